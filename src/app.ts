@@ -1,0 +1,116 @@
+/** buildApp: Fastify with the platform's conventions and every area's routes. */
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from 'typebox';
+import type { Config } from './config.js';
+import type { Database } from './platform/db/database.js';
+import { installAuthentication } from './platform/auth.js';
+import { installHttpConventions, newLogId, parseQueryString, type App } from './platform/http.js';
+import { installIdempotency } from './platform/idempotency.js';
+import { compileValidator, type RequestPart } from './platform/validation.js';
+import type { Services } from './services.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { boxRoutes } from './modules/boxes/routes.js';
+import { listRoutes } from './modules/lists/routes.js';
+import { shopRoutes } from './modules/shops/routes.js';
+import { warehouseRoutes } from './modules/warehouses/routes.js';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  services: Services;
+}
+
+export const API_VERSION = '2.0.0';
+
+/** One log line per request (at info), the incoming line only at debug. */
+class RequestLogController extends LogController {
+  constructor() {
+    super({ requestIdLogLabel: 'logId', disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready' });
+  }
+
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+export async function buildApp({ config, database, services }: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logController: new RequestLogController(),
+    genReqId: () => newLogId(),
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart);
+    return (data: unknown) => {
+      try {
+        return { value: validator.parse(data) };
+      } catch (error) {
+        return { error: error as Error };
+      }
+    };
+  });
+
+  installHttpConventions(app);
+  installAuthentication(app, database.db);
+  installIdempotency(app, database.db);
+
+  // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body && !route.schema.consumes) {
+      route.schema.consumes = ['application/json', 'application/x-www-form-urlencoded'];
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Delivery and fulfilment service API',
+        version: API_VERSION,
+        description:
+          'Prices deliveries across delivery companies, creates and ships orders, prints labels and acts, tracks parcels, books pickups, keeps fulfilment stock. ' +
+          'Send "Authorization: Bearer <token>" (an account token, an employee login token or a shop API key). Bodies may be JSON or form-encoded with bracket keys. ' +
+          'Errors are {code, message, errors[], logId}; every response carries x-log-id. Lists take page (from 1) and perPage (default 20, at most 1000) and answer X-Total-Count.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/health', { config: { public: true }, schema: { tags: ['Service'], summary: 'The process is alive', security: [] } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { config: { public: true }, schema: { tags: ['Service'], summary: 'The database answers', security: [] } }, async (request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not reachable');
+      return reply.code(503).send({ code: 'not_ready', message: 'The database does not answer.', errors: [], logId: request.id });
+    }
+  });
+
+  accountRoutes(app, services);
+  listRoutes(app, services);
+  warehouseRoutes(app, services);
+  shopRoutes(app, services);
+  boxRoutes(app, services);
+
+  return app;
+}

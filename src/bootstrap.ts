@@ -1,0 +1,56 @@
+/** Start-up steps shared by the server, the CLI and the tests. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
+import { createDatabase, type Database } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { readDataFile } from './platform/reference-data.js';
+import { SecretBox } from './platform/crypto.js';
+import { createServices, type Services } from './services.js';
+import type { FulfilmentWarehouseRecord } from './modules/warehouses/store.js';
+
+/** Opens the database and applies migrations. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>, schema?: string): Promise<Database> {
+  const database = createDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, schema });
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/** Loads (or re-imports) the reference data shipped under data/ into the database. */
+export async function importReferenceData(services: Services): Promise<void> {
+  await services.warehouses.importFulfilmentWarehouses(readDataFile<FulfilmentWarehouseRecord[]>('fulfilment-warehouses.json'));
+}
+
+/**
+ * The instance secret: SECRET_KEY, else a key kept in DATA_DIR/secret.key (created on the
+ * first start). Several processes sharing one PostgreSQL must share SECRET_KEY.
+ */
+export function loadSecret(config: Pick<Config, 'secretKey' | 'dataDir'>): { secret: string; createdFile: string | null } {
+  if (config.secretKey) return { secret: config.secretKey, createdFile: null };
+  const file = path.join(config.dataDir, 'secret.key');
+  if (fs.existsSync(file)) return { secret: fs.readFileSync(file, 'utf8').trim(), createdFile: null };
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return { secret, createdFile: file };
+}
+
+export interface Runtime {
+  database: Database;
+  services: Services;
+}
+
+/** Database, migrations, services and reference data: everything but HTTP. */
+export async function startRuntime(config: Config, options: { schema?: string; secret?: string } = {}): Promise<Runtime> {
+  const database = await openDatabase(config, options.schema);
+  const secret = options.secret ?? loadSecret(config).secret;
+  const services = createServices({ config, database, secretBox: new SecretBox(secret) });
+  await importReferenceData(services);
+  return { database, services };
+}

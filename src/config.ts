@@ -1,0 +1,118 @@
+import path from 'node:path';
+
+/** Every setting of the service, read once from the environment and validated. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `sqlite:<file>` (embedded) or `postgres://...` */
+  databaseUrl: string;
+  databaseKind: 'sqlite' | 'postgres';
+  /** Maximum connections of the PostgreSQL pool. */
+  databasePoolMax: number;
+  publicUrl: string;
+  logLevel: LogLevel;
+  /** Default time zone of new accounts ("today" and business days are counted in it). */
+  timeZone: string;
+  /** Key material for encrypting secrets at rest (shop API keys, marketplace credentials). */
+  secretKey: string | null;
+  /** Largest request body accepted, bytes (file uploads set their own, larger limit). */
+  bodyLimit: number;
+  /** Lifetime of tokens issued by POST /v2/auth/login, days. */
+  loginTokenDays: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+    return fallback;
+  }
+  const value = Number(raw);
+  if (value < min || value > max) {
+    problems.push(`${name} must be between ${min} and ${max}, got ${value}`);
+    return fallback;
+  }
+  return value;
+}
+
+/** Reads the configuration; throws ConfigError listing every bad value at once. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const port = readInteger(env, 'PORT', 8080, 0, 65535, problems);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
+
+  let databaseUrl = env.DATABASE_URL?.trim() || `sqlite:${path.join(dataDir, 'service.db')}`;
+  let databaseKind: Config['databaseKind'] = 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    databaseKind = 'postgres';
+    try {
+      new URL(databaseUrl);
+    } catch {
+      problems.push(`DATABASE_URL is not a valid postgres:// URL`);
+    }
+  } else if (databaseUrl.startsWith('sqlite:')) {
+    if (databaseUrl.length <= 'sqlite:'.length) problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/service.db');
+  } else if (databaseUrl.startsWith('file:') || databaseUrl.startsWith('/') || databaseUrl.startsWith('.')) {
+    databaseUrl = `sqlite:${databaseUrl.replace(/^file:/, '')}`;
+  } else {
+    problems.push(`DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${databaseUrl.split(':')[0]}:..."`);
+  }
+
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+
+  const timeZone = env.TIME_ZONE?.trim() || 'Europe/Moscow';
+  if (!isValidTimeZone(timeZone)) problems.push(`TIME_ZONE must be an IANA time zone such as Europe/Moscow, got "${timeZone}"`);
+
+  const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const publicUrl = (env.PUBLIC_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, '');
+  try {
+    const parsed = new URL(publicUrl);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push('PUBLIC_URL must be an http:// or https:// URL');
+  } catch {
+    problems.push(`PUBLIC_URL must be an absolute URL such as https://delivery.example.com, got "${publicUrl}"`);
+  }
+
+  const secretKey = env.SECRET_KEY?.trim() || null;
+  if (secretKey !== null && secretKey.length < 32) problems.push('SECRET_KEY must be at least 32 characters long');
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    databaseKind,
+    databasePoolMax: readInteger(env, 'DATABASE_POOL_MAX', 10, 1, 1000, problems),
+    publicUrl,
+    logLevel,
+    timeZone,
+    secretKey,
+    bodyLimit: readInteger(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
+    loginTokenDays: readInteger(env, 'LOGIN_TOKEN_DAYS', 30, 1, 3650, problems),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,181 @@
+/**
+ * The one command line of the service:
+ *   serve                                   start the HTTP API (default)
+ *   migrate                                 apply database migrations and reference data
+ *   account create --name N [--email E --password P] [--time-zone Z] [--json]
+ *   account token --id N [--json]           issue another account token
+ *   reference import                        re-import reference data from data/
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { buildApp } from './app.js';
+import { startRuntime, importReferenceData, loadSecret, type Runtime } from './bootstrap.js';
+import { AppError } from './platform/errors.js';
+import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
+
+const USAGE = `Usage: npm run cli -- <command>
+  serve                                      start the HTTP API (what npm start runs)
+  migrate                                    apply database migrations and load reference data
+  account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]
+  account token --id <accountId> [--json]    issue another API token for an account
+  reference import                           re-import the reference data shipped in data/`;
+
+class UsageError extends Error {}
+
+function stringOption(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+async function withRuntime<T>(config: Config, work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await startRuntime(config);
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.database.close();
+  }
+}
+
+async function accountCommand(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'time-zone': { type: 'string' },
+      id: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const action = positionals[0];
+  const json = values.json === true;
+
+  if (action === 'create') {
+    const name = stringOption(values, 'name');
+    if (!name) throw new UsageError('account create needs --name <name>');
+    const email = stringOption(values, 'email');
+    const password = stringOption(values, 'password');
+    if ((email === undefined) !== (password === undefined)) throw new UsageError('--email and --password go together');
+    const created = await withRuntime(config, (runtime) =>
+      runtime.services.accounts.createAccount({
+        name,
+        timeZone: stringOption(values, 'time-zone'),
+        employee: email && password ? { email, password } : undefined,
+      }),
+    );
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ accountId: created.accountId, token: created.token })}\n`);
+    } else {
+      process.stdout.write(`Account ${created.accountId} created.\nAPI token (shown once, keep it safe): ${created.token}\n`);
+      if (created.employeeId !== null) process.stdout.write(`Employee ${created.employeeId} can log in with POST /v2/auth/login.\n`);
+    }
+    return;
+  }
+
+  if (action === 'token') {
+    const id = Number(stringOption(values, 'id'));
+    if (!Number.isInteger(id) || id < 1) throw new UsageError('account token needs --id <accountId>');
+    const token = await withRuntime(config, (runtime) => runtime.services.accounts.issueAccountToken(id, 'issued by the CLI'));
+    process.stdout.write(json ? `${JSON.stringify({ accountId: id, token })}\n` : `API token for account ${id} (shown once): ${token}\n`);
+    return;
+  }
+  throw new UsageError(`unknown account command "${action ?? ''}"`);
+}
+
+async function serve(config: Config): Promise<void> {
+  const { createdFile } = loadSecret(config);
+  const runtime = await startRuntime(config);
+  const app = await buildApp({ config, database: runtime.database, services: runtime.services });
+  if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
+
+  if (!(await runtime.services.accounts.hasAnyAccount())) {
+    const created = await runtime.services.accounts.createAccount({ name: 'Default account' });
+    process.stdout.write(
+      [
+        '',
+        '================================================================================',
+        ` First start: created account ${created.accountId}. Its API token is shown only now:`,
+        '',
+        `   ${created.token}`,
+        '',
+        ' Try it:',
+        `   curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/v2/lists/order-statuses`,
+        '',
+        ` API documentation: ${config.publicUrl}/docs`,
+        '================================================================================',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  const maintenance = setInterval(() => {
+    purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
+  }, 60 * 60 * 1000);
+  maintenance.unref();
+
+  let closing = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    clearInterval(maintenance);
+    try {
+      await app.close();
+      await runtime.database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'unclean shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ url: config.publicUrl, database: config.databaseKind }, 'delivery service listening');
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      await withRuntime(config, async () => undefined);
+      process.stdout.write('Database is up to date; reference data loaded.\n');
+      return;
+    case 'account':
+      return accountCommand(config, rest);
+    case 'reference':
+      if (rest[0] !== 'import') throw new UsageError('usage: reference import');
+      await withRuntime(config, (runtime) => importReferenceData(runtime.services));
+      process.stdout.write('Reference data imported.\n');
+      return;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (error instanceof AppError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

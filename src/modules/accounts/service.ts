@@ -1,0 +1,99 @@
+/** Accounts, employees and the tokens they authenticate with. */
+import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
+import { AppError, conflict, fieldError } from '../../platform/errors.js';
+import { isValidTimeZone } from '../../config.js';
+import { nowIso } from '../../platform/db/values.js';
+import type { Scope } from '../../platform/auth.js';
+import type { AccountStore } from './store.js';
+
+export interface NewAccount {
+  name: string;
+  timeZone?: string;
+  /** With email and password, the account gets an employee who can log in. */
+  employee?: { name?: string; email: string; password: string };
+}
+
+export interface CreatedAccount {
+  accountId: number;
+  /** Shown once: only its hash is stored. */
+  token: string;
+  employeeId: number | null;
+}
+
+export const MIN_PASSWORD_LENGTH = 8;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class AccountService {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly defaults: { timeZone: string; loginTokenDays: number },
+  ) {}
+
+  async hasAnyAccount(): Promise<boolean> {
+    return (await this.store.countAccounts()) > 0;
+  }
+
+  async createAccount(input: NewAccount): Promise<CreatedAccount> {
+    const name = input.name.trim();
+    if (name === '') throw fieldError('name', 'must not be empty');
+    const timeZone = input.timeZone ?? this.defaults.timeZone;
+    if (!isValidTimeZone(timeZone)) throw fieldError('timeZone', 'must be an IANA time zone such as Europe/Moscow');
+    if (input.employee) await this.checkEmployee(input.employee.email, input.employee.password);
+
+    const createdAt = nowIso();
+    const accountId = await this.store.insertAccount(name, timeZone, createdAt);
+    const token = await this.issueAccountToken(accountId, 'created with the account');
+    let employeeId: number | null = null;
+    if (input.employee) employeeId = await this.addEmployee(accountId, { name: input.employee.name ?? name, ...input.employee });
+    return { accountId, token, employeeId };
+  }
+
+  /** A new long-lived account token; returned once. */
+  async issueAccountToken(accountId: number, label: string): Promise<string> {
+    if (!(await this.store.accountExists(accountId))) throw new AppError(404, 'not_found', `Account ${accountId} was not found.`);
+    const token = newToken('acc');
+    await this.store.insertToken(accountId, { employeeId: null, hash: hashToken(token), label, createdAt: nowIso(), expiresAt: null });
+    return token;
+  }
+
+  async addEmployee(accountId: number, employee: { name: string; email: string; password: string }): Promise<number> {
+    const email = await this.checkEmployee(employee.email, employee.password);
+    return this.store.insertEmployee(accountId, {
+      name: employee.name.trim() || email,
+      email,
+      passwordHash: await hashPassword(employee.password),
+      createdAt: nowIso(),
+    });
+  }
+
+  private async checkEmployee(rawEmail: string, password: string): Promise<string> {
+    const email = rawEmail.trim().toLowerCase();
+    if (!EMAIL.test(email)) throw fieldError('email', 'must be an e-mail address');
+    if (password.length < MIN_PASSWORD_LENGTH) throw fieldError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+    if (await this.store.emailTaken(email)) throw conflict('email_taken', `An employee with the e-mail ${email} already exists.`);
+    return email;
+  }
+
+  /** Exchanges an employee's e-mail and password for a token valid `loginTokenDays`. */
+  async login(rawEmail: string, password: string): Promise<{ token: string; expiresAt: string }> {
+    const email = rawEmail.trim().toLowerCase();
+    const employee = await this.store.findEmployeeByEmail(email);
+    // Verify against a dummy hash when the e-mail is unknown, so timing does not reveal it.
+    const valid = await verifyPassword(password, employee?.passwordHash ?? DUMMY_HASH);
+    if (!employee || !valid) throw new AppError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+    const token = newToken('emp');
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.defaults.loginTokenDays * 86_400_000).toISOString();
+    await this.store.insertToken(employee.accountId, { employeeId: employee.id, hash: hashToken(token), label: 'login', createdAt: now.toISOString(), expiresAt });
+    await this.store.deleteExpiredTokens(now.toISOString());
+    return { token, expiresAt };
+  }
+
+  /** The ids of `ids` that are not employees of the caller's account. */
+  async unknownEmployeeIds(scope: Scope, ids: number[]): Promise<number[]> {
+    const known = await this.store.existingEmployeeIds(scope.accountId, ids);
+    return ids.filter((id) => !known.has(id));
+  }
+}
+
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

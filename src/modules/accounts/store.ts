@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
+
+export interface EmployeeRow {
+  id: number;
+  accountId: number;
+  passwordHash: string;
+}
+
+/** SQL of accounts, employees and tokens. */
+export class AccountStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async countAccounts(): Promise<number> {
+    const row = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async accountExists(accountId: number): Promise<boolean> {
+    const row = await this.db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertAccount(name: string, timeZone: string, createdAt: string): Promise<number> {
+    const row = await this.db
+      .insertInto('accounts')
+      .values({ name, time_zone: timeZone, created_at: createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async insertToken(accountId: number, token: { employeeId: number | null; hash: string; label: string; createdAt: string; expiresAt: string | null }): Promise<void> {
+    await this.db
+      .insertInto('access_tokens')
+      .values({ account_id: accountId, employee_id: token.employeeId, token_hash: token.hash, label: token.label, created_at: token.createdAt, expires_at: token.expiresAt })
+      .execute();
+  }
+
+  async insertEmployee(accountId: number, employee: { name: string; email: string; passwordHash: string; createdAt: string }): Promise<number> {
+    const row = await this.db
+      .insertInto('employees')
+      .values({ account_id: accountId, name: employee.name, email: employee.email, password_hash: employee.passwordHash, created_at: employee.createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Login names no account, so this one lookup is by e-mail across accounts. */
+  async findEmployeeByEmail(email: string): Promise<EmployeeRow | undefined> {
+    const row = await this.db
+      .selectFrom('employees')
+      .select(['id', 'account_id', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return row ? { id: row.id, accountId: row.account_id, passwordHash: row.password_hash } : undefined;
+  }
+
+  async emailTaken(email: string): Promise<boolean> {
+    const row = await this.db.selectFrom('employees').select('id').where('email', '=', email).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The ids among `ids` that are employees of the account. */
+  async existingEmployeeIds(accountId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('employees').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async deleteExpiredTokens(now: string): Promise<void> {
+    await this.db.deleteFrom('access_tokens').where('expires_at', 'is not', null).where('expires_at', '<', now).execute();
+  }
+}

@@ -1,0 +1,39 @@
+import type { Id, Instant } from '../../platform/db/column-types.js';
+
+export interface AccountTables {
+  accounts: {
+    id: Id;
+    name: string;
+    time_zone: string;
+    created_at: Instant;
+  };
+  employees: {
+    id: Id;
+    account_id: number;
+    name: string;
+    /** Lower case; unique across the service, since login names no account. */
+    email: string;
+    password_hash: string;
+    created_at: Instant;
+  };
+  access_tokens: {
+    id: Id;
+    account_id: number;
+    employee_id: number | null;
+    /** SHA-256 of the token, hex; the token itself is never stored. */
+    token_hash: string;
+    label: string;
+    created_at: Instant;
+    expires_at: Instant | null;
+  };
+  idempotency_keys: {
+    account_id: number;
+    idem_key: string;
+    request_hash: string;
+    /** null while the first request is still being processed */
+    status_code: number | null;
+    response_body: string | null;
+    response_type: string | null;
+    created_at: Instant;
+  };
+}

@@ -1,0 +1,82 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
+import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { ApiKeyResponse, Shop, ShopInput, ShopListQuery } from './schemas.js';
+
+const tags = ['Shops'];
+
+export function shopRoutes(app: App, services: Services): void {
+  app.get(
+    '/v2/shops',
+    {
+      schema: {
+        tags,
+        summary: 'List shops',
+        description: 'A shop API key sees only its own shop.',
+        querystring: ShopListQuery,
+        response: { 200: { ...Type.Array(Shop), headers: PAGING_HEADERS }, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const at = paging(request.query);
+      return sendPage(reply, await services.shops.list(request.scope, request.query, at), at);
+    },
+  );
+
+  app.get(
+    '/v2/shops/:id',
+    { schema: { tags, summary: 'Get a shop', params: IdParams, response: { 200: Shop, ...errorResponses(403, 404) } } },
+    async (request) => services.shops.get(request.scope, request.params.id),
+  );
+
+  app.post(
+    '/v2/shops',
+    {
+      schema: {
+        tags,
+        summary: 'Create a shop',
+        description: 'The shop gets an API key (apiKey in GET), a bearer token limited to this shop.',
+        body: ShopInput,
+        response: { 201: Created, ...errorResponses(403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const id = await services.shops.create(request.scope, request.body);
+      return reply.code(201).send({ id });
+    },
+  );
+
+  app.put(
+    '/v2/shops/:id',
+    { schema: { tags, summary: 'Replace a shop', params: IdParams, body: ShopInput, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    async (request, reply) => {
+      await services.shops.replace(request.scope, request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/v2/shops/:id',
+    { schema: { tags, summary: 'Delete a shop', description: 'Its API key stops working.', params: IdParams, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    async (request, reply) => {
+      await services.shops.delete(request.scope, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v2/shops/:id/api-key',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the shop\'s API key (extension)',
+        description: 'Issues a new apiKey; the old one stops working at once. Needs an account token.',
+        params: IdParams,
+        response: { 200: ApiKeyResponse, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => ({ apiKey: await services.shops.rotateApiKey(request.scope, request.params.id) }),
+  );
+}

@@ -1,0 +1,174 @@
+/** Shops of an account: their settings, their sender warehouse and their API key. */
+import { requireAccountWide, requireShopAccess, type Scope } from '../../platform/auth.js';
+import { hashToken, newToken, type SecretBox } from '../../platform/crypto.js';
+import { AppError, FieldErrorCollector, notFound } from '../../platform/errors.js';
+import type { Page, Paging } from '../../platform/paging.js';
+import type { AccountService } from '../accounts/service.js';
+import type { WarehouseService } from '../warehouses/service.js';
+import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
+import type { Notifications, NotificationsInput, Shop, ShopInput, ShopListQuery } from './schemas.js';
+import type { ShopFilter, ShopRecord, ShopStore, ShopValues } from './store.js';
+
+const MERGED_PICKUP_TYPES = [2, 3];
+
+export function normaliseNotifications(input: NotificationsInput | undefined): Notifications {
+  const events = input?.events ?? {};
+  return {
+    events: {
+      ordersExpirationInPickupPoint: events.ordersExpirationInPickupPoint ?? false,
+      ordersSentForReturn: events.ordersSentForReturn ?? false,
+      newOrder: events.newOrder ?? false,
+      newProblemOrder: events.newProblemOrder ?? false,
+      fulfillmentReceivedReturns: events.fulfillmentReceivedReturns ?? false,
+      productEndsInFulfilment: {
+        enabled: events.productEndsInFulfilment?.enabled ?? false,
+        border: events.productEndsInFulfilment?.border ?? null,
+      },
+      orderProductsNotAvailableInFulfilment: events.orderProductsNotAvailableInFulfilment ?? false,
+      deliveryAcceptedForFulfillment: events.deliveryAcceptedForFulfillment ?? false,
+    },
+    currentAccount: { enabled: input?.currentAccount?.enabled ?? false },
+    employees: { enabled: input?.employees?.enabled ?? false, ids: [...new Set(input?.employees?.ids ?? [])] },
+  };
+}
+
+export class ShopService {
+  constructor(
+    private readonly store: ShopStore,
+    private readonly warehouses: WarehouseService,
+    private readonly accounts: AccountService,
+    private readonly secrets: SecretBox,
+  ) {
+    warehouses.addUsageCheck(async (scope, warehouseId) => {
+      const ids = await this.store.idsByWarehouse(scope.accountId, warehouseId);
+      return ids.length === 0 ? [] : [`shop${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`];
+    });
+  }
+
+  async list(scope: Scope, query: ShopListQuery, paging: Paging): Promise<Page<Shop>> {
+    const filter: ShopFilter = {};
+    if (query.name) filter.nameContains = query.name;
+    if (query.brand) filter.brandContains = query.brand;
+    if (query.warehouseId !== undefined) filter.warehouseId = query.warehouseId;
+    if (query.onlyFulfilment === 1) filter.warehouseType = WAREHOUSE_TYPE.fulfilment;
+    if (query.onlyMergedPickup === 1) filter.warehousePickupTypes = MERGED_PICKUP_TYPES;
+    if (scope.shopKeyShopId !== null) filter.onlyId = scope.shopKeyShopId;
+    const page = await this.store.list(scope.accountId, filter, paging);
+    return { items: await this.present(scope, page.items), total: page.total };
+  }
+
+  async get(scope: Scope, id: number): Promise<Shop> {
+    const record = await this.findAccessible(scope, id);
+    return (await this.present(scope, [record]))[0];
+  }
+
+  async create(scope: Scope, input: ShopInput): Promise<number> {
+    requireAccountWide(scope, 'create shops');
+    const values = await this.validate(scope, input);
+    const apiKey = newToken('shp');
+    return this.store.insert(scope.accountId, values, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
+  }
+
+  async replace(scope: Scope, id: number, input: ShopInput): Promise<void> {
+    await this.findAccessible(scope, id);
+    const values = await this.validate(scope, input);
+    await this.store.update(scope.accountId, id, values);
+  }
+
+  async delete(scope: Scope, id: number): Promise<void> {
+    await this.findAccessible(scope, id);
+    requireAccountWide(scope, 'delete shops');
+    await this.store.delete(scope.accountId, id);
+  }
+
+  /** Issues a new API key; the old one stops working at once. */
+  async rotateApiKey(scope: Scope, id: number): Promise<string> {
+    await this.findAccessible(scope, id);
+    requireAccountWide(scope, 'replace API keys');
+    const apiKey = newToken('shp');
+    await this.store.replaceApiKey(scope.accountId, id, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
+    return apiKey;
+  }
+
+  /** The warehouse a shop key is limited to, or null for account-wide callers. */
+  async warehouseOfShopKey(scope: Scope): Promise<number | null> {
+    if (scope.shopKeyShopId === null) return null;
+    const record = await this.store.get(scope.accountId, scope.shopKeyShopId);
+    return record?.warehouseId ?? null;
+  }
+
+  /**
+   * The shop named by a `Shop-Id` header. A shop key without the header acts for its own
+   * shop; an unknown or foreign id is a 400 (what shop plugins expect), a shop key naming
+   * another shop is a 403.
+   */
+  async resolveShopHeader(scope: Scope, header: string | string[] | undefined, required: boolean): Promise<Shop | null> {
+    const raw = (Array.isArray(header) ? header[0] : header)?.trim();
+    if (raw === undefined || raw === '') {
+      if (scope.shopKeyShopId !== null) return this.get(scope, scope.shopKeyShopId);
+      if (required) throw new AppError(400, 'shop_id_required', 'The Shop-Id header is required for this call.', [{ field: 'Shop-Id', message: 'is required' }]);
+      return null;
+    }
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+      throw new AppError(400, 'invalid_shop_id', 'The Shop-Id header must be the number of one of your shops.', [{ field: 'Shop-Id', message: 'must be a shop id' }]);
+    }
+    const id = Number(raw);
+    requireShopAccess(scope, id);
+    const record = await this.store.get(scope.accountId, id);
+    if (!record) throw new AppError(400, 'unknown_shop', `Shop-Id ${id} is not a shop of this account.`, [{ field: 'Shop-Id', message: 'is not a shop of this account' }]);
+    return (await this.present(scope, [record]))[0];
+  }
+
+  private async findAccessible(scope: Scope, id: number): Promise<ShopRecord> {
+    const record = await this.store.get(scope.accountId, id);
+    if (!record) throw notFound('Shop', id);
+    requireShopAccess(scope, id);
+    return record;
+  }
+
+  private async present(scope: Scope, records: ShopRecord[]): Promise<Shop[]> {
+    const warehouses = await this.warehouses.getMany(scope, records.map((record) => record.warehouseId));
+    return records.map((record) => {
+      const warehouse = warehouses.get(record.warehouseId);
+      if (!warehouse) throw new Error(`Shop ${record.id} refers to missing warehouse ${record.warehouseId}`);
+      return {
+        id: record.id,
+        apiKey: this.secrets.open(record.apiKeyCipher),
+        name: record.name,
+        brand: record.brand,
+        cmsProductsAutocomplete: record.cmsProductsAutocomplete,
+        emailNotifications: record.emailNotifications,
+        carrierACalling: record.carrierACalling,
+        disableQuantityControlInCheckout: record.disableQuantityControlInCheckout,
+        sendQuantityToCMS: record.sendQuantityToCMS,
+        platform: record.platform,
+        warehouse,
+        notifications: record.notifications,
+      };
+    });
+  }
+
+  private async validate(scope: Scope, input: ShopInput): Promise<ShopValues> {
+    const problems = new FieldErrorCollector();
+    const warehouseId = typeof input.warehouse === 'number' ? input.warehouse : input.warehouse.id;
+    if (!(await this.warehouses.exists(scope, warehouseId))) problems.add('warehouse.id', `warehouse ${warehouseId} does not exist in this account`);
+    const notifications = normaliseNotifications(input.notifications);
+    const unknown = await this.accounts.unknownEmployeeIds(scope, notifications.employees.ids);
+    for (const id of unknown) {
+      problems.add(`notifications.employees.ids[${notifications.employees.ids.indexOf(id)}]`, `employee ${id} does not exist in this account`);
+    }
+    problems.throwIfAny();
+    return {
+      name: input.name.trim(),
+      brand: input.brand.trim(),
+      cmsProductsAutocomplete: input.cmsProductsAutocomplete ?? false,
+      emailNotifications: input.emailNotifications ?? false,
+      carrierACalling: input.carrierACalling ?? false,
+      disableQuantityControlInCheckout: input.disableQuantityControlInCheckout ?? false,
+      sendQuantityToCMS: input.sendQuantityToCMS ?? false,
+      platform: input.platform ? input.platform.trim().toLowerCase() : null,
+      warehouseId,
+      notifications,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
+import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { Warehouse, WarehouseInput, WarehouseListQuery } from './schemas.js';
+
+const tags = ['Warehouses'];
+
+export function warehouseRoutes(app: App, services: Services): void {
+  app.get(
+    '/v2/warehouses',
+    {
+      schema: {
+        tags,
+        summary: 'List warehouses',
+        description: 'The account\'s sender warehouses; with hold=1 the service\'s fulfilment warehouses, whose ids can be given as fulfilmentWarehouseId.',
+        querystring: WarehouseListQuery,
+        response: { 200: { ...Type.Array(Warehouse), headers: PAGING_HEADERS }, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const at = paging(request.query);
+      const shopWarehouse = await services.shops.warehouseOfShopKey(request.scope);
+      return sendPage(reply, await services.warehouses.list(request.scope, request.query, at, shopWarehouse), at);
+    },
+  );
+
+  app.get(
+    '/v2/warehouses/:id',
+    { schema: { tags, summary: 'Get a warehouse', params: IdParams, response: { 200: Warehouse, ...errorResponses(403, 404) } } },
+    async (request) => {
+      const shopWarehouse = await services.shops.warehouseOfShopKey(request.scope);
+      return services.warehouses.get(request.scope, request.params.id, shopWarehouse);
+    },
+  );
+
+  app.post(
+    '/v2/warehouses',
+    { schema: { tags, summary: 'Create a warehouse', body: WarehouseInput, response: { 201: Created, ...errorResponses(403, 409) } } },
+    async (request, reply) => {
+      const id = await services.warehouses.create(request.scope, request.body);
+      return reply.code(201).send({ id });
+    },
+  );
+
+  app.put(
+    '/v2/warehouses/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Replace a warehouse',
+        description: 'A fulfilment warehouse cannot be edited after creation (409); the type cannot change (409).',
+        params: IdParams,
+        body: WarehouseInput,
+        response: { 204: NoContent, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await services.warehouses.replace(request.scope, request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/v2/warehouses/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a warehouse',
+        description: 'A warehouse used by a shop cannot be deleted (409).',
+        params: IdParams,
+        response: { 204: NoContent, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await services.warehouses.delete(request.scope, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}

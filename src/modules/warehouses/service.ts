@@ -1,0 +1,230 @@
+/** Sender warehouses of an account, and the service's fulfilment warehouses (hold=1). */
+import { requireAccountWide, type Scope } from '../../platform/auth.js';
+import { todayIn } from '../../platform/clock.js';
+import { conflict, FieldErrorCollector, forbidden, notFound } from '../../platform/errors.js';
+import type { Page, Paging } from '../../platform/paging.js';
+import type { CountryDirectory } from '../lists/countries.js';
+import type { Warehouse, WarehouseInput, WarehouseListQuery } from './schemas.js';
+import { WAREHOUSE_TYPE } from './schemas.js';
+import type { FulfilmentWarehouseRecord, WarehouseFilter, WarehouseRecord, WarehouseStore, WarehouseValues } from './store.js';
+
+/** Another area that may hold on to a warehouse (shops do); it lists what uses it. */
+export type WarehouseUsageCheck = (scope: Scope, warehouseId: number) => Promise<string[]>;
+
+const MERGED_PICKUP_TYPES = [2, 3];
+const TIME = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
+/** The service's fulfilment warehouses ship through its consolidated pickup. */
+const FULFILMENT_PICKUP_TYPE = 3;
+
+export class WarehouseService {
+  private readonly usageChecks: WarehouseUsageCheck[] = [];
+
+  constructor(
+    private readonly store: WarehouseStore,
+    private readonly countries: CountryDirectory,
+  ) {}
+
+  /** Areas that reference warehouses register here, so a warehouse in use is not deleted. */
+  addUsageCheck(check: WarehouseUsageCheck): void {
+    this.usageChecks.push(check);
+  }
+
+  async list(scope: Scope, query: WarehouseListQuery, paging: Paging, shopWarehouseId: number | null): Promise<Page<Warehouse>> {
+    if (query.hold === 1) return this.listFulfilment(scope, query, paging);
+    const filter: WarehouseFilter = {};
+    if (query.name) filter.nameContains = query.name;
+    if (query.onlyMergedPickup === 1) filter.pickupTypes = MERGED_PICKUP_TYPES;
+    if (query.integrationMarketplaceId !== undefined) {
+      const fulfilment = await this.store.listFulfilment();
+      filter.fulfilmentWarehouseIds = fulfilment.filter((item) => item.integrationMarketplaceIds.includes(query.integrationMarketplaceId as number)).map((item) => item.id);
+    }
+    if (shopWarehouseId !== null) filter.onlyId = shopWarehouseId;
+    const page = await this.store.list(scope.accountId, filter, paging);
+    return { items: await this.present(scope, page.items), total: page.total };
+  }
+
+  /** A shop key may only see its own shop's warehouse: pass it as `visibleOnly`. */
+  async get(scope: Scope, id: number, visibleOnly: number | null = null): Promise<Warehouse> {
+    const record = await this.store.get(scope.accountId, id);
+    if (!record) throw notFound('Warehouse', id);
+    if (visibleOnly !== null && visibleOnly !== id) throw forbidden(`This API key may only read the warehouse of its shop (${visibleOnly}).`);
+    return (await this.present(scope, [record]))[0];
+  }
+
+  /** Full models of the account's warehouses by id (for shops, which embed them). */
+  async getMany(scope: Scope, ids: number[]): Promise<Map<number, Warehouse>> {
+    const records = await this.store.getMany(scope.accountId, [...new Set(ids)]);
+    const models = await this.present(scope, [...records.values()]);
+    return new Map(models.map((model) => [model.id, model]));
+  }
+
+  async exists(scope: Scope, id: number): Promise<boolean> {
+    return (await this.store.get(scope.accountId, id)) !== undefined;
+  }
+
+  async create(scope: Scope, input: WarehouseInput): Promise<number> {
+    requireAccountWide(scope, 'create warehouses');
+    const values = await this.validate(scope, input);
+    return this.store.insert(scope.accountId, values);
+  }
+
+  async replace(scope: Scope, id: number, input: WarehouseInput): Promise<void> {
+    requireAccountWide(scope, 'change warehouses');
+    const existing = await this.store.get(scope.accountId, id);
+    if (!existing) throw notFound('Warehouse', id);
+    if (existing.type === WAREHOUSE_TYPE.fulfilment) {
+      throw conflict('warehouse_not_editable', `Warehouse ${id} is a fulfilment warehouse; it cannot be edited after creation. Create a new one instead.`);
+    }
+    if (input.type !== existing.type) {
+      throw conflict('warehouse_type_immutable', `The type of warehouse ${id} cannot be changed after creation.`, [{ field: 'type', message: 'cannot be changed' }]);
+    }
+    const values = await this.validate(scope, input);
+    await this.store.update(scope.accountId, id, values);
+  }
+
+  async delete(scope: Scope, id: number): Promise<void> {
+    requireAccountWide(scope, 'delete warehouses');
+    if (!(await this.store.get(scope.accountId, id))) throw notFound('Warehouse', id);
+    const users: string[] = [];
+    for (const check of this.usageChecks) users.push(...(await check(scope, id)));
+    if (users.length > 0) {
+      throw conflict('warehouse_in_use', `Warehouse ${id} is used by ${users.join(', ')}; give them another warehouse first.`);
+    }
+    await this.store.delete(scope.accountId, id);
+  }
+
+  /** Loads the reference list shipped in data/ (at start and by the CLI). */
+  async importFulfilmentWarehouses(records: FulfilmentWarehouseRecord[]): Promise<void> {
+    await this.store.upsertFulfilment(records);
+  }
+
+  private async listFulfilment(scope: Scope, query: WarehouseListQuery, paging: Paging): Promise<Page<Warehouse>> {
+    const today = todayIn(scope.timeZone);
+    let items = await this.store.listFulfilment();
+    if (query.name) {
+      const needle = query.name.toLowerCase();
+      items = items.filter((item) => item.name.toLowerCase().includes(needle));
+    }
+    if (query.integrationMarketplaceId !== undefined) {
+      items = items.filter((item) => item.integrationMarketplaceIds.includes(query.integrationMarketplaceId as number));
+    }
+    if (query.onlyMergedPickup === 1 && !MERGED_PICKUP_TYPES.includes(FULFILMENT_PICKUP_TYPE)) items = [];
+    const models: Warehouse[] = items.map((item) => ({
+      id: item.id,
+      name: item.name,
+      type: WAREHOUSE_TYPE.fulfilment,
+      pickupType: FULFILMENT_PICKUP_TYPE,
+      senderOtherEntity: { enabled: false, company: null },
+      fulfilmentWarehouseId: item.id,
+      fulfilmentAutoReserve: false,
+      address: item.address,
+      contact: item.contact,
+      holidays: item.holidays.filter((date) => date >= today),
+      schedule: item.schedule,
+      markCompletedOrders: false,
+      fulfilmentAutoReserveAvailable: item.autoReserveAvailable,
+    }));
+    return { items: models.slice(paging.offset, paging.offset + paging.perPage), total: models.length };
+  }
+
+  private async present(scope: Scope, records: WarehouseRecord[]): Promise<Warehouse[]> {
+    const today = todayIn(scope.timeZone);
+    const needsReference = records.some((record) => record.type === WAREHOUSE_TYPE.fulfilment);
+    const reference = needsReference ? new Map((await this.store.listFulfilment()).map((item) => [item.id, item])) : new Map<number, FulfilmentWarehouseRecord>();
+    return records.map((record) => {
+      const model: Warehouse = { ...record, holidays: record.holidays.filter((date) => date >= today) };
+      if (record.type === WAREHOUSE_TYPE.fulfilment) {
+        const fulfilment = record.fulfilmentWarehouseId === null ? undefined : reference.get(record.fulfilmentWarehouseId);
+        model.fulfilmentAutoReserveAvailable = fulfilment?.autoReserveAvailable ?? false;
+      }
+      return model;
+    });
+  }
+
+  /** Every rule beyond the schema; all problems are reported together. */
+  private async validate(scope: Scope, input: WarehouseInput): Promise<WarehouseValues> {
+    const problems = new FieldErrorCollector();
+    const countryCode = input.address.city.countryCode.toUpperCase();
+    if (!this.countries.has(countryCode)) problems.add('address.city.countryCode', `"${input.address.city.countryCode}" is not a known country code`);
+
+    const fulfilmentId = input.fulfilmentWarehouseId ?? null;
+    const autoReserve = input.fulfilmentAutoReserve ?? false;
+    if (input.type === WAREHOUSE_TYPE.fulfilment) {
+      if (fulfilmentId === null) {
+        problems.add('fulfilmentWarehouseId', 'is required for a fulfilment warehouse (type 2); pick one of GET /v2/warehouses?hold=1');
+      } else {
+        const fulfilment = (await this.store.listFulfilment()).find((item) => item.id === fulfilmentId);
+        if (!fulfilment) problems.add('fulfilmentWarehouseId', `${fulfilmentId} is not one of the fulfilment warehouses of GET /v2/warehouses?hold=1`);
+        else if (autoReserve && !fulfilment.autoReserveAvailable) {
+          problems.add('fulfilmentAutoReserve', `fulfilment warehouse ${fulfilmentId} does not support automatic reservation`);
+        }
+      }
+    } else {
+      if (fulfilmentId !== null) problems.add('fulfilmentWarehouseId', 'is only for fulfilment warehouses (type 2)');
+      if (autoReserve) problems.add('fulfilmentAutoReserve', 'is only for fulfilment warehouses (type 2)');
+    }
+
+    const sender = input.senderOtherEntity ?? { enabled: false, company: null };
+    const company = sender.company ?? null;
+    if (sender.enabled) {
+      if (!company?.name?.trim()) problems.add('senderOtherEntity.company.name', 'is required when the sender is another company');
+      if (!company?.TIN) problems.add('senderOtherEntity.company.TIN', 'is required when the sender is another company');
+    }
+
+    const schedule = input.schedule.map((day, index) => {
+      const hours = normaliseScheduleDay(day);
+      if (hours && (!TIME.test(hours.from) || !TIME.test(hours.to))) problems.add(`schedule[${index}]`, 'must hold times between 00:00 and 24:00');
+      else if (hours && hours.from >= hours.to) problems.add(`schedule[${index}]`, 'must end after it starts');
+      return hours;
+    });
+
+    problems.throwIfAny();
+    const today = todayIn(scope.timeZone);
+    const holidays = [...new Set(input.holidays ?? [])].filter((date) => date >= today).sort();
+    return {
+      name: input.name.trim(),
+      type: input.type,
+      pickupType: input.pickupType ?? 1,
+      senderOtherEntity: {
+        enabled: sender.enabled,
+        company: company ? { TIN: company.TIN ?? null, name: company.name ?? null, director: company.director ?? null } : null,
+      },
+      fulfilmentWarehouseId: input.type === WAREHOUSE_TYPE.fulfilment ? fulfilmentId : null,
+      fulfilmentAutoReserve: input.type === WAREHOUSE_TYPE.fulfilment ? autoReserve : false,
+      address: {
+        street: input.address.street.trim(),
+        house: input.address.house ?? null,
+        bulk: input.address.bulk ?? null,
+        flat: input.address.flat ?? null,
+        city: {
+          countryCode,
+          name: input.address.city.name.trim(),
+          fias: input.address.city.fias ?? null,
+          type: input.address.city.type ?? null,
+          region: input.address.city.region ?? null,
+          area: input.address.city.area ?? null,
+        },
+      },
+      contact: { name: input.contact.name.trim(), position: input.contact.position ?? null, phone: input.contact.phone.trim() },
+      holidays,
+      schedule,
+      markCompletedOrders: input.markCompletedOrders ?? false,
+    };
+  }
+}
+
+function padTime(time: string): string {
+  const [hours, minutes] = time.trim().split(':');
+  return `${hours.padStart(2, '0')}:${minutes}`;
+}
+
+/** `{from, to}`, "HH:MM-HH:MM", "" or null -> `{from, to}` with two-digit hours, or null. */
+export function normaliseScheduleDay(day: WarehouseInput['schedule'][number]): { from: string; to: string } | null {
+  if (day === null) return null;
+  if (typeof day === 'string') {
+    if (day.trim() === '') return null;
+    const [from, to] = day.split('-');
+    return { from: padTime(from), to: padTime(to) };
+  }
+  return { from: padTime(day.from), to: padTime(day.to) };
+}

@@ -1,0 +1,102 @@
+/**
+ * Who is calling. Every /v2 route needs `Authorization: Bearer <token>` unless it is
+ * declared public; the token resolves to a Scope that every service and store takes
+ * first. Account tokens and employee login tokens see the whole account; a shop's
+ * `apiKey` is limited to that shop.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { hashToken } from './crypto.js';
+import { AppError, forbidden, unauthorized } from './errors.js';
+import type { Tables } from './db/tables.js';
+
+export interface Scope {
+  accountId: number;
+  /** The account's time zone: "today" and business days are counted in it. */
+  timeZone: string;
+  kind: 'account' | 'employee' | 'shop';
+  /** Set when the caller used a shop's API key: it may act only for this shop. */
+  shopKeyShopId: number | null;
+  employeeId: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by authentication on every non-public route. */
+    scope: Scope;
+  }
+  interface FastifyContextConfig {
+    /** A route anyone may call without a token (health, login, docs, files). */
+    public?: boolean;
+  }
+}
+
+/** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
+export async function resolveToken(db: Kysely<Tables>, token: string, now = new Date()): Promise<Scope | null> {
+  const tokenHash = hashToken(token);
+  if (token.startsWith('shp_')) {
+    const row = await db
+      .selectFrom('shops')
+      .innerJoin('accounts', 'accounts.id', 'shops.account_id')
+      .select(['shops.id as shopId', 'shops.account_id as accountId', 'accounts.time_zone as timeZone'])
+      .where('shops.api_key_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    return { accountId: row.accountId, timeZone: row.timeZone, kind: 'shop', shopKeyShopId: row.shopId, employeeId: null };
+  }
+  const row = await db
+    .selectFrom('access_tokens')
+    .innerJoin('accounts', 'accounts.id', 'access_tokens.account_id')
+    .select(['access_tokens.account_id as accountId', 'access_tokens.employee_id as employeeId', 'access_tokens.expires_at as expiresAt', 'accounts.time_zone as timeZone'])
+    .where('access_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return null;
+  return {
+    accountId: row.accountId,
+    timeZone: row.timeZone,
+    kind: row.employeeId === null ? 'account' : 'employee',
+    shopKeyShopId: null,
+    employeeId: row.employeeId,
+  };
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/** Installs the authentication hook; it runs before the body is read. */
+export function installAuthentication(app: FastifyInstance, db: Kysely<Tables>): void {
+  app.decorateRequest('scope', null as unknown as Scope);
+  app.addHook('onRequest', async (request) => {
+    // Only the /v2 API needs a token; health, docs and file links are public by design.
+    if (request.is404 || request.routeOptions.config.public || !request.routeOptions.url?.startsWith('/v2/')) return;
+    const header = request.headers.authorization;
+    const token = bearerToken(request);
+    if (!token) {
+      throw header
+        ? unauthorized('The Authorization header must be "Bearer <token>".')
+        : unauthorized();
+    }
+    const scope = await resolveToken(db, token);
+    if (!scope) throw new AppError(401, 'invalid_token', 'The token is unknown, revoked or expired.');
+    request.scope = scope;
+  });
+}
+
+/** Refuses a shop API key for operations that concern the whole account. */
+export function requireAccountWide(scope: Scope, action: string): void {
+  if (scope.shopKeyShopId !== null) {
+    throw forbidden(`A shop API key cannot ${action}; use an account token.`);
+  }
+}
+
+/** Refuses a shop API key reaching a shop other than its own. */
+export function requireShopAccess(scope: Scope, shopId: number): void {
+  if (scope.shopKeyShopId !== null && scope.shopKeyShopId !== shopId) {
+    throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId} and cannot act for shop ${shopId}.`);
+  }
+}

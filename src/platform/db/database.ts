@@ -1,0 +1,141 @@
+/**
+ * One query code base over two engines: SQLite (embedded default) and PostgreSQL.
+ *
+ * Values are normalised at the driver edge so callers see the same types from both:
+ * 64-bit integers and numerics as numbers, instants as ISO-8601 UTC strings, dates as
+ * `YYYY-MM-DD` strings. Booleans are bound as 1/0 on SQLite; read them with `flag()`.
+ * JSON columns are jsonb on PostgreSQL and text on SQLite; read them with `fromJson()`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import type { Tables } from './tables.js';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Kysely<Tables>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `sqlite:<path>`, `sqlite::memory:` or `postgres://...` */
+  url: string;
+  poolMax?: number;
+  /** PostgreSQL schema to work in (tests use a throw-away schema each). */
+  schema?: string;
+}
+
+const PG_TYPE = { INT8: 20, NUMERIC: 1700, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
+
+function pgInstantToIso(text: string): string {
+  // PostgreSQL prints "2026-11-21 10:40:00.123+00"; make it the ISO form SQLite stores.
+  return new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+}
+
+const pgTypes = {
+  getTypeParser(oid: number, format?: string): (text: string) => unknown {
+    switch (oid) {
+      case PG_TYPE.INT8:
+      case PG_TYPE.NUMERIC:
+        return (text: string) => Number(text);
+      case PG_TYPE.DATE:
+        return (text: string) => text;
+      case PG_TYPE.TIMESTAMPTZ:
+        return pgInstantToIso;
+      case PG_TYPE.TIMESTAMP:
+        return (text: string) => new Date(`${text.replace(' ', 'T')}Z`).toISOString();
+      default:
+        return pg.types.getTypeParser(oid, (format ?? 'text') as 'text');
+    }
+  },
+};
+
+function bindable(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+/**
+ * better-sqlite3 refuses booleans as parameters and re-prepares every statement;
+ * this wrapper binds booleans as 1/0 and keeps prepared statements for reuse.
+ */
+function wrapSqlite(connection: BetterSqlite3.Database, cacheSize = 500): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (text: string): BetterSqlite3.Statement => {
+    let statement = cache.get(text);
+    if (!statement) {
+      statement = connection.prepare(text);
+      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
+      cache.set(text, statement);
+    }
+    return statement;
+  };
+  return {
+    close: () => connection.close(),
+    prepare(text: string): SqliteStatement {
+      const statement = prepare(text);
+      return {
+        reader: statement.reader,
+        all: (parameters) => statement.all(...parameters.map(bindable)),
+        run: (parameters) => statement.run(...parameters.map(bindable)),
+        iterate: (parameters) => statement.iterate(...parameters.map(bindable)) as IterableIterator<unknown>,
+      };
+    },
+  };
+}
+
+function openSqlite(file: string): BetterSqlite3.Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const connection = new BetterSqlite3(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('cache_size = -65536');
+  return connection;
+}
+
+export function createDatabase(options: DatabaseOptions): Database {
+  if (options.url.startsWith('sqlite:')) {
+    const file = options.url.slice('sqlite:'.length) || ':memory:';
+    const connection = openSqlite(file);
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: wrapSqlite(connection) }) });
+    return {
+      kind: 'sqlite',
+      db,
+      async ping() {
+        await sql`select 1`.execute(db);
+      },
+      async close() {
+        await db.destroy();
+      },
+    };
+  }
+
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolMax ?? 10,
+    types: pgTypes,
+    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+  });
+  // An idle client losing its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './database.js';
+import { MigrationKit, type SchemaMigration } from './migration-kit.js';
+import { foundation } from './migrations/0001_foundation.js';
+
+/** Every schema migration, in order. Add new ones at the end with the next number. */
+export const MIGRATIONS: SchemaMigration[] = [foundation];
+
+/** Applies the migrations not yet applied. Safe to run from several processes at once. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const kit = new MigrationKit(database.kind);
+  const provider: MigrationProvider = {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      const migrations: Record<string, Migration> = {};
+      for (const migration of MIGRATIONS) {
+        migrations[migration.name] = { up: (db: Kysely<unknown>) => migration.up(db, kit) };
+      }
+      return migrations;
+    },
+  };
+  const migrator = new Migrator({ db: database.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

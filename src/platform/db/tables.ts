@@ -1,0 +1,7 @@
+/** Every table the service has; each area declares its own in `modules/<area>/tables.ts`. */
+import type { AccountTables } from '../../modules/accounts/tables.js';
+import type { BoxTables } from '../../modules/boxes/tables.js';
+import type { ShopTables } from '../../modules/shops/tables.js';
+import type { WarehouseTables } from '../../modules/warehouses/tables.js';
+
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables {}

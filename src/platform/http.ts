@@ -1,0 +1,112 @@
+/**
+ * HTTP conventions every route shares: body parsing (JSON and PHP-style form bodies),
+ * the x-log-id header, the error body and the 404 body.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import formbody from '@fastify/formbody';
+import qs from 'qs';
+import { AppError, type ErrorItem } from './errors.js';
+import { markFormEncoded } from './validation.js';
+
+/** qs options for query strings and form bodies: `ids[0]=1&a[b][c]=2`, many items. */
+const QS_OPTIONS: qs.IParseOptions = { arrayLimit: 10000, parameterLimit: 100000, depth: 12, allowPrototypes: false };
+
+export function parseQueryString(text: string): Record<string, unknown> {
+  return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+}
+
+export function newLogId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+export interface ErrorBodyShape {
+  code: string;
+  message: string;
+  errors: ErrorItem[];
+  logId: string;
+}
+
+/** What a Fastify framework error (bad JSON, too large, wrong media type) means to a client. */
+function describeFrameworkError(error: FastifyError): { status: number; code: string; message: string } | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'body_too_large', message: 'The request body is larger than this endpoint accepts.' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'unsupported_media_type', message: 'Send the body as application/json or application/x-www-form-urlencoded.' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: 'bad_request', message: 'The Content-Length header does not match the body.' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, code: 'invalid_json', message: 'The body is not valid JSON.' };
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.name === 'SyntaxError') {
+    return { status: 400, code: 'invalid_json', message: 'The body is not valid JSON.' };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, code: 'bad_request', message: error.message };
+  return null;
+}
+
+function sendError(reply: FastifyReply, status: number, body: ErrorBodyShape): void {
+  void reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function installHttpConventions(app: FastifyInstance): void {
+  // The log id goes on every response, errors and 404s included, as early as possible.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-log-id', request.id);
+  });
+
+  // Bodies: JSON, where an empty body means "no fields" (operations without parameters);
+  // and form-encoded with bracket keys as PHP sends them.
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    defaultJsonParser(request, text, done);
+  });
+  void app.register(formbody, { parser: (text: string) => markFormEncoded(parseQueryString(text)) });
+
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const logId = request.id;
+    if (error instanceof AppError) {
+      request.log.info({ code: error.code, status: error.statusCode, errors: error.errors.slice(0, 20) }, error.message);
+      sendError(reply, error.statusCode, { code: error.code, message: error.message, errors: error.errors, logId });
+      return;
+    }
+    const known = describeFrameworkError(error as FastifyError);
+    if (known) {
+      request.log.info({ code: known.code, status: known.status }, known.message);
+      sendError(reply, known.status, { code: known.code, message: known.message, errors: [], logId });
+      return;
+    }
+    request.log.error({ err: error }, 'Unhandled error');
+    sendError(reply, 500, {
+      code: 'internal_error',
+      message: 'Something went wrong on our side. Please quote the log id to support.',
+      errors: [],
+      logId,
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, 404, {
+      code: 'route_not_found',
+      message: `There is no ${request.method} ${request.url.split('?')[0]} endpoint.`,
+      errors: [],
+      logId: request.id,
+    });
+  });
+}
+
+/** The Fastify instance as routes see it: TypeBox schemas give typed requests. */
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

@@ -1,0 +1,63 @@
+/** TypeBox building blocks shared by every area: ids, nullable values, sizes, dates, errors. */
+import Type, { type TSchema, type TUnion, type TNull } from 'typebox';
+
+export function Nullable<T extends TSchema>(schema: T): TUnion<[T, TNull]> {
+  return Type.Union([schema, Type.Null()]);
+}
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Identifier' }) });
+
+export const Created = Type.Object({ id: Type.Integer({ description: 'Identifier of the created record' }) }, { description: 'Created' });
+
+/** 0 or 1 in a query filter (`true`/`false` accepted too). */
+export const ZeroOne = Type.Enum([0, 1], { description: '0 or 1' });
+
+/** A side in centimetres, 1 to 999 (whole numbers for products and boxes). */
+export const SideCm = Type.Integer({ minimum: 1, maximum: 999, description: 'cm, whole number 1 to 999' });
+
+/** A weight in kilograms, to the gram. The gram precision is checked by `gramsOf()`. */
+export const WeightKg = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg, to the gram (3 decimals), at least 0.001' });
+
+export const DateText = Type.String({ format: 'date', description: 'YYYY-MM-DD', examples: ['2026-12-01'] });
+
+/** An instant with its offset (RFC 3339). */
+export const Instant = Type.String({ format: 'date-time', description: 'RFC 3339 date and time with offset' });
+
+export const CountryCode = Type.String({
+  pattern: '^[A-Za-z]{2}$',
+  'x-message': 'must be a two-letter country code (ISO 3166-1), e.g. RU',
+  description: 'ISO 3166-1 alpha-2 country code',
+  examples: ['RU'],
+});
+
+export const Phone = Type.String({
+  pattern: '^\\+?[0-9 ()\\-]{5,25}$',
+  'x-message': 'must be a phone number of digits, with an optional leading +',
+  examples: ['+79161234567'],
+});
+
+export const ErrorBody = Type.Object(
+  {
+    code: Type.String({ description: 'Stable machine-readable code, snake_case', examples: ['validation_failed'] }),
+    message: Type.String({ description: 'A sentence to show to the shop owner' }),
+    errors: Type.Array(
+      Type.Object({
+        field: Type.Optional(Type.String({ description: 'Path of the field, e.g. products[2].dimensions.width' })),
+        id: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: 'Id of the record (batch operations)' })),
+        message: Type.String(),
+      }),
+    ),
+    logId: Type.String({ description: 'Quote it to support; also in the x-log-id header' }),
+  },
+  { description: 'Error' },
+);
+
+/** Error responses documented on every route. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const responses: Record<number, TSchema> = {};
+  for (const status of [400, 401, ...statuses]) responses[status] = ErrorBody;
+  return responses;
+}
+
+/** 204: no body. */
+export const NoContent = Type.Unsafe<undefined>({ description: 'No content' });

@@ -1,0 +1,69 @@
+/**
+ * A real app on a real, private database for one test file: SQLite in memory by default,
+ * or a throw-away schema in the PostgreSQL of DATABASE_URL (dropped on close).
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/app.js';
+import { startRuntime, type Runtime } from '../../src/bootstrap.js';
+import type { App } from '../../src/platform/http.js';
+import { ApiClient } from './client.js';
+
+export interface TestApp {
+  app: App;
+  runtime: Runtime;
+  config: Config;
+  /** A new account with its token, and a client that sends it. */
+  newAccount(name?: string): Promise<{ accountId: number; token: string; client: ApiClient }>;
+  /** A client with no token (or the given one). */
+  client(token?: string): ApiClient;
+  close(): Promise<void>;
+}
+
+export const usingPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const schema = usingPostgres ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: path.join(os.tmpdir(), `delivery-test-${process.pid}`),
+    DATABASE_URL: usingPostgres ? (process.env.DATABASE_URL as string) : 'sqlite::memory:',
+    PUBLIC_URL: 'http://delivery.test',
+    ...env,
+  });
+  if (schema) {
+    const admin = new pg.Client({ connectionString: config.databaseUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+  }
+  const runtime = await startRuntime(config, { schema, secret: 'test-secret-test-secret-test-secret-0123' });
+  const app = await buildApp({ config, database: runtime.database, services: runtime.services });
+  await app.ready();
+
+  return {
+    app,
+    runtime,
+    config,
+    async newAccount(name = 'Test account') {
+      const created = await runtime.services.accounts.createAccount({ name });
+      return { accountId: created.accountId, token: created.token, client: new ApiClient(app, created.token) };
+    },
+    client(token?: string) {
+      return new ApiClient(app, token);
+    },
+    async close() {
+      await app.close();
+      await runtime.database.close();
+      if (schema) {
+        const admin = new pg.Client({ connectionString: config.databaseUrl });
+        await admin.connect();
+        await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/** Valid request bodies to start tests from; override what a test is about. */
+const WEEKDAYS = { from: '09:00', to: '18:00' };
+
+export function warehouseBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Склад на Складской',
+    type: 1,
+    address: {
+      street: 'Складская улица',
+      house: '7',
+      bulk: null,
+      flat: null,
+      city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', type: 'г', region: 'Москва', area: null },
+    },
+    contact: { name: 'Иван Петров', position: 'Кладовщик', phone: '+79161234567' },
+    schedule: [WEEKDAYS, WEEKDAYS, WEEKDAYS, WEEKDAYS, WEEKDAYS, null, null],
+    holidays: [],
+    markCompletedOrders: false,
+    ...overrides,
+  };
+}
+
+export function shopBody(warehouseId: number, overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Мой магазин',
+    brand: 'МойБренд',
+    warehouse: { id: warehouseId },
+    platform: 'woocommerce',
+    ...overrides,
+  };
+}
+
+export function boxBody(overrides: Record<string, unknown> = {}) {
+  return { name: 'Коробка S', dimensions: { width: 20, height: 10, length: 30 }, weight: 0.15, ...overrides };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each test file builds its own app on its own database (SQLite in memory, or a
+    // throw-away PostgreSQL schema when DATABASE_URL points at PostgreSQL).
+    fileParallelism: true,
+  },
+});
