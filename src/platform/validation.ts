@@ -346,9 +346,36 @@ function messageFor(error: RawError, node: SchemaNode | undefined): string {
   }
 }
 
+/**
+ * Inside a union (`anyOf`), the branch of the value's own kind says what is wrong
+ * ("must be at least 0.001" rather than "must be a number or null"). When exactly one
+ * branch matches the value's kind, keep its errors; otherwise keep the union's sentence.
+ */
+function resolveUnionErrors(raw: RawError[]): RawError[] {
+  const dropped = new Set<RawError>();
+  const unions = raw.filter((error) => error.keyword === 'anyOf').sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  for (const union of unions) {
+    if (dropped.has(union)) continue;
+    const prefix = `${union.schemaPath}/anyOf/`;
+    const branches = new Map<string, RawError[]>();
+    for (const error of raw) {
+      if (!error.schemaPath.startsWith(prefix)) continue;
+      const branch = error.schemaPath.slice(prefix.length).split('/')[0];
+      branches.set(branch, [...(branches.get(branch) ?? []), error]);
+    }
+    const kindMismatch = (errors: RawError[]) =>
+      errors.some((error) => error.instancePath === union.instancePath && (error.keyword === 'type' || error.keyword === 'const' || error.keyword === 'enum'));
+    const matching = [...branches.values()].filter((errors) => !kindMismatch(errors));
+    const kept = matching.length === 1 ? new Set(matching[0]) : new Set<RawError>();
+    for (const errors of branches.values()) for (const error of errors) if (!kept.has(error)) dropped.add(error);
+    if (kept.size > 0) dropped.add(union);
+  }
+  return raw.filter((error) => !dropped.has(error));
+}
+
 /** Turns TypeBox errors into our field errors: one per field, the most useful first. */
-export function translateErrors(root: SchemaNode, raw: RawError[], prefix = ''): ErrorItem[] {
-  const anyOfPaths = new Set(raw.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
+export function translateErrors(root: SchemaNode, rawErrors: RawError[], prefix = ''): ErrorItem[] {
+  const raw = resolveUnionErrors(rawErrors);
   const byField = new Map<string, ErrorItem>();
   for (const error of raw) {
     if (error.keyword === 'required') {
@@ -359,8 +386,6 @@ export function translateErrors(root: SchemaNode, raw: RawError[], prefix = ''):
       }
       continue;
     }
-    // Errors inside a union's branches repeat what the union says; keep the union's sentence.
-    if (error.keyword !== 'anyOf' && anyOfPaths.has(error.instancePath) && /\/anyOf\/\d+$/.test(error.schemaPath)) continue;
     const field = toFieldPath(error.instancePath, prefix) || prefix || '(body)';
     if (byField.has(field)) continue;
     const node = resolvePointer(root, error.schemaPath);

@@ -18,7 +18,8 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
       return migrations;
     },
   };
-  const migrator = new Migrator({ db: database.db, provider });
+  // Unordered: areas developed side by side add migrations whose numbers may land out of order.
+  const migrator = new Migrator({ db: database.db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
