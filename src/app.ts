@@ -21,6 +21,8 @@ export interface AppOptions {
   config: Config;
   database: Database;
   services: Services;
+  /** Where log lines go (stdout by default); tests read them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export const API_VERSION = '2.0.0';
@@ -42,9 +44,9 @@ class RequestLogController extends LogController {
   }
 }
 
-export async function buildApp({ config, database, services }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, services, logStream }: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(logStream ? { stream: logStream } : {}) },
     logController: new RequestLogController(),
     genReqId: () => newLogId(),
     requestIdHeader: false,

@@ -25,7 +25,17 @@ export interface TestApp {
 
 export const usingPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Environment overrides for loadConfig. */
+  env?: Record<string, string>;
+  /** Log lines go here instead of nowhere (set env.LOG_LEVEL too). */
+  logStream?: NodeJS.WritableStream;
+  /** Extra routes or hooks, added before the app is ready. */
+  configure?: (app: App) => void;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const env = options.env ?? {};
   const schema = usingPostgres ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -41,7 +51,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     await admin.end();
   }
   const runtime = await startRuntime(config, { schema, secret: 'test-secret-test-secret-test-secret-0123' });
-  const app = await buildApp({ config, database: runtime.database, services: runtime.services });
+  const app = await buildApp({ config, database: runtime.database, services: runtime.services, logStream: options.logStream });
+  options.configure?.(app);
   await app.ready();
 
   return {
