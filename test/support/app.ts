@@ -36,7 +36,6 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = options.env ?? {};
-  const schema = usingPostgres ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: path.join(os.tmpdir(), `delivery-test-${process.pid}`),
@@ -44,6 +43,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PUBLIC_URL: 'http://delivery.test',
     ...env,
   });
+  const schema = config.databaseKind === 'postgres' ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
   if (schema) {
     const admin = new pg.Client({ connectionString: config.databaseUrl });
     await admin.connect();
