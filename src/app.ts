@@ -13,7 +13,9 @@ import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { boxRoutes } from './modules/boxes/routes.js';
+import { kitRoutes } from './modules/kits/routes.js';
 import { listRoutes } from './modules/lists/routes.js';
+import { productRoutes } from './modules/products/routes.js';
 import { shopRoutes } from './modules/shops/routes.js';
 import { warehouseRoutes } from './modules/warehouses/routes.js';
 
@@ -113,6 +115,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   warehouseRoutes(app, services);
   shopRoutes(app, services);
   boxRoutes(app, services);
+  productRoutes(app, services);
+  kitRoutes(app, services);
 
   return app;
 }

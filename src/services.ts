@@ -7,7 +7,11 @@ import { AccountStore } from './modules/accounts/store.js';
 import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
 import { CountryDirectory } from './modules/lists/countries.js';
+import { KitService } from './modules/kits/service.js';
+import { KitStore } from './modules/kits/store.js';
 import { OrderStatusDirectory } from './modules/lists/order-statuses.js';
+import { ProductService } from './modules/products/service.js';
+import { ProductStore } from './modules/products/store.js';
 import { ShopService } from './modules/shops/service.js';
 import { ShopStore } from './modules/shops/store.js';
 import { WarehouseService } from './modules/warehouses/service.js';
@@ -18,6 +22,8 @@ export interface Services {
   shops: ShopService;
   warehouses: WarehouseService;
   boxes: BoxService;
+  products: ProductService;
+  kits: KitService;
   orderStatuses: OrderStatusDirectory;
   countries: CountryDirectory;
 }
@@ -35,5 +41,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox);
   const boxes = new BoxService(new BoxStore(db));
-  return { accounts, shops, warehouses, boxes, orderStatuses: new OrderStatusDirectory(), countries };
+  const products = new ProductService(new ProductStore(db), countries);
+  const kits = new KitService(new KitStore(db), shops, products);
+  return { accounts, shops, warehouses, boxes, products, kits, orderStatuses: new OrderStatusDirectory(), countries };
 }

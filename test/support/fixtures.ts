@@ -33,3 +33,31 @@ export function shopBody(warehouseId: number, overrides: Record<string, unknown>
 export function boxBody(overrides: Record<string, unknown> = {}) {
   return { name: 'Коробка S', dimensions: { width: 20, height: 10, length: 30 }, weight: 0.15, ...overrides };
 }
+
+export function productBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Футболка красная',
+    nameEn: 'Red T-shirt',
+    vendorCode: 'TSHIRT-RED',
+    vat: 20,
+    priceDeclared: 1500,
+    priceCod: 1990.5,
+    weight: 0.25,
+    volume: 0.0015,
+    dimensions: { width: 20, height: 3, length: 25 },
+    expirityDays: 365,
+    photo: 'https://example.com/tshirt.jpg',
+    tnved: '6109100000',
+    barcodes: ['4601234567890', '4601234567891'],
+    brand: 'МойБренд',
+    producingCountry: 'RU',
+    markCodeRequired: false,
+    batchAccounting: true,
+    bindings: [{ marketplaceId: 3, sku: 'WB-1' }],
+    ...overrides,
+  };
+}
+
+export function kitBody(shopId: number, productIds: number[], overrides: Record<string, unknown> = {}) {
+  return { shopId, name: 'Набор футболок', vendorCode: 'KIT-1', discount: 5, products: productIds.map((id, index) => ({ id, count: index + 1 })), ...overrides };
+}

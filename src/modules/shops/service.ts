@@ -62,6 +62,11 @@ export class ShopService {
     return (await this.present(scope, [record]))[0];
   }
 
+  /** Whether the account has a shop of this id (a shop key's limits are the caller's to check). */
+  async exists(scope: Scope, id: number): Promise<boolean> {
+    return (await this.store.get(scope.accountId, id)) !== undefined;
+  }
+
   async create(scope: Scope, input: ShopInput): Promise<number> {
     requireAccountWide(scope, 'create shops');
     const values = await this.validate(scope, input);

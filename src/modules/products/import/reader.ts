@@ -1,0 +1,85 @@
+/** Reads an import file into raw rows: field path -> cell value. Pure: no DB, no rules. */
+import ExcelJS from 'exceljs';
+import { badRequest } from '../../../platform/errors.js';
+import { IMPORT_COLUMNS, TEMPLATE_PATH } from './layout.js';
+
+export type RawCell = string | number | boolean;
+
+export interface RawRow {
+  /** Row number in the xlsx (1-based; products start at 2). */
+  rowNumber: number;
+  cells: Map<string, RawCell>;
+}
+
+/** base64 (or a data: URL) -> bytes; 400 when it is not base64. */
+export function decodeBase64File(text: string): Buffer {
+  // A form body sent without encoding turns '+' into ' '; base64 never holds spaces.
+  const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/[\r\n\t]/g, '').replace(/ /g, '+');
+  const normalised = body.replace(/-/g, '+').replace(/_/g, '/');
+  if (normalised.length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(normalised) || normalised.replace(/=+$/, '').length % 4 === 1) {
+    throw badRequest('file: must be the xlsx file encoded as base64.', [{ field: 'file', message: 'is not base64' }], 'invalid_file');
+  }
+  return Buffer.from(normalised, 'base64');
+}
+
+function notXlsx(): Error {
+  return badRequest('file: is not an xlsx workbook (Excel 2007 or later). Download the template from ' + TEMPLATE_PATH + '.', [{ field: 'file', message: 'is not an xlsx file' }], 'invalid_file');
+}
+
+function cellValue(value: ExcelJS.CellValue): RawCell | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('richText' in value) return cellValue(value.richText.map((part) => part.text).join(''));
+    if ('formula' in value || 'sharedFormula' in value) return cellValue((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+    if ('hyperlink' in value) return cellValue((value as ExcelJS.CellHyperlinkValue).text ?? (value as ExcelJS.CellHyperlinkValue).hyperlink);
+    if ('error' in value) return undefined;
+  }
+  return undefined;
+}
+
+const KNOWN = new Map(IMPORT_COLUMNS.map((column) => [column.key.toLowerCase(), column.key]));
+
+/** Loads the workbook and returns its non-empty product rows. 400 for a file that is not one. */
+export async function readImportRows(bytes: Buffer): Promise<RawRow[]> {
+  // Every xlsx is a ZIP: check the signature before handing bytes to the parser.
+  if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) throw notXlsx();
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
+  } catch {
+    throw notXlsx();
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw notXlsx();
+
+  const columns = new Map<number, string>();
+  sheet.getRow(1).eachCell((cell, columnNumber) => {
+    const header = cellValue(cell.value);
+    const key = typeof header === 'string' ? KNOWN.get(header.toLowerCase()) : undefined;
+    if (key) columns.set(columnNumber, key);
+  });
+  const found = new Set(columns.values());
+  const missing = IMPORT_COLUMNS.filter((column) => column.required && !found.has(column.key)).map((column) => column.key);
+  if (missing.length > 0) {
+    throw badRequest(
+      `file: row 1 must name the columns as in the template (${TEMPLATE_PATH}); missing: ${missing.join(', ')}.`,
+      missing.map((key) => ({ field: `file.${key}`, message: 'column is missing from row 1' })),
+      'invalid_template',
+    );
+  }
+
+  const rows: RawRow[] = [];
+  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+    if (rowNumber === 1) return;
+    const cells = new Map<string, RawCell>();
+    for (const [columnNumber, key] of columns) {
+      const value = cellValue(row.getCell(columnNumber).value);
+      if (value !== undefined) cells.set(key, value);
+    }
+    if (cells.size > 0) rows.push({ rowNumber, cells });
+  });
+  return rows;
+}

@@ -1,0 +1,300 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
+import { containsPattern as likePattern, flag, fromJson, gramsToKg, nowIso, searchText, toJson } from '../../platform/db/values.js';
+import { toRoubles } from '../../platform/money.js';
+import type { Page, Paging } from '../../platform/paging.js';
+import type { ProductSortField } from './schemas.js';
+
+/** A product as the rules see it: money in kopecks, weight in grams. */
+export interface ProductValues {
+  name: string;
+  nameEn: string | null;
+  vendorCode: string;
+  vat: number | null;
+  priceDeclaredKopecks: number | null;
+  priceCodKopecks: number | null;
+  weightGrams: number | null;
+  volume: number | null;
+  width: number | null;
+  height: number | null;
+  length: number | null;
+  expirityDays: number | null;
+  photo: string | null;
+  tnved: string | null;
+  barcodes: string[];
+  brand: string | null;
+  producingCountry: string | null;
+  markCodeRequired: boolean;
+  batchAccounting: boolean;
+  bindings: unknown[];
+}
+
+/** What the store reads back: the values in outside units, stock not included. */
+export interface ProductRecord {
+  id: number;
+  name: string;
+  nameEn: string | null;
+  vendorCode: string;
+  vat: number | null;
+  priceDeclared: number | null;
+  priceCod: number | null;
+  weight: number | null;
+  volume: number | null;
+  dimensions: { width: number | null; height: number | null; length: number | null };
+  expirityDays: number | null;
+  photo: string | null;
+  tnved: string | null;
+  barcodes: string[];
+  brand: string | null;
+  producingCountry: string | null;
+  markCodeRequired: boolean;
+  batchAccounting: boolean;
+  bindings: unknown[];
+  deleted: boolean;
+}
+
+export interface ProductFilter {
+  nameContains?: string;
+  vendorCodeContains?: string;
+  tnvedContains?: string;
+  barcodeContains?: string;
+  ids?: number[];
+  vendorCodes?: string[];
+}
+
+export interface ProductOrder {
+  field: ProductSortField;
+  desc: boolean;
+}
+
+const SORT_COLUMNS = {
+  id: 'id',
+  name: 'search_name',
+  vendorCode: 'vendor_code',
+  priceDeclared: 'price_declared_kopecks',
+  priceCod: 'price_cod_kopecks',
+  weight: 'weight_grams',
+  brand: 'brand',
+  tnved: 'tnved',
+} as const satisfies Record<ProductSortField, keyof Tables['products']>;
+
+type ProductRow = Selectable<Tables['products']>;
+
+function toRecord(row: ProductRow): ProductRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    nameEn: row.name_en,
+    vendorCode: row.vendor_code,
+    vat: row.vat,
+    priceDeclared: row.price_declared_kopecks === null ? null : toRoubles(row.price_declared_kopecks),
+    priceCod: row.price_cod_kopecks === null ? null : toRoubles(row.price_cod_kopecks),
+    weight: row.weight_grams === null ? null : gramsToKg(row.weight_grams),
+    volume: row.volume,
+    dimensions: { width: row.width, height: row.height, length: row.length },
+    expirityDays: row.expirity_days,
+    photo: row.photo,
+    tnved: row.tnved,
+    barcodes: fromJson<string[]>(row.barcodes),
+    brand: row.brand,
+    producingCountry: row.producing_country,
+    markCodeRequired: flag(row.mark_code_required),
+    batchAccounting: flag(row.batch_accounting),
+    bindings: fromJson<unknown[]>(row.bindings),
+    deleted: row.deleted_at !== null,
+  };
+}
+
+function toColumns(values: ProductValues) {
+  return {
+    vendor_code: values.vendorCode,
+    search_vendor_code: searchText(values.vendorCode),
+    name: values.name,
+    search_name: searchText(values.name),
+    name_en: values.nameEn,
+    vat: values.vat,
+    price_declared_kopecks: values.priceDeclaredKopecks,
+    price_cod_kopecks: values.priceCodKopecks,
+    weight_grams: values.weightGrams,
+    volume: values.volume,
+    width: values.width,
+    height: values.height,
+    length: values.length,
+    expirity_days: values.expirityDays,
+    photo: values.photo,
+    tnved: values.tnved,
+    search_tnved: searchText(values.tnved),
+    barcodes: toJson(values.barcodes),
+    search_barcodes: values.barcodes.map((barcode) => searchText(barcode)).join('\n'),
+    brand: values.brand,
+    producing_country: values.producingCountry,
+    mark_code_required: values.markCodeRequired,
+    batch_accounting: values.batchAccounting,
+    bindings: toJson(values.bindings),
+  };
+}
+
+/** Columns an import overwrites on a known vendor code: all but the keys and created_at. */
+const UPSERT_COLUMNS = [
+  'search_vendor_code', 'name', 'search_name', 'name_en', 'vat', 'price_declared_kopecks', 'price_cod_kopecks', 'weight_grams', 'volume',
+  'width', 'height', 'length', 'expirity_days', 'photo', 'tnved', 'search_tnved', 'barcodes', 'search_barcodes', 'brand',
+  'producing_country', 'mark_code_required', 'batch_accounting', 'bindings', 'updated_at',
+] as const satisfies readonly (keyof Tables['products'])[];
+
+/** Rows per INSERT of an import: 27 parameters a row keeps PostgreSQL under its 65535. */
+const IMPORT_BATCH = 500;
+
+type SearchColumn = 'search_name' | 'search_vendor_code' | 'search_tnved' | 'search_barcodes';
+
+/** `column LIKE '%needle%' ESCAPE '\\'`: the escape makes `%` and `_` in the needle literal on SQLite too. */
+function contains(column: SearchColumn, needle: string) {
+  return sql<boolean>`${sql.ref(column)} like ${likePattern(needle)} escape '\\'`;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
+export class ProductStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async list(accountId: number, filter: ProductFilter, order: ProductOrder, paging: Paging): Promise<Page<ProductRecord>> {
+    let query = this.db.selectFrom('products').where('account_id', '=', accountId).where('deleted_at', 'is', null);
+    if (filter.nameContains) query = query.where(contains('search_name', filter.nameContains));
+    if (filter.vendorCodeContains) query = query.where(contains('search_vendor_code', filter.vendorCodeContains));
+    if (filter.tnvedContains) query = query.where(contains('search_tnved', filter.tnvedContains));
+    if (filter.barcodeContains) query = query.where(contains('search_barcodes', filter.barcodeContains));
+    if (filter.ids) query = filter.ids.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('id', 'in', filter.ids);
+    if (filter.vendorCodes) query = filter.vendorCodes.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('vendor_code', 'in', filter.vendorCodes);
+    const direction = order.desc ? 'desc' : 'asc';
+    let ordered = query.selectAll();
+    if (order.field !== 'id') ordered = ordered.orderBy(SORT_COLUMNS[order.field], direction);
+    ordered = ordered.orderBy('id', direction);
+    const [rows, count] = await Promise.all([
+      ordered.limit(paging.perPage).offset(paging.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map(toRecord), total: Number(count.total) };
+  }
+
+  async get(accountId: number, id: number): Promise<ProductRecord | undefined> {
+    const row = await this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Products by id, deleted ones included (kits and orders keep reading what they refer to). */
+  async getMany(accountId: number, ids: number[]): Promise<ProductRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('products').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    return rows.map(toRecord);
+  }
+
+  /** The live products among `ids`. */
+  async liveIds(accountId: number, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('products')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Id of the live product with this vendor code, other than `exceptId`. */
+  async idByVendorCode(accountId: number, vendorCode: string, exceptId?: number): Promise<number | undefined> {
+    let query = this.db
+      .selectFrom('products')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('vendor_code', '=', vendorCode)
+      .where('deleted_at', 'is', null);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst())?.id;
+  }
+
+  async insert(accountId: number, values: ProductValues): Promise<number> {
+    const now = nowIso();
+    const row = await this.db
+      .insertInto('products')
+      .values({ account_id: accountId, ...toColumns(values), created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(accountId: number, id: number, values: ProductValues): Promise<boolean> {
+    const result = await this.db
+      .updateTable('products')
+      .set({ ...toColumns(values), updated_at: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async markDeleted(accountId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('products')
+      .set({ deleted_at: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Writes many products in one transaction: a new vendor code is inserted, a known one
+   * overwrites that product (an upsert on the live-vendor-code index, batched).
+   * Returns how many of them already existed.
+   */
+  async upsertMany(accountId: number, products: ProductValues[]): Promise<{ overwritten: number }> {
+    if (products.length === 0) return { overwritten: 0 };
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await this.existingVendorCodes(trx, accountId, products.map((product) => product.vendorCode));
+      const now = nowIso();
+      for (let start = 0; start < products.length; start += IMPORT_BATCH) {
+        const rows = products
+          .slice(start, start + IMPORT_BATCH)
+          .map((values) => ({ account_id: accountId, ...toColumns(values), created_at: now, updated_at: now }));
+        await trx
+          .insertInto('products')
+          .values(rows)
+          .onConflict((conflict) =>
+            conflict
+              .columns(['account_id', 'vendor_code'])
+              .where('deleted_at', 'is', null)
+              .doUpdateSet((eb) => Object.fromEntries(UPSERT_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)]))),
+          )
+          .execute();
+      }
+      return { overwritten: existing.size };
+    });
+  }
+
+  private async existingVendorCodes(trx: Transaction<Tables>, accountId: number, vendorCodes: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < vendorCodes.length; start += 5000) {
+      const rows = await trx
+        .selectFrom('products')
+        .select('vendor_code')
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        .where('vendor_code', 'in', vendorCodes.slice(start, start + 5000))
+        .execute();
+      for (const row of rows) found.add(row.vendor_code);
+    }
+    return found;
+  }
+}
