@@ -7,12 +7,15 @@ import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import { installAuthentication } from './platform/auth.js';
+import { fileRoutes } from './platform/file-routes.js';
 import { installHttpConventions, newLogId, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { boxRoutes } from './modules/boxes/routes.js';
+import { calculatorRoutes } from './modules/calculator/routes.js';
+import { deliveryCompanyRoutes } from './modules/companies/routes.js';
 import { kitRoutes } from './modules/kits/routes.js';
 import { listRoutes } from './modules/lists/routes.js';
 import { productRoutes } from './modules/products/routes.js';
@@ -69,7 +72,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   installHttpConventions(app);
-  installAuthentication(app, database.db);
+  installAuthentication(app, services.tokens);
   installIdempotency(app, database.db);
 
   // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.
@@ -115,6 +118,9 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   warehouseRoutes(app, services);
   shopRoutes(app, services);
   boxRoutes(app, services);
+  deliveryCompanyRoutes(app, services);
+  calculatorRoutes(app, services);
+  fileRoutes(app, services.files);
   productRoutes(app, services);
   kitRoutes(app, services);
 

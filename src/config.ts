@@ -20,6 +20,10 @@ export interface Config {
   bodyLimit: number;
   /** Lifetime of tokens issued by POST /v2/auth/login, days. */
   loginTokenDays: number;
+  /** How long generated files (labels, acts, reports) stay downloadable, days. */
+  fileTtlDays: number;
+  /** How long a process remembers a resolved token, seconds (0: ask the database every time). */
+  authCacheSeconds: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -112,6 +116,8 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey,
     bodyLimit: readInteger(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     loginTokenDays: readInteger(env, 'LOGIN_TOKEN_DAYS', 30, 1, 3650, problems),
+    fileTtlDays: readInteger(env, 'FILE_TTL_DAYS', 30, 1, 3650, problems),
+    authCacheSeconds: readInteger(env, 'AUTH_CACHE_SECONDS', 5, 0, 3600, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

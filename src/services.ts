@@ -1,11 +1,20 @@
 /** The services of every area, wired once per process (and per test app). */
 import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
+import path from 'node:path';
 import { SecretBox } from './platform/crypto.js';
+import { FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
+import { TokenResolver } from './platform/auth.js';
+import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
 import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
+import { CalculatorService } from './modules/calculator/service.js';
+import { WidgetSettingsService, WidgetSettingsStore } from './modules/calculator/widget-settings.js';
+import { ReferenceData } from './modules/companies/reference.js';
+import { DeliveryCompanyService } from './modules/companies/service.js';
+import { ReferenceStore } from './modules/companies/store.js';
 import { CountryDirectory } from './modules/lists/countries.js';
 import { KitService } from './modules/kits/service.js';
 import { KitStore } from './modules/kits/store.js';
@@ -18,6 +27,8 @@ import { WarehouseService } from './modules/warehouses/service.js';
 import { WarehouseStore } from './modules/warehouses/store.js';
 
 export interface Services {
+  /** Bearer tokens -> Scope, remembered briefly. */
+  tokens: TokenResolver;
   accounts: AccountService;
   shops: ShopService;
   warehouses: WarehouseService;
@@ -26,22 +37,32 @@ export interface Services {
   kits: KitService;
   orderStatuses: OrderStatusDirectory;
   countries: CountryDirectory;
+  /** Generated documents, served at PUBLIC_URL/files/<name>. */
+  files: FileStore;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays'>;
   database: Database;
   secretBox: SecretBox;
 }
 
 export function createServices({ config, database, secretBox }: ServiceDeps): Services {
   const db = database.db;
+  const tokens = new TokenResolver(db, config.authCacheSeconds * 1000);
+  // Exact only when this process owns the database: the embedded SQLite mode.
+  const readCache = new AccountReadCache(database.kind === 'sqlite');
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
-  const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox);
+  const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   const products = new ProductService(new ProductStore(db), countries);
   const kits = new KitService(new KitStore(db), shops, products);
-  return { accounts, shops, warehouses, boxes, products, kits, orderStatuses: new OrderStatusDirectory(), countries };
+  const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
+  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir });
+  const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
+  const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
+  const calculator = new CalculatorService(reference, widgetSettings);
+  return { files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses: new OrderStatusDirectory(), countries, reference, deliveryCompanies, widgetSettings, calculator };
 }

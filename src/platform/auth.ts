@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { BoundedMap } from './cache.js';
 import { hashToken } from './crypto.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import type { Tables } from './db/tables.js';
@@ -18,6 +19,8 @@ export interface Scope {
   /** Set when the caller used a shop's API key: it may act only for this shop. */
   shopKeyShopId: number | null;
   employeeId: number | null;
+  /** When the token stops working (login tokens), ms since the epoch. */
+  expiresAtMs?: number;
 }
 
 declare module 'fastify' {
@@ -58,6 +61,7 @@ export async function resolveToken(db: Kysely<Tables>, token: string, now = new 
     kind: row.employeeId === null ? 'account' : 'employee',
     shopKeyShopId: null,
     employeeId: row.employeeId,
+    ...(row.expiresAt !== null ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
   };
 }
 
@@ -68,8 +72,39 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
+/**
+ * Resolves tokens, remembering each answer for a few seconds: every request authenticates,
+ * and most come from a handful of plugin keys. Revoking a key (shop deleted, key replaced)
+ * forgets everything at once in this process; other processes (PostgreSQL deployments)
+ * stop accepting it within `ttlMs`.
+ */
+export class TokenResolver {
+  private readonly remembered = new BoundedMap<string, { scope: Scope | null; until: number }>(50_000);
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly ttlMs: number,
+  ) {}
+
+  async resolve(token: string): Promise<Scope | null> {
+    if (this.ttlMs <= 0) return resolveToken(this.db, token);
+    const now = Date.now();
+    const hit = this.remembered.get(token);
+    if (hit && hit.until > now) return hit.scope;
+    const scope = await resolveToken(this.db, token);
+    // Unknown tokens are not remembered: a key created a moment ago must work at once.
+    if (scope) this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
+    return scope;
+  }
+
+  /** Call when any token or key stops being valid. */
+  forgetAll(): void {
+    this.remembered.clear();
+  }
+}
+
 /** Installs the authentication hook; it runs before the body is read. */
-export function installAuthentication(app: FastifyInstance, db: Kysely<Tables>): void {
+export function installAuthentication(app: FastifyInstance, tokens: TokenResolver): void {
   app.decorateRequest('scope', null as unknown as Scope);
   app.addHook('onRequest', async (request) => {
     // Only the /v2 API needs a token; health, docs and file links are public by design.
@@ -81,7 +116,7 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Tables>):
         ? unauthorized('The Authorization header must be "Bearer <token>".')
         : unauthorized();
     }
-    const scope = await resolveToken(db, token);
+    const scope = await tokens.resolve(token);
     if (!scope) throw new AppError(401, 'invalid_token', 'The token is unknown, revoked or expired.');
     request.scope = scope;
   });

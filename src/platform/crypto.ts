@@ -1,6 +1,7 @@
 /** Tokens, password hashes and encryption of secrets at rest. */
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { BoundedMap } from './cache.js';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 
@@ -47,6 +48,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
  */
 export class SecretBox {
   private readonly key: Buffer;
+  /** Opening is a cipher set-up per value; lists open many, so remember recent ones. */
+  private readonly opened = new BoundedMap<string, string>(20_000);
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`delivery-service:secret-box:${secret}`).digest();
@@ -60,6 +63,14 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
+    const known = this.opened.get(sealed);
+    if (known !== undefined) return known;
+    const plain = this.decrypt(sealed);
+    this.opened.set(sealed, plain);
+    return plain;
+  }
+
+  private decrypt(sealed: string): string {
     const [version, iv, body, tag] = sealed.split('.');
     if (version !== 'v1' || !iv || body === undefined || !tag) throw new Error('Unknown sealed value format');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));

@@ -1,8 +1,15 @@
 /** TypeBox building blocks shared by every area: ids, nullable values, sizes, dates, errors. */
-import Type, { type TSchema, type TUnion, type TNull } from 'typebox';
+import Type, { type Static, type TSchema, type TUnsafe } from 'typebox';
 
-export function Nullable<T extends TSchema>(schema: T): TUnion<[T, TNull]> {
-  return Type.Union([schema, Type.Null()]);
+/**
+ * `T | null`. Written as a type list (`"type": ["string", "null"]`) where the schema has
+ * one type: responses serialise several times faster than with `anyOf`, and validation
+ * reports the inner rule ("must be at least 1") rather than the union.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string') return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
 }
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Identifier' }) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { compileValidator, markFormEncoded, toFieldPath } from './validation.js';
 import { AppError } from './errors.js';
 import { parseQueryString } from './http.js';
@@ -35,7 +35,7 @@ function errorsOf(run: () => unknown): unknown {
 }
 
 describe('form-encoded bodies are read along the schema', () => {
-  const body = compileValidator(Order, 'body');
+  const body = compileValidator<Static<typeof Order>>(Order, 'body');
   const form = (text: string) => body.parse(markFormEncoded(parseQueryString(text)));
 
   it('turns strings into numbers, 1/0 into booleans and bracket keys into arrays', () => {
@@ -84,7 +84,7 @@ describe('form-encoded bodies are read along the schema', () => {
 });
 
 describe('JSON bodies', () => {
-  const body = compileValidator(Order, 'body');
+  const body = compileValidator<Static<typeof Order>>(Order, 'body');
 
   it('accepts numeric strings and drops unknown fields but keeps empty strings as strings', () => {
     expect(body.parse({ ids: ['1', 2], weight: '1.5', comment: '', extra: true })).toEqual({ ids: [1, 2], weight: 1.5, comment: '' });

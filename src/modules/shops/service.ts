@@ -1,5 +1,7 @@
 /** Shops of an account: their settings, their sender warehouse and their API key. */
-import { requireAccountWide, requireShopAccess, type Scope } from '../../platform/auth.js';
+import { requireAccountWide, requireShopAccess, type Scope, type TokenResolver } from '../../platform/auth.js';
+import type { AccountReadCache } from '../../platform/cache.js';
+import { todayIn } from '../../platform/clock.js';
 import { hashToken, newToken, type SecretBox } from '../../platform/crypto.js';
 import { AppError, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { Page, Paging } from '../../platform/paging.js';
@@ -10,6 +12,7 @@ import type { Notifications, NotificationsInput, Shop, ShopInput, ShopListQuery 
 import type { ShopFilter, ShopRecord, ShopStore, ShopValues } from './store.js';
 
 const MERGED_PICKUP_TYPES = [2, 3];
+const CACHE_TOPIC = 'shops';
 
 export function normaliseNotifications(input: NotificationsInput | undefined): Notifications {
   const events = input?.events ?? {};
@@ -38,7 +41,10 @@ export class ShopService {
     private readonly warehouses: WarehouseService,
     private readonly accounts: AccountService,
     private readonly secrets: SecretBox,
+    private readonly tokens: TokenResolver,
+    private readonly cache: AccountReadCache,
   ) {
+    warehouses.onChange((scope) => cache.invalidate(scope.accountId, CACHE_TOPIC));
     warehouses.addUsageCheck(async (scope, warehouseId) => {
       const ids = await this.store.idsByWarehouse(scope.accountId, warehouseId);
       return ids.length === 0 ? [] : [`shop${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`];
@@ -53,8 +59,12 @@ export class ShopService {
     if (query.onlyFulfilment === 1) filter.warehouseType = WAREHOUSE_TYPE.fulfilment;
     if (query.onlyMergedPickup === 1) filter.warehousePickupTypes = MERGED_PICKUP_TYPES;
     if (scope.shopKeyShopId !== null) filter.onlyId = scope.shopKeyShopId;
-    const page = await this.store.list(scope.accountId, filter, paging);
-    return { items: await this.present(scope, page.items), total: page.total };
+    // Shops embed their warehouse, whose holidays are cut at today: today is part of the key.
+    const key = JSON.stringify([filter, paging.page, paging.perPage, todayIn(scope.timeZone)]);
+    return this.cache.read(scope.accountId, CACHE_TOPIC, key, async () => {
+      const page = await this.store.list(scope.accountId, filter, paging);
+      return { items: await this.present(scope, page.items), total: page.total };
+    });
   }
 
   async get(scope: Scope, id: number): Promise<Shop> {
@@ -71,19 +81,24 @@ export class ShopService {
     requireAccountWide(scope, 'create shops');
     const values = await this.validate(scope, input);
     const apiKey = newToken('shp');
-    return this.store.insert(scope.accountId, values, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
+    const id = await this.store.insert(scope.accountId, values, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
+    this.cache.invalidate(scope.accountId, CACHE_TOPIC);
+    return id;
   }
 
   async replace(scope: Scope, id: number, input: ShopInput): Promise<void> {
     await this.findAccessible(scope, id);
     const values = await this.validate(scope, input);
     await this.store.update(scope.accountId, id, values);
+    this.cache.invalidate(scope.accountId, CACHE_TOPIC);
   }
 
   async delete(scope: Scope, id: number): Promise<void> {
     await this.findAccessible(scope, id);
     requireAccountWide(scope, 'delete shops');
     await this.store.delete(scope.accountId, id);
+    this.cache.invalidate(scope.accountId, CACHE_TOPIC);
+    this.tokens.forgetAll();
   }
 
   /** Issues a new API key; the old one stops working at once. */
@@ -92,6 +107,8 @@ export class ShopService {
     requireAccountWide(scope, 'replace API keys');
     const apiKey = newToken('shp');
     await this.store.replaceApiKey(scope.accountId, id, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
+    this.cache.invalidate(scope.accountId, CACHE_TOPIC);
+    this.tokens.forgetAll();
     return apiKey;
   }
 

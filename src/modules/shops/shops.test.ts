@@ -132,6 +132,22 @@ describe('shops: happy path', () => {
   });
 });
 
+describe('shops: lists are never stale', () => {
+  it('shows every write at once: new, renamed, moved and deleted shops, and warehouse edits', async () => {
+    const list = async () => (await owner.get('/v2/shops?perPage=1000')).body as Array<{ id: number; name: string; warehouse: { id: number; name: string } }>;
+    const warehouse = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Кэш-склад' }))).body.id;
+    await list();
+    const id = (await owner.post('/v2/shops', shopBody(warehouse, { name: 'Fresh' }))).body.id;
+    expect((await list()).find((shop) => shop.id === id)?.name).toBe('Fresh');
+    await owner.put(`/v2/shops/${id}`, shopBody(warehouse, { name: 'Renamed' }));
+    expect((await list()).find((shop) => shop.id === id)?.name).toBe('Renamed');
+    await owner.put(`/v2/warehouses/${warehouse}`, warehouseBody({ name: 'Кэш-склад 2' }));
+    expect((await list()).find((shop) => shop.id === id)?.warehouse.name).toBe('Кэш-склад 2');
+    await owner.delete(`/v2/shops/${id}`);
+    expect((await list()).find((shop) => shop.id === id)).toBeUndefined();
+  });
+});
+
 describe('shops: bad input', () => {
   it('names the missing required fields and writes nothing', async () => {
     const before = await shopCount(owner);

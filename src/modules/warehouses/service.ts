@@ -18,6 +18,7 @@ const FULFILMENT_PICKUP_TYPE = 3;
 
 export class WarehouseService {
   private readonly usageChecks: WarehouseUsageCheck[] = [];
+  private readonly changeListeners: Array<(scope: Scope, warehouseId: number) => void> = [];
 
   constructor(
     private readonly store: WarehouseStore,
@@ -27,6 +28,15 @@ export class WarehouseService {
   /** Areas that reference warehouses register here, so a warehouse in use is not deleted. */
   addUsageCheck(check: WarehouseUsageCheck): void {
     this.usageChecks.push(check);
+  }
+
+  /** Areas that embed warehouses (shops) hear of every change to one. */
+  onChange(listener: (scope: Scope, warehouseId: number) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(scope: Scope, warehouseId: number): void {
+    for (const listener of this.changeListeners) listener(scope, warehouseId);
   }
 
   async list(scope: Scope, query: WarehouseListQuery, paging: Paging, shopWarehouseId: number | null): Promise<Page<Warehouse>> {
@@ -80,6 +90,7 @@ export class WarehouseService {
     }
     const values = await this.validate(scope, input);
     await this.store.update(scope.accountId, id, values);
+    this.changed(scope, id);
   }
 
   async delete(scope: Scope, id: number): Promise<void> {
@@ -91,6 +102,7 @@ export class WarehouseService {
       throw conflict('warehouse_in_use', `Warehouse ${id} is used by ${users.join(', ')}; give them another warehouse first.`);
     }
     await this.store.delete(scope.accountId, id);
+    this.changed(scope, id);
   }
 
   /** Loads the reference list shipped in data/ (at start and by the CLI). */

@@ -1,0 +1,97 @@
+/** Shared pieces of the load scenarios: servers in child processes, autocannon runs, tables. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  /** Whatever the server printed as its ready line (JSON after "READY "). */
+  info: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `bench/<script>` in its own process (so the load generator does not share its
+ * event loop) and waits for the line `READY {json with url}`.
+ */
+export function startServer(script: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, script)], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in ${timeoutMs} ms`)), timeoutMs);
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const line = buffer.split('\n').find((item) => item.startsWith('READY '));
+      if (!line) return;
+      clearTimeout(timer);
+      const info = JSON.parse(line.slice('READY '.length)) as Record<string, unknown>;
+      resolve({
+        url: String(info.url),
+        info,
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code} before it was ready`));
+    });
+  });
+}
+
+export interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  bytesPerResponse: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  name: string;
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+}
+
+/** A short warm-up, then the measured run. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 50 };
+  await autocannon({ ...base, duration: 2 });
+  const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
+  const responses = result.requests.total || 1;
+  return {
+    name: options.name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytesPerResponse: Math.round(result.throughput.total / responses),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Prints results with each one's throughput as a share of the baseline's. */
+export function printTable(title: string, baseline: LoadResult, results: LoadResult[]): void {
+  console.log(`\n${title}`);
+  console.log('| scenario | req/s | p50 ms | p99 ms | bytes/resp | vs hello-world | errors | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const result of [baseline, ...results]) {
+    const ratio = ((result.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
+    console.log(`| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.bytesPerResponse} | ${ratio}% | ${result.errors} | ${result.non2xx} |`);
+  }
+}
