@@ -11,11 +11,14 @@ const duration = Number(process.env.DURATION ?? 10);
 
 const hello = await startServer('hello-server.ts');
 const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+// What a response as large as a page of 20 shops costs a bare server: the ceiling for that list.
+const largeBody = await load({ name: 'bare fastify, fixed 27 KB body', url: `${hello.url}/payload?bytes=27500`, connections, durationSeconds: duration });
 await hello.stop();
 
 const app = await startServer('app-server.ts');
 const auth = { authorization: `Bearer ${String(app.info.token)}` };
 const results = [
+  largeBody,
   await load({ name: 'GET /v2/shops?perPage=20 (1000 shops)', url: `${app.url}/v2/shops?perPage=20`, headers: auth, connections, durationSeconds: duration }),
   await load({
     name: 'POST /v2/boxes',

@@ -1,8 +1,21 @@
-/** The baseline: a bare Fastify hello-world route, nothing else. */
+/**
+ * The baseline: a bare Fastify hello-world route, nothing else. `/payload?bytes=N` answers
+ * a fixed JSON body of about N bytes, to tell what a large response costs on its own.
+ */
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.get('/hello', async () => ({ hello: 'world' }));
+const bodies = new Map<number, string>();
+app.get<{ Querystring: { bytes?: string } }>('/payload', async (request, reply) => {
+  const bytes = Number(request.query.bytes ?? 1000);
+  let body = bodies.get(bytes);
+  if (!body) {
+    body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, bytes - 20)) }]);
+    bodies.set(bytes, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
+});
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`READY ${JSON.stringify({ url: address })}`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
