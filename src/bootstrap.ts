@@ -23,8 +23,10 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databas
 }
 
 /** Loads (or re-imports) the reference data shipped under data/ into the database. */
-export async function importReferenceData(services: Services): Promise<void> {
+export async function importReferenceData(services: Services, options: { force?: boolean } = {}): Promise<void> {
   await services.warehouses.importFulfilmentWarehouses(readDataFile<FulfilmentWarehouseRecord[]>('fulfilment-warehouses.json'));
+  // localities, delivery companies and their points: in memory always, in the database when their version changed
+  await services.reference.load(options.force === true);
 }
 
 /**

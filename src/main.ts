@@ -155,7 +155,7 @@ async function main(argv: string[]): Promise<void> {
       return accountCommand(config, rest);
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
-      await withRuntime(config, (runtime) => importReferenceData(runtime.services));
+      await withRuntime(config, (runtime) => importReferenceData(runtime.services, { force: true }));
       process.stdout.write('Reference data imported.\n');
       return;
     default:

@@ -39,6 +39,10 @@ export interface Services {
   countries: CountryDirectory;
   /** Generated documents, served at PUBLIC_URL/files/<name>. */
   files: FileStore;
+  reference: ReferenceData;
+  deliveryCompanies: DeliveryCompanyService;
+  widgetSettings: WidgetSettingsService;
+  calculator: CalculatorService;
 }
 
 export interface ServiceDeps {

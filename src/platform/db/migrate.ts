@@ -2,10 +2,11 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Database } from './database.js';
 import { MigrationKit, type SchemaMigration } from './migration-kit.js';
 import { foundation } from './migrations/0001_foundation.js';
+import { carriers } from './migrations/0002_carriers.js';
 import { catalogue } from './migrations/0003_catalogue.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, carriers];
 
 /** Applies the migrations not yet applied. Safe to run from several processes at once. */
 export async function migrateToLatest(database: Database): Promise<string[]> {

@@ -1,9 +1,11 @@
 /** Every table the service has; each area declares its own in `modules/<area>/tables.ts`. */
 import type { AccountTables } from '../../modules/accounts/tables.js';
 import type { BoxTables } from '../../modules/boxes/tables.js';
+import type { CalculatorTables } from '../../modules/calculator/tables.js';
+import type { ReferenceTables } from '../../modules/companies/tables.js';
 import type { KitTables } from '../../modules/kits/tables.js';
 import type { ProductTables } from '../../modules/products/tables.js';
 import type { ShopTables } from '../../modules/shops/tables.js';
 import type { WarehouseTables } from '../../modules/warehouses/tables.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables {}

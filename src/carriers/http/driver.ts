@@ -1,0 +1,106 @@
+/**
+ * The `http` driver: a delivery company reached over HTTP/JSON at a base URL.
+ * Proxy (I/O) here; the mapping of its answers is in `mapQuotes` (pure).
+ */
+import type { CarrierDriver, CarrierQuote, DeliveryType, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import { CarrierError, DELIVERY_TYPES } from '../types.js';
+
+/** What a remote carrier answers to POST {base}/quote. */
+export interface RemoteQuote {
+  type: number;
+  tariffName?: string | null;
+  price: number;
+  daysMin: number;
+  daysMax: number;
+  services?: Array<{ id: number; price: number }>;
+  insurancePercent?: number;
+  codPercent?: number;
+  codCardPercent?: number;
+  codMinimum?: number;
+  acquiringPercent?: number;
+}
+
+/** Remote answers (roubles) to our quotes (kopecks); malformed entries are dropped. */
+export function mapQuotes(body: unknown, asked: DeliveryType[]): CarrierQuote[] {
+  const list = Array.isArray(body) ? body : body && typeof body === 'object' && Array.isArray((body as { quotes?: unknown }).quotes) ? (body as { quotes: unknown[] }).quotes : [];
+  const quotes: CarrierQuote[] = [];
+  for (const item of list as RemoteQuote[]) {
+    if (!item || !DELIVERY_TYPES.includes(item.type as DeliveryType) || !asked.includes(item.type as DeliveryType)) continue;
+    if (typeof item.price !== 'number' || !(item.price >= 0) || typeof item.daysMin !== 'number' || typeof item.daysMax !== 'number') continue;
+    const kopecks = (roubles: number | undefined) => Math.round((roubles ?? 0) * 100);
+    quotes.push({
+      type: item.type as DeliveryType,
+      tariffName: item.tariffName ?? null,
+      priceDeliveryKopecks: kopecks(item.price),
+      days: { min: item.daysMin, max: Math.max(item.daysMin, item.daysMax) },
+      services: (item.services ?? []).filter((service) => Number.isInteger(service.id)).map((service) => ({ id: service.id, priceKopecks: kopecks(service.price) })),
+      commissions: {
+        declared: { percent: item.insurancePercent ?? 0, minimumKopecks: 0 },
+        codCash: { percent: item.codPercent ?? 0, minimumKopecks: kopecks(item.codMinimum) },
+        codCard: { percent: item.codCardPercent ?? item.codPercent ?? 0, minimumKopecks: kopecks(item.codMinimum) },
+        acquiring: { percent: item.acquiringPercent ?? 0, minimumKopecks: 0 },
+      },
+    });
+  }
+  return quotes;
+}
+
+export class HttpDriver implements CarrierDriver {
+  readonly code = 'http';
+
+  constructor(
+    private readonly companyId: number,
+    private readonly baseUrl: string,
+  ) {}
+
+  async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
+    const body = await this.call('/quote', {
+      types: request.types,
+      distanceKm: Math.round(request.distanceKm),
+      from: { latitude: request.sender.latitude, longitude: request.sender.longitude },
+      to: { latitude: request.recipient.latitude, longitude: request.recipient.longitude },
+      weightKg: request.cargo.weightGrams / 1000,
+      volumeM3: request.cargo.volumeCm3 / 1e6,
+      places: request.cargo.places.map((place) => ({ weightKg: place.weightGrams / 1000, sidesCm: place.sidesCm })),
+      priceMode: request.priceMode,
+    }, signal);
+    return mapQuotes(body, request.types);
+  }
+
+  async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
+    const body = (await this.call('/orders', order, signal)) as Partial<Registration>;
+    if (typeof body?.trackNumber !== 'string' || typeof body.trackingUrl !== 'string') throw new CarrierError(this.companyId, 'The delivery company answered without a track number.');
+    return { trackNumber: body.trackNumber, trackingUrl: body.trackingUrl };
+  }
+
+  async cancel(trackNumber: string, signal: AbortSignal): Promise<void> {
+    await this.call('/cancel', { trackNumber }, signal);
+  }
+
+  async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
+    const body = await this.call('/track', { trackNumbers }, signal);
+    return Array.isArray(body) ? (body as TrackingEvent[]) : [];
+  }
+
+  private async call(path: string, payload: unknown, signal: AbortSignal): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(payload),
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`);
+    try {
+      return text === '' ? null : (JSON.parse(text) as unknown);
+    } catch {
+      throw new CarrierError(this.companyId, 'The delivery company answered something that is not JSON.');
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/** The delivery companies of this instance: their data, their drivers, their pickup points. */
+import { distanceKm } from './geo.js';
+import { HttpDriver } from './http/driver.js';
+import type { DeliveryPoint } from './points.js';
+import type { CompanyFile } from './tariff/rate-card.js';
+import { toRateCard } from './tariff/rate-card.js';
+import { TariffDriver } from './tariff/driver.js';
+import type { CarrierDriver } from './types.js';
+
+export interface Company extends CompanyFile {
+  logo: string;
+}
+
+export interface RegisteredCompany {
+  company: Company;
+  driver: CarrierDriver;
+}
+
+export class CarrierRegistry {
+  private readonly entries = new Map<number, RegisteredCompany>();
+  private readonly pointsById = new Map<number, DeliveryPoint>();
+  private readonly pointsByCompanyLocality = new Map<string, DeliveryPoint[]>();
+  private readonly pointsByCompany = new Map<number, DeliveryPoint[]>();
+  private readonly pointsByLocality = new Map<number, DeliveryPoint[]>();
+
+  constructor(
+    private readonly publicUrl: string,
+    private readonly zoneLimitsKm: number[],
+  ) {}
+
+  /** Adds (or replaces) a company with the driver its `driver` field names. */
+  add(file: CompanyFile): RegisteredCompany {
+    const company: Company = { ...file, logo: `${this.publicUrl}/logos/${file.code}.svg` };
+    let driver: CarrierDriver;
+    if (file.driver === 'http') {
+      if (!file.baseUrl) throw new Error(`Company ${file.id} uses the http driver but has no baseUrl`);
+      driver = new HttpDriver(file.id, file.baseUrl);
+    } else {
+      driver = new TariffDriver(file, toRateCard(file, this.zoneLimitsKm), this.publicUrl);
+    }
+    const entry = { company, driver };
+    this.entries.set(file.id, entry);
+    return entry;
+  }
+
+  remove(companyId: number): void {
+    this.entries.delete(companyId);
+  }
+
+  get(companyId: number): RegisteredCompany | undefined {
+    return this.entries.get(companyId);
+  }
+
+  all(): RegisteredCompany[] {
+    return [...this.entries.values()].sort((a, b) => a.company.id - b.company.id);
+  }
+
+  setPoints(points: DeliveryPoint[]): void {
+    this.pointsById.clear();
+    this.pointsByCompanyLocality.clear();
+    this.pointsByCompany.clear();
+    this.pointsByLocality.clear();
+    for (const point of points) {
+      this.pointsById.set(point.id, point);
+      push(this.pointsByCompanyLocality, `${point.companyId}:${point.localityId}`, point);
+      push(this.pointsByCompany, point.companyId, point);
+      push(this.pointsByLocality, point.localityId, point);
+    }
+  }
+
+  point(id: number): DeliveryPoint | undefined {
+    return this.pointsById.get(id);
+  }
+
+  pointsIn(companyId: number, localityId: number): DeliveryPoint[] {
+    return this.pointsByCompanyLocality.get(`${companyId}:${localityId}`) ?? [];
+  }
+
+  pointsOfLocality(localityId: number): DeliveryPoint[] {
+    return this.pointsByLocality.get(localityId) ?? [];
+  }
+
+  /** The company's points nearest to a place (within `withinKm`), closest first. */
+  nearestPoints(companyId: number, latitude: number, longitude: number, count: number, withinKm: number, accept: (point: DeliveryPoint) => boolean): DeliveryPoint[] {
+    const latitudeSpan = withinKm / 111;
+    const found: Array<{ point: DeliveryPoint; km: number }> = [];
+    for (const point of this.pointsByCompany.get(companyId) ?? []) {
+      if (Math.abs(point.latitude - latitude) > latitudeSpan) continue;
+      const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
+      if (km <= withinKm && accept(point)) found.push({ point, km });
+    }
+    return found.sort((a, b) => a.km - b.km).slice(0, count).map((entry) => entry.point);
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

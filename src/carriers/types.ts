@@ -1,0 +1,102 @@
+/** The driver contract (DESIGN.md section 6): what the calculator and orders ask of a delivery company. */
+
+/** 1 pickup point, 2 courier, 3 national post. */
+export type DeliveryType = 1 | 2 | 3;
+export const DELIVERY_TYPES: readonly DeliveryType[] = [1, 2, 3];
+
+/** 1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume. */
+export type PriceMode = 1 | 2 | 3;
+
+/** One parcel place; sides sorted longest first, or null when unknown. */
+export interface CargoPlace {
+  sidesCm: [number, number, number] | null;
+  weightGrams: number;
+}
+
+export interface Cargo {
+  weightGrams: number;
+  /** Total volume in cm3 (0 when unknown). */
+  volumeCm3: number;
+  places: CargoPlace[];
+}
+
+export interface QuotePlace {
+  latitude: number;
+  longitude: number;
+  regionCode: string;
+  localityId: number;
+  population: number;
+}
+
+export interface QuoteRequest {
+  types: DeliveryType[];
+  sender: QuotePlace;
+  recipient: QuotePlace;
+  /** Great-circle distance sender -> recipient locality, km. */
+  distanceKm: number;
+  cargo: Cargo;
+  priceMode: PriceMode;
+}
+
+export interface CommissionRule {
+  percent: number;
+  minimumKopecks: number;
+}
+
+/** A price of one delivery type by one company, before commissions of the order. */
+export interface CarrierQuote {
+  type: DeliveryType;
+  tariffName: string | null;
+  priceDeliveryKopecks: number;
+  /** Working days in transit. */
+  days: { min: number; max: number };
+  /** Every service the company offers on this tariff, with its price. */
+  services: Array<{ id: number; priceKopecks: number }>;
+  commissions: { declared: CommissionRule; codCash: CommissionRule; codCard: CommissionRule; acquiring: CommissionRule };
+  /** Price factor by pickup point type (e.g. lockers cheaper); 1 when absent. */
+  pointPriceFactors?: Partial<Record<number, number>>;
+}
+
+export interface ShipmentRequest {
+  orderId: number;
+  accountId: number;
+  type: DeliveryType;
+  pointId: number | null;
+  recipientLocalityId: number;
+  cargo: Cargo;
+  declaredKopecks: number;
+  codKopecks: number;
+}
+
+export interface Registration {
+  trackNumber: string;
+  trackingUrl: string;
+}
+
+export interface TrackingEvent {
+  trackNumber: string;
+  /** Order status code (field-notes.md). */
+  statusCode: number;
+  at: string;
+  description: string;
+}
+
+/** A refusal or failure of a carrier, reported as a message, never a crash of the caller. */
+export class CarrierError extends Error {
+  constructor(
+    readonly companyId: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CarrierError';
+  }
+}
+
+export interface CarrierDriver {
+  /** The contract's `deliveryDriver`. */
+  readonly code: string;
+  quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]>;
+  register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration>;
+  cancel(trackNumber: string, signal: AbortSignal): Promise<void>;
+  track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]>;
+}

@@ -1,0 +1,118 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, type ErrorItem } from '../../platform/errors.js';
+import type { App } from '../../platform/http.js';
+import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import type { DeliveryType } from '../../carriers/types.js';
+import { CalculatorBody, CalculatorResult, CompanyBody, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './schemas.js';
+
+const tags = ['Calculator'];
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return (Array.isArray(value) ? value[0] : value)?.trim();
+}
+
+/** Companies left out of a calculation are logged, never failing the call. */
+function logFailures(request: FastifyRequest) {
+  return (companyId: number, reason: string) => request.log.warn({ companyId, reason }, 'delivery company left out of the calculation');
+}
+
+export function calculatorRoutes(app: App, services: Services): void {
+  app.post(
+    '/v2/calculator',
+    {
+      schema: {
+        tags,
+        summary: 'Calculate delivery across companies',
+        description:
+          'Header Shop-Id (optional): the sender is the shop\'s warehouse; without it give sender.* and pickupType. Answers keys "1" (pickup points), "2" (courier), "3" (national post); three empty arrays when nothing delivers.',
+        body: CalculatorBody,
+        response: { 200: CalculatorResult, ...errorResponses(403, 422) },
+      },
+    },
+    async (request) => {
+      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
+      return services.calculator.calculate(request.scope, shop, request.body, { onCompanyFailed: logFailures(request) });
+    },
+  );
+
+  app.post(
+    '/v2/calculator/one',
+    {
+      schema: {
+        tags,
+        summary: 'Calculate delivery by one company and type',
+        description: 'Headers Shop-Id, Type (1, 2 or 3) and Company-Id are required; body as /v2/calculator (type and companyIds come from the headers). One DeliveryCompany, or [] when it cannot deliver.',
+        body: CalculatorBody,
+        response: { 200: { anyOf: [DeliveryCompanyResult, { type: 'array', maxItems: 0 }] }, ...errorResponses(403, 422) },
+      },
+    },
+    async (request) => {
+      const problems: ErrorItem[] = [];
+      const type = header(request, 'type');
+      const companyId = header(request, 'company-id');
+      if (!type) problems.push({ field: 'Type', message: 'is required' });
+      else if (!/^[123]$/.test(type)) problems.push({ field: 'Type', message: 'must be 1, 2 or 3' });
+      if (!companyId) problems.push({ field: 'Company-Id', message: 'is required' });
+      else if (!/^[1-9]\d{0,8}$/.test(companyId)) problems.push({ field: 'Company-Id', message: 'must be a delivery company id' });
+      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], true);
+      if (problems.length) throw new AppError(400, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
+      const result = await services.calculator.calculate(request.scope, shop, request.body, {
+        type: Number(type) as DeliveryType,
+        companyIds: [Number(companyId)],
+        onCompanyFailed: logFailures(request),
+      });
+      return result[type as '1' | '2' | '3'][0] ?? [];
+    },
+  );
+
+  app.post(
+    '/v2/calculator/company',
+    {
+      schema: {
+        tags,
+        summary: 'Which companies deliver to a place',
+        description: 'Header Shop-Id required. Answers, per delivery type, the ids of the companies that can deliver there.',
+        body: CompanyBody,
+        response: { 200: CompanyIdsResult, ...errorResponses(403) },
+      },
+    },
+    async (request) => {
+      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], true);
+      if (!shop) throw new AppError(400, 'shop_id_required', 'The Shop-Id header is required for this call.');
+      return services.calculator.companiesFor(request.scope, shop, request.body);
+    },
+  );
+
+  app.get(
+    '/v2/shops/:id/widget-settings',
+    {
+      schema: {
+        tags: ['Shops'],
+        summary: 'Widget settings of a shop (extension)',
+        description: 'Defaults and price rules used by the calculator when a call sends applyWidgetSettings / applyDefaultDimensions.',
+        params: IdParams,
+        response: { 200: WidgetSettings, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => services.widgetSettings.get(request.scope, request.params.id),
+  );
+
+  app.put(
+    '/v2/shops/:id/widget-settings',
+    {
+      schema: {
+        tags: ['Shops'],
+        summary: 'Replace the widget settings of a shop (extension)',
+        params: IdParams,
+        body: WidgetSettings,
+        response: { 204: NoContent, ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await services.widgetSettings.put(request.scope, request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  );
+}

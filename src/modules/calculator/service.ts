@@ -1,0 +1,463 @@
+/**
+ * The calculator: one call prices a parcel across every eligible delivery company,
+ * concurrently under one deadline. Other modules (orders) call `quoteOne`.
+ */
+import type { Scope } from '../../platform/auth.js';
+import { todayIn } from '../../platform/clock.js';
+import { AppError, FieldErrorCollector } from '../../platform/errors.js';
+import { toKopecks, toRoubles } from '../../platform/money.js';
+import { distanceKm } from '../../carriers/geo.js';
+import type { DeliveryPoint } from '../../carriers/points.js';
+import type { RegisteredCompany } from '../../carriers/registry.js';
+import { scaled } from '../../carriers/tariff/pricing.js';
+import type { CarrierQuote, Cargo, DeliveryType, PriceMode, QuotePlace, QuoteRequest } from '../../carriers/types.js';
+import type { ReferenceData } from '../companies/reference.js';
+import type { Locality } from '../localities/source.js';
+import type { Shop } from '../shops/schemas.js';
+import { buildCargo } from './cargo.js';
+import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks, type Commissions, type OrderMoney, type PriceRules } from './rules.js';
+import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
+import type { WidgetSettingsService } from './widget-settings.js';
+
+export const DEFAULT_TIMEOUT_MS = 20000;
+/** isFar: how many of a company's nearest points to offer, and how far to look. */
+const FAR_POINTS = 5;
+const FAR_WITHIN_KM = 150;
+const MARKETPLACE_SUPPLY_SERVICE = 19;
+/** Services a point must offer for a required service: 4 inspection, 6 partial buyout, 7 fitting. */
+const POINT_SERVICE_FLAGS: Record<number, keyof Pick<DeliveryPoint, 'checkupAvailable' | 'partialBuyoutAvailable' | 'fittingAvailable'>> = {
+  4: 'checkupAvailable',
+  6: 'partialBuyoutAvailable',
+  7: 'fittingAvailable',
+};
+
+export interface CalculationOptions {
+  /** Only this delivery type (calculator/one's Type header; else body.type). */
+  type?: DeliveryType;
+  /** Only these companies (calculator/one's Company-Id header; else body.companyIds). */
+  companyIds?: number[];
+  /** Told about every company left out for failing or missing the deadline. */
+  onCompanyFailed?: (companyId: number, reason: string) => void;
+}
+
+/** What orders need to price a delivery: a calculator body plus the chosen company, type and point. */
+export interface DeliveryQuoteRequest extends CalculatorBody {
+  companyId: number;
+  deliveryType: DeliveryType;
+  pointId?: number | null;
+}
+
+interface Context {
+  sender: Locality;
+  recipient: Locality;
+  holidays: Set<string>;
+  today: string;
+  pickupType: number;
+  cargo: Cargo;
+  priceMode: PriceMode;
+  money: OrderMoney;
+  orderKopecks: number;
+  shown: Set<number>;
+  required: Set<number>;
+  widget: WidgetSettingsFull | null;
+  hidePointFullInfo: boolean;
+}
+
+const emptyResult = (): CalculatorResult => ({ '1': [], '2': [], '3': [] });
+
+export class CalculatorService {
+  constructor(
+    private readonly reference: ReferenceData,
+    private readonly widgetSettings: WidgetSettingsService,
+  ) {}
+
+  async calculate(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions = {}): Promise<CalculatorResult> {
+    const context = await this.context(scope, shop, body);
+    const result = emptyResult();
+    if (!context) return result;
+
+    const type = options.type ?? (body.type as DeliveryType | undefined);
+    const wantedIds = options.companyIds ?? body.companyIds;
+    const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
+    const eligible = this.reference.registry.all().filter(({ company }) => {
+      if (wantedIds && !wantedIds.includes(company.id)) return false;
+      if (hidden.has(company.id)) return false;
+      if (type !== undefined && !company.deliveryTypes.includes(type)) return false;
+      if (context.pickupType === 1 && company.pickup && !company.pickup.dropOff) return false;
+      if (context.pickupType === 4 && company.pickup && !company.pickup.direct) return false;
+      return true;
+    });
+
+    const request: QuoteRequest = {
+      types: type ? [type] : [1, 2, 3],
+      sender: place(context.sender),
+      recipient: place(context.recipient),
+      distanceKm: distanceKm(context.sender.latitude, context.sender.longitude, context.recipient.latitude, context.recipient.longitude),
+      cargo: context.cargo,
+      priceMode: context.priceMode,
+    };
+    const quotes = await quoteAll(eligible, request, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed);
+
+    for (const { entry, quotes: companyQuotes } of quotes) {
+      for (const quote of companyQuotes) {
+        if (type !== undefined && quote.type !== type) continue;
+        if (!entry.company.deliveryTypes.includes(quote.type)) continue;
+        const item = this.present(entry, quote, context);
+        if (item) result[String(quote.type) as '1' | '2' | '3'].push(item);
+      }
+    }
+    if (body.onlyCheap) for (const key of ['1', '2', '3'] as const) result[key] = cheapest(result[key]);
+    return result;
+  }
+
+  /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
+  async quoteOne(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<DeliveryCompanyResult | null> {
+    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed });
+    const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
+    if (!company) return null;
+    if (request.deliveryType !== 1 || !request.pointId) return company;
+    const points = (company.points ?? []).filter((point) => (typeof point === 'number' ? point : point.id) === request.pointId);
+    return points.length ? { ...company, points } : null;
+  }
+
+  /** Which companies can deliver to a place at all (calculator/company). */
+  async companiesFor(scope: Scope, shop: Shop, body: CompanyBody): Promise<Record<'1' | '2' | '3', Array<number | string>>> {
+    const answer: Record<'1' | '2' | '3', Array<number | string>> = { '1': [], '2': [], '3': [] };
+    const reception = body.reception ?? {};
+    const recipient = this.reference.localities.find({
+      countryCode: reception.countryCode,
+      fias: reception.cityFias,
+      name: reception.cityName ?? (reception.addressString ? localityOfAddress(reception.addressString) : undefined),
+      region: reception.region,
+      zipCode: reception.zipCode,
+    });
+    if (!recipient) return answer;
+    const hidden = new Set(body.applyWidgetSettings ? (await this.widgetSettings.forShop(scope, shop.id)).hiddenCompanyIds : []);
+    for (const { company } of this.reference.registry.all()) {
+      if (hidden.has(company.id)) continue;
+      if (company.coverage.minPopulation > recipient.population) continue;
+      if (company.coverage.regions && !company.coverage.regions.includes(recipient.regionCode)) continue;
+      for (const type of company.deliveryTypes) {
+        if (body.type !== undefined && body.type !== type) continue;
+        if (type === 1 && company.points && this.reference.registry.pointsIn(company.id, recipient.id).length === 0) continue;
+        answer[String(type) as '1' | '2' | '3'].push(company.id);
+      }
+    }
+    return answer;
+  }
+
+  private async context(scope: Scope, shop: Shop | null, body: CalculatorBody): Promise<Context | null> {
+    const problems = new FieldErrorCollector();
+    const localities = this.reference.localities;
+    let sender: Locality | undefined;
+    let pickupType: number;
+    let holidays: string[] = [];
+    if (shop) {
+      const city = shop.warehouse.address.city;
+      sender = localities.find({ countryCode: city.countryCode, fias: city.fias, name: city.name, region: city.region });
+      pickupType = body.pickupType ?? shop.warehouse.pickupType;
+      holidays = shop.warehouse.holidays;
+      if (!sender) {
+        throw new AppError(422, 'unknown_sender_locality', `The locality of the shop's warehouse (${city.name}) is not one we deliver from.`, [
+          { field: 'Shop-Id', message: 'its warehouse is in a locality we do not know' },
+        ]);
+      }
+    } else {
+      const from = body.sender ?? {};
+      if (!from.cityFias && !from.cityName && !from.zipCode) problems.add('sender.cityName', 'is required when no Shop-Id is sent (or sender.cityFias, or sender.zipCode)');
+      if (body.pickupType === undefined) problems.add('pickupType', 'is required when no Shop-Id is sent');
+      problems.throwIfAny();
+      sender = localities.find({ countryCode: from.countryCode, fias: from.cityFias, name: from.cityName, region: from.region, zipCode: from.zipCode });
+      if (!sender) throw new AppError(400, 'unknown_locality', 'The sender locality was not found.', [{ field: 'sender.cityName', message: 'is not a known locality' }]);
+      pickupType = body.pickupType as number;
+    }
+    const to = body.reception ?? {};
+    if (!to.cityFias && !to.cityName && !to.zipCode) {
+      throw new AppError(400, 'validation_failed', 'reception: give the recipient locality (cityFias, cityName or zipCode).', [{ field: 'reception.cityName', message: 'is required (or reception.cityFias, or reception.zipCode)' }]);
+    }
+    const recipient = localities.find({ countryCode: to.countryCode, fias: to.cityFias, name: to.cityName, region: to.region, zipCode: to.zipCode });
+    if (!recipient) return null;
+
+    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
+    const defaults =
+      widget && body.applyDefaultDimensions
+        ? {
+            weightGrams: widget.defaultWeight === null ? null : Math.round(widget.defaultWeight * 1000),
+            sides: widget.defaultDimensions ? ([widget.defaultDimensions.width, widget.defaultDimensions.height, widget.defaultDimensions.length].sort((a, b) => b - a) as [number, number, number]) : null,
+          }
+        : null;
+    const cargo = buildCargo(body, defaults);
+
+    const goods = [...(body.products ?? []), ...(body.kits ?? [])];
+    const goodsDeclared = goods.reduce((sum, item) => sum + toKopecks(item.priceDeclared ?? 0) * (item.count ?? 1), 0);
+    const goodsCod = goods.reduce((sum, item) => sum + Math.max(0, toKopecks(item.priceCod ?? 0) - toKopecks(item.discount ?? 0)) * (item.count ?? 1), 0);
+    const marketplace = body.marketplace && (body.marketplace.id || body.marketplace.fbo || body.marketplace.fbs) ? body.marketplace : null;
+    const declaredKopecks = body.calcDeclared === false ? 0 : body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared;
+    const codBase = body.priceCod !== undefined ? toKopecks(body.priceCod) : goodsCod;
+    const codKopecks = body.calcCod === false || marketplace ? 0 : Math.max(0, codBase - toKopecks(body.discount ?? 0));
+    const required = new Set(body.servicesRequired ?? []);
+    if (marketplace?.fbo) required.add(MARKETPLACE_SUPPLY_SERVICE);
+    const shown = new Set([...(body.services ?? []), ...(body.applyWidgetSettings && widget ? widget.defaultServices : [])]);
+
+    return {
+      sender,
+      recipient,
+      holidays: new Set(holidays),
+      today: todayIn(scope.timeZone),
+      pickupType,
+      cargo,
+      priceMode: (body.priceMode ?? 1) as PriceMode,
+      money: {
+        declaredKopecks,
+        codKopecks,
+        clientPriceKopecks: marketplace ? 0 : toKopecks(body.priceClient ?? 0),
+        prePayKopecks: toKopecks(body.pricePrePayClient ?? 0),
+      },
+      orderKopecks: Math.max(0, (body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared) - toKopecks(body.discount ?? 0)),
+      shown,
+      required,
+      widget: body.applyWidgetSettings ? widget : null,
+      hidePointFullInfo: body.hidePointFullInfo === true,
+    };
+  }
+
+  private present(entry: RegisteredCompany, quote: CarrierQuote, context: Context): DeliveryCompanyResult | null {
+    const { company, driver } = entry;
+    const offered = new Map(quote.services.map((service) => [service.id, service.priceKopecks]));
+    for (const id of context.required) if (!offered.has(id)) return null;
+
+    const services: DeliveryCompanyResult['services'] = {};
+    let requiredKopecks = 0;
+    for (const id of new Set([...context.shown, ...context.required])) {
+      const price = offered.get(id);
+      if (price === undefined) continue;
+      const required = context.required.has(id);
+      if (required) requiredKopecks += price;
+      services[String(id)] = { id, name: this.serviceName(id), price: toRoubles(price), checked: true, required };
+    }
+
+    const cashAvailable = company.cashPaymentAvailable ?? true;
+    const cardAvailable = company.cardPaymentAvailable ?? true;
+    if (context.money.codKopecks > 0 && !cashAvailable && !cardAvailable) return null;
+    const commissions = commissionsOf(quote, context.money);
+    const dates = this.dates(context, quote.days);
+    const customerPrice = (kopecks: number) => (context.widget ? applyPriceRules(kopecks, priceRulesOf(context.widget), { type: quote.type, companyId: company.id, orderKopecks: context.orderKopecks }) : kopecks);
+
+    const base: DeliveryCompanyResult = {
+      deliveryCompanyId: company.id,
+      deliveryCompanyName: company.name,
+      deliveryCompanyLogo: company.logo,
+      tariffName: quote.tariffName,
+      pickupCompanyId: company.id,
+      deliveryDriver: driver.code,
+      deliveryDays: dates.deliveryDays,
+      deliveryPlanDays: quote.days,
+      deliveryDate: dates.deliveryDate,
+      services,
+      priceCommissionDeclared: toRoubles(commissions.declared),
+      percentCommissionDeclared: quote.commissions.declared.percent,
+      priceCommissionCod: toRoubles(commissions.codCash),
+      percentCommissionCod: quote.commissions.codCash.percent,
+      priceCommissionCodCard: toRoubles(commissions.codCard),
+      percentCommissionCodCard: quote.commissions.codCard.percent,
+      priceCommissionAcquiring: toRoubles(commissions.acquiring),
+      percentCommissionAcquiring: quote.commissions.acquiring.percent,
+      isPost: company.isPost === true,
+      specificity: [],
+    };
+
+    if (quote.type !== 1) {
+      base.cashPaymentAvailable = cashAvailable;
+      base.cardPaymentAvailable = cardAvailable;
+      base.priceDelivery = toRoubles(quote.priceDeliveryKopecks);
+      base.totalPrice = toRoubles(customerPrice(totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable)));
+      if (quote.type === 2) {
+        base.isExpress = company.isExpress === true;
+        base.timeSelectAvailable = company.timeSelectAvailable === true;
+      }
+      return base;
+    }
+
+    const points = this.pointsFor(entry, context);
+    if (points.length === 0) return null;
+    const presented = points.map(({ point, isFar }) => {
+      const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
+      const cash = point.cashPaymentAvailable;
+      const total = customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash));
+      return { point, isFar, delivery, total, cod: cash ? commissions.codCash : commissions.codCard };
+    });
+    base.points = context.hidePointFullInfo
+      ? presented.map(({ point }) => point.id)
+      : presented.map(({ point, isFar, delivery, total, cod }) => presentPoint(point, company.name, driver.code, dates, company.holdDays ?? 7, cod, delivery, total, isFar));
+    return base;
+  }
+
+  /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
+  private pointsFor(entry: RegisteredCompany, context: Context): Array<{ point: DeliveryPoint; isFar: boolean }> {
+    const accept = (point: DeliveryPoint) => pointTakes(point, context);
+    const local = this.reference.registry.pointsIn(entry.company.id, context.recipient.id).filter(accept);
+    if (local.length > 0) return local.map((point) => ({ point, isFar: false }));
+    return this.reference.registry
+      .nearestPoints(entry.company.id, context.recipient.latitude, context.recipient.longitude, FAR_POINTS, FAR_WITHIN_KM, accept)
+      .map((point) => ({ point, isFar: true }));
+  }
+
+  private dates(context: Context, days: { min: number; max: number }) {
+    const from = addWorkingDays(context.today, days.min, context.holidays);
+    const to = addWorkingDays(context.today, days.max, context.holidays);
+    return {
+      deliveryDate: { from, to },
+      deliveryDays: { min: calendarDaysBetween(context.today, from), max: calendarDaysBetween(context.today, to) },
+    };
+  }
+
+  private serviceName(id: number): string {
+    return this.reference.services.find((service) => service.id === id)?.name ?? `Service ${id}`;
+  }
+}
+
+function place(locality: Locality): QuotePlace {
+  return { latitude: locality.latitude, longitude: locality.longitude, regionCode: locality.regionCode, localityId: locality.id, population: locality.population };
+}
+
+function priceRulesOf(widget: WidgetSettingsFull): PriceRules {
+  return {
+    rules: widget.priceRules,
+    freeDeliveryFromKopecks: widget.freeDeliveryFrom === null ? null : toKopecks(widget.freeDeliveryFrom),
+    rounding: widget.rounding ? { stepKopecks: toKopecks(widget.rounding.step), mode: widget.rounding.mode } : null,
+  };
+}
+
+/** Whether a point takes the parcel: its size, weight and COD limits, payment, and the required services it must offer. */
+export function pointTakes(point: DeliveryPoint, context: Pick<Context, 'cargo' | 'money' | 'required'>): boolean {
+  const { limits } = point;
+  const { cargo } = context;
+  const weightKg = cargo.weightGrams / 1000;
+  if (limits.maxWeight !== null && weightKg > limits.maxWeight) return false;
+  if (limits.minWeight !== null && weightKg < limits.minWeight) return false;
+  if (limits.maxVolume !== null && cargo.volumeCm3 / 1e6 > limits.maxVolume) return false;
+  for (const parcel of cargo.places) {
+    if (!parcel.sidesCm) continue;
+    const [a, b, c] = parcel.sidesCm;
+    if (limits.maxSizeA !== null && a > limits.maxSizeA) return false;
+    if (limits.maxSizeB !== null && b > limits.maxSizeB) return false;
+    if (limits.maxSizeC !== null && c > limits.maxSizeC) return false;
+    if (limits.maxSizeSum !== null && a + b + c > limits.maxSizeSum) return false;
+  }
+  const onDelivery = context.money.codKopecks + context.money.clientPriceKopecks;
+  if (onDelivery > 0) {
+    if (!point.cashPaymentAvailable && !point.cardPaymentAvailable) return false;
+    if (limits.maxCod !== null && onDelivery > limits.maxCod * 100) return false;
+  }
+  for (const id of context.required) {
+    const flag = POINT_SERVICE_FLAGS[id];
+    if (flag && !point[flag]) return false;
+  }
+  return true;
+}
+
+function presentPoint(
+  point: DeliveryPoint,
+  companyName: string,
+  driver: string,
+  dates: { deliveryDate: { from: string; to: string }; deliveryDays: { min: number; max: number } },
+  holdDays: number,
+  codKopecks: number,
+  deliveryKopecks: number,
+  totalKopecks: number,
+  isFar: boolean,
+): CalculatorPoint {
+  return {
+    id: point.id,
+    name: point.name,
+    longitude: String(point.longitude),
+    latitude: String(point.latitude),
+    type: point.type,
+    description: point.description,
+    address: point.address,
+    schedule: point.schedule,
+    metro: point.metro,
+    district: point.district,
+    photos: point.photos,
+    fittingAvailable: point.fittingAvailable,
+    checkupAvailable: point.checkupAvailable,
+    partialBuyoutAvailable: point.partialBuyoutAvailable,
+    cashPaymentAvailable: point.cashPaymentAvailable,
+    cardPaymentAvailable: point.cardPaymentAvailable,
+    union: point.union,
+    deliveryCompanyId: point.companyId,
+    deliveryCompanyName: companyName,
+    deliveryDriver: driver,
+    deliveryDays: dates.deliveryDays,
+    deliveryDate: dates.deliveryDate,
+    deliveryHoldDays: holdDays,
+    priceCommissionCod: toRoubles(codKopecks),
+    priceDelivery: toRoubles(deliveryKopecks),
+    totalPrice: toRoubles(totalKopecks),
+    isFar,
+    zipCode: point.zipCode,
+  };
+}
+
+/** Lowest price of an option: its total, or its cheapest point's. */
+function lowestPrice(item: DeliveryCompanyResult): number {
+  if (item.totalPrice !== undefined) return item.totalPrice;
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const point of item.points ?? []) if (typeof point !== 'number') lowest = Math.min(lowest, point.totalPrice);
+  return lowest;
+}
+
+/** onlyCheap: the cheapest option(s) of a type; for pickup points, only the points at that price. */
+function cheapest(items: DeliveryCompanyResult[]): DeliveryCompanyResult[] {
+  if (items.length === 0) return items;
+  const low = Math.min(...items.map(lowestPrice));
+  return items
+    .filter((item) => lowestPrice(item) === low || (item.points?.some((point) => typeof point === 'number') ?? false))
+    .map((item) => (item.points && item.points.some((point) => typeof point !== 'number') ? { ...item, points: item.points.filter((point) => typeof point === 'number' || point.totalPrice === low) } : item));
+}
+
+/** "Россия, г Москва" / "Москва, ул. ..." -> the locality part of a one-line address. */
+function localityOfAddress(address: string): string {
+  const parts = address.split(',').map((part) => part.trim()).filter(Boolean);
+  const withType = parts.find((part) => /^(г|город|пгт|с|пос|д|рп)\.?\s/iu.test(part));
+  if (withType) return withType;
+  const noCountry = parts.filter((part) => !/^(россия|russia|рф|ru)$/iu.test(part) && !/^\d{6}$/.test(part));
+  return noCountry[0] ?? address;
+}
+
+/** Every company asked at once; those failing or missing the deadline are left out, never failing the call. */
+async function quoteAll(
+  entries: RegisteredCompany[],
+  request: QuoteRequest,
+  timeoutMs: number,
+  onFailed: CalculationOptions['onCompanyFailed'],
+): Promise<Array<{ entry: RegisteredCompany; quotes: CarrierQuote[] }>> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+      resolve('timeout');
+    }, timeoutMs);
+  });
+  try {
+    const answers = await Promise.all(
+      entries.map(async (entry) => {
+        try {
+          const outcome = await Promise.race([entry.driver.quote(request, controller.signal), deadline]);
+          if (outcome === 'timeout') {
+            onFailed?.(entry.company.id, `no answer within ${timeoutMs} ms`);
+            return { entry, quotes: [] };
+          }
+          return { entry, quotes: outcome };
+        } catch (error) {
+          onFailed?.(entry.company.id, controller.signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message);
+          return { entry, quotes: [] };
+        }
+      }),
+    );
+    return answers;
+  } finally {
+    clearTimeout(timer);
+  }
+}
