@@ -106,17 +106,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
     const connection = openSqlite(file);
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: wrapSqlite(connection) }) });
-    return {
-      kind: 'sqlite',
-      db,
-      async ping() {
-        await sql`select 1`.execute(db);
-      },
-      async close() {
-        await db.destroy();
-      },
-    };
+    return asDatabase('sqlite', new Kysely<Tables>({ dialect: new SqliteDialect({ database: wrapSqlite(connection) }) }));
   }
 
   const pool = new pg.Pool({
@@ -127,9 +117,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return asDatabase('postgres', new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }));
+}
+
+function asDatabase(kind: DatabaseKind, db: Kysely<Tables>): Database {
   return {
-    kind: 'postgres',
+    kind,
     db,
     async ping() {
       await sql`select 1`.execute(db);
