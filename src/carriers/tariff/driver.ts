@@ -8,14 +8,15 @@ import type { CompanyFile, RateCard } from './rate-card.js';
 
 /** Quotes of a card for a request (pure): one per delivery type the card offers and the request asks. */
 export function quoteByCard(card: RateCard, company: Pick<CompanyFile, 'coverage'>, request: QuoteRequest): CarrierQuote[] {
-  if (!covers(company, request.recipient)) return [];
+  // outside its coverage a network may still offer its nearest points (isFar), never a courier
+  const covered = covers(company, request.recipient);
   if (limitProblem(request.cargo, card.limits)) return [];
   const zone = zoneOf(request.distanceKm, card.zoneLimitsKm);
   const base = weightPriceKopecks(card, zone, chargeableGrams(request.cargo, card.volumetricDivisor, request.priceMode));
   const quotes: CarrierQuote[] = [];
   for (const type of request.types) {
     const tariff = card.types[type];
-    if (!tariff) continue;
+    if (!tariff || (!covered && type !== 1)) continue;
     quotes.push({
       type,
       tariffName: tariff.tariffName,

@@ -68,7 +68,7 @@ const SEQUENCES: Array<[RegExp, string]> = [
   [/yye$/g, 'ые'],
   [/yy$/g, 'ый'],
   [/iy$/g, 'ий'],
-  [/ny$/g, 'ний'],
+  [/zhny$/g, 'жний'],
   [/yye/g, 'ые'],
   [/zh/g, 'ж'],
   [/kh/g, 'х'],

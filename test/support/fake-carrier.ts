@@ -1,0 +1,61 @@
+/** A delivery company on loopback for the http driver: answers after `delayMs`, or fails as told. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeCarrierOptions {
+  delayMs?: number;
+  mode?: 'ok' | 'error' | 'garbage';
+  /** Price in roubles of a courier delivery. */
+  price?: number;
+}
+
+export interface FakeCarrier {
+  baseUrl: string;
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function startFakeCarrier(options: FakeCarrierOptions = {}): Promise<FakeCarrier> {
+  const state = { requests: 0 };
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      state.requests += 1;
+      const timer = setTimeout(() => {
+        if (options.mode === 'error') {
+          response.writeHead(502, { 'content-type': 'application/json' }).end('{"error":"upstream down"}');
+          return;
+        }
+        if (options.mode === 'garbage') {
+          response.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+          return;
+        }
+        const asked = (JSON.parse(body || '{}') as { types?: number[] }).types ?? [2];
+        if (request.url === '/quote') {
+          const quotes = asked.filter((type) => type === 2).map((type) => ({ type, tariffName: 'Remote courier', price: options.price ?? 333, daysMin: 1, daysMax: 2, services: [{ id: 1, price: 10 }], codPercent: 1 }));
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(quotes));
+          return;
+        }
+        if (request.url === '/orders') {
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' }));
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }, options.delayMs ?? 0);
+      response.on('close', () => clearTimeout(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    get requests() {
+      return state.requests;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
