@@ -112,6 +112,22 @@ describe('products: happy path', () => {
     expect(atFulfilment.headers['x-total-count']).toBe('0');
   });
 
+  it('keeps substring search in step with creates, changes, imports and deletes', async () => {
+    const account = (await t.newAccount('Search sync')).client;
+    const id = (await account.post('/v2/products', productBody({ vendorCode: 'SYNC-1', name: 'Самовар тульский' }))).body.id;
+    const byName = async (needle: string) => ids(await account.get(`/v2/products?name=${encodeURIComponent(needle)}`));
+    expect(await byName('тульск')).toEqual([id]);
+    expect((await account.patch(`/v2/products/${id}`, { name: 'Чайник электрический' })).status).toBe(204);
+    expect(await byName('тульск')).toEqual([]);
+    expect(await byName('ЭЛЕКТРИЧ')).toEqual([id]);
+    expect((await account.put(`/v2/products/${id}`, { name: 'Чайник заварочный', vendorCode: 'SYNC-RENAMED' })).status).toBe(204);
+    expect(ids(await account.get('/v2/products?vendorCode=renamed'))).toEqual([id]);
+    expect(await byName('чайник')).toEqual([id]);
+    expect((await account.delete(`/v2/products/${id}`)).status).toBe(204);
+    expect(await byName('чайник')).toEqual([]);
+    expect(ids(await account.get('/v2/products?vendorCode=sync'))).toEqual([]);
+  });
+
   it('publishes the allowed sort fields in OpenAPI', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const sort = document.paths['/v2/products'].get.parameters.find((parameter: { name: string }) => parameter.name === 'sort');

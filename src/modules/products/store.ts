@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern as likePattern, flag, fromJson, gramsToKg, nowIso, searchText, toJson } from '../../platform/db/values.js';
 import { toRoubles } from '../../platform/money.js';
@@ -151,6 +152,18 @@ function contains(column: SearchColumn, needle: string) {
   return sql<boolean>`${sql.ref(column)} like ${likePattern(needle)} escape '\\'`;
 }
 
+/**
+ * On SQLite, a needle of 3 characters or more goes through the trigram index
+ * `products_search` (migration 0003_catalogue_search); shorter needles and needles with
+ * LIKE's wildcards (which FTS5 cannot escape) scan. PostgreSQL's pg_trgm indexes serve
+ * the plain LIKE.
+ */
+function containsIndexed(engine: DatabaseKind, column: SearchColumn, needle: string) {
+  const text = searchText(needle);
+  if (engine !== 'sqlite' || [...text].length < 3 || /[%_\\]/.test(text)) return contains(column, needle);
+  return sql<boolean>`id in (select rowid from products_search where ${sql.ref(column)} like ${`%${text}%`})`;
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -158,14 +171,17 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
 export class ProductStore {
-  constructor(private readonly db: Kysely<Tables>) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly engine: DatabaseKind,
+  ) {}
 
   async list(accountId: number, filter: ProductFilter, order: ProductOrder, paging: Paging): Promise<Page<ProductRecord>> {
     let query = this.db.selectFrom('products').where('account_id', '=', accountId).where('deleted_at', 'is', null);
-    if (filter.nameContains) query = query.where(contains('search_name', filter.nameContains));
-    if (filter.vendorCodeContains) query = query.where(contains('search_vendor_code', filter.vendorCodeContains));
-    if (filter.tnvedContains) query = query.where(contains('search_tnved', filter.tnvedContains));
-    if (filter.barcodeContains) query = query.where(contains('search_barcodes', filter.barcodeContains));
+    if (filter.nameContains) query = query.where(containsIndexed(this.engine, 'search_name', filter.nameContains));
+    if (filter.vendorCodeContains) query = query.where(containsIndexed(this.engine, 'search_vendor_code', filter.vendorCodeContains));
+    if (filter.tnvedContains) query = query.where(containsIndexed(this.engine, 'search_tnved', filter.tnvedContains));
+    if (filter.barcodeContains) query = query.where(containsIndexed(this.engine, 'search_barcodes', filter.barcodeContains));
     if (filter.ids) query = filter.ids.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('id', 'in', filter.ids);
     if (filter.vendorCodes) query = filter.vendorCodes.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('vendor_code', 'in', filter.vendorCodes);
     const direction = order.desc ? 'desc' : 'asc';
