@@ -112,6 +112,7 @@ async function serve(config: Config): Promise<void> {
 
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
+    runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();
 

@@ -7,6 +7,7 @@ import type { KitTables } from '../../modules/kits/tables.js';
 import type { ProductTables } from '../../modules/products/tables.js';
 import type { ShopTables } from '../../modules/shops/tables.js';
 import type { WarehouseTables } from '../../modules/warehouses/tables.js';
+import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, JobTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables {}

@@ -1,0 +1,93 @@
+/** What every renderer shares: the embedded fonts, page sizes, a document that ends as bytes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+
+export type Pdf = PDFKit.PDFDocument;
+
+/** Millimetres to PDF points (1/72 inch). */
+export function mm(value: number): number {
+  return (value * 72) / 25.4;
+}
+
+export const A4 = { width: mm(210), height: mm(297) } as const;
+
+export const FONT = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' } as const;
+
+let fontFiles: { regular: Buffer; bold: Buffer } | null = null;
+
+/**
+ * The DejaVu TTF files, read once per process: the built-in PDF fonts cannot draw Cyrillic,
+ * and reading 1.4 MB from disk for every document would dominate small renders.
+ */
+function fonts(): { regular: Buffer; bold: Buffer } {
+  if (!fontFiles) {
+    const packageDir = path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'));
+    fontFiles = {
+      regular: fs.readFileSync(path.join(packageDir, 'ttf', 'DejaVuSans.ttf')),
+      bold: fs.readFileSync(path.join(packageDir, 'ttf', 'DejaVuSans-Bold.ttf')),
+    };
+  }
+  return fontFiles;
+}
+
+export interface DocumentOptions {
+  /** Page size in points, [width, height]. */
+  size: [number, number];
+  margin: number;
+  title: string;
+}
+
+/**
+ * A new PDF with the fonts registered (pdfkit embeds only the glyphs used) and the bytes
+ * collected as pages are flushed: pages are not buffered, so memory stays flat with size.
+ * Call `end()` once every page is drawn.
+ */
+export function openDocument(options: DocumentOptions): { doc: Pdf; end(): Promise<Buffer> } {
+  const doc = new PDFDocument({
+    size: options.size,
+    margin: options.margin,
+    autoFirstPage: false,
+    bufferPages: false,
+    compress: true,
+    info: { Title: options.title, Producer: 'delivery-service', Creator: 'delivery-service' },
+  });
+  const { regular, bold } = fonts();
+  doc.registerFont(FONT.regular, regular);
+  doc.registerFont(FONT.bold, bold);
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  return {
+    doc,
+    end() {
+      doc.end();
+      return done;
+    },
+  };
+}
+
+const rubles = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const kilograms = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 3 });
+
+/** Kopecks as "1 500,00 ₽" (the service keeps money in kopecks). */
+export function formatMoney(kopecks: number): string {
+  // Intl uses a narrow no-break space as the group separator; DejaVu draws it, but a plain
+  // no-break space extracts more predictably from the PDF text.
+  return `${rubles.format(kopecks / 100).replace(/\u202f/g, '\u00a0')}\u00a0₽`;
+}
+
+/** Kilograms as "1,25 кг". */
+export function formatWeight(kg: number): string {
+  return `${kilograms.format(kg).replace(/\u202f/g, '\u00a0')}\u00a0кг`;
+}
+
+/** `YYYY-MM-DD` as "21.11.2026". */
+export function formatDate(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : date;
+}
