@@ -153,15 +153,16 @@ function contains(column: SearchColumn, needle: string) {
 }
 
 /**
- * On SQLite, a needle of 3 characters or more goes through the trigram index
- * `products_search` (migration 0003_catalogue_search); shorter needles and needles with
- * LIKE's wildcards (which FTS5 cannot escape) scan. PostgreSQL's pg_trgm indexes serve
- * the plain LIKE.
+ * On SQLite, a needle of 3 characters or more is an FTS5 phrase over the trigram index
+ * `products_search` (migration 0003_catalogue_search): consecutive trigrams are exactly
+ * the substring, `%` and `_` are plain characters there, and no row is re-read to check.
+ * Shorter needles have no trigram and scan. PostgreSQL's pg_trgm indexes serve the LIKE.
  */
 function containsIndexed(engine: DatabaseKind, column: SearchColumn, needle: string) {
   const text = searchText(needle);
-  if (engine !== 'sqlite' || [...text].length < 3 || /[%_\\]/.test(text)) return contains(column, needle);
-  return sql<boolean>`id in (select rowid from products_search where ${sql.ref(column)} like ${`%${text}%`})`;
+  if (engine !== 'sqlite' || [...text].length < 3) return contains(column, needle);
+  const phrase = `{${column}} : "${text.replace(/"/g, '""')}"`;
+  return sql<boolean>`id in (select rowid from products_search where products_search match ${phrase})`;
 }
 
 export function isUniqueViolation(error: unknown): boolean {
