@@ -17,6 +17,7 @@ import { boxRoutes } from './modules/boxes/routes.js';
 import { calculatorRoutes } from './modules/calculator/routes.js';
 import { deliveryCompanyRoutes } from './modules/companies/routes.js';
 import { kitRoutes } from './modules/kits/routes.js';
+import { orderRoutes, trackingRoutes } from './modules/orders/routes.js';
 import { listRoutes } from './modules/lists/routes.js';
 import { productRoutes } from './modules/products/routes.js';
 import { shopRoutes } from './modules/shops/routes.js';
@@ -123,6 +124,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   fileRoutes(app, services.files);
   productRoutes(app, services);
   kitRoutes(app, services);
+  orderRoutes(app, services);
+  trackingRoutes(app, services);
 
   return app;
 }

@@ -12,6 +12,7 @@ import { buildApp } from './app.js';
 import { startRuntime, importReferenceData, loadSecret, type Runtime } from './bootstrap.js';
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
+import { JobWorker } from './platform/jobs.js';
 
 const USAGE = `Usage: npm run cli -- <command>
   serve                                      start the HTTP API (what npm start runs)
@@ -116,6 +117,12 @@ async function serve(config: Config): Promise<void> {
   }, 60 * 60 * 1000);
   maintenance.unref();
 
+  // Background work of this process: order registration, tracking polls, simulated journeys.
+  const worker = new JobWorker(runtime.services.jobs, app.log);
+  runtime.services.tracking.registerJobs(worker);
+  await runtime.services.tracking.schedulePolling();
+  worker.start();
+
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;
@@ -124,6 +131,7 @@ async function serve(config: Config): Promise<void> {
     clearInterval(maintenance);
     try {
       await app.close();
+      await worker.stop();
       await runtime.database.close();
       process.exit(0);
     } catch (error) {

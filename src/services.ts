@@ -19,6 +19,10 @@ import { CountryDirectory } from './modules/lists/countries.js';
 import { KitService } from './modules/kits/service.js';
 import { KitStore } from './modules/kits/store.js';
 import { OrderStatusDirectory } from './modules/lists/order-statuses.js';
+import { OrderService } from './modules/orders/service.js';
+import { OrderStore } from './modules/orders/store.js';
+import { TrackingService } from './modules/orders/tracking.js';
+import { JobQueue } from './platform/jobs.js';
 import { ProductService } from './modules/products/service.js';
 import { ProductStore } from './modules/products/store.js';
 import { ShopService } from './modules/shops/service.js';
@@ -43,10 +47,14 @@ export interface Services {
   deliveryCompanies: DeliveryCompanyService;
   widgetSettings: WidgetSettingsService;
   calculator: CalculatorService;
+  /** The job table shared by every process. */
+  jobs: JobQueue;
+  orders: OrderService;
+  tracking: TrackingService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -68,5 +76,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const calculator = new CalculatorService(reference, widgetSettings);
-  return { files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses: new OrderStatusDirectory(), countries, reference, deliveryCompanies, widgetSettings, calculator };
+  const jobs = new JobQueue(db, database.kind);
+  const orderStatuses = new OrderStatusDirectory();
+  const orderStore = new OrderStore(db, database.kind);
+  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache);
+  const tracking = new TrackingService(orderStore, orders, reference, jobs, {
+    simulationStepSeconds: config.simulationStepSeconds,
+    pollSeconds: config.trackingPollSeconds,
+    secret: secretBox.derive('carrier-push'),
+  });
+  return { files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -86,6 +86,8 @@ export class CarrierError extends Error {
   constructor(
     readonly companyId: number,
     message: string,
+    /** True when asking again later may succeed (unreachable, 5xx); false for a refusal. */
+    readonly transient = false,
   ) {
     super(message);
     this.name = 'CarrierError';

@@ -1,5 +1,5 @@
 /** Tokens, password hashes and encryption of secrets at rest. */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual, createHmac } from 'node:crypto';
 import { promisify } from 'node:util';
 import { BoundedMap } from './cache.js';
 
@@ -53,6 +53,11 @@ export class SecretBox {
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`delivery-service:secret-box:${secret}`).digest();
+  }
+
+  /** A secret derived from the instance secret for `label` (hex), the same in every process. */
+  derive(label: string): string {
+    return createHmac('sha256', this.key).update(label).digest('hex');
   }
 
   seal(plain: string): string {

@@ -93,10 +93,10 @@ export class HttpDriver implements CarrierDriver {
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      throw new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`);
+      throw new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`, true);
     }
     const text = await response.text();
-    if (!response.ok) throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`);
+    if (!response.ok) throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`, response.status >= 500 || response.status === 429);
     try {
       return text === '' ? null : (JSON.parse(text) as unknown);
     } catch {

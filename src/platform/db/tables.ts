@@ -4,10 +4,11 @@ import type { BoxTables } from '../../modules/boxes/tables.js';
 import type { CalculatorTables } from '../../modules/calculator/tables.js';
 import type { ReferenceTables } from '../../modules/companies/tables.js';
 import type { KitTables } from '../../modules/kits/tables.js';
+import type { OrderTables } from '../../modules/orders/tables.js';
 import type { ProductTables } from '../../modules/products/tables.js';
 import type { ShopTables } from '../../modules/shops/tables.js';
 import type { WarehouseTables } from '../../modules/warehouses/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables {}

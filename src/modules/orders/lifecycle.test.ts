@@ -1,0 +1,228 @@
+/** After confirmation: the journey (pushed events, simulated clock), tracking, and the other operations. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import type { ApiClient } from '../../../test/support/client.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { JobWorker } from '../../platform/jobs.js';
+
+let t: TestApp;
+let owner: ApiClient;
+let shopId: number;
+let fulfilmentShopId: number;
+let pointId: number;
+let worker: JobWorker;
+const quiet = { error: () => undefined, warn: () => undefined };
+const FAR_FUTURE = () => new Date(Date.now() + 30 * 86400_000);
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '60' } });
+  owner = (await t.newAccount('Owner')).client;
+  const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
+  shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
+  const fulfilmentId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))).body.id;
+  fulfilmentShopId = (await owner.post('/v2/shops', shopBody(fulfilmentId, { name: 'Фулфилмент-магазин' }))).body.id;
+  const spb = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
+  pointId = t.runtime.services.reference.registry.pointsIn(1, spb!.id)[0].id;
+  worker = new JobWorker(t.runtime.services.jobs, quiet);
+  t.runtime.services.tracking.registerJobs(worker);
+});
+afterAll(async () => t.close());
+
+function orderBody(overrides: Record<string, unknown> = {}) {
+  return {
+    shopId,
+    cmsId: 'SITE-77',
+    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
+    recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
+    delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
+    ...overrides,
+  };
+}
+
+async function prepared(body: Record<string, unknown> = orderBody()): Promise<{ id: number; trackNumber: string }> {
+  const id = (await owner.post('/v2/orders', body)).body.id;
+  expect((await owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
+  await worker.runDue();
+  const order = (await owner.get(`/v2/orders/${id}`)).body;
+  expect(order.status).toBe(13);
+  return { id, trackNumber: order.trackNumber };
+}
+
+const codes = (order: { statusHistory: Array<{ code: number }> }) => order.statusHistory.map((item) => item.code);
+
+describe('journey: events pushed by the company', () => {
+  it('travels from draft to delivered through pushed events, with hold dates at the point', async () => {
+    const { id, trackNumber } = await prepared();
+    const secret = t.runtime.services.tracking.pushSecret(1);
+    const push = (events: unknown[], key = secret) => t.client().post('/v2/tracking/events/1', { events }, { headers: { 'x-carrier-secret': key } });
+
+    expect((await push([{ trackNumber, statusCode: 41 }], 'wrong')).status).toBe(401);
+    expect((await t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode: 41 }] })).status).toBe(400);
+    expect((await push([{ trackNumber, statusCode: 41 }], t.runtime.services.tracking.pushSecret(2))).status).toBe(401);
+    expect(await codes((await owner.get(`/v2/orders/${id}`)).body)).toEqual([13, 12, 11]);
+
+    const first = await push([
+      { trackNumber, statusCode: 411, at: '2026-01-02T10:00:00+03:00', description: 'В пути' },
+      { trackNumber, statusCode: 41, at: '2026-01-01T10:00:00+03:00' },
+      { trackNumber: 'NOPE123', statusCode: 41 },
+    ]);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ applied: 2, ignored: [{ trackNumber: 'NOPE123', message: 'no order of this company has this track number' }] });
+    const atPoint = await push([{ trackNumber, statusCode: 42, description: 'Ждёт в пункте выдачи' }]);
+    expect(atPoint.body.applied).toBe(1);
+    let order = (await owner.get(`/v2/orders/${id}`)).body;
+    expect(order.status).toBe(42);
+    expect(order.statusHistory[0]).toMatchObject({ code: 42, name: expect.any(String), description: 'Ждёт в пункте выдачи' });
+    expect(order.delivery.point.holdDate).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect((await owner.get(`/v2/orders?list=4&search=${trackNumber}`)).body.map((item: { id: number }) => item.id)).toEqual([id]);
+
+    // extend-hold: only at the point; the built-in company grants it at once
+    const holdDate = order.delivery.point.holdDate;
+    expect((await owner.post('/v2/orders/extend-hold', { ids: [id], days: 3 })).status).toBe(204);
+    order = (await owner.get(`/v2/orders/${id}`)).body;
+    expect(order.delivery.point.holdDate > holdDate).toBe(true);
+    expect(order.tasks).toEqual([{ type: 'extend-hold', date: expect.any(String), status: 'done', days: 3 }]);
+    expect((await owner.post('/v2/orders/extend-hold', { ids: [id], days: 0 })).status).toBe(400);
+
+    expect((await push([{ trackNumber, statusCode: 44 }])).body.applied).toBe(1);
+    expect((await push([{ trackNumber, statusCode: 41 }])).body).toEqual({ applied: 0, ignored: [{ trackNumber, message: 'status 41 does not apply to an order in status 44' }] });
+    expect((await push([{ trackNumber, statusCode: 11 }])).status).toBe(400);
+    order = (await owner.get(`/v2/orders/${id}`)).body;
+    expect(codes(order)).toEqual([44, 42, 411, 41, 13, 12, 11]);
+    expect(order.pay.status.code).toBe('paid');
+    expect((await owner.get('/v2/orders?list=5&codReceived=1')).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect((await owner.post('/v2/orders/cancel', { ids: [id] })).status).toBe(409);
+    expect((await owner.post('/v2/orders/return', { ids: [id] })).status).toBe(204);
+    expect((await owner.get(`/v2/orders/${id}`)).body.tasks.map((task: { type: string }) => task.type)).toEqual(['extend-hold', 'return']);
+  });
+});
+
+describe('journey: the simulated clock of the built-in companies', () => {
+  it('moves a courier order from draft to its end on the simulated clock', async () => {
+    const { id } = await prepared(orderBody({ delivery: { company: { id: 1 }, type: 2 } }));
+    const before = Date.now();
+    await worker.runDue(new Date(before + 30_000));
+    expect((await owner.get(`/v2/orders/${id}`)).body.status).toBe(13);
+    await worker.runDue(FAR_FUTURE());
+    const order = (await owner.get(`/v2/orders/${id}`)).body;
+    const history = codes(order).reverse();
+    expect(history.slice(0, 7)).toEqual([11, 12, 13, 41, 411, 412, 43]);
+    expect([44, 72]).toContain(order.status);
+    if (order.status === 72) expect(history.slice(7)).toEqual([462, 71, 72]);
+  });
+
+  it('moves pickup-point orders to the point, sets the hold date, and most are delivered', async () => {
+    const ids: number[] = [];
+    for (let index = 0; index < 6; index++) ids.push((await prepared()).id);
+    await worker.runDue(FAR_FUTURE());
+    const finals: number[] = [];
+    for (const id of ids) {
+      const order = (await owner.get(`/v2/orders/${id}`)).body;
+      expect(codes(order).reverse().slice(0, 7)).toEqual([11, 12, 13, 41, 411, 412, 42]);
+      expect(order.delivery.point.holdDate).toMatch(/^\d{4}-\d\d-\d\d$/);
+      finals.push(order.status);
+    }
+    expect(finals.every((status) => status === 44 || status === 72)).toBe(true);
+  });
+});
+
+describe('tracking record', () => {
+  it('answers by id, orderId, trackNumber and cmsId', async () => {
+    const { id, trackNumber } = await prepared(orderBody({ cmsId: 'TRACK-ME' }));
+    for (const query of [`id=${id}`, `orderId=${id}`, `trackNumber=${trackNumber}`, 'cmsId=TRACK-ME']) {
+      const response = await owner.get(`/v2/tracking?${query}`);
+      expect(response.status, query).toBe(200);
+      expect(response.body).toMatchObject({
+        id,
+        cmsId: 'TRACK-ME',
+        brand: 'МойБренд',
+        trackNumber,
+        trackingUrl: expect.stringContaining(trackNumber),
+        isPost: false,
+        withCod: true,
+        delivery: { type: 1, company: 'Пунктир', holdDays: expect.any(String), logo: expect.any(String) },
+        address: null,
+        point: { id: pointId, name: expect.any(String), address: expect.any(String), isDropOff: false },
+      });
+      expect(response.body.statusHistory.map((item: { code: number }) => item.code)).toEqual([13, 12, 11]);
+    }
+    expect((await owner.get('/v2/tracking')).status).toBe(400);
+    expect((await owner.get('/v2/tracking?trackNumber=UNKNOWN')).status).toBe(404);
+    expect((await t.client().get(`/v2/tracking?id=${id}`)).status).toBe(401);
+  });
+});
+
+describe('other operations', () => {
+  it('duplicates an order as a new draft, and back in the opposite direction', async () => {
+    const source = (await owner.post('/v2/orders', orderBody({ cmsId: 'DUP-1', comment: 'copy me' }))).body.id;
+    const copy = await owner.post('/v2/orders/duplicate', { ids: [source] });
+    expect(copy.status).toBe(200);
+    const newId = copy.body[0].newId;
+    expect(copy.body).toEqual([{ id: source, newId }]);
+    const [a, b] = [(await owner.get(`/v2/orders/${source}`)).body, (await owner.get(`/v2/orders/${newId}`)).body];
+    expect(b).toMatchObject({ status: 11, cmsId: 'DUP-1', comment: 'copy me', shopId, recipient: a.recipient, deliveryAddress: a.deliveryAddress, delivery: { company: a.delivery.company, point: { id: pointId } } });
+    expect(b.statusHistory[0].description).toBe(`Copy of order ${source}`);
+
+    const back = await owner.post('/v2/orders/duplicate-back', { ids: [source] });
+    expect(back.status).toBe(200);
+    const reversed = (await owner.get(`/v2/orders/${back.body[0].newId}`)).body;
+    expect(reversed).toMatchObject({
+      status: 11,
+      shopId: null,
+      recipient: { fullName: a.sender.fullName, phone: a.sender.phone },
+      deliveryAddress: { city: { name: 'Москва' }, street: a.senderAddress.street },
+      sender: { fullName: 'Светлана Котова', phone: '+79215556677' },
+      senderAddress: { city: { name: 'Санкт-Петербург' }, street: 'Литейный проспект' },
+      delivery: { type: 1, point: null },
+      error: 'Choose a pickup point near the recipient (delivery.point.id).',
+    });
+  });
+
+  it('packs and unpacks, refusing a second pack and after handover', async () => {
+    const id = (await owner.post('/v2/orders', orderBody())).body.id;
+    expect((await owner.post('/v2/orders/pack', { ids: [id] })).status).toBe(204);
+    expect((await owner.get(`/v2/orders/${id}`)).body.isPacked).toBe(true);
+    expect((await owner.post('/v2/orders/pack', { ids: [id] })).status).toBe(409);
+    expect((await owner.get(`/v2/orders?list=1&packed=1&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect((await owner.post('/v2/orders/unpack', { ids: [id] })).status).toBe(204);
+    expect((await owner.post('/v2/orders/unpack', { ids: [id] })).status).toBe(409);
+    expect((await owner.post('/v2/orders/pack', { ids: [] })).status).toBe(400);
+  });
+
+  it('checks rests of drafts only: a fulfilment shop lacks everything until stock exists', async () => {
+    const own = (await owner.post('/v2/orders', orderBody())).body.id;
+    const ff = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId, products: [{ name: 'Книга', vendorCode: 'BOOK-1', count: 2, weight: 0.5 }] }))).body.id;
+    const ffConfirmed = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId }))).body.id;
+    await owner.post('/v2/orders/confirm', { ids: [ffConfirmed] });
+    const response = await owner.post('/v2/orders/check-rests', { ids: [own, ff, ffConfirmed] });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([{ id: ff, missingProducts: [{ id: null, name: 'Книга', vendorCode: 'BOOK-1', restCount: 0, missingCount: 2 }] }]);
+    expect((await owner.post('/v2/orders/check-rests', { ids: [own] })).body).toEqual([]);
+    expect((await owner.post('/v2/orders/check-rests', { ids: [999999] })).status).toBe(404);
+  });
+
+  it('reserves goods of a fulfilment order (a preorder until stock arrives) and cancels the reserve', async () => {
+    const own = (await owner.post('/v2/orders', orderBody())).body.id;
+    expect((await owner.put(`/v2/orders/reservation/${own}`)).status).toBe(409);
+    const ff = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId }))).body.id;
+    expect((await owner.put(`/v2/orders/reservation/${ff}`)).status).toBe(204);
+    expect((await owner.get(`/v2/orders/${ff}`)).body.reservationStatus).toEqual({ key: 1, date: expect.any(String) });
+    expect((await owner.get('/v2/orders?list=9')).body.map((item: { id: number }) => item.id)).toContain(ff);
+    expect((await owner.put(`/v2/orders/reservation/${ff}`)).status).toBe(409);
+    expect((await owner.put(`/v2/orders/reservation-cancel/${ff}`)).status).toBe(204);
+    expect((await owner.get(`/v2/orders/${ff}`)).body.reservationStatus.key).toBe(3);
+    expect((await owner.put(`/v2/orders/reservation-cancel/${ff}`)).status).toBe(409);
+    expect((await owner.put('/v2/orders/reservation/999999')).status).toBe(404);
+  });
+
+  it('confirms a fulfilment order as a preorder without registering it', async () => {
+    const ff = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId }))).body.id;
+    expect((await owner.post('/v2/orders/confirm', { ids: [ff], preOrder: true })).status).toBe(204);
+    await worker.runDue();
+    const order = (await owner.get(`/v2/orders/${ff}`)).body;
+    expect(order).toMatchObject({ status: 12, trackNumber: null, reservationStatus: { key: 1 } });
+    expect((await owner.post('/v2/orders/cancel', { ids: [ff] })).status).toBe(204);
+    expect((await owner.get(`/v2/orders/${ff}`)).body.reservationStatus.key).toBe(3);
+  });
+});

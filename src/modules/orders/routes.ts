@@ -1,0 +1,129 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { paging, PAGING_HEADERS } from '../../platform/paging.js';
+import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { ConfirmBody, DuplicateResult, ExtendHoldBody, IdsBody, MissingProducts, Order, OrderInput, OrderListQuery, OrderPatch, PushBody, PushHeaders, PushParams, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
+
+const tags = ['Orders'];
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ShopIdHeader = Type.Object({ 'shop-id': Type.Optional(Type.String({ description: 'The shop the order is for, when the body has no shopId' })) });
+const batchErrors = errorResponses(403, 404, 409);
+
+export function orderRoutes(app: App, services: Services): void {
+  const orders = services.orders;
+
+  app.get(
+    '/v2/orders',
+    { schema: { tags, summary: 'List orders', querystring: OrderListQuery, response: { 200: { ...Type.Array(Order), headers: PAGING_HEADERS }, ...errorResponses(403) } } },
+    async (request, reply) => {
+      const at = paging(request.query);
+      const page = await orders.list(request.scope, request.query, at);
+      reply.header('X-Total-Count', String(page.total)).header('X-Page', String(at.page)).header('X-Per-Page', String(at.perPage));
+      // stored documents are spliced as they are, not parsed and serialised again
+      return reply.type(JSON_TYPE).send(page.text as unknown as Order[]);
+    },
+  );
+
+  app.get('/v2/orders/:id', { schema: { tags, summary: 'Get an order', params: IdParams, response: { 200: Order, ...errorResponses(403, 404) } } }, async (request, reply) =>
+    reply.type(JSON_TYPE).send((await orders.getText(request.scope, request.params.id)) as unknown as Order),
+  );
+
+  app.post(
+    '/v2/orders',
+    { schema: { tags, summary: 'Create an order (a draft, priced)', headers: ShopIdHeader, body: OrderInput, response: { 201: Created, ...errorResponses(403, 422) } } },
+    async (request, reply) => reply.code(201).send({ id: await orders.create(request.scope, request.body, request.headers['shop-id']) }),
+  );
+
+  app.put(
+    '/v2/orders/:id',
+    { schema: { tags, summary: 'Replace an order (drafts and orders in error)', params: IdParams, headers: ShopIdHeader, body: OrderInput, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    async (request, reply) => {
+      await orders.replace(request.scope, request.params.id, request.body, request.headers['shop-id']);
+      return reply.code(204).send();
+    },
+  );
+
+  app.patch(
+    '/v2/orders/:id',
+    { schema: { tags, summary: 'Change recipient contacts, cmsId and comments; any other field is refused', params: IdParams, body: OrderPatch, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    async (request, reply) => {
+      await orders.patch(request.scope, request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post('/v2/orders/confirm', { schema: { tags, summary: 'Confirm drafts; each is registered with its company (preOrder: as a preorder)', body: ConfirmBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
+    await orders.confirm(request.scope, request.body);
+    return reply.code(204).send();
+  });
+  app.post('/v2/orders/cancel', { schema: { tags, summary: 'Cancel orders not yet handed over', body: IdsBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
+    await orders.cancel(request.scope, request.body.ids);
+    return reply.code(204).send();
+  });
+  app.post('/v2/orders/return', { schema: { tags, summary: 'Request the return of orders at the pickup point or delivered', body: IdsBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
+    await orders.requestReturn(request.scope, request.body.ids);
+    return reply.code(204).send();
+  });
+  app.post('/v2/orders/extend-hold', { schema: { tags, summary: 'Request longer storage at the pickup point', body: ExtendHoldBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
+    await orders.extendHold(request.scope, request.body);
+    return reply.code(204).send();
+  });
+  app.post('/v2/orders/pack', { schema: { tags, summary: 'Mark orders packed', body: IdsBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
+    await orders.pack(request.scope, request.body.ids, true);
+    return reply.code(204).send();
+  });
+  app.post('/v2/orders/unpack', { schema: { tags, summary: 'Mark orders not packed', body: IdsBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
+    await orders.pack(request.scope, request.body.ids, false);
+    return reply.code(204).send();
+  });
+  app.post(
+    '/v2/orders/duplicate',
+    { schema: { tags, summary: 'Copy orders as new drafts (answers the new ids)', body: IdsBody, response: { 200: DuplicateResult, ...batchErrors } } },
+    async (request) => orders.duplicate(request.scope, request.body.ids, false),
+  );
+  app.post(
+    '/v2/orders/duplicate-back',
+    { schema: { tags, summary: 'Copy orders as new drafts in the opposite direction (answers the new ids)', body: IdsBody, response: { 200: DuplicateResult, ...batchErrors } } },
+    async (request) => orders.duplicate(request.scope, request.body.ids, true),
+  );
+  app.post(
+    '/v2/orders/check-rests',
+    { schema: { tags, summary: 'Drafts lacking goods at the warehouse (others are skipped)', body: IdsBody, response: { 200: MissingProducts, ...batchErrors } } },
+    async (request) => orders.checkRests(request.scope, request.body.ids),
+  );
+  app.put('/v2/orders/reservation/:id', { schema: { tags, summary: 'Reserve the goods of an order (a preorder until they arrive)', params: IdParams, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } }, async (request, reply) => {
+    await orders.reserve(request.scope, request.params.id, true);
+    return reply.code(204).send();
+  });
+  app.put('/v2/orders/reservation-cancel/:id', { schema: { tags, summary: 'Cancel the reserve of an order', params: IdParams, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } }, async (request, reply) => {
+    await orders.reserve(request.scope, request.params.id, false);
+    return reply.code(204).send();
+  });
+}
+
+export function trackingRoutes(app: App, services: Services): void {
+  app.get(
+    '/v2/tracking',
+    { schema: { tags: ['Tracking'], summary: 'The tracking record of an order, by id (or orderId), trackNumber or cmsId', querystring: TrackingQuery, response: { 200: TrackingRecord, ...errorResponses(404) } } },
+    async (request) => services.tracking.record(request.scope, request.query),
+  );
+
+  app.post(
+    '/v2/tracking/events/:companyId',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Tracking'],
+        summary: 'Extension: a delivery company pushes status events of its parcels',
+        description: "Authenticated by the company's own secret in X-Carrier-Secret (not a bearer token). Events of unknown track numbers, or statuses that do not apply, are listed in `ignored`.",
+        security: [],
+        params: PushParams,
+        headers: PushHeaders,
+        body: PushBody,
+        response: { 200: PushResult, ...errorResponses(404) },
+      },
+    },
+    async (request) => services.tracking.push(request.params.companyId, request.headers['x-carrier-secret'], request.body),
+  );
+}

@@ -1,0 +1,378 @@
+import Type, { type Static, type TSchema } from 'typebox';
+import { PagingQueryFields } from '../../platform/paging.js';
+import { CountryCode, DateText, Nullable, ZeroOne } from '../../platform/schemas.js';
+
+const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
+const Money = Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles, to the kopeck' });
+const OptionalMoney = Type.Optional(Nullable(Money));
+const Side = Type.Number({ minimum: 1, maximum: 999, description: 'cm, 1 to 999' });
+const Weight = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg, at least 0.001, to the gram' });
+/** A date; form clients send an empty value for none. */
+const OptionalDate = Type.Optional(Nullable(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$', 'x-message': 'must be a date in the form YYYY-MM-DD', description: 'YYYY-MM-DD' })));
+
+const CityInput = Type.Object({
+  countryCode: CountryCode,
+  name: Type.String({ minLength: 1, maxLength: 255, description: 'Locality name' }),
+  fias: Text(64),
+  type: Text(32),
+  region: Text(),
+  area: Text(),
+});
+const SenderCityInput = Type.Object({
+  countryCode: Type.Optional(Nullable(CountryCode)),
+  name: Text(),
+  fias: Text(64),
+  type: Text(32),
+  region: Text(),
+  area: Text(),
+});
+
+const SidesInput = Type.Object({ width: Type.Optional(Nullable(Side)), height: Type.Optional(Nullable(Side)), length: Type.Optional(Nullable(Side)) });
+
+export const OrderProductInput = Type.Object({
+  id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'A product of the catalogue: fields not sent are taken from it' }))),
+  name: Text(500),
+  nameEn: Text(500),
+  vendorCode: Text(),
+  vat: Type.Optional(Nullable(Type.Enum([0, 10, 20], { description: 'VAT percent' }))),
+  priceDeclared: OptionalMoney,
+  priceCod: OptionalMoney,
+  prePay: OptionalMoney,
+  discount: OptionalMoney,
+  tnved: Text(32),
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+  weight: Type.Optional(Nullable(Weight)),
+  brand: Text(),
+  producingCountry: Type.Optional(Nullable(CountryCode)),
+  barcode: Text(128),
+  dimensions: Type.Optional(SidesInput),
+});
+export type OrderProductInput = Static<typeof OrderProductInput>;
+
+const RecipientInput = Type.Object({
+  fullName: Type.String({ minLength: 1, maxLength: 255 }),
+  phone: Type.String({ minLength: 5, maxLength: 32, pattern: '^\\+?[0-9 ()\\-]{5,32}$', 'x-message': 'must be a phone number of digits, with an optional leading +' }),
+  additionalPhone: Text(32),
+  email: Text(),
+  legalEntity: Type.Optional(Nullable(Type.Object({ name: Text(), TIN: Text(12) }))),
+});
+
+const DeliveryInput = Type.Object({
+  company: Type.Object({ id: Type.Integer({ minimum: 1 }), tariff: Text() }),
+  type: Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' }),
+  services: Type.Optional(
+    Type.Array(Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], { 'x-message': 'must be a service id or {"id": <service id>}' }), {
+      maxItems: 50,
+      description: 'Additional services: ids, or objects with id; their price is added to the total',
+    }),
+  ),
+  point: Type.Optional(Nullable(Type.Object({ id: Type.Integer({ minimum: 1 }) }))),
+});
+
+const orderFields = {
+  cmsId: Text(),
+  shopId: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Sender and sender address then come from the shop\'s warehouse' }))),
+  products: Type.Optional(Type.Array(OrderProductInput, { maxItems: 1000 })),
+  priceDeclared: OptionalMoney,
+  discount: OptionalMoney,
+  places: Type.Optional(Type.Array(Type.Object({ weight: Type.Optional(Nullable(Weight)), dimensions: Type.Optional(SidesInput) }), { maxItems: 99 })),
+  dimensions: Type.Optional(
+    Type.Object({
+      width: Type.Optional(Nullable(Side)),
+      height: Type.Optional(Nullable(Side)),
+      length: Type.Optional(Nullable(Side)),
+      weight: Type.Optional(Nullable(Weight)),
+      places: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 99, description: 'Number of places, 1 to 99, default 1' }))),
+    }),
+  ),
+  deliveryAddress: Type.Object({
+    city: CityInput,
+    street: Text(),
+    house: Text(32),
+    bulk: Text(32),
+    flat: Text(32),
+    zipCode: Text(16),
+  }),
+  recipient: RecipientInput,
+  senderAddress: Type.Optional(Nullable(Type.Object({ city: Type.Optional(SenderCityInput), street: Text(), house: Text(32), bulk: Text(32), flat: Text(32) }))),
+  sender: Type.Optional(Nullable(Type.Object({ fullName: Text(), phone: Text(32) }))),
+  pickup: Type.Optional(
+    Nullable(
+      Type.Object({
+        type: Type.Optional(Nullable(Type.Enum([1, 4], { description: '1 drop-off to the company, 4 direct shipment' }))),
+        date: OptionalDate,
+        pointId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+      }),
+    ),
+  ),
+  priceMode: Type.Optional(Type.Enum([1, 2, 3], { default: 1, description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume' })),
+  applyWidgetSettings: Type.Optional(Type.Boolean({ default: false })),
+  applyDefaultDimensions: Type.Optional(Type.Boolean({ default: false })),
+  delivery: DeliveryInput,
+  clientPrice: OptionalMoney,
+  clientPrePay: OptionalMoney,
+  clientDeliveryDate: OptionalDate,
+  clientCourierTime: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  comment: Text(2000),
+  commentForAssembly: Text(2000),
+  documentsForWarehouse: Text(2000),
+};
+
+export const OrderInput = Type.Object(orderFields, { description: 'Order (create and replace)' });
+export type OrderInput = Static<typeof OrderInput>;
+
+/** Refuses any field PATCH does not take (the validator otherwise drops unknown fields). */
+const NotPatchable = Type.Unsafe<never>({ not: {}, 'x-message': 'cannot be changed by PATCH' });
+
+export const OrderPatch = Type.Object(
+  {
+    recipient: Type.Optional(
+      Type.Object(
+        {
+          fullName: Type.Optional(RecipientInput.properties.fullName),
+          phone: Type.Optional(RecipientInput.properties.phone),
+          additionalPhone: Text(32),
+          email: Text(),
+          legalEntity: Type.Optional(Nullable(Type.Object({ name: Text(), TIN: Text(12) }, { additionalProperties: NotPatchable }))),
+        },
+        { additionalProperties: NotPatchable },
+      ),
+    ),
+    cmsId: Text(),
+    comment: Text(2000),
+    commentForAssembly: Text(2000),
+    documentsForWarehouse: Text(2000),
+  },
+  { additionalProperties: NotPatchable, description: 'Only these fields; any other is refused' },
+);
+export type OrderPatch = Static<typeof OrderPatch>;
+
+const NullableString = Nullable(Type.String());
+const City = Type.Object({ countryCode: NullableString, name: NullableString, fias: NullableString, type: NullableString, region: NullableString, area: NullableString });
+const Schedule = Nullable(Type.Array(Nullable(Type.Object({ from: Type.String(), to: Type.String() }))));
+
+export const StatusHistoryItem = Type.Object({ code: Type.Integer(), name: Type.String(), date: Type.String({ description: 'RFC 3339' }), description: NullableString });
+
+export const OrderPoint = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    longitude: Type.Number(),
+    latitude: Type.Number(),
+    type: Nullable(Type.Integer()),
+    description: NullableString,
+    address: Type.String(),
+    photos: Nullable(Type.Array(Type.String())),
+    schedule: Schedule,
+    zipCode: NullableString,
+    isPost: Type.Boolean(),
+    holdDays: Type.Integer(),
+    holdDate: NullableString,
+    storagingEnds: Type.Boolean(),
+  },
+  { description: 'OrderDeliveryPickupPoint' },
+);
+
+export const OrderProduct = Type.Object({
+  id: Nullable(Type.Integer()),
+  name: NullableString,
+  nameEn: NullableString,
+  vendorCode: NullableString,
+  vat: Nullable(Type.Integer()),
+  priceDeclared: Type.Number(),
+  priceCod: Type.Number(),
+  prePay: Type.Number(),
+  discount: Type.Number(),
+  tnved: NullableString,
+  count: Type.Integer(),
+  weight: Nullable(Type.Number()),
+  brand: NullableString,
+  producingCountry: NullableString,
+  barcode: NullableString,
+  dimensions: Type.Object({ width: Nullable(Type.Number()), height: Nullable(Type.Number()), length: Nullable(Type.Number()) }),
+});
+
+export const Order = Type.Object(
+  {
+    id: Type.Integer(),
+    status: Type.Integer({ description: 'Extension: the current status code (statusHistory[0])' }),
+    statusHistory: Type.Array(StatusHistoryItem, { description: 'Latest first' }),
+    creationDate: Type.String(),
+    trackingUrl: NullableString,
+    trackNumber: NullableString,
+    stickerFormed: Type.Boolean(),
+    wasInAct: Type.Boolean({ description: 'Extension: the order was in an act' }),
+    isPacked: Type.Boolean(),
+    exceptionDeliveryCompany: Type.Boolean(),
+    error: NullableString,
+    pay: Type.Object({ type: Type.Integer(), prePay: Type.Number(), status: Type.Object({ code: Type.String(), date: Type.String() }) }),
+    priceCod: Type.Number(),
+    cmsId: NullableString,
+    shopId: Nullable(Type.Integer()),
+    warehouseId: Nullable(Type.Integer({ description: 'Extension: the sender warehouse (of the shop, at creation)' })),
+    products: Type.Array(OrderProduct),
+    priceDeclared: Nullable(Type.Number()),
+    discount: Type.Number(),
+    deliveryCostThresholds: Type.Object({ deliveryCost: Nullable(Type.Number()), threshold: Nullable(Type.Number()) }),
+    reservationStatus: Type.Object({ key: Type.Integer(), date: NullableString }),
+    places: Type.Array(Type.Object({ weight: Nullable(Type.Number()), dimensions: Type.Object({ width: Nullable(Type.Number()), height: Nullable(Type.Number()), length: Nullable(Type.Number()) }) })),
+    dimensions: Type.Object({
+      width: Nullable(Type.Number()),
+      height: Nullable(Type.Number()),
+      length: Nullable(Type.Number()),
+      weight: Nullable(Type.Number()),
+      factWeight: Nullable(Type.Number()),
+      places: Nullable(Type.Integer()),
+    }),
+    deliveryAddress: Type.Object({ city: City, street: NullableString, house: NullableString, bulk: NullableString, flat: NullableString, zipCode: NullableString }),
+    recipient: Type.Object({
+      fullName: Type.String(),
+      phone: Type.String(),
+      additionalPhone: NullableString,
+      email: NullableString,
+      legalEntity: Type.Object({ name: NullableString, TIN: NullableString }),
+    }),
+    senderAddress: Type.Object({ city: City, street: NullableString, house: NullableString, bulk: NullableString, flat: NullableString }),
+    sender: Type.Object({ fullName: NullableString, phone: NullableString }),
+    pickup: Type.Object({ type: Nullable(Type.Integer()), date: NullableString, pointId: Nullable(Type.Integer()) }),
+    priceMode: Type.Integer(),
+    services: Type.Array(Type.Integer()),
+    applyWidgetSettings: Type.Boolean(),
+    delivery: Type.Object({
+      company: Type.Object({ id: Type.Integer(), name: NullableString, abbr: NullableString, logo: NullableString, tariff: NullableString }),
+      type: Type.Integer(),
+      cashPaymentAvailable: Type.Boolean(),
+      cardPaymentAvailable: Type.Boolean(),
+      fittingAvailable: Type.Boolean(),
+      checkupAvailable: Type.Boolean(),
+      partialBuyoutAvailable: Type.Boolean(),
+      date: Type.Object({ from: NullableString, to: NullableString }),
+      days: Type.Object({ min: Nullable(Type.Integer()), max: Nullable(Type.Integer()) }),
+      price: Nullable(Type.Number()),
+      totalPrice: Nullable(Type.Number()),
+      factPrice: Nullable(Type.Number()),
+      services: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number() })),
+      point: Nullable(OrderPoint),
+      priceCommissionDeclared: Type.Number(),
+      percentCommissionDeclared: Type.Number(),
+      priceCommissionCod: Type.Number(),
+      percentCommissionCod: Type.Number(),
+      priceCommissionCodCard: Type.Number(),
+      percentCommissionCodCard: Type.Number(),
+      priceCommissionAcquiring: Type.Number(),
+      percentCommissionAcquiring: Type.Number(),
+    }),
+    clientPrice: Type.Number(),
+    clientPrePay: Nullable(Type.Number()),
+    clientDeliveryDate: NullableString,
+    clientCourierTime: Nullable(Type.Integer()),
+    comment: NullableString,
+    commentForAssembly: NullableString,
+    documentsForWarehouse: NullableString,
+    tasks: Type.Array(Type.Object({ type: Type.String({ description: 'return | extend-hold' }), date: Type.String(), status: Type.String(), days: Type.Optional(Type.Integer()) })),
+  },
+  { description: 'Order' },
+);
+export type Order = Static<typeof Order>;
+export type OrderPointModel = Static<typeof OrderPoint>;
+export type StatusHistoryItem = Static<typeof StatusHistoryItem>;
+
+const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer(), { maxItems: 100, description }));
+
+export const OrderListQuery = Type.Object({
+  list: Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
+    description: 'Order list: 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
+  }),
+  deliveryType: Type.Optional(Type.Enum([1, 2, 3])),
+  shopId: Type.Optional(Type.Integer({ minimum: 1 })),
+  warehouseId: Type.Optional(Type.Integer({ minimum: 1 })),
+  dateFrom: Type.Optional(DateText),
+  dateTo: Type.Optional(DateText),
+  statuses: IntList('Status codes'),
+  deliveryCompanies: IntList('Company ids'),
+  paymentMethods: IntList('Payment type codes: 1 prepaid, 2 cash on delivery, 3 card on delivery'),
+  stickerFormed: Type.Optional(ZeroOne),
+  wasInAct: Type.Optional(ZeroOne),
+  packed: Type.Optional(ZeroOne),
+  storagingEnds: Type.Optional(ZeroOne),
+  withCod: Type.Optional(ZeroOne),
+  codReceived: Type.Optional(ZeroOne),
+  recipientCountry: Type.Optional(Type.String({ maxLength: 2 })),
+  recipientCity: Type.Optional(Type.String({ maxLength: 255 })),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the id, cmsId, track number, recipient name or phone' })),
+  reservationStatus: Type.Optional(Type.Enum([0, 1, 2, 3])),
+  autoReservation: Type.Optional(ZeroOne),
+  ...PagingQueryFields,
+});
+export type OrderListQuery = Static<typeof OrderListQuery>;
+
+const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'Order ids' });
+export const IdsBody = Type.Object({ ids: Ids });
+export type IdsBody = Static<typeof IdsBody>;
+export const ConfirmBody = Type.Object({ ids: Ids, preOrder: Type.Optional(Type.Boolean({ default: false })) });
+export type ConfirmBody = Static<typeof ConfirmBody>;
+export const ExtendHoldBody = Type.Object({ ids: Ids, days: Type.Integer({ minimum: 1, maximum: 30, description: 'Extension in days' }) });
+export type ExtendHoldBody = Static<typeof ExtendHoldBody>;
+
+export const MissingProducts = Type.Array(
+  Type.Object({
+    id: Type.Integer(),
+    missingProducts: Type.Array(Type.Object({ id: Nullable(Type.Integer()), name: NullableString, vendorCode: NullableString, restCount: Type.Integer(), missingCount: Type.Integer() })),
+  }),
+);
+export type MissingProducts = Static<typeof MissingProducts>;
+
+export const DuplicateResult = Type.Array(Type.Object({ id: Type.Integer(), newId: Type.Integer() }), { description: 'Extension: the new order of each id' });
+
+export const TrackingQuery = Type.Object({
+  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  orderId: Type.Optional(Type.Integer({ minimum: 1, description: 'Another spelling of id' })),
+  trackNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  cmsId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+});
+export type TrackingQuery = Static<typeof TrackingQuery>;
+
+export const TrackingRecord = Type.Object(
+  {
+    id: Type.Integer(),
+    cmsId: NullableString,
+    brand: Type.String(),
+    statusHistory: Type.Array(StatusHistoryItem),
+    trackNumber: NullableString,
+    trackingUrl: NullableString,
+    isPost: Type.Boolean(),
+    withCod: Type.Boolean(),
+    delivery: Type.Object({
+      type: Type.Integer(),
+      totalPrice: Nullable(Type.Number()),
+      company: Type.String(),
+      holdDays: NullableString,
+      logo: Type.String({ description: 'base64' }),
+      date: Type.Object({ from: NullableString, to: NullableString }),
+    }),
+    address: NullableString,
+    cityPhoto: NullableString,
+    point: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { description: 'Tracking record' },
+);
+export type TrackingRecord = Static<typeof TrackingRecord>;
+
+export const PushParams = Type.Object({ companyId: Type.Integer({ minimum: 1 }) });
+export const PushHeaders = Type.Object({ 'x-carrier-secret': Type.String({ minLength: 1, description: "The company's own secret" }) });
+export const PushBody = Type.Object({
+  events: Type.Array(
+    Type.Object({
+      trackNumber: Type.String({ minLength: 1, maxLength: 64 }),
+      statusCode: Type.Integer({ description: 'Status code of the service (GET /v2/lists/order-statuses)' }),
+      at: Type.Optional(Type.String({ format: 'date-time' })),
+      description: Type.Optional(Type.String({ maxLength: 500 })),
+    }),
+    { minItems: 1, maxItems: 1000 },
+  ),
+});
+export type PushBody = Static<typeof PushBody>;
+export const PushResult = Type.Object({ applied: Type.Integer(), ignored: Type.Array(Type.Object({ trackNumber: Type.String(), message: Type.String() })) });
+export type PushResult = Static<typeof PushResult>;
+
+export type Schema = TSchema;

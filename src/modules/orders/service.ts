@@ -1,0 +1,531 @@
+/**
+ * Orders: create, price, change, list, and every batch operation of the contract. The
+ * rules of state live in state.ts; this file applies them, all or nothing.
+ */
+import { requireShopAccess, type Scope } from '../../platform/auth.js';
+import type { AccountReadCache } from '../../platform/cache.js';
+import { addDays, todayIn } from '../../platform/clock.js';
+import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
+import type { JobQueue } from '../../platform/jobs.js';
+import { gramsOf } from '../../platform/measures.js';
+import { toKopecks } from '../../platform/money.js';
+import type { Paging } from '../../platform/paging.js';
+import type { DeliveryType } from '../../carriers/types.js';
+import type { CalculatorService, DeliveryQuoteRequest } from '../calculator/service.js';
+import type { ReferenceData } from '../companies/reference.js';
+import type { OrderStatusDirectory } from '../lists/order-statuses.js';
+import type { ProductService } from '../products/service.js';
+import type { Shop } from '../shops/schemas.js';
+import type { ShopService } from '../shops/service.js';
+import { composeOrder, inputOf, parseDoc, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
+import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
+import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, type Operation, type OrderState } from './state.js';
+import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
+
+const CACHE_TOPIC = 'orders';
+/** How long pricing an order may wait for a company (ms). */
+const PRICING_TIMEOUT_MS = 10_000;
+export const REGISTER_JOB = 'orders.register';
+export const CARRIER_CANCEL_JOB = 'orders.carrier-cancel';
+
+export type ShopHeader = string | string[] | undefined;
+
+/** Where an order is after a change, to write it back. */
+interface Change {
+  doc: OrderDoc;
+  extras?: RowExtras;
+}
+
+function stateOf(record: OrderRecord, doc: OrderDoc): OrderState {
+  return { status: record.status, error: doc.error, isPacked: doc.isPacked, reservationStatus: doc.reservationStatus.key, fulfilment: doc.fulfilment };
+}
+
+function kopecksOf(roubles: number | null | undefined, field: string, problems: FieldErrorCollector): number {
+  if (roubles === null || roubles === undefined) return 0;
+  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6) problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
+  return toKopecks(roubles);
+}
+
+/** Midnight of `date` in `timeZone`, as an ISO instant. */
+export function startOfDay(date: string, timeZone: string): string {
+  const noonUtc = new Date(`${date}T12:00:00Z`);
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(noonUtc).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+  const offset = name === 'GMT' ? '+00:00' : name.replace('GMT', '');
+  return new Date(`${date}T00:00:00${offset}`).toISOString();
+}
+
+export interface OrderServiceOptions {
+  /** Seconds between the simulated steps of a built-in company's journey; 0 turns the simulation off. */
+  simulationStepSeconds: number;
+}
+
+export class OrderService {
+  private readonly historyHooks: Array<(accountId: number, id: number, doc: OrderDoc) => void> = [];
+
+  constructor(
+    private readonly store: OrderStore,
+    private readonly shops: ShopService,
+    private readonly products: ProductService,
+    private readonly calculator: CalculatorService,
+    private readonly reference: ReferenceData,
+    private readonly statuses: OrderStatusDirectory,
+    private readonly jobs: JobQueue,
+    private readonly cache: AccountReadCache,
+  ) {}
+
+  historyItem(code: number, at: string, description: string | null = null): StatusHistoryItem {
+    return { code, name: this.statuses.name(code, 'ru'), date: at, description };
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The order as answered (JSON text). */
+  async getText(scope: Scope, id: number): Promise<string> {
+    const record = await this.accessible(scope, id);
+    return withId(record.id, record.doc);
+  }
+
+  async get(scope: Scope, id: number): Promise<OrderDoc & { id: number }> {
+    const record = await this.accessible(scope, id);
+    return { id: record.id, ...parseDoc(record.doc) };
+  }
+
+  /** A page of orders as a JSON array text, and the total. */
+  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ text: string; total: number }> {
+    const filter = this.filterOf(scope, query);
+    const key = JSON.stringify(filter);
+    const [rows, total] = await Promise.all([
+      this.store.list(scope.accountId, filter, paging),
+      this.cache.read(scope.accountId, CACHE_TOPIC, key, () => this.store.count(scope.accountId, filter)),
+    ]);
+    return { text: `[${rows.map((row) => withId(row.id, row.doc)).join(',')}]`, total };
+  }
+
+  private filterOf(scope: Scope, query: OrderListQuery): OrderFilter {
+    const filter: OrderFilter = {};
+    const list = query.list;
+    if (list === LIST_PROBLEMS) filter.statusesOrError = LIST_STATUSES[list] ?? [];
+    else if (list === LIST_PREORDERS) filter.reservationStatus = RESERVATION.preorder;
+    else if (LIST_STATUSES[list]) filter.statuses = LIST_STATUSES[list] ?? undefined;
+    if (query.statuses?.length) filter.statuses = filter.statuses ? filter.statuses.filter((code) => query.statuses?.includes(code)) : query.statuses;
+    if (query.deliveryType !== undefined) filter.deliveryType = query.deliveryType;
+    if (scope.shopKeyShopId !== null) {
+      if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);
+      filter.shopId = scope.shopKeyShopId;
+    } else if (query.shopId !== undefined) filter.shopId = query.shopId;
+    if (query.warehouseId !== undefined) filter.warehouseId = query.warehouseId;
+    if (query.dateFrom) filter.createdFrom = startOfDay(query.dateFrom, scope.timeZone);
+    if (query.dateTo) filter.createdBefore = startOfDay(addDays(query.dateTo, 1), scope.timeZone);
+    if (query.deliveryCompanies?.length) filter.companyIds = query.deliveryCompanies;
+    if (query.paymentMethods?.length) filter.paymentTypes = query.paymentMethods;
+    if (query.stickerFormed !== undefined) filter.stickerFormed = query.stickerFormed === 1;
+    if (query.wasInAct !== undefined) filter.wasInAct = query.wasInAct === 1;
+    if (query.packed !== undefined) filter.packed = query.packed === 1;
+    const tomorrow = addDays(todayIn(scope.timeZone), 1);
+    if (query.storagingEnds === 1) filter.holdEndsBy = tomorrow;
+    if (query.storagingEnds === 0) filter.notHoldEndsBy = tomorrow;
+    if (query.withCod !== undefined) filter.withCod = query.withCod === 1;
+    if (query.codReceived !== undefined) filter.codReceived = query.codReceived === 1;
+    if (query.recipientCountry) filter.recipientCountry = query.recipientCountry;
+    if (query.recipientCity) filter.recipientCityContains = query.recipientCity;
+    if (query.search?.trim()) filter.search = query.search;
+    if (query.reservationStatus !== undefined) filter.reservationStatus = query.reservationStatus;
+    if (query.autoReservation !== undefined) filter.autoReserved = query.autoReservation === 1;
+    return filter;
+  }
+
+  // ---------------------------------------------------------------- create and change
+
+  async create(scope: Scope, input: OrderInput, shopHeader: ShopHeader): Promise<number> {
+    const doc = await this.compose(scope, input, shopHeader, [this.historyItem(STATUS.draft, new Date().toISOString())]);
+    const id = await this.store.insert(scope.accountId, doc);
+    this.changed(scope.accountId);
+    return id;
+  }
+
+  async replace(scope: Scope, id: number, input: OrderInput, shopHeader: ShopHeader): Promise<void> {
+    const record = await this.accessible(scope, id);
+    const current = parseDoc(record.doc);
+    const refused = refusal('update', stateOf(record, current));
+    if (refused) throw conflict('order_state', `Order ${id} cannot be changed: ${refused}.`, [{ id, message: refused }]);
+    const now = new Date().toISOString();
+    const status = afterUpdate(record.status);
+    const history = status === record.status ? current.statusHistory : [this.historyItem(status, now, 'Changed by the sender'), ...current.statusHistory];
+    const header = input.shopId ? undefined : (current.shopId !== null && scope.shopKeyShopId === null && shopHeader === undefined ? String(current.shopId) : shopHeader);
+    const doc = await this.compose(scope, input, header, history);
+    const next: OrderDoc = { ...doc, creationDate: current.creationDate, tasks: current.tasks, isPacked: current.isPacked, reservationStatus: current.reservationStatus };
+    if (!(await this.store.update(scope.accountId, id, record.version, next))) throw this.raced(id);
+    this.changed(scope.accountId);
+  }
+
+  async patch(scope: Scope, id: number, patch: OrderPatch): Promise<void> {
+    const record = await this.accessible(scope, id);
+    const doc = parseDoc(record.doc);
+    const refused = refusal('patch', stateOf(record, doc));
+    if (refused) throw conflict('order_state', `Order ${id} cannot be changed: ${refused}.`, [{ id, message: refused }]);
+    if (patch.recipient) {
+      const { legalEntity, ...contact } = patch.recipient;
+      for (const [key, value] of Object.entries(contact)) if (value !== undefined) (doc.recipient as Record<string, unknown>)[key] = typeof value === 'string' ? value.trim() : value;
+      if (legalEntity === null) doc.recipient.legalEntity = { name: null, TIN: null };
+      else if (legalEntity) doc.recipient.legalEntity = { name: legalEntity.name !== undefined ? legalEntity.name : doc.recipient.legalEntity.name, TIN: legalEntity.TIN !== undefined ? legalEntity.TIN : doc.recipient.legalEntity.TIN };
+    }
+    const problems = new FieldErrorCollector();
+    if (!doc.recipient.fullName) problems.add('recipient.fullName', 'must not be empty');
+    if (!doc.recipient.phone) problems.add('recipient.phone', 'must not be empty');
+    problems.throwIfAny();
+    for (const key of ['cmsId', 'comment', 'commentForAssembly', 'documentsForWarehouse'] as const) if (patch[key] !== undefined) doc[key] = patch[key] ?? null;
+    if (!(await this.store.update(scope.accountId, id, record.version, doc))) throw this.raced(id);
+    this.changed(scope.accountId);
+  }
+
+  /** Validates a request and prices it: the document of a new (or replaced) order. */
+  private async compose(scope: Scope, input: OrderInput, shopHeader: ShopHeader, history: StatusHistoryItem[], copy = false): Promise<OrderDoc> {
+    const shop = await this.shops.resolveShopHeader(scope, input.shopId ? String(input.shopId) : shopHeader, false);
+    const problems = new FieldErrorCollector();
+    const sender = this.senderOf(shop, input, problems);
+    const products = await this.productLines(scope, input, problems);
+    const company = this.reference.registry.get(input.delivery.company.id)?.company;
+    if (!company) problems.add('delivery.company.id', `${input.delivery.company.id} is not a delivery company of this service`);
+    else if (!company.deliveryTypes.includes(input.delivery.type as DeliveryType)) problems.add('delivery.type', `${company.name} does not deliver with type ${input.delivery.type}`);
+    const pointMissing = input.delivery.type === 1 && !input.delivery.point?.id;
+    if (pointMissing && !copy) problems.add('delivery.point.id', 'is required for delivery to a pickup point (type 1)');
+    for (const [index, place] of (input.places ?? []).entries()) if (place.weight) gramsOf(place.weight, `places[${index}].weight`, problems);
+    if (input.dimensions?.weight) gramsOf(input.dimensions.weight, 'dimensions.weight', problems);
+    for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const) kopecksOf(input[field], field, problems);
+    problems.throwIfAny();
+
+    // a copy sent the other way has no point yet: a draft asking for one
+    const pricing = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products);
+    const pointId = input.delivery.type === 1 ? (input.delivery.point?.id ?? null) : null;
+    const knownPoint = pointId ? this.reference.registry.point(pointId) : undefined;
+    return composeOrder({
+      input,
+      products,
+      sender,
+      company,
+      knownPoint: knownPoint && knownPoint.companyId === input.delivery.company.id ? knownPoint : undefined,
+      serviceNames: new Map(this.reference.services.map((service) => [service.id, service.name])),
+      pricing,
+      now: history[history.length - 1]?.date ?? new Date().toISOString(),
+      history,
+    });
+  }
+
+  private senderOf(shop: Shop | null, input: OrderInput, problems: FieldErrorCollector): SenderSnapshot {
+    if (shop) {
+      const warehouse = shop.warehouse;
+      return {
+        shopId: shop.id,
+        warehouseId: warehouse.id,
+        brand: shop.brand,
+        fulfilment: warehouse.type === 2,
+        defaultPickupType: warehouse.pickupType,
+        senderAddress: { city: { ...warehouse.address.city }, street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat },
+        sender: { fullName: warehouse.contact.name, phone: warehouse.contact.phone },
+      };
+    }
+    const address = input.senderAddress ?? null;
+    if (!address?.city?.name) problems.add('senderAddress.city.name', 'is required when the order names no shop');
+    if (!input.sender?.fullName) problems.add('sender.fullName', 'is required when the order names no shop');
+    if (!input.sender?.phone) problems.add('sender.phone', 'is required when the order names no shop');
+    if (!input.pickup?.type) problems.add('pickup.type', 'is required when the order names no shop (1 or 4)');
+    const city = address?.city;
+    return {
+      shopId: null,
+      warehouseId: null,
+      brand: input.sender?.fullName ?? '',
+      fulfilment: false,
+      defaultPickupType: null,
+      senderAddress: {
+        city: { countryCode: (city?.countryCode ?? 'RU').toUpperCase(), name: city?.name ?? null, fias: city?.fias ?? null, type: city?.type ?? null, region: city?.region ?? null, area: city?.area ?? null },
+        street: address?.street ?? null,
+        house: address?.house ?? null,
+        bulk: address?.bulk ?? null,
+        flat: address?.flat ?? null,
+      },
+      sender: { fullName: input.sender?.fullName ?? null, phone: input.sender?.phone ?? null },
+    };
+  }
+
+  /** Product lines with catalogue values filled in where a line names a product. */
+  private async productLines(scope: Scope, input: OrderInput, problems: FieldErrorCollector): Promise<ProductLine[]> {
+    const items = input.products ?? [];
+    const ids = items.map((item) => item.id).filter((id): id is number => typeof id === 'number');
+    const catalogue = ids.length ? await this.products.getMany(scope, ids) : new Map();
+    return items.map((item, index) => {
+      const field = `products[${index}]`;
+      const product = item.id ? catalogue.get(item.id) : undefined;
+      if (item.id && !product) problems.add(`${field}.id`, `product ${item.id} does not exist in this account`);
+      if (!item.id && !item.name) problems.add(`${field}.name`, 'is required unless the line names a product (id)');
+      const pick = <T>(own: T | null | undefined, fallback: T | null | undefined): T | null => (own !== undefined && own !== null ? own : (fallback ?? null));
+      const weight = pick(item.weight, product?.weight);
+      return {
+        id: product ? product.id : null,
+        name: pick(item.name, product?.name),
+        nameEn: pick(item.nameEn, product?.nameEn),
+        vendorCode: pick(item.vendorCode, product?.vendorCode),
+        vat: pick<number>(item.vat, product?.vat),
+        priceDeclaredKopecks: kopecksOf(pick(item.priceDeclared, product?.priceDeclared), `${field}.priceDeclared`, problems),
+        priceCodKopecks: kopecksOf(pick(item.priceCod, product?.priceCod), `${field}.priceCod`, problems),
+        prePayKopecks: kopecksOf(item.prePay, `${field}.prePay`, problems),
+        discountKopecks: kopecksOf(item.discount, `${field}.discount`, problems),
+        tnved: pick(item.tnved, product?.tnved),
+        count: item.count ?? 1,
+        weightGrams: weight === null ? null : gramsOf(weight, `${field}.weight`, problems),
+        brand: pick(item.brand, product?.brand),
+        producingCountry: pick(item.producingCountry, product?.producingCountry),
+        barcode: pick(item.barcode, product?.barcodes[0]),
+        dimensions: {
+          width: pick(item.dimensions?.width, product?.dimensions.width),
+          height: pick(item.dimensions?.height, product?.dimensions.height),
+          length: pick(item.dimensions?.length, product?.dimensions.length),
+        },
+      };
+    });
+  }
+
+  /** Prices the chosen company, type and point; a refusal is the order's error, never a failed request. */
+  private async price(scope: Scope, shop: Shop | null, input: OrderInput, products: ProductLine[]): Promise<Pricing> {
+    const city = input.deliveryAddress.city;
+    const from = input.senderAddress?.city;
+    const sides = (value: { width?: number | null; height?: number | null; length?: number | null } | undefined) =>
+      value && value.width && value.height && value.length ? { width: value.width, height: value.height, length: value.length } : undefined;
+    const request: DeliveryQuoteRequest = {
+      companyId: input.delivery.company.id,
+      deliveryType: input.delivery.type as DeliveryType,
+      pointId: input.delivery.point?.id ?? null,
+      reception: {
+        countryCode: city.countryCode,
+        cityName: city.name,
+        ...(city.fias ? { cityFias: city.fias } : {}),
+        ...(city.type ? { cityType: city.type } : {}),
+        ...(city.region ? { region: city.region } : {}),
+        ...(city.area ? { area: city.area } : {}),
+        ...(input.deliveryAddress.zipCode ? { zipCode: input.deliveryAddress.zipCode } : {}),
+      },
+      ...(shop
+        ? {}
+        : {
+            sender: { countryCode: from?.countryCode ?? 'RU', ...(from?.name ? { cityName: from.name } : {}), ...(from?.fias ? { cityFias: from.fias } : {}), ...(from?.region ? { region: from.region } : {}) },
+          }),
+      ...(input.pickup?.type ? { pickupType: input.pickup.type } : {}),
+      products: products.map((line) => ({
+        priceDeclared: line.priceDeclaredKopecks / 100,
+        priceCod: line.priceCodKopecks / 100,
+        discount: line.discountKopecks / 100,
+        count: line.count,
+        ...(line.weightGrams ? { weight: line.weightGrams / 1000 } : {}),
+        ...(sides(line.dimensions) ? { dimensions: sides(line.dimensions) } : {}),
+      })),
+      ...(input.priceDeclared !== undefined && input.priceDeclared !== null ? { priceDeclared: input.priceDeclared } : {}),
+      ...(input.clientPrice ? { priceClient: input.clientPrice } : {}),
+      ...(input.clientPrePay ? { pricePrePayClient: input.clientPrePay } : {}),
+      ...(input.discount ? { discount: input.discount } : {}),
+      servicesRequired: serviceIdsOf(input),
+      ...(input.places?.length ? { places: input.places.map((place) => ({ ...(place.weight ? { weight: place.weight } : {}), ...(sides(place.dimensions) ? { dimensions: sides(place.dimensions) } : {}) })) } : {}),
+      ...(input.dimensions?.weight ? { weight: input.dimensions.weight } : {}),
+      ...(sides(input.dimensions) ? { dimensions: sides(input.dimensions) } : {}),
+      ...(input.dimensions?.places ? { itemCount: input.dimensions.places } : {}),
+      priceMode: input.priceMode ?? 1,
+      applyWidgetSettings: input.applyWidgetSettings === true,
+      applyDefaultDimensions: input.applyDefaultDimensions === true,
+      timeout: PRICING_TIMEOUT_MS,
+    };
+    try {
+      let failure: string | null = null;
+      const quote = await this.calculator.quoteOne(scope, shop, request, (_companyId, reason) => (failure = reason));
+      if (quote) return { quote, error: null };
+      const company = this.reference.registry.get(input.delivery.company.id)?.company.name ?? `Company ${input.delivery.company.id}`;
+      const where = input.delivery.type === 1 ? ` to point ${input.delivery.point?.id}` : '';
+      return { quote: null, error: failure ? `${company} did not price the delivery: ${failure}` : `${company} cannot deliver this order${where} (delivery type ${input.delivery.type}).` };
+    } catch (error) {
+      if (error instanceof AppError) return { quote: null, error: error.message };
+      throw error;
+    }
+  }
+
+  // ---------------------------------------------------------------- batch operations
+
+  /**
+   * All or nothing: every id is checked first, and if any cannot be processed nothing
+   * changes and the error lists each failing id with its reason.
+   */
+  private async batch(
+    scope: Scope,
+    ids: number[],
+    operation: Operation,
+    apply: (record: OrderRecord, doc: OrderDoc, trx: Db) => Promise<Change> | Change,
+    options: { preOrder?: boolean } = {},
+  ): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.store.transaction(async (trx) => {
+      const records = await this.store.getMany(scope.accountId, unique, trx, true);
+      const failures = this.checkAll(scope, unique, records, (record, doc) => refusal(operation, stateOf(record, doc), options));
+      if (failures) throw failures;
+      for (const id of unique) {
+        const record = records.get(id) as OrderRecord;
+        const change = await apply(record, parseDoc(record.doc), trx);
+        if (!(await this.store.update(scope.accountId, id, record.version, change.doc, change.extras ?? {}, trx))) throw this.raced(id);
+      }
+    });
+    this.changed(scope.accountId);
+  }
+
+  /** The error of a batch naming every failing id, or null when all may proceed. */
+  private checkAll(scope: Scope, ids: number[], records: Map<number, OrderRecord>, check: (record: OrderRecord, doc: OrderDoc) => string | null): AppError | null {
+    const missing: ErrorItem[] = [];
+    const foreign: ErrorItem[] = [];
+    const refused: ErrorItem[] = [];
+    for (const id of ids) {
+      const record = records.get(id);
+      if (!record) missing.push({ id, message: `Order ${id} was not found.` });
+      else if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId) foreign.push({ id, message: `Order ${id} belongs to another shop.` });
+      else {
+        const reason = check(record, parseDoc(record.doc));
+        if (reason) refused.push({ id, message: `Order ${id}: ${reason}.` });
+      }
+    }
+    const all = [...refused, ...foreign, ...missing].sort((a, b) => ids.indexOf(a.id as number) - ids.indexOf(b.id as number));
+    if (all.length === 0) return null;
+    const summary = `${all.length} of ${ids.length} order${ids.length > 1 ? 's' : ''} cannot be processed; nothing was changed. ${all[0].message}`;
+    if (refused.length) return conflict('order_state', summary, all);
+    if (foreign.length) return new AppError(403, 'forbidden', summary, all);
+    return new AppError(404, 'not_found', summary, all);
+  }
+
+  async confirm(scope: Scope, body: ConfirmBody): Promise<void> {
+    const preOrder = body.preOrder === true;
+    const now = new Date().toISOString();
+    await this.batch(
+      scope,
+      body.ids,
+      'confirm',
+      async (record, doc, trx) => {
+        const next = afterConfirm(preOrder);
+        doc.status = next.status;
+        doc.statusHistory = [this.historyItem(next.status, now, preOrder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
+        if (next.reservationStatus !== null) doc.reservationStatus = { key: next.reservationStatus, date: now };
+        else await this.jobs.enqueue(scope.accountId, REGISTER_JOB, { orderId: record.id }, { uniqueKey: `register:${scope.accountId}:${record.id}` }, trx);
+        return { doc };
+      },
+      { preOrder },
+    );
+  }
+
+  async cancel(scope: Scope, ids: number[]): Promise<void> {
+    const now = new Date().toISOString();
+    await this.batch(scope, ids, 'cancel', async (record, doc, trx) => {
+      if (doc.trackNumber) await this.jobs.enqueue(scope.accountId, CARRIER_CANCEL_JOB, { orderId: record.id, companyId: record.companyId, trackNumber: doc.trackNumber }, {}, trx);
+      doc.status = STATUS.canceled;
+      doc.statusHistory = [this.historyItem(STATUS.canceled, now), ...doc.statusHistory];
+      if (doc.reservationStatus.key === RESERVATION.preorder || doc.reservationStatus.key === RESERVATION.reserved) doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
+      return { doc, extras: { journeyStep: -1 } };
+    });
+  }
+
+  async requestReturn(scope: Scope, ids: number[]): Promise<void> {
+    const now = new Date().toISOString();
+    await this.batch(scope, ids, 'return', (_record, doc) => {
+      doc.tasks = [...doc.tasks, { type: 'return', date: now, status: 'requested' }];
+      return { doc };
+    });
+  }
+
+  /** Built-in companies grant the extension at once; it is recorded as a task either way. */
+  async extendHold(scope: Scope, body: ExtendHoldBody): Promise<void> {
+    const now = new Date().toISOString();
+    const today = todayIn(scope.timeZone);
+    await this.batch(scope, body.ids, 'extendHold', (_record, doc) => {
+      doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'done', days: body.days }];
+      const point = doc.delivery.point;
+      if (point) {
+        const base = point.holdDate ?? today;
+        point.holdDate = addDays(base, body.days);
+        point.holdDays += body.days;
+        point.storagingEnds = point.holdDate <= addDays(today, 1);
+      }
+      return { doc };
+    });
+  }
+
+  async pack(scope: Scope, ids: number[], packed: boolean): Promise<void> {
+    await this.batch(scope, ids, packed ? 'pack' : 'unpack', (_record, doc) => {
+      doc.isPacked = packed;
+      return { doc };
+    });
+  }
+
+  async reserve(scope: Scope, id: number, reserve: boolean): Promise<void> {
+    const now = new Date().toISOString();
+    const record = await this.accessible(scope, id);
+    const doc = parseDoc(record.doc);
+    const refused = refusal(reserve ? 'reserve' : 'cancelReserve', stateOf(record, doc));
+    if (refused) throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [{ id, message: refused }]);
+    // Stock arrives with fulfilment: until the goods are there, a reserve waits as a preorder.
+    doc.reservationStatus = { key: reserve ? RESERVATION.preorder : RESERVATION.cancelled, date: now };
+    if (!(await this.store.update(scope.accountId, id, record.version, doc))) throw this.raced(id);
+    this.changed(scope.accountId);
+  }
+
+  /** Drafts lacking goods. Stock arrives with fulfilment; until then a fulfilment shop's order lacks everything. */
+  async checkRests(scope: Scope, ids: number[]): Promise<MissingProducts> {
+    const unique = [...new Set(ids)];
+    const records = await this.store.getMany(scope.accountId, unique);
+    const failures = this.checkAll(scope, unique, records, () => null);
+    if (failures) throw failures;
+    const answer: MissingProducts = [];
+    for (const id of unique) {
+      const record = records.get(id) as OrderRecord;
+      const doc = parseDoc(record.doc);
+      if (refusal('checkRests', stateOf(record, doc)) || !doc.fulfilment) continue;
+      const missing = doc.products.map((line) => ({ id: line.id, name: line.name, vendorCode: line.vendorCode, restCount: 0, missingCount: line.count }));
+      if (missing.length) answer.push({ id, missingProducts: missing });
+    }
+    return answer;
+  }
+
+  /** New drafts with the same content (or in the opposite direction); all or nothing. */
+  async duplicate(scope: Scope, ids: number[], back: boolean): Promise<Array<{ id: number; newId: number }>> {
+    const unique = [...new Set(ids)];
+    const records = await this.store.getMany(scope.accountId, unique);
+    const failures = this.checkAll(scope, unique, records, () => null);
+    if (failures) throw failures;
+    const docs: Array<{ id: number; doc: OrderDoc }> = [];
+    for (const id of unique) {
+      const source = parseDoc((records.get(id) as OrderRecord).doc);
+      const input = back ? reversedInputOf(source) : inputOf(source);
+      const history = [this.historyItem(STATUS.draft, new Date().toISOString(), `${back ? 'Return copy' : 'Copy'} of order ${id}`)];
+      try {
+        docs.push({ id, doc: await this.compose(scope, input, input.shopId ? String(input.shopId) : undefined, history, true) });
+      } catch (error) {
+        if (error instanceof AppError && error.statusCode < 500) throw conflict('order_state', `Order ${id} cannot be copied: ${error.message}`, [{ id, message: error.message }]);
+        throw error;
+      }
+    }
+    const created = await this.store.transaction(async (trx) => {
+      const result: Array<{ id: number; newId: number }> = [];
+      for (const { id, doc } of docs) result.push({ id, newId: await this.store.insert(scope.accountId, doc, {}, trx) });
+      return result;
+    });
+    this.changed(scope.accountId);
+    return created;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private async accessible(scope: Scope, id: number): Promise<OrderRecord> {
+    const record = await this.store.get(scope.accountId, id);
+    if (!record) throw notFound('Order', id);
+    if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId) throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}; order ${id} is not one of its orders.`);
+    return record;
+  }
+
+  private raced(id: number): AppError {
+    return conflict('order_changed', `Order ${id} was changed by another request at the same time; read it again and retry.`, [{ id, message: 'changed concurrently' }]);
+  }
+
+  /** Every write to an account's orders: cached counts are no longer valid. */
+  changed(accountId: number): void {
+    this.cache.invalidate(accountId, CACHE_TOPIC);
+  }
+}

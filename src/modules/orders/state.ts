@@ -1,0 +1,145 @@
+/**
+ * The order's life (DESIGN.md section 5) as pure functions: which operation a status
+ * allows, and where it leads. No I/O; the service asks before it writes.
+ */
+
+export const STATUS = {
+  unknown: 1,
+  canceled: 10,
+  draft: 11,
+  confirmed: 12,
+  prepared: 13,
+  shipped: 14,
+  processing: 15,
+  sorting: 31,
+  handedToCompany: 32,
+  handedForReturnEarly: 33,
+  accepted: 41,
+  inTransit: 411,
+  inCity: 412,
+  atPoint: 42,
+  outForDelivery: 43,
+  delivered: 44,
+  dateMoved: 46,
+  refusedBefore: 461,
+  refused: 462,
+  partlyDelivered: 47,
+  handedForReturn: 51,
+  returnedToSorting: 52,
+  returnSorting: 61,
+  returnHanded: 62,
+  returning: 71,
+  returned: 72,
+  partlyReturned: 74,
+  error: 83,
+} as const;
+
+/** Reservation status codes (DESIGN.md): 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled. */
+export const RESERVATION = { none: 0, preorder: 1, reserved: 2, cancelled: 3 } as const;
+
+/** Statuses only a delivery company reports (tracking), never a shop. */
+export const CARRIER_STATUSES: readonly number[] = [14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74];
+/** After these nothing moves any more. */
+export const FINAL_STATUSES: readonly number[] = [10, 72, 74];
+const RETURN_STATUSES: readonly number[] = [33, 51, 52, 61, 62, 71, 72, 74];
+/** Delivered: only a return may follow. */
+const DELIVERED_STATUSES: readonly number[] = [44, 47];
+
+/** Order lists of GET /v2/orders?list= (DESIGN.md). `problems` also takes orders with an error. */
+export const LIST_STATUSES: Record<number, readonly number[] | null> = {
+  0: null,
+  1: [11],
+  2: [12, 13],
+  3: [14, 15, 31, 32, 41, 411, 412, 43, 46],
+  4: [42],
+  5: [44, 47],
+  6: [83, 461, 462],
+  7: RETURN_STATUSES,
+  8: [10],
+  9: null,
+};
+export const LIST_CODES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+export const LIST_PROBLEMS = 6;
+export const LIST_PREORDERS = 9;
+
+export type Operation = 'update' | 'patch' | 'confirm' | 'cancel' | 'return' | 'extendHold' | 'pack' | 'unpack' | 'reserve' | 'cancelReserve' | 'checkRests';
+
+export interface OrderState {
+  status: number;
+  /** The order's own error text (an unpriced delivery), or null. */
+  error: string | null;
+  isPacked: boolean;
+  reservationStatus: number;
+  /** The order's warehouse is a fulfilment one (goods kept by the service). */
+  fulfilment: boolean;
+}
+
+/** Why an operation is refused in this state, or null when it is allowed. */
+export function refusal(operation: Operation, state: OrderState, options: { preOrder?: boolean } = {}): string | null {
+  const { status } = state;
+  switch (operation) {
+    case 'update':
+      return status === STATUS.draft || status === STATUS.error ? null : 'only a draft or an order in error can be changed';
+    case 'patch':
+      return FINAL_STATUSES.includes(status) || DELIVERED_STATUSES.includes(status) ? 'a finished order cannot be changed' : null;
+    case 'confirm':
+      if (status !== STATUS.draft) return 'only a draft can be confirmed';
+      if (state.error !== null) return `its delivery is not priced (${state.error})`;
+      if (options.preOrder && !state.fulfilment) return 'only an order of a fulfilment shop can be confirmed as a preorder';
+      return null;
+    case 'cancel':
+      return ([STATUS.draft, STATUS.confirmed, STATUS.prepared, STATUS.error] as number[]).includes(status) ? null : 'it has been handed over to the delivery company already';
+    case 'return':
+      return status === STATUS.atPoint || status === STATUS.delivered ? null : 'a return can be requested only at the pickup point or after delivery';
+    case 'extendHold':
+      return status === STATUS.atPoint ? null : 'storage can be extended only while the order waits at the pickup point';
+    case 'pack':
+      if (!([STATUS.draft, STATUS.confirmed, STATUS.prepared] as number[]).includes(status)) return 'only an order not yet handed over can be packed';
+      return state.isPacked ? 'it is packed already' : null;
+    case 'unpack':
+      if (!([STATUS.draft, STATUS.confirmed, STATUS.prepared] as number[]).includes(status)) return 'only an order not yet handed over can be unpacked';
+      return state.isPacked ? null : 'it is not packed';
+    case 'reserve':
+      if (!state.fulfilment) return 'only goods of a fulfilment shop are reserved';
+      if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status)) return 'only a draft or a confirmed order can be reserved';
+      return state.reservationStatus === RESERVATION.preorder || state.reservationStatus === RESERVATION.reserved ? 'it is reserved already' : null;
+    case 'cancelReserve':
+      if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status)) return 'only a draft or a confirmed order has a reserve to cancel';
+      return state.reservationStatus === RESERVATION.preorder || state.reservationStatus === RESERVATION.reserved ? null : 'it has no reserve';
+    case 'checkRests':
+      return status === STATUS.draft ? null : 'only drafts are checked';
+  }
+}
+
+/** Where an allowed shop operation leads. */
+export function afterConfirm(preOrder: boolean): { status: number; reservationStatus: number | null } {
+  return { status: STATUS.confirmed, reservationStatus: preOrder ? RESERVATION.preorder : null };
+}
+
+/** Registration with the company: success makes the order Prepared, failure an error. */
+export function afterRegistration(status: number, succeeded: boolean): number | null {
+  if (status !== STATUS.confirmed) return null;
+  return succeeded ? STATUS.prepared : STATUS.error;
+}
+
+/**
+ * Whether a status reported by the company applies: only to a registered order, only a
+ * carrier status, never backwards out of a final status, and after delivery only a return.
+ */
+export function acceptsCarrierStatus(current: number, reported: number): boolean {
+  if (!CARRIER_STATUSES.includes(reported) || reported === current) return false;
+  if (current === STATUS.draft || current === STATUS.confirmed || current === STATUS.error || current === STATUS.unknown) return false;
+  if (FINAL_STATUSES.includes(current)) return false;
+  if (DELIVERED_STATUSES.includes(current)) return RETURN_STATUSES.includes(reported);
+  return true;
+}
+
+/** PUT on an order in error takes it back to a draft, to be confirmed again. */
+export function afterUpdate(status: number): number {
+  return status === STATUS.error ? STATUS.draft : status;
+}
+
+/** Payment type code (DESIGN.md): 1 prepaid, 2 cash on delivery. */
+export function paymentTypeOf(codKopecks: number): number {
+  return codKopecks > 0 ? 2 : 1;
+}

@@ -1,0 +1,257 @@
+/** SQL of orders, always scoped by account (except the carrier-facing lookups, marked so). */
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DatabaseKind } from '../../platform/db/database.js';
+import type { Tables } from '../../platform/db/tables.js';
+import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
+import type { Paging } from '../../platform/paging.js';
+import type { OrderDoc } from './document.js';
+
+export type Db = Kysely<Tables> | Transaction<Tables>;
+
+export interface OrderRecord {
+  id: number;
+  accountId: number;
+  shopId: number | null;
+  status: number;
+  version: number;
+  journeyStep: number;
+  trackNumber: string | null;
+  companyId: number;
+  codReceived: boolean;
+  autoReserved: boolean;
+  /** The answered order without its id, as stored. */
+  doc: string;
+}
+
+export interface OrderFilter {
+  /** Status codes the list allows (null: any). */
+  statuses?: readonly number[];
+  /** Problems list: these statuses, or any order with an error. */
+  statusesOrError?: readonly number[];
+  deliveryType?: number;
+  shopId?: number;
+  warehouseId?: number;
+  createdFrom?: string;
+  createdBefore?: string;
+  companyIds?: number[];
+  paymentTypes?: number[];
+  stickerFormed?: boolean;
+  wasInAct?: boolean;
+  packed?: boolean;
+  /** Orders at a point whose storage ends on or before this date. */
+  holdEndsBy?: string;
+  notHoldEndsBy?: string;
+  withCod?: boolean;
+  codReceived?: boolean;
+  recipientCountry?: string;
+  recipientCityContains?: string;
+  search?: string;
+  reservationStatus?: number;
+  autoReserved?: boolean;
+}
+
+export interface RowExtras {
+  journeyStep?: number;
+  codReceived?: boolean;
+  autoReserved?: boolean;
+}
+
+type Row = Selectable<Tables['orders']>;
+
+function toRecord(row: Pick<Row, 'id' | 'account_id' | 'shop_id' | 'status' | 'version' | 'journey_step' | 'track_number' | 'company_id' | 'cod_received' | 'auto_reserved' | 'doc'>): OrderRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    shopId: row.shop_id,
+    status: row.status,
+    version: row.version,
+    journeyStep: row.journey_step,
+    trackNumber: row.track_number,
+    companyId: row.company_id,
+    codReceived: flag(row.cod_received),
+    autoReserved: flag(row.auto_reserved),
+    doc: row.doc,
+  };
+}
+
+const RECORD_COLUMNS = ['id', 'account_id', 'shop_id', 'status', 'version', 'journey_step', 'track_number', 'company_id', 'cod_received', 'auto_reserved', 'doc'] as const;
+
+/** The indexed columns, all derived from the document. */
+function columnsOf(doc: OrderDoc) {
+  const phoneDigits = doc.recipient.phone.replace(/\D/g, '');
+  return {
+    shop_id: doc.shopId,
+    warehouse_id: doc.warehouseId,
+    status: doc.status,
+    error: doc.error,
+    company_id: doc.delivery.company.id,
+    delivery_type: doc.delivery.type,
+    point_id: doc.delivery.point?.id ?? null,
+    cms_id: doc.cmsId,
+    track_number: doc.trackNumber,
+    search_text: searchText([doc.cmsId, doc.trackNumber, doc.recipient.fullName, doc.recipient.phone, phoneDigits].filter(Boolean).join(' | ')),
+    recipient_city: searchText(doc.deliveryAddress.city.name),
+    recipient_country: (doc.deliveryAddress.city.countryCode ?? '').toUpperCase(),
+    payment_type: doc.pay.type,
+    with_cod: doc.priceCod > 0,
+    sticker_formed: doc.stickerFormed,
+    was_in_act: doc.wasInAct,
+    is_packed: doc.isPacked,
+    reservation_status: doc.reservationStatus.key,
+    hold_until: doc.delivery.point?.holdDate?.slice(0, 10) ?? null,
+  };
+}
+
+function extrasOf(extras: RowExtras) {
+  const values: { journey_step?: number; cod_received?: boolean; auto_reserved?: boolean } = {};
+  if (extras.journeyStep !== undefined) values.journey_step = extras.journeyStep;
+  if (extras.codReceived !== undefined) values.cod_received = extras.codReceived;
+  if (extras.autoReserved !== undefined) values.auto_reserved = extras.autoReserved;
+  return values;
+}
+
+export class OrderStore {
+  constructor(
+    readonly db: Kysely<Tables>,
+    private readonly kind: DatabaseKind,
+  ) {}
+
+  transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async insert(accountId: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<number> {
+    const now = nowIso();
+    const row = await db
+      .insertInto('orders')
+      .values({ account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc: JSON.stringify(doc) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Writes a new version of the order; false when someone else changed it since `version`. */
+  async update(accountId: number, id: number, version: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<boolean> {
+    const now = nowIso();
+    const result = await db
+      .updateTable('orders')
+      .set({ ...columnsOf(doc), ...extrasOf(extras), updated_at: now, version: version + 1, doc: JSON.stringify(doc) })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async get(accountId: number, id: number, db: Db = this.db): Promise<OrderRecord | undefined> {
+    const row = await db.selectFrom('orders').select(RECORD_COLUMNS).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** The orders of `ids` (locked for the transaction on PostgreSQL). */
+  async getMany(accountId: number, ids: number[], db: Db = this.db, lock = false): Promise<Map<number, OrderRecord>> {
+    if (ids.length === 0) return new Map();
+    let query = db.selectFrom('orders').select(RECORD_COLUMNS).where('account_id', '=', accountId).where('id', 'in', [...new Set(ids)]);
+    if (lock && this.kind === 'postgres') query = query.forUpdate();
+    const rows = await query.execute();
+    return new Map(rows.map((row) => [row.id, toRecord(row)]));
+  }
+
+  /** Tracking lookups: by id, cms id or track number; newest first. */
+  async find(accountId: number, by: { id?: number; cmsId?: string; trackNumber?: string }, shopId: number | null): Promise<OrderRecord | undefined> {
+    let query = this.db.selectFrom('orders').select(RECORD_COLUMNS).where('account_id', '=', accountId);
+    if (by.id !== undefined) query = query.where('id', '=', by.id);
+    if (by.cmsId !== undefined) query = query.where('cms_id', '=', by.cmsId);
+    if (by.trackNumber !== undefined) query = query.where('track_number', '=', by.trackNumber);
+    if (shopId !== null) query = query.where('shop_id', '=', shopId);
+    const row = await query.orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  private filtered(accountId: number, filter: OrderFilter) {
+    let query = this.db.selectFrom('orders').where('account_id', '=', accountId);
+    if (filter.statuses) query = query.where('status', 'in', [...filter.statuses]);
+    if (filter.statusesOrError) {
+      const statuses = [...filter.statusesOrError];
+      query = query.where((eb) => eb.or([eb('status', 'in', statuses), eb('error', 'is not', null)]));
+    }
+    if (filter.deliveryType !== undefined) query = query.where('delivery_type', '=', filter.deliveryType);
+    if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
+    if (filter.warehouseId !== undefined) query = query.where('warehouse_id', '=', filter.warehouseId);
+    if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+    if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+    if (filter.companyIds?.length) query = query.where('company_id', 'in', filter.companyIds);
+    if (filter.paymentTypes?.length) query = query.where('payment_type', 'in', filter.paymentTypes);
+    if (filter.stickerFormed !== undefined) query = query.where('sticker_formed', '=', filter.stickerFormed);
+    if (filter.wasInAct !== undefined) query = query.where('was_in_act', '=', filter.wasInAct);
+    if (filter.packed !== undefined) query = query.where('is_packed', '=', filter.packed);
+    if (filter.holdEndsBy !== undefined) query = query.where('status', '=', 42).where('hold_until', '<=', filter.holdEndsBy);
+    if (filter.notHoldEndsBy !== undefined) {
+      const by = filter.notHoldEndsBy;
+      query = query.where((eb) => eb.or([eb('status', '!=', 42), eb('hold_until', 'is', null), eb('hold_until', '>', by)]));
+    }
+    if (filter.withCod !== undefined) query = query.where('with_cod', '=', filter.withCod);
+    if (filter.codReceived !== undefined) query = query.where('status', 'in', [44, 47]).where('cod_received', '=', filter.codReceived);
+    if (filter.recipientCountry !== undefined) query = query.where('recipient_country', '=', filter.recipientCountry.toUpperCase());
+    if (filter.recipientCityContains) query = query.where(sql<boolean>`recipient_city like ${containsPattern(filter.recipientCityContains)} escape '\\'`);
+    if (filter.search) {
+      const needle = filter.search.trim();
+      const pattern = containsPattern(needle);
+      const asId = /^\d{1,15}$/.test(needle) ? Number(needle) : null;
+      query = query.where((eb) => {
+        const text = sql<boolean>`search_text like ${pattern} escape '\\'`;
+        return asId === null ? eb.and([text]) : eb.or([text, eb('id', '=', asId)]);
+      });
+    }
+    if (filter.reservationStatus !== undefined) query = query.where('reservation_status', '=', filter.reservationStatus);
+    if (filter.autoReserved !== undefined) query = query.where('auto_reserved', '=', filter.autoReserved);
+    return query;
+  }
+
+  /** A page of orders: ids and stored documents, newest first. */
+  async list(accountId: number, filter: OrderFilter, paging: Paging): Promise<Array<{ id: number; doc: string }>> {
+    return this.filtered(accountId, filter).select(['id', 'doc']).orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute();
+  }
+
+  async count(accountId: number, filter: OrderFilter): Promise<number> {
+    const row = await this.filtered(accountId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /** Carrier-facing (no account): the orders of a company with this track number. */
+  async byTrackNumber(companyId: number, trackNumbers: string[]): Promise<OrderRecord[]> {
+    if (trackNumbers.length === 0) return [];
+    const rows = await this.db.selectFrom('orders').select(RECORD_COLUMNS).where('track_number', 'in', [...new Set(trackNumbers)]).where('company_id', '=', companyId).execute();
+    return rows.map(toRecord);
+  }
+
+  /** Carrier-facing (no account): registered orders still travelling with these companies, for the tracking poll. */
+  async travelling(companyIds: number[], statuses: readonly number[], limit: number): Promise<Array<{ companyId: number; trackNumber: string }>> {
+    if (companyIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(['company_id', 'track_number'])
+      .where('status', 'in', [...statuses])
+      .where('company_id', 'in', companyIds)
+      .where('track_number', 'is not', null)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ companyId: row.company_id, trackNumber: row.track_number as string }));
+  }
+
+  /** Carrier-facing (no account): orders at a point whose storage ends by `date` and are not marked yet. */
+  async storageEnding(date: string, limit: number): Promise<OrderRecord[]> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('status', '=', 42)
+      .where('hold_until', '<=', date)
+      .where(sql<boolean>`doc not like '%"storagingEnds":true%'`)
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+}

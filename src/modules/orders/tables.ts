@@ -1,0 +1,48 @@
+import type { DateText, Flag, Id, Instant } from '../../platform/db/column-types.js';
+
+/**
+ * One row per order: the filterable fields as indexed columns, the order as it is
+ * answered (GET /v2/orders/{id}) as one JSON text column, so reads splice it unparsed.
+ */
+export interface OrderTables {
+  orders: {
+    id: Id;
+    account_id: number;
+    shop_id: number | null;
+    warehouse_id: number | null;
+    /** Status code of field-notes.md. */
+    status: number;
+    /** The order's own error (unpriced delivery, refused registration), else null. */
+    error: string | null;
+    created_at: Instant;
+    updated_at: Instant;
+    status_at: Instant;
+    company_id: number;
+    delivery_type: number;
+    point_id: number | null;
+    cms_id: string | null;
+    track_number: string | null;
+    /** Lower-cased id, cmsId, track number, recipient name and phone digits. */
+    search_text: string;
+    /** Lower-cased recipient locality name. */
+    recipient_city: string;
+    recipient_country: string;
+    /** 1 prepaid, 2 cash on delivery, 3 card on delivery. */
+    payment_type: number;
+    with_cod: Flag;
+    cod_received: Flag;
+    sticker_formed: Flag;
+    was_in_act: Flag;
+    is_packed: Flag;
+    /** 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled. */
+    reservation_status: number;
+    auto_reserved: Flag;
+    /** Last day of storage at the pickup point. */
+    hold_until: DateText | null;
+    /** Position in the simulated journey of a built-in company (-1: not simulated). */
+    journey_step: number;
+    /** Optimistic lock: every write checks and bumps it. */
+    version: number;
+    doc: string;
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * What happens to an order after confirmation: registration with its company (a job),
+ * statuses from the company (a polling job, pushed events, or the simulated journey of the
+ * built-in companies), and the tracking record customers read.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Scope } from '../../platform/auth.js';
+import { addDays, todayIn } from '../../platform/clock.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
+import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import type { ReferenceData } from '../companies/reference.js';
+import { parseDoc, type OrderDoc } from './document.js';
+import { journeyOf } from './journey.js';
+import type { PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
+import { CARRIER_CANCEL_JOB, REGISTER_JOB, type OrderService } from './service.js';
+import { acceptsCarrierStatus, afterRegistration, CARRIER_STATUSES, FINAL_STATUSES, STATUS } from './state.js';
+import type { OrderRecord, OrderStore, RowExtras } from './store.js';
+
+export const JOURNEY_JOB = 'orders.journey';
+export const POLL_JOB = 'orders.track-poll';
+
+export interface TrackingOptions {
+  /** Seconds between simulated steps of a built-in company's parcel; 0: no simulation. */
+  simulationStepSeconds: number;
+  /** Seconds between polls of the companies that are asked (http drivers). */
+  pollSeconds: number;
+  /** The instance secret: each company's push secret is derived from it. */
+  secret: string;
+}
+
+const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includes(code) && code !== 44 && code !== 47);
+
+export class TrackingService {
+  constructor(
+    private readonly store: OrderStore,
+    private readonly orders: OrderService,
+    private readonly reference: ReferenceData,
+    private readonly jobs: JobQueue,
+    private readonly options: TrackingOptions,
+  ) {}
+
+  /** The jobs of orders, for the worker of a process. */
+  registerJobs(worker: JobWorker): void {
+    worker.register<{ orderId: number }>(REGISTER_JOB, (job, signal) => this.register(job, signal));
+    worker.register<{ orderId: number; companyId: number; trackNumber: string }>(CARRIER_CANCEL_JOB, async (job, signal) => {
+      const entry = this.reference.registry.get(job.payload.companyId);
+      if (entry) await entry.driver.cancel(job.payload.trackNumber, signal);
+    });
+    worker.register<{ orderId: number }>(JOURNEY_JOB, (job) => this.advanceJourney(job));
+    worker.register(POLL_JOB, (_job, signal) => this.poll(signal));
+  }
+
+  /** Makes sure a poll is due (each poll schedules the next). */
+  async schedulePolling(now = new Date()): Promise<void> {
+    if (this.options.pollSeconds <= 0) return;
+    const slot = Math.floor(now.getTime() / (this.options.pollSeconds * 1000));
+    await this.jobs.enqueue(null, POLL_JOB, {}, { uniqueKey: `poll:${slot}`, maxAttempts: 1 });
+  }
+
+  /** A company's secret for pushing events (extension endpoint). */
+  pushSecret(companyId: number): string {
+    return createHmac('sha256', this.options.secret).update(`carrier-push:${companyId}`).digest('hex');
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  private async register(job: Job<{ orderId: number }>, signal: AbortSignal): Promise<void> {
+    const accountId = job.accountId as number;
+    const record = await this.store.get(accountId, job.payload.orderId);
+    if (!record || record.status !== STATUS.confirmed) return;
+    const doc = parseDoc(record.doc);
+    const entry = this.reference.registry.get(record.companyId);
+    if (!entry) {
+      await this.finishRegistration(record, doc, null, 'The delivery company is no longer available.');
+      return;
+    }
+    const shipment: ShipmentRequest = {
+      orderId: record.id,
+      accountId,
+      type: doc.delivery.type as ShipmentRequest['type'],
+      pointId: doc.delivery.point?.id ?? null,
+      recipientLocalityId: this.reference.localities.find({ countryCode: doc.deliveryAddress.city.countryCode ?? undefined, fias: doc.deliveryAddress.city.fias ?? undefined, name: doc.deliveryAddress.city.name ?? undefined, region: doc.deliveryAddress.city.region ?? undefined })?.id ?? 0,
+      cargo: { weightGrams: Math.round((doc.dimensions.factWeight ?? doc.dimensions.weight ?? 1) * 1000), volumeCm3: 0, places: [] },
+      declaredKopecks: Math.round(doc.products.reduce((sum, line) => sum + line.priceDeclared * line.count, 0) * 100),
+      codKopecks: Math.round(doc.priceCod * 100),
+    };
+    try {
+      const registration = await entry.driver.register(shipment, signal);
+      await this.finishRegistration(record, doc, registration, null);
+    } catch (error) {
+      const transient = !(error instanceof CarrierError) || error.transient;
+      if (transient && job.attempts < job.maxAttempts) throw error;
+      await this.finishRegistration(record, doc, null, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async finishRegistration(record: OrderRecord, doc: OrderDoc, registration: { trackNumber: string; trackingUrl: string } | null, error: string | null): Promise<void> {
+    const next = afterRegistration(record.status, registration !== null);
+    if (next === null) return;
+    const now = new Date().toISOString();
+    doc.status = next;
+    doc.error = error;
+    doc.statusHistory = [this.orders.historyItem(next, now, error ? `Registration refused: ${error}` : 'Registered with the delivery company'), ...doc.statusHistory];
+    const extras: RowExtras = {};
+    if (registration) {
+      doc.trackNumber = registration.trackNumber;
+      doc.trackingUrl = registration.trackingUrl;
+    }
+    const simulated = registration !== null && this.simulated(record.companyId);
+    if (simulated) extras.journeyStep = 0;
+    // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
+    if (!(await this.store.update(record.accountId, record.id, record.version, doc, extras))) return;
+    this.orders.changed(record.accountId);
+    if (simulated) await this.scheduleJourney(record.accountId, record.id);
+  }
+
+  // ---------------------------------------------------------------- statuses from companies
+
+  private simulated(companyId: number): boolean {
+    return this.options.simulationStepSeconds > 0 && this.reference.registry.get(companyId)?.driver.code === 'tariff';
+  }
+
+  private async scheduleJourney(accountId: number, orderId: number): Promise<void> {
+    await this.jobs.enqueue(accountId, JOURNEY_JOB, { orderId }, { runAt: new Date(Date.now() + this.options.simulationStepSeconds * 1000), uniqueKey: `journey:${accountId}:${orderId}:${Date.now()}` });
+  }
+
+  private async advanceJourney(job: Job<{ orderId: number }>): Promise<void> {
+    const accountId = job.accountId as number;
+    const record = await this.store.get(accountId, job.payload.orderId);
+    if (!record || record.journeyStep < 0) return;
+    const doc = parseDoc(record.doc);
+    const steps = journeyOf(accountId, record.id, doc.delivery.type);
+    const step = steps[record.journeyStep];
+    if (!step) return;
+    const more = record.journeyStep + 1 < steps.length;
+    const applied = await this.apply(record, doc, { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description }, { journeyStep: more ? record.journeyStep + 1 : -1 });
+    if (applied && more) await this.scheduleJourney(accountId, record.id);
+  }
+
+  /** One status from the company: appended to the history, with hold dates at points. */
+  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}): Promise<boolean> {
+    if (!acceptsCarrierStatus(record.status, event.statusCode)) return false;
+    const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
+    doc.status = event.statusCode;
+    doc.statusHistory = [this.orders.historyItem(event.statusCode, at, event.description || null), ...doc.statusHistory];
+    const point = doc.delivery.point;
+    if (event.statusCode === STATUS.atPoint && point) {
+      const today = todayIn('Europe/Moscow', new Date(at));
+      point.holdDate = addDays(today, Math.max(1, point.holdDays));
+      point.storagingEnds = point.holdDays <= 1;
+    }
+    if ((event.statusCode === STATUS.delivered || event.statusCode === STATUS.partlyDelivered) && doc.priceCod > 0) {
+      doc.pay.status = { code: 'paid', date: at };
+      extras.codReceived = true;
+    }
+    if (!(await this.store.update(record.accountId, record.id, record.version, doc, extras))) return false;
+    this.orders.changed(record.accountId);
+    return true;
+  }
+
+  /** Events for a company's track numbers (push or poll); answers what was applied and what not. */
+  async applyEvents(companyId: number, events: TrackingEvent[]): Promise<PushResult> {
+    const records = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
+    const byTrack = new Map(records.map((record) => [record.trackNumber as string, record]));
+    let applied = 0;
+    const ignored: PushResult['ignored'] = [];
+    const sorted = [...events].sort((a, b) => Date.parse(a.at ?? '') - Date.parse(b.at ?? ''));
+    for (const event of sorted) {
+      const known = byTrack.get(event.trackNumber);
+      if (!known) {
+        ignored.push({ trackNumber: event.trackNumber, message: 'no order of this company has this track number' });
+        continue;
+      }
+      // re-read: an earlier event of the same batch may have changed it
+      const record = (await this.store.get(known.accountId, known.id)) as OrderRecord;
+      if (await this.apply(record, parseDoc(record.doc), event)) applied++;
+      else ignored.push({ trackNumber: event.trackNumber, message: `status ${event.statusCode} does not apply to an order in status ${record.status}` });
+    }
+    return { applied, ignored };
+  }
+
+  async push(companyId: number, secret: string, body: PushBody): Promise<PushResult> {
+    if (!this.reference.registry.get(companyId)) throw notFound('Delivery company', companyId);
+    const expected = Buffer.from(this.pushSecret(companyId));
+    const given = Buffer.from(secret);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError(401, 'invalid_carrier_secret', 'The X-Carrier-Secret header is not the secret of this company.');
+    const unknown = body.events.filter((event) => !CARRIER_STATUSES.includes(event.statusCode));
+    if (unknown.length) throw badRequest('Only statuses a delivery company reports can be pushed.', unknown.map((event) => ({ field: 'events.statusCode', message: `${event.statusCode} is not a status a delivery company reports` })));
+    return this.applyEvents(
+      companyId,
+      body.events.map((event) => ({ trackNumber: event.trackNumber, statusCode: event.statusCode, at: event.at ?? new Date().toISOString(), description: event.description ?? '' })),
+    );
+  }
+
+  /** Asks every polled company about its travelling parcels; marks storage about to end; schedules the next poll. */
+  private async poll(signal: AbortSignal): Promise<void> {
+    try {
+      const polled = this.reference.registry.all().filter((entry) => entry.driver.code !== 'tariff').map((entry) => entry.company.id);
+      const travelling = await this.store.travelling(polled, [STATUS.prepared, ...ACTIVE_STATUSES], 2000);
+      const byCompany = new Map<number, string[]>();
+      for (const row of travelling) byCompany.set(row.companyId, [...(byCompany.get(row.companyId) ?? []), row.trackNumber]);
+      for (const [companyId, trackNumbers] of byCompany) {
+        const entry = this.reference.registry.get(companyId);
+        if (!entry) continue;
+        try {
+          await this.applyEvents(companyId, await entry.driver.track(trackNumbers, signal));
+        } catch {
+          // a company that does not answer is asked again at the next poll
+        }
+      }
+      const tomorrow = addDays(todayIn('Europe/Moscow'), 1);
+      for (const record of await this.store.storageEnding(tomorrow, 1000)) {
+        const doc = parseDoc(record.doc);
+        if (!doc.delivery.point) continue;
+        doc.delivery.point.storagingEnds = true;
+        if (await this.store.update(record.accountId, record.id, record.version, doc)) this.orders.changed(record.accountId);
+      }
+    } finally {
+      await this.schedulePolling(new Date(Date.now() + this.options.pollSeconds * 1000));
+    }
+  }
+
+  // ---------------------------------------------------------------- the tracking record
+
+  async record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
+    const id = query.id ?? query.orderId;
+    if (id === undefined && !query.trackNumber && !query.cmsId) {
+      throw badRequest('Give id (or orderId), trackNumber or cmsId.', [{ field: 'id', message: 'is required (or orderId, trackNumber, cmsId)' }]);
+    }
+    const record = await this.store.find(scope.accountId, { id, cmsId: query.cmsId, trackNumber: query.trackNumber }, scope.shopKeyShopId);
+    if (!record) throw notFound('Order');
+    const doc = parseDoc(record.doc);
+    const company = this.reference.registry.get(record.companyId)?.company;
+    const point = doc.delivery.point;
+    const known = point ? this.reference.registry.point(point.id) : undefined;
+    const address = doc.delivery.type === 1 ? null : [doc.deliveryAddress.zipCode, doc.deliveryAddress.city.name, doc.deliveryAddress.street, doc.deliveryAddress.house, doc.deliveryAddress.flat ? `кв. ${doc.deliveryAddress.flat}` : null].filter(Boolean).join(', ') || null;
+    const name = company?.name ?? doc.delivery.company.name ?? '';
+    return {
+      id: record.id,
+      cmsId: doc.cmsId,
+      brand: doc.brand,
+      statusHistory: doc.statusHistory,
+      trackNumber: doc.trackNumber,
+      trackingUrl: doc.trackingUrl,
+      isPost: company?.isPost === true || point?.isPost === true,
+      withCod: doc.priceCod > 0,
+      delivery: {
+        type: doc.delivery.type,
+        totalPrice: doc.delivery.totalPrice,
+        company: name,
+        holdDays: point ? String(point.holdDays) : null,
+        logo: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="4" y="26" font-size="16">${name.replace(/[<&>]/g, '')}</text></svg>`).toString('base64'),
+        date: doc.delivery.date,
+      },
+      address,
+      cityPhoto: null,
+      ...(point
+        ? {
+            point: {
+              id: point.id,
+              name: point.name,
+              longitude: point.longitude,
+              latitude: point.latitude,
+              type: point.type,
+              description: point.description,
+              photos: point.photos ?? [],
+              address: point.address,
+              schedule: point.schedule,
+              district: known?.district ?? null,
+              metro: known?.metro?.slice(0, 3) ?? [],
+              cashPaymentAvailable: known?.cashPaymentAvailable ?? doc.delivery.cashPaymentAvailable,
+              cardPaymentAvailable: known?.cardPaymentAvailable ?? doc.delivery.cardPaymentAvailable,
+              fittingAvailable: known?.fittingAvailable ?? doc.delivery.fittingAvailable,
+              checkupAvailable: known?.checkupAvailable ?? doc.delivery.checkupAvailable,
+              partialBuyoutAvailable: known?.partialBuyoutAvailable ?? doc.delivery.partialBuyoutAvailable,
+              isDropOff: false,
+            },
+          }
+        : {}),
+    };
+  }
+}
+
