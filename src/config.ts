@@ -24,6 +24,8 @@ export interface Config {
   fileTtlDays: number;
   /** How long a process remembers a resolved token, seconds (0: ask the database every time). */
   authCacheSeconds: number;
+  /** How long a process reuses an identical calculator answer (built-in companies only), seconds (0: never). */
+  calculatorCacheSeconds: number;
   /** Seconds between the simulated steps of a built-in company's parcel (0: no simulation). */
   simulationStepSeconds: number;
   /** Seconds between polls of delivery companies for their parcels' statuses. */
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginTokenDays: readInteger(env, 'LOGIN_TOKEN_DAYS', 30, 1, 3650, problems),
     fileTtlDays: readInteger(env, 'FILE_TTL_DAYS', 30, 1, 3650, problems),
     authCacheSeconds: readInteger(env, 'AUTH_CACHE_SECONDS', 5, 0, 3600, problems),
+    calculatorCacheSeconds: readInteger(env, 'CALCULATOR_CACHE_SECONDS', 30, 0, 3600, problems),
     simulationStepSeconds: readInteger(env, 'SIMULATION_STEP_SECONDS', 60, 0, 7 * 86400, problems),
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
   };

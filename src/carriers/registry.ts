@@ -7,6 +7,10 @@ import { toRateCard } from './tariff/rate-card.js';
 import { TariffDriver } from './tariff/driver.js';
 import type { CarrierDriver } from './types.js';
 
+/** Nearest points kept per company and place, and how many places are remembered. */
+const NEARBY_CANDIDATES = 40;
+const NEARBY_CACHE_SIZE = 20000;
+
 export interface Company extends CompanyFile {
   logo: string;
 }
@@ -22,6 +26,9 @@ export class CarrierRegistry {
   private readonly pointsByCompanyLocality = new Map<string, DeliveryPoint[]>();
   private readonly pointsByCompany = new Map<number, DeliveryPoint[]>();
   private readonly pointsByLocality = new Map<number, DeliveryPoint[]>();
+  private readonly nearby = new Map<string, DeliveryPoint[]>();
+  /** Changes whenever companies or points change: answers computed before are stale. */
+  generation = 0;
 
   constructor(
     private readonly publicUrl: string,
@@ -40,11 +47,13 @@ export class CarrierRegistry {
     }
     const entry = { company, driver };
     this.entries.set(file.id, entry);
+    this.generation += 1;
     return entry;
   }
 
   remove(companyId: number): void {
     this.entries.delete(companyId);
+    this.generation += 1;
   }
 
   get(companyId: number): RegisteredCompany | undefined {
@@ -60,6 +69,8 @@ export class CarrierRegistry {
     this.pointsByCompanyLocality.clear();
     this.pointsByCompany.clear();
     this.pointsByLocality.clear();
+    this.nearby.clear();
+    this.generation += 1;
     for (const point of points) {
       this.pointsById.set(point.id, point);
       push(this.pointsByCompanyLocality, `${point.companyId}:${point.localityId}`, point);
@@ -80,16 +91,33 @@ export class CarrierRegistry {
     return this.pointsByLocality.get(localityId) ?? [];
   }
 
-  /** The company's points nearest to a place (within `withinKm`), closest first. */
+  /** The company's points nearest to a place (within `withinKm`) that `accept` takes, closest first. */
   nearestPoints(companyId: number, latitude: number, longitude: number, count: number, withinKm: number, accept: (point: DeliveryPoint) => boolean): DeliveryPoint[] {
+    const found: DeliveryPoint[] = [];
+    for (const point of this.nearbyCandidates(companyId, latitude, longitude, withinKm)) {
+      if (!accept(point)) continue;
+      found.push(point);
+      if (found.length === count) break;
+    }
+    return found;
+  }
+
+  /** Up to NEARBY_CANDIDATES closest points of a company around a place, remembered (the same towns are asked again and again). */
+  private nearbyCandidates(companyId: number, latitude: number, longitude: number, withinKm: number): DeliveryPoint[] {
+    const key = `${companyId}:${latitude}:${longitude}:${withinKm}`;
+    const known = this.nearby.get(key);
+    if (known) return known;
     const latitudeSpan = withinKm / 111;
     const found: Array<{ point: DeliveryPoint; km: number }> = [];
     for (const point of this.pointsByCompany.get(companyId) ?? []) {
       if (Math.abs(point.latitude - latitude) > latitudeSpan) continue;
       const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
-      if (km <= withinKm && accept(point)) found.push({ point, km });
+      if (km <= withinKm) found.push({ point, km });
     }
-    return found.sort((a, b) => a.km - b.km).slice(0, count).map((entry) => entry.point);
+    const candidates = found.sort((a, b) => a.km - b.km).slice(0, NEARBY_CANDIDATES).map((entry) => entry.point);
+    if (this.nearby.size >= NEARBY_CACHE_SIZE) this.nearby.clear();
+    this.nearby.set(key, candidates);
+    return candidates;
   }
 }
 

@@ -7,6 +7,13 @@ import type { DeliveryType } from '../../carriers/types.js';
 import { CalculatorBody, CalculatorResult, CompanyBody, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './schemas.js';
 
 const tags = ['Calculator'];
+/** Answers from this size on go gzipped to clients that accept it (a big city's points are hundreds of kB). */
+const GZIP_FROM_BYTES = 16 * 1024;
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const accepted = request.headers['accept-encoding'];
+  return typeof accepted === 'string' && /\bgzip\b/.test(accepted) && !/\bgzip\s*;\s*q=0(\.0*)?\b/.test(accepted);
+}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -31,9 +38,13 @@ export function calculatorRoutes(app: App, services: Services): void {
         response: { 200: CalculatorResult, ...errorResponses(403, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
-      return services.calculator.calculate(request.scope, shop, request.body, { onCompanyFailed: logFailures(request) });
+      // already JSON text: a big city's hundreds of points are joined from pre-serialised parts
+      const answer = await services.calculator.calculateJson(request.scope, shop, request.body, { onCompanyFailed: logFailures(request) });
+      reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
+      if (answer.body.length >= GZIP_FROM_BYTES && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzipped() as unknown as CalculatorResult);
+      return reply.send(answer.body as unknown as CalculatorResult);
     },
   );
 
@@ -48,7 +59,7 @@ export function calculatorRoutes(app: App, services: Services): void {
         response: { 200: { anyOf: [DeliveryCompanyResult, { type: 'array', maxItems: 0 }] }, ...errorResponses(403, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const problems: ErrorItem[] = [];
       const type = header(request, 'type');
       const companyId = header(request, 'company-id');
@@ -58,12 +69,8 @@ export function calculatorRoutes(app: App, services: Services): void {
       else if (!/^[1-9]\d{0,8}$/.test(companyId)) problems.push({ field: 'Company-Id', message: 'must be a delivery company id' });
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], true);
       if (problems.length) throw new AppError(400, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
-      const result = await services.calculator.calculate(request.scope, shop, request.body, {
-        type: Number(type) as DeliveryType,
-        companyIds: [Number(companyId)],
-        onCompanyFailed: logFailures(request),
-      });
-      return result[type as '1' | '2' | '3'][0] ?? [];
+      const json = await services.calculator.calculateOneJson(request.scope, shop, request.body, Number(type) as DeliveryType, Number(companyId), logFailures(request));
+      return reply.type('application/json; charset=utf-8').send(json as unknown as DeliveryCompanyResult);
     },
   );
 

@@ -14,6 +14,7 @@ import type { CarrierQuote, Cargo, DeliveryType, PriceMode, QuotePlace, QuoteReq
 import type { ReferenceData } from '../companies/reference.js';
 import type { Locality } from '../localities/source.js';
 import type { Shop } from '../shops/schemas.js';
+import { Answer, AnswerCache } from './answer-cache.js';
 import { buildCargo } from './cargo.js';
 import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks, type Commissions, type OrderMoney, type PriceRules } from './rules.js';
 import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
@@ -63,17 +64,93 @@ interface Context {
   hidePointFullInfo: boolean;
 }
 
-const emptyResult = (): CalculatorResult => ({ '1': [], '2': [], '3': [] });
+/** Point fragments kept (one per point of the dataset at most). */
+const POINT_FRAGMENTS = 200_000;
+
+interface PointOption {
+  point: DeliveryPoint;
+  isFar: boolean;
+  deliveryKopecks: number;
+  totalKopecks: number;
+  codKopecks: number;
+}
+
+/** One company and type of a calculation, before it is shaped as a model or as JSON text. */
+interface CompanyOption {
+  company: DeliveryCompanyResult;
+  points: PointOption[] | null;
+  holdDays: number;
+  idsOnly: boolean;
+}
+
+function toModel(option: CompanyOption): DeliveryCompanyResult {
+  if (!option.points) return option.company;
+  const { company } = option;
+  const dates = { deliveryDate: company.deliveryDate, deliveryDays: company.deliveryDays };
+  return {
+    ...company,
+    points: option.idsOnly
+      ? option.points.map((item) => item.point.id)
+      : option.points.map((item) => presentPoint(item.point, company.deliveryCompanyName, company.deliveryDriver, dates, option.holdDays, item.codKopecks, item.deliveryKopecks, item.totalKopecks, item.isFar)),
+  };
+}
 
 export class CalculatorService {
+  private readonly pointFragments = new Map<number, string>();
+  private readonly answers: AnswerCache;
+
   constructor(
     private readonly reference: ReferenceData,
     private readonly widgetSettings: WidgetSettingsService,
-  ) {}
+    options: { cacheSeconds?: number } = {},
+  ) {
+    this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
+  }
 
   async calculate(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions = {}): Promise<CalculatorResult> {
+    const found = await this.options(scope, shop, body, options);
+    return { '1': found['1'].map(toModel), '2': found['2'].map(toModel), '3': found['3'].map(toModel) };
+  }
+
+  /**
+   * The same answer as `calculate`, as JSON text: the unchanging part of every pickup point is
+   * serialised once per process, so a big city's hundreds of points cost a string join.
+   */
+  async calculateJson(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions = {}): Promise<Answer> {
+    const key = this.answers.enabled ? await this.answerKey(scope, shop, body, options) : null;
+    const known = key === null ? undefined : this.answers.get(key);
+    if (known) return known;
+    let complete = true;
+    const found = await this.options(scope, shop, body, {
+      ...options,
+      onCompanyFailed: (companyId, reason) => {
+        complete = false;
+        options.onCompanyFailed?.(companyId, reason);
+      },
+    });
+    const answer = new Answer(Buffer.from(`{"1":${this.optionsJson(found['1'])},"2":${this.optionsJson(found['2'])},"3":${this.optionsJson(found['3'])}}`));
+    if (key !== null && complete) this.answers.set(key, answer);
+    return answer;
+  }
+
+  /** Everything an answer depends on, or null when it must not be reused (a company over HTTP may answer differently). */
+  private async answerKey(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<string | null> {
+    if (this.reference.registry.all().some(({ driver }) => driver.code !== 'tariff')) return null;
+    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
+    const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType } : null;
+    return JSON.stringify([this.reference.registry.generation, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, body]);
+  }
+
+  /** One option as JSON text (calculator/one), or `[]`. */
+  async calculateOneJson(scope: Scope, shop: Shop | null, body: CalculatorBody, type: DeliveryType, companyId: number, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<string> {
+    const found = await this.options(scope, shop, body, { type, companyIds: [companyId], onCompanyFailed });
+    const option = found[String(type) as '1' | '2' | '3'][0];
+    return option ? this.optionJson(option) : '[]';
+  }
+
+  private async options(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
+    const result: Record<'1' | '2' | '3', CompanyOption[]> = { '1': [], '2': [], '3': [] };
     const context = await this.context(scope, shop, body);
-    const result = emptyResult();
     if (!context) return result;
 
     const type = options.type ?? (body.type as DeliveryType | undefined);
@@ -108,6 +185,36 @@ export class CalculatorService {
     }
     if (body.onlyCheap) for (const key of ['1', '2', '3'] as const) result[key] = cheapest(result[key]);
     return result;
+  }
+
+  private optionsJson(options: CompanyOption[]): string {
+    return `[${options.map((option) => this.optionJson(option)).join(',')}]`;
+  }
+
+  private optionJson(option: CompanyOption): string {
+    const head = JSON.stringify(option.company);
+    if (!option.points) return head;
+    if (option.idsOnly) return `${head.slice(0, -1)},"points":[${option.points.map((item) => item.point.id).join(',')}]}`;
+    const shared = `,"deliveryDays":${JSON.stringify(option.company.deliveryDays)},"deliveryDate":${JSON.stringify(option.company.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
+    const points = option.points.map(
+      (item) =>
+        `${this.pointJson(item.point, option)}${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}}`,
+    );
+    return `${head.slice(0, -1)},"points":[${points.join(',')}]}`;
+  }
+
+  /** The unchanging fields of a point in the calculator's shape, as JSON text without its closing brace. */
+  private pointJson(point: DeliveryPoint, option: CompanyOption): string {
+    const key = point.id;
+    let text = this.pointFragments.get(key);
+    if (text === undefined) {
+      const model = presentPoint(point, option.company.deliveryCompanyName, option.company.deliveryDriver, { deliveryDate: { from: '', to: '' }, deliveryDays: { min: 0, max: 0 } }, 0, 0, 0, 0, false);
+      const { deliveryDays: _days, deliveryDate: _date, deliveryHoldDays: _hold, priceCommissionCod: _cod, priceDelivery: _delivery, totalPrice: _total, isFar: _far, ...fixed } = model;
+      text = JSON.stringify(fixed).slice(0, -1);
+      if (this.pointFragments.size >= POINT_FRAGMENTS) this.pointFragments.clear();
+      this.pointFragments.set(key, text);
+    }
+    return text;
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
@@ -221,7 +328,7 @@ export class CalculatorService {
     };
   }
 
-  private present(entry: RegisteredCompany, quote: CarrierQuote, context: Context): DeliveryCompanyResult | null {
+  private present(entry: RegisteredCompany, quote: CarrierQuote, context: Context): CompanyOption | null {
     const { company, driver } = entry;
     const offered = new Map(quote.services.map((service) => [service.id, service.priceKopecks]));
     for (const id of context.required) if (!offered.has(id)) return null;
@@ -275,21 +382,23 @@ export class CalculatorService {
         base.isExpress = company.isExpress === true;
         base.timeSelectAvailable = company.timeSelectAvailable === true;
       }
-      return base;
+      return { company: base, points: null, holdDays: 0, idsOnly: false };
     }
 
     const points = this.pointsFor(entry, context);
     if (points.length === 0) return null;
-    const presented = points.map(({ point, isFar }) => {
+    const presented: PointOption[] = points.map(({ point, isFar }) => {
       const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
       const cash = point.cashPaymentAvailable;
-      const total = customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash));
-      return { point, isFar, delivery, total, cod: cash ? commissions.codCash : commissions.codCard };
+      return {
+        point,
+        isFar,
+        deliveryKopecks: delivery,
+        totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
+        codKopecks: cash ? commissions.codCash : commissions.codCard,
+      };
     });
-    base.points = context.hidePointFullInfo
-      ? presented.map(({ point }) => point.id)
-      : presented.map(({ point, isFar, delivery, total, cod }) => presentPoint(point, company.name, driver.code, dates, company.holdDays ?? 7, cod, delivery, total, isFar));
-    return base;
+    return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
   }
 
   /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
@@ -400,20 +509,20 @@ function presentPoint(
 }
 
 /** Lowest price of an option: its total, or its cheapest point's. */
-function lowestPrice(item: DeliveryCompanyResult): number {
-  if (item.totalPrice !== undefined) return item.totalPrice;
+function lowestPrice(option: CompanyOption): number {
+  if (!option.points) return option.company.totalPrice ?? Number.POSITIVE_INFINITY;
   let lowest = Number.POSITIVE_INFINITY;
-  for (const point of item.points ?? []) if (typeof point !== 'number') lowest = Math.min(lowest, point.totalPrice);
+  for (const item of option.points) lowest = Math.min(lowest, item.totalKopecks / 100);
   return lowest;
 }
 
 /** onlyCheap: the cheapest option(s) of a type; for pickup points, only the points at that price. */
-function cheapest(items: DeliveryCompanyResult[]): DeliveryCompanyResult[] {
-  if (items.length === 0) return items;
-  const low = Math.min(...items.map(lowestPrice));
-  return items
-    .filter((item) => lowestPrice(item) === low || (item.points?.some((point) => typeof point === 'number') ?? false))
-    .map((item) => (item.points && item.points.some((point) => typeof point !== 'number') ? { ...item, points: item.points.filter((point) => typeof point === 'number' || point.totalPrice === low) } : item));
+function cheapest(options: CompanyOption[]): CompanyOption[] {
+  if (options.length === 0) return options;
+  const low = Math.min(...options.map(lowestPrice));
+  return options
+    .filter((option) => lowestPrice(option) === low)
+    .map((option) => (option.points ? { ...option, points: option.points.filter((item) => item.totalKopecks / 100 === low) } : option));
 }
 
 /** "Россия, г Москва" / "Москва, ул. ..." -> the locality part of a one-line address. */

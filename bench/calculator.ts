@@ -1,0 +1,53 @@
+/**
+ * Figures of the calculator issue, in one run on one machine:
+ *   hello-world baseline; POST /v2/calculator from a Moscow shop to a big city (Санкт-Петербург,
+ *   all companies, full point info) and to a small town (Удомля), at 50 connections:
+ *   req/s, p50/p99, response size, ratio to hello-world;
+ *   then 8 http companies answering in 200 ms each: total latency of one call (concurrency, not sum).
+ * Run: npx tsx bench/calculator.ts   (BENCH_DATABASE_URL=postgres://... for PostgreSQL;
+ *      CALCULATOR_CACHE_SECONDS=0 to measure every call computed afresh)
+ */
+import { startFakeCarrier } from '../test/support/fake-carrier.js';
+import { load, printTable, startServer } from './lib.js';
+
+const connections = Number(process.env.CONNECTIONS ?? 50);
+const duration = Number(process.env.DURATION ?? 10);
+
+const hello = await startServer('hello-server.ts');
+const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+await hello.stop();
+
+const app = await startServer('calculator-server.ts');
+const headers = { authorization: `Bearer ${String(app.info.token)}`, 'shop-id': String(app.info.shopId), 'content-type': 'application/json' };
+const call = (name: string, body: unknown, extra: Record<string, string> = {}) =>
+  load({ name, url: `${app.url}/v2/calculator`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body), connections, durationSeconds: duration });
+const gzip = { 'accept-encoding': 'gzip' };
+const cargo = { weight: 1.2, dimensions: { width: 20, height: 15, length: 30 }, priceDeclared: 3000, priceCod: 3000 };
+const results = [
+  await call('POST /v2/calculator -> Санкт-Петербург (all companies, full points)', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }),
+  await call('POST /v2/calculator -> Москва (all companies, full points)', { reception: { cityName: 'Москва' }, ...cargo }),
+  await call('same, client accepts gzip', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }, gzip),
+  await call('POST /v2/calculator -> Москва, client accepts gzip', { reception: { cityName: 'Москва' }, ...cargo }, gzip),
+  await call('POST /v2/calculator -> Санкт-Петербург, hidePointFullInfo', { reception: { cityName: 'Санкт-Петербург' }, hidePointFullInfo: true, ...cargo }),
+  await call('POST /v2/calculator -> Удомля (small town)', { reception: { cityName: 'Удомля', region: 'Тверская область' }, ...cargo }),
+];
+await app.stop();
+printTable(`Calculator on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version}); start with reference data ${String(app.info.startMs)} ms`, baseline, results);
+
+// 8 slow http companies of 200 ms each: the call waits for the slowest, not for the sum.
+const slow = await Promise.all(Array.from({ length: 8 }, () => startFakeCarrier({ delayMs: 200 })));
+const remote = await startServer('calculator-server.ts', { BENCH_HTTP_CARRIERS: JSON.stringify(slow.map((carrier) => carrier.baseUrl)) });
+const remoteHeaders = { authorization: `Bearer ${String(remote.info.token)}`, 'shop-id': String(remote.info.shopId), 'content-type': 'application/json' };
+const timings: number[] = [];
+let companies = 0;
+for (let run = 0; run < 12; run++) {
+  const started = performance.now();
+  const response = await fetch(`${remote.url}/v2/calculator`, { method: 'POST', headers: remoteHeaders, body: JSON.stringify({ reception: { cityName: 'Санкт-Петербург' }, type: 2, timeout: 1000, ...cargo }) });
+  const body = (await response.json()) as Record<string, Array<{ deliveryCompanyId: number }>>;
+  timings.push(performance.now() - started);
+  companies = body['2'].filter((company) => company.deliveryCompanyId > 200).length;
+}
+await remote.stop();
+await Promise.all(slow.map((carrier) => carrier.close()));
+const measured = timings.slice(2).sort((a, b) => a - b);
+console.log(`\n8 http companies answering in 200 ms each (courier, + built-in ones): ${companies} of 8 answered; total latency min ${measured[0].toFixed(0)} ms, median ${measured[Math.floor(measured.length / 2)].toFixed(0)} ms, max ${measured[measured.length - 1].toFixed(0)} ms (target < 260 ms; sequential would be 1600 ms)`);

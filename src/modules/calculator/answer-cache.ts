@@ -1,0 +1,67 @@
+/**
+ * Identical calculator calls within a few seconds get the same bytes back: checkout widgets
+ * ask the same question for every visitor of a city. Only answers made by built-in
+ * (deterministic) companies are kept; the key holds everything the answer depends on.
+ */
+import { gzipSync } from 'node:zlib';
+
+/** A calculator answer as bytes, with its gzip form made once on first demand. */
+export class Answer {
+  private compressed: Buffer | null = null;
+
+  constructor(readonly body: Buffer) {}
+
+  gzipped(): Buffer {
+    // level 1: a big city's answer shrinks about tenfold in a few milliseconds
+    this.compressed ??= gzipSync(this.body, { level: 1 });
+    return this.compressed;
+  }
+}
+
+export class AnswerCache {
+  private readonly entries = new Map<string, { answer: Answer; expires: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  get(key: string, now = Date.now()): Answer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires <= now) {
+      this.drop(key);
+      return undefined;
+    }
+    return entry.answer;
+  }
+
+  set(key: string, answer: Answer, now = Date.now()): void {
+    if (!this.enabled || answer.body.length > this.maxBytes / 4) return;
+    this.drop(key);
+    this.entries.set(key, { answer, expires: now + this.ttlMs });
+    this.bytes += answer.body.length;
+    // oldest first: Map keeps insertion order
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.answer.body.length;
+    this.entries.delete(key);
+  }
+}
