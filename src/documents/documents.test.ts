@@ -72,20 +72,17 @@ describe('stickers', () => {
     }
   });
 
-  withTools(`barcodes decode to the track numbers, label by label${pdfToolsMissing}`, async () => {
+  withTools(`barcodes decode to the track numbers, label by label, at a thermal printer's 203 dpi${pdfToolsMissing}`, { timeout: 120_000 }, async () => {
     // zbar reports the same symbol once per page: compare the distinct tracks of each sheet.
     const distinct = (tracks: string[]): string[] => [...new Set(tracks)].sort();
     const a4 = pdfBarcodes(await renderStickers(orders, 1));
     expect(a4.map(distinct)).toEqual([distinct(labelTracks.slice(0, 4)), distinct(labelTracks.slice(4, 8))]);
     for (const format of [2, 3] as const) {
-      const pdf = await renderStickers(orders, format);
-      expect(pdfBarcodes(pdf, 300), `format ${format} at 300 dpi`).toEqual(labelTracks.map((track) => [track]));
-      // What a 203 dpi thermal printer makes of it must still scan.
-      expect(pdfBarcodes(pdf, 203), `format ${format} at 203 dpi`).toEqual(labelTracks.map((track) => [track]));
+      expect(pdfBarcodes(await renderStickers(orders, format)), `format ${format}`).toEqual(labelTracks.map((track) => [track]));
     }
   });
 
-  withTools(`never overflow a label: long values are cut, pages stay one per label${pdfToolsMissing}`, async () => {
+  withTools(`never overflow a label: long values are cut, pages stay one per label${pdfToolsMissing}`, { timeout: 120_000 }, async () => {
     const long = 'Очень длинное значение '.repeat(20);
     const crowded: StickerOrder = {
       ...sampleStickerOrder(1),

@@ -18,8 +18,9 @@ export const FONT = { regular: 'DejaVuSans', bold: 'DejaVuSans-Bold' } as const;
 let fontFiles: { regular: Buffer; bold: Buffer } | null = null;
 
 /**
- * The DejaVu TTF files, read once per process: the built-in PDF fonts cannot draw Cyrillic,
- * and reading 1.4 MB from disk for every document would dominate small renders.
+ * The DejaVu TTF files (the built-in PDF fonts cannot draw Cyrillic), read once per process.
+ * Each document parses them again (~20 ms): sharing one parsed fontkit font between
+ * documents was measured to drop glyphs from the later documents' subsets.
  */
 function fonts(): { regular: Buffer; bold: Buffer } {
   if (!fontFiles) {

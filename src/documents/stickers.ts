@@ -68,9 +68,9 @@ class Column {
     if (lines < 1) return;
     const height = lines * lineHeight;
     this.doc.text(value, this.x, this.y, { width: this.width, height: height + 0.5, ellipsis: '…', align: options.align ?? 'left', lineGap: 0 });
-    // Advance by what was really used, so a short value does not leave a gap.
-    const used = Math.min(height, this.doc.heightOfString(value, { width: this.width, lineGap: 0 }));
-    this.y += used + (options.gapAfter ?? 0);
+    // pdfkit leaves doc.y under the last line it drew: advance by that, so a short value
+    // leaves no gap (and the text is not laid out a second time to measure it).
+    this.y = Math.min(this.y + height, Math.max(this.y, this.doc.y)) + (options.gapAfter ?? 0);
   }
 
   /** A caption and its value on one flow: "Получатель: Иванов Иван". */

@@ -56,10 +56,11 @@ export function pdfText(bytes: Buffer): string {
 }
 
 /**
- * The barcodes zbarimg reads on each page rendered at `dpi` (a 203 dpi thermal printer is
- * coarser than 300). zbar reports identical symbols on one page once.
+ * The barcodes zbarimg reads on each page rendered at `dpi`: by default 203 dpi, what a
+ * thermal label printer makes of the page (and cheaper to scan than 300 dpi).
+ * zbar reports identical symbols on one page once.
  */
-export function pdfBarcodes(bytes: Buffer, dpi = 300): string[][] {
+export function pdfBarcodes(bytes: Buffer, dpi = 203): string[][] {
   return withFile(bytes, (file, dir) => {
     execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-png', file, path.join(dir, 'page')]);
     const pages = fs.readdirSync(dir).filter((name) => name.startsWith('page') && name.endsWith('.png')).sort((a, b) => Number(/(\d+)\.png$/.exec(a)?.[1]) - Number(/(\d+)\.png$/.exec(b)?.[1]));
