@@ -75,7 +75,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir });
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
-  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds });
+  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits });
   const jobs = new JobQueue(db, database.kind);
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-carrier.js';
-import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { kitBody, productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 
 let t: TestApp;
 let owner: ApiClient;
@@ -187,6 +187,19 @@ describe('calculator: every parameter changes the answer as the contract says', 
     expect(goods.priceCommissionCod).toBe(100);
     const light = byId((await calc({ ...SPB, type: 2, weight: 1 })).body['2'], 1);
     expect(goods.priceDelivery).toBeGreaterThan(light.priceDelivery);
+  });
+
+  it('kits sent by id bring their goods from the catalogue', async () => {
+    const product = (await owner.post('/v2/products', productBody({ vendorCode: 'CALC-HEAVY', weight: 4, priceDeclared: 1000, priceCod: 1000 }))).body.id;
+    const kit = (await owner.post('/v2/kits', kitBody(shopId, [product], { vendorCode: 'CALC-KIT', discount: 10, products: [{ id: product, count: 2 }] }))).body.id;
+    const byKit = byId((await calc({ ...SPB, type: 2, kits: [{ id: kit, count: 2 }] })).body['2'], 1);
+    const byWeight = byId((await calc({ ...SPB, type: 2, weight: 16, priceDeclared: 4000, priceCod: 3600 })).body['2'], 1);
+    expect(byKit.priceDelivery).toBe(byWeight.priceDelivery);
+    expect(byKit.priceCommissionDeclared).toBe(byWeight.priceCommissionDeclared);
+    expect(byKit.priceCommissionCod).toBe(byWeight.priceCommissionCod);
+    const unknown = await calc({ ...SPB, kits: [{ id: 999999 }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([{ field: 'kits[0].id', message: 'is not a kit of this account' }]);
   });
 
   it('marketplace supplies need the marketplace service and take no cash on delivery', async () => {

@@ -64,6 +64,20 @@ interface Context {
   hidePointFullInfo: boolean;
 }
 
+/** What the calculator needs of the kits area. */
+export interface KitLookup {
+  get(scope: Scope, id: number): Promise<{ discount: number; products: Array<{ count: number; weight: number | null; priceDeclared: number | null; priceCod: number | null; dimensions: { width: number | null; height: number | null; length: number | null } }> }>;
+}
+
+interface GoodsItem {
+  weight?: number;
+  dimensions?: { width?: number; height?: number; length?: number };
+  priceDeclared?: number;
+  priceCod?: number;
+  discount?: number;
+  count?: number;
+}
+
 /** Point fragments kept (one per point of the dataset at most). */
 const POINT_FRAGMENTS = 200_000;
 
@@ -102,9 +116,45 @@ export class CalculatorService {
   constructor(
     private readonly reference: ReferenceData,
     private readonly widgetSettings: WidgetSettingsService,
-    options: { cacheSeconds?: number } = {},
+    options: { cacheSeconds?: number; kits?: KitLookup } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
+    this.kits = options.kits ?? null;
+  }
+
+  private readonly kits: KitLookup | null;
+
+  /** Kits sent by id only: their goods from the catalogue (kit count times each product's count, the kit's discount on COD). */
+  private async expandKits(scope: Scope, kits: NonNullable<CalculatorBody['kits']>): Promise<GoodsItem[]> {
+    const goods: GoodsItem[] = [];
+    for (const [index, kit] of kits.entries()) {
+      if (kit.id === undefined || kit.weight !== undefined || kit.dimensions !== undefined || !this.kits) {
+        goods.push(kit);
+        continue;
+      }
+      let found: Awaited<ReturnType<KitLookup['get']>>;
+      try {
+        found = await this.kits.get(scope, kit.id);
+      } catch (error) {
+        if (error instanceof AppError && error.statusCode === 404) {
+          throw new AppError(400, 'validation_failed', `kits[${index}].id: kit ${kit.id} is not a kit of this account.`, [{ field: `kits[${index}].id`, message: 'is not a kit of this account' }]);
+        }
+        throw error;
+      }
+      const kitCount = kit.count ?? 1;
+      const keep = 1 - (found.discount ?? 0) / 100;
+      for (const product of found.products) {
+        const { width, height, length } = product.dimensions;
+        goods.push({
+          weight: product.weight ?? undefined,
+          dimensions: width && height && length ? { width, height, length } : undefined,
+          priceDeclared: product.priceDeclared ?? undefined,
+          priceCod: product.priceCod === null ? undefined : Math.round(product.priceCod * keep * 100) / 100,
+          count: product.count * kitCount,
+        });
+      }
+    }
+    return goods;
   }
 
   async calculate(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions = {}): Promise<CalculatorResult> {
@@ -136,6 +186,8 @@ export class CalculatorService {
   /** Everything an answer depends on, or null when it must not be reused (a company over HTTP may answer differently). */
   private async answerKey(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<string | null> {
     if (this.reference.registry.all().some(({ driver }) => driver.code !== 'tariff')) return null;
+    // kits named by id change with the catalogue
+    if (body.kits?.some((kit) => kit.id !== undefined)) return null;
     const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
     const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType } : null;
     return JSON.stringify([this.reference.registry.generation, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, body]);
@@ -293,9 +345,10 @@ export class CalculatorService {
             sides: widget.defaultDimensions ? ([widget.defaultDimensions.width, widget.defaultDimensions.height, widget.defaultDimensions.length].sort((a, b) => b - a) as [number, number, number]) : null,
           }
         : null;
-    const cargo = buildCargo(body, defaults);
+    const kits = body.kits?.length ? await this.expandKits(scope, body.kits) : [];
+    const cargo = buildCargo({ ...body, kits }, defaults);
 
-    const goods = [...(body.products ?? []), ...(body.kits ?? [])];
+    const goods: GoodsItem[] = [...(body.products ?? []), ...kits];
     const goodsDeclared = goods.reduce((sum, item) => sum + toKopecks(item.priceDeclared ?? 0) * (item.count ?? 1), 0);
     const goodsCod = goods.reduce((sum, item) => sum + Math.max(0, toKopecks(item.priceCod ?? 0) - toKopecks(item.discount ?? 0)) * (item.count ?? 1), 0);
     const marketplace = body.marketplace && (body.marketplace.id || body.marketplace.fbo || body.marketplace.fbs) ? body.marketplace : null;

@@ -39,6 +39,11 @@ describe('reference lists of delivery', () => {
     expect(companies.body[0]).toEqual({ id: 1, name: 'Пунктир', logo: 'http://delivery.test/logos/punktir.svg', deliveryTypes: [1, 2] });
     const types = new Set(companies.body.flatMap((company: { deliveryTypes: number[] }) => company.deliveryTypes));
     expect([...types].sort()).toEqual([1, 2, 3]);
+    const logo = await t.client().get('/logos/punktir.svg');
+    expect(logo.status).toBe(200);
+    expect(logo.headers['content-type']).toMatch(/image\/svg\+xml/);
+    expect(logo.text).toContain('>П</text>');
+    expect((await t.client().get('/logos/nobody.svg')).status).toBe(404);
     const returns = await owner.get('/v2/lists/return-companies');
     expect(returns.body.map((company: { id: number }) => company.id)).toEqual([1, 3, 5, 6]);
     expect(Object.keys(returns.body[0]).sort()).toEqual(['id', 'logo', 'name']);
@@ -75,6 +80,8 @@ describe('reference lists of delivery', () => {
     expect(express.body).toHaveLength(4);
     expect(express.body.filter((item: { isDefault: boolean }) => item.isDefault)).toEqual([{ id: 402, timeFrom: '13:00', timeTo: '16:00', isDefault: true }]);
     expect((await owner.get(`/v2/couriers/schedule?${query}&companyId=2`)).body).toEqual([]);
+    const town = `cityFias=x&cityType=г&cityName=${encodeURIComponent('Подольск')}&cityRegion=${encodeURIComponent('Московская область')}&shopId=${shopId}&date=${nextYear}&companyId=1`;
+    expect((await owner.get(`/v2/couriers/schedule?${town}`)).body).toEqual([{ id: 101, timeFrom: '09:00', timeTo: '18:00', isDefault: true }]);
     const nowhere = `cityFias=x&cityType=г&cityName=${encodeURIComponent('Удомля')}&cityRegion=${encodeURIComponent('Тверская область')}&shopId=${shopId}&date=${nextYear}&companyId=4`;
     expect((await owner.get(`/v2/couriers/schedule?${nowhere}`)).body).toEqual([]);
   });

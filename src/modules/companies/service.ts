@@ -37,6 +37,7 @@ const MERGED_SCHEDULE = [...Array(6).fill({ from: '09:00', to: '20:00' }), null]
 /** Options of GET /v2/orders/shipment: the next working days a parcel can leave. */
 const SHIPMENT_DAYS = 3;
 const DROP_OFF_POINTS_SHOWN = 50;
+const NARROW_INTERVALS_FROM_POPULATION = 250_000;
 
 export function toPointItem(point: DeliveryPoint): PointItem {
   return {
@@ -112,8 +113,10 @@ export class DeliveryCompanyService {
     if (!locality) throw new AppError(400, 'unknown_locality', `The locality ${query.cityName} was not found.`, [{ field: 'cityName', message: 'is not a known locality' }]);
     const { company } = entry;
     if (!company.deliveryTypes.includes(2) || !covers(company, locality)) return [];
-    const intervals = company.courierIntervals ?? [['09:00', '18:00']];
-    const defaultIndex = company.defaultInterval ?? 0;
+    // narrow intervals only where the company has couriers enough: big cities; elsewhere the whole day
+    const all = company.courierIntervals ?? [['09:00', '18:00']];
+    const intervals = locality.population >= NARROW_INTERVALS_FROM_POPULATION ? all : all.slice(0, 1);
+    const defaultIndex = (company.defaultInterval ?? 0) < intervals.length ? (company.defaultInterval ?? 0) : 0;
     return intervals.map(([timeFrom, timeTo], index) => ({ id: company.id * 100 + index + 1, timeFrom, timeTo, isDefault: index === defaultIndex }));
   }
 
