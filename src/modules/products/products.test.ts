@@ -105,6 +105,10 @@ describe('products: happy path', () => {
     expect(ids(await account.get('/v2/products?sort=priceCod&desc=true'))).toEqual([made[2], made[0], made[1]]);
     expect(ids(await account.get('/v2/products?sort=name&desc=false'))).toEqual([made[2], made[0], made[1]]);
     expect(ids(await account.get('/v2/products?sort=id&desc=false'))).toEqual(made);
+    const unpriced = (await account.post('/v2/products', productBody({ vendorCode: 'NO-PRICE', priceCod: null }))).body.id;
+    expect(ids(await account.get('/v2/products?sort=priceCod')).at(-1)).toBe(unpriced);
+    expect(ids(await account.get('/v2/products?sort=priceCod&desc=true')).at(-1)).toBe(unpriced);
+    expect((await account.delete(`/v2/products/${unpriced}`)).status).toBe(204);
     // No goods are stored at fulfilment warehouses until the fulfilment area adds stock.
     const atFulfilment = await account.get('/v2/products?fulfilmentWarehouseId=1');
     expect(atFulfilment.status).toBe(200);

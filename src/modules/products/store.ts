@@ -187,7 +187,8 @@ export class ProductStore {
     if (filter.vendorCodes) query = filter.vendorCodes.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('vendor_code', 'in', filter.vendorCodes);
     const direction = order.desc ? 'desc' : 'asc';
     let ordered = query.selectAll();
-    if (order.field !== 'id') ordered = ordered.orderBy(SORT_COLUMNS[order.field], direction);
+    // Empty values last in either direction, the same on both engines (their defaults differ).
+    if (order.field !== 'id') ordered = ordered.orderBy(SORT_COLUMNS[order.field], (item) => (order.desc ? item.desc() : item.asc()).nullsLast());
     ordered = ordered.orderBy('id', direction);
     const [rows, count] = await Promise.all([
       ordered.limit(paging.perPage).offset(paging.offset).execute(),
