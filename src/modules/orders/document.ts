@@ -340,11 +340,28 @@ export function reversedInputOf(doc: OrderDoc): OrderInput {
   };
 }
 
-export function parseDoc(text: string): OrderDoc {
-  return JSON.parse(text) as OrderDoc;
+export function parseDoc(stored: Buffer | string): OrderDoc {
+  return JSON.parse(typeof stored === 'string' ? stored : stored.toString('utf8')) as OrderDoc;
 }
 
 /** The stored document with its id, as answered, without parsing it. */
-export function withId(id: number, doc: string): string {
-  return `{"id":${id},${doc.slice(1)}`;
+export function withId(id: number, doc: Buffer | string): Buffer | string {
+  if (typeof doc === 'string') return `{"id":${id},${doc.slice(1)}`;
+  return Buffer.concat([Buffer.from(`{"id":${id},`), doc.subarray(1)]);
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** A JSON array of stored documents with their ids, spliced as bytes (or text). */
+export function arrayOf(rows: Array<{ id: number; doc: Buffer | string }>): Buffer | string {
+  if (rows.every((row) => typeof row.doc === 'string')) return `[${rows.map((row) => withId(row.id, row.doc)).join(',')}]`;
+  const parts: Buffer[] = [OPEN];
+  rows.forEach((row, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(Buffer.from(`{"id":${row.id},`), typeof row.doc === 'string' ? Buffer.from(row.doc.slice(1)) : row.doc.subarray(1));
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
 }

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { JobWorker } from '../../platform/jobs.js';
+import type { CarrierDriver, TrackingEvent } from '../../carriers/types.js';
 
 let t: TestApp;
 let owner: ApiClient;
@@ -95,6 +96,33 @@ describe('journey: events pushed by the company', () => {
     expect((await owner.post('/v2/orders/cancel', { ids: [id] })).status).toBe(409);
     expect((await owner.post('/v2/orders/return', { ids: [id] })).status).toBe(204);
     expect((await owner.get(`/v2/orders/${id}`)).body.tasks.map((task: { type: string }) => task.type)).toEqual(['extend-hold', 'return']);
+  });
+});
+
+describe('journey: the periodic poll of companies reached over HTTP', () => {
+  it('asks the company about its parcels and applies what it answers', async () => {
+    const entry = t.runtime.services.reference.registry.get(7)!;
+    const original = entry.driver;
+    const asked: string[][] = [];
+    entry.driver = Object.assign(Object.create(original) as CarrierDriver, {
+      code: 'http',
+      track: async (trackNumbers: string[]): Promise<TrackingEvent[]> => {
+        asked.push(trackNumbers);
+        return trackNumbers.map((trackNumber) => ({ trackNumber, statusCode: 411, at: new Date().toISOString(), description: 'In transit (polled)' }));
+      },
+    });
+    try {
+      const { id, trackNumber } = await prepared(orderBody({ delivery: { company: { id: 7 }, type: 2 } }));
+      await t.runtime.services.tracking.schedulePolling();
+      await worker.runDue();
+      expect(asked).toEqual([[trackNumber]]);
+      const order = (await owner.get(`/v2/orders/${id}`)).body;
+      expect(order.statusHistory[0]).toMatchObject({ code: 411, description: 'In transit (polled)' });
+      // the next poll is scheduled, not run now
+      expect(await worker.runDue()).toBe(0);
+    } finally {
+      entry.driver = original;
+    }
   });
 });
 

@@ -17,7 +17,7 @@ import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { ProductService } from '../products/service.js';
 import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
-import { composeOrder, inputOf, parseDoc, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
+import { arrayOf, composeOrder, inputOf, parseDoc, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
 import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
 import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, type Operation, type OrderState } from './state.js';
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
@@ -80,7 +80,7 @@ export class OrderService {
   // ---------------------------------------------------------------- reads
 
   /** The order as answered (JSON text). */
-  async getText(scope: Scope, id: number): Promise<string> {
+  async getText(scope: Scope, id: number): Promise<Buffer | string> {
     const record = await this.accessible(scope, id);
     return withId(record.id, record.doc);
   }
@@ -91,14 +91,14 @@ export class OrderService {
   }
 
   /** A page of orders as a JSON array text, and the total. */
-  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ text: string; total: number }> {
+  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ text: Buffer | string; total: number }> {
     const filter = this.filterOf(scope, query);
     const key = JSON.stringify(filter);
     const [rows, total] = await Promise.all([
       this.store.list(scope.accountId, filter, paging),
       this.cache.read(scope.accountId, CACHE_TOPIC, key, () => this.store.count(scope.accountId, filter)),
     ]);
-    return { text: `[${rows.map((row) => withId(row.id, row.doc)).join(',')}]`, total };
+    return { text: arrayOf(rows), total };
   }
 
   private filterOf(scope: Scope, query: OrderListQuery): OrderFilter {

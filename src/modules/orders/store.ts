@@ -19,8 +19,8 @@ export interface OrderRecord {
   companyId: number;
   codReceived: boolean;
   autoReserved: boolean;
-  /** The answered order without its id, as stored. */
-  doc: string;
+  /** The answered order without its id, as stored (bytes on SQLite, text on PostgreSQL). */
+  doc: Buffer | string;
 }
 
 export interface OrderFilter {
@@ -120,14 +120,39 @@ export class OrderStore {
     return this.db.transaction().execute(work);
   }
 
+  private encode(doc: OrderDoc): Buffer | string {
+    const text = JSON.stringify(doc);
+    return this.kind === 'sqlite' ? Buffer.from(text) : text;
+  }
+
   async insert(accountId: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<number> {
     const now = nowIso();
     const row = await db
       .insertInto('orders')
-      .values({ account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc: JSON.stringify(doc) })
+      .values({ account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc: this.encode(doc) })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
+  }
+
+  /** Many orders at once (imports, data sets): one statement per chunk. */
+  async insertMany(accountId: number, docs: OrderDoc[], extras: RowExtras = {}, db: Db = this.db): Promise<void> {
+    const now = nowIso();
+    for (let start = 0; start < docs.length; start += 200) {
+      const rows = docs.slice(start, start + 200).map((doc) => ({
+        account_id: accountId,
+        ...columnsOf(doc),
+        journey_step: extras.journeyStep ?? -1,
+        cod_received: extras.codReceived ?? false,
+        auto_reserved: extras.autoReserved ?? false,
+        created_at: doc.creationDate,
+        updated_at: now,
+        status_at: now,
+        version: 0,
+        doc: this.encode(doc),
+      }));
+      await db.insertInto('orders').values(rows).execute();
+    }
   }
 
   /** Writes a new version of the order; false when someone else changed it since `version`. */
@@ -135,7 +160,7 @@ export class OrderStore {
     const now = nowIso();
     const result = await db
       .updateTable('orders')
-      .set({ ...columnsOf(doc), ...extrasOf(extras), updated_at: now, version: version + 1, doc: JSON.stringify(doc) })
+      .set({ ...columnsOf(doc), ...extrasOf(extras), updated_at: now, version: version + 1, doc: this.encode(doc) })
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .where('version', '=', version)
@@ -209,7 +234,7 @@ export class OrderStore {
   }
 
   /** A page of orders: ids and stored documents, newest first. */
-  async list(accountId: number, filter: OrderFilter, paging: Paging): Promise<Array<{ id: number; doc: string }>> {
+  async list(accountId: number, filter: OrderFilter, paging: Paging): Promise<Array<{ id: number; doc: Buffer | string }>> {
     return this.filtered(accountId, filter).select(['id', 'doc']).orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute();
   }
 

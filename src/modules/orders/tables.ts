@@ -1,4 +1,8 @@
+import type { ColumnType } from 'kysely';
 import type { DateText, Flag, Id, Instant } from '../../platform/db/column-types.js';
+
+/** The order document: JSON as UTF-8 bytes on SQLite, text on PostgreSQL. */
+export type DocColumn = ColumnType<Buffer | string, Buffer | string, Buffer | string>;
 
 /**
  * One row per order: the filterable fields as indexed columns, the order as it is
@@ -43,6 +47,6 @@ export interface OrderTables {
     journey_step: number;
     /** Optimistic lock: every write checks and bumps it. */
     version: number;
-    doc: string;
+    doc: DocColumn;
   };
 }

@@ -55,7 +55,7 @@ export class TrackingService {
   async schedulePolling(now = new Date()): Promise<void> {
     if (this.options.pollSeconds <= 0) return;
     const slot = Math.floor(now.getTime() / (this.options.pollSeconds * 1000));
-    await this.jobs.enqueue(null, POLL_JOB, {}, { uniqueKey: `poll:${slot}`, maxAttempts: 1 });
+    await this.jobs.enqueue(null, POLL_JOB, {}, { runAt: now, uniqueKey: `poll:${slot}`, maxAttempts: 1 });
   }
 
   /** A company's secret for pushing events (extension endpoint). */

@@ -35,7 +35,8 @@ export const orders: SchemaMigration = {
       .addColumn('hold_until', t.date)
       .addColumn('journey_step', 'integer', (c) => c.notNull().defaultTo(-1))
       .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('doc', 'text', (c) => c.notNull())
+      // UTF-8 bytes on SQLite: lists splice them without decoding and encoding again
+      .addColumn('doc', kit.kind === 'postgres' ? 'text' : 'blob', (c) => c.notNull())
       .execute();
     const index = (name: string, columns: string[]) => db.schema.createIndex(name).on('orders').columns(columns).execute();
     await index('orders_account', ['account_id', 'id']);

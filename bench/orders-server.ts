@@ -1,0 +1,126 @@
+/**
+ * The service for the orders figures, on a fresh database (SQLite in a temp DATA_DIR, or a
+ * throw-away schema of the PostgreSQL in BENCH_DATABASE_URL / DATABASE_URL). Seeds one
+ * account with a shop, 3 catalogue products and ORDERS (default 200000) orders, bulk
+ * inserted from real priced orders with varied content. Prints `READY {url, token, ...}`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/app.js';
+import { startRuntime } from '../src/bootstrap.js';
+import type { Scope } from '../src/platform/auth.js';
+import { OrderStore } from '../src/modules/orders/store.js';
+import type { OrderDoc } from '../src/modules/orders/document.js';
+import type { OrderInput } from '../src/modules/orders/schemas.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-'));
+const postgresUrl = process.env.BENCH_DATABASE_URL || (/^postgres/.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined);
+const schema = postgresUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  DATABASE_URL: postgresUrl ?? '',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  PORT: '0',
+  SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
+  DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20',
+});
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  await client.query(text);
+  await client.end();
+}
+
+if (schema) await adminQuery(`create schema ${schema}`);
+const runtime = await startRuntime(config, { schema });
+const { services, database } = runtime;
+const account = await services.accounts.createAccount({ name: 'Orders bench' });
+const scope: Scope = { accountId: account.accountId, timeZone: 'Europe/Moscow', kind: 'account', shopKeyShopId: null, employeeId: null };
+const day = { from: '09:00', to: '18:00' };
+const warehouseId = await services.warehouses.create(scope, {
+  name: 'Склад',
+  type: 1,
+  address: { street: 'Складская', house: '1', city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' } },
+  contact: { name: 'Иван', phone: '+79160000000' },
+  schedule: [day, day, day, day, day, null, null],
+});
+const shopIds: number[] = [];
+for (let index = 0; index < 5; index++) shopIds.push(await services.shops.create(scope, { name: `Магазин ${index}`, brand: `Бренд ${index}`, warehouse: { id: warehouseId }, platform: 'woocommerce' }));
+const productIds: number[] = [];
+for (const [index, name] of ['Футболка', 'Кружка', 'Носки'].entries()) {
+  productIds.push(await services.products.create(scope, { name, vendorCode: `P-${index}`, priceDeclared: 500 + index * 100, priceCod: 700 + index * 100, weight: 0.2 + index * 0.1, dimensions: { width: 20, height: 5, length: 25 } }));
+}
+const spb = services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
+if (!spb) throw new Error('Санкт-Петербург is not in the reference data');
+const pointId = services.reference.registry.pointsIn(1, spb.id).find((point) => point.cashPaymentAvailable && point.limits.maxWeight === null)?.id ?? services.reference.registry.pointsIn(1, spb.id)[0].id;
+
+/** What a plugin sends: a priced order with 3 products by reference. */
+const orderBody = (type: 1 | 2): OrderInput => ({
+  shopId: shopIds[0],
+  cmsId: 'WC-1',
+  products: productIds.map((id, index) => ({ id, count: index + 1 })),
+  deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '10', flat: '5' },
+  recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122', email: 'petr@example.com' },
+  delivery: type === 1 ? { company: { id: 1 }, type: 1, point: { id: pointId } } : { company: { id: 1 }, type: 2 },
+  clientPrice: 250,
+});
+
+// Templates: real priced orders of both types, then varied and bulk-inserted.
+const templates: OrderDoc[] = [];
+for (const type of [1, 2] as const) {
+  const id = await services.orders.create(scope, orderBody(type), undefined);
+  const { id: _id, ...doc } = await services.orders.get(scope, id);
+  void _id;
+  templates.push(doc as OrderDoc);
+}
+const STATUSES = [11, 11, 12, 13, 41, 411, 42, 44, 44, 44, 10, 83];
+const NAMES = ['Пётр Сидоров', 'Анна Смирнова', 'Ольга Ёлкина', 'Иван Кузнецов', 'Мария Попова', 'Сергей Волков'];
+const total = Number(process.env.ORDERS ?? 200_000);
+const store = new OrderStore(database.db, database.kind);
+const seedStarted = performance.now();
+const startMs = Date.now() - 180 * 86400_000;
+await database.db.transaction().execute(async (trx) => {
+  const batch: OrderDoc[] = [];
+  for (let index = 0; index < total; index++) {
+    const template = templates[index % 2];
+    const status = STATUSES[index % STATUSES.length];
+    const at = new Date(startMs + Math.floor((index / total) * 180 * 86400_000)).toISOString();
+    batch.push({
+      ...template,
+      status,
+      statusHistory: [{ code: status, name: 'x', date: at, description: null }, ...template.statusHistory],
+      creationDate: at,
+      cmsId: `WC-${100000 + index}`,
+      shopId: shopIds[index % shopIds.length],
+      trackNumber: status >= 13 && status !== 83 ? `PU${String(index).padStart(11, '0')}` : null,
+      recipient: { ...template.recipient, fullName: `${NAMES[index % NAMES.length]} ${index}`, phone: `+7999${String(index).padStart(7, '0')}` },
+      error: status === 83 ? 'The address is not served.' : null,
+    });
+    if (batch.length === 1000) await store.insertMany(account.accountId, batch.splice(0), {}, trx);
+  }
+  if (batch.length) await store.insertMany(account.accountId, batch, {}, trx);
+});
+if (database.kind === 'postgres') await sql`vacuum analyze orders`.execute(database.db);
+else await sql`analyze`.execute(database.db);
+services.orders.changed(account.accountId);
+const seedMs = Math.round(performance.now() - seedStarted);
+
+const app = await buildApp({ config, database, services });
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+console.log(`READY ${JSON.stringify({ url: address, token: account.token, database: config.databaseKind, orders: total + 2, seedMs, shopId: shopIds[0], body: orderBody(1) })}`);
+
+process.on('SIGTERM', () => {
+  void (async () => {
+    await app.close();
+    await database.close();
+    if (schema) await adminQuery(`drop schema ${schema} cascade`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  })();
+});

@@ -1,0 +1,38 @@
+/**
+ * Figures of the orders issue, in one run on one machine, next to a bare fastify hello-world:
+ *   - POST /v2/orders: a priced order (pickup point) with 3 products by reference;
+ *   - GET /v2/orders?list=0&perPage=50 with a filter, over 200k orders of one account.
+ * Run: npx tsx bench/orders.ts                      (SQLite)
+ *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/orders.ts
+ */
+import { load, printTable, startServer } from './lib.js';
+
+const connections = Number(process.env.CONNECTIONS ?? 50);
+const duration = Number(process.env.DURATION ?? 10);
+
+const hello = await startServer('hello-server.ts');
+const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+await hello.stop();
+
+const app = await startServer('orders-server.ts', {}, 900_000);
+const info = app.info as { token: string; database: string; orders: number; seedMs: number; shopId: number; body: unknown };
+const auth = { authorization: `Bearer ${info.token}` };
+const list = (label: string, query: string) => load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers: auth, connections, durationSeconds: duration });
+const results = [
+  await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
+  await list(`list=0&perPage=50&shopId=${info.shopId}`, `list=0&perPage=50&shopId=${info.shopId}`),
+  await list('list=5&perPage=50 (delivered)', 'list=5&perPage=50'),
+  await load({
+    name: 'POST /v2/orders (priced, 3 products)',
+    url: `${app.url}/v2/orders`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(info.body),
+    connections,
+    durationSeconds: duration,
+  }),
+];
+await app.stop();
+
+console.log(`\nSeeded ${info.orders} orders in ${info.seedMs} ms.`);
+printTable(`Orders on ${info.database} — ${info.orders} orders in one account, ${connections} connections, ${duration} s each (node ${process.version})`, baseline, results);
