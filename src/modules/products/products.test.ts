@@ -127,6 +127,10 @@ describe('products: happy path', () => {
     expect((await account.put(`/v2/products/${id}`, { name: 'Чайник заварочный', vendorCode: 'SYNC-RENAMED' })).status).toBe(204);
     expect(ids(await account.get('/v2/products?vendorCode=renamed'))).toEqual([id]);
     expect(await byName('чайник')).toEqual([id]);
+    const quoted = (await account.post('/v2/products', productBody({ vendorCode: 'QUOTE-1', name: 'Конфеты "Мишка" (1/2 кг)' }))).body.id;
+    for (const needle of ['"мишка"', 'ка" (', '"', 'ет', '(1/2', 'AND', 'мишка OR']) {
+      expect(await byName(needle), needle).toEqual(needle === 'AND' || needle === 'мишка OR' ? [] : [quoted]);
+    }
     expect((await account.delete(`/v2/products/${id}`)).status).toBe(204);
     expect(await byName('чайник')).toEqual([]);
     expect(ids(await account.get('/v2/products?vendorCode=sync'))).toEqual([]);
