@@ -3,7 +3,7 @@
  * накладная) for companies that ask for counts of bags, boxes or pallets.
  */
 import { formatAddress, formatParty } from './format.js';
-import { PageWriter, type TableColumn } from './page-writer.js';
+import { PAGE_MARGIN, PageWriter, type TableColumn } from './page-writer.js';
 import { A4, formatDate, formatMoney, formatWeight, openDocument } from './pdf.js';
 import type { ActOrder, HandoverActInput, WaybillInput } from './types.js';
 
@@ -51,7 +51,7 @@ function header(writer: PageWriter, title: string, act: HandoverActInput): void 
 
 /** The act a courier signs when taking the orders of one company from one warehouse. */
 export async function renderHandoverAct(act: HandoverActInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: 0, title: `Акт приёма-передачи № ${act.number}` });
+  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Акт приёма-передачи № ${act.number}` });
   const writer = new PageWriter(doc);
   header(writer, 'Акт приёма-передачи отправлений', act);
   writer.text('Отправитель передал, а служба доставки приняла следующие отправления:', { size: 10, gapAfter: 6 });
@@ -67,7 +67,7 @@ export async function renderHandoverAct(act: HandoverActInput): Promise<Buffer> 
 
 /** The waybill: same orders, with the transport units the company asked to count. */
 export async function renderWaybill(waybill: WaybillInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: 0, title: `Транспортная накладная № ${waybill.number}` });
+  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Транспортная накладная № ${waybill.number}` });
   const writer = new PageWriter(doc);
   header(writer, 'Транспортная накладная', waybill);
   const units: Array<[string, number | null | undefined]> = [

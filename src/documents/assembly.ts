@@ -3,7 +3,7 @@
  * the boxes to pack into and the shop's comment for assembly.
  */
 import { formatAddress } from './format.js';
-import { PageWriter, type TableColumn } from './page-writer.js';
+import { PAGE_MARGIN, PageWriter, type TableColumn } from './page-writer.js';
 import { A4, formatDate, openDocument } from './pdf.js';
 import type { AssemblyOrder, AssemblyStatementInput, GoodsLine } from './types.js';
 
@@ -40,7 +40,7 @@ function assemblyOrder(writer: PageWriter, order: AssemblyOrder, position: numbe
 
 /** One statement for many orders: what to pick and how to pack each. */
 export async function renderAssemblyStatement(statement: AssemblyStatementInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: 0, title: `Сборочный лист № ${statement.number}` });
+  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Сборочный лист № ${statement.number}` });
   const writer = new PageWriter(doc);
   writer.heading(`Сборочный лист № ${statement.number} от ${formatDate(statement.date)}`);
   const units = statement.orders.reduce((total, order) => total + totalCount(order.goods), 0);

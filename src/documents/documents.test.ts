@@ -83,7 +83,7 @@ describe('stickers', () => {
   });
 
   withTools(`never overflow a label: long values are cut, pages stay one per label${pdfToolsMissing}`, { timeout: 120_000 }, async () => {
-    const long = 'Очень длинное значение '.repeat(20);
+    const long = `${'Очень длинное значение '.repeat(20)}${'Ж'.repeat(300)}`;
     const crowded: StickerOrder = {
       ...sampleStickerOrder(1),
       recipient: { name: long, phone: '+7 900 000-00-00', legalName: long },
@@ -185,6 +185,19 @@ describe('assembly statement and supply act', () => {
     expect(text).toContain('Комментарий для сборки: Положить подарочную открытку');
     expect(text).toContain('Документы: Счёт-фактура в коробку');
     expect(text).toContain('Единиц товара: 36');
+  });
+
+  withTools(`let a comment longer than a page flow on to the next pages${pdfToolsMissing}`, async () => {
+    const statement = sampleAssemblyStatement(2);
+    statement.orders[0].commentForAssembly = `${'Собрать аккуратно, проверить комплектность. '.repeat(300)}Конец комментария.`;
+    const pdf = await renderAssemblyStatement(statement);
+    const info = pdfInfo(pdf);
+    expect(info.pages).toBeGreaterThan(2);
+    expectPageSizes(info.sizes, PAGE_POINTS[1]);
+    const text = pdfText(pdf);
+    expect(text).toContain('Конец комментария.');
+    expect(text).toContain(`Заказ № ${statement.orders[1].orderId}`);
+    expect(text).toContain('Проверил');
   });
 
   withTools(`supply act lists goods, places and type${pdfToolsMissing}`, async () => {

@@ -11,9 +11,12 @@ export interface TableColumn<Row> {
 
 const CELL_PADDING = 3;
 
+/** Page margin of flowing documents; give it to openDocument too, for pages pdfkit adds itself. */
+export const PAGE_MARGIN = mm(15);
+
 /** Writes top to bottom on A4 pages, starting a new page when the next block does not fit. */
 export class PageWriter {
-  readonly margin = mm(15);
+  readonly margin = PAGE_MARGIN;
   y = 0;
 
   constructor(
@@ -47,7 +50,8 @@ export class PageWriter {
     const height = this.doc.heightOfString(value, { width: this.width });
     this.ensure(height);
     this.doc.text(value, this.margin, this.y, { width: this.width, align: options.align ?? 'left' });
-    this.y += height + (options.gapAfter ?? size * 0.3);
+    // A text longer than a page flows on to pages pdfkit adds: continue under its last line.
+    this.y = this.doc.y + (options.gapAfter ?? size * 0.3);
   }
 
   heading(value: string): void {

@@ -1,13 +1,13 @@
 /** The fulfilment supply act (акт поставки): goods arriving at a fulfilment warehouse in boxes or on pallets. */
 import { GOODS_COLUMNS, totalCount } from './assembly.js';
 import { formatAddress, formatParty } from './format.js';
-import { PageWriter } from './page-writer.js';
+import { PAGE_MARGIN, PageWriter } from './page-writer.js';
 import { A4, formatDate, openDocument } from './pdf.js';
 import type { SupplyActInput } from './types.js';
 
 /** The act that goes with a supply of goods to a fulfilment warehouse. */
 export async function renderSupplyAct(supply: SupplyActInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: 0, title: `Акт поставки № ${supply.supplyId}` });
+  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Акт поставки № ${supply.supplyId}` });
   const writer = new PageWriter(doc);
   writer.heading(`Акт поставки товаров № ${supply.supplyId} от ${formatDate(supply.date)}`);
   writer.fields([
