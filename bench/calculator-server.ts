@@ -17,7 +17,7 @@ import type { Scope } from '../src/platform/auth.js';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-calc-'));
 const postgresUrl = process.env.BENCH_DATABASE_URL;
 const schema = postgresUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
-const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: postgresUrl ?? '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', PORT: '0', SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01' });
+const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: postgresUrl ?? '', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', PORT: '0', SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01', CALCULATOR_CACHE_SECONDS: process.env.CALCULATOR_CACHE_SECONDS ?? '30' });
 
 if (schema) {
   const client = new pg.Client({ connectionString: postgresUrl });

@@ -367,12 +367,13 @@ describe('widget settings and applyWidgetSettings', () => {
 
 describe('calculator: bad input', () => {
   it('names every bad field', async () => {
-    const response = await calc({ ...SPB, weight: -1, type: 5, products: [{ dimensions: { width: 0 }, count: 0 }], timeout: 'soon' });
+    const response = await calc({ ...SPB, weight: -1, type: 5, products: [{ dimensions: { width: 0 }, count: 0 }], timeout: 'soon', servicesRequired: [99] });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('validation_failed');
     expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual(
-      expect.arrayContaining(['weight', 'type', 'products[0].dimensions.width', 'products[0].count', 'timeout']),
+      expect.arrayContaining(['weight', 'type', 'products[0].dimensions.width', 'products[0].count', 'timeout', 'servicesRequired[0]']),
     );
+    expect(response.body.errors).toEqual(expect.arrayContaining([{ field: 'servicesRequired[0]', message: 'must be a service id of GET /v2/lists/services (1 to 22)' }]));
   });
 
   it('needs the sender and pickupType without Shop-Id, and the recipient locality', async () => {

@@ -7,7 +7,7 @@ const Side = Type.Number({ minimum: 1, maximum: 999, description: 'cm' });
 const Weight = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg' });
 const Dimensions = Type.Object({ width: Type.Optional(Side), height: Type.Optional(Side), length: Type.Optional(Side) });
 const DeliveryTypeCode = Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' });
-const ServiceIds = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50 });
+const ServiceIds = Type.Array(Type.Integer({ minimum: 1, maximum: 22, 'x-message': 'must be a service id of GET /v2/lists/services (1 to 22)' }), { maxItems: 50 });
 
 export const AddressInput = Type.Object({
   countryCode: Text,

@@ -64,6 +64,12 @@ interface Context {
   hidePointFullInfo: boolean;
 }
 
+const COMMA = Buffer.from(',');
+const OPEN_ARRAY = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
+const CLOSE_POINTS = Buffer.from(']}');
+const CLOSE_OBJECT = Buffer.from('}');
+
 /** What the calculator needs of the kits area. */
 export interface KitLookup {
   get(scope: Scope, id: number): Promise<{ discount: number; products: Array<{ count: number; weight: number | null; priceDeclared: number | null; priceCod: number | null; dimensions: { width: number | null; height: number | null; length: number | null } }> }>;
@@ -110,7 +116,8 @@ function toModel(option: CompanyOption): DeliveryCompanyResult {
 }
 
 export class CalculatorService {
-  private readonly pointFragments = new Map<number, string>();
+  private readonly pointFragments = new Map<number, Buffer>();
+  private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
   private readonly answers: AnswerCache;
 
   constructor(
@@ -178,7 +185,14 @@ export class CalculatorService {
         options.onCompanyFailed?.(companyId, reason);
       },
     });
-    const answer = new Answer(Buffer.from(`{"1":${this.optionsJson(found['1'])},"2":${this.optionsJson(found['2'])},"3":${this.optionsJson(found['3'])}}`));
+    const parts: Buffer[] = [Buffer.from('{"1":')];
+    this.optionsParts(found['1'], parts);
+    parts.push(Buffer.from(',"2":'));
+    this.optionsParts(found['2'], parts);
+    parts.push(Buffer.from(',"3":'));
+    this.optionsParts(found['3'], parts);
+    parts.push(CLOSE_OBJECT);
+    const answer = new Answer(Buffer.concat(parts));
     if (key !== null && complete) this.answers.set(key, answer);
     return answer;
   }
@@ -239,34 +253,61 @@ export class CalculatorService {
     return result;
   }
 
-  private optionsJson(options: CompanyOption[]): string {
-    return `[${options.map((option) => this.optionJson(option)).join(',')}]`;
+  /** JSON of options as byte parts: point fragments are UTF-8 once per process, the per-call parts once per distinct value. */
+  private optionsParts(options: CompanyOption[], parts: Buffer[]): void {
+    parts.push(OPEN_ARRAY);
+    options.forEach((option, index) => {
+      if (index > 0) parts.push(COMMA);
+      this.optionParts(option, parts);
+    });
+    parts.push(CLOSE_ARRAY);
+  }
+
+  private optionParts(option: CompanyOption, parts: Buffer[]): void {
+    const head = JSON.stringify(option.company);
+    if (!option.points) {
+      parts.push(Buffer.from(head));
+      return;
+    }
+    if (option.idsOnly) {
+      parts.push(Buffer.from(`${head.slice(0, -1)},"points":[${option.points.map((item) => item.point.id).join(',')}]}`));
+      return;
+    }
+    parts.push(Buffer.from(`${head.slice(0, -1)},"points":[`));
+    const shared = `,"deliveryDays":${JSON.stringify(option.company.deliveryDays)},"deliveryDate":${JSON.stringify(option.company.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
+    const tails = new Map<string, Buffer>();
+    option.points.forEach((item, index) => {
+      if (index > 0) parts.push(COMMA);
+      parts.push(this.pointFragment(item.point, option));
+      const tail = `${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}}`;
+      let bytes = tails.get(tail);
+      if (!bytes) {
+        bytes = Buffer.from(tail);
+        tails.set(tail, bytes);
+      }
+      parts.push(bytes);
+    });
+    parts.push(CLOSE_POINTS);
   }
 
   private optionJson(option: CompanyOption): string {
-    const head = JSON.stringify(option.company);
-    if (!option.points) return head;
-    if (option.idsOnly) return `${head.slice(0, -1)},"points":[${option.points.map((item) => item.point.id).join(',')}]}`;
-    const shared = `,"deliveryDays":${JSON.stringify(option.company.deliveryDays)},"deliveryDate":${JSON.stringify(option.company.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
-    const points = option.points.map(
-      (item) =>
-        `${this.pointJson(item.point, option)}${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}}`,
-    );
-    return `${head.slice(0, -1)},"points":[${points.join(',')}]}`;
+    const parts: Buffer[] = [];
+    this.optionParts(option, parts);
+    return Buffer.concat(parts).toString('utf8');
   }
 
-  /** The unchanging fields of a point in the calculator's shape, as JSON text without its closing brace. */
-  private pointJson(point: DeliveryPoint, option: CompanyOption): string {
+  /** The unchanging fields of a point in the calculator's shape, as UTF-8 JSON without its closing brace. */
+  private pointFragment(point: DeliveryPoint, option: CompanyOption): Buffer {
     const key = point.id;
-    let text = this.pointFragments.get(key);
-    if (text === undefined) {
+    let bytes = this.pointFragments.get(key);
+    if (bytes === undefined) {
       const model = presentPoint(point, option.company.deliveryCompanyName, option.company.deliveryDriver, { deliveryDate: { from: '', to: '' }, deliveryDays: { min: 0, max: 0 } }, 0, 0, 0, 0, false);
       const { deliveryDays: _days, deliveryDate: _date, deliveryHoldDays: _hold, priceCommissionCod: _cod, priceDelivery: _delivery, totalPrice: _total, isFar: _far, ...fixed } = model;
-      text = JSON.stringify(fixed).slice(0, -1);
+      bytes = Buffer.from(JSON.stringify(fixed).slice(0, -1));
       if (this.pointFragments.size >= POINT_FRAGMENTS) this.pointFragments.clear();
-      this.pointFragments.set(key, text);
+      this.pointFragments.set(key, bytes);
     }
-    return text;
+    return bytes;
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
@@ -465,11 +506,31 @@ export class CalculatorService {
   }
 
   private dates(context: Context, days: { min: number; max: number }) {
-    const from = addWorkingDays(context.today, days.min, context.holidays);
-    const to = addWorkingDays(context.today, days.max, context.holidays);
+    const calendar = this.calendar(context);
+    const from = calendar(days.min);
+    const to = calendar(days.max);
     return {
-      deliveryDate: { from, to },
-      deliveryDays: { min: calendarDaysBetween(context.today, from), max: calendarDaysBetween(context.today, to) },
+      deliveryDate: { from: from.date, to: to.date },
+      deliveryDays: { min: from.calendarDays, max: to.calendarDays },
+    };
+  }
+
+  /** The n-th working day from today for a calculation, remembered per day and set of holidays (every company asks). */
+  private calendar(context: Context): (workingDays: number) => { date: string; calendarDays: number } {
+    const key = `${context.today}|${[...context.holidays].sort().join(',')}`;
+    let days = this.workingDays.get(key);
+    if (!days) {
+      days = [];
+      if (this.workingDays.size >= 1000) this.workingDays.clear();
+      this.workingDays.set(key, days);
+    }
+    const known = days;
+    return (workingDays: number) => {
+      while (known.length <= workingDays) {
+        const date = known.length === 0 ? addWorkingDays(context.today, 0, context.holidays) : addWorkingDays(known[known.length - 1].date, 1, context.holidays);
+        known.push({ date, calendarDays: calendarDaysBetween(context.today, date) });
+      }
+      return known[workingDays];
     };
   }
 
