@@ -144,6 +144,18 @@ describe('reference lists of delivery', () => {
   });
 });
 
+describe('reference data import', () => {
+  it('writes the database only when the data version changed, or when forced', async () => {
+    const reference = t.runtime.services.reference;
+    const again = await reference.load();
+    expect(again).toMatchObject({ written: false });
+    expect(again.localities).toBeGreaterThan(4000);
+    expect(again.points).toBeGreaterThan(10000);
+    expect((await reference.load(true)).written).toBe(true);
+    expect(Number((await owner.get('/v2/lists/points?perPage=1')).headers['x-total-count'])).toBe(again.points);
+  });
+});
+
 describe('reference lists: security', () => {
   it('needs a token on every list', async () => {
     const anonymous = t.client();
