@@ -134,13 +134,15 @@ export class TrackingService {
     const step = steps[record.journeyStep];
     if (!step) return;
     const more = record.journeyStep + 1 < steps.length;
-    const applied = await this.apply(record, doc, { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description }, { journeyStep: more ? record.journeyStep + 1 : -1 });
-    if (applied && more) await this.scheduleJourney(accountId, record.id);
+    const outcome = await this.apply(record, doc, { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description }, { journeyStep: more ? record.journeyStep + 1 : -1 });
+    // changed by someone else meanwhile: the job is retried and reads it again
+    if (outcome === 'raced') throw new Error(`order ${record.id} changed while its journey moved on`);
+    if (outcome === 'applied' && more) await this.scheduleJourney(accountId, record.id);
   }
 
   /** One status from the company: appended to the history, with hold dates at points. */
-  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}): Promise<boolean> {
-    if (!acceptsCarrierStatus(record.status, event.statusCode)) return false;
+  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}): Promise<'applied' | 'refused' | 'raced'> {
+    if (!acceptsCarrierStatus(record.status, event.statusCode)) return 'refused';
     const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
     doc.status = event.statusCode;
     doc.statusHistory = [this.orders.historyItem(event.statusCode, at, event.description || null), ...doc.statusHistory];
@@ -154,9 +156,9 @@ export class TrackingService {
       doc.pay.status = { code: 'paid', date: at };
       extras.codReceived = true;
     }
-    if (!(await this.store.update(record.accountId, record.id, record.version, doc, extras))) return false;
+    if (!(await this.store.update(record.accountId, record.id, record.version, doc, extras))) return 'raced';
     this.orders.changed(record.accountId);
-    return true;
+    return 'applied';
   }
 
   /** Events for a company's track numbers (push or poll); answers what was applied and what not. */
@@ -172,9 +174,14 @@ export class TrackingService {
         ignored.push({ trackNumber: event.trackNumber, message: 'no order of this company has this track number' });
         continue;
       }
-      // re-read: an earlier event of the same batch may have changed it
-      const record = (await this.store.get(known.accountId, known.id)) as OrderRecord;
-      if (await this.apply(record, parseDoc(record.doc), event)) applied++;
+      // re-read (an earlier event of the same batch may have changed it), and again if it changes meanwhile
+      let outcome: 'applied' | 'refused' | 'raced' = 'raced';
+      let record = known;
+      for (let attempt = 0; attempt < 3 && outcome === 'raced'; attempt++) {
+        record = (await this.store.get(known.accountId, known.id)) as OrderRecord;
+        outcome = await this.apply(record, parseDoc(record.doc), event);
+      }
+      if (outcome === 'applied') applied++;
       else ignored.push({ trackNumber: event.trackNumber, message: `status ${event.statusCode} does not apply to an order in status ${record.status}` });
     }
     return { applied, ignored };
