@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { renderHandoverAct, renderStickers, renderStickerZip } from '../src/documents/index.js';
 import { sampleHandoverAct, sampleStickerOrder } from '../test/support/document-samples.js';
@@ -35,6 +36,8 @@ interface Figures {
   warmMs: number;
   /** CPU time of the best warm call: less disturbed than wall time on a shared machine. */
   warmCpuMs: number;
+  /** Longest the event loop was held during the warm calls: what other requests would wait. */
+  maxBlockMs: number;
   bytes: number;
   peakRssMb: number;
   heapMb: number;
@@ -47,6 +50,8 @@ async function measure(key: string): Promise<Figures> {
   const coldMs = performance.now() - started;
   let warmMs = Infinity;
   let warmCpuMs = Infinity;
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   for (let round = 0; round < 3; round += 1) {
     started = performance.now();
     const cpu = process.cpuUsage();
@@ -55,11 +60,13 @@ async function measure(key: string): Promise<Figures> {
     warmMs = Math.min(warmMs, performance.now() - started);
     warmCpuMs = Math.min(warmCpuMs, (spent.user + spent.system) / 1000);
   }
+  loopDelay.disable();
   return {
     name: scenario.name,
     coldMs,
     warmMs,
     warmCpuMs,
+    maxBlockMs: loopDelay.max / 1e6,
     bytes: first.length,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     heapMb: process.memoryUsage().heapUsed / 1024 / 1024,
@@ -78,10 +85,10 @@ if (child >= 0) {
   }
   const pad = (value: string, width: number): string => value.padStart(width);
   process.stdout.write(`\nDocuments: ${ORDERS} orders = ${labels} labels (every third order has 2 places); node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs\n`);
-  process.stdout.write(`${'scenario'.padEnd(40)}${pad('cold ms', 9)}${pad('warm ms', 9)}${pad('warm CPU ms', 13)}${pad('size KB', 9)}${pad('peak RSS MB', 13)}${pad('heap MB', 9)}\n`);
+  process.stdout.write(`${'scenario'.padEnd(40)}${pad('cold ms', 9)}${pad('warm ms', 9)}${pad('warm CPU ms', 13)}${pad('max block ms', 14)}${pad('size KB', 9)}${pad('peak RSS MB', 13)}${pad('heap MB', 9)}\n`);
   for (const row of rows) {
     process.stdout.write(
-      `${row.name.padEnd(40)}${pad(row.coldMs.toFixed(0), 9)}${pad(row.warmMs.toFixed(0), 9)}${pad(row.warmCpuMs.toFixed(0), 13)}${pad((row.bytes / 1024).toFixed(0), 9)}${pad(row.peakRssMb.toFixed(0), 13)}${pad(row.heapMb.toFixed(0), 9)}\n`,
+      `${row.name.padEnd(40)}${pad(row.coldMs.toFixed(0), 9)}${pad(row.warmMs.toFixed(0), 9)}${pad(row.warmCpuMs.toFixed(0), 13)}${pad(row.maxBlockMs.toFixed(0), 14)}${pad((row.bytes / 1024).toFixed(0), 9)}${pad(row.peakRssMb.toFixed(0), 13)}${pad(row.heapMb.toFixed(0), 9)}\n`,
     );
   }
 }

@@ -26,6 +26,9 @@ export const STICKER_FORMATS: Record<StickerFormat, FormatSpec> = {
   3: { page: [mm(75), mm(120)], grid: [1, 1], padding: mm(3), fontSize: 7.5, fileName: 'stickers-75x120.pdf' },
 };
 
+/** Labels drawn before giving the event loop a turn (about 30-50 ms of work). */
+const LABELS_BETWEEN_YIELDS = 25;
+
 /** One printed label: an order and which of its places this is. */
 interface Label {
   order: StickerOrder;
@@ -170,6 +173,8 @@ export async function renderStickers(orders: readonly StickerOrder[], format: St
     const cell = slot % perPage;
     drawLabel(doc, label, (cell % columns) * cellWidth, Math.floor(cell / columns) * cellHeight, cellWidth, cellHeight, spec);
     slot += 1;
+    // Hundreds of labels are a second of CPU: let the server answer other requests meanwhile.
+    if (slot % LABELS_BETWEEN_YIELDS === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   if (slot === 0) doc.addPage({ size: spec.page, margin: 0 });
   return end();
