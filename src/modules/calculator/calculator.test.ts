@@ -79,7 +79,12 @@ describe('calculator: happy path and response shapes', () => {
     expect(ids(udomlya.body['3'])).toEqual([6]);
     const far = await calc({ reception: { cityName: 'Новозавидовский' } });
     expect(far.body['1'].length).toBeGreaterThan(0);
-    for (const company of far.body['1']) for (const point of company.points) expect(point.isFar).toBe(true);
+    for (const company of far.body['1']) {
+      for (const point of company.points) {
+        expect(point.isFar).toBe(true);
+        expect(point.deliveryDate.from > company.deliveryDate.from).toBe(true);
+      }
+    }
   });
 
   it('groups points at one address or too close to tell apart under one union value', async () => {

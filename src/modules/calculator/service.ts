@@ -24,6 +24,8 @@ export const DEFAULT_TIMEOUT_MS = 20000;
 /** isFar: how many of a company's nearest points to offer, and how far to look. */
 const FAR_POINTS = 5;
 const FAR_WITHIN_KM = 150;
+/** A far point is reached through the network's nearest hub: a working day more. */
+const FAR_EXTRA_DAYS = 1;
 const MARKETPLACE_SUPPLY_SERVICE = 19;
 /** Services a point must offer for a required service: 4 inspection, 6 partial buyout, 7 fitting. */
 const POINT_SERVICE_FLAGS: Record<number, keyof Pick<DeliveryPoint, 'checkupAvailable' | 'partialBuyoutAvailable' | 'fittingAvailable'>> = {
@@ -87,9 +89,16 @@ interface GoodsItem {
 /** Point fragments kept (one per point of the dataset at most). */
 const POINT_FRAGMENTS = 200_000;
 
+interface PointDates {
+  deliveryDate: { from: string; to: string };
+  deliveryDays: { min: number; max: number };
+}
+
 interface PointOption {
   point: DeliveryPoint;
   isFar: boolean;
+  /** The company's dates, or later ones for a far point. */
+  dates: PointDates;
   deliveryKopecks: number;
   totalKopecks: number;
   codKopecks: number;
@@ -106,12 +115,11 @@ interface CompanyOption {
 function toModel(option: CompanyOption): DeliveryCompanyResult {
   if (!option.points) return option.company;
   const { company } = option;
-  const dates = { deliveryDate: company.deliveryDate, deliveryDays: company.deliveryDays };
   return {
     ...company,
     points: option.idsOnly
       ? option.points.map((item) => item.point.id)
-      : option.points.map((item) => presentPoint(item.point, company.deliveryCompanyName, company.deliveryDriver, dates, option.holdDays, item.codKopecks, item.deliveryKopecks, item.totalKopecks, item.isFar)),
+      : option.points.map((item) => presentPoint(item.point, company.deliveryCompanyName, company.deliveryDriver, item.dates, option.holdDays, item.codKopecks, item.deliveryKopecks, item.totalKopecks, item.isFar)),
   };
 }
 
@@ -274,11 +282,16 @@ export class CalculatorService {
       return;
     }
     parts.push(Buffer.from(`${head.slice(0, -1)},"points":[`));
-    const shared = `,"deliveryDays":${JSON.stringify(option.company.deliveryDays)},"deliveryDate":${JSON.stringify(option.company.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
+    const sharedByDates = new Map<PointDates, string>();
     const tails = new Map<string, Buffer>();
     option.points.forEach((item, index) => {
       if (index > 0) parts.push(COMMA);
       parts.push(this.pointFragment(item.point, option));
+      let shared = sharedByDates.get(item.dates);
+      if (shared === undefined) {
+        shared = `,"deliveryDays":${JSON.stringify(item.dates.deliveryDays)},"deliveryDate":${JSON.stringify(item.dates.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
+        sharedByDates.set(item.dates, shared);
+      }
       const tail = `${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}}`;
       let bytes = tails.get(tail);
       if (!bytes) {
@@ -481,12 +494,14 @@ export class CalculatorService {
 
     const points = this.pointsFor(entry, context);
     if (points.length === 0) return null;
+    const farDates = this.dates(context, { min: quote.days.min + FAR_EXTRA_DAYS, max: quote.days.max + FAR_EXTRA_DAYS });
     const presented: PointOption[] = points.map(({ point, isFar }) => {
       const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
       const cash = point.cashPaymentAvailable;
       return {
         point,
         isFar,
+        dates: isFar ? farDates : dates,
         deliveryKopecks: delivery,
         totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
         codKopecks: cash ? commissions.codCash : commissions.codCard,
