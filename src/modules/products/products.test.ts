@@ -89,6 +89,11 @@ describe('products: happy path', () => {
     expect(all.headers['x-per-page']).toBe('2');
     expect(ids(all)).toEqual([made[2], made[1]]);
     expect(ids(await account.get('/v2/products?perPage=2&page=2'))).toEqual([made[0]]);
+    expect((await account.get('/v2/products?perPage=2&page=2')).headers['x-total-count']).toBe('3');
+    const beyond = await account.get('/v2/products?perPage=2&page=5');
+    expect(beyond.body).toEqual([]);
+    expect(beyond.headers['x-total-count']).toBe('3');
+    expect((await account.get(`/v2/products?name=${encodeURIComponent('ёлочн')}&perPage=1`)).headers['x-total-count']).toBe('2');
 
     expect(ids(await account.get(`/v2/products?name=${encodeURIComponent('ёлочн')}`)).sort()).toEqual([made[0], made[1]].sort());
     expect(ids(await account.get(`/v2/products?name=${encodeURIComponent('ЕЛОЧНЫЙ')}`))).toEqual([made[1]]);

@@ -190,11 +190,14 @@ export class ProductStore {
     // Empty values last in either direction, the same on both engines (their defaults differ).
     if (order.field !== 'id') ordered = ordered.orderBy(SORT_COLUMNS[order.field], (item) => (order.desc ? item.desc() : item.asc()).nullsLast());
     ordered = ordered.orderBy('id', direction);
-    const [rows, count] = await Promise.all([
-      ordered.limit(paging.perPage).offset(paging.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: rows.map(toRecord), total: Number(count.total) };
+    const rows = await ordered.limit(paging.perPage).offset(paging.offset).execute();
+    // A page that is not full ends the list, so its total needs no count: most searches
+    // match a page or less, and counting many matches is the dearest part of a search.
+    const total =
+      rows.length < paging.perPage && (rows.length > 0 || paging.offset === 0)
+        ? paging.offset + rows.length
+        : Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+    return { items: rows.map(toRecord), total };
   }
 
   async get(accountId: number, id: number): Promise<ProductRecord | undefined> {
