@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.js';
 import { MigrationKit, type SchemaMigration } from './migration-kit.js';
 import { foundation } from './migrations/0001_foundation.js';
@@ -25,7 +25,11 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     },
   };
   // Unordered: areas developed side by side add migrations whose numbers may land out of order.
-  const migrator = new Migrator({ db: database.db, provider, allowUnorderedMigrations: true });
+  // PostgreSQL: name the schema of the migration tables, or Kysely takes those of any other
+  // schema on the server (a bench's, a parallel test's) for ours.
+  const migrationTableSchema =
+    database.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db: database.db, provider, allowUnorderedMigrations: true, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
