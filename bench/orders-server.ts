@@ -1,6 +1,7 @@
 /**
  * The service for the orders figures, on a fresh database (SQLite in a temp DATA_DIR, or a
- * throw-away schema of the PostgreSQL in BENCH_DATABASE_URL / DATABASE_URL). Seeds one
+ * throw-away database on the PostgreSQL server of BENCH_DATABASE_URL / DATABASE_URL: a
+ * database rather than a schema, so the migrator of tests running beside it is not confused). Seeds one
  * account with a shop, 3 catalogue products and ORDERS (default 200000) orders, bulk
  * inserted from real priced orders with varied content. Prints `READY {url, token, ...}`.
  */
@@ -20,10 +21,11 @@ import type { OrderInput } from '../src/modules/orders/schemas.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-'));
 const postgresUrl = process.env.BENCH_DATABASE_URL || (/^postgres/.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined);
-const schema = postgresUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
+const benchDatabase = postgresUrl ? `bench_orders_${randomBytes(4).toString('hex')}` : undefined;
+const benchUrl = postgresUrl && benchDatabase ? Object.assign(new URL(postgresUrl), { pathname: `/${benchDatabase}` }).toString() : undefined;
 const config = loadConfig({
   DATA_DIR: dataDir,
-  DATABASE_URL: postgresUrl ?? '',
+  DATABASE_URL: benchUrl ?? '',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   PORT: '0',
   SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
@@ -37,8 +39,8 @@ async function adminQuery(text: string): Promise<void> {
   await client.end();
 }
 
-if (schema) await adminQuery(`create schema ${schema}`);
-const runtime = await startRuntime(config, { schema });
+if (benchDatabase) await adminQuery(`create database ${benchDatabase}`);
+const runtime = await startRuntime(config);
 const { services, database } = runtime;
 const account = await services.accounts.createAccount({ name: 'Orders bench' });
 const scope: Scope = { accountId: account.accountId, timeZone: 'Europe/Moscow', kind: 'account', shopKeyShopId: null, employeeId: null };
@@ -119,7 +121,7 @@ process.on('SIGTERM', () => {
   void (async () => {
     await app.close();
     await database.close();
-    if (schema) await adminQuery(`drop schema ${schema} cascade`);
+    if (benchDatabase) await adminQuery(`drop database ${benchDatabase} with (force)`);
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   })();

@@ -156,6 +156,16 @@ describe('journey: the simulated clock of the built-in companies', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the order endpoints and the push extension', async () => {
+    const response = await t.client().get('/openapi.json');
+    expect(response.status).toBe(200);
+    const paths = response.body.paths;
+    for (const path of ['/v2/orders', '/v2/orders/{id}', '/v2/orders/confirm', '/v2/orders/cancel', '/v2/orders/check-rests', '/v2/orders/reservation/{id}', '/v2/tracking', '/v2/tracking/events/{companyId}']) expect(paths[path], path).toBeDefined();
+    expect(paths['/v2/tracking/events/{companyId}'].post.security).toEqual([]);
+  });
+});
+
 describe('tracking record', () => {
   it('answers by id, orderId, trackNumber and cmsId', async () => {
     const { id, trackNumber } = await prepared(orderBody({ cmsId: 'TRACK-ME' }));

@@ -235,7 +235,9 @@ export class OrderStore {
 
   /** A page of orders: ids and stored documents, newest first. */
   async list(accountId: number, filter: OrderFilter, paging: Paging): Promise<Array<{ id: number; doc: Buffer | string }>> {
-    return this.filtered(accountId, filter).select(['id', 'doc']).orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute();
+    // PostgreSQL: the bytes (bytea), which the driver turns into a Buffer natively, rather than text decoded and encoded again
+    const doc = this.kind === 'postgres' ? sql<Buffer>`convert_to(doc, 'UTF8')`.as('doc') : sql<Buffer | string>`doc`.as('doc');
+    return this.filtered(accountId, filter).select(['id', doc]).orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute();
   }
 
   async count(accountId: number, filter: OrderFilter): Promise<number> {

@@ -49,9 +49,7 @@ export const orders: SchemaMigration = {
     await index('orders_account_cms', ['account_id', 'cms_id']);
     await index('orders_account_country_city', ['account_id', 'recipient_country', 'recipient_city']);
     await index('orders_account_reservation', ['account_id', 'reservation_status', 'id']);
-    await index('orders_account_hold', ['account_id', 'hold_until']);
     // Carriers push and are polled by track number, across accounts.
     await index('orders_track', ['track_number']);
-    await index('orders_journey', ['journey_step', 'status']);
   },
 };
