@@ -5,6 +5,7 @@
  *   account create --name N [--email E --password P] [--time-zone Z] [--json]
  *   account token --id N [--json]           issue another account token
  *   reference import                        re-import reference data from data/
+ *   carrier secret --id N                   the secret a delivery company pushes statuses with
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -19,7 +20,8 @@ const USAGE = `Usage: npm run cli -- <command>
   migrate                                    apply database migrations and load reference data
   account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]
   account token --id <accountId> [--json]    issue another API token for an account
-  reference import                           re-import the reference data shipped in data/`;
+  reference import                           re-import the reference data shipped in data/
+  carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}`;
 
 class UsageError extends Error {}
 
@@ -162,6 +164,14 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'account':
       return accountCommand(config, rest);
+    case 'carrier': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { id: { type: 'string' } } });
+      const id = Number(stringOption(values, 'id'));
+      if (positionals[0] !== 'secret' || !Number.isInteger(id) || id < 1) throw new UsageError('usage: carrier secret --id <companyId>');
+      const secret = await withRuntime(config, async (runtime) => runtime.services.tracking.pushSecret(id));
+      process.stdout.write(`${secret}\n`);
+      return;
+    }
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
       await withRuntime(config, (runtime) => importReferenceData(runtime.services, { force: true }));

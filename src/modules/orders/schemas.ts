@@ -1,4 +1,4 @@
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
 import { CountryCode, DateText, Nullable, ZeroOne } from '../../platform/schemas.js';
 
@@ -375,4 +375,3 @@ export type PushBody = Static<typeof PushBody>;
 export const PushResult = Type.Object({ applied: Type.Integer(), ignored: Type.Array(Type.Object({ trackNumber: Type.String(), message: Type.String() })) });
 export type PushResult = Static<typeof PushResult>;
 
-export type Schema = TSchema;
