@@ -136,9 +136,13 @@ export class ShopService {
     }
     const id = Number(raw);
     requireShopAccess(scope, id);
-    const record = await this.store.get(scope.accountId, id);
-    if (!record) throw new AppError(400, 'unknown_shop', `Shop-Id ${id} is not a shop of this account.`, [{ field: 'Shop-Id', message: 'is not a shop of this account' }]);
-    return (await this.present(scope, [record]))[0];
+    // Every order and calculator call names its shop: remembered like the shop list (embedded mode, per day).
+    const shop = await this.cache.read(scope.accountId, CACHE_TOPIC, `header:${id}:${todayIn(scope.timeZone)}`, async () => {
+      const record = await this.store.get(scope.accountId, id);
+      return record ? (await this.present(scope, [record]))[0] : null;
+    });
+    if (!shop) throw new AppError(400, 'unknown_shop', `Shop-Id ${id} is not a shop of this account.`, [{ field: 'Shop-Id', message: 'is not a shop of this account' }]);
+    return shop;
   }
 
   private async findAccessible(scope: Scope, id: number): Promise<ShopRecord> {
