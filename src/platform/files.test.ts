@@ -55,6 +55,11 @@ describe('file store: happy path', () => {
     expect(response.headers['x-log-id']).toBeTruthy();
     expect(Buffer.compare(response.rawPayload, pdf)).toBe(0);
 
+    const head = await t.app.inject({ method: 'HEAD', url: pathFromUrl(stored.url) });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('application/pdf');
+    expect(head.rawPayload).toHaveLength(0);
+
     // A token, even a wrong one, changes nothing: the link itself is the permission.
     expect((await download(stored.url, { authorization: 'Bearer nonsense' })).statusCode).toBe(200);
     expect((await download(stored.url, { authorization: `Bearer ${token}` })).statusCode).toBe(200);
