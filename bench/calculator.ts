@@ -15,6 +15,11 @@ const duration = Number(process.env.DURATION ?? 10);
 
 const hello = await startServer('hello-server.ts');
 const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+// The ceiling of a response as large as the big city's answer: a bare server sending fixed bytes.
+const ceilings = [];
+for (const bytes of [543000, 40500, 19500]) {
+  ceilings.push(await load({ name: `bare fastify, fixed ${Math.round(bytes / 1000)} kB body (ceiling)`, url: `${hello.url}/payload?bytes=${bytes}`, connections, durationSeconds: duration }));
+}
 await hello.stop();
 
 const app = await startServer('calculator-server.ts');
@@ -24,6 +29,7 @@ const call = (name: string, body: unknown, extra: Record<string, string> = {}) =
 const gzip = { 'accept-encoding': 'gzip' };
 const cargo = { weight: 1.2, dimensions: { width: 20, height: 15, length: 30 }, priceDeclared: 3000, priceCod: 3000 };
 const results = [
+  ...ceilings,
   await call('POST /v2/calculator -> Санкт-Петербург (all companies, full points)', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }),
   await call('POST /v2/calculator -> Москва (all companies, full points)', { reception: { cityName: 'Москва' }, ...cargo }),
   await call('same, client accepts gzip', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }, gzip),
