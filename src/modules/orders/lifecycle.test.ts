@@ -192,6 +192,26 @@ describe('tracking record', () => {
   });
 });
 
+describe('for the documents area', () => {
+  it('reads orders by id and marks stickers formed and acts, which the prepared-list filters see', async () => {
+    const { id } = await prepared();
+    const scope = { accountId: await accountOf(id), timeZone: 'Europe/Moscow', kind: 'account' as const, shopKeyShopId: null, employeeId: null };
+    const orders = await t.runtime.services.orders.getMany(scope, [id, 999999]);
+    expect([...orders.keys()]).toEqual([id]);
+    expect(orders.get(id)?.trackNumber).toMatch(/^[A-Z]{2}\d{11}$/);
+    await t.runtime.services.orders.markDocuments(scope, [id], { stickerFormed: true });
+    expect((await owner.get(`/v2/orders?list=2&stickerFormed=1&wasInAct=0&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+    await t.runtime.services.orders.markDocuments(scope, [id], { wasInAct: true });
+    expect((await owner.get(`/v2/orders/${id}`)).body).toMatchObject({ stickerFormed: true, wasInAct: true });
+    expect((await owner.get(`/v2/orders?list=2&wasInAct=1&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+  });
+});
+
+async function accountOf(orderId: number): Promise<number> {
+  const row = await t.runtime.database.db.selectFrom('orders').select('account_id').where('id', '=', orderId).executeTakeFirstOrThrow();
+  return row.account_id;
+}
+
 describe('other operations', () => {
   it('duplicates an order as a new draft, and back in the opposite direction', async () => {
     const source = (await owner.post('/v2/orders', orderBody({ cmsId: 'DUP-1', comment: 'copy me' }))).body.id;

@@ -152,6 +152,35 @@ export class OrderService {
     return filter;
   }
 
+  /**
+   * Orders for other areas (documents: stickers, acts, assembly statements): every id of the
+   * account the caller may see, as answered by GET; unknown or foreign ids are left out.
+   */
+  async getMany(scope: Scope, ids: number[]): Promise<Map<number, OrderDoc & { id: number }>> {
+    const records = await this.store.getMany(scope.accountId, ids);
+    const orders = new Map<number, OrderDoc & { id: number }>();
+    for (const [id, record] of records) {
+      if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId) continue;
+      orders.set(id, { id, ...parseDoc(record.doc) });
+    }
+    return orders;
+  }
+
+  /** Marks orders as having stickers formed and/or having been in an act (documents area). */
+  async markDocuments(scope: Scope, ids: number[], marks: { stickerFormed?: boolean; wasInAct?: boolean }): Promise<void> {
+    await this.store.transaction(async (trx) => {
+      const records = await this.store.getMany(scope.accountId, ids, trx, true);
+      for (const record of records.values()) {
+        if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId) continue;
+        const doc = parseDoc(record.doc);
+        if (marks.stickerFormed !== undefined) doc.stickerFormed = marks.stickerFormed;
+        if (marks.wasInAct !== undefined) doc.wasInAct = marks.wasInAct;
+        if (!(await this.store.update(scope.accountId, record.id, record.version, doc, {}, trx))) throw this.raced(record.id);
+      }
+    });
+    this.changed(scope.accountId);
+  }
+
   // ---------------------------------------------------------------- create and change
 
   async create(scope: Scope, input: OrderInput, shopHeader: ShopHeader): Promise<number> {
