@@ -145,6 +145,19 @@ describe('products import: happy path', () => {
     expect((await client.get(`/v2/products/${existing}`)).body.name).toBe('Newer name');
   });
 
+  it('keeps one product per vendor code when two files of the same products are imported at once', async () => {
+    const { client } = await t.newAccount('Concurrent imports');
+    const rows = Array.from({ length: 50 }, (_, index) => goodRow(index + 1));
+    // The same products in opposite orders: the writes must not deadlock each other.
+    const [file, reversed] = await Promise.all([xlsx(rows), xlsx([...rows].reverse())]);
+    const responses = await Promise.all([client.post('/v2/products/import', { file }), client.post('/v2/products/import', { file: reversed })]);
+    expect(responses.map((response) => response.body)).toEqual([
+      { success: 50, total: 50, errors: {} },
+      { success: 50, total: 50, errors: {} },
+    ]);
+    expect(await count(client)).toBe(50);
+  });
+
   it('reads columns in any order, skips empty rows and unknown columns, takes the form-encoded spelling', async () => {
     const { client } = await t.newAccount('Form import');
     const header = ['name', 'comment', 'vendorCode', 'weight'];

@@ -227,6 +227,14 @@ describe('products: bad input', () => {
     expect((await stranger.post('/v2/products', productBody({ vendorCode: 'DUP-1' }))).status).toBe(201);
   });
 
+  it('lets exactly one of several concurrent creates with one vendor code win', async () => {
+    const account = (await t.newAccount('Race')).client;
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => account.post('/v2/products', productBody({ vendorCode: 'RACE-1', name: `Гонка ${index}` }))));
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'duplicate_vendor_code')).toBe(true);
+    expect((await account.get('/v2/products?vendorCodes[]=RACE-1')).body).toHaveLength(1);
+  });
+
   it('refuses unknown sort fields and bad filters with 400', async () => {
     for (const query of ['sort=color', 'desc=maybe', 'ids[0]=abc', 'fulfilmentWarehouseId=x', 'perPage=1001', 'page=0']) {
       const response = await owner.get(`/v2/products?${query}`);

@@ -282,11 +282,13 @@ export class ProductStore {
    */
   async upsertMany(accountId: number, products: ProductValues[]): Promise<{ overwritten: number }> {
     if (products.length === 0) return { overwritten: 0 };
+    // One lock order for every import, so two imports sharing vendor codes cannot deadlock.
+    const ordered = [...products].sort((a, b) => (a.vendorCode < b.vendorCode ? -1 : a.vendorCode > b.vendorCode ? 1 : 0));
     return this.db.transaction().execute(async (trx) => {
-      const existing = await this.existingVendorCodes(trx, accountId, products.map((product) => product.vendorCode));
+      const existing = await this.existingVendorCodes(trx, accountId, ordered.map((product) => product.vendorCode));
       const now = nowIso();
-      for (let start = 0; start < products.length; start += IMPORT_BATCH) {
-        const rows = products
+      for (let start = 0; start < ordered.length; start += IMPORT_BATCH) {
+        const rows = ordered
           .slice(start, start + IMPORT_BATCH)
           .map((values) => ({ account_id: accountId, ...toColumns(values), created_at: now, updated_at: now }));
         await trx
