@@ -135,6 +135,16 @@ describe('kits: happy path', () => {
   });
 });
 
+describe('kits: shop removal', () => {
+  it('deletes the kits of a deleted shop with it', async () => {
+    const shop = await newShop(owner, 'Short-lived shop');
+    const id = (await owner.post('/v2/kits', kitBody(shop, [products[0]], { vendorCode: 'KIT-GONE' }))).body.id;
+    expect((await owner.delete(`/v2/shops/${shop}`)).status).toBe(204);
+    expect((await owner.get(`/v2/kits/${id}`)).status).toBe(404);
+    expect((await owner.get(`/v2/products/${products[0]}`)).status).toBe(200);
+  });
+});
+
 describe('kits: bad input', () => {
   it('refuses missing and out-of-range fields, naming them, writing nothing', async () => {
     const before = await countKits(owner);
