@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { startFakeCarrier } from '../../../test/support/fake-carrier.js';
 import { JobWorker } from '../../platform/jobs.js';
 import type { CarrierDriver, TrackingEvent } from '../../carriers/types.js';
 
@@ -96,6 +97,35 @@ describe('journey: events pushed by the company', () => {
     expect((await owner.post('/v2/orders/cancel', { ids: [id] })).status).toBe(409);
     expect((await owner.post('/v2/orders/return', { ids: [id] })).status).toBe(204);
     expect((await owner.get(`/v2/orders/${id}`)).body.tasks.map((task: { type: string }) => task.type)).toEqual(['extend-hold', 'return']);
+  });
+});
+
+describe('registration with a company reached over HTTP', () => {
+  it('registers through the http driver, and retries an unreachable company until it gives up with 83', async () => {
+    const up = await startFakeCarrier({ price: 250 });
+    const goingDown = await startFakeCarrier({ price: 260 });
+    const registry = t.runtime.services.reference.registry;
+    const base = { driver: 'http' as const, deliveryTypes: [2 as const], coverage: { minPopulation: 0 } };
+    registry.add({ ...base, id: 201, code: 'remote', name: 'Удалённый', baseUrl: up.baseUrl });
+    registry.add({ ...base, id: 202, code: 'flaky', name: 'Пропадающий', baseUrl: goingDown.baseUrl });
+    try {
+      const ok = (await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 201 }, type: 2 } }))).body.id;
+      const lost = (await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 202 }, type: 2 } }))).body.id;
+      expect((await owner.get(`/v2/orders/${ok}`)).body.delivery).toMatchObject({ price: 250, company: { name: 'Удалённый' } });
+      await goingDown.close();
+      expect((await owner.post('/v2/orders/confirm', { ids: [ok, lost] })).status).toBe(204);
+      await worker.runDue();
+      expect((await owner.get(`/v2/orders/${ok}`)).body).toMatchObject({ status: 13, trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' });
+      expect((await owner.get(`/v2/orders/${lost}`)).body.status).toBe(12);
+      for (let day = 1; day <= 10; day++) await worker.runDue(new Date(Date.now() + day * 86400_000));
+      const failed = (await owner.get(`/v2/orders/${lost}`)).body;
+      expect(failed.status).toBe(83);
+      expect(failed.error).toMatch(/not reachable/);
+    } finally {
+      registry.remove(201);
+      registry.remove(202);
+      await up.close();
+    }
   });
 });
 
