@@ -11,9 +11,17 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Today's date (`YYYY-MM-DD`) in the time zone. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return formatterFor(timeZone).format(now);
+const recentToday = new Map<string, { until: number; date: string }>();
+
+/** Today's date (`YYYY-MM-DD`) in the time zone (remembered for a second: it is asked on every list). */
+export function todayIn(timeZone: string, now?: Date): string {
+  if (now) return formatterFor(timeZone).format(now);
+  const at = Date.now();
+  const known = recentToday.get(timeZone);
+  if (known && known.until > at) return known.date;
+  const date = formatterFor(timeZone).format(new Date(at));
+  recentToday.set(timeZone, { until: at + 1000, date });
+  return date;
 }
 
 /** `YYYY-MM-DD` plus `days` calendar days. */

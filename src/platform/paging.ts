@@ -1,6 +1,6 @@
 /** page/perPage on every list: page from 1 (default 1), perPage default 20, at most 1000. */
 import type { FastifyReply } from 'fastify';
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 1000;
@@ -30,12 +30,32 @@ export interface Page<T> {
   total: number;
 }
 
-/** Sends a list: the JSON array, and the totals in headers. */
-export function sendPage<T>(reply: FastifyReply, page: Page<T>, at: Paging): T[] {
-  reply.header('X-Total-Count', String(page.total));
+function setPagingHeaders(reply: FastifyReply, total: number, at: Paging): void {
+  reply.header('X-Total-Count', String(total));
   reply.header('X-Page', String(at.page));
   reply.header('X-Per-Page', String(at.perPage));
+}
+
+/** Sends a list: the JSON array, and the totals in headers. */
+export function sendPage<T>(reply: FastifyReply, page: Page<T>, at: Paging): T[] {
+  setPagingHeaders(reply, page.total, at);
   return page.items;
+}
+
+const serializedItems = new WeakMap<object, string>();
+
+/**
+ * Like `sendPage`, for pages that a read cache hands out again and again: each page's
+ * JSON is made once (by the route's response schema) and then sent as it is.
+ */
+export function sendCachedPage<T>(reply: FastifyReply, page: Page<T>, at: Paging, itemsSchema: TSchema): FastifyReply {
+  setPagingHeaders(reply, page.total, at);
+  let body = serializedItems.get(page.items);
+  if (body === undefined) {
+    body = reply.serializeInput(page.items as unknown as { [key: string]: unknown }, itemsSchema as unknown as { [key: string]: unknown });
+    serializedItems.set(page.items, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 /** Headers documented on every paged list in OpenAPI. */

@@ -1,11 +1,12 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
-import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
+import { paging, PAGING_HEADERS, sendCachedPage } from '../../platform/paging.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
 import { ApiKeyResponse, Shop, ShopInput, ShopListQuery } from './schemas.js';
 
 const tags = ['Shops'];
+const ShopList = Type.Array(Shop);
 
 export function shopRoutes(app: App, services: Services): void {
   app.get(
@@ -16,12 +17,12 @@ export function shopRoutes(app: App, services: Services): void {
         summary: 'List shops',
         description: 'A shop API key sees only its own shop.',
         querystring: ShopListQuery,
-        response: { 200: { ...Type.Array(Shop), headers: PAGING_HEADERS }, ...errorResponses() },
+        response: { 200: { ...ShopList, headers: PAGING_HEADERS }, ...errorResponses() },
       },
     },
     async (request, reply) => {
       const at = paging(request.query);
-      return sendPage(reply, await services.shops.list(request.scope, request.query, at), at);
+      return sendCachedPage(reply, await services.shops.list(request.scope, request.query, at), at, ShopList);
     },
   );
 
