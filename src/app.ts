@@ -17,6 +17,7 @@ import { boxRoutes } from './modules/boxes/routes.js';
 import { calculatorRoutes } from './modules/calculator/routes.js';
 import { deliveryCompanyRoutes } from './modules/companies/routes.js';
 import { kitRoutes } from './modules/kits/routes.js';
+import { documentRoutes } from './modules/documents/routes.js';
 import { orderRoutes, trackingRoutes } from './modules/orders/routes.js';
 import { listRoutes } from './modules/lists/routes.js';
 import { productRoutes } from './modules/products/routes.js';
@@ -126,6 +127,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   kitRoutes(app, services);
   orderRoutes(app, services);
   trackingRoutes(app, services);
+  documentRoutes(app, services);
 
   return app;
 }

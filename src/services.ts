@@ -20,6 +20,8 @@ import { KitService } from './modules/kits/service.js';
 import { KitStore } from './modules/kits/store.js';
 import { OrderStatusDirectory } from './modules/lists/order-statuses.js';
 import { OrderService } from './modules/orders/service.js';
+import { DocumentService } from './modules/documents/service.js';
+import { DocumentStore } from './modules/documents/store.js';
 import { OrderStore } from './modules/orders/store.js';
 import { TrackingService } from './modules/orders/tracking.js';
 import { JobQueue } from './platform/jobs.js';
@@ -51,6 +53,8 @@ export interface Services {
   jobs: JobQueue;
   orders: OrderService;
   tracking: TrackingService;
+  /** Stickers, acts and waybills, assembly statements (issue 6). */
+  documents: DocumentService;
 }
 
 export interface ServiceDeps {
@@ -85,5 +89,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
   });
-  return { files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files);
+  return { documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -8,9 +8,10 @@ import { catalogueSearch } from './migrations/0003_catalogue_search.js';
 import { files } from './migrations/0004_files.js';
 import { jobs } from './migrations/0005_jobs.js';
 import { orders } from './migrations/0006_orders.js';
+import { documents } from './migrations/0007_documents.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents];
 
 /** Applies the migrations not yet applied. Safe to run from several processes at once. */
 export async function migrateToLatest(database: Database): Promise<string[]> {

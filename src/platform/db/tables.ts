@@ -2,6 +2,7 @@
 import type { AccountTables } from '../../modules/accounts/tables.js';
 import type { BoxTables } from '../../modules/boxes/tables.js';
 import type { CalculatorTables } from '../../modules/calculator/tables.js';
+import type { DocumentTables } from '../../modules/documents/tables.js';
 import type { ReferenceTables } from '../../modules/companies/tables.js';
 import type { KitTables } from '../../modules/kits/tables.js';
 import type { OrderTables } from '../../modules/orders/tables.js';
@@ -11,4 +12,4 @@ import type { WarehouseTables } from '../../modules/warehouses/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables {}

@@ -1,0 +1,51 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
+import { errorResponses } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { FileResult, IdsBody, PlacesRequired, StickerSet, StickersBody, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
+
+const tags = ['Documents'];
+
+export function documentRoutes(app: App, services: Services): void {
+  const documents = services.documents;
+
+  app.post(
+    '/v2/orders/stickers',
+    { schema: { tags, summary: 'Labels of Prepared orders (status 13): one PDF of a format, or a ZIP of all three; marks the orders stickerFormed', body: StickersBody, response: { 200: FileResult, ...errorResponses(403, 404, 409) } } },
+    async (request) => documents.formStickers(request.scope, request.body.ids, request.body.type),
+  );
+
+  app.get(
+    '/v2/orders/stickers',
+    { schema: { tags, summary: 'Sticker sets formed today (account time zone)', response: { 200: Type.Array(StickerSet), ...errorResponses() } } },
+    async (request) => documents.stickerSetsToday(request.scope),
+  );
+
+  app.post(
+    '/v2/orders/waybills/check-places-required',
+    { schema: { tags, summary: 'Whether the handover needs counts of bags (carrier A) or boxes/pallets (carrier B)', body: IdsBody, response: { 200: PlacesRequired, ...errorResponses(403, 404) } } },
+    async (request) => documents.placesRequired(request.scope, request.body.ids),
+  );
+
+  app.post(
+    '/v2/orders/waybills',
+    { schema: { tags, summary: 'Handover acts (and waybills where needed) per company and warehouse for Prepared orders; others are listed in error; marks wasInAct', body: WaybillsBody, response: { 200: WaybillsResult, ...errorResponses() } } },
+    async (request) => documents.formWaybills(request.scope, request.body),
+  );
+
+  app.get(
+    '/v2/orders/waybills',
+    { schema: { tags, summary: 'Waybill sets, newest first', querystring: WaybillListQuery, response: { 200: { ...Type.Array(WaybillSet), headers: PAGING_HEADERS }, ...errorResponses() } } },
+    async (request, reply) => {
+      const at = paging(request.query);
+      return sendPage(reply, await documents.listWaybillSets(request.scope, request.query, at), at);
+    },
+  );
+
+  app.post(
+    '/v2/orders/act-assembly',
+    { schema: { tags, summary: 'Assembly statement: the goods to pick per order, boxes and comments', body: IdsBody, response: { 200: FileResult, ...errorResponses(403, 404, 409) } } },
+    async (request) => documents.assemblyStatement(request.scope, request.body.ids),
+  );
+}

@@ -1,0 +1,68 @@
+import Type, { type Static } from 'typebox';
+import { PagingQueryFields } from '../../platform/paging.js';
+import { DateText, Nullable } from '../../platform/schemas.js';
+
+const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'Order ids (at most 1000)' });
+
+export const IdsBody = Type.Object({ ids: Ids });
+export type IdsBody = Static<typeof IdsBody>;
+
+export const StickersBody = Type.Object({
+  ids: Ids,
+  type: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], { description: '1 A4 sheet of four labels, 2 thermal 100x150 mm, 3 thermal 75x120 mm; omitted: a ZIP of all three' })),
+});
+export type StickersBody = Static<typeof StickersBody>;
+
+export const FileResult = Type.Object({ file: Type.String({ description: 'URL of the file; works without a token until it expires' }) });
+
+export const StickerFile = Type.Object({ type: Type.Integer({ description: 'Sticker format 1, 2 or 3' }), file: Type.String() });
+export const StickerSet = Type.Object(
+  {
+    id: Type.Integer({ description: 'Extension: the set id' }),
+    date: Type.String({ description: 'When the set was formed, RFC 3339' }),
+    deliveryCompanySticker: Nullable(Type.String({ description: 'The file answered when the set was formed (PDF, or ZIP of all formats)' })),
+    postSticker: Nullable(Type.String({ description: 'Post forms; not produced by this service: always null' })),
+    stickers: Type.Array(StickerFile, { description: 'One PDF per format of the set' }),
+    orderIds: Type.Array(Type.Integer(), { description: 'Extension: the orders of the set' }),
+  },
+  { description: 'Sticker set' },
+);
+export type StickerSet = Static<typeof StickerSet>;
+
+export const PlacesRequired = Type.Object({
+  carrierARequired: Type.Boolean({ description: 'Orders of carrier A (company 6, Национальная почта) are among them: carrierAPlaces (bags) is needed' }),
+  carrierBRequired: Type.Boolean({ description: 'Orders of carrier B (company 5, ТрансЛайн) are among them: carrierBPlaces (boxes/pallets) is needed' }),
+});
+export type PlacesRequired = Static<typeof PlacesRequired>;
+
+export const WaybillsBody = Type.Object({
+  date: DateText,
+  ids: Ids,
+  carrierAPlaces: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999, description: 'Bags handed to carrier A; required when its orders are among ids' })),
+  carrierBPlaces: Type.Optional(Type.Integer({ minimum: 1, maximum: 9999, description: 'Boxes or pallets handed to carrier B; required when its orders are among ids' })),
+});
+export type WaybillsBody = Static<typeof WaybillsBody>;
+
+export const WaybillsResult = Type.Object({
+  success: Type.Array(Type.Object({ file: Type.String({ description: 'Act PDF URL' }), crossDockFile: Type.Optional(Type.String({ description: 'Extension: waybill PDF URL, where required' })), id: Type.Integer({ description: 'Extension: waybill set id' }), orderIds: Type.Array(Type.Integer()) })),
+  error: Type.Array(Type.Object({ orderId: Type.Integer(), message: Type.String() })),
+});
+export type WaybillsResult = Static<typeof WaybillsResult>;
+
+const WarehouseRef = Type.Object({ id: Nullable(Type.Integer()), name: Type.String(), address: Type.String() });
+export const WaybillSet = Type.Object(
+  {
+    id: Type.Integer(),
+    date: Type.String({ description: 'Handover date YYYY-MM-DD' }),
+    company: Type.String(),
+    countOrders: Type.Integer(),
+    file: Nullable(Type.String({ description: 'Act PDF URL' })),
+    crossDockFile: Type.Optional(Type.String({ description: 'Waybill PDF URL; absent: no waybill is required' })),
+    warehouse: WarehouseRef,
+  },
+  { description: 'Waybill set' },
+);
+export type WaybillSet = Static<typeof WaybillSet>;
+
+export const WaybillListQuery = Type.Object({ warehouseId: Type.Optional(Type.Integer({ minimum: 1 })), ...PagingQueryFields });
+export type WaybillListQuery = Static<typeof WaybillListQuery>;

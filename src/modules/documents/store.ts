@@ -1,0 +1,56 @@
+/** SQL of the documents area: sticker sets and waybill sets, always scoped by account. */
+import type { Kysely } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
+import type { DocumentTables } from './tables.js';
+
+export type StickerSetRow = DocumentTables['sticker_sets'];
+export type WaybillSetRow = DocumentTables['waybill_sets'];
+type NewStickerSet = Omit<StickerSetRow, 'id'>;
+type NewWaybillSet = Omit<WaybillSetRow, 'id'>;
+
+export class DocumentStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  /** id -> shop of the account's orders among `ids` (to tell a missing order from another shop's). */
+  async orderShops(accountId: number, ids: number[]): Promise<Map<number, number | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('orders').select(['id', 'shop_id']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [Number(row.id), row.shop_id === null ? null : Number(row.shop_id)]));
+  }
+
+  async insertStickerSet(row: NewStickerSet): Promise<number> {
+    const inserted = await this.db.insertInto('sticker_sets').values(row).returning('id').executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  /** Sets created in [from, to), oldest first; a shop key sees only its shop's sets. */
+  async stickerSetsBetween(accountId: number, from: string, to: string, shopId: number | null): Promise<Array<Omit<StickerSetRow, 'id'> & { id: number }>> {
+    let query = this.db.selectFrom('sticker_sets').selectAll().where('account_id', '=', accountId).where('created_at', '>=', from).where('created_at', '<', to);
+    if (shopId !== null) query = query.where('shop_id', '=', shopId);
+    const rows = await query.orderBy('id').execute();
+    return rows.map((row) => ({ ...row, id: Number(row.id) }));
+  }
+
+  async insertWaybillSet(row: NewWaybillSet): Promise<number> {
+    const inserted = await this.db.insertInto('waybill_sets').values(row).returning('id').executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  /** Newest first. */
+  async waybillSets(accountId: number, filter: { warehouseId?: number; shopId: number | null }, offset: number, limit: number): Promise<{ rows: Array<Omit<WaybillSetRow, 'id'> & { id: number }>; total: number }> {
+    let query = this.db.selectFrom('waybill_sets').where('account_id', '=', accountId);
+    if (filter.warehouseId !== undefined) query = query.where('warehouse_id', '=', filter.warehouseId);
+    if (filter.shopId !== null) query = query.where('shop_id', '=', filter.shopId);
+    const rows = await query.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute();
+    const count = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return { rows: rows.map((row) => ({ ...row, id: Number(row.id) })), total: Number(count.count) };
+  }
+
+  async completeWaybillSet(accountId: number, id: number, actUrl: string, waybillUrl: string | null): Promise<void> {
+    await this.db.updateTable('waybill_sets').set({ act_url: actUrl, waybill_url: waybillUrl }).where('account_id', '=', accountId).where('id', '=', id).execute();
+  }
+
+  async deleteWaybillSet(accountId: number, id: number): Promise<void> {
+    await this.db.deleteFrom('waybill_sets').where('account_id', '=', accountId).where('id', '=', id).execute();
+  }
+}
