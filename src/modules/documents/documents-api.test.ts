@@ -55,6 +55,10 @@ function orderBody(overrides: Record<string, unknown> = {}) {
 /** A courier order of ТрансЛайн (company 5, carrier B: its handover counts boxes or pallets). */
 const carrierBBody = (overrides: Record<string, unknown> = {}) => orderBody({ delivery: { company: { id: 5 }, type: 2 }, recipient: { fullName: 'Пётр Ёлкин', phone: '+79215550000' }, ...overrides });
 
+/** A post order of Национальная почта (company 6, carrier A: its handover counts bags). */
+const carrierABody = (overrides: Record<string, unknown> = {}) =>
+  orderBody({ delivery: { company: { id: 6 }, type: 3 }, deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '28', zipCode: '191186' }, recipient: { fullName: 'Зоя Щербакова', phone: '+79215557788' }, ...overrides });
+
 async function draft(client: ApiClient = owner, body: Record<string, unknown> = orderBody()): Promise<number> {
   const created = await client.post('/v2/orders', body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -124,6 +128,17 @@ describe('POST /v2/orders/stickers', () => {
     expect(mine[3].deliveryCompanySticker).toBe(all.body.file);
     expect(mine[3].stickers.map((item: { type: number }) => item.type)).toEqual([1, 2, 3]);
     for (const item of mine[3].stickers) expect((await download(item.file)).status).toBe(200);
+    // a file URL is a capability: the token is not needed, a wrong name is 404
+    const name = all.body.file.slice('http://delivery.test/files/'.length);
+    expect((await t.app.inject({ method: 'GET', url: `/files/${name.slice(0, 10)}${'A'.repeat(12)}.zip` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/files/not-a-name.pdf' })).statusCode).toBe(404);
+    // a set formed yesterday (account time zone) is not listed
+    const accountId = (await t.runtime.database.db.selectFrom('orders').select('account_id').where('id', '=', one.id).executeTakeFirstOrThrow()).account_id;
+    await t.runtime.database.db
+      .insertInto('sticker_sets')
+      .values({ account_id: accountId, shop_id: shopId, format: 2, file_url: files[2], files: '[]', order_ids: JSON.stringify([one.id]), created_at: new Date(Date.now() - 2 * 86400_000).toISOString() })
+      .execute();
+    expect((await owner.get('/v2/orders/stickers')).body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id))).toHaveLength(4);
     // another account sees none of them
     expect((await stranger.get('/v2/orders/stickers')).body).toEqual([]);
   });
@@ -204,6 +219,11 @@ describe('waybills and acts', () => {
     const b = await prepared(carrierBBody());
     expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).body).toEqual({ carrierARequired: false, carrierBRequired: false });
     expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id, b.id] })).body).toEqual({ carrierARequired: false, carrierBRequired: true });
+    const a = await prepared(carrierABody());
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [a.id, plain.id] })).body).toEqual({ carrierARequired: true, carrierBRequired: false });
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [a.id, b.id] })).body).toEqual({ carrierARequired: true, carrierBRequired: true });
+    // a draft of carrier B does not count: it cannot be handed over
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id, await draft(owner, carrierBBody())] })).body).toEqual({ carrierARequired: false, carrierBRequired: false });
     expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [] })).status).toBe(400);
     expect((await t.client().post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).status).toBe(401);
     expect((await stranger.post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).status).toBe(404);
@@ -252,7 +272,14 @@ describe('waybills and acts', () => {
   withTools(`acts and waybills carry the orders as text${pdfToolsMissing}`, async () => {
     const a = await prepared();
     const b = await prepared(carrierBBody());
-    const formed = (await owner.post('/v2/orders/waybills', { date: '2026-11-24', ids: [a.id, b.id], carrierBPlaces: 2 })).body;
+    const post = await prepared(carrierABody());
+    const formed = (await owner.post('/v2/orders/waybills', { date: '2026-11-24', ids: [a.id, b.id, post.id], carrierBPlaces: 2, carrierAPlaces: 5 })).body;
+    expect(formed.success).toHaveLength(3);
+    const postSet = formed.success.find((item: { orderIds: number[] }) => item.orderIds.includes(post.id));
+    const postWaybill = pdfText((await download(postSet.crossDockFile)).bytes);
+    expect(postWaybill).toContain('Мешков: 5');
+    expect(postWaybill).toContain('Зоя Щербакова');
+    expect(postWaybill).toContain('Национальная почта');
     const act = pdfText((await download(formed.success[0].file)).bytes);
     expect(act).toContain(a.trackNumber);
     expect(act).toContain('Светлана Котова');
@@ -263,6 +290,7 @@ describe('waybills and acts', () => {
     const text = pdfText(waybill);
     expect(text).toContain(b.trackNumber);
     expect(text).toContain('Пётр Ёлкин');
+    expect(text).toContain('Коробов: 2');
   });
 
   it('refuses bad input with field paths and forms nothing', async () => {
