@@ -111,6 +111,11 @@ describe('POST /v2/orders/stickers', () => {
     expect((await order(one.id)).stickerFormed).toBe(true);
     expect((await order(two.id)).stickerFormed).toBe(true);
 
+    // a PHP plugin's form body (bracket keys, numeric strings) is the same request
+    const form = await owner.post('/v2/orders/stickers', { ids: [one.id, two.id], type: 3 }, { form: true });
+    expect(form.status).toBe(200);
+    expect(form.body.file).toMatch(/\.pdf$/);
+
     const all = await owner.post('/v2/orders/stickers', { ids: [one.id, two.id] });
     expect(all.status).toBe(200);
     expect(all.body.file).toMatch(/\.zip$/);
@@ -123,11 +128,11 @@ describe('POST /v2/orders/stickers', () => {
     const sets = await owner.get('/v2/orders/stickers');
     expect(sets.status).toBe(200);
     const mine = sets.body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id));
-    expect(mine).toHaveLength(4);
+    expect(mine).toHaveLength(5);
     expect(mine[0]).toEqual({ id: expect.any(Number), date: expect.any(String), deliveryCompanySticker: files[1], postSticker: null, stickers: [{ type: 1, file: files[1] }], orderIds: [one.id, two.id] });
-    expect(mine[3].deliveryCompanySticker).toBe(all.body.file);
-    expect(mine[3].stickers.map((item: { type: number }) => item.type)).toEqual([1, 2, 3]);
-    for (const item of mine[3].stickers) expect((await download(item.file)).status).toBe(200);
+    expect(mine[4].deliveryCompanySticker).toBe(all.body.file);
+    expect(mine[4].stickers.map((item: { type: number }) => item.type)).toEqual([1, 2, 3]);
+    for (const item of mine[4].stickers) expect((await download(item.file)).status).toBe(200);
     // a file URL is a capability: the token is not needed, a wrong name is 404
     const name = all.body.file.slice('http://delivery.test/files/'.length);
     expect((await t.app.inject({ method: 'GET', url: `/files/${name.slice(0, 10)}${'A'.repeat(12)}.zip` })).statusCode).toBe(404);
@@ -138,7 +143,7 @@ describe('POST /v2/orders/stickers', () => {
       .insertInto('sticker_sets')
       .values({ account_id: accountId, shop_id: shopId, format: 2, file_url: files[2], files: '[]', order_ids: JSON.stringify([one.id]), created_at: new Date(Date.now() - 2 * 86400_000).toISOString() })
       .execute();
-    expect((await owner.get('/v2/orders/stickers')).body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id))).toHaveLength(4);
+    expect((await owner.get('/v2/orders/stickers')).body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id))).toHaveLength(5);
     // another account sees none of them
     expect((await stranger.get('/v2/orders/stickers')).body).toEqual([]);
   });
@@ -355,6 +360,11 @@ describe('POST /v2/orders/act-assembly', () => {
     const otherShop = await draft(owner, orderBody({ shopId: otherShopId }));
     expect(fields((await owner.post('/v2/orders/act-assembly', { ids: [] })).body)).toContain('ids');
     expect((await owner.post('/v2/orders/act-assembly', { ids: [0] })).status).toBe(400);
+    const canceled = await draft();
+    expect((await owner.post('/v2/orders/cancel', { ids: [canceled] })).status).toBe(204);
+    const refused = await owner.post('/v2/orders/act-assembly', { ids: [mine.id, canceled] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([{ id: canceled, message: expect.stringContaining('canceled') }]);
     expect((await t.client().post('/v2/orders/act-assembly', { ids: [mine.id] })).status).toBe(401);
     expect((await stranger.post('/v2/orders/act-assembly', { ids: [mine.id] })).status).toBe(404);
     const reaching = await shopKey.post('/v2/orders/act-assembly', { ids: [mine.id, otherShop] });
