@@ -12,6 +12,8 @@ const duration = Number(process.env.DURATION ?? 10);
 
 const hello = await startServer('hello-server.ts');
 const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+// What a body as large as a page of 50 orders costs a bare server: the ceiling for that list.
+const largeBody = await load({ name: 'bare fastify, fixed 190 KB body', url: `${hello.url}/payload?bytes=190000`, connections, durationSeconds: duration });
 await hello.stop();
 
 const app = await startServer('orders-server.ts', {}, 900_000);
@@ -19,6 +21,7 @@ const info = app.info as { token: string; database: string; orders: number; seed
 const auth = { authorization: `Bearer ${info.token}` };
 const list = (label: string, query: string) => load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers: auth, connections, durationSeconds: duration });
 const results = [
+  largeBody,
   await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
   await list(`list=0&perPage=50&shopId=${info.shopId}`, `list=0&perPage=50&shopId=${info.shopId}`),
   await list('list=5&perPage=50 (delivered)', 'list=5&perPage=50'),
