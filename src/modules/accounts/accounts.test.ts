@@ -74,7 +74,9 @@ describe('POST /v2/auth/login', () => {
 
 describe('the command line', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-cli-'));
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+  // As from a plain shell: `npm test --loglevel=...` hands its log level down to nested npm
+  // calls, which would print npm's banner; the project's .npmrc keeps npm silent otherwise.
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.toLowerCase() !== 'npm_config_loglevel')), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('npm run cli -- account create --json prints exactly one JSON line with a working token', async () => {
