@@ -165,7 +165,7 @@ export class DocumentService {
     const found = await this.orders.getMany(scope, unique);
     const refused: ErrorItem[] = [];
     const invisible = unique.filter((id) => !found.has(id));
-    const shops = invisible.length > 0 ? await this.store.orderShops(scope.accountId, invisible) : new Map<number, number | null>();
+    const shops = invisible.length > 0 ? await this.orders.shopsOf(scope, invisible) : new Map<number, number | null>();
     const foreign: ErrorItem[] = [];
     const missing: ErrorItem[] = [];
     for (const id of unique) {
@@ -246,7 +246,7 @@ export class DocumentService {
     const unique = [...new Set(body.ids)];
     const found = await this.orders.getMany(scope, unique);
     const invisible = unique.filter((id) => !found.has(id));
-    const shops = invisible.length > 0 ? await this.store.orderShops(scope.accountId, invisible) : new Map<number, number | null>();
+    const shops = invisible.length > 0 ? await this.orders.shopsOf(scope, invisible) : new Map<number, number | null>();
     const error: WaybillsResult['error'] = [];
     const ready: Order[] = [];
     for (const id of unique) {

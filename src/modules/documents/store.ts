@@ -11,13 +11,6 @@ type NewWaybillSet = Omit<WaybillSetRow, 'id'>;
 export class DocumentStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
-  /** id -> shop of the account's orders among `ids` (to tell a missing order from another shop's). */
-  async orderShops(accountId: number, ids: number[]): Promise<Map<number, number | null>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('orders').select(['id', 'shop_id']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
-    return new Map(rows.map((row) => [Number(row.id), row.shop_id === null ? null : Number(row.shop_id)]));
-  }
-
   async insertStickerSet(row: NewStickerSet): Promise<number> {
     const inserted = await this.db.insertInto('sticker_sets').values(row).returning('id').executeTakeFirstOrThrow();
     return Number(inserted.id);

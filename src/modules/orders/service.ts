@@ -166,6 +166,16 @@ export class OrderService {
     return orders;
   }
 
+  /**
+   * The shop of each of the account's orders among `ids` (null: an order without a shop),
+   * whoever may see them: other areas use it to tell another shop's order (403) from a
+   * missing one (404).
+   */
+  async shopsOf(scope: Scope, ids: number[]): Promise<Map<number, number | null>> {
+    const records = await this.store.getMany(scope.accountId, ids);
+    return new Map([...records.values()].map((record) => [record.id, record.shopId]));
+  }
+
   /** Marks orders as having stickers formed and/or having been in an act (documents area). */
   async markDocuments(scope: Scope, ids: number[], marks: { stickerFormed?: boolean; wasInAct?: boolean }): Promise<void> {
     await this.store.transaction(async (trx) => {
