@@ -34,6 +34,8 @@ export interface AppOptions {
 
 export const API_VERSION = '2.0.0';
 
+const INFO_ENABLED = new Set(['info', 'debug', 'trace']);
+
 /** One log line per request (at info), the incoming line only at debug. */
 class RequestLogController extends LogController {
   constructor() {
@@ -45,6 +47,7 @@ class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (!error && !INFO_ENABLED.has(reply.log.level)) return;
     const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');

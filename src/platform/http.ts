@@ -3,6 +3,7 @@
  * the x-log-id header, the error body and the 404 body.
  */
 import { randomUUID } from 'node:crypto';
+import querystring from 'node:querystring';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +16,8 @@ import { markFormEncoded } from './validation.js';
 const QS_OPTIONS: qs.IParseOptions = { arrayLimit: 10000, parameterLimit: 100000, depth: 12, allowPrototypes: false };
 
 export function parseQueryString(text: string): Record<string, unknown> {
+  // Plain `a=1&b=2` (most list calls) needs no bracket parsing; Node's parser is faster.
+  if (!text.includes('[') && !text.includes('%5B') && !text.includes('%5b')) return { ...querystring.parse(text) };
   return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
 }
 
@@ -58,8 +61,9 @@ function sendError(reply: FastifyReply, status: number, body: ErrorBodyShape): v
 
 export function installHttpConventions(app: FastifyInstance): void {
   // The log id goes on every response, errors and 404s included, as early as possible.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-log-id', request.id);
+    done();
   });
 
   // Bodies: JSON, where an empty body means "no fields" (operations without parameters);

@@ -4,7 +4,7 @@
  * first request is still running, a second one with that key is a 409 too. A 5xx answer
  * is not stored, so the client may retry with the same key.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sha256 } from './crypto.js';
 import { AppError, badRequest, conflict } from './errors.js';
@@ -35,10 +35,10 @@ function isUniqueViolation(error: unknown): boolean {
 export function installIdempotency(app: FastifyInstance, db: Kysely<Tables>): void {
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.scope) return;
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (!request.scope) return undefined;
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined) return undefined;
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || key.length > MAX_KEY_LENGTH) {
       throw badRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, [
@@ -79,16 +79,16 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<Tables>): vo
           .values({ account_id: accountId, idem_key: key, request_hash: fingerprint, status_code: null, response_body: null, response_type: null, created_at: now.toISOString() })
           .execute();
         request.idempotencyKey = key;
-        return;
+        return undefined;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // Another request with this key got in first; read what it stored.
       }
     }
     throw new AppError(409, 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const key = request.idempotencyKey;
     if (!key) return payload;
     request.idempotencyKey = null;
@@ -107,7 +107,20 @@ export function installIdempotency(app: FastifyInstance, db: Kysely<Tables>): vo
       .where('idem_key', '=', key)
       .execute();
     return payload;
+  };
+
+  // Only POST routes take the key: other routes do not pay for these hooks.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [...toArray(route.preHandler), preHandler];
+    route.onSend = [...toArray(route.onSend), onSend];
   });
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
 }
 
 /** Deletes keys older than 24 hours; run periodically by the server. */
