@@ -89,6 +89,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
   });
-  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files);
+  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
   return { documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

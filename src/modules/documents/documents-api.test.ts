@@ -347,6 +347,11 @@ describe('POST /v2/orders/act-assembly', () => {
   });
 
   withTools(`lists the goods to pick, vendor codes, barcodes, counts and comments${pdfToolsMissing}`, async () => {
+    await owner.post('/v2/boxes', { name: 'Коробка для чайников', dimensions: { width: 30, height: 30, length: 40 }, weight: 0.3 });
+    const boxed = await draft(owner, orderBody({ places: [{ weight: 1.5, dimensions: { width: 40, height: 30, length: 30 } }, { weight: 1, dimensions: { width: 15, height: 10, length: 20 } }] }));
+    const boxedText = pdfText((await download((await owner.post('/v2/orders/act-assembly', { ids: [boxed] })).body.file)).bytes);
+    expect(boxedText).toContain('Коробка для чайников');
+    expect(boxedText).toMatch(/Коробка 20×15×10 см/);
     const a = await prepared();
     const d = await draft(owner, orderBody({ commentForAssembly: null, products: [{ name: 'Чайник электрический', vendorCode: 'KET-9', priceDeclared: 1500, count: 1, weight: 1.2, dimensions: { width: 20, height: 25, length: 20 } }] }));
     const bytes = (await download((await owner.post('/v2/orders/act-assembly', { ids: [a.id, d] })).body.file)).bytes;

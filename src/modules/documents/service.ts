@@ -3,6 +3,9 @@
  * Orders come from the orders area (getMany, markDocuments); PDFs from src/documents; files
  * go to the file store, whose URLs work without a token. This file maps and records.
  */
+import type { BoxService } from '../boxes/service.js';
+import type { Box } from '../boxes/schemas.js';
+import { MAX_PER_PAGE } from '../../platform/paging.js';
 import { ZipArchive } from 'archiver';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
@@ -113,7 +116,35 @@ function actOrderOf(order: Order): ActOrder {
   };
 }
 
-function assemblyOrderOf(order: Order): AssemblyOrder {
+type BoxLine = NonNullable<AssemblyOrder['boxes']>[number];
+
+function sidesKey(sides: Array<number | null | undefined>): string | null {
+  if (sides.some((side) => side === null || side === undefined)) return null;
+  return (sides as number[]).slice().sort((a, b) => b - a).join('x');
+}
+
+/**
+ * The boxes to pack an order into: one per place, named after the account's box of the
+ * same size when there is one, else described by its size; places without sizes are left out.
+ */
+function boxesOf(order: Order, catalogue: Map<string, Box>): BoxLine[] | null {
+  const sizes = order.places.length > 0
+    ? order.places.map((place) => place.dimensions)
+    : Array.from({ length: placesOf(order) }, () => order.dimensions);
+  const lines = new Map<string, BoxLine>();
+  for (const size of sizes) {
+    const key = size ? sidesKey([size.length, size.width, size.height]) : null;
+    if (!key || !size) continue;
+    const box = catalogue.get(key);
+    const name = box?.name ?? `Коробка ${key.replaceAll('x', '×')} см`;
+    const line = lines.get(`${name}|${key}`);
+    if (line) line.count += 1;
+    else lines.set(`${name}|${key}`, { name, dimensions: { length: size.length as number, width: size.width as number, height: size.height as number }, count: 1 });
+  }
+  return lines.size > 0 ? [...lines.values()] : null;
+}
+
+function assemblyOrderOf(order: Order, catalogue: Map<string, Box>): AssemblyOrder {
   return {
     orderId: order.id,
     cmsId: order.cmsId,
@@ -121,7 +152,7 @@ function assemblyOrderOf(order: Order): AssemblyOrder {
     recipientName: order.recipient.fullName,
     company: order.delivery.company.name,
     goods: order.products.map((line) => ({ name: line.name ?? line.vendorCode ?? '—', vendorCode: line.vendorCode, barcodes: line.barcode ? [line.barcode] : [], count: line.count })),
-    boxes: null,
+    boxes: boxesOf(order, catalogue),
     commentForAssembly: order.commentForAssembly,
     documentsForWarehouse: order.documentsForWarehouse,
   };
@@ -153,6 +184,7 @@ export class DocumentService {
     private readonly orders: OrderService,
     private readonly warehouses: WarehouseService,
     private readonly files: FileStore,
+    private readonly boxes: BoxService,
   ) {}
 
   /**
@@ -344,12 +376,18 @@ export class DocumentService {
     const warehouseId = orders[0].warehouseId;
     const sameWarehouse = orders.every((order) => order.warehouseId === warehouseId);
     const warehouse = sameWarehouse && warehouseId !== null ? (await this.warehouses.getMany(scope, [warehouseId])).get(warehouseId) : undefined;
+    const accountBoxes = await this.boxes.list(scope, {}, { page: 1, perPage: MAX_PER_PAGE, offset: 0 });
+    const catalogue = new Map<string, Box>();
+    for (const box of accountBoxes.items) {
+      const key = sidesKey([box.dimensions.length, box.dimensions.width, box.dimensions.height]);
+      if (key && !catalogue.has(key)) catalogue.set(key, box);
+    }
     const pdf = await renderAssemblyStatement({
       number: `${today.replaceAll('-', '')}-${orders[0].id}`,
       date: today,
       owner: [...new Set(orders.map((order) => order.brand).filter((brand) => brand))].join(', ') || '—',
       warehouse: warehouse ? { name: warehouse.name, address: postal({ ...warehouse.address, zipCode: null }) } : null,
-      orders: orders.map(assemblyOrderOf),
+      orders: orders.map((order) => assemblyOrderOf(order, catalogue)),
     });
     const file = await this.files.put(scope.accountId, { bytes: pdf, contentType: PDF, extension: 'pdf', downloadName: `assembly-${today}.pdf` });
     return { file: file.url };
