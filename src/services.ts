@@ -73,7 +73,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
-  const products = new ProductService(new ProductStore(db, database.kind), countries);
+  const products = new ProductService(new ProductStore(db, database.kind), countries, undefined, readCache);
   const kits = new KitService(new KitStore(db), shops, products);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir });

@@ -1,4 +1,5 @@
 /** The product catalogue of an account: goods with their sizes, weights, values and VAT. */
+import { AccountReadCache } from '../../platform/cache.js';
 import type { Scope } from '../../platform/auth.js';
 import { AppError, conflict, FieldErrorCollector, notFound, unprocessable, type ErrorItem } from '../../platform/errors.js';
 import { gramsOf } from '../../platform/measures.js';
@@ -53,6 +54,8 @@ function firstProblem(errors: ErrorItem[]): ErrorItem {
   return [...errors].sort((a, b) => rank(a) - rank(b))[0];
 }
 
+const COUNT_TOPIC = 'product-counts';
+
 export class ProductService {
   private templateBytes: Promise<Buffer> | undefined;
 
@@ -60,7 +63,13 @@ export class ProductService {
     private readonly store: ProductStore,
     private readonly countries: CountryDirectory,
     private readonly stock: ProductStock = NO_STOCK,
+    private readonly cache: AccountReadCache = new AccountReadCache(false),
   ) {}
+
+  /** After any write to the account's products: remembered counts are no longer true. */
+  private changed(scope: Scope): void {
+    this.cache.invalidate(scope.accountId, COUNT_TOPIC);
+  }
 
   async list(scope: Scope, query: ProductListQuery, paging: Paging): Promise<Page<Product>> {
     const filter: ProductFilter = {};
@@ -77,7 +86,9 @@ export class ProductService {
     const sort = query.sort ?? 'id';
     const desc = query.desc ?? query.sort === undefined;
     const page = await this.store.list(scope.accountId, filter, { field: sort, desc }, paging);
-    return { items: await this.present(scope, page.items), total: page.total };
+    // Counting every match of a broad search is the dearest part of a list: remember it.
+    const total = page.total ?? (await this.cache.read(scope.accountId, COUNT_TOPIC, JSON.stringify(filter), () => this.store.count(scope.accountId, filter)));
+    return { items: await this.present(scope, page.items), total };
   }
 
   async get(scope: Scope, id: number): Promise<Product> {
@@ -104,7 +115,9 @@ export class ProductService {
     const existing = await this.store.idByVendorCode(scope.accountId, values.vendorCode);
     if (existing !== undefined) throw duplicateVendorCode(values.vendorCode, existing);
     try {
-      return await this.store.insert(scope.accountId, values);
+      const id = await this.store.insert(scope.accountId, values);
+      this.changed(scope);
+      return id;
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateVendorCode(values.vendorCode, undefined);
       throw error;
@@ -146,6 +159,7 @@ export class ProductService {
   /** Takes the product out of the catalogue; kits (and orders) that use it keep reading it. */
   async delete(scope: Scope, id: number): Promise<void> {
     if (!(await this.store.markDeleted(scope.accountId, id))) throw notFound('Product', id);
+    this.changed(scope);
   }
 
   /**
@@ -182,7 +196,11 @@ export class ProductService {
       rowOfVendorCode.set(values.vendorCode, row.rowNumber);
       valid.push(values);
     }
-    await this.store.upsertMany(scope.accountId, valid);
+    try {
+      await this.store.upsertMany(scope.accountId, valid);
+    } finally {
+      this.changed(scope);
+    }
     return { success: valid.length, total: rows.length, errors };
   }
 
@@ -197,6 +215,7 @@ export class ProductService {
     if (existing !== undefined) throw duplicateVendorCode(values.vendorCode, existing);
     try {
       if (!(await this.store.update(scope.accountId, id, values))) throw notFound('Product', id);
+      this.changed(scope);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateVendorCode(values.vendorCode, undefined);
       throw error;

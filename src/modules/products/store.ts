@@ -177,14 +177,12 @@ export class ProductStore {
     private readonly engine: DatabaseKind,
   ) {}
 
-  async list(accountId: number, filter: ProductFilter, order: ProductOrder, paging: Paging): Promise<Page<ProductRecord>> {
-    let query = this.db.selectFrom('products').where('account_id', '=', accountId).where('deleted_at', 'is', null);
-    if (filter.nameContains) query = query.where(containsIndexed(this.engine, 'search_name', filter.nameContains));
-    if (filter.vendorCodeContains) query = query.where(containsIndexed(this.engine, 'search_vendor_code', filter.vendorCodeContains));
-    if (filter.tnvedContains) query = query.where(containsIndexed(this.engine, 'search_tnved', filter.tnvedContains));
-    if (filter.barcodeContains) query = query.where(containsIndexed(this.engine, 'search_barcodes', filter.barcodeContains));
-    if (filter.ids) query = filter.ids.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('id', 'in', filter.ids);
-    if (filter.vendorCodes) query = filter.vendorCodes.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('vendor_code', 'in', filter.vendorCodes);
+  /**
+   * One page of products; `total` is null when only a count can tell it (the page is full
+   * or past the end): see `count`.
+   */
+  async list(accountId: number, filter: ProductFilter, order: ProductOrder, paging: Paging): Promise<{ items: ProductRecord[]; total: number | null }> {
+    const query = this.filtered(accountId, filter);
     const direction = order.desc ? 'desc' : 'asc';
     let ordered = query.selectAll();
     // Empty values last in either direction, the same on both engines (their defaults differ).
@@ -193,11 +191,25 @@ export class ProductStore {
     const rows = await ordered.limit(paging.perPage).offset(paging.offset).execute();
     // A page that is not full ends the list, so its total needs no count: most searches
     // match a page or less, and counting many matches is the dearest part of a search.
-    const total =
-      rows.length < paging.perPage && (rows.length > 0 || paging.offset === 0)
-        ? paging.offset + rows.length
-        : Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+    const total = rows.length < paging.perPage && (rows.length > 0 || paging.offset === 0) ? paging.offset + rows.length : null;
     return { items: rows.map(toRecord), total };
+  }
+
+  /** How many live products match the filter. */
+  async count(accountId: number, filter: ProductFilter): Promise<number> {
+    const counted = await this.filtered(accountId, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return Number(counted.total);
+  }
+
+  private filtered(accountId: number, filter: ProductFilter) {
+    let query = this.db.selectFrom('products').where('account_id', '=', accountId).where('deleted_at', 'is', null);
+    if (filter.nameContains) query = query.where(containsIndexed(this.engine, 'search_name', filter.nameContains));
+    if (filter.vendorCodeContains) query = query.where(containsIndexed(this.engine, 'search_vendor_code', filter.vendorCodeContains));
+    if (filter.tnvedContains) query = query.where(containsIndexed(this.engine, 'search_tnved', filter.tnvedContains));
+    if (filter.barcodeContains) query = query.where(containsIndexed(this.engine, 'search_barcodes', filter.barcodeContains));
+    if (filter.ids) query = filter.ids.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('id', 'in', filter.ids);
+    if (filter.vendorCodes) query = filter.vendorCodes.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('vendor_code', 'in', filter.vendorCodes);
+    return query;
   }
 
   async get(accountId: number, id: number): Promise<ProductRecord | undefined> {
