@@ -4,34 +4,10 @@
  * bulk-inserts PRODUCTS (default 100000) products into one account and listens.
  * Prints `READY {url, token, database, products, seedMs}`.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/app.js';
-import { startRuntime } from '../src/bootstrap.js';
 import { searchText, toJson, nowIso } from '../src/platform/db/values.js';
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-'));
-const postgresUrl = process.env.BENCH_DATABASE_URL || (/^postgres/.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined);
-const schema = postgresUrl ? `bench_${randomBytes(4).toString('hex')}` : undefined;
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  DATABASE_URL: postgresUrl ?? '',
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  PORT: '0',
-  SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
-});
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  await client.query(text);
-  await client.end();
-}
+import { serveUntilTerm, startBenchService } from './fixture.js';
 
 const WORDS = ['футболка', 'кружка', 'носки', 'чехол', 'зарядка', 'кабель', 'лампа', 'ручка', 'тетрадь', 'рюкзак', 'шарф', 'перчатки', 'игрушка', 'свеча', 'плед', 'чай', 'кофе', 'мыло', 'крем', 'щётка'];
 const COLOURS = ['красный', 'синий', 'зелёный', 'чёрный', 'белый', 'серый', 'жёлтый', 'розовый'];
@@ -40,10 +16,9 @@ function productName(index: number): string {
   return `${WORDS[index % WORDS.length]} ${COLOURS[(index * 7) % COLOURS.length]} Арт. ${100000 + index}`;
 }
 
-if (schema) await adminQuery(`create schema ${schema}`);
-const runtime = await startRuntime(config, { schema });
-const { services, database } = runtime;
-const app = await buildApp({ config, database, services });
+const bench = await startBenchService();
+const { services, database } = bench.runtime;
+const app = await buildApp({ config: bench.config, database, services });
 
 // 100k products in one account, inserted in bulk.
 const total = Number(process.env.PRODUCTS ?? 100_000);
@@ -72,15 +47,4 @@ if (database.kind === 'postgres') await sql`vacuum analyze products`.execute(dat
 else await sql`analyze`.execute(database.db);
 const seedMs = Math.round(performance.now() - seedStarted);
 
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-console.log(`READY ${JSON.stringify({ url: address, token: account.token, database: config.databaseKind, products: total, seedMs })}`);
-
-process.on('SIGTERM', () => {
-  void (async () => {
-    await app.close();
-    await database.close();
-    if (schema) await adminQuery(`drop schema ${schema} cascade`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  })();
-});
+await serveUntilTerm(bench, app, { token: account.token, products: total, seedMs });

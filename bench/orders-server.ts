@@ -5,53 +5,18 @@
  * account with a shop, 3 catalogue products and ORDERS (default 200000) orders, bulk
  * inserted from real priced orders with varied content. Prints `READY {url, token, ...}`.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
-import { startRuntime } from '../src/bootstrap.js';
-import type { Scope } from '../src/platform/auth.js';
 import { OrderStore } from '../src/modules/orders/store.js';
 import type { OrderDoc } from '../src/modules/orders/document.js';
 import type { OrderInput } from '../src/modules/orders/schemas.js';
+import { buildApp } from '../src/app.js';
+import { seedAccount, serveUntilTerm, startBenchService } from './fixture.js';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-'));
-const postgresUrl = process.env.BENCH_DATABASE_URL || (/^postgres/.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL : undefined);
-const benchDatabase = postgresUrl ? `bench_orders_${randomBytes(4).toString('hex')}` : undefined;
-const benchUrl = postgresUrl && benchDatabase ? Object.assign(new URL(postgresUrl), { pathname: `/${benchDatabase}` }).toString() : undefined;
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  DATABASE_URL: benchUrl ?? '',
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-  PORT: '0',
-  SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
-  DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20',
-});
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  await client.query(text);
-  await client.end();
-}
-
-if (benchDatabase) await adminQuery(`create database ${benchDatabase}`);
-const runtime = await startRuntime(config);
-const { services, database } = runtime;
-const account = await services.accounts.createAccount({ name: 'Orders bench' });
-const scope: Scope = { accountId: account.accountId, timeZone: 'Europe/Moscow', kind: 'account', shopKeyShopId: null, employeeId: null };
-const day = { from: '09:00', to: '18:00' };
-const warehouseId = await services.warehouses.create(scope, {
-  name: 'Склад',
-  type: 1,
-  address: { street: 'Складская', house: '1', city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' } },
-  contact: { name: 'Иван', phone: '+79160000000' },
-  schedule: [day, day, day, day, day, null, null],
-});
+const bench = await startBenchService({ DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20' }, 'database');
+const { services, database } = bench.runtime;
+const config = bench.config;
+const account = await seedAccount(services, 'Orders bench');
+const { scope, warehouseId } = account;
 const shopIds: number[] = [];
 for (let index = 0; index < 5; index++) shopIds.push(await services.shops.create(scope, { name: `Магазин ${index}`, brand: `Бренд ${index}`, warehouse: { id: warehouseId }, platform: 'woocommerce' }));
 const productIds: number[] = [];
@@ -114,15 +79,4 @@ services.orders.changed(account.accountId);
 const seedMs = Math.round(performance.now() - seedStarted);
 
 const app = await buildApp({ config, database, services });
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-console.log(`READY ${JSON.stringify({ url: address, token: account.token, database: config.databaseKind, orders: total + 2, seedMs, shopId: shopIds[0], body: orderBody(1) })}`);
-
-process.on('SIGTERM', () => {
-  void (async () => {
-    await app.close();
-    await database.close();
-    if (benchDatabase) await adminQuery(`drop database ${benchDatabase} with (force)`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  })();
-});
+await serveUntilTerm(bench, app, { token: account.token, orders: total + 2, seedMs, shopId: shopIds[0], body: orderBody(1) });

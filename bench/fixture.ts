@@ -1,0 +1,106 @@
+/**
+ * What every bench server does: the service on a throw-away database (SQLite in a temp
+ * DATA_DIR, or a fresh schema or database on the PostgreSQL of BENCH_DATABASE_URL /
+ * DATABASE_URL), an account with a warehouse to seed from, and serving until SIGTERM.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.js';
+import { startRuntime, type Runtime } from '../src/bootstrap.js';
+import type { Scope } from '../src/platform/auth.js';
+import type { App } from '../src/platform/http.js';
+import type { Services } from '../src/services.js';
+
+export interface BenchService {
+  config: Config;
+  runtime: Runtime;
+  /** Closes the database and drops everything the bench made. */
+  cleanup(): Promise<void>;
+}
+
+function postgresUrl(): string | undefined {
+  const url = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  return url && /^postgres(ql)?:\/\//.test(url) ? url : undefined;
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(text);
+  await client.end();
+}
+
+/**
+ * `isolation: 'database'` makes a whole database rather than a schema, for benches that
+ * run beside tests whose migrator would otherwise see the bench's tables.
+ */
+export async function startBenchService(env: Record<string, string> = {}, isolation: 'schema' | 'database' = 'schema'): Promise<BenchService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-'));
+  const server = postgresUrl();
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const schema = server && isolation === 'schema' ? name : undefined;
+  const database = server && isolation === 'database' ? name : undefined;
+  const databaseUrl = server && database ? Object.assign(new URL(server), { pathname: `/${database}` }).toString() : server;
+  if (server) await adminQuery(server, schema ? `create schema ${schema}` : `create database ${database}`);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    PORT: '0',
+    SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
+    ...env,
+  });
+  const runtime = await startRuntime(config, { schema });
+  return {
+    config,
+    runtime,
+    async cleanup() {
+      await runtime.database.close();
+      if (server) await adminQuery(server, schema ? `drop schema ${schema} cascade` : `drop database ${database} with (force)`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SeededAccount {
+  accountId: number;
+  token: string;
+  scope: Scope;
+  warehouseId: number;
+}
+
+/** An account with one own warehouse in Moscow. */
+export async function seedAccount(services: Services, name: string): Promise<SeededAccount> {
+  const account = await services.accounts.createAccount({ name });
+  const scope: Scope = { accountId: account.accountId, timeZone: 'Europe/Moscow', kind: 'account', shopKeyShopId: null, employeeId: null };
+  const day = { from: '09:00', to: '18:00' };
+  const warehouseId = await services.warehouses.create(scope, {
+    name: 'Склад',
+    type: 1,
+    address: { street: 'Складская', house: '1', city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' } },
+    contact: { name: 'Иван', phone: '+79160000000' },
+    schedule: [day, day, day, day, day, null, null],
+  });
+  return { accountId: account.accountId, token: account.token, scope, warehouseId };
+}
+
+/** Prints `READY {url, database, ...info}` (what bench/lib.ts waits for) and cleans up on SIGTERM. */
+export function announceAndWait(bench: BenchService, app: App | null, info: Record<string, unknown>, url = ''): void {
+  console.log(`READY ${JSON.stringify({ url, database: bench.config.databaseKind, ...info })}`);
+  process.on('SIGTERM', () => {
+    void (async () => {
+      await app?.close();
+      await bench.cleanup();
+      process.exit(0);
+    })();
+  });
+}
+
+/** Listens on a free loopback port, then announces. */
+export async function serveUntilTerm(bench: BenchService, app: App, info: Record<string, unknown>): Promise<void> {
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  announceAndWait(bench, app, info, url);
+}
