@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { pdfBarcodes, pdfInfo, pdfText, pdfToolsMissing, readZip } from '../../../test/support/pdf-tools.js';
-import { JobWorker } from '../../platform/jobs.js';
+import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
+import type { JobWorker } from '../../platform/jobs.js';
 
 const withTools = it.skipIf(pdfToolsMissing !== '');
 const PAGE_POINTS: Record<1 | 2 | 3, [number, number]> = { 1: [595.276, 841.89], 2: [283.465, 425.197], 3: [212.598, 340.157] };
@@ -21,7 +22,6 @@ let otherShopId: number;
 let warehouseId: number;
 let pointId: number;
 let worker: JobWorker;
-const quiet = { error: () => undefined, warn: () => undefined };
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -32,10 +32,8 @@ beforeAll(async () => {
   const otherWarehouseId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Второй склад' }))).body.id;
   otherShopId = (await owner.post('/v2/shops', shopBody(otherWarehouseId, { name: 'Второй магазин' }))).body.id;
   shopKey = owner.withToken((await owner.get(`/v2/shops/${shopId}`)).body.apiKey);
-  const spb = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
-  pointId = t.runtime.services.reference.registry.pointsIn(1, spb!.id)[0].id;
-  worker = new JobWorker(t.runtime.services.jobs, quiet);
-  t.runtime.services.tracking.registerJobs(worker);
+  pointId = pickupPointIn(t);
+  worker = orderJobWorker(t);
 });
 afterAll(async () => t.close());
 
@@ -66,12 +64,7 @@ async function draft(client: ApiClient = owner, body: Record<string, unknown> = 
 }
 
 async function prepared(body: Record<string, unknown> = orderBody(), client: ApiClient = owner): Promise<{ id: number; trackNumber: string }> {
-  const id = await draft(client, body);
-  expect((await client.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
-  await worker.runDue();
-  const order = (await client.get(`/v2/orders/${id}`)).body;
-  expect(order.status).toBe(13);
-  return { id, trackNumber: order.trackNumber };
+  return preparedOrder(client, worker, body);
 }
 
 /** The file behind a URL, fetched without a token as a browser would. */

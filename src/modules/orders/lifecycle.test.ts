@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { startFakeCarrier } from '../../../test/support/fake-carrier.js';
-import { JobWorker } from '../../platform/jobs.js';
+import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
+import type { JobWorker } from '../../platform/jobs.js';
 import type { CarrierDriver, TrackingEvent } from '../../carriers/types.js';
 
 let t: TestApp;
@@ -13,7 +14,6 @@ let shopId: number;
 let fulfilmentShopId: number;
 let pointId: number;
 let worker: JobWorker;
-const quiet = { error: () => undefined, warn: () => undefined };
 const FAR_FUTURE = () => new Date(Date.now() + 30 * 86400_000);
 
 beforeAll(async () => {
@@ -23,10 +23,8 @@ beforeAll(async () => {
   shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
   const fulfilmentId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))).body.id;
   fulfilmentShopId = (await owner.post('/v2/shops', shopBody(fulfilmentId, { name: 'Фулфилмент-магазин' }))).body.id;
-  const spb = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
-  pointId = t.runtime.services.reference.registry.pointsIn(1, spb!.id)[0].id;
-  worker = new JobWorker(t.runtime.services.jobs, quiet);
-  t.runtime.services.tracking.registerJobs(worker);
+  pointId = pickupPointIn(t);
+  worker = orderJobWorker(t);
 });
 afterAll(async () => t.close());
 
@@ -43,12 +41,7 @@ function orderBody(overrides: Record<string, unknown> = {}) {
 }
 
 async function prepared(body: Record<string, unknown> = orderBody()): Promise<{ id: number; trackNumber: string }> {
-  const id = (await owner.post('/v2/orders', body)).body.id;
-  expect((await owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
-  await worker.runDue();
-  const order = (await owner.get(`/v2/orders/${id}`)).body;
-  expect(order.status).toBe(13);
-  return { id, trackNumber: order.trackNumber };
+  return preparedOrder(owner, worker, body);
 }
 
 const codes = (order: { statusHistory: Array<{ code: number }> }) => order.statusHistory.map((item) => item.code);
