@@ -92,6 +92,18 @@ const Dates = Type.Object({ from: Type.String(), to: Type.String() });
 const DeliveryService = Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number(), checked: Type.Boolean(), required: Type.Boolean() });
 const WorkingHours = Type.Object({ from: Type.String(), to: Type.String() });
 
+/** Commissions in money and percent: in a calculator answer and in an order's delivery. */
+export const CommissionFields = {
+  priceCommissionDeclared: Type.Number({ description: 'Insurance of the declared value, roubles' }),
+  percentCommissionDeclared: Type.Number(),
+  priceCommissionCod: Type.Number({ description: 'Cash-on-delivery commission, roubles' }),
+  percentCommissionCod: Type.Number(),
+  priceCommissionCodCard: Type.Number({ description: 'Card-on-delivery commission, roubles' }),
+  percentCommissionCodCard: Type.Number(),
+  priceCommissionAcquiring: Type.Number({ description: 'Acquiring commission, roubles' }),
+  percentCommissionAcquiring: Type.Number(),
+};
+
 export const CalculatorPoint = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -135,14 +147,7 @@ export const DeliveryCompanyResult = Type.Object(
     deliveryPlanDays: Days,
     deliveryDate: Dates,
     services: Type.Record(Type.String(), DeliveryService),
-    priceCommissionDeclared: Type.Number(),
-    percentCommissionDeclared: Type.Number(),
-    priceCommissionCod: Type.Number(),
-    percentCommissionCod: Type.Number(),
-    priceCommissionCodCard: Type.Number(),
-    percentCommissionCodCard: Type.Number(),
-    priceCommissionAcquiring: Type.Number(),
-    percentCommissionAcquiring: Type.Number(),
+    ...CommissionFields,
     isPost: Type.Boolean(),
     specificity: Type.Array(Type.String()),
     cashPaymentAvailable: Type.Optional(Type.Boolean()),

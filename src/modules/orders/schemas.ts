@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
 import { CountryCode, DateText, Nullable, ZeroOne } from '../../platform/schemas.js';
+import { CommissionFields } from '../calculator/schemas.js';
 
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
 const Money = Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles, to the kopeck' });
@@ -253,14 +254,7 @@ export const Order = Type.Object(
       factPrice: Nullable(Type.Number()),
       services: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number() })),
       point: Nullable(OrderPoint),
-      priceCommissionDeclared: Type.Number(),
-      percentCommissionDeclared: Type.Number(),
-      priceCommissionCod: Type.Number(),
-      percentCommissionCod: Type.Number(),
-      priceCommissionCodCard: Type.Number(),
-      percentCommissionCodCard: Type.Number(),
-      priceCommissionAcquiring: Type.Number(),
-      percentCommissionAcquiring: Type.Number(),
+      ...CommissionFields,
     }),
     clientPrice: Type.Number(),
     clientPrePay: Nullable(Type.Number()),
