@@ -19,7 +19,9 @@ export interface RunningServer {
  */
 export function startServer(script: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, script)], {
+    // BENCH_CPU_PROF_DIR=dir: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools)
+    const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+    const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(BENCH_DIR, script)], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -66,11 +68,16 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   durationSeconds?: number;
+  /** Ask for these paths (with query) in turn instead of the url's path, e.g. page after page. */
+  paths?: string[];
 }
 
 /** A short warm-up, then the measured run. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 50 };
+  let turn = 0;
+  const paths = options.paths;
+  const requests = paths ? [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[turn++ % paths.length] }) }] : undefined;
+  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 50, ...(requests ? { requests } : {}) };
   await autocannon({ ...base, duration: 2 });
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
   const responses = result.requests.total || 1;

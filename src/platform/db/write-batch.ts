@@ -1,0 +1,78 @@
+/**
+ * Group commit for the embedded (SQLite) mode.
+ *
+ * SQLite has one writer, and each commit writes every page the write touched (a new order
+ * touches a dozen index pages) to the WAL. Short writes that arrive together are therefore
+ * run in one transaction, each inside its own savepoint: a write that fails is rolled back
+ * alone and its caller gets its error, the others still commit. Every caller is answered
+ * only after the shared COMMIT, so an acknowledged write is as durable as before.
+ *
+ * With PostgreSQL each write is simply its own transaction: the server runs them in
+ * parallel, and batching would only make them wait for each other.
+ *
+ * A write given to `run` must only use the transaction it is handed and must not wait on
+ * anything else (no network, no other `run`): the whole batch waits for it.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DatabaseKind } from './database.js';
+import type { Tables } from './tables.js';
+
+type Write<T> = (trx: Transaction<Tables>) => Promise<T>;
+
+interface Pending {
+  write: Write<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export class WriteBatcher {
+  private queue: Pending[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly kind: DatabaseKind,
+    private readonly maxBatch = 100,
+  ) {}
+
+  run<T>(write: Write<T>): Promise<T> {
+    if (this.kind !== 'sqlite') return this.db.transaction().execute(write);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ write: write as Write<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        // the writes of requests being handled in this turn of the event loop join the batch
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      const outcomes: Array<() => void> = [];
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          for (const [index, pending] of batch.entries()) {
+            const savepoint = sql.raw(`write_${index}`);
+            await sql`savepoint ${savepoint}`.execute(trx);
+            try {
+              const value = await pending.write(trx);
+              await sql`release ${savepoint}`.execute(trx);
+              outcomes.push(() => pending.resolve(value));
+            } catch (error) {
+              await sql`rollback to ${savepoint}`.execute(trx);
+              await sql`release ${savepoint}`.execute(trx);
+              outcomes.push(() => pending.reject(error));
+            }
+          }
+        });
+        for (const settle of outcomes) settle();
+      } catch (error) {
+        // the commit itself failed: nothing of the batch was written
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    this.flushing = false;
+  }
+}
