@@ -19,12 +19,17 @@ await hello.stop();
 const app = await startServer('orders-server.ts', {}, 900_000);
 const info = app.info as { token: string; database: string; orders: number; seedMs: number; shopId: number; body: unknown };
 const auth = { authorization: `Bearer ${info.token}` };
-const list = (label: string, query: string) => load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers: auth, connections, durationSeconds: duration });
+const gzip = { ...auth, 'accept-encoding': 'gzip, deflate' };
+const list = (label: string, query: string, headers: Record<string, string> = auth) => load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers, connections, durationSeconds: duration });
+// 400 pages in turn: more than the embedded mode remembers (64 MB), so every page is read from the database
+const pages = Array.from({ length: 400 }, (_, index) => `/v2/orders?list=0&perPage=50&deliveryType=1&page=${index + 1}`);
 const results = [
   largeBody,
   await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
-  await list(`list=0&perPage=50&shopId=${info.shopId}`, `list=0&perPage=50&shopId=${info.shopId}`),
-  await list('list=5&perPage=50 (delivered)', 'list=5&perPage=50'),
+  await list('list=0&perPage=50&deliveryType=1, gzip', 'list=0&perPage=50&deliveryType=1', gzip),
+  await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
+  await list('list=5&perPage=50 (delivered), gzip', 'list=5&perPage=50', gzip),
+  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..400 in turn, gzip', url: `${app.url}/v2/orders`, paths: pages, headers: gzip, connections, durationSeconds: duration }),
   await load({
     name: 'POST /v2/orders (priced, 3 products)',
     url: `${app.url}/v2/orders`,

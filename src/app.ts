@@ -23,6 +23,8 @@ import { listRoutes } from './modules/lists/routes.js';
 import { productRoutes } from './modules/products/routes.js';
 import { shopRoutes } from './modules/shops/routes.js';
 import { warehouseRoutes } from './modules/warehouses/routes.js';
+import { eventRoutes } from './modules/events/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -131,6 +133,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   orderRoutes(app, services);
   trackingRoutes(app, services);
   documentRoutes(app, services);
+  eventRoutes(app, services);
+  notificationRoutes(app, services);
 
   return app;
 }

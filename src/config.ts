@@ -30,6 +30,10 @@ export interface Config {
   simulationStepSeconds: number;
   /** Seconds between polls of delivery companies for their parcels' statuses. */
   trackingPollSeconds: number;
+  /** SMTP server for notification e-mails (`smtp://host:port`, `smtps://user:pass@host`); null: notifications are only stored. May hold a password: never logged. */
+  smtpUrl: string | null;
+  /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
+  mailFrom: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -65,6 +69,11 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
     return fallback;
   }
   return value;
+}
+
+/** `user@host` or `Name <user@host>` (MAIL_FROM). */
+export function isMailAddress(value: string): boolean {
+  return /^(?:[^<>@]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(value.trim());
 }
 
 /** Reads the configuration; throws ConfigError listing every bad value at once. */
@@ -109,6 +118,25 @@ export function loadConfig(env: Env = process.env): Config {
   const secretKey = env.SECRET_KEY?.trim() || null;
   if (secretKey !== null && secretKey.length < 32) problems.push('SECRET_KEY must be at least 32 characters long');
 
+  const smtpUrl = env.SMTP_URL?.trim() || null;
+  if (smtpUrl !== null) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(smtpUrl);
+    } catch {
+      // reported below without the value: it may hold a password
+    }
+    if (!parsed || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname) problems.push('SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://mail.example.com:587');
+  }
+  let mailDomain = 'localhost';
+  try {
+    mailDomain = new URL(publicUrl).hostname || 'localhost';
+  } catch {
+    // PUBLIC_URL is reported above
+  }
+  const mailFrom = env.MAIL_FROM?.trim() || `Delivery service <noreply@${mailDomain}>`;
+  if (!isMailAddress(mailFrom)) problems.push(`MAIL_FROM must be an e-mail address such as noreply@example.com or "Shop <noreply@example.com>", got "${mailFrom}"`);
+
   const config: Config = {
     port,
     host,
@@ -127,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     calculatorCacheSeconds: readInteger(env, 'CALCULATOR_CACHE_SECONDS', 30, 0, 3600, problems),
     simulationStepSeconds: readInteger(env, 'SIMULATION_STEP_SECONDS', 60, 0, 7 * 86400, problems),
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
+    smtpUrl,
+    mailFrom,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

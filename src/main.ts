@@ -15,6 +15,8 @@ import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
 
+const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
+
 const USAGE = `Usage: npm run cli -- <command>
   serve                                      start the HTTP API (what npm start runs)
   migrate                                    apply database migrations and load reference data
@@ -116,6 +118,8 @@ async function serve(config: Config): Promise<void> {
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
     runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
+    // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
+    runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();
 
@@ -123,6 +127,10 @@ async function serve(config: Config): Promise<void> {
   const worker = new JobWorker(runtime.services.jobs, app.log);
   runtime.services.tracking.registerJobs(worker);
   await runtime.services.tracking.schedulePolling();
+  runtime.services.events.registerJobs(worker);
+  await runtime.services.events.schedulePurge();
+  runtime.services.notifications.registerJobs(worker);
+  await runtime.services.notifications.scheduleDispatch();
   worker.start();
 
   let closing = false;

@@ -31,6 +31,11 @@ import { ShopService } from './modules/shops/service.js';
 import { ShopStore } from './modules/shops/store.js';
 import { WarehouseService } from './modules/warehouses/service.js';
 import { WarehouseStore } from './modules/warehouses/store.js';
+import { EventService } from './modules/events/service.js';
+import { EventStore } from './modules/events/store.js';
+import { NotificationService } from './modules/notifications/service.js';
+import { NotificationStore } from './modules/notifications/store.js';
+import { smtpMailer } from './platform/mail.js';
 
 export interface Services {
   /** Bearer tokens -> Scope, remembered briefly. */
@@ -55,10 +60,14 @@ export interface Services {
   tracking: TrackingService;
   /** Stickers, acts and waybills, assembly statements (issue 6). */
   documents: DocumentService;
+  /** Order events: the outbox every order change writes, read by cursor. */
+  events: EventService;
+  /** Notifications made from order events, and their e-mails. */
+  notifications: NotificationService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -88,7 +97,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
-  });
+  }, accounts);
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
-  return { documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const events = new EventService(new EventStore(db, database.kind), jobs);
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
+  const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
+  return { events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

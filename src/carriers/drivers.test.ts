@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeCarrier, type FakeCarrier } from '../../test/support/fake-carrier.js';
 import { readDataFile } from '../platform/reference-data.js';
-import { HttpDriver, mapQuotes } from './http/driver.js';
+import { HttpDriver, mapQuotes, mapTrackEvents } from './http/driver.js';
 import { TariffDriver } from './tariff/driver.js';
 import { toRateCard, type CompaniesFile } from './tariff/rate-card.js';
 import { CarrierError, type QuoteRequest, type ShipmentRequest } from './types.js';
@@ -71,6 +71,28 @@ describe('http driver', () => {
     ]);
     expect(mapQuotes({ quotes: [{ type: 2, price: 1, daysMin: 1, daysMax: 1 }] }, [2])).toHaveLength(1);
     expect(mapQuotes('nonsense', [2])).toEqual([]);
+  });
+
+  it('maps remote tracking events, with how the recipient paid when said, dropping malformed ones', () => {
+    const now = new Date('2026-03-01T10:00:00Z');
+    expect(
+      mapTrackEvents(
+        [
+          { trackNumber: 'R1', statusCode: 44, at: '2026-03-01T09:00:00+03:00', description: 'Вручено', paymentMethod: 'card' },
+          { trackNumber: 'R2', statusCode: 44, paymentMethod: 'cheque' },
+          { trackNumber: 'R3', statusCode: 47, at: 'yesterday', paymentMethod: 'cash' },
+          { trackNumber: '', statusCode: 44 },
+          { trackNumber: 'R4', statusCode: '44' },
+          null,
+        ],
+        now,
+      ),
+    ).toEqual([
+      { trackNumber: 'R1', statusCode: 44, at: '2026-03-01T09:00:00+03:00', description: 'Вручено', paymentMethod: 'card' },
+      { trackNumber: 'R2', statusCode: 44, at: now.toISOString(), description: '' },
+      { trackNumber: 'R3', statusCode: 47, at: now.toISOString(), description: '', paymentMethod: 'cash' },
+    ]);
+    expect(mapTrackEvents({ events: [] })).toEqual([]);
   });
 
   it('quotes and registers over HTTP; errors and garbage become CarrierError', async () => {

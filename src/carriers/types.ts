@@ -73,12 +73,18 @@ export interface Registration {
   trackingUrl: string;
 }
 
+/** How the recipient paid what was collected on delivery. */
+export type PaymentMethod = 'cash' | 'card';
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ['cash', 'card'];
+
 export interface TrackingEvent {
   trackNumber: string;
   /** Order status code (field-notes.md). */
   statusCode: number;
   at: string;
   description: string;
+  /** With a delivery (44, 47): how the recipient paid on delivery, when the company says. */
+  paymentMethod?: PaymentMethod;
 }
 
 /** A refusal or failure of a carrier, reported as a message, never a crash of the caller. */
@@ -101,4 +107,6 @@ export interface CarrierDriver {
   register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration>;
   cancel(trackNumber: string, signal: AbortSignal): Promise<void>;
   track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]>;
+  /** Asks for `days` more storage at the point; resolves when granted, a CarrierError when refused. */
+  extendHold(trackNumber: string, days: number, signal: AbortSignal): Promise<void>;
 }

@@ -91,6 +91,20 @@ describe('job queue', () => {
     expect(reclaimed[0].attempts).toBe(2);
   });
 
+  it('purges finished jobs older than the given age, never pending ones', async () => {
+    const jobs = queue();
+    const worker = new JobWorker(jobs, quietLogger);
+    worker.register('test.purge', async () => undefined);
+    const finished = await jobs.enqueue(accountId, 'test.purge', {});
+    await worker.runDue();
+    const pending = await jobs.enqueue(accountId, 'test.purge-later', {}, { runAt: new Date(Date.now() + 3600_000) });
+    const kinds = async () => (await t.runtime.database.db.selectFrom('jobs').select('id').where('id', 'in', [finished, pending]).execute()).map((row) => row.id);
+    expect(await jobs.purgeFinished(7 * 86400_000)).toBe(0);
+    expect(await kinds()).toHaveLength(2);
+    expect(await jobs.purgeFinished(7 * 86400_000, new Date(Date.now() + 8 * 86400_000))).toBeGreaterThanOrEqual(1);
+    expect(await kinds()).toEqual([pending]);
+  });
+
   it('never gives one job to two workers claiming at the same time', async () => {
     const ids = await Promise.all(Array.from({ length: 30 }, (_, index) => queue().enqueue(accountId, 'test.race', { index })));
     const runs = new Map<number, number>();

@@ -7,16 +7,24 @@ export interface FakeCarrierOptions {
   mode?: 'ok' | 'error' | 'garbage';
   /** Price in roubles of a courier delivery. */
   price?: number;
+  /** Card-on-delivery commission, percent (else the cash one). */
+  codCardPercent?: number;
+  /** What POST /track answers for the asked track numbers (else `[]`). */
+  track?: (trackNumbers: string[]) => unknown[];
+  /** The HTTP status POST /extend-hold answers (else 200: granted). */
+  extendHoldStatus?: number;
 }
 
 export interface FakeCarrier {
   baseUrl: string;
   requests: number;
+  /** Bodies of the POST /extend-hold calls received. */
+  holdExtensions: unknown[];
   close(): Promise<void>;
 }
 
 export async function startFakeCarrier(options: FakeCarrierOptions = {}): Promise<FakeCarrier> {
-  const state = { requests: 0 };
+  const state = { requests: 0, holdExtensions: [] as unknown[] };
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -33,12 +41,23 @@ export async function startFakeCarrier(options: FakeCarrierOptions = {}): Promis
         }
         const asked = (JSON.parse(body || '{}') as { types?: number[] }).types ?? [2];
         if (request.url === '/quote') {
-          const quotes = asked.filter((type) => type === 2).map((type) => ({ type, tariffName: 'Remote courier', price: options.price ?? 333, daysMin: 1, daysMax: 2, services: [{ id: 1, price: 10 }], codPercent: 1 }));
+          const quotes = asked.filter((type) => type === 2).map((type) => ({ type, tariffName: 'Remote courier', price: options.price ?? 333, daysMin: 1, daysMax: 2, services: [{ id: 1, price: 10 }], codPercent: 1, ...(options.codCardPercent !== undefined ? { codCardPercent: options.codCardPercent } : {}) }));
           response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(quotes));
           return;
         }
         if (request.url === '/orders') {
           response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' }));
+          return;
+        }
+        if (request.url === '/extend-hold') {
+          state.holdExtensions.push(JSON.parse(body || '{}'));
+          const status = options.extendHoldStatus ?? 200;
+          response.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{"granted":true}' : '{"error":"storage cannot be extended"}');
+          return;
+        }
+        if (request.url === '/track' && options.track) {
+          const trackNumbers = (JSON.parse(body || '{}') as { trackNumbers?: string[] }).trackNumbers ?? [];
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.track(trackNumbers)));
           return;
         }
         response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
@@ -53,6 +72,7 @@ export async function startFakeCarrier(options: FakeCarrierOptions = {}): Promis
     get requests() {
       return state.requests;
     },
+    holdExtensions: state.holdExtensions,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,9 +1,9 @@
 /**
  * The `http` driver: a delivery company reached over HTTP/JSON at a base URL.
- * Proxy (I/O) here; the mapping of its answers is in `mapQuotes` (pure).
+ * Proxy (I/O) here; the mapping of its answers is in `mapQuotes` and `mapTrackEvents` (pure).
  */
-import type { CarrierDriver, CarrierQuote, DeliveryType, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
-import { CarrierError, DELIVERY_TYPES } from '../types.js';
+import type { CarrierDriver, CarrierQuote, DeliveryType, PaymentMethod, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import { CarrierError, DELIVERY_TYPES, PAYMENT_METHODS } from '../types.js';
 
 /** What a remote carrier answers to POST {base}/quote. */
 export interface RemoteQuote {
@@ -45,6 +45,25 @@ export function mapQuotes(body: unknown, asked: DeliveryType[]): CarrierQuote[] 
   return quotes;
 }
 
+/** What a remote carrier answers to POST {base}/track, as our events; entries without a track number or status are dropped. */
+export function mapTrackEvents(body: unknown, now = new Date()): TrackingEvent[] {
+  if (!Array.isArray(body)) return [];
+  const events: TrackingEvent[] = [];
+  for (const item of body as Array<Partial<Record<keyof TrackingEvent, unknown>> | null>) {
+    if (!item || typeof item.trackNumber !== 'string' || item.trackNumber === '' || !Number.isInteger(item.statusCode)) continue;
+    const event: TrackingEvent = {
+      trackNumber: item.trackNumber,
+      statusCode: item.statusCode as number,
+      at: typeof item.at === 'string' && !Number.isNaN(Date.parse(item.at)) ? item.at : now.toISOString(),
+      description: typeof item.description === 'string' ? item.description : '',
+    };
+    // anything else than cash or card is not something we can tell: as if unsaid
+    if (PAYMENT_METHODS.includes(item.paymentMethod as PaymentMethod)) event.paymentMethod = item.paymentMethod as PaymentMethod;
+    events.push(event);
+  }
+  return events;
+}
+
 export class HttpDriver implements CarrierDriver {
   readonly code = 'http';
 
@@ -78,8 +97,11 @@ export class HttpDriver implements CarrierDriver {
   }
 
   async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
-    const body = await this.call('/track', { trackNumbers }, signal);
-    return Array.isArray(body) ? (body as TrackingEvent[]) : [];
+    return mapTrackEvents(await this.call('/track', { trackNumbers }, signal));
+  }
+
+  async extendHold(trackNumber: string, days: number, signal: AbortSignal): Promise<void> {
+    await this.call('/extend-hold', { trackNumber, days }, signal);
   }
 
   private async call(path: string, payload: unknown, signal: AbortSignal): Promise<unknown> {

@@ -73,6 +73,12 @@ export class TariffDriver implements CarrierDriver {
     this.requireOwn(trackNumber);
   }
 
+  /** The built-in companies grant every extension the contract allows (orders grant it at once). */
+  async extendHold(trackNumber: string, _days: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    this.requireOwn(trackNumber);
+  }
+
   /** The tariff driver knows only that a parcel was registered; the journey is simulated elsewhere. */
   async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
     signal.throwIfAborted();

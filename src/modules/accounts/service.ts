@@ -4,6 +4,7 @@ import { AppError, conflict, fieldError } from '../../platform/errors.js';
 import { isValidTimeZone } from '../../config.js';
 import { nowIso } from '../../platform/db/values.js';
 import type { Scope } from '../../platform/auth.js';
+import { BoundedMap } from '../../platform/cache.js';
 import type { AccountStore } from './store.js';
 
 export interface NewAccount {
@@ -24,10 +25,26 @@ export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class AccountService {
+  /** Zones by account: set at creation and never changed, so remembered for good. */
+  private readonly zones = new BoundedMap<number, string>(10_000);
+
   constructor(
     private readonly store: AccountStore,
     private readonly defaults: { timeZone: string; loginTokenDays: number },
   ) {}
+
+  /**
+   * The account's time zone, for work done outside a request (jobs, company events), where
+   * no Scope carries it. An account that no longer exists gets the default zone.
+   */
+  async timeZoneOf(accountId: number): Promise<string> {
+    const known = this.zones.get(accountId);
+    if (known) return known;
+    const zone = await this.store.timeZoneOf(accountId);
+    if (zone === undefined) return this.defaults.timeZone;
+    this.zones.set(accountId, zone);
+    return zone;
+  }
 
   async hasAnyAccount(): Promise<boolean> {
     return (await this.store.countAccounts()) > 0;
@@ -87,6 +104,14 @@ export class AccountService {
     await this.store.insertToken(employee.accountId, { employeeId: employee.id, hash: hashToken(token), label: 'login', createdAt: now.toISOString(), expiresAt });
     await this.store.deleteExpiredTokens(now.toISOString());
     return { token, expiresAt };
+  }
+
+  /**
+   * The account's employees with their e-mails, oldest first, for work outside a request
+   * (notifications). Every employee sees every shop of the account: there is no per-shop access.
+   */
+  async employeesOf(accountId: number): Promise<Array<{ id: number; name: string; email: string }>> {
+    return this.store.employees(accountId);
   }
 
   /** The ids of `ids` that are not employees of the caller's account. */

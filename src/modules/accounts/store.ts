@@ -21,6 +21,11 @@ export class AccountStore {
     return row !== undefined;
   }
 
+  async timeZoneOf(accountId: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('accounts').select('time_zone').where('id', '=', accountId).executeTakeFirst();
+    return row?.time_zone;
+  }
+
   async insertAccount(name: string, timeZone: string, createdAt: string): Promise<number> {
     const row = await this.db
       .insertInto('accounts')
@@ -66,6 +71,11 @@ export class AccountStore {
     if (ids.length === 0) return new Set();
     const rows = await this.db.selectFrom('employees').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
     return new Set(rows.map((row) => row.id));
+  }
+
+  /** The account's employees, oldest first (the first is the one created with the account). */
+  async employees(accountId: number): Promise<Array<{ id: number; name: string; email: string }>> {
+    return this.db.selectFrom('employees').select(['id', 'name', 'email']).where('account_id', '=', accountId).orderBy('id').execute();
   }
 
   async deleteExpiredTokens(now: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { Answer, AnswerCache } from './answer-cache.js';
+import { AnswerCache } from './answer-cache.js';
+import { JsonBody as Answer } from '../../platform/compression.js';
 
 describe('calculator answer cache', () => {
   it('keeps answers for their time, then forgets them', () => {

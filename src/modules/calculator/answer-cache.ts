@@ -3,20 +3,10 @@
  * ask the same question for every visitor of a city. Only answers made by built-in
  * (deterministic) companies are kept; the key holds everything the answer depends on.
  */
-import { gzipSync } from 'node:zlib';
+import type { JsonBody } from '../../platform/compression.js';
 
-/** A calculator answer as bytes, with its gzip form made once on first demand. */
-export class Answer {
-  private compressed: Buffer | null = null;
-
-  constructor(readonly body: Buffer) {}
-
-  gzipped(): Buffer {
-    // level 1: a big city's answer shrinks about tenfold in a few milliseconds
-    this.compressed ??= gzipSync(this.body, { level: 1 });
-    return this.compressed;
-  }
-}
+/** A calculator answer: its JSON bytes, gzipped once when a client asks for that. */
+export type Answer = JsonBody;
 
 export class AnswerCache {
   private readonly entries = new Map<string, { answer: Answer; expires: number }>();

@@ -1,19 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, type ErrorItem } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
+import { sendJsonBody } from '../../platform/compression.js';
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
 import type { DeliveryType } from '../../carriers/types.js';
 import { CalculatorBody, CalculatorResult, CompanyBody, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './schemas.js';
 
 const tags = ['Calculator'];
-/** Answers from this size on go gzipped to clients that accept it (a big city's points are hundreds of kB). */
-const GZIP_FROM_BYTES = 16 * 1024;
-
-function acceptsGzip(request: FastifyRequest): boolean {
-  const accepted = request.headers['accept-encoding'];
-  return typeof accepted === 'string' && /\bgzip\b/.test(accepted) && !/\bgzip\s*;\s*q=0(\.0*)?\b/.test(accepted);
-}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -42,9 +36,8 @@ export function calculatorRoutes(app: App, services: Services): void {
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
       // already JSON text: a big city's hundreds of points are joined from pre-serialised parts
       const answer = await services.calculator.calculateJson(request.scope, shop, request.body, { onCompanyFailed: logFailures(request) });
-      reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
-      if (answer.body.length >= GZIP_FROM_BYTES && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzipped() as unknown as CalculatorResult);
-      return reply.send(answer.body as unknown as CalculatorResult);
+      // a big city's points are hundreds of kB
+      return sendJsonBody(request, reply, answer);
     },
   );
 

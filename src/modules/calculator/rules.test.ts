@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCargo } from './cargo.js';
-import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks } from './rules.js';
+import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks } from './rules.js';
 import type { CarrierQuote } from '../../carriers/types.js';
 
 const quote: CarrierQuote = {
@@ -24,6 +24,17 @@ describe('calculator rules (pure)', () => {
     expect(totalKopecks(30000, 5000, commissions, true)).toBe(30000 + 5000 + 5000 + 11000 + 400);
     expect(totalKopecks(30000, 0, commissions, false)).toBe(30000 + 5000 + 16500 + 400);
     expect(commissionsOf(quote, { declaredKopecks: 100, codKopecks: 0, clientPriceKopecks: 0, prePayKopecks: 0 })).toEqual({ declared: 1000, codCash: 0, codCard: 0, acquiring: 0 });
+  });
+
+  it('costs a priced delivery with the COD commission actually incurred: card, cash or none', () => {
+    const delivery = { priceDelivery: 300, requiredServices: [{ price: 50 }], priceCommissionDeclared: 50, priceCommissionCod: 110, priceCommissionCodCard: 165, priceCommissionAcquiring: 4 };
+    const commissions = { declared: 5000, codCash: 11000, codCard: 16500, acquiring: 400 };
+    // what totalPrice contains, by the same sum
+    expect(deliveryCostKopecks(delivery, 'cash')).toBe(totalKopecks(30000, 5000, commissions, true));
+    expect(deliveryCostKopecks(delivery, 'card')).toBe(totalKopecks(30000, 5000, commissions, false));
+    expect(deliveryCostKopecks(delivery, 'card')).toBe(30000 + 5000 + 5000 + 16500 + 400);
+    expect(deliveryCostKopecks(delivery, 'none')).toBe(30000 + 5000 + 5000 + 400);
+    expect(deliveryCostKopecks({ ...delivery, priceDelivery: 0.1, requiredServices: [], priceCommissionDeclared: 0.2, priceCommissionAcquiring: 0 }, 'none')).toBe(30);
   });
 
   it('applies widget price rules by type and company, free delivery, then rounding', () => {

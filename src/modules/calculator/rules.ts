@@ -1,6 +1,6 @@
 /** Pure rules of the calculator: commissions into the total, widget price rules, working days. */
 import { addDays } from '../../platform/clock.js';
-import { percentOf } from '../../platform/money.js';
+import { percentOf, toKopecks } from '../../platform/money.js';
 import { commissionKopecks } from '../../carriers/tariff/pricing.js';
 import type { CarrierQuote } from '../../carriers/types.js';
 
@@ -35,6 +35,36 @@ export function commissionsOf(quote: CarrierQuote, money: OrderMoney): Commissio
 /** The total: delivery, required services, insurance, COD (cash where the company takes cash, else card) and acquiring. */
 export function totalKopecks(deliveryKopecks: number, requiredServicesKopecks: number, commissions: Commissions, cashAvailable: boolean): number {
   return deliveryKopecks + requiredServicesKopecks + commissions.declared + (cashAvailable ? commissions.codCash : commissions.codCard) + commissions.acquiring;
+}
+
+/** How the recipient paid what was collected on delivery; `none` when nothing was (no COD). */
+export type CodPayment = 'cash' | 'card' | 'none';
+
+/** The money of a priced delivery as answered (an order's `delivery`, a calculator option), roubles. */
+export interface PricedDelivery {
+  priceDelivery: number;
+  /** The required services (their prices are part of the total). */
+  requiredServices: Array<{ price: number }>;
+  priceCommissionDeclared: number;
+  priceCommissionCod: number;
+  priceCommissionCodCard: number;
+  priceCommissionAcquiring: number;
+}
+
+/**
+ * The cost of a priced delivery to the shop (kopecks): what `totalKopecks` adds up, but with
+ * only the COD commission that applies to how the recipient paid (card, cash, or none).
+ * No widget rules: those change what the customer is charged, not what the company charges.
+ */
+export function deliveryCostKopecks(delivery: PricedDelivery, paid: CodPayment): number {
+  const commissions: Commissions = {
+    declared: toKopecks(delivery.priceCommissionDeclared),
+    codCash: paid === 'cash' ? toKopecks(delivery.priceCommissionCod) : 0,
+    codCard: paid === 'card' ? toKopecks(delivery.priceCommissionCodCard) : 0,
+    acquiring: toKopecks(delivery.priceCommissionAcquiring),
+  };
+  const services = delivery.requiredServices.reduce((sum, service) => sum + toKopecks(service.price), 0);
+  return totalKopecks(toKopecks(delivery.priceDelivery), services, commissions, paid !== 'card');
 }
 
 export interface PriceRule {

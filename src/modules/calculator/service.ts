@@ -14,9 +14,10 @@ import type { CarrierQuote, Cargo, DeliveryType, PriceMode, QuotePlace, QuoteReq
 import type { ReferenceData } from '../companies/reference.js';
 import type { Locality } from '../localities/source.js';
 import type { Shop } from '../shops/schemas.js';
-import { Answer, AnswerCache } from './answer-cache.js';
+import { AnswerCache, type Answer } from './answer-cache.js';
+import { JsonBody } from '../../platform/compression.js';
 import { buildCargo } from './cargo.js';
-import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks, type Commissions, type OrderMoney, type PriceRules } from './rules.js';
+import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks, type Commissions, type OrderMoney, type PriceRules } from './rules.js';
 import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
 
@@ -41,7 +42,12 @@ export interface CalculationOptions {
   companyIds?: number[];
   /** Told about every company left out for failing or missing the deadline. */
   onCompanyFailed?: (companyId: number, reason: string) => void;
+  /** Pickup points: present only this one (an order's chosen point; a city has hundreds). */
+  pointId?: number;
 }
+
+/** A priced delivery for an order: the calculator's option, and what the shop's free-delivery threshold means for it. */
+export type OrderQuote = DeliveryCompanyResult & { deliveryCostThresholds: { deliveryCost: number | null; threshold: number | null } };
 
 /** What orders need to price a delivery: a calculator body plus the chosen company, type and point. */
 export interface DeliveryQuoteRequest extends CalculatorBody {
@@ -200,7 +206,7 @@ export class CalculatorService {
     parts.push(Buffer.from(',"3":'));
     this.optionsParts(found['3'], parts);
     parts.push(CLOSE_OBJECT);
-    const answer = new Answer(Buffer.concat(parts));
+    const answer = new JsonBody(Buffer.concat(parts));
     if (key !== null && complete) this.answers.set(key, answer);
     return answer;
   }
@@ -212,7 +218,7 @@ export class CalculatorService {
     if (body.kits?.some((kit) => kit.id !== undefined)) return null;
     const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
     const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType } : null;
-    return JSON.stringify([this.reference.registry.generation, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, body]);
+    return JSON.stringify([this.reference.registry.generation, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, options.pointId ?? null, body]);
   }
 
   /** One option as JSON text (calculator/one), or `[]`. */
@@ -253,7 +259,7 @@ export class CalculatorService {
       for (const quote of companyQuotes) {
         if (type !== undefined && quote.type !== type) continue;
         if (!entry.company.deliveryTypes.includes(quote.type)) continue;
-        const item = this.present(entry, quote, context);
+        const item = this.present(entry, quote, context, options.pointId);
         if (item) result[String(quote.type) as '1' | '2' | '3'].push(item);
       }
     }
@@ -324,13 +330,47 @@ export class CalculatorService {
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
-  async quoteOne(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<DeliveryCompanyResult | null> {
-    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed });
+  async quoteOne(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<OrderQuote | null> {
+    const pointId = request.deliveryType === 1 && request.pointId ? request.pointId : undefined;
+    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId });
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
     if (!company) return null;
-    if (request.deliveryType !== 1 || !request.pointId) return company;
-    const points = (company.points ?? []).filter((point) => (typeof point === 'number' ? point : point.id) === request.pointId);
-    return points.length ? { ...company, points } : null;
+    let chosen: DeliveryCompanyResult = company;
+    if (request.deliveryType === 1 && request.pointId) {
+      const points = (company.points ?? []).filter((point) => (typeof point === 'number' ? point : point.id) === request.pointId);
+      if (!points.length) return null;
+      chosen = { ...company, points };
+    }
+    return { ...chosen, deliveryCostThresholds: await this.thresholds(scope, shop, request, chosen) };
+  }
+
+  /**
+   * The shop's free-delivery threshold as the order shows it: `threshold` the widget's
+   * free-delivery-from sum, `deliveryCost` what the customer is charged below it (the widget
+   * rules without the free-delivery step). Both null unless the order applies widget settings
+   * and the shop has such a threshold.
+   */
+  private async thresholds(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, option: DeliveryCompanyResult): Promise<OrderQuote['deliveryCostThresholds']> {
+    const none = { deliveryCost: null, threshold: null };
+    if (!shop || !request.applyWidgetSettings) return none;
+    const widget = await this.widgetSettings.forShop(scope, shop.id);
+    if (widget.freeDeliveryFrom === null) return none;
+    const point = option.points?.find((item): item is CalculatorPoint => typeof item !== 'number');
+    // the same commission the option's totalPrice assumed: cash where taken, else card
+    const cash = point ? point.cashPaymentAvailable : (option.cashPaymentAvailable ?? true);
+    const cost = deliveryCostKopecks(
+      {
+        priceDelivery: point ? point.priceDelivery : (option.priceDelivery ?? 0),
+        requiredServices: Object.values(option.services).filter((service) => service.required),
+        priceCommissionDeclared: option.priceCommissionDeclared,
+        priceCommissionCod: point ? point.priceCommissionCod : option.priceCommissionCod,
+        priceCommissionCodCard: option.priceCommissionCodCard,
+        priceCommissionAcquiring: option.priceCommissionAcquiring,
+      },
+      cash ? 'cash' : 'card',
+    );
+    const belowThreshold = applyPriceRules(cost, { ...priceRulesOf(widget), freeDeliveryFromKopecks: null }, { type: request.deliveryType, companyId: request.companyId, orderKopecks: 0 });
+    return { deliveryCost: toRoubles(belowThreshold), threshold: widget.freeDeliveryFrom };
   }
 
   /** Which companies can deliver to a place at all (calculator/company). */
@@ -435,7 +475,7 @@ export class CalculatorService {
     };
   }
 
-  private present(entry: RegisteredCompany, quote: CarrierQuote, context: Context): CompanyOption | null {
+  private present(entry: RegisteredCompany, quote: CarrierQuote, context: Context, onlyPointId?: number): CompanyOption | null {
     const { company, driver } = entry;
     const offered = new Map(quote.services.map((service) => [service.id, service.priceKopecks]));
     for (const id of context.required) if (!offered.has(id)) return null;
@@ -492,7 +532,8 @@ export class CalculatorService {
       return { company: base, points: null, holdDays: 0, idsOnly: false };
     }
 
-    const points = this.pointsFor(entry, context);
+    const found = this.pointsFor(entry, context);
+    const points = onlyPointId === undefined ? found : found.filter(({ point }) => point.id === onlyPointId);
     if (points.length === 0) return null;
     const farDates = this.dates(context, { min: quote.days.min + FAR_EXTRA_DAYS, max: quote.days.max + FAR_EXTRA_DAYS });
     const presented: PointOption[] = points.map(({ point, isFar }) => {

@@ -4,9 +4,12 @@
  * priced delivery. Pure: no I/O.
  */
 import { toKopecks, toRoubles } from '../../platform/money.js';
+import { addDays } from '../../platform/clock.js';
 import type { Company } from '../../carriers/registry.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
-import type { CalculatorPoint, DeliveryCompanyResult } from '../calculator/schemas.js';
+import { deliveryCostKopecks, type CodPayment } from '../calculator/rules.js';
+import type { CalculatorPoint } from '../calculator/schemas.js';
+import type { OrderQuote } from '../calculator/service.js';
 import type { Order, OrderInput, OrderPointModel, StatusHistoryItem } from './schemas.js';
 import { paymentTypeOf, RESERVATION, STATUS } from './state.js';
 
@@ -49,7 +52,7 @@ export interface SenderSnapshot {
 }
 
 export interface Pricing {
-  quote: DeliveryCompanyResult | null;
+  quote: OrderQuote | null;
   error: string | null;
 }
 
@@ -178,7 +181,7 @@ export function composeOrder(args: ComposeInput): OrderDoc {
     })),
     priceDeclared: nn(input.priceDeclared),
     discount: input.discount ?? 0,
-    deliveryCostThresholds: { deliveryCost: null, threshold: null },
+    deliveryCostThresholds: quote?.deliveryCostThresholds ?? { deliveryCost: null, threshold: null },
     reservationStatus: { key: RESERVATION.none, date: null },
     places: (input.places ?? []).map((place) => ({
       weight: nn(place.weight),
@@ -340,6 +343,42 @@ export function reversedInputOf(doc: OrderDoc): OrderInput {
   };
 }
 
+/**
+ * How the recipient paid on delivery: as the company reported it; unreported, as the price
+ * assumed it (cash where the company or point takes cash, else card); `none` without COD.
+ */
+export function codPaymentOf(doc: OrderDoc, reported: 'cash' | 'card' | undefined): CodPayment {
+  if (doc.priceCod <= 0) return 'none';
+  return reported ?? (doc.delivery.cashPaymentAvailable ? 'cash' : 'card');
+}
+
+/** `delivery.factPrice`: the delivery's cost to the shop as it turned out (roubles), or null when it was never priced. */
+export function factPriceOf(delivery: OrderDoc['delivery'], paid: CodPayment): number | null {
+  if (delivery.price === null) return null;
+  return toRoubles(
+    deliveryCostKopecks(
+      {
+        priceDelivery: delivery.price,
+        requiredServices: delivery.services,
+        priceCommissionDeclared: delivery.priceCommissionDeclared,
+        priceCommissionCod: delivery.priceCommissionCod,
+        priceCommissionCodCard: delivery.priceCommissionCodCard,
+        priceCommissionAcquiring: delivery.priceCommissionAcquiring,
+      },
+      paid,
+    ),
+  );
+}
+
+/** `days` more storage at the point, from the current hold date (or today); storagingEnds when one day is left. */
+export function extendPointHold(doc: OrderDoc, days: number, today: string): void {
+  const point = doc.delivery.point;
+  if (!point) return;
+  point.holdDate = addDays(point.holdDate ?? today, days);
+  point.holdDays += days;
+  point.storagingEnds = point.holdDate <= addDays(today, 1);
+}
+
 export function parseDoc(stored: Buffer | string): OrderDoc {
   return JSON.parse(typeof stored === 'string' ? stored : stored.toString('utf8')) as OrderDoc;
 }
@@ -354,9 +393,8 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
-/** A JSON array of stored documents with their ids, spliced as bytes (or text). */
-export function arrayOf(rows: Array<{ id: number; doc: Buffer | string }>): Buffer | string {
-  if (rows.every((row) => typeof row.doc === 'string')) return `[${rows.map((row) => withId(row.id, row.doc)).join(',')}]`;
+/** A JSON array of stored documents with their ids, spliced as bytes. */
+export function arrayOf(rows: Array<{ id: number; doc: Buffer | string }>): Buffer {
   const parts: Buffer[] = [OPEN];
   rows.forEach((row, index) => {
     if (index > 0) parts.push(COMMA);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
@@ -120,8 +121,13 @@ describe('orders: create, read, change', () => {
     const id = await create(owner, courier({ products: [{ id: productId, count: 2 }] }));
     const line = (await owner.get(`/v2/orders/${id}`)).body.products[0];
     expect(line).toMatchObject({ id: productId, name: 'Футболка красная', vendorCode: 'REF-1', priceDeclared: 1500, priceCod: 1990.5, weight: 0.25, count: 2, barcode: '4601234567890' });
+    // the catalogue as it is now, not as an earlier order read it
+    expect((await owner.patch(`/v2/products/${productId}`, { name: 'Футболка синяя', priceCod: 2100 })).status).toBe(204);
+    const later = await create(owner, courier({ products: [{ id: productId, count: 1 }] }));
+    expect((await owner.get(`/v2/orders/${later}`)).body.products[0]).toMatchObject({ name: 'Футболка синяя', priceCod: 2100 });
     await owner.delete(`/v2/products/${productId}`);
     expect((await owner.get(`/v2/orders/${id}`)).body.products[0].name).toBe('Футболка красная');
+    expect((await owner.get(`/v2/orders/${later}`)).body.products[0].name).toBe('Футболка синяя');
     const unknown = await owner.post('/v2/orders', courier({ products: [{ id: 999999 }] }));
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([{ field: 'products[0].id', message: 'product 999999 does not exist in this account' }]);
@@ -258,6 +264,31 @@ describe('orders: list filters', () => {
     const paged = await client.get('/v2/orders?list=0&perPage=2&page=2');
     expect(paged.body.map((order: { id: number }) => order.id)).toEqual([a]);
     expect(paged.headers['x-total-count']).toBe('3');
+  });
+
+  it('sends a large page gzipped to a client that accepts it, and a page read again shows orders created meanwhile', async () => {
+    const client = (await t.newAccount('Gzip')).client;
+    const warehouseId = (await client.post('/v2/warehouses', warehouseBody())).body.id;
+    const ownShopId = (await client.post('/v2/shops', shopBody(warehouseId))).body.id;
+    for (let index = 0; index < 6; index++) await create(client, orderBody({ shopId: ownShopId }));
+    const read = (encoding?: string) =>
+      t.app.inject({ method: 'GET', url: '/v2/orders?list=0&perPage=50', headers: { authorization: `Bearer ${client.token}`, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+    const plain = await read();
+    expect(plain.rawPayload.length).toBeGreaterThan(16 * 1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const zipped = await read('gzip, deflate');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('Accept-Encoding');
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect((await read('gzip;q=0')).headers['content-encoding']).toBeUndefined();
+
+    const newest = await create(client, orderBody({ shopId: ownShopId }));
+    const again = await read('gzip');
+    const orders = JSON.parse(gunzipSync(again.rawPayload).toString('utf8')) as Array<{ id: number }>;
+    expect(orders).toHaveLength(7);
+    expect(orders[0].id).toBe(newest);
+    expect(again.headers['x-total-count']).toBe('7');
   });
 
   it('requires list and refuses bad filters with 400', async () => {

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS } from '../../platform/paging.js';
+import { sendJsonBody } from '../../platform/compression.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
 import { ConfirmBody, DuplicateResult, ExtendHoldBody, IdsBody, MissingProducts, Order, OrderInput, OrderListQuery, OrderPatch, PushBody, PushHeaders, PushParams, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
@@ -20,8 +21,8 @@ export function orderRoutes(app: App, services: Services): void {
       const at = paging(request.query);
       const page = await orders.list(request.scope, request.query, at);
       reply.header('X-Total-Count', String(page.total)).header('X-Page', String(at.page)).header('X-Per-Page', String(at.perPage));
-      // stored documents are spliced as they are, not parsed and serialised again
-      return reply.type(JSON_TYPE).send(page.text as unknown as Order[]);
+      // stored documents are spliced as they are, not parsed and serialised again; a page of 50 is about 190 kB
+      return sendJsonBody(request, reply, page.json);
     },
   );
 
@@ -62,7 +63,8 @@ export function orderRoutes(app: App, services: Services): void {
     return reply.code(204).send();
   });
   app.post('/v2/orders/return', { schema: { tags, summary: 'Request the return of orders at the pickup point or delivered', body: IdsBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {
-    await orders.requestReturn(request.scope, request.body.ids);
+    // through tracking: a built-in company's parcel then travels back
+    await services.tracking.requestReturn(request.scope, request.body.ids);
     return reply.code(204).send();
   });
   app.post('/v2/orders/extend-hold', { schema: { tags, summary: 'Request longer storage at the pickup point', body: ExtendHoldBody, response: { 204: NoContent, ...batchErrors } } }, async (request, reply) => {

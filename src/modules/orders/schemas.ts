@@ -206,7 +206,7 @@ export const Order = Type.Object(
     isPacked: Type.Boolean(),
     exceptionDeliveryCompany: Type.Boolean(),
     error: NullableString,
-    pay: Type.Object({ type: Type.Integer(), prePay: Type.Number(), status: Type.Object({ code: Type.String(), date: Type.String() }) }),
+    pay: Type.Object({ type: Type.Integer({ description: '1 prepaid, 2 cash on delivery, 3 card on delivery (once the company reports a card payment)' }), prePay: Type.Number(), status: Type.Object({ code: Type.String(), date: Type.String() }) }),
     priceCod: Type.Number(),
     cmsId: NullableString,
     shopId: Nullable(Type.Integer()),
@@ -214,7 +214,10 @@ export const Order = Type.Object(
     products: Type.Array(OrderProduct),
     priceDeclared: Nullable(Type.Number()),
     discount: Type.Number(),
-    deliveryCostThresholds: Type.Object({ deliveryCost: Nullable(Type.Number()), threshold: Nullable(Type.Number()) }),
+    deliveryCostThresholds: Type.Object({
+      deliveryCost: Nullable(Type.Number({ description: "Delivery price charged to the customer when the bought-out sum is below the threshold: the shop's widget price rules without free delivery (null unless applyWidgetSettings and the shop's widget settings have freeDeliveryFrom)" })),
+      threshold: Nullable(Type.Number({ description: "Threshold sum of buyout: the shop's widget freeDeliveryFrom (null unless applyWidgetSettings)" })),
+    }),
     reservationStatus: Type.Object({ key: Type.Integer(), date: NullableString }),
     places: Type.Array(Type.Object({ weight: Nullable(Type.Number()), dimensions: Type.Object({ width: Nullable(Type.Number()), height: Nullable(Type.Number()), length: Nullable(Type.Number()) }) })),
     dimensions: Type.Object({
@@ -251,7 +254,7 @@ export const Order = Type.Object(
       days: Type.Object({ min: Nullable(Type.Integer()), max: Nullable(Type.Integer()) }),
       price: Nullable(Type.Number()),
       totalPrice: Nullable(Type.Number()),
-      factPrice: Nullable(Type.Number()),
+      factPrice: Nullable(Type.Number({ description: 'Set on delivery: the cost to the shop (delivery, required services, insurance, acquiring and the COD commission of how the recipient paid: card, cash or none); no widget rules' })),
       services: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number() })),
       point: Nullable(OrderPoint),
       ...CommissionFields,
@@ -263,7 +266,7 @@ export const Order = Type.Object(
     comment: NullableString,
     commentForAssembly: NullableString,
     documentsForWarehouse: NullableString,
-    tasks: Type.Array(Type.Object({ type: Type.String({ description: 'return | extend-hold' }), date: Type.String(), status: Type.String(), days: Type.Optional(Type.Integer()) })),
+    tasks: Type.Array(Type.Object({ type: Type.String({ description: 'return | extend-hold' }), date: Type.String(), status: Type.String({ description: 'requested | done | refused (a return is done when the parcel is back with the sender, 72; an extension is done when the company granted it)' }), days: Type.Optional(Type.Integer()), message: Type.Optional(Type.String({ description: 'Why the company refused' })) })),
   },
   { description: 'Order' },
 );
@@ -361,6 +364,12 @@ export const PushBody = Type.Object({
       statusCode: Type.Integer({ description: 'Status code of the service (GET /v2/lists/order-statuses)' }),
       at: Type.Optional(Type.String({ format: 'date-time' })),
       description: Type.Optional(Type.String({ maxLength: 500 })),
+      paymentMethod: Type.Optional(
+        Type.Enum(['cash', 'card'], {
+          description:
+            'With a delivery (44 delivered, 47 partly delivered): how the recipient paid what was collected on delivery. card makes a cash-on-delivery order pay.type 3 (card on delivery); both set delivery.factPrice with that COD commission. Unsaid: cash where the company or point takes cash, else card.',
+        }),
+      ),
     }),
     { minItems: 1, maxItems: 1000 },
   ),

@@ -4,6 +4,7 @@
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import { BoundedMap, type AccountReadCache } from '../../platform/cache.js';
+import { JsonBody } from '../../platform/compression.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
@@ -17,7 +18,7 @@ import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { ProductService } from '../products/service.js';
 import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
-import { arrayOf, composeOrder, inputOf, parseDoc, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
+import { arrayOf, composeOrder, extendPointHold, inputOf, parseDoc, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
 import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
 import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, type Operation, type OrderState } from './state.js';
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
@@ -29,6 +30,7 @@ const SHARED_COUNT_TTL_MS = 2000;
 const PRICING_TIMEOUT_MS = 10_000;
 export const REGISTER_JOB = 'orders.register';
 export const CARRIER_CANCEL_JOB = 'orders.carrier-cancel';
+export const EXTEND_HOLD_JOB = 'orders.extend-hold';
 
 export type ShopHeader = string | string[] | undefined;
 
@@ -92,15 +94,25 @@ export class OrderService {
     return { id: record.id, ...parseDoc(record.doc) };
   }
 
-  /** A page of orders as a JSON array text, and the total. */
-  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ text: Buffer | string; total: number }> {
+  /**
+   * A page of orders as JSON bytes, and the total. In the embedded mode the page is
+   * remembered, like the total, until the account's orders change: plugins and the orders
+   * screen ask for the same first page again and again.
+   */
+  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ json: JsonBody; total: number }> {
     const filter = this.filterOf(scope, query);
     const key = JSON.stringify(filter);
-    const [rows, total] = await Promise.all([
-      this.store.list(scope.accountId, filter, paging),
+    const [json, total] = await Promise.all([
+      this.cache.read(
+        scope.accountId,
+        CACHE_TOPIC,
+        `page:${paging.offset}:${paging.perPage}:${key}`,
+        async () => new JsonBody(arrayOf(await this.store.list(scope.accountId, filter, paging))),
+        (page) => page.body.length,
+      ),
       this.total(scope.accountId, key, filter),
     ]);
-    return { text: arrayOf(rows), total };
+    return { json, total };
   }
 
   /**
@@ -185,7 +197,7 @@ export class OrderService {
         const doc = parseDoc(record.doc);
         if (marks.stickerFormed !== undefined) doc.stickerFormed = marks.stickerFormed;
         if (marks.wasInAct !== undefined) doc.wasInAct = marks.wasInAct;
-        if (!(await this.store.update(scope.accountId, record.id, record.version, doc, {}, trx))) throw this.raced(record.id);
+        if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw this.raced(record.id);
       }
     });
     this.changed(scope.accountId);
@@ -195,7 +207,7 @@ export class OrderService {
 
   async create(scope: Scope, input: OrderInput, shopHeader: ShopHeader): Promise<number> {
     const doc = await this.compose(scope, input, shopHeader, [this.historyItem(STATUS.draft, new Date().toISOString())]);
-    const id = await this.store.insert(scope.accountId, doc);
+    const id = await this.store.shortWrite((trx) => this.store.insert(scope.accountId, doc, {}, trx));
     this.changed(scope.accountId);
     return id;
   }
@@ -211,7 +223,7 @@ export class OrderService {
     const header = input.shopId ? undefined : (current.shopId !== null && scope.shopKeyShopId === null && shopHeader === undefined ? String(current.shopId) : shopHeader);
     const doc = await this.compose(scope, input, header, history);
     const next: OrderDoc = { ...doc, creationDate: current.creationDate, tasks: current.tasks, isPacked: current.isPacked, reservationStatus: current.reservationStatus };
-    if (!(await this.store.update(scope.accountId, id, record.version, next))) throw this.raced(id);
+    if (!(await this.store.update(scope.accountId, record, next))) throw this.raced(id);
     this.changed(scope.accountId);
   }
 
@@ -231,7 +243,7 @@ export class OrderService {
     if (!doc.recipient.phone) problems.add('recipient.phone', 'must not be empty');
     problems.throwIfAny();
     for (const key of ['cmsId', 'comment', 'commentForAssembly', 'documentsForWarehouse'] as const) if (patch[key] !== undefined) doc[key] = patch[key] ?? null;
-    if (!(await this.store.update(scope.accountId, id, record.version, doc))) throw this.raced(id);
+    if (!(await this.store.update(scope.accountId, record, doc))) throw this.raced(id);
     this.changed(scope.accountId);
   }
 
@@ -422,7 +434,7 @@ export class OrderService {
       for (const id of unique) {
         const record = records.get(id) as OrderRecord;
         const change = await apply(record, parseDoc(record.doc), trx);
-        if (!(await this.store.update(scope.accountId, id, record.version, change.doc, change.extras ?? {}, trx))) throw this.raced(id);
+        if (!(await this.store.update(scope.accountId, record, change.doc, change.extras ?? {}, trx))) throw this.raced(id);
       }
     });
     this.changed(scope.accountId);
@@ -480,11 +492,15 @@ export class OrderService {
     });
   }
 
-  async requestReturn(scope: Scope, ids: number[]): Promise<void> {
+  /**
+   * Records the request as a task; `journey` (tracking's) may turn a simulated parcel back,
+   * inside the same transaction, and says what to write to the row.
+   */
+  async requestReturn(scope: Scope, ids: number[], journey?: (record: OrderRecord, doc: OrderDoc, trx: Db) => Promise<RowExtras>): Promise<void> {
     const now = new Date().toISOString();
-    await this.batch(scope, ids, 'return', (_record, doc) => {
+    await this.batch(scope, ids, 'return', async (record, doc, trx) => {
       doc.tasks = [...doc.tasks, { type: 'return', date: now, status: 'requested' }];
-      return { doc };
+      return { doc, extras: journey ? await journey(record, doc, trx) : {} };
     });
   }
 
@@ -492,15 +508,16 @@ export class OrderService {
   async extendHold(scope: Scope, body: ExtendHoldBody): Promise<void> {
     const now = new Date().toISOString();
     const today = todayIn(scope.timeZone);
-    await this.batch(scope, body.ids, 'extendHold', (_record, doc) => {
-      doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'done', days: body.days }];
-      const point = doc.delivery.point;
-      if (point) {
-        const base = point.holdDate ?? today;
-        point.holdDate = addDays(base, body.days);
-        point.holdDays += body.days;
-        point.storagingEnds = point.holdDate <= addDays(today, 1);
+    await this.batch(scope, body.ids, 'extendHold', async (record, doc, trx) => {
+      const driver = this.reference.registry.get(record.companyId)?.driver;
+      // a company of its own asks over the wire (a job; tracking's); the built-in ones grant at once
+      if (driver && driver.code !== 'tariff' && doc.trackNumber) {
+        doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'requested', days: body.days }];
+        await this.jobs.enqueue(scope.accountId, EXTEND_HOLD_JOB, { orderId: record.id, days: body.days, requestedAt: now }, {}, trx);
+        return { doc };
       }
+      doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'done', days: body.days }];
+      extendPointHold(doc, body.days, today);
       return { doc };
     });
   }
@@ -520,7 +537,7 @@ export class OrderService {
     if (refused) throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [{ id, message: refused }]);
     // Stock arrives with fulfilment: until the goods are there, a reserve waits as a preorder.
     doc.reservationStatus = { key: reserve ? RESERVATION.preorder : RESERVATION.cancelled, date: now };
-    if (!(await this.store.update(scope.accountId, id, record.version, doc))) throw this.raced(id);
+    if (!(await this.store.update(scope.accountId, record, doc))) throw this.raced(id);
     this.changed(scope.accountId);
   }
 

@@ -139,7 +139,15 @@ export function afterUpdate(status: number): number {
   return status === STATUS.error ? STATUS.draft : status;
 }
 
-/** Payment type code (DESIGN.md): 1 prepaid, 2 cash on delivery. */
+/** Payment type codes (DESIGN.md). */
+export const PAYMENT_TYPE = { prepaid: 1, cashOnDelivery: 2, cardOnDelivery: 3 } as const;
+
+/** Payment type of a new order: cash on delivery when anything is collected; card only once the company reports it. */
 export function paymentTypeOf(codKopecks: number): number {
-  return codKopecks > 0 ? 2 : 1;
+  return codKopecks > 0 ? PAYMENT_TYPE.cashOnDelivery : PAYMENT_TYPE.prepaid;
+}
+
+/** Payment type after delivery: a COD order paid by card becomes 3; anything else keeps its type. */
+export function paymentTypeAfterDelivery(current: number, paid: 'cash' | 'card' | 'none'): number {
+  return current === PAYMENT_TYPE.cashOnDelivery && paid === 'card' ? PAYMENT_TYPE.cardOnDelivery : current;
 }

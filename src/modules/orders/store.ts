@@ -1,10 +1,13 @@
 /** SQL of orders, always scoped by account (except the carrier-facing lookups, marked so). */
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
 import type { Paging } from '../../platform/paging.js';
+import { WriteBatcher } from '../../platform/db/write-batch.js';
 import type { OrderDoc } from './document.js';
+import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
+import { orderEventsOf } from './events.js';
 
 export type Db = Kysely<Tables> | Transaction<Tables>;
 
@@ -114,10 +117,16 @@ export class OrderStore {
   constructor(
     readonly db: Kysely<Tables>,
     private readonly kind: DatabaseKind,
+    private readonly writes = new WriteBatcher(db, kind),
   ) {}
 
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
+  }
+
+  /** A short write of its own (no reads to wait on): on SQLite it shares a commit with the writes arriving with it. */
+  shortWrite<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.writes.run(work);
   }
 
   private encode(doc: OrderDoc): Buffer | string {
@@ -125,14 +134,26 @@ export class OrderStore {
     return this.kind === 'sqlite' ? Buffer.from(text) : text;
   }
 
+  /** A new order and its events (order.created...): one statement on PostgreSQL, one transaction on SQLite. */
   async insert(accountId: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<number> {
     const now = nowIso();
-    const row = await db
-      .insertInto('orders')
-      .values({ account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc: this.encode(doc) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    const values = { account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc: this.encode(doc) };
+    const events = orderEventsOf(null, doc);
+    if (this.kind === 'postgres') {
+      const row = await db
+        .with('written', (q) => q.insertInto('orders').values(values).returning('id'))
+        .insertInto('order_events')
+        .columns(OUTBOX_COLUMNS)
+        .expression(eventsSelect('written', accountId, doc.shopId, events, now))
+        .returning('order_id')
+        .executeTakeFirstOrThrow();
+      return row.order_id;
+    }
+    return withinTransaction(db, async (trx) => {
+      const row = await trx.insertInto('orders').values(values).returning('id').executeTakeFirstOrThrow();
+      await writeOrderEvents(trx, outboxRows(accountId, doc.shopId, row.id, events, now));
+      return row.id;
+    });
   }
 
   /** Many orders at once (imports, data sets): one statement per chunk. */
@@ -151,21 +172,46 @@ export class OrderStore {
         version: 0,
         doc: this.encode(doc),
       }));
-      await db.insertInto('orders').values(rows).execute();
+      await withinTransaction(db, async (trx) => {
+        const ids = (await trx.insertInto('orders').values(rows).returning('id').execute()).map((row) => row.id).sort((a, b) => a - b);
+        const chunk = docs.slice(start, start + 200);
+        await writeOrderEvents(trx, chunk.flatMap((doc, index) => outboxRows(accountId, doc.shopId, ids[index], orderEventsOf(null, doc), now)));
+      });
     }
   }
 
-  /** Writes a new version of the order; false when someone else changed it since `version`. */
-  async update(accountId: number, id: number, version: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<boolean> {
+  /**
+   * Writes a new version of the order read as `before`, with the events the change makes
+   * (orders/events.ts) in the same statement or transaction; false, and nothing written,
+   * when someone else changed the order since it was read.
+   */
+  async update(accountId: number, before: OrderRecord, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<boolean> {
     const now = nowIso();
-    const result = await db
-      .updateTable('orders')
-      .set({ ...columnsOf(doc), ...extrasOf(extras), updated_at: now, version: version + 1, doc: this.encode(doc) })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('version', '=', version)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const events = orderEventsOf(before, doc);
+    const statusAt = before.status !== doc.status ? { status_at: now } : {};
+    const write = (q: QueryCreator<Tables>) =>
+      q
+        .updateTable('orders')
+        .set({ ...columnsOf(doc), ...extrasOf(extras), ...statusAt, updated_at: now, version: before.version + 1, doc: this.encode(doc) })
+        .where('account_id', '=', accountId)
+        .where('id', '=', before.id)
+        .where('version', '=', before.version);
+    if (events.length === 0) return Number((await write(db).executeTakeFirst()).numUpdatedRows) > 0;
+    if (this.kind === 'postgres') {
+      const rows = await db
+        .with('written', (q) => write(q).returning('id'))
+        .insertInto('order_events')
+        .columns(OUTBOX_COLUMNS)
+        .expression(eventsSelect('written', accountId, doc.shopId, events, now))
+        .returning('order_id')
+        .execute();
+      return rows.length > 0;
+    }
+    return withinTransaction(db, async (trx) => {
+      if (Number((await write(trx).executeTakeFirst()).numUpdatedRows) === 0) return false;
+      await writeOrderEvents(trx, outboxRows(accountId, doc.shopId, before.id, events, now));
+      return true;
+    });
   }
 
   async get(accountId: number, id: number, db: Db = this.db): Promise<OrderRecord | undefined> {
@@ -277,6 +323,8 @@ export class OrderStore {
       .where('status', '=', 42)
       .where('hold_until', '<=', date)
       .where(sql<boolean>`doc not like '%"storagingEnds":true%'`)
+      // earliest first: the caller skips those not yet due in their account's zone, which are the latest dates
+      .orderBy('hold_until')
       .limit(limit)
       .execute();
     return rows.map(toRecord);

@@ -10,14 +10,21 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
-import { parseDoc, type OrderDoc } from './document.js';
-import { journeyOf } from './journey.js';
+import { codPaymentOf, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
+import { journeyOf, returnLegStart } from './journey.js';
 import type { PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
-import { CARRIER_CANCEL_JOB, REGISTER_JOB, type OrderService } from './service.js';
-import { acceptsCarrierStatus, afterRegistration, CARRIER_STATUSES, FINAL_STATUSES, STATUS } from './state.js';
-import type { OrderRecord, OrderStore, RowExtras } from './store.js';
+import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, REGISTER_JOB, type OrderService } from './service.js';
+import { acceptsCarrierStatus, afterRegistration, CARRIER_STATUSES, FINAL_STATUSES, paymentTypeAfterDelivery, STATUS } from './state.js';
+import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 
 export const JOURNEY_JOB = 'orders.journey';
+
+interface HoldExtension {
+  orderId: number;
+  days: number;
+  /** The task's date: which request of the order this job answers. */
+  requestedAt: string;
+}
 export const POLL_JOB = 'orders.track-poll';
 
 export interface TrackingOptions {
@@ -30,6 +37,13 @@ export interface TrackingOptions {
 }
 
 const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includes(code) && code !== 44 && code !== 47);
+/** The zone whose date is ahead of every other (UTC+14): a hold date due anywhere is due by its tomorrow. */
+const EARLIEST_ZONE = 'Etc/GMT-14';
+
+/** What tracking needs of accounts: their time zone (hold dates are days of the account). */
+export interface AccountZones {
+  timeZoneOf(accountId: number): Promise<string>;
+}
 
 export class TrackingService {
   constructor(
@@ -38,6 +52,7 @@ export class TrackingService {
     private readonly reference: ReferenceData,
     private readonly jobs: JobQueue,
     private readonly options: TrackingOptions,
+    private readonly accounts: AccountZones,
   ) {}
 
   /** The jobs of orders, for the worker of a process. */
@@ -47,7 +62,8 @@ export class TrackingService {
       const entry = this.reference.registry.get(job.payload.companyId);
       if (entry) await entry.driver.cancel(job.payload.trackNumber, signal);
     });
-    worker.register<{ orderId: number }>(JOURNEY_JOB, (job) => this.advanceJourney(job));
+    worker.register<{ orderId: number; step?: number }>(JOURNEY_JOB, (job) => this.advanceJourney(job));
+    worker.register<HoldExtension>(EXTEND_HOLD_JOB, (job, signal) => this.extendHold(job, signal));
     worker.register(POLL_JOB, (_job, signal) => this.poll(signal));
   }
 
@@ -110,9 +126,51 @@ export class TrackingService {
     const simulated = registration !== null && this.simulated(record.companyId);
     if (simulated) extras.journeyStep = 0;
     // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
-    if (!(await this.store.update(record.accountId, record.id, record.version, doc, extras))) return;
+    if (!(await this.store.update(record.accountId, record, doc, extras))) return;
     this.orders.changed(record.accountId);
-    if (simulated) await this.scheduleJourney(record.accountId, record.id);
+    if (simulated) await this.scheduleJourney(record.accountId, record.id, 0);
+  }
+
+  /**
+   * A longer storage asked of a company of its own: granted, the hold date moves on and the
+   * task is done; refused (or the parcel left the point meanwhile), the task says why.
+   * Transient failures are retried by the job table.
+   */
+  private async extendHold(job: Job<HoldExtension>, signal: AbortSignal): Promise<void> {
+    const accountId = job.accountId as number;
+    const { orderId, days, requestedAt } = job.payload;
+    const isThisTask = (task: OrderDoc['tasks'][number]) => task.type === 'extend-hold' && task.date === requestedAt && task.status === 'requested';
+    const record = await this.store.get(accountId, orderId);
+    if (!record || !parseDoc(record.doc).tasks.some(isThisTask)) return;
+    const trackNumber = record.trackNumber;
+    const entry = this.reference.registry.get(record.companyId);
+    let refusedBecause: string | null = null;
+    if (record.status !== STATUS.atPoint) refusedBecause = 'The parcel is no longer at the pickup point.';
+    else if (!entry || !trackNumber) refusedBecause = 'The delivery company is no longer available.';
+    else {
+      try {
+        await entry.driver.extendHold(trackNumber, days, signal);
+      } catch (error) {
+        const transient = !(error instanceof CarrierError) || error.transient;
+        if (transient && job.attempts < job.maxAttempts) throw error;
+        refusedBecause = error instanceof Error ? error.message : String(error);
+      }
+    }
+    const today = todayIn(await this.accounts.timeZoneOf(accountId));
+    // the order may have moved on while the company answered: apply the answer to what it is now
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = attempt === 0 ? record : await this.store.get(accountId, orderId);
+      if (!current) return;
+      const doc = parseDoc(current.doc);
+      if (!doc.tasks.some(isThisTask)) return;
+      doc.tasks = doc.tasks.map((task) => (isThisTask(task) ? { ...task, status: refusedBecause ? 'refused' : 'done', ...(refusedBecause ? { message: refusedBecause } : {}) } : task));
+      if (!refusedBecause) extendPointHold(doc, days, today);
+      if (await this.store.update(accountId, current, doc)) {
+        this.orders.changed(accountId);
+        return;
+      }
+    }
+    throw new Error(`order ${orderId} kept changing while its hold extension was recorded`);
   }
 
   // ---------------------------------------------------------------- statuses from companies
@@ -121,23 +179,50 @@ export class TrackingService {
     return this.options.simulationStepSeconds > 0 && this.reference.registry.get(companyId)?.driver.code === 'tariff';
   }
 
-  private async scheduleJourney(accountId: number, orderId: number): Promise<void> {
-    await this.jobs.enqueue(accountId, JOURNEY_JOB, { orderId }, { runAt: new Date(Date.now() + this.options.simulationStepSeconds * 1000), uniqueKey: `journey:${accountId}:${orderId}:${Date.now()}` });
+  /** The next simulated step, `step` being the journey index it is to apply (a job for another index is stale). */
+  private async scheduleJourney(accountId: number, orderId: number, step: number, db?: Db): Promise<void> {
+    await this.jobs.enqueue(accountId, JOURNEY_JOB, { orderId, step }, { runAt: new Date(Date.now() + this.options.simulationStepSeconds * 1000), uniqueKey: `journey:${accountId}:${orderId}:${step}:${Date.now()}` }, db);
   }
 
-  private async advanceJourney(job: Job<{ orderId: number }>): Promise<void> {
+  private async advanceJourney(job: Job<{ orderId: number; step?: number }>): Promise<void> {
     const accountId = job.accountId as number;
     const record = await this.store.get(accountId, job.payload.orderId);
     if (!record || record.journeyStep < 0) return;
+    // a return request queues a job of its own: of two jobs for one step the second finds it taken (jobs queued before steps were named carry none)
+    if (job.payload.step !== undefined && job.payload.step !== record.journeyStep) return;
     const doc = parseDoc(record.doc);
-    const steps = journeyOf(accountId, record.id, doc.delivery.type);
+    const steps = journeyOf(accountId, record.id, doc.delivery.type, {
+      cod: doc.priceCod > 0,
+      cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
+      cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
+      returnFrom: returnFromOf(doc),
+    });
     const step = steps[record.journeyStep];
     if (!step) return;
-    const more = record.journeyStep + 1 < steps.length;
-    const outcome = await this.apply(record, doc, { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description }, { journeyStep: more ? record.journeyStep + 1 : -1 });
+    const next = record.journeyStep + 1;
+    const more = next < steps.length;
+    const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description };
+    if (step.paymentMethod) event.paymentMethod = step.paymentMethod;
+    const outcome = await this.apply(record, doc, event, { journeyStep: more ? next : -1 });
     // changed by someone else meanwhile: the job is retried and reads it again
     if (outcome === 'raced') throw new Error(`order ${record.id} changed while its journey moved on`);
-    if (outcome === 'applied' && more) await this.scheduleJourney(accountId, record.id);
+    if (outcome === 'applied' && more) await this.scheduleJourney(accountId, record.id, next);
+  }
+
+  /**
+   * A shop's return request (42 or 44; recorded as a task by the order service). A built-in
+   * company's parcel then travels back: the journey resumes at its return leg with a job of its
+   * own, since a delivered order's journey had ended and a waiting one's job may be gone (a
+   * step the order no longer accepts ends a journey); a job still pending for that step is then redundant.
+   */
+  async requestReturn(scope: Scope, ids: number[]): Promise<void> {
+    await this.orders.requestReturn(scope, ids, async (record, doc, trx) => {
+      if (!record.trackNumber || !this.simulated(record.companyId)) return {};
+      const from = record.status === STATUS.delivered ? STATUS.delivered : STATUS.atPoint;
+      const step = returnLegStart(doc.delivery.type, from);
+      await this.scheduleJourney(record.accountId, record.id, step, trx);
+      return { journeyStep: step };
+    });
   }
 
   /** One status from the company: appended to the history, with hold dates at points. */
@@ -148,15 +233,25 @@ export class TrackingService {
     doc.statusHistory = [this.orders.historyItem(event.statusCode, at, event.description || null), ...doc.statusHistory];
     const point = doc.delivery.point;
     if (event.statusCode === STATUS.atPoint && point) {
-      const today = todayIn('Europe/Moscow', new Date(at));
+      // the arrival day of the account (its shop and recipients live by it), not of the server
+      const today = todayIn(await this.accounts.timeZoneOf(record.accountId), new Date(at));
       point.holdDate = addDays(today, Math.max(1, point.holdDays));
       point.storagingEnds = point.holdDays <= 1;
     }
-    if ((event.statusCode === STATUS.delivered || event.statusCode === STATUS.partlyDelivered) && doc.priceCod > 0) {
-      doc.pay.status = { code: 'paid', date: at };
-      extras.codReceived = true;
+    if (event.statusCode === STATUS.delivered || event.statusCode === STATUS.partlyDelivered) {
+      const paid = codPaymentOf(doc, event.paymentMethod);
+      if (paid !== 'none') {
+        doc.pay.status = { code: 'paid', date: at };
+        doc.pay.type = paymentTypeAfterDelivery(doc.pay.type, paid);
+        extras.codReceived = true;
+      }
+      doc.delivery.factPrice = factPriceOf(doc.delivery, paid);
     }
-    if (!(await this.store.update(record.accountId, record.id, record.version, doc, extras))) return 'raced';
+    if (event.statusCode === STATUS.returned) {
+      // the parcel is back: a return the shop asked for is done
+      doc.tasks = doc.tasks.map((task) => (task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task));
+    }
+    if (!(await this.store.update(record.accountId, record, doc, extras))) return 'raced';
     this.orders.changed(record.accountId);
     return 'applied';
   }
@@ -196,7 +291,13 @@ export class TrackingService {
     if (unknown.length) throw badRequest('Only statuses a delivery company reports can be pushed.', unknown.map((event) => ({ field: 'events.statusCode', message: `${event.statusCode} is not a status a delivery company reports` })));
     return this.applyEvents(
       companyId,
-      body.events.map((event) => ({ trackNumber: event.trackNumber, statusCode: event.statusCode, at: event.at ?? new Date().toISOString(), description: event.description ?? '' })),
+      body.events.map((event) => ({
+        trackNumber: event.trackNumber,
+        statusCode: event.statusCode,
+        at: event.at ?? new Date().toISOString(),
+        description: event.description ?? '',
+        ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
+      })),
     );
   }
 
@@ -216,12 +317,14 @@ export class TrackingService {
           // a company that does not answer is asked again at the next poll
         }
       }
-      const tomorrow = addDays(todayIn('Europe/Moscow'), 1);
-      for (const record of await this.store.storageEnding(tomorrow, 1000)) {
+      // candidates due in the zone that is ahead of all; each is then checked by its account's own tomorrow
+      const latestTomorrow = addDays(todayIn(EARLIEST_ZONE), 1);
+      for (const record of await this.store.storageEnding(latestTomorrow, 1000)) {
         const doc = parseDoc(record.doc);
-        if (!doc.delivery.point) continue;
+        if (!doc.delivery.point?.holdDate) continue;
+        if (doc.delivery.point.holdDate > addDays(todayIn(await this.accounts.timeZoneOf(record.accountId)), 1)) continue;
         doc.delivery.point.storagingEnds = true;
-        if (await this.store.update(record.accountId, record.id, record.version, doc)) this.orders.changed(record.accountId);
+        if (await this.store.update(record.accountId, record, doc)) this.orders.changed(record.accountId);
       }
     } finally {
       await this.schedulePolling(new Date(Date.now() + this.options.pollSeconds * 1000));
@@ -289,3 +392,8 @@ export class TrackingService {
   }
 }
 
+/** Where a return the shop requested turns the parcel back: after delivery (44 in the history), else at the point. Null without one pending. */
+function returnFromOf(doc: OrderDoc): 42 | 44 | null {
+  if (!doc.tasks.some((task) => task.type === 'return' && task.status === 'requested')) return null;
+  return doc.statusHistory.some((item) => item.code === STATUS.delivered) ? STATUS.delivered : STATUS.atPoint;
+}

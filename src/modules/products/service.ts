@@ -55,6 +55,8 @@ function firstProblem(errors: ErrorItem[]): ErrorItem {
 }
 
 const COUNT_TOPIC = 'product-counts';
+/** Catalogue rows by id (orders name their products on every creation). */
+const RECORDS_TOPIC = 'product-records';
 
 export class ProductService {
   private templateBytes: Promise<Buffer> | undefined;
@@ -66,9 +68,10 @@ export class ProductService {
     private readonly cache: AccountReadCache = new AccountReadCache(false),
   ) {}
 
-  /** After any write to the account's products: remembered counts are no longer true. */
+  /** After any write to the account's products: remembered counts and rows are no longer true. */
   private changed(scope: Scope): void {
     this.cache.invalidate(scope.accountId, COUNT_TOPIC);
+    this.cache.invalidate(scope.accountId, RECORDS_TOPIC);
   }
 
   async list(scope: Scope, query: ProductListQuery, paging: Paging): Promise<Page<Product>> {
@@ -100,7 +103,9 @@ export class ProductService {
    * a product keeps reading it after the product leaves the catalogue.
    */
   async getMany(scope: Scope, ids: number[]): Promise<Map<number, Product>> {
-    const records = await this.store.getMany(scope.accountId, [...new Set(ids)]);
+    const unique = [...new Set(ids)].sort((a, b) => a - b);
+    // the rows, not the presented products: stock is read fresh by `present`
+    const records = await this.cache.read(scope.accountId, RECORDS_TOPIC, unique.join(','), () => this.store.getMany(scope.accountId, unique));
     const products = await this.present(scope, records);
     return new Map(products.map((product) => [product.id, product]));
   }

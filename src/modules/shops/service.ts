@@ -72,6 +72,16 @@ export class ShopService {
     return (await this.present(scope, [record]))[0];
   }
 
+  /** Name, brand and notification settings of shops, for work outside a request (notifications); deleted shops are left out. */
+  async notificationSettingsOf(accountId: number, shopIds: number[]): Promise<Map<number, Pick<ShopRecord, 'id' | 'name' | 'brand' | 'emailNotifications' | 'notifications'>>> {
+    const settings = new Map<number, Pick<ShopRecord, 'id' | 'name' | 'brand' | 'emailNotifications' | 'notifications'>>();
+    for (const id of new Set(shopIds)) {
+      const record = await this.store.get(accountId, id);
+      if (record) settings.set(id, { id, name: record.name, brand: record.brand, emailNotifications: record.emailNotifications, notifications: normaliseNotifications(record.notifications) });
+    }
+    return settings;
+  }
+
   /** Whether the account has a shop of this id (a shop key's limits are the caller's to check). */
   async exists(scope: Scope, id: number): Promise<boolean> {
     return (await this.store.get(scope.accountId, id)) !== undefined;

@@ -9,9 +9,10 @@ import { files } from './migrations/0004_files.js';
 import { jobs } from './migrations/0005_jobs.js';
 import { orders } from './migrations/0006_orders.js';
 import { documents } from './migrations/0007_documents.js';
+import { events } from './migrations/0008_events.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events];
 
 /** Applies the migrations not yet applied. Safe to run from several processes at once. */
 export async function migrateToLatest(database: Database): Promise<string[]> {

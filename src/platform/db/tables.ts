@@ -9,7 +9,9 @@ import type { OrderTables } from '../../modules/orders/tables.js';
 import type { ProductTables } from '../../modules/products/tables.js';
 import type { ShopTables } from '../../modules/shops/tables.js';
 import type { WarehouseTables } from '../../modules/warehouses/tables.js';
+import type { EventTables } from '../../modules/events/tables.js';
+import type { NotificationTables } from '../../modules/notifications/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables {}

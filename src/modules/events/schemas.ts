@@ -1,0 +1,39 @@
+import Type, { type Static } from 'typebox';
+import { Instant, Nullable } from '../../platform/schemas.js';
+import { EVENT_TYPES } from './types.js';
+
+export const EventTypeSchema = Type.Enum([...EVENT_TYPES], {
+  description: 'order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point)',
+});
+
+export const EventListQuery = Type.Object({
+  afterId: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Answer events after this id: 0 at first, then the id of the last event received' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events per call, 1 to 1000' })),
+  types: Type.Optional(Type.Array(EventTypeSchema, { maxItems: 10, description: 'Only these types (types=a,b or types[]=a)' })),
+  shopId: Type.Optional(Type.Integer({ minimum: 1, description: "Only this shop's orders (a shop API key sees only its own shop anyway)" })),
+});
+export type EventListQuery = Static<typeof EventListQuery>;
+
+export const EventSchema = Type.Object(
+  {
+    id: Type.Integer({ description: 'Position in the account\'s stream: increasing, never reused; pass the last one as afterId' }),
+    type: EventTypeSchema,
+    orderId: Type.Integer(),
+    shopId: Nullable(Type.Integer()),
+    statusFrom: Nullable(Type.Integer({ description: 'Status before the change (null for order.created)' })),
+    statusTo: Nullable(Type.Integer({ description: 'Status after the change' })),
+    at: Instant,
+    payload: Type.Object(
+      {
+        cmsId: Nullable(Type.String()),
+        trackNumber: Nullable(Type.String()),
+        description: Type.Optional(Nullable(Type.String())),
+        error: Type.Optional(Nullable(Type.String())),
+        holdDate: Type.Optional(Nullable(Type.String())),
+        reason: Type.Optional(Type.Enum(['status', 'requested'])),
+      },
+      { description: 'A few fields of the order at the time of the event' },
+    ),
+  },
+  { description: 'An order event' },
+);

@@ -1,0 +1,43 @@
+/** What an order event is: its types and the shape written with an order change. */
+
+export const EVENT_TYPES = ['order.created', 'order.status_changed', 'order.problem', 'order.sent_for_return', 'order.storage_ending'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The small payload of an event: enough to show it without reading the order. */
+export interface EventPayload {
+  cmsId: string | null;
+  trackNumber: string | null;
+  /** The status's description (from the company) or the reason of the change. */
+  description?: string | null;
+  /** The order's error, for order.problem. */
+  error?: string | null;
+  /** Last day of storage at the pickup point (YYYY-MM-DD). */
+  holdDate?: string | null;
+  /** order.sent_for_return: "status" (the company sends it back) or "requested" (the shop asked). */
+  reason?: 'status' | 'requested';
+}
+
+/** An event of one order change, before it is written. */
+export interface OrderEventDraft {
+  type: EventType;
+  statusFrom: number | null;
+  statusTo: number | null;
+  payload: EventPayload;
+}
+
+/** An event as stored and answered. */
+export interface OrderEvent {
+  id: number;
+  type: EventType;
+  orderId: number;
+  shopId: number | null;
+  statusFrom: number | null;
+  statusTo: number | null;
+  at: string;
+  payload: EventPayload;
+}
+
+/** An event with its account, for consumers inside the service. */
+export interface AccountEvent extends OrderEvent {
+  accountId: number;
+}

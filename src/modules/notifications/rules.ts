@@ -1,0 +1,137 @@
+/**
+ * Which notifications an order event makes, for whom, and what they say; which events
+ * also e-mail the customer. Pure.
+ */
+import type { AccountEvent, EventType } from '../events/types.js';
+import type { Notifications } from '../shops/schemas.js';
+
+/** Shop flags (notifications.events.*) that notifications are made for. */
+export type NotificationType = 'newOrder' | 'newProblemOrder' | 'ordersSentForReturn' | 'ordersExpirationInPickupPoint';
+// Fulfilment flags (fulfillmentReceivedReturns, productEndsInFulfilment, orderProductsNotAvailableInFulfilment,
+// deliveryAcceptedForFulfillment) come with the fulfilment area: its events (returns received, stock below
+// `border`, goods missing for an order, supply accepted) go into this table and `NOTIFICATION_TYPES` the same way.
+
+/** The shop flag each order event answers to; events not listed notify nobody (order.status_changed: customers only). */
+export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>> = {
+  'order.created': 'newOrder',
+  'order.problem': 'newProblemOrder',
+  'order.sent_for_return': 'ordersSentForReturn',
+  'order.storage_ending': 'ordersExpirationInPickupPoint',
+};
+
+export const NOTIFICATION_TYPES: readonly NotificationType[] = ['newOrder', 'newProblemOrder', 'ordersSentForReturn', 'ordersExpirationInPickupPoint'];
+
+export interface Person {
+  /** "account" or "employee:<id>" */
+  recipient: string;
+  employeeId: number | null;
+  email: string | null;
+}
+
+export interface Employee {
+  id: number;
+  email: string;
+}
+
+/**
+ * Who is told, by the shop's recipient settings: the account owner (whose e-mail is that of
+ * the account's first employee, the one created with the account) and the employees named,
+ * or every employee when none are named (all employees see every shop). An e-mail address
+ * gets one mail per notification however many roles it has.
+ */
+export function recipientsOf(settings: Notifications, employees: Employee[]): Person[] {
+  const people: Person[] = [];
+  const mailed = new Set<string>();
+  const mailOnce = (email: string | null) => {
+    if (!email || mailed.has(email)) return null;
+    mailed.add(email);
+    return email;
+  };
+  if (settings.currentAccount.enabled) people.push({ recipient: 'account', employeeId: null, email: mailOnce(employees[0]?.email ?? null) });
+  if (settings.employees.enabled) {
+    const named = new Set(settings.employees.ids);
+    for (const employee of employees) {
+      if (named.size > 0 && !named.has(employee.id)) continue;
+      people.push({ recipient: `employee:${employee.id}`, employeeId: employee.id, email: mailOnce(employee.email) });
+    }
+  }
+  return people;
+}
+
+/** The notification an event makes under these settings, or null (flag off, or no such notification). */
+export function notificationTypeOf(event: AccountEvent, settings: Notifications): NotificationType | null {
+  const type = NOTIFICATION_OF_EVENT[event.type];
+  if (!type || !settings.events[type]) return null;
+  return type;
+}
+
+function orderRef(event: AccountEvent): string {
+  return event.payload.cmsId ? `${event.orderId} (${event.payload.cmsId})` : String(event.orderId);
+}
+
+/** A sentence for the shop owner (English, like every message of the API). */
+export function notificationText(type: NotificationType, event: AccountEvent, shopName: string, statusName: (code: number) => string): string {
+  const ref = orderRef(event);
+  switch (type) {
+    case 'newOrder':
+      return `New order ${ref} in shop "${shopName}".`;
+    case 'newProblemOrder': {
+      const why = event.payload.error ?? (event.statusTo !== null ? `status ${event.statusTo} ${statusName(event.statusTo)}` : 'a problem');
+      return `Order ${ref} of shop "${shopName}" needs attention: ${why}.`;
+    }
+    case 'ordersSentForReturn':
+      return event.payload.reason === 'requested'
+        ? `A return of order ${ref} of shop "${shopName}" was requested.`
+        : `Order ${ref} of shop "${shopName}" is being returned to the sender (status ${event.statusTo} ${statusName(event.statusTo ?? 0)}).`;
+    case 'ordersExpirationInPickupPoint':
+      return `Order ${ref} of shop "${shopName}": the last day of storage at the pickup point is ${event.payload.holdDate ?? 'tomorrow'}.`;
+  }
+}
+
+/** Status codes at which the customer is e-mailed (shop flag emailNotifications). */
+export const CUSTOMER_MAIL_STATUSES: readonly number[] = [42, 43, 44];
+
+export interface CustomerOrder {
+  id: number;
+  cmsId: string | null;
+  brand: string;
+  trackNumber: string | null;
+  trackingUrl: string | null;
+  recipientName: string;
+  deliveryType: number;
+  point: { name: string; address: string; holdDate: string | null } | null;
+}
+
+function russianDate(date: string): string {
+  const [year, month, day] = date.slice(0, 10).split('-');
+  return `${day}.${month}.${year}`;
+}
+
+/**
+ * The customer's e-mail (Russian: customers are the shops' buyers in Russia) at an event, or
+ * null: at the pickup point or post office (42, with the last day of storage), out for
+ * delivery with a courier (43), delivered (44).
+ */
+export function customerMail(event: AccountEvent, order: CustomerOrder): { subject: string; text: string } | null {
+  if (event.type !== 'order.status_changed' || event.statusTo === null || !CUSTOMER_MAIL_STATUSES.includes(event.statusTo)) return null;
+  const number = order.cmsId ?? String(order.id);
+  const hello = order.recipientName ? `Здравствуйте, ${order.recipientName}!` : 'Здравствуйте!';
+  const track = order.trackNumber ? `\nТрек-номер: ${order.trackNumber}` : '';
+  const link = order.trackingUrl ? `\nОтследить: ${order.trackingUrl}` : '';
+  const sign = `\n\n${order.brand}`;
+  switch (event.statusTo) {
+    case 42: {
+      const place = order.deliveryType === 3 ? 'в почтовом отделении' : 'в пункте выдачи';
+      const until = order.point?.holdDate ? ` до ${russianDate(order.point.holdDate)}` : '';
+      const where = order.point ? `\n${order.point.name}, ${order.point.address}` : '';
+      return {
+        subject: `${order.brand}: заказ № ${number} ждёт вас ${place}${until}`,
+        text: `${hello}\n\nВаш заказ № ${number} прибыл и ждёт вас ${place}${until}.${where}${track}${link}${sign}`,
+      };
+    }
+    case 43:
+      return { subject: `${order.brand}: заказ № ${number} передан курьеру`, text: `${hello}\n\nВаш заказ № ${number} передан курьеру и сегодня будет у вас.${track}${link}${sign}` };
+    default:
+      return { subject: `${order.brand}: заказ № ${number} доставлен`, text: `${hello}\n\nВаш заказ № ${number} доставлен. Спасибо за покупку!${track}${sign}` };
+  }
+}

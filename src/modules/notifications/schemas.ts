@@ -1,0 +1,29 @@
+import Type, { type Static } from 'typebox';
+import { PagingQueryFields } from '../../platform/paging.js';
+import { Instant, Nullable, ZeroOne } from '../../platform/schemas.js';
+
+export const NotificationListQuery = Type.Object({
+  unread: Type.Optional(ZeroOne),
+  ...PagingQueryFields,
+});
+export type NotificationListQuery = Static<typeof NotificationListQuery>;
+
+export const NotificationView = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.Enum(['newOrder', 'newProblemOrder', 'ordersSentForReturn', 'ordersExpirationInPickupPoint'], { description: 'The shop flag (notifications.events.*) that asked for it' }),
+    text: Type.String({ description: 'A sentence for the person' }),
+    eventId: Type.Integer({ description: 'The order event it was made from (GET /v2/events)' }),
+    orderId: Nullable(Type.Integer()),
+    shopId: Nullable(Type.Integer()),
+    createdAt: Instant,
+    read: Type.Boolean(),
+    readAt: Nullable(Instant),
+    email: Type.Enum(['none', 'pending', 'sent', 'failed'], { description: 'E-mail delivery: none (no SMTP server or no address), pending, sent, failed (after every retry)' }),
+  },
+  { description: 'A notification of the caller' },
+);
+export type NotificationView = Static<typeof NotificationView>;
+
+export const ReadBody = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'Notification ids' }) });
+export type ReadBody = Static<typeof ReadBody>;

@@ -1,0 +1,225 @@
+/**
+ * Notifications: a job reads new order events (as a consumer of the events stream), makes
+ * one notification per person the order's shop wants told, and e-mails them when SMTP is
+ * configured; customers are e-mailed at key moments when the shop asks for it. E-mails are
+ * jobs of their own: a failing SMTP server is retried by the job table and never holds up
+ * an order change or the other notifications.
+ */
+import type { Scope } from '../../platform/auth.js';
+import { AppError, forbidden } from '../../platform/errors.js';
+import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
+import type { Mailer } from '../../platform/mail.js';
+import type { Page, Paging } from '../../platform/paging.js';
+import { nowIso } from '../../platform/db/values.js';
+import type { AccountService } from '../accounts/service.js';
+import type { EventService } from '../events/service.js';
+import type { AccountEvent } from '../events/types.js';
+import type { OrderStatusDirectory } from '../lists/order-statuses.js';
+import type { OrderService } from '../orders/service.js';
+import type { ShopService } from '../shops/service.js';
+import { CUSTOMER_MAIL_STATUSES, customerMail, notificationText, notificationTypeOf, recipientsOf, type CustomerOrder, type Employee } from './rules.js';
+import type { NotificationListQuery, NotificationView } from './schemas.js';
+import type { NewNotification, NotificationRow, NotificationStore } from './store.js';
+
+export const DISPATCH_JOB = 'notifications.dispatch';
+export const EMAIL_JOB = 'notifications.email';
+export const CUSTOMER_EMAIL_JOB = 'notifications.customer-email';
+/** The consumer name of the dispatcher in `event_consumers`. */
+export const CONSUMER = 'notifications';
+const BATCH = 200;
+
+export interface NotificationOptions {
+  /** Seconds between dispatcher runs (0: only when called). */
+  dispatchSeconds: number;
+}
+
+interface CustomerMailJob {
+  orderId: number;
+  eventId: number;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export class NotificationService {
+  constructor(
+    private readonly store: NotificationStore,
+    private readonly events: EventService,
+    private readonly shops: ShopService,
+    private readonly accounts: AccountService,
+    private readonly orders: OrderService,
+    private readonly statuses: OrderStatusDirectory,
+    private readonly jobs: JobQueue,
+    private readonly mailer: Mailer | null,
+    private readonly options: NotificationOptions,
+  ) {}
+
+  registerJobs(worker: JobWorker): void {
+    worker.register(DISPATCH_JOB, async () => {
+      try {
+        await this.dispatch();
+      } finally {
+        await this.scheduleDispatch(new Date(Date.now() + this.options.dispatchSeconds * 1000));
+      }
+    });
+    worker.register<{ notificationId: number }>(EMAIL_JOB, (job) => this.emailNotification(job));
+    worker.register<CustomerMailJob>(CUSTOMER_EMAIL_JOB, async (job) => {
+      if (this.mailer) await this.mailer.send({ to: job.payload.to, subject: job.payload.subject, text: job.payload.text });
+    });
+  }
+
+  /** Makes sure a dispatcher run is due (each run schedules the next, one per time slot across processes). */
+  async scheduleDispatch(at = new Date()): Promise<void> {
+    if (this.options.dispatchSeconds <= 0) return;
+    const slot = Math.floor(at.getTime() / (this.options.dispatchSeconds * 1000));
+    await this.jobs.enqueue(null, DISPATCH_JOB, {}, { runAt: at, uniqueKey: `notifications-dispatch:${slot}`, maxAttempts: 1 });
+  }
+
+  /** Handles every event not handled yet; the number of events read. */
+  async dispatch(): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const from = await this.events.consumerPosition(CONSUMER);
+      const events = await this.events.after(from, BATCH);
+      if (events.length === 0) return handled;
+      // every read happens before the write transaction (SQLite has one connection)
+      const { notifications, customerMails } = await this.plan(events);
+      const to = events[events.length - 1].id;
+      const advanced = await this.store.transaction(async (trx) => {
+        // another process handled these events meanwhile: leave them to it
+        if (!(await this.events.advanceConsumer(CONSUMER, from, to, trx))) return false;
+        const added = await this.store.insert(notifications, trx);
+        if (this.mailer) {
+          for (const row of added) if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
+          for (const mail of customerMails) await this.jobs.enqueue(mail.accountId, CUSTOMER_EMAIL_JOB, mail.job, { uniqueKey: `customer-mail:${mail.job.eventId}` }, trx);
+        }
+        return true;
+      });
+      if (!advanced) return handled;
+      handled += events.length;
+    }
+  }
+
+  /** The notifications and customer e-mails of a batch of events. */
+  private async plan(events: AccountEvent[]): Promise<{ notifications: NewNotification[]; customerMails: Array<{ accountId: number; job: CustomerMailJob }> }> {
+    const notifications: NewNotification[] = [];
+    const customerMails: Array<{ accountId: number; job: CustomerMailJob }> = [];
+    const byAccount = new Map<number, AccountEvent[]>();
+    for (const event of events) if (event.shopId !== null) byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event]);
+    const now = nowIso();
+    for (const [accountId, accountEvents] of byAccount) {
+      const shops = await this.shops.notificationSettingsOf(accountId, accountEvents.map((event) => event.shopId as number));
+      let employees: Employee[] | null = null;
+      const mailOrders: AccountEvent[] = [];
+      for (const event of accountEvents) {
+        const shop = shops.get(event.shopId as number);
+        if (!shop) continue;
+        if (shop.emailNotifications && event.type === 'order.status_changed' && CUSTOMER_MAIL_STATUSES.includes(event.statusTo ?? 0)) mailOrders.push(event);
+        const type = notificationTypeOf(event, shop.notifications);
+        if (!type) continue;
+        employees ??= await this.accounts.employeesOf(accountId);
+        const text = notificationText(type, event, shop.name, (code) => this.statuses.name(code, 'en'));
+        for (const person of recipientsOf(shop.notifications, employees)) {
+          notifications.push({
+            account_id: accountId,
+            recipient: person.recipient,
+            employee_id: person.employeeId,
+            event_id: event.id,
+            type,
+            order_id: event.orderId,
+            shop_id: event.shopId,
+            text,
+            email_to: this.mailer ? person.email : null,
+            email_status: this.mailer && person.email ? 'pending' : 'none',
+            created_at: now,
+          });
+        }
+      }
+      if (mailOrders.length && this.mailer) customerMails.push(...(await this.customerMails(accountId, mailOrders)));
+    }
+    return { notifications, customerMails };
+  }
+
+  private async customerMails(accountId: number, events: AccountEvent[]): Promise<Array<{ accountId: number; job: CustomerMailJob }>> {
+    const scope: Scope = { accountId, timeZone: await this.accounts.timeZoneOf(accountId), kind: 'account', shopKeyShopId: null, employeeId: null };
+    const orders = await this.orders.getMany(scope, events.map((event) => event.orderId));
+    const mails: Array<{ accountId: number; job: CustomerMailJob }> = [];
+    for (const event of events) {
+      const order = orders.get(event.orderId);
+      const to = order?.recipient.email?.trim();
+      if (!order || !to) continue;
+      const point = order.delivery.point;
+      const customer: CustomerOrder = {
+        id: order.id,
+        cmsId: order.cmsId,
+        brand: order.brand,
+        trackNumber: order.trackNumber,
+        trackingUrl: order.trackingUrl,
+        recipientName: order.recipient.fullName,
+        deliveryType: order.delivery.type,
+        point: point ? { name: point.name, address: point.address, holdDate: point.holdDate ?? null } : null,
+      };
+      const mail = customerMail(event, customer);
+      if (mail) mails.push({ accountId, job: { orderId: order.id, eventId: event.id, to, ...mail } });
+    }
+    return mails;
+  }
+
+  private async emailNotification(job: Job<{ notificationId: number }>): Promise<void> {
+    const accountId = job.accountId as number;
+    const row = await this.store.get(accountId, job.payload.notificationId);
+    if (!row || !row.email_to || row.email_status === 'sent' || !this.mailer) return;
+    try {
+      await this.mailer.send({ to: row.email_to, subject: subjectOf(row), text: `${row.text}\n` });
+    } catch (error) {
+      if (job.attempts >= job.maxAttempts) await this.store.setEmailStatus(accountId, row.id, 'failed');
+      throw error;
+    }
+    await this.store.setEmailStatus(accountId, row.id, 'sent');
+  }
+
+  // ---------------------------------------------------------------- the caller's notifications
+
+  /** Whose notifications the caller reads: an employee's own, an account token the owner's; a shop key is no person. */
+  private recipientOf(scope: Scope): string {
+    if (scope.shopKeyShopId !== null || scope.kind === 'shop') throw forbidden('A shop API key has no notifications; use an account token or an employee login.');
+    return scope.employeeId !== null ? `employee:${scope.employeeId}` : 'account';
+  }
+
+  async list(scope: Scope, query: NotificationListQuery, paging: Paging): Promise<Page<NotificationView>> {
+    const recipient = this.recipientOf(scope);
+    const page = await this.store.page(scope.accountId, recipient, query.unread === undefined ? {} : { unread: query.unread === 1 }, paging);
+    return { items: page.items.map(viewOf), total: page.total };
+  }
+
+  /** Marks the caller's notifications read; all or nothing: an id that is not the caller's is a 404 naming it. */
+  async markRead(scope: Scope, ids: number[]): Promise<void> {
+    const recipient = this.recipientOf(scope);
+    const unique = [...new Set(ids)];
+    const owned = await this.store.owned(scope.accountId, recipient, unique);
+    const missing = unique.filter((id) => !owned.has(id));
+    if (missing.length) {
+      throw new AppError(404, 'not_found', `${missing.length} of ${unique.length} notification${unique.length > 1 ? 's' : ''} were not found; nothing was changed. Notification ${missing[0]} was not found.`, missing.map((id) => ({ id, message: `Notification ${id} was not found.` })));
+    }
+    await this.store.markRead(scope.accountId, recipient, unique);
+  }
+}
+
+function subjectOf(row: NotificationRow): string {
+  return row.text.length > 120 ? `${row.text.slice(0, 119)}…` : row.text;
+}
+
+function viewOf(row: NotificationRow): NotificationView {
+  return {
+    id: row.id,
+    type: row.type as NotificationView['type'],
+    text: row.text,
+    eventId: row.event_id,
+    orderId: row.order_id,
+    shopId: row.shop_id,
+    createdAt: row.created_at,
+    read: row.read_at !== null,
+    readAt: row.read_at,
+    email: row.email_status as NotificationView['email'],
+  };
+}

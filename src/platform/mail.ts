@@ -1,0 +1,31 @@
+/**
+ * Sending e-mail over SMTP (nodemailer). Configured by SMTP_URL and MAIL_FROM; without
+ * SMTP_URL the service sends nothing (notifications are only stored).
+ */
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** A mailer for `smtp://host:port` (or `smtps://`, with user:password when the server asks). */
+export function smtpMailer(smtpUrl: string, from: string, options: { timeoutMs?: number } = {}): Mailer {
+  const timeout = options.timeoutMs ?? 30_000;
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+  return {
+    async send(message: MailMessage): Promise<void> {
+      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+    },
+    close(): void {
+      transport.close();
+    },
+  };
+}
+
