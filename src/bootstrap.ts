@@ -9,6 +9,7 @@ import { readDataFile } from './platform/reference-data.js';
 import { SecretBox } from './platform/crypto.js';
 import { createServices, type Services } from './services.js';
 import type { FulfilmentWarehouseRecord } from './modules/warehouses/store.js';
+import { shareAcrossProcesses } from './platform/cache.js';
 
 /** Opens the database and applies migrations. */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>, schema?: string): Promise<Database> {
@@ -53,6 +54,10 @@ export async function startRuntime(config: Config, options: { schema?: string; s
   const database = await openDatabase(config, options.schema);
   const secret = options.secret ?? loadSecret(config).secret;
   const services = createServices({ config, database, secretBox: new SecretBox(secret) });
+  if (database.messages) {
+    // other processes may write the same database: they tell us, we tell them
+    await shareAcrossProcesses(services.readCache, database.messages, (error) => process.emitWarning(`A read cache invalidation could not be sent to other processes: ${(error as Error).message}`));
+  }
   await importReferenceData(services);
   return { database, services };
 }

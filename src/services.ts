@@ -37,7 +37,12 @@ import { NotificationService } from './modules/notifications/service.js';
 import { NotificationStore } from './modules/notifications/store.js';
 import { smtpMailer } from './platform/mail.js';
 
+/** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
+const SHARED_READ_MAX_AGE_MS = 30_000;
+
 export interface Services {
+  /** Answers of account-scoped reads, remembered until the account's data changes. */
+  readCache: AccountReadCache;
   /** Bearer tokens -> Scope, remembered briefly. */
   tokens: TokenResolver;
   accounts: AccountService;
@@ -76,7 +81,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const db = database.db;
   const tokens = new TokenResolver(db, config.authCacheSeconds * 1000);
   // Exact only when this process owns the database: the embedded SQLite mode.
-  const readCache = new AccountReadCache(database.kind === 'sqlite');
+  // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
+  const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
@@ -102,5 +108,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
-  return { events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

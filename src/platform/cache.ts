@@ -3,9 +3,16 @@
  *
  * `AccountReadCache` keeps answers of account-scoped reads (a page of shops) until the
  * account's data of that topic changes: every write bumps the topic's version and older
- * answers are never served again. It is exact only when one process owns the database,
- * which is the embedded SQLite mode; with PostgreSQL (many processes) it is off.
+ * answers are never served again. In the embedded SQLite mode one process owns the
+ * database, so it is exact. With PostgreSQL many processes write: each invalidation is
+ * published to the others (LISTEN/NOTIFY, `platform/db/database.ts`), which drop their
+ * answers when the message arrives, a few milliseconds after the commit; while messages may
+ * be missed (connection lost) nothing is served from memory, and no answer lives longer
+ * than `maxAgeMs`.
  */
+import { randomUUID } from 'node:crypto';
+import type { DatabaseMessages } from './db/database.js';
+
 
 /** A map that forgets its oldest entries beyond a number of entries and, optionally, a total weight (bytes). */
 export class BoundedMap<K, V> {
@@ -46,24 +53,77 @@ export class BoundedMap<K, V> {
   }
 }
 
+/** Other processes on the same database, told of this process's writes (PostgreSQL: NOTIFY). */
+export interface CachePeers {
+  publish(accountId: number, topic: string): void;
+}
+
+export interface ReadCacheOptions {
+  maxEntries?: number;
+  maxBytes?: number;
+  /**
+   * With peers: an answer is served at most this long, whatever the messages say: a process
+   * that died between its commit and its message cannot leave others stale for longer.
+   */
+  maxAgeMs?: number;
+}
+
 export class AccountReadCache {
   private readonly versions = new Map<string, number>();
-  private readonly entries: BoundedMap<string, { version: number; value: unknown }>;
+  private readonly entries: BoundedMap<string, { version: number; epoch: number; at: number; value: unknown }>;
+  private readonly maxAgeMs: number;
+  private peers: CachePeers | null = null;
+  /** Bumped whenever messages from peers may have been missed: nothing older is served or kept. */
+  private epoch = 0;
+  private suspended = false;
 
   constructor(
-    readonly enabled: boolean,
-    maxEntries = 10_000,
-    maxBytes = 64 * 1024 * 1024,
+    private readonly on: boolean,
+    options: ReadCacheOptions = {},
   ) {
-    this.entries = new BoundedMap(maxEntries, maxBytes);
+    this.entries = new BoundedMap(options.maxEntries ?? 10_000, options.maxBytes ?? 64 * 1024 * 1024);
+    this.maxAgeMs = options.maxAgeMs ?? Number.POSITIVE_INFINITY;
+  }
+
+  get enabled(): boolean {
+    return this.on && !this.suspended;
+  }
+
+  /**
+   * Other processes write the same database: each invalidation is published to them, and
+   * until `resume` (their messages reach us) nothing is served from memory.
+   */
+  sharedWith(peers: CachePeers): void {
+    this.peers = peers;
+    this.suspend();
+  }
+
+  /** Messages from peers may be missed from now on (connection lost): read through until `resume`. */
+  suspend(): void {
+    this.suspended = true;
+    this.epoch++;
+    this.entries.clear();
+  }
+
+  /** Messages from peers arrive again; what was cached before is gone. */
+  resume(): void {
+    this.epoch++;
+    this.entries.clear();
+    this.suspended = false;
   }
 
   private version(accountId: number, topic: string): number {
     return this.versions.get(`${accountId}:${topic}`) ?? 0;
   }
 
-  /** Call after any write that changes what reads of `topic` would answer. */
+  /** Call after any write that changes what reads of `topic` would answer; peers are told too. */
   invalidate(accountId: number, topic: string): void {
+    this.forget(accountId, topic);
+    this.peers?.publish(accountId, topic);
+  }
+
+  /** A write of another process (a message from a peer). */
+  forget(accountId: number, topic: string): void {
     const name = `${accountId}:${topic}`;
     this.versions.set(name, (this.versions.get(name) ?? 0) + 1);
   }
@@ -75,12 +135,38 @@ export class AccountReadCache {
   async read<T>(accountId: number, topic: string, key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
     if (!this.enabled) return load();
     const version = this.version(accountId, topic);
+    const epoch = this.epoch;
     const name = `${accountId}:${topic}:${key}`;
     const hit = this.entries.get(name);
-    if (hit && hit.version === version) return hit.value as T;
+    if (hit && hit.version === version && hit.epoch === epoch && Date.now() - hit.at < this.maxAgeMs) return hit.value as T;
+    const at = Date.now();
     const value = await load();
-    // A write during the load bumped the version: do not keep the possibly stale answer.
-    if (this.version(accountId, topic) === version) this.entries.set(name, { version, value }, bytes ? bytes(value) : 0);
+    // A write (here or in a peer) during the load bumped the version: do not keep the possibly stale answer.
+    if (this.enabled && this.version(accountId, topic) === version && this.epoch === epoch) this.entries.set(name, { version, epoch, at, value }, bytes ? bytes(value) : 0);
     return value;
   }
+}
+
+const CACHE_CHANNEL = 'read_cache';
+
+/**
+ * Shares `cache` with the other processes on the database: this process's invalidations are
+ * sent to them and theirs are applied here. Until listening works, nothing is served from memory.
+ */
+export async function shareAcrossProcesses(cache: AccountReadCache, messages: DatabaseMessages, onError: (error: unknown) => void): Promise<void> {
+  // our own messages come back to us too: known by this id and skipped
+  const self = randomUUID();
+  cache.sharedWith({
+    publish(accountId, topic) {
+      messages.publish(CACHE_CHANNEL, `${self}|${accountId}|${topic}`).catch(onError);
+    },
+  });
+  await messages.subscribe(CACHE_CHANNEL, {
+    message(payload) {
+      const [sender, account, topic] = payload.split('|');
+      if (sender !== self && topic !== undefined && /^\d+$/.test(account)) cache.forget(Number(account), topic);
+    },
+    up: () => cache.resume(),
+    down: () => cache.suspend(),
+  });
 }

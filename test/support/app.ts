@@ -14,6 +14,8 @@ import { ApiClient } from './client.js';
 
 export interface TestApp {
   app: App;
+  /** PostgreSQL: the throw-away schema. */
+  schema?: string;
   runtime: Runtime;
   config: Config;
   /** A new account with its token, and a client that sends it. */
@@ -32,6 +34,8 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Extra routes or hooks, added before the app is ready. */
   configure?: (app: App) => void;
+  /** PostgreSQL: a second process on the schema of this app (the first one drops it). */
+  beside?: TestApp;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -43,8 +47,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PUBLIC_URL: 'http://delivery.test',
     ...env,
   });
-  const schema = config.databaseKind === 'postgres' ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
-  if (schema) {
+  const ownSchema = config.databaseKind === 'postgres' && !options.beside;
+  const schema = options.beside ? options.beside.schema : ownSchema ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  if (schema && ownSchema) {
     const admin = new pg.Client({ connectionString: config.databaseUrl });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -57,6 +62,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
   return {
     app,
+    schema,
     runtime,
     config,
     async newAccount(name = 'Test account') {
@@ -69,7 +75,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await runtime.database.close();
-      if (schema) {
+      if (schema && ownSchema) {
         const admin = new pg.Client({ connectionString: config.databaseUrl });
         await admin.connect();
         await admin.query(`drop schema if exists ${schema} cascade`);

@@ -3,7 +3,7 @@
  * rules of state live in state.ts; this file applies them, all or nothing.
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
-import { BoundedMap, type AccountReadCache } from '../../platform/cache.js';
+import type { AccountReadCache } from '../../platform/cache.js';
 import { JsonBody } from '../../platform/compression.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
@@ -24,8 +24,6 @@ import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
 
 const CACHE_TOPIC = 'orders';
-/** With PostgreSQL (many processes), a list total may be this old (ms). */
-const SHARED_COUNT_TTL_MS = 2000;
 /** How long pricing an order may wait for a company (ms). */
 const PRICING_TIMEOUT_MS = 10_000;
 export const REGISTER_JOB = 'orders.register';
@@ -64,7 +62,6 @@ export interface OrderServiceOptions {
 }
 
 export class OrderService {
-  private readonly sharedCounts = new BoundedMap<string, { total: number; until: number }>(10_000);
 
   constructor(
     private readonly store: OrderStore,
@@ -116,19 +113,11 @@ export class OrderService {
   }
 
   /**
-   * The number of orders a filter matches. Exact in the embedded mode (remembered until the
-   * account's orders change); with PostgreSQL remembered for 2 s per process, because
+   * The number of orders a filter matches, remembered until the account's orders change:
    * counting a large account on every page is the most expensive part of a list.
    */
-  private async total(accountId: number, key: string, filter: OrderFilter): Promise<number> {
-    if (this.cache.enabled) return this.cache.read(accountId, CACHE_TOPIC, key, () => this.store.count(accountId, filter));
-    const name = `${accountId}:${key}`;
-    const hit = this.sharedCounts.get(name);
-    const now = Date.now();
-    if (hit && hit.until > now) return hit.total;
-    const total = await this.store.count(accountId, filter);
-    this.sharedCounts.set(name, { total, until: now + SHARED_COUNT_TTL_MS });
-    return total;
+  private total(accountId: number, key: string, filter: OrderFilter): Promise<number> {
+    return this.cache.read(accountId, CACHE_TOPIC, key, () => this.store.count(accountId, filter));
   }
 
   private filterOf(scope: Scope, query: OrderListQuery): OrderFilter {
@@ -598,9 +587,8 @@ export class OrderService {
     return conflict('order_changed', `Order ${id} was changed by another request at the same time; read it again and retry.`, [{ id, message: 'changed concurrently' }]);
   }
 
-  /** Every write to an account's orders: cached counts are no longer valid. */
+  /** Every write to an account's orders: cached pages and counts are no longer valid. */
   changed(accountId: number): void {
     this.cache.invalidate(accountId, CACHE_TOPIC);
-    if (!this.cache.enabled) this.sharedCounts.clear();
   }
 }

@@ -20,8 +20,30 @@ export interface Database {
   readonly db: Kysely<Tables>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Messages between the processes sharing this database (PostgreSQL LISTEN/NOTIFY; null
+   * with SQLite, which one process owns).
+   */
+  readonly messages: DatabaseMessages | null;
   close(): Promise<void>;
 }
+
+export interface MessageHandlers {
+  message(payload: string): void;
+  /** Listening (again): messages from now on arrive. */
+  up(): void;
+  /** The listening connection is lost: messages may be missed until `up`. */
+  down(): void;
+}
+
+export interface DatabaseMessages {
+  /** Listens on `channel` through a connection of its own, reconnecting when it is lost; resolves after the first attempt. */
+  subscribe(channel: string, handlers: MessageHandlers): Promise<void>;
+  /** Sends `payload` to every process listening on `channel` (this one included). */
+  publish(channel: string, payload: string): Promise<void>;
+}
+
+const RESUBSCRIBE_AFTER_MS = 1000;
 
 export interface DatabaseOptions {
   /** `sqlite:<path>`, `sqlite::memory:` or `postgres://...` */
@@ -117,17 +139,96 @@ export function createDatabase(options: DatabaseOptions): Database {
   });
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return asDatabase('postgres', new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }));
+  const messages = new PostgresMessages(options.url, pool, options.schema);
+  return asDatabase('postgres', new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), messages);
 }
 
-function asDatabase(kind: DatabaseKind, db: Kysely<Tables>): Database {
+/**
+ * LISTEN/NOTIFY. Channels are per database, not per schema, so a schema's channels carry its
+ * name: services on other schemas of the same database (tests) do not hear each other.
+ */
+class PostgresMessages implements DatabaseMessages {
+  private readonly stops: Array<() => Promise<void>> = [];
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    private readonly schema: string | undefined,
+  ) {}
+
+  private scoped(channel: string): string {
+    return this.schema ? `${channel}_${this.schema}` : channel;
+  }
+
+  async publish(channel: string, payload: string): Promise<void> {
+    await this.pool.query('select pg_notify($1, $2)', [this.scoped(channel), payload]);
+  }
+
+  subscribe(channel: string, handlers: MessageHandlers): Promise<void> {
+    const name = this.scoped(channel);
+    let current: pg.Client | null = null;
+    let retry: NodeJS.Timeout | null = null;
+    const gone = new WeakSet<pg.Client>();
+    const lost = (client: pg.Client) => {
+      // 'error' and 'end' both come: one loss per connection
+      if (gone.has(client)) return;
+      gone.add(client);
+      if (current === client) current = null;
+      handlers.down();
+      client.end().catch(() => undefined);
+      if (this.closed || retry) return;
+      retry = setTimeout(() => {
+        retry = null;
+        void connect();
+      }, RESUBSCRIBE_AFTER_MS);
+      retry.unref();
+    };
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: this.url, application_name: `listen ${name}`.slice(0, 63) });
+      client.on('notification', (message) => {
+        if (message.channel === name) handlers.message(message.payload ?? '');
+      });
+      client.on('error', () => lost(client));
+      client.on('end', () => lost(client));
+      try {
+        await client.connect();
+        await client.query(`listen ${client.escapeIdentifier(name)}`);
+        if (this.closed) {
+          await client.end();
+          return;
+        }
+        current = client;
+        handlers.up();
+      } catch {
+        lost(client);
+      }
+    };
+    this.stops.push(async () => {
+      if (retry) clearTimeout(retry);
+      const client = current;
+      current = null;
+      await client?.end().catch(() => undefined);
+    });
+    return connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.stops.map((stop) => stop()));
+  }
+}
+
+function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, messages: PostgresMessages | null = null): Database {
   return {
     kind,
     db,
+    messages,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await messages?.close();
       await db.destroy();
     },
   };

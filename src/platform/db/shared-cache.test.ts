@@ -1,0 +1,77 @@
+/**
+ * Two processes on one PostgreSQL database: what one writes, the other's remembered lists
+ * show as soon as the message arrives, and while the messages may be lost it reads through.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, usingPostgres, type TestApp } from '../../../test/support/app.js';
+import type { ApiClient } from '../../../test/support/client.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+
+let first: TestApp;
+let second: TestApp;
+let inFirst: ApiClient;
+let inSecond: ApiClient;
+let warehouseId: number;
+
+beforeAll(async () => {
+  if (!usingPostgres) return;
+  first = await createTestApp();
+  second = await createTestApp({ beside: first });
+  const account = await first.newAccount('Two processes');
+  inFirst = account.client;
+  inSecond = second.client(account.token);
+  warehouseId = (await inFirst.post('/v2/warehouses', warehouseBody())).body.id;
+});
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+});
+
+const total = async (client: ApiClient) => Number((await client.get('/v2/shops?perPage=1')).headers['x-total-count']);
+
+/** Polls until `check` holds; the time it took (ms). */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Date.now() - started;
+}
+
+async function dropListeners(schema: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const result = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`listen read_cache_${schema}`]);
+  await admin.end();
+  return result.rowCount ?? 0;
+}
+
+describe.skipIf(!usingPostgres)('read cache shared by processes on PostgreSQL', () => {
+  it('shows another process’s write in a remembered list within moments, long before the 30 s limit', async () => {
+    // both remember the list (the cache is on with PostgreSQL too)
+    expect([first.runtime.services.readCache.enabled, second.runtime.services.readCache.enabled]).toEqual([true, true]);
+    expect(await total(inFirst)).toBe(0);
+    expect(await total(inFirst)).toBe(0);
+    expect(await total(inSecond)).toBe(0);
+    expect((await inSecond.post('/v2/shops', shopBody(warehouseId))).status).toBe(201);
+    expect(await total(inSecond)).toBe(1);
+    const waited = await eventually(async () => (await total(inFirst)) === 1);
+    expect(waited).toBeLessThan(2000);
+  });
+
+  it('reads through while its listening connection is lost, and remembers again once it is back', async () => {
+    await total(inFirst);
+    expect(await dropListeners(first.schema as string)).toBe(2);
+    // no message can arrive now: the first process must not answer from memory
+    await eventually(async () => !first.runtime.services.readCache.enabled, 2000);
+    expect((await inSecond.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин при обрыве' }))).status).toBe(201);
+    expect(await total(inFirst)).toBe(2);
+    // reconnected (about a second later): remembered and told again
+    await eventually(async () => first.runtime.services.readCache.enabled && second.runtime.services.readCache.enabled);
+    expect(await total(inFirst)).toBe(2);
+    expect((await inSecond.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин после обрыва' }))).status).toBe(201);
+    await eventually(async () => (await total(inFirst)) === 3);
+  });
+});
