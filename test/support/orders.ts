@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { JobWorker } from '../../src/platform/jobs.js';
 import type { TestApp } from './app.js';
 import type { ApiClient } from './client.js';
+import { shopBody, warehouseBody } from './fixtures.js';
 
 const quiet = { error: () => undefined, warn: () => undefined };
 
@@ -30,4 +31,29 @@ export async function preparedOrder(client: ApiClient, worker: JobWorker, body: 
   const order = (await client.get(`/v2/orders/${id}`)).body;
   expect(order.status).toBe(13);
   return { id, trackNumber: order.trackNumber };
+}
+
+export interface OrderingAccount {
+  owner: ApiClient;
+  accountId: number;
+  warehouseId: number;
+  shopId: number;
+  /** A second shop of the account, on its own warehouse when asked. */
+  otherShopId: number;
+  /** The first shop's API key. */
+  shopKey: string;
+  pointId: number;
+  worker: JobWorker;
+}
+
+/** What order tests start from: an account with a warehouse and two shops, the first one's key, a pickup point and a job worker. */
+export async function orderingAccount(t: TestApp, options: { name?: string; otherShopOwnWarehouse?: boolean } = {}): Promise<OrderingAccount> {
+  const account = await t.newAccount(options.name ?? 'Owner');
+  const owner = account.client;
+  const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
+  const shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id as number;
+  const otherWarehouseId = options.otherShopOwnWarehouse ? ((await owner.post('/v2/warehouses', warehouseBody({ name: 'Второй склад' }))).body.id as number) : warehouseId;
+  const otherShopId = (await owner.post('/v2/shops', shopBody(otherWarehouseId, { name: 'Второй магазин' }))).body.id as number;
+  const shopKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey as string;
+  return { owner, accountId: account.accountId, warehouseId, shopId, otherShopId, shopKey, pointId: pickupPointIn(t), worker: orderJobWorker(t) };
 }

@@ -5,9 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { pdfBarcodes, pdfInfo, pdfText, pdfToolsMissing, readZip } from '../../../test/support/pdf-tools.js';
-import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
+import { orderingAccount, preparedOrder } from '../../../test/support/orders.js';
 import type { JobWorker } from '../../platform/jobs.js';
 
 const withTools = it.skipIf(pdfToolsMissing !== '');
@@ -25,15 +24,10 @@ let worker: JobWorker;
 
 beforeAll(async () => {
   t = await createTestApp();
-  owner = (await t.newAccount('Владелец')).client;
+  let key: string;
+  ({ owner, warehouseId, shopId, otherShopId, shopKey: key, pointId, worker } = await orderingAccount(t, { name: 'Владелец', otherShopOwnWarehouse: true }));
+  shopKey = owner.withToken(key);
   stranger = (await t.newAccount('Чужой')).client;
-  warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
-  shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
-  const otherWarehouseId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Второй склад' }))).body.id;
-  otherShopId = (await owner.post('/v2/shops', shopBody(otherWarehouseId, { name: 'Второй магазин' }))).body.id;
-  shopKey = owner.withToken((await owner.get(`/v2/shops/${shopId}`)).body.apiKey);
-  pointId = pickupPointIn(t);
-  worker = orderJobWorker(t);
 });
 afterAll(async () => t.close());
 

@@ -2,8 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, usingPostgres, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
+import { orderingAccount, preparedOrder } from '../../../test/support/orders.js';
 import type { JobWorker } from '../../platform/jobs.js';
 
 let t: TestApp;
@@ -17,15 +16,7 @@ let worker: JobWorker;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '0' } });
-  const account = await t.newAccount('Events owner');
-  owner = account.client;
-  ownerAccountId = account.accountId;
-  const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
-  shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
-  otherShopId = (await owner.post('/v2/shops', shopBody(warehouseId, { name: 'Второй магазин' }))).body.id;
-  shopKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey;
-  pointId = pickupPointIn(t);
-  worker = orderJobWorker(t);
+  ({ owner, accountId: ownerAccountId, shopId, otherShopId, shopKey, pointId, worker } = await orderingAccount(t, { name: 'Events owner' }));
 });
 afterAll(async () => t.close());
 
