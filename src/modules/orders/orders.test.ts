@@ -114,6 +114,12 @@ describe('orders: create, read, change', () => {
     const order = (await owner.get(`/v2/orders/${own}`)).body;
     expect(order).toMatchObject({ shopId: null, sender: { fullName: 'ИП Смирнов' }, senderAddress: { city: { name: 'Москва' }, street: 'Тверская' }, pickup: { type: 1 }, error: null });
     expect(order.delivery.totalPrice).toBeGreaterThan(0);
+    // the special value shopId=0: the orders made without a shop
+    const withoutShop = (await owner.get('/v2/orders?list=0&shopId=0&perPage=1000')).body as Array<{ id: number; shopId: number | null }>;
+    expect(withoutShop.map((item) => item.id)).toContain(own);
+    expect(withoutShop.every((item) => item.shopId === null)).toBe(true);
+    expect((await shopKey.get('/v2/orders?list=0&shopId=0')).status).toBe(403);
+    expect((await owner.get('/v2/orders?list=0&shopId=-1')).status).toBe(400);
   });
 
   it('takes products by reference from the catalogue and keeps a copy of them', async () => {

@@ -281,7 +281,7 @@ export const OrderListQuery = Type.Object({
     description: 'Order list: 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
   }),
   deliveryType: Type.Optional(Type.Enum([1, 2, 3])),
-  shopId: Type.Optional(Type.Integer({ minimum: 1 })),
+  shopId: Type.Optional(Type.Integer({ minimum: 0, description: "The shop's orders; 0: orders without a shop (sender given in the order)" })),
   warehouseId: Type.Optional(Type.Integer({ minimum: 1 })),
   dateFrom: Type.Optional(DateText),
   dateTo: Type.Optional(DateText),

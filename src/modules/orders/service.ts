@@ -131,7 +131,8 @@ export class OrderService {
     if (scope.shopKeyShopId !== null) {
       if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);
       filter.shopId = scope.shopKeyShopId;
-    } else if (query.shopId !== undefined) filter.shopId = query.shopId;
+    } else if (query.shopId === 0) filter.withoutShop = true;
+    else if (query.shopId !== undefined) filter.shopId = query.shopId;
     if (query.warehouseId !== undefined) filter.warehouseId = query.warehouseId;
     if (query.dateFrom) filter.createdFrom = startOfDay(query.dateFrom, scope.timeZone);
     if (query.dateTo) filter.createdBefore = startOfDay(addDays(query.dateTo, 1), scope.timeZone);

@@ -33,6 +33,8 @@ export interface OrderFilter {
   statusesOrError?: readonly number[];
   deliveryType?: number;
   shopId?: number;
+  /** Only orders made without a shop (the special value shopId=0). */
+  withoutShop?: boolean;
   warehouseId?: number;
   createdFrom?: string;
   createdBefore?: string;
@@ -248,6 +250,7 @@ export class OrderStore {
     }
     if (filter.deliveryType !== undefined) query = query.where('delivery_type', '=', filter.deliveryType);
     if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
+    if (filter.withoutShop) query = query.where('shop_id', 'is', null);
     if (filter.warehouseId !== undefined) query = query.where('warehouse_id', '=', filter.warehouseId);
     if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
     if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
