@@ -141,9 +141,11 @@ export class OrderService {
     if (query.stickerFormed !== undefined) filter.stickerFormed = query.stickerFormed === 1;
     if (query.wasInAct !== undefined) filter.wasInAct = query.wasInAct === 1;
     if (query.packed !== undefined) filter.packed = query.packed === 1;
-    const tomorrow = addDays(todayIn(scope.timeZone), 1);
-    if (query.storagingEnds === 1) filter.holdEndsBy = tomorrow;
-    if (query.storagingEnds === 0) filter.notHoldEndsBy = tomorrow;
+    if (query.storagingEnds !== undefined) {
+      const tomorrow = addDays(todayIn(scope.timeZone), 1);
+      if (query.storagingEnds === 1) filter.holdEndsBy = tomorrow;
+      else filter.notHoldEndsBy = tomorrow;
+    }
     if (query.withCod !== undefined) filter.withCod = query.withCod === 1;
     if (query.codReceived !== undefined) filter.codReceived = query.codReceived === 1;
     if (query.recipientCountry) filter.recipientCountry = query.recipientCountry;
