@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { JobWorker } from '../../platform/jobs.js';
+import { todayIn } from '../../platform/clock.js';
 import { CarrierError, type CarrierDriver } from '../../carriers/types.js';
 
 let t: TestApp;
@@ -264,7 +265,8 @@ describe('orders: list filters', () => {
     expect(await ids('list=0&reservationStatus=0')).toEqual([c, b, a]);
     expect(await ids('list=9')).toEqual([]);
     expect(await ids('list=0&autoReservation=1')).toEqual([]);
-    const today = new Date().toISOString().slice(0, 10);
+    // the account's day (Moscow), not UTC's: from 21:00 UTC they differ
+    const today = todayIn('Europe/Moscow');
     expect(await ids(`list=0&dateFrom=${today}&dateTo=${today}`)).toHaveLength(3);
     expect(await ids('list=0&dateTo=2000-01-01')).toEqual([]);
     const paged = await client.get('/v2/orders?list=0&perPage=2&page=2');
@@ -295,6 +297,31 @@ describe('orders: list filters', () => {
     expect(orders).toHaveLength(7);
     expect(orders[0].id).toBe(newest);
     expect(again.headers['x-total-count']).toBe('7');
+  });
+
+  it('answers every page as one long page would, in any order, and after new orders and status changes', async () => {
+    const client = (await t.newAccount('Pages')).client;
+    const warehouseId = (await client.post('/v2/warehouses', warehouseBody())).body.id;
+    const ownShopId = (await client.post('/v2/shops', shopBody(warehouseId))).body.id;
+    const made: number[] = [];
+    for (let index = 0; index < 23; index++) made.push(await create(client, index % 3 === 0 ? courier({ shopId: ownShopId }) : orderBody({ shopId: ownShopId })));
+    const idsOf = async (query: string) => ((await client.get(`/v2/orders?${query}`)).body as Array<{ id: number }>).map((order) => order.id);
+    const expectPagesAgree = async (filter: string) => {
+      const all = await idsOf(`${filter}&perPage=1000`);
+      // pages read out of order: later pages start after the last order of a page read before them
+      for (const page of [3, 1, 2, 5, 4, 3, 6]) expect(await idsOf(`${filter}&perPage=4&page=${page}`), `${filter} page ${page}`).toEqual(all.slice((page - 1) * 4, page * 4));
+      for (const page of [2, 7, 3]) expect(await idsOf(`${filter}&perPage=3&page=${page}`), `${filter} perPage 3 page ${page}`).toEqual(all.slice((page - 1) * 3, page * 3));
+      return all;
+    };
+    expect(await expectPagesAgree('list=0')).toEqual([...made].reverse());
+    await expectPagesAgree('list=1&deliveryType=1');
+    // a new order moves every order one place down; confirmed orders leave the drafts list
+    made.push(await create(client, orderBody({ shopId: ownShopId })));
+    expect((await client.post('/v2/orders/confirm', { ids: [made[10], made[4]] })).status).toBe(204);
+    expect(await expectPagesAgree('list=0')).toEqual([...made].reverse());
+    const drafts = await expectPagesAgree('list=1');
+    expect(drafts).not.toContain(made[10]);
+    expect(drafts).toHaveLength(22);
   });
 
   it('requires list and refuses bad filters with 400', async () => {

@@ -11,6 +11,7 @@ import type { JobQueue } from '../../platform/jobs.js';
 import { gramsOf } from '../../platform/measures.js';
 import { toKopecks } from '../../platform/money.js';
 import type { Paging } from '../../platform/paging.js';
+import { ListPositions } from '../../platform/list-positions.js';
 import type { DeliveryType } from '../../carriers/types.js';
 import type { CalculatorService, DeliveryQuoteRequest } from '../calculator/service.js';
 import type { ReferenceData } from '../companies/reference.js';
@@ -100,16 +101,22 @@ export class OrderService {
     const filter = this.filterOf(scope, query);
     const key = JSON.stringify(filter);
     const [json, total] = await Promise.all([
-      this.cache.read(
-        scope.accountId,
-        CACHE_TOPIC,
-        `page:${paging.offset}:${paging.perPage}:${key}`,
-        async () => new JsonBody(arrayOf(await this.store.list(scope.accountId, filter, paging))),
-        (page) => page.body.length,
-      ),
+      this.cache.read(scope.accountId, CACHE_TOPIC, `page:${paging.offset}:${paging.perPage}:${key}`, () => this.readPage(scope.accountId, key, filter, paging), (page) => page.body.length),
       this.total(scope.accountId, key, filter),
     ]);
     return { json, total };
+  }
+
+  /**
+   * A page from the database. Far pages start after the last order of a page already read
+   * with the same filter (remembered until the account's orders change), so page 400 costs
+   * what page 2 does instead of stepping over 20 000 orders.
+   */
+  private async readPage(accountId: number, key: string, filter: OrderFilter, paging: Paging): Promise<JsonBody> {
+    const positions = await this.cache.read(accountId, CACHE_TOPIC, `positions:${key}`, async () => new ListPositions());
+    const rows = await this.store.list(accountId, filter, paging.perPage, positions.startFor(paging.offset));
+    positions.record(paging.offset, rows.map((row) => row.id));
+    return new JsonBody(arrayOf(rows));
   }
 
   /**

@@ -3,7 +3,7 @@ import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction 
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
-import type { Paging } from '../../platform/paging.js';
+import type { PageStart } from '../../platform/list-positions.js';
 import { WriteBatcher } from '../../platform/db/write-batch.js';
 import type { OrderDoc } from './document.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
@@ -282,13 +282,19 @@ export class OrderStore {
     return query;
   }
 
-  /** A page of orders: ids and stored documents, newest first. */
-  async list(accountId: number, filter: OrderFilter, paging: Paging): Promise<Array<{ id: number; doc: Buffer | string }>> {
+  /**
+   * A page of orders: ids and stored documents, newest first. `start` says where the page
+   * begins: after `beforeId` when a page before it was read (platform/list-positions.ts),
+   * skipping `skip` rows.
+   */
+  async list(accountId: number, filter: OrderFilter, limit: number, start: PageStart): Promise<Array<{ id: number; doc: Buffer | string }>> {
     // PostgreSQL: the bytes (bytea), which the driver turns into a Buffer natively, rather than text decoded and encoded again
     const doc = this.kind === 'postgres' ? sql<Buffer>`convert_to(doc, 'UTF8')`.as('doc') : sql<Buffer | string>`doc`.as('doc');
     // the page's ids first, from the index alone: the skipped rows of a far page are never read
     // (PostgreSQL would otherwise fetch and decompress the document of every skipped row)
-    const ids = this.filtered(accountId, filter).select('id').orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset);
+    let ids = this.filtered(accountId, filter).select('id');
+    if (start.beforeId !== undefined) ids = ids.where('id', '<', start.beforeId);
+    ids = ids.orderBy('id', 'desc').limit(limit).offset(start.skip);
     return this.db.selectFrom('orders').select(['id', doc]).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id', 'desc').execute();
   }
 
