@@ -121,6 +121,9 @@ function openSqlite(file: string): BetterSqlite3.Database {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('cache_size = -65536');
+  // Reads straight from the mapped file instead of a read() call per page: a page of 50 orders
+  // touches about 100 pages of a database far larger than the page cache (at most ~2 GB mapped).
+  if (file !== ':memory:') connection.pragma('mmap_size = 2147418112');
   return connection;
 }
 
