@@ -165,7 +165,21 @@ class PostgresMessages implements DatabaseMessages {
   }
 
   async publish(channel: string, payload: string): Promise<void> {
-    await this.pool.query('select pg_notify($1, $2)', [this.scoped(channel), payload]);
+    const text = 'select pg_notify($1, $2)';
+    const values = [this.scoped(channel), payload];
+    if (!this.pool.ending) {
+      await this.pool.query(text, values);
+      return;
+    }
+    // A request that outlived the shutdown committed a write after the pool closed: the
+    // other processes must still hear of it, or they would answer from stale memory.
+    const client = new pg.Client({ connectionString: this.url });
+    await client.connect();
+    try {
+      await client.query(text, values);
+    } finally {
+      await client.end();
+    }
   }
 
   subscribe(channel: string, handlers: MessageHandlers): Promise<void> {

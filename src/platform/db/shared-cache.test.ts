@@ -74,4 +74,19 @@ describe.skipIf(!usingPostgres)('read cache shared by processes on PostgreSQL', 
     expect((await inSecond.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин после обрыва' }))).status).toBe(201);
     await eventually(async () => (await total(inFirst)) === 3);
   });
+
+  it('still tells the others of a write that a request committed while its process was closing', async () => {
+    const closing = await createTestApp({ beside: first });
+    const cache = first.runtime.services.readCache;
+    let loads = 0;
+    const read = () => cache.read(1, 'probe', 'key', async () => ++loads);
+    await eventually(async () => cache.enabled && closing.runtime.services.readCache.enabled);
+    await read();
+    await read();
+    expect(loads).toBe(1);
+    await closing.close();
+    // the pool is gone; the invalidation must reach the first process anyway
+    closing.runtime.services.readCache.invalidate(1, 'probe');
+    await eventually(async () => (await read()) === 2);
+  });
 });
