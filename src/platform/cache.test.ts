@@ -8,7 +8,7 @@ function counter(initial: string) {
 }
 
 describe('bounded map', () => {
-  it('forgets the oldest entries beyond its count and its weight', () => {
+  it('forgets the least recently used entries beyond its count and its weight', () => {
     const map = new BoundedMap<string, string>(3, 100);
     map.set('a', 'A', 40);
     map.set('b', 'B', 40);
@@ -21,6 +21,17 @@ describe('bounded map', () => {
     map.set('e', 'E', 10);
     expect(map.get('b')).toBeUndefined();
     expect([map.get('c'), map.get('d'), map.get('e')]).toEqual(['C', 'D', 'E']);
+  });
+
+  it('keeps what is read: the least recently used entry goes first', () => {
+    const map = new BoundedMap<string, string>(3);
+    map.set('a', 'A');
+    map.set('b', 'B');
+    map.set('c', 'C');
+    expect(map.get('a')).toBe('A');
+    map.set('d', 'D');
+    expect(map.get('b')).toBeUndefined();
+    expect([map.get('a'), map.get('c'), map.get('d')]).toEqual(['A', 'C', 'D']);
   });
 });
 

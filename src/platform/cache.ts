@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseMessages } from './db/database.js';
 
 
-/** A map that forgets its oldest entries beyond a number of entries and, optionally, a total weight (bytes). */
+/** A map that forgets its least recently used entries beyond a number of entries and, optionally, a total weight (bytes). */
 export class BoundedMap<K, V> {
   private readonly map = new Map<K, { value: V; weight: number }>();
   private weight = 0;
@@ -24,8 +24,13 @@ export class BoundedMap<K, V> {
     private readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
 
+  /** The value, which becomes the most recently used: what is read often is forgotten last. */
   get(key: K): V | undefined {
-    return this.map.get(key)?.value;
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, entry);
+    return entry.value;
   }
 
   set(key: K, value: V, weight = 0): void {
