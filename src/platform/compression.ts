@@ -4,27 +4,81 @@
  * and those answers shrink about tenfold.
  */
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gunzipSync, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Answers from this size on are worth compressing; below it the headers weigh as much. */
 export const GZIP_FROM_BYTES = 16 * 1024;
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
-/** JSON already encoded as UTF-8, with its gzip form made once, on first demand. */
+/**
+ * JSON already encoded as UTF-8, and its gzip form. Made either from the plain bytes (gzipped
+ * once, on first demand) or from a gzip assembled out of pre-compressed pieces
+ * (platform/json-pieces.ts: no compression when read; the plain bytes are unzipped only for a
+ * client that does not take gzip).
+ */
 export class JsonBody {
+  private plain: Buffer | null;
   private compressed: Promise<Buffer> | null = null;
+  /** The assembled gzip, while no better one is made. */
+  private assembled: Buffer | null = null;
+  private gzipRequests = 0;
 
-  constructor(readonly body: Buffer) {}
+  /** `length`: the size of the plain bytes. */
+  private constructor(plain: Buffer | null, assembled: Buffer | null, readonly length: number) {
+    this.plain = plain;
+    this.assembled = assembled;
+  }
+
+  static of(plain: Buffer): JsonBody {
+    return new JsonBody(plain, null, plain.length);
+  }
+
+  static ofGzip(assembled: Buffer, length: number): JsonBody {
+    return new JsonBody(null, assembled, length);
+  }
+
+  /** The plain bytes. */
+  get body(): Buffer {
+    this.plain ??= gunzipSync(this.assembled as Buffer);
+    return this.plain;
+  }
+
+  /** What it holds, at most: the plain bytes and a gzip form. */
+  get weight(): number {
+    return this.length + (this.assembled?.length ?? this.length);
+  }
 
   /**
-   * Compressed on the thread pool (a page of orders is ~2 ms of CPU): the event loop goes on
-   * with other requests meanwhile. Level 1: most of the gain for a fraction of the time.
+   * The gzip form. From plain bytes: compressed on the thread pool (a page of orders is 1-2 ms
+   * of CPU), so the event loop goes on with other requests meanwhile; level 1 gives most of
+   * the gain for a fraction of the time. An assembled gzip is sent as it is; when it is asked
+   * for again (a remembered page), a smaller one, compressed as a whole, is made in the
+   * background and sent from then on.
    */
-  gzipped(): Promise<Buffer> {
-    this.compressed ??= gzipAsync(this.body, { level: 1 });
-    return this.compressed;
+  gzipped(): Buffer | Promise<Buffer> {
+    if (this.assembled === null) {
+      this.compressed ??= gzipAsync(this.body, { level: 1 });
+      return this.compressed;
+    }
+    if (++this.gzipRequests === 2) this.compactInBackground(this.assembled);
+    return this.assembled;
+  }
+
+  private compactInBackground(assembled: Buffer): void {
+    const plain = this.plain ? Promise.resolve(this.plain) : gunzipAsync(assembled);
+    plain
+      .then((bytes) => gzipAsync(bytes, { level: 1 }))
+      .then((compact) => {
+        if (compact.length < assembled.length) {
+          this.compressed = Promise.resolve(compact);
+          this.assembled = null;
+        }
+      })
+      // the assembled gzip stays: it is as correct, only larger
+      .catch(() => undefined);
   }
 }
 
@@ -36,6 +90,6 @@ export function acceptsGzip(request: FastifyRequest): boolean {
 /** Sends the JSON bytes, gzipped when they are large and the client accepts it. */
 export async function sendJsonBody(request: FastifyRequest, reply: FastifyReply, json: JsonBody): Promise<FastifyReply> {
   reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
-  if (json.body.length >= GZIP_FROM_BYTES && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(await json.gzipped());
+  if (json.length >= GZIP_FROM_BYTES && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(await json.gzipped());
   return reply.send(json.body);
 }

@@ -6,7 +6,7 @@ import { JsonBody as Answer } from '../../platform/compression.js';
 describe('calculator answer cache', () => {
   it('keeps answers for their time, then forgets them', () => {
     const cache = new AnswerCache(1000);
-    const answer = new Answer(Buffer.from('{"1":[],"2":[],"3":[]}'));
+    const answer = Answer.of(Buffer.from('{"1":[],"2":[],"3":[]}'));
     cache.set('k', answer, 0);
     expect(cache.get('k', 999)).toBe(answer);
     expect(cache.get('k', 1000)).toBeUndefined();
@@ -15,16 +15,16 @@ describe('calculator answer cache', () => {
 
   it('drops the oldest answers past its byte budget, and keeps nothing when disabled', () => {
     const cache = new AnswerCache(60_000, 400);
-    for (let i = 0; i < 5; i++) cache.set(`k${i}`, new Answer(Buffer.alloc(100, 32)), 0);
+    for (let i = 0; i < 5; i++) cache.set(`k${i}`, Answer.of(Buffer.alloc(100, 32)), 0);
     expect(cache.get('k0', 1)).toBeUndefined();
     expect(cache.get('k4', 1)).toBeDefined();
     const off = new AnswerCache(0);
-    off.set('k', new Answer(Buffer.from('x')), 0);
+    off.set('k', Answer.of(Buffer.from('x')), 0);
     expect(off.get('k', 0)).toBeUndefined();
   });
 
   it('gzips an answer once', async () => {
-    const answer = new Answer(Buffer.from(JSON.stringify({ '1': Array(100).fill({ name: 'Пунктир' }) })));
+    const answer = Answer.of(Buffer.from(JSON.stringify({ '1': Array(100).fill({ name: 'Пунктир' }) })));
     expect(await answer.gzipped()).toBe(await answer.gzipped());
     expect(gunzipSync(await answer.gzipped()).equals(answer.body)).toBe(true);
   });

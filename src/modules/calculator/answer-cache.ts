@@ -32,10 +32,10 @@ export class AnswerCache {
   }
 
   set(key: string, answer: Answer, now = Date.now()): void {
-    if (!this.enabled || answer.body.length > this.maxBytes / 4) return;
+    if (!this.enabled || answer.length > this.maxBytes / 4) return;
     this.drop(key);
     this.entries.set(key, { answer, expires: now + this.ttlMs });
-    this.bytes += answer.body.length;
+    this.bytes += answer.length;
     // oldest first: Map keeps insertion order
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
@@ -51,7 +51,7 @@ export class AnswerCache {
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.bytes -= entry.answer.body.length;
+    this.bytes -= entry.answer.length;
     this.entries.delete(key);
   }
 }

@@ -206,7 +206,7 @@ export class CalculatorService {
     parts.push(Buffer.from(',"3":'));
     this.optionsParts(found['3'], parts);
     parts.push(CLOSE_OBJECT);
-    const answer = new JsonBody(Buffer.concat(parts));
+    const answer = JsonBody.of(Buffer.concat(parts));
     if (key !== null && complete) this.answers.set(key, answer);
     return answer;
   }

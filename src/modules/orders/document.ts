@@ -4,6 +4,8 @@
  * priced delivery. Pure: no I/O.
  */
 import { toKopecks, toRoubles } from '../../platform/money.js';
+import { JsonBody } from '../../platform/compression.js';
+import { gzipObjectArray } from '../../platform/json-pieces.js';
 import { addDays } from '../../platform/clock.js';
 import type { Company } from '../../carriers/registry.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
@@ -379,27 +381,17 @@ export function extendPointHold(doc: OrderDoc, days: number, today: string): voi
   point.storagingEnds = point.holdDate <= addDays(today, 1);
 }
 
-export function parseDoc(stored: Buffer | string): OrderDoc {
-  return JSON.parse(typeof stored === 'string' ? stored : stored.toString('utf8')) as OrderDoc;
+export function parseDoc(stored: Buffer): OrderDoc {
+  return JSON.parse(stored.toString('utf8')) as OrderDoc;
 }
 
 /** The stored document with its id, as answered, without parsing it. */
-export function withId(id: number, doc: Buffer | string): Buffer | string {
-  if (typeof doc === 'string') return `{"id":${id},${doc.slice(1)}`;
+export function withId(id: number, doc: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`{"id":${id},`), doc.subarray(1)]);
 }
 
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
-
-/** A JSON array of stored documents with their ids, spliced as bytes. */
-export function arrayOf(rows: Array<{ id: number; doc: Buffer | string }>): Buffer {
-  const parts: Buffer[] = [OPEN];
-  rows.forEach((row, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(Buffer.from(`{"id":${row.id},`), typeof row.doc === 'string' ? Buffer.from(row.doc.slice(1)) : row.doc.subarray(1));
-  });
-  parts.push(CLOSE);
-  return Buffer.concat(parts);
+/** A page of packed documents with their ids, gzipped as it is assembled (platform/json-pieces.ts). */
+export function pageOf(rows: ReadonlyArray<{ id: number; packed: Buffer }>): JsonBody {
+  const { gzip, length } = gzipObjectArray(rows.map((row) => ({ leading: `"id":${row.id}`, packed: row.packed })));
+  return JsonBody.ofGzip(gzip, length);
 }

@@ -38,7 +38,7 @@ function inProblems(facts: OrderFacts): boolean {
  * The events of writing `after` over the order as it was read (`before`: its status and
  * stored document; null: a new order). The old document is parsed only when it matters.
  */
-export function orderEventsOf(before: { status: number; doc: Buffer | string } | null, after: OrderDoc): OrderEventDraft[] {
+export function orderEventsOf(before: { status: number; doc: Buffer } | null, after: OrderDoc): OrderEventDraft[] {
   const now = factsOf(after);
   const base: EventPayload = { cmsId: after.cmsId, trackNumber: after.trackNumber };
   const events: OrderEventDraft[] = [];

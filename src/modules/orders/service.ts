@@ -19,7 +19,7 @@ import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { ProductService } from '../products/service.js';
 import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
-import { arrayOf, composeOrder, extendPointHold, inputOf, parseDoc, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
+import { composeOrder, extendPointHold, inputOf, parseDoc, pageOf, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
 import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
 import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, type Operation, type OrderState } from './state.js';
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
@@ -82,7 +82,7 @@ export class OrderService {
   // ---------------------------------------------------------------- reads
 
   /** The order as answered (JSON text). */
-  async getText(scope: Scope, id: number): Promise<Buffer | string> {
+  async getText(scope: Scope, id: number): Promise<Buffer> {
     const record = await this.accessible(scope, id);
     return withId(record.id, record.doc);
   }
@@ -101,7 +101,7 @@ export class OrderService {
     const filter = this.filterOf(scope, query);
     const key = JSON.stringify(filter);
     const [json, total] = await Promise.all([
-      this.cache.read(scope.accountId, CACHE_TOPIC, `page:${paging.offset}:${paging.perPage}:${key}`, () => this.readPage(scope.accountId, key, filter, paging), (page) => page.body.length),
+      this.cache.read(scope.accountId, CACHE_TOPIC, `page:${paging.offset}:${paging.perPage}:${key}`, () => this.readPage(scope.accountId, key, filter, paging), (page) => page.weight),
       this.total(scope.accountId, key, filter),
     ]);
     return { json, total };
@@ -116,7 +116,7 @@ export class OrderService {
     const positions = await this.cache.read(accountId, CACHE_TOPIC, `positions:${key}`, async () => new ListPositions());
     const rows = await this.store.list(accountId, filter, paging.perPage, positions.startFor(paging.offset));
     positions.record(paging.offset, rows.map((row) => row.id));
-    return new JsonBody(arrayOf(rows));
+    return pageOf(rows);
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
 import type { PageStart } from '../../platform/list-positions.js';
 import { WriteBatcher } from '../../platform/db/write-batch.js';
+import { packObject, unpackObject } from '../../platform/json-pieces.js';
 import type { OrderDoc } from './document.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 import { orderEventsOf } from './events.js';
@@ -22,8 +23,8 @@ export interface OrderRecord {
   companyId: number;
   codReceived: boolean;
   autoReserved: boolean;
-  /** The answered order without its id, as stored (bytes on SQLite, text on PostgreSQL). */
-  doc: Buffer | string;
+  /** The answered order without its id: its JSON bytes. */
+  doc: Buffer;
 }
 
 export interface OrderFilter {
@@ -63,7 +64,7 @@ export interface RowExtras {
 
 type Row = Selectable<Tables['orders']>;
 
-function toRecord(row: Pick<Row, 'id' | 'account_id' | 'shop_id' | 'status' | 'version' | 'journey_step' | 'track_number' | 'company_id' | 'cod_received' | 'auto_reserved' | 'doc'>): OrderRecord {
+function toRecord(row: Pick<Row, 'id' | 'account_id' | 'shop_id' | 'status' | 'version' | 'journey_step' | 'track_number' | 'company_id' | 'cod_received' | 'auto_reserved' | 'doc_packed'>): OrderRecord {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -75,11 +76,11 @@ function toRecord(row: Pick<Row, 'id' | 'account_id' | 'shop_id' | 'status' | 'v
     companyId: row.company_id,
     codReceived: flag(row.cod_received),
     autoReserved: flag(row.auto_reserved),
-    doc: row.doc,
+    doc: unpackObject(row.doc_packed),
   };
 }
 
-const RECORD_COLUMNS = ['id', 'account_id', 'shop_id', 'status', 'version', 'journey_step', 'track_number', 'company_id', 'cod_received', 'auto_reserved', 'doc'] as const;
+const RECORD_COLUMNS = ['id', 'account_id', 'shop_id', 'status', 'version', 'journey_step', 'track_number', 'company_id', 'cod_received', 'auto_reserved', 'doc_packed'] as const;
 
 /** The indexed columns, all derived from the document. */
 function columnsOf(doc: OrderDoc) {
@@ -104,6 +105,7 @@ function columnsOf(doc: OrderDoc) {
     is_packed: doc.isPacked,
     reservation_status: doc.reservationStatus.key,
     hold_until: doc.delivery.point?.holdDate?.slice(0, 10) ?? null,
+    storaging_ends: doc.delivery.point?.storagingEnds === true,
   };
 }
 
@@ -131,15 +133,14 @@ export class OrderStore {
     return this.writes.run(work);
   }
 
-  private encode(doc: OrderDoc): Buffer | string {
-    const text = JSON.stringify(doc);
-    return this.kind === 'sqlite' ? Buffer.from(text) : text;
+  private encode(doc: OrderDoc): Buffer {
+    return packObject(Buffer.from(JSON.stringify(doc)));
   }
 
   /** A new order and its events (order.created...): one statement on PostgreSQL, one transaction on SQLite. */
   async insert(accountId: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<number> {
     const now = nowIso();
-    const values = { account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc: this.encode(doc) };
+    const values = { account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc_packed: this.encode(doc) };
     const events = orderEventsOf(null, doc);
     if (this.kind === 'postgres') {
       const row = await db
@@ -172,7 +173,7 @@ export class OrderStore {
         updated_at: now,
         status_at: now,
         version: 0,
-        doc: this.encode(doc),
+        doc_packed: this.encode(doc),
       }));
       await withinTransaction(db, async (trx) => {
         const ids = (await trx.insertInto('orders').values(rows).returning('id').execute()).map((row) => row.id).sort((a, b) => a - b);
@@ -194,7 +195,7 @@ export class OrderStore {
     const write = (q: QueryCreator<Tables>) =>
       q
         .updateTable('orders')
-        .set({ ...columnsOf(doc), ...extrasOf(extras), ...statusAt, updated_at: now, version: before.version + 1, doc: this.encode(doc) })
+        .set({ ...columnsOf(doc), ...extrasOf(extras), ...statusAt, updated_at: now, version: before.version + 1, doc_packed: this.encode(doc) })
         .where('account_id', '=', accountId)
         .where('id', '=', before.id)
         .where('version', '=', before.version);
@@ -283,19 +284,17 @@ export class OrderStore {
   }
 
   /**
-   * A page of orders: ids and stored documents, newest first. `start` says where the page
+   * A page of orders: ids and packed documents, newest first. `start` says where the page
    * begins: after `beforeId` when a page before it was read (platform/list-positions.ts),
    * skipping `skip` rows.
    */
-  async list(accountId: number, filter: OrderFilter, limit: number, start: PageStart): Promise<Array<{ id: number; doc: Buffer | string }>> {
-    // PostgreSQL: the bytes (bytea), which the driver turns into a Buffer natively, rather than text decoded and encoded again
-    const doc = this.kind === 'postgres' ? sql<Buffer>`convert_to(doc, 'UTF8')`.as('doc') : sql<Buffer | string>`doc`.as('doc');
+  async list(accountId: number, filter: OrderFilter, limit: number, start: PageStart): Promise<Array<{ id: number; packed: Buffer }>> {
     // the page's ids first, from the index alone: the skipped rows of a far page are never read
     // (PostgreSQL would otherwise fetch and decompress the document of every skipped row)
     let ids = this.filtered(accountId, filter).select('id');
     if (start.beforeId !== undefined) ids = ids.where('id', '<', start.beforeId);
     ids = ids.orderBy('id', 'desc').limit(limit).offset(start.skip);
-    return this.db.selectFrom('orders').select(['id', doc]).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id', 'desc').execute();
+    return this.db.selectFrom('orders').select(['id', 'doc_packed as packed']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id', 'desc').execute();
   }
 
   async count(accountId: number, filter: OrderFilter): Promise<number> {
@@ -334,7 +333,7 @@ export class OrderStore {
       .select(RECORD_COLUMNS)
       .where('status', '=', 42)
       .where('hold_until', '<=', date)
-      .where(sql<boolean>`doc not like '%"storagingEnds":true%'`)
+      .where('storaging_ends', '=', false)
       // earliest first: the caller skips those not yet due in their account's zone, which are the latest dates
       .orderBy('hold_until')
       .limit(limit)

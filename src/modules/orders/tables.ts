@@ -1,12 +1,9 @@
-import type { ColumnType } from 'kysely';
 import type { DateText, Flag, Id, Instant } from '../../platform/db/column-types.js';
-
-/** The order document: JSON as UTF-8 bytes on SQLite, text on PostgreSQL. */
-export type DocColumn = ColumnType<Buffer | string, Buffer | string, Buffer | string>;
 
 /**
  * One row per order: the filterable fields as indexed columns, the order as it is
- * answered (GET /v2/orders/{id}) as one JSON text column, so reads splice it unparsed.
+ * answered (GET /v2/orders/{id}) as one packed JSON object (platform/json-pieces.ts), so
+ * pages are assembled from the stored bytes, neither parsed nor compressed again.
  */
 export interface OrderTables {
   orders: {
@@ -43,10 +40,13 @@ export interface OrderTables {
     auto_reserved: Flag;
     /** Last day of storage at the pickup point. */
     hold_until: DateText | null;
+    /** One day of storage is left (`delivery.point.storagingEnds`). */
+    storaging_ends: Flag;
     /** Position in the simulated journey of a built-in company (-1: not simulated). */
     journey_step: number;
     /** Optimistic lock: every write checks and bumps it. */
     version: number;
-    doc: DocColumn;
+    /** The order without its id, packed. */
+    doc_packed: Buffer;
   };
 }

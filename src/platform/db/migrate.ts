@@ -10,17 +10,21 @@ import { jobs } from './migrations/0005_jobs.js';
 import { orders } from './migrations/0006_orders.js';
 import { documents } from './migrations/0007_documents.js';
 import { events } from './migrations/0008_events.js';
+import { packedOrders } from './migrations/0009_packed_orders.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders];
 
-/** Applies the migrations not yet applied. Safe to run from several processes at once. */
-export async function migrateToLatest(database: Database): Promise<string[]> {
+/**
+ * Applies the migrations not yet applied (all of them; tests of a migration pass those before
+ * it). Safe to run from several processes at once.
+ */
+export async function migrateToLatest(database: Database, upTo: readonly SchemaMigration[] = MIGRATIONS): Promise<string[]> {
   const kit = new MigrationKit(database.kind);
   const provider: MigrationProvider = {
     async getMigrations(): Promise<Record<string, Migration>> {
       const migrations: Record<string, Migration> = {};
-      for (const migration of MIGRATIONS) {
+      for (const migration of upTo) {
         migrations[migration.name] = { up: (db: Kysely<unknown>) => migration.up(db, kit) };
       }
       return migrations;
