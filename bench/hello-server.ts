@@ -6,12 +6,13 @@ import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.get('/hello', async () => ({ hello: 'world' }));
-const bodies = new Map<number, string>();
+// bytes encoded once, as the service sends the pages it remembers
+const bodies = new Map<number, Buffer>();
 app.get<{ Querystring: { bytes?: string } }>('/payload', async (request, reply) => {
   const bytes = Number(request.query.bytes ?? 1000);
   let body = bodies.get(bytes);
   if (!body) {
-    body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, bytes - 20)) }]);
+    body = Buffer.from(JSON.stringify([{ filler: 'x'.repeat(Math.max(0, bytes - 20)) }]));
     bodies.set(bytes, body);
   }
   return reply.type('application/json; charset=utf-8').send(body);
