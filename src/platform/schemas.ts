@@ -12,7 +12,17 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
 }
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Identifier' }) });
+/**
+ * The id of a stored record (order, shop, warehouse, product, point). Larger numbers lose digits
+ * in JavaScript and PostgreSQL refuses them for its bigint columns (a 500), so they are bad input.
+ */
+export const RecordId = (description?: string) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...(description ? { description } : {}) });
+
+/** An id from a fixed list (a delivery company, a service, a time slot), kept in 32-bit columns. */
+export const CodeId = (description?: string) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...(description ? { description } : {}) });
+
+export const IdParams = Type.Object({ id: RecordId('Identifier') });
 
 export const Created = Type.Object({ id: Type.Integer({ description: 'Identifier of the created record' }) }, { description: 'Created' });
 

@@ -110,3 +110,26 @@ describe('toFieldPath', () => {
     expect(toFieldPath('')).toBe('');
   });
 });
+
+describe('properties an object does not take', () => {
+  const Refused = Type.Unsafe<never>({ not: {}, 'x-message': 'cannot be changed here' });
+  const Patch = Type.Object(
+    {
+      comment: Type.Optional(Type.String()),
+      recipient: Type.Optional(Type.Object({ phone: Type.String({ minLength: 1 }) }, { additionalProperties: Refused })),
+    },
+    { additionalProperties: Refused },
+  );
+  const patch = compileValidator(Patch, 'body');
+
+  it('names each refused property once, with the message of its schema', () => {
+    expect(errorsOf(() => patch.parse({ comment: 'x', price: 1 }))).toEqual([{ field: 'price', message: 'cannot be changed here' }]);
+  });
+
+  it('names a refused nested property beside an error of its sibling, each once', () => {
+    expect(errorsOf(() => patch.parse({ recipient: { phone: '', address: 'Kazan' } }))).toEqual([
+      { field: 'recipient.address', message: 'cannot be changed here' },
+      { field: 'recipient.phone', message: 'must not be empty' },
+    ]);
+  });
+});

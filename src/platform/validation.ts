@@ -373,9 +373,23 @@ function resolveUnionErrors(raw: RawError[]): RawError[] {
   return raw.filter((error) => !dropped.has(error));
 }
 
+/**
+ * An object whose `additionalProperties` is a schema reports an extra property twice: once on
+ * the property itself (its own message, "cannot be changed by PATCH") and once on the object
+ * ("must not have additional properties"). Keep the one that names the property.
+ */
+function withoutRestatedExtras(raw: RawError[]): RawError[] {
+  const reported = new Set(raw.map((error) => error.instancePath));
+  return raw.filter((error) => {
+    if (error.keyword !== 'additionalProperties') return true;
+    const extras = (error.params.additionalProperties as string[] | undefined) ?? [];
+    return extras.length === 0 || !extras.every((key) => reported.has(`${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  });
+}
+
 /** Turns TypeBox errors into our field errors: one per field, the most useful first. */
 export function translateErrors(root: SchemaNode, rawErrors: RawError[], prefix = ''): ErrorItem[] {
-  const raw = resolveUnionErrors(rawErrors);
+  const raw = withoutRestatedExtras(resolveUnionErrors(rawErrors));
   const byField = new Map<string, ErrorItem>();
   for (const error of raw) {
     if (error.keyword === 'required') {

@@ -33,6 +33,19 @@ export async function preparedOrder(client: ApiClient, worker: JobWorker, body: 
   return { id, trackNumber: order.trackNumber };
 }
 
+/** A small valid order of `shopId`: one book, cash on delivery, to `pointId` in Санкт-Петербург (company 1). */
+export function orderBody(at: { shopId: number; pointId: number }, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    shopId: at.shopId,
+    cmsId: 'SITE-77',
+    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
+    recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
+    delivery: { company: { id: 1 }, type: 1, point: { id: at.pointId } },
+    ...overrides,
+  };
+}
+
 export interface OrderingAccount {
   owner: ApiClient;
   accountId: number;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Nullable } from '../../platform/schemas.js';
+import { CodeId, Nullable, RecordId } from '../../platform/schemas.js';
 
 const Text = Type.Optional(Type.String({ maxLength: 255 }));
 const Money = Type.Optional(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles' }));
@@ -38,7 +38,7 @@ export const CalculatorBody = Type.Object({
   sender: Type.Optional(AddressInput),
   pickupType: Type.Optional(Type.Enum([1, 2, 3, 4], { description: 'Required when no Shop-Id is sent' })),
   products: Type.Optional(Type.Array(Goods, { maxItems: 1000, description: 'Goods; all values per unit' })),
-  kits: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })), ...Goods.properties }), { maxItems: 1000 })),
+  kits: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(RecordId()), ...Goods.properties }), { maxItems: 1000 })),
   priceDeclared: Money,
   priceCod: Money,
   priceClient: Money,
@@ -46,8 +46,8 @@ export const CalculatorBody = Type.Object({
   discount: Money,
   marketplace: Type.Optional(
     Type.Object({
-      id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-      warehouseId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+      id: Type.Optional(Nullable(RecordId())),
+      warehouseId: Type.Optional(Nullable(RecordId())),
       fbo: Type.Optional(Type.Boolean()),
       fbs: Type.Optional(Type.Boolean()),
     }),
@@ -55,7 +55,7 @@ export const CalculatorBody = Type.Object({
   services: Type.Optional(ServiceIds),
   servicesRequired: Type.Optional(ServiceIds),
   type: Type.Optional(DeliveryTypeCode),
-  companyIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
+  companyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 100 })),
   onlyCheap: Type.Optional(Type.Boolean({ default: false })),
   calcDeclared: Type.Optional(Type.Boolean({ default: true })),
   calcCod: Type.Optional(Type.Boolean({ default: true })),
@@ -183,7 +183,7 @@ export const WidgetSettings = Type.Object(
       Type.Array(
         Type.Object({
           type: Type.Optional(Nullable(DeliveryTypeCode)),
-          companyId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+          companyId: Type.Optional(Nullable(CodeId())),
           kind: Type.Enum(['markup', 'discount', 'fixed'], { description: 'markup or discount by percent and/or amount; fixed: the price is amount' }),
           percent: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1000 }))),
           amount: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'roubles' }))),
@@ -193,8 +193,8 @@ export const WidgetSettings = Type.Object(
     ),
     freeDeliveryFrom: Type.Optional(Nullable(Type.Number({ minimum: 0, description: 'Order sum (roubles) from which delivery is free for the customer' }))),
     rounding: Type.Optional(Nullable(Type.Object({ step: Type.Number({ exclusiveMinimum: 0, maximum: 10000, description: 'roubles' }), mode: Type.Enum(['up', 'down', 'nearest']) }))),
-    hiddenCompanyIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
-    defaultServices: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50 })),
+    hiddenCompanyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 100 })),
+    defaultServices: Type.Optional(Type.Array(CodeId(), { maxItems: 50 })),
   },
   { description: 'Widget settings of a shop (extension): defaults and price rules applied when a calculator call sends applyWidgetSettings / applyDefaultDimensions' },
 );

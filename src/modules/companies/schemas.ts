@@ -1,11 +1,11 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CountryCode, DateText, Nullable } from '../../platform/schemas.js';
+import { CodeId, CountryCode, DateText, Nullable, RecordId } from '../../platform/schemas.js';
 
 const NamedItem = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 export const ServicesQuery = Type.Object({
-  shopId: Type.Optional(Type.Integer({ minimum: 1, description: 'Adds the fulfilment services when the shop ships from a fulfilment warehouse' })),
+  shopId: Type.Optional(RecordId('Adds the fulfilment services when the shop ships from a fulfilment warehouse')),
 });
 export const ServicesList = Type.Object({ delivery: Type.Array(NamedItem), packing: Type.Array(NamedItem) }, { description: 'Services list' });
 
@@ -48,8 +48,8 @@ export const PointItem = Type.Object(
 export type PointItem = Static<typeof PointItem>;
 
 export const PointsQuery = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 1 })),
-  companyId: Type.Optional(Type.Integer({ minimum: 1 })),
+  id: Type.Optional(RecordId()),
+  companyId: Type.Optional(CodeId()),
   cityFias: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of the city (or the gn:<id> we answer for cities without one)' })),
   country: Type.Optional(CountryCode),
   types: Type.Optional(Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: 'Point types: 1 pickup point, 2 parcel locker, 3 post office' })),
@@ -62,8 +62,8 @@ export const CourierScheduleQuery = Type.Object({
   cityType: Type.String({ minLength: 1, maxLength: 32 }),
   cityName: Type.String({ minLength: 1, maxLength: 255 }),
   cityRegion: Type.String({ minLength: 1, maxLength: 255 }),
-  shopId: Type.Integer({ minimum: 1 }),
-  companyId: Type.Integer({ minimum: 1 }),
+  shopId: RecordId(),
+  companyId: CodeId(),
   date: DateText,
 });
 export type CourierScheduleQuery = Static<typeof CourierScheduleQuery>;
@@ -116,7 +116,7 @@ export const OrderShipmentQuery = Type.Object({
   countryCode: Type.Optional(CountryCode),
   region: Type.String({ minLength: 1, maxLength: 255 }),
   fias: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  companyId: Type.Integer({ minimum: 1 }),
+  companyId: CodeId(),
   pickupType: Type.Enum([1, 4], { 'x-message': 'must be 1 (drop-off) or 4 (direct shipment)' }),
 });
 export type OrderShipmentQuery = Static<typeof OrderShipmentQuery>;

@@ -1,8 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { DateText, Nullable } from '../../platform/schemas.js';
+import { DateText, Nullable, RecordId } from '../../platform/schemas.js';
 
-const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'Order ids (at most 1000)' });
+const Ids = Type.Array(RecordId(), { minItems: 1, maxItems: 1000, description: 'Order ids (at most 1000)' });
 
 export const IdsBody = Type.Object({ ids: Ids });
 export type IdsBody = Static<typeof IdsBody>;
@@ -64,5 +64,5 @@ export const WaybillSet = Type.Object(
 );
 export type WaybillSet = Static<typeof WaybillSet>;
 
-export const WaybillListQuery = Type.Object({ warehouseId: Type.Optional(Type.Integer({ minimum: 1 })), ...PagingQueryFields });
+export const WaybillListQuery = Type.Object({ warehouseId: Type.Optional(RecordId()), ...PagingQueryFields });
 export type WaybillListQuery = Static<typeof WaybillListQuery>;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Instant, Nullable } from '../../platform/schemas.js';
+import { Instant, Nullable, RecordId } from '../../platform/schemas.js';
 import { EVENT_TYPES } from './types.js';
 
 export const EventTypeSchema = Type.Enum([...EVENT_TYPES], {
@@ -10,7 +10,7 @@ export const EventListQuery = Type.Object({
   afterId: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Answer events after this id: 0 at first, then the id of the last event received' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events per call, 1 to 1000' })),
   types: Type.Optional(Type.Array(EventTypeSchema, { maxItems: 10, description: 'Only these types (types=a,b or types[]=a)' })),
-  shopId: Type.Optional(Type.Integer({ minimum: 1, description: "Only this shop's orders (a shop API key sees only its own shop anyway)" })),
+  shopId: Type.Optional(RecordId("Only this shop's orders (a shop API key sees only its own shop anyway)")),
 });
 export type EventListQuery = Static<typeof EventListQuery>;
 

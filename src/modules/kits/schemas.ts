@@ -1,15 +1,16 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
+import { RecordId } from '../../platform/schemas.js';
 import { Product } from '../products/schemas.js';
 
 export const KitLineInput = Type.Object({
-  id: Type.Integer({ minimum: 1, description: 'Product id (a product of this account)' }),
+  id: RecordId('Product id (a product of this account)'),
   count: Type.Integer({ minimum: 1, maximum: 10000, description: 'How many of it the kit holds' }),
 });
 
 /** POST and PUT. */
 export const KitInput = Type.Object({
-  shopId: Type.Optional(Type.Integer({ minimum: 1, description: 'The shop the kit belongs to; default: the Shop-Id header, or the shop of a shop API key' })),
+  shopId: Type.Optional(RecordId('The shop the kit belongs to; default: the Shop-Id header, or the shop of a shop API key')),
   name: Type.String({ minLength: 1, maxLength: 500, description: 'Required' }),
   vendorCode: Type.String({ minLength: 1, maxLength: 255, description: 'Required; unique within the shop' }),
   discount: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 0, description: 'Default discount, percent 0 to 100' })),
@@ -37,7 +38,7 @@ export const KitListQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the name, any case' })),
   vendorCode: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the vendor code, any case' })),
   search: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the name or of the vendor code' })),
-  shopId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only kits of this shop (default: the Shop-Id header if sent, else every shop the caller may see)' })),
+  shopId: Type.Optional(RecordId('Only kits of this shop (default: the Shop-Id header if sent, else every shop the caller may see)')),
   ...PagingQueryFields,
 });
 export type KitListQuery = Static<typeof KitListQuery>;

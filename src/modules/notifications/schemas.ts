@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { Instant, Nullable, ZeroOne } from '../../platform/schemas.js';
+import { Instant, Nullable, RecordId, ZeroOne } from '../../platform/schemas.js';
 
 export const NotificationListQuery = Type.Object({
   unread: Type.Optional(ZeroOne),
@@ -25,5 +25,5 @@ export const NotificationView = Type.Object(
 );
 export type NotificationView = Static<typeof NotificationView>;
 
-export const ReadBody = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'Notification ids' }) });
+export const ReadBody = Type.Object({ ids: Type.Array(RecordId(), { minItems: 1, maxItems: 1000, description: 'Notification ids' }) });
 export type ReadBody = Static<typeof ReadBody>;

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CountryCode, DateText, Nullable, ZeroOne } from '../../platform/schemas.js';
+import { CodeId, CountryCode, DateText, Nullable, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { CommissionFields } from '../calculator/schemas.js';
 
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
@@ -31,7 +31,7 @@ const SenderCityInput = Type.Object({
 const SidesInput = Type.Object({ width: Type.Optional(Nullable(Side)), height: Type.Optional(Nullable(Side)), length: Type.Optional(Nullable(Side)) });
 
 export const OrderProductInput = Type.Object({
-  id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'A product of the catalogue: fields not sent are taken from it' }))),
+  id: Type.Optional(Nullable(RecordId('A product of the catalogue: fields not sent are taken from it'))),
   name: Text(500),
   nameEn: Text(500),
   vendorCode: Text(),
@@ -59,20 +59,20 @@ const RecipientInput = Type.Object({
 });
 
 const DeliveryInput = Type.Object({
-  company: Type.Object({ id: Type.Integer({ minimum: 1 }), tariff: Text() }),
+  company: Type.Object({ id: CodeId(), tariff: Text() }),
   type: Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' }),
   services: Type.Optional(
-    Type.Array(Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })], { 'x-message': 'must be a service id or {"id": <service id>}' }), {
+    Type.Array(Type.Union([CodeId(), Type.Object({ id: CodeId() })], { 'x-message': 'must be a service id or {"id": <service id>}' }), {
       maxItems: 50,
       description: 'Additional services: ids, or objects with id; their price is added to the total',
     }),
   ),
-  point: Type.Optional(Nullable(Type.Object({ id: Type.Integer({ minimum: 1 }) }))),
+  point: Type.Optional(Nullable(Type.Object({ id: RecordId() }))),
 });
 
 const orderFields = {
   cmsId: Text(),
-  shopId: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Sender and sender address then come from the shop\'s warehouse' }))),
+  shopId: Type.Optional(Nullable(RecordId("Sender and sender address then come from the shop's warehouse"))),
   products: Type.Optional(Type.Array(OrderProductInput, { maxItems: 1000 })),
   priceDeclared: OptionalMoney,
   discount: OptionalMoney,
@@ -102,7 +102,7 @@ const orderFields = {
       Type.Object({
         type: Type.Optional(Nullable(Type.Enum([1, 4], { description: '1 drop-off to the company, 4 direct shipment' }))),
         date: OptionalDate,
-        pointId: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+        pointId: Type.Optional(Nullable(RecordId())),
       }),
     ),
   ),
@@ -113,7 +113,7 @@ const orderFields = {
   clientPrice: OptionalMoney,
   clientPrePay: OptionalMoney,
   clientDeliveryDate: OptionalDate,
-  clientCourierTime: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+  clientCourierTime: Type.Optional(Nullable(CodeId())),
   comment: Text(2000),
   commentForAssembly: Text(2000),
   documentsForWarehouse: Text(2000),
@@ -274,15 +274,16 @@ export type Order = Static<typeof Order>;
 export type OrderPointModel = Static<typeof OrderPoint>;
 export type StatusHistoryItem = Static<typeof StatusHistoryItem>;
 
-const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer(), { maxItems: 100, description }));
+/** Codes and company ids, kept in 32-bit integer columns. */
+const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), { maxItems: 100, description }));
 
 export const OrderListQuery = Type.Object({
   list: Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
     description: 'Order list: 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
   }),
   deliveryType: Type.Optional(Type.Enum([1, 2, 3])),
-  shopId: Type.Optional(Type.Integer({ minimum: 0, description: "The shop's orders; 0: orders without a shop (sender given in the order)" })),
-  warehouseId: Type.Optional(Type.Integer({ minimum: 1 })),
+  shopId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The shop's orders; 0: orders without a shop (sender given in the order)" })),
+  warehouseId: Type.Optional(RecordId()),
   dateFrom: Type.Optional(DateText),
   dateTo: Type.Optional(DateText),
   statuses: IntList('Status codes'),
@@ -303,7 +304,7 @@ export const OrderListQuery = Type.Object({
 });
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
-const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'Order ids' });
+const Ids = Type.Array(RecordId(), { minItems: 1, maxItems: 1000, description: 'Order ids' });
 export const IdsBody = Type.Object({ ids: Ids });
 export type IdsBody = Static<typeof IdsBody>;
 export const ConfirmBody = Type.Object({ ids: Ids, preOrder: Type.Optional(Type.Boolean({ default: false })) });
@@ -322,8 +323,8 @@ export type MissingProducts = Static<typeof MissingProducts>;
 export const DuplicateResult = Type.Array(Type.Object({ id: Type.Integer(), newId: Type.Integer() }), { description: 'Extension: the new order of each id' });
 
 export const TrackingQuery = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 1 })),
-  orderId: Type.Optional(Type.Integer({ minimum: 1, description: 'Another spelling of id' })),
+  id: Type.Optional(RecordId()),
+  orderId: Type.Optional(RecordId('Another spelling of id')),
   trackNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   cmsId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 });
@@ -355,7 +356,7 @@ export const TrackingRecord = Type.Object(
 );
 export type TrackingRecord = Static<typeof TrackingRecord>;
 
-export const PushParams = Type.Object({ companyId: Type.Integer({ minimum: 1 }) });
+export const PushParams = Type.Object({ companyId: CodeId() });
 export const PushHeaders = Type.Object({ 'x-carrier-secret': Type.String({ minLength: 1, description: "The company's own secret" }) });
 export const PushBody = Type.Object({
   events: Type.Array(

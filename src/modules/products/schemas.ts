@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CountryCode, Nullable, SideCm, WeightKg } from '../../platform/schemas.js';
+import { CountryCode, Nullable, RecordId, SideCm, WeightKg } from '../../platform/schemas.js';
 
 const Money = Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles, to the kopeck' });
 const Text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -88,7 +88,7 @@ export type Product = Static<typeof Product>;
 export const PRODUCT_SORT_FIELDS = ['id', 'name', 'vendorCode', 'priceDeclared', 'priceCod', 'weight', 'brand', 'tnved'] as const;
 export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
 
-const IdList = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000, description: 'ids[]=1&ids[]=2, ids[0]=1 or ids=1,2' });
+const IdList = Type.Array(RecordId(), { maxItems: 1000, description: 'ids[]=1&ids[]=2, ids[0]=1 or ids=1,2' });
 
 export const ProductListQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 500, description: 'Substring of the name, any case' })),
@@ -97,7 +97,7 @@ export const ProductListQuery = Type.Object({
   barcode: Type.Optional(Type.String({ maxLength: 128, description: 'Substring of any of the barcodes' })),
   ids: Type.Optional(IdList),
   vendorCodes: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000, description: 'Exact vendor codes' })),
-  fulfilmentWarehouseId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only goods with stock at this fulfilment warehouse' })),
+  fulfilmentWarehouseId: Type.Optional(RecordId('Only goods with stock at this fulfilment warehouse')),
   sort: Type.Optional(Type.Enum([...PRODUCT_SORT_FIELDS], { description: 'Sort field; default id' })),
   desc: Type.Optional(Type.Boolean({ description: "'true' or 'false'. Default: true when sort is not given (newest first), else false" })),
   ...PagingQueryFields,

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Nullable, ZeroOne } from '../../platform/schemas.js';
+import { Nullable, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { PagingQueryFields } from '../../platform/paging.js';
 import { Warehouse } from '../warehouses/schemas.js';
 
@@ -28,7 +28,7 @@ export const NotificationsInput = Type.Object({
   employees: Type.Optional(
     Type.Object({
       enabled: EventFlag,
-      ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000, description: 'Employees to notify; empty means every employee with access to the shop' })),
+      ids: Type.Optional(Type.Array(RecordId(), { maxItems: 1000, description: 'Employees to notify; empty means every employee with access to the shop' })),
     }),
   ),
 });
@@ -73,7 +73,7 @@ export const ShopInput = Type.Object({
       }),
     ),
   ),
-  warehouse: Type.Union([Type.Object({ id: Type.Integer({ minimum: 1 }) }), Type.Integer({ minimum: 1 })], {
+  warehouse: Type.Union([Type.Object({ id: RecordId() }), RecordId()], {
     description: 'The sender warehouse: {"id": n} or the bare id',
     'x-message': 'must be {"id": <warehouse id>} or a warehouse id',
   }),
@@ -103,7 +103,7 @@ export type Shop = Static<typeof Shop>;
 export const ShopListQuery = Type.Object({
   name: Type.Optional(Type.String({ description: 'Substring of the name, any case' })),
   brand: Type.Optional(Type.String({ description: 'Substring of the brand, any case' })),
-  warehouseId: Type.Optional(Type.Integer({ minimum: 1 })),
+  warehouseId: Type.Optional(RecordId()),
   onlyFulfilment: Type.Optional(ZeroOne),
   onlyMergedPickup: Type.Optional(ZeroOne),
   ...PagingQueryFields,

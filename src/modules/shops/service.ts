@@ -141,7 +141,7 @@ export class ShopService {
       if (required) throw new AppError(400, 'shop_id_required', 'The Shop-Id header is required for this call.', [{ field: 'Shop-Id', message: 'is required' }]);
       return null;
     }
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > Number.MAX_SAFE_INTEGER) {
       throw new AppError(400, 'invalid_shop_id', 'The Shop-Id header must be the number of one of your shops.', [{ field: 'Shop-Id', message: 'must be a shop id' }]);
     }
     const id = Number(raw);

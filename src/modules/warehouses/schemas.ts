@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { CountryCode, DateText, Nullable, Phone, ZeroOne } from '../../platform/schemas.js';
+import { CountryCode, DateText, Nullable, Phone, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { PagingQueryFields } from '../../platform/paging.js';
 
 /** Warehouse `type` (ours; the contract leaves the table open). */
@@ -75,7 +75,7 @@ export const WarehouseInput = Type.Object({
       ),
     }),
   ),
-  fulfilmentWarehouseId: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Only for type 2; one of GET /v2/warehouses?hold=1' }))),
+  fulfilmentWarehouseId: Type.Optional(Nullable(RecordId('Only for type 2; one of GET /v2/warehouses?hold=1'))),
   fulfilmentAutoReserve: Type.Optional(Type.Boolean({ default: false })),
   address: Type.Object({
     street: Type.String({ minLength: 1, maxLength: 255 }),
@@ -128,7 +128,7 @@ export const WarehouseListQuery = Type.Object({
   name: Type.Optional(Type.String({ description: 'Substring of the name, any case' })),
   onlyMergedPickup: Type.Optional(ZeroOne),
   hold: Type.Optional(ZeroOne),
-  integrationMarketplaceId: Type.Optional(Type.Integer({ minimum: 1 })),
+  integrationMarketplaceId: Type.Optional(RecordId()),
   ...PagingQueryFields,
 });
 export type WarehouseListQuery = Static<typeof WarehouseListQuery>;
