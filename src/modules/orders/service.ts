@@ -130,10 +130,10 @@ export class OrderService {
   private filterOf(scope: Scope, query: OrderListQuery): OrderFilter {
     const filter: OrderFilter = {};
     const list = query.list;
-    if (list === LIST_PROBLEMS) filter.statusesOrError = LIST_STATUSES[list] ?? [];
+    if (list === LIST_PROBLEMS) filter.problem = true;
     else if (list === LIST_PREORDERS) filter.reservationStatus = RESERVATION.preorder;
-    else if (LIST_STATUSES[list]) filter.statuses = LIST_STATUSES[list] ?? undefined;
-    if (query.statuses?.length) filter.statuses = filter.statuses ? filter.statuses.filter((code) => query.statuses?.includes(code)) : query.statuses;
+    else if (LIST_STATUSES[list]) filter.list = list;
+    if (query.statuses?.length) filter.statuses = query.statuses;
     if (query.deliveryType !== undefined) filter.deliveryType = query.deliveryType;
     if (scope.shopKeyShopId !== null) {
       if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);

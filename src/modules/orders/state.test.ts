@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsCarrierStatus, afterConfirm, afterRegistration, afterUpdate, CARRIER_STATUSES, refusal, RESERVATION, STATUS, type Operation, type OrderState } from './state.js';
+import { acceptsCarrierStatus, afterConfirm, afterRegistration, afterUpdate, CARRIER_STATUSES, isProblem, LIST_STATUSES, listOfStatus, refusal, RESERVATION, STATUS, type Operation, type OrderState } from './state.js';
 
 const ALL_STATUSES = [1, 10, 11, 12, 13, 14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74, 83];
 
@@ -78,5 +78,21 @@ describe('order state machine', () => {
     expect(acceptsCarrierStatus(44, 41)).toBe(false);
     expect(acceptsCarrierStatus(44, 51)).toBe(true);
     for (const status of [10, 72, 74]) expect(acceptsCarrierStatus(status, 41)).toBe(false);
+  });
+});
+
+describe('order lists', () => {
+  it('puts every status in at most one status list, the one of LIST_STATUSES', () => {
+    for (const status of ALL_STATUSES) {
+      const lists = Object.entries(LIST_STATUSES).filter(([, statuses]) => statuses?.includes(status)).map(([list]) => Number(list));
+      expect(lists.length, `status ${status}`).toBeLessThanOrEqual(1);
+      expect(listOfStatus(status), `status ${status}`).toBe(lists[0] ?? 0);
+    }
+    expect([11, 13, 41, 42, 44, 83, 72, 10, 1].map(listOfStatus)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 0]);
+  });
+
+  it('takes a problem status, or any order with an error of its own, as a problem', () => {
+    expect(ALL_STATUSES.filter((status) => isProblem(status, null))).toEqual([461, 462, 83]);
+    expect(ALL_STATUSES.every((status) => isProblem(status, 'Не удалось рассчитать доставку'))).toBe(true);
   });
 });

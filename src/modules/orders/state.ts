@@ -62,6 +62,18 @@ export const LIST_CODES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 export const LIST_PROBLEMS = 6;
 export const LIST_PREORDERS = 9;
 
+const LIST_OF_STATUS = new Map<number, number>(Object.entries(LIST_STATUSES).flatMap(([list, statuses]) => (statuses ?? []).map((status) => [status, Number(list)] as [number, number])));
+
+/** The status list (1 to 8) a status belongs to; 0 for a status of none (each belongs to one at most). */
+export function listOfStatus(status: number): number {
+  return LIST_OF_STATUS.get(status) ?? 0;
+}
+
+/** Whether the order is in the problems list: a problem status, or an error of its own (an unpriced draft). */
+export function isProblem(status: number, error: string | null): boolean {
+  return listOfStatus(status) === LIST_PROBLEMS || error !== null;
+}
+
 export type Operation = 'update' | 'patch' | 'confirm' | 'cancel' | 'return' | 'extendHold' | 'pack' | 'unpack' | 'reserve' | 'cancelReserve' | 'checkRests';
 
 export interface OrderState {

@@ -9,6 +9,7 @@ import { packObject, unpackObject } from '../../platform/json-pieces.js';
 import type { OrderDoc } from './document.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 import { orderEventsOf } from './events.js';
+import { isProblem, listOfStatus } from './state.js';
 
 export type Db = Kysely<Tables> | Transaction<Tables>;
 
@@ -28,10 +29,12 @@ export interface OrderRecord {
 }
 
 export interface OrderFilter {
-  /** Status codes the list allows (null: any). */
+  /** A status list (1 to 8, `listOfStatus`). */
+  list?: number;
+  /** The problems list: a problem status, or any order with an error. */
+  problem?: boolean;
+  /** Only these status codes (`statuses[]`). */
   statuses?: readonly number[];
-  /** Problems list: these statuses, or any order with an error. */
-  statusesOrError?: readonly number[];
   deliveryType?: number;
   shopId?: number;
   /** Only orders made without a shop (the special value shopId=0). */
@@ -90,6 +93,8 @@ function columnsOf(doc: OrderDoc) {
     warehouse_id: doc.warehouseId,
     status: doc.status,
     error: doc.error,
+    list_code: listOfStatus(doc.status),
+    problem: isProblem(doc.status, doc.error),
     company_id: doc.delivery.company.id,
     delivery_type: doc.delivery.type,
     point_id: doc.delivery.point?.id ?? null,
@@ -244,11 +249,11 @@ export class OrderStore {
 
   private filtered(accountId: number, filter: OrderFilter) {
     let query = this.db.selectFrom('orders').where('account_id', '=', accountId);
-    if (filter.statuses) query = query.where('status', 'in', [...filter.statuses]);
-    if (filter.statusesOrError) {
-      const statuses = [...filter.statusesOrError];
-      query = query.where((eb) => eb.or([eb('status', 'in', statuses), eb('error', 'is not', null)]));
-    }
+    // a list is one indexed equality (account, list, id): a status IN (...) would make the
+    // planner sort every match or, on a far page, scan the table from there (SQLite)
+    if (filter.list !== undefined) query = query.where('list_code', '=', filter.list);
+    if (filter.problem) query = query.where('problem', '=', true);
+    if (filter.statuses?.length) query = query.where('status', 'in', [...filter.statuses]);
     if (filter.deliveryType !== undefined) query = query.where('delivery_type', '=', filter.deliveryType);
     if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
     if (filter.withoutShop) query = query.where('shop_id', 'is', null);
@@ -291,10 +296,15 @@ export class OrderStore {
   async list(accountId: number, filter: OrderFilter, limit: number, start: PageStart): Promise<Array<{ id: number; packed: Buffer }>> {
     // the page's ids first, from the index alone: the skipped rows of a far page are never read
     // (PostgreSQL would otherwise fetch and decompress the document of every skipped row)
+    const ids = this.pageIds(accountId, filter, limit, start);
+    return this.db.selectFrom('orders').select(['id', 'doc_packed as packed']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id', 'desc').execute();
+  }
+
+  /** The ids of a page, newest first, as a query (its plan is tested: one index range, on any page). */
+  pageIds(accountId: number, filter: OrderFilter, limit: number, start: PageStart) {
     let ids = this.filtered(accountId, filter).select('id');
     if (start.beforeId !== undefined) ids = ids.where('id', '<', start.beforeId);
-    ids = ids.orderBy('id', 'desc').limit(limit).offset(start.skip);
-    return this.db.selectFrom('orders').select(['id', 'doc_packed as packed']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id', 'desc').execute();
+    return ids.orderBy('id', 'desc').limit(limit).offset(start.skip);
   }
 
   async count(accountId: number, filter: OrderFilter): Promise<number> {

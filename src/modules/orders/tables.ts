@@ -15,6 +15,10 @@ export interface OrderTables {
     status: number;
     /** The order's own error (unpriced delivery, refused registration), else null. */
     error: string | null;
+    /** The list (`GET /v2/orders?list=`, 1 to 8) its status puts it in, 0 for none: one indexed equality per list. */
+    list_code: number;
+    /** In the problems list (a problem status or an error): the one list a status alone does not decide. */
+    problem: Flag;
     created_at: Instant;
     updated_at: Instant;
     status_at: Instant;

@@ -1,6 +1,7 @@
 /**
- * 0009_packed_orders on a database that already holds orders as JSON: every order reads back
- * the same, and the storage flag becomes a column.
+ * Migrations of a database that already holds orders: 0009_packed_orders (every order reads
+ * back the same, the storage flag becomes a column), then 0010_order_lists (each order gets
+ * its list and problem flag, as new writes derive them).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -10,6 +11,8 @@ import { usingPostgres } from '../../../../test/support/app.js';
 import { createDatabase, type Database } from '../database.js';
 import { MIGRATIONS, migrateToLatest } from '../migrate.js';
 import { OrderStore } from '../../../modules/orders/store.js';
+import { isProblem, listOfStatus, STATUS } from '../../../modules/orders/state.js';
+import { packObject } from '../../json-pieces.js';
 
 const url = usingPostgres ? (process.env.DATABASE_URL as string) : 'sqlite::memory:';
 const schema = usingPostgres ? `test_migration_${randomBytes(4).toString('hex')}` : undefined;
@@ -56,7 +59,7 @@ describe('migration 0009: orders packed', () => {
         values (${accountId}, ${doc.status}, ${now}, ${now}, ${now}, 1, 1, ${`old-${index}`}, 'москва', 'RU', 1, ${postgres ? text : Buffer.from(text)})`.execute(db);
     }
 
-    expect(await migrateToLatest(database)).toEqual(['0009_packed_orders']);
+    expect(await migrateToLatest(database, MIGRATIONS.filter((migration) => migration.name < '0010'))).toEqual(['0009_packed_orders']);
     const store = new OrderStore(db, database.kind);
     const ids = (await sql<{ id: number }>`select id from orders order by id`.execute(db)).rows.map((row) => Number(row.id));
     const records = await store.getMany(accountId, ids);
@@ -66,5 +69,36 @@ describe('migration 0009: orders packed', () => {
     expect(flagged).toEqual(ids.filter((_, index) => index % 100 === 7));
     // the JSON column is gone
     await expect(sql`select doc from orders`.execute(db)).rejects.toThrow();
+  });
+});
+
+describe('migration 0010: order lists', () => {
+  it('gives every stored order the list of its status and its problem flag', async () => {
+    const db = database.db;
+    const postgres = database.kind === 'postgres';
+    const accountId = (await sql<{ id: number }>`select id from accounts order by id limit 1`.execute(db)).rows[0].id;
+    const statuses = Object.values(STATUS);
+    for (const [index, status] of statuses.entries()) {
+      for (const error of [null, 'Не удалось рассчитать доставку']) {
+        const now = new Date(Date.UTC(2026, 1, 1, 0, 0, index)).toISOString();
+        const doc = packObject(Buffer.from(JSON.stringify({ status, error })));
+        await sql`insert into orders (account_id, status, error, created_at, updated_at, status_at, company_id, delivery_type, search_text, recipient_city, recipient_country, payment_type, doc_packed)
+          values (${accountId}, ${status}, ${error}, ${now}, ${now}, ${now}, 1, 1, ${`new-${index}`}, 'москва', 'RU', 1, ${doc})`.execute(db);
+      }
+    }
+
+    expect(await migrateToLatest(database)).toEqual(['0010_order_lists']);
+    const rows = (await sql<{ status: number; error: string | null; list_code: number; problem: boolean | number }>`select status, error, list_code, problem from orders`.execute(db)).rows;
+    expect(rows.length).toBe(1203 + statuses.length * 2);
+    for (const row of rows) {
+      expect({ status: row.status, error: row.error, list: row.list_code, problem: postgres ? row.problem : row.problem === 1 }).toEqual({
+        status: row.status,
+        error: row.error,
+        list: listOfStatus(row.status),
+        problem: isProblem(row.status, row.error),
+      });
+    }
+    // every list but 0 (all) and 9 (preorders, by reservation) is one status list
+    expect(new Set(rows.map((row) => row.list_code))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8]));
   });
 });
