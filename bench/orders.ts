@@ -23,6 +23,8 @@ const gzip = { ...auth, 'accept-encoding': 'gzip, deflate' };
 const list = (label: string, query: string, headers: Record<string, string> = auth) => load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers, connections, durationSeconds: duration });
 // 400 pages in turn: more than the embedded mode remembers (64 MB), so every page is read from the database
 const pages = Array.from({ length: 400 }, (_, index) => `/v2/orders?list=0&perPage=50&deliveryType=1&page=${index + 1}`);
+// the problems list (a status list or an error: its own index), 300 of its ~333 pages in turn
+const problemPages = Array.from({ length: 300 }, (_, index) => `/v2/orders?list=6&perPage=50&page=${index + 1}`);
 const results = [
   largeBody,
   await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
@@ -30,6 +32,7 @@ const results = [
   await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
   await list('list=5&perPage=50 (delivered), gzip', 'list=5&perPage=50', gzip),
   await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..400 in turn, gzip', url: `${app.url}/v2/orders`, paths: pages, headers: gzip, connections, durationSeconds: duration }),
+  await load({ name: 'GET /v2/orders?list=6&perPage=50&page=1..300 in turn (problems), gzip', url: `${app.url}/v2/orders`, paths: problemPages, headers: gzip, connections, durationSeconds: duration }),
   await load({
     name: 'POST /v2/orders (priced, 3 products)',
     url: `${app.url}/v2/orders`,
