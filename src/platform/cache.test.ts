@@ -35,6 +35,47 @@ describe('bounded map', () => {
   });
 });
 
+describe('weighing again', () => {
+  it('counts a value that grew at its new weight, and forgets the least recently used to make room', () => {
+    const map = new BoundedMap<string, string>(10, 100);
+    map.set('a', 'A', 30);
+    map.set('b', 'B', 30);
+    map.set('c', 'C', 30);
+    map.reweigh('c', 'C', 60);
+    expect(map.get('a')).toBeUndefined();
+    expect([map.get('b'), map.get('c')]).toEqual(['B', 'C']);
+    map.reweigh('c', 'C', 10);
+    map.set('d', 'D', 60);
+    expect([map.get('b'), map.get('c'), map.get('d')]).toEqual(['B', 'C', 'D']);
+  });
+
+  it('leaves an entry that now holds another value as it is', () => {
+    const map = new BoundedMap<string, string>(10, 100);
+    map.set('a', 'A', 50);
+    map.set('b', 'B', 40);
+    map.reweigh('a', 'old A', 90);
+    map.set('c', 'C', 10);
+    expect([map.get('a'), map.get('b'), map.get('c')]).toEqual(['A', 'B', 'C']);
+  });
+
+  it('weighs a cached answer again once the request has used it', async () => {
+    const cache = new AccountReadCache(true, { maxBytes: 100 });
+    const page = { bytes: 30 };
+    const weigh = (value: { bytes: number }) => value.bytes;
+    const read = (key: string, value: { bytes: number }) => cache.read(1, 'orders', key, async () => value, weigh);
+    await read('a', { bytes: 30 });
+    await read('b', { bytes: 30 });
+    expect(await read('page', page)).toBe(page);
+    // the request makes more bytes of it (a client that does not take gzip)
+    page.bytes = 70;
+    await new Promise((resolve) => setImmediate(resolve));
+    // 30 + 30 + 70 > 100: the least recently used went
+    const fresh = { bytes: 1 };
+    expect(await read('a', fresh)).toBe(fresh);
+    expect(await read('page', { bytes: 0 })).toBe(page);
+  });
+});
+
 describe('account read cache', () => {
   it('answers from memory until the topic is invalidated, per account', async () => {
     const cache = new AccountReadCache(true);

@@ -45,6 +45,21 @@ export class BoundedMap<K, V> {
     }
   }
 
+  /**
+   * A value that grew or shrank after it was kept (bytes made or dropped on use): its new
+   * weight, if `key` still holds that value; the least recently used go if it is now too much.
+   */
+  reweigh(key: K, value: V, weight: number): void {
+    const entry = this.map.get(key);
+    if (entry === undefined || entry.value !== value || entry.weight === weight) return;
+    this.weight += weight - entry.weight;
+    entry.weight = weight;
+    for (const oldest of this.map.keys()) {
+      if (this.weight <= this.maxWeight) break;
+      this.delete(oldest);
+    }
+  }
+
   delete(key: K): void {
     const entry = this.map.get(key);
     if (!entry) return;
@@ -73,9 +88,16 @@ export interface ReadCacheOptions {
   maxAgeMs?: number;
 }
 
+interface CachedAnswer {
+  version: number;
+  epoch: number;
+  at: number;
+  value: unknown;
+}
+
 export class AccountReadCache {
   private readonly versions = new Map<string, number>();
-  private readonly entries: BoundedMap<string, { version: number; epoch: number; at: number; value: unknown }>;
+  private readonly entries: BoundedMap<string, CachedAnswer>;
   private readonly maxAgeMs: number;
   private peers: CachePeers | null = null;
   /** Bumped whenever messages from peers may have been missed: nothing older is served or kept. */
@@ -136,6 +158,8 @@ export class AccountReadCache {
   /**
    * The cached answer for `key`, or the answer `load` gives (then cached). `bytes` tells how
    * much a large answer (a page of bytes) weighs, so that the cache stays within its size.
+   * An answer may weigh more or less once used (a page unzipped for a client that does not
+   * take gzip, or recompressed smaller): it is weighed again after the request used it.
    */
   async read<T>(accountId: number, topic: string, key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
     if (!this.enabled) return load();
@@ -143,12 +167,24 @@ export class AccountReadCache {
     const epoch = this.epoch;
     const name = `${accountId}:${topic}:${key}`;
     const hit = this.entries.get(name);
-    if (hit && hit.version === version && hit.epoch === epoch && Date.now() - hit.at < this.maxAgeMs) return hit.value as T;
+    if (hit && hit.version === version && hit.epoch === epoch && Date.now() - hit.at < this.maxAgeMs) {
+      if (bytes) this.weighAfterUse(name, hit, bytes);
+      return hit.value as T;
+    }
     const at = Date.now();
     const value = await load();
     // A write (here or in a peer) during the load bumped the version: do not keep the possibly stale answer.
-    if (this.enabled && this.version(accountId, topic) === version && this.epoch === epoch) this.entries.set(name, { version, epoch, at, value }, bytes ? bytes(value) : 0);
+    if (this.enabled && this.version(accountId, topic) === version && this.epoch === epoch) {
+      const answer: CachedAnswer = { version, epoch, at, value };
+      this.entries.set(name, answer, bytes ? bytes(value) : 0);
+      if (bytes) this.weighAfterUse(name, answer, bytes);
+    }
     return value;
+  }
+
+  /** Once the request's own code has run (it may unzip the answer), weighs it again. */
+  private weighAfterUse<T>(name: string, answer: CachedAnswer, bytes: (value: T) => number): void {
+    setImmediate(() => this.entries.reweigh(name, answer, bytes(answer.value as T)));
   }
 }
 

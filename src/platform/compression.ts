@@ -25,6 +25,8 @@ export class JsonBody {
   /** The assembled gzip, while no better one is made. */
   private assembled: Buffer | null = null;
   private gzipRequests = 0;
+  /** The size of `compressed` once it is made. */
+  private compressedLength = 0;
 
   /** `length`: the size of the plain bytes. */
   private constructor(plain: Buffer | null, assembled: Buffer | null, readonly length: number) {
@@ -46,9 +48,9 @@ export class JsonBody {
     return this.plain;
   }
 
-  /** What it holds, at most: the plain bytes and a gzip form. */
+  /** The bytes it holds now: the plain bytes once made, and the gzip form once made. */
   get weight(): number {
-    return this.length + (this.assembled?.length ?? this.length);
+    return (this.plain?.length ?? 0) + (this.assembled?.length ?? this.compressedLength);
   }
 
   /**
@@ -60,7 +62,10 @@ export class JsonBody {
    */
   gzipped(): Buffer | Promise<Buffer> {
     if (this.assembled === null) {
-      this.compressed ??= gzipAsync(this.body, { level: 1 });
+      this.compressed ??= gzipAsync(this.body, { level: 1 }).then((gzipped) => {
+        this.compressedLength = gzipped.length;
+        return gzipped;
+      });
       return this.compressed;
     }
     if (++this.gzipRequests === 2) this.compactInBackground(this.assembled);
@@ -74,6 +79,7 @@ export class JsonBody {
       .then((compact) => {
         if (compact.length < assembled.length) {
           this.compressed = Promise.resolve(compact);
+          this.compressedLength = compact.length;
           this.assembled = null;
         }
       })

@@ -1,0 +1,26 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { JsonBody } from './compression.js';
+import { gzipObjectArray, packObject } from './json-pieces.js';
+
+const objects = Array.from({ length: 50 }, (_, index) => ({ cmsId: `SITE-${index}`, recipient: { fullName: 'Светлана Котова', phone: '+79215556677' }, comment: 'Позвонить за час до доставки' }));
+const plain = Buffer.from(JSON.stringify(objects.map((object, index) => ({ id: index + 1, ...object }))));
+
+describe('JSON body weight', () => {
+  it('weighs the plain bytes, and the gzip form once it is made', async () => {
+    const body = JsonBody.of(plain);
+    expect(body.weight).toBe(plain.length);
+    const gzipped = await body.gzipped();
+    expect(gunzipSync(gzipped)).toEqual(plain);
+    expect(body.weight).toBe(plain.length + gzipped.length);
+  });
+
+  it('weighs an assembled gzip alone until the plain bytes are asked for', () => {
+    const pieces = objects.map((object, index) => ({ leading: `"id":${index + 1}`, packed: packObject(Buffer.from(JSON.stringify(object))) }));
+    const { gzip, length } = gzipObjectArray(pieces);
+    const body = JsonBody.ofGzip(gzip, length);
+    expect([body.length, body.weight]).toEqual([plain.length, gzip.length]);
+    expect(body.body).toEqual(plain);
+    expect(body.weight).toBe(plain.length + gzip.length);
+  });
+});
