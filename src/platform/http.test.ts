@@ -179,3 +179,18 @@ describe.skipIf(usingPostgres)('durability', () => {
     }
   });
 });
+
+describe('record ids in paths', () => {
+  it('refuses an id beyond 2^53-1 on every {id} path with a 400 naming it (PostgreSQL answered its bigint overflow with a 500)', async () => {
+    const document = (await t.client().get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const calls = Object.entries(document.paths)
+      .filter(([pathName]) => pathName.endsWith('/{id}'))
+      .flatMap(([pathName, methods]) => ['get', 'delete'].filter((method) => method in methods).map((method) => ({ method: method.toUpperCase() as 'GET' | 'DELETE', url: pathName.replace('{id}', '99999999999999999999') })));
+    expect(calls.length).toBeGreaterThan(5);
+    for (const call of calls) {
+      const response = await client.call(call.method, call.url);
+      expect(response.status, `${call.method} ${call.url}: ${response.text}`).toBe(400);
+      expect(response.body.errors, call.url).toEqual([{ field: 'id', message: expect.any(String) }]);
+    }
+  });
+});

@@ -112,7 +112,7 @@ describe('order events', () => {
   });
 
   it('refuses bad input with the error body', async () => {
-    for (const query of ['afterId=-1', 'limit=0', 'limit=1001', 'types=order.nope', 'shopId=0', 'afterId=abc']) {
+    for (const query of ['afterId=-1', 'limit=0', 'limit=1001', 'types=order.nope', 'shopId=0', 'afterId=abc', 'afterId=99999999999999999999', 'shopId=99999999999999999999']) {
       const response = await owner.get(`/v2/events?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), errors: [expect.objectContaining({ field: expect.any(String) })] });

@@ -7,7 +7,7 @@ export const EventTypeSchema = Type.Enum([...EVENT_TYPES], {
 });
 
 export const EventListQuery = Type.Object({
-  afterId: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Answer events after this id: 0 at first, then the id of the last event received' })),
+  afterId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Answer events after this id: 0 at first, then the id of the last event received' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events per call, 1 to 1000' })),
   types: Type.Optional(Type.Array(EventTypeSchema, { maxItems: 10, description: 'Only these types (types=a,b or types[]=a)' })),
   shopId: Type.Optional(RecordId("Only this shop's orders (a shop API key sees only its own shop anyway)")),

@@ -4,10 +4,9 @@
  * change can be written without its events.
  */
 import { parseDoc, type OrderDoc } from './document.js';
-import { LIST_PROBLEMS, LIST_STATUSES } from './state.js';
+import { isProblem, LIST_STATUSES } from './state.js';
 import type { EventPayload, OrderEventDraft } from '../events/types.js';
 
-const PROBLEM_STATUSES: readonly number[] = LIST_STATUSES[LIST_PROBLEMS] ?? [];
 const RETURN_STATUSES: readonly number[] = LIST_STATUSES[7] ?? [];
 /** Statuses that start the way back; reached first, the order is "sent for return". */
 const RETURN_STARTS: readonly number[] = [33, 51, 61, 71];
@@ -31,7 +30,7 @@ export function factsOf(doc: OrderDoc): OrderFacts {
 
 /** The order appears in the problems list (GET /v2/orders?list=6). */
 function inProblems(facts: OrderFacts): boolean {
-  return PROBLEM_STATUSES.includes(facts.status) || facts.error !== null;
+  return isProblem(facts.status, facts.error);
 }
 
 /**

@@ -93,6 +93,39 @@ describe('journey: events pushed by the company', () => {
   });
 });
 
+describe('order lists follow the order', () => {
+  /** The lists 1 to 8 that show the order of this cmsId (lists are kept as columns on every write). */
+  async function listsOf(cmsId: string, extra = ''): Promise<number[]> {
+    const lists: number[] = [];
+    for (let list = 1; list <= 8; list++) {
+      const response = await owner.get(`/v2/orders?list=${list}&search=${cmsId}${extra}`);
+      expect(response.status).toBe(200);
+      if (response.body.length > 0) lists.push(list);
+    }
+    return lists;
+  }
+
+  it('moves an order from list to list as its status changes; problems take orders with an error; statuses[] narrows a list', async () => {
+    const unpriced = (await owner.post('/v2/orders', orderBody({ cmsId: 'LISTS-ERROR', deliveryAddress: { city: { countryCode: 'RU', name: 'Нигдебург' } } }))).body.id as number;
+    expect((await owner.get(`/v2/orders/${unpriced}`)).body).toMatchObject({ status: 11, error: expect.any(String) });
+    expect(await listsOf('LISTS-ERROR')).toEqual([1, 6]);
+    expect(await listsOf('LISTS-ERROR', '&statuses[]=11')).toEqual([1, 6]);
+    expect(await listsOf('LISTS-ERROR', '&statuses[]=12')).toEqual([]);
+
+    const { trackNumber } = await prepared(orderBody({ cmsId: 'LISTS-JOURNEY' }));
+    expect(await listsOf('LISTS-JOURNEY')).toEqual([2]);
+    const push = (statusCode: number) => t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+    for (const [statusCode, list] of [[41, 3], [42, 4], [462, 6], [71, 7], [72, 7]] as const) {
+      expect((await push(statusCode)).body.applied, `status ${statusCode}`).toBe(1);
+      expect(await listsOf('LISTS-JOURNEY'), `status ${statusCode}`).toEqual([list]);
+    }
+
+    const canceled = (await owner.post('/v2/orders', orderBody({ cmsId: 'LISTS-CANCEL' }))).body.id as number;
+    expect((await owner.post('/v2/orders/cancel', { ids: [canceled] })).status).toBe(204);
+    expect(await listsOf('LISTS-CANCEL')).toEqual([8]);
+  });
+});
+
 describe('registration with a company reached over HTTP', () => {
   it('registers through the http driver, and retries an unreachable company until it gives up with 83', async () => {
     const up = await startFakeCarrier({ price: 250 });
