@@ -4,6 +4,7 @@
  * schedules, options and limits from the company's card. Same inputs, same points.
  */
 import type { Locality } from '../modules/localities/source.js';
+import { readDataFile } from '../platform/reference-data.js';
 import type { CompanyFile, PointLimits } from './tariff/rate-card.js';
 
 export interface WorkingHours {
@@ -22,7 +23,7 @@ export interface DeliveryPoint {
   longitude: number;
   description: string | null;
   address: string;
-  zipCode: string | null;
+  zipCode: string;
   schedule: Array<WorkingHours | null>;
   district: string | null;
   metro: string[] | null;
@@ -97,7 +98,19 @@ export function covers(company: Pick<CompanyFile, 'coverage'>, locality: Pick<Lo
 }
 
 /** Every point of every network; ids are companyId * 10^7 + a running number. */
+/**
+ * A plausible postal code for a point of a place whose own code GeoNames does not give: the
+ * region's three digits and three of its own (the contract's zipCode is a string, never null).
+ * A random stream of its own, so the other generated fields stay as they were.
+ */
+function regionalPostIndex(prefixes: Record<string, string>, locality: Locality, sequence: number): string {
+  const prefix = prefixes[locality.region] ?? '000';
+  const digits = Math.floor(random(hashText(`${locality.id}|zip|${sequence}`))() * 1000);
+  return `${prefix}${String(digits).padStart(3, '0')}`;
+}
+
 export function generatePoints(companies: CompanyFile[], localities: Locality[]): DeliveryPoint[] {
+  const postalPrefixes = readDataFile<Record<string, string>>('localities/ru-postal-prefixes.json');
   const all: DeliveryPoint[] = [];
   for (const company of companies) {
     const network = company.points;
@@ -126,7 +139,7 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
         const district = locality.population >= 300000 ? `р-н ${DISTRICTS[Math.floor(((angle / (2 * Math.PI)) * DISTRICTS.length) % DISTRICTS.length)]}` : null;
         const limits = company.pointLimits?.[String(type)] ?? NO_LIMITS;
         const idNumber = company.id * 10_000_000 + sequence;
-        const postIndex = locality.zip ? String(Number(locality.zip) + Math.floor(next() * 90)).padStart(6, '0') : null;
+        const postIndex = locality.zip ? String(Number(locality.zip) + Math.floor(next() * 90)).padStart(6, '0') : regionalPostIndex(postalPrefixes, locality, sequence);
         all.push({
           id: idNumber,
           companyId: company.id,

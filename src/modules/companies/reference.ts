@@ -15,8 +15,8 @@ import { buildLocalities, geoNamesVersion } from '../localities/source.js';
 import type { ReferenceStore } from './store.js';
 
 /** Bump when the generator's output changes for the same input files. */
-const GENERATOR_VERSION = '1';
-const DATA_FILES = ['carriers/companies.json', 'localities/big-cities.json', 'localities/ru-regions.json'];
+const GENERATOR_VERSION = '2';
+const DATA_FILES = ['carriers/companies.json', 'localities/big-cities.json', 'localities/ru-regions.json', 'localities/ru-postal-prefixes.json'];
 
 export interface ServiceInfo {
   id: number;

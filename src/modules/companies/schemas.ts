@@ -28,7 +28,7 @@ export const PointItem = Type.Object(
     type: Type.Integer({ description: '1 pickup point, 2 parcel locker, 3 post office' }),
     description: Nullable(Type.String()),
     address: Type.String(),
-    zipCode: Nullable(Type.String()),
+    zipCode: Type.String({ description: "Postal code (generated points: the region's digits where the place's own code is not known)" }),
     schedule: Type.Array(Nullable(Hours), { description: '7 values, Monday to Sunday; null is a day off' }),
     district: Nullable(Type.String()),
     metro: Nullable(Type.Array(Type.String())),
