@@ -21,7 +21,7 @@ import { documentRoutes } from './modules/documents/routes.js';
 import { orderRoutes, trackingRoutes } from './modules/orders/routes.js';
 import { listRoutes } from './modules/lists/routes.js';
 import { productRoutes } from './modules/products/routes.js';
-import { shopRoutes } from './modules/shops/routes.js';
+import { checkShopHeaderOnEveryCall, shopRoutes } from './modules/shops/routes.js';
 import { warehouseRoutes } from './modules/warehouses/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
@@ -80,6 +80,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
 
   installHttpConventions(app);
   installAuthentication(app, services.tokens);
+  checkShopHeaderOnEveryCall(app, services);
   installIdempotency(app, database.db);
 
   // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.

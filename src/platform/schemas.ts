@@ -32,6 +32,13 @@ export const ZeroOne = Type.Enum([0, 1], { description: '0 or 1' });
 /** A side in centimetres, 1 to 999 (whole numbers for products and boxes). */
 export const SideCm = Type.Integer({ minimum: 1, maximum: 999, description: 'cm, whole number 1 to 999' });
 
+/**
+ * A side of a whole shipment (overall `dimensions`), 1 to 999 cm. 0 means "not given", like an
+ * empty value: a WordPress plugin rounds every parcel under 0.125 m³ down to 0, and the goods'
+ * or the widget's sizes must then apply instead of a refusal.
+ */
+export const OverallSideCm = Type.Number({ minimum: 0, maximum: 999, description: 'cm, 1 to 999; 0 or empty: not given (the goods\' or the widget\'s sizes apply)' });
+
 /** A weight in kilograms, to the gram. The gram precision is checked by `gramsOf()`. */
 export const WeightKg = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg, to the gram (3 decimals), at least 0.001' });
 

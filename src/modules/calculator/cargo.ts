@@ -36,6 +36,15 @@ function sidesOf(dimensions: Sides | undefined): [number, number, number] | null
   return [dimensions.width, dimensions.height, dimensions.length].sort((a, b) => b - a) as [number, number, number];
 }
 
+/**
+ * One of `count` equal places cut from a shipment across its longest side: the places'
+ * volumes add up to the shipment's, so the number of places never changes the price by volume.
+ */
+export function splitSides(sides: [number, number, number], count: number): [number, number, number] {
+  if (count <= 1) return sides;
+  return [sides[0] / count, sides[1], sides[2]].sort((a, b) => b - a) as [number, number, number];
+}
+
 const grams = (kg: number | undefined) => (kg === undefined ? 0 : Math.round(kg * 1000));
 const volumeOf = (sides: [number, number, number]) => sides[0] * sides[1] * sides[2];
 
@@ -64,15 +73,18 @@ export function buildCargo(input: CargoInput, defaults: CargoDefaults | null): C
       }
     }
     const count = Math.max(1, input.itemCount ?? 1);
-    const sides = overallSides ?? (stacked ? (stacked.sort((x, y) => y - x) as [number, number, number]) : null) ?? defaults?.sides ?? null;
+    // Overall sizes and stacked goods describe the whole shipment: its places share it. The widget's default sizes are a parcel's.
+    const wholeSides = overallSides ?? (stacked ? (stacked.sort((x, y) => y - x) as [number, number, number]) : null);
+    const sides = wholeSides ? splitSides(wholeSides, count) : (defaults?.sides ?? null);
+    const shipmentGrams = input.weight !== undefined ? grams(input.weight) : weightGrams;
     places = Array.from({ length: count }, (_, index) => ({
       sidesCm: sides,
-      weightGrams: Math.floor(weightGrams / count) + (index === 0 ? weightGrams % count : 0),
+      weightGrams: Math.floor(shipmentGrams / count) + (index === 0 ? shipmentGrams % count : 0),
     }));
   }
   let weightGrams = input.weight !== undefined ? grams(input.weight) : places.reduce((sum, place) => sum + place.weightGrams, 0);
   if (weightGrams <= 0) weightGrams = defaults?.weightGrams ?? DEFAULT_WEIGHT_GRAMS;
   const volumeCm3 =
-    input.volume !== undefined ? Math.round(input.volume * 1e6) : places.reduce((sum, place) => sum + (place.sidesCm ? volumeOf(place.sidesCm) : 0), 0);
+    input.volume !== undefined ? Math.round(input.volume * 1e6) : Math.round(places.reduce((sum, place) => sum + (place.sidesCm ? volumeOf(place.sidesCm) : 0), 0));
   return { weightGrams, volumeCm3, places };
 }

@@ -73,11 +73,15 @@ describe('calculator rules (pure)', () => {
     const places = buildCargo({ places: [{ weight: 2, dimensions: { width: 10, height: 10, length: 10 } }, { weight: 3 }] }, null);
     expect(places.weightGrams).toBe(5000);
     expect(places.places).toHaveLength(2);
+    // Overall sizes are the whole shipment's: two places share its 60 000 cm³ and its 4 kg.
     expect(buildCargo({ weight: 4, dimensions: { width: 40, height: 30, length: 50 }, itemCount: 2 }, null)).toEqual({
       weightGrams: 4000,
-      volumeCm3: 120000,
-      places: [{ sidesCm: [50, 40, 30], weightGrams: 0 }, { sidesCm: [50, 40, 30], weightGrams: 0 }],
+      volumeCm3: 60000,
+      places: [{ sidesCm: [40, 30, 25], weightGrams: 2000 }, { sidesCm: [40, 30, 25], weightGrams: 2000 }],
     });
+    expect(buildCargo({ weight: 2, dimensions: { width: 40, height: 30, length: 30 }, itemCount: 3 }, null).volumeCm3).toBe(36000);
+    // Sides of 0 are "not given": the goods' sizes apply.
+    expect(buildCargo({ products: [{ weight: 0.5, dimensions: { width: 20, height: 5, length: 30 } }], dimensions: { width: 0, height: 0, length: 0 } }, null).places[0].sidesCm).toEqual([30, 20, 5]);
     expect(buildCargo({ weight: 1, volume: 0.05 }, null).volumeCm3).toBe(50000);
     const defaults = buildCargo({}, { weightGrams: 700, sides: [40, 30, 20] });
     expect(defaults.weightGrams).toBe(700);

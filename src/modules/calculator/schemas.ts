@@ -1,11 +1,15 @@
 import Type, { type Static } from 'typebox';
-import { CodeId, Nullable, RecordId } from '../../platform/schemas.js';
+import { CodeId, Nullable, OverallSideCm, RecordId } from '../../platform/schemas.js';
 
 const Text = Type.Optional(Type.String({ maxLength: 255 }));
 const Money = Type.Optional(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles' }));
 const Side = Type.Number({ minimum: 1, maximum: 999, description: 'cm' });
 const Weight = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg' });
 const Dimensions = Type.Object({ width: Type.Optional(Side), height: Type.Optional(Side), length: Type.Optional(Side) });
+const OverallDimensions = Type.Object(
+  { width: Type.Optional(OverallSideCm), height: Type.Optional(OverallSideCm), length: Type.Optional(OverallSideCm) },
+  { description: 'The whole shipment, split evenly over itemCount places' },
+);
 const DeliveryTypeCode = Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' });
 const ServiceIds = Type.Array(Type.Integer({ minimum: 1, maximum: 22, 'x-message': 'must be a service id of GET /v2/lists/services (1 to 22)' }), { maxItems: 50 });
 
@@ -65,7 +69,7 @@ export const CalculatorBody = Type.Object({
   timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 120000, default: 20000, description: 'ms' })),
   places: Type.Optional(Type.Array(Type.Object({ weight: Type.Optional(Weight), dimensions: Type.Optional(Dimensions) }), { maxItems: 99 })),
   weight: Type.Optional(Weight),
-  dimensions: Type.Optional(Dimensions),
+  dimensions: Type.Optional(OverallDimensions),
   itemCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, default: 1 })),
   volume: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'm3' })),
   priceMode: Type.Optional(Type.Enum([1, 2, 3], { default: 1, description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume' })),

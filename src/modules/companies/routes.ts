@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses } from '../../platform/schemas.js';
+import { bodyAsQuery, GET_OR_POST } from '../../platform/read-by-post.js';
 import type { Services } from '../../services.js';
 import {
   CourierInterval,
@@ -42,40 +43,45 @@ export function deliveryCompanyRoutes(app: App, services: Services): void {
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logoSvg(company.name, company.code));
   });
 
-  app.get(
-    '/v2/lists/services',
-    { schema: { tags, summary: 'Additional services', querystring: ServicesQuery, response: { 200: ServicesList, ...errorResponses(403, 404) } } },
-    async (request) => services.deliveryCompanies.services(request.scope, request.query.shopId),
-  );
+  // Reference lists answer POST too, filters in the body (read-by-post.ts).
+  app.route({
+    method: GET_OR_POST,
+    url: '/v2/lists/services',
+    preValidation: bodyAsQuery,
+    schema: { tags, summary: 'Additional services', querystring: ServicesQuery, response: { 200: ServicesList, ...errorResponses(403, 404) } },
+    handler: async (request) => services.deliveryCompanies.services(request.scope, request.query.shopId),
+  });
 
-  app.get(
-    '/v2/lists/delivery-companies',
-    { schema: { tags, summary: 'Delivery companies', response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() } } },
-    async () => services.deliveryCompanies.deliveryCompanies(),
-  );
+  app.route({
+    method: GET_OR_POST,
+    url: '/v2/lists/delivery-companies',
+    schema: { tags, summary: 'Delivery companies', response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() } },
+    handler: async () => services.deliveryCompanies.deliveryCompanies(),
+  });
 
-  app.get(
-    '/v2/lists/return-companies',
-    { schema: { tags, summary: 'Return companies', response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() } } },
-    async () => services.deliveryCompanies.returnCompanies(),
-  );
+  app.route({
+    method: GET_OR_POST,
+    url: '/v2/lists/return-companies',
+    schema: { tags, summary: 'Return companies', response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() } },
+    handler: async () => services.deliveryCompanies.returnCompanies(),
+  });
 
-  app.get(
-    '/v2/lists/points',
-    {
-      schema: {
-        tags,
-        summary: 'Pickup points',
-        description: 'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged.',
-        querystring: PointsQuery,
-        response: { 200: { ...Type.Array(PointItem), headers: PAGING_HEADERS }, ...errorResponses() },
-      },
+  app.route({
+    method: GET_OR_POST,
+    url: '/v2/lists/points',
+    preValidation: bodyAsQuery,
+    schema: {
+      tags,
+      summary: 'Pickup points',
+      description: 'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.',
+      querystring: PointsQuery,
+      response: { 200: { ...Type.Array(PointItem), headers: PAGING_HEADERS }, ...errorResponses() },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const at = paging(request.query);
       return sendPage(reply, await services.deliveryCompanies.points(request.query, at), at);
     },
-  );
+  });
 
   app.get(
     '/v2/couriers/schedule',

@@ -12,6 +12,7 @@ import type { Locality } from '../localities/source.js';
 import type { ShopService } from '../shops/service.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import { addWorkingDays } from '../calculator/rules.js';
+import { courierIntervalsIn } from './courier-intervals.js';
 import type { ReferenceData } from './reference.js';
 import type {
   CourierInterval,
@@ -37,7 +38,6 @@ const MERGED_SCHEDULE = [...Array(6).fill({ from: '09:00', to: '20:00' }), null]
 /** Options of GET /v2/orders/shipment: the next working days a parcel can leave. */
 const SHIPMENT_DAYS = 3;
 const DROP_OFF_POINTS_SHOWN = 50;
-const NARROW_INTERVALS_FROM_POPULATION = 250_000;
 
 export function toPointItem(point: DeliveryPoint): PointItem {
   return {
@@ -111,13 +111,7 @@ export class DeliveryCompanyService {
     if (query.date < todayIn(scope.timeZone)) throw new AppError(400, 'validation_failed', 'date: must be today or later.', [{ field: 'date', message: 'must be today or later' }]);
     const locality = this.reference.localities.find({ fias: query.cityFias, name: query.cityName, region: query.cityRegion });
     if (!locality) throw new AppError(400, 'unknown_locality', `The locality ${query.cityName} was not found.`, [{ field: 'cityName', message: 'is not a known locality' }]);
-    const { company } = entry;
-    if (!company.deliveryTypes.includes(2) || !covers(company, locality)) return [];
-    // narrow intervals only where the company has couriers enough: big cities; elsewhere the whole day
-    const all = company.courierIntervals ?? [['09:00', '18:00']];
-    const intervals = locality.population >= NARROW_INTERVALS_FROM_POPULATION ? all : all.slice(0, 1);
-    const defaultIndex = (company.defaultInterval ?? 0) < intervals.length ? (company.defaultInterval ?? 0) : 0;
-    return intervals.map(([timeFrom, timeTo], index) => ({ id: company.id * 100 + index + 1, timeFrom, timeTo, isDefault: index === defaultIndex }));
+    return courierIntervalsIn(entry.company, locality);
   }
 
   warehouseShipment(query: WarehouseShipmentQuery): WarehouseShipment {

@@ -27,7 +27,7 @@ import {
   type StickerFormat,
   type StickerOrder,
 } from '../../documents/index.js';
-import type { OrderDoc } from '../orders/document.js';
+import { declaredValueKopecks, type OrderDoc } from '../orders/document.js';
 import type { OrderService } from '../orders/service.js';
 import { startOfDay } from '../orders/service.js';
 import { STATUS } from '../orders/state.js';
@@ -73,8 +73,7 @@ function weightKgOf(order: Order): number {
 }
 
 function declaredKopecksOf(order: Order): number {
-  if (order.priceDeclared !== null && order.priceDeclared !== undefined) return toKopecks(order.priceDeclared);
-  return order.products.reduce((sum, line) => sum + toKopecks(line.priceDeclared ?? 0) * line.count, 0);
+  return declaredValueKopecks(order.products, order.priceDeclared);
 }
 
 function placesOf(order: Order): number {

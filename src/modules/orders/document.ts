@@ -76,6 +76,18 @@ export function serviceIdsOf(input: OrderInput): number[] {
 }
 
 const nn = <T>(value: T | null | undefined): T | null => (value === undefined || value === '' ? null : value);
+/** An overall side of 0 is "not given" (OverallSideCm): stored as null, like an absent one. */
+const givenSide = (value: number | null | undefined): number | null => (value ? value : null);
+
+/**
+ * The declared value of an order (insurance, stickers, the company's registration). The
+ * contract: the order's `priceDeclared` applies only when no good carries a declared value.
+ */
+export function declaredValueKopecks(goods: ReadonlyArray<{ priceDeclared: number | null; count: number }>, orderPriceDeclared: number | null | undefined): number {
+  const goodsKopecks = goods.reduce((sum, line) => sum + toKopecks(line.priceDeclared ?? 0) * line.count, 0);
+  if (goodsKopecks > 0) return goodsKopecks;
+  return orderPriceDeclared === null || orderPriceDeclared === undefined ? 0 : toKopecks(orderPriceDeclared);
+}
 
 export function goodsCodKopecks(products: ProductLine[]): number {
   return products.reduce((sum, line) => sum + Math.max(0, line.priceCodKopecks - line.discountKopecks) * line.count, 0);
@@ -190,9 +202,9 @@ export function composeOrder(args: ComposeInput): OrderDoc {
       dimensions: { width: nn(place.dimensions?.width), height: nn(place.dimensions?.height), length: nn(place.dimensions?.length) },
     })),
     dimensions: {
-      width: nn(input.dimensions?.width),
-      height: nn(input.dimensions?.height),
-      length: nn(input.dimensions?.length),
+      width: givenSide(input.dimensions?.width),
+      height: givenSide(input.dimensions?.height),
+      length: givenSide(input.dimensions?.length),
       weight: nn(input.dimensions?.weight),
       factWeight: quote ? weightKgOf(input, products) : null,
       places: input.dimensions?.places ?? (input.places?.length || 1),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { withDropOff, dropOffPointOf } from '../../../test/support/orders.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { JobWorker } from '../../platform/jobs.js';
@@ -33,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 function orderBody(overrides: Record<string, unknown> = {}) {
-  return {
+  return withDropOff(t, {
     shopId,
     cmsId: 'WC-1001',
     products: [
@@ -47,7 +48,7 @@ function orderBody(overrides: Record<string, unknown> = {}) {
     clientPrice: 250,
     comment: 'Позвонить заранее',
     ...overrides,
-  };
+  });
 }
 
 const courier = (overrides: Record<string, unknown> = {}) => orderBody({ delivery: { company: { id: 1 }, type: 2 }, ...overrides });
@@ -111,9 +112,9 @@ describe('orders: create, read, change', () => {
     expect(missing.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['senderAddress.city.name', 'sender.fullName', 'sender.phone', 'pickup.type']));
     expect(await count()).toBe(before);
 
-    const own = await create(owner, courier({ shopId: undefined, sender: { fullName: 'ИП Смирнов', phone: '+79161112233' }, senderAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '1' }, pickup: { type: 1 } }));
+    const own = await create(owner, courier({ shopId: undefined, sender: { fullName: 'ИП Смирнов', phone: '+79161112233' }, senderAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '1' }, pickup: { type: 1, pointId: dropOffPointOf(t, 1) } }));
     const order = (await owner.get(`/v2/orders/${own}`)).body;
-    expect(order).toMatchObject({ shopId: null, sender: { fullName: 'ИП Смирнов' }, senderAddress: { city: { name: 'Москва' }, street: 'Тверская' }, pickup: { type: 1 }, error: null });
+    expect(order).toMatchObject({ shopId: null, sender: { fullName: 'ИП Смирнов' }, senderAddress: { city: { name: 'Москва' }, street: 'Тверская' }, pickup: { type: 1, pointId: dropOffPointOf(t, 1) }, error: null });
     expect(order.delivery.totalPrice).toBeGreaterThan(0);
     // the special value shopId=0: the orders made without a shop
     const withoutShop = (await owner.get('/v2/orders?list=0&shopId=0&perPage=1000')).body as Array<{ id: number; shopId: number | null }>;
@@ -333,8 +334,8 @@ describe('orders: list filters', () => {
     expect(drafts).toHaveLength(22);
   });
 
-  it('requires list and refuses bad filters with 400', async () => {
-    for (const query of ['', 'list=10', 'list=0&withCod=2', 'list=0&dateFrom=yesterday', 'list=0&perPage=1001', 'list=0&deliveryType=4']) {
+  it('refuses bad filters with 400', async () => {
+    for (const query of ['list=10', 'list=0&withCod=2', 'list=0&dateFrom=yesterday', 'list=0&perPage=1001', 'list=0&deliveryType=4']) {
       const response = await owner.get(`/v2/orders?${query}`);
       expect(response.status, query).toBe(400);
     }
@@ -461,6 +462,8 @@ describe('orders: WooCommerce plugin, form-encoded', () => {
       applyWidgetSettings: true,
       applyDefaultDimensions: false,
       delivery: { company: { id: 1 }, type: 2, services: [{ id: 4 }] },
+      // the drop-off point chosen once in the plugin's settings (GET /v2/orders/shipment)
+      pickup: { pointId: dropOffPointOf(t, 1) },
       clientPrice: 300,
       clientPrePay: 0,
       clientDeliveryDate: '',

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CodeId, CountryCode, DateText, Nullable, RecordId, ZeroOne } from '../../platform/schemas.js';
+import { CodeId, CountryCode, DateText, Nullable, OverallSideCm, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { CommissionFields } from '../calculator/schemas.js';
 
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
@@ -79,9 +79,9 @@ const orderFields = {
   places: Type.Optional(Type.Array(Type.Object({ weight: Type.Optional(Nullable(Weight)), dimensions: Type.Optional(SidesInput) }), { maxItems: 99 })),
   dimensions: Type.Optional(
     Type.Object({
-      width: Type.Optional(Nullable(Side)),
-      height: Type.Optional(Nullable(Side)),
-      length: Type.Optional(Nullable(Side)),
+      width: Type.Optional(Nullable(OverallSideCm)),
+      height: Type.Optional(Nullable(OverallSideCm)),
+      length: Type.Optional(Nullable(OverallSideCm)),
       weight: Type.Optional(Nullable(Weight)),
       places: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 99, description: 'Number of places, 1 to 99, default 1' }))),
     }),
@@ -278,9 +278,10 @@ export type StatusHistoryItem = Static<typeof StatusHistoryItem>;
 const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), { maxItems: 100, description }));
 
 export const OrderListQuery = Type.Object({
-  list: Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
-    description: 'Order list: 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
-  }),
+  list: Type.Optional(Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
+    default: 0,
+    description: 'Order list (default 0): 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
+  })),
   deliveryType: Type.Optional(Type.Enum([1, 2, 3])),
   shopId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The shop's orders; 0: orders without a shop (sender given in the order)" })),
   warehouseId: Type.Optional(RecordId()),

@@ -13,13 +13,15 @@ import { toKopecks } from '../../platform/money.js';
 import type { Paging } from '../../platform/paging.js';
 import { ListPositions } from '../../platform/list-positions.js';
 import type { DeliveryType } from '../../carriers/types.js';
+import type { Company } from '../../carriers/registry.js';
+import { courierIntervalsIn } from '../companies/courier-intervals.js';
 import type { CalculatorService, DeliveryQuoteRequest } from '../calculator/service.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { ProductService } from '../products/service.js';
 import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
-import { composeOrder, extendPointHold, inputOf, parseDoc, pageOf, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
+import { composeOrder, declaredValueKopecks, extendPointHold, inputOf, parseDoc, pageOf, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
 import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
 import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, type Operation, type OrderState } from './state.js';
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
@@ -129,7 +131,8 @@ export class OrderService {
 
   private filterOf(scope: Scope, query: OrderListQuery): OrderFilter {
     const filter: OrderFilter = {};
-    const list = query.list;
+    // A missing `list` is 0 (all): Python order-sync clients page through every order without one.
+    const list = query.list ?? 0;
     if (list === LIST_PROBLEMS) filter.problem = true;
     else if (list === LIST_PREORDERS) filter.reservationStatus = RESERVATION.preorder;
     else if (LIST_STATUSES[list]) filter.list = list;
@@ -260,6 +263,8 @@ export class OrderService {
     for (const [index, place] of (input.places ?? []).entries()) if (place.weight) gramsOf(place.weight, `places[${index}].weight`, problems);
     if (input.dimensions?.weight) gramsOf(input.dimensions.weight, 'dimensions.weight', problems);
     for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const) kopecksOf(input[field], field, problems);
+    const clientCourierTime = company ? this.courierTimeOf(input, company, problems) : null;
+    if (company && !copy) this.checkDropOffPoint(input, sender, company, problems);
     problems.throwIfAny();
 
     // a copy sent the other way has no point yet: a draft asking for one
@@ -267,7 +272,7 @@ export class OrderService {
     const pointId = input.delivery.type === 1 ? (input.delivery.point?.id ?? null) : null;
     const knownPoint = pointId ? this.reference.registry.point(pointId) : undefined;
     return composeOrder({
-      input,
+      input: { ...input, clientCourierTime },
       products,
       sender,
       company,
@@ -277,6 +282,40 @@ export class OrderService {
       now: history[history.length - 1]?.date ?? new Date().toISOString(),
       history,
     });
+  }
+
+  /**
+   * A courier delivery gets one of the company's intervals in the recipient's locality: the
+   * one asked for, else the company's default (contract 2.13). Other delivery types have no
+   * courier visit: the field is not kept.
+   */
+  private courierTimeOf(input: OrderInput, company: Company, problems: FieldErrorCollector): number | null {
+    if (input.delivery.type !== 2) return null;
+    const city = input.deliveryAddress.city;
+    const locality = this.reference.localities.find({ countryCode: city.countryCode, fias: city.fias ?? undefined, name: city.name, region: city.region ?? undefined });
+    const intervals = locality ? courierIntervalsIn(company, locality) : [];
+    const asked = input.clientCourierTime;
+    if (asked === undefined || asked === null) return intervals.find((interval) => interval.isDefault)?.id ?? null;
+    if (!intervals.some((interval) => interval.id === asked)) {
+      const offered = intervals.map((interval) => `${interval.id} (${interval.timeFrom}-${interval.timeTo})`).join(', ');
+      problems.add('clientCourierTime', offered ? `is not a courier interval of ${company.name} there; choose one of ${offered} (GET /v2/couriers/schedule)` : `${company.name} offers no courier interval there`);
+    }
+    return asked;
+  }
+
+  /**
+   * A drop-off point must be one of the delivery company's own points, and a company that
+   * takes drop-offs only at a point chosen in advance (`pickupPointRequired`, GET
+   * /v2/orders/shipment) needs one when the parcel is dropped off (pickup type 1).
+   */
+  private checkDropOffPoint(input: OrderInput, sender: SenderSnapshot, company: Company, problems: FieldErrorCollector): void {
+    const pointId = input.pickup?.pointId;
+    const pickupType = input.pickup?.type ?? sender.defaultPickupType;
+    if (pointId !== undefined && pointId !== null) {
+      if (this.reference.registry.point(pointId)?.companyId !== company.id) problems.add('pickup.pointId', `is not a drop-off point of ${company.name} (GET /v2/orders/shipment lists them)`);
+    } else if (pickupType === 1 && company.pickup?.pickupPointRequired) {
+      problems.add('pickup.pointId', `is required: ${company.name} takes parcels only at a drop-off point chosen in advance (GET /v2/orders/shipment lists them)`);
+    }
   }
 
   private senderOf(shop: Shop | null, input: OrderInput, problems: FieldErrorCollector): SenderSnapshot {
@@ -385,7 +424,7 @@ export class OrderService {
         ...(line.weightGrams ? { weight: line.weightGrams / 1000 } : {}),
         ...(sides(line.dimensions) ? { dimensions: sides(line.dimensions) } : {}),
       })),
-      ...(input.priceDeclared !== undefined && input.priceDeclared !== null ? { priceDeclared: input.priceDeclared } : {}),
+      priceDeclared: declaredValueKopecks(products.map((line) => ({ priceDeclared: line.priceDeclaredKopecks / 100, count: line.count })), input.priceDeclared) / 100,
       ...(input.clientPrice ? { priceClient: input.clientPrice } : {}),
       ...(input.clientPrePay ? { pricePrePayClient: input.clientPrePay } : {}),
       ...(input.discount ? { discount: input.discount } : {}),

@@ -10,7 +10,7 @@ import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
-import { codPaymentOf, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
+import { codPaymentOf, declaredValueKopecks, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
 import type { PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, REGISTER_JOB, type OrderService } from './service.js';
@@ -98,7 +98,7 @@ export class TrackingService {
       pointId: doc.delivery.point?.id ?? null,
       recipientLocalityId: this.reference.localities.find({ countryCode: doc.deliveryAddress.city.countryCode ?? undefined, fias: doc.deliveryAddress.city.fias ?? undefined, name: doc.deliveryAddress.city.name ?? undefined, region: doc.deliveryAddress.city.region ?? undefined })?.id ?? 0,
       cargo: { weightGrams: Math.round((doc.dimensions.factWeight ?? doc.dimensions.weight ?? 1) * 1000), volumeCm3: 0, places: [] },
-      declaredKopecks: Math.round(doc.products.reduce((sum, line) => sum + line.priceDeclared * line.count, 0) * 100),
+      declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
     };
     try {

@@ -8,6 +8,19 @@ import { ApiKeyResponse, Shop, ShopInput, ShopListQuery } from './schemas.js';
 const tags = ['Shops'];
 const ShopList = Type.Array(Shop);
 
+/**
+ * A `Shop-Id` header is checked on every authenticated call that carries one, whatever the
+ * endpoint reads: a plugin's settings check calls a harmless list with the shop id the owner
+ * typed, and must hear that a wrong one is wrong (400; a shop key naming another shop: 403).
+ */
+export function checkShopHeaderOnEveryCall(app: App, services: Services): void {
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers['shop-id'];
+    if (!request.scope || header === undefined || header === '') return;
+    await services.shops.resolveShopHeader(request.scope, header, false);
+  });
+}
+
 export function shopRoutes(app: App, services: Services): void {
   app.get(
     '/v2/shops',
