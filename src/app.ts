@@ -25,6 +25,7 @@ import { shopRoutes } from './modules/shops/routes.js';
 import { warehouseRoutes } from './modules/warehouses/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
+import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -135,6 +136,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   documentRoutes(app, services);
   eventRoutes(app, services);
   notificationRoutes(app, services);
+  trackingPageRoutes(app, services);
 
   return app;
 }
