@@ -140,14 +140,16 @@ export function formatInstant(iso: string, lang: Lang, timeZone: string): string
   return new Intl.DateTimeFormat(LOCALE[lang], { timeZone, day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(at);
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 /** A calendar day (`YYYY-MM-DD`, already a day of the account): "28 ноября 2026 г.". */
 export function formatDay(day: string, lang: Lang): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return day;
+  if (!DAY.test(day)) return day;
   return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
 }
 
 function formatRoubles(amount: number, lang: Lang): string {
-  return new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'RUB', minimumFractionDigits: 2 }).format(amount);
+  return new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2 }).format(amount);
 }
 
 /** Consecutive days with the same hours in one line: "Пн–Пт 10:00–20:00". */
@@ -182,22 +184,24 @@ h1{font-size:20px;margin:0}
 h2{font-size:15px;margin:0 0 8px;color:#5b6475;text-transform:uppercase;letter-spacing:.04em}
 section{background:#fff;border-radius:12px;padding:16px;margin:0 0 12px;box-shadow:0 1px 2px rgba(0,0,0,.06)}
 .lang{font-size:14px;color:#2457c5}
-.current{font-size:22px;font-weight:700;margin:0 0 4px;overflow-wrap:anywhere}
+.current{font-size:22px;font-weight:700;margin:0 0 4px;overflow-wrap:break-word}
+p{margin:0 0 8px}
+dl+p{margin-top:8px}
 .muted{color:#5b6475;font-size:14px}
-dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 12px}
+dl{margin:0;display:grid;grid-template-columns:fit-content(45%) 1fr;gap:6px 12px}
 dt{color:#5b6475}
-dd{margin:0;overflow-wrap:anywhere}
+dd{margin:0;overflow-wrap:break-word;min-width:0}
 ol{list-style:none;margin:0;padding:0}
 ol li{position:relative;padding:0 0 12px 20px;border-left:2px solid #d5dae3;margin-left:5px}
 ol li:last-child{border-left-color:transparent;padding-bottom:0}
 ol li::before{content:"";position:absolute;left:-7px;top:4px;width:12px;height:12px;border-radius:50%;background:#d5dae3}
 ol li:first-child::before{background:#1f9d55}
 ol li:first-child .name{font-weight:700}
-.name{display:block;overflow-wrap:anywhere}
+.name,.desc{display:block;overflow-wrap:break-word}
 .hold{background:#fff6db;border-radius:8px;padding:10px 12px;margin:12px 0 0}
 .hold strong{font-size:18px}
 .warn{color:#9a3412;font-weight:600;display:block}
-.pay{font-size:18px;font-weight:700}
+.pay{font-size:18px;font-weight:700;white-space:nowrap}
 a.button{display:block;text-align:center;background:#2457c5;color:#fff;text-decoration:none;border-radius:8px;padding:12px;margin:12px 0 0;font-weight:600}
 ul.hours{margin:0;padding:0;list-style:none}
 `;
@@ -249,10 +253,14 @@ ${hold}
 </section>`;
 }
 
+/** "5–7 марта 2026 г.": one day, or a range written as short as the language allows. */
 function expectedText(expected: TrackingView['expected'], lang: Lang): string | null {
   const { from, to } = expected;
   if (!from && !to) return null;
-  if (from && to && from !== to) return `${formatDay(from, lang)} – ${formatDay(to, lang)}`;
+  if (from && to && from !== to && DAY.test(from) && DAY.test(to)) {
+    const format = new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+    return format.formatRange(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`));
+  }
   return formatDay((from ?? to) as string, lang);
 }
 
@@ -287,7 +295,7 @@ ${expected ? row(text.expected, escapeHtml(expected)) : ''}
 ${view.history
   .map(
     (entry) =>
-      `<li><span class="name">${escapeHtml(entry.name)}</span>${entry.description ? `<span class="muted">${escapeHtml(entry.description)}</span><br>` : ''}<span class="muted">${escapeHtml(formatInstant(entry.at, view.lang, view.timeZone))}</span></li>`,
+      `<li><span class="name">${escapeHtml(entry.name)}</span>${entry.description ? `<span class="muted desc">${escapeHtml(entry.description)}</span>` : ''}<span class="muted">${escapeHtml(formatInstant(entry.at, view.lang, view.timeZone))}</span></li>`,
   )
   .join('\n')}
 </ol>

@@ -14,6 +14,9 @@ import type { AccountZones, PublicParcel, TrackingService } from '../orders/trac
 import type { TrackingLinks } from './links.js';
 import type { HistoryEntry, Lang, StatusOnlyView, TrackingView } from './page.js';
 
+/** The shop's own steps (a draft, a registration error): nothing a recipient can act on. */
+const SHOP_ONLY_STATUSES: readonly number[] = [STATUS.draft, STATUS.error];
+
 /** On its way to the recipient: what is due on delivery is still to pay. */
 const OUTBOUND_STATUSES: readonly number[] = [12, 13, 14, 15, 31, 32, 41, 411, 412, 42, 43, 46];
 
@@ -82,7 +85,7 @@ export class TrackingPageService {
     // companies' are our English words for the status, which the name already says in the page's language.
     // Our descriptions of the other statuses are for the shop (a registration error), not the recipient.
     const companyWords = this.reference.registry.get(parcel.companyId)?.driver.code !== 'tariff';
-    const history: HistoryEntry[] = doc.statusHistory.map((item) => {
+    const history: HistoryEntry[] = doc.statusHistory.filter((item, index) => index === 0 || !SHOP_ONLY_STATUSES.includes(item.code)).map((item) => {
       const name = this.statuses.name(item.code, lang);
       const description = companyWords && CARRIER_STATUSES.includes(item.code) && item.description && item.description !== name ? item.description : null;
       return { code: item.code, name, at: item.date, description };
