@@ -25,6 +25,7 @@ import { checkShopHeaderOnEveryCall, shopRoutes } from './modules/shops/routes.j
 import { warehouseRoutes } from './modules/warehouses/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
+import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -136,6 +137,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   documentRoutes(app, services);
   eventRoutes(app, services);
   notificationRoutes(app, services);
+  trackingPageRoutes(app, services);
 
   return app;
 }

@@ -36,6 +36,8 @@ import { EventStore } from './modules/events/store.js';
 import { NotificationService } from './modules/notifications/service.js';
 import { NotificationStore } from './modules/notifications/store.js';
 import { smtpMailer } from './platform/mail.js';
+import { TrackingLinks } from './modules/tracking-page/links.js';
+import { TrackingPageService } from './modules/tracking-page/service.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -69,6 +71,8 @@ export interface Services {
   events: EventService;
   /** Notifications made from order events, and their e-mails. */
   notifications: NotificationService;
+  /** The recipients' public tracking page behind every trackingUrl of a built-in company. */
+  trackingPage: TrackingPageService;
 }
 
 export interface ServiceDeps {
@@ -91,7 +95,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const products = new ProductService(new ProductStore(db, database.kind), countries, undefined, readCache);
   const kits = new KitService(new KitStore(db), shops, products);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
-  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir });
+  const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
+  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits });
@@ -108,5 +113,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
-  return { readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
+  return { trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -8,7 +8,7 @@ import { CarrierError, type QuoteRequest, type ShipmentRequest } from './types.j
 
 const file = readDataFile<CompaniesFile>('carriers/companies.json');
 const punktir = file.companies.find((company) => company.id === 1)!;
-const driver = new TariffDriver(punktir, toRateCard(punktir, file.zoneLimitsKm), 'http://delivery.test');
+const driver = new TariffDriver(punktir, toRateCard(punktir, file.zoneLimitsKm), (parcel) => `http://delivery.test/track/${parcel.companyCode}/${parcel.trackNumber}/${parcel.accountId}.${parcel.orderId}`);
 const signal = new AbortController().signal;
 const order: ShipmentRequest = { orderId: 1234567, accountId: 5, type: 1, pointId: 10000001, recipientLocalityId: 498817, cargo: { weightGrams: 1000, volumeCm3: 0, places: [] }, declaredKopecks: 0, codKopecks: 0 };
 const place = { latitude: 55.75, longitude: 37.62, regionCode: '48', localityId: 524901, population: 1e7 };
@@ -18,7 +18,7 @@ describe('tariff driver: register, cancel, track', () => {
   it('gives a deterministic track number with a check digit and a tracking URL', async () => {
     const first = await driver.register(order, signal);
     expect(first.trackNumber).toMatch(/^PT\d{11}$/);
-    expect(first.trackingUrl).toBe(`http://delivery.test/track/punktir/${first.trackNumber}`);
+    expect(first.trackingUrl).toBe(`http://delivery.test/track/punktir/${first.trackNumber}/5.1234567`);
     expect((await driver.register(order, signal)).trackNumber).toBe(first.trackNumber);
     expect((await driver.register({ ...order, orderId: 1234568 }, signal)).trackNumber).not.toBe(first.trackNumber);
     await expect(driver.register({ ...order, type: 3 }, signal)).rejects.toBeInstanceOf(CarrierError);

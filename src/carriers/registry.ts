@@ -5,7 +5,7 @@ import type { DeliveryPoint } from './points.js';
 import type { CompanyFile } from './tariff/rate-card.js';
 import { toRateCard } from './tariff/rate-card.js';
 import { TariffDriver } from './tariff/driver.js';
-import type { CarrierDriver } from './types.js';
+import type { CarrierDriver, TrackingLinkMaker } from './types.js';
 
 /** Nearest points kept per company and place, and how many places are remembered. */
 const NEARBY_CANDIDATES = 40;
@@ -33,6 +33,8 @@ export class CarrierRegistry {
   constructor(
     private readonly publicUrl: string,
     private readonly zoneLimitsKm: number[],
+    /** The public tracking page link of the built-in companies' parcels. */
+    private readonly trackingLink: TrackingLinkMaker,
   ) {}
 
   /** Adds (or replaces) a company with the driver its `driver` field names. */
@@ -43,7 +45,7 @@ export class CarrierRegistry {
       if (!file.baseUrl) throw new Error(`Company ${file.id} uses the http driver but has no baseUrl`);
       driver = new HttpDriver(file.id, file.baseUrl);
     } else {
-      driver = new TariffDriver(file, toRateCard(file, this.zoneLimitsKm), this.publicUrl);
+      driver = new TariffDriver(file, toRateCard(file, this.zoneLimitsKm), this.trackingLink);
     }
     const entry = { company, driver };
     this.entries.set(file.id, entry);

@@ -73,6 +73,21 @@ export interface Registration {
   trackingUrl: string;
 }
 
+/** A registered parcel as its public tracking link names it. */
+export interface TrackedParcel {
+  companyId: number;
+  companyCode: string;
+  trackNumber: string;
+  accountId: number;
+  orderId: number;
+}
+
+/**
+ * Makes the public tracking page link of a parcel of a built-in company. Injected, because
+ * the link is sealed with the instance secret (a track number alone is guessable).
+ */
+export type TrackingLinkMaker = (parcel: TrackedParcel) => string;
+
 /** How the recipient paid what was collected on delivery. */
 export type PaymentMethod = 'cash' | 'card';
 export const PAYMENT_METHODS: readonly PaymentMethod[] = ['cash', 'card'];

@@ -1,7 +1,7 @@
 /** The `tariff` driver: prices from a rate card in data/, no network. */
 import { createHash } from 'node:crypto';
 import { covers } from '../points.js';
-import type { CarrierDriver, CarrierQuote, DeliveryType, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import type { CarrierDriver, CarrierQuote, DeliveryType, QuoteRequest, Registration, ShipmentRequest, TrackingEvent, TrackingLinkMaker } from '../types.js';
 import { CarrierError } from '../types.js';
 import { chargeableGrams, daysOf, limitProblem, scaled, weightPriceKopecks, zoneOf } from './pricing.js';
 import type { CompanyFile, RateCard } from './rate-card.js';
@@ -48,7 +48,7 @@ export class TariffDriver implements CarrierDriver {
   constructor(
     private readonly company: CompanyFile,
     private readonly card: RateCard,
-    private readonly publicUrl: string,
+    private readonly trackingLink: TrackingLinkMaker,
   ) {}
 
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
@@ -65,7 +65,8 @@ export class TariffDriver implements CarrierDriver {
     const digest = createHash('sha256').update(`${this.company.id}:${order.accountId}:${order.orderId}`).digest();
     const digits = String(digest.readUInt32BE(0) % 100000).padStart(5, '0') + String(order.orderId % 100000).padStart(5, '0');
     const trackNumber = `${this.prefix}${digits}${checkDigit(digits)}`;
-    return { trackNumber, trackingUrl: this.trackingUrl(trackNumber) };
+    const trackingUrl = this.trackingLink({ companyId: this.company.id, companyCode: this.company.code, trackNumber, accountId: order.accountId, orderId: order.orderId });
+    return { trackNumber, trackingUrl };
   }
 
   async cancel(trackNumber: string, signal: AbortSignal): Promise<void> {
@@ -83,10 +84,6 @@ export class TariffDriver implements CarrierDriver {
   async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
     signal.throwIfAborted();
     return trackNumbers.filter((number) => this.isOwn(number)).map((trackNumber) => ({ trackNumber, statusCode: 13, at: new Date().toISOString(), description: 'Registered with the delivery company' }));
-  }
-
-  trackingUrl(trackNumber: string): string {
-    return `${this.publicUrl}/track/${this.company.code}/${trackNumber}`;
   }
 
   private get prefix(): string {

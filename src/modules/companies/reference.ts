@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { CarrierRegistry } from '../../carriers/registry.js';
 import { generatePoints } from '../../carriers/points.js';
 import type { CompaniesFile, CompanyFile } from '../../carriers/tariff/rate-card.js';
+import type { TrackingLinkMaker } from '../../carriers/types.js';
 import { dataFilePath, readDataFile } from '../../platform/reference-data.js';
 import { LocalityDirectory } from '../localities/directory.js';
 import { buildLocalities, geoNamesVersion } from '../localities/source.js';
@@ -41,10 +42,10 @@ export class ReferenceData {
 
   constructor(
     private readonly store: ReferenceStore,
-    private readonly options: { publicUrl: string; dataDir: string },
+    private readonly options: { publicUrl: string; dataDir: string; trackingLink: TrackingLinkMaker },
   ) {
     this.file = readDataFile<CompaniesFile>('carriers/companies.json');
-    this.registry = new CarrierRegistry(options.publicUrl, this.file.zoneLimitsKm);
+    this.registry = new CarrierRegistry(options.publicUrl, this.file.zoneLimitsKm, options.trackingLink);
     this.services = readDataFile<{ services: ServiceInfo[] }>('carriers/services.json').services;
     this.returnCompanies = readDataFile<ReturnCompany[]>('carriers/return-companies.json');
   }

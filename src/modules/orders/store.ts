@@ -321,6 +321,12 @@ export class OrderStore {
     return rows.map(toRecord);
   }
 
+  /** Public (no account): the latest order with this track number, of any company (a track number is printed on the parcel). */
+  async latestWithTrackNumber(trackNumber: string): Promise<OrderRecord | undefined> {
+    const row = await this.db.selectFrom('orders').select(RECORD_COLUMNS).where('track_number', '=', trackNumber).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
   /** Carrier-facing (no account): registered orders still travelling with these companies, for the tracking poll. */
   async travelling(companyIds: number[], statuses: readonly number[], limit: number): Promise<Array<{ companyId: number; trackNumber: string }>> {
     if (companyIds.length === 0) return [];

@@ -40,6 +40,14 @@ const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includ
 /** The zone whose date is ahead of every other (UTC+14): a hold date due anywhere is due by its tomorrow. */
 const EARLIEST_ZONE = 'Etc/GMT-14';
 
+/** An order found by its track number, outside any account scope: only public pages read it, and choose what to show. */
+export interface PublicParcel {
+  accountId: number;
+  orderId: number;
+  companyId: number;
+  doc: OrderDoc;
+}
+
 /** What tracking needs of accounts: their time zone (hold dates are days of the account). */
 export interface AccountZones {
   timeZoneOf(accountId: number): Promise<string>;
@@ -329,6 +337,20 @@ export class TrackingService {
     } finally {
       await this.schedulePolling(new Date(Date.now() + this.options.pollSeconds * 1000));
     }
+  }
+
+  // ---------------------------------------------------------------- public reads (the tracking page)
+
+  /** The orders of a company with this track number, for the public page (which checks its link's seal against each). */
+  async parcelsWithTrackNumber(companyId: number, trackNumber: string): Promise<PublicParcel[]> {
+    const records = await this.store.byTrackNumber(companyId, [trackNumber]);
+    return records.map((record) => ({ accountId: record.accountId, orderId: record.id, companyId: record.companyId, doc: parseDoc(record.doc) }));
+  }
+
+  /** The latest order with this track number of any company, for the public status-only answers. */
+  async latestParcelWithTrackNumber(trackNumber: string): Promise<PublicParcel | undefined> {
+    const record = await this.store.latestWithTrackNumber(trackNumber);
+    return record && { accountId: record.accountId, orderId: record.id, companyId: record.companyId, doc: parseDoc(record.doc) };
   }
 
   // ---------------------------------------------------------------- the tracking record
