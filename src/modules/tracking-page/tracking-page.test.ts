@@ -116,7 +116,7 @@ describe('the tracking page', () => {
   it('escapes what the shop wrote (its brand, the order number)', async () => {
     const attack = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'';
     const shopId = (await account.owner.post('/v2/shops', shopBody(account.warehouseId, { name: 'XSS shop', brand: `Brand ${attack}` }))).body.id as number;
-    const { id } = await preparedOrder(account.owner, account.worker, orderBody({ shopId, pointId: account.pointId }, { cmsId: `N-${attack}`, comment: attack }));
+    const { id } = await preparedOrder(account.owner, account.worker, orderBody({ ...account, shopId }, { cmsId: `N-${attack}`, comment: attack }));
     const page = await t.client().get(pathOf(await trackingUrlOf(id)));
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('<script>');
