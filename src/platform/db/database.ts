@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type SqliteDatabase, type SqliteStatement, type UnknownRow } from 'kysely';
 import type { Tables } from './tables.js';
 import { ObservedDialect, type WriteObserver } from './driver.js';
 
@@ -137,13 +137,43 @@ function openSqlite(file: string, synchronous: 'full' | 'normal'): BetterSqlite3
   return connection;
 }
 
+/** The longest stretch of SQLite queries run without letting the event loop turn. */
+const SQLITE_TURN_BUDGET_MS = 10;
+
+/**
+ * better-sqlite3 answers in the calling thread, so a chain of awaited queries (a job working
+ * through a batch, a large import) never leaves the event loop: requests, timers and I/O
+ * waited until the whole chain ended. After SQLITE_TURN_BUDGET_MS of queries in one turn,
+ * the next answer is handed back only after the loop has turned once.
+ */
+export class YieldToEventLoop implements KyselyPlugin {
+  private turnStartedAt = 0;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const now = performance.now();
+    if (this.turnStartedAt === 0) {
+      this.turnStartedAt = now;
+      setImmediate(() => {
+        this.turnStartedAt = 0;
+      });
+    } else if (now - this.turnStartedAt > SQLITE_TURN_BUDGET_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return args.result;
+  }
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
   let observer: WriteObserver | null = null;
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
     const connection = openSqlite(file, options.sqliteSynchronous ?? 'full');
     const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), { groupCommit: true, observer: () => observer });
-    return asDatabase('sqlite', new Kysely<Tables>({ dialect: observed }), (next) => (observer = next));
+    return asDatabase('sqlite', new Kysely<Tables>({ dialect: observed, plugins: [new YieldToEventLoop()] }), (next) => (observer = next));
   }
 
   const pool = new pg.Pool({
