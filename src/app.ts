@@ -82,7 +82,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installHttpConventions(app);
   closeConnectionsWhenStopping(app);
   installAuthentication(app, services.tokens);
-  installIdempotency(app, database.db);
+  installIdempotency(app, database);
 
   // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.
   app.addHook('onRoute', (route) => {
