@@ -51,6 +51,8 @@ export async function startBenchService(env: Record<string, string> = {}, isolat
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     PORT: '0',
     SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
+    // SQLITE_SYNCHRONOUS=normal|full: what durability costs (full is the service's default)
+    ...(process.env.SQLITE_SYNCHRONOUS ? { SQLITE_SYNCHRONOUS: process.env.SQLITE_SYNCHRONOUS } : {}),
     ...env,
   });
   const runtime = await startRuntime(config, { schema });

@@ -10,6 +10,7 @@ import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
 import { installHttpConventions, newLogId, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
+import { closeConnectionsWhenStopping } from './platform/stopping.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -80,9 +81,10 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   installHttpConventions(app);
+  closeConnectionsWhenStopping(app);
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
-  installIdempotency(app, database.db);
+  installIdempotency(app, database);
 
   // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.
   app.addHook('onRoute', (route) => {

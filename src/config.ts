@@ -34,7 +34,14 @@ export interface Config {
   smtpUrl: string | null;
   /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
   mailFrom: string;
+  /** How long a stop (SIGTERM, SIGINT) waits for requests and jobs under way before cutting them, seconds. */
+  shutdownGraceSeconds: number;
+  /** SQLite `synchronous`: `full` (default) makes an acknowledged write survive power loss; `normal` may lose the last ones. */
+  sqliteSynchronous: SqliteSynchronous;
 }
+
+export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -137,6 +144,9 @@ export function loadConfig(env: Env = process.env): Config {
   const mailFrom = env.MAIL_FROM?.trim() || `Delivery service <noreply@${mailDomain}>`;
   if (!isMailAddress(mailFrom)) problems.push(`MAIL_FROM must be an e-mail address such as noreply@example.com or "Shop <noreply@example.com>", got "${mailFrom}"`);
 
+  const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full') as SqliteSynchronous;
+  if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) problems.push(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${env.SQLITE_SYNCHRONOUS}"`);
+
   const config: Config = {
     port,
     host,
@@ -157,6 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
     smtpUrl,
     mailFrom,
+    shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),
+    sqliteSynchronous,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
