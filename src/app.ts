@@ -67,8 +67,9 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart);
+  app.setValidatorCompiler(({ schema, httpPart, method }) => {
+    // PATCH bodies: an absent field keeps its value, so an empty one means "make it empty".
+    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, { partial: method === 'PATCH' });
     return (data: unknown) => {
       try {
         return { value: validator.parse(data) };

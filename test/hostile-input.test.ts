@@ -1,0 +1,75 @@
+/**
+ * Issue 12: empty strings and hostile input, one test per finding, over HTTP on a real
+ * database. The seeded sweep of every operation is in hostile-sweep.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './support/app.js';
+import type { ApiClient, ApiResponse } from './support/client.js';
+import { boxBody, productBody } from './support/fixtures.js';
+import { orderBody, orderingAccount, type OrderingAccount } from './support/orders.js';
+
+let t: TestApp;
+let a: OrderingAccount;
+let owner: ApiClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await orderingAccount(t);
+  owner = a.owner;
+});
+afterAll(async () => t.close());
+
+/** The house error body, with the x-log-id header it must repeat. */
+function expectHouseError(response: ApiResponse, status: number): void {
+  expect(response.status, response.text).toBe(status);
+  const logId = response.headers['x-log-id'];
+  expect(logId).toMatch(/^[0-9a-f]{32}$/);
+  expect(response.body).toEqual({ code: expect.any(String), message: expect.any(String), errors: expect.any(Array), logId });
+}
+
+describe('an empty string for an optional field is "not given" (item 2)', () => {
+  it('creates an order whose product has an empty producingCountry, form-encoded as WooCommerce sends it and as JSON', async () => {
+    const body = orderBody(a, { cmsId: 'EMPTY-1' });
+    const products = body.products as Array<Record<string, unknown>>;
+    const withEmpty = { ...body, products: [{ ...products[0], producingCountry: '', vat: '', barcode: '' }], clientDeliveryDate: '', pickup: { date: '' } };
+    const form = await owner.post('/v2/orders', withEmpty, { form: true });
+    expect(form.status, form.text).toBe(201);
+    expect(form.body.id).toEqual(expect.any(Number));
+    const json = await owner.post('/v2/orders', withEmpty);
+    expect(json.status, json.text).toBe(201);
+    for (const id of [form.body.id, json.body.id]) {
+      const order = (await owner.get(`/v2/orders/${id}`)).body;
+      expect(order.products[0]).toMatchObject({ producingCountry: null, vat: null, barcode: null });
+    }
+    const raw = `shopId=${a.shopId}&cmsId=EMPTY-2&products%5B0%5D%5Bname%5D=Tea&products%5B0%5D%5Bweight%5D=0.5&products%5B0%5D%5BproducingCountry%5D=` +
+      `&deliveryAddress%5Bcity%5D%5BcountryCode%5D=RU&deliveryAddress%5Bcity%5D%5Bname%5D=${encodeURIComponent('Санкт-Петербург')}` +
+      `&recipient%5BfullName%5D=Anna&recipient%5Bphone%5D=%2B79215556677&delivery%5Bcompany%5D%5Bid%5D=1&delivery%5Btype%5D=1&delivery%5Bpoint%5D%5Bid%5D=${a.pointId}`;
+    expect((await owner.post('/v2/orders', raw, { form: true })).status).toBe(201);
+  });
+
+  it('still refuses an empty required field, and an empty PATCH value that cannot be emptied', async () => {
+    const body = orderBody(a);
+    const refused = await owner.post('/v2/orders', { ...body, recipient: { fullName: '', phone: '+79215556677' }, deliveryAddress: { city: { countryCode: '', name: 'Санкт-Петербург' } } });
+    expectHouseError(refused, 400);
+    expect(refused.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'recipient.fullName', message: 'must not be empty' },
+        { field: 'deliveryAddress.city.countryCode', message: 'must not be empty' },
+      ]),
+    );
+    const product = (await owner.post('/v2/products', productBody({ vendorCode: 'EMPTY-P' }))).body.id as number;
+    const patched = await owner.patch(`/v2/products/${product}`, { brand: '', producingCountry: '' });
+    expect(patched.status, patched.text).toBe(204);
+    expect((await owner.get(`/v2/products/${product}`)).body).toMatchObject({ brand: null, producingCountry: null, name: 'Футболка красная' });
+    const emptied = await owner.patch(`/v2/products/${product}`, 'name=', { form: true });
+    expectHouseError(emptied, 400);
+    expect(emptied.body.errors).toEqual([{ field: 'name', message: 'must not be empty' }]);
+  });
+
+  it('reads an empty query filter as no filter', async () => {
+    await owner.post('/v2/boxes', boxBody({ name: 'Filtered' }));
+    const all = await owner.get('/v2/boxes?name=&weight=&width=&page=&perPage=');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.length).toBeGreaterThan(0);
+  });
+});
