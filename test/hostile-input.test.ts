@@ -73,3 +73,64 @@ describe('an empty string for an optional field is "not given" (item 2)', () => 
     expect(all.body.length).toBeGreaterThan(0);
   });
 });
+
+interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  additionalProperties?: boolean | SchemaNode;
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema: SchemaNode }>; requestBody?: { content: Record<string, { schema: SchemaNode }> } }>>;
+}
+
+/** Every number node of a request schema, with where it is. */
+function numberNodes(node: SchemaNode | undefined, at: string, found: Array<{ at: string; node: SchemaNode }>): void {
+  if (!node || typeof node !== 'object') return;
+  const types = Array.isArray(node.type) ? node.type : node.type ? [node.type] : [];
+  if ((types.includes('integer') || types.includes('number')) && node.enum === undefined && node.const === undefined) found.push({ at, node });
+  for (const [key, child] of Object.entries(node.properties ?? {})) numberNodes(child, `${at}.${key}`, found);
+  numberNodes(node.items, `${at}[]`, found);
+  for (const branch of node.anyOf ?? []) numberNodes(branch, at, found);
+  if (typeof node.additionalProperties === 'object') numberNodes(node.additionalProperties, `${at}{}`, found);
+}
+
+describe('every number a request carries is bounded (item 12)', () => {
+  it('refuses a page or a numeric filter beyond what the databases take with a 400 naming it', async () => {
+    for (const [url, field] of [
+      ['/v2/boxes?page=99999999999999999999', 'page'],
+      ['/v2/boxes?weight=99999999999999999999', 'weight'],
+      ['/v2/orders?list=0&page=2147483648', 'page'],
+      ['/v2/orders?list=0&shopId=99999999999999999999', 'shopId'],
+    ]) {
+      const response = await owner.get(url);
+      expectHouseError(response, 400);
+      expect(response.body.errors, url).toEqual([{ field, message: expect.stringMatching(/^must be at most /) }]);
+    }
+    expect((await owner.get('/v2/boxes?page=2147483647&perPage=1000')).body).toEqual([]);
+  });
+
+  it('gives every integer and number of every request schema a minimum and a maximum', async () => {
+    const document = (await t.client().get('/openapi.json')).body as OpenApiDocument;
+    const found: Array<{ at: string; node: SchemaNode }> = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of operation.parameters ?? []) numberNodes(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.in}:${parameter.name}`, found);
+        numberNodes(operation.requestBody?.content['application/json']?.schema, `${method.toUpperCase()} ${path} body`, found);
+      }
+    }
+    expect(found.length).toBeGreaterThan(100);
+    const unbounded = found
+      .filter(({ node }) => (node.minimum ?? node.exclusiveMinimum) === undefined || (node.maximum ?? node.exclusiveMaximum) === undefined)
+      .map(({ at }) => at);
+    expect(unbounded).toEqual([]);
+  });
+});
