@@ -134,3 +134,35 @@ describe('every number a request carries is bounded (item 12)', () => {
     expect(unbounded).toEqual([]);
   });
 });
+
+describe('deep and large free-form JSON (item 13)', () => {
+  const nested = (levels: number): unknown => {
+    let value: unknown = 'x';
+    for (let level = 0; level < levels; level += 1) value = [value];
+    return value;
+  };
+
+  it('refuses a body nested thousands of levels deep with a 400 before parsing it', async () => {
+    const deep = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
+    const send = (payload: string, url = '/v2/products') =>
+      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, payload });
+    const body = JSON.stringify(productBody({ vendorCode: 'DEEP-1', bindings: ['HERE'] })).replace('"HERE"', deep);
+    const response = await send(body);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ code: 'json_too_deep', message: expect.any(String), errors: [], logId: response.headers['x-log-id'] });
+    const inString = await send(`{"name":"${'['.repeat(40)}","dimensions":{"width":1,"height":1,"length":1}}`, '/v2/boxes');
+    expect(inString.statusCode, 'brackets inside a string are text').toBe(201);
+  });
+
+  it('bounds each free-form value the API stores in depth and size, naming it', async () => {
+    const deep = await owner.post('/v2/products', productBody({ vendorCode: 'DEEP-2', bindings: [{ marketplaceId: 1, sku: 'a' }, nested(20)] }));
+    expectHouseError(deep, 400);
+    expect(deep.body.errors).toEqual([{ field: 'bindings[1]', message: expect.stringMatching(/levels deep/) }]);
+    const large = await owner.post('/v2/products', productBody({ vendorCode: 'DEEP-3', bindings: [{ marketplaceId: 1, sku: 'x'.repeat(20_000) }] }));
+    expectHouseError(large, 400);
+    expect(large.body.errors).toEqual([{ field: 'bindings[0]', message: expect.stringMatching(/characters long/) }]);
+    const form = await owner.post('/v2/products', `name=a&vendorCode=DEEP-4&bindings[0]${'[a]'.repeat(40)}=1`, { form: true });
+    expectHouseError(form, 400);
+    expect(form.body.errors).toEqual([{ field: 'bindings[0]', message: expect.stringMatching(/levels deep/) }]);
+  });
+});

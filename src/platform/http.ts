@@ -21,6 +21,38 @@ export function parseQueryString(text: string): Record<string, unknown> {
   return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
 }
 
+/**
+ * The deepest nesting of objects and arrays a JSON body may have. No request schema goes
+ * beyond a few levels; a deeper body is hostile (thousands of levels overflowed the stack of
+ * JSON.stringify when stored) and is refused before it is parsed.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether JSON text nests deeper than `limit`; brackets inside strings do not count. */
+export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth -= 1;
+  }
+  return false;
+}
+
 export function newLogId(): string {
   return randomUUID().replace(/-/g, '');
 }
@@ -74,6 +106,10 @@ export function installHttpConventions(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(new AppError(400, 'json_too_deep', `The body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`), undefined);
       return;
     }
     defaultJsonParser(request, text, done);
