@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
-import { installHttpConventions, newLogId, parseQueryString, type App } from './platform/http.js';
+import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, newLogId, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
@@ -63,8 +63,11 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     genReqId: () => newLogId(),
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
-    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
-    return503OnClosing: true,
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Answers Fastify gives before or outside routing, in the house way (x-log-id, error body).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(({ schema, httpPart, method }) => {

@@ -2,6 +2,8 @@
  * Issue 12: empty strings and hostile input, one test per finding, over HTTP on a real
  * database. The seeded sweep of every operation is in hostile-sweep.test.ts.
  */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.js';
 import type { ApiClient, ApiResponse } from './support/client.js';
@@ -186,5 +188,62 @@ describe('text that no database stores: NUL and lone surrogates (item 14)', () =
       expect(response.body.errors, response.text).toEqual([{ field, message: expect.stringMatching(/NUL|surrogate/) }]);
     }
     expect((await owner.post('/v2/boxes', boxBody({ name: 'Коробка 📦' }))).status).toBe(201);
+  });
+});
+
+describe('answers Fastify gives itself follow the house conventions (item 15)', () => {
+  it('answers a malformed %-escape in the path with the house body and x-log-id', async () => {
+    for (const url of ['/v2/boxes%ZZ', '/v2/orders/%E0%A4%A', '/v2/boxes/%']) {
+      expectHouseError(await owner.get(url), 400);
+      expect((await owner.get(url)).body.code).toBe('bad_url');
+    }
+  });
+
+  it('names an over-long id in a 400, and answers a path part beyond 500 characters with a house 414', async () => {
+    const long = await owner.get(`/v2/orders/${'9'.repeat(200)}`);
+    expectHouseError(long, 400);
+    expect(long.body.errors).toEqual([{ field: 'id', message: expect.any(String) }]);
+    const tooLong = await owner.get(`/v2/boxes/${'9'.repeat(600)}`);
+    expectHouseError(tooLong, 414);
+    expect(tooLong.body.code).toBe('path_parameter_too_long');
+  });
+
+  it('answers a request Node cannot parse with the house body and a log id, on the socket', async () => {
+    const own = await createTestApp();
+    try {
+      await own.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = own.app.server.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /v2/boxes HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      const logId = /x-log-id: ([0-9a-f]{32})/.exec(answer)?.[1];
+      expect(logId).toBeDefined();
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ code: 'bad_request', message: expect.any(String), errors: [], logId });
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers a request that arrives while the server stops with a house 503', async () => {
+    let during: { status: number; logId: string | null; body: unknown } | undefined;
+    let port = 0;
+    const own = await createTestApp({
+      configure(app) {
+        app.addHook('preClose', async () => {
+          const response = await fetch(`http://127.0.0.1:${port}/health`);
+          during = { status: response.status, logId: response.headers.get('x-log-id'), body: await response.json() };
+        });
+      },
+    });
+    await own.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (own.app.server.address() as AddressInfo).port;
+    await own.close();
+    expect(during?.status).toBe(503);
+    expect(during?.body).toEqual({ code: 'shutting_down', message: expect.any(String), errors: [], logId: during?.logId });
   });
 });

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import querystring from 'node:querystring';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import qs from 'qs';
@@ -91,10 +92,75 @@ function sendError(reply: FastifyReply, status: number, body: ErrorBodyShape): v
   void reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * A path parameter longer than this is answered 414 before routing. Ids are at most 16 digits
+ * and file names 30 characters; up to here a long value still reaches validation, which names
+ * the parameter in a 400.
+ */
+export const MAX_PARAM_LENGTH = 500;
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any hook runs (a malformed
+ * %-escape in the path, an over-long path parameter), answered in the house way.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-log-id', request.id);
+  const body = (code: string, message: string): ErrorBodyShape => ({ code, message, errors: [], logId: request.id });
+  if (error.code === 'FST_ERR_BAD_URL') {
+    request.log.info({ code: 'bad_url', status: 400 }, error.message);
+    sendError(reply, 400, body('bad_url', 'The URL is not valid: it holds a malformed %-escape.'));
+    return;
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    request.log.info({ code: 'path_parameter_too_long', status: 414 }, error.message);
+    sendError(reply, 414, body('path_parameter_too_long', `A part of the URL path is longer than ${MAX_PARAM_LENGTH} characters.`));
+    return;
+  }
+  request.log.error({ err: error }, 'Unhandled framework error');
+  sendError(reply, 500, body('internal_error', 'Something went wrong on our side. Please quote the log id to support.'));
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser could not read never becomes a
+ * request, so it is answered here on the socket, still with a log id and the house body.
+ */
+export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code] ?? { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
+  const logId = newLogId();
+  this.log.info({ logId, code: known.code, status: known.status, err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ code: known.code, message: known.message, errors: [], logId } satisfies ErrorBodyShape);
+    socket.write(
+      `HTTP/1.1 ${known.status} ${known.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `x-log-id: ${logId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function installHttpConventions(app: FastifyInstance): void {
+  // Requests that arrive while the server stops (on a kept-alive connection) are refused here
+  // rather than by Fastify's own bare 503 (`return503OnClosing: false` in app.ts).
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+
   // The log id goes on every response, errors and 404s included, as early as possible.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-log-id', request.id);
+    if (stopping) {
+      reply.header('connection', 'close');
+      sendError(reply, 503, { code: 'shutting_down', message: 'The server is stopping; send the request again.', errors: [], logId: request.id });
+      return;
+    }
     done();
   });
 
