@@ -7,6 +7,10 @@
  * come as `ids[0]=1` (an object with numeric keys once qs has read it). Unknown fields
  * are dropped; schema defaults are filled in. Errors come back as our field paths
  * (`products[2].dimensions.width`) with sentences a shop owner can read.
+ *
+ * Rules every part shares, whatever the schema: an empty string for an optional field is
+ * "not given"; text holding NUL or a lone surrogate is refused (no database stores it alike);
+ * free-form JSON is bounded in depth and size.
  */
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
@@ -98,30 +102,79 @@ function indexedObjectToArray(value: Record<string, unknown>): unknown[] | undef
   return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]);
 }
 
+/** NUL (PostgreSQL text refuses it) and lone UTF-16 surrogates (no UTF-8 spelling, so JSON columns refuse them). */
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Cheap first look: most text has neither NUL nor any surrogate (emoji pairs do, and are fine). */
+const SUSPECT_TEXT = /[\u0000\uD800-\uDFFF]/;
+const MAX_VALUE_DEPTH = 64;
+
+function unstorableTextProblem(text: string): string | undefined {
+  if (!SUSPECT_TEXT.test(text)) return undefined;
+  const match = UNSTORABLE_TEXT.exec(text);
+  if (!match) return undefined;
+  return match[0] === '\u0000' ? 'must not contain a NUL character (U+0000)' : 'must be valid Unicode text (it holds an unpaired UTF-16 surrogate)';
+}
+
+/**
+ * Names every string and key of a free-form value that is not storable text. Called only for
+ * a value where a cheap look found suspect text.
+ */
+function findUnstorableText(value: unknown, path: Array<string | number>, found: ErrorItem[]): void {
+  if (typeof value === 'string') {
+    const problem = unstorableTextProblem(value);
+    if (problem) found.push({ field: fieldOf(path), message: problem });
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (path.length >= MAX_VALUE_DEPTH) {
+    found.push({ field: fieldOf(path), message: 'is nested too deep' });
+    return;
+  }
+  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const keyProblem = typeof key === 'string' ? unstorableTextProblem(key) : undefined;
+    if (keyProblem) {
+      // The key itself is not echoed: name the object that holds it.
+      found.push({ field: fieldOf(path), message: `has a key that ${keyProblem}` });
+      continue;
+    }
+    path.push(key);
+    findUnstorableText(item, path, found);
+    path.pop();
+  }
+}
+
 /** Free-form JSON (marketplace bindings...) is stored as given: at most this deep and this long. */
 export const FREE_FORM_MAX_DEPTH = 8;
 export const FREE_FORM_MAX_CHARS = 16_384;
 
-/** Nesting and JSON length of a free-form value, stopping as soon as the depth is over the limit. */
-function measureFreeForm(value: unknown): { tooDeep: boolean; chars: number } {
+/**
+ * Nesting, JSON length and suspect text of a free-form value, stopping as soon as the depth
+ * or the length is over the limit.
+ */
+function measureFreeForm(value: unknown): { tooDeep: boolean; chars: number; suspect: boolean } {
   let chars = 0;
+  let suspect = false;
   const stack: Array<{ item: unknown; depth: number }> = [{ item: value, depth: 0 }];
   while (stack.length > 0) {
     const { item, depth } = stack.pop() as { item: unknown; depth: number };
-    if (typeof item === 'string') chars += item.length + 2;
-    else if (typeof item !== 'object' || item === null) chars += String(item).length;
+    if (typeof item === 'string') {
+      chars += item.length + 2;
+      suspect ||= SUSPECT_TEXT.test(item);
+    } else if (typeof item !== 'object' || item === null) chars += String(item).length;
     else {
-      if (depth >= FREE_FORM_MAX_DEPTH) return { tooDeep: true, chars };
+      if (depth >= FREE_FORM_MAX_DEPTH) return { tooDeep: true, chars, suspect };
       const entries = Array.isArray(item) ? item.map((child) => ['', child] as const) : Object.entries(item);
       chars += 2 + entries.length;
       for (const [key, child] of entries) {
         chars += key === '' ? 0 : key.length + 3;
+        suspect ||= SUSPECT_TEXT.test(key);
         stack.push({ item: child, depth: depth + 1 });
       }
     }
-    if (chars > FREE_FORM_MAX_CHARS) return { tooDeep: false, chars };
+    if (chars > FREE_FORM_MAX_CHARS) return { tooDeep: false, chars, suspect };
   }
-  return { tooDeep: false, chars };
+  return { tooDeep: false, chars, suspect };
 }
 
 /**
@@ -143,6 +196,8 @@ class Coercer {
 
   coerce(node: SchemaNode, value: unknown): Coerced {
     if (value === undefined) return ABSENT;
+    // Every string of the part passes here (free-form ones in boundFreeForm): one text rule.
+    if (typeof value === 'string' && SUSPECT_TEXT.test(value)) this.checkText(value);
     if (node.anyOf) return this.coerceUnion(node, value);
     const types = typesOf(node);
 
@@ -253,15 +308,30 @@ class Coercer {
   }
 
   private boundFreeForm(value: unknown): unknown {
-    const { tooDeep, chars } = measureFreeForm(value);
+    const { tooDeep, chars, suspect } = measureFreeForm(value);
     if (tooDeep) this.issue(`must not nest objects or arrays more than ${FREE_FORM_MAX_DEPTH} levels deep`);
     else if (chars > FREE_FORM_MAX_CHARS) this.issue(`must be at most ${FREE_FORM_MAX_CHARS} characters long as JSON`);
+    else if (suspect) findUnstorableText(value, [...this.path], this.issues);
     return value;
   }
 
+  private checkText(text: string): void {
+    const problem = unstorableTextProblem(text);
+    if (problem) this.issue(problem);
+  }
+
+  /** A key the schema does not name, kept as given: its text follows the same rule. */
+  private checkKey(key: string): boolean {
+    const problem = SUSPECT_TEXT.test(key) ? unstorableTextProblem(key) : undefined;
+    // The key itself is not echoed: name the object that holds it.
+    if (problem) this.issue(`has a key that ${problem}`);
+    return problem === undefined;
+  }
+
   private issue(message: string): void {
-    const field = this.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '') || '(body)';
-    this.issues.push({ field, message });
+    const field = fieldOf(this.path);
+    // A union tries a value against each branch: one problem per field.
+    if (!this.issues.some((issue) => issue.field === field)) this.issues.push({ field, message });
   }
 
   /**
@@ -292,9 +362,12 @@ class Coercer {
     const result: Record<string, unknown> = {};
     for (const [key, propertyNode] of Object.entries(properties)) {
       const given = value[key];
-      this.path.push(key);
-      const coerced = given === '' ? this.emptyProperty(propertyNode, !required.includes(key)) : this.coerce(propertyNode, given);
-      this.path.pop();
+      let coerced: Coerced = ABSENT;
+      if (given !== undefined) {
+        this.path.push(key);
+        coerced = given === '' ? this.emptyProperty(propertyNode, !required.includes(key)) : this.coerce(propertyNode, given);
+        this.path.pop();
+      }
       if (coerced !== ABSENT) result[key] = coerced;
       else if (propertyNode.default !== undefined) result[key] = structuredClone(propertyNode.default);
     }
@@ -302,14 +375,20 @@ class Coercer {
     const extraNode = isPlainObject(extra as unknown) ? (extra as SchemaNode) : patterned.length === 1 ? patterned[0] : undefined;
     if (extraNode) {
       for (const [key, item] of Object.entries(value)) {
-        if (key in properties) continue;
+        if (key in properties || !this.checkKey(key)) continue;
         this.path.push(key);
         const coerced = this.coerce(extraNode, item);
         this.path.pop();
         if (coerced !== ABSENT) result[key] = coerced;
       }
     } else if (extra === true || (node.properties === undefined && extra === undefined)) {
-      for (const [key, item] of Object.entries(value)) if (!(key in properties)) result[key] = item;
+      // An object whose schema names no fields takes any: free-form, bounded like the others.
+      for (const [key, item] of Object.entries(value)) {
+        if (key in properties || !this.checkKey(key)) continue;
+        this.path.push(key);
+        result[key] = this.boundFreeForm(item);
+        this.path.pop();
+      }
     }
     return result;
   }
@@ -335,6 +414,11 @@ function valueAt(value: unknown, instancePath: string): unknown {
     at = (at as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return at;
+}
+
+/** `['products', 2, 'name']` -> `products[2].name` */
+function fieldOf(path: Array<string | number>): string {
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '') || '(body)';
 }
 
 /** `/products/2/dimensions/width` -> `products[2].dimensions.width` */
@@ -543,53 +627,6 @@ function isFormEncoded(value: unknown): boolean {
   return isPlainObject(value) && (value as Record<symbol, unknown>)[FORM_ENCODED] === true;
 }
 
-/** NUL (PostgreSQL text refuses it) and lone UTF-16 surrogates (no UTF-8 spelling, so JSON columns refuse them). */
-const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const MAX_VALUE_DEPTH = 64;
-
-function unstorableTextProblem(text: string): string | undefined {
-  const match = UNSTORABLE_TEXT.exec(text);
-  if (!match) return undefined;
-  return match[0] === '\u0000' ? 'must not contain a NUL character (U+0000)' : 'must be valid Unicode text (it holds an unpaired UTF-16 surrogate)';
-}
-
-/**
- * One rule for all text of a request, on both databases alike: every string and every object
- * key of what a request part carries (free-form JSON included) must be storable text.
- */
-function findUnstorableText(value: unknown, path: Array<string | number>, found: ErrorItem[]): void {
-  const field = () => path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '') || '(body)';
-  if (typeof value === 'string') {
-    const problem = unstorableTextProblem(value);
-    if (problem) found.push({ field: field(), message: problem });
-    return;
-  }
-  if (typeof value !== 'object' || value === null) return;
-  if (path.length >= MAX_VALUE_DEPTH) {
-    found.push({ field: field(), message: 'is nested too deep' });
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      path.push(index);
-      findUnstorableText(item, path, found);
-      path.pop();
-    });
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const keyProblem = unstorableTextProblem(key);
-    if (keyProblem) {
-      // The key itself is not echoed: name the object that holds it.
-      found.push({ field: field(), message: `has a key that ${keyProblem}` });
-      continue;
-    }
-    path.push(key);
-    findUnstorableText(item, path, found);
-    path.pop();
-  }
-}
-
 /**
  * Builds the validator for one request part. Query strings, params, headers and
  * form-encoded bodies get string coercion; header parts keep the headers they do not
@@ -614,7 +651,6 @@ export function compileValidator<T = unknown>(schema: TSchema, part: RequestPart
         coerced = { ...rest, ...declared };
       }
       const problems = coercer.issues;
-      findUnstorableText(declared, [], problems);
       if (problems.length === 0 && check.Check(coerced)) return coerced as T;
       const errors = mergeErrors(problems, problems.length > 0 && check.Check(coerced) ? [] : translateErrors(root, check.Errors(coerced) as RawError[], '', coerced));
       if (part === 'headers') for (const error of errors) error.field = headerLabel(error.field ?? '');
