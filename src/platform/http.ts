@@ -36,8 +36,22 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** Whether the text has more than `limit` opening brackets at all (native search, no string tracking). */
+function opensMoreThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count += 1;
+      if (count > limit) return true;
+    }
+  }
+  return false;
+}
+
 /** Whether JSON text nests deeper than `limit`; brackets inside strings do not count. */
 export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  // A body with few brackets (an import's one long base64 string) cannot be deep: skip the scan.
+  if (!opensMoreThan(text, limit)) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
