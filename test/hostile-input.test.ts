@@ -170,13 +170,14 @@ describe('deep and large free-form JSON (item 13)', () => {
 });
 
 describe('text that no database stores: NUL and lone surrogates (item 14)', () => {
-  it('refuses them with a 400 naming the field, in bodies, query strings and free-form JSON', async () => {
+  it('refuses them with a 400 naming the field, in bodies, query strings, path parameters and free-form JSON', async () => {
     const calls: Array<[() => Promise<ApiResponse>, string]> = [
       [() => t.client().post('/v2/auth/login', { email: 'a\u0000b', password: 'x' }), 'email'],
       [() => owner.post('/v2/boxes', boxBody({ name: 'Box\u0000' })), 'name'],
       [() => owner.post('/v2/boxes', `name=Box%00&dimensions[width]=1&dimensions[height]=1&dimensions[length]=1`, { form: true }), 'name'],
       [() => owner.get('/v2/boxes?name=a%00b'), 'name'],
       [() => owner.get('/v2/products?name=a%00b'), 'name'],
+      [() => t.client().get('/files/a%00b.pdf'), 'name'],
       [() => owner.post('/v2/orders', orderBody(a, { cmsId: '\ud800' })), 'cmsId'],
       [() => owner.post('/v2/products', productBody({ vendorCode: 'SURROGATE', barcodes: ['46012\udc00'] })), 'barcodes[0]'],
       [() => owner.post('/v2/products', productBody({ vendorCode: 'NUL-BINDING', bindings: [{ sku: 'a\u0000' }] })), 'bindings[0].sku'],
