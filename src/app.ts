@@ -8,9 +8,8 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
-import { installHttpConventions, newLogId, parseQueryString, type App } from './platform/http.js';
+import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, newLogId, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
-import { closeConnectionsWhenStopping } from './platform/stopping.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -65,12 +64,16 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     genReqId: () => newLogId(),
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
-    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
-    return503OnClosing: true,
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Answers Fastify gives before or outside routing, in the house way (x-log-id, error body).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart);
+  app.setValidatorCompiler(({ schema, httpPart, method }) => {
+    // PATCH bodies: an absent field keeps its value, so an empty one means "make it empty".
+    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, { partial: method === 'PATCH' });
     return (data: unknown) => {
       try {
         return { value: validator.parse(data) };
@@ -81,7 +84,6 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   installHttpConventions(app);
-  closeConnectionsWhenStopping(app);
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
   installIdempotency(app, database);
