@@ -25,7 +25,16 @@ export interface Database {
    * with SQLite, which one process owns).
    */
   readonly messages: DatabaseMessages | null;
+  /** PostgreSQL: the connection pool's occupancy now, for the metrics (null with SQLite, which has one connection). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
 }
 
 export interface MessageHandlers {
@@ -143,7 +152,8 @@ export function createDatabase(options: DatabaseOptions): Database {
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const messages = new PostgresMessages(options.url, pool, options.schema);
-  return asDatabase('postgres', new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), messages);
+  const stats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return asDatabase('postgres', new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), messages, stats);
 }
 
 /**
@@ -236,11 +246,12 @@ class PostgresMessages implements DatabaseMessages {
   }
 }
 
-function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, messages: PostgresMessages | null = null): Database {
+function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, messages: PostgresMessages | null = null, poolStats: () => PoolStats | null = () => null): Database {
   return {
     kind,
     db,
     messages,
+    poolStats,
     async ping() {
       await sql`select 1`.execute(db);
     },
