@@ -8,8 +8,11 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
-import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, newLogId, parseQueryString, type App } from './platform/http.js';
+import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
+import { installRequestMetrics, metricsRoute } from './platform/metrics.js';
+import { installCors, installRequestIdEcho, installVersionRoute, requestIdOf } from './platform/operations.js';
+import { installRateLimits } from './platform/rate-limit.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -61,7 +64,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(logStream ? { stream: logStream } : {}) },
     logController: new RequestLogController(),
-    genReqId: () => newLogId(),
+    // A caller's X-Request-Id (when safe) becomes the log id, so its traces and ours meet.
+    genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -84,6 +88,10 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   installHttpConventions(app);
+  installRequestIdEcho(app);
+  installRequestMetrics(app, services.metrics);
+  await installCors(app, config.corsOrigins);
+  await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
   installIdempotency(app, database);
@@ -115,6 +123,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
+  installVersionRoute(app, config, API_VERSION);
+  metricsRoute(app, services.metrics, config.metricsToken);
   app.get('/health', { config: { public: true }, schema: { tags: ['Service'], summary: 'The process is alive', security: [] } }, async () => ({ status: 'ok' }));
   app.get('/ready', { config: { public: true }, schema: { tags: ['Service'], summary: 'The database answers', security: [] } }, async (request, reply) => {
     try {

@@ -223,6 +223,21 @@ export class JobQueue {
     return row ? { status: row.status as JobStatus, attempts: row.attempts, lastError: row.last_error, runAt: row.run_at } : undefined;
   }
 
+  /**
+   * How many jobs wait, run or failed for good, by kind (done ones are left out: they are
+   * many and say nothing about health). Read by the metrics; the (status, run_at) index
+   * keeps it a range scan.
+   */
+  async countByStatus(): Promise<Array<{ kind: string; status: Exclude<JobStatus, 'done'>; count: number }>> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('status', 'in', ['pending', 'running', 'failed'])
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, status: row.status as Exclude<JobStatus, 'done'>, count: Number(row.count) }));
+  }
+
   /** Forgets finished jobs older than `olderThanMs`. */
   async purgeFinished(olderThanMs: number, now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - olderThanMs).toISOString();

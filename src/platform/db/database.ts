@@ -28,7 +28,16 @@ export interface Database {
   readonly messages: DatabaseMessages | null;
   /** From now on `observer` sees every write, inside its transaction (driver.ts). */
   observeWrites(observer: WriteObserver): void;
+  /** PostgreSQL: the connection pool's occupancy now, for the metrics (null with SQLite, which has one connection). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
 }
 
 export interface MessageHandlers {
@@ -186,7 +195,8 @@ export function createDatabase(options: DatabaseOptions): Database {
   pool.on('error', () => undefined);
   const messages = new PostgresMessages(options.url, pool, options.schema);
   const observed = new ObservedDialect(new PostgresDialect({ pool }), { groupCommit: false, observer: () => observer });
-  return asDatabase('postgres', new Kysely<Tables>({ dialect: observed }), (next) => (observer = next), messages);
+  const stats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return asDatabase('postgres', new Kysely<Tables>({ dialect: observed }), (next) => (observer = next), messages, stats);
 }
 
 /**
@@ -279,12 +289,13 @@ class PostgresMessages implements DatabaseMessages {
   }
 }
 
-function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, observeWrites: (observer: WriteObserver) => void, messages: PostgresMessages | null = null): Database {
+function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, observeWrites: (observer: WriteObserver) => void, messages: PostgresMessages | null = null, poolStats: () => PoolStats | null = () => null): Database {
   return {
     kind,
     db,
     messages,
     observeWrites,
+    poolStats,
     async ping() {
       await sql`select 1`.execute(db);
     },
