@@ -38,6 +38,8 @@ import { NotificationStore } from './modules/notifications/store.js';
 import { smtpMailer } from './platform/mail.js';
 import { TrackingLinks } from './modules/tracking-page/links.js';
 import { TrackingPageService } from './modules/tracking-page/service.js';
+import { StockService } from './modules/fulfilment/stock-service.js';
+import { StockStore } from './modules/fulfilment/stock-store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -73,6 +75,8 @@ export interface Services {
   notifications: NotificationService;
   /** The recipients' public tracking page behind every trackingUrl of a built-in company. */
   trackingPage: TrackingPageService;
+  /** Fulfilment stock: products' quantity and rests, reservations of fulfilment orders. */
+  stock: StockService;
 }
 
 export interface ServiceDeps {
@@ -92,8 +96,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
-  const products = new ProductService(new ProductStore(db, database.kind), countries, undefined, readCache);
+  const stock = new StockService(new StockStore(db), warehouses);
+  const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache);
   const kits = new KitService(new KitStore(db), shops, products);
+  stock.connect(products, kits);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
@@ -103,7 +109,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const jobs = new JobQueue(db, database.kind);
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
-  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache);
+  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock);
   const tracking = new TrackingService(orderStore, orders, reference, jobs, {
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
@@ -114,5 +120,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { stock, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

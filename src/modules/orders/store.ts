@@ -356,4 +356,19 @@ export class OrderStore {
       .execute();
     return rows.map(toRecord);
   }
+
+  /** Preorders (reservation 1) of orders from these warehouses of the account, oldest first. */
+  async preorders(accountId: number, warehouseIds: number[], limit: number): Promise<OrderRecord[]> {
+    if (warehouseIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('reservation_status', '=', 1)
+      .where('warehouse_id', 'in', warehouseIds)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
 }
