@@ -40,6 +40,8 @@ import { TrackingLinks } from './modules/tracking-page/links.js';
 import { TrackingPageService } from './modules/tracking-page/service.js';
 import { StockService } from './modules/fulfilment/stock-service.js';
 import { StockStore } from './modules/fulfilment/stock-store.js';
+import { SupplyService } from './modules/fulfilment/supply-service.js';
+import { SupplyStore } from './modules/fulfilment/supply-store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -77,10 +79,12 @@ export interface Services {
   trackingPage: TrackingPageService;
   /** Fulfilment stock: products' quantity and rests, reservations of fulfilment orders. */
   stock: StockService;
+  /** Supplies of goods to the fulfilment warehouses, and their staff's side. */
+  supplies: SupplyService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -119,6 +123,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
+  const supplies = new SupplyService(new SupplyStore(db), stock.store, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { stock, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { stock, supplies, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -32,7 +32,10 @@ export async function fulfilmentAccount(t: TestApp, options: { autoReserve?: boo
   const ownWarehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
   const ownShopId = (await owner.post('/v2/shops', shopBody(ownWarehouseId))).body.id as number;
   const shopKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey as string;
-  return { owner, accountId: account.accountId, warehouseId: warehouse.body.id, shopId, shopKey, ownShopId, pointId: pickupPointIn(t), worker: orderJobWorker(t) };
+  // orders' jobs (registration, tracking) and the fulfilment ones (the built-in warehouses' clock, auto-reservation)
+  const worker = orderJobWorker(t);
+  t.runtime.services.supplies.registerJobs(worker);
+  return { owner, accountId: account.accountId, warehouseId: warehouse.body.id, shopId, shopKey, ownShopId, pointId: pickupPointIn(t), worker };
 }
 
 export async function newProduct(owner: ApiClient, overrides: Record<string, unknown> = {}): Promise<number> {
