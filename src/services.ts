@@ -41,6 +41,7 @@ import { TrackingPageService } from './modules/tracking-page/service.js';
 import { StockService } from './modules/fulfilment/stock-service.js';
 import { StockStore } from './modules/fulfilment/stock-store.js';
 import { SupplyService } from './modules/fulfilment/supply-service.js';
+import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
@@ -81,6 +82,8 @@ export interface Services {
   stock: StockService;
   /** Supplies of goods to the fulfilment warehouses, and their staff's side. */
   supplies: SupplyService;
+  /** The movement report of fulfilment goods (xlsx). */
+  movementReport: MovementReportService;
 }
 
 export interface ServiceDeps {
@@ -124,6 +127,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
   const supplies = new SupplyService(new SupplyStore(db), stock.store, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
+  const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { stock, supplies, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -3,7 +3,7 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
-import { AcceptanceBody, OperatorSupply, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
+import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
@@ -73,6 +73,22 @@ export function fulfilmentRoutes(app: App, services: Services): void {
       await services.supplies.delete(request.scope, request.body.id);
       return reply.code(204).send();
     },
+  );
+
+  app.post(
+    '/v2/products/movement-report',
+    {
+      schema: {
+        tags: ['Documents'],
+        summary: 'Movement report of products at fulfilment warehouses (xlsx)',
+        description:
+          'Per product and day (in the account\'s time zone): opening balance, received, shipped, returned, written off, closing balance, with each product\'s and the warehouse\'s totals. ' +
+          'One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.',
+        body: MovementReportBody,
+        response: { 200: ReportFile, ...errorResponses(403, 422) },
+      },
+    },
+    async (request) => services.movementReport.report(request.scope, request.body),
   );
 
   app.get(

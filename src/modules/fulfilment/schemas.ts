@@ -114,3 +114,11 @@ export type OperatorSupplyQuery = Static<typeof OperatorSupplyQuery>;
 
 /** A supply as the warehouse staff see it: whose it is, and the supply. */
 export const OperatorSupply = Type.Object({ accountId: Type.Integer(), supply: Supply });
+
+export const MovementReportBody = Type.Object({
+  date: Type.Object({ from: Day('First day, YYYY-MM-DD'), to: Day('Last day, YYYY-MM-DD (at most 366 days after from)') }),
+  ids: Type.Array(RecordId(), { minItems: 1, maxItems: 2000, description: 'Products to report' }),
+});
+export type MovementReportBody = Static<typeof MovementReportBody>;
+
+export const ReportFile = Type.Object({ file: Type.String({ description: 'URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several' }) });

@@ -212,4 +212,67 @@ export class StockStore {
       })
       .execute();
   }
+
+  /** The fulfilment warehouses that have ever held any of these products, with those products (ascending ids). */
+  async warehousesOf(accountId: number, productIds: number[]): Promise<Map<number, number[]>> {
+    const held = new Map<number, number[]>();
+    if (productIds.length === 0) return held;
+    const rows = await this.db
+      .selectFrom('stock')
+      .select(['fulfilment_warehouse_id', 'product_id'])
+      .distinct()
+      .where('account_id', '=', accountId)
+      .where('product_id', 'in', productIds)
+      .orderBy('fulfilment_warehouse_id')
+      .orderBy('product_id')
+      .execute();
+    for (const row of rows) held.set(row.fulfilment_warehouse_id, [...(held.get(row.fulfilment_warehouse_id) ?? []), row.product_id]);
+    return held;
+  }
+
+  /** On hand per product at a warehouse just before `before` (the sum of the movements until then). */
+  async balancesBefore(accountId: number, fulfilmentWarehouseId: number, productIds: number[], before: string): Promise<Map<number, number>> {
+    if (productIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('stock_movements')
+      .select(['product_id', sql<number>`sum(quantity_delta)`.as('quantity')])
+      .where('account_id', '=', accountId)
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('product_id', 'in', productIds)
+      .where('at', '<', before)
+      .groupBy('product_id')
+      .execute();
+    return new Map(rows.map((row) => [row.product_id, Number(row.quantity)]));
+  }
+
+  /**
+   * The movements that change what is on hand, product by product in time order, read in
+   * pages (keyset on product, time, id): a year of a large catalogue is never read at once.
+   */
+  async *onHandMovements(accountId: number, fulfilmentWarehouseId: number, productIds: number[], from: string, to: string, pageSize = 5000): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number }> {
+    if (productIds.length === 0) return;
+    let after: { productId: number; at: string; id: number } | null = null;
+    for (;;) {
+      let query = this.db
+        .selectFrom('stock_movements')
+        .select(['id', 'product_id', 'at', 'kind', 'quantity_delta'])
+        .where('account_id', '=', accountId)
+        .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+        .where('product_id', 'in', productIds)
+        .where('at', '>=', from)
+        .where('at', '<', to)
+        .where('quantity_delta', '!=', 0);
+      if (after) {
+        const { productId, at, id } = after;
+        query = query.where((eb) =>
+          eb.or([eb('product_id', '>', productId), eb.and([eb('product_id', '=', productId), eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])])])]),
+        );
+      }
+      const rows = await query.orderBy('product_id').orderBy('at').orderBy('id').limit(pageSize).execute();
+      for (const row of rows) yield { productId: row.product_id, at: row.at, kind: row.kind as MovementKind, delta: Number(row.quantity_delta) };
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1];
+      after = { productId: last.product_id, at: last.at, id: last.id };
+    }
+  }
 }

@@ -42,6 +42,8 @@ export const fulfilment: SchemaMigration = {
       .addColumn('at', t.instant, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('stock_movements_product_at').on('stock_movements').columns(['account_id', 'product_id', 'at']).execute();
+    // the movement report reads a warehouse's goods product by product, in time order
+    await db.schema.createIndex('stock_movements_report').on('stock_movements').columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'at', 'id']).execute();
     await db.schema.createIndex('stock_movements_stock').on('stock_movements').columns(['stock_id']).execute();
 
     await kit
