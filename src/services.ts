@@ -106,7 +106,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const stock = new StockService(new StockStore(db), warehouses);
   const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache);
   const kits = new KitService(new KitStore(db), shops, products);
-  stock.connect(products, kits);
+  stock.connect(products, kits, shops);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
@@ -126,7 +126,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
-  const supplies = new SupplyService(new SupplyStore(db), stock.store, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
+  const supplies = new SupplyService(new SupplyStore(db), stock, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
   const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
   return { stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };

@@ -4,7 +4,10 @@
  * Every change is a guarded UPDATE of a stock row plus its movement (stock-store.ts).
  */
 import type { Scope } from '../../platform/auth.js';
+import { outboxRows, writeOrderEvents } from '../events/outbox.js';
 import type { KitService } from '../kits/service.js';
+import type { Shop } from '../shops/schemas.js';
+import type { ShopService } from '../shops/service.js';
 import type { GoodsShortage, OrderFulfilment, ReservationPlan, StockActor } from '../orders/fulfilment-port.js';
 import type { OrderDoc } from '../orders/document.js';
 import type { Product, ProductRest } from '../products/schemas.js';
@@ -20,6 +23,7 @@ const RETRIES_PER_ROW = 50;
 export class StockService implements ProductStock, OrderFulfilment {
   private products: ProductService | null = null;
   private kits: KitService | null = null;
+  private shops: ShopService | null = null;
 
   constructor(
     readonly store: StockStore,
@@ -27,9 +31,18 @@ export class StockService implements ProductStock, OrderFulfilment {
   ) {}
 
   /** The catalogue and kits are built after stock (they show it): connected once both exist. */
-  connect(products: ProductService, kits: KitService): void {
+  connect(products: ProductService, kits: KitService, shops: ShopService): void {
     this.products = products;
     this.kits = kits;
+    this.shops = shops;
+  }
+
+  /** The account's shops whose goods are kept at a fulfilment warehouse, with their notification settings. */
+  async shopsAt(accountId: number, fulfilmentWarehouseId: number): Promise<Shop[]> {
+    if (!this.shops) return [];
+    const scope: Scope = { accountId, timeZone: 'UTC', kind: 'account', shopKeyShopId: null, employeeId: null };
+    const page = await this.shops.list(scope, { onlyFulfilment: 1 }, { page: 1, perPage: 1000, offset: 0 });
+    return page.items.filter((shop) => shop.warehouse.fulfilmentWarehouseId === fulfilmentWarehouseId);
   }
 
   // ---------------------------------------------------------------- ProductStock
@@ -67,7 +80,15 @@ export class StockService implements ProductStock, OrderFulfilment {
     const demand = await this.demand(scope, doc);
     const ids = [...demand.needs.keys()];
     const products = this.products && ids.length ? await this.products.getMany(scope, ids) : new Map<number, Product>();
+    const borders =
+      place === null
+        ? []
+        : (await this.shopsAt(scope.accountId, place)).flatMap((shop) => {
+            const low = shop.notifications.events.productEndsInFulfilment;
+            return low.enabled && low.border !== null ? [{ shopId: shop.id, border: low.border }] : [];
+          });
     return {
+      borders,
       fulfilmentWarehouseId: place,
       // products in id order: two orders reserving the same goods take their rows in one order
       needs: [...demand.needs]
@@ -82,14 +103,19 @@ export class StockService implements ProductStock, OrderFulfilment {
     if (place === null) return describe(plan, new Map());
     const note: MovementNote = { ...actor, orderId, reason: `reserved for order ${orderId}` };
     let failed: GoodsShortage | null = null;
+    const drained: Array<{ need: ReservationPlan['needs'][number]; before: number; after: number }> = [];
     for (const need of plan.needs) {
-      const got = await this.take(db, accountId, place, need.productId, need.count, note);
+      const { got, before } = await this.take(db, accountId, place, need.productId, need.count, note);
       if (got < need.count) {
         failed = { id: need.productId, name: need.name, vendorCode: need.vendorCode, restCount: got, missingCount: need.count - got };
         break;
       }
+      drained.push({ need, before, after: before - got });
     }
-    if (!failed && plan.unknown.length === 0) return [];
+    if (!failed && plan.unknown.length === 0) {
+      await this.lowStockEvents(db, accountId, orderId, place, plan.borders, drained);
+      return [];
+    }
     // short: give back what this order took here, so the other orders of a batch are judged on the stock they would find
     await this.release(db, accountId, orderId, actor);
     const shortages = describe(plan, await this.availableAt(accountId, place, plan.needs.map((need) => need.productId), db));
@@ -143,9 +169,11 @@ export class StockService implements ProductStock, OrderFulfilment {
    * reservation took from meanwhile is read again: the guarded UPDATE decides, never a
    * stale read.
    */
-  private async take(db: Db, accountId: number, fulfilmentWarehouseId: number, productId: number, need: number, note: MovementNote): Promise<number> {
+  private async take(db: Db, accountId: number, fulfilmentWarehouseId: number, productId: number, need: number, note: MovementNote): Promise<{ got: number; before: number }> {
     let got = 0;
-    for (const first of await this.store.rowsAt(accountId, fulfilmentWarehouseId, [productId], db)) {
+    const rows = await this.store.rowsAt(accountId, fulfilmentWarehouseId, [productId], db);
+    const before = rows.reduce((sum, row) => sum + row.quantity - row.reserved, 0);
+    for (const first of rows) {
       let row: StockRow | undefined = first;
       for (let attempt = 0; row && got < need && attempt < RETRIES_PER_ROW; attempt++) {
         const count = Math.min(need - got, row.quantity - row.reserved);
@@ -155,7 +183,22 @@ export class StockService implements ProductStock, OrderFulfilment {
       }
       if (got >= need) break;
     }
-    return got;
+    return { got, before };
+  }
+
+  /**
+   * productEndsInFulfilment: a shop is told once, when a reservation takes a product's
+   * available stock from above its border to or below it (the reserving order is the event's).
+   */
+  private async lowStockEvents(db: Db, accountId: number, orderId: number, fulfilmentWarehouseId: number, borders: ReservationPlan['borders'], drained: Array<{ need: ReservationPlan['needs'][number]; before: number; after: number }>): Promise<void> {
+    const now = new Date().toISOString();
+    for (const { shopId, border } of borders) {
+      for (const { need, before, after } of drained) {
+        if (!(before > border && after <= border)) continue;
+        const payload = { cmsId: null, trackNumber: null, productId: need.productId, vendorCode: need.vendorCode, available: after, border, fulfilmentWarehouseId };
+        await writeOrderEvents(db, outboxRows(accountId, shopId, orderId, [{ type: 'fulfilment.product_ends', statusFrom: null, statusTo: null, payload }], now));
+      }
+    }
   }
 
   private async placeOf(accountId: number, doc: OrderDoc): Promise<number | null> {

@@ -22,7 +22,9 @@ import type { FulfilmentWarehouseRecord } from '../warehouses/store.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import { discrepancyOf } from './rules.js';
 import { SUPPLY_STATUS, SUPPLY_STATUS_NAMES, type AcceptanceBody, type OperatorSupplyQuery, type Supply, type SupplyInput, type SupplyListQuery, type SupplyStatusItem } from './schemas.js';
-import type { MovementNote, StockStore } from './stock-store.js';
+import { outboxRows, writeOrderEvents } from '../events/outbox.js';
+import type { MovementNote } from './stock-store.js';
+import type { StockService } from './stock-service.js';
 import type { StoredLine, SupplyRecord, SupplyStore } from './supply-store.js';
 
 export const SUPPLY_ARRIVES_JOB = 'fulfilment.supply-arrives';
@@ -51,7 +53,7 @@ function lineKey(productId: number, batch: string | null | undefined): string {
 export class SupplyService {
   constructor(
     private readonly store: SupplyStore,
-    private readonly stock: StockStore,
+    private readonly stock: StockService,
     private readonly products: ProductService,
     private readonly warehouses: WarehouseService,
     private readonly shops: ShopService,
@@ -241,7 +243,13 @@ export class SupplyService {
   private async acceptCounted(supply: SupplyRecord, countOf: (line: StoredLine) => { accepted: number; damaged: number }, who: { actor: string; employeeId: number | null }, comment: string | null): Promise<void> {
     const lines = supply.lines.map((line) => ({ ...line, ...countOf(line) }));
     const note: MovementNote = { ...who, supplyId: supply.id, reason: `supply ${supply.id} accepted` };
-    await this.stock.transaction(async (trx) => {
+    // deliveryAcceptedForFulfillment: one event for each shop kept at the warehouse (read before the transaction)
+    const shops = await this.stock.shopsAt(supply.accountId, supply.fulfilmentWarehouseId);
+    const hasDiscrepancies = lines.some((line) => {
+      const found = discrepancyOf({ declared: line.count, accepted: line.accepted ?? 0, damaged: line.damaged ?? 0 });
+      return found.short + found.surplus + found.damaged > 0;
+    });
+    await this.stock.store.transaction(async (trx) => {
       const moved = await this.store.move(trx, supply.accountId, supply.id, SUPPLY_STATUS.arrived, {
         status: SUPPLY_STATUS.accepted,
         statusHistory: [historyItem(SUPPLY_STATUS.accepted, comment), ...supply.statusHistory],
@@ -250,7 +258,13 @@ export class SupplyService {
       if (!moved) throw this.moved(supply.id);
       for (const line of lines) {
         if ((line.accepted ?? 0) <= 0) continue;
-        await this.stock.receive(trx, supply.accountId, { fulfilmentWarehouseId: supply.fulfilmentWarehouseId, productId: line.id, batch: line.batch ?? '', expires: line.expires }, line.accepted as number, note);
+        await this.stock.store.receive(trx, supply.accountId, { fulfilmentWarehouseId: supply.fulfilmentWarehouseId, productId: line.id, batch: line.batch ?? '', expires: line.expires }, line.accepted as number, note);
+      }
+      const now = new Date().toISOString();
+      for (const shop of shops) {
+        const payload = { cmsId: null, trackNumber: null, supplyId: supply.id, hasDiscrepancies, fulfilmentWarehouseId: supply.fulfilmentWarehouseId };
+        // an event of no order: order id 0
+        await writeOrderEvents(trx, outboxRows(supply.accountId, shop.id, 0, [{ type: 'fulfilment.supply_accepted', statusFrom: null, statusTo: null, payload }], now));
       }
       await this.jobs.enqueue(supply.accountId, AUTO_RESERVE_JOB, { fulfilmentWarehouseId: supply.fulfilmentWarehouseId }, {}, trx);
     });

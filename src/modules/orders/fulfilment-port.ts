@@ -34,6 +34,8 @@ export interface ReservationPlan {
   needs: Array<{ productId: number; count: number; name: string | null; vendorCode: string | null }>;
   /** Lines that name no product or kit: never reservable. */
   unknown: Array<{ name: string | null; vendorCode: string | null; count: number }>;
+  /** Shops kept at that warehouse that want a notice when a product's available stock falls to their border. */
+  borders: Array<{ shopId: number; border: number }>;
 }
 
 export interface OrderFulfilment {
@@ -57,7 +59,7 @@ function everythingMissing(doc: OrderDoc): GoodsShortage[] {
 /** Orders of a service without fulfilment stock: nothing is ever available. */
 export const NO_FULFILMENT: OrderFulfilment = {
   async plan(_scope, doc) {
-    return { fulfilmentWarehouseId: null, needs: [], unknown: doc.products.map((line) => ({ name: line.name, vendorCode: line.vendorCode, count: line.count })) };
+    return { fulfilmentWarehouseId: null, needs: [], unknown: doc.products.map((line) => ({ name: line.name, vendorCode: line.vendorCode, count: line.count })), borders: [] };
   },
   async reserve(_db, _accountId, _orderId, plan) {
     return plan.unknown.map((line) => ({ id: null, ...line, restCount: 0, missingCount: line.count }));

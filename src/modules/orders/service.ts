@@ -538,30 +538,49 @@ export class OrderService {
     const now = new Date().toISOString();
     const actor = actorOf(scope);
     const plans = await this.plansFor(scope, body.ids);
-    await this.batch(
-      scope,
-      body.ids,
-      'confirm',
-      async (record, doc, trx) => {
-        let reservation: number | null = null;
-        if (doc.fulfilment && doc.reservationStatus.key !== RESERVATION.reserved) {
-          const asPreorder = preOrder || doc.reservationStatus.key === RESERVATION.preorder;
-          const plan = plans.get(record.id);
-          if (!plan || plan.version !== record.version) throw this.raced(record.id);
-          const short = await this.fulfilment.reserve(trx, scope.accountId, record.id, plan.plan, actor);
-          if (short.length === 0) reservation = RESERVATION.reserved;
-          else if (asPreorder) reservation = RESERVATION.preorder;
-          else return { refused: `goods are missing at the fulfilment warehouse (${describeShortage(short)}); confirm it as a preorder (preOrder) to wait for them`, code: 'insufficient_stock' };
-        } else if (!doc.fulfilment) reservation = afterConfirm(preOrder).reservationStatus;
-        doc.status = STATUS.confirmed;
-        doc.statusHistory = [this.historyItem(STATUS.confirmed, now, reservation === RESERVATION.preorder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
-        if (reservation !== null && reservation !== doc.reservationStatus.key) doc.reservationStatus = { key: reservation, date: now };
-        // a preorder is registered once its goods are reserved
-        if (doc.reservationStatus.key !== RESERVATION.preorder) await this.enqueueRegistration(scope.accountId, record.id, trx);
-        return { doc };
-      },
-      { preOrder },
-    );
+    const missing = new Map<number, string>();
+    try {
+      await this.batch(
+        scope,
+        body.ids,
+        'confirm',
+        async (record, doc, trx) => {
+          let reservation: number | null = null;
+          if (doc.fulfilment && doc.reservationStatus.key !== RESERVATION.reserved) {
+            const asPreorder = preOrder || doc.reservationStatus.key === RESERVATION.preorder;
+            const plan = plans.get(record.id);
+            if (!plan || plan.version !== record.version) throw this.raced(record.id);
+            const short = await this.fulfilment.reserve(trx, scope.accountId, record.id, plan.plan, actor);
+            if (short.length === 0) reservation = RESERVATION.reserved;
+            else if (asPreorder) reservation = RESERVATION.preorder;
+            else {
+              missing.set(record.id, describeShortage(short));
+              return { refused: `goods are missing at the fulfilment warehouse (${describeShortage(short)}); confirm it as a preorder (preOrder) to wait for them`, code: 'insufficient_stock' };
+            }
+          } else if (!doc.fulfilment) reservation = afterConfirm(preOrder).reservationStatus;
+          doc.status = STATUS.confirmed;
+          doc.statusHistory = [this.historyItem(STATUS.confirmed, now, reservation === RESERVATION.preorder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
+          if (reservation !== null && reservation !== doc.reservationStatus.key) doc.reservationStatus = { key: reservation, date: now };
+          // a preorder is registered once its goods are reserved
+          if (doc.reservationStatus.key !== RESERVATION.preorder) await this.enqueueRegistration(scope.accountId, record.id, trx);
+          return { doc };
+        },
+        { preOrder },
+      );
+    } catch (error) {
+      // the batch rolled back, but the shops are told which orders lack goods (orderProductsNotAvailableInFulfilment)
+      if (error instanceof AppError && error.code === 'insufficient_stock') await this.goodsMissing(scope.accountId, missing);
+      throw error;
+    }
+  }
+
+  private async goodsMissing(accountId: number, missing: Map<number, string>, db?: Db): Promise<void> {
+    if (missing.size === 0) return;
+    const records = await this.store.getMany(accountId, [...missing.keys()], db);
+    for (const record of records.values()) {
+      const doc = parseDoc(record.doc);
+      await this.store.recordEvents(accountId, record, [{ type: 'fulfilment.goods_missing', statusFrom: record.status, statusTo: record.status, payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description: `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}` } }], db);
+    }
   }
 
   /** Reservation plans of the fulfilment orders among `ids`, made before their transaction, with the version they were made from. */
@@ -703,7 +722,10 @@ export class OrderService {
         const doc = parseDoc(record.doc);
         if (doc.reservationStatus.key !== RESERVATION.preorder || !doc.fulfilment || (record.status !== STATUS.draft && record.status !== STATUS.confirmed)) return [];
         const lacking = await this.fulfilment.reserve(trx, accountId, record.id, plan, actor);
-        if (lacking.length) return lacking;
+        if (lacking.length) {
+          await this.store.recordEvents(accountId, record, [{ type: 'fulfilment.goods_missing', statusFrom: record.status, statusTo: record.status, payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description: `Goods arrived, but not enough: ${describeShortage(lacking)}` } }], trx);
+          return lacking;
+        }
         doc.reservationStatus = { key: RESERVATION.reserved, date: now };
         if (record.status === STATUS.confirmed) await this.enqueueRegistration(accountId, record.id, trx);
         if (!(await this.store.update(accountId, record, doc, { autoReserved: true }, trx))) throw this.raced(record.id);
