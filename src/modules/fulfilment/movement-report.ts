@@ -1,8 +1,9 @@
 /**
  * POST /v2/products/movement-report: per fulfilment warehouse holding the goods, an xlsx of
  * each product's days (opening, received, shipped, returned, written off, closing) and
- * totals; a ZIP of them when there are several. Movements are read page by page and the
- * workbook streamed into the file store, so memory stays flat however long the period.
+ * totals; a ZIP of them when there are several. Movements are read page by page (keyset)
+ * and the workbook is streamed into the file store: neither the movements nor the file are
+ * held whole (exceljs keeps a worksheet's XML until it is zipped: documents/movement-report.ts).
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import { addDays } from '../../platform/clock.js';
