@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Tables } from './tables.js';
@@ -78,52 +78,70 @@ const pgTypes = {
   },
 };
 
-function bindable(value: unknown): unknown {
+function bindable(value: unknown): SQLInputValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString();
-  return value;
+  return value as SQLInputValue;
 }
 
 /**
- * better-sqlite3 refuses booleans as parameters and re-prepares every statement;
- * this wrapper binds booleans as 1/0 and keeps prepared statements for reuse.
+ * node:sqlite gives BLOBs as plain Uint8Arrays; the code reading them (packed documents) uses
+ * Buffer's methods, as it did with better-sqlite3. A view over the same memory, no copy.
  */
-function wrapSqlite(connection: BetterSqlite3.Database, cacheSize = 500): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (text: string): BetterSqlite3.Statement => {
-    let statement = cache.get(text);
-    if (!statement) {
-      statement = connection.prepare(text);
+function withBuffers<T>(row: T): T {
+  const record = row as Record<string, unknown>;
+  for (const key in record) {
+    const value = record[key];
+    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+  return row;
+}
+
+/**
+ * Kysely's SQLite dialect over node:sqlite. Binds booleans as 1/0 and dates as ISO strings, and
+ * keeps prepared statements for reuse (preparing is a good part of a short query's cost).
+ */
+function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
+  const cache = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepare = (text: string): { statement: StatementSync; reader: boolean } => {
+    let entry = cache.get(text);
+    if (!entry) {
+      const statement = connection.prepare(text);
+      // a statement that gives rows (a select, or a write with RETURNING) has result columns
+      entry = { statement, reader: statement.columns().length > 0 };
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
-      cache.set(text, statement);
+      cache.set(text, entry);
     }
-    return statement;
+    return entry;
   };
   return {
     close: () => connection.close(),
     prepare(text: string): SqliteStatement {
-      const statement = prepare(text);
+      const { statement, reader } = prepare(text);
       return {
-        reader: statement.reader,
-        all: (parameters) => statement.all(...parameters.map(bindable)),
+        reader,
+        all: (parameters) => statement.all(...parameters.map(bindable)).map(withBuffers),
         run: (parameters) => statement.run(...parameters.map(bindable)),
-        iterate: (parameters) => statement.iterate(...parameters.map(bindable)) as IterableIterator<unknown>,
+        iterate: function* (parameters) {
+          for (const row of statement.iterate(...parameters.map(bindable))) yield withBuffers(row);
+        },
       };
     },
   };
 }
 
-function openSqlite(file: string): BetterSqlite3.Database {
+function openSqlite(file: string): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const connection = new BetterSqlite3(file);
-  connection.pragma('journal_mode = WAL');
-  connection.pragma('synchronous = NORMAL');
-  connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
-  connection.pragma('cache_size = -65536');
+  const connection = new DatabaseSync(file);
+  const pragma = (setting: string) => connection.exec(`pragma ${setting}`);
+  pragma('journal_mode = WAL');
+  pragma('synchronous = NORMAL');
+  pragma('foreign_keys = ON');
+  pragma('busy_timeout = 5000');
+  pragma('cache_size = -65536');
   // Reads straight from the mapped file instead of a read() call per page: a page of 50 orders
   // touches about 100 pages of a database far larger than the page cache (at most ~2 GB mapped).
-  if (file !== ':memory:') connection.pragma('mmap_size = 2147418112');
+  if (file !== ':memory:') pragma('mmap_size = 2147418112');
   return connection;
 }
 
