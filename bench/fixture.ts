@@ -51,6 +51,11 @@ export async function startBenchService(env: Record<string, string> = {}, isolat
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     PORT: '0',
     SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
+    // SQLITE_SYNCHRONOUS=normal|full: what durability costs (full is the service's default)
+    ...(process.env.SQLITE_SYNCHRONOUS ? { SQLITE_SYNCHRONOUS: process.env.SQLITE_SYNCHRONOUS } : {}),
+    // one token sends tens of thousands of requests a minute here: measure serving, not 429s
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '0',
     ...env,
   });
   const runtime = await startRuntime(config, { schema });

@@ -8,8 +8,11 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
-import { installHttpConventions, newLogId, parseQueryString, type App } from './platform/http.js';
+import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
+import { installRequestMetrics, metricsRoute } from './platform/metrics.js';
+import { installCors, installRequestIdEcho, installVersionRoute, requestIdOf } from './platform/operations.js';
+import { installRateLimits } from './platform/rate-limit.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -61,15 +64,20 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(logStream ? { stream: logStream } : {}) },
     logController: new RequestLogController(),
-    genReqId: () => newLogId(),
+    // A caller's X-Request-Id (when safe) becomes the log id, so its traces and ours meet.
+    genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
-    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
-    return503OnClosing: true,
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Answers Fastify gives before or outside routing, in the house way (x-log-id, error body).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart);
+  app.setValidatorCompiler(({ schema, httpPart, method }) => {
+    // PATCH bodies: an absent field keeps its value, so an empty one means "make it empty".
+    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, { partial: method === 'PATCH' });
     return (data: unknown) => {
       try {
         return { value: validator.parse(data) };
@@ -80,9 +88,13 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   installHttpConventions(app);
+  installRequestIdEcho(app);
+  installRequestMetrics(app, services.metrics);
+  await installCors(app, config.corsOrigins);
+  await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
-  installIdempotency(app, database.db);
+  installIdempotency(app, database);
 
   // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.
   app.addHook('onRoute', (route) => {
@@ -111,6 +123,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
+  installVersionRoute(app, config, API_VERSION);
+  metricsRoute(app, services.metrics, config.metricsToken);
   app.get('/health', { config: { public: true }, schema: { tags: ['Service'], summary: 'The process is alive', security: [] } }, async () => ({ status: 'ok' }));
   app.get('/ready', { config: { public: true }, schema: { tags: ['Service'], summary: 'The database answers', security: [] } }, async (request, reply) => {
     try {

@@ -12,8 +12,8 @@ import type { FulfilmentWarehouseRecord } from './modules/warehouses/store.js';
 import { shareAcrossProcesses } from './platform/cache.js';
 
 /** Opens the database and applies migrations. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>, schema?: string): Promise<Database> {
-  const database = createDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, schema });
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>, schema?: string): Promise<Database> {
+  const database = createDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, schema, sqliteSynchronous: config.sqliteSynchronous });
   try {
     await migrateToLatest(database);
   } catch (error) {

@@ -34,7 +34,22 @@ export interface Config {
   smtpUrl: string | null;
   /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
   mailFrom: string;
+  /** How long a stop (SIGTERM, SIGINT) waits for requests and jobs under way before cutting them, seconds. */
+  shutdownGraceSeconds: number;
+  /** SQLite `synchronous`: `full` (default) makes an acknowledged write survive power loss; `normal` may lose the last ones. */
+  sqliteSynchronous: SqliteSynchronous;
+  /** Origins whose browser pages may call the API (`https://shop.example`); `['*']` any; empty: no CORS headers at all. */
+  corsOrigins: string[];
+  /** Requests a minute one token (or, without one, one IP address) may make to /v2 in this process (0: no limit). */
+  rateLimitPerMinute: number;
+  /** POST /v2/auth/login attempts a minute for one IP address and e-mail, in this process (0: no limit). */
+  loginRateLimitPerMinute: number;
+  /** Bearer token GET /metrics requires; null: /metrics is public like /health. */
+  metricsToken: string | null;
 }
+
+export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -74,6 +89,26 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
 /** `user@host` or `Name <user@host>` (MAIL_FROM). */
 export function isMailAddress(value: string): boolean {
   return /^(?:[^<>@]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(value.trim());
+}
+
+/** CORS_ORIGINS: `*`, or comma-separated origins as browsers send them (scheme, host, port; no path). */
+function readCorsOrigins(env: Env, problems: string[]): string[] {
+  const items = (env.CORS_ORIGINS ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.includes('*')) return ['*'];
+  const origins: string[] = [];
+  for (const item of items) {
+    let origin: string | null = null;
+    try {
+      const url = new URL(item);
+      // A browser's Origin header is exactly scheme://host[:port]: anything more would never match.
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === item.replace(/\/$/, '').toLowerCase()) origin = url.origin;
+    } catch {
+      // reported below
+    }
+    if (origin === null) problems.push(`CORS_ORIGINS must be * or comma-separated origins such as https://shop.example or http://localhost:3000 (no path), got "${item}"`);
+    else origins.push(origin);
+  }
+  return origins;
 }
 
 /** Reads the configuration; throws ConfigError listing every bad value at once. */
@@ -137,6 +172,11 @@ export function loadConfig(env: Env = process.env): Config {
   const mailFrom = env.MAIL_FROM?.trim() || `Delivery service <noreply@${mailDomain}>`;
   if (!isMailAddress(mailFrom)) problems.push(`MAIL_FROM must be an e-mail address such as noreply@example.com or "Shop <noreply@example.com>", got "${mailFrom}"`);
 
+  const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full') as SqliteSynchronous;
+  if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) problems.push(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${env.SQLITE_SYNCHRONOUS}"`);
+  const metricsToken = env.METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters long, without spaces');
+
   const config: Config = {
     port,
     host,
@@ -157,6 +197,12 @@ export function loadConfig(env: Env = process.env): Config {
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
     smtpUrl,
     mailFrom,
+    shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),
+    sqliteSynchronous,
+    corsOrigins: readCorsOrigins(env, problems),
+    rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, problems),
+    loginRateLimitPerMinute: readInteger(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000, problems),
+    metricsToken,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

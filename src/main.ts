@@ -14,6 +14,7 @@ import { startRuntime, importReferenceData, loadSecret, type Runtime } from './b
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
+import { closeWithin } from './platform/stopping.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
@@ -142,11 +143,18 @@ async function serve(config: Config): Promise<void> {
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: draining requests');
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down: draining requests');
     clearInterval(maintenance);
+    // Whatever hangs (a database that does not answer): the process still ends.
+    setTimeout(() => {
+      app.log.error({ graceSeconds: config.shutdownGraceSeconds }, 'shutdown did not finish in the grace period and a little more; exiting');
+      process.exit(1);
+    }, graceMs + 5000).unref();
     try {
-      await app.close();
-      await worker.stop();
+      // requests and jobs drain side by side, within the same grace period
+      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs)]);
+      if (http.cut) app.log.warn({ graceSeconds: config.shutdownGraceSeconds }, 'requests still under way at the end of the grace period were cut');
       await runtime.database.close();
       process.exit(0);
     } catch (error) {

@@ -25,6 +25,7 @@ import { DocumentStore } from './modules/documents/store.js';
 import { OrderStore } from './modules/orders/store.js';
 import { TrackingService } from './modules/orders/tracking.js';
 import { JobQueue } from './platform/jobs.js';
+import { Metrics } from './platform/metrics.js';
 import { ProductService } from './modules/products/service.js';
 import { ProductStore } from './modules/products/store.js';
 import { ShopService } from './modules/shops/service.js';
@@ -73,6 +74,8 @@ export interface Services {
   notifications: NotificationService;
   /** The recipients' public tracking page behind every trackingUrl of a built-in company. */
   trackingPage: TrackingPageService;
+  /** Prometheus metrics of this process (GET /metrics). */
+  metrics: Metrics;
 }
 
 export interface ServiceDeps {
@@ -99,8 +102,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
-  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits });
   const jobs = new JobQueue(db, database.kind);
+  const metrics = new Metrics({ database, jobs });
+  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
   const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache);
@@ -114,5 +118,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { metrics, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import querystring from 'node:querystring';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import qs from 'qs';
@@ -19,6 +20,52 @@ export function parseQueryString(text: string): Record<string, unknown> {
   // Plain `a=1&b=2` (most list calls) needs no bracket parsing; Node's parser is faster.
   if (!text.includes('[') && !text.includes('%5B') && !text.includes('%5b')) return { ...querystring.parse(text) };
   return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+}
+
+/**
+ * The deepest nesting of objects and arrays a JSON body may have. No request schema goes
+ * beyond a few levels; a deeper body is hostile (thousands of levels overflowed the stack of
+ * JSON.stringify when stored) and is refused before it is parsed.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether the text has more than `limit` opening brackets at all (native search, no string tracking). */
+function opensMoreThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count += 1;
+      if (count > limit) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether JSON text nests deeper than `limit`; brackets inside strings do not count. */
+export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  // A body with few brackets (an import's one long base64 string) cannot be deep: skip the scan.
+  if (!opensMoreThan(text, limit)) return false;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth -= 1;
+  }
+  return false;
 }
 
 export function newLogId(): string {
@@ -59,10 +106,81 @@ function sendError(reply: FastifyReply, status: number, body: ErrorBodyShape): v
   void reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * A path parameter longer than this is answered 414 before routing. Ids are at most 16 digits
+ * and file names 30 characters; up to here a long value still reaches validation, which names
+ * the parameter in a 400.
+ */
+export const MAX_PARAM_LENGTH = 500;
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any hook runs (a malformed
+ * %-escape in the path, an over-long path parameter), answered in the house way.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-log-id', request.id);
+  const body = (code: string, message: string): ErrorBodyShape => ({ code, message, errors: [], logId: request.id });
+  if (error.code === 'FST_ERR_BAD_URL') {
+    request.log.info({ code: 'bad_url', status: 400 }, error.message);
+    sendError(reply, 400, body('bad_url', 'The URL is not valid: it holds a malformed %-escape.'));
+    return;
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    request.log.info({ code: 'path_parameter_too_long', status: 414 }, error.message);
+    sendError(reply, 414, body('path_parameter_too_long', `A part of the URL path is longer than ${MAX_PARAM_LENGTH} characters.`));
+    return;
+  }
+  request.log.error({ err: error }, 'Unhandled framework error');
+  sendError(reply, 500, body('internal_error', 'Something went wrong on our side. Please quote the log id to support.'));
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request did not arrive in time.' },
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser could not read never becomes a
+ * request, so it is answered here on the socket, still with a log id and the house body.
+ */
+export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code] ?? { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
+  const logId = newLogId();
+  this.log.info({ logId, code: known.code, status: known.status, err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ code: known.code, message: known.message, errors: [], logId } satisfies ErrorBodyShape);
+    socket.write(
+      `HTTP/1.1 ${known.status} ${known.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `x-log-id: ${logId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function installHttpConventions(app: FastifyInstance): void {
+  // Once the server stops (stopping.ts): requests that arrive on a kept-alive connection are
+  // refused here rather than by Fastify's own bare 503 (`return503OnClosing: false` in app.ts),
+  // and every answer still to be sent says `Connection: close`, so Node ends its connection
+  // instead of holding the stop until the keep-alive timeout.
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (stopping && !reply.raw.headersSent) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   // The log id goes on every response, errors and 404s included, as early as possible.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-log-id', request.id);
+    if (stopping) {
+      reply.header('connection', 'close');
+      sendError(reply, 503, { code: 'shutting_down', message: 'The server is stopping; send the request again.', errors: [], logId: request.id });
+      return;
+    }
     done();
   });
 
@@ -74,6 +192,10 @@ export function installHttpConventions(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(new AppError(400, 'json_too_deep', `The body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`), undefined);
       return;
     }
     defaultJsonParser(request, text, done);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
-import { JobQueue, JobWorker, PermanentJobError, type Job } from './jobs.js';
+import { JOB_LEASE_MS, JobQueue, JobWorker, PermanentJobError, type Job } from './jobs.js';
 
 let t: TestApp;
 let accountId: number;
@@ -119,5 +119,73 @@ describe('job queue', () => {
     await Promise.all(workers.map((worker) => worker.runDue()));
     expect([...runs.keys()].sort((a, b) => a - b)).toEqual(ids.sort((a, b) => a - b));
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('takes over the job of a dead worker within seconds, not minutes', async () => {
+    // the queue as the service makes it (the default lease)
+    const dead = new JobQueue(t.runtime.database.db, t.runtime.database.kind);
+    const alive = new JobQueue(t.runtime.database.db, t.runtime.database.kind);
+    expect(JOB_LEASE_MS).toBeLessThanOrEqual(15_000);
+    const id = await dead.enqueue(accountId, 'test.dead-worker', {});
+    const now = Date.now();
+    expect((await dead.claim(['test.dead-worker'], 10, new Date(now))).map((job) => job.id)).toEqual([id]);
+    expect(await alive.claim(['test.dead-worker'], 10, new Date(now + JOB_LEASE_MS - 1000))).toEqual([]);
+    expect((await alive.claim(['test.dead-worker'], 10, new Date(now + JOB_LEASE_MS + 1000))).map((job) => job.id)).toEqual([id]);
+  });
+
+  it('keeps a long job of a live worker by renewing its lease, and aborts it there if it was taken over', async () => {
+    const lease = 1000;
+    const owner = new JobQueue(t.runtime.database.db, t.runtime.database.kind, { lockMs: lease });
+    const other = new JobQueue(t.runtime.database.db, t.runtime.database.kind, { lockMs: lease });
+    let finish = () => undefined as void;
+    let started = () => undefined as void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let aborted = false;
+    const worker = new JobWorker(owner, quietLogger);
+    worker.register('test.long', async (_job, signal) => {
+      signal.addEventListener('abort', () => (aborted = true));
+      started();
+      await new Promise<void>((resolve) => (finish = resolve));
+    });
+    const id = await owner.enqueue(accountId, 'test.long', {});
+    const start = Date.now();
+    const run = worker.runDue(new Date(start));
+    await running;
+    // renewed at start + 800 ms: held until start + 1800 ms
+    await worker.renewLeases(new Date(start + 800));
+    expect(await other.claim(['test.long'], 10, new Date(start + 1500))).toEqual([]);
+    // not renewed again (the process stalled): another worker takes it, and it stops here
+    expect((await other.claim(['test.long'], 10, new Date(start + 1900))).map((job) => job.id)).toEqual([id]);
+    await worker.renewLeases(new Date(start + 2000));
+    expect(aborted).toBe(true);
+    finish();
+    await run;
+    // the owner that lost it does not mark it done: it is the other worker's now
+    expect((await owner.status(id))?.status).toBe('running');
+  });
+
+  it('serves requests while a long job works through the database', async () => {
+    const jobs = queue();
+    const worker = new JobWorker(jobs, quietLogger);
+    const client = (await t.newAccount()).client;
+    let answered = false;
+    let queriesBeforeAnswer = 0;
+    worker.register('test.busy', async () => {
+      // many small queries and nothing else, as a job working through a batch does
+      for (let query = 0; query < 200_000 && !answered; query++) {
+        await t.runtime.database.db.selectFrom('jobs').select('id').where('id', '=', 0).execute();
+        queriesBeforeAnswer = query;
+      }
+    });
+    await jobs.enqueue(accountId, 'test.busy', {});
+    const job = worker.runDue();
+    const request = client.get('/v2/boxes').then((response) => {
+      answered = true;
+      return response.status;
+    });
+    await job;
+    expect(await request).toBe(200);
+    // the job saw the answer go out while it was still working (before: only after its last query)
+    expect(queriesBeforeAnswer).toBeLessThan(199_999);
   });
 });

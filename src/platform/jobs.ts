@@ -2,8 +2,12 @@
  * Background work (carrier registration, tracking polls, webhooks, e-mail, reports) from a
  * job table that any process can claim: `FOR UPDATE SKIP LOCKED` on PostgreSQL, a single
  * owner on SQLite. A job is retried with exponential back-off until it succeeds, fails
- * permanently, or runs out of attempts; a job whose worker died is claimed again once its
- * lock expires.
+ * permanently, or runs out of attempts.
+ *
+ * A claimed job is leased for a short time (15 s) and the worker renews the lease while the
+ * handler runs (every third of it). A worker that dies (kill -9, a lost machine) stops
+ * renewing, and another takes the job over within the lease, rather than after a lock long
+ * enough for the slowest handler (it was 5 minutes: orders waited that long to register).
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -57,8 +61,11 @@ export class PermanentJobError extends Error {
 
 export type JobHandler<P = unknown> = (job: Job<P>, signal: AbortSignal) => Promise<void>;
 
+/** How long a claimed job stays leased without a renewal before another worker may take it over. */
+export const JOB_LEASE_MS = 15_000;
+
 export interface JobQueueOptions {
-  /** How long a claimed job stays locked before another worker may take it over. */
+  /** How long a claimed job stays locked before another worker may take it over, unless renewed. */
   lockMs?: number;
   /** Back-off after the n-th failure: base * 2^(n-1), capped. */
   retryBaseMs?: number;
@@ -69,7 +76,7 @@ type Db = Kysely<Tables> | Transaction<Tables>;
 
 export class JobQueue {
   readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  private readonly lockMs: number;
+  readonly lockMs: number;
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
 
@@ -78,7 +85,7 @@ export class JobQueue {
     private readonly kind: DatabaseKind,
     options: JobQueueOptions = {},
   ) {
-    this.lockMs = options.lockMs ?? 5 * 60_000;
+    this.lockMs = options.lockMs ?? JOB_LEASE_MS;
     this.retryBaseMs = options.retryBaseMs ?? 5_000;
     this.retryMaxMs = options.retryMaxMs ?? 60 * 60_000;
   }
@@ -163,6 +170,23 @@ export class JobQueue {
     }));
   }
 
+  /**
+   * Extends the lease of jobs this worker runs; answers the ids still held (a job missing
+   * was taken over by another worker after this one failed to renew in time).
+   */
+  async renew(ids: number[], now = new Date()): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .updateTable('jobs')
+      .set({ locked_until: new Date(now.getTime() + this.lockMs).toISOString() })
+      .where('id', 'in', ids)
+      .where('status', '=', 'running')
+      .where('locked_by', '=', this.workerId)
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async complete(job: Job): Promise<void> {
     await this.db
       .updateTable('jobs')
@@ -199,6 +223,21 @@ export class JobQueue {
     return row ? { status: row.status as JobStatus, attempts: row.attempts, lastError: row.last_error, runAt: row.run_at } : undefined;
   }
 
+  /**
+   * How many jobs wait, run or failed for good, by kind (done ones are left out: they are
+   * many and say nothing about health). Read by the metrics; the (status, run_at) index
+   * keeps it a range scan.
+   */
+  async countByStatus(): Promise<Array<{ kind: string; status: Exclude<JobStatus, 'done'>; count: number }>> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('status', 'in', ['pending', 'running', 'failed'])
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, status: row.status as Exclude<JobStatus, 'done'>, count: Number(row.count) }));
+  }
+
   /** Forgets finished jobs older than `olderThanMs`. */
   async purgeFinished(olderThanMs: number, now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - olderThanMs).toISOString();
@@ -219,6 +258,9 @@ export class JobWorker {
   private running = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   private polling = false;
+  /** Jobs whose handler runs now, with what aborts each (its lease lost). */
+  private readonly active = new Map<number, AbortController>();
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly queue: JobQueue,
@@ -234,6 +276,9 @@ export class JobWorker {
   async runDue(now?: Date): Promise<number> {
     let processed = 0;
     for (;;) {
+      // Between rounds the requests waiting get their turn: with SQLite every query answers
+      // without leaving the event loop, and a queue of due jobs would otherwise hold it.
+      if (processed > 0) await new Promise((resolve) => setImmediate(resolve));
       const jobs = await this.queue.claim([...this.handlers.keys()], this.options.concurrency ?? 4, now);
       if (jobs.length === 0) return processed;
       await Promise.all(jobs.map((job) => this.run(job, now)));
@@ -245,7 +290,10 @@ export class JobWorker {
     const handler = this.handlers.get(job.kind);
     if (!handler) return;
     const timeout = AbortSignal.timeout(this.options.handlerTimeoutMs ?? 60_000);
-    const signal = AbortSignal.any([this.abort.signal, timeout]);
+    const lost = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, timeout, lost.signal]);
+    this.active.set(job.id, lost);
+    this.startHeartbeat();
     try {
       await handler(job, signal);
       await this.queue.complete(job);
@@ -254,7 +302,38 @@ export class JobWorker {
       const log = { jobId: job.id, kind: job.kind, attempts: job.attempts, err: error };
       if (status === 'failed') this.logger.error(log, 'job failed for good');
       else this.logger.warn(log, 'job failed; it will be retried');
+    } finally {
+      this.active.delete(job.id);
+      if (this.active.size === 0) this.stopHeartbeat();
     }
+  }
+
+  /**
+   * Renews the leases of the jobs running here; a job another worker took over meanwhile
+   * (this process stalled past its lease) is aborted here, so it does not run twice for long.
+   */
+  async renewLeases(now = new Date()): Promise<void> {
+    const ids = [...this.active.keys()];
+    if (ids.length === 0) return;
+    const held = new Set(await this.queue.renew(ids, now));
+    for (const id of ids) {
+      if (held.has(id)) continue;
+      this.logger.warn({ jobId: id }, 'job lease lost to another worker; aborting it here');
+      this.active.get(id)?.abort(new Error('job lease lost'));
+    }
+  }
+
+  private startHeartbeat(): void {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => {
+      this.renewLeases().catch((error: unknown) => this.logger.error({ err: error }, 'job lease renewal failed'));
+    }, Math.max(1, Math.floor(this.queue.lockMs / 3)));
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
   }
 
   start(): void {

@@ -1,13 +1,19 @@
 /** page/perPage on every list: page from 1 (default 1), perPage default 20, at most 1000. */
 import type { FastifyReply } from 'fastify';
 import Type, { type TSchema } from 'typebox';
+import { INT32_MAX } from './schemas.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 1000;
+/**
+ * Pages beyond any list are empty, but a page number must stay a number the databases take:
+ * the offset is at most (2^31-2)*1000, well inside both engines' 64-bit OFFSET and 2^53.
+ */
+export const MAX_PAGE = INT32_MAX;
 
 /** Query fields of every paged list; spread into a list's query schema. */
 export const PagingQueryFields = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 (at most ${MAX_PAGE}).` })),
   perPage: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Results per page, 1 to ${MAX_PER_PAGE}.` }),
   ),

@@ -19,8 +19,11 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 export const RecordId = (description?: string) =>
   Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...(description ? { description } : {}) });
 
+/** The largest value of a 32-bit integer column (PostgreSQL `integer`): codes, pages, counts. */
+export const INT32_MAX = 2_147_483_647;
+
 /** An id from a fixed list (a delivery company, a service, a time slot), kept in 32-bit columns. */
-export const CodeId = (description?: string) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, ...(description ? { description } : {}) });
+export const CodeId = (description?: string) => Type.Integer({ minimum: 1, maximum: INT32_MAX, ...(description ? { description } : {}) });
 
 export const IdParams = Type.Object({ id: RecordId('Identifier') });
 

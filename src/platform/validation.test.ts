@@ -59,7 +59,7 @@ describe('form-encoded bodies are read along the schema', () => {
   });
 
   it('treats an empty value as absent, or null where null is allowed', () => {
-    expect(form('weight=&comment=&type=')).toEqual({ weight: null, comment: '' });
+    expect(form('weight=&comment=&type=')).toEqual({ weight: null });
   });
 
   it('fills defaults and drops fields the schema does not know', () => {
@@ -86,12 +86,83 @@ describe('form-encoded bodies are read along the schema', () => {
 describe('JSON bodies', () => {
   const body = compileValidator<Static<typeof Order>>(Order, 'body');
 
-  it('accepts numeric strings and drops unknown fields but keeps empty strings as strings', () => {
-    expect(body.parse({ ids: ['1', 2], weight: '1.5', comment: '', extra: true })).toEqual({ ids: [1, 2], weight: 1.5, comment: '' });
+  it('accepts numeric strings and drops unknown fields', () => {
+    expect(body.parse({ ids: ['1', 2], weight: '1.5', comment: 'x', extra: true })).toEqual({ ids: [1, 2], weight: 1.5, comment: 'x' });
   });
 
-  it('refuses an empty string for a number', () => {
-    expect(errorsOf(() => body.parse({ weight: '' }))).toEqual([{ field: 'weight', message: 'must be a number or null' }]);
+  it('reads an empty string for an optional field as not given, as form bodies do', () => {
+    expect(body.parse({ weight: '', comment: '', type: '', applyWidgetSettings: '', ids: '', products: [{ name: 'x', count: '' }] })).toEqual({ weight: null, products: [{ name: 'x', count: 1 }] });
+  });
+});
+
+describe('empty strings: one rule for every optional field', () => {
+  const Country = Type.String({ pattern: '^[A-Za-z]{2}$', 'x-message': 'must be a two-letter country code' });
+  const Product = Type.Object({
+    name: Type.String({ minLength: 1 }),
+    code: Type.String({ pattern: '^[A-Z]{2}$' }),
+    producingCountry: Type.Optional(Nullable(Country)),
+    origin: Type.Optional(Country),
+    vat: Type.Optional(Nullable(Type.Enum([0, 10, 20]))),
+    kind: Type.Optional(Type.Enum(['a', 'b'], { default: 'a' })),
+    since: Type.Optional(Type.String({ format: 'date' })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  });
+  const json = compileValidator(Product, 'body');
+  const patch = compileValidator(Product, 'body', { partial: true });
+  const form = (text: string) => json.parse(markFormEncoded(parseQueryString(text)));
+
+  it('never lets a minLength, pattern, enum or format of an optional field refuse an empty string, JSON or form', () => {
+    const empty = { producingCountry: '', origin: '', vat: '', kind: '', since: '', tags: '' };
+    expect(json.parse({ name: 'x', code: 'RU', ...empty })).toEqual({ name: 'x', code: 'RU', producingCountry: null, vat: null, kind: 'a' });
+    expect(form('name=x&code=RU&producingCountry=&origin=&vat=&kind=&since=&tags=')).toEqual({ name: 'x', code: 'RU', producingCountry: null, vat: null, kind: 'a' });
+  });
+
+  it('refuses an empty string for a required field as empty', () => {
+    expect(errorsOf(() => json.parse({ name: '', code: '' }))).toEqual([
+      { field: 'name', message: 'must not be empty' },
+      { field: 'code', message: 'must not be empty' },
+    ]);
+  });
+
+  it('reads an empty string in a PATCH body as "make it empty": null where allowed, else refused', () => {
+    expect(patch.parse({ name: 'x', code: 'RU', producingCountry: '', tags: '' })).toEqual({ name: 'x', code: 'RU', producingCountry: null, tags: [], kind: 'a' });
+    expect(errorsOf(() => patch.parse({ name: '', code: 'RU' }))).toEqual([{ field: 'name', message: 'must not be empty' }]);
+    expect(errorsOf(() => patch.parse({ name: 'x', code: 'RU', origin: '', kind: '' }))).toEqual([
+      { field: 'origin', message: 'must not be empty' },
+      { field: 'kind', message: 'must not be empty' },
+    ]);
+  });
+});
+
+describe('text every database can store', () => {
+  const Box = Type.Object({ name: Type.Optional(Type.String()), data: Type.Optional(Type.Array(Type.Unknown())), ids: Type.Optional(Type.Array(Type.Integer())) });
+  const json = compileValidator(Box, 'body');
+
+  it('refuses a NUL character or a lone surrogate anywhere, free-form keys and values included, naming the field', () => {
+    expect(errorsOf(() => json.parse({ name: 'a\u0000b' }))).toEqual([{ field: 'name', message: 'must not contain a NUL character (U+0000)' }]);
+    expect(errorsOf(() => json.parse({ name: 'a\ud800' }))).toEqual([{ field: 'name', message: expect.stringMatching(/unpaired UTF-16 surrogate/) }]);
+    expect(errorsOf(() => json.parse({ name: '\udc00x' }))).toEqual([{ field: 'name', message: expect.stringMatching(/unpaired/) }]);
+    expect(errorsOf(() => json.parse({ data: [{ sku: ['ok', 'x\u0000'] }] }))).toEqual([{ field: 'data[0].sku[1]', message: expect.stringMatching(/NUL/) }]);
+    expect(errorsOf(() => json.parse({ data: [{ ['k\ud800']: 1 }] }))).toEqual([{ field: 'data[0]', message: expect.stringMatching(/^has a key that must be valid Unicode/) }]);
+    expect(json.parse({ name: 'Чай 🍵 ok' })).toEqual({ name: 'Чай 🍵 ok' });
+  });
+
+  it('checks query strings and headers by the same rule', () => {
+    const query = compileValidator(Type.Object({ name: Type.Optional(Type.String()) }), 'querystring');
+    expect(errorsOf(() => query.parse(parseQueryString('name=a%00b')))).toEqual([{ field: 'name', message: expect.stringMatching(/NUL/) }]);
+  });
+});
+
+describe('free-form JSON', () => {
+  const Product = Type.Object({ bindings: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })) });
+  const json = compileValidator(Product, 'body');
+
+  it('bounds the depth and the size of what is stored as given', () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 9; level += 1) deep = [deep];
+    expect(errorsOf(() => json.parse({ bindings: [deep] }))).toEqual([{ field: 'bindings[0]', message: 'must not nest objects or arrays more than 8 levels deep' }]);
+    expect(errorsOf(() => json.parse({ bindings: [{ sku: 'x'.repeat(20_000) }] }))).toEqual([{ field: 'bindings[0]', message: expect.stringMatching(/^must be at most 16384 characters/) }]);
+    expect(json.parse({ bindings: [{ marketplaceId: 3, sku: 'WB-1', extra: { a: [1, { b: 2 }] } }] })).toEqual({ bindings: [{ marketplaceId: 3, sku: 'WB-1', extra: { a: [1, { b: 2 }] } }] });
   });
 });
 

@@ -7,6 +7,10 @@
  * come as `ids[0]=1` (an object with numeric keys once qs has read it). Unknown fields
  * are dropped; schema defaults are filled in. Errors come back as our field paths
  * (`products[2].dimensions.width`) with sentences a shop owner can read.
+ *
+ * Rules every part shares, whatever the schema: an empty string for an optional field is
+ * "not given"; text holding NUL or a lone surrogate is refused (no database stores it alike);
+ * free-form JSON is bounded in depth and size.
  */
 import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
@@ -14,6 +18,14 @@ import { AppError, type ErrorItem } from './errors.js';
 
 /** Where the value came from: form bodies and query strings carry only strings. */
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
+
+export interface ValidatorOptions {
+  /**
+   * A PATCH body: an absent field keeps its stored value, so an empty string there is not
+   * "not given" but "make it empty", which a field that takes no null refuses.
+   */
+  partial?: boolean;
+}
 
 /** A JSON Schema node as TypeBox produces it; only the keywords we coerce by. */
 interface SchemaNode {
@@ -36,6 +48,8 @@ interface SchemaNode {
   maxItems?: number;
   format?: string;
   pattern?: string;
+  patternProperties?: Record<string, SchemaNode>;
+  not?: unknown;
   /** Our extension keyword: the sentence to show when this node fails (pattern, format...). */
   'x-message'?: string;
 }
@@ -57,6 +71,19 @@ function allowsNull(node: SchemaNode): boolean {
   return node.anyOf?.some((branch) => allowsNull(branch)) ?? false;
 }
 
+/** Whether a string can be a valid value of the node (so '' is a value, not "nothing"). */
+function acceptsString(node: SchemaNode): boolean {
+  if (node.anyOf) return node.anyOf.some((branch) => acceptsString(branch));
+  if (node.enum || node.const !== undefined) return (node.enum ?? [node.const]).some((item) => typeof item === 'string');
+  const types = typesOf(node);
+  return types.length === 0 || types.includes('string');
+}
+
+/** A node that takes any JSON (`Type.Unknown()`, `Type.Any()`): stored as given, so bounded here. */
+function isFreeForm(node: SchemaNode): boolean {
+  return node.type === undefined && !node.anyOf && !node.enum && node.const === undefined && node.not === undefined;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -75,18 +102,113 @@ function indexedObjectToArray(value: Record<string, unknown>): unknown[] | undef
   return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]);
 }
 
+/** NUL (PostgreSQL text refuses it) and lone UTF-16 surrogates (no UTF-8 spelling, so JSON columns refuse them). */
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Cheap first look: most text has neither NUL nor any surrogate (emoji pairs do, and are fine). */
+const SUSPECT_TEXT = /[\u0000\uD800-\uDFFF]/;
+const MAX_VALUE_DEPTH = 64;
+
+function unstorableTextProblem(text: string): string | undefined {
+  if (!SUSPECT_TEXT.test(text)) return undefined;
+  const match = UNSTORABLE_TEXT.exec(text);
+  if (!match) return undefined;
+  return match[0] === '\u0000' ? 'must not contain a NUL character (U+0000)' : 'must be valid Unicode text (it holds an unpaired UTF-16 surrogate)';
+}
+
+/**
+ * Names every string and key of a free-form value that is not storable text. Called only for
+ * a value where a cheap look found suspect text.
+ */
+function findUnstorableText(value: unknown, path: Array<string | number>, found: ErrorItem[]): void {
+  if (typeof value === 'string') {
+    const problem = unstorableTextProblem(value);
+    if (problem) found.push({ field: fieldOf(path), message: problem });
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (path.length >= MAX_VALUE_DEPTH) {
+    found.push({ field: fieldOf(path), message: 'is nested too deep' });
+    return;
+  }
+  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const keyProblem = typeof key === 'string' ? unstorableTextProblem(key) : undefined;
+    if (keyProblem) {
+      // The key itself is not echoed: name the object that holds it.
+      found.push({ field: fieldOf(path), message: `has a key that ${keyProblem}` });
+      continue;
+    }
+    path.push(key);
+    findUnstorableText(item, path, found);
+    path.pop();
+  }
+}
+
+/** Free-form JSON (marketplace bindings...) is stored as given: at most this deep and this long. */
+export const FREE_FORM_MAX_DEPTH = 8;
+export const FREE_FORM_MAX_CHARS = 16_384;
+
+/**
+ * Nesting, JSON length and suspect text of a free-form value, stopping as soon as the depth
+ * or the length is over the limit.
+ */
+function measureFreeForm(value: unknown): { tooDeep: boolean; chars: number; suspect: boolean } {
+  let chars = 0;
+  let suspect = false;
+  const stack: Array<{ item: unknown; depth: number }> = [{ item: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { item, depth } = stack.pop() as { item: unknown; depth: number };
+    if (typeof item === 'string') {
+      chars += item.length + 2;
+      suspect ||= SUSPECT_TEXT.test(item);
+    } else if (typeof item !== 'object' || item === null) chars += String(item).length;
+    else {
+      if (depth >= FREE_FORM_MAX_DEPTH) return { tooDeep: true, chars, suspect };
+      const entries = Array.isArray(item) ? item.map((child) => ['', child] as const) : Object.entries(item);
+      chars += 2 + entries.length;
+      for (const [key, child] of entries) {
+        chars += key === '' ? 0 : key.length + 3;
+        suspect ||= SUSPECT_TEXT.test(key);
+        stack.push({ item: child, depth: depth + 1 });
+      }
+    }
+    if (chars > FREE_FORM_MAX_CHARS) return { tooDeep: false, chars, suspect };
+  }
+  return { tooDeep: false, chars, suspect };
+}
+
+/**
+ * Reads one request part along its schema. One instance per request part: it keeps the
+ * path it is at, to name the field of a problem only the coercion sees (free-form limits).
+ */
 class Coercer {
-  /** `stringly`: the part can only carry strings (form body, query, params, headers). */
-  constructor(private readonly stringly: boolean) {}
+  readonly issues: ErrorItem[] = [];
+  private readonly path: Array<string | number> = [];
+
+  /**
+   * `stringly`: the part can only carry strings (form body, query, params, headers).
+   * `partial`: a PATCH body (see ValidatorOptions).
+   */
+  constructor(
+    private readonly stringly: boolean,
+    private readonly partial = false,
+  ) {}
 
   coerce(node: SchemaNode, value: unknown): Coerced {
     if (value === undefined) return ABSENT;
+    // Every string of the part passes here (free-form ones in boundFreeForm): one text rule.
+    if (typeof value === 'string' && SUSPECT_TEXT.test(value)) this.checkText(value);
     if (node.anyOf) return this.coerceUnion(node, value);
     const types = typesOf(node);
 
-    if (typeof value === 'string' && this.stringly && value === '' && !types.includes('string')) {
+    // An empty string where no string can be a value means "nothing": null where null is a
+    // value, else absent (so a required field "is required"). Optional fields are read by
+    // the same rule one level up, in coerceObject.
+    if (value === '' && !acceptsString(node)) {
+      if (types.includes('array')) return [];
       return allowsNull(node) ? null : ABSENT;
     }
+    if (isFreeForm(node)) return this.boundFreeForm(value);
     if (value === null || (typeof value === 'string' && value === 'null' && this.stringly)) {
       return types.includes('null') ? null : value;
     }
@@ -145,11 +267,8 @@ class Coercer {
     const branches = node.anyOf ?? [];
     const nullable = branches.some((branch) => typesOf(branch).includes('null'));
     if (value === null) return value;
-    if (typeof value === 'string' && this.stringly && (value === '' || value === 'null')) {
-      const stringBranch = branches.some((branch) => typesOf(branch).includes('string'));
-      if (value === '' && stringBranch) return value;
-      return nullable ? null : value === '' ? ABSENT : value;
-    }
+    if (value === '') return acceptsString(node) ? value : nullable ? null : ABSENT;
+    if (value === 'null' && this.stringly) return nullable ? null : value;
     const concrete = branches.filter((branch) => !typesOf(branch).includes('null') || branch.anyOf);
     // Pick the branch whose kind matches the value, so `{"id": "5"}` and `"5"` both work
     // for a field that takes either an object or a number.
@@ -177,14 +296,57 @@ class Coercer {
     else if (isPlainObject(value)) list = indexedObjectToArray(value) ?? [value];
     else if (typeof value === 'string' && this.stringly && node.items && this.isScalarNumberNode(node.items) && value.includes(',')) {
       list = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
-    } else if (typeof value === 'string' && this.stringly && value === '') list = [];
-    else list = [value];
+    } else list = [value];
     if (!node.items) return list;
     const items = node.items;
-    return list.map((item) => {
+    return list.map((item, index) => {
+      this.path.push(index);
       const coerced = this.coerce(items, item);
+      this.path.pop();
       return coerced === ABSENT ? null : coerced;
     });
+  }
+
+  private boundFreeForm(value: unknown): unknown {
+    const { tooDeep, chars, suspect } = measureFreeForm(value);
+    if (tooDeep) this.issue(`must not nest objects or arrays more than ${FREE_FORM_MAX_DEPTH} levels deep`);
+    else if (chars > FREE_FORM_MAX_CHARS) this.issue(`must be at most ${FREE_FORM_MAX_CHARS} characters long as JSON`);
+    else if (suspect) findUnstorableText(value, [...this.path], this.issues);
+    return value;
+  }
+
+  private checkText(text: string): void {
+    const problem = unstorableTextProblem(text);
+    if (problem) this.issue(problem);
+  }
+
+  /** A key the schema does not name, kept as given: its text follows the same rule. */
+  private checkKey(key: string): boolean {
+    const problem = SUSPECT_TEXT.test(key) ? unstorableTextProblem(key) : undefined;
+    // The key itself is not echoed: name the object that holds it.
+    if (problem) this.issue(`has a key that ${problem}`);
+    return problem === undefined;
+  }
+
+  private issue(message: string): void {
+    const field = fieldOf(this.path);
+    // A union tries a value against each branch: one problem per field.
+    if (!this.issues.some((issue) => issue.field === field)) this.issues.push({ field, message });
+  }
+
+  /**
+   * An empty string for a property. For an optional one it means "not given", whatever the
+   * field's rules (a minLength, pattern or enum never refuses it): null where null is a
+   * value, else absent. Except in a PATCH body, where absent keeps the stored value: there it
+   * is "make it empty" (null, an empty list, or refused). A required field reads it by the
+   * node rule: "is required" or "must not be empty".
+   */
+  private emptyProperty(node: SchemaNode, optional: boolean): Coerced {
+    if (allowsNull(node)) return null;
+    if (optional && !this.partial) return ABSENT;
+    if (optional && typesOf(node).includes('array')) return [];
+    if (optional) return '';
+    return this.coerce(node, '');
   }
 
   private isScalarNumberNode(node: SchemaNode): boolean {
@@ -195,21 +357,38 @@ class Coercer {
   private coerceObject(node: SchemaNode, value: unknown): Coerced {
     if (!isPlainObject(value)) return value;
     const properties = node.properties ?? {};
+    const required = node.required ?? [];
     const extra = node.additionalProperties;
     const result: Record<string, unknown> = {};
     for (const [key, propertyNode] of Object.entries(properties)) {
-      const coerced = this.coerce(propertyNode, value[key]);
+      const given = value[key];
+      let coerced: Coerced = ABSENT;
+      if (given !== undefined) {
+        this.path.push(key);
+        coerced = given === '' ? this.emptyProperty(propertyNode, !required.includes(key)) : this.coerce(propertyNode, given);
+        this.path.pop();
+      }
       if (coerced !== ABSENT) result[key] = coerced;
       else if (propertyNode.default !== undefined) result[key] = structuredClone(propertyNode.default);
     }
-    if (isPlainObject(extra as unknown)) {
+    const patterned = node.patternProperties ? Object.values(node.patternProperties) : [];
+    const extraNode = isPlainObject(extra as unknown) ? (extra as SchemaNode) : patterned.length === 1 ? patterned[0] : undefined;
+    if (extraNode) {
       for (const [key, item] of Object.entries(value)) {
-        if (key in properties) continue;
-        const coerced = this.coerce(extra as SchemaNode, item);
+        if (key in properties || !this.checkKey(key)) continue;
+        this.path.push(key);
+        const coerced = this.coerce(extraNode, item);
+        this.path.pop();
         if (coerced !== ABSENT) result[key] = coerced;
       }
     } else if (extra === true || (node.properties === undefined && extra === undefined)) {
-      for (const [key, item] of Object.entries(value)) if (!(key in properties)) result[key] = item;
+      // An object whose schema names no fields takes any: free-form, bounded like the others.
+      for (const [key, item] of Object.entries(value)) {
+        if (key in properties || !this.checkKey(key)) continue;
+        this.path.push(key);
+        result[key] = this.boundFreeForm(item);
+        this.path.pop();
+      }
     }
     return result;
   }
@@ -226,6 +405,20 @@ function resolvePointer(root: SchemaNode, pointer: string): SchemaNode | undefin
     node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return isPlainObject(node) ? (node as SchemaNode) : undefined;
+}
+
+function valueAt(value: unknown, instancePath: string): unknown {
+  let at: unknown = value;
+  for (const raw of instancePath.split('/').filter((part) => part !== '')) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return at;
+}
+
+/** `['products', 2, 'name']` -> `products[2].name` */
+function fieldOf(path: Array<string | number>): string {
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '') || '(body)';
 }
 
 /** `/products/2/dimensions/width` -> `products[2].dimensions.width` */
@@ -388,7 +581,7 @@ function withoutRestatedExtras(raw: RawError[]): RawError[] {
 }
 
 /** Turns TypeBox errors into our field errors: one per field, the most useful first. */
-export function translateErrors(root: SchemaNode, rawErrors: RawError[], prefix = ''): ErrorItem[] {
+export function translateErrors(root: SchemaNode, rawErrors: RawError[], prefix = '', value?: unknown): ErrorItem[] {
   const raw = withoutRestatedExtras(resolveUnionErrors(rawErrors));
   const byField = new Map<string, ErrorItem>();
   for (const error of raw) {
@@ -403,7 +596,9 @@ export function translateErrors(root: SchemaNode, rawErrors: RawError[], prefix 
     const field = toFieldPath(error.instancePath, prefix) || prefix || '(body)';
     if (byField.has(field)) continue;
     const node = resolvePointer(root, error.schemaPath);
-    byField.set(field, { field, message: messageFor(error, node) });
+    // An empty string that a rule refuses is one problem whatever the rule: it is empty.
+    const empty = error.keyword !== 'not' && error.keyword !== 'additionalProperties' && valueAt(value, error.instancePath) === '';
+    byField.set(field, { field, message: empty ? 'must not be empty' : messageFor(error, node) });
   }
   return [...byField.values()];
 }
@@ -432,35 +627,42 @@ function isFormEncoded(value: unknown): boolean {
   return isPlainObject(value) && (value as Record<symbol, unknown>)[FORM_ENCODED] === true;
 }
 
-const JSON_COERCER = new Coercer(false);
-const STRING_COERCER = new Coercer(true);
-
 /**
  * Builds the validator for one request part. Query strings, params, headers and
  * form-encoded bodies get string coercion; header parts keep the headers they do not
  * declare (authentication must still see them).
  */
-export function compileValidator<T = unknown>(schema: TSchema, part: RequestPart): CompiledValidator<T> {
+export function compileValidator<T = unknown>(schema: TSchema, part: RequestPart, options: ValidatorOptions = {}): CompiledValidator<T> {
   const root = schema as unknown as SchemaNode;
   const check = Compile(schema);
   const rootIsObject = typesOf(root).includes('object');
+  const partial = part === 'body' && options.partial === true;
   return {
     parse(value: unknown): T {
       const input = value === undefined || value === null ? (rootIsObject ? {} : value) : value;
-      const coercer = part !== 'body' || isFormEncoded(input) ? STRING_COERCER : JSON_COERCER;
-      let coerced: unknown;
-      if (part === 'headers' && isPlainObject(input)) {
-        coerced = { ...input, ...(coercer.coerce(root, input) as Record<string, unknown>) };
-      } else {
-        const result = coercer.coerce(root, input);
-        coerced = result === ABSENT ? undefined : result;
+      const coercer = new Coercer(part !== 'body' || isFormEncoded(input), partial);
+      const result = coercer.coerce(root, input);
+      const declared = result === ABSENT ? undefined : result;
+      let coerced = declared;
+      if (part === 'headers' && isPlainObject(input) && isPlainObject(declared)) {
+        // Undeclared headers pass through as they came; declared ones as read (an empty
+        // Shop-Id is no Shop-Id).
+        const rest = Object.fromEntries(Object.entries(input).filter(([name]) => !(name in (root.properties ?? {}))));
+        coerced = { ...rest, ...declared };
       }
-      if (check.Check(coerced)) return coerced as T;
-      const errors = translateErrors(root, check.Errors(coerced) as RawError[]);
+      const problems = coercer.issues;
+      if (problems.length === 0 && check.Check(coerced)) return coerced as T;
+      const errors = mergeErrors(problems, problems.length > 0 && check.Check(coerced) ? [] : translateErrors(root, check.Errors(coerced) as RawError[], '', coerced));
       if (part === 'headers') for (const error of errors) error.field = headerLabel(error.field ?? '');
       throw validationError(errors);
     },
   };
+}
+
+/** Problems found while reading first, then the schema's; one per field. */
+function mergeErrors(first: ErrorItem[], second: ErrorItem[]): ErrorItem[] {
+  const seen = new Set(first.map((error) => error.field));
+  return [...first, ...second.filter((error) => !seen.has(error.field))];
 }
 
 const HEADER_LABELS: Record<string, string> = { 'shop-id': 'Shop-Id', 'company-id': 'Company-Id', type: 'Type', 'idempotency-key': 'Idempotency-Key' };

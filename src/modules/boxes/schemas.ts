@@ -33,7 +33,7 @@ export const BoxListQuery = Type.Object({
   width: Type.Optional(Type.Integer({ minimum: 1, maximum: 999, description: 'Exact width, cm' })),
   height: Type.Optional(Type.Integer({ minimum: 1, maximum: 999, description: 'Exact height, cm' })),
   length: Type.Optional(Type.Integer({ minimum: 1, maximum: 999, description: 'Exact length, cm' })),
-  weight: Type.Optional(Type.Number({ minimum: 0, description: 'Exact weight, kg (to the gram)' })),
+  weight: Type.Optional(Type.Number({ minimum: 0, maximum: 100000, description: 'Exact weight, kg (to the gram)' })),
   ...PagingQueryFields,
 });
 export type BoxListQuery = Static<typeof BoxListQuery>;

@@ -195,7 +195,7 @@ export const WidgetSettings = Type.Object(
         { maxItems: 100 },
       ),
     ),
-    freeDeliveryFrom: Type.Optional(Nullable(Type.Number({ minimum: 0, description: 'Order sum (roubles) from which delivery is free for the customer' }))),
+    freeDeliveryFrom: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'Order sum (roubles) from which delivery is free for the customer' }))),
     rounding: Type.Optional(Nullable(Type.Object({ step: Type.Number({ exclusiveMinimum: 0, maximum: 10000, description: 'roubles' }), mode: Type.Enum(['up', 'down', 'nearest']) }))),
     hiddenCompanyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 100 })),
     defaultServices: Type.Optional(Type.Array(CodeId(), { maxItems: 50 })),

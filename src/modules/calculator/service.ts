@@ -46,6 +46,14 @@ export interface CalculationOptions {
   pointId?: number;
 }
 
+/** How one company's answer to a quote went: answered, failed, or missed the deadline. */
+export type CompanyQuoteOutcome = 'ok' | 'error' | 'timeout';
+
+/** Told how long each company took to quote (metrics); keeps the calculator free of any metrics library. */
+export interface CompanyQuoteObserver {
+  companyQuoted(companyId: number, seconds: number, outcome: CompanyQuoteOutcome): void;
+}
+
 /** A priced delivery for an order: the calculator's option, and what the shop's free-delivery threshold means for it. */
 export type OrderQuote = DeliveryCompanyResult & { deliveryCostThresholds: { deliveryCost: number | null; threshold: number | null } };
 
@@ -137,13 +145,15 @@ export class CalculatorService {
   constructor(
     private readonly reference: ReferenceData,
     private readonly widgetSettings: WidgetSettingsService,
-    options: { cacheSeconds?: number; kits?: KitLookup } = {},
+    options: { cacheSeconds?: number; kits?: KitLookup; observer?: CompanyQuoteObserver } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
     this.kits = options.kits ?? null;
+    this.observer = options.observer ?? null;
   }
 
   private readonly kits: KitLookup | null;
+  private readonly observer: CompanyQuoteObserver | null;
 
   /** Kits sent by id only: their goods from the catalogue (kit count times each product's count, the kit's discount on COD). */
   private async expandKits(scope: Scope, kits: NonNullable<CalculatorBody['kits']>): Promise<GoodsItem[]> {
@@ -253,7 +263,7 @@ export class CalculatorService {
       cargo: context.cargo,
       priceMode: context.priceMode,
     };
-    const quotes = await quoteAll(eligible, request, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed);
+    const quotes = await quoteAll(eligible, request, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed, this.observer);
 
     for (const { entry, quotes: companyQuotes } of quotes) {
       for (const quote of companyQuotes) {
@@ -710,6 +720,7 @@ async function quoteAll(
   request: QuoteRequest,
   timeoutMs: number,
   onFailed: CalculationOptions['onCompanyFailed'],
+  observer: CompanyQuoteObserver | null,
 ): Promise<Array<{ entry: RegisteredCompany; quotes: CarrierQuote[] }>> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -722,14 +733,19 @@ async function quoteAll(
   try {
     const answers = await Promise.all(
       entries.map(async (entry) => {
+        const started = performance.now();
+        const observed = (outcome: CompanyQuoteOutcome) => observer?.companyQuoted(entry.company.id, (performance.now() - started) / 1000, outcome);
         try {
           const outcome = await Promise.race([entry.driver.quote(request, controller.signal), deadline]);
           if (outcome === 'timeout') {
+            observed('timeout');
             onFailed?.(entry.company.id, `no answer within ${timeoutMs} ms`);
             return { entry, quotes: [] };
           }
+          observed('ok');
           return { entry, quotes: outcome };
         } catch (error) {
+          observed(controller.signal.aborted ? 'timeout' : 'error');
           onFailed?.(entry.company.id, controller.signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message);
           return { entry, quotes: [] };
         }

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CodeId, CountryCode, DateText, Nullable, OverallSideCm, RecordId, ZeroOne } from '../../platform/schemas.js';
+import { CodeId, CountryCode, DateText, INT32_MAX, Nullable, OverallSideCm, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { CommissionFields } from '../calculator/schemas.js';
 
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
@@ -275,7 +275,7 @@ export type OrderPointModel = Static<typeof OrderPoint>;
 export type StatusHistoryItem = Static<typeof StatusHistoryItem>;
 
 /** Codes and company ids, kept in 32-bit integer columns. */
-const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), { maxItems: 100, description }));
+const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: INT32_MAX }), { maxItems: 100, description }));
 
 export const OrderListQuery = Type.Object({
   list: Type.Optional(Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
@@ -363,7 +363,7 @@ export const PushBody = Type.Object({
   events: Type.Array(
     Type.Object({
       trackNumber: Type.String({ minLength: 1, maxLength: 64 }),
-      statusCode: Type.Integer({ description: 'Status code of the service (GET /v2/lists/order-statuses)' }),
+      statusCode: Type.Integer({ minimum: 0, maximum: INT32_MAX, description: 'Status code of the service (GET /v2/lists/order-statuses)' }),
       at: Type.Optional(Type.String({ format: 'date-time' })),
       description: Type.Optional(Type.String({ maxLength: 500 })),
       paymentMethod: Type.Optional(

@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type SqliteDatabase, type SqliteStatement, type UnknownRow } from 'kysely';
 import type { Tables } from './tables.js';
+import { ObservedDialect, type WriteObserver } from './driver.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -25,7 +26,18 @@ export interface Database {
    * with SQLite, which one process owns).
    */
   readonly messages: DatabaseMessages | null;
+  /** From now on `observer` sees every write, inside its transaction (driver.ts). */
+  observeWrites(observer: WriteObserver): void;
+  /** PostgreSQL: the connection pool's occupancy now, for the metrics (null with SQLite, which has one connection). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
 }
 
 export interface MessageHandlers {
@@ -51,6 +63,11 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** PostgreSQL schema to work in (tests use a throw-away schema each). */
   schema?: string;
+  /**
+   * SQLite: `full` (default) syncs the WAL at every commit, so an acknowledged write survives
+   * power loss; `normal` syncs only at checkpoints and may lose the last commits.
+   */
+  sqliteSynchronous?: 'full' | 'normal';
 }
 
 const PG_TYPE = { INT8: 20, NUMERIC: 1700, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
@@ -130,12 +147,14 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
   };
 }
 
-function openSqlite(file: string): DatabaseSync {
+function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = new DatabaseSync(file);
   const pragma = (setting: string) => connection.exec(`pragma ${setting}`);
   pragma('journal_mode = WAL');
-  pragma('synchronous = NORMAL');
+  // Group commit (write-batch.ts) shares one sync among the writes arriving together, which
+  // is what makes FULL affordable as the default.
+  pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   pragma('foreign_keys = ON');
   pragma('busy_timeout = 5000');
   pragma('cache_size = -65536');
@@ -145,11 +164,43 @@ function openSqlite(file: string): DatabaseSync {
   return connection;
 }
 
+/** The longest stretch of SQLite queries run without letting the event loop turn. */
+const SQLITE_TURN_BUDGET_MS = 10;
+
+/**
+ * SQLite (node:sqlite) answers in the calling thread, so a chain of awaited queries (a job working
+ * through a batch, a large import) never leaves the event loop: requests, timers and I/O
+ * waited until the whole chain ended. After SQLITE_TURN_BUDGET_MS of queries in one turn,
+ * the next answer is handed back only after the loop has turned once.
+ */
+export class YieldToEventLoop implements KyselyPlugin {
+  private turnStartedAt = 0;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const now = performance.now();
+    if (this.turnStartedAt === 0) {
+      this.turnStartedAt = now;
+      setImmediate(() => {
+        this.turnStartedAt = 0;
+      });
+    } else if (now - this.turnStartedAt > SQLITE_TURN_BUDGET_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return args.result;
+  }
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
+  let observer: WriteObserver | null = null;
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
-    const connection = openSqlite(file);
-    return asDatabase('sqlite', new Kysely<Tables>({ dialect: new SqliteDialect({ database: wrapSqlite(connection) }) }));
+    const connection = openSqlite(file, options.sqliteSynchronous ?? 'full');
+    const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), { groupCommit: true, observer: () => observer });
+    return asDatabase('sqlite', new Kysely<Tables>({ dialect: observed, plugins: [new YieldToEventLoop()] }), (next) => (observer = next));
   }
 
   const pool = new pg.Pool({
@@ -161,7 +212,9 @@ export function createDatabase(options: DatabaseOptions): Database {
   // An idle client losing its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const messages = new PostgresMessages(options.url, pool, options.schema);
-  return asDatabase('postgres', new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), messages);
+  const observed = new ObservedDialect(new PostgresDialect({ pool }), { groupCommit: false, observer: () => observer });
+  const stats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return asDatabase('postgres', new Kysely<Tables>({ dialect: observed }), (next) => (observer = next), messages, stats);
 }
 
 /**
@@ -254,11 +307,13 @@ class PostgresMessages implements DatabaseMessages {
   }
 }
 
-function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, messages: PostgresMessages | null = null): Database {
+function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, observeWrites: (observer: WriteObserver) => void, messages: PostgresMessages | null = null, poolStats: () => PoolStats | null = () => null): Database {
   return {
     kind,
     db,
     messages,
+    observeWrites,
+    poolStats,
     async ping() {
       await sql`select 1`.execute(db);
     },

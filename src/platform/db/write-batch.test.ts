@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, usingPostgres, type TestApp } from '../../../test/support/app.js';
+import { createDatabase } from './database.js';
 import type { Tables } from './tables.js';
 import { WriteBatcher } from './write-batch.js';
 
@@ -44,5 +45,25 @@ describe('write batcher', () => {
     // more than one batch's worth at once
     expect(await Promise.all([writes.run(insert(11, 'k')), writes.run(insert(12, 'l')), writes.run(insert(13, 'm'))])).toEqual([11, 12, 13]);
     expect(await labels()).toEqual(['a', 'b', 'e', 'j', 'k', 'l', 'm']);
+  });
+});
+
+describe('single writes on SQLite', () => {
+  it.skipIf(usingPostgres)('share one commit when they arrive together; a failing one fails alone', async () => {
+    const database = createDatabase({ url: 'sqlite::memory:' });
+    try {
+      await sql`create table single_probe (id integer primary key, label text not null unique)`.execute(database.db);
+      const transactions: object[] = [];
+      database.observeWrites({ observing: () => true, afterWrite: async (_run, _result, transaction) => void transactions.push(transaction) });
+      const results = await Promise.allSettled(['a', 'b', 'a', 'c'].map((label) => database.db.insertInto('single_probe' as never).values({ label } as never).executeTakeFirst()));
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+      expect((await sql<{ label: string }>`select label from single_probe order by id`.execute(database.db)).rows.map((row) => row.label)).toEqual(['a', 'b', 'c']);
+      // one transaction, hence one sync of the disk, for the whole group
+      expect(new Set(transactions).size).toBe(1);
+      expect(transactions).toHaveLength(3);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -13,6 +13,7 @@
  * A write given to `run` must only use the transaction it is handed and must not wait on
  * anything else (no network, no other `run`): the whole batch waits for it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseKind } from './database.js';
 import type { Tables } from './tables.js';
@@ -21,6 +22,8 @@ type Write<T> = (trx: Transaction<Tables>) => Promise<T>;
 
 interface Pending {
   write: Write<unknown>;
+  /** Runs the write in its caller's async context (whose request it is: idempotency.ts). */
+  inContext: <R>(fn: () => R) => R;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -38,7 +41,7 @@ export class WriteBatcher {
   run<T>(write: Write<T>): Promise<T> {
     if (this.kind !== 'sqlite') return this.db.transaction().execute(write);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write: write as Write<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ write: write as Write<unknown>, inContext: AsyncLocalStorage.snapshot(), resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushing) {
         this.flushing = true;
         // the writes of requests being handled in this turn of the event loop join the batch
@@ -57,7 +60,7 @@ export class WriteBatcher {
             const savepoint = sql.raw(`write_${index}`);
             await sql`savepoint ${savepoint}`.execute(trx);
             try {
-              const value = await pending.write(trx);
+              const value = await pending.inContext(() => pending.write(trx));
               await sql`release ${savepoint}`.execute(trx);
               outcomes.push(() => pending.resolve(value));
             } catch (error) {

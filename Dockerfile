@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# The service in a small image: built with the dev dependencies, run with the production ones
+# only, as the unprivileged `node` user, on a /data volume.
+#   docker build -t delivery-service .
+#   docker run -p 8080:8080 -v delivery-data:/data delivery-service     # SQLite under /data
+# compose.yaml runs it with PostgreSQL.
+
+ARG NODE_IMAGE=node:24-slim
+
+# better-sqlite3 is a native module: npm fetches a prebuilt binary when one fits and compiles
+# it otherwise, which needs a toolchain. Only the install stages carry it, never the runtime.
+FROM ${NODE_IMAGE} AS toolchain
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# (not .npmrc: its silent log level would hide why an install failed)
+COPY package.json package-lock.json ./
+
+FROM toolchain AS build
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+RUN npm run build
+
+FROM toolchain AS prod-deps
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data
+WORKDIR /app
+# package.json and data/ mark the project root the service finds its reference data in.
+COPY package.json ./
+COPY data ./data
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# A named volume mounted here starts with this owner, so `node` can write the database and files.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+# /ready: the process serves and its database answers. fetch is built into Node.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# What `npm start` runs after its build step (the image is built already; npm would only add a process).
+CMD ["node", "dist/src/main.js", "serve"]

@@ -1,0 +1,283 @@
+/**
+ * The path every statement takes to the database, wrapped around Kysely's own drivers for two
+ * reasons:
+ *
+ * - Group commit of single statements (SQLite). With `synchronous=FULL` every commit waits for
+ *   the disk; a write that is not in a transaction of its own (most creates and updates) was
+ *   its own commit. Such writes arriving in one turn of the event loop now share one
+ *   transaction, each in its own savepoint: a failing one is undone alone and its caller gets
+ *   its error; every caller is answered after the shared COMMIT, so an acknowledged write is
+ *   on disk. (Writes of several statements use write-batch.ts the same way.)
+ *
+ * - A write observer (idempotency keys): after a write statement succeeds, inside its
+ *   transaction, the observer may add statements of its own, which then commit or roll back
+ *   with the write. A write outside any transaction is given one when the observer asks.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+export type RunStatement = (query: CompiledQuery) => Promise<QueryResult<unknown>>;
+
+export interface WriteObserver {
+  /** Whether writes made now (in this async context) are to be observed. Called often: keep it cheap. */
+  observing(): boolean;
+  /**
+   * A write statement succeeded inside `transaction` (an object standing for one database
+   * transaction; the same object for every write of it). Statements run through `run` are
+   * part of that transaction; throwing undoes the write.
+   */
+  afterWrite(run: RunStatement, result: QueryResult<unknown>, transaction: object): Promise<void>;
+}
+
+/** Statements that change data, as far as observing writes goes. */
+function isWrite(query: CompiledQuery): boolean {
+  switch (query.query.kind) {
+    case 'InsertQueryNode':
+    case 'UpdateQueryNode':
+    case 'DeleteQueryNode':
+    case 'MergeQueryNode':
+      return true;
+    case 'RawNode':
+      return /^\s*(insert|update|delete|replace)\b/i.test(query.sql);
+    default:
+      return false;
+  }
+}
+
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+interface QueuedWrite {
+  query: CompiledQuery;
+  /** Runs a function in the async context of the caller (whose write it is). */
+  inContext: <R>(fn: () => R) => R;
+  resolve(result: QueryResult<unknown>): void;
+  reject(error: unknown): void;
+}
+
+/** What Kysely holds as "a connection": the real one is taken when a statement or a transaction needs it. */
+class Connection implements DatabaseConnection {
+  real: DatabaseConnection | null = null;
+  /** Set while a transaction is open on `real`. */
+  transaction: object | null = null;
+
+  constructor(private readonly driver: ObservedDriver) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return (await this.driver.execute(this, query)) as QueryResult<R>;
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    const real = this.real ?? (await this.driver.inner.acquireConnection());
+    try {
+      yield* real.streamQuery<R>(query, chunkSize);
+    } finally {
+      if (real !== this.real) await this.driver.inner.releaseConnection(real);
+    }
+  }
+}
+
+class ObservedDriver implements Driver {
+  private queue: QueuedWrite[] = [];
+  private flushScheduled = false;
+
+  constructor(
+    readonly inner: Driver,
+    private readonly options: { groupCommit: boolean; observer: () => WriteObserver | null; maxBatch: number },
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = new Connection(this);
+    // PostgreSQL: one pooled client per Kysely connection, as Kysely expects (sessions, advisory
+    // locks). SQLite has one connection behind a lock: taken only while a statement or a
+    // transaction runs, so that single writes can wait for their group without holding it.
+    if (!this.options.groupCommit) connection.real = await this.inner.acquireConnection();
+    return connection;
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const own = connection as Connection;
+    if (own.real) await this.inner.releaseConnection(own.real);
+    own.real = null;
+    own.transaction = null;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const own = connection as Connection;
+    if (!own.real) own.real = await this.inner.acquireConnection();
+    try {
+      await this.inner.beginTransaction(own.real, settings);
+    } catch (error) {
+      await this.dropLazy(own);
+      throw error;
+    }
+    own.transaction = {};
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = connection as Connection;
+    try {
+      await this.inner.commitTransaction(own.real as DatabaseConnection);
+    } finally {
+      own.transaction = null;
+      await this.dropLazy(own);
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const own = connection as Connection;
+    try {
+      await this.inner.rollbackTransaction(own.real as DatabaseConnection);
+    } finally {
+      own.transaction = null;
+      await this.dropLazy(own);
+    }
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.savepoint?.((connection as Connection).real as DatabaseConnection, name, compile);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.rollbackToSavepoint?.((connection as Connection).real as DatabaseConnection, name, compile);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.releaseSavepoint?.((connection as Connection).real as DatabaseConnection, name, compile);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+
+  /** SQLite: the real connection goes back as soon as the transaction ends. */
+  private async dropLazy(connection: Connection): Promise<void> {
+    if (!this.options.groupCommit || !connection.real) return;
+    const real = connection.real;
+    connection.real = null;
+    await this.inner.releaseConnection(real);
+  }
+
+  private observer(): WriteObserver | null {
+    const observer = this.options.observer();
+    return observer && observer.observing() ? observer : null;
+  }
+
+  async execute(connection: Connection, query: CompiledQuery): Promise<QueryResult<unknown>> {
+    const write = isWrite(query);
+    if (connection.transaction && connection.real) {
+      const real = connection.real;
+      const result = await real.executeQuery(query);
+      const observer = write ? this.observer() : null;
+      if (observer) await observer.afterWrite((next) => real.executeQuery(next), result, connection.transaction);
+      return result;
+    }
+    if (write && this.options.groupCommit) return this.enqueue(query);
+    const real = connection.real ?? (await this.inner.acquireConnection());
+    try {
+      const observer = write ? this.observer() : null;
+      if (!observer) return await real.executeQuery(query);
+      // a write the observer wants to add to: in a transaction of its own
+      await real.executeQuery(BEGIN);
+      try {
+        const result = await real.executeQuery(query);
+        await observer.afterWrite((next) => real.executeQuery(next), result, {});
+        await real.executeQuery(COMMIT);
+        return result;
+      } catch (error) {
+        await real.executeQuery(ROLLBACK).catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      if (real !== connection.real) await this.inner.releaseConnection(real);
+    }
+  }
+
+  private enqueue(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ query, inContext: AsyncLocalStorage.snapshot(), resolve, reject });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      // the writes of requests handled in this turn of the event loop join the group
+      setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const group = this.queue.splice(0, this.options.maxBatch);
+      const settle: Array<() => void> = [];
+      let real: DatabaseConnection | null = null;
+      try {
+        real = await this.inner.acquireConnection();
+        const connection = real;
+        const run: RunStatement = (next) => connection.executeQuery(next);
+        await run(BEGIN);
+        const transaction = {};
+        for (const [index, item] of group.entries()) {
+          const savepoint = CompiledQuery.raw(`savepoint single_${index}`);
+          await run(savepoint);
+          try {
+            const result = await run(item.query);
+            await item.inContext(() => this.observer()?.afterWrite(run, result, transaction));
+            await run(CompiledQuery.raw(`release single_${index}`));
+            settle.push(() => item.resolve(result));
+          } catch (error) {
+            await run(CompiledQuery.raw(`rollback to single_${index}`));
+            await run(CompiledQuery.raw(`release single_${index}`));
+            settle.push(() => item.reject(error));
+          }
+        }
+        await run(COMMIT);
+        for (const answer of settle) answer();
+      } catch (error) {
+        // the group as a whole failed (the commit, the disk): nothing of it was written
+        if (real) await real.executeQuery(ROLLBACK).catch(() => undefined);
+        for (const item of group) item.reject(error);
+      } finally {
+        if (real) await this.inner.releaseConnection(real);
+      }
+    }
+    this.flushScheduled = false;
+  }
+}
+
+/** A Kysely dialect whose driver groups single writes (SQLite) and lets an observer add to writes. */
+export class ObservedDialect implements Dialect {
+  constructor(
+    private readonly inner: Dialect,
+    private readonly options: { groupCommit: boolean; observer: () => WriteObserver | null; maxBatch?: number },
+  ) {}
+
+  createDriver(): Driver {
+    return new ObservedDriver(this.inner.createDriver(), { maxBatch: 200, ...this.options });
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return this.inner.createQueryCompiler();
+  }
+
+  createAdapter(): DialectAdapter {
+    return this.inner.createAdapter();
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return this.inner.createIntrospector(db);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * What operators and browsers need beside the API itself: the caller's X-Request-Id as the
+ * log id, CORS for pages of allowed origins, and GET /version.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import type { Config } from '../config.js';
+import { newLogId } from './http.js';
+import { PROJECT_ROOT } from './reference-data.js';
+
+/** Ids a caller may choose: what tracing systems send (UUIDs, hex, ULIDs, `Root=1-…`), nothing that could break a log line or a header. */
+const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:=+/-]{1,128}$/;
+
+/** The log id of a request: the caller's X-Request-Id when it is a safe token, else a new one. */
+export function requestIdOf(raw: IncomingMessage): string {
+  const given = raw.headers['x-request-id'];
+  return typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : newLogId();
+}
+
+/** Echoes the request's id (the caller's, or the one generated) as x-request-id; x-log-id stays. */
+export function installRequestIdEcho(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+}
+
+/** Headers a browser page may send: those of the contract, of our extensions, and tracing. */
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Shop-Id', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Type', 'Company-Id'];
+/** Headers a browser page may read: paging, support ids, rate limits. */
+const CORS_EXPOSED_HEADERS = ['X-Total-Count', 'X-Page', 'X-Per-Page', 'x-log-id', 'x-request-id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/**
+ * CORS for CORS_ORIGINS (none by default: a bearer token in a page is readable by everyone
+ * who opens it, so browser access is an operator's choice). Register before authentication,
+ * so refusals (401, 429) carry the headers too and the page can read why.
+ */
+export async function installCors(app: FastifyInstance, origins: string[]): Promise<void> {
+  if (origins.length === 0) return;
+  await app.register(cors, {
+    // An array, even of one: the plugin then answers only a matching Origin instead of always naming it.
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    // Tokens travel in Authorization, never in cookies: no credentials mode.
+    credentials: false,
+    maxAge: 600,
+  });
+}
+
+function packageVersion(): string {
+  const text = fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+/** GET /version: what runs here, without a token (support asks for it first). */
+export function installVersionRoute(app: FastifyInstance, config: Pick<Config, 'databaseKind'>, apiVersion: string): void {
+  const answer = { version: packageVersion(), node: process.version, database: config.databaseKind, apiVersion };
+  app.get(
+    '/version',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Service'],
+        summary: 'Versions of the service, Node.js and the API, and the database kind',
+        security: [],
+        response: {
+          200: Type.Object({
+            version: Type.String({ description: 'of this service (package.json)' }),
+            node: Type.String({ description: 'Node.js running it' }),
+            database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+            apiVersion: Type.String({ description: 'of the API contract served under /v2' }),
+          }),
+        },
+      },
+    },
+    async () => answer,
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * Rate limits of /v2 with @fastify/rate-limit's counters: per token (per IP address for calls
+ * without one), and per IP address and e-mail for POST /v2/auth/login, where passwords are
+ * guessed. Counters live in each process: N processes on one PostgreSQL allow N times the limit.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hashToken, sha256 } from './crypto.js';
+import { AppError } from './errors.js';
+
+const WINDOW_MS = 60_000;
+export const LOGIN_ROUTE = '/v2/auth/login';
+
+export interface RateLimits {
+  /** Requests a minute per token on /v2 (0: none). */
+  perMinute: number;
+  /** Login attempts a minute per IP address and e-mail (0: none). */
+  loginPerMinute: number;
+}
+
+type Verdict = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+
+function bearerToken(request: FastifyRequest): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match ? match[1] : null;
+}
+
+/**
+ * The key of the caller's budget: a digest of its bearer token (never the token itself), else
+ * its IP address. Counted before authentication, so a flood of wrong or missing tokens is
+ * limited too, and shops sharing one hosting address keep a budget each.
+ */
+function callerKey(request: FastifyRequest): string {
+  const token = bearerToken(request);
+  return token ? `token:${hashToken(token)}` : `ip:${request.ip}`;
+}
+
+function loginKey(request: FastifyRequest): string {
+  const body = request.body as { email?: unknown } | undefined;
+  const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
+  return `login:${request.ip}:${sha256(email)}`;
+}
+
+function refuse(reply: FastifyReply, verdict: Verdict, what: string): void {
+  if (verdict.isAllowed || !verdict.isExceeded) return;
+  const seconds = Math.max(1, verdict.ttlInSeconds);
+  reply.header('retry-after', String(seconds));
+  throw new AppError(429, 'rate_limited', `Too many requests: at most ${verdict.max} a minute ${what}. Retry in ${seconds} s.`);
+}
+
+/** Installs the limits; call before authentication. */
+export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
+  if (limits.perMinute <= 0 && limits.loginPerMinute <= 0) return;
+  // global: false: the plugin adds no hook of its own; ours below decide which calls count.
+  await app.register(rateLimit, { global: false });
+
+  if (limits.perMinute > 0) {
+    const perCaller = app.createRateLimit({ max: limits.perMinute, timeWindow: WINDOW_MS, keyGenerator: callerKey });
+    app.addHook('onRequest', async (request, reply) => {
+      // Health, metrics, docs, files and the tracking page are not the API a plugin loops over.
+      if (request.is404 || !request.routeOptions.url?.startsWith('/v2/')) return;
+      const verdict = await perCaller(request);
+      if (!verdict.isAllowed) {
+        reply.header('x-ratelimit-limit', String(verdict.max));
+        reply.header('x-ratelimit-remaining', String(verdict.remaining));
+        reply.header('x-ratelimit-reset', String(verdict.ttlInSeconds));
+      }
+      refuse(reply, verdict, bearerToken(request) ? 'for one token' : 'from one address without a token');
+    });
+  }
+
+  if (limits.loginPerMinute > 0) {
+    const perLogin = app.createRateLimit({ max: limits.loginPerMinute, timeWindow: WINDOW_MS, keyGenerator: loginKey });
+    // preHandler: the e-mail is in the body, read and validated by then.
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.method !== 'POST' || request.routeOptions.url !== LOGIN_ROUTE) return;
+      refuse(reply, await perLogin(request), 'for one e-mail from one address');
+    });
+  }
+}
