@@ -101,6 +101,33 @@ function bindable(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
+/** SQLite's result codes by number: the primary ones, and the constraint kinds the stores tell apart. */
+const SQLITE_CODES: Record<number, string> = {
+  1: 'SQLITE_ERROR', 2: 'SQLITE_INTERNAL', 3: 'SQLITE_PERM', 4: 'SQLITE_ABORT', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED',
+  7: 'SQLITE_NOMEM', 8: 'SQLITE_READONLY', 9: 'SQLITE_INTERRUPT', 10: 'SQLITE_IOERR', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN', 19: 'SQLITE_CONSTRAINT', 20: 'SQLITE_MISMATCH', 21: 'SQLITE_MISUSE', 25: 'SQLITE_RANGE', 26: 'SQLITE_NOTADB',
+  275: 'SQLITE_CONSTRAINT_CHECK', 787: 'SQLITE_CONSTRAINT_FOREIGNKEY', 1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY', 1811: 'SQLITE_CONSTRAINT_TRIGGER', 2067: 'SQLITE_CONSTRAINT_UNIQUE',
+  2579: 'SQLITE_CONSTRAINT_ROWID', 3091: 'SQLITE_CONSTRAINT_DATATYPE',
+};
+
+/**
+ * node:sqlite marks every SQLite failure `code: 'ERR_SQLITE_ERROR'` with the number in `errcode`;
+ * the stores tell a unique violation by `code` (`SQLITE_CONSTRAINT_UNIQUE`, as PostgreSQL's
+ * 23505), so the error gets SQLite's own name there.
+ */
+function sqliteCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    const failure = error as { code?: unknown; errcode?: unknown };
+    if (failure.code === 'ERR_SQLITE_ERROR' && typeof failure.errcode === 'number') {
+      failure.code = SQLITE_CODES[failure.errcode] ?? SQLITE_CODES[failure.errcode & 0xff] ?? 'SQLITE_ERROR';
+    }
+    throw error;
+  }
+}
+
 /**
  * node:sqlite gives BLOBs as plain Uint8Arrays; the code reading them (packed documents) uses
  * Buffer's methods, as it did with better-sqlite3. A view over the same memory, no copy.
@@ -123,7 +150,7 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
   const prepare = (text: string): { statement: StatementSync; reader: boolean } => {
     let entry = cache.get(text);
     if (!entry) {
-      const statement = connection.prepare(text);
+      const statement = sqliteCall(() => connection.prepare(text));
       // a statement that gives rows (a select, or a write with RETURNING) has result columns
       entry = { statement, reader: statement.columns().length > 0 };
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
@@ -137,10 +164,15 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
       const { statement, reader } = prepare(text);
       return {
         reader,
-        all: (parameters) => statement.all(...parameters.map(bindable)).map(withBuffers),
-        run: (parameters) => statement.run(...parameters.map(bindable)),
+        all: (parameters) => sqliteCall(() => statement.all(...parameters.map(bindable))).map(withBuffers),
+        run: (parameters) => sqliteCall(() => statement.run(...parameters.map(bindable))),
         iterate: function* (parameters) {
-          for (const row of statement.iterate(...parameters.map(bindable))) yield withBuffers(row);
+          const rows = sqliteCall(() => statement.iterate(...parameters.map(bindable)));
+          for (;;) {
+            const next = sqliteCall(() => rows.next());
+            if (next.done) return;
+            yield withBuffers(next.value);
+          }
         },
       };
     },
@@ -149,8 +181,8 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
 
 function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const connection = new DatabaseSync(file);
-  const pragma = (setting: string) => connection.exec(`pragma ${setting}`);
+  const connection = sqliteCall(() => new DatabaseSync(file));
+  const pragma = (setting: string) => sqliteCall(() => connection.exec(`pragma ${setting}`));
   pragma('journal_mode = WAL');
   // Group commit (write-batch.ts) shares one sync among the writes arriving together, which
   // is what makes FULL affordable as the default.
