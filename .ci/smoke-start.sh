@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Starts the service the way the README says, on an empty data directory, and checks that
 # the first-start token it prints works with the curl line it prints.
+# .ci/smoke-start.sh [directory]   the service's directory (default: this repository)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "${1:-$(dirname "$0")/..}"
 data_dir=$(mktemp -d)
 log="$data_dir/server.log"
 port=$(( 20000 + RANDOM % 20000 ))

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { createTestApp } from '../test/support/app.js';
 import { shopBody, warehouseBody } from '../test/support/fixtures.js';
 import { JobWorker } from '../src/platform/jobs.js';
+import { dropOffPointOf } from '../test/support/orders.js';
 
 const ORDERS = Number(process.env.ORDERS ?? 500);
 const t = await createTestApp();
@@ -29,6 +30,8 @@ try {
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
+    // company 1 takes parcels only at a drop-off point chosen in advance
+    pickup: { pointId: dropOffPointOf(t, 1) },
   });
   const first = created.body.id as number;
   await owner.post('/v2/orders/confirm', { ids: [first] });

@@ -26,6 +26,10 @@ for (const [index, name] of ['Футболка', 'Кружка', 'Носки'].e
 const spb = services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
 if (!spb) throw new Error('Санкт-Петербург is not in the reference data');
 const pointId = services.reference.registry.pointsIn(1, spb.id).find((point) => point.cashPaymentAvailable && point.limits.maxWeight === null)?.id ?? services.reference.registry.pointsIn(1, spb.id)[0].id;
+// company 1 takes parcels only at a drop-off point chosen in advance: one in Москва, where the warehouse is
+const moscow = services.reference.localities.find({ countryCode: 'RU', name: 'Москва' });
+const dropOffPointId = moscow ? services.reference.registry.pointsIn(1, moscow.id)[0]?.id : undefined;
+if (dropOffPointId === undefined) throw new Error('company 1 has no drop-off point in Москва');
 
 /** What a plugin sends: a priced order with 3 products by reference. */
 const orderBody = (type: 1 | 2): OrderInput => ({
@@ -36,6 +40,7 @@ const orderBody = (type: 1 | 2): OrderInput => ({
   recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122', email: 'petr@example.com' },
   delivery: type === 1 ? { company: { id: 1 }, type: 1, point: { id: pointId } } : { company: { id: 1 }, type: 2 },
   clientPrice: 250,
+  pickup: { pointId: dropOffPointId },
 });
 
 // Templates: real priced orders of both types, then varied and bulk-inserted.

@@ -16,6 +16,7 @@ import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
 import { closeWithin } from './platform/stopping.js';
+import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
 
@@ -36,6 +37,8 @@ function stringOption(values: Record<string, string | boolean | undefined>, name
 }
 
 async function withRuntime<T>(config: Config, work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  ensureWritableDataDir(config.dataDir);
+  await ensureDatabaseAnswers(config);
   const runtime = await startRuntime(config);
   try {
     return await work(runtime);
@@ -93,7 +96,9 @@ async function accountCommand(config: Config, args: string[]): Promise<void> {
 }
 
 async function serve(config: Config): Promise<void> {
+  ensureWritableDataDir(config.dataDir);
   const { createdFile } = loadSecret(config);
+  await ensureDatabaseAnswers(config);
   const runtime = await startRuntime(config);
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
@@ -163,7 +168,9 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    throw listenProblem(error, config) ?? error;
+  });
   app.log.info({ url: config.publicUrl, database: config.databaseKind }, 'delivery service listening');
 }
 
@@ -212,7 +219,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StartupError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }

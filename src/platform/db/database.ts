@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type SqliteDatabase, type SqliteStatement, type UnknownRow } from 'kysely';
 import type { Tables } from './tables.js';
@@ -95,54 +95,104 @@ const pgTypes = {
   },
 };
 
-function bindable(value: unknown): unknown {
+function bindable(value: unknown): SQLInputValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString();
-  return value;
+  return value as SQLInputValue;
+}
+
+/** SQLite's result codes by number: the primary ones, and the constraint kinds the stores tell apart. */
+const SQLITE_CODES: Record<number, string> = {
+  1: 'SQLITE_ERROR', 2: 'SQLITE_INTERNAL', 3: 'SQLITE_PERM', 4: 'SQLITE_ABORT', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED',
+  7: 'SQLITE_NOMEM', 8: 'SQLITE_READONLY', 9: 'SQLITE_INTERRUPT', 10: 'SQLITE_IOERR', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN', 19: 'SQLITE_CONSTRAINT', 20: 'SQLITE_MISMATCH', 21: 'SQLITE_MISUSE', 25: 'SQLITE_RANGE', 26: 'SQLITE_NOTADB',
+  275: 'SQLITE_CONSTRAINT_CHECK', 787: 'SQLITE_CONSTRAINT_FOREIGNKEY', 1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY', 1811: 'SQLITE_CONSTRAINT_TRIGGER', 2067: 'SQLITE_CONSTRAINT_UNIQUE',
+  2579: 'SQLITE_CONSTRAINT_ROWID', 3091: 'SQLITE_CONSTRAINT_DATATYPE',
+};
+
+/**
+ * node:sqlite marks every SQLite failure `code: 'ERR_SQLITE_ERROR'` with the number in `errcode`;
+ * the stores tell a unique violation by `code` (`SQLITE_CONSTRAINT_UNIQUE`, as PostgreSQL's
+ * 23505), so the error gets SQLite's own name there.
+ */
+function sqliteCall<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    const failure = error as { code?: unknown; errcode?: unknown };
+    if (failure.code === 'ERR_SQLITE_ERROR' && typeof failure.errcode === 'number') {
+      failure.code = SQLITE_CODES[failure.errcode] ?? SQLITE_CODES[failure.errcode & 0xff] ?? 'SQLITE_ERROR';
+    }
+    throw error;
+  }
 }
 
 /**
- * better-sqlite3 refuses booleans as parameters and re-prepares every statement;
- * this wrapper binds booleans as 1/0 and keeps prepared statements for reuse.
+ * node:sqlite gives BLOBs as plain Uint8Arrays; the code reading them (packed documents) uses
+ * Buffer's methods, as it did with better-sqlite3. A view over the same memory, no copy.
  */
-function wrapSqlite(connection: BetterSqlite3.Database, cacheSize = 500): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (text: string): BetterSqlite3.Statement => {
-    let statement = cache.get(text);
-    if (!statement) {
-      statement = connection.prepare(text);
+function withBuffers<T>(row: T): T {
+  const record = row as Record<string, unknown>;
+  for (const key in record) {
+    const value = record[key];
+    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+  return row;
+}
+
+/**
+ * Kysely's SQLite dialect over node:sqlite. Binds booleans as 1/0 and dates as ISO strings, and
+ * keeps prepared statements for reuse (preparing is a good part of a short query's cost).
+ */
+function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
+  const cache = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepare = (text: string): { statement: StatementSync; reader: boolean } => {
+    let entry = cache.get(text);
+    if (!entry) {
+      const statement = sqliteCall(() => connection.prepare(text));
+      // a statement that gives rows (a select, or a write with RETURNING) has result columns
+      entry = { statement, reader: statement.columns().length > 0 };
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
-      cache.set(text, statement);
+      cache.set(text, entry);
     }
-    return statement;
+    return entry;
   };
   return {
     close: () => connection.close(),
     prepare(text: string): SqliteStatement {
-      const statement = prepare(text);
+      const { statement, reader } = prepare(text);
       return {
-        reader: statement.reader,
-        all: (parameters) => statement.all(...parameters.map(bindable)),
-        run: (parameters) => statement.run(...parameters.map(bindable)),
-        iterate: (parameters) => statement.iterate(...parameters.map(bindable)) as IterableIterator<unknown>,
+        reader,
+        all: (parameters) => sqliteCall(() => statement.all(...parameters.map(bindable))).map(withBuffers),
+        run: (parameters) => sqliteCall(() => statement.run(...parameters.map(bindable))),
+        iterate: function* (parameters) {
+          const rows = sqliteCall(() => statement.iterate(...parameters.map(bindable)));
+          for (;;) {
+            const next = sqliteCall(() => rows.next());
+            if (next.done) return;
+            yield withBuffers(next.value);
+          }
+        },
       };
     },
   };
 }
 
-function openSqlite(file: string, synchronous: 'full' | 'normal'): BetterSqlite3.Database {
+function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const connection = new BetterSqlite3(file);
-  connection.pragma('journal_mode = WAL');
+  const connection = sqliteCall(() => new DatabaseSync(file));
+  const pragma = (setting: string) => sqliteCall(() => connection.exec(`pragma ${setting}`));
+  pragma('journal_mode = WAL');
   // Group commit (write-batch.ts) shares one sync among the writes arriving together, which
   // is what makes FULL affordable as the default.
-  connection.pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-  connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
-  connection.pragma('cache_size = -65536');
+  pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  pragma('foreign_keys = ON');
+  pragma('busy_timeout = 5000');
+  pragma('cache_size = -65536');
   // Reads straight from the mapped file instead of a read() call per page: a page of 50 orders
   // touches about 100 pages of a database far larger than the page cache (at most ~2 GB mapped).
-  if (file !== ':memory:') connection.pragma('mmap_size = 2147418112');
+  if (file !== ':memory:') pragma('mmap_size = 2147418112');
   return connection;
 }
 
@@ -150,7 +200,7 @@ function openSqlite(file: string, synchronous: 'full' | 'normal'): BetterSqlite3
 const SQLITE_TURN_BUDGET_MS = 10;
 
 /**
- * better-sqlite3 answers in the calling thread, so a chain of awaited queries (a job working
+ * SQLite (node:sqlite) answers in the calling thread, so a chain of awaited queries (a job working
  * through a batch, a large import) never leaves the event loop: requests, timers and I/O
  * waited until the whole chain ended. After SQLITE_TURN_BUDGET_MS of queries in one turn,
  * the next answer is handed back only after the loop has turned once.
