@@ -63,6 +63,33 @@ describe('operations', () => {
   });
 });
 
+describe('code tables', () => {
+  /** Enum schemas without a description on themselves, their parameter or the union or array holding them. */
+  function undescribed(node: unknown, at: string, described: boolean, found: string[]): void {
+    if (typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) return node.forEach((item, index) => undescribed(item, `${at}/${index}`, described, found));
+    const schema = node as Record<string, unknown>;
+    const here = described || typeof schema.description === 'string';
+    if (Array.isArray(schema.enum) && !here) found.push(at);
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties') for (const [name, property] of Object.entries(value as object)) undescribed(property, `${at}.${name}`, false, found);
+      else if (key === 'anyOf' || key === 'items') undescribed(value, at, here, found);
+      else if (key !== 'enum' && key !== 'examples' && key !== 'example') undescribed(value, at, false, found);
+    }
+  }
+
+  it('describes the values of every enumerated field and parameter', () => {
+    const found: string[] = [];
+    for (const { key, operation } of operations) {
+      for (const parameter of operation.parameters ?? []) undescribed(parameter.schema, `${key} ${parameter.in}:${parameter.name}`, typeof (parameter as { description?: string }).description === 'string', found);
+      undescribed(operation.requestBody?.content['application/json']?.schema, `${key} body`, false, found);
+      for (const [status, response] of Object.entries(operation.responses)) undescribed(response.content?.['application/json']?.schema, `${key} ${status}`, false, found);
+    }
+    for (const [name, schema] of Object.entries(document.components.schemas)) undescribed(schema, `#/components/schemas/${name}`, false, found);
+    expect(found).toEqual([]);
+  });
+});
+
 describe('named schemas', () => {
   it('publishes the models under their names and refers to them', () => {
     for (const name of ['Order', 'Product', 'Shop', 'Warehouse', 'DeliveryCompany', 'Error', 'TrackingRecord']) expect(document.components.schemas[name], name).toBeDefined();

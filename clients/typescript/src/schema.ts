@@ -1841,7 +1841,10 @@ export interface components {
             rounding?: {
                 /** @description roubles */
                 step: number;
-                /** @enum {unknown} */
+                /**
+                 * @description Rounding of the price to the step: up, down or to the nearest
+                 * @enum {unknown}
+                 */
                 mode: "up" | "down" | "nearest";
             } | null;
             hiddenCompanyIds?: number[];
@@ -1956,6 +1959,7 @@ export interface components {
             }[];
         };
         OrderStatusChange: {
+            /** @description Status code (GET /v2/lists/order-statuses) */
             code: number;
             name: string;
             /** @description RFC 3339 */
@@ -1983,6 +1987,7 @@ export interface components {
                 type: number;
                 prePay: number;
                 status: {
+                    /** @description not_paid, paid or refunded */
                     code: string;
                     date: string;
                 };
@@ -1997,6 +2002,7 @@ export interface components {
                 name: string | null;
                 nameEn: string | null;
                 vendorCode: string | null;
+                /** @description VAT percent: 0, 10 or 20; null when not given */
                 vat: number | null;
                 priceDeclared: number;
                 priceCod: number;
@@ -2023,6 +2029,7 @@ export interface components {
                 threshold: number | null;
             };
             reservationStatus: {
+                /** @description 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled */
                 key: number;
                 date: string | null;
             };
@@ -2086,10 +2093,12 @@ export interface components {
                 phone: string | null;
             };
             pickup: {
+                /** @description Pickup type: 1 drop-off to the company, 4 direct shipment */
                 type: number | null;
                 date: string | null;
                 pointId: number | null;
             };
+            /** @description 1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume */
             priceMode: number;
             services: number[];
             applyWidgetSettings: boolean;
@@ -2101,6 +2110,7 @@ export interface components {
                     logo: string | null;
                     tariff: string | null;
                 };
+                /** @description 1 pickup point, 2 courier, 3 national post */
                 type: number;
                 cashPaymentAvailable: boolean;
                 cardPaymentAvailable: boolean;
@@ -2130,6 +2140,7 @@ export interface components {
                     name: string;
                     longitude: number;
                     latitude: number;
+                    /** @description 1 pickup point, 2 parcel locker, 3 post office */
                     type: number | null;
                     description: string | null;
                     address: string;
@@ -2201,6 +2212,7 @@ export interface components {
             isPost: boolean;
             withCod: boolean;
             delivery: {
+                /** @description 1 pickup point, 2 courier, 3 national post */
                 type: number;
                 totalPrice: number | null;
                 company: string;
@@ -2313,7 +2325,10 @@ export interface components {
                 description?: string | null;
                 error?: string | null;
                 holdDate?: string | null;
-                /** @enum {unknown} */
+                /**
+                 * @description Why the order goes back (order.sent_for_return): status, its company reported the return; requested, the shop asked for it
+                 * @enum {unknown}
+                 */
                 reason?: "status" | "requested";
             };
         };
@@ -2377,6 +2392,7 @@ export interface operations {
                         version: string;
                         /** @description Node.js running it */
                         node: string;
+                        /** @description The database engine: sqlite or postgres */
                         database: "sqlite" | "postgres";
                         /** @description of the API contract served under /v2 */
                         apiVersion: string;
@@ -4760,6 +4776,7 @@ export interface operations {
                 region: string;
                 fias?: string;
                 companyId: number;
+                /** @description Pickup type: 1 drop-off to the company, 4 direct shipment */
                 pickupType: 1 | 4;
             };
             header?: {
@@ -5740,7 +5757,10 @@ export interface operations {
                     rounding?: {
                         /** @description roubles */
                         step: number;
-                        /** @enum {unknown} */
+                        /**
+                         * @description Rounding of the price to the step: up, down or to the nearest
+                         * @enum {unknown}
+                         */
                         mode: "up" | "down" | "nearest";
                     } | null;
                     hiddenCompanyIds?: number[];
@@ -5774,7 +5794,10 @@ export interface operations {
                     rounding?: {
                         /** @description roubles */
                         step: number;
-                        /** @enum {unknown} */
+                        /**
+                         * @description Rounding of the price to the step: up, down or to the nearest
+                         * @enum {unknown}
+                         */
                         mode: "up" | "down" | "nearest";
                     } | null;
                     hiddenCompanyIds?: number[];
@@ -7001,6 +7024,7 @@ export interface operations {
             query?: {
                 /** @description Order list (default 0): 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders */
                 list?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+                /** @description 1 pickup point, 2 courier, 3 national post */
                 deliveryType?: 1 | 2 | 3;
                 /** @description The shop's orders; 0: orders without a shop (sender given in the order) */
                 shopId?: number;
@@ -7037,6 +7061,7 @@ export interface operations {
                 recipientCity?: string;
                 /** @description Substring of the id, cmsId, track number, recipient name or phone */
                 search?: string;
+                /** @description Reservation status: 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled */
                 reservationStatus?: 0 | 1 | 2 | 3;
                 /** @description 0 or 1 */
                 autoReservation?: 0 | 1;
