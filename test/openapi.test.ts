@@ -63,6 +63,24 @@ describe('operations', () => {
   });
 });
 
+describe('tags and answers', () => {
+  it('declares and describes every tag, and says what every answer is', () => {
+    const tags = (document as unknown as { tags: Array<{ name: string; description: string }> }).tags;
+    const declared = new Map(tags.map((tag) => [tag.name, tag.description]));
+    const used = new Set(operations.flatMap(({ operation }) => (operation as { tags?: string[] }).tags ?? []));
+    expect([...used].filter((tag) => !declared.get(tag))).toEqual([]);
+    expect(declared.get('Orders')).toContain('Contract 4.4');
+    const vague = operations.flatMap(({ key, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => ['Error', 'Default Response', '', undefined].includes((response as { description?: string }).description))
+        .map(([status]) => `${key} ${status}`),
+    );
+    expect(vague).toEqual([]);
+    expect(document.paths['/v2/orders/confirm'].post.responses['409']).toMatchObject({ description: expect.stringContaining('Conflict') });
+    expect(document.paths['/v2/orders'].get.responses['429'].content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+});
+
 describe('code tables', () => {
   /** Enum schemas without a description on themselves, their parameter or the union or array holding them. */
   function undescribed(node: unknown, at: string, described: boolean, found: string[]): void {

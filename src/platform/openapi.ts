@@ -43,6 +43,12 @@ export interface DocumentPlan {
   everyCall: HeaderDoc[];
   /** On every authenticated POST. */
   everyPost: HeaderDoc[];
+  /** What each status means, for answers that do not say more than "Error". */
+  statuses: Record<string, string>;
+  /** Answers any `/v2/` operation may give besides its own (rate limits): status → description. */
+  everyV2Response: Record<string, string>;
+  /** The tags of the operations, described (the contract sections they cover). */
+  tags: Array<{ name: string; description: string }>;
 }
 
 type Node = Record<string, unknown>;
@@ -53,6 +59,10 @@ interface Parameter {
   description?: string;
   schema?: unknown;
 }
+interface Response {
+  description?: string;
+  content?: Record<string, { schema?: unknown }>;
+}
 interface Operation {
   operationId?: string;
   summary?: string;
@@ -60,9 +70,10 @@ interface Operation {
   security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, Node> };
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  responses?: Record<string, Response>;
 }
 interface OpenApiObject {
+  tags?: Array<{ name: string; description: string }>;
   paths?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, unknown> };
 }
@@ -144,6 +155,22 @@ function declareHeaders(operation: Operation, headers: HeaderDoc[], specific = f
   }
 }
 
+/** The name of a published schema a `$ref` points at. */
+function refName(schema: unknown): string | undefined {
+  const ref = isNode(schema) && typeof schema.$ref === 'string' ? schema.$ref : undefined;
+  return ref?.slice(ref.lastIndexOf('/') + 1);
+}
+
+/** A response described only as "Error" or by @fastify/swagger's placeholder says what it is. */
+function describeResponse(status: string, response: Response, statuses: Record<string, string>): void {
+  if (response.description !== 'Error' && response.description !== 'Default Response') return;
+  const schema = response.content?.['application/json']?.schema;
+  const name = refName(schema) ?? (isNode(schema) && schema.type === 'array' ? refName(schema.items) : undefined);
+  if (statuses[status]) response.description = statuses[status];
+  else if (name) response.description = isNode(schema) && schema.type === 'array' ? `Array of ${name}` : name;
+  else response.description = 'Success';
+}
+
 function describe(operation: Operation, doc: OperationDoc | undefined): void {
   const text = operation.description ?? operation.summary ?? '';
   const source = doc?.contract ? `Contract ${doc.contract} (api-v2.md).` : 'Extension: not in the contract (api-v2.md).';
@@ -182,11 +209,19 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
         // the JSON media only: a form body spells nested values in bracket keys
         const content = operation.requestBody?.content;
         if (doc?.examples && content?.['application/json']) content['application/json'] = { ...content['application/json'], examples: doc.examples };
-        for (const response of Object.values(operation.responses ?? {})) {
+        const responses = (operation.responses ??= {});
+        for (const [status, response] of Object.entries(responses)) {
           for (const media of Object.values(response.content ?? {})) media.schema = hoistNamed(media.schema, schemas);
+          describeResponse(status, response, plan.statuses);
+        }
+        if (path.startsWith('/v2/') && schemas.Error) {
+          for (const [status, description] of Object.entries(plan.everyV2Response)) {
+            responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+          }
         }
       }
     }
+    document.tags = plan.tags;
     return documentObject.openapiObject;
   };
 

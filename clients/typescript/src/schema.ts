@@ -2381,7 +2381,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2410,7 +2410,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2428,7 +2428,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2446,7 +2446,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2483,7 +2483,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description LoginResult */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2492,7 +2492,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2501,8 +2501,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2542,7 +2551,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatuses"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2551,8 +2560,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2594,7 +2612,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatuses"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2603,8 +2621,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2638,7 +2665,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Warehouse */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -2653,7 +2680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Warehouse"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2662,8 +2689,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2825,7 +2861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Created"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2834,7 +2870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2843,7 +2879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2852,8 +2888,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2887,7 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Warehouse"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2896,7 +2941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2905,7 +2950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2914,8 +2959,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3078,7 +3132,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3087,7 +3141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3096,7 +3150,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3114,8 +3168,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3149,7 +3212,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3158,7 +3221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3167,7 +3230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3176,7 +3239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3185,8 +3248,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3222,7 +3294,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Shop */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -3237,7 +3309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Shop"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3246,8 +3318,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3405,7 +3486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Created"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3414,7 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3423,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3432,8 +3513,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3467,7 +3557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Shop"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3476,7 +3566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3494,8 +3584,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3654,7 +3753,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3663,7 +3762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3672,7 +3771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3681,8 +3780,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3716,7 +3824,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3725,7 +3833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3734,7 +3842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3743,8 +3851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3771,7 +3888,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description ShopApiKey */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3780,7 +3897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShopApiKey"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3789,7 +3906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3798,7 +3915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3807,8 +3924,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3845,7 +3971,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Box */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -3860,7 +3986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Box"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3869,8 +3995,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3932,7 +4067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Created"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3941,8 +4076,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3976,7 +4120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Box"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3985,7 +4129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3994,8 +4138,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4058,7 +4211,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4067,7 +4220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4076,8 +4229,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4111,7 +4273,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4120,7 +4282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4129,8 +4291,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4193,7 +4364,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4202,7 +4373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4211,8 +4382,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4246,7 +4426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServicesList"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,7 +4435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4264,7 +4444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4273,8 +4453,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4310,7 +4499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServicesList"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4319,7 +4508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4328,7 +4517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4337,8 +4526,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4360,7 +4558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of DeliveryCompanyListItem */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4369,7 +4567,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryCompanyListItem"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4378,8 +4576,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4403,7 +4610,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of DeliveryCompanyListItem */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4412,7 +4619,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryCompanyListItem"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4421,8 +4628,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4444,7 +4660,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of ReturnCompanyListItem */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4453,7 +4669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReturnCompanyListItem"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4462,8 +4678,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4487,7 +4712,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of ReturnCompanyListItem */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4496,7 +4721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReturnCompanyListItem"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4505,8 +4730,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4544,7 +4778,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of PickupPoint */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -4559,7 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["PickupPoint"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4568,8 +4802,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4609,7 +4852,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of PickupPoint */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -4624,7 +4867,7 @@ export interface operations {
                     "application/json": components["schemas"]["PickupPoint"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4633,8 +4876,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4668,7 +4920,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of CourierInterval */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4677,7 +4929,7 @@ export interface operations {
                     "application/json": components["schemas"]["CourierInterval"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,7 +4938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4695,7 +4947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4704,8 +4956,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4736,7 +4997,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description WarehouseShipmentMethods */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4745,7 +5006,7 @@ export interface operations {
                     "application/json": components["schemas"]["WarehouseShipmentMethods"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4754,8 +5015,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4788,7 +5058,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of ShipmentOption */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4797,7 +5067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShipmentOption"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4806,7 +5076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4815,8 +5085,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5154,7 +5433,7 @@ export interface operations {
                     "application/json": components["schemas"]["CalculatorResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5163,7 +5442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5172,7 +5451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5181,8 +5460,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5515,7 +5803,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5524,7 +5812,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryCompany"] | unknown[];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5533,7 +5821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5542,7 +5830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5551,8 +5839,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5613,7 +5910,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description DeliveringCompanies */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5622,7 +5919,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveringCompanies"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5631,7 +5928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5640,8 +5937,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5675,7 +5981,7 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetSettings"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5684,7 +5990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5693,7 +5999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5702,8 +6008,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5815,7 +6130,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,7 +6139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5833,7 +6148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5842,8 +6157,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5874,7 +6198,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,7 +6244,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Product */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -5935,7 +6259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5944,8 +6268,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6071,7 +6404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Created"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6080,7 +6413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6089,8 +6422,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6116,6 +6458,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6154,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductImportResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6163,7 +6514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6172,7 +6523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description The body is too large. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6181,8 +6532,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6216,7 +6576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6225,7 +6585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6234,8 +6594,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6362,7 +6731,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6371,7 +6740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6380,7 +6749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6389,8 +6758,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6424,7 +6802,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6433,7 +6811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6442,8 +6820,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6570,7 +6957,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6579,7 +6966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6588,7 +6975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6597,8 +6984,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6633,7 +7029,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Kit */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -6648,7 +7044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Kit"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6657,7 +7053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6666,8 +7062,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6743,7 +7148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Created"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6752,7 +7157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6761,7 +7166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6770,8 +7175,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6805,7 +7219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Kit"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6814,7 +7228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,7 +7237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,8 +7246,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6910,7 +7333,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6919,7 +7342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6928,7 +7351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6937,7 +7360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6946,8 +7369,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6981,7 +7413,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6990,7 +7422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6999,7 +7431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7008,8 +7440,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7079,7 +7520,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Order */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -7094,7 +7535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,7 +7544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7112,8 +7553,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7480,7 +7930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Created"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,7 +7939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7498,7 +7948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7507,8 +7957,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7542,7 +8001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7551,7 +8010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7560,7 +8019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7569,8 +8028,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7938,7 +8406,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7947,7 +8415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7956,7 +8424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7965,7 +8433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7974,8 +8442,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8057,7 +8534,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8066,7 +8543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8075,7 +8552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8084,7 +8561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8093,8 +8570,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8142,7 +8628,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8151,7 +8637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8160,7 +8646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8169,7 +8655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8178,8 +8664,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8223,7 +8718,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8232,7 +8727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8241,7 +8736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8250,7 +8745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8259,8 +8754,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8304,7 +8808,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8313,7 +8817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8322,7 +8826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8331,7 +8835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8340,8 +8844,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8389,7 +8902,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8398,7 +8911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8407,7 +8920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8416,7 +8929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8425,8 +8938,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8470,7 +8992,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8479,7 +9001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8488,7 +9010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8497,7 +9019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8506,8 +9028,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8551,7 +9082,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8560,7 +9091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8569,7 +9100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8578,7 +9109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8587,8 +9118,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8632,7 +9172,7 @@ export interface operations {
                     "application/json": components["schemas"]["DuplicatedOrders"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8641,7 +9181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8650,7 +9190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8659,7 +9199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8668,8 +9208,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8713,7 +9262,7 @@ export interface operations {
                     "application/json": components["schemas"]["DuplicatedOrders"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8722,7 +9271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8731,7 +9280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8740,7 +9289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8749,8 +9298,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8785,7 +9343,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description MissingProducts */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8794,7 +9352,7 @@ export interface operations {
                     "application/json": components["schemas"]["MissingProducts"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8803,7 +9361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8812,7 +9370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8821,7 +9379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8830,8 +9388,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8865,7 +9432,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8874,7 +9441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8883,7 +9450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8892,7 +9459,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8901,8 +9468,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8936,7 +9512,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8945,7 +9521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8954,7 +9530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8963,7 +9539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8972,8 +9548,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9010,7 +9595,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackingRecord"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9019,7 +9604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9028,8 +9613,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9086,7 +9680,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description PushResult */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9095,7 +9689,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9104,7 +9698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9113,8 +9707,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9136,7 +9739,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of StickerSet */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9145,7 +9748,7 @@ export interface operations {
                     "application/json": components["schemas"]["StickerSet"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9154,8 +9757,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9194,7 +9806,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description FileResult */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9203,7 +9815,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9212,7 +9824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9221,7 +9833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9230,7 +9842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9239,8 +9851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9275,7 +9896,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description PlacesRequired */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9284,7 +9905,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlacesRequired"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9293,7 +9914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9302,7 +9923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9311,8 +9932,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9340,7 +9970,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of WaybillSet */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -9355,7 +9985,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaybillSet"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9364,8 +9994,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9420,7 +10059,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description WaybillsResult */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9429,7 +10068,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaybillsResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9438,8 +10077,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9474,7 +10122,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description FileResult */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9483,7 +10131,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResult"];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9492,7 +10140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9501,7 +10149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9510,7 +10158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9519,8 +10167,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9551,7 +10208,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Event */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9560,7 +10217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9569,7 +10226,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9578,8 +10235,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9608,7 +10274,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Array of Notification */
             200: {
                 headers: {
                     /** @description Number of items matching the filters, all pages */
@@ -9623,7 +10289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Notification"][];
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9632,7 +10298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9641,8 +10307,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9686,7 +10361,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error */
+            /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9695,7 +10370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9704,7 +10379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9713,8 +10388,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9809,7 +10493,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9826,7 +10510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error */
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
                     [name: string]: unknown;
