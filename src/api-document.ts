@@ -254,6 +254,10 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     '422': 'A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows).',
     '503': 'The service is stopping or its database does not answer: retry later.',
   },
+  everyResponseHeaders: {
+    'x-log-id': { description: 'The log id of this request: quote it to support (also logId in error bodies).', schema: { type: 'string' } },
+    'x-request-id': { description: "The caller's X-Request-Id when it is a safe token (letters, digits, ._:=+/-, up to 128), else the log id.", schema: { type: 'string' } },
+  },
   everyV2Response: { '429': 'Too many requests for this token (or address) this minute: retry after the Retry-After header.' },
   tags: [
     { name: 'Service', description: 'Health, readiness, version and metrics of the process (extensions).' },

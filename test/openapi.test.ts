@@ -78,6 +78,12 @@ describe('tags and answers', () => {
     expect(vague).toEqual([]);
     expect(document.paths['/v2/orders/confirm'].post.responses['409']).toMatchObject({ description: expect.stringContaining('Conflict') });
     expect(document.paths['/v2/orders'].get.responses['429'].content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const withoutLogId = operations.flatMap(({ key, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => !(response as { headers?: Record<string, unknown> }).headers?.['x-log-id'])
+        .map(([status]) => `${key} ${status}`),
+    );
+    expect(withoutLogId).toEqual([]);
   });
 });
 

@@ -47,6 +47,8 @@ export interface DocumentPlan {
   statuses: Record<string, string>;
   /** Answers any `/v2/` operation may give besides its own (rate limits): status → description. */
   everyV2Response: Record<string, string>;
+  /** Headers of every answer (published in components.headers under their own names). */
+  everyResponseHeaders: Record<string, { description: string; schema: Record<string, unknown> }>;
   /** The tags of the operations, described (the contract sections they cover). */
   tags: Array<{ name: string; description: string }>;
 }
@@ -61,6 +63,7 @@ interface Parameter {
 }
 interface Response {
   description?: string;
+  headers?: Record<string, unknown>;
   content?: Record<string, { schema?: unknown }>;
 }
 interface Operation {
@@ -75,7 +78,7 @@ interface Operation {
 interface OpenApiObject {
   tags?: Array<{ name: string; description: string }>;
   paths?: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, unknown> };
+  components?: { schemas?: Record<string, unknown>; headers?: Record<string, unknown> };
 }
 
 /** Carries a schema's published name from the route transform to the document transform. */
@@ -191,6 +194,8 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
     const document = documentObject.openapiObject as OpenApiObject;
     const components = (document.components ??= {});
     const schemas = (components.schemas ??= {});
+    components.headers = { ...components.headers, ...plan.everyResponseHeaders };
+    const everyResponseHeader = Object.fromEntries(Object.keys(plan.everyResponseHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
     // a route of several methods gives them one operation object: each method needs its own
     const seen = new Set<Operation>();
     for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -213,6 +218,7 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
         for (const [status, response] of Object.entries(responses)) {
           for (const media of Object.values(response.content ?? {})) media.schema = hoistNamed(media.schema, schemas);
           describeResponse(status, response, plan.statuses);
+          response.headers = { ...everyResponseHeader, ...response.headers };
         }
         if (path.startsWith('/v2/') && schemas.Error) {
           for (const [status, description] of Object.entries(plan.everyV2Response)) {

@@ -2367,7 +2367,12 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The log id of this request: quote it to support (also logId in error bodies). */
+        "x-log-id": string;
+        /** @description The caller's X-Request-Id when it is a safe token (letters, digits, ._:=+/-, up to 128), else the log id. */
+        "x-request-id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2384,6 +2389,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,6 +2420,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2431,6 +2440,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2449,6 +2460,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2486,6 +2499,8 @@ export interface operations {
             /** @description LoginResult */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2495,6 +2510,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2504,6 +2521,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2558,8 @@ export interface operations {
             /** @description Status names keyed by status code */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2554,6 +2575,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2563,6 +2586,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,6 +2625,8 @@ export interface operations {
             /** @description Status names keyed by status code */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2615,6 +2642,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,6 +2653,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2633,6 +2664,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2668,6 +2701,8 @@ export interface operations {
             /** @description Array of Warehouse */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -2683,6 +2718,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2692,6 +2729,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2855,6 +2894,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2864,6 +2905,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2873,6 +2916,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2882,6 +2927,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2891,6 +2938,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +2975,8 @@ export interface operations {
             /** @description Warehouse */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +2986,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,6 +2997,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,6 +3008,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,6 +3019,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,6 +3185,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,6 +3196,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,6 +3207,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3153,6 +3218,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3162,6 +3229,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3240,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3277,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,6 +3288,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3224,6 +3299,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3233,6 +3310,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3321,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +3332,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +3380,8 @@ export interface operations {
             /** @description Array of Shop */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -3312,6 +3397,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,6 +3408,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3480,6 +3569,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3489,6 +3580,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,6 +3591,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,6 +3602,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,6 +3613,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,6 +3650,8 @@ export interface operations {
             /** @description Shop */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +3661,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3569,6 +3672,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,6 +3683,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3587,6 +3694,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3747,6 +3856,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3756,6 +3867,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3765,6 +3878,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,6 +3889,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3783,6 +3900,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3818,6 +3937,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +3948,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3836,6 +3959,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3845,6 +3970,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3854,6 +3981,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +4020,8 @@ export interface operations {
             /** @description ShopApiKey */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3900,6 +4031,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,6 +4042,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +4053,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,6 +4064,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3974,6 +4113,8 @@ export interface operations {
             /** @description Array of Box */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -3989,6 +4130,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +4141,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4061,6 +4206,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,6 +4217,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4079,6 +4228,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4114,6 +4265,8 @@ export interface operations {
             /** @description Box */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,6 +4276,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4132,6 +4287,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4141,6 +4298,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +4364,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,6 +4375,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,6 +4386,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4397,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4434,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +4445,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,6 +4456,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,6 +4467,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,6 +4533,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,6 +4544,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +4555,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +4566,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4420,6 +4603,8 @@ export interface operations {
             /** @description Services list */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4429,6 +4614,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4438,6 +4625,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4447,6 +4636,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +4647,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,6 +4686,8 @@ export interface operations {
             /** @description Services list */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4502,6 +4697,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,6 +4708,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4520,6 +4719,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +4730,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4538,6 +4741,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4561,6 +4766,8 @@ export interface operations {
             /** @description Array of DeliveryCompanyListItem */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4570,6 +4777,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,6 +4788,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,6 +4824,8 @@ export interface operations {
             /** @description Array of DeliveryCompanyListItem */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,6 +4835,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,6 +4846,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4640,6 +4857,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,6 +4882,8 @@ export interface operations {
             /** @description Array of ReturnCompanyListItem */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4672,6 +4893,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4681,6 +4904,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4715,6 +4940,8 @@ export interface operations {
             /** @description Array of ReturnCompanyListItem */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,6 +4951,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4733,6 +4962,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4742,6 +4973,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4781,6 +5014,8 @@ export interface operations {
             /** @description Array of PickupPoint */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -4796,6 +5031,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4805,6 +5042,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +5094,8 @@ export interface operations {
             /** @description Array of PickupPoint */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -4870,6 +5111,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +5122,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,6 +5133,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4923,6 +5170,8 @@ export interface operations {
             /** @description Array of CourierInterval */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4932,6 +5181,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4941,6 +5192,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4950,6 +5203,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4959,6 +5214,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5000,6 +5257,8 @@ export interface operations {
             /** @description WarehouseShipmentMethods */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5009,6 +5268,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +5279,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5061,6 +5324,8 @@ export interface operations {
             /** @description Array of ShipmentOption */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5070,6 +5335,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5079,6 +5346,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5357,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5427,6 +5698,8 @@ export interface operations {
             /** @description Keys '1' pickup points, '2' courier, '3' national post; three empty arrays when nothing delivers */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5436,6 +5709,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5445,6 +5720,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +5731,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,6 +5742,8 @@ export interface operations {
             /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5806,6 +6087,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5815,6 +6098,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5824,6 +6109,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5833,6 +6120,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5842,6 +6131,8 @@ export interface operations {
             /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5913,6 +6204,8 @@ export interface operations {
             /** @description DeliveringCompanies */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5922,6 +6215,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5931,6 +6226,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5940,6 +6237,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5975,6 +6274,8 @@ export interface operations {
             /** @description Widget settings of a shop (extension): defaults and price rules applied when a calculator call sends applyWidgetSettings / applyDefaultDimensions */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5984,6 +6285,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5993,6 +6296,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6002,6 +6307,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6011,6 +6318,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6124,6 +6433,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,6 +6444,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6142,6 +6455,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6151,6 +6466,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6160,6 +6477,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6192,6 +6511,8 @@ export interface operations {
             /** @description The file bytes (PDF, ZIP, xlsx), with its Content-Type */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6201,6 +6522,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,6 +6570,8 @@ export interface operations {
             /** @description Array of Product */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -6262,6 +6587,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6271,6 +6598,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6398,6 +6727,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6407,6 +6738,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,6 +6749,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6425,6 +6760,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6454,6 +6791,8 @@ export interface operations {
             /** @description products-import.xlsx */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,6 +6838,8 @@ export interface operations {
             /** @description Import result */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6508,6 +6849,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6517,6 +6860,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,6 +6871,8 @@ export interface operations {
             /** @description The body is too large. */
             413: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6535,6 +6882,8 @@ export interface operations {
             /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6570,6 +6919,8 @@ export interface operations {
             /** @description Product */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6579,6 +6930,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6588,6 +6941,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6597,6 +6952,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,6 +7082,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6734,6 +7093,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6743,6 +7104,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6752,6 +7115,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6761,6 +7126,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6796,6 +7163,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6805,6 +7174,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6814,6 +7185,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,6 +7196,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,6 +7326,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6960,6 +7337,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +7348,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6978,6 +7359,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,6 +7370,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7032,6 +7417,8 @@ export interface operations {
             /** @description Array of Kit */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -7047,6 +7434,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7056,6 +7445,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7065,6 +7456,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7142,6 +7535,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,6 +7546,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7160,6 +7557,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7169,6 +7568,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,6 +7579,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7213,6 +7616,8 @@ export interface operations {
             /** @description Kit */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7222,6 +7627,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7231,6 +7638,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7240,6 +7649,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7249,6 +7660,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7327,6 +7740,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7336,6 +7751,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7345,6 +7762,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7354,6 +7773,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7363,6 +7784,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7372,6 +7795,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7407,6 +7832,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7416,6 +7843,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7425,6 +7854,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7434,6 +7865,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7443,6 +7876,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7523,6 +7958,8 @@ export interface operations {
             /** @description Array of Order */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -7538,6 +7975,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7547,6 +7986,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7556,6 +7997,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7924,6 +8367,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,6 +8378,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7942,6 +8389,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7951,6 +8400,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7960,6 +8411,8 @@ export interface operations {
             /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7995,6 +8448,8 @@ export interface operations {
             /** @description Order */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8004,6 +8459,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8013,6 +8470,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8022,6 +8481,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8031,6 +8492,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,6 +8863,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8409,6 +8874,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8418,6 +8885,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8427,6 +8896,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8436,6 +8907,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8445,6 +8918,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8528,6 +9003,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8537,6 +9014,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8546,6 +9025,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8555,6 +9036,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8564,6 +9047,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8573,6 +9058,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8622,6 +9109,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8631,6 +9120,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8640,6 +9131,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8649,6 +9142,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8658,6 +9153,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8667,6 +9164,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8712,6 +9211,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8721,6 +9222,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8730,6 +9233,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8739,6 +9244,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8748,6 +9255,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8757,6 +9266,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8802,6 +9313,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8811,6 +9324,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8820,6 +9335,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8829,6 +9346,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8838,6 +9357,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8847,6 +9368,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,6 +9419,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8905,6 +9430,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8914,6 +9441,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8923,6 +9452,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8932,6 +9463,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8941,6 +9474,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8986,6 +9521,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8995,6 +9532,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9004,6 +9543,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9013,6 +9554,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9022,6 +9565,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9031,6 +9576,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9076,6 +9623,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9085,6 +9634,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9094,6 +9645,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9103,6 +9656,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9112,6 +9667,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +9678,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9166,6 +9725,8 @@ export interface operations {
             /** @description Extension: the new order of each id */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9175,6 +9736,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +9747,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +9758,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9202,6 +9769,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9211,6 +9780,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9256,6 +9827,8 @@ export interface operations {
             /** @description Extension: the new order of each id */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9265,6 +9838,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,6 +9849,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9283,6 +9860,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9292,6 +9871,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9301,6 +9882,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9346,6 +9929,8 @@ export interface operations {
             /** @description MissingProducts */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9355,6 +9940,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9364,6 +9951,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9373,6 +9962,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9382,6 +9973,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9391,6 +9984,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9426,6 +10021,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9435,6 +10032,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9444,6 +10043,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9453,6 +10054,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9462,6 +10065,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9471,6 +10076,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9506,6 +10113,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,6 +10124,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9524,6 +10135,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9533,6 +10146,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9542,6 +10157,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9551,6 +10168,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9589,6 +10208,8 @@ export interface operations {
             /** @description Tracking record */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9598,6 +10219,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9607,6 +10230,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9616,6 +10241,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9683,6 +10310,8 @@ export interface operations {
             /** @description PushResult */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9692,6 +10321,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9701,6 +10332,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9710,6 +10343,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9742,6 +10377,8 @@ export interface operations {
             /** @description Array of StickerSet */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9751,6 +10388,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9760,6 +10399,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9809,6 +10450,8 @@ export interface operations {
             /** @description FileResult */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9818,6 +10461,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9827,6 +10472,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9836,6 +10483,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9845,6 +10494,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9854,6 +10505,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +10552,8 @@ export interface operations {
             /** @description PlacesRequired */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9908,6 +10563,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9917,6 +10574,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9926,6 +10585,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9935,6 +10596,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9973,6 +10636,8 @@ export interface operations {
             /** @description Array of WaybillSet */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -9988,6 +10653,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9997,6 +10664,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10062,6 +10731,8 @@ export interface operations {
             /** @description WaybillsResult */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10071,6 +10742,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10080,6 +10753,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10125,6 +10800,8 @@ export interface operations {
             /** @description FileResult */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10134,6 +10811,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10143,6 +10822,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10152,6 +10833,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10161,6 +10844,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10170,6 +10855,8 @@ export interface operations {
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10211,6 +10898,8 @@ export interface operations {
             /** @description Array of Event */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10220,6 +10909,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10229,6 +10920,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10238,6 +10931,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10277,6 +10972,8 @@ export interface operations {
             /** @description Array of Notification */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     /** @description Number of items matching the filters, all pages */
                     "X-Total-Count"?: number;
                     /** @description The page returned */
@@ -10292,6 +10989,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10301,6 +11000,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10310,6 +11011,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10355,6 +11058,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10364,6 +11069,8 @@ export interface operations {
             /** @description Bad input: errors[] names each field ({field, message}). */
             400: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10373,6 +11080,8 @@ export interface operations {
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10382,6 +11091,8 @@ export interface operations {
             /** @description A shop API key reaching outside its shop. */
             403: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10391,6 +11102,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10427,6 +11140,8 @@ export interface operations {
             /** @description An HTML page (text/html) */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10436,6 +11151,8 @@ export interface operations {
             /** @description An HTML page (text/html) */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10462,6 +11179,8 @@ export interface operations {
             /** @description An HTML page (text/html) */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10471,6 +11190,8 @@ export interface operations {
             /** @description An HTML page (text/html) */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10496,6 +11217,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10513,6 +11236,8 @@ export interface operations {
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
