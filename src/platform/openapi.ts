@@ -45,7 +45,7 @@ export interface DocumentPlan {
   everyPost: HeaderDoc[];
   /** What each status means, for answers that do not say more than "Error". */
   statuses: Record<string, string>;
-  /** Answers any `/v2/` operation may give besides its own (rate limits): status → description. */
+  /** Answers any `/v2/` operation may give besides its own (rate limits): status → description; the body is the schema named `Error`. */
   everyV2Response: Record<string, string>;
   /** Headers of every answer (published in components.headers under their own names). */
   everyResponseHeaders: Record<string, { description: string; schema: Record<string, unknown> }>;
@@ -215,15 +215,15 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
         const content = operation.requestBody?.content;
         if (doc?.examples && content?.['application/json']) content['application/json'] = { ...content['application/json'], examples: doc.examples };
         const responses = (operation.responses ??= {});
+        if (path.startsWith('/v2/')) {
+          for (const [status, description] of Object.entries(plan.everyV2Response)) {
+            responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+          }
+        }
         for (const [status, response] of Object.entries(responses)) {
           for (const media of Object.values(response.content ?? {})) media.schema = hoistNamed(media.schema, schemas);
           describeResponse(status, response, plan.statuses);
           response.headers = { ...everyResponseHeader, ...response.headers };
-        }
-        if (path.startsWith('/v2/') && schemas.Error) {
-          for (const [status, description] of Object.entries(plan.everyV2Response)) {
-            responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-          }
         }
       }
     }

@@ -2532,6 +2532,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2597,6 +2599,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,6 +2744,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2949,6 +2955,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3030,6 +3038,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +3261,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,6 +3355,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,6 +3433,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3624,6 +3640,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3705,6 +3723,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3911,6 +3931,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +4014,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4075,6 +4099,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,6 +4178,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4239,6 +4267,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4309,6 +4339,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,6 +4440,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4478,6 +4512,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,6 +4613,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,6 +4696,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4799,6 +4839,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4915,6 +4957,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,6 +5097,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5225,6 +5271,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +5338,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5368,6 +5418,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,6 +5805,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6142,6 +6196,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6248,6 +6304,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,6 +6387,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +6548,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6609,6 +6671,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6771,6 +6835,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,6 +6868,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,6 +6961,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,6 +7033,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7137,6 +7209,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7207,6 +7281,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7381,6 +7457,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7467,6 +7545,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7590,6 +7670,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7671,6 +7753,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7806,6 +7890,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7887,6 +7973,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8008,6 +8096,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8422,6 +8512,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8503,6 +8595,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8929,6 +9023,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9069,6 +9165,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9175,6 +9273,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9277,6 +9377,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9379,6 +9481,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9485,6 +9589,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,6 +9693,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9689,6 +9797,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9791,6 +9901,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9893,6 +10005,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9995,6 +10109,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10087,6 +10203,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,6 +10297,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10252,6 +10372,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,6 +10476,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10410,6 +10534,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10516,6 +10642,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10607,6 +10735,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10675,6 +10805,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10764,6 +10896,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10866,6 +11000,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10942,6 +11078,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,6 +11160,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11113,6 +11253,8 @@ export interface operations {
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
                 headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
