@@ -31,6 +31,7 @@ import { warehouseRoutes } from './modules/warehouses/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { trackingPageRoutes } from './modules/tracking-page/routes.js';
+import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -157,6 +158,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   eventRoutes(app, services);
   notificationRoutes(app, services);
   trackingPageRoutes(app, services);
+  fulfilmentRoutes(app, services);
 
   return app;
 }

@@ -30,6 +30,8 @@ export interface Config {
   simulationStepSeconds: number;
   /** Seconds between polls of delivery companies for their parcels' statuses. */
   trackingPollSeconds: number;
+  /** Built-in fulfilment warehouses take a confirmed supply in after this many seconds and accept it as declared after as many more (0: only their staff do). */
+  fulfilmentAcceptSeconds: number;
   /** SMTP server for notification e-mails (`smtp://host:port`, `smtps://user:pass@host`); null: notifications are only stored. May hold a password: never logged. */
   smtpUrl: string | null;
   /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     calculatorCacheSeconds: readInteger(env, 'CALCULATOR_CACHE_SECONDS', 30, 0, 3600, problems),
     simulationStepSeconds: readInteger(env, 'SIMULATION_STEP_SECONDS', 60, 0, 7 * 86400, problems),
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
+    fulfilmentAcceptSeconds: readInteger(env, 'FULFILMENT_ACCEPT_SECONDS', 60, 0, 30 * 86400, problems),
     smtpUrl,
     mailFrom,
     shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),

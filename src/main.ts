@@ -6,6 +6,7 @@
  *   account token --id N [--json]           issue another account token
  *   reference import                        re-import reference data from data/
  *   carrier secret --id N                   the secret a delivery company pushes statuses with
+ *   fulfilment operator-token --warehouse N [--name S]   a token for the staff of a fulfilment warehouse
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -24,7 +25,8 @@ const USAGE = `Usage: npm run cli -- <command>
   account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]
   account token --id <accountId> [--json]    issue another API token for an account
   reference import                           re-import the reference data shipped in data/
-  carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}`;
+  carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}
+  fulfilment operator-token --warehouse <id> [--name <name>]   a token for the staff of a fulfilment warehouse (GET /v2/warehouses?hold=1)`;
 
 class UsageError extends Error {}
 
@@ -132,6 +134,7 @@ async function serve(config: Config): Promise<void> {
   await runtime.services.events.schedulePurge();
   runtime.services.notifications.registerJobs(worker);
   await runtime.services.notifications.scheduleDispatch();
+  runtime.services.supplies.registerJobs(worker);
   worker.start();
 
   let closing = false;
@@ -186,6 +189,16 @@ async function main(argv: string[]): Promise<void> {
       if (positionals[0] !== 'secret' || !Number.isInteger(id) || id < 1) throw new UsageError('usage: carrier secret --id <companyId>');
       const secret = await withRuntime(config, async (runtime) => runtime.services.tracking.pushSecret(id));
       process.stdout.write(`${secret}\n`);
+      return;
+    }
+    case 'fulfilment': {
+      // the staff of a fulfilment warehouse move supplies of every account there: their token is issued here, never over the API
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { warehouse: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false } } });
+      const warehouseId = Number(stringOption(values, 'warehouse'));
+      if (positionals[0] !== 'operator-token' || !Number.isInteger(warehouseId) || warehouseId < 1) throw new UsageError('usage: fulfilment operator-token --warehouse <id> [--name <name>]');
+      const name = stringOption(values, 'name') ?? 'Warehouse staff';
+      const issued = await withRuntime(config, (runtime) => runtime.services.supplies.createOperatorToken(warehouseId, name));
+      process.stdout.write(values.json === true ? `${JSON.stringify({ warehouseId, token: issued.token })}\n` : `Operator token for fulfilment warehouse ${warehouseId} (shown once): ${issued.token}\n`);
       return;
     }
     case 'reference':

@@ -39,6 +39,11 @@ import { NotificationStore } from './modules/notifications/store.js';
 import { smtpMailer } from './platform/mail.js';
 import { TrackingLinks } from './modules/tracking-page/links.js';
 import { TrackingPageService } from './modules/tracking-page/service.js';
+import { StockService } from './modules/fulfilment/stock-service.js';
+import { StockStore } from './modules/fulfilment/stock-store.js';
+import { SupplyService } from './modules/fulfilment/supply-service.js';
+import { MovementReportService } from './modules/fulfilment/movement-report.js';
+import { SupplyStore } from './modules/fulfilment/supply-store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -76,10 +81,16 @@ export interface Services {
   trackingPage: TrackingPageService;
   /** Prometheus metrics of this process (GET /metrics). */
   metrics: Metrics;
+  /** Fulfilment stock: products' quantity and rests, reservations of fulfilment orders. */
+  stock: StockService;
+  /** Supplies of goods to the fulfilment warehouses, and their staff's side. */
+  supplies: SupplyService;
+  /** The movement report of fulfilment goods (xlsx). */
+  movementReport: MovementReportService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -95,8 +106,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
-  const products = new ProductService(new ProductStore(db, database.kind), countries, undefined, readCache);
+  const stock = new StockService(new StockStore(db), warehouses);
+  const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache);
   const kits = new KitService(new KitStore(db), shops, products);
+  stock.connect(products, kits, shops);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
@@ -107,7 +120,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
-  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache);
+  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock);
   const tracking = new TrackingService(orderStore, orders, reference, jobs, {
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
@@ -117,6 +130,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
+  const supplies = new SupplyService(new SupplyStore(db), stock, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
+  const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { metrics, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { metrics, stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -219,3 +219,28 @@ describe('addresses', () => {
     expect(formatAddress(null)).toBe('');
   });
 });
+
+describe('movement report workbook', () => {
+  it('goes on in a new worksheet when one is full, each with its header, the totals at the end', async () => {
+    const { PassThrough } = await import('node:stream');
+    const ExcelJS = (await import('exceljs')).default;
+    const { writeMovementReport } = await import('./movement-report.js');
+    async function* rows() {
+      for (const date of ['2026-01-01', '2026-01-02', '2026-01-03', null]) yield { productId: 1, vendorCode: 'A-1', name: 'Лампа', date, opening: 1, received: 1, shipped: 0, returned: 0, writtenOff: 0, closing: 2 };
+    }
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await writeMovementReport(out, { warehouseName: 'Склад', from: '2026-01-01', to: '2026-01-03', rows: rows(), rowsPerSheet: 3 });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Движение товаров', 'Движение товаров 2']);
+    const second: unknown[][] = [];
+    workbook.worksheets[1].eachRow((row) => second.push((row.values as unknown[]).slice(1)));
+    expect(String(second[0][0])).toContain('лист 2');
+    expect(second.slice(2)).toEqual([
+      ['A-1', 'Лампа', 'Итого', 1, 1, 0, 0, 0, 2],
+      ['Итого по складу', undefined, undefined, 1, 1, 0, 0, 0, 2],
+    ]);
+  });
+});

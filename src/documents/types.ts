@@ -131,6 +131,18 @@ export interface SupplyActInput {
   places: number;
   sender: DocumentParty;
   warehouse: { name: string; address: PostalAddress | string };
-  goods: GoodsLine[];
+  goods: SupplyGoodsLine[];
   comment?: string | null;
+}
+
+/** A line of a supply: batch-accounted goods name their batch and expiry. */
+export interface SupplyGoodsLine extends GoodsLine {
+  batch?: string | null;
+  /** `YYYY-MM-DD` */
+  expires?: string | null;
+}
+
+/** What the scanner of the fulfilment warehouse reads off a supply act: the supply's number. */
+export function supplyBarcodeText(supplyId: number): string {
+  return `SUPPLY-${supplyId}`;
 }

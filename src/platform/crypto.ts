@@ -6,7 +6,7 @@ import { BoundedMap } from './cache.js';
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 
 /** A new bearer token: a readable prefix (what it is) and 32 random bytes. */
-export function newToken(prefix: 'acc' | 'emp' | 'shp'): string {
+export function newToken(prefix: 'acc' | 'emp' | 'shp' | 'opr'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

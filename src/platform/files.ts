@@ -56,6 +56,8 @@ export interface OpenedFile extends StoredFile {
 
 export interface FileStore {
   put(accountId: number, file: NewFile): Promise<StoredFile>;
+  /** Like `put`, for files too large to hold: `write` streams the bytes into the file and resolves once it has ended. */
+  putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile>;
   /** The live file of that name, or null (unknown, malformed, expired or its bytes gone). */
   open(name: string): Promise<OpenedFile | null>;
   /** Deletes files whose time is up; returns how many. */
@@ -136,13 +138,36 @@ export class LocalFileStore implements FileStore {
   }
 
   async put(accountId: number, file: NewFile): Promise<StoredFile> {
+    return this.putStreamed(accountId, file, async (out) => {
+      await new Promise<void>((resolve, reject) => {
+        out.on('error', reject);
+        out.end(file.bytes, () => resolve());
+      });
+    });
+  }
+
+  async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
     if (!file.contentType) throw new Error('a stored file needs a content type');
     const name = newFileName(file.extension);
     const target = this.pathOf(name);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     // Written aside and renamed: a reader never sees half a file.
     const partial = `${target}.partial`;
-    await fs.promises.writeFile(partial, file.bytes, { flag: 'wx', mode: 0o600 });
+    const out = fs.createWriteStream(partial, { flags: 'wx', mode: 0o600 });
+    const closed = new Promise<void>((resolve, reject) => {
+      out.on('close', resolve);
+      out.on('error', reject);
+    });
+    try {
+      await write(out);
+      if (!out.writableEnded) out.end();
+      await closed;
+    } catch (error) {
+      out.destroy();
+      await fs.promises.rm(partial, { force: true });
+      throw error;
+    }
+    const size = (await fs.promises.stat(partial)).size;
     await fs.promises.rename(partial, target);
     const created = this.now();
     const row: FileRow = {
@@ -150,7 +175,7 @@ export class LocalFileStore implements FileStore {
       account_id: accountId,
       content_type: file.contentType,
       download_name: file.downloadName ?? null,
-      size: file.bytes.length,
+      size,
       created_at: created.toISOString(),
       expires_at: new Date(created.getTime() + this.options.ttlDays * 24 * 60 * 60 * 1000).toISOString(),
     };

@@ -1,6 +1,16 @@
 /** What an order event is: its types and the shape written with an order change. */
 
-export const EVENT_TYPES = ['order.created', 'order.status_changed', 'order.problem', 'order.sent_for_return', 'order.storage_ending'] as const;
+export const EVENT_TYPES = [
+  'order.created',
+  'order.status_changed',
+  'order.problem',
+  'order.sent_for_return',
+  'order.storage_ending',
+  'fulfilment.goods_missing',
+  'fulfilment.return_received',
+  'fulfilment.product_ends',
+  'fulfilment.supply_accepted',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The small payload of an event: enough to show it without reading the order. */
@@ -15,6 +25,15 @@ export interface EventPayload {
   holdDate?: string | null;
   /** order.sent_for_return: "status" (the company sends it back) or "requested" (the shop asked). */
   reason?: 'status' | 'requested';
+  /** fulfilment.product_ends: the product, what is available now at the warehouse, and the shop's border. */
+  productId?: number;
+  vendorCode?: string | null;
+  available?: number;
+  border?: number;
+  fulfilmentWarehouseId?: number;
+  /** fulfilment.supply_accepted: the supply, and whether the count differed from its act. */
+  supplyId?: number;
+  hasDiscrepancies?: boolean;
 }
 
 /** An event of one order change, before it is written. */

@@ -39,6 +39,17 @@ export class KitService {
     return { items: await this.present(scope, page.items), total: page.total };
   }
 
+  /** The goods of the shop's kits with these vendor codes (fulfilment expands an order's kits into them). */
+  async componentsByVendorCode(scope: Scope, shopId: number, vendorCodes: string[]): Promise<Map<string, Array<{ productId: number; count: number }>>> {
+    const ids = new Map<string, number>();
+    for (const code of new Set(vendorCodes)) {
+      const id = await this.store.idByVendorCode(scope.accountId, shopId, code);
+      if (id !== undefined) ids.set(code, id);
+    }
+    const lines = await this.store.linesOf(scope.accountId, [...ids.values()]);
+    return new Map([...ids].map(([code, id]) => [code, lines.get(id) ?? []]));
+  }
+
   async get(scope: Scope, id: number): Promise<Kit> {
     return (await this.present(scope, [await this.find(scope, id)]))[0];
   }

@@ -6,10 +6,15 @@ import type { AccountEvent, EventType } from '../events/types.js';
 import type { Notifications } from '../shops/schemas.js';
 
 /** Shop flags (notifications.events.*) that notifications are made for. */
-export type NotificationType = 'newOrder' | 'newProblemOrder' | 'ordersSentForReturn' | 'ordersExpirationInPickupPoint';
-// Fulfilment flags (fulfillmentReceivedReturns, productEndsInFulfilment, orderProductsNotAvailableInFulfilment,
-// deliveryAcceptedForFulfillment) come with the fulfilment area: its events (returns received, stock below
-// `border`, goods missing for an order, supply accepted) go into this table and `NOTIFICATION_TYPES` the same way.
+export type NotificationType =
+  | 'newOrder'
+  | 'newProblemOrder'
+  | 'ordersSentForReturn'
+  | 'ordersExpirationInPickupPoint'
+  | 'fulfillmentReceivedReturns'
+  | 'productEndsInFulfilment'
+  | 'orderProductsNotAvailableInFulfilment'
+  | 'deliveryAcceptedForFulfillment';
 
 /** The shop flag each order event answers to; events not listed notify nobody (order.status_changed: customers only). */
 export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>> = {
@@ -17,9 +22,22 @@ export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>>
   'order.problem': 'newProblemOrder',
   'order.sent_for_return': 'ordersSentForReturn',
   'order.storage_ending': 'ordersExpirationInPickupPoint',
+  'fulfilment.return_received': 'fulfillmentReceivedReturns',
+  'fulfilment.product_ends': 'productEndsInFulfilment',
+  'fulfilment.goods_missing': 'orderProductsNotAvailableInFulfilment',
+  'fulfilment.supply_accepted': 'deliveryAcceptedForFulfillment',
 };
 
-export const NOTIFICATION_TYPES: readonly NotificationType[] = ['newOrder', 'newProblemOrder', 'ordersSentForReturn', 'ordersExpirationInPickupPoint'];
+export const NOTIFICATION_TYPES: readonly NotificationType[] = [
+  'newOrder',
+  'newProblemOrder',
+  'ordersSentForReturn',
+  'ordersExpirationInPickupPoint',
+  'fulfillmentReceivedReturns',
+  'productEndsInFulfilment',
+  'orderProductsNotAvailableInFulfilment',
+  'deliveryAcceptedForFulfillment',
+];
 
 export interface Person {
   /** "account" or "employee:<id>" */
@@ -61,8 +79,11 @@ export function recipientsOf(settings: Notifications, employees: Employee[]): Pe
 /** The notification an event makes under these settings, or null (flag off, or no such notification). */
 export function notificationTypeOf(event: AccountEvent, settings: Notifications): NotificationType | null {
   const type = NOTIFICATION_OF_EVENT[event.type];
-  if (!type || !settings.events[type]) return null;
-  return type;
+  if (!type) return null;
+  const flag = settings.events[type];
+  // productEndsInFulfilment is {enabled, border}; its event is made only where the border was crossed
+  const on = typeof flag === 'boolean' ? flag : flag.enabled;
+  return on ? type : null;
 }
 
 function orderRef(event: AccountEvent): string {
@@ -85,6 +106,14 @@ export function notificationText(type: NotificationType, event: AccountEvent, sh
         : `Order ${ref} of shop "${shopName}" is being returned to the sender (status ${event.statusTo} ${statusName(event.statusTo ?? 0)}).`;
     case 'ordersExpirationInPickupPoint':
       return `Order ${ref} of shop "${shopName}": the last day of storage at the pickup point is ${event.payload.holdDate ?? 'tomorrow'}.`;
+    case 'fulfillmentReceivedReturns':
+      return `The return of order ${ref} of shop "${shopName}" was received at the fulfilment warehouse; its goods are back in stock.`;
+    case 'productEndsInFulfilment':
+      return `Product ${event.payload.vendorCode ?? event.payload.productId} of shop "${shopName}" runs low at the fulfilment warehouse: ${event.payload.available} available (notice at ${event.payload.border}).`;
+    case 'orderProductsNotAvailableInFulfilment':
+      return `Order ${ref} of shop "${shopName}" lacks goods at the fulfilment warehouse. ${event.payload.description ?? ''}`.trim();
+    case 'deliveryAcceptedForFulfillment':
+      return `Supply ${event.payload.supplyId} was accepted at the fulfilment warehouse${event.payload.hasDiscrepancies ? ', with discrepancies against its act' : ''} (shop "${shopName}").`;
   }
 }
 

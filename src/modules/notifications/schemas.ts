@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
 import { Instant, Nullable, RecordId, ZeroOne } from '../../platform/schemas.js';
+import { NOTIFICATION_TYPES } from './rules.js';
 
 export const NotificationListQuery = Type.Object({
   unread: Type.Optional(ZeroOne),
@@ -11,10 +12,10 @@ export type NotificationListQuery = Static<typeof NotificationListQuery>;
 export const NotificationView = Type.Object(
   {
     id: Type.Integer(),
-    type: Type.Enum(['newOrder', 'newProblemOrder', 'ordersSentForReturn', 'ordersExpirationInPickupPoint'], { description: 'The shop flag (notifications.events.*) that asked for it' }),
+    type: Type.Enum([...NOTIFICATION_TYPES], { description: 'The shop flag (notifications.events.*) that asked for it' }),
     text: Type.String({ description: 'A sentence for the person' }),
     eventId: Type.Integer({ description: 'The order event it was made from (GET /v2/events)' }),
-    orderId: Nullable(Type.Integer()),
+    orderId: Nullable(Type.Integer({ description: 'null for a notice of no order (a supply accepted)' })),
     shopId: Nullable(Type.Integer()),
     createdAt: Instant,
     read: Type.Boolean(),

@@ -126,7 +126,7 @@ export class NotificationService {
             employee_id: person.employeeId,
             event_id: event.id,
             type,
-            order_id: event.orderId,
+            order_id: event.orderId === 0 ? null : event.orderId,
             shop_id: event.shopId,
             text,
             email_to: this.mailer ? person.email : null,

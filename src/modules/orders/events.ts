@@ -4,7 +4,7 @@
  * change can be written without its events.
  */
 import { parseDoc, type OrderDoc } from './document.js';
-import { isProblem, LIST_STATUSES } from './state.js';
+import { isProblem, LIST_STATUSES, RESERVATION, STATUS } from './state.js';
 import type { EventPayload, OrderEventDraft } from '../events/types.js';
 
 const RETURN_STATUSES: readonly number[] = LIST_STATUSES[7] ?? [];
@@ -17,6 +17,7 @@ export interface OrderFacts {
   error: string | null;
   storagingEnds: boolean;
   returnRequests: number;
+  reservation: number;
 }
 
 export function factsOf(doc: OrderDoc): OrderFacts {
@@ -25,6 +26,7 @@ export function factsOf(doc: OrderDoc): OrderFacts {
     error: doc.error,
     storagingEnds: doc.delivery.point?.storagingEnds === true,
     returnRequests: doc.tasks.filter((task) => task.type === 'return').length,
+    reservation: doc.reservationStatus.key,
   };
 }
 
@@ -47,7 +49,7 @@ export function orderEventsOf(before: { status: number; doc: Buffer } | null, af
     return events;
   }
   // nothing that makes an event can have happened: skip reading the old document
-  const mayMatter = before.status !== now.status || now.error !== null || now.storagingEnds || now.returnRequests > 0;
+  const mayMatter = before.status !== now.status || now.error !== null || now.storagingEnds || now.returnRequests > 0 || now.reservation === RESERVATION.preorder;
   if (!mayMatter) return events;
   const was = factsOf(parseDoc(before.doc));
   if (was.status !== now.status) {
@@ -63,6 +65,14 @@ export function orderEventsOf(before: { status: number; doc: Buffer } | null, af
   }
   if (!was.storagingEnds && now.storagingEnds) {
     events.push({ type: 'order.storage_ending', statusFrom: was.status, statusTo: now.status, payload: { ...base, holdDate: after.delivery.point?.holdDate ?? null } });
+  }
+  // an order becomes a preorder only when its goods are missing at the fulfilment warehouse
+  if (was.reservation !== RESERVATION.preorder && now.reservation === RESERVATION.preorder) {
+    events.push({ type: 'fulfilment.goods_missing', statusFrom: was.status, statusTo: now.status, payload: { ...base, description: 'Goods are missing at the fulfilment warehouse: the order waits for them as a preorder' } });
+  }
+  // a fulfilment order's goods are back in stock with the parcel (orders/service.ts writeCarrierStatus)
+  if (after.fulfilment && was.status !== STATUS.returned && now.status === STATUS.returned) {
+    events.push({ type: 'fulfilment.return_received', statusFrom: was.status, statusTo: now.status, payload: base });
   }
   return events;
 }

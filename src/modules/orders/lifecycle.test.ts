@@ -309,7 +309,7 @@ describe('other operations', () => {
     const own = (await owner.post('/v2/orders', orderBody())).body.id;
     const ff = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId, products: [{ name: 'Книга', vendorCode: 'BOOK-1', count: 2, weight: 0.5 }] }))).body.id;
     const ffConfirmed = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId }))).body.id;
-    await owner.post('/v2/orders/confirm', { ids: [ffConfirmed] });
+    expect((await owner.post('/v2/orders/confirm', { ids: [ffConfirmed], preOrder: true })).status).toBe(204);
     const response = await owner.post('/v2/orders/check-rests', { ids: [own, ff, ffConfirmed] });
     expect(response.status).toBe(200);
     expect(response.body).toEqual([{ id: ff, missingProducts: [{ id: null, name: 'Книга', vendorCode: 'BOOK-1', restCount: 0, missingCount: 2 }] }]);

@@ -23,7 +23,8 @@ import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
 import { composeOrder, declaredValueKopecks, extendPointHold, inputOf, parseDoc, pageOf, reversedInputOf, serviceIdsOf, withId, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
 import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
-import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, type Operation, type OrderState } from './state.js';
+import { actorOf, NO_FULFILMENT, type GoodsShortage, type OrderFulfilment, type ReservationPlan, type StockActor } from './fulfilment-port.js';
+import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, stockMoveOf, type Operation, type OrderState } from './state.js';
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
 
 const CACHE_TOPIC = 'orders';
@@ -39,6 +40,22 @@ export type ShopHeader = string | string[] | undefined;
 interface Change {
   doc: OrderDoc;
   extras?: RowExtras;
+}
+
+/** An id of a batch that cannot be processed after all (found out while applying it): the batch fails as a whole. */
+interface Refused {
+  refused: string;
+  code: string;
+}
+
+/** A process acting on an account (auto-reservation): sees the whole account. */
+function processScope(accountId: number): Scope {
+  return { accountId, timeZone: 'UTC', kind: 'account', shopKeyShopId: null, employeeId: null };
+}
+
+/** "TSHIRT-RED: 1 of 3 available; BOOK-1: 0 of 2 available" */
+export function describeShortage(short: GoodsShortage[]): string {
+  return short.map((item) => `${item.vendorCode ?? item.name ?? `product ${item.id}`}: ${item.restCount} of ${item.restCount + item.missingCount} available`).join('; ');
 }
 
 function stateOf(record: OrderRecord, doc: OrderDoc): OrderState {
@@ -75,6 +92,7 @@ export class OrderService {
     private readonly statuses: OrderStatusDirectory,
     private readonly jobs: JobQueue,
     private readonly cache: AccountReadCache,
+    private readonly fulfilment: OrderFulfilment = NO_FULFILMENT,
   ) {}
 
   historyItem(code: number, at: string, description: string | null = null): StatusHistoryItem {
@@ -461,7 +479,7 @@ export class OrderService {
     scope: Scope,
     ids: number[],
     operation: Operation,
-    apply: (record: OrderRecord, doc: OrderDoc, trx: Db) => Promise<Change> | Change,
+    apply: (record: OrderRecord, doc: OrderDoc, trx: Db) => Promise<Change | Refused> | Change | Refused,
     options: { preOrder?: boolean } = {},
   ): Promise<void> {
     const unique = [...new Set(ids)];
@@ -469,10 +487,20 @@ export class OrderService {
       const records = await this.store.getMany(scope.accountId, unique, trx, true);
       const failures = this.checkAll(scope, unique, records, (record, doc) => refusal(operation, stateOf(record, doc), options));
       if (failures) throw failures;
+      const refused: Array<ErrorItem & { code: string }> = [];
       for (const id of unique) {
         const record = records.get(id) as OrderRecord;
         const change = await apply(record, parseDoc(record.doc), trx);
+        if ('refused' in change) {
+          refused.push({ id, message: `Order ${id}: ${change.refused}.`, code: change.code });
+          continue;
+        }
         if (!(await this.store.update(scope.accountId, record, change.doc, change.extras ?? {}, trx))) throw this.raced(id);
+      }
+      // the transaction rolls back: what the other ids reserved meanwhile is given back too
+      if (refused.length) {
+        const summary = `${refused.length} of ${unique.length} order${unique.length > 1 ? 's' : ''} cannot be processed; nothing was changed. ${refused[0].message}`;
+        throw conflict(refused[0].code, summary, refused.map(({ id, message }) => ({ id, message })));
       }
     });
     this.changed(scope.accountId);
@@ -500,29 +528,80 @@ export class OrderService {
     return new AppError(404, 'not_found', summary, all);
   }
 
+  /**
+   * Drafts become Confirmed and are registered with their company. An order of a fulfilment
+   * shop reserves its goods first: short goods fail its id (the batch rule) unless it is
+   * confirmed as a preorder, which waits for the goods unregistered.
+   */
   async confirm(scope: Scope, body: ConfirmBody): Promise<void> {
     const preOrder = body.preOrder === true;
     const now = new Date().toISOString();
-    await this.batch(
-      scope,
-      body.ids,
-      'confirm',
-      async (record, doc, trx) => {
-        const next = afterConfirm(preOrder);
-        doc.status = next.status;
-        doc.statusHistory = [this.historyItem(next.status, now, preOrder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
-        if (next.reservationStatus !== null) doc.reservationStatus = { key: next.reservationStatus, date: now };
-        else await this.jobs.enqueue(scope.accountId, REGISTER_JOB, { orderId: record.id }, { uniqueKey: `register:${scope.accountId}:${record.id}` }, trx);
-        return { doc };
-      },
-      { preOrder },
-    );
+    const actor = actorOf(scope);
+    const plans = await this.plansFor(scope, body.ids);
+    const missing = new Map<number, string>();
+    try {
+      await this.batch(
+        scope,
+        body.ids,
+        'confirm',
+        async (record, doc, trx) => {
+          let reservation: number | null = null;
+          if (doc.fulfilment && doc.reservationStatus.key !== RESERVATION.reserved) {
+            const asPreorder = preOrder || doc.reservationStatus.key === RESERVATION.preorder;
+            const plan = plans.get(record.id);
+            if (!plan || plan.version !== record.version) throw this.raced(record.id);
+            const short = await this.fulfilment.reserve(trx, scope.accountId, record.id, plan.plan, actor);
+            if (short.length === 0) reservation = RESERVATION.reserved;
+            else if (asPreorder) reservation = RESERVATION.preorder;
+            else {
+              missing.set(record.id, describeShortage(short));
+              return { refused: `goods are missing at the fulfilment warehouse (${describeShortage(short)}); confirm it as a preorder (preOrder) to wait for them`, code: 'insufficient_stock' };
+            }
+          } else if (!doc.fulfilment) reservation = afterConfirm(preOrder).reservationStatus;
+          doc.status = STATUS.confirmed;
+          doc.statusHistory = [this.historyItem(STATUS.confirmed, now, reservation === RESERVATION.preorder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
+          if (reservation !== null && reservation !== doc.reservationStatus.key) doc.reservationStatus = { key: reservation, date: now };
+          // a preorder is registered once its goods are reserved
+          if (doc.reservationStatus.key !== RESERVATION.preorder) await this.enqueueRegistration(scope.accountId, record.id, trx);
+          return { doc };
+        },
+        { preOrder },
+      );
+    } catch (error) {
+      // the batch rolled back, but the shops are told which orders lack goods (orderProductsNotAvailableInFulfilment)
+      if (error instanceof AppError && error.code === 'insufficient_stock') await this.goodsMissing(scope.accountId, missing);
+      throw error;
+    }
+  }
+
+  private async goodsMissing(accountId: number, missing: Map<number, string>, db?: Db): Promise<void> {
+    if (missing.size === 0) return;
+    const records = await this.store.getMany(accountId, [...missing.keys()], db);
+    for (const record of records.values()) {
+      const doc = parseDoc(record.doc);
+      await this.store.recordEvents(accountId, record, [{ type: 'fulfilment.goods_missing', statusFrom: record.status, statusTo: record.status, payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description: `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}` } }], db);
+    }
+  }
+
+  /** Reservation plans of the fulfilment orders among `ids`, made before their transaction, with the version they were made from. */
+  private async plansFor(scope: Scope, ids: number[]): Promise<Map<number, { version: number; plan: ReservationPlan }>> {
+    const plans = new Map<number, { version: number; plan: ReservationPlan }>();
+    for (const record of (await this.store.getMany(scope.accountId, ids)).values()) {
+      const doc = parseDoc(record.doc);
+      if (doc.fulfilment) plans.set(record.id, { version: record.version, plan: await this.fulfilment.plan(scope, doc) });
+    }
+    return plans;
+  }
+
+  private async enqueueRegistration(accountId: number, orderId: number, trx: Db): Promise<void> {
+    await this.jobs.enqueue(accountId, REGISTER_JOB, { orderId }, { uniqueKey: `register:${accountId}:${orderId}` }, trx);
   }
 
   async cancel(scope: Scope, ids: number[]): Promise<void> {
     const now = new Date().toISOString();
     await this.batch(scope, ids, 'cancel', async (record, doc, trx) => {
       if (doc.trackNumber) await this.jobs.enqueue(scope.accountId, CARRIER_CANCEL_JOB, { orderId: record.id, companyId: record.companyId, trackNumber: doc.trackNumber }, {}, trx);
+      if (doc.fulfilment && doc.reservationStatus.key === RESERVATION.reserved) await this.fulfilment.release(trx, scope.accountId, record.id, actorOf(scope));
       doc.status = STATUS.canceled;
       doc.statusHistory = [this.historyItem(STATUS.canceled, now), ...doc.statusHistory];
       if (doc.reservationStatus.key === RESERVATION.preorder || doc.reservationStatus.key === RESERVATION.reserved) doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
@@ -567,19 +646,42 @@ export class OrderService {
     });
   }
 
+  /**
+   * PUT reservation: reserves the goods (2); while they are short the order waits as a
+   * preorder (1), and a preorder still short is a 409. A confirmed order whose goods are now
+   * reserved goes on to registration. reservation-cancel gives the goods back (3).
+   */
   async reserve(scope: Scope, id: number, reserve: boolean): Promise<void> {
     const now = new Date().toISOString();
-    const record = await this.accessible(scope, id);
-    const doc = parseDoc(record.doc);
-    const refused = refusal(reserve ? 'reserve' : 'cancelReserve', stateOf(record, doc));
-    if (refused) throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [{ id, message: refused }]);
-    // Stock arrives with fulfilment: until the goods are there, a reserve waits as a preorder.
-    doc.reservationStatus = { key: reserve ? RESERVATION.preorder : RESERVATION.cancelled, date: now };
-    if (!(await this.store.update(scope.accountId, record, doc))) throw this.raced(id);
+    const actor = actorOf(scope);
+    const read = await this.accessible(scope, id);
+    const readDoc = parseDoc(read.doc);
+    const plan = reserve && readDoc.fulfilment ? await this.fulfilment.plan(scope, readDoc) : null;
+    await this.store.transaction(async (trx) => {
+      const record = (await this.store.getMany(scope.accountId, [id], trx, true)).get(id);
+      if (!record) throw notFound('Order', id);
+      if (record.version !== read.version) throw this.raced(id);
+      const doc = parseDoc(record.doc);
+      const refused = refusal(reserve ? 'reserve' : 'cancelReserve', stateOf(record, doc));
+      if (refused) throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [{ id, message: refused }]);
+      if (!reserve) {
+        await this.fulfilment.release(trx, scope.accountId, id, actor);
+        doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
+      } else {
+        const short = plan ? await this.fulfilment.reserve(trx, scope.accountId, id, plan, actor) : [];
+        if (short.length > 0 && doc.reservationStatus.key === RESERVATION.preorder) {
+          const message = `goods are still missing at the fulfilment warehouse (${describeShortage(short)})`;
+          throw conflict('insufficient_stock', `Order ${id} cannot be reserved: ${message}.`, [{ id, message }]);
+        }
+        doc.reservationStatus = { key: short.length ? RESERVATION.preorder : RESERVATION.reserved, date: now };
+        if (!short.length && record.status === STATUS.confirmed) await this.enqueueRegistration(scope.accountId, id, trx);
+      }
+      if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw this.raced(id);
+    });
     this.changed(scope.accountId);
   }
 
-  /** Drafts lacking goods. Stock arrives with fulfilment; until then a fulfilment shop's order lacks everything. */
+  /** Drafts of fulfilment shops lacking goods at their fulfilment warehouse (reserved ones lack nothing). */
   async checkRests(scope: Scope, ids: number[]): Promise<MissingProducts> {
     const unique = [...new Set(ids)];
     const records = await this.store.getMany(scope.accountId, unique);
@@ -589,11 +691,68 @@ export class OrderService {
     for (const id of unique) {
       const record = records.get(id) as OrderRecord;
       const doc = parseDoc(record.doc);
-      if (refusal('checkRests', stateOf(record, doc)) || !doc.fulfilment) continue;
-      const missing = doc.products.map((line) => ({ id: line.id, name: line.name, vendorCode: line.vendorCode, restCount: 0, missingCount: line.count }));
+      if (refusal('checkRests', stateOf(record, doc)) || !doc.fulfilment || doc.reservationStatus.key === RESERVATION.reserved) continue;
+      const missing = await this.fulfilment.shortages(scope, doc);
       if (missing.length) answer.push({ id, missingProducts: missing });
     }
     return answer;
+  }
+
+  /**
+   * Goods arrived at a fulfilment warehouse: the preorders of the account's warehouses that
+   * ask for it (`autoReserve`) are reserved, first come first served (by when they became
+   * preorders). A preorder that still lacks goods keeps them from the later ones: those
+   * needing any product it lacks wait behind it. Answers the ids reserved.
+   */
+  async autoReserve(accountId: number, warehouseIds: number[]): Promise<number[]> {
+    const scope = processScope(accountId);
+    const actor: StockActor = { actor: 'process:fulfilment.auto-reserve', employeeId: null };
+    const preorders = (await this.store.preorders(accountId, warehouseIds, 1000))
+      .map((record) => ({ record, doc: parseDoc(record.doc) }))
+      .sort((a, b) => (a.doc.reservationStatus.date ?? '').localeCompare(b.doc.reservationStatus.date ?? '') || a.record.id - b.record.id);
+    const waiting = new Set<number>();
+    const reserved: number[] = [];
+    for (const { record: first, doc: firstDoc } of preorders) {
+      if (firstDoc.products.some((line) => line.id !== null && waiting.has(line.id))) continue;
+      const now = new Date().toISOString();
+      const plan = await this.fulfilment.plan(scope, firstDoc);
+      const short = await this.store.transaction(async (trx) => {
+        const record = (await this.store.getMany(accountId, [first.id], trx, true)).get(first.id);
+        if (!record || record.version !== first.version) return [];
+        const doc = parseDoc(record.doc);
+        if (doc.reservationStatus.key !== RESERVATION.preorder || !doc.fulfilment || (record.status !== STATUS.draft && record.status !== STATUS.confirmed)) return [];
+        const lacking = await this.fulfilment.reserve(trx, accountId, record.id, plan, actor);
+        if (lacking.length) {
+          await this.store.recordEvents(accountId, record, [{ type: 'fulfilment.goods_missing', statusFrom: record.status, statusTo: record.status, payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description: `Goods arrived, but not enough: ${describeShortage(lacking)}` } }], trx);
+          return lacking;
+        }
+        doc.reservationStatus = { key: RESERVATION.reserved, date: now };
+        if (record.status === STATUS.confirmed) await this.enqueueRegistration(accountId, record.id, trx);
+        if (!(await this.store.update(accountId, record, doc, { autoReserved: true }, trx))) throw this.raced(record.id);
+        reserved.push(record.id);
+        return [];
+      });
+      for (const item of short) if (item.id !== null) waiting.add(item.id);
+    }
+    if (reserved.length) this.changed(accountId);
+    return reserved;
+  }
+
+  /**
+   * Writes a status the company reported; for a fulfilment order the goods move with it in
+   * the same transaction (handover ships them, a return back at the warehouse restocks them).
+   * False when the order changed meanwhile.
+   */
+  async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras): Promise<boolean> {
+    const move = doc.fulfilment ? stockMoveOf(record.status, doc.status) : null;
+    if (!move) return this.store.update(record.accountId, record, doc, extras);
+    const actor: StockActor = { actor: `process:company-${record.companyId}`, employeeId: null };
+    return this.store.transaction(async (trx) => {
+      if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;
+      if (move === 'ship') await this.fulfilment.ship(trx, record.accountId, record.id, actor);
+      else await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor);
+      return true;
+    });
   }
 
   /** New drafts with the same content (or in the opposite direction); all or nothing. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsCarrierStatus, afterConfirm, afterRegistration, afterUpdate, CARRIER_STATUSES, isProblem, LIST_STATUSES, listOfStatus, refusal, RESERVATION, STATUS, type Operation, type OrderState } from './state.js';
+import { acceptsCarrierStatus, afterConfirm, afterRegistration, afterUpdate, CARRIER_STATUSES, isProblem, LIST_STATUSES, listOfStatus, refusal, RESERVATION, STATUS, stockMoveOf, type Operation, type OrderState } from './state.js';
 
 const ALL_STATUSES = [1, 10, 11, 12, 13, 14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74, 83];
 
@@ -52,7 +52,8 @@ describe('order state machine', () => {
   it('reserves goods of fulfilment drafts and confirmed orders; cancels an existing reserve', () => {
     expect(allowedIn('reserve')).toEqual([]);
     expect(allowedIn('reserve', { fulfilment: true })).toEqual([11, 12]);
-    expect(allowedIn('reserve', { fulfilment: true, reservationStatus: RESERVATION.preorder })).toEqual([]);
+    expect(allowedIn('reserve', { fulfilment: true, reservationStatus: RESERVATION.preorder })).toEqual([11, 12]);
+    expect(allowedIn('reserve', { fulfilment: true, reservationStatus: RESERVATION.reserved })).toEqual([]);
     expect(allowedIn('reserve', { fulfilment: true, reservationStatus: RESERVATION.cancelled })).toEqual([11, 12]);
     expect(allowedIn('cancelReserve', { fulfilment: true })).toEqual([]);
     expect(allowedIn('cancelReserve', { fulfilment: true, reservationStatus: RESERVATION.reserved })).toEqual([11, 12]);
@@ -94,5 +95,14 @@ describe('order lists', () => {
   it('takes a problem status, or any order with an error of its own, as a problem', () => {
     expect(ALL_STATUSES.filter((status) => isProblem(status, null))).toEqual([461, 462, 83]);
     expect(ALL_STATUSES.every((status) => isProblem(status, 'Не удалось рассчитать доставку'))).toBe(true);
+  });
+
+  it("ships a fulfilment order's goods at handover (13 to any company status) and takes them back at 72", () => {
+    expect(CARRIER_STATUSES.filter((to) => stockMoveOf(STATUS.prepared, to) === 'ship')).toEqual(CARRIER_STATUSES);
+    expect(stockMoveOf(STATUS.confirmed, 41)).toBeNull();
+    expect(stockMoveOf(41, 411)).toBeNull();
+    expect(stockMoveOf(STATUS.prepared, STATUS.canceled)).toBeNull();
+    expect(stockMoveOf(71, 72)).toBe('return');
+    expect(stockMoveOf(72, 72)).toBeNull();
   });
 });

@@ -114,7 +114,8 @@ export function refusal(operation: Operation, state: OrderState, options: { preO
     case 'reserve':
       if (!state.fulfilment) return 'only goods of a fulfilment shop are reserved';
       if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status)) return 'only a draft or a confirmed order can be reserved';
-      return state.reservationStatus === RESERVATION.preorder || state.reservationStatus === RESERVATION.reserved ? 'it is reserved already' : null;
+      // a preorder may be reserved by hand once its goods are there
+      return state.reservationStatus === RESERVATION.reserved ? 'it is reserved already' : null;
     case 'cancelReserve':
       if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status)) return 'only a draft or a confirmed order has a reserve to cancel';
       return state.reservationStatus === RESERVATION.preorder || state.reservationStatus === RESERVATION.reserved ? null : 'it has no reserve';
@@ -149,6 +150,17 @@ export function acceptsCarrierStatus(current: number, reported: number): boolean
 /** PUT on an order in error takes it back to a draft, to be confirmed again. */
 export function afterUpdate(status: number): number {
   return status === STATUS.error ? STATUS.draft : status;
+}
+
+/**
+ * What a company's status does to the goods of a fulfilment order: leaving Prepared (13) for
+ * any status the company reports is the handover, and the goods leave the warehouse; 72
+ * (returned to the sender) brings them back into stock.
+ */
+export function stockMoveOf(from: number, to: number): 'ship' | 'return' | null {
+  if (from === STATUS.prepared && to !== from && CARRIER_STATUSES.includes(to)) return 'ship';
+  if (to === STATUS.returned && from !== to) return 'return';
+  return null;
 }
 
 /** Payment type codes (DESIGN.md). */

@@ -7,6 +7,7 @@ import type { PageStart } from '../../platform/list-positions.js';
 import { WriteBatcher } from '../../platform/db/write-batch.js';
 import { packObject, unpackObject } from '../../platform/json-pieces.js';
 import type { OrderDoc } from './document.js';
+import type { OrderEventDraft } from '../events/types.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 import { orderEventsOf } from './events.js';
 import { isProblem, listOfStatus } from './state.js';
@@ -352,6 +353,26 @@ export class OrderStore {
       .where('storaging_ends', '=', false)
       // earliest first: the caller skips those not yet due in their account's zone, which are the latest dates
       .orderBy('hold_until')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** Events about an order that come with no change of it (goods found missing when it could not be confirmed). */
+  async recordEvents(accountId: number, record: OrderRecord, drafts: OrderEventDraft[], db: Db = this.db): Promise<void> {
+    await writeOrderEvents(db, outboxRows(accountId, record.shopId, record.id, drafts, nowIso()));
+  }
+
+  /** Preorders (reservation 1) of orders from these warehouses of the account, oldest first. */
+  async preorders(accountId: number, warehouseIds: number[], limit: number): Promise<OrderRecord[]> {
+    if (warehouseIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('reservation_status', '=', 1)
+      .where('warehouse_id', 'in', warehouseIds)
+      .orderBy('id')
       .limit(limit)
       .execute();
     return rows.map(toRecord);

@@ -259,7 +259,7 @@ export class TrackingService {
       // the parcel is back: a return the shop asked for is done
       doc.tasks = doc.tasks.map((task) => (task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task));
     }
-    if (!(await this.store.update(record.accountId, record, doc, extras))) return 'raced';
+    if (!(await this.orders.writeCarrierStatus(record, doc, extras))) return 'raced';
     this.orders.changed(record.accountId);
     return 'applied';
   }

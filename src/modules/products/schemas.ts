@@ -47,12 +47,27 @@ export const ProductPatch = Type.Object({
 });
 export type ProductPatch = Static<typeof ProductPatch>;
 
+const StockBatch = Type.Object(
+  {
+    batch: Type.String({ description: 'Batch number' }),
+    expires: Nullable(Type.String({ description: 'Expiry date of the batch, YYYY-MM-DD' })),
+    quantity: Type.Integer({ description: 'On hand' }),
+    reserved: Type.Integer({ description: 'Held for orders' }),
+    available: Type.Integer({ description: 'quantity - reserved' }),
+  },
+  { description: 'Stock of one batch (products with batchAccounting)' },
+);
+
 export const ProductRest = Type.Object(
   {
-    warehouseId: Type.Integer({ description: 'Warehouse holding the goods' }),
-    quantity: Type.Integer({ description: 'Available quantity there' }),
+    warehouseId: Type.Integer({ description: 'The fulfilment warehouse holding the goods (an id of GET /v2/warehouses?hold=1)' }),
+    name: Type.String({ description: 'Its name' }),
+    quantity: Type.Integer({ description: 'On hand there' }),
+    reserved: Type.Integer({ description: 'Held there for orders' }),
+    available: Type.Integer({ description: 'quantity - reserved' }),
+    batches: Type.Array(StockBatch, { description: 'Per batch, first-expiring first; empty without batch accounting' }),
   },
-  { description: 'Stock of the product at one warehouse' },
+  { description: 'Stock of the product at one fulfilment warehouse' },
 );
 export type ProductRest = Static<typeof ProductRest>;
 
@@ -68,7 +83,7 @@ export const Product = Type.Object(
     weight: Nullable(Type.Number({ description: 'kg' })),
     volume: Nullable(Type.Number({ description: 'm3' })),
     dimensions: Type.Object({ width: Nullable(Type.Integer()), height: Nullable(Type.Integer()), length: Nullable(Type.Integer()) }, { description: 'cm' }),
-    quantity: Nullable(Type.Integer({ description: 'GET only: total available quantity across warehouses (null until the goods have stock)' })),
+    quantity: Nullable(Type.Integer({ description: 'GET only: total available quantity (on hand less reserved) across fulfilment warehouses; null until the goods have stock' })),
     rests: Type.Array(ProductRest, { description: 'GET only: stock per warehouse' }),
     expirityDays: Nullable(Type.Integer()),
     photo: Nullable(Type.String()),

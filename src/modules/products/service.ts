@@ -110,6 +110,14 @@ export class ProductService {
     return new Map(products.map((product) => [product.id, product]));
   }
 
+  /** Ids of the live products with these exact vendor codes. */
+  async idsByVendorCode(scope: Scope, vendorCodes: string[]): Promise<Map<string, number>> {
+    const codes = [...new Set(vendorCodes)];
+    if (codes.length === 0) return new Map();
+    const page = await this.store.list(scope.accountId, { vendorCodes: codes }, { field: 'id', desc: false }, { page: 1, perPage: codes.length, offset: 0 });
+    return new Map(page.items.map((record) => [record.vendorCode, record.id]));
+  }
+
   /** Which of `ids` are products of the account's catalogue (not deleted). */
   async existingIds(scope: Scope, ids: number[]): Promise<Set<number>> {
     return new Set(await this.store.liveIds(scope.accountId, [...new Set(ids)]));

@@ -105,6 +105,31 @@ export class WarehouseService {
     this.changed(scope, id);
   }
 
+  /** The service's fulfilment warehouses (reference data, the same for every account). */
+  async fulfilmentWarehouses(): Promise<FulfilmentWarehouseRecord[]> {
+    return this.store.listFulfilment();
+  }
+
+  /**
+   * Where the goods of an account's fulfilment-type warehouse are kept, and whether its
+   * preorders are reserved by themselves when goods arrive (asked for, and offered there).
+   * Null for an own warehouse or one that no longer exists.
+   */
+  async fulfilmentOf(accountId: number, warehouseId: number): Promise<{ fulfilmentWarehouseId: number; autoReserve: boolean } | null> {
+    const record = await this.store.get(accountId, warehouseId);
+    if (!record || record.type !== WAREHOUSE_TYPE.fulfilment || record.fulfilmentWarehouseId === null) return null;
+    const offered = (await this.store.listFulfilment()).find((item) => item.id === record.fulfilmentWarehouseId)?.autoReserveAvailable ?? false;
+    return { fulfilmentWarehouseId: record.fulfilmentWarehouseId, autoReserve: record.fulfilmentAutoReserve && offered };
+  }
+
+  /** The account's fulfilment-type warehouses at `fulfilmentWarehouseId` whose preorders are reserved by themselves. */
+  async autoReservingAt(accountId: number, fulfilmentWarehouseId: number): Promise<number[]> {
+    const offered = (await this.store.listFulfilment()).find((item) => item.id === fulfilmentWarehouseId)?.autoReserveAvailable ?? false;
+    if (!offered) return [];
+    const page = await this.store.list(accountId, { fulfilmentWarehouseIds: [fulfilmentWarehouseId] }, { page: 1, perPage: 1000, offset: 0 });
+    return page.items.filter((item) => item.fulfilmentAutoReserve).map((item) => item.id);
+  }
+
   /** Loads the reference list shipped in data/ (at start and by the CLI). */
   async importFulfilmentWarehouses(records: FulfilmentWarehouseRecord[]): Promise<void> {
     await this.store.upsertFulfilment(records);

@@ -1,0 +1,145 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
+import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
+
+const tags = ['Fulfilment supplies'];
+const staffTags = ['Fulfilment warehouse staff (extension)'];
+const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.';
+
+export function fulfilmentRoutes(app: App, services: Services): void {
+  app.get(
+    '/v2/products/shipments',
+    {
+      schema: {
+        tags,
+        summary: 'List supplies',
+        description: 'Newest first. A shop API key sees the supplies to its shop\'s fulfilment warehouse only.',
+        querystring: SupplyListQuery,
+        response: { 200: { ...Type.Array(Supply), headers: PAGING_HEADERS }, ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      const at = paging(request.query);
+      return sendPage(reply, await services.supplies.list(request.scope, request.query, at), at);
+    },
+  );
+
+  app.get(
+    '/v2/products/shipments/:id',
+    { schema: { tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
+    async (request) => services.supplies.get(request.scope, request.params.id),
+  );
+
+  app.post(
+    '/v2/products/shipments',
+    {
+      schema: {
+        tags,
+        summary: 'Create a supply (Draft) and its act',
+        description:
+          'Goods the shop sends to a fulfilment warehouse of the service. Batch-accounted goods need `batch` and `expires`. ' +
+          'Answers the new supply\'s id and the URL of its act (PDF: goods, vendor codes, scannable barcodes, counts, places, and the supply\'s number as a barcode).',
+        body: SupplyInput,
+        response: { 201: SupplyCreated, ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await services.supplies.create(request.scope, request.body)),
+  );
+
+  app.post(
+    '/v2/products/shipments/confirm',
+    { schema: { tags, summary: 'Confirm a Draft supply', body: SupplyIdBody, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    async (request, reply) => {
+      await services.supplies.confirm(request.scope, request.body.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/v2/products/shipments',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a Draft supply',
+        description: 'The supply becomes Canceled (5) and stays listed with its history.',
+        body: SupplyIdBody,
+        response: { 204: NoContent, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await services.supplies.delete(request.scope, request.body.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v2/products/movement-report',
+    {
+      schema: {
+        tags: ['Documents'],
+        summary: 'Movement report of products at fulfilment warehouses (xlsx)',
+        description:
+          'Per product and day (in the account\'s time zone): opening balance, received, shipped, returned, written off, closing balance, with each product\'s and the warehouse\'s totals. ' +
+          'One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.',
+        body: MovementReportBody,
+        response: { 200: ReportFile, ...errorResponses(403, 422) },
+      },
+    },
+    async (request) => services.movementReport.report(request.scope, request.body),
+  );
+
+  app.get(
+    '/v2/fulfilment/operator/supplies',
+    {
+      config: { public: true },
+      schema: {
+        tags: staffTags,
+        summary: 'Supplies on the way to, or at, the staff\'s warehouse',
+        description: `Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. ${STAFF_AUTH}`,
+        querystring: OperatorSupplyQuery,
+        response: { 200: { ...Type.Array(OperatorSupply), headers: PAGING_HEADERS }, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const operator = await services.supplies.operatorOf(request.headers.authorization);
+      const at = paging(request.query);
+      return sendPage(reply, await services.supplies.operatorList(operator, request.query, at), at);
+    },
+  );
+
+  app.post(
+    '/v2/fulfilment/operator/supplies/:id/arrived',
+    {
+      config: { public: true },
+      schema: { tags: staffTags, summary: 'The supply arrived (Confirmed to Arrived)', description: STAFF_AUTH, params: IdParams, response: { 204: NoContent, ...errorResponses(404, 409) } },
+    },
+    async (request, reply) => {
+      await services.supplies.arrived(await services.supplies.operatorOf(request.headers.authorization), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v2/fulfilment/operator/supplies/:id/accepted',
+    {
+      config: { public: true },
+      schema: {
+        tags: staffTags,
+        summary: 'The supply is counted and accepted (Arrived to Accepted)',
+        description:
+          'Per line of the act, the good units counted (`accepted`, these alone enter stock) and those found unfit (`damaged`); a line left out was not found. ' +
+          `The supply then shows per line what was short, surplus or damaged. ${STAFF_AUTH}`,
+        params: IdParams,
+        body: AcceptanceBody,
+        response: { 204: NoContent, ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await services.supplies.accept(await services.supplies.operatorOf(request.headers.authorization), request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,124 @@
+/** TypeBox models of fulfilment supplies (contract 2.10, 4.11) and of the warehouse staff's extension endpoints. */
+import Type, { type Static } from 'typebox';
+import { PagingQueryFields } from '../../platform/paging.js';
+import { Nullable, RecordId } from '../../platform/schemas.js';
+
+const Day = (description: string) => Type.String({ format: 'date', description, examples: ['2026-12-01'] });
+
+/** Supply status codes (DESIGN.md). */
+export const SUPPLY_STATUS = { draft: 1, confirmed: 2, arrived: 3, accepted: 4, canceled: 5 } as const;
+export const SUPPLY_STATUS_NAMES: Record<number, string> = { 1: 'Draft', 2: 'Confirmed', 3: 'Arrived', 4: 'Accepted', 5: 'Canceled' };
+export const SUPPLY_TYPES = ['boxes', 'pallets'] as const;
+
+const Count = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Units' });
+
+export const SupplyLineInput = Type.Object({
+  id: RecordId('A product of the catalogue'),
+  count: Count,
+  batch: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Batch number: required for goods with batchAccounting' }))),
+  expires: Type.Optional(Nullable(Day('Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting'))),
+});
+
+export const SupplyInput = Type.Object({
+  date: Day('Day the goods are brought to the warehouse, YYYY-MM-DD'),
+  fulfilmentWarehouseId: RecordId('One of GET /v2/warehouses?hold=1'),
+  places: Type.Integer({ minimum: 1, maximum: 9999, description: 'Boxes or pallets' }),
+  type: Type.Enum([...SUPPLY_TYPES], { description: 'boxes or pallets' }),
+  products: Type.Array(SupplyLineInput, { minItems: 1, maxItems: 2000, description: '[{id, count}], plus batch and expires for batch-accounted goods' }),
+  employeeId: Type.Optional(Nullable(RecordId('The employee who prepared the supply'))),
+});
+export type SupplyInput = Static<typeof SupplyInput>;
+
+export const SupplyIdBody = Type.Object({ id: RecordId('The supply') });
+export type SupplyIdBody = Static<typeof SupplyIdBody>;
+
+export const SupplyListQuery = Type.Object({
+  fulfilmentWarehouseId: Type.Optional(RecordId()),
+  status: Type.Optional(Type.Enum([1, 2, 3, 4, 5], { description: '1 Draft, 2 Confirmed, 3 Arrived, 4 Accepted, 5 Canceled' })),
+  ...PagingQueryFields,
+});
+export type SupplyListQuery = Static<typeof SupplyListQuery>;
+
+export const SupplyStatusItem = Type.Object({
+  status: Type.Integer(),
+  name: Type.String(),
+  date: Type.String({ description: 'RFC 3339' }),
+  comment: Nullable(Type.String()),
+});
+export type SupplyStatusItem = Static<typeof SupplyStatusItem>;
+
+export const SupplyLine = Type.Object({
+  id: Type.Integer({ description: 'Product id' }),
+  name: Type.String(),
+  vendorCode: Type.String(),
+  barcodes: Type.Array(Type.String()),
+  batch: Nullable(Type.String()),
+  expires: Nullable(Type.String()),
+  count: Type.Integer({ description: 'Declared on the act' }),
+  accepted: Nullable(Type.Integer({ description: 'Extension: good units counted at acceptance (these entered stock); null until accepted' })),
+  damaged: Nullable(Type.Integer({ description: 'Extension: units found unfit (not taken into stock)' })),
+  short: Nullable(Type.Integer({ description: 'Extension: declared but not found' })),
+  surplus: Nullable(Type.Integer({ description: 'Extension: found beyond the act' })),
+});
+export type SupplyLine = Static<typeof SupplyLine>;
+
+export const SupplyWarehouse = Type.Object({
+  id: Type.Integer({ description: 'The fulfilment warehouse (GET /v2/warehouses?hold=1)' }),
+  name: Type.String(),
+  address: Type.Unknown({ description: 'As in the Warehouse model' }),
+});
+
+export const Supply = Type.Object(
+  {
+    id: Type.Integer(),
+    date: Type.String(),
+    type: Type.String({ description: 'boxes or pallets' }),
+    warehouse: SupplyWarehouse,
+    status: Type.Integer({ description: '1 Draft, 2 Confirmed, 3 Arrived, 4 Accepted, 5 Canceled' }),
+    statusHistory: Type.Array(SupplyStatusItem, { description: 'Latest first' }),
+    countPlaces: Type.Integer(),
+    products: Type.Array(SupplyLine),
+    file: Nullable(Type.String({ description: 'URL of the act (PDF)' })),
+    employeeId: Nullable(Type.Integer()),
+    hasDiscrepancies: Type.Boolean({ description: 'Extension: the count at acceptance differs from the act' }),
+  },
+  { description: 'Fulfilment supply' },
+);
+export type Supply = Static<typeof Supply>;
+
+export const SupplyCreated = Type.Object(
+  { id: Type.Integer({ description: 'The new supply' }), file: Type.String({ description: 'URL of the act (PDF)' }) },
+  { description: 'Created: the act to print and send with the goods' },
+);
+
+/** Warehouse staff: what they counted, per line of the act (lines left out were not found). */
+export const AcceptanceBody = Type.Object({
+  products: Type.Array(
+    Type.Object({
+      id: RecordId('Product id of the line'),
+      batch: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+      accepted: Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Good units counted: these enter stock' }),
+      damaged: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Units found unfit' })),
+    }),
+    { maxItems: 2000 },
+  ),
+  comment: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+export type AcceptanceBody = Static<typeof AcceptanceBody>;
+
+export const OperatorSupplyQuery = Type.Object({
+  status: Type.Optional(Type.Enum([2, 3, 4], { description: '2 Confirmed (on the way), 3 Arrived, 4 Accepted' })),
+  ...PagingQueryFields,
+});
+export type OperatorSupplyQuery = Static<typeof OperatorSupplyQuery>;
+
+/** A supply as the warehouse staff see it: whose it is, and the supply. */
+export const OperatorSupply = Type.Object({ accountId: Type.Integer(), supply: Supply });
+
+export const MovementReportBody = Type.Object({
+  date: Type.Object({ from: Day('First day, YYYY-MM-DD'), to: Day('Last day, YYYY-MM-DD (at most 366 days after from)') }),
+  ids: Type.Array(RecordId(), { minItems: 1, maxItems: 2000, description: 'Products to report' }),
+});
+export type MovementReportBody = Static<typeof MovementReportBody>;
+
+export const ReportFile = Type.Object({ file: Type.String({ description: 'URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several' }) });

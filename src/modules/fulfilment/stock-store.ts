@@ -1,0 +1,278 @@
+/**
+ * SQL of fulfilment stock, scoped by account. A stock row changes only together with the
+ * movement that says why, in the caller's transaction; every decrease of what is available
+ * is a guarded UPDATE (`... where quantity - reserved >= n`), so concurrent reservations
+ * can never take more than there is, on SQLite and PostgreSQL alike.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
+import { nowIso } from '../../platform/db/values.js';
+
+export type Db = Kysely<Tables> | Transaction<Tables>;
+
+export interface StockRow {
+  id: number;
+  fulfilmentWarehouseId: number;
+  productId: number;
+  /** '' without batch accounting. */
+  batch: string;
+  expires: string | null;
+  quantity: number;
+  reserved: number;
+}
+
+/** Who changes stock and why; written on the movement. */
+export interface MovementNote {
+  actor: string;
+  employeeId: number | null;
+  reason: string;
+  supplyId?: number | null;
+  orderId?: number | null;
+}
+
+export type MovementKind = 'supply' | 'reserve' | 'release' | 'ship' | 'return' | 'write_off' | 'correction';
+
+export interface Allocation {
+  id: number;
+  stockId: number;
+  quantity: number;
+  state: 'reserved' | 'shipped' | 'returned';
+}
+
+const STOCK_COLUMNS = ['id', 'fulfilment_warehouse_id', 'product_id', 'batch', 'expires', 'quantity', 'reserved'] as const;
+
+function toRow(row: { id: number; fulfilment_warehouse_id: number; product_id: number; batch: string; expires: string | null; quantity: number; reserved: number }): StockRow {
+  return {
+    id: row.id,
+    fulfilmentWarehouseId: row.fulfilment_warehouse_id,
+    productId: row.product_id,
+    batch: row.batch,
+    expires: row.expires,
+    quantity: Number(row.quantity),
+    reserved: Number(row.reserved),
+  };
+}
+
+export class StockStore {
+  constructor(readonly db: Kysely<Tables>) {}
+
+  transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** Every stock row of these products, at any fulfilment warehouse. */
+  async rowsOf(accountId: number, productIds: number[], db: Db = this.db): Promise<StockRow[]> {
+    if (productIds.length === 0) return [];
+    const rows = await db.selectFrom('stock').select(STOCK_COLUMNS).where('account_id', '=', accountId).where('product_id', 'in', productIds).orderBy('id').execute();
+    return rows.map(toRow);
+  }
+
+  /** Rows of these products at one warehouse, first-expiring first (no expiry last), then oldest row. */
+  async rowsAt(accountId: number, fulfilmentWarehouseId: number, productIds: number[], db: Db = this.db): Promise<StockRow[]> {
+    if (productIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('stock')
+      .select(STOCK_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('product_id', 'in', productIds)
+      .orderBy(sql`case when expires is null then 1 else 0 end`)
+      .orderBy('expires')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRow);
+  }
+
+  async row(accountId: number, stockId: number, db: Db = this.db): Promise<StockRow | undefined> {
+    const row = await db.selectFrom('stock').select(STOCK_COLUMNS).where('account_id', '=', accountId).where('id', '=', stockId).executeTakeFirst();
+    return row ? toRow(row) : undefined;
+  }
+
+  /** Products with goods on hand at the warehouse. */
+  async productIdsAt(accountId: number, fulfilmentWarehouseId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('stock')
+      .select('product_id')
+      .distinct()
+      .where('account_id', '=', accountId)
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('quantity', '>', 0)
+      .execute();
+    return rows.map((row) => row.product_id);
+  }
+
+  /** Goods entering stock (a supply accepted): the row is made on first arrival. */
+  async receive(db: Db, accountId: number, goods: { fulfilmentWarehouseId: number; productId: number; batch: string; expires: string | null }, count: number, note: MovementNote): Promise<number> {
+    const now = nowIso();
+    const row = await db
+      .insertInto('stock')
+      .values({ account_id: accountId, fulfilment_warehouse_id: goods.fulfilmentWarehouseId, product_id: goods.productId, batch: goods.batch, expires: goods.expires, quantity: count, reserved: 0, updated_at: now })
+      .onConflict((conflict) =>
+        conflict.columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch']).doUpdateSet({ quantity: sql`stock.quantity + ${count}`, updated_at: now }),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await this.record(db, accountId, { id: row.id, fulfilmentWarehouseId: goods.fulfilmentWarehouseId, productId: goods.productId }, 'supply', count, 0, note, now);
+    return row.id;
+  }
+
+  /** Holds `count` for an order if that much is available now; false (nothing written) otherwise. */
+  async reserve(db: Db, accountId: number, stock: StockRow, count: number, note: MovementNote): Promise<boolean> {
+    const now = nowIso();
+    const result = await db
+      .updateTable('stock')
+      .set({ reserved: sql`reserved + ${count}`, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('id', '=', stock.id)
+      .where(sql<number>`quantity - reserved`, '>=', count)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await this.record(db, accountId, stock, 'reserve', 0, count, note, now);
+    await db.insertInto('stock_allocations').values({ account_id: accountId, order_id: note.orderId as number, stock_id: stock.id, quantity: count, state: 'reserved', updated_at: now }).execute();
+    return true;
+  }
+
+  /** Gives back what an allocation holds (reserve cancelled, order cancelled). */
+  async release(db: Db, accountId: number, allocation: Allocation, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, note: MovementNote): Promise<void> {
+    const now = nowIso();
+    await this.guarded(db, accountId, stock.id, { reserved: sql`reserved - ${allocation.quantity}` }, sql<boolean>`reserved >= ${allocation.quantity}`, now);
+    await this.record(db, accountId, stock, 'release', 0, -allocation.quantity, note, now);
+    await db.deleteFrom('stock_allocations').where('account_id', '=', accountId).where('id', '=', allocation.id).execute();
+  }
+
+  /** The parcel left with the delivery company: the held goods leave the warehouse. */
+  async ship(db: Db, accountId: number, allocation: Allocation, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, note: MovementNote): Promise<void> {
+    const now = nowIso();
+    const n = allocation.quantity;
+    await this.guarded(db, accountId, stock.id, { quantity: sql`quantity - ${n}`, reserved: sql`reserved - ${n}` }, sql<boolean>`reserved >= ${n}`, now);
+    await this.record(db, accountId, stock, 'ship', -n, -n, note, now);
+    await this.setState(db, accountId, allocation.id, 'shipped', now);
+  }
+
+  /** A returned parcel reached the warehouse: its goods are on hand again. */
+  async returnBack(db: Db, accountId: number, allocation: Allocation, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, note: MovementNote): Promise<void> {
+    const now = nowIso();
+    await this.guarded(db, accountId, stock.id, { quantity: sql`quantity + ${allocation.quantity}` }, sql<boolean>`1 = 1`, now);
+    await this.record(db, accountId, stock, 'return', allocation.quantity, 0, note, now);
+    await this.setState(db, accountId, allocation.id, 'returned', now);
+  }
+
+  async allocationsOf(db: Db, accountId: number, orderId: number): Promise<Array<Allocation & { fulfilmentWarehouseId: number; productId: number }>> {
+    const rows = await db
+      .selectFrom('stock_allocations')
+      .innerJoin('stock', 'stock.id', 'stock_allocations.stock_id')
+      .select(['stock_allocations.id', 'stock_allocations.stock_id', 'stock_allocations.quantity', 'stock_allocations.state', 'stock.fulfilment_warehouse_id', 'stock.product_id'])
+      .where('stock_allocations.account_id', '=', accountId)
+      .where('stock_allocations.order_id', '=', orderId)
+      .orderBy('stock_allocations.id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      stockId: row.stock_id,
+      quantity: Number(row.quantity),
+      state: row.state as Allocation['state'],
+      fulfilmentWarehouseId: row.fulfilment_warehouse_id,
+      productId: row.product_id,
+    }));
+  }
+
+  private async setState(db: Db, accountId: number, allocationId: number, state: Allocation['state'], now: string): Promise<void> {
+    await db.updateTable('stock_allocations').set({ state, updated_at: now }).where('account_id', '=', accountId).where('id', '=', allocationId).execute();
+  }
+
+  /** An UPDATE of one row that must apply: a guard that fails means the books are broken, and the transaction must not commit. */
+  private async guarded(db: Db, accountId: number, stockId: number, set: Record<string, unknown>, guard: ReturnType<typeof sql<boolean>>, now: string): Promise<void> {
+    const result = await db
+      .updateTable('stock')
+      .set({ ...set, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('id', '=', stockId)
+      .where(guard)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error(`stock row ${stockId} of account ${accountId} does not hold what its allocation says`);
+  }
+
+  private async record(db: Db, accountId: number, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, kind: MovementKind, quantityDelta: number, reservedDelta: number, note: MovementNote, at: string): Promise<void> {
+    await db
+      .insertInto('stock_movements')
+      .values({
+        account_id: accountId,
+        stock_id: stock.id,
+        fulfilment_warehouse_id: stock.fulfilmentWarehouseId,
+        product_id: stock.productId,
+        kind,
+        quantity_delta: quantityDelta,
+        reserved_delta: reservedDelta,
+        supply_id: note.supplyId ?? null,
+        order_id: note.orderId ?? null,
+        employee_id: note.employeeId,
+        actor: note.actor,
+        reason: note.reason,
+        at,
+      })
+      .execute();
+  }
+
+  /** The fulfilment warehouses that have ever held any of these products, with those products (ascending ids). */
+  async warehousesOf(accountId: number, productIds: number[]): Promise<Map<number, number[]>> {
+    const held = new Map<number, number[]>();
+    if (productIds.length === 0) return held;
+    const rows = await this.db
+      .selectFrom('stock')
+      .select(['fulfilment_warehouse_id', 'product_id'])
+      .distinct()
+      .where('account_id', '=', accountId)
+      .where('product_id', 'in', productIds)
+      .orderBy('fulfilment_warehouse_id')
+      .orderBy('product_id')
+      .execute();
+    for (const row of rows) held.set(row.fulfilment_warehouse_id, [...(held.get(row.fulfilment_warehouse_id) ?? []), row.product_id]);
+    return held;
+  }
+
+  /** On hand per product at a warehouse just before `before` (the sum of the movements until then). */
+  async balancesBefore(accountId: number, fulfilmentWarehouseId: number, productIds: number[], before: string): Promise<Map<number, number>> {
+    if (productIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('stock_movements')
+      .select(['product_id', sql<number>`sum(quantity_delta)`.as('quantity')])
+      .where('account_id', '=', accountId)
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('product_id', 'in', productIds)
+      .where('at', '<', before)
+      .groupBy('product_id')
+      .execute();
+    return new Map(rows.map((row) => [row.product_id, Number(row.quantity)]));
+  }
+
+  /**
+   * The movements that change what is on hand, product by product in time order, read in
+   * pages (keyset on product, time, id): a year of a large catalogue is never read at once.
+   */
+  async *onHandMovements(accountId: number, fulfilmentWarehouseId: number, productIds: number[], from: string, to: string, pageSize = 5000): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number }> {
+    if (productIds.length === 0) return;
+    let after: { productId: number; at: string; id: number } | null = null;
+    for (;;) {
+      let query = this.db
+        .selectFrom('stock_movements')
+        .select(['id', 'product_id', 'at', 'kind', 'quantity_delta'])
+        .where('account_id', '=', accountId)
+        .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+        .where('product_id', 'in', productIds)
+        .where('at', '>=', from)
+        .where('at', '<', to)
+        .where('quantity_delta', '!=', 0);
+      if (after) {
+        const { productId, at, id } = after;
+        query = query.where((eb) =>
+          eb.or([eb('product_id', '>', productId), eb.and([eb('product_id', '=', productId), eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])])])]),
+        );
+      }
+      const rows = await query.orderBy('product_id').orderBy('at').orderBy('id').limit(pageSize).execute();
+      for (const row of rows) yield { productId: row.product_id, at: row.at, kind: row.kind as MovementKind, delta: Number(row.quantity_delta) };
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1];
+      after = { productId: last.product_id, at: last.at, id: last.id };
+    }
+  }
+}
