@@ -17,6 +17,7 @@ import { OrderStatuses } from './modules/lists/schemas.js';
 import { NotificationView } from './modules/notifications/schemas.js';
 import { DuplicateResult, MissingProducts, Order, PushResult, StatusHistoryItem, TrackingRecord } from './modules/orders/schemas.js';
 import { ImportResult, Product } from './modules/products/schemas.js';
+import { Supply } from './modules/fulfilment/schemas.js';
 import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
 
@@ -185,6 +186,16 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /v2/boxes/{id}': op('replaceBox', '4.7'),
   'PATCH /v2/boxes/{id}': op('patchBox', '4.7'),
   'DELETE /v2/boxes/{id}': op('deleteBox', '4.7'),
+  // 4.11 fulfilment supplies, and the warehouse staff's side (extension)
+  'GET /v2/products/shipments': op('listSupplies', '4.11'),
+  'POST /v2/products/shipments': op('createSupply', '4.11'),
+  'DELETE /v2/products/shipments': op('deleteSupply', '4.11'),
+  'GET /v2/products/shipments/{id}': op('getSupply'),
+  'POST /v2/products/shipments/confirm': op('confirmSupply', '4.11'),
+  'POST /v2/products/movement-report': op('createMovementReport', '4.5'),
+  'GET /v2/fulfilment/operator/supplies': op('listSuppliesAtWarehouse'),
+  'POST /v2/fulfilment/operator/supplies/{id}/arrived': op('markSupplyArrived'),
+  'POST /v2/fulfilment/operator/supplies/{id}/accepted': op('acceptSupply'),
   // 4.12 calculator
   'POST /v2/calculator': op('calculateDelivery', '4.12', { examples: { calculator: EXAMPLES.calculator } }),
   'POST /v2/calculator/one': op('calculateDeliveryByCompany', '4.12', {
@@ -213,6 +224,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     DuplicatedOrders: DuplicateResult,
     Product,
     ProductImportResult: ImportResult,
+    Supply,
     Shop,
     ShopApiKey: ApiKeyResponse,
     WidgetSettings,
@@ -271,6 +283,8 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Products', description: 'Contract 4.6: products and their xlsx import.' },
     { name: 'Kits', description: 'Contract 4.7: kits of products.' },
     { name: 'Boxes', description: 'Contract 4.7: parcel boxes.' },
+    { name: 'Fulfilment supplies', description: 'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.' },
+    { name: 'Fulfilment warehouse staff (extension)', description: 'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

@@ -1413,6 +1413,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/products/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List supplies
+         * @description Newest first. A shop API key sees the supplies to its shop's fulfilment warehouse only.
+         *
+         *     Contract 4.11 (api-v2.md).
+         */
+        get: operations["listSupplies"];
+        put?: never;
+        /**
+         * Create a supply (Draft) and its act
+         * @description Goods the shop sends to a fulfilment warehouse of the service. Batch-accounted goods need `batch` and `expires`. Answers the new supply's id and the URL of its act (PDF: goods, vendor codes, scannable barcodes, counts, places, and the supply's number as a barcode).
+         *
+         *     Contract 4.11 (api-v2.md).
+         */
+        post: operations["createSupply"];
+        /**
+         * Delete a Draft supply
+         * @description The supply becomes Canceled (5) and stays listed with its history.
+         *
+         *     Contract 4.11 (api-v2.md).
+         */
+        delete: operations["deleteSupply"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/products/shipments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a supply (extension)
+         * @description Get a supply (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getSupply"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/products/shipments/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a Draft supply
+         * @description Confirm a Draft supply
+         *
+         *     Contract 4.11 (api-v2.md).
+         */
+        post: operations["confirmSupply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/products/movement-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Movement report of products at fulfilment warehouses (xlsx)
+         * @description Per product and day (in the account's time zone): opening balance, received, shipped, returned, written off, closing balance, with each product's and the warehouse's totals. One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.
+         *
+         *     Contract 4.5 (api-v2.md).
+         */
+        post: operations["createMovementReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fulfilment/operator/supplies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supplies on the way to, or at, the staff's warehouse
+         * @description Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listSuppliesAtWarehouse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fulfilment/operator/supplies/{id}/arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The supply arrived (Confirmed to Arrived)
+         * @description Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["markSupplyArrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fulfilment/operator/supplies/{id}/accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The supply is counted and accepted (Arrived to Accepted)
+         * @description Per line of the act, the good units counted (`accepted`, these alone enter stock) and those found unfit (`damaged`); a line left out was not found. The supply then shows per line what was short, surplus or damaged. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["acceptSupply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1872,14 +2038,33 @@ export interface components {
                 height: number | null;
                 length: number | null;
             };
-            /** @description GET only: total available quantity across warehouses (null until the goods have stock) */
+            /** @description GET only: total available quantity (on hand less reserved) across fulfilment warehouses; null until the goods have stock */
             quantity: number | null;
             /** @description GET only: stock per warehouse */
             rests: {
-                /** @description Warehouse holding the goods */
+                /** @description The fulfilment warehouse holding the goods (an id of GET /v2/warehouses?hold=1) */
                 warehouseId: number;
-                /** @description Available quantity there */
+                /** @description Its name */
+                name: string;
+                /** @description On hand there */
                 quantity: number;
+                /** @description Held there for orders */
+                reserved: number;
+                /** @description quantity - reserved */
+                available: number;
+                /** @description Per batch, first-expiring first; empty without batch accounting */
+                batches: {
+                    /** @description Batch number */
+                    batch: string;
+                    /** @description Expiry date of the batch, YYYY-MM-DD */
+                    expires: string | null;
+                    /** @description On hand */
+                    quantity: number;
+                    /** @description Held for orders */
+                    reserved: number;
+                    /** @description quantity - reserved */
+                    available: number;
+                }[];
             }[];
             expirityDays: number | null;
             photo: string | null;
@@ -1936,14 +2121,33 @@ export interface components {
                     height: number | null;
                     length: number | null;
                 };
-                /** @description GET only: total available quantity across warehouses (null until the goods have stock) */
+                /** @description GET only: total available quantity (on hand less reserved) across fulfilment warehouses; null until the goods have stock */
                 quantity: number | null;
                 /** @description GET only: stock per warehouse */
                 rests: {
-                    /** @description Warehouse holding the goods */
+                    /** @description The fulfilment warehouse holding the goods (an id of GET /v2/warehouses?hold=1) */
                     warehouseId: number;
-                    /** @description Available quantity there */
+                    /** @description Its name */
+                    name: string;
+                    /** @description On hand there */
                     quantity: number;
+                    /** @description Held there for orders */
+                    reserved: number;
+                    /** @description quantity - reserved */
+                    available: number;
+                    /** @description Per batch, first-expiring first; empty without batch accounting */
+                    batches: {
+                        /** @description Batch number */
+                        batch: string;
+                        /** @description Expiry date of the batch, YYYY-MM-DD */
+                        expires: string | null;
+                        /** @description On hand */
+                        quantity: number;
+                        /** @description Held for orders */
+                        reserved: number;
+                        /** @description quantity - reserved */
+                        available: number;
+                    }[];
                 }[];
                 expirityDays: number | null;
                 photo: string | null;
@@ -2303,10 +2507,11 @@ export interface components {
             /** @description Position in the account's stream: increasing, never reused; pass the last one as afterId */
             id: number;
             /**
-             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point)
+             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId)
              * @enum {unknown}
              */
-            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending";
+            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted";
+            /** @description The order; 0 for an event of no order (fulfilment.supply_accepted) */
             orderId: number;
             shopId: number | null;
             /** @description Status before the change (null for order.created) */
@@ -2330,6 +2535,13 @@ export interface components {
                  * @enum {unknown}
                  */
                 reason?: "status" | "requested";
+                productId?: number;
+                vendorCode?: string | null;
+                available?: number;
+                border?: number;
+                fulfilmentWarehouseId?: number;
+                supplyId?: number;
+                hasDiscrepancies?: boolean;
             };
         };
         /** @description A notification of the caller */
@@ -2339,11 +2551,12 @@ export interface components {
              * @description The shop flag (notifications.events.*) that asked for it
              * @enum {unknown}
              */
-            type: "newOrder" | "newProblemOrder" | "ordersSentForReturn" | "ordersExpirationInPickupPoint";
+            type: "newOrder" | "newProblemOrder" | "ordersSentForReturn" | "ordersExpirationInPickupPoint" | "fulfillmentReceivedReturns" | "productEndsInFulfilment" | "orderProductsNotAvailableInFulfilment" | "deliveryAcceptedForFulfillment";
             /** @description A sentence for the person */
             text: string;
             /** @description The order event it was made from (GET /v2/events) */
             eventId: number;
+            /** @description null for a notice of no order (a supply accepted) */
             orderId: number | null;
             shopId: number | null;
             /**
@@ -2362,6 +2575,55 @@ export interface components {
              * @enum {unknown}
              */
             email: "none" | "pending" | "sent" | "failed";
+        };
+        /** @description Fulfilment supply */
+        Supply: {
+            id: number;
+            date: string;
+            /** @description boxes or pallets */
+            type: string;
+            warehouse: {
+                /** @description The fulfilment warehouse (GET /v2/warehouses?hold=1) */
+                id: number;
+                name: string;
+                /** @description As in the Warehouse model */
+                address: unknown;
+            };
+            /** @description 1 Draft, 2 Confirmed, 3 Arrived, 4 Accepted, 5 Canceled */
+            status: number;
+            /** @description Latest first */
+            statusHistory: {
+                status: number;
+                name: string;
+                /** @description RFC 3339 */
+                date: string;
+                comment: string | null;
+            }[];
+            countPlaces: number;
+            products: {
+                /** @description Product id */
+                id: number;
+                name: string;
+                vendorCode: string;
+                barcodes: string[];
+                batch: string | null;
+                expires: string | null;
+                /** @description Declared on the act */
+                count: number;
+                /** @description Extension: good units counted at acceptance (these entered stock); null until accepted */
+                accepted: number | null;
+                /** @description Extension: units found unfit (not taken into stock) */
+                damaged: number | null;
+                /** @description Extension: declared but not found */
+                short: number | null;
+                /** @description Extension: found beyond the act */
+                surplus: number | null;
+            }[];
+            /** @description URL of the act (PDF) */
+            file: string | null;
+            employeeId: number | null;
+            /** @description Extension: the count at acceptance differs from the act */
+            hasDiscrepancies: boolean;
         };
     };
     responses: never;
@@ -11018,7 +11280,7 @@ export interface operations {
                 /** @description Events per call, 1 to 1000 */
                 limit?: number;
                 /** @description Only these types (types=a,b or types[]=a) */
-                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending")[];
+                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted")[];
                 /** @description Only this shop's orders (a shop API key sees only its own shop anyway) */
                 shopId?: number;
             };
@@ -11377,6 +11639,920 @@ export interface operations {
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSupplies: {
+        parameters: {
+            query?: {
+                fulfilmentWarehouseId?: number;
+                /** @description 1 Draft, 2 Confirmed, 3 Arrived, 4 Accepted, 5 Canceled */
+                status?: 1 | 2 | 3 | 4 | 5;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of Supply */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSupply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description Day the goods are brought to the warehouse, YYYY-MM-DD
+                     * @example 2026-12-01
+                     */
+                    date: string;
+                    /** @description One of GET /v2/warehouses?hold=1 */
+                    fulfilmentWarehouseId: number;
+                    /** @description Boxes or pallets */
+                    places: number;
+                    /**
+                     * @description boxes or pallets
+                     * @enum {unknown}
+                     */
+                    type: "boxes" | "pallets";
+                    /** @description [{id, count}], plus batch and expires for batch-accounted goods */
+                    products: {
+                        /** @description A product of the catalogue */
+                        id: number;
+                        /** @description Units */
+                        count: number;
+                        /** @description Batch number: required for goods with batchAccounting */
+                        batch?: string | null;
+                        /**
+                         * Format: date
+                         * @description Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting
+                         * @example 2026-12-01
+                         */
+                        expires?: string | null;
+                    }[];
+                    /** @description The employee who prepared the supply */
+                    employeeId?: number | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: date
+                     * @description Day the goods are brought to the warehouse, YYYY-MM-DD
+                     * @example 2026-12-01
+                     */
+                    date: string;
+                    /** @description One of GET /v2/warehouses?hold=1 */
+                    fulfilmentWarehouseId: number;
+                    /** @description Boxes or pallets */
+                    places: number;
+                    /**
+                     * @description boxes or pallets
+                     * @enum {unknown}
+                     */
+                    type: "boxes" | "pallets";
+                    /** @description [{id, count}], plus batch and expires for batch-accounted goods */
+                    products: {
+                        /** @description A product of the catalogue */
+                        id: number;
+                        /** @description Units */
+                        count: number;
+                        /** @description Batch number: required for goods with batchAccounting */
+                        batch?: string | null;
+                        /**
+                         * Format: date
+                         * @description Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting
+                         * @example 2026-12-01
+                         */
+                        expires?: string | null;
+                    }[];
+                    /** @description The employee who prepared the supply */
+                    employeeId?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the act to print and send with the goods */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The new supply */
+                        id: number;
+                        /** @description URL of the act (PDF) */
+                        file: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSupply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The supply */
+                    id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The supply */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSupply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fulfilment supply */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Supply"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmSupply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The supply */
+                    id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The supply */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMovementReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    date: {
+                        /**
+                         * Format: date
+                         * @description First day, YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description Last day, YYYY-MM-DD (at most 366 days after from)
+                         * @example 2026-12-01
+                         */
+                        to: string;
+                    };
+                    /** @description Products to report */
+                    ids: number[];
+                };
+                "application/x-www-form-urlencoded": {
+                    date: {
+                        /**
+                         * Format: date
+                         * @description First day, YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description Last day, YYYY-MM-DD (at most 366 days after from)
+                         * @example 2026-12-01
+                         */
+                        to: string;
+                    };
+                    /** @description Products to report */
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several */
+                        file: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSuppliesAtWarehouse: {
+        parameters: {
+            query?: {
+                /** @description 2 Confirmed (on the way), 3 Arrived, 4 Accepted */
+                status?: 2 | 3 | 4;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: number;
+                        supply: components["schemas"]["Supply"];
+                    }[];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markSupplyArrived: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptSupply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    products: {
+                        /** @description Product id of the line */
+                        id: number;
+                        batch?: string | null;
+                        /** @description Good units counted: these enter stock */
+                        accepted: number;
+                        /** @description Units found unfit */
+                        damaged?: number;
+                    }[];
+                    comment?: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    products: {
+                        /** @description Product id of the line */
+                        id: number;
+                        batch?: string | null;
+                        /** @description Good units counted: these enter stock */
+                        accepted: number;
+                        /** @description Units found unfit */
+                        damaged?: number;
+                    }[];
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
