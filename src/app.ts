@@ -10,6 +10,8 @@ import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
 import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
+import { openapiTransforms } from './platform/openapi.js';
+import { API_DOCUMENT_PLAN } from './api-document.js';
 import { installRequestMetrics, metricsRoute } from './platform/metrics.js';
 import { installCors, installRequestIdEcho, installVersionRoute, requestIdOf } from './platform/operations.js';
 import { installRateLimits } from './platform/rate-limit.js';
@@ -105,15 +107,18 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   await app.register(swagger, {
+    // operationIds, contract sections, headers, named schemas and examples (src/api-document.ts)
+    ...openapiTransforms(API_DOCUMENT_PLAN),
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Delivery and fulfilment service API',
         version: API_VERSION,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Prices deliveries across delivery companies, creates and ships orders, prints labels and acts, tracks parcels, books pickups, keeps fulfilment stock. ' +
           'Send "Authorization: Bearer <token>" (an account token, an employee login token or a shop API key). Bodies may be JSON or form-encoded with bracket keys. ' +
-          'Errors are {code, message, errors[], logId}; every response carries x-log-id. Lists take page (from 1) and perPage (default 20, at most 1000) and answer X-Total-Count.',
+          'Errors are {code, message, errors[], logId}; every response carries x-log-id. An X-Request-Id header (letters, digits, ._:=+/-, up to 128) becomes the log id. Lists take page (from 1) and perPage (default 20, at most 1000) and answer X-Total-Count.',
       },
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },

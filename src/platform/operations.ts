@@ -73,7 +73,7 @@ export function installVersionRoute(app: FastifyInstance, config: Pick<Config, '
           200: Type.Object({
             version: Type.String({ description: 'of this service (package.json)' }),
             node: Type.String({ description: 'Node.js running it' }),
-            database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+            database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], { description: 'The database engine: sqlite or postgres' }),
             apiVersion: Type.String({ description: 'of the API contract served under /v2' }),
           }),
         },

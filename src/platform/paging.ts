@@ -66,9 +66,9 @@ export function sendCachedPage<T>(reply: FastifyReply, page: Page<T>, at: Paging
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-/** Headers documented on every paged list in OpenAPI. */
+/** Headers documented on every paged list in OpenAPI (each is the header's schema: @fastify/swagger wraps it). */
 export const PAGING_HEADERS = {
-  'X-Total-Count': { description: 'Number of items matching the filters, all pages', schema: { type: 'integer' } },
-  'X-Page': { description: 'The page returned', schema: { type: 'integer' } },
-  'X-Per-Page': { description: 'Page size used', schema: { type: 'integer' } },
+  'X-Total-Count': { description: 'Number of items matching the filters, all pages', type: 'integer' },
+  'X-Page': { description: 'The page returned', type: 'integer' },
+  'X-Per-Page': { description: 'Page size used', type: 'integer' },
 };

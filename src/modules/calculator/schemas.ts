@@ -196,7 +196,7 @@ export const WidgetSettings = Type.Object(
       ),
     ),
     freeDeliveryFrom: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'Order sum (roubles) from which delivery is free for the customer' }))),
-    rounding: Type.Optional(Nullable(Type.Object({ step: Type.Number({ exclusiveMinimum: 0, maximum: 10000, description: 'roubles' }), mode: Type.Enum(['up', 'down', 'nearest']) }))),
+    rounding: Type.Optional(Nullable(Type.Object({ step: Type.Number({ exclusiveMinimum: 0, maximum: 10000, description: 'roubles' }), mode: Type.Enum(['up', 'down', 'nearest'], { description: 'Rounding of the price to the step: up, down or to the nearest' }) }))),
     hiddenCompanyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 100 })),
     defaultServices: Type.Optional(Type.Array(CodeId(), { maxItems: 50 })),
   },

@@ -117,7 +117,7 @@ export const OrderShipmentQuery = Type.Object({
   region: Type.String({ minLength: 1, maxLength: 255 }),
   fias: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   companyId: CodeId(),
-  pickupType: Type.Enum([1, 4], { 'x-message': 'must be 1 (drop-off) or 4 (direct shipment)' }),
+  pickupType: Type.Enum([1, 4], { description: 'Pickup type: 1 drop-off to the company, 4 direct shipment', 'x-message': 'must be 1 (drop-off) or 4 (direct shipment)' }),
 });
 export type OrderShipmentQuery = Static<typeof OrderShipmentQuery>;
 

@@ -30,7 +30,7 @@ export const EventSchema = Type.Object(
         description: Type.Optional(Nullable(Type.String())),
         error: Type.Optional(Nullable(Type.String())),
         holdDate: Type.Optional(Nullable(Type.String())),
-        reason: Type.Optional(Type.Enum(['status', 'requested'])),
+        reason: Type.Optional(Type.Enum(['status', 'requested'], { description: 'Why the order goes back (order.sent_for_return): status, its company reported the return; requested, the shop asked for it' })),
         productId: Type.Optional(Type.Integer()),
         vendorCode: Type.Optional(Nullable(Type.String())),
         available: Type.Optional(Type.Integer()),

@@ -152,7 +152,7 @@ const NullableString = Nullable(Type.String());
 const City = Type.Object({ countryCode: NullableString, name: NullableString, fias: NullableString, type: NullableString, region: NullableString, area: NullableString });
 const Schedule = Nullable(Type.Array(Nullable(Type.Object({ from: Type.String(), to: Type.String() }))));
 
-export const StatusHistoryItem = Type.Object({ code: Type.Integer(), name: Type.String(), date: Type.String({ description: 'RFC 3339' }), description: NullableString });
+export const StatusHistoryItem = Type.Object({ code: Type.Integer({ description: 'Status code (GET /v2/lists/order-statuses)' }), name: Type.String(), date: Type.String({ description: 'RFC 3339' }), description: NullableString });
 
 export const OrderPoint = Type.Object(
   {
@@ -160,7 +160,7 @@ export const OrderPoint = Type.Object(
     name: Type.String(),
     longitude: Type.Number(),
     latitude: Type.Number(),
-    type: Nullable(Type.Integer()),
+    type: Nullable(Type.Integer({ description: '1 pickup point, 2 parcel locker, 3 post office' })),
     description: NullableString,
     address: Type.String(),
     photos: Nullable(Type.Array(Type.String())),
@@ -179,7 +179,7 @@ export const OrderProduct = Type.Object({
   name: NullableString,
   nameEn: NullableString,
   vendorCode: NullableString,
-  vat: Nullable(Type.Integer()),
+  vat: Nullable(Type.Integer({ description: 'VAT percent: 0, 10 or 20; null when not given' })),
   priceDeclared: Type.Number(),
   priceCod: Type.Number(),
   prePay: Type.Number(),
@@ -206,7 +206,7 @@ export const Order = Type.Object(
     isPacked: Type.Boolean(),
     exceptionDeliveryCompany: Type.Boolean(),
     error: NullableString,
-    pay: Type.Object({ type: Type.Integer({ description: '1 prepaid, 2 cash on delivery, 3 card on delivery (once the company reports a card payment)' }), prePay: Type.Number(), status: Type.Object({ code: Type.String(), date: Type.String() }) }),
+    pay: Type.Object({ type: Type.Integer({ description: '1 prepaid, 2 cash on delivery, 3 card on delivery (once the company reports a card payment)' }), prePay: Type.Number(), status: Type.Object({ code: Type.String({ description: 'not_paid, paid or refunded' }), date: Type.String() }) }),
     priceCod: Type.Number(),
     cmsId: NullableString,
     shopId: Nullable(Type.Integer()),
@@ -218,7 +218,7 @@ export const Order = Type.Object(
       deliveryCost: Nullable(Type.Number({ description: "Delivery price charged to the customer when the bought-out sum is below the threshold: the shop's widget price rules without free delivery (null unless applyWidgetSettings and the shop's widget settings have freeDeliveryFrom)" })),
       threshold: Nullable(Type.Number({ description: "Threshold sum of buyout: the shop's widget freeDeliveryFrom (null unless applyWidgetSettings)" })),
     }),
-    reservationStatus: Type.Object({ key: Type.Integer(), date: NullableString }),
+    reservationStatus: Type.Object({ key: Type.Integer({ description: '0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled' }), date: NullableString }),
     places: Type.Array(Type.Object({ weight: Nullable(Type.Number()), dimensions: Type.Object({ width: Nullable(Type.Number()), height: Nullable(Type.Number()), length: Nullable(Type.Number()) }) })),
     dimensions: Type.Object({
       width: Nullable(Type.Number()),
@@ -238,13 +238,13 @@ export const Order = Type.Object(
     }),
     senderAddress: Type.Object({ city: City, street: NullableString, house: NullableString, bulk: NullableString, flat: NullableString }),
     sender: Type.Object({ fullName: NullableString, phone: NullableString }),
-    pickup: Type.Object({ type: Nullable(Type.Integer()), date: NullableString, pointId: Nullable(Type.Integer()) }),
-    priceMode: Type.Integer(),
+    pickup: Type.Object({ type: Nullable(Type.Integer({ description: 'Pickup type: 1 drop-off to the company, 4 direct shipment' })), date: NullableString, pointId: Nullable(Type.Integer()) }),
+    priceMode: Type.Integer({ description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume' }),
     services: Type.Array(Type.Integer()),
     applyWidgetSettings: Type.Boolean(),
     delivery: Type.Object({
       company: Type.Object({ id: Type.Integer(), name: NullableString, abbr: NullableString, logo: NullableString, tariff: NullableString }),
-      type: Type.Integer(),
+      type: Type.Integer({ description: '1 pickup point, 2 courier, 3 national post' }),
       cashPaymentAvailable: Type.Boolean(),
       cardPaymentAvailable: Type.Boolean(),
       fittingAvailable: Type.Boolean(),
@@ -282,7 +282,7 @@ export const OrderListQuery = Type.Object({
     default: 0,
     description: 'Order list (default 0): 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
   })),
-  deliveryType: Type.Optional(Type.Enum([1, 2, 3])),
+  deliveryType: Type.Optional(Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' })),
   shopId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The shop's orders; 0: orders without a shop (sender given in the order)" })),
   warehouseId: Type.Optional(RecordId()),
   dateFrom: Type.Optional(DateText),
@@ -299,7 +299,7 @@ export const OrderListQuery = Type.Object({
   recipientCountry: Type.Optional(Type.String({ maxLength: 2 })),
   recipientCity: Type.Optional(Type.String({ maxLength: 255 })),
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the id, cmsId, track number, recipient name or phone' })),
-  reservationStatus: Type.Optional(Type.Enum([0, 1, 2, 3])),
+  reservationStatus: Type.Optional(Type.Enum([0, 1, 2, 3], { description: 'Reservation status: 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled' })),
   autoReservation: Type.Optional(ZeroOne),
   ...PagingQueryFields,
 });
@@ -342,7 +342,7 @@ export const TrackingRecord = Type.Object(
     isPost: Type.Boolean(),
     withCod: Type.Boolean(),
     delivery: Type.Object({
-      type: Type.Integer(),
+      type: Type.Integer({ description: '1 pickup point, 2 courier, 3 national post' }),
       totalPrice: Nullable(Type.Number()),
       company: Type.String(),
       holdDays: NullableString,
