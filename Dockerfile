@@ -7,24 +7,20 @@
 
 ARG NODE_IMAGE=node:24-slim
 
-# better-sqlite3 is a native module: npm fetches a prebuilt binary when one fits and compiles
-# it otherwise, which needs a toolchain. Only the install stages carry it, never the runtime.
-FROM ${NODE_IMAGE} AS toolchain
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# No native module (SQLite is Node's built-in node:sqlite), so no toolchain in any stage.
+FROM ${NODE_IMAGE} AS install
 WORKDIR /app
 # (not .npmrc: its silent log level would hide why an install failed)
 COPY package.json package-lock.json ./
 
-FROM toolchain AS build
+FROM install AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
-FROM toolchain AS prod-deps
+FROM install AS prod-deps
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
