@@ -5,6 +5,7 @@
  */
 import type { Locality } from '../modules/localities/source.js';
 import { readDataFile } from '../platform/reference-data.js';
+import { seededRandom } from '../platform/seeded-random.js';
 import type { CompanyFile, PointLimits } from './tariff/rate-card.js';
 
 export interface WorkingHours {
@@ -36,18 +37,6 @@ export interface DeliveryPoint {
   limits: PointLimits;
   /** Points at one address or too close to tell apart on a map share it. */
   union: string;
-}
-
-/** mulberry32: a small seeded generator, so the data is the same on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const STREETS = [
@@ -105,7 +94,7 @@ export function covers(company: Pick<CompanyFile, 'coverage'>, locality: Pick<Lo
  */
 function regionalPostIndex(prefixes: Record<string, string>, locality: Locality, sequence: number): string {
   const prefix = prefixes[locality.region] ?? '000';
-  const digits = Math.floor(random(hashText(`${locality.id}|zip|${sequence}`))() * 1000);
+  const digits = Math.floor(seededRandom(hashText(`${locality.id}|zip|${sequence}`))() * 1000);
   return `${prefix}${String(digits).padStart(3, '0')}`;
 }
 
@@ -119,7 +108,7 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
     for (const locality of localities) {
       if (!covers(company, locality)) continue;
       const count = pointCount(company, locality);
-      const next = random(company.id * 7919 + locality.id);
+      const next = seededRandom(company.id * 7919 + locality.id);
       const radiusKm = 1.2 + Math.sqrt(locality.population) / 170;
       const streets = STREETS.slice(0, Math.min(STREETS.length, 6 + Math.floor(Math.sqrt(locality.population) / 60)));
       const houses = 20 + Math.floor(Math.sqrt(locality.population) / 8);
@@ -128,7 +117,7 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
         const type: 1 | 2 | 3 = network.postOffices ? 3 : next() < network.lockerShare ? 2 : 1;
         const street = streets[Math.floor(next() * streets.length)];
         const house = 1 + Math.floor(next() * houses);
-        const spot = random(hashText(`${locality.id}|${street}|${house}`));
+        const spot = seededRandom(hashText(`${locality.id}|${street}|${house}`));
         const angle = spot() * 2 * Math.PI;
         const distance = radiusKm * Math.sqrt(spot());
         const latitude = locality.latitude + (distance / 111.2) * Math.sin(angle);
