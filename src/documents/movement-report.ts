@@ -2,15 +2,13 @@
  * The movement report (contract 4.5): per product and day at one fulfilment warehouse, the
  * opening balance, what was received, shipped, returned and written off, and the closing
  * balance, with totals. Rows come from the caller as an async iterable (read from the
- * database page by page) and go through exceljs's streaming writer into the output stream,
- * so the finished file is never held. exceljs itself keeps a worksheet's uncompressed XML
- * until the worksheet is zipped (measured, bench/fulfilment.ts: peak RSS up by ~730 MB for
- * the ~730,000 rows of 1M movements); a hand-written sheet stream with backpressure would
- * bring that down. Pure: no database.
+ * database page by page). The xlsx is written by hand, sheet XML streamed row by row into the
+ * ZIP with backpressure, so neither the file nor a worksheet is ever held: exceljs's streaming
+ * writer kept a worksheet's whole XML until it was zipped (peak RSS up by ~730 MB for the
+ * ~730,000 rows of 1M movements, bench/fulfilment.ts). Pure: no database.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import ExcelJS from 'exceljs';
 import { formatDate } from './pdf.js';
 
 /** One product on one day (or a product's total over the period, `date` null). */
@@ -40,72 +38,147 @@ export interface MovementReportSheet {
 }
 
 const COLUMNS = [
-  { header: 'Артикул', key: 'vendorCode', width: 18 },
-  { header: 'Товар', key: 'name', width: 40 },
-  { header: 'Дата', key: 'date', width: 12 },
-  { header: 'Остаток на начало', key: 'opening', width: 12 },
-  { header: 'Поступило', key: 'received', width: 11 },
-  { header: 'Отгружено', key: 'shipped', width: 11 },
-  { header: 'Возвращено', key: 'returned', width: 11 },
-  { header: 'Списано', key: 'writtenOff', width: 11 },
-  { header: 'Остаток на конец', key: 'closing', width: 12 },
+  { header: 'Артикул', width: 18 },
+  { header: 'Товар', width: 40 },
+  { header: 'Дата', width: 12 },
+  { header: 'Остаток на начало', width: 12 },
+  { header: 'Поступило', width: 11 },
+  { header: 'Отгружено', width: 11 },
+  { header: 'Возвращено', width: 11 },
+  { header: 'Списано', width: 11 },
+  { header: 'Остаток на конец', width: 12 },
 ] as const;
+
+const AMOUNTS = ['opening', 'received', 'shipped', 'returned', 'writtenOff', 'closing'] as const;
 
 /**
  * Rows per worksheet: Excel stops at 1,048,576 rows a sheet, so a longer report goes on in
- * the next worksheet (each committed before the next begins).
+ * the next worksheet.
  */
 export const ROWS_PER_SHEET = 1_000_000;
 
-type SheetWriter = ReturnType<ExcelJS.stream.xlsx.WorkbookWriter['addWorksheet']>;
+/** Rows gathered into one chunk of sheet XML: few enough to stay small, enough to keep the ZIP busy. */
+const ROWS_PER_CHUNK = 500;
 
-/** Commits a worksheet and waits until the ZIP has taken its bytes. */
-async function commitAndZip(worksheet: SheetWriter): Promise<void> {
-  const stream = (worksheet as unknown as { stream?: NodeJS.EventEmitter }).stream;
-  const zipped = stream ? new Promise<void>((resolve) => stream.once('zipped', () => resolve())) : Promise.resolve();
-  worksheet.commit();
-  await zipped;
+/** Style ids of styles.xml: 0 plain, 1 bold, 2 the bold 12 pt title. */
+const STYLE = { plain: 0, bold: 1, title: 2 } as const;
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+function escapeXml(text: string): string {
+  // control characters other than tab and line breaks are not allowed in XML 1.0
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] as string);
+}
+
+type Cell = string | number | null;
+
+function rowXml(index: number, cells: Cell[], style: number): string {
+  let xml = `<row r="${index}">`;
+  cells.forEach((value, column) => {
+    if (value === null) return;
+    const ref = `${String.fromCharCode(65 + column)}${index}`;
+    const styled = style === STYLE.plain ? '' : ` s="${style}"`;
+    xml += typeof value === 'number' ? `<c r="${ref}"${styled}><v>${value}</v></c>` : `<c r="${ref}"${styled} t="inlineStr"><is><t>${escapeXml(value)}</t></is></c>`;
+  });
+  return `${xml}</row>`;
+}
+
+function sheetName(index: number): string {
+  return index === 1 ? 'Движение товаров' : `Движение товаров ${index}`;
+}
+
+function workbookParts(sheets: number): Array<{ name: string; xml: string }> {
+  const indexes = Array.from({ length: sheets }, (_, i) => i + 1);
+  return [
+    {
+      name: '[Content_Types].xml',
+      xml: `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>${indexes.map((i) => `<Override PartName="/xl/worksheets/sheet${i}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}</Types>`,
+    },
+    {
+      name: '_rels/.rels',
+      xml: `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    },
+    {
+      name: 'xl/workbook.xml',
+      xml: `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>${indexes.map((i) => `<sheet name="${escapeXml(sheetName(i))}" sheetId="${i}" r:id="rId${i}"/>`).join('')}</sheets></workbook>`,
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      xml: `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${indexes.map((i) => `<Relationship Id="rId${i}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i}.xml"/>`).join('')}<Relationship Id="rId${sheets + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
+    },
+    {
+      name: 'xl/styles.xml',
+      xml: `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}"><fonts count="3"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="12"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="0" fontId="2" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`,
+    },
+  ];
+}
+
+/** Appends a stream to the ZIP and waits until the ZIP has taken all of it. */
+async function appendEntry(zip: ZipArchive, source: Readable | string, name: string): Promise<void> {
+  const entered = new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    zip.once('error', onError);
+    zip.once('entry', () => {
+      zip.off('error', onError);
+      resolve();
+    });
+  });
+  zip.append(source, { name });
+  await entered;
 }
 
 /** Writes one xlsx into `out` and ends it. */
 export async function writeMovementReport(out: NodeJS.WritableStream, sheet: MovementReportSheet): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out as unknown as import('node:stream').Stream, useStyles: true, useSharedStrings: false });
-  let sheets = 0;
-  let rowsInSheet = 0;
-  const open = (): SheetWriter => {
-    sheets += 1;
-    rowsInSheet = 0;
-    const worksheet = workbook.addWorksheet(sheets === 1 ? 'Движение товаров' : `Движение товаров ${sheets}`, { views: [{ state: 'frozen', ySplit: 3 }] });
-    worksheet.columns = COLUMNS.map((column) => ({ key: column.key, width: column.width }));
-    const title = worksheet.addRow([`Движение товаров: ${sheet.warehouseName}, ${formatDate(sheet.from)} — ${formatDate(sheet.to)}${sheets > 1 ? ` (продолжение, лист ${sheets})` : ''}`]);
-    title.font = { bold: true, size: 12 };
-    title.commit();
-    worksheet.addRow([]).commit();
-    const header = worksheet.addRow(COLUMNS.map((column) => column.header));
-    header.font = { bold: true };
-    header.commit();
-    return worksheet;
-  };
-  let worksheet = open();
+  const zip = new ZipArchive({ zlib: { level: 6 } });
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('close', resolve);
+    out.on('error', reject);
+    zip.on('error', reject);
+  });
+  zip.pipe(out);
+  const perSheet = sheet.rowsPerSheet ?? ROWS_PER_SHEET;
+  const rows = sheet.rows[Symbol.asyncIterator]();
+  let next = await rows.next();
   const grand = { opening: 0, received: 0, shipped: 0, returned: 0, writtenOff: 0, closing: 0 };
-  for await (const row of sheet.rows) {
-    if (rowsInSheet >= (sheet.rowsPerSheet ?? ROWS_PER_SHEET)) {
-      await commitAndZip(worksheet);
-      worksheet = open();
+  let sheets = 0;
+
+  // One worksheet's XML, made as the ZIP asks for it: the rows are read from the database only as fast as the file is written.
+  async function* worksheetXml(index: number): AsyncGenerator<Buffer> {
+    const cols = COLUMNS.map((column, i) => `<col min="${i + 1}" max="${i + 1}" width="${column.width}" customWidth="1"/>`).join('');
+    const title = `Движение товаров: ${sheet.warehouseName}, ${formatDate(sheet.from)} — ${formatDate(sheet.to)}${index > 1 ? ` (продолжение, лист ${index})` : ''}`;
+    let chunk =
+      `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="3" topLeftCell="A4" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>` +
+      `<cols>${cols}</cols><sheetData>${rowXml(1, [title], STYLE.title)}${rowXml(3, COLUMNS.map((column) => column.header), STYLE.bold)}`;
+    let rowIndex = 3;
+    let written = 0;
+    while (!next.done && written < perSheet) {
+      const row = next.value;
+      const total = row.date === null;
+      if (total) for (const key of AMOUNTS) grand[key] += row[key];
+      rowIndex += 1;
+      written += 1;
+      chunk += rowXml(rowIndex, [row.vendorCode, row.name, total ? 'Итого' : formatDate(row.date as string), ...AMOUNTS.map((key) => row[key])], total ? STYLE.bold : STYLE.plain);
+      if (written % ROWS_PER_CHUNK === 0) {
+        yield Buffer.from(chunk, 'utf8');
+        chunk = '';
+      }
+      next = await rows.next();
     }
-    const line = worksheet.addRow({ ...row, date: row.date === null ? 'Итого' : formatDate(row.date) });
-    if (row.date === null) {
-      line.font = { bold: true };
-      for (const key of Object.keys(grand) as Array<keyof typeof grand>) grand[key] += row[key];
-    }
-    line.commit();
-    rowsInSheet += 1;
+    if (next.done) chunk += rowXml(rowIndex + 1, ['Итого по складу', null, null, ...AMOUNTS.map((key) => grand[key])], STYLE.bold);
+    yield Buffer.from(`${chunk}</sheetData></worksheet>`, 'utf8');
   }
-  const total = worksheet.addRow({ vendorCode: 'Итого по складу', ...grand });
-  total.font = { bold: true };
-  total.commit();
-  await commitAndZip(worksheet);
-  await workbook.commit();
+
+  do {
+    sheets += 1;
+    await appendEntry(zip, Readable.from(worksheetXml(sheets), { objectMode: false }), `xl/worksheets/sheet${sheets}.xml`);
+  } while (!next.done);
+  for (const part of workbookParts(sheets)) await appendEntry(zip, part.xml, part.name);
+  await zip.finalize();
+  await done;
 }
 
 /** Several warehouses: one xlsx each, in a ZIP written into `out`. */
