@@ -56,6 +56,8 @@ describe('form-encoded bodies are read along the schema', () => {
     expect(form('ids[3]=4&ids[10]=11').ids).toEqual([4, 11]);
     expect(form('ids=7').ids).toEqual([7]);
     expect(form('ids=7,8,9').ids).toEqual([7, 8, 9]);
+    const names = compileValidator<{ kinds?: string[] }>(Type.Object({ kinds: Type.Optional(Type.Array(Type.Enum(['a.b', 'c.d']))) }), 'querystring');
+    expect(names.parse(parseQueryString('kinds=a.b,c.d')).kinds).toEqual(['a.b', 'c.d']);
   });
 
   it('treats an empty value as absent, or null where null is allowed', () => {

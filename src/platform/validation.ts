@@ -294,7 +294,7 @@ class Coercer {
     let list: unknown[];
     if (Array.isArray(value)) list = value;
     else if (isPlainObject(value)) list = indexedObjectToArray(value) ?? [value];
-    else if (typeof value === 'string' && this.stringly && node.items && this.isScalarNumberNode(node.items) && value.includes(',')) {
+    else if (typeof value === 'string' && this.stringly && node.items && this.isCommaListItem(node.items) && value.includes(',')) {
       list = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
     } else list = [value];
     if (!node.items) return list;
@@ -349,9 +349,11 @@ class Coercer {
     return this.coerce(node, '');
   }
 
-  private isScalarNumberNode(node: SchemaNode): boolean {
+  /** Items a comma list can carry unambiguously (`types=a,b`, `ids=1,2`): numbers, and names none of which holds a comma. */
+  private isCommaListItem(node: SchemaNode): boolean {
     const types = typesOf(node);
-    return types.includes('integer') || types.includes('number') || (node.enum?.every((item) => typeof item === 'number') ?? false);
+    if (types.includes('integer') || types.includes('number')) return true;
+    return node.enum?.every((item) => typeof item === 'number' || (typeof item === 'string' && !item.includes(','))) ?? false;
   }
 
   private coerceObject(node: SchemaNode, value: unknown): Coerced {

@@ -68,6 +68,8 @@ describe('order events', () => {
     // the type filter, and the cursor: after the last id nothing more
     const onlyChanges = await eventsOf(owner, id, '&types=order.status_changed');
     expect(onlyChanges).toHaveLength(5);
+    // a comma list names several types, as the query's description says
+    expect(await eventsOf(owner, id, '&types=order.created,order.status_changed')).toHaveLength(6);
     const last = ids[ids.length - 1];
     expect((await owner.get(`/v2/events?afterId=${last}`)).body.filter((event: { orderId: number }) => event.orderId === id)).toEqual([]);
     // pages of two follow each other without gaps
