@@ -115,6 +115,38 @@ export class CarrierError extends Error {
   }
 }
 
+/** What a company is asked when a sender books its courier (direct shipment) or the consolidated pickup through it. */
+export interface PickupRequest {
+  /** Our pickup id: asking twice for the same one (a retried job) is the same booking. */
+  pickupId: number;
+  accountId: number;
+  /** 3 consolidated pickup, 4 direct shipment. */
+  type: 3 | 4;
+  /** `YYYY-MM-DD`, the warehouse's day. */
+  date: string;
+  /** The warehouse's working hours that day (`HH:MM`): the courier comes within them. */
+  hours: { from: string; to: string };
+  address: { countryCode: string; city: string; region: string | null; street: string; house: string | null; bulk: string | null; flat: string | null };
+  contact: { name: string; phone: string };
+  weightKg: number;
+  countOrders: number;
+  comment: string | null;
+}
+
+/** A booked pickup: the company's number and the interval its courier comes in (`HH:MM`). */
+export interface PickupBooking {
+  number: string;
+  timeFrom: string;
+  timeTo: string;
+}
+
+/** Where a booked pickup stands at the company: still to come, collected, or called off by the company. */
+export interface PickupProgress {
+  state: 'scheduled' | 'done' | 'canceled';
+  /** Why the company called it off. */
+  message?: string;
+}
+
 export interface CarrierDriver {
   /** The contract's `deliveryDriver`. */
   readonly code: string;
@@ -124,4 +156,10 @@ export interface CarrierDriver {
   track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]>;
   /** Asks for `days` more storage at the point; resolves when granted, a CarrierError when refused. */
   extendHold(trackNumber: string, days: number, signal: AbortSignal): Promise<void>;
+  /** Books a courier to collect from a warehouse; a refusal is a CarrierError (not transient). */
+  schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<PickupBooking>;
+  /** Calls a booked pickup off; a refusal is a CarrierError (not transient). */
+  cancelPickup(number: string, signal: AbortSignal): Promise<void>;
+  /** Where a booked pickup stands (asked until it is done or called off). */
+  pickupProgress(number: string, signal: AbortSignal): Promise<PickupProgress>;
 }

@@ -5,7 +5,7 @@
 import { formatAddress, formatParty } from './format.js';
 import { PAGE_MARGIN, PageWriter, type TableColumn } from './page-writer.js';
 import { A4, formatDate, formatMoney, formatWeight, openDocument } from './pdf.js';
-import type { ActOrder, HandoverActInput, WaybillInput } from './types.js';
+import type { ActOrder, HandoverActInput, PickupActInput, WaybillInput } from './types.js';
 
 function sum(orders: readonly ActOrder[], pick: (order: ActOrder) => number): number {
   return orders.reduce((total, order) => total + pick(order), 0);
@@ -78,5 +78,32 @@ export async function renderWaybill(waybill: WaybillInput): Promise<Buffer> {
   writer.fields(units.filter(([, count]) => typeof count === 'number').map(([label, count]) => [label, String(count)]));
   writer.table(ORDER_COLUMNS, waybill.orders, { totals: totalsRow(waybill.orders) });
   writer.signatures(['Груз сдал', 'Груз принял (водитель-экспедитор)']);
+  return end();
+}
+
+/**
+ * The handover act of a pickup: the orders the courier takes, each track number also as a
+ * Code128 to scan at collection, with signature lines for the sender and the courier.
+ */
+export async function renderPickupAct(act: PickupActInput): Promise<Buffer> {
+  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Акт передачи курьеру № ${act.number}` });
+  const writer = new PageWriter(doc);
+  writer.heading(`Акт приёма-передачи отправлений курьеру № ${act.number} от ${formatDate(act.date)}`);
+  writer.fields([
+    ['Отправитель', formatParty(act.sender)],
+    ['Склад отгрузки', `${act.warehouse.name}, ${formatAddress(act.warehouse.address)}`],
+    ['Забор', act.type === 3 ? `консолидированный забор (${act.company.name})` : `курьер службы доставки ${act.company.name}`],
+    ['Номер заявки', act.pickupNumber ?? 'ещё не присвоен'],
+    ['Интервал', act.time ? `${formatDate(act.date)}, ${act.time.from}–${act.time.to}` : formatDate(act.date)],
+  ]);
+  writer.table(ORDER_COLUMNS, act.orders, { totals: totalsRow(act.orders) });
+  writer.text(
+    `Всего передано заказов: ${act.orders.length}, мест: ${sum(act.orders, (order) => order.places)}, общий вес: ${formatWeight(totalWeightKg(act.orders))}.`,
+    { size: 9, gapAfter: 4 },
+  );
+  writer.signatures(['Сдал (отправитель)', 'Принял (курьер)']);
+  writer.gap(10);
+  writer.text('Трек-номера для сканера', { size: 11, bold: true, gapAfter: 6 });
+  for (const order of act.orders) writer.barcode(order.trackNumber, `Заказ ${order.orderId}${order.cmsId ? ` (${order.cmsId})` : ''}, мест: ${order.places}`);
   return end();
 }

@@ -1,5 +1,9 @@
 /** Flowing A4 documents (acts, waybills, statements): headings, text, tables that break across pages. */
+import { code128, drawBarcode } from './barcode.js';
 import { A4, FONT, mm, type Pdf } from './pdf.js';
+
+const BARCODE_HEIGHT = 34;
+const BARCODE_WIDTH = 230;
 
 export interface TableColumn<Row> {
   header: string;
@@ -121,6 +125,18 @@ export class PageWriter {
   }
 
   /** Signature lines: "Сдал: ______ / ______ /", kept together on one page. */
+  /** A Code128 with a caption above and its text under it; nothing when Code128 cannot carry the text. */
+  barcode(text: string, caption: string): void {
+    const pattern = code128(text);
+    if (!pattern) return;
+    this.ensure(BARCODE_HEIGHT + 30);
+    const doc = this.doc;
+    doc.font(FONT.regular).fontSize(8).fillColor('black').text(caption, this.margin, this.y, { width: this.width, lineBreak: false, ellipsis: true });
+    drawBarcode(doc, pattern, this.margin, this.y + 12, BARCODE_WIDTH, BARCODE_HEIGHT);
+    doc.font(FONT.regular).fontSize(8).text(text, this.margin, this.y + 14 + BARCODE_HEIGHT, { width: BARCODE_WIDTH, align: 'center', lineBreak: false });
+    this.y += BARCODE_HEIGHT + 30;
+  }
+
   signatures(parties: string[]): void {
     const lineHeight = 34;
     this.ensure(parties.length * lineHeight + 10);

@@ -1,9 +1,8 @@
 /** The fulfilment supply act (акт поставки): goods arriving at a fulfilment warehouse in boxes or on pallets. */
 import { totalCount } from './assembly.js';
-import { code128, drawBarcode } from './barcode.js';
 import { formatAddress, formatParty } from './format.js';
 import { PAGE_MARGIN, PageWriter, type TableColumn } from './page-writer.js';
-import { A4, FONT, formatDate, openDocument } from './pdf.js';
+import { A4, formatDate, openDocument } from './pdf.js';
 import { supplyBarcodeText, type SupplyActInput, type SupplyGoodsLine } from './types.js';
 
 const SUPPLY_COLUMNS: TableColumn<SupplyGoodsLine>[] = [
@@ -15,21 +14,6 @@ const SUPPLY_COLUMNS: TableColumn<SupplyGoodsLine>[] = [
   { header: 'Кол-во', share: 10, align: 'right', value: (line) => String(line.count) },
 ];
 
-const BARCODE_HEIGHT = 34;
-const BARCODE_WIDTH = 230;
-
-/** A Code128 with its text under it, at the writer's position; nothing when Code128 cannot carry the text. */
-function barcodeBlock(writer: PageWriter, text: string, caption: string): void {
-  const pattern = code128(text);
-  if (!pattern) return;
-  writer.ensure(BARCODE_HEIGHT + 30);
-  const doc = writer.doc;
-  doc.font(FONT.regular).fontSize(8).fillColor('black').text(caption, writer.margin, writer.y, { width: writer.width, lineBreak: false, ellipsis: true });
-  drawBarcode(doc, pattern, writer.margin, writer.y + 12, BARCODE_WIDTH, BARCODE_HEIGHT);
-  doc.font(FONT.regular).fontSize(8).text(text, writer.margin, writer.y + 14 + BARCODE_HEIGHT, { width: BARCODE_WIDTH, align: 'center', lineBreak: false });
-  writer.y += BARCODE_HEIGHT + 30;
-}
-
 /**
  * The act that goes with a supply of goods to a fulfilment warehouse: the supply's number as
  * a barcode for the warehouse's scanner, the goods table, and each product's barcodes drawn
@@ -39,7 +23,7 @@ export async function renderSupplyAct(supply: SupplyActInput): Promise<Buffer> {
   const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Акт поставки № ${supply.supplyId}` });
   const writer = new PageWriter(doc);
   writer.heading(`Акт поставки товаров № ${supply.supplyId} от ${formatDate(supply.date)}`);
-  barcodeBlock(writer, supplyBarcodeText(supply.supplyId), 'Номер поставки для сканера склада');
+  writer.barcode(supplyBarcodeText(supply.supplyId), 'Номер поставки для сканера склада');
   writer.fields([
     ['Поставщик', formatParty(supply.sender)],
     ['Склад фулфилмента', `${supply.warehouse.name}, ${formatAddress(supply.warehouse.address)}`],
@@ -56,7 +40,7 @@ export async function renderSupplyAct(supply: SupplyActInput): Promise<Buffer> {
     writer.gap(10);
     writer.text('Штрихкоды товаров', { size: 11, bold: true, gapAfter: 6 });
     for (const line of scannable) {
-      for (const barcode of line.barcodes ?? []) barcodeBlock(writer, barcode, `${line.vendorCode ?? ''} ${line.name} — ${line.count} шт.`.trim());
+      for (const barcode of line.barcodes ?? []) writer.barcode(barcode, `${line.vendorCode ?? ''} ${line.name} — ${line.count} шт.`.trim());
     }
   }
   return end();

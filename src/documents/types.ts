@@ -82,6 +82,16 @@ export interface HandoverActInput {
   orders: ActOrder[];
 }
 
+/** The act a pickup's courier signs: the orders it collects from a warehouse on its day. */
+export interface PickupActInput extends HandoverActInput {
+  /** 3 consolidated pickup, 4 direct shipment. */
+  type: 3 | 4;
+  /** The company's pickup number, once booked. */
+  pickupNumber: string | null;
+  /** The courier's interval, `HH:MM`, once booked. */
+  time: { from: string; to: string } | null;
+}
+
 /** A waybill: the act's orders plus the transport units the company asks to count. */
 export interface WaybillInput extends HandoverActInput {
   /** Counts of transport units; a company that needs a waybill asks for some of these. */

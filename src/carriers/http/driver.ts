@@ -2,7 +2,7 @@
  * The `http` driver: a delivery company reached over HTTP/JSON at a base URL.
  * Proxy (I/O) here; the mapping of its answers is in `mapQuotes` and `mapTrackEvents` (pure).
  */
-import type { CarrierDriver, CarrierQuote, DeliveryType, PaymentMethod, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import type { CarrierDriver, CarrierQuote, DeliveryType, PaymentMethod, PickupBooking, PickupProgress, PickupRequest, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
 import { CarrierError, DELIVERY_TYPES, PAYMENT_METHODS } from '../types.js';
 
 /** What a remote carrier answers to POST {base}/quote. */
@@ -104,7 +104,25 @@ export class HttpDriver implements CarrierDriver {
     await this.call('/extend-hold', { trackNumber, days }, signal);
   }
 
-  private async call(path: string, payload: unknown, signal: AbortSignal): Promise<unknown> {
+  async schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<PickupBooking> {
+    const body = (await this.call('/pickups', request, signal, true)) as Partial<Record<keyof PickupBooking, unknown>> | null;
+    const number = typeof body?.number === 'number' ? String(body.number) : body?.number;
+    if (typeof number !== 'string' || number === '' || typeof body?.timeFrom !== 'string' || typeof body.timeTo !== 'string') throw new CarrierError(this.companyId, 'The delivery company answered without a pickup number and interval.');
+    return { number, timeFrom: body.timeFrom, timeTo: body.timeTo };
+  }
+
+  async cancelPickup(number: string, signal: AbortSignal): Promise<void> {
+    await this.call('/pickups/cancel', { number }, signal, true);
+  }
+
+  async pickupProgress(number: string, signal: AbortSignal): Promise<PickupProgress> {
+    const body = (await this.call('/pickups/status', { number }, signal)) as { state?: unknown; message?: unknown } | null;
+    const state = body?.state === 'done' || body?.state === 'canceled' ? body.state : 'scheduled';
+    return typeof body?.message === 'string' ? { state, message: body.message } : { state };
+  }
+
+  /** `explainRefusal`: a 4xx answer's `message` (or `error`) becomes the error's message, for the shop to read. */
+  private async call(path: string, payload: unknown, signal: AbortSignal, explainRefusal = false): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
@@ -118,11 +136,27 @@ export class HttpDriver implements CarrierDriver {
       throw new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`, true);
     }
     const text = await response.text();
-    if (!response.ok) throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`, response.status >= 500 || response.status === 429);
+    const transient = response.status >= 500 || response.status === 429;
+    if (!response.ok && explainRefusal && !transient) {
+      const reason = refusalReason(text);
+      if (reason) throw new CarrierError(this.companyId, `The delivery company refused: ${reason}`);
+    }
+    if (!response.ok) throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`, transient);
     try {
       return text === '' ? null : (JSON.parse(text) as unknown);
     } catch {
       throw new CarrierError(this.companyId, 'The delivery company answered something that is not JSON.');
     }
+  }
+}
+
+/** The `message` or `error` sentence of a refusal's JSON body, at most 500 characters; null when there is none. */
+function refusalReason(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: unknown } | null;
+    const reason = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : null;
+    return reason ? reason.slice(0, 500) : null;
+  } catch {
+    return null;
   }
 }

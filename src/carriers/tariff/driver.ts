@@ -1,7 +1,7 @@
 /** The `tariff` driver: prices from a rate card in data/, no network. */
 import { createHash } from 'node:crypto';
 import { covers } from '../points.js';
-import type { CarrierDriver, CarrierQuote, DeliveryType, QuoteRequest, Registration, ShipmentRequest, TrackingEvent, TrackingLinkMaker } from '../types.js';
+import type { CarrierDriver, CarrierQuote, DeliveryType, PickupBooking, PickupProgress, PickupRequest, QuoteRequest, Registration, ShipmentRequest, TrackingEvent, TrackingLinkMaker } from '../types.js';
 import { CarrierError } from '../types.js';
 import { chargeableGrams, daysOf, limitProblem, scaled, weightPriceKopecks, zoneOf } from './pricing.js';
 import type { CompanyFile, RateCard } from './rate-card.js';
@@ -78,6 +78,28 @@ export class TariffDriver implements CarrierDriver {
   async extendHold(trackNumber: string, _days: number, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     this.requireOwn(trackNumber);
+  }
+
+  /**
+   * A built-in company's courier comes within the warehouse's hours; the number is made from
+   * the pickup id, so a retried booking gets the same one. Collection is simulated by the
+   * pickups area (its clock), as the journey of parcels is by orders.
+   */
+  async schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<PickupBooking> {
+    signal.throwIfAborted();
+    if (request.type === 4 && !this.company.pickup?.direct) throw new CarrierError(this.company.id, `${this.company.name} has no courier of its own to collect parcels.`);
+    return { number: `${this.prefix}-P${String(request.pickupId).padStart(8, '0')}`, timeFrom: request.hours.from, timeTo: request.hours.to };
+  }
+
+  async cancelPickup(number: string, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    if (!number.startsWith(`${this.prefix}-P`)) throw new CarrierError(this.company.id, `${number} is not a pickup of ${this.company.name}.`);
+  }
+
+  /** Built-in pickups are collected by the pickups area's clock: the company itself only knows they are booked. */
+  async pickupProgress(_number: string, signal: AbortSignal): Promise<PickupProgress> {
+    signal.throwIfAborted();
+    return { state: 'scheduled' };
   }
 
   /** The tariff driver knows only that a parcel was registered; the journey is simulated elsewhere. */

@@ -56,7 +56,12 @@ export interface CompanyFile {
   pointLimits?: Partial<Record<string, PointLimits>>;
   courierIntervals?: Array<[string, string]>;
   defaultInterval?: number;
-  pickup?: { dropOff: boolean; direct: boolean; pricePickup: number; pickupPointRequired: boolean };
+  /**
+   * How the company takes parcels from senders: at its points (`dropOff`), by its own courier
+   * (`direct`, for `pricePickup` roubles, free from `countFree` orders; 0: never free), and
+   * whether its courier takes a comment.
+   */
+  pickup?: { dropOff: boolean; direct: boolean; pricePickup: number; pickupPointRequired: boolean; countFree?: number; commentAvailable?: boolean };
 }
 
 export interface CompaniesFile {

@@ -131,3 +131,16 @@ export const ShipmentOption = Type.Object(
   { description: 'Shipment option' },
 );
 export type ShipmentOption = Static<typeof ShipmentOption>;
+
+/** Pickup company item (contract 2.9): who can collect from a warehouse, at what price. */
+export const PickupCompanyOffer = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    price: Type.Number({ description: 'Pickup cost, roubles' }),
+    countFree: Type.Integer({ description: 'From this many orders the pickup is free; 0: never free' }),
+    commentAvailable: Type.Boolean({ description: 'The courier takes a comment' }),
+  },
+  { description: 'Pickup company' },
+);
+export type PickupCompanyOffer = Static<typeof PickupCompanyOffer>;

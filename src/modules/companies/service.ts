@@ -20,6 +20,7 @@ import type {
   MergedWarehouse,
   OrderShipmentQuery,
   PickupCompany,
+  PickupCompanyOffer,
   PointItem,
   PointsQuery,
   ShipmentOption,
@@ -33,7 +34,8 @@ interface MergedWarehouseFile extends Omit<MergedWarehouse, 'schedule' | 'photos
   description: string[] | null;
 }
 
-const CONSOLIDATED_PICKUP = { minPriceRoubles: 500, countForFree: 10, minPopulation: 500000 };
+/** The service's consolidated pickup (type 3): its price, free from `countForFree` orders, in cities this large; its own courier takes comments. */
+const CONSOLIDATED_PICKUP = { minPriceRoubles: 500, countForFree: 10, minPopulation: 500000, commentAvailable: true };
 const MERGED_SCHEDULE = [...Array(6).fill({ from: '09:00', to: '20:00' }), null];
 /** Options of GET /v2/orders/shipment: the next working days a parcel can leave. */
 const SHIPMENT_DAYS = 3;
@@ -144,6 +146,24 @@ export class DeliveryCompanyService {
       '4': { available: direct.length > 0, companies: direct },
       companiesForExceptions: companies.filter((company) => serving(company) && (company.pickup?.dropOff || company.pickup?.direct)).map(withDirect),
     };
+  }
+
+  /**
+   * GET /v2/pickups/companies: who collects from a warehouse's locality by consolidated pickup
+   * (3) or by its own courier (4). Read from warehouseShipment's answer and the same company
+   * cards, so the two answers cannot say different things.
+   */
+  pickupCompanies(city: { countryCode: string; region: string | null; fias: string | null }, type: 3 | 4): PickupCompanyOffer[] {
+    if (!city.region && !city.fias) return [];
+    const shipment = this.warehouseShipment({ countryCode: city.countryCode, region: city.region ?? undefined, fias: city.fias ?? undefined });
+    if (type === 3) {
+      const consolidated = shipment['3'];
+      return consolidated.companies.map((company) => ({ id: company.id, name: company.name, price: consolidated.minPrice, countFree: consolidated.countForFree, commentAvailable: CONSOLIDATED_PICKUP.commentAvailable }));
+    }
+    return shipment['4'].companies.map((company) => {
+      const card = this.reference.registry.get(company.id)?.company.pickup;
+      return { id: company.id, name: company.name, price: card?.pricePickup ?? 0, countFree: card?.countFree ?? 0, commentAvailable: card?.commentAvailable ?? false };
+    });
   }
 
   orderShipment(scope: Scope, query: OrderShipmentQuery): ShipmentOption[] {

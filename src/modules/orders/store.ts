@@ -112,6 +112,8 @@ function columnsOf(doc: OrderDoc) {
     reservation_status: doc.reservationStatus.key,
     hold_until: doc.delivery.point?.holdDate?.slice(0, 10) ?? null,
     storaging_ends: doc.delivery.point?.storagingEnds === true,
+    pickup_type: doc.pickup.type,
+    pickup_date: doc.pickup.date?.slice(0, 10) ?? null,
   };
 }
 

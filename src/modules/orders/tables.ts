@@ -48,6 +48,10 @@ export interface OrderTables {
     storaging_ends: Flag;
     /** Position in the simulated journey of a built-in company (-1: not simulated). */
     journey_step: number;
+    /** The pickup type the order names (`pickup.type`); null: its warehouse's default applies. */
+    pickup_type: number | null;
+    /** The day the parcel leaves the warehouse (`pickup.date`): a pickup of that day collects it. */
+    pickup_date: DateText | null;
     /** Optimistic lock: every write checks and bumps it. */
     version: number;
     /** The order without its id, packed. */
