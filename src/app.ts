@@ -32,6 +32,7 @@ import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
+import { pickupRoutes } from './modules/pickups/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -159,6 +160,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   notificationRoutes(app, services);
   trackingPageRoutes(app, services);
   fulfilmentRoutes(app, services);
+  pickupRoutes(app, services);
 
   return app;
 }

@@ -32,6 +32,8 @@ export interface Config {
   trackingPollSeconds: number;
   /** Built-in fulfilment warehouses take a confirmed supply in after this many seconds and accept it as declared after as many more (0: only their staff do). */
   fulfilmentAcceptSeconds: number;
+  /** Seconds until a built-in company answers a pickup booking (its collection comes on the pickup day's interval); 0: at once. */
+  pickupSimulationSeconds: number;
   /** SMTP server for notification e-mails (`smtp://host:port`, `smtps://user:pass@host`); null: notifications are only stored. May hold a password: never logged. */
   smtpUrl: string | null;
   /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     simulationStepSeconds: readInteger(env, 'SIMULATION_STEP_SECONDS', 60, 0, 7 * 86400, problems),
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
     fulfilmentAcceptSeconds: readInteger(env, 'FULFILMENT_ACCEPT_SECONDS', 60, 0, 30 * 86400, problems),
+    pickupSimulationSeconds: readInteger(env, 'PICKUP_SIMULATION_SECONDS', 10, 0, 86400, problems),
     smtpUrl,
     mailFrom,
     shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),

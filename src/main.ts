@@ -140,6 +140,7 @@ async function serve(config: Config): Promise<void> {
   runtime.services.notifications.registerJobs(worker);
   await runtime.services.notifications.scheduleDispatch();
   runtime.services.supplies.registerJobs(worker);
+  runtime.services.pickups.registerJobs(worker);
   worker.start();
 
   let closing = false;

@@ -44,6 +44,8 @@ import { StockStore } from './modules/fulfilment/stock-store.js';
 import { SupplyService } from './modules/fulfilment/supply-service.js';
 import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
+import { PickupService } from './modules/pickups/service.js';
+import { PickupStore } from './modules/pickups/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -87,10 +89,12 @@ export interface Services {
   supplies: SupplyService;
   /** The movement report of fulfilment goods (xlsx). */
   movementReport: MovementReportService;
+  /** Pickups: couriers booked to collect a warehouse's orders (contract 4.10). */
+  pickups: PickupService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -132,6 +136,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
   const supplies = new SupplyService(new SupplyStore(db), stock, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
   const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
+  const pickups = new PickupService(new PickupStore(db), warehouses, shops, deliveryCompanies, reference, orders, tracking, accounts, files, jobs, {
+    simulationSeconds: config.pickupSimulationSeconds,
+    pollSeconds: config.trackingPollSeconds || 300,
+  });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { metrics, stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

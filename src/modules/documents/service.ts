@@ -80,7 +80,7 @@ function placesOf(order: Order): number {
   return order.places.length || order.dimensions.places || 1;
 }
 
-function senderOf(order: Order): DocumentParty {
+export function senderOf(order: Order): DocumentParty {
   return { name: order.sender.fullName ?? order.brand, phone: order.sender.phone, legalName: order.brand || null, address: postal(order.senderAddress) };
 }
 
@@ -101,7 +101,7 @@ export function stickerOrderOf(order: Order): StickerOrder {
   };
 }
 
-function actOrderOf(order: Order): ActOrder {
+export function actOrderOf(order: Order): ActOrder {
   return {
     orderId: order.id,
     cmsId: order.cmsId,

@@ -283,6 +283,7 @@ export class OrderService {
     for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const) kopecksOf(input[field], field, problems);
     const clientCourierTime = company ? this.courierTimeOf(input, company, problems) : null;
     if (company && !copy) this.checkDropOffPoint(input, sender, company, problems);
+    if (company && !copy) this.checkPickup(input, company, scope.timeZone, problems);
     problems.throwIfAny();
 
     // a copy sent the other way has no point yet: a draft asking for one
@@ -334,6 +335,19 @@ export class OrderService {
     } else if (pickupType === 1 && company.pickup?.pickupPointRequired) {
       problems.add('pickup.pointId', `is required: ${company.name} takes parcels only at a drop-off point chosen in advance (GET /v2/orders/shipment lists them)`);
     }
+  }
+
+  /**
+   * The rest of what GET /v2/orders/shipment offers: the pickup type an order names must be one
+   * the company takes (drop-off at its points, or its own courier), and the day the parcel
+   * leaves must not be past.
+   */
+  private checkPickup(input: OrderInput, company: Company, timeZone: string, problems: FieldErrorCollector): void {
+    const type = input.pickup?.type;
+    if (type === 1 && company.pickup && !company.pickup.dropOff) problems.add('pickup.type', `${company.name} takes no drop-offs at its points; use 4 (its courier) or another company (GET /v2/orders/shipment)`);
+    if (type === 4 && !company.pickup?.direct) problems.add('pickup.type', `${company.name} has no courier of its own to collect parcels; use 1 (drop-off) or another company (GET /v2/orders/shipment)`);
+    const date = input.pickup?.date;
+    if (date && date.slice(0, 10) < todayIn(timeZone)) problems.add('pickup.date', 'must be today or later');
   }
 
   private senderOf(shop: Shop | null, input: OrderInput, problems: FieldErrorCollector): SenderSnapshot {
@@ -743,6 +757,20 @@ export class OrderService {
    * the same transaction (handover ships them, a return back at the warehouse restocks them).
    * False when the order changed meanwhile.
    */
+  /** Orders a pickup collects (orders/store.ts readyForPickup), as answered. */
+  async readyForPickup(accountId: number, filter: Parameters<OrderStore['readyForPickup']>[1], limit: number): Promise<Array<OrderDoc & { id: number }>> {
+    return (await this.store.readyForPickup(accountId, filter, limit)).map((record) => ({ id: record.id, ...parseDoc(record.doc) }));
+  }
+
+  /** Orders of the account by id, as answered (a pickup's collected ones); missing ids are left out. */
+  async byIds(accountId: number, ids: number[]): Promise<Array<OrderDoc & { id: number }>> {
+    const records = await this.store.getMany(accountId, ids);
+    return ids.flatMap((id) => {
+      const record = records.get(id);
+      return record ? [{ id, ...parseDoc(record.doc) }] : [];
+    });
+  }
+
   async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras): Promise<boolean> {
     const move = doc.fulfilment ? stockMoveOf(record.status, doc.status) : null;
     if (!move) return this.store.update(record.accountId, record, doc, extras);

@@ -365,6 +365,24 @@ export class OrderStore {
     await writeOrderEvents(db, outboxRows(accountId, record.shopId, record.id, drafts, nowIso()));
   }
 
+  /**
+   * Orders of a warehouse ready for shipment (13) that leave on `date` by pickup type `type`:
+   * named in the order, or (`byDefault`) the warehouse's default when the order names none; of
+   * `companyIds` when given. Oldest first.
+   */
+  async readyForPickup(accountId: number, filter: { warehouseId: number; date: string; type: number; byDefault: boolean; companyIds?: number[] }, limit: number): Promise<OrderRecord[]> {
+    let query = this.db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('warehouse_id', '=', filter.warehouseId)
+      .where('status', '=', 13)
+      .where('pickup_date', '=', filter.date)
+      .where((eb) => (filter.byDefault ? eb.or([eb('pickup_type', '=', filter.type), eb('pickup_type', 'is', null)]) : eb('pickup_type', '=', filter.type)));
+    if (filter.companyIds) query = query.where('company_id', 'in', filter.companyIds.length ? filter.companyIds : [-1]);
+    return (await query.orderBy('id').limit(limit).execute()).map(toRecord);
+  }
+
   /** Preorders (reservation 1) of orders from these warehouses of the account, oldest first. */
   async preorders(accountId: number, warehouseIds: number[], limit: number): Promise<OrderRecord[]> {
     if (warehouseIds.length === 0) return [];

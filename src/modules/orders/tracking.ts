@@ -53,7 +53,15 @@ export interface AccountZones {
   timeZoneOf(accountId: number): Promise<string>;
 }
 
+/**
+ * Whether an order leaves its warehouse with a pickup (the pickups area answers): such an
+ * order waits at 13 until a pickup collects it, instead of starting its journey at once.
+ */
+export type PickupCollection = (accountId: number, doc: OrderDoc) => Promise<boolean>;
+
 export class TrackingService {
+  private collectedByPickup: PickupCollection = async () => false;
+
   constructor(
     private readonly store: OrderStore,
     private readonly orders: OrderService,
@@ -62,6 +70,35 @@ export class TrackingService {
     private readonly options: TrackingOptions,
     private readonly accounts: AccountZones,
   ) {}
+
+  /** The pickups area says which orders wait for a pickup (it knows the warehouses' pickup types). */
+  connectPickups(collectedByPickup: PickupCollection): void {
+    this.collectedByPickup = collectedByPickup;
+  }
+
+  /**
+   * A pickup collected these orders: each still at 13 becomes 14 (Shipped by sender) and a
+   * built-in company's journey starts from there. Answers the ids that moved.
+   */
+  async handOver(accountId: number, orderIds: number[], description: string): Promise<number[]> {
+    const moved: number[] = [];
+    for (const orderId of orderIds) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const record = await this.store.get(accountId, orderId);
+        if (!record || record.status !== STATUS.prepared) break;
+        const simulated = this.simulated(record.companyId);
+        const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: STATUS.shipped, at: new Date().toISOString(), description };
+        const outcome = await this.apply(record, parseDoc(record.doc), event, simulated ? { journeyStep: 0 } : {});
+        if (outcome === 'raced') continue;
+        if (outcome === 'applied') {
+          moved.push(orderId);
+          if (simulated) await this.scheduleJourney(accountId, orderId, 0);
+        }
+        break;
+      }
+    }
+    return moved;
+  }
 
   /** The jobs of orders, for the worker of a process. */
   registerJobs(worker: JobWorker): void {
@@ -131,7 +168,8 @@ export class TrackingService {
       doc.trackNumber = registration.trackNumber;
       doc.trackingUrl = registration.trackingUrl;
     }
-    const simulated = registration !== null && this.simulated(record.companyId);
+    // a parcel a pickup collects starts its journey when collected (handOver), not now
+    const simulated = registration !== null && this.simulated(record.companyId) && !(await this.collectedByPickup(record.accountId, doc));
     if (simulated) extras.journeyStep = 0;
     // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
     if (!(await this.store.update(record.accountId, record, doc, extras))) return;
