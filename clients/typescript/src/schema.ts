@@ -1579,6 +1579,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pickups
+         * @description Current pickups by default (not yet done or canceled, or dated today or later); `archive=1`: done and canceled ones dated before today. Newest first. A shop API key sees its shop's warehouse's pickups only.
+         *
+         *     Contract 4.10 (api-v2.md).
+         */
+        get: operations["listPickups"];
+        put?: never;
+        /**
+         * Book a pickup
+         * @description New (1), then booked with the company by a job: Scheduled (2) with its `number` and `time`, or Error (5) with `error`. The date must be today or later and a working day of the warehouse; the company one of GET /v2/pickups/companies; an identical pickup (same warehouse, company, type and date, not canceled) is a 409 `pickup_exists`.
+         *
+         *     Contract 4.10 (api-v2.md).
+         */
+        post: operations["createPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/pickups/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Companies that can collect from a warehouse
+         * @description From the same reference data as GET /v2/warehouses/shipment: type 3 lists the companies going through the consolidated pickup (its price and free threshold), type 4 the companies with a courier of their own there.
+         *
+         *     Contract 4.10 (api-v2.md).
+         */
+        get: operations["listPickupCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/pickups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pickup (extension)
+         * @description Get a pickup (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getPickup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/pickups/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pickup
+         * @description Only a New or Scheduled pickup (409 otherwise); a booked one is called off with the company too.
+         *
+         *     Contract 4.10 (api-v2.md).
+         */
+        post: operations["cancelPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12520,6 +12614,581 @@ export interface operations {
             };
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPickups: {
+        parameters: {
+            query?: {
+                /** @description 0 or 1 */
+                archive?: 0 | 1;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description 3 consolidated pickup, 4 direct shipment */
+                        type: number;
+                        /** @description 1 New, 2 Scheduled (booked with the company), 3 Done (collected), 4 Canceled, 5 Error (the company refused) */
+                        status: number;
+                        /** @description Extension: latest first */
+                        statusHistory: {
+                            /** @description 1 New, 2 Scheduled (booked with the company), 3 Done (collected), 4 Canceled, 5 Error (the company refused) */
+                            code: number;
+                            name: string;
+                            /** @description RFC 3339 */
+                            date: string;
+                        }[];
+                        /** @description The number at the transport company, once booked */
+                        number: string | null;
+                        date: string;
+                        /** @description The courier's interval (HH:MM), once booked */
+                        time: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                        /** @description Roubles; 0 from countFree orders */
+                        price: number;
+                        /** @description kg: the covered orders' weight, or the declared weight while there are none */
+                        weight: number;
+                        /** @description URL of the handover act (PDF) of the covered orders; null while there are none */
+                        file: string | null;
+                        countOrders: number;
+                        /** @description Extension: the orders the pickup covers (collected, once Done) */
+                        orderIds: number[];
+                        warehouse: components["schemas"]["Warehouse"];
+                        /** @description Extension */
+                        companyId: number;
+                        companyName: string;
+                        comment: string | null;
+                        error: string | null;
+                    }[];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A warehouse of the account (a shop key: its shop's) */
+                    warehouseId: number;
+                    /** @description One of GET /v2/pickups/companies for this warehouse and type */
+                    companyId: number;
+                    /**
+                     * @description 3 consolidated pickup, 4 direct shipment (the company's own courier)
+                     * @enum {unknown}
+                     */
+                    type: 3 | 4;
+                    /** @description kg, default 1; shown until orders are covered */
+                    weight?: number | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     * @example 2026-12-01
+                     */
+                    date: string;
+                    /** @description For the courier; only where the company takes one (commentAvailable) */
+                    comment?: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description A warehouse of the account (a shop key: its shop's) */
+                    warehouseId: number;
+                    /** @description One of GET /v2/pickups/companies for this warehouse and type */
+                    companyId: number;
+                    /**
+                     * @description 3 consolidated pickup, 4 direct shipment (the company's own courier)
+                     * @enum {unknown}
+                     */
+                    type: 3 | 4;
+                    /** @description kg, default 1; shown until orders are covered */
+                    weight?: number | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     * @example 2026-12-01
+                     */
+                    date: string;
+                    /** @description For the courier; only where the company takes one (commentAvailable) */
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Created"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPickupCompanies: {
+        parameters: {
+            query: {
+                /** @description A warehouse of the account */
+                warehouseId: number;
+                /** @description 3 consolidated pickup, 4 direct shipment (the company's own courier) */
+                type: 3 | 4;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description Pickup cost, roubles */
+                        price: number;
+                        /** @description From this many orders the pickup is free; 0: never free */
+                        countFree: number;
+                        /** @description The courier takes a comment */
+                        commentAvailable: boolean;
+                    }[];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pickup */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description 3 consolidated pickup, 4 direct shipment */
+                        type: number;
+                        /** @description 1 New, 2 Scheduled (booked with the company), 3 Done (collected), 4 Canceled, 5 Error (the company refused) */
+                        status: number;
+                        /** @description Extension: latest first */
+                        statusHistory: {
+                            /** @description 1 New, 2 Scheduled (booked with the company), 3 Done (collected), 4 Canceled, 5 Error (the company refused) */
+                            code: number;
+                            name: string;
+                            /** @description RFC 3339 */
+                            date: string;
+                        }[];
+                        /** @description The number at the transport company, once booked */
+                        number: string | null;
+                        date: string;
+                        /** @description The courier's interval (HH:MM), once booked */
+                        time: {
+                            from: string | null;
+                            to: string | null;
+                        };
+                        /** @description Roubles; 0 from countFree orders */
+                        price: number;
+                        /** @description kg: the covered orders' weight, or the declared weight while there are none */
+                        weight: number;
+                        /** @description URL of the handover act (PDF) of the covered orders; null while there are none */
+                        file: string | null;
+                        countOrders: number;
+                        /** @description Extension: the orders the pickup covers (collected, once Done) */
+                        orderIds: number[];
+                        warehouse: components["schemas"]["Warehouse"];
+                        /** @description Extension */
+                        companyId: number;
+                        companyName: string;
+                        comment: string | null;
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The pickup */
+                    id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The pickup */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
