@@ -32,6 +32,8 @@ import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
+import { marketplaceRoutes } from './modules/marketplaces/routes.js';
+import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -159,6 +161,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   notificationRoutes(app, services);
   trackingPageRoutes(app, services);
   fulfilmentRoutes(app, services);
+  marketplaceRoutes(app, services);
+  marketplaceOrderRoutes(app, services);
 
   return app;
 }

@@ -140,6 +140,8 @@ async function serve(config: Config): Promise<void> {
   runtime.services.notifications.registerJobs(worker);
   await runtime.services.notifications.scheduleDispatch();
   runtime.services.supplies.registerJobs(worker);
+  runtime.services.marketplaceOrders.registerJobs(worker);
+  await runtime.services.marketplaceOrders.scheduleRounds();
   worker.start();
 
   let closing = false;

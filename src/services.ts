@@ -44,6 +44,12 @@ import { StockStore } from './modules/fulfilment/stock-store.js';
 import { SupplyService } from './modules/fulfilment/supply-service.js';
 import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
+import { MarketplaceDirectory } from './modules/marketplaces/reference.js';
+import { MarketplaceService } from './modules/marketplaces/service.js';
+import { IntegrationStore } from './modules/marketplaces/store.js';
+import { MarketplaceOrderService } from './modules/marketplace-orders/service.js';
+import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
+import { marketplaceAdapters } from './marketplaces/registry.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -87,10 +93,14 @@ export interface Services {
   supplies: SupplyService;
   /** The movement report of fulfilment goods (xlsx). */
   movementReport: MovementReportService;
+  /** Marketplaces and the account's integrations with them. */
+  marketplaces: MarketplaceService;
+  /** Orders read from the connected marketplaces, and the poll that reads them. */
+  marketplaceOrders: MarketplaceOrderService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -107,7 +117,12 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   const stock = new StockService(new StockStore(db), warehouses);
-  const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache);
+  const marketplaceDirectory = new MarketplaceDirectory();
+  const bindingNamesOf = (marketplaceId: number) => {
+    const record = marketplaceDirectory.get(marketplaceId);
+    return record ? { name: record.name, bindingNames: Object.keys(record.bindingNames) } : undefined;
+  };
+  const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
   stock.connect(products, kits, shops);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
@@ -133,5 +148,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const supplies = new SupplyService(new SupplyStore(db), stock, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
   const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { metrics, stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const adapters = marketplaceAdapters({
+    ozonUrl: config.marketplaceOzonUrl,
+    wildberriesUrl: config.marketplaceWildberriesUrl,
+    yandexMarketUrl: config.marketplaceYandexUrl,
+    sandboxOrderSeconds: config.marketplaceSandboxOrderSeconds,
+  });
+  const integratedWithWarehouses = async () => new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
+  const marketplaces = new MarketplaceService(new IntegrationStore(db), marketplaceDirectory, adapters, shops, secretBox, integratedWithWarehouses, config.publicUrl);
+  const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, { pollSeconds: config.marketplacePollSeconds });
+  return { marketplaces, marketplaceOrders, metrics, stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }
