@@ -129,8 +129,9 @@ export class MarketplaceOrderStore {
     if (filter.acceptExpired) {
       const { now, value } = filter.acceptExpired;
       query = query.where((eb) => {
-        const expired = eb.and([eb('accepted_at', 'is', null), eb('accept_planned_at', '<', now), eb('status_code', 'in', AWAITING_ACCEPTANCE)]);
-        return value ? expired : eb.not(expired);
+        if (value) return eb.and([eb('accepted_at', 'is', null), eb('accept_planned_at', '<', now), eb('status_code', 'in', AWAITING_ACCEPTANCE)]);
+        // spelt out rather than NOT(...): a null planned date would make NOT(...) null, hiding the row
+        return eb.or([eb('accepted_at', 'is not', null), eb('accept_planned_at', 'is', null), eb('accept_planned_at', '>=', now), eb('status_code', 'not in', AWAITING_ACCEPTANCE)]);
       });
     }
     const [rows, count] = await Promise.all([
