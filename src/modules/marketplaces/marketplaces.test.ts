@@ -188,3 +188,32 @@ describe('credentials at rest and in logs', () => {
     expect(logLines.length).toBeGreaterThan(10);
   });
 });
+
+describe('product bindings', () => {
+  it('are validated against the marketplace\'s bindingNames and stored normalised', async () => {
+    const good = await owner.post('/v2/products', { name: 'Кружка', vendorCode: 'MUG-1', bindings: [{ marketplaceId: '1', offerId: ' MUG-OZ ', sku: 12345 }] });
+    expect(good.status).toBe(201);
+    expect((await owner.get(`/v2/products/${good.body.id}`)).body.bindings).toEqual([{ marketplaceId: 1, offerId: 'MUG-OZ', sku: '12345' }]);
+    const bad = await owner.post('/v2/products', { name: 'Кружка', vendorCode: 'MUG-2', bindings: [{ marketplaceId: 2, sku: 'x' }, { marketplaceId: 42, article: 'y' }, { marketplaceId: 3 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([
+      { field: 'bindings[0].sku', message: expect.stringContaining('is not a binding of Wildberries') },
+      { field: 'bindings[1].marketplaceId', message: expect.stringContaining('must be the id of a marketplace') },
+      { field: 'bindings[2]', message: expect.stringContaining('names no identifier') },
+    ]);
+    expect((await owner.get('/v2/products?vendorCode=MUG-2')).body).toEqual([]);
+  });
+
+  it('keep an identifier to one product per marketplace within the account (409), other accounts and marketplaces apart', async () => {
+    const taken = await owner.post('/v2/products', { name: 'Кружка 2', vendorCode: 'MUG-3', bindings: [{ marketplaceId: 1, offerId: 'MUG-OZ' }] });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('duplicate_binding');
+    expect((await owner.get('/v2/products?vendorCode=MUG-3')).body).toEqual([]);
+    expect((await owner.post('/v2/products', { name: 'Кружка 2', vendorCode: 'MUG-3', bindings: [{ marketplaceId: 3, sku: 'MUG-OZ' }] })).status).toBe(201);
+    expect((await stranger.post('/v2/products', { name: 'Кружка', vendorCode: 'MUG-1', bindings: [{ marketplaceId: 1, offerId: 'MUG-OZ' }] })).status).toBe(201);
+    // freed by a change of the first product
+    const [first] = (await owner.get('/v2/products?vendorCodes[]=MUG-1')).body;
+    expect((await owner.patch(`/v2/products/${first.id}`, { bindings: [] })).status).toBe(204);
+    expect((await owner.post('/v2/products', { name: 'Кружка 4', vendorCode: 'MUG-4', bindings: [{ marketplaceId: 1, offerId: 'MUG-OZ' }] })).status).toBe(201);
+  });
+});
