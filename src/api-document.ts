@@ -20,6 +20,8 @@ import { ImportResult, Product } from './modules/products/schemas.js';
 import { Supply } from './modules/fulfilment/schemas.js';
 import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
+import { Marketplace, MarketplaceWarehouse } from './modules/marketplaces/schemas.js';
+import { MarketplaceOrder } from './modules/marketplace-orders/schemas.js';
 
 const shopIdSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -202,6 +204,14 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/fulfilment/operator/supplies': op('listSuppliesAtWarehouse'),
   'POST /v2/fulfilment/operator/supplies/{id}/arrived': op('markSupplyArrived'),
   'POST /v2/fulfilment/operator/supplies/{id}/accepted': op('acceptSupply'),
+  // 4.9 marketplaces and marketplace orders
+  'GET /v2/marketplaces': op('listMarketplaces', '4.9'),
+  'GET /v2/marketplaces/warehouses': op('listMarketplaceWarehouses', '4.9'),
+  'POST /v2/marketplaces/integration/{id}': op('connectMarketplace', '4.9'),
+  'POST /v2/marketplaces/settings/{id}': op('saveMarketplaceSettings', '4.9'),
+  'GET /v2/marketplace-orders': op('listMarketplaceOrders', '4.9'),
+  'GET /v2/marketplace-orders/{id}': op('getMarketplaceOrder', '4.9'),
+  'GET /v2/marketplace-orders/bundles': op('listMarketplaceOrderBundle', '4.9'),
   // 4.12 calculator
   'POST /v2/calculator': op('calculateDelivery', '4.12', { examples: { calculator: EXAMPLES.calculator } }),
   'POST /v2/calculator/one': op('calculateDeliveryByCompany', '4.12', {
@@ -231,6 +241,9 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Product,
     ProductImportResult: ImportResult,
     Supply,
+    Marketplace,
+    MarketplaceWarehouse,
+    MarketplaceOrder,
     Shop,
     ShopApiKey: ApiKeyResponse,
     WidgetSettings,
@@ -292,6 +305,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Pickups', description: 'Contract 4.10: couriers booked to collect a warehouse\'s prepared orders (consolidated pickup or direct shipment), their status and handover act.' },
     { name: 'Fulfilment supplies', description: 'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.' },
     { name: 'Fulfilment warehouse staff (extension)', description: 'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).' },
+    { name: 'Marketplaces', description: 'Contract 4.9: marketplaces, the account\'s integrations with them, their warehouses and the orders read from them.' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

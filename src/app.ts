@@ -33,6 +33,8 @@ import { notificationRoutes } from './modules/notifications/routes.js';
 import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { pickupRoutes } from './modules/pickups/routes.js';
+import { marketplaceRoutes } from './modules/marketplaces/routes.js';
+import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -161,6 +163,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   trackingPageRoutes(app, services);
   fulfilmentRoutes(app, services);
   pickupRoutes(app, services);
+  marketplaceRoutes(app, services);
+  marketplaceOrderRoutes(app, services);
 
   return app;
 }

@@ -50,6 +50,14 @@ export interface Config {
   loginRateLimitPerMinute: number;
   /** Bearer token GET /metrics requires; null: /metrics is public like /health. */
   metricsToken: string | null;
+  /** Base URLs of the marketplaces' seller APIs (tests point them at loopback fakes). */
+  marketplaceOzonUrl: string;
+  marketplaceWildberriesUrl: string;
+  marketplaceYandexUrl: string;
+  /** Seconds between polls of each connected marketplace for new orders (0: no polling). */
+  marketplacePollSeconds: number;
+  /** The sandbox marketplace receives one order every this many seconds (0: none). */
+  marketplaceSandboxOrderSeconds: number;
 }
 
 export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
@@ -113,6 +121,18 @@ function readCorsOrigins(env: Env, problems: string[]): string[] {
     else origins.push(origin);
   }
   return origins;
+}
+
+function readHttpUrl(env: Env, name: string, fallback: string, problems: string[]): string {
+  const raw = env[name]?.trim() || fallback;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {
+    // reported below
+  }
+  problems.push(`${name} must be an http:// or https:// URL, got "${raw}"`);
+  return fallback;
 }
 
 /** Reads the configuration; throws ConfigError listing every bad value at once. */
@@ -209,6 +229,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, problems),
     loginRateLimitPerMinute: readInteger(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000, problems),
     metricsToken,
+    marketplaceOzonUrl: readHttpUrl(env, 'MARKETPLACE_OZON_URL', 'https://api-seller.ozon.ru', problems),
+    marketplaceWildberriesUrl: readHttpUrl(env, 'MARKETPLACE_WILDBERRIES_URL', 'https://marketplace-api.wildberries.ru', problems),
+    marketplaceYandexUrl: readHttpUrl(env, 'MARKETPLACE_YANDEX_URL', 'https://api.partner.market.yandex.ru', problems),
+    marketplacePollSeconds: readInteger(env, 'MARKETPLACE_POLL_SECONDS', 300, 0, 86400, problems),
+    marketplaceSandboxOrderSeconds: readInteger(env, 'MARKETPLACE_SANDBOX_ORDER_SECONDS', 60, 0, 86400, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -141,6 +141,8 @@ async function serve(config: Config): Promise<void> {
   await runtime.services.notifications.scheduleDispatch();
   runtime.services.supplies.registerJobs(worker);
   runtime.services.pickups.registerJobs(worker);
+  runtime.services.marketplaceOrders.registerJobs(worker);
+  await runtime.services.marketplaceOrders.scheduleRounds();
   worker.start();
 
   let closing = false;

@@ -46,6 +46,12 @@ import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
 import { PickupService } from './modules/pickups/service.js';
 import { PickupStore } from './modules/pickups/store.js';
+import { MarketplaceDirectory } from './modules/marketplaces/reference.js';
+import { MarketplaceService } from './modules/marketplaces/service.js';
+import { IntegrationStore } from './modules/marketplaces/store.js';
+import { MarketplaceOrderService } from './modules/marketplace-orders/service.js';
+import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
+import { marketplaceAdapters } from './marketplaces/registry.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -91,10 +97,14 @@ export interface Services {
   movementReport: MovementReportService;
   /** Pickups: couriers booked to collect a warehouse's orders (contract 4.10). */
   pickups: PickupService;
+  /** Marketplaces and the account's integrations with them. */
+  marketplaces: MarketplaceService;
+  /** Orders read from the connected marketplaces, and the poll that reads them. */
+  marketplaceOrders: MarketplaceOrderService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -111,7 +121,12 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   const stock = new StockService(new StockStore(db), warehouses);
-  const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache);
+  const marketplaceDirectory = new MarketplaceDirectory();
+  const bindingNamesOf = (marketplaceId: number) => {
+    const record = marketplaceDirectory.get(marketplaceId);
+    return record ? { name: record.name, bindingNames: Object.keys(record.bindingNames) } : undefined;
+  };
+  const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
   stock.connect(products, kits, shops);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
@@ -141,5 +156,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     pollSeconds: config.trackingPollSeconds || 300,
   });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const adapters = marketplaceAdapters({
+    ozonUrl: config.marketplaceOzonUrl,
+    wildberriesUrl: config.marketplaceWildberriesUrl,
+    yandexMarketUrl: config.marketplaceYandexUrl,
+    sandboxOrderSeconds: config.marketplaceSandboxOrderSeconds,
+  });
+  const integratedWithWarehouses = async () => new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
+  const marketplaces = new MarketplaceService(new IntegrationStore(db), marketplaceDirectory, adapters, shops, secretBox, integratedWithWarehouses, config.publicUrl);
+  const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, { pollSeconds: config.marketplacePollSeconds });
+  return { marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

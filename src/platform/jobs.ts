@@ -59,6 +59,20 @@ export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
 }
 
+/**
+ * Thrown by a handler when the other side asked to be called again later (HTTP 429 with
+ * Retry-After): the retry waits at least that long, and longer if the back-off says so.
+ */
+export class RetryLaterError extends Error {
+  override readonly name = 'RetryLaterError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
 export type JobHandler<P = unknown> = (job: Job<P>, signal: AbortSignal) => Promise<void>;
 
 /** How long a claimed job stays leased without a renewal before another worker may take it over. */
@@ -201,7 +215,8 @@ export class JobQueue {
     const permanent = error instanceof PermanentJobError;
     const exhausted = job.attempts >= job.maxAttempts;
     const status: JobStatus = permanent || exhausted ? 'failed' : 'pending';
-    const delay = Math.min(this.retryBaseMs * 2 ** Math.max(0, job.attempts - 1), this.retryMaxMs);
+    const backOff = Math.min(this.retryBaseMs * 2 ** Math.max(0, job.attempts - 1), this.retryMaxMs);
+    const delay = error instanceof RetryLaterError ? Math.max(backOff, error.retryAfterMs) : backOff;
     await this.db
       .updateTable('jobs')
       .set({

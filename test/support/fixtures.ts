@@ -53,7 +53,7 @@ export function productBody(overrides: Record<string, unknown> = {}) {
     producingCountry: 'RU',
     markCodeRequired: false,
     batchAccounting: true,
-    bindings: [{ marketplaceId: 3, sku: 'WB-1' }],
+    bindings: [],
     ...overrides,
   };
 }

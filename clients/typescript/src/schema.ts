@@ -1673,6 +1673,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/marketplaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Marketplaces, with the account's integration state
+         * @description No paging. Credentials are shown masked.
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        get: operations["listMarketplaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/marketplaces/warehouses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Warehouses of a marketplace in a locality
+         * @description No paging. An unknown marketplace is 404; a locality without warehouses answers [].
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        get: operations["listMarketplaceWarehouses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/marketplaces/integration/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect a marketplace account
+         * @description The body holds exactly the keys of the marketplace's integrationParams. The credentials are checked with the marketplace first: a refusal is 422 marketplace_auth_failed with its reason, a marketplace that does not answer 503 marketplace_unavailable; nothing is stored then. Stored sealed with the instance secret (AES-256-GCM). The Shop-Id header (or a shop key's shop) names the shop notified of new orders; without it, the account's first shop.
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        post: operations["connectMarketplace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/marketplaces/settings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shipment settings of a connected marketplace
+         * @description Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read.
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        post: operations["saveMarketplaceSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/marketplace-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders read from the connected marketplaces
+         * @description Newest first. A shop API key sees its shop's orders only.
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        get: operations["listMarketplaceOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/marketplace-orders/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The orders of a bundle (shipped together)
+         * @description An unknown bundle is 404.
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        get: operations["listMarketplaceOrderBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/marketplace-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A marketplace order
+         * @description A marketplace order
+         *
+         *     Contract 4.9 (api-v2.md).
+         */
+        get: operations["getMarketplaceOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2601,11 +2755,11 @@ export interface components {
             /** @description Position in the account's stream: increasing, never reused; pass the last one as afterId */
             id: number;
             /**
-             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId)
+             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId)
              * @enum {unknown}
              */
-            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted";
-            /** @description The order; 0 for an event of no order (fulfilment.supply_accepted) */
+            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created";
+            /** @description The order; 0 for an event of no order of the orders area (fulfilment.supply_accepted, marketplace_order.created) */
             orderId: number;
             shopId: number | null;
             /** @description Status before the change (null for order.created) */
@@ -2636,6 +2790,9 @@ export interface components {
                 fulfilmentWarehouseId?: number;
                 supplyId?: number;
                 hasDiscrepancies?: boolean;
+                /** @description marketplace_order.created: GET /v2/marketplace-orders/{id} */
+                marketplaceOrderId?: number;
+                marketplaceId?: number;
             };
         };
         /** @description A notification of the caller */
@@ -2718,6 +2875,144 @@ export interface components {
             employeeId: number | null;
             /** @description Extension: the count at acceptance differs from the act */
             hasDiscrepancies: boolean;
+        };
+        /** @description Marketplace */
+        Marketplace: {
+            /** @description 1 Ozon, 2 Wildberries, 3 Yandex Market, 4 the built-in sandbox */
+            id: number;
+            name: string;
+            /** @description URL */
+            logo: string;
+            legalEntity: {
+                name: string;
+                TIN: string;
+            };
+            fbs: boolean;
+            fbo: boolean;
+            dbs: boolean;
+            /** @description The account's credentials were checked with the marketplace and are stored */
+            connected: boolean;
+            integrationParams: {
+                name: {
+                    ru: string;
+                    en: string;
+                };
+                key: string;
+                /** @description Masked: only the last 4 characters of values of 8 or more are shown; empty when not connected */
+                value: string;
+            }[];
+            /** @description Which shipping modes' orders are read from the marketplace */
+            settings: {
+                fbsEnabled: boolean;
+                fboEnabled: boolean;
+                dbsEnabled: boolean;
+            } | null;
+            /** @description Product binding parameters of this marketplace: the keys a product's bindings item may carry beside marketplaceId */
+            bindingNames: {
+                [key: string]: {
+                    ru: string;
+                    en: string;
+                };
+            };
+        };
+        /** @description Marketplace warehouse */
+        MarketplaceWarehouse: {
+            id: number;
+            name: string;
+            address: {
+                city: {
+                    countryCode: string;
+                    name: string;
+                    fias: string | null;
+                    type: string | null;
+                    region: string | null;
+                };
+                street: string | null;
+                house: string | null;
+                bulk: string | null;
+                flat: string | null;
+                zipCode: string | null;
+            };
+        };
+        /** @description Marketplace order */
+        MarketplaceOrder: {
+            id: number;
+            /** @description Extension: the shop notified of it */
+            shopId: number | null;
+            marketplace: {
+                id: number;
+                name: string;
+            } | null;
+            marketplaceCreationDate: string | null;
+            marketplaceOrderNumber: string | null;
+            /** @description 1 FBS, 2 FBO, 3 DBS */
+            shippingMode: number | null;
+            /** @description Latest first */
+            statusHistory: {
+                /** @description Marketplace order status: 1 new, awaiting acceptance; 2 accepted, being assembled or awaiting shipment; 3 shipped, in delivery; 4 delivered; 5 canceled */
+                code: number;
+                /** @description The marketplace's own status */
+                name: string;
+                /** @description RFC 3339 */
+                date: string;
+            }[];
+            marketplaceAcceptDatePlanned: string | null;
+            marketplaceAcceptDate: string | null;
+            deliveryPrice: number;
+            deliveryPriceFact: number | null;
+            /** @description The goods' prices times counts, roubles */
+            priceDeclared: number;
+            products: {
+                /** @description The catalogue product bound to it; null: none is bound (see errors) */
+                productId: number | null;
+                vendorCode: string | null;
+                name: string;
+                count: number;
+                /** @description Price of one unit, roubles */
+                price: number;
+                /** @description The marketplace's identifiers (its bindingNames) */
+                identifiers: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description From the bound catalogue products (unbound ones count 0) */
+            dimensions: {
+                width: number;
+                height: number;
+                length: number;
+                /** @description kg */
+                weight: number;
+            };
+            shippingWarehouse: {
+                id: number;
+                name: string;
+            } | null;
+            deliveryAddress: {
+                city: {
+                    countryCode: string;
+                    name: string;
+                    fias: string | null;
+                    type: string | null;
+                    region: string | null;
+                };
+                street: string | null;
+                house: string | null;
+                bulk: string | null;
+                flat: string | null;
+            };
+            bundle: {
+                id: string;
+                /** @description Orders in the bundle */
+                count: number;
+            } | null;
+            /** @description Ships from a fulfilment warehouse of the service */
+            isFulfilment: boolean;
+            errors: {
+                /** @description Index in products */
+                product: number;
+                message: string;
+            }[] | null;
+            marketplaceAcceptExpired: boolean;
         };
     };
     responses: never;
@@ -11374,7 +11669,7 @@ export interface operations {
                 /** @description Events per call, 1 to 1000 */
                 limit?: number;
                 /** @description Only these types (types=a,b or types[]=a) */
-                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted")[];
+                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created")[];
                 /** @description Only this shop's orders (a shop API key sees only its own shop anyway) */
                 shopId?: number;
             };
@@ -13211,6 +13506,620 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMarketplaces: {
+        parameters: {
+            query?: {
+                /** @description Only marketplaces whose integration is available (all of ours are: they have an adapter) */
+                onlyWithIntegration?: boolean;
+                /** @description Shipping mode: 1 FBS (sale from the seller's warehouse), 2 FBO (from the marketplace's warehouse), 3 DBS (delivery by the seller) */
+                shippingMode?: 1 | 2 | 3;
+                /** @description true: only marketplaces some fulfilment warehouse of the service is integrated with (their ids are accepted by GET /v2/warehouses?integrationMarketplaceId=); false: the others */
+                isIntegration?: boolean;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of Marketplace */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Marketplace"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMarketplaceWarehouses: {
+        parameters: {
+            query: {
+                marketplaceId: number;
+                /** @description Shipping mode: 1 FBS (sale from the seller's warehouse), 2 FBO (from the marketplace's warehouse), 3 DBS (delivery by the seller) */
+                shippingMode: 1 | 2 | 3;
+                /** @description FIAS id of the locality */
+                fias: string;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of MarketplaceWarehouse */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceWarehouse"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connectMarketplace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Marketplace id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The values of the marketplace's integrationParams, keyed by their key */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is stopping or its database does not answer: retry later. */
+            503: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveMarketplaceSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Marketplace id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fbsEnabled?: boolean;
+                    fboEnabled?: boolean;
+                    dbsEnabled?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    fbsEnabled?: boolean;
+                    fboEnabled?: boolean;
+                    dbsEnabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMarketplaceOrders: {
+        parameters: {
+            query?: {
+                /** @description List: 0 all (default), 1 new (awaiting acceptance), 2 accepted (assembling, awaiting shipment), 3 shipped (in delivery), 4 delivered, 5 canceled */
+                list?: 0 | 1 | 2 | 3 | 4 | 5;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                dateFrom?: string;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                dateTo?: string;
+                /** @description Status codes (1 to 5, as the list codes) */
+                statuses?: number[];
+                /** @description Substring of the marketplace order number, a product name or identifier */
+                search?: string;
+                /** @description Marketplace ids */
+                marketplaces?: number[];
+                /** @description 1 FBS, 2 FBO, 3 DBS */
+                shippingMode?: 1 | 2 | 3;
+                /** @description The marketplace warehouse the order ships from (shippingWarehouse.id) */
+                warehouseId?: number;
+                /** @description true: only orders whose planned acceptance date passed without acceptance; false: the others */
+                marketplaceAcceptExpired?: boolean;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of MarketplaceOrder */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceOrder"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMarketplaceOrderBundle: {
+        parameters: {
+            query: {
+                /** @description Bundle id (bundle.id of an order) */
+                id: string;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of MarketplaceOrder */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceOrder"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMarketplaceOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Marketplace order */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceOrder"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'fulfilment.return_received',
   'fulfilment.product_ends',
   'fulfilment.supply_accepted',
+  'marketplace_order.created',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -34,6 +35,9 @@ export interface EventPayload {
   /** fulfilment.supply_accepted: the supply, and whether the count differed from its act. */
   supplyId?: number;
   hasDiscrepancies?: boolean;
+  /** marketplace_order.created: the marketplace order (GET /v2/marketplace-orders/{id}) and its marketplace. */
+  marketplaceOrderId?: number;
+  marketplaceId?: number;
 }
 
 /** An event of one order change, before it is written. */

@@ -26,6 +26,7 @@ export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>>
   'fulfilment.product_ends': 'productEndsInFulfilment',
   'fulfilment.goods_missing': 'orderProductsNotAvailableInFulfilment',
   'fulfilment.supply_accepted': 'deliveryAcceptedForFulfillment',
+  'marketplace_order.created': 'newOrder',
 };
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
@@ -95,7 +96,9 @@ export function notificationText(type: NotificationType, event: AccountEvent, sh
   const ref = orderRef(event);
   switch (type) {
     case 'newOrder':
-      return `New order ${ref} in shop "${shopName}".`;
+      return event.payload.marketplaceOrderId !== undefined
+        ? `New marketplace order ${event.payload.marketplaceOrderId} (${event.payload.cmsId}) in shop "${shopName}".`
+        : `New order ${ref} in shop "${shopName}".`;
     case 'newProblemOrder': {
       const why = event.payload.error ?? (event.statusTo !== null ? `status ${event.statusTo} ${statusName(event.statusTo)}` : 'a problem');
       return `Order ${ref} of shop "${shopName}" needs attention: ${why}.`;

@@ -12,7 +12,21 @@ import { decodeBase64File, readImportRows, type RawRow } from './import/reader.j
 import { renderImportTemplate } from './import/template.js';
 import { ProductInput, type ImportResult, type Product, type ProductListQuery, type ProductPatch } from './schemas.js';
 import { NO_STOCK, type ProductStock } from './stock.js';
-import { isUniqueViolation, type ProductFilter, type ProductRecord, type ProductStore, type ProductValues } from './store.js';
+import { BindingTakenError, isUniqueViolation, type BoundProductRow, type ProductFilter, type ProductRecord, type ProductStore, type ProductValues } from './store.js';
+
+/** A catalogue product bound to a marketplace identifier. */
+export type BoundProduct = BoundProductRow;
+
+/** The binding names of a marketplace (data/marketplaces.json), undefined for an unknown one. */
+export type BindingNamesOf = (marketplaceId: number) => { name: string; bindingNames: string[] } | undefined;
+
+const BINDING_VALUE_MAX = 255;
+
+function bindingTaken(): AppError {
+  return conflict('duplicate_binding', 'A binding identifier of this product is already bound to another product of this account; an identifier is unique per marketplace within the account.', [
+    { field: 'bindings', message: 'an identifier is already bound to another product' },
+  ]);
+}
 
 /** Import rows are read like a form body: every cell may be text. */
 const importRowValidator = compileValidator<ProductInput>(ProductInput, 'querystring');
@@ -66,7 +80,15 @@ export class ProductService {
     private readonly countries: CountryDirectory,
     private readonly stock: ProductStock = NO_STOCK,
     private readonly cache: AccountReadCache = new AccountReadCache(false),
+    /** Without it (tests of the catalogue alone) bindings are stored as given. */
+    private readonly bindingNamesOf: BindingNamesOf | null = null,
   ) {}
+
+  /** The live products bound to these identifiers of a marketplace, keyed by `name \0 value` (the marketplace orders' matching). */
+  boundProducts(accountId: number, marketplaceId: number, identifiers: Array<{ name: string; value: string }>): Promise<Map<string, BoundProduct>> {
+    if (identifiers.length === 0) return Promise.resolve(new Map());
+    return this.store.boundProducts(accountId, marketplaceId, identifiers);
+  }
 
   /** After any write to the account's products: remembered counts and rows are no longer true. */
   private changed(scope: Scope): void {
@@ -132,6 +154,7 @@ export class ProductService {
       this.changed(scope);
       return id;
     } catch (error) {
+      if (error instanceof BindingTakenError) throw bindingTaken();
       if (isUniqueViolation(error)) throw duplicateVendorCode(values.vendorCode, undefined);
       throw error;
     }
@@ -230,6 +253,7 @@ export class ProductService {
       if (!(await this.store.update(scope.accountId, id, values))) throw notFound('Product', id);
       this.changed(scope);
     } catch (error) {
+      if (error instanceof BindingTakenError) throw bindingTaken();
       if (isUniqueViolation(error)) throw duplicateVendorCode(values.vendorCode, undefined);
       throw error;
     }
@@ -263,6 +287,7 @@ export class ProductService {
     const producingCountry = emptyToNull(input.producingCountry)?.toUpperCase() ?? null;
     if (producingCountry !== null && !this.countries.has(producingCountry)) problems.add('producingCountry', `"${producingCountry}" is not a known country code`);
     const barcodes = [...new Set((input.barcodes ?? []).map((barcode) => barcode.trim()).filter((barcode) => barcode !== ''))];
+    const bindings = this.validBindings(input.bindings ?? [], problems);
     problems.throwIfAny();
     return {
       name,
@@ -284,7 +309,39 @@ export class ProductService {
       producingCountry,
       markCodeRequired: input.markCodeRequired ?? false,
       batchAccounting: input.batchAccounting ?? false,
-      bindings: input.bindings ?? [],
+      bindings,
     };
+  }
+
+  /**
+   * Each binding is {marketplaceId, <one or more of that marketplace's bindingNames>: value};
+   * stored normalised (numeric marketplaceId, trimmed text values).
+   */
+  private validBindings(bindings: unknown[], problems: FieldErrorCollector): unknown[] {
+    const namesOf = this.bindingNamesOf;
+    if (!namesOf) return bindings;
+    return bindings.map((binding, index) => {
+      const field = `bindings[${index}]`;
+      if (!binding || typeof binding !== 'object' || Array.isArray(binding)) {
+        problems.add(field, 'must be an object {marketplaceId, <binding name>: value}');
+        return binding;
+      }
+      const { marketplaceId: rawId, ...identifiers } = binding as Record<string, unknown>;
+      const marketplaceId = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,9}$/.test(rawId.trim()) ? Number(rawId) : NaN;
+      const marketplace = Number.isInteger(marketplaceId) ? namesOf(marketplaceId) : undefined;
+      if (!marketplace) {
+        problems.add(`${field}.marketplaceId`, 'must be the id of a marketplace (GET /v2/marketplaces)');
+        return binding;
+      }
+      const normalised: Record<string, unknown> = { marketplaceId };
+      for (const [name, value] of Object.entries(identifiers)) {
+        const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : null;
+        if (!marketplace.bindingNames.includes(name)) problems.add(`${field}.${name}`, `is not a binding of ${marketplace.name} (its bindingNames: ${marketplace.bindingNames.join(', ')})`);
+        else if (!text || text.length > BINDING_VALUE_MAX) problems.add(`${field}.${name}`, `must be a text of 1 to ${BINDING_VALUE_MAX} characters`);
+        else normalised[name] = text;
+      }
+      if (Object.keys(identifiers).length === 0) problems.add(field, `names no identifier (${marketplace.name}'s bindingNames: ${marketplace.bindingNames.join(', ')})`);
+      return normalised;
+    });
   }
 }

@@ -165,6 +165,35 @@ function containsIndexed(engine: DatabaseKind, column: SearchColumn, needle: str
   return sql<boolean>`id in (select rowid from products_search where products_search match ${phrase})`;
 }
 
+/** A binding identifier of the product is already another product's. */
+export class BindingTakenError extends Error {
+  override readonly name = 'BindingTakenError';
+}
+
+export interface BoundProductRow {
+  id: number;
+  vendorCode: string;
+  name: string;
+  width: number | null;
+  height: number | null;
+  length: number | null;
+  weightGrams: number | null;
+}
+
+/** The identifier rows of validated bindings ({marketplaceId, <bindingName>: value, ...}). */
+export function bindingRows(bindings: unknown[]): Array<{ marketplace_id: number; name: string; value: string }> {
+  const rows = new Map<string, { marketplace_id: number; name: string; value: string }>();
+  for (const binding of bindings) {
+    if (!binding || typeof binding !== 'object') continue;
+    const { marketplaceId, ...identifiers } = binding as Record<string, unknown>;
+    if (typeof marketplaceId !== 'number') continue;
+    for (const [name, value] of Object.entries(identifiers)) {
+      if (typeof value === 'string') rows.set(`${marketplaceId}\u0000${name}\u0000${value}`, { marketplace_id: marketplaceId, name, value });
+    }
+  }
+  return [...rows.values()];
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -257,23 +286,67 @@ export class ProductStore {
 
   async insert(accountId: number, values: ProductValues): Promise<number> {
     const now = nowIso();
-    const row = await this.db
-      .insertInto('products')
-      .values({ account_id: accountId, ...toColumns(values), created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('products')
+        .values({ account_id: accountId, ...toColumns(values), created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await this.writeBindings(trx, accountId, row.id, values.bindings);
+      return row.id;
+    });
   }
 
   async update(accountId: number, id: number, values: ProductValues): Promise<boolean> {
-    const result = await this.db
-      .updateTable('products')
-      .set({ ...toColumns(values), updated_at: nowIso() })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('products')
+        .set({ ...toColumns(values), updated_at: nowIso() })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await trx.deleteFrom('product_bindings').where('account_id', '=', accountId).where('product_id', '=', id).execute();
+      await this.writeBindings(trx, accountId, id, values.bindings);
+      return true;
+    });
+  }
+
+  /**
+   * The product's binding identifiers as rows: their unique index, not a read before, keeps
+   * an identifier to one product per marketplace (a taken one is a BindingTakenError).
+   */
+  private async writeBindings(trx: Transaction<Tables>, accountId: number, productId: number, bindings: unknown[]): Promise<void> {
+    const rows = bindingRows(bindings).map((row) => ({ account_id: accountId, product_id: productId, ...row }));
+    if (rows.length === 0) return;
+    try {
+      await trx.insertInto('product_bindings').values(rows).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new BindingTakenError();
+      throw error;
+    }
+  }
+
+  /** The products bound to these identifiers of a marketplace, keyed by `name \0 value`. */
+  async boundProducts(accountId: number, marketplaceId: number, identifiers: Array<{ name: string; value: string }>): Promise<Map<string, BoundProductRow>> {
+    const found = new Map<string, BoundProductRow>();
+    const values = [...new Set(identifiers.map((item) => item.value))];
+    for (let start = 0; start < values.length; start += 1000) {
+      const rows = await this.db
+        .selectFrom('product_bindings')
+        .innerJoin('products', 'products.id', 'product_bindings.product_id')
+        .select(['product_bindings.name as binding', 'product_bindings.value', 'products.id', 'products.vendor_code', 'products.name', 'products.width', 'products.height', 'products.length', 'products.weight_grams'])
+        .where('product_bindings.account_id', '=', accountId)
+        .where('product_bindings.marketplace_id', '=', marketplaceId)
+        .where('product_bindings.value', 'in', values.slice(start, start + 1000))
+        .where('products.deleted_at', 'is', null)
+        .execute();
+      for (const row of rows) {
+        found.set(`${row.binding}\u0000${row.value}`, { id: row.id, vendorCode: row.vendor_code, name: row.name, width: row.width, height: row.height, length: row.length, weightGrams: row.weight_grams });
+      }
+    }
+    return found;
   }
 
   async markDeleted(accountId: number, id: number): Promise<boolean> {
@@ -313,6 +386,12 @@ export class ProductStore {
               .doUpdateSet((eb) => Object.fromEntries(UPSERT_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)]))),
           )
           .execute();
+      }
+      // an import overwrites bindings with none: their identifier rows go too
+      const overwritten = [...existing];
+      for (let start = 0; start < overwritten.length; start += 5000) {
+        const ids = trx.selectFrom('products').select('id').where('account_id', '=', accountId).where('vendor_code', 'in', overwritten.slice(start, start + 5000));
+        await trx.deleteFrom('product_bindings').where('account_id', '=', accountId).where('product_id', 'in', ids).execute();
       }
       return { overwritten: existing.size };
     });

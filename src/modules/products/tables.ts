@@ -30,7 +30,7 @@ export interface ProductTables {
     producing_country: string | null;
     mark_code_required: Flag;
     batch_accounting: Flag;
-    /** Marketplace bindings, stored as given (JSON array). */
+    /** Marketplace bindings as given and validated (JSON array); their identifiers are also rows of product_bindings. */
     bindings: Json;
     /**
      * Set when the product was deleted: it leaves the catalogue, but kits (and later
@@ -39,5 +39,14 @@ export interface ProductTables {
     deleted_at: Instant | null;
     created_at: Instant;
     updated_at: Instant;
+  };
+  /** One row per binding identifier of a product: the unique index keeps an identifier to one product per marketplace. */
+  product_bindings: {
+    account_id: number;
+    marketplace_id: number;
+    /** One of the marketplace's bindingNames (offerId, sku...). */
+    name: string;
+    value: string;
+    product_id: number;
   };
 }

@@ -83,6 +83,11 @@ export class ShopService {
   }
 
   /** Whether the account has a shop of this id (a shop key's limits are the caller's to check). */
+  /** The account's oldest shop (whose notifications a marketplace order without a chosen shop raises), or null. */
+  firstShopId(accountId: number): Promise<number | null> {
+    return this.store.firstId(accountId);
+  }
+
   async exists(scope: Scope, id: number): Promise<boolean> {
     return (await this.store.get(scope.accountId, id)) !== undefined;
   }

@@ -71,6 +71,12 @@ function toColumns(values: ShopValues) {
 export class ShopStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
+  /** The account's oldest shop, if any. */
+  async firstId(accountId: number): Promise<number | null> {
+    const row = await this.db.selectFrom('shops').select('id').where('account_id', '=', accountId).orderBy('id').limit(1).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
   async list(accountId: number, filter: ShopFilter, paging: Paging): Promise<Page<ShopRecord>> {
     let query = this.db.selectFrom('shops').where('shops.account_id', '=', accountId);
     if (filter.nameContains) query = query.where('shops.search_name', 'like', containsPattern(filter.nameContains));

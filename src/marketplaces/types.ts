@@ -1,0 +1,98 @@
+/**
+ * The contract of a marketplace adapter (one per marketplace, split like the carrier
+ * drivers: a pure mapper of the marketplace's documented shapes and a proxy doing the I/O).
+ */
+
+/** The integration parameters the account gave, keyed by `integrationParams[].key`. */
+export type Credentials = Record<string, string>;
+
+/** Our status groups of a marketplace order; also the `list` codes of GET /v2/marketplace-orders (0 = all). */
+export const MARKETPLACE_ORDER_STATUSES = {
+  1: 'New, awaiting acceptance by the seller',
+  2: 'Accepted, being assembled or awaiting shipment',
+  3: 'Shipped, in delivery',
+  4: 'Delivered',
+  5: 'Canceled',
+} as const;
+export type MarketplaceOrderStatus = 1 | 2 | 3 | 4 | 5;
+
+/** An address in the contract's shape (deliveryAddress of 2.7, the marketplace warehouse of 2.8). */
+export interface MarketplaceAddress {
+  city: { countryCode: string; name: string; fias: string | null; type: string | null; region: string | null };
+  street: string | null;
+  house: string | null;
+  bulk: string | null;
+  flat: string | null;
+}
+
+export interface FetchedProduct {
+  name: string;
+  count: number;
+  /** Price of one unit, kopecks. */
+  priceKopecks: number;
+  /** The marketplace's identifiers of the product, keyed by its bindingNames (offerId, sku...). */
+  identifiers: Record<string, string>;
+}
+
+/** One order as a marketplace answered it, mapped to our terms (mappers are pure). */
+export interface FetchedOrder {
+  number: string;
+  createdAt: string | null;
+  /** 1 FBS, 2 FBO, 3 DBS */
+  shippingMode: 1 | 2 | 3;
+  status: MarketplaceOrderStatus;
+  /** The marketplace's own status name. */
+  statusName: string;
+  /** The marketplace's time of that status, else null (we take the time we saw it). */
+  statusAt: string | null;
+  acceptPlannedAt: string | null;
+  acceptedAt: string | null;
+  deliveryPriceKopecks: number;
+  deliveryPriceFactKopecks: number | null;
+  products: FetchedProduct[];
+  shippingWarehouse: { id: number; name: string } | null;
+  deliveryAddress: MarketplaceAddress | null;
+  /** Orders of one buyer's basket shipped together share it; null when the marketplace says nothing. */
+  bundleKey: string | null;
+}
+
+/** One page of a poll: the orders, where the next page starts, and whether there is one now. */
+export interface OrderPage {
+  orders: FetchedOrder[];
+  cursor: unknown;
+  more: boolean;
+}
+
+export interface MarketplaceAdapter {
+  /** Checks the credentials with a cheap call; throws MarketplaceAuthError or MarketplaceUnavailableError. */
+  checkCredentials(credentials: Credentials, signal: AbortSignal): Promise<void>;
+  /** The next page of orders after `cursor` (null: the first poll), at most `limit`. */
+  fetchOrders(credentials: Credentials, cursor: unknown, limit: number, now: Date, signal: AbortSignal): Promise<OrderPage>;
+}
+
+/** The marketplace refused the credentials (401/403): the account must fix them. */
+export class MarketplaceAuthError extends Error {
+  override readonly name = 'MarketplaceAuthError';
+}
+
+/** The marketplace did not answer usefully (network, 429, 5xx, garbage): try again later. */
+export class MarketplaceUnavailableError extends Error {
+  override readonly name = 'MarketplaceUnavailableError';
+  constructor(
+    message: string,
+    /** From Retry-After (or the marketplace's own header) on a 429, else null. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Roubles as the marketplaces write them ("1390.000000", 1390.5) to whole kopecks. */
+export function kopecksOf(value: unknown): number {
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  return Number.isFinite(number) ? Math.round(number * 100) : 0;
+}
+
+export function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null;
+}

@@ -1,0 +1,23 @@
+/** The Yandex Market adapter: a campaign's orders, paged by page_token. */
+import { MarketplaceAuthError, type Credentials, type MarketplaceAdapter, type OrderPage } from '../types.js';
+import { mapOrderList, ordersQuery, type YandexCursor } from './mapper.js';
+import { YandexProxy } from './proxy.js';
+
+export class YandexMarketAdapter implements MarketplaceAdapter {
+  private readonly proxy: YandexProxy;
+
+  constructor(baseUrl: string) {
+    this.proxy = new YandexProxy(baseUrl);
+  }
+
+  async checkCredentials(credentials: Credentials, signal: AbortSignal): Promise<void> {
+    if (!/^\d{1,19}$/.test(credentials.campaignId ?? '')) throw new MarketplaceAuthError('The campaign ID is a number (see "API and modules" in the seller office).');
+    await this.proxy.campaign(credentials, signal);
+  }
+
+  async fetchOrders(credentials: Credentials, cursor: unknown, _limit: number, now: Date, signal: AbortSignal): Promise<OrderPage> {
+    const at = cursor as YandexCursor | null;
+    const body = await this.proxy.orders(credentials, ordersQuery(at, now), signal);
+    return mapOrderList(body, at, now);
+  }
+}

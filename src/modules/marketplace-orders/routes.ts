@@ -1,0 +1,48 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
+import { errorResponses, IdParams } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { BundleQuery, MarketplaceOrder, MarketplaceOrderListQuery } from './schemas.js';
+
+const tags = ['Marketplaces'];
+
+export function marketplaceOrderRoutes(app: App, services: Services): void {
+  app.get(
+    '/v2/marketplace-orders',
+    {
+      schema: {
+        tags,
+        summary: 'Orders read from the connected marketplaces',
+        description: 'Newest first. A shop API key sees its shop\'s orders only.',
+        querystring: MarketplaceOrderListQuery,
+        response: { 200: { ...Type.Array(MarketplaceOrder), headers: PAGING_HEADERS }, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const at = paging(request.query);
+      return sendPage(reply, await services.marketplaceOrders.list(request.scope, request.query, at), at);
+    },
+  );
+
+  // before /:id, which would otherwise take "bundles" for an id
+  app.get(
+    '/v2/marketplace-orders/bundles',
+    {
+      schema: {
+        tags,
+        summary: 'The orders of a bundle (shipped together)',
+        description: 'An unknown bundle is 404.',
+        querystring: BundleQuery,
+        response: { 200: Type.Array(MarketplaceOrder), ...errorResponses(404) },
+      },
+    },
+    async (request) => services.marketplaceOrders.bundle(request.scope, request.query.id),
+  );
+
+  app.get(
+    '/v2/marketplace-orders/:id',
+    { schema: { tags, summary: 'A marketplace order', params: IdParams, response: { 200: MarketplaceOrder, ...errorResponses(403, 404) } } },
+    async (request) => services.marketplaceOrders.get(request.scope, request.params.id),
+  );
+}

@@ -1,0 +1,178 @@
+/** SQL of marketplace orders, always scoped by account; new ones write their event in the same transaction. */
+import type { Kysely, Selectable } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
+import { containsPattern, flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
+import type { Page, Paging } from '../../platform/paging.js';
+import { outboxRows, writeOrderEvents } from '../events/outbox.js';
+import type { MarketplaceAddress } from '../../marketplaces/types.js';
+
+export type OrderRow = Selectable<Tables['marketplace_orders']>;
+
+export interface StatusChange {
+  code: number;
+  name: string;
+  date: string;
+}
+
+export interface StoredProduct {
+  productId: number | null;
+  vendorCode: string | null;
+  name: string;
+  count: number;
+  priceKopecks: number;
+  identifiers: Record<string, string>;
+}
+
+export interface NewMarketplaceOrder {
+  marketplaceId: number;
+  shopId: number | null;
+  number: string;
+  createdAt: string | null;
+  shippingMode: number;
+  statusCode: number;
+  statusName: string;
+  statusHistory: StatusChange[];
+  acceptPlannedAt: string | null;
+  acceptedAt: string | null;
+  deliveryPriceKopecks: number;
+  deliveryPriceFactKopecks: number | null;
+  priceDeclaredKopecks: number;
+  products: StoredProduct[];
+  dimensions: { width: number; height: number; length: number; weightGrams: number };
+  shippingWarehouse: { id: number; name: string } | null;
+  deliveryAddress: MarketplaceAddress;
+  bundleKey: string | null;
+  isFulfilment: boolean;
+  errors: Array<{ product: number; message: string }> | null;
+}
+
+export interface MarketplaceOrderFilter {
+  statusCodes?: number[];
+  createdFrom?: string;
+  createdBefore?: string;
+  search?: string;
+  marketplaceIds?: number[];
+  shippingMode?: number;
+  warehouseId?: number;
+  acceptExpired?: { value: boolean; now: string };
+  shopId?: number;
+}
+
+/** Statuses in which an order still waits for the marketplace's acceptance. */
+const AWAITING_ACCEPTANCE = [1, 2];
+
+export class MarketplaceOrderStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  /**
+   * Stores the orders not stored yet (the unique index on the marketplace's number decides,
+   * not a read before), each new one with its `marketplace_order.created` event. Answers the
+   * ids of the new ones.
+   */
+  async insertNew(accountId: number, orders: NewMarketplaceOrder[]): Promise<number[]> {
+    if (orders.length === 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      const created: number[] = [];
+      const now = nowIso();
+      for (const order of orders) {
+        const row = await trx
+          .insertInto('marketplace_orders')
+          .values({
+            account_id: accountId,
+            marketplace_id: order.marketplaceId,
+            shop_id: order.shopId,
+            marketplace_order_number: order.number,
+            marketplace_created_at: order.createdAt,
+            shipping_mode: order.shippingMode,
+            status_code: order.statusCode,
+            status_name: order.statusName,
+            status_history: toJson(order.statusHistory),
+            accept_planned_at: order.acceptPlannedAt,
+            accepted_at: order.acceptedAt,
+            delivery_price: order.deliveryPriceKopecks,
+            delivery_price_fact: order.deliveryPriceFactKopecks,
+            price_declared: order.priceDeclaredKopecks,
+            products: toJson(order.products),
+            dimensions: toJson(order.dimensions),
+            shipping_warehouse_id: order.shippingWarehouse?.id ?? null,
+            shipping_warehouse: order.shippingWarehouse ? toJson(order.shippingWarehouse) : null,
+            delivery_address: toJson(order.deliveryAddress),
+            bundle_key: order.bundleKey,
+            is_fulfilment: order.isFulfilment,
+            errors: order.errors ? toJson(order.errors) : null,
+            search_text: [order.number, ...order.products.flatMap((product) => [product.name, product.vendorCode ?? '', ...Object.values(product.identifiers)])].join(' ').toLowerCase().replace(/ё/g, 'е'),
+            created_at: now,
+          })
+          .onConflict((conflict) => conflict.columns(['account_id', 'marketplace_id', 'marketplace_order_number']).doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!row) continue;
+        created.push(row.id);
+        const payload = { cmsId: order.number, trackNumber: null, marketplaceOrderId: row.id, marketplaceId: order.marketplaceId };
+        // orderId 0: the event is of no order of the orders area; the marketplace order is in the payload
+        await writeOrderEvents(trx, outboxRows(accountId, order.shopId, 0, [{ type: 'marketplace_order.created', statusFrom: null, statusTo: order.statusCode, payload }], now));
+      }
+      return created;
+    });
+  }
+
+  async list(accountId: number, filter: MarketplaceOrderFilter, paging: Paging): Promise<Page<OrderRow>> {
+    let query = this.db.selectFrom('marketplace_orders').where('account_id', '=', accountId);
+    if (filter.statusCodes) query = query.where('status_code', 'in', filter.statusCodes);
+    if (filter.createdFrom) query = query.where('marketplace_created_at', '>=', filter.createdFrom);
+    if (filter.createdBefore) query = query.where('marketplace_created_at', '<', filter.createdBefore);
+    if (filter.search) query = query.where('search_text', 'like', containsPattern(filter.search));
+    if (filter.marketplaceIds?.length) query = query.where('marketplace_id', 'in', filter.marketplaceIds);
+    if (filter.shippingMode !== undefined) query = query.where('shipping_mode', '=', filter.shippingMode);
+    if (filter.warehouseId !== undefined) query = query.where('shipping_warehouse_id', '=', filter.warehouseId);
+    if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
+    if (filter.acceptExpired) {
+      const { now, value } = filter.acceptExpired;
+      query = query.where((eb) => {
+        if (value) return eb.and([eb('accepted_at', 'is', null), eb('accept_planned_at', '<', now), eb('status_code', 'in', AWAITING_ACCEPTANCE)]);
+        // spelt out rather than NOT(...): a null planned date would make NOT(...) null, hiding the row
+        return eb.or([eb('accepted_at', 'is not', null), eb('accept_planned_at', 'is', null), eb('accept_planned_at', '>=', now), eb('status_code', 'not in', AWAITING_ACCEPTANCE)]);
+      });
+    }
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows, total: Number(count.total) };
+  }
+
+  async get(accountId: number, id: number): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async byBundle(accountId: number, bundleKey: string, shopId?: number): Promise<OrderRow[]> {
+    let query = this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('bundle_key', '=', bundleKey);
+    if (shopId !== undefined) query = query.where('shop_id', '=', shopId);
+    return query.orderBy('id').execute();
+  }
+
+  /** How many orders each bundle holds. */
+  async bundleSizes(accountId: number, bundleKeys: string[]): Promise<Map<string, number>> {
+    if (bundleKeys.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('marketplace_orders')
+      .select(['bundle_key', (eb) => eb.fn.countAll<number>().as('size')])
+      .where('account_id', '=', accountId)
+      .where('bundle_key', 'in', [...new Set(bundleKeys)])
+      .groupBy('bundle_key')
+      .execute();
+    return new Map(rows.map((row) => [row.bundle_key as string, Number(row.size)]));
+  }
+}
+
+export function rowFlags(row: OrderRow) {
+  return {
+    isFulfilment: flag(row.is_fulfilment),
+    products: fromJson<StoredProduct[]>(row.products),
+    statusHistory: fromJson<StatusChange[]>(row.status_history),
+    dimensions: fromJson<NewMarketplaceOrder['dimensions']>(row.dimensions),
+    shippingWarehouse: row.shipping_warehouse === null ? null : fromJson<{ id: number; name: string }>(row.shipping_warehouse),
+    deliveryAddress: fromJson<MarketplaceAddress>(row.delivery_address),
+    errors: row.errors === null ? null : fromJson<Array<{ product: number; message: string }>>(row.errors),
+  };
+}

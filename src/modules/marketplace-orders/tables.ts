@@ -1,0 +1,34 @@
+import type { Flag, Id, Instant, Json } from '../../platform/db/column-types.js';
+
+export interface MarketplaceOrderTables {
+  marketplace_orders: {
+    id: Id;
+    account_id: number;
+    marketplace_id: number;
+    shop_id: number | null;
+    marketplace_order_number: string;
+    marketplace_created_at: Instant | null;
+    shipping_mode: number | null;
+    /** Our status code (MARKETPLACE_ORDER_STATUSES), the `list` groups. */
+    status_code: number;
+    /** The marketplace's own status name. */
+    status_name: string;
+    status_history: Json;
+    accept_planned_at: Instant | null;
+    accepted_at: Instant | null;
+    /** kopecks */
+    delivery_price: number;
+    delivery_price_fact: number | null;
+    price_declared: number;
+    products: Json;
+    dimensions: Json;
+    shipping_warehouse_id: number | null;
+    shipping_warehouse: Json | null;
+    delivery_address: Json;
+    bundle_key: string | null;
+    is_fulfilment: Flag;
+    errors: Json | null;
+    search_text: string;
+    created_at: Instant;
+  };
+}

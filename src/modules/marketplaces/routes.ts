@@ -1,0 +1,84 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { errorResponses, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { logoSvg } from '../companies/routes.js';
+import { IntegrationBody, Marketplace, MarketplaceIdParams, MarketplaceListQuery, MarketplaceWarehouse, MarketplaceWarehouseQuery, SettingsBody } from './schemas.js';
+
+const tags = ['Marketplaces'];
+
+export function marketplaceRoutes(app: App, services: Services): void {
+  app.get<{ Params: { file: string } }>('/logos/marketplaces/:file', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const code = request.params.file.replace(/\.svg$/, '');
+    const marketplace = services.marketplaces.directory.all.find((record) => record.code === code);
+    if (!marketplace) return reply.code(404).send({ code: 'not_found', message: 'No such logo.', errors: [], logId: request.id });
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logoSvg(marketplace.name, marketplace.code));
+  });
+
+  app.get(
+    '/v2/marketplaces',
+    {
+      schema: {
+        tags,
+        summary: 'Marketplaces, with the account\'s integration state',
+        description: 'No paging. Credentials are shown masked.',
+        querystring: MarketplaceListQuery,
+        response: { 200: Type.Array(Marketplace), ...errorResponses() },
+      },
+    },
+    async (request) => services.marketplaces.list(request.scope, request.query),
+  );
+
+  app.get(
+    '/v2/marketplaces/warehouses',
+    {
+      schema: {
+        tags,
+        summary: 'Warehouses of a marketplace in a locality',
+        description: 'No paging. An unknown marketplace is 404; a locality without warehouses answers [].',
+        querystring: MarketplaceWarehouseQuery,
+        response: { 200: Type.Array(MarketplaceWarehouse), ...errorResponses(404) },
+      },
+    },
+    async (request) => services.marketplaces.warehouses(request.query),
+  );
+
+  app.post(
+    '/v2/marketplaces/integration/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Connect a marketplace account',
+        description:
+          'The body holds exactly the keys of the marketplace\'s integrationParams. The credentials are checked with the marketplace first: a refusal is 422 marketplace_auth_failed with its reason, a marketplace that does not answer 503 marketplace_unavailable; nothing is stored then. ' +
+          'Stored sealed with the instance secret (AES-256-GCM). The Shop-Id header (or a shop key\'s shop) names the shop notified of new orders; without it, the account\'s first shop.',
+        params: MarketplaceIdParams,
+        body: IntegrationBody,
+        response: { 204: NoContent, ...errorResponses(403, 404, 422, 503) },
+      },
+    },
+    async (request, reply) => {
+      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
+      await services.marketplaces.connect(request.scope, request.params.id, request.body, shop?.id ?? null);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v2/marketplaces/settings/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Shipment settings of a connected marketplace',
+        description: 'Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read.',
+        params: MarketplaceIdParams,
+        body: SettingsBody,
+        response: { 204: NoContent, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await services.marketplaces.saveSettings(request.scope, request.params.id, request.body);
+      return reply.code(204).send();
+    },
+  );
+}
