@@ -18,6 +18,7 @@ import { NotificationView } from './modules/notifications/schemas.js';
 import { DuplicateResult, MissingProducts, Order, PushResult, StatusHistoryItem, TrackingRecord } from './modules/orders/schemas.js';
 import { ImportResult, Product } from './modules/products/schemas.js';
 import { Supply } from './modules/fulfilment/schemas.js';
+import { AgentReport, AnalyticalReport, Bill } from './modules/reports/schemas.js';
 import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
 
@@ -193,6 +194,13 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/products/shipments/{id}': op('getSupply'),
   'POST /v2/products/shipments/confirm': op('confirmSupply', '4.11'),
   'POST /v2/products/movement-report': op('createMovementReport', '4.5'),
+  // 4.8 reports
+  'GET /v2/reports/bill': op('listBills', '4.8'),
+  'GET /v2/reports/agent': op('listAgentReports', '4.8'),
+  'PUT /v2/reports/agent-accept/{id}': op('acceptAgentReport', '4.8'),
+  'GET /v2/reports/analytical': op('listAnalyticalReports', '4.8'),
+  'POST /v2/reports/analytical': op('createAnalyticalReport', '4.8'),
+  'POST /v2/operator/bills/{id}/payments': op('recordBillPayment'),
   'GET /v2/fulfilment/operator/supplies': op('listSuppliesAtWarehouse'),
   'POST /v2/fulfilment/operator/supplies/{id}/arrived': op('markSupplyArrived'),
   'POST /v2/fulfilment/operator/supplies/{id}/accepted': op('acceptSupply'),
@@ -225,6 +233,9 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Product,
     ProductImportResult: ImportResult,
     Supply,
+    Bill,
+    AgentReport,
+    AnalyticalReport,
     Shop,
     ShopApiKey: ApiKeyResponse,
     WidgetSettings,

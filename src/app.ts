@@ -32,6 +32,7 @@ import { eventRoutes } from './modules/events/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
+import { reportRoutes } from './modules/reports/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -149,7 +150,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   boxRoutes(app, services);
   deliveryCompanyRoutes(app, services);
   calculatorRoutes(app, services);
-  fileRoutes(app, services.files);
+  fileRoutes(app, services.files, (name) => services.analyticalReports.isPendingFile(name));
   productRoutes(app, services);
   kitRoutes(app, services);
   orderRoutes(app, services);
@@ -159,6 +160,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   notificationRoutes(app, services);
   trackingPageRoutes(app, services);
   fulfilmentRoutes(app, services);
+  reportRoutes(app, services);
 
   return app;
 }

@@ -44,6 +44,13 @@ import { StockStore } from './modules/fulfilment/stock-store.js';
 import { SupplyService } from './modules/fulfilment/supply-service.js';
 import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
+import { AnalyticalReportService } from './modules/reports/analytical-service.js';
+import { BillingService } from './modules/reports/billing-service.js';
+import { DeliveryCharges, FulfilmentCharges, StorageCharges, type BillingRates } from './modules/reports/charges.js';
+import { ReportStore } from './modules/reports/store.js';
+import { readDataFile } from './platform/reference-data.js';
+import { addDays } from './platform/clock.js';
+import { startOfDay } from './modules/orders/service.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -87,10 +94,14 @@ export interface Services {
   supplies: SupplyService;
   /** The movement report of fulfilment goods (xlsx). */
   movementReport: MovementReportService;
+  /** Bills and agent reports of each billing period, and payments of bills (issue 16). */
+  billing: BillingService;
+  /** Analytical reports (xlsx) asked for by the shop owner. */
+  analyticalReports: AnalyticalReportService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'billingPeriod' | 'reportSyncRows'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -132,6 +143,20 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
   const supplies = new SupplyService(new SupplyStore(db), stock, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
   const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
+  const reportStore = new ReportStore(db, database.kind);
+  const rates = readDataFile<BillingRates>('billing.json');
+  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });
+  const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
+  // each day's end in the account's zone: storage counts the units on hand at the end of every day
+  const dayEnds = (period: { start: string; end: string; timeZone: string }) => {
+    const ends: string[] = [];
+    for (let day = period.start; day < period.end; day = addDays(day, 1)) ends.push(startOfDay(addDays(day, 1), period.timeZone));
+    return ends;
+  };
+  billing.addChargeSource(new DeliveryCharges(orders));
+  billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
+  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
+  const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { metrics, stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { billing, analyticalReports, metrics, stock, supplies, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

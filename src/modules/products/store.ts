@@ -165,10 +165,7 @@ function containsIndexed(engine: DatabaseKind, column: SearchColumn, needle: str
   return sql<boolean>`id in (select rowid from products_search where products_search match ${phrase})`;
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
+export { isUniqueViolation } from '../../platform/db/values.js';
 
 /** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
 export class ProductStore {

@@ -14,9 +14,10 @@ import { packedOrders } from './migrations/0009_packed_orders.js';
 import { orderLists } from './migrations/0010_order_lists.js';
 import { idempotencyLeases } from './migrations/0011_idempotency_leases.js';
 import { fulfilment } from './migrations/0012_fulfilment.js';
+import { reports } from './migrations/0014_reports.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, reports];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before

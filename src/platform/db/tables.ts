@@ -12,7 +12,8 @@ import type { WarehouseTables } from '../../modules/warehouses/tables.js';
 import type { EventTables } from '../../modules/events/tables.js';
 import type { NotificationTables } from '../../modules/notifications/tables.js';
 import type { FulfilmentTables } from '../../modules/fulfilment/tables.js';
+import type { ReportTables } from '../../modules/reports/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, ReportTables {}
