@@ -55,6 +55,18 @@ function accountScope(accountId: number, timeZone: string): Scope {
   return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
 }
 
+/** What every order row starts with: the order, when it was made (account's wall clock), its status and company. */
+function orderIdentity(scope: Scope, order: OrderDoc & { id: number }) {
+  return {
+    id: order.id,
+    cmsId: order.cmsId,
+    createdAt: wallClockIn(scope.timeZone, order.creationDate),
+    status: order.status,
+    statusName: order.statusHistory[0]?.name ?? '',
+    company: order.delivery.company.name ?? String(order.delivery.company.id),
+  };
+}
+
 export class AnalyticalReportService {
   constructor(
     private readonly store: ReportStore,
@@ -177,12 +189,7 @@ export class AnalyticalReportService {
   private async *orderRows(scope: Scope, orders: AsyncIterable<OrderDoc & { id: number }>): AsyncGenerator<OrderReportRow> {
     for await (const order of orders) {
       yield {
-        id: order.id,
-        cmsId: order.cmsId,
-        createdAt: wallClockIn(scope.timeZone, order.creationDate),
-        status: order.status,
-        statusName: order.statusHistory[0]?.name ?? '',
-        company: order.delivery.company.name ?? String(order.delivery.company.id),
+        ...orderIdentity(scope, order),
         deliveryType: order.delivery.type,
         trackNumber: order.trackNumber,
         recipient: order.recipient.fullName,
@@ -222,12 +229,7 @@ export class AnalyticalReportService {
       const cod = toKopecks(order.priceCod);
       const commission = delivered ? codCommissionKopecks(order) : 0;
       yield {
-        id: order.id,
-        cmsId: order.cmsId,
-        createdAt: wallClockIn(scope.timeZone, order.creationDate),
-        status: order.status,
-        statusName: order.statusHistory[0]?.name ?? '',
-        company: order.delivery.company.name ?? String(order.delivery.company.id),
+        ...orderIdentity(scope, order),
         cod,
         paidBy: delivered ? (paidBy(order) === 'card' ? 'картой' : 'наличными') : null,
         deliveredAt: delivered ? wallClockIn(scope.timeZone, delivered) : null,

@@ -3,11 +3,11 @@
  * the orders as the API shows them; payments by billing operators; analytical reports read
  * back and checked against GET /v2/orders to the kopeck.
  */
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, usingPostgres, type TestApp } from '../../../test/support/app.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
+import { sheetRows } from '../../../test/support/xlsx.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { JobWorker } from '../../platform/jobs.js';
 import { toKopecks } from '../../platform/money.js';
@@ -35,13 +35,6 @@ async function download(url: string): Promise<{ status: number; bytes: Buffer; h
   return { status: response.statusCode, bytes: response.rawPayload, headers: response.headers };
 }
 
-async function sheetRows(bytes: Buffer): Promise<unknown[][]> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  const rows: unknown[][] = [];
-  workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
-}
 
 interface OrderView {
   id: number;
