@@ -18,6 +18,7 @@ import { NotificationView } from './modules/notifications/schemas.js';
 import { DuplicateResult, MissingProducts, Order, PushResult, StatusHistoryItem, TrackingRecord } from './modules/orders/schemas.js';
 import { ImportResult, Product } from './modules/products/schemas.js';
 import { Supply } from './modules/fulfilment/schemas.js';
+import { AgentReport, AnalyticalReport, Bill } from './modules/reports/schemas.js';
 import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
 import { Marketplace, MarketplaceWarehouse } from './modules/marketplaces/schemas.js';
@@ -201,6 +202,13 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/pickups/{id}': op('getPickup'),
   'POST /v2/pickups': op('createPickup', '4.10'),
   'POST /v2/pickups/cancel': op('cancelPickup', '4.10'),
+  // 4.8 reports
+  'GET /v2/reports/bill': op('listBills', '4.8'),
+  'GET /v2/reports/agent': op('listAgentReports', '4.8'),
+  'PUT /v2/reports/agent-accept/{id}': op('acceptAgentReport', '4.8'),
+  'GET /v2/reports/analytical': op('listAnalyticalReports', '4.8'),
+  'POST /v2/reports/analytical': op('createAnalyticalReport', '4.8'),
+  'POST /v2/operator/bills/{id}/payments': op('recordBillPayment'),
   'GET /v2/fulfilment/operator/supplies': op('listSuppliesAtWarehouse'),
   'POST /v2/fulfilment/operator/supplies/{id}/arrived': op('markSupplyArrived'),
   'POST /v2/fulfilment/operator/supplies/{id}/accepted': op('acceptSupply'),
@@ -244,6 +252,9 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Marketplace,
     MarketplaceWarehouse,
     MarketplaceOrder,
+    Bill,
+    AgentReport,
+    AnalyticalReport,
     Shop,
     ShopApiKey: ApiKeyResponse,
     WidgetSettings,
@@ -306,6 +317,8 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Fulfilment supplies', description: 'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.' },
     { name: 'Fulfilment warehouse staff (extension)', description: 'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).' },
     { name: 'Marketplaces', description: 'Contract 4.9: marketplaces, the account\'s integrations with them, their warehouses and the orders read from them.' },
+    { name: 'Reports', description: 'Contract 4.8: bills and agent reports of each billing period, analytical reports (xlsx).' },
+    { name: 'Billing operators (extension)', description: 'Extension: the service\'s billing operators record payments of bills (operator tokens of the billing scope, from the CLI).' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

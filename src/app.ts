@@ -35,6 +35,7 @@ import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { pickupRoutes } from './modules/pickups/routes.js';
 import { marketplaceRoutes } from './modules/marketplaces/routes.js';
 import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
+import { reportRoutes } from './modules/reports/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -152,7 +153,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   boxRoutes(app, services);
   deliveryCompanyRoutes(app, services);
   calculatorRoutes(app, services);
-  fileRoutes(app, services.files);
+  fileRoutes(app, services.files, (name) => services.analyticalReports.isPendingFile(name));
   productRoutes(app, services);
   kitRoutes(app, services);
   orderRoutes(app, services);
@@ -165,6 +166,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   pickupRoutes(app, services);
   marketplaceRoutes(app, services);
   marketplaceOrderRoutes(app, services);
+  reportRoutes(app, services);
 
   return app;
 }

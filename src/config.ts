@@ -34,6 +34,10 @@ export interface Config {
   fulfilmentAcceptSeconds: number;
   /** Seconds until a built-in company answers a pickup booking (its collection comes on the pickup day's interval); 0: at once. */
   pickupSimulationSeconds: number;
+  /** Length of a billing period, in the account's time zone: bills and agent reports are made at the end of each. */
+  billingPeriod: BillingPeriodKind;
+  /** Analytical reports estimated at up to this many rows are written in the request; larger ones by a job. */
+  reportSyncRows: number;
   /** SMTP server for notification e-mails (`smtp://host:port`, `smtps://user:pass@host`); null: notifications are only stored. May hold a password: never logged. */
   smtpUrl: string | null;
   /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
@@ -59,6 +63,9 @@ export interface Config {
   /** The sandbox marketplace receives one order every this many seconds (0: none). */
   marketplaceSandboxOrderSeconds: number;
 }
+
+export const BILLING_PERIODS = ['month', 'week', 'day'] as const;
+export type BillingPeriodKind = (typeof BILLING_PERIODS)[number];
 
 export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
@@ -198,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full') as SqliteSynchronous;
   if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) problems.push(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${env.SQLITE_SYNCHRONOUS}"`);
+  const billingPeriod = (env.BILLING_PERIOD?.trim().toLowerCase() || 'month') as BillingPeriodKind;
+  if (!BILLING_PERIODS.includes(billingPeriod)) problems.push(`BILLING_PERIOD must be one of ${BILLING_PERIODS.join(', ')}, got "${env.BILLING_PERIOD}"`);
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
   if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters long, without spaces');
 
@@ -221,6 +230,8 @@ export function loadConfig(env: Env = process.env): Config {
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
     fulfilmentAcceptSeconds: readInteger(env, 'FULFILMENT_ACCEPT_SECONDS', 60, 0, 30 * 86400, problems),
     pickupSimulationSeconds: readInteger(env, 'PICKUP_SIMULATION_SECONDS', 10, 0, 86400, problems),
+    billingPeriod,
+    reportSyncRows: readInteger(env, 'REPORT_SYNC_ROWS', 50_000, 0, 100_000_000, problems),
     smtpUrl,
     mailFrom,
     shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),

@@ -7,6 +7,7 @@
  *   reference import                        re-import reference data from data/
  *   carrier secret --id N                   the secret a delivery company pushes statuses with
  *   fulfilment operator-token --warehouse N [--name S]   a token for the staff of a fulfilment warehouse
+ *   billing operator-token [--name S]       a token for the service's billing operators (payments of bills)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.js';
@@ -27,7 +28,8 @@ const USAGE = `Usage: npm run cli -- <command>
   account token --id <accountId> [--json]    issue another API token for an account
   reference import                           re-import the reference data shipped in data/
   carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}
-  fulfilment operator-token --warehouse <id> [--name <name>]   a token for the staff of a fulfilment warehouse (GET /v2/warehouses?hold=1)`;
+  fulfilment operator-token --warehouse <id> [--name <name>]   a token for the staff of a fulfilment warehouse (GET /v2/warehouses?hold=1)
+  billing operator-token [--name <name>]     a token for the service's billing operators (POST /v2/operator/bills/{id}/payments)`;
 
 class UsageError extends Error {}
 
@@ -143,6 +145,9 @@ async function serve(config: Config): Promise<void> {
   runtime.services.pickups.registerJobs(worker);
   runtime.services.marketplaceOrders.registerJobs(worker);
   await runtime.services.marketplaceOrders.scheduleRounds();
+  runtime.services.billing.registerJobs(worker);
+  await runtime.services.billing.scheduleSweep();
+  runtime.services.analyticalReports.registerJobs(worker);
   worker.start();
 
   let closing = false;
@@ -209,6 +214,14 @@ async function main(argv: string[]): Promise<void> {
       const name = stringOption(values, 'name') ?? 'Warehouse staff';
       const issued = await withRuntime(config, (runtime) => runtime.services.supplies.createOperatorToken(warehouseId, name));
       process.stdout.write(values.json === true ? `${JSON.stringify({ warehouseId, token: issued.token })}\n` : `Operator token for fulfilment warehouse ${warehouseId} (shown once): ${issued.token}\n`);
+      return;
+    }
+    case 'billing': {
+      // billing operators record payments of every account's bills: their token is issued here, never over the API
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { name: { type: 'string' }, json: { type: 'boolean', default: false } } });
+      if (positionals[0] !== 'operator-token') throw new UsageError('usage: billing operator-token [--name <name>]');
+      const issued = await withRuntime(config, (runtime) => runtime.services.billing.issueOperatorToken(stringOption(values, 'name') ?? 'Billing operator'));
+      process.stdout.write(values.json === true ? `${JSON.stringify({ scope: 'billing', token: issued.token })}\n` : `Billing operator token (shown once): ${issued.token}\n`);
       return;
     }
     case 'reference':

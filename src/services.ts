@@ -52,6 +52,13 @@ import { IntegrationStore } from './modules/marketplaces/store.js';
 import { MarketplaceOrderService } from './modules/marketplace-orders/service.js';
 import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
 import { marketplaceAdapters } from './marketplaces/registry.js';
+import { AnalyticalReportService } from './modules/reports/analytical-service.js';
+import { BillingService } from './modules/reports/billing-service.js';
+import { DeliveryCharges, FulfilmentCharges, StorageCharges, type BillingRates } from './modules/reports/charges.js';
+import { ReportStore } from './modules/reports/store.js';
+import { readDataFile } from './platform/reference-data.js';
+import { addDays } from './platform/clock.js';
+import { startOfDay } from './modules/orders/service.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -101,10 +108,14 @@ export interface Services {
   marketplaces: MarketplaceService;
   /** Orders read from the connected marketplaces, and the poll that reads them. */
   marketplaceOrders: MarketplaceOrderService;
+  /** Bills and agent reports of each billing period, and payments of bills (issue 16). */
+  billing: BillingService;
+  /** Analytical reports (xlsx) asked for by the shop owner. */
+  analyticalReports: AnalyticalReportService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -165,5 +176,19 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const integratedWithWarehouses = async () => new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
   const marketplaces = new MarketplaceService(new IntegrationStore(db), marketplaceDirectory, adapters, shops, secretBox, integratedWithWarehouses, config.publicUrl);
   const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, { pollSeconds: config.marketplacePollSeconds });
-  return { marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const reportStore = new ReportStore(db, database.kind);
+  const rates = readDataFile<BillingRates>('billing.json');
+  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });
+  const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
+  // each day's end in the account's zone: storage counts the units on hand at the end of every day
+  const dayEnds = (period: { start: string; end: string; timeZone: string }) => {
+    const ends: string[] = [];
+    for (let day = period.start; day < period.end; day = addDays(day, 1)) ends.push(startOfDay(addDays(day, 1), period.timeZone));
+    return ends;
+  };
+  billing.addChargeSource(new DeliveryCharges(orders));
+  billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
+  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
+  const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
+  return { billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -30,3 +30,16 @@ export function addDays(date: string, days: number): string {
   value.setUTCDate(value.getUTCDate() + days);
   return value.toISOString().slice(0, 10);
 }
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock time of an instant in the time zone, `YYYY-MM-DDTHH:MM:SS` (reports print local times). */
+export function wallClockIn(timeZone: string, instant: string | Date): string {
+  let formatter = wallClocks.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    wallClocks.set(timeZone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(typeof instant === 'string' ? new Date(instant) : instant).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+}

@@ -36,6 +36,8 @@ export interface NewFile {
   extension: string;
   /** A readable name for the download, e.g. `stickers-2026-11-21.pdf`. */
   downloadName?: string | null;
+  /** A name chosen before (`newFileName`), when its URL was handed out before the file was written (a report made by a job). */
+  name?: string;
 }
 
 export interface StoredFile {
@@ -58,6 +60,8 @@ export interface FileStore {
   put(accountId: number, file: NewFile): Promise<StoredFile>;
   /** Like `put`, for files too large to hold: `write` streams the bytes into the file and resolves once it has ended. */
   putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile>;
+  /** The public URL a file of this name has (or will have, once written). */
+  urlOf(name: string): string;
   /** The live file of that name, or null (unknown, malformed, expired or its bytes gone). */
   open(name: string): Promise<OpenedFile | null>;
   /** Deletes files whose time is up; returns how many. */
@@ -122,6 +126,10 @@ export class LocalFileStore implements FileStore {
     this.now = options.now ?? (() => new Date());
   }
 
+  urlOf(name: string): string {
+    return `${this.options.publicUrl}/files/${name}`;
+  }
+
   private pathOf(name: string): string {
     return path.join(this.options.directory, name.slice(0, 2), name);
   }
@@ -129,7 +137,7 @@ export class LocalFileStore implements FileStore {
   private describe(row: FileRow): StoredFile {
     return {
       name: row.name,
-      url: `${this.options.publicUrl}/files/${row.name}`,
+      url: this.urlOf(row.name),
       contentType: row.content_type,
       size: Number(row.size),
       createdAt: row.created_at,
@@ -148,11 +156,14 @@ export class LocalFileStore implements FileStore {
 
   async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
     if (!file.contentType) throw new Error('a stored file needs a content type');
-    const name = newFileName(file.extension);
+    if (file.name !== undefined && !isFileName(file.name)) throw new Error('a reserved file name must come from newFileName');
+    const name = file.name ?? newFileName(file.extension);
     const target = this.pathOf(name);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     // Written aside and renamed: a reader never sees half a file.
     const partial = `${target}.partial`;
+    // a job writing a reserved name again after its process died leaves the half-written file behind
+    if (file.name !== undefined) await fs.promises.rm(partial, { force: true });
     const out = fs.createWriteStream(partial, { flags: 'wx', mode: 0o600 });
     const closed = new Promise<void>((resolve, reject) => {
       out.on('close', resolve);

@@ -32,7 +32,7 @@ import { Created } from './schemas.js';
 import type { Database } from './db/database.js';
 import type { RunStatement, WriteObserver } from './db/driver.js';
 import type { Tables } from './db/tables.js';
-import { flag } from './db/values.js';
+import { flag, isUniqueViolation } from './db/values.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
@@ -72,11 +72,6 @@ const keyedRequests = new AsyncLocalStorage<KeyedRequest>();
 function requestFingerprint(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
   return sha256(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 function successAnswerOf(route: RouteOptions): SuccessAnswer {

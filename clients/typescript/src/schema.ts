@@ -1827,6 +1827,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/reports/bill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bills
+         * @description One bill per billing period (BILLING_PERIOD, a calendar month by default, in the account's time zone), made at its end; newest first. Reports are the account's: a shop API key is refused (403).
+         *
+         *     Contract 4.8 (api-v2.md).
+         */
+        get: operations["listBills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agent reports
+         * @description Made with each period's bill: 1 the cash-on-delivery remittance (orders delivered in the period), 2 the services rendered. Newest first. Reports are the account's: a shop API key is refused (403).
+         *
+         *     Contract 4.8 (api-v2.md).
+         */
+        get: operations["listAgentReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/agent-accept/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Accept an agent report
+         * @description Marks it accepted; accepting it again changes nothing (204). Reports are the account's: a shop API key is refused (403).
+         *
+         *     Contract 4.8 (api-v2.md).
+         */
+        put: operations["acceptAgentReport"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/analytical": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List analytical reports
+         * @description Newest first; from/to filter the day they were asked for. Reports are the account's: a shop API key is refused (403).
+         *
+         *     Contract 4.8 (api-v2.md).
+         */
+        get: operations["listAnalyticalReports"];
+        put?: never;
+        /**
+         * Make an analytical report (xlsx)
+         * @description Types: 1 orders, 2 deliveries by company, 3 returns, 4 cash on delivery (orders created in the period, days of the account's time zone, as GET /v2/orders dateFrom/dateTo), 5 stock balance at the end of date.to, 6 marking-code write-off (needs fulfilmentWarehouseId, onlyMarkCodes and stage). Up to REPORT_SYNC_ROWS estimated rows (50,000) the file is written before the answer; larger reports are written by a job and `file` answers 202 with Retry-After until it is there. Reports are the account's: a shop API key is refused (403).
+         *
+         *     Contract 4.8 (api-v2.md).
+         */
+        post: operations["createAnalyticalReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/operator/bills/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a payment of a bill
+         * @description For the service's billing operators: send "Authorization: Bearer opr_..." of the billing scope (`npm run cli -- billing operator-token`); account tokens, shop keys and warehouse staff tokens are refused (401). Partial payments are allowed; paying more than the bill's sum is refused (422 overpayment). Answers the bill after the payment.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["recordBillPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3013,6 +3129,57 @@ export interface components {
                 message: string;
             }[] | null;
             marketplaceAcceptExpired: boolean;
+        };
+        /** @description Bill */
+        Bill: {
+            id: number;
+            /** @description Issue date, YYYY-MM-DD: the last day of the billing period */
+            date: string;
+            /** @description Roubles: the sum of every line of the bill, exactly */
+            sum: number;
+            /**
+             * @description Payment status: 0 unpaid, 1 partly paid, 2 paid
+             * @enum {unknown}
+             */
+            payStatus: 0 | 1 | 2;
+            /** @description Roubles paid so far (the sum of the recorded payments) */
+            paySum: number;
+            /** @description URL of the bill (PDF): every line, the totals, the service's and the account's details */
+            file: string;
+        };
+        /** @description AgentReport */
+        AgentReport: {
+            id: number;
+            /** @description YYYY-MM-DD: the last day of the billing period it covers */
+            date: string;
+            /**
+             * @description Agent report type: 1 cash on delivery remittance, 2 services rendered
+             * @enum {unknown}
+             */
+            type: 1 | 2;
+            /** @description Roubles: 1 the sum due to the shop (collected less the commissions withheld); 2 the total of the services */
+            sum: number;
+            accepted: boolean;
+            /** @description URL of the report (xlsx) */
+            file: string;
+        };
+        /** @description AnalyticalReport */
+        AnalyticalReport: {
+            id: number;
+            /** @description When it was asked for (RFC 3339) */
+            date: string;
+            /**
+             * @description Analytical report type: 1 orders, 2 deliveries by company, 3 returns, 4 cash on delivery, 5 stock balance, 6 marking-code write-off
+             * @enum {unknown}
+             */
+            type: 1 | 2 | 3 | 4 | 5 | 6;
+            /** @description URL of the xlsx (answers 202 with Retry-After while a job still writes it) */
+            file: string;
+            /**
+             * @description Extension: ready, pending (a job writes it), failed
+             * @enum {unknown}
+             */
+            status: "ready" | "pending" | "failed";
         };
     };
     responses: never;
@@ -7230,6 +7397,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description A report a job is still writing: ask again after Retry-After seconds */
+            202: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
                 };
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
@@ -14120,6 +14315,608 @@ export interface operations {
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBills: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Bills dated on or after this day, YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                from?: string;
+                /**
+                 * @description Bills dated on or before this day, YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                to?: string;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of Bill */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgentReports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Reports dated on or after this day, YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                from?: string;
+                /**
+                 * @description Reports dated on or before this day, YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                to?: string;
+                /** @description Agent report type: 1 cash on delivery remittance, 2 services rendered */
+                type?: 1 | 2;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of AgentReport */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentReport"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptAgentReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAnalyticalReports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Reports asked for on or after this day (account time zone), YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                from?: string;
+                /**
+                 * @description Reports asked for on or before this day (account time zone), YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                to?: string;
+                /** @description Analytical report type: 1 orders, 2 deliveries by company, 3 returns, 4 cash on delivery, 5 stock balance, 6 marking-code write-off */
+                type?: 1 | 2 | 3 | 4 | 5 | 6;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of AnalyticalReport */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticalReport"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAnalyticalReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    date: {
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        to: string;
+                    };
+                    /**
+                     * @description Analytical report type: 1 orders, 2 deliveries by company, 3 returns, 4 cash on delivery, 5 stock balance, 6 marking-code write-off
+                     * @enum {unknown}
+                     */
+                    type: 1 | 2 | 3 | 4 | 5 | 6;
+                    /** @description Fulfilment warehouse of the service (GET /v2/warehouses?hold=1); required for type 6, optional filter of type 5 */
+                    fulfilmentWarehouseId?: number;
+                    /** @description Type 6 (required): only goods whose marking codes must be withdrawn (markCodeRequired) */
+                    onlyMarkCodes?: boolean;
+                    /**
+                     * @description Marking-code write-off stage (type 6): 1 shipped to recipients (orders), 2 written off at the warehouse (damage, loss), 3 returned to the warehouse (codes back in circulation)
+                     * @enum {unknown}
+                     */
+                    stage?: 1 | 2 | 3;
+                };
+                "application/x-www-form-urlencoded": {
+                    date: {
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        to: string;
+                    };
+                    /**
+                     * @description Analytical report type: 1 orders, 2 deliveries by company, 3 returns, 4 cash on delivery, 5 stock balance, 6 marking-code write-off
+                     * @enum {unknown}
+                     */
+                    type: 1 | 2 | 3 | 4 | 5 | 6;
+                    /** @description Fulfilment warehouse of the service (GET /v2/warehouses?hold=1); required for type 6, optional filter of type 5 */
+                    fulfilmentWarehouseId?: number;
+                    /** @description Type 6 (required): only goods whose marking codes must be withdrawn (markCodeRequired) */
+                    onlyMarkCodes?: boolean;
+                    /**
+                     * @description Marking-code write-off stage (type 6): 1 shipped to recipients (orders), 2 written off at the warehouse (damage, loss), 3 returned to the warehouse (codes back in circulation)
+                     * @enum {unknown}
+                     */
+                    stage?: 1 | 2 | 3;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description URL of the xlsx; for a large report made by a job, the URL where it will appear (202 with Retry-After until then) */
+                        file: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordBillPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Roubles paid, to the kopeck */
+                    sum: number;
+                    /**
+                     * Format: date
+                     * @description Day of the payment, YYYY-MM-DD (default: today in the account's time zone)
+                     * @example 2026-12-01
+                     */
+                    date?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Roubles paid, to the kopeck */
+                    sum: number;
+                    /**
+                     * Format: date
+                     * @description Day of the payment, YYYY-MM-DD (default: today in the account's time zone)
+                     * @example 2026-12-01
+                     */
+                    date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Bill */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bill"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

@@ -46,6 +46,21 @@ export class AccountService {
     return zone;
   }
 
+  /** Every account made before the instant, page by page (the billing period job walks them). */
+  async *accountsCreatedBefore(createdBefore: string, pageSize = 1000): AsyncGenerator<{ id: number; name: string; timeZone: string; createdAt: string }> {
+    for (let afterId = 0; ; ) {
+      const page = await this.store.accountsCreatedBefore(createdBefore, afterId, pageSize);
+      yield* page;
+      if (page.length < pageSize) return;
+      afterId = page[page.length - 1].id;
+    }
+  }
+
+  /** The account's name (documents print it); empty for an account that no longer exists. */
+  async nameOf(accountId: number): Promise<string> {
+    return (await this.store.nameOf(accountId)) ?? '';
+  }
+
   async hasAnyAccount(): Promise<boolean> {
     return (await this.store.countAccounts()) > 0;
   }

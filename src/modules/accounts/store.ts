@@ -21,6 +21,17 @@ export class AccountStore {
     return row !== undefined;
   }
 
+  /** Accounts made before `createdBefore`, by id after `afterId` (a page of `limit`). */
+  async accountsCreatedBefore(createdBefore: string, afterId: number, limit: number): Promise<Array<{ id: number; name: string; timeZone: string; createdAt: string }>> {
+    const rows = await this.db.selectFrom('accounts').select(['id', 'name', 'time_zone', 'created_at']).where('created_at', '<', createdBefore).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map((row) => ({ id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at }));
+  }
+
+  async nameOf(accountId: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
+    return row?.name;
+  }
+
   async timeZoneOf(accountId: number): Promise<string | undefined> {
     const row = await this.db.selectFrom('accounts').select('time_zone').where('id', '=', accountId).executeTakeFirst();
     return row?.time_zone;

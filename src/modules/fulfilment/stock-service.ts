@@ -15,7 +15,7 @@ import type { ProductService } from '../products/service.js';
 import type { ProductStock } from '../products/stock.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import { demandOf, type Demand } from './rules.js';
-import type { Db, MovementNote, StockRow, StockStore } from './stock-store.js';
+import type { Db, MovementKind, MovementNote, StockRow, StockStore } from './stock-store.js';
 
 /** How often a reservation re-reads a row that others took from meanwhile before giving up on it. */
 const RETRIES_PER_ROW = 50;
@@ -35,6 +35,16 @@ export class StockService implements ProductStock, OrderFulfilment {
     this.products = products;
     this.kits = kits;
     this.shops = shops;
+  }
+
+  /** On hand per warehouse and product just before an instant (reports: stock balance, storage charged). */
+  onHandBefore(accountId: number, before: string, fulfilmentWarehouseId?: number): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
+    return this.store.onHandBefore(accountId, before, fulfilmentWarehouseId);
+  }
+
+  /** On-hand movements of the account in [from, to), in time order, page by page (reports). */
+  movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}) {
+    return this.store.movementsBetween(accountId, from, to, options);
   }
 
   /** The account's shops whose goods are kept at a fulfilment warehouse, with their notification settings. */

@@ -275,4 +275,41 @@ export class StockStore {
       after = { productId: last.product_id, at: last.at, id: last.id };
     }
   }
+
+  /** On hand per warehouse and product of the account just before `before`, goods with any on hand (a warehouse alone when given). */
+  async onHandBefore(accountId: number, before: string, fulfilmentWarehouseId?: number): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
+    let query = this.db
+      .selectFrom('stock_movements')
+      .select(['fulfilment_warehouse_id', 'product_id', sql<number>`sum(quantity_delta)`.as('quantity')])
+      .where('account_id', '=', accountId)
+      .where('at', '<', before);
+    if (fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId);
+    const rows = await query.groupBy(['fulfilment_warehouse_id', 'product_id']).orderBy('fulfilment_warehouse_id').orderBy('product_id').execute();
+    return rows.map((row) => ({ fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, quantity: Number(row.quantity) })).filter((row) => row.quantity !== 0);
+  }
+
+  /** The account's on-hand movements in [from, to) in time order, read in keyset pages; only `kinds` when given. */
+  async *movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}, pageSize = 5000): AsyncGenerator<{ fulfilmentWarehouseId: number; productId: number; orderId: number | null; kind: MovementKind; delta: number; at: string }> {
+    let after: { at: string; id: number } | null = null;
+    for (;;) {
+      let query = this.db
+        .selectFrom('stock_movements')
+        .select(['id', 'fulfilment_warehouse_id', 'product_id', 'order_id', 'kind', 'quantity_delta', 'at'])
+        .where('account_id', '=', accountId)
+        .where('at', '>=', from)
+        .where('at', '<', to)
+        .where('quantity_delta', '!=', 0);
+      if (options.kinds?.length) query = query.where('kind', 'in', options.kinds);
+      if (options.fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', options.fulfilmentWarehouseId);
+      if (after) {
+        const { at, id } = after;
+        query = query.where((eb) => eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]));
+      }
+      const rows = await query.orderBy('at').orderBy('id').limit(pageSize).execute();
+      for (const row of rows) yield { fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, orderId: row.order_id, kind: row.kind as MovementKind, delta: Number(row.quantity_delta), at: row.at };
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1];
+      after = { at: last.at, id: last.id };
+    }
+  }
 }

@@ -5,7 +5,8 @@ import type { Page, Paging } from '../../platform/paging.js';
 import type { ProductService } from '../products/service.js';
 import type { ShopService } from '../shops/service.js';
 import type { Kit, KitInput, KitListQuery } from './schemas.js';
-import { isUniqueViolation, type KitFilter, type KitRecord, type KitStore, type KitValues } from './store.js';
+import { isUniqueViolation } from '../../platform/db/values.js';
+import { type KitFilter, type KitRecord, type KitStore, type KitValues } from './store.js';
 
 type ShopHeader = string | string[] | undefined;
 

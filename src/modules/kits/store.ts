@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
-import { containsPattern as likePattern, nowIso, searchText } from '../../platform/db/values.js';
+import { containsPattern as likePattern, nowIso, searchText, isUniqueViolation } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
 
 export interface KitLine {
@@ -50,10 +50,6 @@ function contains(column: SearchColumn, needle: string) {
   return sql<boolean>`${sql.ref(column)} like ${likePattern(needle)} escape '\\'`;
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /** SQL of kits and their goods, always scoped by account. */
 export class KitStore {

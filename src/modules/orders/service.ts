@@ -76,6 +76,28 @@ export function startOfDay(date: string, timeZone: string): string {
   return new Date(`${date}T00:00:00${offset}`).toISOString();
 }
 
+/** Which orders a report reads: instants are RFC 3339 (UTC). */
+export interface ReportOrderFilter {
+  createdFrom?: string;
+  createdBefore?: string;
+  statusChangedFrom?: string;
+  statusAtLeast?: number;
+  /** A status list (1 to 8). */
+  list?: number;
+  withCod?: boolean;
+}
+
+function reportFilterOf(filter: ReportOrderFilter): OrderFilter {
+  const where: OrderFilter = {};
+  if (filter.createdFrom !== undefined) where.createdFrom = filter.createdFrom;
+  if (filter.createdBefore !== undefined) where.createdBefore = filter.createdBefore;
+  if (filter.statusChangedFrom !== undefined) where.statusChangedFrom = filter.statusChangedFrom;
+  if (filter.statusAtLeast !== undefined) where.statusAtLeast = filter.statusAtLeast;
+  if (filter.list !== undefined) where.list = filter.list;
+  if (filter.withCod !== undefined) where.withCod = filter.withCod;
+  return where;
+}
+
 export interface OrderServiceOptions {
   /** Seconds between the simulated steps of a built-in company's journey; 0 turns the simulation off. */
   simulationStepSeconds: number;
@@ -182,6 +204,27 @@ export class OrderService {
     if (query.reservationStatus !== undefined) filter.reservationStatus = query.reservationStatus;
     if (query.autoReservation !== undefined) filter.autoReserved = query.autoReservation === 1;
     return filter;
+  }
+
+  /**
+   * Orders for reports, as GET answers them, in id order, read in keyset pages of `pageSize`:
+   * a report over a million orders holds one page at a time. `created` is the list's
+   * dateFrom/dateTo rule (creation day in the account's zone); `statusChangedFrom` keeps
+   * orders whose status changed at or after the instant (every status reached in a period).
+   */
+  async *scanForReport(accountId: number, filter: ReportOrderFilter, pageSize = 1000): AsyncGenerator<OrderDoc & { id: number }> {
+    const where = reportFilterOf(filter);
+    for (let afterId = 0; ; ) {
+      const page = await this.store.scanPage(accountId, where, afterId, pageSize);
+      for (const row of page) yield { id: row.id, ...parseDoc(row.doc) };
+      if (page.length < pageSize) return;
+      afterId = page[page.length - 1].id;
+    }
+  }
+
+  /** How many orders `scanForReport` would read (an estimate of a report's rows). */
+  countForReport(accountId: number, filter: ReportOrderFilter): Promise<number> {
+    return this.store.count(accountId, reportFilterOf(filter));
   }
 
   /**

@@ -1,7 +1,7 @@
 /** SQL of pickups, always scoped by account (the jobs read one by its account and id). */
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
-import { fromJson, nowIso, toJson } from '../../platform/db/values.js';
+import { fromJson, nowIso, toJson, isUniqueViolation } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import type { PickupStatusItem } from './schemas.js';
 
@@ -56,10 +56,6 @@ function toRecord(row: Row): PickupRecord {
   };
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 export class PickupStore {
   constructor(readonly db: Kysely<Tables>) {}

@@ -12,7 +12,8 @@ import { decodeBase64File, readImportRows, type RawRow } from './import/reader.j
 import { renderImportTemplate } from './import/template.js';
 import { ProductInput, type ImportResult, type Product, type ProductListQuery, type ProductPatch } from './schemas.js';
 import { NO_STOCK, type ProductStock } from './stock.js';
-import { BindingTakenError, isUniqueViolation, type BoundProductRow, type ProductFilter, type ProductRecord, type ProductStore, type ProductValues } from './store.js';
+import { isUniqueViolation } from '../../platform/db/values.js';
+import { BindingTakenError, type BoundProductRow, type ProductFilter, type ProductRecord, type ProductStore, type ProductValues } from './store.js';
 
 /** A catalogue product bound to a marketplace identifier. */
 export type BoundProduct = BoundProductRow;

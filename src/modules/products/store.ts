@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
-import { containsPattern as likePattern, flag, fromJson, gramsToKg, nowIso, searchText, toJson } from '../../platform/db/values.js';
+import { containsPattern as likePattern, flag, fromJson, gramsToKg, nowIso, searchText, toJson, isUniqueViolation } from '../../platform/db/values.js';
 import { toRoubles } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import type { ProductSortField } from './schemas.js';
@@ -194,10 +194,6 @@ export function bindingRows(bindings: unknown[]): Array<{ marketplace_id: number
   return [...rows.values()];
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
 export class ProductStore {

@@ -42,3 +42,9 @@ export function kgToGrams(kg: number): number {
 export function gramsToKg(grams: number): number {
   return grams / 1000;
 }
+
+/** A write refused by a unique index or primary key, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

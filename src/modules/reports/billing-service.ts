@@ -1,0 +1,241 @@
+/**
+ * Bills and agent reports: made once per billing period of each account by a job, never
+ * changed afterwards; payments of bills recorded by the service's billing operators.
+ *
+ * A sweep job (every SWEEP_MINUTES, one per slot across processes) finds the accounts whose
+ * last ended period is not closed and queues one close job per account and period (unique
+ * key). Closing gathers the lines of every charge source, renders the files, and writes the
+ * period, the bill and the agent reports in one transaction: the unique index on (account,
+ * period start) makes a second process doing the same work write nothing.
+ */
+import type { BillingPeriodKind } from '../../config.js';
+import { requireAccountWide, type Scope } from '../../platform/auth.js';
+import { todayIn, wallClockIn } from '../../platform/clock.js';
+import { hashToken, newToken } from '../../platform/crypto.js';
+import { AppError, fieldError, notFound, unprocessable } from '../../platform/errors.js';
+import type { FileStore } from '../../platform/files.js';
+import type { JobQueue, JobWorker } from '../../platform/jobs.js';
+import { toKopecks, toRoubles } from '../../platform/money.js';
+import type { Page, Paging } from '../../platform/paging.js';
+import { renderBill } from '../../documents/bill.js';
+import { REMITTANCE_COLUMNS, reportSheet, SERVICE_COLUMNS, type RemittanceReportRow } from '../../documents/report-sheets.js';
+import { writeWorkbook, XLSX_CONTENT_TYPE } from '../../documents/xlsx.js';
+import type { AccountService } from '../accounts/service.js';
+import type { OrderService } from '../orders/service.js';
+import { startOfDay } from '../orders/service.js';
+import type { BillingRates, ChargeLine, ChargePeriod, ChargeSource } from './charges.js';
+import { instantsOf, lastDayOf, lastEndedPeriod, type BillingPeriod } from './periods.js';
+import { deliveredAt, remittanceLineOf } from './rules.js';
+import type { AgentReportQuery, AgentReportView, BillPaymentBody, BillQuery, BillView } from './schemas.js';
+import type { AgentReportRow, ReportStore } from './store.js';
+
+export const CLOSE_DUE_JOB = 'reports.close-due';
+export const CLOSE_PERIOD_JOB = 'reports.close-period';
+const SWEEP_MINUTES = 15;
+
+export const PAY_STATUS = { unpaid: 0, partly: 1, paid: 2 } as const;
+export const AGENT_REPORT = { codRemittance: 1, servicesRendered: 2 } as const;
+
+export type Bill = BillView;
+export type AgentReport = AgentReportView;
+
+interface ClosePeriodPayload {
+  accountId: number;
+  start: string;
+  end: string;
+}
+
+/** A billing operator of the service, from an `opr_` token of the billing scope. */
+export interface BillingOperator {
+  id: number;
+}
+
+function payStatusOf(sum: number, paid: number): BillView['payStatus'] {
+  if (paid <= 0) return PAY_STATUS.unpaid;
+  return paid >= sum ? PAY_STATUS.paid : PAY_STATUS.partly;
+}
+
+function billOf(row: { id: number; date: string; sum: number; paySum: number; file: string }): Bill {
+  return { id: row.id, date: row.date, sum: toRoubles(row.sum), payStatus: payStatusOf(row.sum, row.paySum), paySum: toRoubles(row.paySum), file: row.file };
+}
+
+function agentReportOf(row: AgentReportRow): AgentReport {
+  return { ...row, type: row.type === AGENT_REPORT.codRemittance ? AGENT_REPORT.codRemittance : AGENT_REPORT.servicesRendered, sum: toRoubles(row.sum) };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+export class BillingService {
+  private readonly sources: ChargeSource[] = [];
+
+  constructor(
+    private readonly store: ReportStore,
+    private readonly files: FileStore,
+    private readonly accounts: AccountService,
+    private readonly orders: OrderService,
+    private readonly jobs: JobQueue,
+    private readonly options: { period: BillingPeriodKind; rates: BillingRates },
+  ) {}
+
+  /** Adds where bill lines come from (deliveries, fulfilment, storage here; pickups by their area). */
+  addChargeSource(source: ChargeSource): void {
+    this.sources.push(source);
+  }
+
+  registerJobs(worker: JobWorker): void {
+    worker.register(CLOSE_DUE_JOB, async () => {
+      try {
+        await this.closeDuePeriods(new Date());
+      } finally {
+        await this.scheduleSweep(new Date(Date.now() + SWEEP_MINUTES * 60_000));
+      }
+    });
+    worker.register<ClosePeriodPayload>(CLOSE_PERIOD_JOB, async (job) => {
+      await this.closePeriod(job.payload, new Date());
+    });
+  }
+
+  /** Makes sure a sweep is due (each sweep schedules the next; one per slot across processes). */
+  async scheduleSweep(at = new Date()): Promise<void> {
+    const slot = Math.floor(at.getTime() / (SWEEP_MINUTES * 60_000));
+    await this.jobs.enqueue(null, CLOSE_DUE_JOB, {}, { runAt: at, uniqueKey: `reports-close-due:${slot}`, maxAttempts: 1 });
+  }
+
+  /** Queues the closing of each account's last ended period (in its zone) not closed yet. Answers how many were queued. */
+  async closeDuePeriods(now: Date): Promise<number> {
+    let queued = 0;
+    let batch: Array<{ id: number; period: BillingPeriod }> = [];
+    const flush = async () => {
+      const byStart = new Map<string, Array<{ id: number; period: BillingPeriod }>>();
+      for (const item of batch) byStart.set(item.period.start, [...(byStart.get(item.period.start) ?? []), item]);
+      for (const [start, items] of byStart) {
+        const closed = await this.store.closedAmong(items.map((item) => item.id), start);
+        for (const item of items) {
+          if (closed.has(item.id)) continue;
+          await this.jobs.enqueue<ClosePeriodPayload>(item.id, CLOSE_PERIOD_JOB, { accountId: item.id, ...item.period }, { uniqueKey: `${item.id}:${item.period.start}`, runAt: now });
+          queued += 1;
+        }
+      }
+      batch = [];
+    };
+    for await (const account of this.accounts.accountsCreatedBefore(now.toISOString())) {
+      const period = lastEndedPeriod(now, account.timeZone, this.options.period);
+      // an account made after the period ended had nothing in it
+      if (account.createdAt >= startOfDay(period.end, account.timeZone)) continue;
+      batch.push({ id: account.id, period });
+      if (batch.length >= 500) await flush();
+    }
+    await flush();
+    return queued;
+  }
+
+  /** Makes the period's bill and agent reports, unless another process (or an earlier run) did. */
+  async closePeriod(payload: ClosePeriodPayload, now: Date): Promise<boolean> {
+    if ((await this.store.closedAmong([payload.accountId], payload.start)).size > 0) return false;
+    const timeZone = await this.accounts.timeZoneOf(payload.accountId);
+    const period: ChargePeriod = { accountId: payload.accountId, timeZone, start: payload.start, end: payload.end, ...instantsOf(payload, timeZone) };
+    const lines: ChargeLine[] = [];
+    for (const source of this.sources) for await (const line of source.chargesIn(period)) lines.push(line);
+    const remittance = await collect(this.remittanceOf(period));
+    const date = lastDayOf(payload);
+    const number = `${payload.accountId}-${payload.start.replaceAll('-', '')}`;
+    const agentReports: Array<{ type: number; sum: number; file: string }> = [];
+    let bill: { sum: number; file: string; lines: ChargeLine[] } | null = null;
+    if (lines.length > 0) {
+      const sum = lines.reduce((total, line) => total + line.amount, 0);
+      const pdf = await renderBill({
+        number,
+        date,
+        periodFirstDay: payload.start,
+        periodLastDay: date,
+        service: this.options.rates.service,
+        customer: { accountId: payload.accountId, name: await this.accounts.nameOf(payload.accountId) },
+        lines,
+        sum,
+      });
+      const file = await this.files.put(payload.accountId, { bytes: pdf, contentType: 'application/pdf', extension: 'pdf', downloadName: `bill-${number}.pdf` });
+      bill = { sum, file: file.url, lines };
+      const services = await this.files.putStreamed(payload.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `services-${number}.xlsx` }, (out) =>
+        writeWorkbook(out, [reportSheet({ name: 'Оказанные услуги', title: `Отчёт агента об оказанных услугах № ${number}`, filters: this.periodLines(payload, date), columns: SERVICE_COLUMNS }, listed(lines))]),
+      );
+      agentReports.push({ type: AGENT_REPORT.servicesRendered, sum, file: services.url });
+    }
+    if (remittance.length > 0) {
+      const due = remittance.reduce((total, line) => total + line.due, 0);
+      const rows: RemittanceReportRow[] = remittance.map((line) => ({ ...line, deliveredAt: wallClockIn(timeZone, line.deliveredAt) }));
+      const file = await this.files.putStreamed(payload.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `cod-remittance-${number}.xlsx` }, (out) =>
+        writeWorkbook(out, [reportSheet({ name: 'Наложенный платёж', title: `Отчёт агента о перечислении наложенного платежа № ${number}`, filters: this.periodLines(payload, date), columns: REMITTANCE_COLUMNS }, listed(rows))]),
+      );
+      agentReports.push({ type: AGENT_REPORT.codRemittance, sum: due, file: file.url });
+    }
+    return this.store.closePeriod({ accountId: payload.accountId, start: payload.start, end: payload.end, date, bill, agentReports }, now.toISOString());
+  }
+
+  private periodLines(period: BillingPeriod, lastDay: string): string[] {
+    return [`Период: ${period.start.split('-').reverse().join('.')} — ${lastDay.split('-').reverse().join('.')}`, `Расчётный период: ${this.options.period}`];
+  }
+
+  /** Orders delivered (44, 47) in the period with cash on delivery: what was collected, withheld and is due. */
+  private async *remittanceOf(period: ChargePeriod) {
+    for await (const order of this.orders.scanForReport(period.accountId, { statusChangedFrom: period.from, createdBefore: period.to, withCod: true })) {
+      const at = deliveredAt(order);
+      if (at === null || at < period.from || at >= period.to) continue;
+      yield remittanceLineOf(order, at);
+    }
+  }
+
+  async listBills(scope: Scope, query: BillQuery, at: Paging): Promise<Page<Bill>> {
+    requireAccountWide(scope, 'read the account\'s bills');
+    const page = await this.store.listBills(scope.accountId, query, at);
+    return { total: page.total, items: page.items.map(billOf) };
+  }
+
+  async listAgentReports(scope: Scope, query: AgentReportQuery, at: Paging): Promise<Page<AgentReport>> {
+    requireAccountWide(scope, 'read the account\'s agent reports');
+    const page = await this.store.listAgentReports(scope.accountId, query, at);
+    return { total: page.total, items: page.items.map(agentReportOf) };
+  }
+
+  async acceptAgentReport(scope: Scope, id: number): Promise<void> {
+    requireAccountWide(scope, 'accept the account\'s agent reports');
+    if (!(await this.store.acceptAgentReport(scope.accountId, id, new Date().toISOString()))) throw notFound('Agent report', id);
+  }
+
+  /** The operator of an `Authorization: Bearer opr_...` header of the billing scope; 401 otherwise. */
+  async operatorOf(header: string | undefined): Promise<BillingOperator> {
+    const token = /^Bearer\s+(opr_\S+)\s*$/i.exec(header ?? '')?.[1];
+    const operator = token ? await this.store.operatorByTokenHash(hashToken(token)) : undefined;
+    if (!operator) throw new AppError(401, 'invalid_operator_token', 'This endpoint is for the service\'s billing operators: send "Authorization: Bearer opr_..." of the billing scope (npm run cli -- billing operator-token).');
+    return operator;
+  }
+
+  async issueOperatorToken(name: string): Promise<{ id: number; token: string }> {
+    const token = newToken('opr');
+    const id = await this.store.insertOperatorToken(name, hashToken(token), new Date().toISOString());
+    return { id, token };
+  }
+
+  /** Records a payment of a bill (partial payments allowed, never more than the bill's sum). */
+  async recordPayment(operator: BillingOperator, billId: number, body: BillPaymentBody): Promise<Bill> {
+    const bill = await this.store.billById(billId);
+    if (!bill) throw notFound('Bill', billId);
+    const sum = toKopecks(body.sum);
+    if (Math.abs(sum - body.sum * 100) > 1e-6) throw fieldError('sum', 'must be whole kopecks (at most 2 decimals)');
+    const date = body.date ?? todayIn(await this.accounts.timeZoneOf(bill.accountId));
+    const paid = await this.store.addPayment(bill, { sum, date, operatorId: operator.id }, new Date().toISOString());
+    if (paid === null) {
+      throw unprocessable('overpayment', `Bill ${billId} is for ${toRoubles(bill.sum).toFixed(2)} and ${toRoubles(bill.paySum).toFixed(2)} is paid already: a payment of ${body.sum.toFixed(2)} would pay more than it.`, [
+        { field: 'sum', message: `must be at most ${toRoubles(bill.sum - bill.paySum).toFixed(2)}` },
+      ]);
+    }
+    return billOf({ ...bill, paySum: paid });
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * What an order is charged and what its cash on delivery remits, from the order as GET
+ * answers it (the same stored facts the API shows). Pure: money in kopecks.
+ */
+import { toKopecks } from '../../platform/money.js';
+import type { OrderDoc } from '../orders/document.js';
+
+/** Statuses before the parcel left the sender, or not a movement at all (10 canceled, 11-13, 83 error). */
+const BEFORE_HANDOVER = new Set([1, 10, 11, 12, 13, 83]);
+const DELIVERED = new Set([44, 47]);
+
+/** When the sender handed the parcel over: the first status of 14 or later (83 is an error, not a movement). */
+export function handedOverAt(doc: Pick<OrderDoc, 'statusHistory'>): string | null {
+  let first: string | null = null;
+  for (const item of doc.statusHistory) if (item.code >= 14 && !BEFORE_HANDOVER.has(item.code) && (first === null || item.date < first)) first = item.date;
+  return first === null ? null : new Date(first).toISOString();
+}
+
+/** When the recipient took it (44 delivered, 47 partly delivered): the first such status. */
+export function deliveredAt(doc: Pick<OrderDoc, 'statusHistory'>): string | null {
+  let first: string | null = null;
+  for (const item of doc.statusHistory) if (DELIVERED.has(item.code) && (first === null || item.date < first)) first = item.date;
+  return first === null ? null : new Date(first).toISOString();
+}
+
+export type PaidBy = 'cash' | 'card';
+
+/** How the recipient paid on delivery: pay.type 3 is card; otherwise cash where the company took cash. */
+export function paidBy(doc: Pick<OrderDoc, 'pay' | 'delivery'>): PaidBy {
+  if (doc.pay.type === 3) return 'card';
+  return doc.delivery.cashPaymentAvailable || !doc.delivery.cardPaymentAvailable ? 'cash' : 'card';
+}
+
+/** The commission of collecting the cash on delivery: withheld from the cash, so never billed. */
+export function codCommissionKopecks(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod'>): number {
+  if (doc.priceCod <= 0) return 0;
+  return toKopecks(paidBy(doc) === 'card' ? (doc.delivery.priceCommissionCodCard ?? 0) : (doc.delivery.priceCommissionCod ?? 0));
+}
+
+export interface OrderCharges {
+  /** The delivery itself: the carriage, insurance and acquiring. */
+  delivery: number;
+  services: Array<{ id: number; name: string; amount: number }>;
+}
+
+/**
+ * The cost to the shop of a handed-over order, split into the delivery and its services.
+ * Known `factPrice` is the whole (services and the COD commission inside it); before
+ * delivery the net parts of the price are added up (totalPrice would carry the widget's
+ * customer price rules). The COD commission is left out: the remittance withholds it.
+ */
+export function chargesOf(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod'>): OrderCharges {
+  const services = doc.delivery.services.map((service) => ({ id: service.id, name: service.name, amount: toKopecks(service.price) }));
+  const servicesTotal = services.reduce((sum, service) => sum + service.amount, 0);
+  const delivery =
+    doc.delivery.factPrice !== null
+      ? toKopecks(doc.delivery.factPrice) - servicesTotal - codCommissionKopecks(doc)
+      : toKopecks(doc.delivery.price ?? 0) + toKopecks(doc.delivery.priceCommissionDeclared ?? 0) + toKopecks(doc.delivery.priceCommissionAcquiring ?? 0);
+  return { delivery, services };
+}
+
+/** One order of a cash-on-delivery remittance (agent report 1). */
+export interface RemittanceLine {
+  orderId: number;
+  cmsId: string | null;
+  trackNumber: string | null;
+  /** Instant of delivery. */
+  deliveredAt: string;
+  paidBy: PaidBy;
+  collected: number;
+  commission: number;
+  due: number;
+}
+
+export function remittanceLineOf(doc: OrderDoc & { id: number }, at: string): RemittanceLine {
+  const collected = toKopecks(doc.priceCod);
+  const commission = codCommissionKopecks(doc);
+  return { orderId: doc.id, cmsId: doc.cmsId, trackNumber: doc.trackNumber, deliveredAt: at, paidBy: paidBy(doc), collected, commission, due: collected - commission };
+}
