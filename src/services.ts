@@ -54,7 +54,7 @@ import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
 import { marketplaceAdapters } from './marketplaces/registry.js';
 import { AnalyticalReportService } from './modules/reports/analytical-service.js';
 import { BillingService } from './modules/reports/billing-service.js';
-import { DeliveryCharges, FulfilmentCharges, StorageCharges, type BillingRates } from './modules/reports/charges.js';
+import { DeliveryCharges, FulfilmentCharges, PickupCharges, StorageCharges, type BillingRates } from './modules/reports/charges.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
 import { addDays } from './platform/clock.js';
@@ -189,6 +189,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new DeliveryCharges(orders));
   billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
+  billing.addChargeSource(new PickupCharges(pickups));
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   return { billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

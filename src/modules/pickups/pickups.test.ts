@@ -159,6 +159,15 @@ describe('a pickup\'s life with a built-in company', () => {
       const codes = (await a.owner.get(`/v2/orders/${order.id}`)).body.statusHistory.map((item: { code: number }) => item.code).reverse();
       expect(codes.slice(0, 5)).toEqual([11, 12, 13, 14, 41]);
     }
+    // the price is fixed when Done, and the period's bill charges it
+    expect(done.price).toBe(300);
+    const today = todayIn('Europe/Moscow');
+    expect(await t.runtime.services.billing.closePeriod({ accountId: a.accountId, start: today, end: addDays(today, 1) }, new Date())).toBe(true);
+    const bill = (await a.owner.get('/v2/reports/bill')).body[0];
+    if (!pdfToolsMissing) {
+      const pdf = await t.app.inject({ method: 'GET', url: (bill.file as string).slice('http://delivery.test'.length) });
+      expect(pdfText(pdf.rawPayload).replace(/\s+/g, ' ')).toContain(`Забор груза ${id} (${done.number}) ${DAY}, Пунктир, заказов: 2`);
+    }
     // the drop-off order was never the pickup's business: its journey went on after registration
     expect((await a.owner.get(`/v2/orders/${dropped.id}`)).body.statusHistory.map((item: { code: number }) => item.code)).not.toContain(14);
     expect((await a.owner.post('/v2/pickups/cancel', { id })).status).toBe(409);

@@ -162,6 +162,19 @@ export class PickupService {
 
   // ---------------------------------------------------------------- the company's side (jobs)
 
+  /** What the account's collected pickups cost in [from, to): the bill's pickup lines. */
+  async chargesIn(accountId: number, from: string, to: string): Promise<Array<{ id: number; number: string | null; date: string; companyName: string; countOrders: number; priceKopecks: number }>> {
+    const done = await this.store.doneBetween(accountId, from, to);
+    return done.map((pickup) => ({
+      id: pickup.id,
+      number: pickup.number,
+      date: pickup.date,
+      companyName: this.reference.registry.get(pickup.companyId)?.company.name ?? `служба ${pickup.companyId}`,
+      countOrders: pickup.orderIds?.length ?? 0,
+      priceKopecks: pickup.priceKopecks ?? 0,
+    }));
+  }
+
   private async book(job: Job<{ pickupId: number }>, signal: AbortSignal): Promise<void> {
     const accountId = job.accountId as number;
     const pickup = await this.store.get(accountId, job.payload.pickupId);
@@ -255,7 +268,14 @@ export class PickupService {
     if (pickup.status === PICKUP_STATUS.scheduled) {
       const warehouse = await this.warehouses.get(processScope(accountId), pickup.warehouseId);
       const covered = await this.covered(accountId, pickup, warehouse);
-      const change = { status: PICKUP_STATUS.done, statusHistory: [historyItem(PICKUP_STATUS.done), ...pickup.statusHistory], orderIds: covered.map((order) => order.id) };
+      const done = historyItem(PICKUP_STATUS.done);
+      const change = {
+        status: PICKUP_STATUS.done,
+        statusHistory: [done, ...pickup.statusHistory],
+        orderIds: covered.map((order) => order.id),
+        priceKopecks: this.priceKopecksOf(pickup, warehouse, covered.length),
+        doneAt: done.date,
+      };
       if (!(await this.store.move(accountId, pickupId, [PICKUP_STATUS.scheduled], change))) return;
       pickup = { ...pickup, ...change };
     }
@@ -296,6 +316,13 @@ export class PickupService {
     return this.companies.pickupCompanies(warehouse.address.city, type);
   }
 
+  /** The company's price for the pickup, 0 from its `countFree` orders (fixed when Done). */
+  private priceKopecksOf(pickup: PickupRecord, warehouse: Warehouse, countOrders: number): number {
+    const offer = this.offersAt(warehouse, pickup.type).find((item) => item.id === pickup.companyId);
+    if (!offer) return 0;
+    return offer.countFree > 0 && countOrders >= offer.countFree ? 0 : toKopecks(offer.price);
+  }
+
   private weightGramsOf(pickup: PickupRecord, orders: OrderView[]): number {
     if (orders.length === 0) return pickup.weightGrams;
     return orders.reduce((sum, order) => sum + Math.round(actOrderOf(order).weightKg * 1000), 0);
@@ -312,7 +339,6 @@ export class PickupService {
       const current = (CURRENT as readonly number[]).includes(record.status);
       const orders = current ? await this.covered(scope.accountId, record, warehouse) : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
       const offer = this.offersAt(warehouse, record.type).find((item) => item.id === record.companyId);
-      const free = offer !== undefined && offer.countFree > 0 && orders.length >= offer.countFree;
       pickups.push({
         id: record.id,
         type: record.type,
@@ -321,7 +347,7 @@ export class PickupService {
         number: record.number,
         date: record.date,
         time: { from: record.timeFrom, to: record.timeTo },
-        price: free ? 0 : toRoubles(toKopecks(offer?.price ?? 0)),
+        price: toRoubles(record.priceKopecks ?? this.priceKopecksOf(record, warehouse, orders.length)),
         weight: this.weightGramsOf(record, orders) / 1000,
         file: await this.actOf(record, orders, warehouse),
         countOrders: orders.length,

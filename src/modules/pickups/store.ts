@@ -24,12 +24,15 @@ export interface PickupRecord {
   actOrders: number[] | null;
   /** Frozen when the pickup ended; null while current. */
   orderIds: number[] | null;
+  /** Fixed when it was Done; null before. */
+  priceKopecks: number | null;
+  doneAt: string | null;
 }
 
 export type NewPickup = Pick<PickupRecord, 'warehouseId' | 'companyId' | 'type' | 'date' | 'status' | 'statusHistory' | 'weightGrams' | 'comment'>;
 
 /** What a move of status may set beside it. */
-export type PickupChange = Partial<Pick<PickupRecord, 'number' | 'timeFrom' | 'timeTo' | 'error' | 'orderIds'>> & { status: number; statusHistory: PickupStatusItem[] };
+export type PickupChange = Partial<Pick<PickupRecord, 'number' | 'timeFrom' | 'timeTo' | 'error' | 'orderIds' | 'priceKopecks' | 'doneAt'>> & { status: number; statusHistory: PickupStatusItem[] };
 
 type Row = Selectable<Tables['pickups']>;
 type Db = Kysely<Tables> | Transaction<Tables>;
@@ -53,6 +56,8 @@ function toRecord(row: Row): PickupRecord {
     file: row.file,
     actOrders: row.act_orders === null ? null : fromJson(row.act_orders),
     orderIds: row.order_ids === null ? null : fromJson(row.order_ids),
+    priceKopecks: row.price_kopecks === null ? null : Number(row.price_kopecks),
+    doneAt: row.done_at,
   };
 }
 
@@ -84,6 +89,8 @@ export class PickupStore {
           file: null,
           act_orders: null,
           order_ids: null,
+          price_kopecks: null,
+          done_at: null,
           created_at: now,
           updated_at: now,
         })
@@ -121,7 +128,7 @@ export class PickupStore {
 
   /** Moves a pickup on if it is still in one of `from` (compare-and-set): false when someone else moved it first. */
   async move(accountId: number, id: number, from: readonly number[], change: PickupChange, db: Db = this.db): Promise<boolean> {
-    const { status, statusHistory, orderIds, timeFrom, timeTo, ...rest } = change;
+    const { status, statusHistory, orderIds, timeFrom, timeTo, priceKopecks, doneAt, ...rest } = change;
     const result = await db
       .updateTable('pickups')
       .set({
@@ -131,6 +138,8 @@ export class PickupStore {
         ...(timeFrom !== undefined ? { time_from: timeFrom } : {}),
         ...(timeTo !== undefined ? { time_to: timeTo } : {}),
         ...(orderIds !== undefined ? { order_ids: orderIds === null ? null : toJson(orderIds) } : {}),
+        ...(priceKopecks !== undefined ? { price_kopecks: priceKopecks } : {}),
+        ...(doneAt !== undefined ? { done_at: doneAt } : {}),
         updated_at: nowIso(),
       })
       .where('account_id', '=', accountId)
@@ -138,6 +147,12 @@ export class PickupStore {
       .where('status', 'in', [...from])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Pickups the courier collected in [from, to), oldest first. */
+  async doneBetween(accountId: number, from: string, to: string): Promise<PickupRecord[]> {
+    const rows = await this.db.selectFrom('pickups').selectAll().where('account_id', '=', accountId).where('done_at', '>=', from).where('done_at', '<', to).orderBy('done_at').orderBy('id').execute();
+    return rows.map(toRecord);
   }
 
   async setError(accountId: number, id: number, error: string): Promise<void> {

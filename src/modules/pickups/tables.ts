@@ -30,6 +30,10 @@ export interface PickupTables {
     act_orders: Json | null;
     /** JSON: the order ids covered when the pickup ended (Done, Canceled, Error); null while it is current. */
     order_ids: Json | null;
+    /** What the pickup cost when it was Done (0 when free); null before. */
+    price_kopecks: number | null;
+    /** When the courier collected (Done). */
+    done_at: Instant | null;
     created_at: Instant;
     updated_at: Instant;
   };

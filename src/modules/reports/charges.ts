@@ -6,6 +6,7 @@
 import { toKopecks } from '../../platform/money.js';
 import type { OrderService } from '../orders/service.js';
 import type { StockService } from '../fulfilment/stock-service.js';
+import type { PickupService } from '../pickups/service.js';
 import { chargesOf, handedOverAt } from './rules.js';
 
 /** What a bill line says and costs (kopecks). */
@@ -110,6 +111,21 @@ export class StorageCharges implements ChargeSource {
     for (const [warehouseId, count] of [...unitDays].sort((a, b) => a[0] - b[0])) {
       if (count <= 0) continue;
       yield { source: 'storage', description: `Хранение на складе «${await this.warehouseName(warehouseId)}», единице-дней: ${count}`, orderId: null, quantity: count, amount: rate * count };
+    }
+  }
+}
+
+/** Pickups the courier collected in the period, at the price fixed when they were Done (free ones are left out). */
+export class PickupCharges implements ChargeSource {
+  readonly name = 'pickup';
+
+  constructor(private readonly pickups: PickupService) {}
+
+  async *chargesIn(period: ChargePeriod): AsyncGenerator<ChargeLine> {
+    for (const pickup of await this.pickups.chargesIn(period.accountId, period.from, period.to)) {
+      if (pickup.priceKopecks === 0) continue;
+      const label = pickup.number ? `${pickup.id} (${pickup.number})` : String(pickup.id);
+      yield { source: 'pickup', description: `Забор груза ${label} ${pickup.date}, ${pickup.companyName}, заказов: ${pickup.countOrders}`, orderId: null, quantity: 1, amount: pickup.priceKopecks };
     }
   }
 }

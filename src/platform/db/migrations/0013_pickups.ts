@@ -28,10 +28,14 @@ export const pickups: SchemaMigration = {
       .addColumn('file', 'text')
       .addColumn('act_orders', t.json)
       .addColumn('order_ids', t.json)
+      // fixed when the courier collected (Done): the bill charges what the pickup cost then
+      .addColumn('price_kopecks', t.bigint)
+      .addColumn('done_at', t.instant)
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('pickups_account').on('pickups').columns(['account_id', 'id']).execute();
+    await db.schema.createIndex('pickups_account_done').on('pickups').columns(['account_id', 'done_at']).execute();
     // "two identical pickups for the same day cannot be created": the database decides, so racing requests get one row
     await db.schema
       .createIndex('pickups_same_day')
