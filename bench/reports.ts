@@ -5,6 +5,8 @@
  *   - the bill of a month with BILL_ORDERS deliveries (another account; all handed over and
  *     delivered): wall time of closing the period (lines from the charge sources, the PDF, the
  *     remittance xlsx, the rows) and the peak RSS after it.
+ * RSS includes SQLite's memory-mapped database pages; the peak V8 heap is what the process holds.
+ * NODE_OPTIONS=--max-old-space-size=256 proves the report streams (it would run out otherwise).
  * Run: npx tsx bench/reports.ts            (SQLite; ORDERS default 1,000,000, BILL_ORDERS 100,000)
  *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test ORDERS=200000 npx tsx bench/reports.ts
  */
@@ -17,6 +19,17 @@ import { seedAccount, startBenchService } from './fixture.js';
 const total = Number(process.env.ORDERS ?? 1_000_000);
 const billOrders = Number(process.env.BILL_ORDERS ?? 100_000);
 const MONTH = { start: '2026-09-01', end: '2026-10-01' };
+/** Peak V8 heap while a step runs: RSS also counts SQLite's memory-mapped database pages. */
+let peakHeapMb = 0;
+const heapSampler = setInterval(() => {
+  peakHeapMb = Math.max(peakHeapMb, Math.round(process.memoryUsage().heapUsed / 1048576));
+}, 50);
+heapSampler.unref();
+function takePeakHeap(): number {
+  const peak = Math.max(peakHeapMb, Math.round(process.memoryUsage().heapUsed / 1048576));
+  peakHeapMb = 0;
+  return peak;
+}
 const bench = await startBenchService({ REPORT_SYNC_ROWS: '100000000', SIMULATION_STEP_SECONDS: '0' });
 const { services, database } = bench.runtime;
 try {
@@ -87,10 +100,12 @@ try {
   const seedMs = Math.round(performance.now() - seedStarted);
   const rssBefore = Math.round(process.memoryUsage().rss / 1048576);
 
+  takePeakHeap();
   const reportStarted = performance.now();
   const { file } = await services.analyticalReports.create(scope, { date: { from: MONTH.start, to: '2026-09-30' }, type: 1 });
   const reportMs = Math.round(performance.now() - reportStarted);
   const peakAfterReport = Math.round(process.resourceUsage().maxRSS / 1024);
+  const reportHeapMb = takePeakHeap();
 
   const billStarted = performance.now();
   const made = await services.billing.closePeriod({ accountId: billing.accountId, ...MONTH }, new Date());
@@ -103,8 +118,8 @@ try {
       orders: total,
       seedMs,
       rssBeforeReportMb: rssBefore,
-      ordersReport: { ms: reportMs, peakRssMb: peakAfterReport, file },
-      monthBill: { made, ms: billMs, deliveries: billOrders, sum: bills.items[0]?.sum, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) },
+      ordersReport: { ms: reportMs, peakRssMb: peakAfterReport, peakHeapMb: reportHeapMb, file },
+      monthBill: { made, ms: billMs, deliveries: billOrders, sum: bills.items[0]?.sum, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), peakHeapMb: takePeakHeap() },
     }),
   );
 } finally {
