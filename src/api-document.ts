@@ -20,6 +20,8 @@ import { ImportResult, Product } from './modules/products/schemas.js';
 import { Supply } from './modules/fulfilment/schemas.js';
 import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
+import { DeliveryMethod } from './modules/delivery-methods/schemas.js';
+import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from './modules/delivery-methods/rules.js';
 
 const shopIdSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -208,10 +210,22 @@ const OPERATIONS: Record<string, OperationDoc> = {
     headers: [
       requiredShop('The shop whose warehouse sends the parcel.'),
       { name: 'Type', required: true, description: 'Delivery type: 1 pickup point, 2 courier, 3 national post.', schema: { type: 'integer', enum: [1, 2, 3] } },
-      { name: 'Company-Id', required: true, description: 'The delivery company to calculate (GET /v2/lists/delivery-companies).', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } },
+      {
+        name: 'Company-Id',
+        required: true,
+        description: "The delivery company to calculate (GET /v2/lists/delivery-companies), or an own delivery method as '{accountId}_{methodId}' (GET /v2/delivery-methods).",
+        schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 999_999_999 }, { type: 'string', pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH }] },
+      },
     ],
   }),
   'POST /v2/calculator/company': op('listDeliveringCompanies', '4.12', { headers: [requiredShop('The shop whose widget settings and warehouse apply.')] }),
+  // extensions: an account's own delivery methods (issue 18; ids of convention 12)
+  'GET /v2/delivery-methods': op('listOwnDeliveryMethods'),
+  'GET /v2/delivery-methods/{id}': op('getOwnDeliveryMethod'),
+  'POST /v2/delivery-methods': op('createOwnDeliveryMethod'),
+  'PUT /v2/delivery-methods/{id}': op('replaceOwnDeliveryMethod'),
+  'DELETE /v2/delivery-methods/{id}': op('deleteOwnDeliveryMethod'),
+  'POST /v2/orders/{id}/status': op('setOwnDeliveryOrderStatus'),
   // extensions: events and notifications (DESIGN.md)
   'GET /v2/events': op('listEvents'),
   'GET /v2/notifications': op('listNotifications'),
@@ -258,6 +272,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Notification: NotificationView,
     PushResult,
     LoginResult: LoginResponse,
+    DeliveryMethod,
   },
   everyCall: [SHOP_ID_HEADER],
   everyPost: [IDEMPOTENCY_KEY_HEADER],
@@ -292,6 +307,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Pickups', description: 'Contract 4.10: couriers booked to collect a warehouse\'s prepared orders (consolidated pickup or direct shipment), their status and handover act.' },
     { name: 'Fulfilment supplies', description: 'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.' },
     { name: 'Fulfilment warehouse staff (extension)', description: 'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).' },
+    { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

@@ -33,6 +33,7 @@ import { notificationRoutes } from './modules/notifications/routes.js';
 import { trackingPageRoutes } from './modules/tracking-page/routes.js';
 import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { pickupRoutes } from './modules/pickups/routes.js';
+import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -161,6 +162,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   trackingPageRoutes(app, services);
   fulfilmentRoutes(app, services);
   pickupRoutes(app, services);
+  deliveryMethodRoutes(app, services);
 
   return app;
 }

@@ -46,6 +46,8 @@ import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
 import { PickupService } from './modules/pickups/service.js';
 import { PickupStore } from './modules/pickups/store.js';
+import { DeliveryMethodService } from './modules/delivery-methods/service.js';
+import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -91,6 +93,8 @@ export interface Services {
   movementReport: MovementReportService;
   /** Pickups: couriers booked to collect a warehouse's orders (contract 4.10). */
   pickups: PickupService;
+  /** An account's own delivery methods (issue 18, convention 12). */
+  deliveryMethods: DeliveryMethodService;
 }
 
 export interface ServiceDeps {
@@ -121,10 +125,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
   const metrics = new Metrics({ database, jobs });
-  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics });
+  const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
+  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
-  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock);
+  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock, deliveryMethods);
   const tracking = new TrackingService(orderStore, orders, reference, jobs, {
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
@@ -141,5 +146,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     pollSeconds: config.trackingPollSeconds || 300,
   });
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
-  return { metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { deliveryMethods, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

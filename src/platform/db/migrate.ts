@@ -15,9 +15,10 @@ import { orderLists } from './migrations/0010_order_lists.js';
 import { idempotencyLeases } from './migrations/0011_idempotency_leases.js';
 import { fulfilment } from './migrations/0012_fulfilment.js';
 import { pickups } from './migrations/0013_pickups.js';
+import { ownDeliveryMethods } from './migrations/0017_own_delivery_methods.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, ownDeliveryMethods];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before

@@ -13,7 +13,8 @@ import type { EventTables } from '../../modules/events/tables.js';
 import type { NotificationTables } from '../../modules/notifications/tables.js';
 import type { FulfilmentTables } from '../../modules/fulfilment/tables.js';
 import type { PickupTables } from '../../modules/pickups/tables.js';
+import type { DeliveryMethodTables } from '../../modules/delivery-methods/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, DeliveryMethodTables {}
