@@ -3,20 +3,12 @@ import type { Tables } from '../../platform/db/tables.js';
 import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
 import type { OwnMethod, OwnPoint, PriceRule } from './rules.js';
 
+
 /** What a method is made of, validated (the service's job), before it has an id. */
-export interface MethodValues {
-  name: string;
-  type: 1 | 2 | 3;
-  localities: string[];
-  radiusKm: number | null;
-  priceRules: PriceRule[];
-  freeFromKopecks: number | null;
-  days: { min: number; max: number };
-  cashPaymentAvailable: boolean;
-  cardPaymentAvailable: boolean;
+export type MethodValues = Omit<OwnMethod, 'id' | 'accountId' | 'version' | 'points'> & {
   /** `id` null: a new point. */
   points: Array<Omit<OwnPoint, 'id'> & { id: number | null }>;
-}
+};
 
 type MethodRow = Selectable<Tables['delivery_methods']>;
 type PointRow = Selectable<Tables['delivery_method_points']>;
