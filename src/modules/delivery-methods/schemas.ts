@@ -10,7 +10,8 @@ const DeliveryTypeCode = Type.Enum([1, 2, 3], { description: '1 pickup point (of
 
 /** Convention 12: `'{accountId}_{methodId}'`; the method's number alone is taken too. */
 export const OwnMethodIdText = Type.String({
-  pattern: '^([1-9][0-9]*_)?[1-9][0-9]*$',
+  // each number at most 15 digits (safe in JavaScript and in a bigint column): a larger one is bad input, as for record ids
+  pattern: '^([1-9][0-9]{0,14}_)?[1-9][0-9]{0,14}$',
   maxLength: OWN_METHOD_ID_MAX_LENGTH,
   'x-message': "must be an own delivery method id '{accountId}_{methodId}'",
   description: "Own delivery method id '{accountId}_{methodId}' (convention 12)",
