@@ -23,6 +23,8 @@ import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
 import { Marketplace, MarketplaceWarehouse } from './modules/marketplaces/schemas.js';
 import { MarketplaceOrder } from './modules/marketplace-orders/schemas.js';
+import { DeliveryMethod } from './modules/delivery-methods/schemas.js';
+import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from './modules/delivery-methods/rules.js';
 
 const shopIdSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -226,10 +228,22 @@ const OPERATIONS: Record<string, OperationDoc> = {
     headers: [
       requiredShop('The shop whose warehouse sends the parcel.'),
       { name: 'Type', required: true, description: 'Delivery type: 1 pickup point, 2 courier, 3 national post.', schema: { type: 'integer', enum: [1, 2, 3] } },
-      { name: 'Company-Id', required: true, description: 'The delivery company to calculate (GET /v2/lists/delivery-companies).', schema: { type: 'integer', minimum: 1, maximum: 999_999_999 } },
+      {
+        name: 'Company-Id',
+        required: true,
+        description: "The delivery company to calculate (GET /v2/lists/delivery-companies), or an own delivery method as '{accountId}_{methodId}' (GET /v2/delivery-methods).",
+        schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 999_999_999 }, { type: 'string', pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH }] },
+      },
     ],
   }),
   'POST /v2/calculator/company': op('listDeliveringCompanies', '4.12', { headers: [requiredShop('The shop whose widget settings and warehouse apply.')] }),
+  // extensions: an account's own delivery methods (issue 18; ids of convention 12)
+  'GET /v2/delivery-methods': op('listOwnDeliveryMethods'),
+  'GET /v2/delivery-methods/{id}': op('getOwnDeliveryMethod'),
+  'POST /v2/delivery-methods': op('createOwnDeliveryMethod'),
+  'PUT /v2/delivery-methods/{id}': op('replaceOwnDeliveryMethod'),
+  'DELETE /v2/delivery-methods/{id}': op('deleteOwnDeliveryMethod'),
+  'POST /v2/orders/{id}/status': op('setOwnDeliveryOrderStatus'),
   // extensions: events and notifications (DESIGN.md)
   'GET /v2/events': op('listEvents'),
   'GET /v2/notifications': op('listNotifications'),
@@ -282,6 +296,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Notification: NotificationView,
     PushResult,
     LoginResult: LoginResponse,
+    DeliveryMethod,
   },
   everyCall: [SHOP_ID_HEADER],
   everyPost: [IDEMPOTENCY_KEY_HEADER],
@@ -319,6 +334,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Marketplaces', description: 'Contract 4.9: marketplaces, the account\'s integrations with them, their warehouses and the orders read from them.' },
     { name: 'Reports', description: 'Contract 4.8: bills and agent reports of each billing period, analytical reports (xlsx).' },
     { name: 'Billing operators (extension)', description: 'Extension: the service\'s billing operators record payments of bills (operator tokens of the billing scope, from the CLI).' },
+    { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

@@ -36,6 +36,7 @@ import { pickupRoutes } from './modules/pickups/routes.js';
 import { marketplaceRoutes } from './modules/marketplaces/routes.js';
 import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
+import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -167,6 +168,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   marketplaceRoutes(app, services);
   marketplaceOrderRoutes(app, services);
   reportRoutes(app, services);
+  deliveryMethodRoutes(app, services);
 
   return app;
 }

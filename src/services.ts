@@ -59,6 +59,8 @@ import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
 import { addDays } from './platform/clock.js';
 import { startOfDay } from './modules/orders/service.js';
+import { DeliveryMethodService } from './modules/delivery-methods/service.js';
+import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -112,6 +114,8 @@ export interface Services {
   billing: BillingService;
   /** Analytical reports (xlsx) asked for by the shop owner. */
   analyticalReports: AnalyticalReportService;
+  /** An account's own delivery methods (issue 18, convention 12). */
+  deliveryMethods: DeliveryMethodService;
 }
 
 export interface ServiceDeps {
@@ -147,10 +151,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
   const metrics = new Metrics({ database, jobs });
-  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics });
+  const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
+  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
-  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock);
+  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock, deliveryMethods);
   const tracking = new TrackingService(orderStore, orders, reference, jobs, {
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
@@ -191,5 +196,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -49,7 +49,8 @@ export async function createConfirmAndTrack(api: DeliveryClient, options: Exampl
       body: { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [book], priceDeclared: 800, priceCod: 900, type: 1 },
     }),
   );
-  const company = prices['1'].find((candidate) => candidate.points && candidate.points.length > 0);
+  // a company of the service (a number); an account's own delivery method is '{accountId}_{methodId}'
+  const company = prices['1'].find((candidate): candidate is typeof candidate & { deliveryCompanyId: number } => typeof candidate.deliveryCompanyId === 'number' && candidate.points !== undefined && candidate.points.length > 0);
   const firstPoint = company?.points?.[0];
   if (!company || firstPoint === undefined) throw new Error('No company delivers to a pickup point in Санкт-Петербург');
   const pointId = typeof firstPoint === 'number' ? firstPoint : firstPoint.id;

@@ -90,7 +90,8 @@ export const ORDER_COLUMNS: ReadonlyArray<ReportColumn<OrderReportRow>> = [
 
 /** Orders of one delivery company (the deliveries-by-company report). */
 export interface CompanyReportRow {
-  companyId: number;
+  /** A company of the service, or an own delivery method ('{accountId}_{methodId}'). */
+  companyId: number | string;
   company: string;
   orders: number;
   delivered: number;
@@ -103,7 +104,7 @@ export interface CompanyReportRow {
 
 export const COMPANY_COLUMNS: ReadonlyArray<ReportColumn<CompanyReportRow>> = [
   text('Служба доставки', 26, (row) => row.company),
-  integer('Код службы', 9, (row) => row.companyId),
+  text('Код службы', 12, (row) => String(row.companyId)),
   integer('Заказов', 9, (row) => row.orders, true),
   integer('Доставлено', 10, (row) => row.delivered, true),
   integer('Возвраты', 10, (row) => row.returned, true),

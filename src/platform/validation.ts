@@ -283,6 +283,8 @@ class Coercer {
       const arrayBranch = concrete.find((branch) => typesOf(branch).includes('array'));
       return arrayBranch ? this.coerce(arrayBranch, value) : value;
     }
+    // a number where a branch takes numbers stays one (not the text of another branch: a company id 2, not "2")
+    if (typeof value === 'number' && concrete.some((branch) => typesOf(branch).some((type) => type === 'integer' || type === 'number'))) return value;
     for (const branch of concrete) {
       const coerced = this.coerce(branch, value);
       if (coerced !== value) return coerced;
@@ -351,6 +353,8 @@ class Coercer {
 
   /** Items a comma list can carry unambiguously (`types=a,b`, `ids=1,2`): numbers, and names none of which holds a comma. */
   private isCommaListItem(node: SchemaNode): boolean {
+    // a number or an own delivery method id ('12_3') holds no comma either
+    if (node.anyOf) return node.anyOf.every((branch) => this.isCommaListItem(branch) || (typesOf(branch).includes('string') && branch.pattern !== undefined && !branch.pattern.includes(',')));
     const types = typesOf(node);
     if (types.includes('integer') || types.includes('number')) return true;
     return node.enum?.every((item) => typeof item === 'number' || (typeof item === 'string' && !item.includes(','))) ?? false;

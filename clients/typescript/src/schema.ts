@@ -895,6 +895,28 @@ export interface paths {
         patch: operations["patchOrder"];
         trace?: never;
     };
+    "/v2/orders/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an order of an own delivery method to its next status (extension)
+         * @description Only orders of the account's own delivery methods ('{accountId}_{methodId}'), from 13 (ready for shipment) on: the shop delivers them itself, so it reports their statuses. 409 when the order's status does not lead to the code; 422 for an order of a delivery company.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["setOwnDeliveryOrderStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/orders/confirm": {
         parameters: {
             query?: never;
@@ -1943,6 +1965,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/delivery-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List own delivery methods (extension)
+         * @description The account's own delivery methods, newest first. A shop's API key may read them.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listOwnDeliveryMethods"];
+        put?: never;
+        /**
+         * Create an own delivery method (extension)
+         * @description Answers 201 {id: '{accountId}_{methodId}'}, the id the calculator and orders use for it. Account tokens only (a shop key is 403).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createOwnDeliveryMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/delivery-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an own delivery method (extension)
+         * @description Get an own delivery method (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getOwnDeliveryMethod"];
+        /**
+         * Replace an own delivery method (extension)
+         * @description Points sent with their id keep it; points without one are new; points not sent are removed. Orders keep what they copied.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["replaceOwnDeliveryMethod"];
+        post?: never;
+        /**
+         * Delete an own delivery method (extension)
+         * @description Delete an own delivery method (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        delete: operations["deleteOwnDeliveryMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2262,7 +2346,8 @@ export interface components {
             cashPaymentAvailable: boolean;
             cardPaymentAvailable: boolean;
             union: string;
-            deliveryCompanyId: number;
+            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+            deliveryCompanyId: number | string;
             deliveryCompanyName: string;
             deliveryDriver: string;
             deliveryDays: {
@@ -2282,11 +2367,13 @@ export interface components {
         };
         /** @description DeliveryCompany (calculator) */
         DeliveryCompany: {
-            deliveryCompanyId: number;
+            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+            deliveryCompanyId: number | string;
             deliveryCompanyName: string;
             deliveryCompanyLogo: string | null;
             tariffName: string | null;
-            pickupCompanyId: number;
+            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+            pickupCompanyId: number | string;
             deliveryDriver: string;
             deliveryDays: {
                 min: number;
@@ -2672,7 +2759,8 @@ export interface components {
             applyWidgetSettings: boolean;
             delivery: {
                 company: {
-                    id: number;
+                    /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+                    id: number | string;
                     name: string | null;
                     abbr: string | null;
                     logo: string | null;
@@ -3180,6 +3268,44 @@ export interface components {
              * @enum {unknown}
              */
             status: "ready" | "pending" | "failed";
+        };
+        /** @description DeliveryMethod (extension): an own delivery method of the account */
+        DeliveryMethod: {
+            /** @description '{accountId}_{methodId}': the company id of this method in the calculator and orders */
+            id: string;
+            name: string;
+            /** @description 1 pickup point, 2 courier, 3 post */
+            type: number;
+            localities: string[];
+            radiusKm: number | null;
+            priceRules: {
+                weightTo: number | null;
+                orderSumFrom: number | null;
+                price: number;
+            }[];
+            freeFrom: number | null;
+            days: {
+                min: number;
+                max: number;
+            };
+            points: {
+                id: number;
+                name: string;
+                address: string;
+                latitude: number;
+                longitude: number;
+                /** @description 7 values, Monday to Sunday; null is a day off */
+                schedule: ({
+                    /** @example 09:00 */
+                    from: string;
+                    /** @example 09:00 */
+                    to: string;
+                } | null)[] | null;
+                description: string | null;
+                zipCode: string | null;
+            }[];
+            cashPaymentAvailable: boolean;
+            cardPaymentAvailable: boolean;
         };
     };
     responses: never;
@@ -6359,7 +6485,8 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type?: 1 | 2 | 3;
-                    companyIds?: number[];
+                    /** @description Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12) */
+                    companyIds?: (number | string)[];
                     /** @default false */
                     onlyCheap?: boolean;
                     /** @default true */
@@ -6510,7 +6637,8 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type?: 1 | 2 | 3;
-                    companyIds?: number[];
+                    /** @description Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12) */
+                    companyIds?: (number | string)[];
                     /** @default false */
                     onlyCheap?: boolean;
                     /** @default true */
@@ -6641,8 +6769,8 @@ export interface operations {
                 "Shop-Id": number;
                 /** @description Delivery type: 1 pickup point, 2 courier, 3 national post. */
                 Type: 1 | 2 | 3;
-                /** @description The delivery company to calculate (GET /v2/lists/delivery-companies). */
-                "Company-Id": number;
+                /** @description The delivery company to calculate (GET /v2/lists/delivery-companies), or an own delivery method as '{accountId}_{methodId}' (GET /v2/delivery-methods). */
+                "Company-Id": number | string;
                 /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
                 "Idempotency-Key"?: string;
             };
@@ -6750,7 +6878,8 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type?: 1 | 2 | 3;
-                    companyIds?: number[];
+                    /** @description Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12) */
+                    companyIds?: (number | string)[];
                     /** @default false */
                     onlyCheap?: boolean;
                     /** @default true */
@@ -6901,7 +7030,8 @@ export interface operations {
                      * @enum {unknown}
                      */
                     type?: 1 | 2 | 3;
-                    companyIds?: number[];
+                    /** @description Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12) */
+                    companyIds?: (number | string)[];
                     /** @default false */
                     onlyCheap?: boolean;
                     /** @default true */
@@ -8851,8 +8981,8 @@ export interface operations {
                 dateTo?: string;
                 /** @description Status codes */
                 statuses?: number[];
-                /** @description Company ids */
-                deliveryCompanies?: number[];
+                /** @description Company ids; own delivery methods as '{accountId}_{methodId}' (convention 12) */
+                deliveryCompanies?: (number | string)[];
                 /** @description Payment type codes: 1 prepaid, 2 cash on delivery, 3 card on delivery */
                 paymentMethods?: number[];
                 /** @description 0 or 1 */
@@ -9104,8 +9234,9 @@ export interface operations {
                     /** @default false */
                     applyDefaultDimensions?: boolean;
                     delivery: {
+                        /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
-                            id: number;
+                            id: number | string;
                             tariff?: string | null;
                         };
                         /**
@@ -9269,8 +9400,9 @@ export interface operations {
                     /** @default false */
                     applyDefaultDimensions?: boolean;
                     delivery: {
+                        /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
-                            id: number;
+                            id: number | string;
                             tariff?: string | null;
                         };
                         /**
@@ -9604,8 +9736,9 @@ export interface operations {
                     /** @default false */
                     applyDefaultDimensions?: boolean;
                     delivery: {
+                        /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
-                            id: number;
+                            id: number | string;
                             tariff?: string | null;
                         };
                         /**
@@ -9769,8 +9902,9 @@ export interface operations {
                     /** @default false */
                     applyDefaultDimensions?: boolean;
                     delivery: {
+                        /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
-                            id: number;
+                            id: number | string;
                             tariff?: string | null;
                         };
                         /**
@@ -9999,6 +10133,142 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setOwnDeliveryOrderStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The status the shop moves its own delivery to: 14 shipped by sender, 411 in transit, 412 arrived in the city, 42 at the pickup point (type 1), 43 out for delivery (types 2, 3), 46 date moved, 44 delivered, 47 partly delivered, 461 refused before delivery, 462 refused upon delivery, 71 returning, 72 returned, 74 partly returned
+                     * @enum {unknown}
+                     */
+                    code: 14 | 411 | 412 | 42 | 43 | 46 | 44 | 47 | 461 | 462 | 71 | 72 | 74;
+                    description?: string;
+                    /**
+                     * @description With 44 or 47: how the recipient paid what was collected on delivery
+                     * @enum {unknown}
+                     */
+                    paymentMethod?: "cash" | "card";
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The status the shop moves its own delivery to: 14 shipped by sender, 411 in transit, 412 arrived in the city, 42 at the pickup point (type 1), 43 out for delivery (types 2, 3), 46 date moved, 44 delivered, 47 partly delivered, 461 refused before delivery, 462 refused upon delivery, 71 returning, 72 returned, 74 partly returned
+                     * @enum {unknown}
+                     */
+                    code: 14 | 411 | 412 | 42 | 43 | 46 | 44 | 47 | 461 | 462 | 71 | 72 | 74;
+                    description?: string;
+                    /**
+                     * @description With 44 or 47: how the recipient paid what was collected on delivery
+                     * @enum {unknown}
+                     */
+                    paymentMethod?: "cash" | "card";
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -14917,6 +15187,602 @@ export interface operations {
             };
             /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOwnDeliveryMethods: {
+        parameters: {
+            query?: {
+                /** @description 1 pickup point (of the shop's own), 2 courier, 3 post */
+                type?: 1 | 2 | 3;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of DeliveryMethod */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryMethod"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOwnDeliveryMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Own delivery method (create and replace) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description 1 pickup point (of the shop's own), 2 courier, 3 post
+                     * @enum {unknown}
+                     */
+                    type: 1 | 2 | 3;
+                    localities?: string[];
+                    /** @description km around the sender's locality (the shop's warehouse) */
+                    radiusKm?: number | null;
+                    /** @description Ordered brackets by weight and order sum: the first that holds the parcel gives the price */
+                    priceRules: {
+                        /** @description Up to this chargeable weight, kg (inclusive); empty: any weight */
+                        weightTo?: number | null;
+                        /** @description From this order sum, roubles (inclusive); empty: any sum */
+                        orderSumFrom?: number | null;
+                        /** @description roubles, to the kopeck */
+                        price: number;
+                    }[];
+                    /** @description Order sum (roubles) from which delivery is free */
+                    freeFrom?: number | null;
+                    /** @description Working days of delivery */
+                    days: {
+                        min: number;
+                        max: number;
+                    };
+                    /** @description The shop's own pickup points (type 1 only) */
+                    points?: {
+                        /** @description A point of this method: kept with its id; without one a new point is made */
+                        id?: number | null;
+                        name: string;
+                        address: string;
+                        latitude: number;
+                        longitude: number;
+                        /** @description 7 values, Monday to Sunday: working hours, or null for a day off */
+                        schedule?: (null | {
+                            /** @example 09:00 */
+                            from: string;
+                            /** @example 09:00 */
+                            to: string;
+                        } | string)[] | null;
+                        description?: string | null;
+                        zipCode?: string | null;
+                    }[];
+                    /** @default false */
+                    cashPaymentAvailable?: boolean;
+                    /** @default false */
+                    cardPaymentAvailable?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /**
+                     * @description 1 pickup point (of the shop's own), 2 courier, 3 post
+                     * @enum {unknown}
+                     */
+                    type: 1 | 2 | 3;
+                    localities?: string[];
+                    /** @description km around the sender's locality (the shop's warehouse) */
+                    radiusKm?: number | null;
+                    /** @description Ordered brackets by weight and order sum: the first that holds the parcel gives the price */
+                    priceRules: {
+                        /** @description Up to this chargeable weight, kg (inclusive); empty: any weight */
+                        weightTo?: number | null;
+                        /** @description From this order sum, roubles (inclusive); empty: any sum */
+                        orderSumFrom?: number | null;
+                        /** @description roubles, to the kopeck */
+                        price: number;
+                    }[];
+                    /** @description Order sum (roubles) from which delivery is free */
+                    freeFrom?: number | null;
+                    /** @description Working days of delivery */
+                    days: {
+                        min: number;
+                        max: number;
+                    };
+                    /** @description The shop's own pickup points (type 1 only) */
+                    points?: {
+                        /** @description A point of this method: kept with its id; without one a new point is made */
+                        id?: number | null;
+                        name: string;
+                        address: string;
+                        latitude: number;
+                        longitude: number;
+                        /** @description 7 values, Monday to Sunday: working hours, or null for a day off */
+                        schedule?: (null | {
+                            /** @example 09:00 */
+                            from: string;
+                            /** @example 09:00 */
+                            to: string;
+                        } | string)[] | null;
+                        description?: string | null;
+                        zipCode?: string | null;
+                    }[];
+                    /** @default false */
+                    cashPaymentAvailable?: boolean;
+                    /** @default false */
+                    cardPaymentAvailable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description '{accountId}_{methodId}' */
+                        id: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOwnDeliveryMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /**
+                 * @description Own delivery method id '{accountId}_{methodId}' (convention 12)
+                 * @example 1_1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DeliveryMethod (extension): an own delivery method of the account */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryMethod"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceOwnDeliveryMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /**
+                 * @description Own delivery method id '{accountId}_{methodId}' (convention 12)
+                 * @example 1_1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Own delivery method (create and replace) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description 1 pickup point (of the shop's own), 2 courier, 3 post
+                     * @enum {unknown}
+                     */
+                    type: 1 | 2 | 3;
+                    localities?: string[];
+                    /** @description km around the sender's locality (the shop's warehouse) */
+                    radiusKm?: number | null;
+                    /** @description Ordered brackets by weight and order sum: the first that holds the parcel gives the price */
+                    priceRules: {
+                        /** @description Up to this chargeable weight, kg (inclusive); empty: any weight */
+                        weightTo?: number | null;
+                        /** @description From this order sum, roubles (inclusive); empty: any sum */
+                        orderSumFrom?: number | null;
+                        /** @description roubles, to the kopeck */
+                        price: number;
+                    }[];
+                    /** @description Order sum (roubles) from which delivery is free */
+                    freeFrom?: number | null;
+                    /** @description Working days of delivery */
+                    days: {
+                        min: number;
+                        max: number;
+                    };
+                    /** @description The shop's own pickup points (type 1 only) */
+                    points?: {
+                        /** @description A point of this method: kept with its id; without one a new point is made */
+                        id?: number | null;
+                        name: string;
+                        address: string;
+                        latitude: number;
+                        longitude: number;
+                        /** @description 7 values, Monday to Sunday: working hours, or null for a day off */
+                        schedule?: (null | {
+                            /** @example 09:00 */
+                            from: string;
+                            /** @example 09:00 */
+                            to: string;
+                        } | string)[] | null;
+                        description?: string | null;
+                        zipCode?: string | null;
+                    }[];
+                    /** @default false */
+                    cashPaymentAvailable?: boolean;
+                    /** @default false */
+                    cardPaymentAvailable?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /**
+                     * @description 1 pickup point (of the shop's own), 2 courier, 3 post
+                     * @enum {unknown}
+                     */
+                    type: 1 | 2 | 3;
+                    localities?: string[];
+                    /** @description km around the sender's locality (the shop's warehouse) */
+                    radiusKm?: number | null;
+                    /** @description Ordered brackets by weight and order sum: the first that holds the parcel gives the price */
+                    priceRules: {
+                        /** @description Up to this chargeable weight, kg (inclusive); empty: any weight */
+                        weightTo?: number | null;
+                        /** @description From this order sum, roubles (inclusive); empty: any sum */
+                        orderSumFrom?: number | null;
+                        /** @description roubles, to the kopeck */
+                        price: number;
+                    }[];
+                    /** @description Order sum (roubles) from which delivery is free */
+                    freeFrom?: number | null;
+                    /** @description Working days of delivery */
+                    days: {
+                        min: number;
+                        max: number;
+                    };
+                    /** @description The shop's own pickup points (type 1 only) */
+                    points?: {
+                        /** @description A point of this method: kept with its id; without one a new point is made */
+                        id?: number | null;
+                        name: string;
+                        address: string;
+                        latitude: number;
+                        longitude: number;
+                        /** @description 7 values, Monday to Sunday: working hours, or null for a day off */
+                        schedule?: (null | {
+                            /** @example 09:00 */
+                            from: string;
+                            /** @example 09:00 */
+                            to: string;
+                        } | string)[] | null;
+                        description?: string | null;
+                        zipCode?: string | null;
+                    }[];
+                    /** @default false */
+                    cashPaymentAvailable?: boolean;
+                    /** @default false */
+                    cardPaymentAvailable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOwnDeliveryMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /**
+                 * @description Own delivery method id '{accountId}_{methodId}' (convention 12)
+                 * @example 1_1
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

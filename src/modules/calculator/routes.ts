@@ -14,6 +14,11 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return (Array.isArray(value) ? value[0] : value)?.trim();
 }
 
+/** Company-Id: a company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) as it is. */
+function companyIdOf(header: string): number | string {
+  return header.includes('_') ? header : Number(header);
+}
+
 /** Companies left out of a calculation are logged, never failing the call. */
 function logFailures(request: FastifyRequest) {
   return (companyId: number, reason: string) => request.log.warn({ companyId, reason }, 'delivery company left out of the calculation');
@@ -59,10 +64,10 @@ export function calculatorRoutes(app: App, services: Services): void {
       if (!type) problems.push({ field: 'Type', message: 'is required' });
       else if (!/^[123]$/.test(type)) problems.push({ field: 'Type', message: 'must be 1, 2 or 3' });
       if (!companyId) problems.push({ field: 'Company-Id', message: 'is required' });
-      else if (!/^[1-9]\d{0,8}$/.test(companyId)) problems.push({ field: 'Company-Id', message: 'must be a delivery company id' });
+      else if (!/^([1-9]\d{0,8}|[1-9]\d{0,14}_[1-9]\d{0,14})$/.test(companyId)) problems.push({ field: 'Company-Id', message: "must be a delivery company id, or an own delivery method's '{accountId}_{methodId}'" });
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], true);
       if (problems.length) throw new AppError(400, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
-      const json = await services.calculator.calculateOneJson(request.scope, shop, request.body, Number(type) as DeliveryType, Number(companyId), logFailures(request));
+      const json = await services.calculator.calculateOneJson(request.scope, shop, request.body, Number(type) as DeliveryType, companyIdOf(companyId as string), logFailures(request));
       return reply.type('application/json; charset=utf-8').send(json as unknown as DeliveryCompanyResult);
     },
   );

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from '../delivery-methods/rules.js';
 import { CodeId, Nullable, OverallSideCm, RecordId } from '../../platform/schemas.js';
 
 const Text = Type.Optional(Type.String({ maxLength: 255 }));
@@ -10,6 +11,13 @@ const OverallDimensions = Type.Object(
   { width: Type.Optional(OverallSideCm), height: Type.Optional(OverallSideCm), length: Type.Optional(OverallSideCm) },
   { description: 'The whole shipment, split evenly over itemCount places' },
 );
+/** A delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12). */
+export const CompanyRef = Type.Union([
+  CodeId(),
+  Type.String({ pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH, 'x-message': "must be a company id or an own delivery method id '{accountId}_{methodId}'" }),
+]);
+/** A company id as answered: a number, or a string for an own delivery method (convention 12). */
+export const CompanyIdOut = Type.Union([Type.Integer(), Type.String()], { description: "A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12)" });
 const DeliveryTypeCode = Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' });
 const ServiceIds = Type.Array(Type.Integer({ minimum: 1, maximum: 22, 'x-message': 'must be a service id of GET /v2/lists/services (1 to 22)' }), { maxItems: 50 });
 
@@ -59,7 +67,7 @@ export const CalculatorBody = Type.Object({
   services: Type.Optional(ServiceIds),
   servicesRequired: Type.Optional(ServiceIds),
   type: Type.Optional(DeliveryTypeCode),
-  companyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 100 })),
+  companyIds: Type.Optional(Type.Array(CompanyRef, { maxItems: 100, description: "Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12)" })),
   onlyCheap: Type.Optional(Type.Boolean({ default: false })),
   calcDeclared: Type.Optional(Type.Boolean({ default: true })),
   calcCod: Type.Optional(Type.Boolean({ default: true })),
@@ -126,7 +134,7 @@ export const CalculatorPoint = Type.Object({
   cashPaymentAvailable: Type.Boolean(),
   cardPaymentAvailable: Type.Boolean(),
   union: Type.String(),
-  deliveryCompanyId: Type.Integer(),
+  deliveryCompanyId: CompanyIdOut,
   deliveryCompanyName: Type.String(),
   deliveryDriver: Type.String(),
   deliveryDays: Days,
@@ -141,11 +149,11 @@ export const CalculatorPoint = Type.Object({
 
 export const DeliveryCompanyResult = Type.Object(
   {
-    deliveryCompanyId: Type.Integer(),
+    deliveryCompanyId: CompanyIdOut,
     deliveryCompanyName: Type.String(),
     deliveryCompanyLogo: Nullable(Type.String()),
     tariffName: Nullable(Type.String()),
-    pickupCompanyId: Type.Integer(),
+    pickupCompanyId: CompanyIdOut,
     deliveryDriver: Type.String(),
     deliveryDays: Days,
     deliveryPlanDays: Days,

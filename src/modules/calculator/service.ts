@@ -20,6 +20,7 @@ import { buildCargo } from './cargo.js';
 import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks, type Commissions, type OrderMoney, type PriceRules } from './rules.js';
 import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
+import { OWN_DRIVER, ownMethodId, pointsNear, priceKopecksOf, serves, type OwnMethod, type OwnPoint } from '../delivery-methods/rules.js';
 
 export const DEFAULT_TIMEOUT_MS = 20000;
 /** isFar: how many of a company's nearest points to offer, and how far to look. */
@@ -38,8 +39,8 @@ const POINT_SERVICE_FLAGS: Record<number, keyof Pick<DeliveryPoint, 'checkupAvai
 export interface CalculationOptions {
   /** Only this delivery type (calculator/one's Type header; else body.type). */
   type?: DeliveryType;
-  /** Only these companies (calculator/one's Company-Id header; else body.companyIds). */
-  companyIds?: number[];
+  /** Only these companies (calculator/one's Company-Id header; else body.companyIds); own methods as '{accountId}_{methodId}'. */
+  companyIds?: Array<number | string>;
   /** Told about every company left out for failing or missing the deadline. */
   onCompanyFailed?: (companyId: number, reason: string) => void;
   /** Pickup points: present only this one (an order's chosen point; a city has hundreds). */
@@ -59,7 +60,8 @@ export type OrderQuote = DeliveryCompanyResult & { deliveryCostThresholds: { del
 
 /** What orders need to price a delivery: a calculator body plus the chosen company, type and point. */
 export interface DeliveryQuoteRequest extends CalculatorBody {
-  companyId: number;
+  /** A company's number, or an own method's '{accountId}_{methodId}'. */
+  companyId: number | string;
   deliveryType: DeliveryType;
   pointId?: number | null;
 }
@@ -100,6 +102,14 @@ interface GoodsItem {
   count?: number;
 }
 
+/** What the calculator needs of the account's own delivery methods (delivery-methods area). */
+export interface OwnMethodSource {
+  methodsOf(accountId: number): Promise<OwnMethod[]>;
+}
+
+/** Days an order waits at a shop's own pickup point (the shop keeps it; the contract's hold days). */
+const OWN_HOLD_DAYS = 7;
+
 /** Point fragments kept (one per point of the dataset at most). */
 const POINT_FRAGMENTS = 200_000;
 
@@ -124,6 +134,8 @@ interface CompanyOption {
   points: PointOption[] | null;
   holdDays: number;
   idsOnly: boolean;
+  /** An own method's pickup points come priced in `company.points`; this is their price (onlyCheap). */
+  ownTotalKopecks?: number;
 }
 
 function toModel(option: CompanyOption): DeliveryCompanyResult {
@@ -145,11 +157,18 @@ export class CalculatorService {
   constructor(
     private readonly reference: ReferenceData,
     private readonly widgetSettings: WidgetSettingsService,
-    options: { cacheSeconds?: number; kits?: KitLookup; observer?: CompanyQuoteObserver } = {},
+    options: { cacheSeconds?: number; kits?: KitLookup; observer?: CompanyQuoteObserver; ownMethods?: OwnMethodSource } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
     this.kits = options.kits ?? null;
     this.observer = options.observer ?? null;
+    this.ownMethods = options.ownMethods ?? null;
+  }
+
+  private readonly ownMethods: OwnMethodSource | null;
+
+  private async ownMethodsOf(scope: Scope): Promise<OwnMethod[]> {
+    return this.ownMethods ? this.ownMethods.methodsOf(scope.accountId) : [];
   }
 
   private readonly kits: KitLookup | null;
@@ -228,11 +247,13 @@ export class CalculatorService {
     if (body.kits?.some((kit) => kit.id !== undefined)) return null;
     const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
     const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType } : null;
-    return JSON.stringify([this.reference.registry.generation, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, options.pointId ?? null, body]);
+    // a change to an own method bumps its version (every process hears of it through the read cache)
+    const own = (await this.ownMethodsOf(scope)).map((method) => `${method.id}:${method.version}`).join(',');
+    return JSON.stringify([this.reference.registry.generation, own, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, options.pointId ?? null, body]);
   }
 
   /** One option as JSON text (calculator/one), or `[]`. */
-  async calculateOneJson(scope: Scope, shop: Shop | null, body: CalculatorBody, type: DeliveryType, companyId: number, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<string> {
+  async calculateOneJson(scope: Scope, shop: Shop | null, body: CalculatorBody, type: DeliveryType, companyId: number | string, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<string> {
     const found = await this.options(scope, shop, body, { type, companyIds: [companyId], onCompanyFailed });
     const option = found[String(type) as '1' | '2' | '3'][0];
     return option ? this.optionJson(option) : '[]';
@@ -246,6 +267,7 @@ export class CalculatorService {
     const type = options.type ?? (body.type as DeliveryType | undefined);
     const wantedIds = options.companyIds ?? body.companyIds;
     const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
+    const ownOptions = this.ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds);
     const eligible = this.reference.registry.all().filter(({ company }) => {
       if (wantedIds && !wantedIds.includes(company.id)) return false;
       if (hidden.has(company.id)) return false;
@@ -273,8 +295,71 @@ export class CalculatorService {
         if (item) result[String(quote.type) as '1' | '2' | '3'].push(item);
       }
     }
+    for (const option of ownOptions) result[String(option.company.points ? 1 : option.company.isPost ? 3 : 2) as '1' | '2' | '3'].push(option);
     if (body.onlyCheap) for (const key of ['1', '2', '3'] as const) result[key] = cheapest(result[key]);
     return result;
+  }
+
+  /**
+   * The account's own methods that serve the recipient: priced by their brackets (the
+   * parcel's actual weight, the order sum as widget rules count it), no commissions (the shop
+   * collects payment itself), no remote call.
+   */
+  private ownOptions(methods: OwnMethod[], context: Context, type: DeliveryType | undefined, wantedIds: Array<number | string> | undefined): CompanyOption[] {
+    const options: CompanyOption[] = [];
+    const onDelivery = context.money.codKopecks + context.money.clientPriceKopecks;
+    for (const method of methods) {
+      const id = ownMethodId(method.accountId, method.id);
+      if (wantedIds && !wantedIds.includes(id)) continue;
+      if (type !== undefined && method.type !== type) continue;
+      // own methods offer no additional services
+      if (context.required.size > 0) continue;
+      if (onDelivery > 0 && !method.cashPaymentAvailable && !method.cardPaymentAvailable) continue;
+      if (!serves(method, placeOf(context.recipient), placeOf(context.sender))) continue;
+      const net = priceKopecksOf(method, context.cargo.weightGrams, context.orderKopecks);
+      if (net === null) continue;
+      const total = context.widget ? applyPriceRules(net, priceRulesOf(context.widget), { type: method.type, companyId: 0, orderKopecks: context.orderKopecks }) : net;
+      const dates = this.dates(context, method.days);
+      const company: DeliveryCompanyResult = {
+        deliveryCompanyId: id,
+        deliveryCompanyName: method.name,
+        deliveryCompanyLogo: null,
+        tariffName: null,
+        pickupCompanyId: id,
+        deliveryDriver: OWN_DRIVER,
+        deliveryDays: dates.deliveryDays,
+        deliveryPlanDays: method.days,
+        deliveryDate: dates.deliveryDate,
+        services: {},
+        priceCommissionDeclared: 0,
+        percentCommissionDeclared: 0,
+        priceCommissionCod: 0,
+        percentCommissionCod: 0,
+        priceCommissionCodCard: 0,
+        percentCommissionCodCard: 0,
+        priceCommissionAcquiring: 0,
+        percentCommissionAcquiring: 0,
+        isPost: method.type === 3,
+        specificity: [],
+      };
+      if (method.type === 1) {
+        const near = pointsNear(method, context.recipient);
+        if (near.length === 0) continue;
+        company.points = context.hidePointFullInfo ? near.map((point) => point.id) : near.map((point) => presentOwnPoint(point, method, company, net, total));
+        options.push({ company, points: null, holdDays: OWN_HOLD_DAYS, idsOnly: context.hidePointFullInfo, ownTotalKopecks: total });
+        continue;
+      }
+      company.cashPaymentAvailable = method.cashPaymentAvailable;
+      company.cardPaymentAvailable = method.cardPaymentAvailable;
+      company.priceDelivery = toRoubles(net);
+      company.totalPrice = toRoubles(total);
+      if (method.type === 2) {
+        company.isExpress = false;
+        company.timeSelectAvailable = false;
+      }
+      options.push({ company, points: null, holdDays: 0, idsOnly: false, ownTotalKopecks: total });
+    }
+    return options;
   }
 
   /** JSON of options as byte parts: point fragments are UTF-8 once per process, the per-call parts once per distinct value. */
@@ -379,7 +464,7 @@ export class CalculatorService {
       },
       cash ? 'cash' : 'card',
     );
-    const belowThreshold = applyPriceRules(cost, { ...priceRulesOf(widget), freeDeliveryFromKopecks: null }, { type: request.deliveryType, companyId: request.companyId, orderKopecks: 0 });
+    const belowThreshold = applyPriceRules(cost, { ...priceRulesOf(widget), freeDeliveryFromKopecks: null }, { type: request.deliveryType, companyId: typeof request.companyId === 'number' ? request.companyId : 0, orderKopecks: 0 });
     return { deliveryCost: toRoubles(belowThreshold), threshold: widget.freeDeliveryFrom };
   }
 
@@ -395,6 +480,7 @@ export class CalculatorService {
       zipCode: reception.zipCode,
     });
     if (!recipient) return answer;
+    const sender = this.reference.localities.find({ countryCode: shop.warehouse.address.city.countryCode, fias: shop.warehouse.address.city.fias ?? undefined, name: shop.warehouse.address.city.name, region: shop.warehouse.address.city.region ?? undefined });
     const hidden = new Set(body.applyWidgetSettings ? (await this.widgetSettings.forShop(scope, shop.id)).hiddenCompanyIds : []);
     for (const { company } of this.reference.registry.all()) {
       if (hidden.has(company.id)) continue;
@@ -405,6 +491,12 @@ export class CalculatorService {
         if (type === 1 && company.points && this.reference.registry.pointsIn(company.id, recipient.id).length === 0) continue;
         answer[String(type) as '1' | '2' | '3'].push(company.id);
       }
+    }
+    for (const method of await this.ownMethodsOf(scope)) {
+      if (body.type !== undefined && body.type !== method.type) continue;
+      if (!sender || !serves(method, placeOf(recipient), placeOf(sender))) continue;
+      if (method.type === 1 && pointsNear(method, recipient).length === 0) continue;
+      answer[String(method.type) as '1' | '2' | '3'].push(ownMethodId(method.accountId, method.id));
     }
     return answer;
   }
@@ -609,6 +701,44 @@ function place(locality: Locality): QuotePlace {
   return { latitude: locality.latitude, longitude: locality.longitude, regionCode: locality.regionCode, localityId: locality.id, population: locality.population };
 }
 
+function placeOf(locality: Locality) {
+  return { id: locality.id, fias: locality.fias, latitude: locality.latitude, longitude: locality.longitude };
+}
+
+/** A shop's own pickup point in the calculator's shape (company id a string, convention 12). */
+function presentOwnPoint(point: OwnPoint, method: OwnMethod, company: DeliveryCompanyResult, netKopecks: number, totalKopecks: number): CalculatorPoint {
+  return {
+    id: point.id,
+    name: point.name,
+    longitude: String(point.longitude),
+    latitude: String(point.latitude),
+    type: 1,
+    description: point.description,
+    address: point.address,
+    schedule: point.schedule,
+    metro: null,
+    district: null,
+    photos: null,
+    fittingAvailable: false,
+    checkupAvailable: false,
+    partialBuyoutAvailable: false,
+    cashPaymentAvailable: method.cashPaymentAvailable,
+    cardPaymentAvailable: method.cardPaymentAvailable,
+    union: `own-${point.id}`,
+    deliveryCompanyId: company.deliveryCompanyId,
+    deliveryCompanyName: company.deliveryCompanyName,
+    deliveryDriver: OWN_DRIVER,
+    deliveryDays: company.deliveryDays,
+    deliveryDate: company.deliveryDate,
+    deliveryHoldDays: OWN_HOLD_DAYS,
+    priceCommissionCod: 0,
+    priceDelivery: toRoubles(netKopecks),
+    totalPrice: toRoubles(totalKopecks),
+    isFar: false,
+    zipCode: point.zipCode,
+  };
+}
+
 function priceRulesOf(widget: WidgetSettingsFull): PriceRules {
   return {
     rules: widget.priceRules,
@@ -690,6 +820,7 @@ function presentPoint(
 
 /** Lowest price of an option: its total, or its cheapest point's. */
 function lowestPrice(option: CompanyOption): number {
+  if (option.ownTotalKopecks !== undefined) return option.ownTotalKopecks / 100;
   if (!option.points) return option.company.totalPrice ?? Number.POSITIVE_INFINITY;
   let lowest = Number.POSITIVE_INFINITY;
   for (const item of option.points) lowest = Math.min(lowest, item.totalKopecks / 100);

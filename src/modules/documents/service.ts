@@ -320,7 +320,8 @@ export class DocumentService {
         account_id: scope.accountId,
         shop_id: first.shopId ?? null,
         warehouse_id: first.warehouseId ?? null,
-        company_id: companyId,
+        // an own delivery method (convention 12) is no company of the service: its name tells the act's sets apart
+        company_id: typeof companyId === 'number' ? companyId : 0,
         company_name: companyName,
         date: body.date,
         count_orders: group.length,

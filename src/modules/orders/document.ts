@@ -63,6 +63,8 @@ export interface ComposeInput {
   products: ProductLine[];
   sender: SenderSnapshot;
   company: Company | undefined;
+  /** The name of the account's own delivery method the order travels by (convention 12), else null. */
+  ownMethodName?: string | null;
   /** The chosen point as the reference data knows it, when the delivery is not priced. */
   knownPoint: DeliveryPoint | undefined;
   serviceNames: Map<number, string>;
@@ -70,6 +72,9 @@ export interface ComposeInput {
   now: string;
   history: StatusHistoryItem[];
 }
+
+/** `delivery.company.abbr` of an order carried by an own delivery method. */
+export const OWN_METHOD_ABBR = 'OWN';
 
 export function serviceIdsOf(input: OrderInput): number[] {
   return [...new Set((input.delivery.services ?? []).map((service) => (typeof service === 'number' ? service : service.id)))];
@@ -238,7 +243,13 @@ export function composeOrder(args: ComposeInput): OrderDoc {
     services: serviceIds,
     applyWidgetSettings: input.applyWidgetSettings === true,
     delivery: {
-      company: { id: input.delivery.company.id, name: company?.name ?? null, abbr: company ? company.code.toUpperCase() : null, logo: company?.logo ?? null, tariff: quote?.tariffName ?? nn(input.delivery.company.tariff) },
+      company: {
+        id: input.delivery.company.id,
+        name: company?.name ?? args.ownMethodName ?? null,
+        abbr: company ? company.code.toUpperCase() : args.ownMethodName ? OWN_METHOD_ABBR : null,
+        logo: company?.logo ?? null,
+        tariff: quote?.tariffName ?? nn(input.delivery.company.tariff),
+      },
       type: input.delivery.type,
       cashPaymentAvailable: point ? (pricedPoint?.cashPaymentAvailable ?? args.knownPoint?.cashPaymentAvailable ?? false) : (quote?.cashPaymentAvailable ?? company?.cashPaymentAvailable ?? true),
       cardPaymentAvailable: point ? (pricedPoint?.cardPaymentAvailable ?? args.knownPoint?.cardPaymentAvailable ?? false) : (quote?.cardPaymentAvailable ?? company?.cardPaymentAvailable ?? true),

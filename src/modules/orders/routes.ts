@@ -4,7 +4,7 @@ import { paging, PAGING_HEADERS } from '../../platform/paging.js';
 import { sendJsonBody } from '../../platform/compression.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
-import { ConfirmBody, DuplicateResult, ExtendHoldBody, IdsBody, MissingProducts, Order, OrderInput, OrderListQuery, OrderPatch, PushBody, PushHeaders, PushParams, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
+import { ConfirmBody, DuplicateResult, ExtendHoldBody, IdsBody, MissingProducts, Order, OrderInput, OrderListQuery, OrderPatch, OwnStatusBody, PushBody, PushHeaders, PushParams, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
 
 const tags = ['Orders'];
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -41,6 +41,25 @@ export function orderRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'Replace an order (drafts and orders in error)', params: IdParams, headers: ShopIdHeader, body: OrderInput, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
     async (request, reply) => {
       await orders.replace(request.scope, request.params.id, request.body, request.headers['shop-id']);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/v2/orders/:id/status',
+    {
+      schema: {
+        tags,
+        summary: 'Move an order of an own delivery method to its next status (extension)',
+        description:
+          "Only orders of the account's own delivery methods ('{accountId}_{methodId}'), from 13 (ready for shipment) on: the shop delivers them itself, so it reports their statuses. 409 when the order's status does not lead to the code; 422 for an order of a delivery company.",
+        params: IdParams,
+        body: OwnStatusBody,
+        response: { 204: NoContent, ...errorResponses(403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      await services.tracking.setOwnStatus(request.scope, request.params.id, request.body);
       return reply.code(204).send();
     },
   );

@@ -1,7 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
 import { CodeId, CountryCode, DateText, INT32_MAX, Nullable, OverallSideCm, RecordId, ZeroOne } from '../../platform/schemas.js';
-import { CommissionFields } from '../calculator/schemas.js';
+import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from '../delivery-methods/rules.js';
+import { CommissionFields, CompanyIdOut, CompanyRef } from '../calculator/schemas.js';
 
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
 const Money = Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles, to the kopeck' });
@@ -59,7 +60,7 @@ const RecipientInput = Type.Object({
 });
 
 const DeliveryInput = Type.Object({
-  company: Type.Object({ id: CodeId(), tariff: Text() }),
+  company: Type.Object({ id: CompanyRef, tariff: Text() }, { description: "id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12)" }),
   type: Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' }),
   services: Type.Optional(
     Type.Array(Type.Union([CodeId(), Type.Object({ id: CodeId() })], { 'x-message': 'must be a service id or {"id": <service id>}' }), {
@@ -243,7 +244,7 @@ export const Order = Type.Object(
     services: Type.Array(Type.Integer()),
     applyWidgetSettings: Type.Boolean(),
     delivery: Type.Object({
-      company: Type.Object({ id: Type.Integer(), name: NullableString, abbr: NullableString, logo: NullableString, tariff: NullableString }),
+      company: Type.Object({ id: CompanyIdOut, name: NullableString, abbr: NullableString, logo: NullableString, tariff: NullableString }),
       type: Type.Integer({ description: '1 pickup point, 2 courier, 3 national post' }),
       cashPaymentAvailable: Type.Boolean(),
       cardPaymentAvailable: Type.Boolean(),
@@ -288,7 +289,15 @@ export const OrderListQuery = Type.Object({
   dateFrom: Type.Optional(DateText),
   dateTo: Type.Optional(DateText),
   statuses: IntList('Status codes'),
-  deliveryCompanies: IntList('Company ids'),
+  deliveryCompanies: Type.Optional(
+    Type.Array(
+      Type.Union([
+        Type.Integer({ minimum: 0, maximum: INT32_MAX }),
+        Type.String({ pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH, 'x-message': "must be a company id or an own delivery method id '{accountId}_{methodId}'" }),
+      ]),
+      { maxItems: 100, description: "Company ids; own delivery methods as '{accountId}_{methodId}' (convention 12)" },
+    ),
+  ),
   paymentMethods: IntList('Payment type codes: 1 prepaid, 2 cash on delivery, 3 card on delivery'),
   stickerFormed: Type.Optional(ZeroOne),
   wasInAct: Type.Optional(ZeroOne),
@@ -380,3 +389,16 @@ export type PushBody = Static<typeof PushBody>;
 export const PushResult = Type.Object({ applied: Type.Integer(), ignored: Type.Array(Type.Object({ trackNumber: Type.String(), message: Type.String() })) });
 export type PushResult = Static<typeof PushResult>;
 
+
+/** Statuses a shop may give an order of its own delivery method (extension, issue 18). */
+export const OWN_DELIVERY_STATUSES = [14, 411, 412, 42, 43, 46, 44, 47, 461, 462, 71, 72, 74] as const;
+
+export const OwnStatusBody = Type.Object({
+  code: Type.Enum([...OWN_DELIVERY_STATUSES], {
+    description:
+      'The status the shop moves its own delivery to: 14 shipped by sender, 411 in transit, 412 arrived in the city, 42 at the pickup point (type 1), 43 out for delivery (types 2, 3), 46 date moved, 44 delivered, 47 partly delivered, 461 refused before delivery, 462 refused upon delivery, 71 returning, 72 returned, 74 partly returned',
+  }),
+  description: Type.Optional(Type.String({ maxLength: 500 })),
+  paymentMethod: Type.Optional(Type.Enum(['cash', 'card'], { description: 'With 44 or 47: how the recipient paid what was collected on delivery' })),
+});
+export type OwnStatusBody = Static<typeof OwnStatusBody>;

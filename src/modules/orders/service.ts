@@ -26,6 +26,23 @@ import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderLis
 import { actorOf, NO_FULFILMENT, type GoodsShortage, type OrderFulfilment, type ReservationPlan, type StockActor } from './fulfilment-port.js';
 import { afterConfirm, afterUpdate, LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION, refusal, STATUS, stockMoveOf, type Operation, type OrderState } from './state.js';
 import type { Db, OrderFilter, OrderRecord, OrderStore, RowExtras } from './store.js';
+import { ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
+
+/** What orders need of the account's own delivery methods (delivery-methods area). */
+export interface OwnMethodLookup {
+  method(accountId: number, methodId: number): Promise<OwnMethod | undefined>;
+}
+const NO_OWN_METHODS: OwnMethodLookup = { method: async () => undefined };
+
+/** Whether an order travels by an own delivery method of its account (its company id is the string of convention 12). */
+export function isOwnMethodOrder(doc: Pick<OrderDoc, 'delivery'>): boolean {
+  return typeof doc.delivery.company.id === 'string';
+}
+
+/** Our track number of an order an own delivery method carries: the shop delivers it, no company gives one. */
+export function ownTrackNumber(accountId: number, orderId: number): string {
+  return `OWN-${accountId}-${orderId}`;
+}
 
 const CACHE_TOPIC = 'orders';
 /** How long pricing an order may wait for a company (ms). */
@@ -115,6 +132,7 @@ export class OrderService {
     private readonly jobs: JobQueue,
     private readonly cache: AccountReadCache,
     private readonly fulfilment: OrderFulfilment = NO_FULFILMENT,
+    private readonly ownMethods: OwnMethodLookup = NO_OWN_METHODS,
   ) {}
 
   historyItem(code: number, at: string, description: string | null = null): StatusHistoryItem {
@@ -186,7 +204,11 @@ export class OrderService {
     if (query.warehouseId !== undefined) filter.warehouseId = query.warehouseId;
     if (query.dateFrom) filter.createdFrom = startOfDay(query.dateFrom, scope.timeZone);
     if (query.dateTo) filter.createdBefore = startOfDay(addDays(query.dateTo, 1), scope.timeZone);
-    if (query.deliveryCompanies?.length) filter.companyIds = query.deliveryCompanies;
+    if (query.deliveryCompanies?.length) {
+      // another account's own method ids match none of the caller's orders
+      const own = query.deliveryCompanies.map((id) => ownMethodOf(scope.accountId, id)).filter((id): id is number => id !== null);
+      filter.companies = { companyIds: query.deliveryCompanies.filter((id): id is number => typeof id === 'number'), ownMethodIds: own };
+    }
     if (query.paymentMethods?.length) filter.paymentTypes = query.paymentMethods;
     if (query.stickerFormed !== undefined) filter.stickerFormed = query.stickerFormed === 1;
     if (query.wasInAct !== undefined) filter.wasInAct = query.wasInAct === 1;
@@ -316,8 +338,14 @@ export class OrderService {
     const problems = new FieldErrorCollector();
     const sender = this.senderOf(shop, input, problems);
     const products = await this.productLines(scope, input, problems);
-    const company = this.reference.registry.get(input.delivery.company.id)?.company;
-    if (!company) problems.add('delivery.company.id', `${input.delivery.company.id} is not a delivery company of this service`);
+    const companyId = input.delivery.company.id;
+    const company = typeof companyId === 'number' ? this.reference.registry.get(companyId)?.company : undefined;
+    const ownId = ownMethodOf(scope.accountId, companyId);
+    const own = ownId === null ? undefined : await this.ownMethods.method(scope.accountId, ownId);
+    if (typeof companyId === 'string') {
+      if (!own) problems.add('delivery.company.id', `${companyId} is not a delivery method of this account (GET /v2/delivery-methods)`);
+      else if (own.type !== input.delivery.type) problems.add('delivery.type', `${own.name} delivers with type ${own.type} only`);
+    } else if (!company) problems.add('delivery.company.id', `${companyId} is not a delivery company of this service`);
     else if (!company.deliveryTypes.includes(input.delivery.type as DeliveryType)) problems.add('delivery.type', `${company.name} does not deliver with type ${input.delivery.type}`);
     const pointMissing = input.delivery.type === 1 && !input.delivery.point?.id;
     if (pointMissing && !copy) problems.add('delivery.point.id', 'is required for delivery to a pickup point (type 1)');
@@ -330,15 +358,16 @@ export class OrderService {
     problems.throwIfAny();
 
     // a copy sent the other way has no point yet: a draft asking for one
-    const pricing = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products);
+    const pricing = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products, own?.name);
     const pointId = input.delivery.type === 1 ? (input.delivery.point?.id ?? null) : null;
-    const knownPoint = pointId ? this.reference.registry.point(pointId) : undefined;
+    const knownPoint = pointId && company ? this.reference.registry.point(pointId) : undefined;
     return composeOrder({
       input: { ...input, clientCourierTime },
       products,
       sender,
       company,
-      knownPoint: knownPoint && knownPoint.companyId === input.delivery.company.id ? knownPoint : undefined,
+      ownMethodName: own?.name ?? null,
+      knownPoint: knownPoint && knownPoint.companyId === companyId ? knownPoint : undefined,
       serviceNames: new Map(this.reference.services.map((service) => [service.id, service.name])),
       pricing,
       now: history[history.length - 1]?.date ?? new Date().toISOString(),
@@ -467,7 +496,7 @@ export class OrderService {
   }
 
   /** Prices the chosen company, type and point; a refusal is the order's error, never a failed request. */
-  private async price(scope: Scope, shop: Shop | null, input: OrderInput, products: ProductLine[]): Promise<Pricing> {
+  private async price(scope: Scope, shop: Shop | null, input: OrderInput, products: ProductLine[], ownMethodName?: string): Promise<Pricing> {
     const city = input.deliveryAddress.city;
     const from = input.senderAddress?.city;
     const sides = (value: { width?: number | null; height?: number | null; length?: number | null } | undefined) =>
@@ -517,7 +546,8 @@ export class OrderService {
       let failure: string | null = null;
       const quote = await this.calculator.quoteOne(scope, shop, request, (_companyId, reason) => (failure = reason));
       if (quote) return { quote, error: null };
-      const company = this.reference.registry.get(input.delivery.company.id)?.company.name ?? `Company ${input.delivery.company.id}`;
+      const companyId = input.delivery.company.id;
+      const company = ownMethodName ?? (typeof companyId === 'number' ? this.reference.registry.get(companyId)?.company.name : undefined) ?? `Company ${companyId}`;
       const where = input.delivery.type === 1 ? ` to point ${input.delivery.point?.id}` : '';
       return { quote: null, error: failure ? `${company} did not price the delivery: ${failure}` : `${company} cannot deliver this order${where} (delivery type ${input.delivery.type}).` };
     } catch (error) {
@@ -618,8 +648,11 @@ export class OrderService {
           doc.status = STATUS.confirmed;
           doc.statusHistory = [this.historyItem(STATUS.confirmed, now, reservation === RESERVATION.preorder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
           if (reservation !== null && reservation !== doc.reservationStatus.key) doc.reservationStatus = { key: reservation, date: now };
-          // a preorder is registered once its goods are reserved
-          if (doc.reservationStatus.key !== RESERVATION.preorder) await this.enqueueRegistration(scope.accountId, record.id, trx);
+          // a preorder is registered once its goods are reserved; an own method's order has no company to register with
+          if (doc.reservationStatus.key !== RESERVATION.preorder) {
+            if (isOwnMethodOrder(doc)) this.readyForOwnDelivery(scope.accountId, record.id, doc, now);
+            else await this.enqueueRegistration(scope.accountId, record.id, trx);
+          }
           return { doc };
         },
         { preOrder },
@@ -648,6 +681,19 @@ export class OrderService {
       if (doc.fulfilment) plans.set(record.id, { version: record.version, plan: await this.fulfilment.plan(scope, doc) });
     }
     return plans;
+  }
+
+  /**
+   * An order of an own delivery method is ready as soon as it is confirmed (and its goods
+   * reserved): no company registers it, the shop delivers it itself. It gets our track number
+   * (stickers carry it as a barcode, GET /v2/tracking finds it) and no tracking link.
+   */
+  readyForOwnDelivery(accountId: number, orderId: number, doc: OrderDoc, at: string): void {
+    doc.status = STATUS.prepared;
+    doc.error = null;
+    doc.trackNumber = ownTrackNumber(accountId, orderId);
+    doc.trackingUrl = null;
+    doc.statusHistory = [this.historyItem(STATUS.prepared, at, 'Ready: the shop delivers it with its own delivery method'), ...doc.statusHistory];
   }
 
   private async enqueueRegistration(accountId: number, orderId: number, trx: Db): Promise<void> {
@@ -854,6 +900,11 @@ export class OrderService {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** The order's record if the caller may see it: 404 for another account's, 403 for another shop's (shop key). */
+  accessibleRecord(scope: Scope, id: number): Promise<OrderRecord> {
+    return this.accessible(scope, id);
+  }
 
   private async accessible(scope: Scope, id: number): Promise<OrderRecord> {
     const record = await this.store.get(scope.accountId, id);

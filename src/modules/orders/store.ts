@@ -1,4 +1,5 @@
 /** SQL of orders, always scoped by account (except the carrier-facing lookups, marked so). */
+import { parseOwnMethodId } from '../delivery-methods/rules.js';
 import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
@@ -47,7 +48,8 @@ export interface OrderFilter {
   statusChangedFrom?: string;
   /** Only orders whose status is at least this code (and not these codes). */
   statusAtLeast?: number;
-  companyIds?: number[];
+  /** Orders of these companies or of these own delivery methods (either matches). */
+  companies?: { companyIds: number[]; ownMethodIds: number[] };
   paymentTypes?: number[];
   stickerFormed?: boolean;
   wasInAct?: boolean;
@@ -100,7 +102,9 @@ function columnsOf(doc: OrderDoc) {
     error: doc.error,
     list_code: listOfStatus(doc.status),
     problem: isProblem(doc.status, doc.error),
-    company_id: doc.delivery.company.id,
+    // an own delivery method (convention 12) is no company of the service: 0, and the method beside it
+    company_id: typeof doc.delivery.company.id === 'number' ? doc.delivery.company.id : 0,
+    own_method_id: parseOwnMethodId(doc.delivery.company.id)?.methodId ?? null,
     delivery_type: doc.delivery.type,
     point_id: doc.delivery.point?.id ?? null,
     cms_id: doc.cmsId,
@@ -269,7 +273,10 @@ export class OrderStore {
     if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
     if (filter.statusChangedFrom !== undefined) query = query.where('status_at', '>=', filter.statusChangedFrom);
     if (filter.statusAtLeast !== undefined) query = query.where('status', '>=', filter.statusAtLeast);
-    if (filter.companyIds?.length) query = query.where('company_id', 'in', filter.companyIds);
+    if (filter.companies) {
+      const { companyIds, ownMethodIds } = filter.companies;
+      query = query.where((eb) => eb.or([eb('company_id', 'in', companyIds.length ? companyIds : [-1]), eb('own_method_id', 'in', ownMethodIds.length ? ownMethodIds : [-1])]));
+    }
     if (filter.paymentTypes?.length) query = query.where('payment_type', 'in', filter.paymentTypes);
     if (filter.stickerFormed !== undefined) query = query.where('sticker_formed', '=', filter.stickerFormed);
     if (filter.wasInAct !== undefined) query = query.where('was_in_act', '=', filter.wasInAct);

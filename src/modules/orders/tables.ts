@@ -23,6 +23,8 @@ export interface OrderTables {
     updated_at: Instant;
     status_at: Instant;
     company_id: number;
+    /** The account's own delivery method (convention 12) the order travels by; `company_id` is then 0. */
+    own_method_id: number | null;
     delivery_type: number;
     point_id: number | null;
     cms_id: string | null;

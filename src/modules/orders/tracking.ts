@@ -6,14 +6,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
-import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
-import type { PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
-import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, REGISTER_JOB, type OrderService } from './service.js';
+import type { OwnStatusBody, PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
+import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, isOwnMethodOrder, REGISTER_JOB, type OrderService } from './service.js';
 import { acceptsCarrierStatus, afterRegistration, CARRIER_STATUSES, FINAL_STATUSES, paymentTypeAfterDelivery, STATUS } from './state.js';
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 
@@ -131,6 +131,11 @@ export class TrackingService {
     const record = await this.store.get(accountId, job.payload.orderId);
     if (!record || record.status !== STATUS.confirmed) return;
     const doc = parseDoc(record.doc);
+    if (isOwnMethodOrder(doc)) {
+      this.orders.readyForOwnDelivery(accountId, record.id, doc, new Date().toISOString());
+      if (await this.store.update(accountId, record, doc)) this.orders.changed(accountId);
+      return;
+    }
     const entry = this.reference.registry.get(record.companyId);
     if (!entry) {
       await this.finishRegistration(record, doc, null, 'The delivery company is no longer available.');
@@ -302,6 +307,29 @@ export class TrackingService {
     return 'applied';
   }
 
+  /**
+   * The shop moves an order of its own delivery method (extension): only such orders, only
+   * from Ready for shipment (13) on, along the life a company's statuses follow
+   * (acceptsCarrierStatus), 42 only to a pickup point and 43 only to a door. History, hold
+   * dates, payment, events and fulfilment goods follow as for a company's status.
+   */
+  async setOwnStatus(scope: Scope, id: number, body: OwnStatusBody): Promise<void> {
+    const record = await this.orders.accessibleRecord(scope, id);
+    const doc = parseDoc(record.doc);
+    const refuse = (message: string) => conflict('order_state', `Order ${id} cannot move to ${body.code}: ${message}.`, [{ id, message }]);
+    if (!isOwnMethodOrder(doc)) throw unprocessable('not_own_delivery', `Order ${id} is delivered by ${doc.delivery.company.name ?? 'a delivery company'}, whose statuses come from the company; a shop sets statuses only of its own delivery methods.`, [{ id, message: 'not an own delivery method' }]);
+    if (body.code === STATUS.atPoint && doc.delivery.type !== 1) throw refuse('only a delivery to a pickup point (type 1) waits at a point');
+    if (body.code === STATUS.outForDelivery && doc.delivery.type === 1) throw refuse('a delivery to a pickup point is not taken out to a door');
+    if (!acceptsCarrierStatus(record.status, body.code)) {
+      throw refuse(record.status < STATUS.prepared || record.status === STATUS.error ? 'confirm it first (it must be ready for shipment, 13)' : `it is ${record.status} now, and that does not lead to ${body.code}`);
+    }
+    const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: body.code, at: new Date().toISOString(), description: body.description ?? '' };
+    if (body.paymentMethod) event.paymentMethod = body.paymentMethod;
+    const outcome = await this.apply(record, doc, event);
+    if (outcome === 'raced') throw conflict('order_changed', `Order ${id} was changed by another request at the same time; read it again and retry.`, [{ id, message: 'changed concurrently' }]);
+    if (outcome === 'refused') throw refuse(`it is ${record.status} now`);
+  }
+
   /** Events for a company's track numbers (push or poll); answers what was applied and what not. */
   async applyEvents(companyId: number, events: TrackingEvent[]): Promise<PushResult> {
     const records = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
@@ -403,7 +431,8 @@ export class TrackingService {
     const doc = parseDoc(record.doc);
     const company = this.reference.registry.get(record.companyId)?.company;
     const point = doc.delivery.point;
-    const known = point ? this.reference.registry.point(point.id) : undefined;
+    // a shop's own point is none of the reference data's
+    const known = point && !isOwnMethodOrder(doc) ? this.reference.registry.point(point.id) : undefined;
     const address = doc.delivery.type === 1 ? null : [doc.deliveryAddress.zipCode, doc.deliveryAddress.city.name, doc.deliveryAddress.street, doc.deliveryAddress.house, doc.deliveryAddress.flat ? `кв. ${doc.deliveryAddress.flat}` : null].filter(Boolean).join(', ') || null;
     const name = company?.name ?? doc.delivery.company.name ?? '';
     return {

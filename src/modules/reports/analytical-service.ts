@@ -204,7 +204,7 @@ export class AnalyticalReportService {
 
   /** One row per company: the only report that aggregates, over a map as small as the companies. */
   private async *companyRows(orders: AsyncIterable<OrderDoc & { id: number }>): AsyncGenerator<CompanyReportRow> {
-    const companies = new Map<number, CompanyReportRow>();
+    const companies = new Map<number | string, CompanyReportRow>();
     for await (const order of orders) {
       const id = order.delivery.company.id;
       let row = companies.get(id);
@@ -220,7 +220,8 @@ export class AnalyticalReportService {
       row.totalPrice += toKopecks(order.delivery.totalPrice ?? 0);
       row.factPrice += toKopecks(order.delivery.factPrice ?? 0);
     }
-    yield* [...companies.values()].sort((a, b) => a.companyId - b.companyId);
+    // companies of the service by number, then own methods by their string ids
+    yield* [...companies.values()].sort((a, b) => String(a.companyId).localeCompare(String(b.companyId), 'en', { numeric: true }));
   }
 
   private async *codRows(scope: Scope, orders: AsyncIterable<OrderDoc & { id: number }>): AsyncGenerator<CodReportRow> {

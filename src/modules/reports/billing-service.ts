@@ -25,7 +25,7 @@ import type { OrderService } from '../orders/service.js';
 import { startOfDay } from '../orders/service.js';
 import type { BillingRates, ChargeLine, ChargePeriod, ChargeSource } from './charges.js';
 import { instantsOf, lastDayOf, lastEndedPeriod, type BillingPeriod } from './periods.js';
-import { deliveredAt, remittanceLineOf } from './rules.js';
+import { deliveredAt, deliveredByTheShop, remittanceLineOf } from './rules.js';
 import type { AgentReportQuery, AgentReportView, BillPaymentBody, BillQuery, BillView } from './schemas.js';
 import type { AgentReportRow, ReportStore } from './store.js';
 
@@ -187,7 +187,7 @@ export class BillingService {
   private async *remittanceOf(period: ChargePeriod) {
     for await (const order of this.orders.scanForReport(period.accountId, { statusChangedFrom: period.from, createdBefore: period.to, withCod: true })) {
       const at = deliveredAt(order);
-      if (at === null || at < period.from || at >= period.to) continue;
+      if (at === null || at < period.from || at >= period.to || deliveredByTheShop(order)) continue;
       yield remittanceLineOf(order, at);
     }
   }

@@ -23,6 +23,14 @@ export function deliveredAt(doc: Pick<OrderDoc, 'statusHistory'>): string | null
   return first === null ? null : new Date(first).toISOString();
 }
 
+/**
+ * An order of the account's own delivery method ('{accountId}_{methodId}'): the shop carries it
+ * and collects its cash itself, so the service neither bills its delivery nor remits its COD.
+ */
+export function deliveredByTheShop(doc: Pick<OrderDoc, 'delivery'>): boolean {
+  return typeof doc.delivery.company.id === 'string';
+}
+
 export type PaidBy = 'cash' | 'card';
 
 /** How the recipient paid on delivery: pay.type 3 is card; otherwise cash where the company took cash. */

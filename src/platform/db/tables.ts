@@ -16,7 +16,8 @@ import type { MarketplaceTables } from '../../modules/marketplaces/tables.js';
 import type { MarketplaceOrderTables } from '../../modules/marketplace-orders/tables.js';
 import type { ReportTables } from '../../modules/reports/tables.js';
 import type { PickupTables } from '../../modules/pickups/tables.js';
+import type { DeliveryMethodTables } from '../../modules/delivery-methods/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, ReportTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, ReportTables, DeliveryMethodTables {}

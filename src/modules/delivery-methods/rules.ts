@@ -1,0 +1,105 @@
+/**
+ * An account's own delivery methods as the calculator and orders use them: the string id of
+ * convention 12, where a method delivers, and what it charges. Pure: no I/O.
+ */
+import { distanceKm } from '../../carriers/geo.js';
+
+/** A price bracket: the first whose weight and order-sum bounds hold the parcel gives the price. */
+export interface PriceRule {
+  /** Up to this chargeable weight (inclusive), grams; null: any weight. */
+  weightToGrams: number | null;
+  /** From this order sum (inclusive), kopecks; null: any sum. */
+  orderSumFromKopecks: number | null;
+  priceKopecks: number;
+}
+
+export interface OwnPoint {
+  id: number;
+  name: string;
+  address: string;
+  latitude: number;
+  longitude: number;
+  schedule: Array<{ from: string; to: string } | null> | null;
+  description: string | null;
+  zipCode: string | null;
+}
+
+export interface OwnMethod {
+  /** The method's number within the service (`{accountId}_{id}` outside). */
+  id: number;
+  accountId: number;
+  name: string;
+  type: 1 | 2 | 3;
+  localities: string[];
+  radiusKm: number | null;
+  priceRules: PriceRule[];
+  freeFromKopecks: number | null;
+  days: { min: number; max: number };
+  cashPaymentAvailable: boolean;
+  cardPaymentAvailable: boolean;
+  points: OwnPoint[];
+  version: number;
+}
+
+/** The driver name own methods answer in `deliveryDriver`. */
+export const OWN_DRIVER = 'own';
+/** A pickup point of an own method is offered when it is this close to the recipient's locality. */
+export const OWN_POINTS_WITHIN_KM = 50;
+
+const OWN_ID = /^([1-9][0-9]{0,14})_([1-9][0-9]{0,14})$/;
+/** The pattern of a string id of convention 12 in schemas (no comma in it: comma lists of ids stay splittable). */
+export const OWN_METHOD_ID_PATTERN = '^[1-9][0-9]*_[1-9][0-9]*$';
+/** Two 15-digit numbers and the underscore. */
+export const OWN_METHOD_ID_MAX_LENGTH = 31;
+
+/** Convention 12: the id of an own delivery method outside the service. */
+export function ownMethodId(accountId: number, methodId: number): string {
+  return `${accountId}_${methodId}`;
+}
+
+/** `'{accountId}_{methodId}'` -> its parts; null for anything else (a company's number included). */
+export function parseOwnMethodId(value: unknown): { accountId: number; methodId: number } | null {
+  if (typeof value !== 'string') return null;
+  const match = OWN_ID.exec(value.trim());
+  if (!match) return null;
+  const accountId = Number(match[1]);
+  const methodId = Number(match[2]);
+  return Number.isSafeInteger(accountId) && Number.isSafeInteger(methodId) ? { accountId, methodId } : null;
+}
+
+/** The account's own method a company id names, or null (a number, another account's id, garbage). */
+export function ownMethodOf(accountId: number, companyId: number | string): number | null {
+  const parsed = parseOwnMethodId(companyId);
+  return parsed && parsed.accountId === accountId ? parsed.methodId : null;
+}
+
+export interface Place {
+  /** GeoNames id of the locality. */
+  id: number;
+  fias: string | null;
+  latitude: number;
+  longitude: number;
+}
+
+/** Whether the method serves the recipient's locality: listed by FIAS (or `gn:` id), or within the radius of the sender's. */
+export function serves(method: Pick<OwnMethod, 'localities' | 'radiusKm'>, recipient: Place, sender: Place): boolean {
+  if (method.localities.some((entry) => entry === recipient.fias || entry === `gn:${recipient.id}`)) return true;
+  if (method.radiusKm === null) return false;
+  return distanceKm(sender.latitude, sender.longitude, recipient.latitude, recipient.longitude) <= method.radiusKm;
+}
+
+/** The method's points near the recipient's locality (type 1). */
+export function pointsNear(method: Pick<OwnMethod, 'points'>, recipient: Place): OwnPoint[] {
+  return method.points.filter((point) => distanceKm(point.latitude, point.longitude, recipient.latitude, recipient.longitude) <= OWN_POINTS_WITHIN_KM);
+}
+
+/**
+ * What the method charges: free from its order sum, else the first bracket holding the
+ * parcel; null when no bracket does (the method does not take it).
+ */
+export function priceKopecksOf(method: Pick<OwnMethod, 'priceRules' | 'freeFromKopecks'>, weightGrams: number, orderKopecks: number): number | null {
+  const rule = method.priceRules.find((item) => (item.weightToGrams === null || weightGrams <= item.weightToGrams) && (item.orderSumFromKopecks === null || orderKopecks >= item.orderSumFromKopecks));
+  if (!rule) return null;
+  if (method.freeFromKopecks !== null && orderKopecks >= method.freeFromKopecks) return 0;
+  return rule.priceKopecks;
+}
