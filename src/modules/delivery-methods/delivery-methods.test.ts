@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 import { orderingAccount, withDropOff } from '../../../test/support/orders.js';
+import { addDays, todayIn } from '../../platform/clock.js';
 import type { JobWorker } from '../../platform/jobs.js';
 import { LocalityDirectory } from '../localities/directory.js';
 
@@ -301,6 +302,12 @@ describe('an order with an own delivery method', () => {
     expect(tracking.status).toBe(200);
     expect(tracking.body).toMatchObject({ id, trackNumber: ready.trackNumber, delivery: { company: 'Пункты для заказа' } });
     expect(tracking.body.statusHistory[0].code).toBe(44);
+
+    // the shop carried it and took its cash: the period's bill and COD remittance leave it out
+    const today = todayIn('Europe/Moscow');
+    await t.runtime.services.billing.closePeriod({ accountId, start: today, end: addDays(today, 1) }, new Date());
+    const agent = (await owner.get('/v2/reports/agent')).body as Array<{ type: number }>;
+    expect(agent.filter((report) => report.type === 1)).toEqual([]);
   });
 
   it('refuses an unknown or foreign method id, statuses of a company\'s order, and reaches no other account or shop', async () => {
