@@ -22,6 +22,7 @@ import { ApiKeyResponse, Shop } from './modules/shops/schemas.js';
 import { Warehouse } from './modules/warehouses/schemas.js';
 import { Marketplace, MarketplaceWarehouse } from './modules/marketplaces/schemas.js';
 import { MarketplaceOrder } from './modules/marketplace-orders/schemas.js';
+import { CarrierIntegration } from './modules/carrier-integrations/schemas.js';
 
 const shopIdSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -226,6 +227,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/events': op('listEvents'),
   'GET /v2/notifications': op('listNotifications'),
   'POST /v2/notifications/read': op('markNotificationsRead'),
+  // extensions: the account's own contracts with real delivery companies (issue 18)
+  'GET /v2/carrier-integrations': op('listCarrierIntegrations'),
+  'POST /v2/carrier-integrations/{companyId}': op('connectCarrierIntegration'),
+  'DELETE /v2/carrier-integrations/{companyId}': op('disconnectCarrierIntegration'),
 };
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {
@@ -244,6 +249,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Marketplace,
     MarketplaceWarehouse,
     MarketplaceOrder,
+    CarrierIntegration,
     Shop,
     ShopApiKey: ApiKeyResponse,
     WidgetSettings,
@@ -306,6 +312,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Fulfilment supplies', description: 'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.' },
     { name: 'Fulfilment warehouse staff (extension)', description: 'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).' },
     { name: 'Marketplaces', description: 'Contract 4.9: marketplaces, the account\'s integrations with them, their warehouses and the orders read from them.' },
+    { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post); without one it ships with the simulated companies (the sandbox).' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

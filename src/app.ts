@@ -35,6 +35,7 @@ import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { pickupRoutes } from './modules/pickups/routes.js';
 import { marketplaceRoutes } from './modules/marketplaces/routes.js';
 import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
+import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -165,6 +166,9 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   pickupRoutes(app, services);
   marketplaceRoutes(app, services);
   marketplaceOrderRoutes(app, services);
+  carrierIntegrationRoutes(app, services);
+  services.contractCompanies.useLogger(app.log);
+  app.addHook('onClose', async () => services.contractCompanies.shutdown());
 
   return app;
 }

@@ -52,6 +52,10 @@ import { IntegrationStore } from './modules/marketplaces/store.js';
 import { MarketplaceOrderService } from './modules/marketplace-orders/service.js';
 import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
 import { marketplaceAdapters } from './marketplaces/registry.js';
+import { ContractCompanies } from './carriers/contracts.js';
+import { DEFAULT_REMOTE_POLICY } from './carriers/remote-call.js';
+import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
+import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -101,10 +105,14 @@ export interface Services {
   marketplaces: MarketplaceService;
   /** Orders read from the connected marketplaces, and the poll that reads them. */
   marketplaceOrders: MarketplaceOrderService;
+  /** The accounts' own contracts with real delivery companies, and the companies each ships with. */
+  carrierIntegrations: CarrierIntegrationService;
+  /** The real companies' shared resilience state (breakers, rate limits). */
+  contractCompanies: ContractCompanies;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierTimeoutMs'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -136,6 +144,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
   const metrics = new Metrics({ database, jobs });
+  const contractCompanies = new ContractCompanies(
+    { cdek: config.carrierCdekUrl, cdekTest: config.carrierCdekTestUrl, boxberry: config.carrierBoxberryUrl, russianPost: config.carrierRussianPostUrl, russianPostTracking: config.carrierRussianPostTrackingUrl },
+    { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
+    metrics,
+  );
+  const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
+  reference.registry.useAccountCompanies(carrierIntegrations);
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
@@ -165,5 +180,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const integratedWithWarehouses = async () => new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
   const marketplaces = new MarketplaceService(new IntegrationStore(db), marketplaceDirectory, adapters, shops, secretBox, integratedWithWarehouses, config.publicUrl);
   const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, { pollSeconds: config.marketplacePollSeconds });
-  return { marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { carrierIntegrations, contractCompanies, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

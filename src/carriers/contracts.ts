@@ -83,8 +83,18 @@ export class ContractCompanies {
     readonly urls: ContractUrls,
     private readonly policy: RemotePolicy = DEFAULT_REMOTE_POLICY,
     private readonly observer: RemoteCallObserver | null = null,
-    private readonly logger: RemoteLogger | null = null,
+    private logger: RemoteLogger | null = null,
   ) {}
+
+  /** Where remote calls are logged (the app's logger, known only once the app is built). */
+  useLogger(logger: RemoteLogger): void {
+    this.logger = logger;
+  }
+
+  private readonly forwardingLogger: RemoteLogger = {
+    info: (fields, message) => this.logger?.info(fields, message),
+    warn: (fields, message) => this.logger?.warn(fields, message),
+  };
 
   get(companyId: number): ContractCompany | undefined {
     return CONTRACT_COMPANIES.find((company) => company.file.id === companyId);
@@ -99,7 +109,7 @@ export class ContractCompanies {
     if (!remote) {
       const company = this.get(companyId);
       if (!company) throw new Error(`No real company ${companyId}`);
-      remote = new RemoteCompany(companyId, company.file.code, this.policy, this.observer, this.logger);
+      remote = new RemoteCompany(companyId, company.file.code, this.policy, this.observer, this.forwardingLogger);
       this.remotes.set(companyId, remote);
     }
     return remote;

@@ -273,7 +273,7 @@ export class OrderService {
     const problems = new FieldErrorCollector();
     const sender = this.senderOf(shop, input, problems);
     const products = await this.productLines(scope, input, problems);
-    const company = this.reference.registry.get(input.delivery.company.id)?.company;
+    const company = (await this.reference.registry.companyOf(scope.accountId, input.delivery.company.id))?.company;
     if (!company) problems.add('delivery.company.id', `${input.delivery.company.id} is not a delivery company of this service`);
     else if (!company.deliveryTypes.includes(input.delivery.type as DeliveryType)) problems.add('delivery.type', `${company.name} does not deliver with type ${input.delivery.type}`);
     const pointMissing = input.delivery.type === 1 && !input.delivery.point?.id;
@@ -474,7 +474,7 @@ export class OrderService {
       let failure: string | null = null;
       const quote = await this.calculator.quoteOne(scope, shop, request, (_companyId, reason) => (failure = reason));
       if (quote) return { quote, error: null };
-      const company = this.reference.registry.get(input.delivery.company.id)?.company.name ?? `Company ${input.delivery.company.id}`;
+      const company = (await this.reference.registry.companyOf(scope.accountId, input.delivery.company.id))?.company.name ?? `Company ${input.delivery.company.id}`;
       const where = input.delivery.type === 1 ? ` to point ${input.delivery.point?.id}` : '';
       return { quote: null, error: failure ? `${company} did not price the delivery: ${failure}` : `${company} cannot deliver this order${where} (delivery type ${input.delivery.type}).` };
     } catch (error) {
@@ -640,7 +640,7 @@ export class OrderService {
     const now = new Date().toISOString();
     const today = todayIn(scope.timeZone);
     await this.batch(scope, body.ids, 'extendHold', async (record, doc, trx) => {
-      const driver = this.reference.registry.get(record.companyId)?.driver;
+      const driver = (await this.reference.registry.companyOf(scope.accountId, record.companyId))?.driver;
       // a company of its own asks over the wire (a job; tracking's); the built-in ones grant at once
       if (driver && driver.code !== 'tariff' && doc.trackNumber) {
         doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'requested', days: body.days }];

@@ -16,9 +16,10 @@ import { idempotencyLeases } from './migrations/0011_idempotency_leases.js';
 import { fulfilment } from './migrations/0012_fulfilment.js';
 import { pickups } from './migrations/0013_pickups.js';
 import { marketplaces } from './migrations/0015_marketplaces.js';
+import { carrierAccounts } from './migrations/0016_carrier_accounts.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, marketplaces];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, marketplaces, carrierAccounts];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before

@@ -14,8 +14,9 @@ import type { NotificationTables } from '../../modules/notifications/tables.js';
 import type { FulfilmentTables } from '../../modules/fulfilment/tables.js';
 import type { MarketplaceTables } from '../../modules/marketplaces/tables.js';
 import type { MarketplaceOrderTables } from '../../modules/marketplace-orders/tables.js';
+import type { CarrierIntegrationTables } from '../../modules/carrier-integrations/tables.js';
 import type { PickupTables } from '../../modules/pickups/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, CarrierIntegrationTables {}
