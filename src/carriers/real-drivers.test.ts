@@ -14,7 +14,7 @@ import { RussianPostDriver } from './russian-post/driver.js';
 import * as russianPost from './russian-post/mapper.js';
 import { CarrierError, type PickupRequest, type QuoteRequest, type ShipmentRequest } from './types.js';
 
-const FAST: RemotePolicy = { timeoutMs: 300, retries: 2, backoffMs: 5, perSecond: 1000, concurrent: 10, breaker: { errorPercent: 50, volume: 4, resetMs: 200, windowMs: 10_000 } };
+const FAST: RemotePolicy = { timeoutMs: 300, retries: 2, backoffMs: 5, perSecond: 1000, concurrent: 10, breaker: { errorPercent: 50, volume: 4, consecutive: 100, resetMs: 200, windowMs: 10_000 } };
 const signal = () => AbortSignal.timeout(5000);
 const place = (name: string, postalCode: string) => ({ latitude: 55.75, longitude: 37.62, regionCode: '77', localityId: 524901, population: 1e7, name, postalCode, countryCode: 'RU' });
 const quoteRequest: QuoteRequest = { types: [1, 2, 3], sender: place('Москва', '125009'), recipient: place('Санкт-Петербург', '190000'), distanceKm: 630, cargo: { weightGrams: 1200, volumeCm3: 6000, places: [{ weightGrams: 1200, sidesCm: [30, 20, 10] }] }, priceMode: 1 };
@@ -129,6 +129,15 @@ describe('CDEK', () => {
     expect(error.message).toMatch(/no answer within 300 ms/);
     expect(performance.now() - started).toBeLessThan(1500);
     expect(records.some((record) => record.company === 'cdek' && record.outcome === 'timeout')).toBe(true);
+  });
+
+  it('opens the circuit after failures in a row, even after many good calls in the window', async () => {
+    const driver = cdekDriver('good-secret', { ...FAST, retries: 0, breaker: { ...FAST.breaker, consecutive: 3 } });
+    const company = remotes[remotes.length - 1];
+    for (let index = 0; index < 10; index++) await driver.quote(quoteRequest, signal());
+    fakeCdek.mode = '500';
+    for (let index = 0; index < 3; index++) await driver.quote(quoteRequest, signal()).catch(() => undefined);
+    expect(company.circuit).toBe('open');
   });
 
   it('opens the circuit after repeated failures, answers at once while open, and closes after a good half-open call', async () => {

@@ -52,6 +52,8 @@ export interface RemotePolicy {
     /** Failures in the rolling window (of at least `volume` calls) that open it, percent. */
     errorPercent: number;
     volume: number;
+    /** Failed attempts in a row that open it whatever the window holds (a company that just went down after a busy good minute). */
+    consecutive: number;
     /** How long it stays open before one call may try again. */
     resetMs: number;
     windowMs: number;
@@ -64,7 +66,7 @@ export const DEFAULT_REMOTE_POLICY: RemotePolicy = {
   backoffMs: 200,
   perSecond: 20,
   concurrent: 10,
-  breaker: { errorPercent: 50, volume: 5, resetMs: 30_000, windowMs: 60_000 },
+  breaker: { errorPercent: 50, volume: 5, consecutive: 5, resetMs: 30_000, windowMs: 10_000 },
 };
 
 /** Credentials refused by the company (401/403): not transient, and not the company's failure. */
@@ -83,6 +85,7 @@ export type RemoteKind = 'safe' | 'once';
 export class RemoteCompany {
   private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
   private readonly limiter: Bottleneck;
+  private failuresInRow = 0;
 
   constructor(
     readonly companyId: number,
@@ -129,10 +132,12 @@ export class RemoteCompany {
       attempts += 1;
       try {
         const value = (await this.breaker.fire(() => this.limited(attempt, signal))) as T;
+        this.failuresInRow = 0;
         finish('ok');
         return value;
       } catch (error) {
         const failure = this.explain(error, signal);
+        if (failure.transient && failure.outcome !== 'open' && ++this.failuresInRow >= this.policy.breaker.consecutive && !this.breaker.opened) this.breaker.open();
         const retry = failure.transient && attempts < maxAttempts && !signal.aborted && !this.breaker.opened;
         if (!retry) {
           finish(failure.outcome);

@@ -14,6 +14,8 @@ export interface FakeRealCarrier {
   baseUrl: string;
   mode: FakeMode;
   delayMs: number;
+  /** Up to this much more delay, at random (benches: answers spread over a range). */
+  jitterMs: number;
   loseNextCreate: boolean;
   /** Orders (parcels) created, by our order number. */
   created: Map<string, { uuid: string; track: string }>;
@@ -27,7 +29,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
 async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
-  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, loseNextCreate: false, created: new Map(), calls: [], close: async () => {} };
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,8 +46,8 @@ async function start(handler: Handler, failure: (mode: FakeMode) => { status: nu
         const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
         response.writeHead(result.status, { 'content-type': result.type ?? 'application/json' }).end(text);
       };
-      if (fake.mode === 'slow') setTimeout(answer, fake.delayMs);
-      else if (fake.delayMs > 0) setTimeout(answer, fake.delayMs);
+      const delay = fake.delayMs + Math.random() * fake.jitterMs;
+      if (delay > 0) setTimeout(answer, delay);
       else answer();
     });
   });
