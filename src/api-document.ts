@@ -25,6 +25,7 @@ import { Marketplace, MarketplaceWarehouse } from './modules/marketplaces/schema
 import { MarketplaceOrder } from './modules/marketplace-orders/schemas.js';
 import { DeliveryMethod } from './modules/delivery-methods/schemas.js';
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from './modules/delivery-methods/rules.js';
+import { CarrierIntegration } from './modules/carrier-integrations/schemas.js';
 
 const shopIdSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -248,6 +249,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/events': op('listEvents'),
   'GET /v2/notifications': op('listNotifications'),
   'POST /v2/notifications/read': op('markNotificationsRead'),
+  // extensions: the account's own contracts with real delivery companies (issue 18)
+  'GET /v2/carrier-integrations': op('listCarrierIntegrations'),
+  'POST /v2/carrier-integrations/{companyId}': op('connectCarrierIntegration'),
+  'DELETE /v2/carrier-integrations/{companyId}': op('disconnectCarrierIntegration'),
 };
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {
@@ -269,6 +274,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     Bill,
     AgentReport,
     AnalyticalReport,
+    CarrierIntegration,
     Shop,
     ShopApiKey: ApiKeyResponse,
     WidgetSettings,
@@ -335,6 +341,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Reports', description: 'Contract 4.8: bills and agent reports of each billing period, analytical reports (xlsx).' },
     { name: 'Billing operators (extension)', description: 'Extension: the service\'s billing operators record payments of bills (operator tokens of the billing scope, from the CLI).' },
     { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
+    { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post); without one it ships with the simulated companies (the sandbox).' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

@@ -37,6 +37,7 @@ import { marketplaceRoutes } from './modules/marketplaces/routes.js';
 import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
+import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -169,6 +170,9 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   marketplaceOrderRoutes(app, services);
   reportRoutes(app, services);
   deliveryMethodRoutes(app, services);
+  carrierIntegrationRoutes(app, services);
+  services.contractCompanies.useLogger(app.log);
+  app.addHook('onClose', async () => services.contractCompanies.shutdown());
 
   return app;
 }

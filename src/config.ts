@@ -62,6 +62,14 @@ export interface Config {
   marketplacePollSeconds: number;
   /** The sandbox marketplace receives one order every this many seconds (0: none). */
   marketplaceSandboxOrderSeconds: number;
+  /** Base URLs of the real delivery companies' APIs, live and test (tests point them at loopback fakes). */
+  carrierCdekUrl: string;
+  carrierCdekTestUrl: string;
+  carrierBoxberryUrl: string;
+  carrierRussianPostUrl: string;
+  carrierRussianPostTrackingUrl: string;
+  /** Longest wait for one call to a real delivery company (each retry waits again, all under the caller's deadline). */
+  carrierTimeoutMs: number;
 }
 
 export const BILLING_PERIODS = ['month', 'week', 'day'] as const;
@@ -245,6 +253,12 @@ export function loadConfig(env: Env = process.env): Config {
     marketplaceYandexUrl: readHttpUrl(env, 'MARKETPLACE_YANDEX_URL', 'https://api.partner.market.yandex.ru', problems),
     marketplacePollSeconds: readInteger(env, 'MARKETPLACE_POLL_SECONDS', 300, 0, 86400, problems),
     marketplaceSandboxOrderSeconds: readInteger(env, 'MARKETPLACE_SANDBOX_ORDER_SECONDS', 60, 0, 86400, problems),
+    carrierCdekUrl: readHttpUrl(env, 'CARRIER_CDEK_URL', 'https://api.cdek.ru/v2', problems),
+    carrierCdekTestUrl: readHttpUrl(env, 'CARRIER_CDEK_TEST_URL', 'https://api.edu.cdek.ru/v2', problems),
+    carrierBoxberryUrl: readHttpUrl(env, 'CARRIER_BOXBERRY_URL', 'https://api.boxberry.ru/json.php', problems),
+    carrierRussianPostUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_URL', 'https://otpravka-api.pochta.ru', problems),
+    carrierRussianPostTrackingUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_TRACKING_URL', 'https://tracking.russianpost.ru/rtm34', problems),
+    carrierTimeoutMs: readInteger(env, 'CARRIER_TIMEOUT_MS', 10_000, 100, 120_000, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

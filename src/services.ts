@@ -61,6 +61,10 @@ import { addDays } from './platform/clock.js';
 import { startOfDay } from './modules/orders/service.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
+import { ContractCompanies } from './carriers/contracts.js';
+import { DEFAULT_REMOTE_POLICY } from './carriers/remote-call.js';
+import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
+import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -116,10 +120,14 @@ export interface Services {
   analyticalReports: AnalyticalReportService;
   /** An account's own delivery methods (issue 18, convention 12). */
   deliveryMethods: DeliveryMethodService;
+  /** The accounts' own contracts with real delivery companies, and the companies each ships with. */
+  carrierIntegrations: CarrierIntegrationService;
+  /** The real companies' shared resilience state (breakers, rate limits). */
+  contractCompanies: ContractCompanies;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierTimeoutMs'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -152,6 +160,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const jobs = new JobQueue(db, database.kind);
   const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
+  const contractCompanies = new ContractCompanies(
+    { cdek: config.carrierCdekUrl, cdekTest: config.carrierCdekTestUrl, boxberry: config.carrierBoxberryUrl, russianPost: config.carrierRussianPostUrl, russianPostTracking: config.carrierRussianPostTrackingUrl },
+    { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
+    metrics,
+  );
+  const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
+  reference.registry.useAccountCompanies(carrierIntegrations);
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
@@ -196,5 +211,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { carrierIntegrations, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -20,7 +20,14 @@ export interface RegisteredCompany {
   driver: CarrierDriver;
 }
 
+/** The companies an account ships with: the built-in ones and its own contracted real ones (modules/carrier-integrations). */
+export interface AccountCompanies {
+  companiesOf(accountId: number): Promise<RegisteredCompany[]>;
+  companyOf(accountId: number, companyId: number): Promise<RegisteredCompany | undefined>;
+}
+
 export class CarrierRegistry {
+  private accountCompanies: AccountCompanies | null = null;
   private readonly entries = new Map<number, RegisteredCompany>();
   private readonly pointsById = new Map<number, DeliveryPoint>();
   private readonly pointsByCompanyLocality = new Map<string, DeliveryPoint[]>();
@@ -51,6 +58,21 @@ export class CarrierRegistry {
     this.entries.set(file.id, entry);
     this.generation += 1;
     return entry;
+  }
+
+  /** Lets accounts' own contracts add real companies to what each account ships with. */
+  useAccountCompanies(source: AccountCompanies): void {
+    this.accountCompanies = source;
+  }
+
+  /** Every company the account ships with (the instance's, plus its contracted real ones). */
+  companiesOf(accountId: number): Promise<RegisteredCompany[]> {
+    return this.accountCompanies ? this.accountCompanies.companiesOf(accountId) : Promise.resolve(this.all());
+  }
+
+  /** A company as the account ships with it: a real one only under the account's own contract. */
+  companyOf(accountId: number, companyId: number): Promise<RegisteredCompany | undefined> {
+    return this.accountCompanies ? this.accountCompanies.companyOf(accountId, companyId) : Promise.resolve(this.get(companyId));
   }
 
   remove(companyId: number): void {

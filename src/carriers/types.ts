@@ -26,6 +26,10 @@ export interface QuotePlace {
   regionCode: string;
   localityId: number;
   population: number;
+  /** For real companies' own city lookup (their calculators take a postal code or a name). */
+  name?: string;
+  postalCode?: string | null;
+  countryCode?: string;
 }
 
 export interface QuoteRequest {
@@ -66,6 +70,31 @@ export interface ShipmentRequest {
   cargo: Cargo;
   declaredKopecks: number;
   codKopecks: number;
+  /** Who and where, for real companies (the simulated ones need only the locality). */
+  details?: ShipmentDetails;
+}
+
+export interface ShipmentAddress {
+  countryCode: string;
+  postalCode: string | null;
+  city: string;
+  region: string | null;
+  street: string | null;
+  house: string | null;
+  flat: string | null;
+}
+
+export interface ShipmentDetails {
+  /** The shop's own order number (cmsId), else our order id: the company's "order number". */
+  number: string;
+  recipient: { fullName: string; phone: string; email: string | null };
+  address: ShipmentAddress;
+  sender: { name: string; phone: string | null; address: ShipmentAddress | null };
+  /** The company's own code of the chosen pickup point (imported points), when any. */
+  pointCode: string | null;
+  /** Sides of the parcel, cm, longest first (null: unknown). */
+  sidesCm: [number, number, number] | null;
+  comment: string | null;
 }
 
 export interface Registration {
@@ -162,4 +191,37 @@ export interface CarrierDriver {
   cancelPickup(number: string, signal: AbortSignal): Promise<void>;
   /** Where a booked pickup stands (asked until it is done or called off). */
   pickupProgress(number: string, signal: AbortSignal): Promise<PickupProgress>;
+}
+
+/** A pickup point as a real company's directory describes it, ready to become one of ours. */
+export interface ImportedPoint {
+  /** The company's own code of the point. */
+  code: string;
+  type: 1 | 2 | 3;
+  name: string;
+  countryCode: string;
+  city: string;
+  postalCode: string | null;
+  address: string;
+  latitude: number;
+  longitude: number;
+  schedule: Array<{ from: string; to: string } | null>;
+  cashPaymentAvailable: boolean;
+  cardPaymentAvailable: boolean;
+  fittingAvailable: boolean;
+  maxWeightGrams: number | null;
+  description: string | null;
+}
+
+/**
+ * A real company's driver, made per account contract: what the simulated companies do, and
+ * what only a real one has (checking credentials, its own label, its point directory, its webhook).
+ */
+export interface ContractDriver extends CarrierDriver {
+  /** Resolves when the company accepts the credentials; a CarrierAuthError when it refuses them. */
+  checkCredentials(signal: AbortSignal): Promise<void>;
+  /** The company's own label PDF of a registered parcel, or null where ours is printed. */
+  label(trackNumber: string, signal: AbortSignal): Promise<Buffer | null>;
+  /** The company's pickup-point directory. */
+  points(signal: AbortSignal): Promise<ImportedPoint[]>;
 }

@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CompanyQuoteObserver, CompanyQuoteOutcome } from '../modules/calculator/service.js';
+import type { RemoteCallObserver, RemoteCallRecord } from '../carriers/remote-call.js';
 import { sha256 } from './crypto.js';
 import type { Database } from './db/database.js';
 import { AppError, unauthorized } from './errors.js';
@@ -20,12 +21,14 @@ export interface MetricSources {
   jobs: Pick<JobQueue, 'countByStatus'>;
 }
 
-export class Metrics implements CompanyQuoteObserver {
+export class Metrics implements CompanyQuoteObserver, RemoteCallObserver {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   private readonly companySeconds: Histogram<'company' | 'outcome'>;
   private readonly companyTimeouts: Counter<'company'>;
+  private readonly remoteCalls: Counter<'company' | 'operation' | 'outcome'>;
+  private readonly remoteSeconds: Histogram<'company' | 'operation'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -43,6 +46,19 @@ export class Metrics implements CompanyQuoteObserver {
       help: 'How long each delivery company took to quote a calculator call; outcome ok, error or timeout (missed the deadline).',
       labelNames: ['company', 'outcome'],
       buckets: [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
+      registers,
+    });
+    this.remoteCalls = new Counter({
+      name: 'delivery_carrier_remote_calls_total',
+      help: 'Calls to real delivery companies\' APIs (retries inside one call counted once), by company, operation and outcome: ok, refused, auth, failed, timeout, open (circuit open: not asked).',
+      labelNames: ['company', 'operation', 'outcome'],
+      registers,
+    });
+    this.remoteSeconds = new Histogram({
+      name: 'delivery_carrier_remote_call_duration_seconds',
+      help: 'How long calls to real delivery companies took, retries and back-off included.',
+      labelNames: ['company', 'operation'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
     this.companyTimeouts = new Counter({ name: 'delivery_calculator_company_timeouts_total', help: 'Calculator calls a delivery company left unanswered by the deadline.', labelNames: ['company'], registers });
@@ -101,6 +117,11 @@ export class Metrics implements CompanyQuoteObserver {
     const company = String(companyId);
     this.companySeconds.observe({ company, outcome }, seconds);
     if (outcome === 'timeout') this.companyTimeouts.inc({ company });
+  }
+
+  remoteCall(record: RemoteCallRecord): void {
+    this.remoteCalls.inc({ company: record.company, operation: record.operation, outcome: record.outcome });
+    this.remoteSeconds.observe({ company: record.company, operation: record.operation }, record.durationMs / 1000);
   }
 
   text(): Promise<string> {

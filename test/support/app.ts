@@ -45,6 +45,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: path.join(os.tmpdir(), `delivery-test-${process.pid}`),
     DATABASE_URL: usingPostgres ? (process.env.DATABASE_URL as string) : 'sqlite::memory:',
     PUBLIC_URL: 'http://delivery.test',
+    // no test reaches a real delivery company: unless a test names its fake, they are a closed port
+    CARRIER_CDEK_URL: 'http://127.0.0.1:9/v2',
+    CARRIER_CDEK_TEST_URL: 'http://127.0.0.1:9/v2',
+    CARRIER_BOXBERRY_URL: 'http://127.0.0.1:9/json.php',
+    CARRIER_RUSSIAN_POST_URL: 'http://127.0.0.1:9',
+    CARRIER_RUSSIAN_POST_TRACKING_URL: 'http://127.0.0.1:9/rtm34',
     ...env,
   });
   const ownSchema = config.databaseKind === 'postgres' && !options.beside;

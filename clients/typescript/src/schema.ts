@@ -2027,6 +2027,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/carrier-integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Real delivery companies and the account's contracts with them
+         * @description No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`). Parameters are shown masked.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listCarrierIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/carrier-integrations/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect the account's own contract with a delivery company
+         * @description The body's params hold exactly the keys of the company's integrationParams. They are checked with the company first (a token asked for): a refusal is 422 carrier_auth_failed, a company that does not answer 503 carrier_unavailable; nothing is stored then. Stored sealed with the instance secret (AES-256-GCM), never shown or logged in clear. testMode=true uses the company's test environment (400 where it has none). Connecting again replaces the contract. Account tokens only.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["connectCarrierIntegration"];
+        /**
+         * Disconnect the account's contract with a delivery company
+         * @description The credentials are deleted; the company leaves the account's calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        delete: operations["disconnectCarrierIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3306,6 +3356,35 @@ export interface components {
             }[];
             cashPaymentAvailable: boolean;
             cardPaymentAvailable: boolean;
+        };
+        /** @description A real delivery company an account may connect its own contract with (extension) */
+        CarrierIntegration: {
+            /** @description The company's id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post */
+            companyId: number;
+            /** @description The calculator's deliveryDriver for this company */
+            code: string;
+            name: string;
+            /** @description URL */
+            logo: string;
+            /** @description Delivery types the connector quotes: 1 pickup point, 2 courier, 3 post */
+            deliveryTypes: number[];
+            /** @description The account's parameters were checked with the company and are stored (sealed) */
+            connected: boolean;
+            /** @description The contract is with the company's test environment: registrations there ship nothing */
+            testMode: boolean;
+            /** @description Whether the company has a test environment testMode can switch to */
+            hasTestEnvironment: boolean;
+            /** Format: date-time */
+            connectedAt: string | null;
+            integrationParams: {
+                key: string;
+                name: {
+                    ru: string;
+                    en: string;
+                };
+                /** @description Masked: only the last 4 characters of values of 8 or more are shown; empty when not connected */
+                value: string;
+            }[];
         };
     };
     responses: never;
@@ -15732,6 +15811,273 @@ export interface operations {
                  * @example 1_1
                  */
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCarrierIntegrations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of CarrierIntegration */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierIntegration"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    connectCarrierIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A real delivery company (GET /v2/carrier-integrations) */
+                companyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Exactly the keys of the company's integrationParams */
+                    params: {
+                        [key: string]: string;
+                    };
+                    /** @description Use the company's test environment (only where hasTestEnvironment); default false: live */
+                    testMode?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Exactly the keys of the company's integrationParams */
+                    params: {
+                        [key: string]: string;
+                    };
+                    /** @description Use the company's test environment (only where hasTestEnvironment); default false: live */
+                    testMode?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is stopping or its database does not answer: retry later. */
+            503: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disconnectCarrierIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description A real delivery company (GET /v2/carrier-integrations) */
+                companyId: number;
             };
             cookie?: never;
         };

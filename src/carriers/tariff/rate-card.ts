@@ -30,7 +30,8 @@ export interface CompanyFile {
   id: number;
   code: string;
   name: string;
-  driver: 'tariff' | 'http';
+  /** `contract`: a real company, driven per account by its own contract (carriers/contracts.ts). */
+  driver: 'tariff' | 'http' | 'contract';
   baseUrl?: string;
   trackPrefix?: string;
   isPost?: boolean;

@@ -242,7 +242,7 @@ export class CalculatorService {
 
   /** Everything an answer depends on, or null when it must not be reused (a company over HTTP may answer differently). */
   private async answerKey(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<string | null> {
-    if (this.reference.registry.all().some(({ driver }) => driver.code !== 'tariff')) return null;
+    if ((await this.reference.registry.companiesOf(scope.accountId)).some(({ driver }) => driver.code !== 'tariff')) return null;
     // kits named by id change with the catalogue
     if (body.kits?.some((kit) => kit.id !== undefined)) return null;
     const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
@@ -268,7 +268,7 @@ export class CalculatorService {
     const wantedIds = options.companyIds ?? body.companyIds;
     const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
     const ownOptions = this.ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds);
-    const eligible = this.reference.registry.all().filter(({ company }) => {
+    const eligible = (await this.reference.registry.companiesOf(scope.accountId)).filter(({ company }) => {
       if (wantedIds && !wantedIds.includes(company.id)) return false;
       if (hidden.has(company.id)) return false;
       if (type !== undefined && !company.deliveryTypes.includes(type)) return false;
@@ -698,7 +698,7 @@ export class CalculatorService {
 }
 
 function place(locality: Locality): QuotePlace {
-  return { latitude: locality.latitude, longitude: locality.longitude, regionCode: locality.regionCode, localityId: locality.id, population: locality.population };
+  return { latitude: locality.latitude, longitude: locality.longitude, regionCode: locality.regionCode, localityId: locality.id, population: locality.population, name: locality.name, postalCode: locality.zip, countryCode: locality.countryCode };
 }
 
 function placeOf(locality: Locality) {

@@ -6,6 +6,7 @@
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { AppError, FieldErrorCollector, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import { openCredentials, readCredentials, sealCredentials } from '../../platform/sealed-credentials.js';
 import { MarketplaceAuthError, MarketplaceUnavailableError, type Credentials, type MarketplaceAdapter } from '../../marketplaces/types.js';
 import type { ShopService } from '../shops/service.js';
 import type { MarketplaceDirectory, MarketplaceRecord } from './reference.js';
@@ -14,10 +15,6 @@ import type { IntegrationRecord, IntegrationStore } from './store.js';
 
 const CHECK_TIMEOUT_MS = 20_000;
 
-/** What GET shows of a credential: the last 4 characters of a value of 8 or more, never the rest. */
-export function maskCredential(value: string): string {
-  return value.length >= 8 ? `****${value.slice(-4)}` : '****';
-}
 
 /** A connected integration as the poll needs it: the credentials opened. */
 export interface OpenIntegration {
@@ -102,10 +99,11 @@ export class MarketplaceService {
       throw error;
     }
     const current = await this.store.get(scope.accountId, marketplaceId);
+    const { sealed, masked } = sealCredentials(this.secretBox, credentials);
     await this.store.save(scope.accountId, marketplaceId, {
       shopId,
-      sealedCredentials: this.secretBox.seal(JSON.stringify(credentials)),
-      masked: Object.fromEntries(Object.entries(credentials).map(([key, value]) => [key, maskCredential(value)])),
+      sealedCredentials: sealed,
+      masked,
       // first connection: every mode the marketplace offers; again: the settings stay
       settings: current?.settings ?? { fbsEnabled: record.fbs, fboEnabled: record.fbo, dbsEnabled: record.dbs },
     });
@@ -114,17 +112,7 @@ export class MarketplaceService {
 
   /** Exactly the marketplace's keys, each a non-empty string; every wrong key named at once. */
   private credentialsFrom(record: MarketplaceRecord, params: IntegrationBody): Credentials {
-    const problems = new FieldErrorCollector();
-    const known = new Set(record.integrationParams.map((param) => param.key));
-    for (const key of Object.keys(params)) if (!known.has(key)) problems.add(key, `is not an integration parameter of ${record.name} (expected ${[...known].join(', ')})`);
-    const credentials: Credentials = {};
-    for (const key of known) {
-      const value = params[key]?.trim();
-      if (!value) problems.add(key, 'is required');
-      else credentials[key] = value;
-    }
-    problems.throwIfAny();
-    return credentials;
+    return readCredentials(params, record.integrationParams.map((param) => param.key), record.name);
   }
 
   private adapterOf(record: MarketplaceRecord): MarketplaceAdapter {
@@ -178,7 +166,7 @@ export class MarketplaceService {
       marketplace,
       adapter,
       shopId: integration.shopId ?? (await this.shops.firstShopId(accountId)),
-      credentials: JSON.parse(this.secretBox.open(integration.sealedCredentials)) as Credentials,
+      credentials: openCredentials(this.secretBox, integration.sealedCredentials),
       settings: integration.settings,
       cursor: integration.cursor,
     };

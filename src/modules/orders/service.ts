@@ -339,7 +339,7 @@ export class OrderService {
     const sender = this.senderOf(shop, input, problems);
     const products = await this.productLines(scope, input, problems);
     const companyId = input.delivery.company.id;
-    const company = typeof companyId === 'number' ? this.reference.registry.get(companyId)?.company : undefined;
+    const company = typeof companyId === 'number' ? (await this.reference.registry.companyOf(scope.accountId, companyId))?.company : undefined;
     const ownId = ownMethodOf(scope.accountId, companyId);
     const own = ownId === null ? undefined : await this.ownMethods.method(scope.accountId, ownId);
     if (typeof companyId === 'string') {
@@ -547,7 +547,7 @@ export class OrderService {
       const quote = await this.calculator.quoteOne(scope, shop, request, (_companyId, reason) => (failure = reason));
       if (quote) return { quote, error: null };
       const companyId = input.delivery.company.id;
-      const company = ownMethodName ?? (typeof companyId === 'number' ? this.reference.registry.get(companyId)?.company.name : undefined) ?? `Company ${companyId}`;
+      const company = ownMethodName ?? (typeof companyId === 'number' ? (await this.reference.registry.companyOf(scope.accountId, companyId))?.company.name : undefined) ?? `Company ${companyId}`;
       const where = input.delivery.type === 1 ? ` to point ${input.delivery.point?.id}` : '';
       return { quote: null, error: failure ? `${company} did not price the delivery: ${failure}` : `${company} cannot deliver this order${where} (delivery type ${input.delivery.type}).` };
     } catch (error) {
@@ -729,7 +729,7 @@ export class OrderService {
     const now = new Date().toISOString();
     const today = todayIn(scope.timeZone);
     await this.batch(scope, body.ids, 'extendHold', async (record, doc, trx) => {
-      const driver = this.reference.registry.get(record.companyId)?.driver;
+      const driver = (await this.reference.registry.companyOf(scope.accountId, record.companyId))?.driver;
       // a company of its own asks over the wire (a job; tracking's); the built-in ones grant at once
       if (driver && driver.code !== 'tariff' && doc.trackNumber) {
         doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'requested', days: body.days }];

@@ -350,18 +350,18 @@ export class OrderStore {
   }
 
   /** Carrier-facing (no account): registered orders still travelling with these companies, for the tracking poll. */
-  async travelling(companyIds: number[], statuses: readonly number[], limit: number): Promise<Array<{ companyId: number; trackNumber: string }>> {
+  async travelling(companyIds: number[], statuses: readonly number[], limit: number): Promise<Array<{ accountId: number; companyId: number; trackNumber: string }>> {
     if (companyIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('orders')
-      .select(['company_id', 'track_number'])
+      .select(['account_id', 'company_id', 'track_number'])
       .where('status', 'in', [...statuses])
       .where('company_id', 'in', companyIds)
       .where('track_number', 'is not', null)
       .orderBy('updated_at')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({ companyId: row.company_id, trackNumber: row.track_number as string }));
+    return rows.map((row) => ({ accountId: row.account_id, companyId: row.company_id, trackNumber: row.track_number as string }));
   }
 
   /** Carrier-facing (no account): orders at a point whose storage ends by `date` and are not marked yet. */

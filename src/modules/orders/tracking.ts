@@ -3,12 +3,13 @@
  * statuses from the company (a polling job, pushed events, or the simulated journey of the
  * built-in companies), and the tracking record customers read.
  */
+import { CONTRACT_COMPANIES } from '../../carriers/contracts.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
-import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { CarrierError, type ShipmentAddress, type ShipmentDetails, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
@@ -104,7 +105,7 @@ export class TrackingService {
   registerJobs(worker: JobWorker): void {
     worker.register<{ orderId: number }>(REGISTER_JOB, (job, signal) => this.register(job, signal));
     worker.register<{ orderId: number; companyId: number; trackNumber: string }>(CARRIER_CANCEL_JOB, async (job, signal) => {
-      const entry = this.reference.registry.get(job.payload.companyId);
+      const entry = await this.reference.registry.companyOf(job.accountId as number, job.payload.companyId);
       if (entry) await entry.driver.cancel(job.payload.trackNumber, signal);
     });
     worker.register<{ orderId: number; step?: number }>(JOURNEY_JOB, (job) => this.advanceJourney(job));
@@ -136,7 +137,7 @@ export class TrackingService {
       if (await this.store.update(accountId, record, doc)) this.orders.changed(accountId);
       return;
     }
-    const entry = this.reference.registry.get(record.companyId);
+    const entry = await this.reference.registry.companyOf(accountId, record.companyId);
     if (!entry) {
       await this.finishRegistration(record, doc, null, 'The delivery company is no longer available.');
       return;
@@ -150,6 +151,7 @@ export class TrackingService {
       cargo: { weightGrams: Math.round((doc.dimensions.factWeight ?? doc.dimensions.weight ?? 1) * 1000), volumeCm3: 0, places: [] },
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
+      details: shipmentDetails(record.id, doc),
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
@@ -194,7 +196,7 @@ export class TrackingService {
     const record = await this.store.get(accountId, orderId);
     if (!record || !parseDoc(record.doc).tasks.some(isThisTask)) return;
     const trackNumber = record.trackNumber;
-    const entry = this.reference.registry.get(record.companyId);
+    const entry = await this.reference.registry.companyOf(accountId, record.companyId);
     let refusedBecause: string | null = null;
     if (record.status !== STATUS.atPoint) refusedBecause = 'The parcel is no longer at the pickup point.';
     else if (!entry || !trackNumber) refusedBecause = 'The delivery company is no longer available.';
@@ -378,12 +380,18 @@ export class TrackingService {
   /** Asks every polled company about its travelling parcels; marks storage about to end; schedules the next poll. */
   private async poll(signal: AbortSignal): Promise<void> {
     try {
-      const polled = this.reference.registry.all().filter((entry) => entry.driver.code !== 'tariff').map((entry) => entry.company.id);
+      const polled = [...this.reference.registry.all().filter((entry) => entry.driver.code !== 'tariff').map((entry) => entry.company.id), ...CONTRACT_COMPANIES.map((company) => company.file.id)];
       const travelling = await this.store.travelling(polled, [STATUS.prepared, ...ACTIVE_STATUSES], 2000);
-      const byCompany = new Map<number, string[]>();
-      for (const row of travelling) byCompany.set(row.companyId, [...(byCompany.get(row.companyId) ?? []), row.trackNumber]);
-      for (const [companyId, trackNumbers] of byCompany) {
-        const entry = this.reference.registry.get(companyId);
+      // a real company is asked with each account's own contract
+      const byCompany = new Map<string, { accountId: number; companyId: number; trackNumbers: string[] }>();
+      for (const row of travelling) {
+        const key = `${row.accountId}:${row.companyId}`;
+        const group = byCompany.get(key) ?? { accountId: row.accountId, companyId: row.companyId, trackNumbers: [] };
+        group.trackNumbers.push(row.trackNumber);
+        byCompany.set(key, group);
+      }
+      for (const { accountId, companyId, trackNumbers } of byCompany.values()) {
+        const entry = await this.reference.registry.companyOf(accountId, companyId);
         if (!entry) continue;
         try {
           await this.applyEvents(companyId, await entry.driver.track(trackNumbers, signal));
@@ -485,4 +493,28 @@ export class TrackingService {
 function returnFromOf(doc: OrderDoc): 42 | 44 | null {
   if (!doc.tasks.some((task) => task.type === 'return' && task.status === 'requested')) return null;
   return doc.statusHistory.some((item) => item.code === STATUS.delivered) ? STATUS.delivered : STATUS.atPoint;
+}
+
+/** Who and where, for a real company's registration (the simulated ones read only the locality). */
+function shipmentDetails(orderId: number, doc: OrderDoc): ShipmentDetails {
+  const address = (from: { city: { countryCode?: string | null; name?: string | null; region?: string | null }; street: string | null; house: string | null; flat: string | null }, postalCode: string | null): ShipmentAddress => ({
+    countryCode: from.city.countryCode ?? 'RU',
+    postalCode,
+    city: from.city.name ?? '',
+    region: from.city.region ?? null,
+    street: from.street,
+    house: from.house,
+    flat: from.flat,
+  });
+  const dimensions = doc.dimensions as { length?: number | null; width?: number | null; height?: number | null };
+  const sides = [dimensions.length, dimensions.width, dimensions.height].map((value) => Number(value ?? 0)).sort((a, b) => b - a);
+  return {
+    number: doc.cmsId ?? String(orderId),
+    recipient: { fullName: doc.recipient.fullName, phone: doc.recipient.phone, email: doc.recipient.email ?? null },
+    address: address(doc.deliveryAddress, doc.deliveryAddress.zipCode ?? null),
+    sender: { name: doc.sender.fullName ?? doc.brand, phone: doc.sender.phone ?? null, address: doc.senderAddress ? address(doc.senderAddress, null) : null },
+    pointCode: null,
+    sidesCm: sides.every((side) => side > 0) ? [sides[0], sides[1], sides[2]] : null,
+    comment: doc.comment ?? null,
+  };
 }

@@ -179,7 +179,7 @@ export class PickupService {
     const accountId = job.accountId as number;
     const pickup = await this.store.get(accountId, job.payload.pickupId);
     if (!pickup || pickup.status !== PICKUP_STATUS.new) return;
-    const entry = this.reference.registry.get(pickup.companyId);
+    const entry = await this.reference.registry.companyOf(accountId, pickup.companyId);
     const timeZone = await this.accounts.timeZoneOf(accountId);
     const warehouse = await this.warehouses.get(processScope(accountId, timeZone), pickup.warehouseId);
     const hours = warehouse.schedule[scheduleIndexOf(pickup.date)] ?? { from: '09:00', to: '18:00' };
@@ -222,7 +222,7 @@ export class PickupService {
   }
 
   private async cancelWithCompany(job: Job<{ pickupId: number; companyId: number; number: string }>, signal: AbortSignal): Promise<void> {
-    const entry = this.reference.registry.get(job.payload.companyId);
+    const entry = await this.reference.registry.companyOf(job.accountId as number, job.payload.companyId);
     if (!entry) return;
     try {
       await entry.driver.cancelPickup(job.payload.number, signal);
@@ -241,7 +241,7 @@ export class PickupService {
     const accountId = job.accountId as number;
     const pickup = await this.store.get(accountId, job.payload.pickupId);
     if (!pickup || pickup.status !== PICKUP_STATUS.scheduled || pickup.number === null) return;
-    const entry = this.reference.registry.get(pickup.companyId);
+    const entry = await this.reference.registry.companyOf(accountId, pickup.companyId);
     if (!entry) return;
     const progress = await entry.driver.pickupProgress(pickup.number, signal);
     if (progress.state === 'done') {

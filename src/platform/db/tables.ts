@@ -15,9 +15,10 @@ import type { FulfilmentTables } from '../../modules/fulfilment/tables.js';
 import type { MarketplaceTables } from '../../modules/marketplaces/tables.js';
 import type { MarketplaceOrderTables } from '../../modules/marketplace-orders/tables.js';
 import type { ReportTables } from '../../modules/reports/tables.js';
+import type { CarrierIntegrationTables } from '../../modules/carrier-integrations/tables.js';
 import type { PickupTables } from '../../modules/pickups/tables.js';
 import type { DeliveryMethodTables } from '../../modules/delivery-methods/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, ReportTables, DeliveryMethodTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, ReportTables, DeliveryMethodTables, CarrierIntegrationTables {}

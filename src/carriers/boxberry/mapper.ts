@@ -1,0 +1,159 @@
+/**
+ * Boxberry (api.boxberry.ru/json.php): our model <-> Boxberry's JSON (pure; no I/O).
+ *
+ * Sources (read, not copied): Boxberry's API documentation for shops ("web-сервисы Boxberry",
+ * methods DeliveryCosts, ParselCreate, ParselDel, ParselCheck, ListStatuses, ListPoints,
+ * ChangeOrderStorageDate, OrdersBalance), the method list of gwinn/boxberry-sdk, and
+ * alexbxb723/boxberry_api (request names, `sdata` JSON of ParselCreate). Errors come as
+ * `{"err": "..."}` (or `[{"err": "..."}]`) with HTTP 200.
+ */
+import type { CarrierQuote, ImportedPoint, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
+
+/** Boxberry's refusal text of an answer, or null when it is not one. */
+export function errorOf(body: unknown): string | null {
+  const first = Array.isArray(body) ? body[0] : body;
+  const err = first && typeof first === 'object' ? (first as { err?: unknown }).err : undefined;
+  return typeof err === 'string' && err !== '' ? err.slice(0, 500) : err === true ? 'Boxberry refused the request.' : null;
+}
+
+/** Query of DeliveryCosts for a courier delivery (`zip` of the recipient): weight in grams, sides in cm, sums in roubles. */
+export function deliveryCostsQuery(request: QuoteRequest, declaredRoubles: number, codRoubles: number): Record<string, string> {
+  const sides = request.cargo.places[0]?.sidesCm;
+  return {
+    weight: String(Math.max(1, Math.round(request.cargo.weightGrams))),
+    zip: request.recipient.postalCode ?? '',
+    ordersum: String(declaredRoubles),
+    paysum: String(codRoubles),
+    ...(sides ? { depth: String(Math.ceil(sides[0])), width: String(Math.ceil(sides[1])), height: String(Math.ceil(sides[2])) } : {}),
+  };
+}
+
+/** DeliveryCosts answer `{price, price_base, price_service, delivery_period}` as a courier quote. */
+export function quoteOfCosts(body: unknown): CarrierQuote[] {
+  const costs = body as { price?: unknown; delivery_period?: unknown } | null;
+  const price = typeof costs?.price === 'string' ? Number(costs.price) : costs?.price;
+  if (typeof price !== 'number' || !(price >= 0)) return [];
+  const days = Number(costs?.delivery_period ?? 0) || 0;
+  return [
+    {
+      type: 2,
+      tariffName: 'Boxberry Курьерская доставка',
+      priceDeliveryKopecks: Math.round(price * 100),
+      days: { min: days, max: days },
+      services: [{ id: 4, priceKopecks: 0 }],
+      commissions: {
+        declared: { percent: 0.5, minimumKopecks: 0 },
+        codCash: { percent: 2, minimumKopecks: 0 },
+        codCard: { percent: 2.5, minimumKopecks: 0 },
+        acquiring: { percent: 0, minimumKopecks: 0 },
+      },
+    },
+  ];
+}
+
+/**
+ * `sdata` of ParselCreate. `order_id` is our order number: ParselCreate with an `order_id`
+ * Boxberry already has updates that parcel (documented as "create or update"), so a
+ * retried registration never makes a second parcel. `vid` 1 pickup point, 2 courier.
+ */
+export function parcelData(order: ShipmentRequest): object {
+  const details = order.details;
+  if (!details) throw new Error('Boxberry needs the recipient and the address of the order');
+  const sides = details.sidesCm;
+  const address = [details.address.street, details.address.house, details.address.flat ? `кв. ${details.address.flat}` : null].filter(Boolean).join(', ');
+  return {
+    order_id: details.number,
+    price: (order.declaredKopecks / 100).toFixed(2),
+    payment_sum: (order.codKopecks / 100).toFixed(2),
+    delivery_sum: '0',
+    vid: order.type === 1 ? 1 : 2,
+    shop: { name: order.type === 1 ? (details.pointCode ?? '') : '', name1: '' },
+    customer: { fio: details.recipient.fullName, phone: details.recipient.phone, email: details.recipient.email ?? '' },
+    ...(order.type === 1 ? {} : { kurdost: { index: details.address.postalCode ?? '', citi: details.address.city, addressp: address, comentk: details.comment ?? '' } }),
+    weights: { weight: String(Math.max(1, order.cargo.weightGrams)), ...(sides ? { x: String(Math.ceil(sides[0])), y: String(Math.ceil(sides[1])), z: String(Math.ceil(sides[2])) } : {}) },
+  };
+}
+
+/** ParselCreate answer `{track, label}`; null without a track. */
+export function createdParcel(body: unknown): { track: string; label: string | null } | null {
+  const parcel = body as { track?: unknown; label?: unknown } | null;
+  if (typeof parcel?.track !== 'string' || parcel.track === '') return null;
+  return { track: parcel.track, label: typeof parcel.label === 'string' && parcel.label !== '' ? parcel.label : null };
+}
+
+/** Boxberry's status names (ListStatuses `Name`) to our codes; compared lower-cased. */
+const STATUS_BY_NAME: ReadonlyArray<[RegExp, number]> = [
+  [/^загружен реестр им|^создан/, 13],
+  [/^принято к доставке|^принят к доставке|^принято на склад/, 41],
+  [/^передан на доставку до пункта выдачи|^отправлен на сортировочный|^в пути|^передано в сортировку/, 411],
+  [/^поступило в пункт выдачи|^поступило в пвз|^готов к выдаче/, 42],
+  [/^передано на курьерскую доставку|^выдано курьеру/, 43],
+  [/^выдано|^доставлено|^вручено/, 44],
+  [/^возвращено с курьерской доставки|^готовится к возврату/, 51],
+  [/^отправлено в им|^возврат в пути/, 71],
+  [/^возвращено в им/, 72],
+];
+
+export function statusOfName(name: string): number | null {
+  const lower = name.trim().toLowerCase();
+  for (const [pattern, code] of STATUS_BY_NAME) if (pattern.test(lower)) return code;
+  return null;
+}
+
+/** ListStatuses answer `[{Date, Name, Comment}]` as our events (oldest first). */
+export function eventsOfStatuses(trackNumber: string, body: unknown): TrackingEvent[] {
+  if (!Array.isArray(body)) return [];
+  const events: TrackingEvent[] = [];
+  for (const item of body as Array<{ Date?: unknown; Name?: unknown; Comment?: unknown } | null>) {
+    if (typeof item?.Name !== 'string') continue;
+    const statusCode = statusOfName(item.Name);
+    if (statusCode === null) continue;
+    const at = typeof item.Date === 'string' && !Number.isNaN(Date.parse(item.Date)) ? new Date(item.Date).toISOString() : new Date().toISOString();
+    events.push({ trackNumber, statusCode, at, description: item.Name });
+  }
+  return events.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+const WEEKDAYS = ['пн', 'вт', 'ср', 'чт', 'пт', 'сб', 'вс'];
+
+/** "пн-пт: 10.00-20.00, сб-вс: 10.00-16.00" -> seven days, Monday first (null: closed). */
+export function scheduleOf(text: string): ImportedPoint['schedule'] {
+  const schedule: ImportedPoint['schedule'] = Array.from({ length: 7 }, () => null);
+  for (const part of text.toLowerCase().split(/[,;]/)) {
+    const match = /(пн|вт|ср|чт|пт|сб|вс)(?:\s*-\s*(пн|вт|ср|чт|пт|сб|вс))?\s*:?\s*(\d{1,2})[.:](\d\d)\s*-\s*(\d{1,2})[.:](\d\d)/.exec(part);
+    if (!match) continue;
+    const first = WEEKDAYS.indexOf(match[1]);
+    const last = match[2] ? WEEKDAYS.indexOf(match[2]) : first;
+    for (let day = first; day <= last; day++) schedule[day] = { from: `${match[3].padStart(2, '0')}:${match[4]}`, to: `${match[5].padStart(2, '0')}:${match[6]}` };
+  }
+  return schedule;
+}
+
+/** ListPoints items as imported points (all Boxberry points are pickup points; lockers say so in their name). */
+export function pointsOf(body: unknown): ImportedPoint[] {
+  if (!Array.isArray(body)) return [];
+  const points: ImportedPoint[] = [];
+  for (const item of body as Array<Record<string, unknown> | null>) {
+    const gps = typeof item?.GPS === 'string' ? item.GPS.split(',').map(Number) : [];
+    if (!item || typeof item.Code !== 'string' || gps.length !== 2 || gps.some((value) => !Number.isFinite(value)) || typeof item.CityName !== 'string') continue;
+    const name = typeof item.Name === 'string' ? item.Name : item.Code;
+    points.push({
+      code: item.Code,
+      type: /постамат/i.test(name) ? 2 : 1,
+      name,
+      countryCode: 'RU',
+      city: item.CityName,
+      postalCode: typeof item.PostCode === 'string' && item.PostCode !== '' ? item.PostCode : null,
+      address: typeof item.AddressReduce === 'string' ? item.AddressReduce : typeof item.Address === 'string' ? item.Address : '',
+      latitude: gps[0],
+      longitude: gps[1],
+      schedule: scheduleOf(typeof item.WorkShedule === 'string' ? item.WorkShedule : ''),
+      cashPaymentAvailable: item.OnlyPrepaidOrders !== 'Yes',
+      cardPaymentAvailable: item.Acquiring === 'Yes',
+      fittingAvailable: item.ReceptionLaP === 'Yes' || item.Fitting === 'Yes',
+      maxWeightGrams: Number.isFinite(Number(item.LoadLimit)) && Number(item.LoadLimit) > 0 ? Math.round(Number(item.LoadLimit) * 1000) : null,
+      description: typeof item.TripDescription === 'string' && item.TripDescription !== '' ? item.TripDescription : null,
+    });
+  }
+  return points;
+}

@@ -1,0 +1,134 @@
+/** CDEK: the mapper and the proxy joined, every call through the company's resilience layer. */
+import { pause, type RemoteCompany } from '../remote-call.js';
+import type { ContractDriver, CarrierQuote, ImportedPoint, PickupBooking, PickupProgress, PickupRequest, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import { CarrierError } from '../types.js';
+import * as mapper from './mapper.js';
+import { CdekProxy, type CdekCredentials } from './proxy.js';
+
+export interface CdekOptions {
+  baseUrl: string;
+  /** Pause between reads of an order (or label) CDEK is still processing, and how many reads. */
+  settleMs?: number;
+  settleReads?: number;
+}
+
+export class CdekDriver implements ContractDriver {
+  readonly code = 'cdek';
+  private readonly proxy: CdekProxy;
+
+  constructor(
+    private readonly remote: RemoteCompany,
+    credentials: CdekCredentials,
+    private readonly options: CdekOptions,
+  ) {
+    this.proxy = new CdekProxy(remote.companyId, options.baseUrl, credentials);
+  }
+
+  checkCredentials(signal: AbortSignal): Promise<void> {
+    return this.remote.run('auth', 'once', signal, (attempt) => this.proxy.authenticate(attempt));
+  }
+
+  async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
+    const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest(request)));
+    return mapper.quotesFromTariffs(body, request.types);
+  }
+
+  /**
+   * Looks the order up by our number first, so a retried registration (a lost answer, a
+   * retried job) finds the order it made instead of making a second one.
+   */
+  async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
+    const number = order.details?.number;
+    if (!number) throw new CarrierError(this.remote.companyId, 'CDEK needs the recipient and the address of the order.');
+    let info = await this.lookup(`im_number=${encodeURIComponent(number)}`, signal);
+    if (!info) {
+      const tariffs = await this.remote.run('quote', 'safe', signal, (attempt) =>
+        this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest({ types: [order.type], sender: { latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: order.details?.sender.address?.city, postalCode: order.details?.sender.address?.postalCode }, recipient: { latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: order.details?.address.city, postalCode: order.details?.address.postalCode }, distanceKm: 0, cargo: order.cargo, priceMode: 1 })),
+      );
+      const tariffCode = mapper.tariffCodeFor(tariffs, order.type);
+      if (tariffCode === null) throw new CarrierError(this.remote.companyId, 'CDEK has no tariff for this route and delivery type.');
+      const created = await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('POST', '/orders', attempt, mapper.orderRequest(order, tariffCode)));
+      info = mapper.orderInfo(created);
+      if (!info) throw new CarrierError(this.remote.companyId, 'CDEK answered without the order uuid.', true);
+      if (info.state === 'invalid') throw new CarrierError(this.remote.companyId, `CDEK refused: ${mapper.problemText(info.problems)}`);
+    }
+    for (let read = 0; !info.cdekNumber && read < (this.options.settleReads ?? 3); read++) {
+      await pause(this.options.settleMs ?? 1000, signal);
+      const uuid = info.uuid;
+      const current = mapper.orderInfo(await this.remote.run('order', 'safe', signal, (attempt) => this.proxy.call('GET', `/orders/${uuid}`, attempt)));
+      if (current) info = current;
+      if (info.state === 'invalid') throw new CarrierError(this.remote.companyId, `CDEK refused: ${mapper.problemText(info.problems)}`);
+    }
+    // asked again later (the job's retry), the lookup finds the order and reads its number
+    if (!info.cdekNumber) throw new CarrierError(this.remote.companyId, 'CDEK has accepted the order but not numbered it yet.', true);
+    return { trackNumber: info.cdekNumber, trackingUrl: `https://www.cdek.ru/ru/tracking?order_id=${info.cdekNumber}` };
+  }
+
+  /** The order by a query of GET /v2/orders (`im_number=` or `cdek_number=`), or null when CDEK has none. */
+  private async lookup(query: string, signal: AbortSignal): Promise<mapper.CdekOrderInfo | null> {
+    const answer = await this.remote.run('lookup', 'safe', signal, (attempt) => this.proxy.raw('GET', `/orders?${query}`, attempt));
+    if (answer.status === 404 || answer.status === 400) return null;
+    try {
+      return mapper.orderInfo(JSON.parse(answer.text));
+    } catch {
+      return null;
+    }
+  }
+
+  async cancel(trackNumber: string, signal: AbortSignal): Promise<void> {
+    const info = await this.lookup(`cdek_number=${encodeURIComponent(trackNumber)}`, signal);
+    if (!info) return; // nothing to cancel (already removed)
+    await this.remote.run('cancel', 'once', signal, (attempt) => this.proxy.call('DELETE', `/orders/${info.uuid}`, attempt));
+  }
+
+  async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
+    const events: TrackingEvent[] = [];
+    for (const trackNumber of trackNumbers) {
+      const answer = await this.remote.run('track', 'safe', signal, (attempt) => this.proxy.raw('GET', `/orders?cdek_number=${encodeURIComponent(trackNumber)}`, attempt));
+      if (answer.status >= 400) continue; // unknown to CDEK: nothing to report
+      events.push(...mapper.eventsOfOrder(trackNumber, JSON.parse(answer.text)));
+    }
+    return events;
+  }
+
+  async extendHold(): Promise<void> {
+    throw new CarrierError(this.remote.companyId, 'CDEK offers no storage extension through its API; ask CDEK support.');
+  }
+
+  async schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<PickupBooking> {
+    const body = await this.remote.run('pickup', 'once', signal, (attempt) => this.proxy.call('POST', '/intakes', attempt, mapper.intakeRequest(request)));
+    const info = mapper.orderInfo(body);
+    if (!info) throw new CarrierError(this.remote.companyId, 'CDEK answered without the intake uuid.');
+    if (info.state === 'invalid') throw new CarrierError(this.remote.companyId, `CDEK refused: ${mapper.problemText(info.problems)}`);
+    return { number: info.uuid, timeFrom: request.hours.from, timeTo: request.hours.to };
+  }
+
+  async cancelPickup(number: string, signal: AbortSignal): Promise<void> {
+    await this.remote.run('cancelPickup', 'once', signal, (attempt) => this.proxy.call('DELETE', `/intakes/${encodeURIComponent(number)}`, attempt));
+  }
+
+  async pickupProgress(number: string, signal: AbortSignal): Promise<PickupProgress> {
+    return mapper.intakeProgress(await this.remote.run('pickupProgress', 'safe', signal, (attempt) => this.proxy.call('GET', `/intakes/${encodeURIComponent(number)}`, attempt)));
+  }
+
+  /** CDEK requires its own barcode label on each place: POST /print/barcodes, read until ready, then the PDF. */
+  async label(trackNumber: string, signal: AbortSignal): Promise<Buffer> {
+    const asked = mapper.orderInfo(await this.remote.run('label', 'once', signal, (attempt) => this.proxy.call('POST', '/print/barcodes', attempt, { orders: [{ cdek_number: trackNumber }], format: 'A6' })));
+    if (!asked) throw new CarrierError(this.remote.companyId, 'CDEK answered without the label uuid.');
+    for (let read = 0; read <= (this.options.settleReads ?? 3); read++) {
+      const body = (await this.remote.run('label', 'safe', signal, (attempt) => this.proxy.call('GET', `/print/barcodes/${asked.uuid}`, attempt))) as { entity?: { url?: unknown } } | null;
+      const url = body?.entity?.url;
+      if (typeof url === 'string' && url !== '') {
+        const pdf = await this.remote.run('label', 'safe', signal, (attempt) => this.proxy.raw('GET', url, attempt));
+        if (pdf.status !== 200 || !pdf.bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new CarrierError(this.remote.companyId, 'CDEK answered a label that is not a PDF.', true);
+        return pdf.bytes;
+      }
+      await pause(this.options.settleMs ?? 1000, signal);
+    }
+    throw new CarrierError(this.remote.companyId, 'CDEK has not made the label yet.', true);
+  }
+
+  async points(signal: AbortSignal): Promise<ImportedPoint[]> {
+    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('GET', '/deliverypoints?country_code=RU', attempt)));
+  }
+}

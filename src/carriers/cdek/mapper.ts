@@ -1,0 +1,280 @@
+/**
+ * CDEK API v2: our model <-> CDEK's JSON (pure; no I/O).
+ *
+ * Sources (read, not copied): CDEK's API v2 documentation (api-docs.cdek.ru: "Калькулятор.
+ * Расчет по всем доступным тарифам", "Регистрация заказа", "Информация о заказе",
+ * "Удаление заказа", "Формирование ШК места к заказу", "Регистрация заявки на вызов курьера",
+ * "Список офисов", "Подписка на вебхуки"), the community TypeScript client
+ * shevernitskiy/cdek (src/types/api/{request,response,webhook}.ts: field names, status codes),
+ * and Karrio's CDEK-like connectors for the mapper/proxy split.
+ */
+import type { CarrierQuote, DeliveryType, ImportedPoint, PickupProgress, PickupRequest, QuoteRequest, ShipmentAddress, ShipmentRequest, TrackingEvent } from '../types.js';
+
+/** CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker, 7 office-locker, 8 locker-locker, 9 locker-office, 10 locker-door. */
+const MODE_TO_TYPE: Record<number, DeliveryType> = { 1: 2, 3: 2, 10: 2, 2: 1, 4: 1, 6: 1, 7: 1, 8: 1, 9: 1 };
+
+export interface CdekLocation {
+  code?: number;
+  postal_code?: string;
+  country_code?: string;
+  city?: string;
+  address?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+export interface CdekPackage {
+  number?: string;
+  weight: number;
+  length?: number;
+  width?: number;
+  height?: number;
+  items?: Array<{ name: string; ware_key: string; payment: { value: number }; cost: number; weight: number; amount: number }>;
+}
+
+export interface CdekTariff {
+  tariff_code: number;
+  tariff_name?: string;
+  delivery_mode: number;
+  delivery_sum: number;
+  period_min: number;
+  period_max: number;
+}
+
+export interface CdekProblem {
+  code: string;
+  message: string;
+}
+
+/** Every `errors[]` of an answer: top-level and of each `requests[]` entry. */
+export function problemsOf(body: unknown): CdekProblem[] {
+  if (!body || typeof body !== 'object') return [];
+  const record = body as { errors?: unknown; requests?: Array<{ errors?: unknown }> };
+  const list = [...(Array.isArray(record.errors) ? record.errors : []), ...(Array.isArray(record.requests) ? record.requests.flatMap((request) => (Array.isArray(request?.errors) ? request.errors : [])) : [])];
+  return list.filter((item): item is CdekProblem => !!item && typeof item.code === 'string').map((item) => ({ code: item.code, message: typeof item.message === 'string' ? item.message : item.code }));
+}
+
+export function problemText(problems: CdekProblem[]): string {
+  return problems.map((problem) => `${problem.message} (${problem.code})`).join('; ').slice(0, 500);
+}
+
+function location(place: { postalCode?: string | null; name?: string; countryCode?: string; latitude: number; longitude: number }): CdekLocation {
+  const found: CdekLocation = { country_code: place.countryCode ?? 'RU' };
+  if (place.postalCode) found.postal_code = place.postalCode;
+  if (place.name) found.city = place.name;
+  if (!place.postalCode && !place.name) {
+    found.latitude = place.latitude;
+    found.longitude = place.longitude;
+  }
+  return found;
+}
+
+function packagesOf(cargo: QuoteRequest['cargo']): CdekPackage[] {
+  const places = cargo.places.length > 0 ? cargo.places : [{ weightGrams: cargo.weightGrams, sidesCm: null }];
+  return places.map((place) => ({
+    weight: Math.max(1, Math.round(place.weightGrams)),
+    ...(place.sidesCm ? { length: Math.ceil(place.sidesCm[0]), width: Math.ceil(place.sidesCm[1]), height: Math.ceil(place.sidesCm[2]) } : {}),
+  }));
+}
+
+/** POST /v2/calculator/tarifflist body. `type` 1 is the online shop's contract (2 would be delivery). */
+export function tariffListRequest(request: QuoteRequest): object {
+  return { type: 1, currency: 1, lang: 'rus', from_location: location(request.sender), to_location: location(request.recipient), packages: packagesOf(request.cargo) };
+}
+
+/**
+ * CDEK's tariffs as our quotes: per delivery type asked, the cheapest tariff (CDEK lists a
+ * dozen for one route); its roubles become kopecks, its working days ours. Insurance and
+ * cash on delivery as CDEK's public rates (0.75%, 3%); the contract's own are billed by CDEK.
+ */
+export function quotesFromTariffs(body: unknown, asked: DeliveryType[]): CarrierQuote[] {
+  const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
+  const best = new Map<DeliveryType, CdekTariff>();
+  for (const tariff of list) {
+    const type = MODE_TO_TYPE[tariff?.delivery_mode];
+    if (!type || !asked.includes(type) || typeof tariff.delivery_sum !== 'number' || !(tariff.delivery_sum >= 0)) continue;
+    const current = best.get(type);
+    if (!current || tariff.delivery_sum < current.delivery_sum) best.set(type, tariff);
+  }
+  return [...best.entries()].map(([type, tariff]) => ({
+    type,
+    tariffName: tariff.tariff_name ?? `CDEK ${tariff.tariff_code}`,
+    priceDeliveryKopecks: Math.round(tariff.delivery_sum * 100),
+    days: { min: tariff.period_min ?? 0, max: Math.max(tariff.period_min ?? 0, tariff.period_max ?? 0) },
+    // CDEK prices fitting, inspection and partial buyout only when the order is made: offered at 0
+    services: type === 1 ? [{ id: 4, priceKopecks: 0 }, { id: 6, priceKopecks: 0 }, { id: 7, priceKopecks: 0 }] : [{ id: 4, priceKopecks: 0 }],
+    commissions: {
+      declared: { percent: 0.75, minimumKopecks: 0 },
+      codCash: { percent: 3, minimumKopecks: 0 },
+      codCard: { percent: 3, minimumKopecks: 0 },
+      acquiring: { percent: 0, minimumKopecks: 0 },
+    },
+  }));
+}
+
+/** The tariff registration uses: the cheapest of our type, found by a tariff list first. */
+export function tariffCodeFor(body: unknown, type: DeliveryType): number | null {
+  const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
+  const ours = list.filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type && typeof tariff.delivery_sum === 'number').sort((a, b) => a.delivery_sum - b.delivery_sum);
+  return ours[0]?.tariff_code ?? null;
+}
+
+function addressLine(address: ShipmentAddress): string {
+  return [address.street, address.house, address.flat ? `кв. ${address.flat}` : null].filter(Boolean).join(', ');
+}
+
+/** POST /v2/orders body. Amounts in roubles; COD per item (`payment.value`), declared value as `cost`. */
+export function orderRequest(order: ShipmentRequest, tariffCode: number): object {
+  const details = order.details;
+  if (!details) throw new Error('CDEK needs the recipient and the address of the order');
+  const weight = Math.max(1, order.cargo.weightGrams);
+  const sides = details.sidesCm;
+  return {
+    type: 1,
+    number: details.number,
+    tariff_code: tariffCode,
+    comment: details.comment ?? undefined,
+    ...(details.sender.address ? { from_location: { country_code: details.sender.address.countryCode, postal_code: details.sender.address.postalCode ?? undefined, city: details.sender.address.city, address: addressLine(details.sender.address) } } : {}),
+    ...(order.type === 1 && details.pointCode
+      ? { delivery_point: details.pointCode }
+      : { to_location: { country_code: details.address.countryCode, postal_code: details.address.postalCode ?? undefined, city: details.address.city, address: addressLine(details.address) } }),
+    recipient: { name: details.recipient.fullName, phones: [{ number: details.recipient.phone }], ...(details.recipient.email ? { email: details.recipient.email } : {}) },
+    sender: { name: details.sender.name, ...(details.sender.phone ? { phones: [{ number: details.sender.phone }] } : {}) },
+    packages: [
+      {
+        number: '1',
+        weight,
+        ...(sides ? { length: Math.ceil(sides[0]), width: Math.ceil(sides[1]), height: Math.ceil(sides[2]) } : {}),
+        items: [{ name: `Заказ ${details.number}`, ware_key: details.number, payment: { value: order.codKopecks / 100 }, cost: order.declaredKopecks / 100, weight, amount: 1 }],
+      },
+    ],
+  };
+}
+
+export interface CdekOrderInfo {
+  uuid: string;
+  cdekNumber: string | null;
+  /** INVALID: CDEK refused the order (its errors say why). */
+  state: 'accepted' | 'invalid' | 'waiting';
+  problems: CdekProblem[];
+}
+
+/** The answer of POST /v2/orders (202) or GET /v2/orders/{uuid} / ?im_number=. */
+export function orderInfo(body: unknown): CdekOrderInfo | null {
+  const record = body as { entity?: { uuid?: unknown; cdek_number?: unknown }; requests?: Array<{ state?: unknown }> } | null;
+  const uuid = record?.entity?.uuid;
+  if (typeof uuid !== 'string' || uuid === '') return null;
+  const cdekNumber = record?.entity?.cdek_number;
+  const states = (record?.requests ?? []).map((request) => request?.state);
+  return {
+    uuid,
+    cdekNumber: typeof cdekNumber === 'string' && cdekNumber !== '' ? cdekNumber : typeof cdekNumber === 'number' ? String(cdekNumber) : null,
+    state: states.includes('INVALID') ? 'invalid' : states.includes('WAITING') ? 'waiting' : 'accepted',
+    problems: problemsOf(body),
+  };
+}
+
+/** CDEK's order status codes (`statuses[].code`, webhook `attributes.code`) to ours; unknown ones are not events. */
+export const CDEK_STATUS: Readonly<Record<string, number>> = {
+  ACCEPTED: 13,
+  CREATED: 13,
+  RECEIVED_AT_SHIPMENT_WAREHOUSE: 41,
+  READY_TO_SHIP_AT_SENDING_OFFICE: 41,
+  READY_FOR_SHIPMENT_IN_TRANSIT_CITY: 411,
+  PASSED_TO_CARRIER_AT_SENDING_OFFICE: 411,
+  SEND_TO_TRANSIT_OFFICE: 411,
+  MET_AT_TRANSIT_OFFICE: 411,
+  ACCEPTED_AT_TRANSIT_WAREHOUSE: 411,
+  SENT_TO_RECIPIENT_CITY: 411,
+  ACCEPTED_IN_RECIPIENT_CITY: 412,
+  ACCEPTED_AT_RECIPIENT_CITY_WAREHOUSE: 412,
+  ACCEPTED_AT_PICK_UP_POINT: 42,
+  POSTOMAT_POSTED: 42,
+  TAKEN_BY_COURIER: 43,
+  DELIVERED: 44,
+  POSTOMAT_RECEIVED: 44,
+  NOT_DELIVERED: 462,
+  RETURNED_TO_SENDER_CITY_WAREHOUSE: 71,
+  RETURNED_TO_RECIPIENT_CITY_WAREHOUSE: 51,
+  RETURNED: 72,
+  REMOVED: 10,
+};
+
+function statusEvent(trackNumber: string, code: unknown, at: unknown, name: unknown): TrackingEvent | null {
+  const statusCode = typeof code === 'string' ? CDEK_STATUS[code] : undefined;
+  if (statusCode === undefined) return null;
+  return { trackNumber, statusCode, at: typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(), description: typeof name === 'string' ? name : code as string };
+}
+
+/** An order's `entity.statuses[]` (newest first in CDEK's answer) as our events, oldest first. */
+export function eventsOfOrder(trackNumber: string, body: unknown): TrackingEvent[] {
+  const statuses = (body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown; name?: unknown }> } } | null)?.entity?.statuses;
+  if (!Array.isArray(statuses)) return [];
+  return statuses.map((status) => statusEvent(trackNumber, status?.code, status?.date_time, status?.name)).filter((event): event is TrackingEvent => event !== null).sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** A webhook of type ORDER_STATUS as our event (null: another type, or a status we do not track). */
+export function eventOfWebhook(body: unknown): TrackingEvent | null {
+  const update = body as { type?: unknown; attributes?: { cdek_number?: unknown; code?: unknown; status_date_time?: unknown; is_return?: unknown } } | null;
+  if (update?.type !== 'ORDER_STATUS' || typeof update.attributes?.cdek_number !== 'string') return null;
+  return statusEvent(update.attributes.cdek_number, update.attributes.code, update.attributes.status_date_time, update.attributes.code);
+}
+
+/** POST /v2/intakes body: the courier comes to the warehouse within its hours. */
+export function intakeRequest(request: PickupRequest): object {
+  const address = [request.address.street, request.address.house, request.address.bulk, request.address.flat].filter(Boolean).join(', ');
+  return {
+    intake_date: request.date,
+    intake_time_from: request.hours.from,
+    intake_time_to: request.hours.to,
+    name: `Отправления (${request.countOrders})`,
+    weight: Math.max(1, Math.round(request.weightKg * 1000)),
+    from_location: { country_code: request.address.countryCode, city: request.address.city, address },
+    sender: { name: request.contact.name, phones: [{ number: request.contact.phone }] },
+    ...(request.comment ? { comment: request.comment } : {}),
+  };
+}
+
+/** GET /v2/intakes/{uuid}: its newest status as our pickup state. */
+export function intakeProgress(body: unknown): PickupProgress {
+  const statuses = (body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown }> } } | null)?.entity?.statuses ?? [];
+  const newest = [...statuses].sort((a, b) => String(b?.date_time ?? '').localeCompare(String(a?.date_time ?? '')))[0]?.code;
+  if (newest === 'DONE') return { state: 'done' };
+  if (newest === 'REMOVED' || newest === 'INVALID' || newest === 'DELAYED') return { state: 'canceled', message: `CDEK: ${String(newest)}` };
+  return { state: 'scheduled' };
+}
+
+const DAYS = 7;
+
+/** GET /v2/deliverypoints items as imported points; items without a code or coordinates are dropped. */
+export function pointsOf(body: unknown): ImportedPoint[] {
+  if (!Array.isArray(body)) return [];
+  const points: ImportedPoint[] = [];
+  for (const item of body as Array<Record<string, unknown> | null>) {
+    const where = item?.location as { country_code?: unknown; city?: unknown; postal_code?: unknown; address?: unknown; latitude?: unknown; longitude?: unknown } | undefined;
+    if (!item || typeof item.code !== 'string' || !where || typeof where.latitude !== 'number' || typeof where.longitude !== 'number' || typeof where.city !== 'string') continue;
+    const schedule: ImportedPoint['schedule'] = Array.from({ length: DAYS }, () => null);
+    for (const slot of Array.isArray(item.work_time_list) ? (item.work_time_list as Array<{ day?: unknown; time?: unknown }>) : []) {
+      const match = typeof slot?.time === 'string' ? /^(\d\d:\d\d)\/(\d\d:\d\d)$/.exec(slot.time) : null;
+      if (match && typeof slot.day === 'number' && slot.day >= 1 && slot.day <= DAYS) schedule[slot.day - 1] = { from: match[1], to: match[2] };
+    }
+    points.push({
+      code: item.code,
+      type: item.type === 'POSTAMAT' ? 2 : 1,
+      name: typeof item.name === 'string' ? item.name : item.code,
+      countryCode: typeof where.country_code === 'string' ? where.country_code : 'RU',
+      city: where.city,
+      postalCode: typeof where.postal_code === 'string' ? where.postal_code : null,
+      address: typeof where.address === 'string' ? where.address : '',
+      latitude: where.latitude,
+      longitude: where.longitude,
+      schedule,
+      cashPaymentAvailable: item.have_cash === true,
+      cardPaymentAvailable: item.have_cashless === true,
+      fittingAvailable: item.is_dressing_room === true,
+      maxWeightGrams: typeof item.weight_max === 'number' ? Math.round(item.weight_max * 1000) : null,
+      description: typeof item.address_comment === 'string' ? item.address_comment : null,
+    });
+  }
+  return points;
+}

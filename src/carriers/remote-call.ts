@@ -1,0 +1,255 @@
+/**
+ * The resilience layer every real company's driver calls through: one `RemoteCompany` per
+ * company and process, shared by every account's contract with it (the company's API is
+ * down for everyone at once; its rate limit is counted per process).
+ *
+ * - a per-company timeout, combined with the caller's signal (the calculator's deadline);
+ * - retries with exponential back-off and jitter, only for operations safe to repeat
+ *   (`safe`: quote, track, points, status reads); `once` operations (register, cancel,
+ *   pickups) are tried once here: their drivers look up before they create again;
+ * - a circuit breaker (opossum) that opens after repeated failures, answers at once while
+ *   open, and half-opens after `resetMs` to let one call try;
+ * - a rate limit (bottleneck: at most `perSecond` calls started per second, `concurrent` at once);
+ * - one log line and one metric per remote call: company, operation, duration, outcome
+ *   (never a credential, URL query or body).
+ */
+import Bottleneck from 'bottleneck';
+import CircuitBreaker from 'opossum';
+import { CarrierError } from './types.js';
+
+/** How one remote call ended: ok; refused (the company said no: 4xx); auth (credentials refused); failed (5xx, 429, unreachable); timeout; open (breaker open, not asked). */
+export type RemoteOutcome = 'ok' | 'refused' | 'auth' | 'failed' | 'timeout' | 'open';
+
+export interface RemoteCallRecord {
+  company: string;
+  operation: string;
+  durationMs: number;
+  outcome: RemoteOutcome;
+  attempts: number;
+}
+
+/** Where remote calls are reported (metrics, logs). */
+export interface RemoteCallObserver {
+  remoteCall(record: RemoteCallRecord): void;
+}
+
+export interface RemoteLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface RemotePolicy {
+  /** Longest wait for one attempt. */
+  timeoutMs: number;
+  /** Extra attempts of a safe operation after a transient failure. */
+  retries: number;
+  /** First back-off; doubled each retry, with up to 50% jitter. */
+  backoffMs: number;
+  /** Calls started per second, and at once. */
+  perSecond: number;
+  concurrent: number;
+  breaker: {
+    /** Failures in the rolling window (of at least `volume` calls) that open it, percent. */
+    errorPercent: number;
+    volume: number;
+    /** Failed attempts in a row that open it whatever the window holds (a company that just went down after a busy good minute). */
+    consecutive: number;
+    /** How long it stays open before one call may try again. */
+    resetMs: number;
+    windowMs: number;
+  };
+}
+
+export const DEFAULT_REMOTE_POLICY: RemotePolicy = {
+  timeoutMs: 10_000,
+  retries: 2,
+  backoffMs: 200,
+  perSecond: 20,
+  concurrent: 10,
+  breaker: { errorPercent: 50, volume: 5, consecutive: 5, resetMs: 30_000, windowMs: 10_000 },
+};
+
+/** Credentials refused by the company (401/403): not transient, and not the company's failure. */
+export class CarrierAuthError extends CarrierError {
+  constructor(companyId: number, message: string) {
+    super(companyId, message, false);
+    this.name = 'CarrierAuthError';
+  }
+}
+
+/** The company's own timeout (not the caller's deadline). */
+class CompanyTimeout extends Error {}
+
+export type RemoteKind = 'safe' | 'once';
+
+export class RemoteCompany {
+  private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
+  private readonly limiter: Bottleneck;
+  private failuresInRow = 0;
+
+  constructor(
+    readonly companyId: number,
+    readonly code: string,
+    readonly policy: RemotePolicy,
+    private readonly observer: RemoteCallObserver | null,
+    private readonly logger: RemoteLogger | null,
+  ) {
+    this.breaker = new CircuitBreaker((task: () => Promise<unknown>) => task(), {
+      timeout: false, // our own timeout, which also aborts the request
+      errorThresholdPercentage: policy.breaker.errorPercent,
+      volumeThreshold: policy.breaker.volume,
+      resetTimeout: policy.breaker.resetMs,
+      rollingCountTimeout: policy.breaker.windowMs,
+      // a refusal (the company answered, and said no) is not the company failing
+      errorFilter: (error: unknown) => error instanceof CarrierError && !error.transient,
+    });
+    this.breaker.on('open', () => this.logger?.warn({ company: code }, 'delivery company circuit opened: calls stop until it half-opens'));
+    this.breaker.on('close', () => this.logger?.info({ company: code }, 'delivery company circuit closed'));
+    this.limiter = new Bottleneck({ maxConcurrent: policy.concurrent, minTime: Math.ceil(1000 / policy.perSecond) });
+  }
+
+  /** open, halfOpen or closed. */
+  get circuit(): 'open' | 'halfOpen' | 'closed' {
+    return this.breaker.opened ? 'open' : this.breaker.halfOpen ? 'halfOpen' : 'closed';
+  }
+
+  /**
+   * Runs `attempt` under the policy. `attempt` gets a signal that aborts at the company's
+   * timeout or the caller's; it throws CarrierError for the company's answers (transient for
+   * 5xx/429/unreachable).
+   */
+  async run<T>(operation: string, kind: RemoteKind, signal: AbortSignal, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let attempts = 0;
+    const finish = (outcome: RemoteOutcome) => {
+      const record: RemoteCallRecord = { company: this.code, operation, durationMs: Math.round(performance.now() - started), outcome, attempts };
+      this.observer?.remoteCall(record);
+      if (outcome === 'ok') this.logger?.info(record, 'delivery company call');
+      else this.logger?.warn(record, 'delivery company call failed');
+    };
+    const maxAttempts = kind === 'safe' ? 1 + this.policy.retries : 1;
+    for (;;) {
+      attempts += 1;
+      try {
+        const value = (await this.breaker.fire(() => this.limited(attempt, signal))) as T;
+        this.failuresInRow = 0;
+        finish('ok');
+        return value;
+      } catch (error) {
+        const failure = this.explain(error, signal);
+        if (failure.transient && failure.outcome !== 'open' && ++this.failuresInRow >= this.policy.breaker.consecutive && !this.breaker.opened) this.breaker.open();
+        const retry = failure.transient && attempts < maxAttempts && !signal.aborted && !this.breaker.opened;
+        if (!retry) {
+          finish(failure.outcome);
+          throw failure.error;
+        }
+        const delay = this.policy.backoffMs * 2 ** (attempts - 1) * (1 + Math.random() * 0.5);
+        await pause(delay, signal).catch(() => undefined);
+        if (signal.aborted) {
+          finish('timeout');
+          throw failure.error;
+        }
+      }
+    }
+  }
+
+  private limited<T>(attempt: (signal: AbortSignal) => Promise<T>, outer: AbortSignal): Promise<T> {
+    return this.limiter.schedule(async () => {
+      const own = AbortSignal.timeout(this.policy.timeoutMs);
+      try {
+        return await attempt(AbortSignal.any([outer, own]));
+      } catch (error) {
+        if (own.aborted && !outer.aborted) throw new CompanyTimeout(`no answer within ${this.policy.timeoutMs} ms`);
+        throw error;
+      }
+    });
+  }
+
+  private explain(error: unknown, signal: AbortSignal): { outcome: RemoteOutcome; transient: boolean; error: Error } {
+    if (error instanceof Error && (error as { code?: string }).code === 'EOPENBREAKER') {
+      return { outcome: 'open', transient: true, error: new CarrierError(this.companyId, 'The delivery company keeps failing; it is not asked for a while.', true) };
+    }
+    if (error instanceof CompanyTimeout) return { outcome: 'timeout', transient: true, error: new CarrierError(this.companyId, `The delivery company gave ${error.message}.`, true) };
+    if (signal.aborted) return { outcome: 'timeout', transient: true, error: error instanceof Error ? error : new Error(String(error)) };
+    if (error instanceof CarrierAuthError) return { outcome: 'auth', transient: false, error };
+    if (error instanceof CarrierError) return { outcome: error.transient ? 'failed' : 'refused', transient: error.transient, error };
+    return { outcome: 'failed', transient: true, error: new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`, true) };
+  }
+
+  /** Stops the breaker's timers (tests, shutdown). */
+  shutdown(): void {
+    this.breaker.shutdown();
+    void this.limiter.disconnect();
+  }
+}
+
+/** Waits `ms`, or rejects when the signal aborts first. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/** What an HTTP exchange with a company gave: the status and the body as text (or bytes). */
+export interface RemoteAnswer {
+  status: number;
+  text: string;
+  bytes: Buffer;
+  contentType: string;
+}
+
+export interface RemoteRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON body (sent as application/json), or a form (x-www-form-urlencoded). */
+  json?: unknown;
+  form?: Record<string, string>;
+  /** A body sent as it is (SOAP), with its content type in `headers`. */
+  rawBody?: string;
+}
+
+/**
+ * One HTTP exchange. Unreachable, 5xx and 429 throw a transient CarrierError; 401/403 a
+ * CarrierAuthError; other answers (including 4xx) are returned for the mapper to read.
+ */
+export async function exchange(companyId: number, request: RemoteRequest, signal: AbortSignal): Promise<RemoteAnswer> {
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  let body: string | undefined;
+  if (request.json !== undefined) {
+    headers['content-type'] = 'application/json;charset=UTF-8';
+    body = JSON.stringify(request.json);
+  } else if (request.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(request.form).toString();
+  } else if (request.rawBody !== undefined) {
+    body = request.rawBody;
+  }
+  let response: Response;
+  try {
+    response = await fetch(request.url, { method: request.method, headers, body, signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new CarrierError(companyId, `The delivery company is not reachable: ${(error as Error).message}`, true);
+  }
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const answer: RemoteAnswer = { status: response.status, bytes, text: bytes.toString('utf8'), contentType: response.headers.get('content-type') ?? '' };
+  if (response.status === 429) throw new CarrierError(companyId, 'The delivery company asks to slow down (429).', true);
+  if (response.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${response.status}.`, true);
+  if (response.status === 401 || response.status === 403) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${response.status}).`);
+  return answer;
+}
+
+/** The answer's JSON, or a CarrierError naming the company's answer as not JSON. */
+export function jsonOf(companyId: number, answer: RemoteAnswer): unknown {
+  try {
+    return answer.text === '' ? null : (JSON.parse(answer.text) as unknown);
+  } catch {
+    throw new CarrierError(companyId, `The delivery company answered something that is not JSON (${answer.status}).`);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Russian Post: our model <-> the otpravka.pochta.ru shipping API's JSON, and its tracking
+ * service's SOAP answers (pure; no I/O).
+ *
+ * Sources (read, not copied): the otpravka.pochta.ru API documentation ("Расчет стоимости
+ * пересылки" POST /1.0/tariff, "Создание заказов" PUT /1.0/user/backlog, "Поиск заказа"
+ * GET /1.0/backlog/search, "Удаление заказов" DELETE /1.0/backlog, "Форма Ф7п" GET
+ * /1.0/forms/{id}/f7pdf), the TypeScript client barsbay/pochta-rossii-api-lib (field names
+ * `index-from`, `mail-category`, `mass`, `result-ids`, `errors[].error-codes[]`), and the
+ * tracking service's single-access WSDL (tracking.pochta.ru, OperationHistory: OperType/OperAttr ids).
+ */
+import type { CarrierQuote, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
+
+/** POST /1.0/tariff body. Amounts in kopecks, mass in grams (the API's own units). */
+export function tariffRequest(request: QuoteRequest, indexFrom: string, declaredKopecks = 0): object | null {
+  const indexTo = request.recipient.postalCode;
+  if (!indexTo) return null;
+  const sides = request.cargo.places[0]?.sidesCm;
+  return {
+    'index-from': indexFrom,
+    'index-to': indexTo,
+    'mail-category': declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY',
+    'mail-type': 'POSTAL_PARCEL',
+    mass: Math.max(1, Math.round(request.cargo.weightGrams)),
+    ...(declaredKopecks > 0 ? { 'declared-value': declaredKopecks } : {}),
+    ...(sides ? { dimension: { length: Math.ceil(sides[0]), width: Math.ceil(sides[1]), height: Math.ceil(sides[2]) } } : {}),
+    fragile: false,
+  };
+}
+
+/** The tariff answer as a post (type 3) quote: `total-rate` + `total-vat` kopecks, `delivery-time` days. */
+export function quoteOfTariff(body: unknown): CarrierQuote[] {
+  const tariff = body as { 'total-rate'?: unknown; 'total-vat'?: unknown; 'delivery-time'?: { 'min-days'?: unknown; 'max-days'?: unknown } } | null;
+  if (typeof tariff?.['total-rate'] !== 'number') return [];
+  const vat = typeof tariff['total-vat'] === 'number' ? tariff['total-vat'] : 0;
+  const max = Number(tariff['delivery-time']?.['max-days'] ?? 0) || 0;
+  const min = Number(tariff['delivery-time']?.['min-days'] ?? max) || max;
+  return [
+    {
+      type: 3,
+      tariffName: 'Посылка нестандартная',
+      priceDeliveryKopecks: tariff['total-rate'] + vat,
+      days: { min, max: Math.max(min, max) },
+      services: [],
+      commissions: {
+        declared: { percent: 4, minimumKopecks: 0 },
+        codCash: { percent: 5, minimumKopecks: 0 },
+        codCard: { percent: 5, minimumKopecks: 0 },
+        acquiring: { percent: 0, minimumKopecks: 0 },
+      },
+    },
+  ];
+}
+
+/** One order of PUT /1.0/user/backlog. `order-num` is our order number: the lookup before a retry searches it. */
+export function backlogOrder(order: ShipmentRequest, indexFrom: string): object {
+  const details = order.details;
+  if (!details) throw new Error('Russian Post needs the recipient and the address of the order');
+  const [surname, givenName, middleName] = details.recipient.fullName.trim().split(/\s+/);
+  const withCod = order.codKopecks > 0;
+  return {
+    'order-num': details.number,
+    'address-type-to': 'DEFAULT',
+    'mail-type': 'POSTAL_PARCEL',
+    'mail-category': withCod ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' : order.declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY',
+    'mail-direct': 643,
+    mass: Math.max(1, order.cargo.weightGrams),
+    'index-from': indexFrom,
+    'index-to': Number(details.address.postalCode ?? 0),
+    'region-to': details.address.region ?? details.address.city,
+    'place-to': details.address.city,
+    'street-to': details.address.street ?? '',
+    'house-to': details.address.house ?? '',
+    ...(details.address.flat ? { 'room-to': details.address.flat } : {}),
+    'recipient-name': details.recipient.fullName,
+    surname: surname ?? details.recipient.fullName,
+    'given-name': givenName ?? details.recipient.fullName,
+    ...(middleName ? { 'middle-name': middleName } : {}),
+    'tel-address': Number(details.recipient.phone.replace(/\D/g, '')) || undefined,
+    ...(order.declaredKopecks > 0 || withCod ? { 'insr-value': Math.max(order.declaredKopecks, order.codKopecks) } : {}),
+    ...(withCod ? { payment: order.codKopecks } : {}),
+    ...(details.sidesCm ? { dimension: { length: Math.ceil(details.sidesCm[0]), width: Math.ceil(details.sidesCm[1]), height: Math.ceil(details.sidesCm[2]) } } : {}),
+    ...(details.comment ? { comment: details.comment.slice(0, 200) } : {}),
+  };
+}
+
+/** The id PUT /1.0/user/backlog made, or the errors it gave (`errors[].error-codes[].description`). */
+export function backlogResult(body: unknown): { id: number } | { problems: string } {
+  const result = body as { 'result-ids'?: unknown; errors?: Array<{ 'error-codes'?: Array<{ code?: unknown; description?: unknown }> }> } | null;
+  const ids = Array.isArray(result?.['result-ids']) ? result['result-ids'] : [];
+  if (typeof ids[0] === 'number') return { id: ids[0] };
+  const problems = (result?.errors ?? []).flatMap((error) => error?.['error-codes'] ?? []).map((code) => `${String(code?.description ?? code?.code ?? 'error')} (${String(code?.code ?? '')})`);
+  return { problems: problems.join('; ').slice(0, 500) || 'Russian Post answered without an order id.' };
+}
+
+/** A backlog (or search) entry: its id and barcode (the track number). */
+export function backlogEntry(body: unknown): { id: number; barcode: string | null } | null {
+  const first = Array.isArray(body) ? body[0] : body;
+  const entry = first as { id?: unknown; barcode?: unknown } | null;
+  if (typeof entry?.id !== 'number') return null;
+  return { id: entry.id, barcode: typeof entry.barcode === 'string' && entry.barcode !== '' ? entry.barcode : null };
+}
+
+/** The tracking service's OperationHistory request (SOAP 1.2). */
+export function operationHistoryEnvelope(barcode: string, login: string, password: string): string {
+  const escape = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope" xmlns:oper="http://russianpost.org/operationhistory" xmlns:data="http://russianpost.org/operationhistory/data" xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">
+<soap:Header/><soap:Body><oper:getOperationHistory>
+<data:OperationHistoryRequest><data:Barcode>${escape(barcode)}</data:Barcode><data:MessageType>0</data:MessageType><data:Language>RUS</data:Language></data:OperationHistoryRequest>
+<data:AuthorizationHeader soapenv:mustUnderstand="1"><data:login>${escape(login)}</data:login><data:password>${escape(password)}</data:password></data:AuthorizationHeader>
+</oper:getOperationHistory></soap:Body></soap:Envelope>`;
+}
+
+/** OperType (and OperType/OperAttr) ids of the tracking service to our status codes. */
+const OPERATION_STATUS: Readonly<Record<string, number>> = {
+  '1': 41, // Приём
+  '8': 411, // Обработка
+  '8/2': 42, // Обработка: прибыло в место вручения
+  '2': 44, // Вручение
+  '3': 71, // Возврат
+  '4': 411, // Досылка почты
+  '5': 72, // Невручение (возвращено отправителю / уничтожено)
+  '12': 46, // Неудачная попытка вручения
+};
+
+function tagText(xml: string, tag: string): string | null {
+  const match = new RegExp(`<(?:\\w+:)?${tag}\\b[^>]*>([\\s\\S]*?)</(?:\\w+:)?${tag}>`).exec(xml);
+  return match ? match[1] : null;
+}
+
+/** The tracking service's historyRecord elements as our events, oldest first; a SOAP fault gives none. */
+export function eventsOfHistory(trackNumber: string, xml: string): TrackingEvent[] {
+  const events: TrackingEvent[] = [];
+  for (const match of xml.matchAll(/<(?:\w+:)?historyRecord\b[^>]*>([\s\S]*?)<\/(?:\w+:)?historyRecord>/g)) {
+    const record = match[1];
+    const operType = tagText(record, 'OperType');
+    const operAttr = tagText(record, 'OperAttr');
+    const typeId = operType ? tagText(operType, 'Id') : null;
+    const attrId = operAttr ? tagText(operAttr, 'Id') : null;
+    if (!typeId) continue;
+    const statusCode = OPERATION_STATUS[`${typeId}/${attrId}`] ?? OPERATION_STATUS[typeId];
+    if (statusCode === undefined) continue;
+    const at = tagText(record, 'OperDate');
+    const name = (operAttr ? tagText(operAttr, 'Name') : null) ?? (operType ? tagText(operType, 'Name') : null) ?? '';
+    events.push({ trackNumber, statusCode, at: at && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(), description: name });
+  }
+  return events.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** A SOAP fault's reason text, or null. */
+export function faultOf(xml: string): string | null {
+  if (!/<(?:\w+:)?Fault\b/.test(xml)) return null;
+  return (tagText(xml, 'Text') ?? tagText(xml, 'faultstring') ?? 'SOAP fault').trim().slice(0, 300);
+}

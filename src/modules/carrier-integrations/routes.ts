@@ -1,0 +1,59 @@
+import Type from 'typebox';
+import type { App } from '../../platform/http.js';
+import { errorResponses, NoContent } from '../../platform/schemas.js';
+import type { Services } from '../../services.js';
+import { CarrierCompanyParams, CarrierIntegration, CarrierIntegrationBody } from './schemas.js';
+
+const tags = ['Delivery company contracts (extension)'];
+
+export function carrierIntegrationRoutes(app: App, services: Services): void {
+  app.get(
+    '/v2/carrier-integrations',
+    {
+      schema: {
+        tags,
+        summary: 'Real delivery companies and the account\'s contracts with them',
+        description: 'No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`). Parameters are shown masked.',
+        response: { 200: Type.Array(CarrierIntegration), ...errorResponses() },
+      },
+    },
+    async (request) => services.carrierIntegrations.list(request.scope),
+  );
+
+  app.post(
+    '/v2/carrier-integrations/:companyId',
+    {
+      schema: {
+        tags,
+        summary: 'Connect the account\'s own contract with a delivery company',
+        description:
+          'The body\'s params hold exactly the keys of the company\'s integrationParams. They are checked with the company first (a token asked for): a refusal is 422 carrier_auth_failed, a company that does not answer 503 carrier_unavailable; nothing is stored then. ' +
+          'Stored sealed with the instance secret (AES-256-GCM), never shown or logged in clear. testMode=true uses the company\'s test environment (400 where it has none). Connecting again replaces the contract. Account tokens only.',
+        params: CarrierCompanyParams,
+        body: CarrierIntegrationBody,
+        response: { 204: NoContent, ...errorResponses(403, 404, 422, 503) },
+      },
+    },
+    async (request, reply) => {
+      await services.carrierIntegrations.connect(request.scope, request.params.companyId, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/v2/carrier-integrations/:companyId',
+    {
+      schema: {
+        tags,
+        summary: 'Disconnect the account\'s contract with a delivery company',
+        description: 'The credentials are deleted; the company leaves the account\'s calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404.',
+        params: CarrierCompanyParams,
+        response: { 204: NoContent, ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await services.carrierIntegrations.disconnect(request.scope, request.params.companyId);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import Type, { type Static } from 'typebox';
+import { CodeId, Nullable } from '../../platform/schemas.js';
+
+const LocalText = Type.Object({ ru: Type.String(), en: Type.String() });
+
+export const CarrierIntegration = Type.Object(
+  {
+    companyId: Type.Integer({ description: 'The company\'s id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post' }),
+    code: Type.String({ description: 'The calculator\'s deliveryDriver for this company' }),
+    name: Type.String(),
+    logo: Type.String({ description: 'URL' }),
+    deliveryTypes: Type.Array(Type.Integer(), { description: 'Delivery types the connector quotes: 1 pickup point, 2 courier, 3 post' }),
+    connected: Type.Boolean({ description: 'The account\'s parameters were checked with the company and are stored (sealed)' }),
+    testMode: Type.Boolean({ description: 'The contract is with the company\'s test environment: registrations there ship nothing' }),
+    hasTestEnvironment: Type.Boolean({ description: 'Whether the company has a test environment testMode can switch to' }),
+    connectedAt: Nullable(Type.String({ format: 'date-time' })),
+    integrationParams: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        name: LocalText,
+        value: Type.String({ description: 'Masked: only the last 4 characters of values of 8 or more are shown; empty when not connected' }),
+      }),
+    ),
+  },
+  { description: 'A real delivery company an account may connect its own contract with (extension)' },
+);
+export type CarrierIntegration = Static<typeof CarrierIntegration>;
+
+export const CarrierIntegrationBody = Type.Object(
+  {
+    params: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 4096 }), { maxProperties: 20, description: 'Exactly the keys of the company\'s integrationParams' }),
+    testMode: Type.Optional(Type.Boolean({ description: 'Use the company\'s test environment (only where hasTestEnvironment); default false: live' })),
+  },
+  { additionalProperties: false },
+);
+export type CarrierIntegrationBody = Static<typeof CarrierIntegrationBody>;
+
+export const CarrierCompanyParams = Type.Object({ companyId: CodeId('A real delivery company (GET /v2/carrier-integrations)') });

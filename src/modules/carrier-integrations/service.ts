@@ -1,0 +1,141 @@
+/**
+ * An account's own contracts with real delivery companies: listing them (masked), connecting
+ * one (parameters checked with the company, then sealed), disconnecting; and, for the
+ * calculator, orders and pickups, the companies an account ships with: the built-in
+ * (simulated) ones, plus its contracted real ones, each with a driver of its own credentials.
+ */
+import { requireAccountWide, type Scope } from '../../platform/auth.js';
+import type { SecretBox } from '../../platform/crypto.js';
+import { AppError, badRequest, notFound, unprocessable } from '../../platform/errors.js';
+import { openCredentials, readCredentials, sealCredentials } from '../../platform/sealed-credentials.js';
+import type { ContractCompanies, ContractCompany } from '../../carriers/contracts.js';
+import { CarrierAuthError } from '../../carriers/remote-call.js';
+import type { CarrierRegistry, RegisteredCompany } from '../../carriers/registry.js';
+import { CarrierError } from '../../carriers/types.js';
+import type { CarrierIntegration, CarrierIntegrationBody } from './schemas.js';
+import type { CarrierIntegrationStore } from './store.js';
+
+const CHECK_TIMEOUT_MS = 20_000;
+/** How long a process trusts what it read of an account's contracts (others' changes show within it). */
+const CONTRACTS_CACHE_MS = 5_000;
+
+interface AccountContracts {
+  readAt: number;
+  /** The account's contracted companies with their drivers (token caches live in them). */
+  entries: Map<number, RegisteredCompany>;
+  testMode: Map<number, boolean>;
+}
+
+export class CarrierIntegrationService {
+  private readonly accounts = new Map<number, AccountContracts>();
+
+  constructor(
+    private readonly store: CarrierIntegrationStore,
+    private readonly companies: ContractCompanies,
+    private readonly registry: CarrierRegistry,
+    private readonly secretBox: SecretBox,
+    private readonly publicUrl: string,
+  ) {}
+
+  private company(companyId: number): ContractCompany {
+    const company = this.companies.get(companyId);
+    if (!company) throw notFound('Delivery company with its own contracts', companyId);
+    return company;
+  }
+
+  async list(scope: Scope): Promise<CarrierIntegration[]> {
+    const connected = new Map((await this.store.list(scope.accountId)).map((record) => [record.companyId, record]));
+    return this.companies.all().map((company) => {
+      const record = connected.get(company.file.id);
+      return {
+        companyId: company.file.id,
+        code: company.file.code,
+        name: company.file.name,
+        logo: `${this.publicUrl}/logos/${company.file.code}.svg`,
+        deliveryTypes: company.file.deliveryTypes,
+        connected: record !== undefined,
+        testMode: record?.testMode ?? false,
+        hasTestEnvironment: company.hasTestEnvironment,
+        connectedAt: record?.connectedAt ?? null,
+        integrationParams: company.params.map((param) => ({ key: param.key, name: param.name, value: record?.masked[param.key] ?? '' })),
+      };
+    });
+  }
+
+  /**
+   * Checks the parameters with the company and stores them sealed. Nothing is written when
+   * they are malformed (400), the company refuses them (422) or does not answer (503).
+   */
+  async connect(scope: Scope, companyId: number, body: CarrierIntegrationBody): Promise<void> {
+    requireAccountWide(scope, 'connect a delivery company contract');
+    const company = this.company(companyId);
+    const testMode = body.testMode ?? false;
+    if (testMode && !company.hasTestEnvironment) {
+      throw badRequest(`${company.file.name} has no test environment; without a contract the simulated companies are the sandbox.`, [{ field: 'testMode', message: `${company.file.name} has no test environment` }]);
+    }
+    const credentials = readCredentials(body.params ?? {}, company.params.map((param) => param.key), company.file.name, 'params.');
+    const driver = this.companies.driver(companyId, credentials, testMode);
+    try {
+      await driver.checkCredentials(AbortSignal.timeout(CHECK_TIMEOUT_MS));
+    } catch (error) {
+      if (error instanceof CarrierAuthError) throw unprocessable('carrier_auth_failed', `${company.file.name} refused these credentials: ${error.message}`);
+      if (error instanceof CarrierError && !error.transient) throw unprocessable('carrier_auth_failed', `${company.file.name} refused: ${error.message}`);
+      throw new AppError(503, 'carrier_unavailable', `${company.file.name} could not check the credentials now; try again later. ${(error as Error).message}`);
+    }
+    const { sealed, masked } = sealCredentials(this.secretBox, credentials);
+    await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode });
+    this.accounts.delete(scope.accountId);
+  }
+
+  async disconnect(scope: Scope, companyId: number): Promise<void> {
+    requireAccountWide(scope, 'disconnect a delivery company contract');
+    const company = this.company(companyId);
+    if (!(await this.store.remove(scope.accountId, companyId))) throw notFound(`Contract with ${company.file.name}`, companyId);
+    this.accounts.delete(scope.accountId);
+  }
+
+  // --- for the calculator, orders, tracking and pickups ---
+
+  private async contracts(accountId: number): Promise<AccountContracts> {
+    const known = this.accounts.get(accountId);
+    if (known && Date.now() - known.readAt < CONTRACTS_CACHE_MS) return known;
+    const records = await this.store.list(accountId);
+    const entries = new Map<number, RegisteredCompany>();
+    const testMode = new Map<number, boolean>();
+    for (const record of records) {
+      const company = this.companies.get(record.companyId);
+      if (!company) continue;
+      // the same contract keeps its driver (and its OAuth token) across re-reads
+      const previous = known?.entries.get(record.companyId);
+      const same = previous && known?.testMode.get(record.companyId) === record.testMode && (previous as RegisteredCompany & { sealed?: string }).sealed === record.sealedCredentials;
+      const entry = same ? previous : Object.assign({ company: { ...company.file, logo: `${this.publicUrl}/logos/${company.file.code}.svg` }, driver: this.companies.driver(record.companyId, openCredentials(this.secretBox, record.sealedCredentials), record.testMode) }, { sealed: record.sealedCredentials });
+      entries.set(record.companyId, entry);
+      testMode.set(record.companyId, record.testMode);
+    }
+    const read = { readAt: Date.now(), entries, testMode };
+    this.accounts.set(accountId, read);
+    return read;
+  }
+
+  /** The companies an account ships with: the built-in ones and its contracted real ones. */
+  async companiesOf(accountId: number): Promise<RegisteredCompany[]> {
+    const contracts = await this.contracts(accountId);
+    return contracts.entries.size === 0 ? this.registry.all() : [...this.registry.all(), ...contracts.entries.values()];
+  }
+
+  /** One company as the account ships with it (a real company only under the account's contract). */
+  async companyOf(accountId: number, companyId: number): Promise<RegisteredCompany | undefined> {
+    if (!this.companies.get(companyId)) return this.registry.get(companyId);
+    return (await this.contracts(accountId)).entries.get(companyId);
+  }
+
+  /** Whether the account's contract with a company is its test environment's. */
+  async isTestMode(accountId: number, companyId: number): Promise<boolean> {
+    return (await this.contracts(accountId)).testMode.get(companyId) ?? false;
+  }
+
+  /** Accounts with a contract with each real company (the tracking poll). */
+  async contractedAccounts(companyId: number): Promise<number[]> {
+    return this.store.accountsOf(companyId);
+  }
+}

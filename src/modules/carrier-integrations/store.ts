@@ -1,0 +1,47 @@
+/** SQL of the accounts' contracts with real delivery companies, always scoped by account. */
+import type { Kysely, Selectable } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
+import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
+
+export interface CarrierIntegrationRecord {
+  accountId: number;
+  companyId: number;
+  sealedCredentials: string;
+  masked: Record<string, string>;
+  testMode: boolean;
+  connectedAt: string;
+}
+
+function toRecord(row: Selectable<Tables['carrier_integrations']>): CarrierIntegrationRecord {
+  return { accountId: row.account_id, companyId: row.company_id, sealedCredentials: row.credentials, masked: fromJson(row.masked), testMode: flag(row.test_mode), connectedAt: row.connected_at };
+}
+
+export class CarrierIntegrationStore {
+  constructor(private readonly db: Kysely<Tables>) {}
+
+  async list(accountId: number): Promise<CarrierIntegrationRecord[]> {
+    const rows = await this.db.selectFrom('carrier_integrations').selectAll().where('account_id', '=', accountId).orderBy('company_id').execute();
+    return rows.map(toRecord);
+  }
+
+  /** Every account with a contract with a company (what the tracking poll asks about). */
+  async accountsOf(companyId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('carrier_integrations').select('account_id').where('company_id', '=', companyId).execute();
+    return rows.map((row) => row.account_id);
+  }
+
+  async save(accountId: number, companyId: number, values: { sealedCredentials: string; masked: Record<string, string>; testMode: boolean }): Promise<void> {
+    const now = nowIso();
+    const columns = { credentials: values.sealedCredentials, masked: toJson(values.masked), test_mode: values.testMode, connected_at: now, updated_at: now };
+    await this.db
+      .insertInto('carrier_integrations')
+      .values({ account_id: accountId, company_id: companyId, ...columns })
+      .onConflict((conflict) => conflict.columns(['account_id', 'company_id']).doUpdateSet(columns))
+      .execute();
+  }
+
+  async remove(accountId: number, companyId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('carrier_integrations').where('account_id', '=', accountId).where('company_id', '=', companyId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Loopback fakes of CDEK (API v2), Boxberry (json.php) and Russian Post (otpravka API and
+ * the tracking SOAP service), answering in the shapes of their documentation. `mode` makes
+ * every call after the token fail as told: `invalid` (the company's validation refusal),
+ * `auth` (credentials refused), `429`, `500`, `slow` (answers after `delayMs`).
+ * `loseNextCreate` makes the next order creation happen but its answer a 500 (a lost answer).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeMode = 'ok' | 'invalid' | 'auth' | '429' | '500' | 'slow';
+
+export interface FakeRealCarrier {
+  baseUrl: string;
+  mode: FakeMode;
+  delayMs: number;
+  /** Up to this much more delay, at random (benches: answers spread over a range). */
+  jitterMs: number;
+  loseNextCreate: boolean;
+  /** Orders (parcels) created, by our order number. */
+  created: Map<string, { uuid: string; track: string }>;
+  /** Every request: method and path (no query). */
+  calls: string[];
+  close(): Promise<void>;
+}
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
+
+async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], close: async () => {} };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://fake');
+      fake.calls.push(`${request.method} ${url.pathname}`);
+      const answer = () => {
+        const failed = failure(fake.mode);
+        const result = failed ?? handler({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, body: Buffer.concat(chunks).toString(), headers: request.headers }, fake);
+        if (Buffer.isBuffer(result.body)) {
+          response.writeHead(result.status, { 'content-type': result.type ?? 'application/pdf' }).end(result.body);
+          return;
+        }
+        const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+        response.writeHead(result.status, { 'content-type': result.type ?? 'application/json' }).end(text);
+      };
+      const delay = fake.delayMs + Math.random() * fake.jitterMs;
+      if (delay > 0) setTimeout(answer, delay);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+  return fake;
+}
+
+function commonFailure(mode: FakeMode, authBody: unknown): { status: number; body: unknown } | null {
+  if (mode === 'auth') return { status: 401, body: authBody };
+  if (mode === '429') return { status: 429, body: { message: 'Too Many Requests' } };
+  if (mode === '500') return { status: 500, body: { message: 'Internal Server Error' } };
+  return null;
+}
+
+/** CDEK API v2 under `{baseUrl}/v2`: client id `good-id` / secret `good-secret`. */
+export async function startFakeCdek(): Promise<FakeRealCarrier> {
+  let sequence = 0;
+  const byUuid = new Map<string, { number: string; cdekNumber: string; reads: number }>();
+  const fake = await start((request, self) => {
+    const path = request.path.replace(/^\/v2/, '');
+    if (path === '/oauth/token') {
+      if (request.query.get('client_id') !== 'good-id' || request.query.get('client_secret') !== 'good-secret') return { status: 401, body: { error: 'invalid_client', error_description: 'Bad credentials' } };
+      return { status: 200, body: { access_token: 'cdek-token', token_type: 'bearer', expires_in: 3599, scope: 'order:all payment:all', jti: 'x' } };
+    }
+    if (request.headers.authorization !== 'Bearer cdek-token') return { status: 401, body: { requests: [{ state: 'INVALID', errors: [{ code: 'v2_token_expired', message: 'Token expired' }] }] } };
+    if (self.mode === 'invalid') return { status: 400, body: { requests: [{ type: 'CREATE', state: 'INVALID', errors: [{ code: 'v2_field_is_empty', message: 'Field recipient.phones is empty' }] }] } };
+    if (path === '/calculator/tarifflist') {
+      return { status: 200, body: { tariff_codes: [
+        { tariff_code: 136, tariff_name: 'Посылка склад-склад', delivery_mode: 4, delivery_sum: 320.5, period_min: 2, period_max: 4 },
+        { tariff_code: 368, tariff_name: 'Посылка склад-постамат', delivery_mode: 7, delivery_sum: 290, period_min: 3, period_max: 4 },
+        { tariff_code: 137, tariff_name: 'Посылка склад-дверь', delivery_mode: 3, delivery_sum: 450, period_min: 2, period_max: 3 },
+      ] } };
+    }
+    if (path === '/orders' && request.method === 'POST') {
+      const body = JSON.parse(request.body) as { number: string };
+      sequence += 1;
+      const uuid = `72753031-${String(sequence).padStart(4, '0')}-4f1b-a55d-f0d3b0b5d1c4`;
+      const cdekNumber = String(1100000000 + sequence);
+      byUuid.set(uuid, { number: body.number, cdekNumber, reads: 0 });
+      self.created.set(body.number, { uuid, track: cdekNumber });
+      if (self.loseNextCreate) {
+        self.loseNextCreate = false;
+        return { status: 502, body: { message: 'Bad Gateway' } };
+      }
+      return { status: 202, body: { entity: { uuid }, requests: [{ request_uuid: 'r1', type: 'CREATE', date_time: '2026-01-01T10:00:00+0000', state: 'ACCEPTED' }] } };
+    }
+    if (path === '/orders' && request.method === 'GET') {
+      const wanted = request.query.get('im_number') ?? request.query.get('cdek_number');
+      const found = [...byUuid.entries()].find(([, order]) => order.number === wanted || order.cdekNumber === wanted);
+      if (!found) return { status: 404, body: { requests: [{ state: 'INVALID', errors: [{ code: 'v2_entity_not_found_im_number', message: 'Order not found' }] }] } };
+      return { status: 200, body: { entity: { uuid: found[0], cdek_number: found[1].cdekNumber, number: found[1].number, statuses: [
+        { code: 'ACCEPTED_AT_PICK_UP_POINT', name: 'Принят в пункте выдачи', date_time: '2026-01-03T09:00:00+0000', city: 'Москва' },
+        { code: 'RECEIVED_AT_SHIPMENT_WAREHOUSE', name: 'Принят на склад отправителя', date_time: '2026-01-02T09:00:00+0000', city: 'Москва' },
+        { code: 'CREATED', name: 'Создан', date_time: '2026-01-01T10:00:00+0000', city: 'Москва' },
+      ] } } };
+    }
+    const orderMatch = /^\/orders\/([\w-]+)$/.exec(path);
+    if (orderMatch) {
+      const order = byUuid.get(orderMatch[1]);
+      if (!order) return { status: 404, body: { requests: [{ state: 'INVALID', errors: [{ code: 'v2_entity_not_found', message: 'Not found' }] }] } };
+      if (request.method === 'DELETE') {
+        byUuid.delete(orderMatch[1]);
+        return { status: 202, body: { entity: { uuid: orderMatch[1] }, requests: [{ type: 'DELETE', state: 'ACCEPTED' }] } };
+      }
+      order.reads += 1;
+      return { status: 200, body: { entity: { uuid: orderMatch[1], cdek_number: order.reads >= 1 ? order.cdekNumber : undefined }, requests: [{ type: 'CREATE', state: 'SUCCESSFUL' }] } };
+    }
+    if (path === '/print/barcodes' && request.method === 'POST') return { status: 202, body: { entity: { uuid: 'label-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };
+    if (path === '/print/barcodes/label-1') return { status: 200, body: { entity: { uuid: 'label-1', url: `${fake.baseUrl}/v2/print/barcodes/label-1.pdf`, statuses: [{ code: 'READY' }] } } };
+    if (path === '/print/barcodes/label-1.pdf') return { status: 200, body: PDF };
+    if (path === '/intakes' && request.method === 'POST') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };
+    if (path === '/intakes/intake-1' && request.method === 'GET') return { status: 200, body: { entity: { uuid: 'intake-1', statuses: [{ code: 'ACCEPTED', date_time: '2026-01-01T10:00:00+0000' }, { code: 'DONE', date_time: '2026-01-02T10:00:00+0000' }] } } };
+    if (path === '/intakes/intake-1' && request.method === 'DELETE') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'DELETE', state: 'ACCEPTED' }] } };
+    if (path === '/deliverypoints') {
+      return { status: 200, body: [
+        { code: 'MSK123', name: 'На Тверской', type: 'PVZ', location: { country_code: 'RU', city: 'Москва', postal_code: '125009', address: 'ул. Тверская, 1', latitude: 55.757, longitude: 37.613 }, work_time_list: [{ day: 1, time: '10:00/20:00' }, { day: 6, time: '11:00/16:00' }], have_cash: true, have_cashless: true, is_dressing_room: true, weight_max: 30 },
+        { code: 'MSK900', name: 'Постамат', type: 'POSTAMAT', location: { country_code: 'RU', city: 'Москва', address: 'ул. Арбат, 2', latitude: 55.75, longitude: 37.6 }, have_cash: false, have_cashless: true },
+        { code: 'BROKEN', name: 'no location' },
+      ] };
+    }
+    return { status: 404, body: { requests: [{ state: 'INVALID', errors: [{ code: 'v2_not_found', message: `No ${path}` }] }] } };
+  }, (mode) => commonFailure(mode, { requests: [{ state: 'INVALID', errors: [{ code: 'v2_unauthorized', message: 'Unauthorized' }] }] }));
+  return fake;
+}
+
+/** Boxberry `json.php`: token `good-token`. Errors are HTTP 200 with `{err}`. */
+export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
+  let sequence = 0;
+  const fake = await start((request, self) => {
+    const form = new URLSearchParams(request.body);
+    const token = request.query.get('token') ?? form.get('token');
+    const method = request.query.get('method') ?? form.get('method');
+    if (request.path === '/label.pdf') return { status: 200, body: PDF };
+    if (token !== 'good-token') return { status: 200, body: { err: 'Неверный API-токен' } };
+    if (self.mode === 'invalid') return { status: 200, body: [{ err: 'Не указан телефон получателя' }] };
+    switch (method) {
+      case 'OrdersBalance':
+        return { status: 200, body: [{ Balance: '0.00' }] };
+      case 'DeliveryCosts':
+        return { status: 200, body: { price: 389.5, price_base: 300, price_service: 89.5, delivery_period: '3' } };
+      case 'ParselCreate': {
+        const sdata = JSON.parse(form.get('sdata') ?? '{}') as { order_id: string };
+        let parcel = self.created.get(sdata.order_id);
+        if (!parcel) {
+          sequence += 1;
+          parcel = { uuid: sdata.order_id, track: `BB${String(sequence).padStart(8, '0')}` };
+          self.created.set(sdata.order_id, parcel);
+        }
+        return { status: 200, body: { track: parcel.track, label: `${fake.baseUrl}/label.pdf` } };
+      }
+      case 'ParselDel':
+        return { status: 200, body: { text: 'ok' } };
+      case 'ParselCheck':
+        return { status: 200, body: { label: `${fake.baseUrl}/label.pdf` } };
+      case 'ListStatuses':
+        if (!request.query.get('ImId')?.startsWith('BB')) return { status: 200, body: [{ err: 'Посылка не найдена' }] };
+        return { status: 200, body: [
+          { Date: '2026-01-02T10:00:00', Name: 'Принято к доставке', Comment: '' },
+          { Date: '2026-01-04T12:00:00', Name: 'Поступило в пункт выдачи', Comment: '' },
+        ] };
+      case 'ChangeOrderStorageDate':
+        return { status: 200, body: { text: 'ok' } };
+      case 'ListPoints':
+        return { status: 200, body: [{ Code: '77961', Name: 'Москва Тверская_7796', Address: '125009, Москва г, Тверская ул, д.1', AddressReduce: 'Тверская ул, д.1', CityName: 'Москва', GPS: '55.757,37.613', WorkShedule: 'пн-пт:10.00-20.00, сб:10.00-16.00', OnlyPrepaidOrders: 'No', Acquiring: 'Yes', LoadLimit: '15', PostCode: '125009' }] };
+      default:
+        return { status: 200, body: { err: `Unknown method ${method}` } };
+    }
+  }, (mode) => commonFailure(mode, { err: 'Нет доступа' }));
+  return fake;
+}
+
+/** Russian Post otpravka API (token `good-token`, login `shop`/`pass`) and the tracking SOAP service under `/rtm34`. */
+export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
+  let sequence = 0;
+  const backlog = new Map<number, { number: string; barcode: string }>();
+  const fake = await start((request, self) => {
+    if (request.path === '/rtm34') {
+      return { status: 200, type: 'application/soap+xml', body: `<?xml version="1.0"?><S:Envelope xmlns:S="http://www.w3.org/2003/05/soap-envelope"><S:Body><ns7:getOperationHistoryResponse xmlns:ns3="http://russianpost.org/operationhistory/data" xmlns:ns7="http://russianpost.org/operationhistory"><ns3:OperationHistoryData>
+<ns3:historyRecord><ns3:OperationParameters><ns3:OperType><ns3:Id>1</ns3:Id><ns3:Name>Приём</ns3:Name></ns3:OperType><ns3:OperAttr><ns3:Id>1</ns3:Id><ns3:Name>Единичный</ns3:Name></ns3:OperAttr><ns3:OperDate>2026-01-02T10:00:00.000+03:00</ns3:OperDate></ns3:OperationParameters></ns3:historyRecord>
+<ns3:historyRecord><ns3:OperationParameters><ns3:OperType><ns3:Id>8</ns3:Id><ns3:Name>Обработка</ns3:Name></ns3:OperType><ns3:OperAttr><ns3:Id>2</ns3:Id><ns3:Name>Прибыло в место вручения</ns3:Name></ns3:OperAttr><ns3:OperDate>2026-01-05T10:00:00.000+03:00</ns3:OperDate></ns3:OperationParameters></ns3:historyRecord>
+</ns3:OperationHistoryData></ns7:getOperationHistoryResponse></S:Body></S:Envelope>` };
+    }
+    const basic = `Basic ${Buffer.from('shop:pass').toString('base64')}`;
+    if (request.headers.authorization !== 'AccessToken good-token' || request.headers['x-user-authorization'] !== basic) return { status: 401, body: { code: '1001', desc: 'Unauthorized', 'sub-code': 'UNAUTHORIZED' } };
+    if (self.mode === 'invalid' && request.method === 'PUT') return { status: 200, body: { errors: [{ 'error-codes': [{ code: 'EMPTY_INDEX_TO', description: 'Не указан индекс получателя' }], position: 0 }] } };
+    if (self.mode === 'invalid' && request.path === '/1.0/tariff') return { status: 400, body: { code: '1001', desc: 'Неверный индекс' } };
+    if (request.path === '/1.0/settings') return { status: 200, body: { 'shipping-points': [] } };
+    if (request.path === '/1.0/tariff') return { status: 200, body: { 'total-rate': 35000, 'total-vat': 7000, 'delivery-time': { 'min-days': 2, 'max-days': 5 } } };
+    if (request.path === '/1.0/user/backlog' && request.method === 'PUT') {
+      const [order] = JSON.parse(request.body) as Array<{ 'order-num': string }>;
+      sequence += 1;
+      const id = 900 + sequence;
+      const barcode = `8008${String(sequence).padStart(10, '0')}`;
+      backlog.set(id, { number: order['order-num'], barcode });
+      self.created.set(order['order-num'], { uuid: String(id), track: barcode });
+      if (self.loseNextCreate) {
+        self.loseNextCreate = false;
+        return { status: 504, body: { desc: 'Gateway Timeout' } };
+      }
+      return { status: 200, body: { 'result-ids': [id] } };
+    }
+    if (request.path === '/1.0/backlog/search') {
+      const query = request.query.get('query');
+      const found = [...backlog.entries()].find(([, entry]) => entry.number === query || entry.barcode === query);
+      return { status: 200, body: found ? [{ id: found[0], barcode: found[1].barcode, 'order-num': found[1].number }] : [] };
+    }
+    const entry = /^\/1\.0\/backlog\/(\d+)$/.exec(request.path);
+    if (entry && backlog.has(Number(entry[1]))) return { status: 200, body: { id: Number(entry[1]), barcode: backlog.get(Number(entry[1]))?.barcode } };
+    if (request.path === '/1.0/backlog' && request.method === 'DELETE') {
+      const ids = JSON.parse(request.body) as number[];
+      for (const id of ids) backlog.delete(id);
+      return { status: 200, body: { 'result-ids': ids } };
+    }
+    if (/^\/1\.0\/forms\/\d+\/f7pdf$/.test(request.path)) return { status: 200, body: PDF };
+    return { status: 404, body: { desc: `No ${request.path}` } };
+  }, (mode) => commonFailure(mode, { code: '1001', desc: 'Unauthorized' }));
+  return fake;
+}
