@@ -74,7 +74,21 @@ export class PageWriter {
 
   /** A bordered table; the header row is repeated on every page it spans. `totals` is a last bold row. */
   table<Row>(columns: TableColumn<Row>[], rows: readonly Row[], options: { size?: number; totals?: string[] } = {}): void {
-    const size = options.size ?? 8.5;
+    const table = this.openTable(columns, options.size);
+    rows.forEach((row, index) => table.row(row, index));
+    table.close(options.totals);
+  }
+
+  /** `table` of rows pulled one at a time (a database read in pages): no row is held after it is drawn. */
+  async streamedTable<Row>(columns: TableColumn<Row>[], rows: AsyncIterable<Row>, options: { size?: number; totals?: () => string[] } = {}): Promise<void> {
+    const table = this.openTable(columns, options.size);
+    let index = 0;
+    for await (const row of rows) table.row(row, index++);
+    table.close(options.totals?.());
+  }
+
+  /** Draws the header now; then each row (the header again on every new page) and a bold closing row. */
+  private openTable<Row>(columns: TableColumn<Row>[], size = 8.5): { row(row: Row, index: number): void; close(totals?: string[]): void } {
     const totalShare = columns.reduce((sum, column) => sum + column.share, 0);
     const widths = columns.map((column) => (column.share / totalShare) * this.width);
     const header = columns.map((column) => column.header);
@@ -99,29 +113,25 @@ export class PageWriter {
       this.doc.lineWidth(0.5).strokeColor('black').stroke();
       this.y += height;
     };
-
     const headerHeight = measure(header, true);
     const drawHeader = (): void => draw(header, true, headerHeight, true);
+    const drawRow = (cells: string[], bold: boolean): void => {
+      const height = measure(cells, bold);
+      if (this.y + height > this.bottom) {
+        this.newPage();
+        drawHeader();
+      }
+      draw(cells, bold, height, false);
+    };
     this.ensure(headerHeight * 2);
     drawHeader();
-    rows.forEach((row, index) => {
-      const cells = columns.map((column) => column.value(row, index));
-      const height = measure(cells, false);
-      if (this.y + height > this.bottom) {
-        this.newPage();
-        drawHeader();
-      }
-      draw(cells, false, height, false);
-    });
-    if (options.totals) {
-      const height = measure(options.totals, true);
-      if (this.y + height > this.bottom) {
-        this.newPage();
-        drawHeader();
-      }
-      draw(options.totals, true, height, false);
-    }
-    this.y += 8;
+    return {
+      row: (row, index) => drawRow(columns.map((column) => column.value(row, index)), false),
+      close: (totals) => {
+        if (totals) drawRow(totals, true);
+        this.y += 8;
+      },
+    };
   }
 
   /** Signature lines: "Сдал: ______ / ______ /", kept together on one page. */

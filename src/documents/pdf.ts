@@ -46,17 +46,7 @@ export interface DocumentOptions {
  * Call `end()` once every page is drawn.
  */
 export function openDocument(options: DocumentOptions): { doc: Pdf; end(): Promise<Buffer> } {
-  const doc = new PDFDocument({
-    size: options.size,
-    margin: options.margin,
-    autoFirstPage: false,
-    bufferPages: false,
-    compress: true,
-    info: { Title: options.title, Producer: 'delivery-service', Creator: 'delivery-service' },
-  });
-  const { regular, bold } = fonts();
-  doc.registerFont(FONT.regular, regular);
-  doc.registerFont(FONT.bold, bold);
+  const doc = newDocument(options);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,6 +60,39 @@ export function openDocument(options: DocumentOptions): { doc: Pdf; end(): Promi
       return done;
     },
   };
+}
+
+/** `openDocument` whose bytes go into `out` as pages are flushed (a file of any length, never held). */
+export function openDocumentInto(out: NodeJS.WritableStream, options: DocumentOptions): { doc: Pdf; end(): Promise<void> } {
+  const doc = newDocument(options);
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('error', reject);
+    doc.on('error', reject);
+  });
+  doc.pipe(out);
+  return {
+    doc,
+    end() {
+      doc.end();
+      return done;
+    },
+  };
+}
+
+function newDocument(options: DocumentOptions): Pdf {
+  const doc = new PDFDocument({
+    size: options.size,
+    margin: options.margin,
+    autoFirstPage: false,
+    bufferPages: false,
+    compress: true,
+    info: { Title: options.title, Producer: 'delivery-service', Creator: 'delivery-service' },
+  });
+  const { regular, bold } = fonts();
+  doc.registerFont(FONT.regular, regular);
+  doc.registerFont(FONT.bold, bold);
+  return doc;
 }
 
 const rubles = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

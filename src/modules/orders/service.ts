@@ -99,6 +99,10 @@ export interface ReportOrderFilter {
   createdBefore?: string;
   statusChangedFrom?: string;
   statusAtLeast?: number;
+  /** First handed over (status 14 or later) in [from, to): read in that order by its index. */
+  handedOver?: { from: string; to: string };
+  /** First delivered (44/47) in [from, to): read in that order by its index. */
+  delivered?: { from: string; to: string };
   /** A status list (1 to 8). */
   list?: number;
   withCod?: boolean;
@@ -110,6 +114,8 @@ function reportFilterOf(filter: ReportOrderFilter): OrderFilter {
   if (filter.createdBefore !== undefined) where.createdBefore = filter.createdBefore;
   if (filter.statusChangedFrom !== undefined) where.statusChangedFrom = filter.statusChangedFrom;
   if (filter.statusAtLeast !== undefined) where.statusAtLeast = filter.statusAtLeast;
+  if (filter.handedOver !== undefined) where.handedOver = filter.handedOver;
+  if (filter.delivered !== undefined) where.delivered = filter.delivered;
   if (filter.list !== undefined) where.list = filter.list;
   if (filter.withCod !== undefined) where.withCod = filter.withCod;
   return where;
@@ -232,10 +238,20 @@ export class OrderService {
    * Orders for reports, as GET answers them, in id order, read in keyset pages of `pageSize`:
    * a report over a million orders holds one page at a time. `created` is the list's
    * dateFrom/dateTo rule (creation day in the account's zone); `statusChangedFrom` keeps
-   * orders whose status changed at or after the instant (every status reached in a period).
+   * orders whose status changed at or after the instant (every status reached in a period);
+   * with `handedOver` or `delivered` the pages follow that instant's index instead of the id.
    */
   async *scanForReport(accountId: number, filter: ReportOrderFilter, pageSize = 1000): AsyncGenerator<OrderDoc & { id: number }> {
     const where = reportFilterOf(filter);
+    const period = filter.handedOver ? 'handed_over_at' : filter.delivered ? 'delivered_at' : null;
+    if (period) {
+      for (let after: { at: string; id: number } | null = null; ; ) {
+        const page = await this.store.scanPeriodPage(accountId, where, period, after, pageSize);
+        for (const row of page) yield { id: row.id, ...parseDoc(row.doc) };
+        if (page.length < pageSize) return;
+        after = page[page.length - 1];
+      }
+    }
     for (let afterId = 0; ; ) {
       const page = await this.store.scanPage(accountId, where, afterId, pageSize);
       for (const row of page) yield { id: row.id, ...parseDoc(row.doc) };

@@ -175,3 +175,23 @@ export function paymentTypeOf(codKopecks: number): number {
 export function paymentTypeAfterDelivery(current: number, paid: 'cash' | 'card' | 'none'): number {
   return current === PAYMENT_TYPE.cashOnDelivery && paid === 'card' ? PAYMENT_TYPE.cardOnDelivery : current;
 }
+
+/** Statuses before the parcel left the sender, or not a movement at all (10 canceled, 11-13, 83 error). */
+const BEFORE_HANDOVER = new Set([1, 10, 11, 12, 13, 83]);
+const DELIVERED = new Set([44, 47]);
+
+function firstDateOf(history: ReadonlyArray<{ code: number; date: string }>, counts: (code: number) => boolean): string | null {
+  let first: string | null = null;
+  for (const item of history) if (counts(item.code) && (first === null || item.date < first)) first = item.date;
+  return first === null ? null : new Date(first).toISOString();
+}
+
+/** When the sender handed the parcel over: the first status of 14 or later (83 is an error, not a movement). */
+export function handedOverAt(doc: { statusHistory: ReadonlyArray<{ code: number; date: string }> }): string | null {
+  return firstDateOf(doc.statusHistory, (code) => code >= 14 && !BEFORE_HANDOVER.has(code));
+}
+
+/** When the recipient took it (44 delivered, 47 partly delivered): the first such status. */
+export function deliveredAt(doc: { statusHistory: ReadonlyArray<{ code: number; date: string }> }): string | null {
+  return firstDateOf(doc.statusHistory, (code) => DELIVERED.has(code));
+}

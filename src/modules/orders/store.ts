@@ -11,7 +11,7 @@ import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 import { orderEventsOf } from './events.js';
-import { isProblem, listOfStatus } from './state.js';
+import { deliveredAt, handedOverAt, isProblem, listOfStatus } from './state.js';
 
 export type Db = Kysely<Tables> | Transaction<Tables>;
 
@@ -46,6 +46,10 @@ export interface OrderFilter {
   createdBefore?: string;
   /** Orders whose status last changed at or after this instant (a status reached in a period was reached by then). */
   statusChangedFrom?: string;
+  /** Orders first handed over (first status 14 or later) in [from, to). */
+  handedOver?: { from: string; to: string };
+  /** Orders first delivered (44/47) in [from, to). */
+  delivered?: { from: string; to: string };
   /** Only orders whose status is at least this code (and not these codes). */
   statusAtLeast?: number;
   /** Orders of these companies or of these own delivery methods (either matches). */
@@ -113,6 +117,8 @@ function columnsOf(doc: OrderDoc) {
     recipient_city: searchText(doc.deliveryAddress.city.name),
     recipient_country: (doc.deliveryAddress.city.countryCode ?? '').toUpperCase(),
     payment_type: doc.pay.type,
+    handed_over_at: handedOverAt(doc),
+    delivered_at: deliveredAt(doc),
     with_cod: doc.priceCod > 0,
     sticker_formed: doc.stickerFormed,
     was_in_act: doc.wasInAct,
@@ -272,6 +278,8 @@ export class OrderStore {
     if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
     if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
     if (filter.statusChangedFrom !== undefined) query = query.where('status_at', '>=', filter.statusChangedFrom);
+    if (filter.handedOver) query = query.where('handed_over_at', '>=', filter.handedOver.from).where('handed_over_at', '<', filter.handedOver.to);
+    if (filter.delivered) query = query.where('delivered_at', '>=', filter.delivered.from).where('delivered_at', '<', filter.delivered.to);
     if (filter.statusAtLeast !== undefined) query = query.where('status', '>=', filter.statusAtLeast);
     if (filter.companies) {
       const { companyIds, ownMethodIds } = filter.companies;
@@ -327,6 +335,24 @@ export class OrderStore {
   async scanPage(accountId: number, filter: OrderFilter, afterId: number, limit: number): Promise<Array<{ id: number; doc: Buffer }>> {
     const rows = await this.filtered(accountId, filter).select(['id', 'doc_packed']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
     return rows.map((row) => ({ id: row.id, doc: unpackObject(row.doc_packed) }));
+  }
+
+  /**
+   * A page of the orders handed over (or delivered) in a period, in the order of that instant
+   * and id, after `after`: one range of the (account, instant, id) index per page. In id
+   * order the planner would read and sort the whole period for every page.
+   */
+  async scanPeriodPage(
+    accountId: number,
+    filter: OrderFilter,
+    by: 'handed_over_at' | 'delivered_at',
+    after: { at: string; id: number } | null,
+    limit: number,
+  ): Promise<Array<{ id: number; at: string; doc: Buffer }>> {
+    let query = this.filtered(accountId, filter).select(['id', by, 'doc_packed']);
+    if (after) query = query.where(sql<boolean>`(${sql.ref(by)}, id) > (${after.at}, ${after.id})`);
+    const rows = await query.orderBy(by).orderBy('id').limit(limit).execute();
+    return rows.map((row) => ({ id: row.id, at: new Date(row[by] ?? 0).toISOString(), doc: unpackObject(row.doc_packed) }));
   }
 
   async count(accountId: number, filter: OrderFilter): Promise<number> {

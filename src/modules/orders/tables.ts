@@ -22,6 +22,10 @@ export interface OrderTables {
     created_at: Instant;
     updated_at: Instant;
     status_at: Instant;
+    /** Its first status of 14 or later (`handedOverAt`): the orders billed in a period are one index range. */
+    handed_over_at: Instant | null;
+    /** Its first 44/47 (`deliveredAt`): the orders remitted in a period are one index range. */
+    delivered_at: Instant | null;
     company_id: number;
     /** The account's own delivery method (convention 12) the order travels by; `company_id` is then 0. */
     own_method_id: number | null;

@@ -4,10 +4,11 @@
  *
  * A sweep job (every SWEEP_MINUTES, one per slot across processes) finds the accounts whose
  * last ended period is not closed and queues one close job per account and period (unique
- * key). Closing gathers the lines of every charge source, renders the files, and writes the
- * period, the bill and the agent reports in one transaction: the unique index on (account,
+ * key). Closing writes the lines of every charge source to drafts, renders the files from
+ * them, and writes the period, the bill and the agent reports in one transaction: the unique index on (account,
  * period start) makes a second process doing the same work write nothing.
  */
+import { randomUUID } from 'node:crypto';
 import type { BillingPeriodKind } from '../../config.js';
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
 import { todayIn, wallClockIn } from '../../platform/clock.js';
@@ -32,6 +33,10 @@ import type { AgentReportRow, ReportStore } from './store.js';
 export const CLOSE_DUE_JOB = 'reports.close-due';
 export const CLOSE_PERIOD_JOB = 'reports.close-period';
 const SWEEP_MINUTES = 15;
+/** Bill lines written to the drafts per statement while a period is closed. */
+const DRAFT_BATCH = 1000;
+/** Drafts older than this belong to a run whose process died mid-close. */
+const DRAFT_LIFETIME_MS = 24 * 3600_000;
 
 export const PAY_STATUS = { unpaid: 0, partly: 1, paid: 2 } as const;
 export const AGENT_REPORT = { codRemittance: 1, servicesRendered: 2 } as const;
@@ -63,16 +68,6 @@ function agentReportOf(row: AgentReportRow): AgentReport {
   return { ...row, type: row.type === AGENT_REPORT.codRemittance ? AGENT_REPORT.codRemittance : AGENT_REPORT.servicesRendered, sum: toRoubles(row.sum) };
 }
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
-
-async function* listed<T>(items: readonly T[]): AsyncGenerator<T> {
-  yield* items;
-}
-
 export class BillingService {
   private readonly sources: ChargeSource[] = [];
 
@@ -93,6 +88,7 @@ export class BillingService {
   registerJobs(worker: JobWorker): void {
     worker.register(CLOSE_DUE_JOB, async () => {
       try {
+        await this.store.purgeDraftLines(new Date(Date.now() - DRAFT_LIFETIME_MS).toISOString());
         await this.closeDuePeriods(new Date());
       } finally {
         await this.scheduleSweep(new Date(Date.now() + SWEEP_MINUTES * 60_000));
@@ -137,46 +133,90 @@ export class BillingService {
     return queued;
   }
 
-  /** Makes the period's bill and agent reports, unless another process (or an earlier run) did. */
+  /**
+   * Makes the period's bill and agent reports, unless another process (or an earlier run) did.
+   * Nothing is held whole: the lines are written to drafts in batches as the sources yield
+   * them (count and sum kept as they go), the PDF and the services xlsx are written into the
+   * file store from the drafts read back in pages, and the closing transaction copies the
+   * drafts into the bill's lines with one statement.
+   */
   async closePeriod(payload: ClosePeriodPayload, now: Date): Promise<boolean> {
     if ((await this.store.closedAmong([payload.accountId], payload.start)).size > 0) return false;
     const timeZone = await this.accounts.timeZoneOf(payload.accountId);
     const period: ChargePeriod = { accountId: payload.accountId, timeZone, start: payload.start, end: payload.end, ...instantsOf(payload, timeZone) };
-    const lines: ChargeLine[] = [];
-    for (const source of this.sources) for await (const line of source.chargesIn(period)) lines.push(line);
-    const remittance = await collect(this.remittanceOf(period));
     const date = lastDayOf(payload);
     const number = `${payload.accountId}-${payload.start.replaceAll('-', '')}`;
-    const agentReports: Array<{ type: number; sum: number; file: string }> = [];
-    let bill: { sum: number; file: string; lines: ChargeLine[] } | null = null;
-    if (lines.length > 0) {
-      const sum = lines.reduce((total, line) => total + line.amount, 0);
-      const pdf = await renderBill({
-        number,
-        date,
-        periodFirstDay: payload.start,
-        periodLastDay: date,
-        service: this.options.rates.service,
-        customer: { accountId: payload.accountId, name: await this.accounts.nameOf(payload.accountId) },
-        lines,
-        sum,
-      });
-      const file = await this.files.put(payload.accountId, { bytes: pdf, contentType: 'application/pdf', extension: 'pdf', downloadName: `bill-${number}.pdf` });
-      bill = { sum, file: file.url, lines };
-      const services = await this.files.putStreamed(payload.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `services-${number}.xlsx` }, (out) =>
-        writeWorkbook(out, [reportSheet({ name: 'Оказанные услуги', title: `Отчёт агента об оказанных услугах № ${number}`, filters: this.periodLines(payload, date), columns: SERVICE_COLUMNS }, listed(lines))]),
-      );
-      agentReports.push({ type: AGENT_REPORT.servicesRendered, sum, file: services.url });
+    const run = randomUUID();
+    try {
+      const agentReports: Array<{ type: number; sum: number; file: string }> = [];
+      let bill: { sum: number; file: string; run: string } | null = null;
+      const { count, sum } = await this.draftLinesOf(period, run, now);
+      if (count > 0) {
+        const lines = () => this.store.draftLines(run, payload.accountId);
+        const file = await this.files.putStreamed(payload.accountId, { contentType: 'application/pdf', extension: 'pdf', downloadName: `bill-${number}.pdf` }, async (out) =>
+          renderBill(out, {
+            number,
+            date,
+            periodFirstDay: payload.start,
+            periodLastDay: date,
+            service: this.options.rates.service,
+            customer: { accountId: payload.accountId, name: await this.accounts.nameOf(payload.accountId) },
+            lines: lines(),
+            count,
+            sum,
+          }),
+        );
+        bill = { sum, file: file.url, run };
+        const services = await this.files.putStreamed(payload.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `services-${number}.xlsx` }, (out) =>
+          writeWorkbook(out, [reportSheet({ name: 'Оказанные услуги', title: `Отчёт агента об оказанных услугах № ${number}`, filters: this.periodLines(payload, date), columns: SERVICE_COLUMNS }, lines())]),
+        );
+        agentReports.push({ type: AGENT_REPORT.servicesRendered, sum, file: services.url });
+      }
+      const remittance = await this.writeRemittance(period, number, date);
+      if (remittance) agentReports.push({ type: AGENT_REPORT.codRemittance, ...remittance });
+      return await this.store.closePeriod({ accountId: payload.accountId, start: payload.start, end: payload.end, date, bill, agentReports }, now.toISOString());
+    } finally {
+      await this.store.deleteDraftLines(run);
     }
-    if (remittance.length > 0) {
-      const due = remittance.reduce((total, line) => total + line.due, 0);
-      const rows: RemittanceReportRow[] = remittance.map((line) => ({ ...line, deliveredAt: wallClockIn(timeZone, line.deliveredAt) }));
-      const file = await this.files.putStreamed(payload.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `cod-remittance-${number}.xlsx` }, (out) =>
-        writeWorkbook(out, [reportSheet({ name: 'Наложенный платёж', title: `Отчёт агента о перечислении наложенного платежа № ${number}`, filters: this.periodLines(payload, date), columns: REMITTANCE_COLUMNS }, listed(rows))]),
-      );
-      agentReports.push({ type: AGENT_REPORT.codRemittance, sum: due, file: file.url });
+  }
+
+  /** Writes the lines of every charge source to the drafts of `run`, DRAFT_BATCH a statement; answers their count and sum. */
+  private async draftLinesOf(period: ChargePeriod, run: string, now: Date): Promise<{ count: number; sum: number }> {
+    let count = 0;
+    let sum = 0;
+    let batch: ChargeLine[] = [];
+    const flush = async () => {
+      await this.store.insertDraftLines(run, period.accountId, batch, count - batch.length + 1, now.toISOString());
+      batch = [];
+    };
+    for (const source of this.sources) {
+      for await (const line of source.chargesIn(period)) {
+        batch.push(line);
+        count += 1;
+        sum += line.amount;
+        if (batch.length >= DRAFT_BATCH) await flush();
+      }
     }
-    return this.store.closePeriod({ accountId: payload.accountId, start: payload.start, end: payload.end, date, bill, agentReports }, now.toISOString());
+    await flush();
+    return { count, sum };
+  }
+
+  /** The COD remittance xlsx of the period, written as its orders are read; null (no file) when there are none. */
+  private async writeRemittance(period: ChargePeriod, number: string, date: string): Promise<{ sum: number; file: string } | null> {
+    const lines = this.remittanceOf(period)[Symbol.asyncIterator]();
+    const first = await lines.next();
+    if (first.done) return null;
+    let due = 0;
+    async function* rows(): AsyncGenerator<RemittanceReportRow> {
+      for (let next = first; !next.done; next = await lines.next()) {
+        due += next.value.due;
+        yield { ...next.value, deliveredAt: wallClockIn(period.timeZone, next.value.deliveredAt) };
+      }
+    }
+    const file = await this.files.putStreamed(period.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `cod-remittance-${number}.xlsx` }, (out) =>
+      writeWorkbook(out, [reportSheet({ name: 'Наложенный платёж', title: `Отчёт агента о перечислении наложенного платежа № ${number}`, filters: this.periodLines(period, date), columns: REMITTANCE_COLUMNS }, rows())]),
+    );
+    return { sum: due, file: file.url };
   }
 
   private periodLines(period: BillingPeriod, lastDay: string): string[] {
@@ -185,9 +225,9 @@ export class BillingService {
 
   /** Orders delivered (44, 47) in the period with cash on delivery: what was collected, withheld and is due. */
   private async *remittanceOf(period: ChargePeriod) {
-    for await (const order of this.orders.scanForReport(period.accountId, { statusChangedFrom: period.from, createdBefore: period.to, withCod: true })) {
+    for await (const order of this.orders.scanForReport(period.accountId, { delivered: { from: period.from, to: period.to }, withCod: true })) {
       const at = deliveredAt(order);
-      if (at === null || at < period.from || at >= period.to || deliveredByTheShop(order)) continue;
+      if (at === null || deliveredByTheShop(order)) continue;
       yield remittanceLineOf(order, at);
     }
   }

@@ -7,7 +7,7 @@ import { toKopecks } from '../../platform/money.js';
 import type { OrderService } from '../orders/service.js';
 import type { StockService } from '../fulfilment/stock-service.js';
 import type { PickupService } from '../pickups/service.js';
-import { chargesOf, deliveredByTheShop, handedOverAt } from './rules.js';
+import { chargesOf, deliveredByTheShop } from './rules.js';
 
 /** What a bill line says and costs (kopecks). */
 export interface ChargeLine {
@@ -51,10 +51,8 @@ export class DeliveryCharges implements ChargeSource {
   constructor(private readonly orders: OrderService) {}
 
   async *chargesIn(period: ChargePeriod): AsyncGenerator<ChargeLine> {
-    // a status reached in the period was reached by the order's last status change, hence status_at >= from
-    for await (const order of this.orders.scanForReport(period.accountId, { statusChangedFrom: period.from, createdBefore: period.to, statusAtLeast: 14 })) {
-      const at = handedOverAt(order);
-      if (at === null || at < period.from || at >= period.to || deliveredByTheShop(order)) continue;
+    for await (const order of this.orders.scanForReport(period.accountId, { handedOver: { from: period.from, to: period.to } })) {
+      if (deliveredByTheShop(order)) continue;
       const charges = chargesOf(order);
       const label = order.cmsId ? `${order.id} (${order.cmsId})` : String(order.id);
       yield { source: 'delivery', description: `Доставка заказа ${label}, ${order.delivery.company.name ?? `служба ${order.delivery.company.id}`}`, orderId: order.id, quantity: 1, amount: charges.delivery };

@@ -5,23 +5,7 @@
 import { toKopecks } from '../../platform/money.js';
 import type { OrderDoc } from '../orders/document.js';
 
-/** Statuses before the parcel left the sender, or not a movement at all (10 canceled, 11-13, 83 error). */
-const BEFORE_HANDOVER = new Set([1, 10, 11, 12, 13, 83]);
-const DELIVERED = new Set([44, 47]);
-
-/** When the sender handed the parcel over: the first status of 14 or later (83 is an error, not a movement). */
-export function handedOverAt(doc: Pick<OrderDoc, 'statusHistory'>): string | null {
-  let first: string | null = null;
-  for (const item of doc.statusHistory) if (item.code >= 14 && !BEFORE_HANDOVER.has(item.code) && (first === null || item.date < first)) first = item.date;
-  return first === null ? null : new Date(first).toISOString();
-}
-
-/** When the recipient took it (44 delivered, 47 partly delivered): the first such status. */
-export function deliveredAt(doc: Pick<OrderDoc, 'statusHistory'>): string | null {
-  let first: string | null = null;
-  for (const item of doc.statusHistory) if (DELIVERED.has(item.code) && (first === null || item.date < first)) first = item.date;
-  return first === null ? null : new Date(first).toISOString();
-}
+export { deliveredAt, handedOverAt } from '../orders/state.js';
 
 /**
  * An order of the account's own delivery method ('{accountId}_{methodId}'): the shop carries it

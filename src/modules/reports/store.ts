@@ -39,11 +39,11 @@ export interface ClosedPeriod {
   start: string;
   end: string;
   date: string;
-  bill: { sum: number; file: string; lines: ChargeLine[] } | null;
+  /** The bill: its lines are the drafts of `run` (`insertDraftLines`), copied as they are. */
+  bill: { sum: number; file: string; run: string } | null;
   agentReports: Array<{ type: number; sum: number; file: string }>;
 }
 
-const LINES_PER_INSERT = 500;
 
 export class ReportStore {
   constructor(
@@ -88,19 +88,62 @@ export class ReportStore {
       .values({ account_id: closed.accountId, period_start: closed.start, period_end: closed.end, date: closed.date, sum: bill.sum, file: bill.file, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (let offset = 0; offset < bill.lines.length; offset += LINES_PER_INSERT) {
-      const values = bill.lines.slice(offset, offset + LINES_PER_INSERT).map((line, index) => ({
-        account_id: closed.accountId,
-        bill_id: id,
-        position: offset + index + 1,
-        source: line.source,
-        description: line.description,
-        order_id: line.orderId,
-        quantity: line.quantity,
-        amount: line.amount,
-      }));
-      await trx.insertInto('bill_lines').values(values).execute();
+    // one statement: the lines go from table to table, never through the process
+    await trx
+      .insertInto('bill_lines')
+      .columns(['account_id', 'bill_id', 'position', 'source', 'description', 'order_id', 'quantity', 'amount'])
+      .expression(
+        trx
+          .selectFrom('bill_line_drafts')
+          .select((eb) => ['account_id', eb.val(id).as('bill_id'), 'position', 'source', 'description', 'order_id', 'quantity', 'amount'])
+          .where('run', '=', bill.run)
+          .where('account_id', '=', closed.accountId),
+      )
+      .execute();
+  }
+
+  /** Adds lines to the drafts of a closing run, numbered from `firstPosition`, in one statement. */
+  async insertDraftLines(run: string, accountId: number, lines: readonly ChargeLine[], firstPosition: number, now: string): Promise<void> {
+    if (lines.length === 0) return;
+    const values = lines.map((line, index) => ({
+      run,
+      account_id: accountId,
+      position: firstPosition + index,
+      source: line.source,
+      description: line.description,
+      order_id: line.orderId,
+      quantity: line.quantity,
+      amount: line.amount,
+      created_at: now,
+    }));
+    await this.db.insertInto('bill_line_drafts').values(values).execute();
+  }
+
+  /** The drafts of a closing run in their order, read in keyset pages of `pageSize`. */
+  async *draftLines(run: string, accountId: number, pageSize = 1000): AsyncGenerator<ChargeLine> {
+    for (let after = 0; ; ) {
+      const rows = await this.db
+        .selectFrom('bill_line_drafts')
+        .select(['position', 'source', 'description', 'order_id', 'quantity', 'amount'])
+        .where('run', '=', run)
+        .where('account_id', '=', accountId)
+        .where('position', '>', after)
+        .orderBy('position')
+        .limit(pageSize)
+        .execute();
+      for (const row of rows) yield { source: row.source, description: row.description, orderId: row.order_id === null ? null : Number(row.order_id), quantity: Number(row.quantity), amount: Number(row.amount) };
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1].position;
     }
+  }
+
+  async deleteDraftLines(run: string): Promise<void> {
+    await this.db.deleteFrom('bill_line_drafts').where('run', '=', run).execute();
+  }
+
+  /** Deletes the drafts of runs that died before cleaning up (their process stopped mid-close). */
+  async purgeDraftLines(before: string): Promise<void> {
+    await this.db.deleteFrom('bill_line_drafts').where('created_at', '<', before).execute();
   }
 
   private paid() {

@@ -37,6 +37,20 @@ export interface ReportTables {
     /** Kopecks. */
     amount: number;
   };
+  /** Lines of a bill being made by one closing run: written in batches, read back in pages, copied into bill_lines on commit, then deleted. */
+  bill_line_drafts: {
+    id: Id;
+    /** The closing run (random): two processes closing the same period keep apart. */
+    run: string;
+    account_id: number;
+    position: number;
+    source: string;
+    description: string;
+    order_id: number | null;
+    quantity: number;
+    amount: number;
+    created_at: Instant;
+  };
   bill_payments: {
     id: Id;
     account_id: number;
