@@ -151,6 +151,7 @@ async function serve(config: Config): Promise<void> {
   await runtime.services.billing.scheduleSweep();
   runtime.services.analyticalReports.registerJobs(worker);
   runtime.services.carrierPoints.registerJobs(worker);
+  runtime.services.carrierWebhooks.registerJobs(worker);
   await runtime.services.carrierPoints.scheduleRounds();
   worker.start();
 

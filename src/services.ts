@@ -66,6 +66,7 @@ import { DEFAULT_REMOTE_POLICY } from './carriers/remote-call.js';
 import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
 import { CarrierPointImport } from './modules/carrier-integrations/points-import.js';
+import { CarrierWebhooks } from './modules/carrier-integrations/webhooks.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -127,6 +128,8 @@ export interface Services {
   contractCompanies: ContractCompanies;
   /** The real companies' pickup-point directories imported on a schedule. */
   carrierPoints: CarrierPointImport;
+  /** Status webhooks of real companies (CDEK), one address per account's contract. */
+  carrierWebhooks: CarrierWebhooks;
 }
 
 export interface ServiceDeps {
@@ -181,6 +184,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
   }, accounts);
+  const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
+  carrierIntegrations.onConnected((companyId, accountId) => carrierWebhooks.queueSubscription(accountId, companyId));
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
@@ -216,5 +221,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { carrierIntegrations, carrierPoints, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -23,6 +23,8 @@ export interface FakeRealCarrier {
   calls: string[];
   /** The pickup-point directory answered, when a test sets one (else the documented sample). */
   directory: unknown[] | null;
+  /** Webhook subscriptions made with the company (CDEK: POST /v2/webhooks). */
+  webhooks: Array<{ uuid: string; type: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
 async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
-  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, close: async () => {} };
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, webhooks: [], close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -128,6 +130,13 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
     if (path === '/intakes' && request.method === 'POST') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };
     if (path === '/intakes/intake-1' && request.method === 'GET') return { status: 200, body: { entity: { uuid: 'intake-1', statuses: [{ code: 'ACCEPTED', date_time: '2026-01-01T10:00:00+0000' }, { code: 'DONE', date_time: '2026-01-02T10:00:00+0000' }] } } };
     if (path === '/intakes/intake-1' && request.method === 'DELETE') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'DELETE', state: 'ACCEPTED' }] } };
+    if (path === '/webhooks' && request.method === 'GET') return { status: 200, body: self.webhooks };
+    if (path === '/webhooks' && request.method === 'POST') {
+      const body = JSON.parse(request.body) as { type: string; url: string };
+      const uuid = `webhook-${self.webhooks.length + 1}`;
+      self.webhooks.push({ uuid, type: body.type, url: body.url });
+      return { status: 200, body: { entity: { uuid }, requests: [{ type: 'CREATE', state: 'SUCCESSFUL' }] } };
+    }
     if (path === '/deliverypoints') {
       return { status: 200, body: self.directory ?? [
         { code: 'MSK123', name: 'На Тверской', type: 'PVZ', location: { country_code: 'RU', city: 'Москва', postal_code: '125009', address: 'ул. Тверская, 1', latitude: 55.757, longitude: 37.613 }, work_time_list: [{ day: 1, time: '10:00/20:00' }, { day: 6, time: '11:00/16:00' }], have_cash: true, have_cashless: true, is_dressing_room: true, weight_max: 30 },

@@ -338,9 +338,13 @@ export class TrackingService {
     if (outcome === 'refused') throw refuse(`it is ${record.status} now`);
   }
 
-  /** Events for a company's track numbers (push or poll); answers what was applied and what not. */
-  async applyEvents(companyId: number, events: TrackingEvent[]): Promise<PushResult> {
-    const records = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
+  /**
+   * Events for a company's track numbers (push or poll); answers what was applied and what
+   * not. With `accountId` (a webhook of one account's contract) only that account's orders.
+   */
+  async applyEvents(companyId: number, events: TrackingEvent[], accountId?: number): Promise<PushResult> {
+    const found = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
+    const records = accountId === undefined ? found : found.filter((record) => record.accountId === accountId);
     const byTrack = new Map(records.map((record) => [record.trackNumber as string, record]));
     let applied = 0;
     const ignored: PushResult['ignored'] = [];
