@@ -2895,6 +2895,8 @@ export interface components {
                 /** @description Acquiring commission, roubles */
                 priceCommissionAcquiring: number;
                 percentCommissionAcquiring: number;
+                /** @description Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment */
+                testMode?: boolean;
             };
             clientPrice: number;
             clientPrePay: number | null;

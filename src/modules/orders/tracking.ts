@@ -161,6 +161,9 @@ export class TrackingService {
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
+      // the environment the parcel was made in, whatever the contract said when the order was created
+      if (await this.reference.registry.isTestMode(accountId, record.companyId)) doc.delivery.testMode = true;
+      else delete doc.delivery.testMode;
       await this.finishRegistration(record, doc, registration, null);
     } catch (error) {
       const transient = !(error instanceof CarrierError) || error.transient;
