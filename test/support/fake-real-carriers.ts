@@ -23,6 +23,8 @@ export interface FakeRealCarrier {
   calls: string[];
   /** The pickup-point directory answered, when a test sets one (else the documented sample). */
   directory: unknown[] | null;
+  /** The body of the last request of each `METHOD /path`. */
+  bodies: Map<string, string>;
   /** Webhook subscriptions made with the company (CDEK: POST /v2/webhooks). */
   webhooks: Array<{ uuid: string; type: string; url: string }>;
   close(): Promise<void>;
@@ -33,13 +35,14 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
 async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
-  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, webhooks: [], close: async () => {} };
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://fake');
       fake.calls.push(`${request.method} ${url.pathname}`);
+      fake.bodies.set(`${request.method} ${url.pathname}`, Buffer.concat(chunks).toString());
       const answer = () => {
         const failed = failure(fake.mode);
         const result = failed ?? handler({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, body: Buffer.concat(chunks).toString(), headers: request.headers }, fake);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { startFakeBoxberry, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
-import { orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
+import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { POINTS_IMPORT_JOB } from './points-import.js';
 
 let t: TestApp;
@@ -64,6 +64,14 @@ describe('importing a real company\'s pickup points', () => {
     expect(option.points.map((item: { name: string }) => item.name)).toContain('На Тверской');
     const theirs = await stranger.post('/v2/calculator', body);
     expect(theirs.body['1'].some((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === CDEK)).toBe(false);
+  });
+
+  it('registers an order to an imported point with the point\'s CDEK code', async () => {
+    const tverskaya = (await listed(account.owner, CDEK)).find((item) => item.name === 'На Тверской');
+    const body = orderBody({ shopId: account.shopId, pointId: tverskaya?.id as number }, { cmsId: 'PVZ-1', deliveryAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '5' }, delivery: { company: { id: CDEK }, type: 1, point: { id: tverskaya?.id } } });
+    const { trackNumber } = await preparedOrder(account.owner, account.worker, body);
+    expect(trackNumber).toBe(cdek.created.get('PVZ-1')?.track);
+    expect(JSON.parse(cdek.bodies.get('POST /v2/orders') ?? '{}')).toMatchObject({ number: 'PVZ-1', delivery_point: 'MSK123' });
   });
 
   it('keeps ids by code, hides points gone from the directory, and ignores an empty directory', async () => {
