@@ -245,3 +245,13 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
   }, (mode) => commonFailure(mode, { code: '1001', desc: 'Unauthorized' }));
   return fake;
 }
+
+/** The settings pointing an app at the given fakes (CDEK's test environment is the same fake). */
+export function realCarrierEnv(fakes: { cdek?: FakeRealCarrier; boxberry?: FakeRealCarrier; post?: FakeRealCarrier }): Record<string, string> {
+  return {
+    CARRIER_TIMEOUT_MS: '2000',
+    ...(fakes.cdek ? { CARRIER_CDEK_URL: `${fakes.cdek.baseUrl}/v2`, CARRIER_CDEK_TEST_URL: `${fakes.cdek.baseUrl}/v2` } : {}),
+    ...(fakes.boxberry ? { CARRIER_BOXBERRY_URL: `${fakes.boxberry.baseUrl}/json.php` } : {}),
+    ...(fakes.post ? { CARRIER_RUSSIAN_POST_URL: fakes.post.baseUrl, CARRIER_RUSSIAN_POST_TRACKING_URL: `${fakes.post.baseUrl}/rtm34` } : {}),
+  };
+}

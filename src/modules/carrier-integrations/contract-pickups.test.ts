@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
+import { realCarrierEnv, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
 
 const CDEK = 1001;
@@ -24,7 +24,7 @@ const DAY = nextWorkday();
 
 beforeAll(async () => {
   cdek = await startFakeCdek();
-  t = await createTestApp({ env: { CARRIER_CDEK_URL: `${cdek.baseUrl}/v2`, CARRIER_CDEK_TEST_URL: `${cdek.baseUrl}/v2`, CARRIER_TIMEOUT_MS: '2000' } });
+  t = await createTestApp({ env: realCarrierEnv({ cdek }) });
   account = await orderingAccount(t);
   stranger = await orderingAccount(t, { name: 'Stranger' });
   t.runtime.services.pickups.registerJobs(account.worker);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { startFakeBoxberry, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
+import { realCarrierEnv, startFakeBoxberry, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { POINTS_IMPORT_JOB } from './points-import.js';
 
@@ -24,7 +24,7 @@ const point = (code: string, name: string, latitude: number, extra: Record<strin
 
 beforeAll(async () => {
   [cdek, boxberry] = await Promise.all([startFakeCdek(), startFakeBoxberry()]);
-  t = await createTestApp({ env: { CARRIER_CDEK_URL: `${cdek.baseUrl}/v2`, CARRIER_CDEK_TEST_URL: `${cdek.baseUrl}/v2`, CARRIER_BOXBERRY_URL: `${boxberry.baseUrl}/json.php`, CARRIER_TIMEOUT_MS: '2000' } });
+  t = await createTestApp({ env: realCarrierEnv({ cdek, boxberry }) });
   account = await orderingAccount(t);
   stranger = (await t.newAccount('Stranger')).client;
 });

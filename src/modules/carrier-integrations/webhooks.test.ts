@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
+import { realCarrierEnv, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 
 const CDEK = 1001;
@@ -18,7 +18,7 @@ const cdekParams = { params: { clientId: 'good-id', clientSecret: 'good-secret' 
 
 beforeAll(async () => {
   cdek = await startFakeCdek();
-  t = await createTestApp({ env: { CARRIER_CDEK_URL: `${cdek.baseUrl}/v2`, CARRIER_CDEK_TEST_URL: `${cdek.baseUrl}/v2`, CARRIER_TIMEOUT_MS: '2000' } });
+  t = await createTestApp({ env: realCarrierEnv({ cdek }) });
   account = await orderingAccount(t);
   stranger = await orderingAccount(t, { name: 'Stranger' });
   t.runtime.services.carrierWebhooks.registerJobs(account.worker);
