@@ -253,6 +253,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/carrier-integrations': op('listCarrierIntegrations'),
   'POST /v2/carrier-integrations/{companyId}': op('connectCarrierIntegration'),
   'DELETE /v2/carrier-integrations/{companyId}': op('disconnectCarrierIntegration'),
+  'POST /v2/carrier-webhooks/{company}/{token}': op('receiveCarrierWebhook'),
 };
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {

@@ -70,6 +70,8 @@ export interface Config {
   carrierRussianPostTrackingUrl: string;
   /** Longest wait for one call to a real delivery company (each retry waits again, all under the caller's deadline). */
   carrierTimeoutMs: number;
+  /** Hours between imports of the real companies' pickup-point directories; 0: only when a contract is connected. */
+  carrierPointsImportHours: number;
 }
 
 export const BILLING_PERIODS = ['month', 'week', 'day'] as const;
@@ -259,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     carrierRussianPostUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_URL', 'https://otpravka-api.pochta.ru', problems),
     carrierRussianPostTrackingUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_TRACKING_URL', 'https://tracking.russianpost.ru/rtm34', problems),
     carrierTimeoutMs: readInteger(env, 'CARRIER_TIMEOUT_MS', 10_000, 100, 120_000, problems),
+    carrierPointsImportHours: readInteger(env, 'CARRIER_POINTS_IMPORT_HOURS', 24, 0, 24 * 30, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

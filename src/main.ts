@@ -129,6 +129,8 @@ async function serve(config: Config): Promise<void> {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
     runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
     // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
+    // points another process imported from the real companies' directories
+    runtime.services.reference.reloadImportedPoints().catch((error: unknown) => app.log.error({ err: error }, 'imported points reload failed'));
     runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();
@@ -148,6 +150,9 @@ async function serve(config: Config): Promise<void> {
   runtime.services.billing.registerJobs(worker);
   await runtime.services.billing.scheduleSweep();
   runtime.services.analyticalReports.registerJobs(worker);
+  runtime.services.carrierPoints.registerJobs(worker);
+  runtime.services.carrierWebhooks.registerJobs(worker);
+  await runtime.services.carrierPoints.scheduleRounds();
   worker.start();
 
   let closing = false;

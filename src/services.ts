@@ -65,6 +65,8 @@ import { ContractCompanies } from './carriers/contracts.js';
 import { DEFAULT_REMOTE_POLICY } from './carriers/remote-call.js';
 import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
+import { CarrierPointImport } from './modules/carrier-integrations/points-import.js';
+import { CarrierWebhooks } from './modules/carrier-integrations/webhooks.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -124,10 +126,14 @@ export interface Services {
   carrierIntegrations: CarrierIntegrationService;
   /** The real companies' shared resilience state (breakers, rate limits). */
   contractCompanies: ContractCompanies;
+  /** The real companies' pickup-point directories imported on a schedule. */
+  carrierPoints: CarrierPointImport;
+  /** Status webhooks of real companies (CDEK), one address per account's contract. */
+  carrierWebhooks: CarrierWebhooks;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierTimeoutMs'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -167,6 +173,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   );
   const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
   reference.registry.useAccountCompanies(carrierIntegrations);
+  const carrierPoints = new CarrierPointImport(carrierIntegrations, contractCompanies, reference, jobs, config.carrierPointsImportHours);
+  carrierIntegrations.onConnected((companyId) => carrierPoints.queueImport(companyId));
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
@@ -176,6 +184,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
   }, accounts);
+  const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
+  carrierIntegrations.onConnected((companyId, accountId) => carrierWebhooks.queueSubscription(accountId, companyId));
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
@@ -211,5 +221,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { carrierIntegrations, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

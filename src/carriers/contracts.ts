@@ -29,6 +29,8 @@ export interface ContractCompany {
   params: IntegrationParam[];
   /** Whether the company has a test environment `testMode` switches to. */
   hasTestEnvironment: boolean;
+  /** Whether the company publishes a pickup-point directory we import (modules/carrier-integrations/points-import). */
+  hasPointDirectory: boolean;
   create(remote: RemoteCompany, credentials: Record<string, string>, testMode: boolean, urls: ContractUrls): ContractDriver;
 }
 
@@ -47,12 +49,14 @@ export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
       { key: 'clientSecret', name: { ru: 'Секретный ключ (Secure password)', en: 'Client secret (Secure password)' } },
     ],
     hasTestEnvironment: true,
+    hasPointDirectory: true,
     create: (remote, credentials, testMode, urls) => new CdekDriver(remote, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, { baseUrl: testMode ? urls.cdekTest : urls.cdek }),
   },
   {
     file: { ...commonFile, id: BOXBERRY_ID, code: 'boxberry', name: 'Boxberry', deliveryTypes: [2], holdDays: 7, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
     params: [{ key: 'token', name: { ru: 'API-токен', en: 'API token' } }],
     hasTestEnvironment: false,
+    hasPointDirectory: true,
     create: (remote, credentials, _testMode, urls) => new BoxberryDriver(remote, credentials.token, urls.boxberry),
   },
   {
@@ -66,6 +70,7 @@ export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
       { key: 'trackingPassword', name: { ru: 'Пароль сервиса отслеживания', en: 'Tracking service password' } },
     ],
     hasTestEnvironment: false,
+    hasPointDirectory: false,
     create: (remote, credentials, _testMode, urls) =>
       new RussianPostDriver(
         remote,

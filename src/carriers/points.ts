@@ -37,6 +37,8 @@ export interface DeliveryPoint {
   limits: PointLimits;
   /** Points at one address or too close to tell apart on a map share it. */
   union: string;
+  /** A real company's own code of a point imported from its directory (what its registration names). */
+  code?: string;
 }
 
 const STREETS = [
@@ -71,7 +73,7 @@ const POST_SCHEDULE: Array<WorkingHours | null> = [...Array(5).fill({ from: '08:
 const DESCRIPTIONS = ['Вход со стороны двора', 'В торговом центре, 1 этаж', 'Рядом с остановкой', 'В продуктовом магазине', 'Отдельный вход, вывеска у двери'];
 const LOCKER_DESCRIPTIONS = ['В холле супермаркета', 'У входа в торговый центр', 'В вестибюле бизнес-центра', 'На территории АЗС'];
 
-const NO_LIMITS: PointLimits = { maxSizeA: null, maxSizeB: null, maxSizeC: null, maxSizeSum: null, minWeight: null, maxWeight: null, maxCod: null, maxVolume: null };
+export const NO_POINT_LIMITS: PointLimits = { maxSizeA: null, maxSizeB: null, maxSizeC: null, maxSizeSum: null, minWeight: null, maxWeight: null, maxCod: null, maxVolume: null };
 
 function pointCount(company: CompanyFile, locality: Locality): number {
   const network = company.points;
@@ -126,7 +128,7 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
         const metroLine = METRO[locality.id];
         const metro = metroLine ? [metroLine[Math.floor(spot() * metroLine.length)]] : null;
         const district = locality.population >= 300000 ? `р-н ${DISTRICTS[Math.floor(((angle / (2 * Math.PI)) * DISTRICTS.length) % DISTRICTS.length)]}` : null;
-        const limits = company.pointLimits?.[String(type)] ?? NO_LIMITS;
+        const limits = company.pointLimits?.[String(type)] ?? NO_POINT_LIMITS;
         const idNumber = company.id * 10_000_000 + sequence;
         const postIndex = locality.zip ? String(Number(locality.zip) + Math.floor(next() * 90)).padStart(6, '0') : regionalPostIndex(postalPrefixes, locality, sequence);
         all.push({

@@ -24,6 +24,8 @@ export interface RegisteredCompany {
 export interface AccountCompanies {
   companiesOf(accountId: number): Promise<RegisteredCompany[]>;
   companyOf(accountId: number, companyId: number): Promise<RegisteredCompany | undefined>;
+  /** Whether the account's contract with a real company is the company's test environment's. */
+  isTestMode(accountId: number, companyId: number): Promise<boolean>;
 }
 
 export class CarrierRegistry {
@@ -73,6 +75,11 @@ export class CarrierRegistry {
   /** A company as the account ships with it: a real one only under the account's own contract. */
   companyOf(accountId: number, companyId: number): Promise<RegisteredCompany | undefined> {
     return this.accountCompanies ? this.accountCompanies.companyOf(accountId, companyId) : Promise.resolve(this.get(companyId));
+  }
+
+  /** Whether the account ships with a company through a contract in the company's test environment (never for built-in ones). */
+  isTestMode(accountId: number, companyId: number): Promise<boolean> {
+    return this.accountCompanies ? this.accountCompanies.isTestMode(accountId, companyId) : Promise.resolve(false);
   }
 
   remove(companyId: number): void {

@@ -224,4 +224,9 @@ export interface ContractDriver extends CarrierDriver {
   label(trackNumber: string, signal: AbortSignal): Promise<Buffer | null>;
   /** The company's pickup-point directory. */
   points(signal: AbortSignal): Promise<ImportedPoint[]>;
+  /**
+   * Asks the company to send its status updates to `url` (where it has webhooks); a url it
+   * already sends to is not subscribed twice. Absent where the company has none.
+   */
+  subscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
 }

@@ -21,6 +21,12 @@ export interface FakeRealCarrier {
   created: Map<string, { uuid: string; track: string }>;
   /** Every request: method and path (no query). */
   calls: string[];
+  /** The pickup-point directory answered, when a test sets one (else the documented sample). */
+  directory: unknown[] | null;
+  /** The body of the last request of each `METHOD /path`. */
+  bodies: Map<string, string>;
+  /** Webhook subscriptions made with the company (CDEK: POST /v2/webhooks). */
+  webhooks: Array<{ uuid: string; type: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -29,13 +35,14 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
 async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
-  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], close: async () => {} };
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://fake');
       fake.calls.push(`${request.method} ${url.pathname}`);
+      fake.bodies.set(`${request.method} ${url.pathname}`, Buffer.concat(chunks).toString());
       const answer = () => {
         const failed = failure(fake.mode);
         const result = failed ?? handler({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, body: Buffer.concat(chunks).toString(), headers: request.headers }, fake);
@@ -126,8 +133,15 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
     if (path === '/intakes' && request.method === 'POST') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };
     if (path === '/intakes/intake-1' && request.method === 'GET') return { status: 200, body: { entity: { uuid: 'intake-1', statuses: [{ code: 'ACCEPTED', date_time: '2026-01-01T10:00:00+0000' }, { code: 'DONE', date_time: '2026-01-02T10:00:00+0000' }] } } };
     if (path === '/intakes/intake-1' && request.method === 'DELETE') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'DELETE', state: 'ACCEPTED' }] } };
+    if (path === '/webhooks' && request.method === 'GET') return { status: 200, body: self.webhooks };
+    if (path === '/webhooks' && request.method === 'POST') {
+      const body = JSON.parse(request.body) as { type: string; url: string };
+      const uuid = `webhook-${self.webhooks.length + 1}`;
+      self.webhooks.push({ uuid, type: body.type, url: body.url });
+      return { status: 200, body: { entity: { uuid }, requests: [{ type: 'CREATE', state: 'SUCCESSFUL' }] } };
+    }
     if (path === '/deliverypoints') {
-      return { status: 200, body: [
+      return { status: 200, body: self.directory ?? [
         { code: 'MSK123', name: 'На Тверской', type: 'PVZ', location: { country_code: 'RU', city: 'Москва', postal_code: '125009', address: 'ул. Тверская, 1', latitude: 55.757, longitude: 37.613 }, work_time_list: [{ day: 1, time: '10:00/20:00' }, { day: 6, time: '11:00/16:00' }], have_cash: true, have_cashless: true, is_dressing_room: true, weight_max: 30 },
         { code: 'MSK900', name: 'Постамат', type: 'POSTAMAT', location: { country_code: 'RU', city: 'Москва', address: 'ул. Арбат, 2', latitude: 55.75, longitude: 37.6 }, have_cash: false, have_cashless: true },
         { code: 'BROKEN', name: 'no location' },
@@ -230,4 +244,14 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
     return { status: 404, body: { desc: `No ${request.path}` } };
   }, (mode) => commonFailure(mode, { code: '1001', desc: 'Unauthorized' }));
   return fake;
+}
+
+/** The settings pointing an app at the given fakes (CDEK's test environment is the same fake). */
+export function realCarrierEnv(fakes: { cdek?: FakeRealCarrier; boxberry?: FakeRealCarrier; post?: FakeRealCarrier }): Record<string, string> {
+  return {
+    CARRIER_TIMEOUT_MS: '2000',
+    ...(fakes.cdek ? { CARRIER_CDEK_URL: `${fakes.cdek.baseUrl}/v2`, CARRIER_CDEK_TEST_URL: `${fakes.cdek.baseUrl}/v2` } : {}),
+    ...(fakes.boxberry ? { CARRIER_BOXBERRY_URL: `${fakes.boxberry.baseUrl}/json.php` } : {}),
+    ...(fakes.post ? { CARRIER_RUSSIAN_POST_URL: fakes.post.baseUrl, CARRIER_RUSSIAN_POST_TRACKING_URL: `${fakes.post.baseUrl}/rtm34` } : {}),
+  };
 }

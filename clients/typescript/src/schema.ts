@@ -2077,6 +2077,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/carrier-webhooks/{company}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A real delivery company sends a status update of a parcel (CDEK webhooks)
+         * @description The address is the account's own (its token is signed with the instance secret) and is subscribed with the company when the contract is connected (CDEK: POST /v2/webhooks, type ORDER_STATUS); no bearer token. The update is mapped to our status codes and applied to that account's order with the track number, as a poll would. Other types, unknown statuses and unknown track numbers answer 200 and are listed in ignored or left out; an address we did not give (or a contract since disconnected) is 404.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["receiveCarrierWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2873,6 +2895,8 @@ export interface components {
                 /** @description Acquiring commission, roubles */
                 priceCommissionAcquiring: number;
                 percentCommissionAcquiring: number;
+                /** @description Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment */
+                testMode?: boolean;
             };
             clientPrice: number;
             clientPrePay: number | null;
@@ -16118,6 +16142,98 @@ export interface operations {
             };
             /** @description A shop API key reaching outside its shop. */
             403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveCarrierWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description cdek: CDEK (the only company with status webhooks yet) */
+                company: "cdek";
+                /** @description The account's signed token of the address */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description CDEK: ORDER_STATUS (others are ignored) */
+                    type: string;
+                    attributes?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CDEK: ORDER_STATUS (others are ignored) */
+                    type: string;
+                    attributes?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description PushResult */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushResult"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

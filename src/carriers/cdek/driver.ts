@@ -131,4 +131,12 @@ export class CdekDriver implements ContractDriver {
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
     return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('GET', '/deliverypoints?country_code=RU', attempt)));
   }
+
+  /** POST /v2/webhooks of type ORDER_STATUS, unless GET /v2/webhooks already lists the url (connecting again). */
+  async subscribeStatusWebhook(url: string, signal: AbortSignal): Promise<void> {
+    const known = await this.remote.run('webhooks', 'safe', signal, (attempt) => this.proxy.call('GET', '/webhooks', attempt));
+    if (mapper.hasStatusWebhook(known, url)) return;
+    const created = mapper.orderInfo(await this.remote.run('webhooks', 'once', signal, (attempt) => this.proxy.call('POST', '/webhooks', attempt, { type: 'ORDER_STATUS', url })));
+    if (!created) throw new CarrierError(this.remote.companyId, 'CDEK answered without the webhook uuid.', true);
+  }
 }

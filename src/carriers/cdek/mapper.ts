@@ -220,6 +220,11 @@ export function eventOfWebhook(body: unknown): TrackingEvent | null {
   return statusEvent(update.attributes.cdek_number, update.attributes.code, update.attributes.status_date_time, update.attributes.code);
 }
 
+/** Whether GET /v2/webhooks (an array of `{uuid, type, url}`) lists an ORDER_STATUS subscription to `url`. */
+export function hasStatusWebhook(body: unknown, url: string): boolean {
+  return Array.isArray(body) && body.some((item: { type?: unknown; url?: unknown } | null) => item?.type === 'ORDER_STATUS' && item.url === url);
+}
+
 /** POST /v2/intakes body: the courier comes to the warehouse within its hours. */
 export function intakeRequest(request: PickupRequest): object {
   const address = [request.address.street, request.address.house, request.address.bulk, request.address.flat].filter(Boolean).join(', ');

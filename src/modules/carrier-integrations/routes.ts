@@ -2,7 +2,8 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
-import { CarrierCompanyParams, CarrierIntegration, CarrierIntegrationBody } from './schemas.js';
+import { PushResult } from '../orders/schemas.js';
+import { CarrierCompanyParams, CarrierIntegration, CarrierIntegrationBody, CarrierWebhookBody, CarrierWebhookParams } from './schemas.js';
 
 const tags = ['Delivery company contracts (extension)'];
 
@@ -55,5 +56,24 @@ export function carrierIntegrationRoutes(app: App, services: Services): void {
       await services.carrierIntegrations.disconnect(request.scope, request.params.companyId);
       return reply.code(204).send();
     },
+  );
+
+  app.post(
+    '/v2/carrier-webhooks/:company/:token',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'A real delivery company sends a status update of a parcel (CDEK webhooks)',
+        description:
+          'The address is the account\'s own (its token is signed with the instance secret) and is subscribed with the company when the contract is connected (CDEK: POST /v2/webhooks, type ORDER_STATUS); no bearer token. ' +
+          'The update is mapped to our status codes and applied to that account\'s order with the track number, as a poll would. Other types, unknown statuses and unknown track numbers answer 200 and are listed in ignored or left out; an address we did not give (or a contract since disconnected) is 404.',
+        security: [],
+        params: CarrierWebhookParams,
+        body: CarrierWebhookBody,
+        response: { 200: PushResult, ...errorResponses(404) },
+      },
+    },
+    async (request) => services.carrierWebhooks.receive(request.params.company, request.params.token, request.body),
   );
 }

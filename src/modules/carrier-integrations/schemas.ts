@@ -36,3 +36,19 @@ export const CarrierIntegrationBody = Type.Object(
 export type CarrierIntegrationBody = Static<typeof CarrierIntegrationBody>;
 
 export const CarrierCompanyParams = Type.Object({ companyId: CodeId('A real delivery company (GET /v2/carrier-integrations)') });
+
+export const CarrierWebhookParams = Type.Object({
+  company: Type.Enum(['cdek'], { description: 'cdek: CDEK (the only company with status webhooks yet)', 'x-message': 'must be cdek' }),
+  token: Type.String({ minLength: 1, maxLength: 100, description: 'The account\'s signed token of the address' }),
+});
+export type CarrierWebhookParams = Static<typeof CarrierWebhookParams>;
+
+/** The company's own update as it sends it (CDEK: `{type, date_time, uuid, attributes: {cdek_number, code, ...}}`); read leniently by its mapper. */
+export const CarrierWebhookBody = Type.Object(
+  {
+    type: Type.String({ maxLength: 100, description: 'CDEK: ORDER_STATUS (others are ignored)' }),
+    attributes: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: true },
+);
+export type CarrierWebhookBody = Static<typeof CarrierWebhookBody>;

@@ -11,7 +11,7 @@ import { openCredentials, readCredentials, sealCredentials } from '../../platfor
 import type { ContractCompanies, ContractCompany } from '../../carriers/contracts.js';
 import { CarrierAuthError } from '../../carriers/remote-call.js';
 import type { CarrierRegistry, RegisteredCompany } from '../../carriers/registry.js';
-import { CarrierError } from '../../carriers/types.js';
+import { CarrierError, type ContractDriver } from '../../carriers/types.js';
 import type { CarrierIntegration, CarrierIntegrationBody } from './schemas.js';
 import type { CarrierIntegrationStore } from './store.js';
 
@@ -24,10 +24,12 @@ interface AccountContracts {
   /** The account's contracted companies with their drivers (token caches live in them). */
   entries: Map<number, RegisteredCompany>;
   testMode: Map<number, boolean>;
+  drivers: Map<number, ContractDriver>;
 }
 
 export class CarrierIntegrationService {
   private readonly accounts = new Map<number, AccountContracts>();
+  private readonly connectedListeners: Array<(companyId: number, accountId: number) => Promise<void>> = [];
 
   constructor(
     private readonly store: CarrierIntegrationStore,
@@ -85,6 +87,12 @@ export class CarrierIntegrationService {
     const { sealed, masked } = sealCredentials(this.secretBox, credentials);
     await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode });
     this.accounts.delete(scope.accountId);
+    for (const listener of this.connectedListeners) await listener(companyId, scope.accountId);
+  }
+
+  /** Work to do once a contract is connected (its directory imported, its webhook subscribed). */
+  onConnected(listener: (companyId: number, accountId: number) => Promise<void>): void {
+    this.connectedListeners.push(listener);
   }
 
   async disconnect(scope: Scope, companyId: number): Promise<void> {
@@ -102,17 +110,20 @@ export class CarrierIntegrationService {
     const records = await this.store.list(accountId);
     const entries = new Map<number, RegisteredCompany>();
     const testMode = new Map<number, boolean>();
+    const drivers = new Map<number, ContractDriver>();
     for (const record of records) {
       const company = this.companies.get(record.companyId);
       if (!company) continue;
       // the same contract keeps its driver (and its OAuth token) across re-reads
       const previous = known?.entries.get(record.companyId);
       const same = previous && known?.testMode.get(record.companyId) === record.testMode && (previous as RegisteredCompany & { sealed?: string }).sealed === record.sealedCredentials;
-      const entry = same ? previous : Object.assign({ company: { ...company.file, logo: `${this.publicUrl}/logos/${company.file.code}.svg` }, driver: this.companies.driver(record.companyId, openCredentials(this.secretBox, record.sealedCredentials), record.testMode) }, { sealed: record.sealedCredentials });
+      const driver = same ? known.drivers.get(record.companyId) ?? this.companies.driver(record.companyId, openCredentials(this.secretBox, record.sealedCredentials), record.testMode) : this.companies.driver(record.companyId, openCredentials(this.secretBox, record.sealedCredentials), record.testMode);
+      const entry = same ? previous : Object.assign({ company: { ...company.file, logo: `${this.publicUrl}/logos/${company.file.code}.svg` }, driver }, { sealed: record.sealedCredentials });
       entries.set(record.companyId, entry);
+      drivers.set(record.companyId, driver);
       testMode.set(record.companyId, record.testMode);
     }
-    const read = { readAt: Date.now(), entries, testMode };
+    const read = { readAt: Date.now(), entries, testMode, drivers };
     this.accounts.set(accountId, read);
     return read;
   }
@@ -132,6 +143,16 @@ export class CarrierIntegrationService {
   /** Whether the account's contract with a company is its test environment's. */
   async isTestMode(accountId: number, companyId: number): Promise<boolean> {
     return (await this.contracts(accountId)).testMode.get(companyId) ?? false;
+  }
+
+  /** The driver of an account's contract with a real company (what only real companies do: labels, directories). */
+  async contractDriver(accountId: number, companyId: number): Promise<ContractDriver | undefined> {
+    return (await this.contracts(accountId)).drivers.get(companyId);
+  }
+
+  /** Contracts with a company, live ones first. */
+  contractsWith(companyId: number): Promise<Array<{ accountId: number; testMode: boolean }>> {
+    return this.store.contractsWith(companyId);
   }
 
   /** Accounts with a contract with each real company (the tracking poll). */

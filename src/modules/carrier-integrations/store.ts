@@ -44,4 +44,10 @@ export class CarrierIntegrationStore {
     const result = await this.db.deleteFrom('carrier_integrations').where('account_id', '=', accountId).where('company_id', '=', companyId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  /** Contracts with a company, live ones first (a directory import reads through one of them). */
+  async contractsWith(companyId: number): Promise<Array<{ accountId: number; testMode: boolean }>> {
+    const rows = await this.db.selectFrom('carrier_integrations').select(['account_id', 'test_mode']).where('company_id', '=', companyId).orderBy('test_mode').orderBy('account_id').execute();
+    return rows.map((row) => ({ accountId: row.account_id, testMode: flag(row.test_mode) }));
+  }
 }

@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { CarrierRegistry } from '../../carriers/registry.js';
-import { generatePoints } from '../../carriers/points.js';
+import { distanceKm } from '../../carriers/geo.js';
+import { generatePoints, NO_POINT_LIMITS, type DeliveryPoint } from '../../carriers/points.js';
 import type { CompaniesFile, CompanyFile } from '../../carriers/tariff/rate-card.js';
-import type { TrackingLinkMaker } from '../../carriers/types.js';
+import type { ImportedPoint, TrackingLinkMaker } from '../../carriers/types.js';
 import { dataFilePath, readDataFile } from '../../platform/reference-data.js';
 import { LocalityDirectory } from '../localities/directory.js';
-import { buildLocalities, geoNamesVersion } from '../localities/source.js';
+import { buildLocalities, geoNamesVersion, type Locality } from '../localities/source.js';
 import type { ReferenceStore } from './store.js';
 
 /** Bump when the generator's output changes for the same input files. */
@@ -39,6 +40,9 @@ export class ReferenceData {
   readonly services: ServiceInfo[];
   readonly returnCompanies: ReturnCompany[];
   private readonly file: CompaniesFile;
+  /** Generated points of the built-in networks, and the imported ones of real companies by company. */
+  private generatedPoints: DeliveryPoint[] = [];
+  private readonly importedPoints = new Map<number, DeliveryPoint[]>();
 
   constructor(
     private readonly store: ReferenceStore,
@@ -74,10 +78,89 @@ export class ReferenceData {
     const points = generatePoints(this.file.companies, localities);
     this.loadedLocalities = new LocalityDirectory(localities);
     for (const company of [...this.file.companies, ...this.extraCompanies()]) this.registry.add(company);
-    this.registry.setPoints(points);
+    this.generatedPoints = points;
     const version = this.version();
     const written = force || (await this.store.loadedVersion('carriers')) !== version;
     if (written) await this.store.replaceAll('carriers', version, localities, points);
+    await this.reloadImportedPoints();
     return { written, localities: localities.length, points: points.length };
   }
+
+  /** Reads the real companies' imported points again (another process may have imported). */
+  async reloadImportedPoints(): Promise<void> {
+    this.importedPoints.clear();
+    for (const point of await this.store.importedPoints()) push(this.importedPoints, point.companyId, point);
+    this.publishPoints();
+  }
+
+  private publishPoints(): void {
+    this.registry.setPoints([...this.generatedPoints, ...[...this.importedPoints.values()].flat()]);
+  }
+
+  /**
+   * Makes a real company's points what its directory now holds (stored, then served by the
+   * calculator and lists). Each point goes to the locality of its city (the nearest one when
+   * the name is unknown or far off); limits carry the directory's maximum weight.
+   */
+  async replaceImportedPoints(companyId: number, company: Pick<CompanyFile, 'pointLimits'>, imported: ImportedPoint[]): Promise<{ visible: number; added: number; hidden: number }> {
+    const points: Array<Omit<DeliveryPoint, 'id'> & { code: string }> = [];
+    for (const item of imported) {
+      if (item.countryCode.toUpperCase() !== 'RU') continue;
+      const locality = this.localityOf(item);
+      if (!locality) continue;
+      const limits = company.pointLimits?.[String(item.type)] ?? NO_POINT_LIMITS;
+      points.push({
+        code: item.code,
+        companyId,
+        localityId: locality.id,
+        type: item.type,
+        name: item.name,
+        latitude: item.latitude,
+        longitude: item.longitude,
+        description: item.description,
+        address: item.address,
+        zipCode: item.postalCode ?? locality.zip ?? '',
+        schedule: item.schedule,
+        district: null,
+        metro: null,
+        photos: null,
+        fittingAvailable: item.fittingAvailable,
+        checkupAvailable: false,
+        partialBuyoutAvailable: false,
+        cashPaymentAvailable: item.cashPaymentAvailable,
+        cardPaymentAvailable: item.cardPaymentAvailable,
+        limits: { ...limits, maxWeight: item.maxWeightGrams !== null ? item.maxWeightGrams / 1000 : limits.maxWeight },
+        union: `${companyId}:${item.code}`,
+      });
+    }
+    const result = await this.store.replaceImported(companyId, points);
+    this.importedPoints.set(companyId, result.points);
+    this.publishPoints();
+    return { visible: result.points.length, added: result.added, hidden: result.hidden };
+  }
+
+  private localityOf(point: ImportedPoint): Locality | undefined {
+    const named = this.localities.find({ name: point.city, zipCode: point.postalCode ?? undefined });
+    if (named && distanceKm(named.latitude, named.longitude, point.latitude, point.longitude) <= NAMED_LOCALITY_KM) return named;
+    let nearest: Locality | undefined;
+    let nearestKm = Infinity;
+    for (const locality of this.localities.all) {
+      if (Math.abs(locality.latitude - point.latitude) > 1) continue;
+      const km = distanceKm(locality.latitude, locality.longitude, point.latitude, point.longitude);
+      if (km < nearestKm) {
+        nearest = locality;
+        nearestKm = km;
+      }
+    }
+    return nearest;
+  }
+}
+
+/** A point named after a city this far from the city's centre is not in it (another place of that name). */
+const NAMED_LOCALITY_KM = 80;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

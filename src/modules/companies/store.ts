@@ -1,7 +1,7 @@
 /** SQL of the reference data of delivery companies (not tenant data: no account scope). */
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
-import { fromJson, nowIso, toJson } from '../../platform/db/values.js';
+import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
 import type { Locality } from '../localities/source.js';
@@ -16,6 +16,8 @@ export interface PointFilter {
 
 /** Rows per multi-row INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 500;
+/** Ids of a company's imported points are companyId * 10^7 + a running number (as generated points'). */
+export const IMPORTED_ID_RANGE = 10_000_000;
 
 export class ReferenceStore {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -28,7 +30,8 @@ export class ReferenceStore {
   /** Replaces localities and points in one transaction, then records the version. */
   async replaceAll(name: string, version: string, localities: Locality[], points: DeliveryPoint[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('delivery_points').execute();
+      // imported points (with a company's code) are the import job's, not the generator's
+      await trx.deleteFrom('delivery_points').where('code', 'is', null).execute();
       await trx.deleteFrom('localities').execute();
       for (let i = 0; i < localities.length; i += CHUNK) {
         await trx
@@ -53,7 +56,7 @@ export class ReferenceStore {
   }
 
   async listPoints(filter: PointFilter, paging: Paging): Promise<Page<DeliveryPoint>> {
-    let query = this.db.selectFrom('delivery_points');
+    let query = this.db.selectFrom('delivery_points').where('hidden', '=', false);
     if (filter.id !== undefined) query = query.where('id', '=', filter.id);
     if (filter.companyId !== undefined) query = query.where('company_id', '=', filter.companyId);
     if (filter.localityId !== undefined) query = query.where('locality_id', '=', filter.localityId);
@@ -64,5 +67,50 @@ export class ReferenceStore {
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { items: rows.map((row) => fromJson<DeliveryPoint>(row.data)), total: Number(count.total) };
+  }
+
+  /** Imported points still in their companies' directories. */
+  async importedPoints(): Promise<DeliveryPoint[]> {
+    const rows = await this.db.selectFrom('delivery_points').select('data').where('code', 'is not', null).where('hidden', '=', false).orderBy('id').execute();
+    return rows.map((row) => fromJson<DeliveryPoint>(row.data));
+  }
+
+  /**
+   * Makes a company's imported points what its directory now holds, in one transaction: a
+   * known code keeps its id (orders name it) and gets the new data, a new code gets the next
+   * id of the company's range (companyId * 10^7 + n), a code gone from the directory is
+   * hidden, never deleted. Answers the company's visible points.
+   */
+  async replaceImported(companyId: number, points: Array<Omit<DeliveryPoint, 'id'> & { code: string }>): Promise<{ points: DeliveryPoint[]; added: number; hidden: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const known = await trx.selectFrom('delivery_points').select(['id', 'code', 'hidden']).where('company_id', '=', companyId).where('code', 'is not', null).execute();
+      const idOfCode = new Map(known.map((row) => [row.code as string, Number(row.id)]));
+      let nextId = Math.max(companyId * IMPORTED_ID_RANGE, ...known.map((row) => Number(row.id))) + 1;
+      const visible: DeliveryPoint[] = [];
+      const fresh: DeliveryPoint[] = [];
+      for (const point of points) {
+        const id = idOfCode.get(point.code);
+        if (id === undefined) {
+          const made = { ...point, id: nextId++ };
+          idOfCode.set(point.code, made.id);
+          fresh.push(made);
+          visible.push(made);
+        } else if (!visible.some((other) => other.id === id)) {
+          const updated = { ...point, id };
+          await trx.updateTable('delivery_points').set({ data: toJson(updated), locality_id: updated.localityId, type: updated.type, country_code: 'RU', hidden: false }).where('id', '=', id).execute();
+          visible.push(updated);
+        }
+      }
+      for (let i = 0; i < fresh.length; i += CHUNK) {
+        await trx
+          .insertInto('delivery_points')
+          .values(fresh.slice(i, i + CHUNK).map((p) => ({ id: p.id, company_id: p.companyId, locality_id: p.localityId, type: p.type, country_code: 'RU', data: toJson(p), code: p.code ?? null, hidden: false })))
+          .execute();
+      }
+      const kept = new Set(visible.map((point) => point.id));
+      const gone = known.filter((row) => !kept.has(Number(row.id)) && !flag(row.hidden)).map((row) => Number(row.id));
+      for (let i = 0; i < gone.length; i += CHUNK) await trx.updateTable('delivery_points').set({ hidden: true }).where('id', 'in', gone.slice(i, i + CHUNK)).execute();
+      return { points: visible, added: fresh.length, hidden: gone.length };
+    });
   }
 }

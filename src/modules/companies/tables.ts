@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Instant, Json } from '../../platform/db/column-types.js';
 
 /** Reference data (not tenant data): localities, pickup points, and which data version is loaded. */
@@ -24,6 +25,10 @@ export interface ReferenceTables {
     country_code: string;
     /** The whole point as served (JSON). */
     data: Json;
+    /** A real company's own code of an imported point; null for generated points. */
+    code: string | null;
+    /** An imported point gone from its company's directory: kept for the orders naming it, listed nowhere. */
+    hidden: ColumnType<boolean | number, boolean | undefined, boolean>;
   };
   reference_versions: {
     name: string;

@@ -71,6 +71,8 @@ export interface ComposeInput {
   pricing: Pricing;
   now: string;
   history: StatusHistoryItem[];
+  /** Through the account's contract in the company's test environment. */
+  testMode?: boolean;
 }
 
 /** `delivery.company.abbr` of an order carried by an own delivery method. */
@@ -263,6 +265,7 @@ export function composeOrder(args: ComposeInput): OrderDoc {
       factPrice: null,
       services: serviceIds.map((id) => ({ id, name: quote?.services[String(id)]?.name ?? args.serviceNames.get(id) ?? `Service ${id}`, price: quote?.services[String(id)]?.price ?? 0 })),
       point,
+      ...(args.testMode ? { testMode: true } : {}),
       priceCommissionDeclared: quote?.priceCommissionDeclared ?? 0,
       percentCommissionDeclared: quote?.percentCommissionDeclared ?? 0,
       priceCommissionCod: pricedPoint ? pricedPoint.priceCommissionCod : (quote?.priceCommissionCod ?? 0),

@@ -259,6 +259,7 @@ export const Order = Type.Object(
       services: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number() })),
       point: Nullable(OrderPoint),
       ...CommissionFields,
+      testMode: Type.Optional(Type.Boolean({ description: "Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment" })),
     }),
     clientPrice: Type.Number(),
     clientPrePay: Nullable(Type.Number()),

@@ -388,6 +388,7 @@ export class OrderService {
       pricing,
       now: history[history.length - 1]?.date ?? new Date().toISOString(),
       history,
+      testMode: typeof companyId === 'number' && company?.driver === 'contract' && (await this.reference.registry.isTestMode(scope.accountId, companyId)),
     });
   }
 

@@ -120,6 +120,12 @@ export class TrackingService {
     await this.jobs.enqueue(null, POLL_JOB, {}, { runAt: now, uniqueKey: `poll:${slot}`, maxAttempts: 1 });
   }
 
+  /** The company's own code of the order's pickup point, when it is one imported from the company's directory. */
+  private pointCodeOf(doc: OrderDoc): string | null {
+    const pointId = doc.delivery.point?.id;
+    return typeof pointId === 'number' ? (this.reference.registry.point(pointId)?.code ?? null) : null;
+  }
+
   /** A company's secret for pushing events (extension endpoint). */
   pushSecret(companyId: number): string {
     return createHmac('sha256', this.options.secret).update(`carrier-push:${companyId}`).digest('hex');
@@ -151,10 +157,13 @@ export class TrackingService {
       cargo: { weightGrams: Math.round((doc.dimensions.factWeight ?? doc.dimensions.weight ?? 1) * 1000), volumeCm3: 0, places: [] },
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
-      details: shipmentDetails(record.id, doc),
+      details: shipmentDetails(record.id, doc, this.pointCodeOf(doc)),
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
+      // the environment the parcel was made in, whatever the contract said when the order was created
+      if (await this.reference.registry.isTestMode(accountId, record.companyId)) doc.delivery.testMode = true;
+      else delete doc.delivery.testMode;
       await this.finishRegistration(record, doc, registration, null);
     } catch (error) {
       const transient = !(error instanceof CarrierError) || error.transient;
@@ -332,9 +341,13 @@ export class TrackingService {
     if (outcome === 'refused') throw refuse(`it is ${record.status} now`);
   }
 
-  /** Events for a company's track numbers (push or poll); answers what was applied and what not. */
-  async applyEvents(companyId: number, events: TrackingEvent[]): Promise<PushResult> {
-    const records = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
+  /**
+   * Events for a company's track numbers (push or poll); answers what was applied and what
+   * not. With `accountId` (a webhook of one account's contract) only that account's orders.
+   */
+  async applyEvents(companyId: number, events: TrackingEvent[], accountId?: number): Promise<PushResult> {
+    const found = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
+    const records = accountId === undefined ? found : found.filter((record) => record.accountId === accountId);
     const byTrack = new Map(records.map((record) => [record.trackNumber as string, record]));
     let applied = 0;
     const ignored: PushResult['ignored'] = [];
@@ -496,7 +509,7 @@ function returnFromOf(doc: OrderDoc): 42 | 44 | null {
 }
 
 /** Who and where, for a real company's registration (the simulated ones read only the locality). */
-function shipmentDetails(orderId: number, doc: OrderDoc): ShipmentDetails {
+function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: string | null): ShipmentDetails {
   const address = (from: { city: { countryCode?: string | null; name?: string | null; region?: string | null }; street: string | null; house: string | null; flat: string | null }, postalCode: string | null): ShipmentAddress => ({
     countryCode: from.city.countryCode ?? 'RU',
     postalCode,
@@ -513,7 +526,7 @@ function shipmentDetails(orderId: number, doc: OrderDoc): ShipmentDetails {
     recipient: { fullName: doc.recipient.fullName, phone: doc.recipient.phone, email: doc.recipient.email ?? null },
     address: address(doc.deliveryAddress, doc.deliveryAddress.zipCode ?? null),
     sender: { name: doc.sender.fullName ?? doc.brand, phone: doc.sender.phone ?? null, address: doc.senderAddress ? address(doc.senderAddress, null) : null },
-    pointCode: null,
+    pointCode,
     sidesCm: sides.every((side) => side > 0) ? [sides[0], sides[1], sides[2]] : null,
     comment: doc.comment ?? null,
   };

@@ -101,7 +101,7 @@ export class PickupService {
 
   async companyOffers(scope: Scope, query: PickupCompaniesQuery): Promise<PickupCompanyOffer[]> {
     const warehouse = await this.reachable(scope, query.warehouseId);
-    return this.offersAt(warehouse, query.type);
+    return this.offersAt(scope.accountId, warehouse, query.type);
   }
 
   async create(scope: Scope, input: PickupInput): Promise<{ id: number }> {
@@ -111,7 +111,7 @@ export class PickupService {
     if (input.date < todayIn(scope.timeZone)) problems.add('date', 'must be today or later');
     else if (warehouse.holidays.includes(input.date)) problems.add('date', 'is a holiday of the warehouse');
     else if (warehouse.schedule[scheduleIndexOf(input.date)] === null) problems.add('date', 'is a day off of the warehouse (its schedule)');
-    const offer = this.offersAt(warehouse, input.type).find((item) => item.id === input.companyId);
+    const offer = (await this.offersAt(scope.accountId, warehouse, input.type)).find((item) => item.id === input.companyId);
     if (!offer) problems.add('companyId', `does not collect from this warehouse's locality by ${input.type === 3 ? 'consolidated pickup (3)' : 'direct shipment (4)'} (GET /v2/pickups/companies lists who does)`);
     const comment = input.comment?.trim() || null;
     if (comment !== null && offer && !offer.commentAvailable) problems.add('comment', `${offer.name} takes no comment for the courier (commentAvailable is false)`);
@@ -273,7 +273,7 @@ export class PickupService {
         status: PICKUP_STATUS.done,
         statusHistory: [done, ...pickup.statusHistory],
         orderIds: covered.map((order) => order.id),
-        priceKopecks: this.priceKopecksOf(pickup, warehouse, covered.length),
+        priceKopecks: await this.priceKopecksOf(accountId, pickup, warehouse, covered.length),
         doneAt: done.date,
       };
       if (!(await this.store.move(accountId, pickupId, [PICKUP_STATUS.scheduled], change))) return;
@@ -308,17 +308,28 @@ export class PickupService {
 
   /** The orders a current pickup covers: its warehouse's at 13 leaving that day, of its company (4) or of every consolidating company (3). */
   private async covered(accountId: number, pickup: PickupRecord, warehouse: Warehouse): Promise<OrderView[]> {
-    const companyIds = pickup.type === 4 ? [pickup.companyId] : this.offersAt(warehouse, 3).map((offer) => offer.id);
+    const companyIds = pickup.type === 4 ? [pickup.companyId] : (await this.offersAt(accountId, warehouse, 3)).map((offer) => offer.id);
     return this.orders.readyForPickup(accountId, { warehouseId: warehouse.id, date: pickup.date, type: pickup.type, byDefault: warehouse.pickupType === pickup.type, companyIds }, MAX_PICKUP_ORDERS);
   }
 
-  private offersAt(warehouse: Warehouse, type: 3 | 4): PickupCompanyOffer[] {
-    return this.companies.pickupCompanies(warehouse.address.city, type);
+  /**
+   * Who collects from the warehouse: the instance's companies serving its locality, and for a
+   * direct shipment (4) also the account's contracted real companies that send a courier
+   * (CDEK intakes). The service's consolidated pickup (3) hands over to the instance's only.
+   */
+  private async offersAt(accountId: number, warehouse: Warehouse, type: 3 | 4): Promise<PickupCompanyOffer[]> {
+    const offers = this.companies.pickupCompanies(warehouse.address.city, type);
+    if (type !== 4 || warehouse.address.city.countryCode.toUpperCase() !== 'RU') return offers;
+    for (const { company } of await this.reference.registry.companiesOf(accountId)) {
+      if (company.driver !== 'contract' || !company.pickup?.direct || offers.some((offer) => offer.id === company.id)) continue;
+      offers.push({ id: company.id, name: company.name, price: company.pickup.pricePickup, countFree: company.pickup.countFree ?? 0, commentAvailable: company.pickup.commentAvailable ?? false });
+    }
+    return offers;
   }
 
   /** The company's price for the pickup, 0 from its `countFree` orders (fixed when Done). */
-  private priceKopecksOf(pickup: PickupRecord, warehouse: Warehouse, countOrders: number): number {
-    const offer = this.offersAt(warehouse, pickup.type).find((item) => item.id === pickup.companyId);
+  private async priceKopecksOf(accountId: number, pickup: PickupRecord, warehouse: Warehouse, countOrders: number): Promise<number> {
+    const offer = (await this.offersAt(accountId, warehouse, pickup.type)).find((item) => item.id === pickup.companyId);
     if (!offer) return 0;
     return offer.countFree > 0 && countOrders >= offer.countFree ? 0 : toKopecks(offer.price);
   }
@@ -338,7 +349,7 @@ export class PickupService {
       const warehouse = warehouses.get(record.warehouseId) as Warehouse;
       const current = (CURRENT as readonly number[]).includes(record.status);
       const orders = current ? await this.covered(scope.accountId, record, warehouse) : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
-      const offer = this.offersAt(warehouse, record.type).find((item) => item.id === record.companyId);
+      const offer = (await this.offersAt(scope.accountId, warehouse, record.type)).find((item) => item.id === record.companyId);
       pickups.push({
         id: record.id,
         type: record.type,
@@ -347,7 +358,7 @@ export class PickupService {
         number: record.number,
         date: record.date,
         time: { from: record.timeFrom, to: record.timeTo },
-        price: toRoubles(record.priceKopecks ?? this.priceKopecksOf(record, warehouse, orders.length)),
+        price: toRoubles(record.priceKopecks ?? (await this.priceKopecksOf(scope.accountId, record, warehouse, orders.length))),
         weight: this.weightGramsOf(record, orders) / 1000,
         file: await this.actOf(record, orders, warehouse),
         countOrders: orders.length,

@@ -1,0 +1,103 @@
+/**
+ * The real companies' pickup-point directories imported into our points: shared by every
+ * account, read through one contract, upserted by the company's code (a point gone from the
+ * directory is hidden, keeping its id), served by GET /v2/lists/points and, for accounts
+ * with the contract, the calculator's type-1 options.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import type { ApiClient } from '../../../test/support/client.js';
+import { realCarrierEnv, startFakeBoxberry, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
+import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
+import { POINTS_IMPORT_JOB } from './points-import.js';
+
+let t: TestApp;
+let cdek: FakeRealCarrier;
+let boxberry: FakeRealCarrier;
+let account: OrderingAccount;
+let stranger: ApiClient;
+const CDEK = 1001;
+
+const point = (code: string, name: string, latitude: number, extra: Record<string, unknown> = {}) => ({
+  code, name, type: 'PVZ', location: { country_code: 'RU', city: 'Москва', postal_code: '125009', address: `${name}, 1`, latitude, longitude: 37.61 }, work_time_list: [{ day: 1, time: '10:00/20:00' }], have_cash: true, have_cashless: true, weight_max: 20, ...extra,
+});
+
+beforeAll(async () => {
+  [cdek, boxberry] = await Promise.all([startFakeCdek(), startFakeBoxberry()]);
+  t = await createTestApp({ env: realCarrierEnv({ cdek, boxberry }) });
+  account = await orderingAccount(t);
+  stranger = (await t.newAccount('Stranger')).client;
+});
+afterAll(async () => {
+  await t.close();
+  await Promise.all([cdek.close(), boxberry.close()]);
+});
+
+const listed = async (client: ApiClient, companyId: number) => (await client.get(`/v2/lists/points?companyId=${companyId}&perPage=100`)).body as Array<{ id: number; name: string; cashPaymentAvailable: boolean }>;
+
+describe('importing a real company\'s pickup points', () => {
+  it('imports nothing without a contract', async () => {
+    expect(await t.runtime.services.carrierPoints.importPoints(CDEK)).toEqual({ accountId: null, visible: 0, added: 0, hidden: 0 });
+    expect(await listed(account.owner, CDEK)).toEqual([]);
+  });
+
+  it('queues an import when a contract is connected; the import lists the points for every account', async () => {
+    expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, { params: { clientId: 'good-id', clientSecret: 'good-secret' } })).status).toBe(204);
+    const queued = await t.runtime.database.db.selectFrom('jobs').select(['kind', 'payload']).where('kind', '=', POINTS_IMPORT_JOB).execute();
+    expect(queued).toHaveLength(1);
+    const outcome = await t.runtime.services.carrierPoints.importPoints(CDEK);
+    expect(outcome).toEqual({ accountId: account.accountId, visible: 2, added: 2, hidden: 0 });
+    const points = await listed(stranger, CDEK);
+    expect(points.map((item) => item.name).sort()).toEqual(['На Тверской', 'Постамат']);
+    expect(points.every((item) => Math.floor(item.id / 10_000_000) === CDEK)).toBe(true);
+    const locker = (await stranger.get(`/v2/lists/points?companyId=${CDEK}&types=2`)).body;
+    expect(locker).toHaveLength(1);
+    expect(locker[0]).toMatchObject({ name: 'Постамат', cashPaymentAvailable: false, cardPaymentAvailable: true });
+  });
+
+  it('offers the imported points as CDEK\'s type-1 options to the account with the contract only', async () => {
+    const body = { reception: { cityName: 'Москва' }, sender: { cityName: 'Санкт-Петербург' }, pickupType: 1 };
+    const mine = await account.owner.post('/v2/calculator', body);
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    const option = mine.body['1'].find((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === CDEK);
+    expect(option, JSON.stringify(mine.body['1'].map((item: { deliveryCompanyId: number }) => item.deliveryCompanyId))).toBeDefined();
+    expect(option.points.map((item: { name: string }) => item.name)).toContain('На Тверской');
+    const theirs = await stranger.post('/v2/calculator', body);
+    expect(theirs.body['1'].some((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === CDEK)).toBe(false);
+  });
+
+  it('registers an order to an imported point with the point\'s CDEK code', async () => {
+    const tverskaya = (await listed(account.owner, CDEK)).find((item) => item.name === 'На Тверской');
+    const body = orderBody({ shopId: account.shopId, pointId: tverskaya?.id as number }, { cmsId: 'PVZ-1', deliveryAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '5' }, delivery: { company: { id: CDEK }, type: 1, point: { id: tverskaya?.id } } });
+    const { trackNumber } = await preparedOrder(account.owner, account.worker, body);
+    expect(trackNumber).toBe(cdek.created.get('PVZ-1')?.track);
+    expect(JSON.parse(cdek.bodies.get('POST /v2/orders') ?? '{}')).toMatchObject({ number: 'PVZ-1', delivery_point: 'MSK123' });
+  });
+
+  it('keeps ids by code, hides points gone from the directory, and ignores an empty directory', async () => {
+    const before = new Map((await listed(account.owner, CDEK)).map((item) => [item.name, item.id]));
+    cdek.directory = [point('MSK123', 'На Тверской (переехал)', 55.757, { have_cash: false }), point('MSK777', 'Новый', 55.76)];
+    try {
+      expect(await t.runtime.services.carrierPoints.importPoints(CDEK)).toMatchObject({ visible: 2, added: 1, hidden: 1 });
+      const after = await listed(account.owner, CDEK);
+      const moved = after.find((item) => item.name === 'На Тверской (переехал)');
+      expect(moved?.id).toBe(before.get('На Тверской'));
+      expect(moved?.cashPaymentAvailable).toBe(false);
+      expect(after.some((item) => item.id === before.get('Постамат'))).toBe(false);
+      const rows = await t.runtime.database.db.selectFrom('delivery_points').select(['id', 'hidden']).where('company_id', '=', CDEK).execute();
+      expect(rows).toHaveLength(3);
+      cdek.directory = [];
+      expect(await t.runtime.services.carrierPoints.importPoints(CDEK)).toMatchObject({ visible: 0, added: 0, hidden: 0 });
+      expect(await listed(account.owner, CDEK)).toHaveLength(2);
+    } finally {
+      cdek.directory = null;
+    }
+  });
+
+  it('imports Boxberry\'s ListPoints too, with its load limit', async () => {
+    expect((await account.owner.post('/v2/carrier-integrations/1002', { params: { token: 'good-token' } })).status).toBe(204);
+    expect(await t.runtime.services.carrierPoints.importPoints(1002)).toMatchObject({ visible: 1, added: 1 });
+    const [only] = (await account.owner.get('/v2/lists/points?companyId=1002')).body;
+    expect(only).toMatchObject({ cardPaymentAvailable: true });
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Status webhooks of real companies (CDEK's ORDER_STATUS): each account's contract gets its
+ * own unguessable address, `/v2/carrier-webhooks/{code}/{accountId}-{HMAC}` (the HMAC of the
+ * account and company under a secret derived from the instance secret; nothing stored), and
+ * the subscription with the company is made by a job once the contract is connected.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { eventOfWebhook } from '../../carriers/cdek/mapper.js';
+import { CDEK_ID } from '../../carriers/contracts.js';
+import type { TrackingEvent } from '../../carriers/types.js';
+import { notFound } from '../../platform/errors.js';
+import type { JobQueue, JobWorker } from '../../platform/jobs.js';
+import type { TrackingService } from '../orders/tracking.js';
+import type { PushResult } from '../orders/schemas.js';
+import type { CarrierIntegrationService } from './service.js';
+
+export const WEBHOOK_SUBSCRIBE_JOB = 'carriers.webhook-subscribe';
+
+/** Companies whose webhooks we receive, by the code in the address, with their body's reader. */
+const WEBHOOK_READERS: Record<string, { companyId: number; eventOf: (body: unknown) => TrackingEvent | null }> = {
+  cdek: { companyId: CDEK_ID, eventOf: eventOfWebhook },
+};
+
+export class CarrierWebhooks {
+  constructor(
+    private readonly integrations: CarrierIntegrationService,
+    private readonly tracking: TrackingService,
+    private readonly jobs: JobQueue,
+    private readonly options: { publicUrl: string; secret: string },
+  ) {}
+
+  private signature(accountId: number, companyId: number): string {
+    return createHmac('sha256', this.options.secret).update(`carrier-webhook:${accountId}:${companyId}`).digest('hex');
+  }
+
+  /** The address a company sends an account's status updates to. */
+  urlOf(accountId: number, companyId: number): string | null {
+    const code = Object.keys(WEBHOOK_READERS).find((key) => WEBHOOK_READERS[key].companyId === companyId);
+    return code ? `${this.options.publicUrl}/v2/carrier-webhooks/${code}/${accountId}-${this.signature(accountId, companyId)}` : null;
+  }
+
+  registerJobs(worker: JobWorker): void {
+    worker.register<{ accountId: number; companyId: number }>(WEBHOOK_SUBSCRIBE_JOB, async (job, signal) => {
+      await this.subscribe(job.payload.accountId, job.payload.companyId, signal);
+    });
+  }
+
+  /** Queues the subscription of a newly connected contract (companies without webhooks: nothing). */
+  async queueSubscription(accountId: number, companyId: number): Promise<void> {
+    if (!this.urlOf(accountId, companyId)) return;
+    await this.jobs.enqueue(accountId, WEBHOOK_SUBSCRIBE_JOB, { accountId, companyId }, { uniqueKey: `carrier-webhook:${accountId}:${companyId}`, maxAttempts: 6 });
+  }
+
+  /** Subscribes the account's address with the company through its contract (a retried job does not subscribe twice). */
+  async subscribe(accountId: number, companyId: number, signal: AbortSignal = AbortSignal.timeout(60_000)): Promise<boolean> {
+    const url = this.urlOf(accountId, companyId);
+    const driver = await this.integrations.contractDriver(accountId, companyId);
+    if (!url || !driver?.subscribeStatusWebhook) return false;
+    await driver.subscribeStatusWebhook(url, signal);
+    return true;
+  }
+
+  /**
+   * A company's status update for one account's contract. An address that is not one we gave
+   * (wrong company, account or signature, or a contract since disconnected) is 404; updates
+   * of other types, unknown statuses and others' parcels are answered 200 and ignored (a
+   * company retries anything else).
+   */
+  async receive(code: string, token: string, body: unknown): Promise<PushResult> {
+    const reader = WEBHOOK_READERS[code];
+    const match = /^(\d{1,15})-([0-9a-f]{64})$/.exec(token);
+    if (!reader || !match) throw notFound('Webhook address', token);
+    const accountId = Number(match[1]);
+    const expected = Buffer.from(this.signature(accountId, reader.companyId));
+    if (!timingSafeEqual(expected, Buffer.from(match[2]))) throw notFound('Webhook address', token);
+    if (!(await this.integrations.contractDriver(accountId, reader.companyId))) throw notFound('Webhook address', token);
+    const event = reader.eventOf(body);
+    if (!event) return { applied: 0, ignored: [] };
+    return this.tracking.applyEvents(reader.companyId, [event], accountId);
+  }
+}
