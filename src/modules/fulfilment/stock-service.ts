@@ -147,6 +147,11 @@ export class StockService implements ProductStock, OrderFulfilment {
     return this.releaseFor(db, accountId, { marketplaceOrderId }, actor);
   }
 
+  /** The marketplace took the parcel (shipped or delivered): the goods held leave the warehouse. */
+  shipMarketplaceOrder(db: Db, accountId: number, marketplaceOrderId: number, actor: StockActor): Promise<void> {
+    return this.shipFor(db, accountId, { marketplaceOrderId }, actor);
+  }
+
   private async reserveFor(db: Db, accountId: number, holder: StockHolder, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
     const place = plan.fulfilmentWarehouseId;
     if (place === null) return describe(plan, new Map());
@@ -187,8 +192,12 @@ export class StockService implements ProductStock, OrderFulfilment {
   }
 
   async ship(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<void> {
-    const note: MovementNote = { ...actor, orderId, reason: `order ${orderId} handed to the delivery company` };
-    for (const allocation of await this.store.allocationsOf(db, accountId, { orderId })) {
+    await this.shipFor(db, accountId, { orderId }, actor);
+  }
+
+  private async shipFor(db: Db, accountId: number, holder: StockHolder, actor: StockActor): Promise<void> {
+    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `order ${holder.orderId} handed to the delivery company` : `marketplace order ${holder.marketplaceOrderId} handed over for delivery` };
+    for (const allocation of await this.store.allocationsOf(db, accountId, holder)) {
       if (allocation.state === 'reserved') await this.store.ship(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
     }
   }

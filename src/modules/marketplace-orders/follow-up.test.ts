@@ -126,6 +126,9 @@ describe('Wildberries: statuses through POST /api/v3/orders/status', () => {
     fake.wildberries.statuses.set(501, { supplierStatus: 'complete', wbStatus: 'sold' });
     await t.runtime.services.marketplaceOrders.poll(at.accountId, 2);
     expect((await byNumber(at.owner, '501')).statusHistory.map((item: { code: number }) => item.code)).toEqual([1, 2, 4]);
+    // sold: the goods it held left the warehouse
+    expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 0, reserved: 0 });
+    expect(await t.runtime.database.db.selectFrom('stock_allocations').select('state').where('marketplace_order_id', '=', held.id).execute()).toEqual([{ state: 'shipped' }]);
     await expectBooksBalance(t, at.accountId);
   });
 

@@ -46,7 +46,7 @@ export class MarketplaceOrderService {
     private readonly marketplaces: MarketplaceService,
     private readonly products: ProductService,
     private readonly jobs: JobQueue,
-    private readonly stock: Pick<StockService, 'planGoods' | 'reserveForMarketplaceOrder' | 'releaseMarketplaceOrder'>,
+    private readonly stock: Pick<StockService, 'planGoods' | 'reserveForMarketplaceOrder' | 'releaseMarketplaceOrder' | 'shipMarketplaceOrder'>,
     private readonly options: { pollSeconds: number },
   ) {
     marketplaces.whenConnected((accountId, marketplaceId) => this.schedulePoll(accountId, marketplaceId));
@@ -206,8 +206,9 @@ export class MarketplaceOrderService {
           if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.released, null)) await this.stock.releaseMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
           else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.released, null);
         } else if (update.status >= 3) {
-          // it left without us: the goods it waited for are no longer wanted
-          await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null);
+          // the marketplace has the parcel: what it held left the warehouse; what it waited for is wanted no more
+          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.shipped, null)) await this.stock.shipMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
+          else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null);
         }
         return true;
       });

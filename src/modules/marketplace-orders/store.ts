@@ -48,7 +48,7 @@ export interface NewMarketplaceOrder {
 }
 
 /** Where a marketplace order's hold on fulfilment goods stands. */
-export const RESERVATION = { none: 0, waiting: 1, held: 2, released: 3 } as const;
+export const RESERVATION = { none: 0, waiting: 1, held: 2, released: 3, shipped: 4 } as const;
 export type ReservationStatus = (typeof RESERVATION)[keyof typeof RESERVATION];
 
 export type ProductError = { product: number; message: string };
