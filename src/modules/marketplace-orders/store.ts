@@ -131,13 +131,13 @@ export class MarketplaceOrderStore {
     return this.db.transaction().execute(work);
   }
 
+  private ofMarketplace(accountId: number, marketplaceId: number) {
+    return this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('marketplace_id', '=', marketplaceId);
+  }
+
   /** Orders of one marketplace waiting for goods, oldest first. */
   async waitingForGoods(accountId: number, marketplaceId: number, limit: number): Promise<OrderRow[]> {
-    return this.db
-      .selectFrom('marketplace_orders')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('marketplace_id', '=', marketplaceId)
+    return this.ofMarketplace(accountId, marketplaceId)
       .where('reservation_status', '=', RESERVATION.waiting)
       .orderBy('id')
       .limit(limit)
@@ -161,11 +161,7 @@ export class MarketplaceOrderStore {
 
   /** Orders whose status may still change, those never asked about (then the longest unasked) first. */
   async notFinal(accountId: number, marketplaceId: number, limit: number): Promise<OrderRow[]> {
-    return this.db
-      .selectFrom('marketplace_orders')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('marketplace_id', '=', marketplaceId)
+    return this.ofMarketplace(accountId, marketplaceId)
       .where('status_code', 'not in', FINAL_STATUSES)
       .orderBy(sql`status_checked_at is not null`)
       .orderBy('status_checked_at')
