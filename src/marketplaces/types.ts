@@ -76,6 +76,11 @@ export interface MarketplaceAdapter {
   checkCredentials(credentials: Credentials, signal: AbortSignal): Promise<void>;
   /** The next page of orders after `cursor` (null: the first poll), at most `limit`. */
   fetchOrders(credentials: Credentials, cursor: unknown, limit: number, now: Date, signal: AbortSignal): Promise<OrderPage>;
+  /**
+   * The seller's own warehouses as the marketplace lists them now (ids and names; neither
+   * list gives an address we could place by FIAS), or null when the marketplace has no such list.
+   */
+  listWarehouses(credentials: Credentials, signal: AbortSignal): Promise<Array<{ id: number; name: string }> | null>;
   /** The present statuses of stored orders (by number); an order the marketplace does not answer for is left out. */
   fetchStatuses(credentials: Credentials, numbers: string[], signal: AbortSignal): Promise<StatusUpdate[]>;
 }
@@ -117,6 +122,14 @@ export async function statusesOneByOne(numbers: string[], read: (number: string)
     }
   }
   return updates;
+}
+
+/** A marketplace's list of warehouses `[{<idKey>, name}]` as ids and names (pure). */
+export function warehouseList(items: unknown, idKey: string): Array<{ id: number; name: string }> {
+  return (Array.isArray(items) ? (items as Array<Record<string, unknown>>) : []).flatMap((item) => {
+    const id = Number(item[idKey]);
+    return Number.isSafeInteger(id) && id > 0 ? [{ id, name: textOrNull(item.name) ?? '' }] : [];
+  });
 }
 
 /** Roubles as the marketplaces write them ("1390.000000", 1390.5) to whole kopecks. */

@@ -10,7 +10,8 @@ export interface FakeMarketplaces {
   baseUrl: string;
   ozon: { clientId: string; apiKey: string; postings: Array<Record<string, unknown>> };
   /** `statuses`: what POST /api/v3/orders/status answers per order id (default new/waiting). */
-  wildberries: { token: string; orders: Array<Record<string, unknown>>; statuses: Map<number, { supplierStatus: string; wbStatus: string }> };
+  /** `warehouses`: what GET /api/v3/warehouses answers (null: HTTP 500). */
+  wildberries: { token: string; orders: Array<Record<string, unknown>>; statuses: Map<number, { supplierStatus: string; wbStatus: string }>; warehouses: Array<Record<string, unknown>> | null };
   yandex: { campaignId: string; apiKey: string; orders: Array<Record<string, unknown>> };
   /** The next order-list calls answer these statuses first (429 with Retry-After seconds). */
   failures: Array<{ status: number; retryAfter?: number }>;
@@ -60,7 +61,7 @@ function send(response: http.ServerResponse, status: number, body: unknown, head
 export async function startFakeMarketplaces(): Promise<FakeMarketplaces> {
   const state: Omit<FakeMarketplaces, 'baseUrl' | 'close'> = {
     ozon: { clientId: '123456', apiKey: 'ozon-api-key-0123456789', postings: [] },
-    wildberries: { token: 'wb-token-abcdefghijklmnop', orders: [], statuses: new Map() },
+    wildberries: { token: 'wb-token-abcdefghijklmnop', orders: [], statuses: new Map(), warehouses: [{ id: 2000101, officeId: 1, name: 'Подольск', cargoType: 1, deliveryType: 1 }] },
     yandex: { campaignId: '21000001', apiKey: 'ACMA:ym-api-key-0123456789', orders: [] },
     failures: [],
     calls: [],
@@ -96,7 +97,7 @@ export async function startFakeMarketplaces(): Promise<FakeMarketplaces> {
       // Wildberries
       if (url.pathname.startsWith('/api/v3/')) {
         if (request.headers.authorization !== state.wildberries.token) return send(response, 401, { title: 'unauthorized', detail: 'token is malformed', code: 'b4b3a4ee', status: 401, statusText: 'Unauthorized' });
-        if (url.pathname === '/api/v3/warehouses') return send(response, 200, [{ id: 2000101, officeId: 1, name: 'Подольск', cargoType: 1, deliveryType: 1 }]);
+        if (url.pathname === '/api/v3/warehouses') return state.wildberries.warehouses ? send(response, 200, state.wildberries.warehouses) : send(response, 500, { title: 'internal error', status: 500 });
         if (url.pathname === '/api/v3/orders/status' && request.method === 'POST') {
           const ids = Array.isArray(body.orders) ? (body.orders as number[]) : [];
           return send(response, 200, { orders: ids.map((id) => ({ id, ...(state.wildberries.statuses.get(id) ?? { supplierStatus: 'new', wbStatus: 'waiting' }) })) });

@@ -1,5 +1,5 @@
 /** The Ozon adapter: FBS postings and the cheap credential check (warehouse list). */
-import { statusesOneByOne, type Credentials, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
+import { statusesOneByOne, warehouseList, type Credentials, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
 import { firstCursor, mapPostingList, mapPostingStatus, postingListRequest, type OzonCursor } from './mapper.js';
 import { OzonProxy } from './proxy.js';
 
@@ -18,6 +18,11 @@ export class OzonAdapter implements MarketplaceAdapter {
     const at = (cursor as OzonCursor | null) ?? firstCursor(now);
     const body = await this.proxy.postings(credentials, postingListRequest(at, Math.min(limit, 1000), now), signal);
     return mapPostingList(body, at, now);
+  }
+
+  /** POST /v1/warehouse/list: {result: [{warehouse_id, name, ...}]}. */
+  async listWarehouses(credentials: Credentials, signal: AbortSignal): Promise<Array<{ id: number; name: string }>> {
+    return warehouseList(((await this.proxy.warehouses(credentials, signal)) as { result?: unknown }).result, 'warehouse_id');
   }
 
   /** Ozon reads one posting per call (/v3/posting/fbs/get); the caller bounds how many. */

@@ -57,6 +57,11 @@ export class SandboxAdapter implements MarketplaceAdapter {
     return { orders, cursor: { startedAt: at.startedAt, produced: Math.max(at.produced, upTo) }, more: upTo < due };
   }
 
+  /** The sandbox's one warehouse is in the reference data. */
+  async listWarehouses(): Promise<null> {
+    return null;
+  }
+
   /** Sandbox orders keep the status they arrived in (a demo of status changes would need the shop to act on them). */
   async fetchStatuses(): Promise<StatusUpdate[]> {
     return [];

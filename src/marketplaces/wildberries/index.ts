@@ -1,5 +1,5 @@
 /** The Wildberries adapter: FBS/DBS assembly tasks, paged by WB's `next` token. */
-import type { Credentials, MarketplaceAdapter, OrderPage, StatusUpdate } from '../types.js';
+import { warehouseList, type Credentials, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
 import { mapOrderList, mapStatuses, ordersQuery, STATUS_BATCH, type WildberriesCursor } from './mapper.js';
 import { WildberriesProxy } from './proxy.js';
 
@@ -19,6 +19,11 @@ export class WildberriesAdapter implements MarketplaceAdapter {
     const pageSize = Math.min(limit, 1000);
     const body = await this.proxy.orders(credentials, ordersQuery(at, pageSize, now), signal);
     return mapOrderList(body, at, pageSize, now);
+  }
+
+  /** GET /api/v3/warehouses: [{id, officeId, name, ...}]. */
+  async listWarehouses(credentials: Credentials, signal: AbortSignal): Promise<Array<{ id: number; name: string }>> {
+    return warehouseList(await this.proxy.warehouses(credentials, signal), 'id');
   }
 
   /** The order list carries no status: WB answers it by id through /api/v3/orders/status. */

@@ -21,6 +21,11 @@ export class YandexMarketAdapter implements MarketplaceAdapter {
     return mapOrderList(body, at, now);
   }
 
+  /** The campaign API has no list of the seller's warehouses: the reference data answers. */
+  async listWarehouses(): Promise<null> {
+    return null;
+  }
+
   /** One order per call (GET .../orders/{orderId}); the caller bounds how many. */
   fetchStatuses(credentials: Credentials, numbers: string[], signal: AbortSignal): Promise<StatusUpdate[]> {
     return statusesOneByOne(numbers, async (number) => mapOrderStatus(await this.proxy.order(credentials, number, signal)));

@@ -177,3 +177,37 @@ describe('Yandex Market: statuses re-read one by one, bounded per run', () => {
     await expect(t.runtime.services.marketplaceOrders.poll(at.accountId, 3)).resolves.toMatchObject({ changed: 0 });
   });
 });
+
+describe('GET /v2/marketplaces/warehouses asks a connected marketplace', () => {
+  const podolsk = '/v2/marketplaces/warehouses?marketplaceId=2&shippingMode=1&fias=29251dcf-00a1-4e34-98d4-5c47484a36d4';
+
+  it('keeps the warehouses the marketplace names, under its names; falls back to the reference when it fails', async () => {
+    const at = await fulfilmentAccount(t, { name: 'WB warehouses' });
+    const stranger = await fulfilmentAccount(t, { name: 'WB not connected' });
+    fake.wildberries.warehouses = [{ id: 2000101, officeId: 1, name: 'Мой склад в Подольске', cargoType: 1, deliveryType: 1 }];
+    expect((await at.owner.post('/v2/marketplaces/integration/2', { token: fake.wildberries.token })).status).toBe(204);
+    const address = { street: 'Комсомольская улица', house: '1', bulk: 'стр. 4', flat: null, zipCode: '142100', city: { countryCode: 'RU', name: 'Подольск', fias: '29251dcf-00a1-4e34-98d4-5c47484a36d4', type: 'г', region: 'Московская область' } };
+    fake.calls.length = 0;
+    expect((await at.owner.get(podolsk)).body).toEqual([{ id: 2000101, name: 'Мой склад в Подольске', address }]);
+    expect(fake.calls.map((call) => call.url)).toEqual(['/api/v3/warehouses']);
+    // a shop key of the account reads the same
+    expect((await t.client(at.shopKey).get(podolsk)).body).toEqual([{ id: 2000101, name: 'Мой склад в Подольске', address }]);
+    // not connected: the reference, and no call
+    fake.calls.length = 0;
+    expect((await stranger.owner.get(podolsk)).body).toEqual([{ id: 2000101, name: expect.stringContaining('склад продавца WB'), address }]);
+    expect(fake.calls).toHaveLength(0);
+    // FBO warehouses are the marketplace's own: never asked
+    await at.owner.get('/v2/marketplaces/warehouses?marketplaceId=2&shippingMode=2&fias=29251dcf-00a1-4e34-98d4-5c47484a36d4');
+    expect(fake.calls).toHaveLength(0);
+
+    // the seller no longer has it there
+    fake.wildberries.warehouses = [{ id: 999, officeId: 2, name: 'Другой', cargoType: 1, deliveryType: 1 }];
+    expect((await at.owner.get(podolsk)).body).toEqual([]);
+    // WB fails: the reference answers, never a 5xx
+    fake.wildberries.warehouses = null;
+    const fallback = await at.owner.get(podolsk);
+    expect(fallback.status).toBe(200);
+    expect(fallback.body).toEqual([{ id: 2000101, name: expect.stringContaining('склад продавца WB'), address }]);
+    fake.wildberries.warehouses = [{ id: 2000101, officeId: 1, name: 'Подольск', cargoType: 1, deliveryType: 1 }];
+  });
+});
