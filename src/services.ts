@@ -205,7 +205,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   });
   const integratedWithWarehouses = async () => new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
   const marketplaces = new MarketplaceService(new IntegrationStore(db), marketplaceDirectory, adapters, shops, secretBox, integratedWithWarehouses, config.publicUrl);
-  const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, { pollSeconds: config.marketplacePollSeconds });
+  const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, stock, { pollSeconds: config.marketplacePollSeconds });
   const reportStore = new ReportStore(db, database.kind);
   const rates = readDataFile<BillingRates>('billing.json');
   const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });

@@ -3,7 +3,7 @@
  * refusal of the credentials told apart from its being unavailable. Credentials travel in
  * headers only, never in a URL or an error message (both may reach the logs).
  */
-import { MarketplaceAuthError, MarketplaceUnavailableError } from './types.js';
+import { MarketplaceAuthError, MarketplaceNotFoundError, MarketplaceUnavailableError } from './types.js';
 
 const CALL_TIMEOUT_MS = 15_000;
 const REASON_MAX = 300;
@@ -65,6 +65,7 @@ export async function callJson(marketplace: string, call: JsonCall, signal: Abor
   if (response.status === 429) {
     throw new MarketplaceUnavailableError(`${marketplace} asks to slow down (HTTP 429) on ${pathOnly}`, retryAfterMs(response.headers));
   }
+  if (response.status === 404) throw new MarketplaceNotFoundError(`${marketplace} knows no ${pathOnly}: ${reasonOf(body, 'not found')}`);
   if (!response.ok) {
     throw new MarketplaceUnavailableError(`${marketplace} answered HTTP ${response.status} on ${pathOnly}: ${reasonOf(body, 'no reason given')}`);
   }

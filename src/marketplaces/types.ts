@@ -63,11 +63,26 @@ export interface OrderPage {
   more: boolean;
 }
 
+/** A stored order's status as the marketplace tells it now. */
+export interface StatusUpdate {
+  number: string;
+  status: MarketplaceOrderStatus;
+  statusName: string;
+  acceptedAt: string | null;
+}
+
 export interface MarketplaceAdapter {
   /** Checks the credentials with a cheap call; throws MarketplaceAuthError or MarketplaceUnavailableError. */
   checkCredentials(credentials: Credentials, signal: AbortSignal): Promise<void>;
   /** The next page of orders after `cursor` (null: the first poll), at most `limit`. */
   fetchOrders(credentials: Credentials, cursor: unknown, limit: number, now: Date, signal: AbortSignal): Promise<OrderPage>;
+  /**
+   * The seller's own warehouses as the marketplace lists them now (ids and names; neither
+   * list gives an address we could place by FIAS), or null when the marketplace has no such list.
+   */
+  listWarehouses(credentials: Credentials, signal: AbortSignal): Promise<Array<{ id: number; name: string }> | null>;
+  /** The present statuses of stored orders (by number); an order the marketplace does not answer for is left out. */
+  fetchStatuses(credentials: Credentials, numbers: string[], signal: AbortSignal): Promise<StatusUpdate[]>;
 }
 
 /** The marketplace refused the credentials (401/403): the account must fix them. */
@@ -77,7 +92,7 @@ export class MarketplaceAuthError extends Error {
 
 /** The marketplace did not answer usefully (network, 429, 5xx, garbage): try again later. */
 export class MarketplaceUnavailableError extends Error {
-  override readonly name = 'MarketplaceUnavailableError';
+  override readonly name: string = 'MarketplaceUnavailableError';
   constructor(
     message: string,
     /** From Retry-After (or the marketplace's own header) on a 429, else null. */
@@ -85,6 +100,36 @@ export class MarketplaceUnavailableError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A 404: the thing asked for is not (or no longer) the seller's there. Still "unavailable"
+ * for calls that must answer; a status read of one order skips it.
+ */
+export class MarketplaceNotFoundError extends MarketplaceUnavailableError {
+  override readonly name = 'MarketplaceNotFoundError';
+}
+
+/** Reads one order's status per call, skipping the orders the marketplace no longer knows. */
+export async function statusesOneByOne(numbers: string[], read: (number: string) => Promise<StatusUpdate | null>): Promise<StatusUpdate[]> {
+  const updates: StatusUpdate[] = [];
+  for (const number of numbers) {
+    try {
+      const update = await read(number);
+      if (update) updates.push(update);
+    } catch (error) {
+      if (!(error instanceof MarketplaceNotFoundError)) throw error;
+    }
+  }
+  return updates;
+}
+
+/** A marketplace's list of warehouses `[{<idKey>, name}]` as ids and names (pure). */
+export function warehouseList(items: unknown, idKey: string): Array<{ id: number; name: string }> {
+  return (Array.isArray(items) ? (items as Array<Record<string, unknown>>) : []).flatMap((item) => {
+    const id = Number(item[idKey]);
+    return Number.isSafeInteger(id) && id > 0 ? [{ id, name: textOrNull(item.name) ?? '' }] : [];
+  });
 }
 
 /** Roubles as the marketplaces write them ("1390.000000", 1390.5) to whole kopecks. */

@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 export interface FakeMarketplaces {
   baseUrl: string;
   ozon: { clientId: string; apiKey: string; postings: Array<Record<string, unknown>> };
-  wildberries: { token: string; orders: Array<Record<string, unknown>> };
+  /** `statuses`: what POST /api/v3/orders/status answers per order id (default new/waiting). */
+  /** `warehouses`: what GET /api/v3/warehouses answers (null: HTTP 500). */
+  wildberries: { token: string; orders: Array<Record<string, unknown>>; statuses: Map<number, { supplierStatus: string; wbStatus: string }>; warehouses: Array<Record<string, unknown>> | null };
   yandex: { campaignId: string; apiKey: string; orders: Array<Record<string, unknown>> };
   /** The next order-list calls answer these statuses first (429 with Retry-After seconds). */
   failures: Array<{ status: number; retryAfter?: number }>;
@@ -59,7 +61,7 @@ function send(response: http.ServerResponse, status: number, body: unknown, head
 export async function startFakeMarketplaces(): Promise<FakeMarketplaces> {
   const state: Omit<FakeMarketplaces, 'baseUrl' | 'close'> = {
     ozon: { clientId: '123456', apiKey: 'ozon-api-key-0123456789', postings: [] },
-    wildberries: { token: 'wb-token-abcdefghijklmnop', orders: [] },
+    wildberries: { token: 'wb-token-abcdefghijklmnop', orders: [], statuses: new Map(), warehouses: [{ id: 2000101, officeId: 1, name: 'Подольск', cargoType: 1, deliveryType: 1 }] },
     yandex: { campaignId: '21000001', apiKey: 'ACMA:ym-api-key-0123456789', orders: [] },
     failures: [],
     calls: [],
@@ -82,6 +84,10 @@ export async function startFakeMarketplaces(): Promise<FakeMarketplaces> {
       if (url.pathname.startsWith('/v1/warehouse/') || url.pathname.startsWith('/v3/posting/')) {
         if (request.headers['client-id'] !== state.ozon.clientId || request.headers['api-key'] !== state.ozon.apiKey) return send(response, 403, { code: 7, message: 'Invalid Api-Key, please contact support', details: [] });
         if (url.pathname === '/v1/warehouse/list') return send(response, 200, { result: [{ warehouse_id: 1020000101, name: 'Подольск FBS', is_rfbs: false }] });
+        if (url.pathname === '/v3/posting/fbs/get') {
+          const posting = state.ozon.postings.find((item) => item.posting_number === body.posting_number);
+          return posting ? send(response, 200, { result: posting }) : send(response, 404, { code: 5, message: 'Posting not found', details: [] });
+        }
         if (failure(response)) return;
         const limit = Number(body.limit);
         const offset = Number(body.offset);
@@ -91,7 +97,11 @@ export async function startFakeMarketplaces(): Promise<FakeMarketplaces> {
       // Wildberries
       if (url.pathname.startsWith('/api/v3/')) {
         if (request.headers.authorization !== state.wildberries.token) return send(response, 401, { title: 'unauthorized', detail: 'token is malformed', code: 'b4b3a4ee', status: 401, statusText: 'Unauthorized' });
-        if (url.pathname === '/api/v3/warehouses') return send(response, 200, [{ id: 2000101, officeId: 1, name: 'Подольск', cargoType: 1, deliveryType: 1 }]);
+        if (url.pathname === '/api/v3/warehouses') return state.wildberries.warehouses ? send(response, 200, state.wildberries.warehouses) : send(response, 500, { title: 'internal error', status: 500 });
+        if (url.pathname === '/api/v3/orders/status' && request.method === 'POST') {
+          const ids = Array.isArray(body.orders) ? (body.orders as number[]) : [];
+          return send(response, 200, { orders: ids.map((id) => ({ id, ...(state.wildberries.statuses.get(id) ?? { supplierStatus: 'new', wbStatus: 'waiting' }) })) });
+        }
         if (failure(response)) return;
         const limit = Number(url.searchParams.get('limit'));
         const next = Number(url.searchParams.get('next'));
@@ -99,11 +109,15 @@ export async function startFakeMarketplaces(): Promise<FakeMarketplaces> {
         return send(response, 200, { next: orders.length ? Number(orders[orders.length - 1]?.id) : next, orders });
       }
       // Yandex Market
-      const campaign = url.pathname.match(/^\/v2\/campaigns\/(\d+)(\/orders)?$/);
+      const campaign = url.pathname.match(/^\/v2\/campaigns\/(\d+)(\/orders)?(?:\/(\d+))?$/);
       if (campaign) {
         if (request.headers['api-key'] !== state.yandex.apiKey) return send(response, 401, { status: 'ERROR', errors: [{ code: 'UNAUTHORIZED', message: 'Api-Key is invalid' }] });
         if (campaign[1] !== state.yandex.campaignId) return send(response, 403, { status: 'ERROR', errors: [{ code: 'FORBIDDEN', message: 'Access to the campaign is denied' }] });
         if (!campaign[2]) return send(response, 200, { campaign: { id: Number(state.yandex.campaignId), domain: 'shop.example', placementType: 'FBS' } });
+        if (campaign[3]) {
+          const order = state.yandex.orders.find((item) => String(item.id) === campaign[3]);
+          return order ? send(response, 200, { order }) : send(response, 404, { status: 'ERROR', errors: [{ code: 'NOT_FOUND', message: 'Order not found' }] });
+        }
         if (failure(response)) return;
         const limit = Number(url.searchParams.get('limit') ?? 50);
         const offset = Number(url.searchParams.get('page_token') ?? 0);

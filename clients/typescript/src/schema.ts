@@ -1726,7 +1726,7 @@ export interface paths {
         };
         /**
          * Warehouses of a marketplace in a locality
-         * @description No paging. An unknown marketplace is 404; a locality without warehouses answers [].
+         * @description No paging. An unknown marketplace is 404; a locality without warehouses answers []. For FBS/DBS of a connected marketplace with a warehouse list (Ozon, Wildberries) the list is asked live: only the warehouses it names are kept, under its names; when it does not answer (3 s), the reference data answers.
          *
          *     Contract 4.9 (api-v2.md).
          */

@@ -11,7 +11,7 @@
  * models of the public SDKs bevice/owozon (docs/posting/fbs_list.md) and a-ulianov/OzonAPI
  * (PostingFBSListRequest: "since and to are required, the period at most one year").
  */
-import { kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage } from '../types.js';
+import { kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
 
 export interface OzonCursor {
   since: string;
@@ -102,6 +102,13 @@ export function mapPosting(posting: OzonPosting): FetchedOrder | null {
       : null,
     bundleKey: textOrNull(posting.order_number),
   };
+}
+
+/** The answer of /v3/posting/fbs/get ({result: posting}) as a status; null when it names no posting. */
+export function mapPostingStatus(body: unknown): StatusUpdate | null {
+  const posting = (body as { result?: OzonPosting | null }).result;
+  const order = posting ? mapPosting(posting) : null;
+  return order ? { number: order.number, status: order.status, statusName: order.statusName, acceptedAt: order.acceptedAt } : null;
 }
 
 /** The answer of /v3/posting/fbs/list as a page, and where the next one starts. */

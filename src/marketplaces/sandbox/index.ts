@@ -4,7 +4,7 @@
  * (and, a few intervals later, overdue for acceptance). Deterministic: order n is always
  * the same order. The token "invalid" is refused, to show a refusal.
  */
-import { MarketplaceAuthError, type Credentials, type FetchedOrder, type MarketplaceAdapter, type OrderPage } from '../types.js';
+import { MarketplaceAuthError, type Credentials, type FetchedOrder, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
 
 export interface SandboxCursor {
   startedAt: string;
@@ -55,5 +55,15 @@ export class SandboxAdapter implements MarketplaceAdapter {
     const orders: FetchedOrder[] = [];
     for (let n = at.produced + 1; n <= upTo; n++) orders.push(sandboxOrder(n, new Date(start + (n - 1) * this.orderIntervalMs), this.orderIntervalMs));
     return { orders, cursor: { startedAt: at.startedAt, produced: Math.max(at.produced, upTo) }, more: upTo < due };
+  }
+
+  /** The sandbox's one warehouse is in the reference data. */
+  async listWarehouses(): Promise<null> {
+    return null;
+  }
+
+  /** Sandbox orders keep the status they arrived in (a demo of status changes would need the shop to act on them). */
+  async fetchStatuses(): Promise<StatusUpdate[]> {
+    return [];
   }
 }

@@ -11,7 +11,7 @@
  * ...} with X-Ratelimit-Retry; GET /api/v3/warehouses (seller's warehouses). Header
  * `Authorization: <token>`. The list carries no status: a new assembly task is "new".
  */
-import { textOrNull, type FetchedOrder, type OrderPage } from '../types.js';
+import { textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
 
 export interface WildberriesCursor {
   next: number;
@@ -58,7 +58,8 @@ export function mapOrder(order: WildberriesOrder): FetchedOrder | null {
     createdAt: textOrNull(order.createdAt),
     shippingMode: order.deliveryType === 'dbs' ? 3 : 1,
     status: 1,
-    statusName: 'new',
+    // what /api/v3/orders/status answers for a new assembly task, so the first re-read sees no change
+    statusName: 'new/waiting',
     statusAt: null,
     acceptPlannedAt: null,
     acceptedAt: null,
@@ -80,3 +81,25 @@ export function mapOrderList(body: unknown, cursor: WildberriesCursor | null, li
   const dateFrom = Number(ordersQuery(cursor, limit, now).get('dateFrom'));
   return { orders, cursor: { next: Number.isSafeInteger(next) && next > 0 ? next : (cursor?.next ?? 0), dateFrom }, more: raw.length >= limit };
 }
+
+/** WB's own states of an assembly task (supplierStatus) and of the buyer's order (wbStatus). */
+const SUPPLIER_STATUS: Record<string, MarketplaceOrderStatus> = { new: 1, confirm: 2, complete: 3, cancel: 5 };
+const WB_STATUS: Record<string, MarketplaceOrderStatus> = { sorted: 3, ready_for_pickup: 3, sold: 4, canceled: 5, canceled_by_client: 5, declined_by_client: 5, defect: 5 };
+
+/**
+ * The answer of POST /api/v3/orders/status ({orders: [{id, supplierStatus, wbStatus}]}):
+ * WB's verdict (sold, canceled...) wins over the seller's step; the name shows both.
+ */
+export function mapStatuses(body: unknown): StatusUpdate[] {
+  const answer = body as { orders?: Array<{ id?: unknown; supplierStatus?: unknown; wbStatus?: unknown }> };
+  return (Array.isArray(answer.orders) ? answer.orders : []).flatMap((item) => {
+    const number = textOrNull(item.id);
+    const supplier = textOrNull(item.supplierStatus) ?? 'new';
+    const wb = textOrNull(item.wbStatus) ?? 'waiting';
+    if (!number) return [];
+    return [{ number, status: WB_STATUS[wb] ?? SUPPLIER_STATUS[supplier] ?? 1, statusName: `${supplier}/${wb}`, acceptedAt: null }];
+  });
+}
+
+/** The ids WB takes in one status call. */
+export const STATUS_BATCH = 1000;

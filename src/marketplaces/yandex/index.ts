@@ -1,6 +1,6 @@
 /** The Yandex Market adapter: a campaign's orders, paged by page_token. */
-import { MarketplaceAuthError, type Credentials, type MarketplaceAdapter, type OrderPage } from '../types.js';
-import { mapOrderList, ordersQuery, type YandexCursor } from './mapper.js';
+import { MarketplaceAuthError, statusesOneByOne, type Credentials, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
+import { mapOrderList, mapOrderStatus, ordersQuery, type YandexCursor } from './mapper.js';
 import { YandexProxy } from './proxy.js';
 
 export class YandexMarketAdapter implements MarketplaceAdapter {
@@ -19,5 +19,15 @@ export class YandexMarketAdapter implements MarketplaceAdapter {
     const at = cursor as YandexCursor | null;
     const body = await this.proxy.orders(credentials, ordersQuery(at, now), signal);
     return mapOrderList(body, at, now);
+  }
+
+  /** The campaign API has no list of the seller's warehouses: the reference data answers. */
+  async listWarehouses(): Promise<null> {
+    return null;
+  }
+
+  /** One order per call (GET .../orders/{orderId}); the caller bounds how many. */
+  fetchStatuses(credentials: Credentials, numbers: string[], signal: AbortSignal): Promise<StatusUpdate[]> {
+    return statusesOneByOne(numbers, async (number) => mapOrderStatus(await this.proxy.order(credentials, number, signal)));
   }
 }

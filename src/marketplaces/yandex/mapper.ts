@@ -13,7 +13,7 @@
  * errors {status: "ERROR", errors[]{code, message}}. Header `Api-Key`. The SDK
  * MrSmitix/ympa (docs/CampaignsApi.md) lists the same paths under /campaigns.
  */
-import { kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage } from '../types.js';
+import { kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
 
 export interface YandexCursor {
   fromDate: string;
@@ -95,6 +95,13 @@ export function mapOrder(order: YandexOrder): FetchedOrder | null {
       : null,
     bundleKey: null,
   };
+}
+
+/** The answer of GET .../orders/{orderId} ({order}) as a status; null when it names no order. */
+export function mapOrderStatus(body: unknown): StatusUpdate | null {
+  const found = (body as { order?: YandexOrder | null }).order;
+  const order = found ? mapOrder(found) : null;
+  return order ? { number: order.number, status: order.status, statusName: order.statusName, acceptedAt: order.acceptedAt } : null;
 }
 
 export function mapOrderList(body: unknown, cursor: YandexCursor | null, now: Date): OrderPage {

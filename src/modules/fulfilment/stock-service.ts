@@ -15,7 +15,7 @@ import type { ProductService } from '../products/service.js';
 import type { ProductStock } from '../products/stock.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import { demandOf, type Demand } from './rules.js';
-import type { Db, MovementKind, MovementNote, StockRow, StockStore } from './stock-store.js';
+import type { Db, MovementKind, MovementNote, StockHolder, StockRow, StockStore } from './stock-store.js';
 
 /** How often a reservation re-reads a row that others took from meanwhile before giving up on it. */
 const RETRIES_PER_ROW = 50;
@@ -108,10 +108,55 @@ export class StockService implements ProductStock, OrderFulfilment {
     };
   }
 
-  async reserve(db: Db, accountId: number, orderId: number, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
+  reserve(db: Db, accountId: number, orderId: number, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
+    return this.reserveFor(db, accountId, { orderId }, plan, actor);
+  }
+
+  async release(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<void> {
+    await this.releaseFor(db, accountId, { orderId }, actor);
+  }
+
+  // ---------------------------------------------------------------- marketplace orders
+
+  /**
+   * What a marketplace order shipped from a fulfilment warehouse takes: its matched goods
+   * (kits are not bound to marketplaces, so no expansion), in product id order like orders'
+   * plans. Worked out before the caller's transaction.
+   */
+  async planGoods(accountId: number, fulfilmentWarehouseId: number, lines: Array<{ productId: number; count: number; name: string | null; vendorCode: string | null }>): Promise<ReservationPlan> {
+    const needs = new Map<number, ReservationPlan['needs'][number]>();
+    for (const line of lines) {
+      const need = needs.get(line.productId);
+      if (need) need.count += line.count;
+      else needs.set(line.productId, { ...line });
+    }
+    const borders = (await this.shopsAt(accountId, fulfilmentWarehouseId)).flatMap((shop) => {
+      const low = shop.notifications.events.productEndsInFulfilment;
+      return low.enabled && low.border !== null ? [{ shopId: shop.id, border: low.border }] : [];
+    });
+    return { borders, fulfilmentWarehouseId, needs: [...needs.values()].sort((a, b) => a.productId - b.productId), unknown: [] };
+  }
+
+  /** Holds a marketplace order's goods, all or nothing (the shortages, nothing held, when any is short). */
+  reserveForMarketplaceOrder(db: Db, accountId: number, marketplaceOrderId: number, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
+    return this.reserveFor(db, accountId, { marketplaceOrderId }, plan, actor);
+  }
+
+  /** Gives back what a marketplace order holds (it was canceled). */
+  releaseMarketplaceOrder(db: Db, accountId: number, marketplaceOrderId: number, actor: StockActor): Promise<void> {
+    return this.releaseFor(db, accountId, { marketplaceOrderId }, actor);
+  }
+
+  /** The marketplace took the parcel (shipped or delivered): the goods held leave the warehouse. */
+  shipMarketplaceOrder(db: Db, accountId: number, marketplaceOrderId: number, actor: StockActor): Promise<void> {
+    return this.shipFor(db, accountId, { marketplaceOrderId }, actor);
+  }
+
+  private async reserveFor(db: Db, accountId: number, holder: StockHolder, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
     const place = plan.fulfilmentWarehouseId;
     if (place === null) return describe(plan, new Map());
-    const note: MovementNote = { ...actor, orderId, reason: `reserved for order ${orderId}` };
+    const orderId = 'orderId' in holder ? holder.orderId : 0;
+    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `reserved for order ${holder.orderId}` : `reserved for marketplace order ${holder.marketplaceOrderId}` };
     let failed: GoodsShortage | null = null;
     const drained: Array<{ need: ReservationPlan['needs'][number]; before: number; after: number }> = [];
     for (const need of plan.needs) {
@@ -127,7 +172,7 @@ export class StockService implements ProductStock, OrderFulfilment {
       return [];
     }
     // short: give back what this order took here, so the other orders of a batch are judged on the stock they would find
-    await this.release(db, accountId, orderId, actor);
+    await this.releaseFor(db, accountId, holder, actor);
     const shortages = describe(plan, await this.availableAt(accountId, place, plan.needs.map((need) => need.productId), db));
     // goods given back by others meanwhile may cover it now; the reservation failed all the same
     return shortages.length > 0 ? shortages : [failed as GoodsShortage];
@@ -139,16 +184,20 @@ export class StockService implements ProductStock, OrderFulfilment {
     return describe(plan, available);
   }
 
-  async release(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<void> {
-    const note: MovementNote = { ...actor, orderId, reason: `reserve of order ${orderId} released` };
-    for (const allocation of await this.store.allocationsOf(db, accountId, orderId)) {
+  private async releaseFor(db: Db, accountId: number, holder: StockHolder, actor: StockActor): Promise<void> {
+    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `reserve of order ${holder.orderId} released` : `reserve of marketplace order ${holder.marketplaceOrderId} released` };
+    for (const allocation of await this.store.allocationsOf(db, accountId, holder)) {
       if (allocation.state === 'reserved') await this.store.release(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
     }
   }
 
   async ship(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<void> {
-    const note: MovementNote = { ...actor, orderId, reason: `order ${orderId} handed to the delivery company` };
-    for (const allocation of await this.store.allocationsOf(db, accountId, orderId)) {
+    await this.shipFor(db, accountId, { orderId }, actor);
+  }
+
+  private async shipFor(db: Db, accountId: number, holder: StockHolder, actor: StockActor): Promise<void> {
+    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `order ${holder.orderId} handed to the delivery company` : `marketplace order ${holder.marketplaceOrderId} handed over for delivery` };
+    for (const allocation of await this.store.allocationsOf(db, accountId, holder)) {
       if (allocation.state === 'reserved') await this.store.ship(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
     }
   }
@@ -156,7 +205,7 @@ export class StockService implements ProductStock, OrderFulfilment {
   async receiveReturn(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<boolean> {
     const note: MovementNote = { ...actor, orderId, reason: `return of order ${orderId} received` };
     let any = false;
-    for (const allocation of await this.store.allocationsOf(db, accountId, orderId)) {
+    for (const allocation of await this.store.allocationsOf(db, accountId, { orderId })) {
       if (allocation.state !== 'shipped') continue;
       await this.store.returnBack(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
       any = true;

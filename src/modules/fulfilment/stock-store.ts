@@ -28,7 +28,11 @@ export interface MovementNote {
   reason: string;
   supplyId?: number | null;
   orderId?: number | null;
+  marketplaceOrderId?: number | null;
 }
+
+/** Who holds goods: an order of the orders area or a marketplace order (their ids are of different tables). */
+export type StockHolder = { orderId: number } | { marketplaceOrderId: number };
 
 export type MovementKind = 'supply' | 'reserve' | 'release' | 'ship' | 'return' | 'write_off' | 'correction';
 
@@ -128,7 +132,7 @@ export class StockStore {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     await this.record(db, accountId, stock, 'reserve', 0, count, note, now);
-    await db.insertInto('stock_allocations').values({ account_id: accountId, order_id: note.orderId as number, stock_id: stock.id, quantity: count, state: 'reserved', updated_at: now }).execute();
+    await db.insertInto('stock_allocations').values({ account_id: accountId, order_id: note.orderId ?? 0, marketplace_order_id: note.marketplaceOrderId ?? null, stock_id: stock.id, quantity: count, state: 'reserved', updated_at: now }).execute();
     return true;
   }
 
@@ -157,13 +161,13 @@ export class StockStore {
     await this.setState(db, accountId, allocation.id, 'returned', now);
   }
 
-  async allocationsOf(db: Db, accountId: number, orderId: number): Promise<Array<Allocation & { fulfilmentWarehouseId: number; productId: number }>> {
+  async allocationsOf(db: Db, accountId: number, holder: StockHolder): Promise<Array<Allocation & { fulfilmentWarehouseId: number; productId: number }>> {
     const rows = await db
       .selectFrom('stock_allocations')
       .innerJoin('stock', 'stock.id', 'stock_allocations.stock_id')
       .select(['stock_allocations.id', 'stock_allocations.stock_id', 'stock_allocations.quantity', 'stock_allocations.state', 'stock.fulfilment_warehouse_id', 'stock.product_id'])
       .where('stock_allocations.account_id', '=', accountId)
-      .where('stock_allocations.order_id', '=', orderId)
+      .where((eb) => ('orderId' in holder ? eb('stock_allocations.order_id', '=', holder.orderId) : eb('stock_allocations.marketplace_order_id', '=', holder.marketplaceOrderId)))
       .orderBy('stock_allocations.id')
       .execute();
     return rows.map((row) => ({
@@ -205,6 +209,7 @@ export class StockStore {
         reserved_delta: reservedDelta,
         supply_id: note.supplyId ?? null,
         order_id: note.orderId ?? null,
+        marketplace_order_id: note.marketplaceOrderId ?? null,
         employee_id: note.employeeId,
         actor: note.actor,
         reason: note.reason,

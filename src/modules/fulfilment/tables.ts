@@ -34,6 +34,8 @@ export interface FulfilmentTables {
     reserved_delta: number;
     supply_id: number | null;
     order_id: number | null;
+    /** The marketplace order of a reserve/release (order_id is null then). */
+    marketplace_order_id: number | null;
     employee_id: number | null;
     /** Who made it: "account", "employee:<id>", "shop:<id>", "operator:<id>" or "process:<job>". */
     actor: string;
@@ -44,7 +46,9 @@ export interface FulfilmentTables {
   stock_allocations: {
     id: Id;
     account_id: number;
+    /** 0 for a marketplace order's allocation. */
     order_id: number;
+    marketplace_order_id: number | null;
     stock_id: number;
     quantity: number;
     /** reserved | shipped | returned */

@@ -13,13 +13,20 @@ import type { MarketplaceService, OpenIntegration } from '../marketplaces/servic
 import { startOfDay } from '../orders/service.js';
 import type { BoundProduct, ProductService } from '../products/service.js';
 import type { MarketplaceOrder, MarketplaceOrderListQuery } from './schemas.js';
-import { rowFlags, type MarketplaceOrderFilter, type MarketplaceOrderStore, type NewMarketplaceOrder, type OrderRow, type StoredProduct } from './store.js';
+import type { StockService } from '../fulfilment/stock-service.js';
+import type { StockActor } from '../orders/fulfilment-port.js';
+import { RESERVATION, rowFlags, type MarketplaceOrderFilter, type MarketplaceOrderStore, type NewMarketplaceOrder, type OrderRow, type ProductError, type StoredProduct } from './store.js';
 
 export const POLL_JOB = 'marketplaces.poll';
 export const SCHEDULE_JOB = 'marketplaces.schedule';
 /** At most this many orders are read from one marketplace in one run; the next run goes on. */
 export const MAX_ORDERS_PER_RUN = 500;
 const PAGE_SIZE = 100;
+/** At most this many stored orders have their status asked for in one run (Ozon and Yandex Market answer one per call). */
+export const MAX_STATUS_CHECKS_PER_RUN = 100;
+/** At most this many orders waiting for goods are tried in one run, oldest first. */
+export const MAX_RESERVATIONS_PER_RUN = 100;
+const POLL_ACTOR: StockActor = { actor: `process:${POLL_JOB}`, employeeId: null };
 
 const NO_ADDRESS: MarketplaceAddress = { city: { countryCode: 'RU', name: '', fias: null, type: null, region: null }, street: null, house: null, bulk: null, flat: null };
 
@@ -27,6 +34,10 @@ export interface PollOutcome {
   fetched: number;
   stored: number;
   more: boolean;
+  /** Stored orders whose status changed in this run. */
+  changed: number;
+  /** Orders whose goods were reserved in this run. */
+  reserved: number;
 }
 
 export class MarketplaceOrderService {
@@ -35,6 +46,7 @@ export class MarketplaceOrderService {
     private readonly marketplaces: MarketplaceService,
     private readonly products: ProductService,
     private readonly jobs: JobQueue,
+    private readonly stock: Pick<StockService, 'planGoods' | 'reserveForMarketplaceOrder' | 'releaseMarketplaceOrder' | 'shipMarketplaceOrder'>,
     private readonly options: { pollSeconds: number },
   ) {
     marketplaces.whenConnected((accountId, marketplaceId) => this.schedulePoll(accountId, marketplaceId));
@@ -140,9 +152,9 @@ export class MarketplaceOrderService {
    */
   async poll(accountId: number, marketplaceId: number, signal: AbortSignal = AbortSignal.timeout(60_000), now = new Date()): Promise<PollOutcome> {
     const integration = await this.marketplaces.openIntegration(accountId, marketplaceId);
-    if (!integration) return { fetched: 0, stored: 0, more: false };
+    if (!integration) return { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0 };
     let cursor = integration.cursor;
-    const outcome: PollOutcome = { fetched: 0, stored: 0, more: false };
+    const outcome: PollOutcome = { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0 };
     try {
       do {
         const page = await integration.adapter.fetchOrders(integration.credentials, cursor, Math.min(PAGE_SIZE, MAX_ORDERS_PER_RUN - outcome.fetched), now, signal);
@@ -155,6 +167,8 @@ export class MarketplaceOrderService {
         await this.marketplaces.savePollState(accountId, marketplaceId, { cursor, error: null });
         if (page.orders.length === 0) break;
       } while (outcome.more && outcome.fetched < MAX_ORDERS_PER_RUN && !signal.aborted);
+      // statuses before reservations: an order canceled meanwhile is not reserved first
+      if (!signal.aborted) outcome.changed = await this.refreshStatuses(integration, signal, now);
     } catch (error) {
       if (error instanceof MarketplaceUnavailableError) {
         await this.marketplaces.savePollState(accountId, marketplaceId, { error: error.message });
@@ -167,7 +181,75 @@ export class MarketplaceOrderService {
       }
       throw error;
     }
+    outcome.reserved = await this.reserveWaitingGoods(accountId, marketplaceId);
     return outcome;
+  }
+
+  /**
+   * Asks the marketplace for the present status of the stored orders not yet final (those
+   * never asked first, then the longest unasked), at most MAX_STATUS_CHECKS_PER_RUN; a change
+   * is appended to the history, and a cancellation gives back the goods held.
+   */
+  private async refreshStatuses(integration: OpenIntegration, signal: AbortSignal, now: Date): Promise<number> {
+    const { accountId } = integration;
+    const rows = await this.store.notFinal(accountId, integration.marketplace.id, MAX_STATUS_CHECKS_PER_RUN);
+    if (rows.length === 0) return 0;
+    const updates = new Map((await integration.adapter.fetchStatuses(integration.credentials, rows.map((row) => row.marketplace_order_number), signal)).map((update) => [update.number, update]));
+    const at = now.toISOString();
+    let changed = 0;
+    for (const row of rows) {
+      const update = updates.get(row.marketplace_order_number);
+      if (!update || (update.status === row.status_code && update.statusName === row.status_name)) continue;
+      const applied = await this.store.transaction(async (trx) => {
+        if (!(await this.store.changeStatus(trx, accountId, row, { code: update.status, name: update.statusName, date: at, acceptedAt: update.acceptedAt }))) return false;
+        if (update.status === 5) {
+          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.released, null)) await this.stock.releaseMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
+          else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.released, null);
+        } else if (update.status >= 3) {
+          // the marketplace has the parcel: what it held left the warehouse; what it waited for is wanted no more
+          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.shipped, null)) await this.stock.shipMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
+          else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null);
+        }
+        return true;
+      });
+      if (applied) changed++;
+    }
+    await this.store.markChecked(accountId, rows.filter((row) => !updates.has(row.marketplace_order_number) || updates.get(row.marketplace_order_number)?.statusName === row.status_name).map((row) => row.id), at);
+    return changed;
+  }
+
+  /**
+   * Reserves the goods of this marketplace's orders waiting for them (new ones of a
+   * fulfilment warehouse, and those short before), oldest first, each all or nothing in its
+   * own transaction. Short goods leave the order waiting with an `errors` item per product;
+   * the next poll tries again (so goods of an accepted supply are taken within one poll period).
+   */
+  async reserveWaitingGoods(accountId: number, marketplaceId: number): Promise<number> {
+    let reserved = 0;
+    for (const row of await this.store.waitingForGoods(accountId, marketplaceId, MAX_RESERVATIONS_PER_RUN)) {
+      const place = row.shipping_warehouse_id === null ? undefined : this.marketplaces.directory.warehouse(marketplaceId, row.shipping_warehouse_id)?.fulfilmentWarehouseId;
+      const products = rowFlags(row).products;
+      const lines = products.flatMap((product) => (product.productId === null ? [] : [{ productId: product.productId, count: product.count, name: product.name, vendorCode: product.vendorCode }]));
+      if (place === undefined || lines.length === 0) {
+        await this.store.transaction((trx) => this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null));
+        continue;
+      }
+      const plan = await this.stock.planGoods(accountId, place, lines);
+      const held = await this.store.transaction(async (trx) => {
+        // the order is claimed first: two runs never reserve it twice
+        if (!(await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.held, null))) return false;
+        const short = await this.stock.reserveForMarketplaceOrder(trx, accountId, row.id, plan, POLL_ACTOR);
+        if (short.length === 0) return true;
+        const errors: ProductError[] = short.map((item) => ({
+          product: Math.max(0, products.findIndex((product) => product.productId === item.id)),
+          message: `Not enough goods at the fulfilment warehouse: ${item.restCount} available, ${item.missingCount} more needed; reserved at a later poll once they arrive.`,
+        }));
+        await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.waiting, errors);
+        return false;
+      });
+      if (held) reserved++;
+    }
+    return reserved;
   }
 
   private modeEnabled(integration: OpenIntegration, mode: number): boolean {
@@ -216,6 +298,8 @@ export class MarketplaceOrderService {
         bundleKey: order.bundleKey,
         isFulfilment: reference?.fulfilmentWarehouseId !== undefined,
         errors: errors.length ? errors : null,
+        // goods are held for orders still to be shipped, once every product is matched to the catalogue
+        reservationStatus: reference?.fulfilmentWarehouseId !== undefined && (order.status === 1 || order.status === 2) && errors.length === 0 && products.length > 0 ? RESERVATION.waiting : RESERVATION.none,
       };
     });
   }

@@ -1,5 +1,5 @@
 /** SQL of marketplace orders, always scoped by account; new ones write their event in the same transaction. */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
@@ -44,7 +44,17 @@ export interface NewMarketplaceOrder {
   bundleKey: string | null;
   isFulfilment: boolean;
   errors: Array<{ product: number; message: string }> | null;
+  reservationStatus: ReservationStatus;
 }
+
+/** Where a marketplace order's hold on fulfilment goods stands. */
+export const RESERVATION = { none: 0, waiting: 1, held: 2, released: 3, shipped: 4 } as const;
+export type ReservationStatus = (typeof RESERVATION)[keyof typeof RESERVATION];
+
+export type ProductError = { product: number; message: string };
+
+/** Our statuses after which a marketplace order changes no more. */
+export const FINAL_STATUSES = [4, 5];
 
 export interface MarketplaceOrderFilter {
   statusCodes?: number[];
@@ -102,6 +112,7 @@ export class MarketplaceOrderStore {
             errors: order.errors ? toJson(order.errors) : null,
             search_text: [order.number, ...order.products.flatMap((product) => [product.name, product.vendorCode ?? '', ...Object.values(product.identifiers)])].join(' ').toLowerCase().replace(/ё/g, 'е'),
             created_at: now,
+            reservation_status: order.reservationStatus,
           })
           .onConflict((conflict) => conflict.columns(['account_id', 'marketplace_id', 'marketplace_order_number']).doNothing())
           .returning('id')
@@ -114,6 +125,71 @@ export class MarketplaceOrderStore {
       }
       return created;
     });
+  }
+
+  transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  private ofMarketplace(accountId: number, marketplaceId: number) {
+    return this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('marketplace_id', '=', marketplaceId);
+  }
+
+  /** Orders of one marketplace waiting for goods, oldest first. */
+  async waitingForGoods(accountId: number, marketplaceId: number, limit: number): Promise<OrderRow[]> {
+    return this.ofMarketplace(accountId, marketplaceId)
+      .where('reservation_status', '=', RESERVATION.waiting)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Moves an order's reservation from one state to another; false when it was not in `from`
+   * any more (another run moved it first): the caller then does nothing.
+   */
+  async moveReservation(trx: Transaction<Tables>, accountId: number, id: number, from: ReservationStatus, to: ReservationStatus, errors: ProductError[] | null): Promise<boolean> {
+    const result = await trx
+      .updateTable('marketplace_orders')
+      .set({ reservation_status: to, reservation_errors: errors ? toJson(errors) : null })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('reservation_status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Orders whose status may still change, those never asked about (then the longest unasked) first. */
+  async notFinal(accountId: number, marketplaceId: number, limit: number): Promise<OrderRow[]> {
+    return this.ofMarketplace(accountId, marketplaceId)
+      .where('status_code', 'not in', FINAL_STATUSES)
+      .orderBy(sql`status_checked_at is not null`)
+      .orderBy('status_checked_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  async markChecked(accountId: number, ids: number[], at: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('marketplace_orders').set({ status_checked_at: at }).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  }
+
+  /**
+   * A new status of a stored order, appended to its history; guarded by the status it was
+   * read in, so two runs never append the same change twice. False when it had moved on.
+   */
+  async changeStatus(trx: Transaction<Tables>, accountId: number, row: OrderRow, change: StatusChange & { acceptedAt: string | null }): Promise<boolean> {
+    const history = [...fromJson<StatusChange[]>(row.status_history), { code: change.code, name: change.name, date: change.date }];
+    const result = await trx
+      .updateTable('marketplace_orders')
+      .set({ status_code: change.code, status_name: change.name, status_history: toJson(history), accepted_at: row.accepted_at ?? change.acceptedAt, status_checked_at: change.date })
+      .where('account_id', '=', accountId)
+      .where('id', '=', row.id)
+      .where('status_code', '=', row.status_code)
+      .where('status_name', '=', row.status_name)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async list(accountId: number, filter: MarketplaceOrderFilter, paging: Paging): Promise<Page<OrderRow>> {
@@ -173,6 +249,12 @@ export function rowFlags(row: OrderRow) {
     dimensions: fromJson<NewMarketplaceOrder['dimensions']>(row.dimensions),
     shippingWarehouse: row.shipping_warehouse === null ? null : fromJson<{ id: number; name: string }>(row.shipping_warehouse),
     deliveryAddress: fromJson<MarketplaceAddress>(row.delivery_address),
-    errors: row.errors === null ? null : fromJson<Array<{ product: number; message: string }>>(row.errors),
+    // the goods short at the last reservation attempt are errors of the order as well
+    errors: mergedErrors(row.errors === null ? null : fromJson<ProductError[]>(row.errors), row.reservation_errors === null ? null : fromJson<ProductError[]>(row.reservation_errors)),
   };
+}
+
+function mergedErrors(binding: ProductError[] | null, reservation: ProductError[] | null): ProductError[] | null {
+  const all = [...(binding ?? []), ...(reservation ?? [])];
+  return all.length ? all : null;
 }

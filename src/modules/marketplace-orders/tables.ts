@@ -29,6 +29,12 @@ export interface MarketplaceOrderTables {
     is_fulfilment: Flag;
     errors: Json | null;
     search_text: string;
+    /** 0 nothing to hold, 1 waiting for goods, 2 goods held at the fulfilment warehouse, 3 given back, 4 shipped. */
+    reservation_status: number;
+    /** JSON [{product, message}]: goods short at the last attempt. */
+    reservation_errors: Json | null;
+    /** When its status was last asked for after the first read; null: never. */
+    status_checked_at: Instant | null;
     created_at: Instant;
   };
 }

@@ -35,12 +35,13 @@ export function marketplaceRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'Warehouses of a marketplace in a locality',
-        description: 'No paging. An unknown marketplace is 404; a locality without warehouses answers [].',
+        description:
+          'No paging. An unknown marketplace is 404; a locality without warehouses answers []. For FBS/DBS of a connected marketplace with a warehouse list (Ozon, Wildberries) the list is asked live: only the warehouses it names are kept, under its names; when it does not answer (3 s), the reference data answers.',
         querystring: MarketplaceWarehouseQuery,
         response: { 200: Type.Array(MarketplaceWarehouse), ...errorResponses(404) },
       },
     },
-    async (request) => services.marketplaces.warehouses(request.query),
+    async (request) => services.marketplaces.warehouses(request.scope, request.query),
   );
 
   app.post(

@@ -13,6 +13,9 @@ import type { MarketplaceDirectory, MarketplaceRecord } from './reference.js';
 import type { IntegrationBody, Marketplace, MarketplaceListQuery, MarketplaceWarehouse, MarketplaceWarehouseQuery, SettingsBody } from './schemas.js';
 import type { IntegrationRecord, IntegrationStore } from './store.js';
 
+/** How long GET /v2/marketplaces/warehouses waits for a marketplace's live list before answering from the reference. */
+const LIVE_WAREHOUSES_TIMEOUT_MS = 3_000;
+
 const CHECK_TIMEOUT_MS = 20_000;
 
 
@@ -141,12 +144,32 @@ export class MarketplaceService {
     await this.store.saveSettings(scope.accountId, marketplaceId, settings);
   }
 
-  warehouses(query: MarketplaceWarehouseQuery): MarketplaceWarehouse[] {
+  /**
+   * The reference warehouses of the locality. For the seller's own warehouses (FBS, DBS) of a
+   * connected marketplace that lists them, the marketplace is asked: only those it names
+   * now are kept, under its name (the reference still gives the address: neither list has
+   * one to place by FIAS). Not connected, FBO, no list, or no answer in time: the reference.
+   */
+  async warehouses(scope: Scope, query: MarketplaceWarehouseQuery): Promise<MarketplaceWarehouse[]> {
     const record = this.marketplace(query.marketplaceId);
     const fias = query.fias.trim().toLowerCase();
-    return record.warehouses
-      .filter((warehouse) => warehouse.shippingModes.includes(query.shippingMode) && warehouse.address.city.fias?.toLowerCase() === fias)
-      .map((warehouse) => ({ id: warehouse.id, name: warehouse.name, address: warehouse.address }));
+    const here = record.warehouses.filter((warehouse) => warehouse.shippingModes.includes(query.shippingMode) && warehouse.address.city.fias?.toLowerCase() === fias);
+    const live = here.length > 0 && query.shippingMode !== 2 ? await this.liveWarehouses(scope.accountId, record.id) : null;
+    return here.filter((warehouse) => !live || live.has(warehouse.id)).map((warehouse) => ({ id: warehouse.id, name: live?.get(warehouse.id) || warehouse.name, address: warehouse.address }));
+  }
+
+  /** The seller's warehouses as the marketplace lists them now (id → name), or null: use the reference. */
+  private async liveWarehouses(accountId: number, marketplaceId: number): Promise<Map<number, string> | null> {
+    const integration = await this.openIntegration(accountId, marketplaceId);
+    if (!integration) return null;
+    try {
+      const list = await integration.adapter.listWarehouses(integration.credentials, AbortSignal.timeout(LIVE_WAREHOUSES_TIMEOUT_MS));
+      return list ? new Map(list.map((warehouse) => [warehouse.id, warehouse.name])) : null;
+    } catch (error) {
+      // a read must not fail because the marketplace does: the reference data answers
+      if (error instanceof MarketplaceAuthError || error instanceof MarketplaceUnavailableError) return null;
+      throw error;
+    }
   }
 
   // --- for the marketplace orders' poll (inside the service) ---

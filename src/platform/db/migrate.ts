@@ -19,11 +19,12 @@ import { reports } from './migrations/0014_reports.js';
 import { marketplaces } from './migrations/0015_marketplaces.js';
 import { carrierAccounts } from './migrations/0016_carrier_accounts.js';
 import { ownDeliveryMethods } from './migrations/0017_own_delivery_methods.js';
+import { marketplaceFollowup } from './migrations/0019_marketplace_followup.js';
 import { carrierPoints } from './migrations/0018_carrier_points.js';
 import { reportIndexes } from './migrations/0020_report_indexes.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, reportIndexes];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before
