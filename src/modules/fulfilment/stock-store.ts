@@ -294,12 +294,12 @@ export class StockStore {
   }
 
   /** The account's on-hand movements in [from, to) in time order, read in keyset pages; only `kinds` when given. */
-  async *movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}, pageSize = 5000): AsyncGenerator<{ fulfilmentWarehouseId: number; productId: number; orderId: number | null; kind: MovementKind; delta: number; at: string }> {
+  async *movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}, pageSize = 5000): AsyncGenerator<{ fulfilmentWarehouseId: number; productId: number; orderId: number | null; marketplaceOrderId: number | null; kind: MovementKind; delta: number; at: string }> {
     let after: { at: string; id: number } | null = null;
     for (;;) {
       let query = this.db
         .selectFrom('stock_movements')
-        .select(['id', 'fulfilment_warehouse_id', 'product_id', 'order_id', 'kind', 'quantity_delta', 'at'])
+        .select(['id', 'fulfilment_warehouse_id', 'product_id', 'order_id', 'marketplace_order_id', 'kind', 'quantity_delta', 'at'])
         .where('account_id', '=', accountId)
         .where('at', '>=', from)
         .where('at', '<', to)
@@ -311,7 +311,7 @@ export class StockStore {
         query = query.where((eb) => eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]));
       }
       const rows = await query.orderBy('at').orderBy('id').limit(pageSize).execute();
-      for (const row of rows) yield { fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, orderId: row.order_id, kind: row.kind as MovementKind, delta: Number(row.quantity_delta), at: row.at };
+      for (const row of rows) yield { fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, orderId: row.order_id, marketplaceOrderId: row.marketplace_order_id ?? null, kind: row.kind as MovementKind, delta: Number(row.quantity_delta), at: row.at };
       if (rows.length < pageSize) return;
       const last = rows[rows.length - 1];
       after = { at: last.at, id: last.id };

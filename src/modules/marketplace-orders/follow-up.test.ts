@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { addDays, todayIn } from '../../platform/clock.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { ozonPosting, startFakeMarketplaces, wildberriesOrder, yandexOrder, type FakeMarketplaces } from '../../../test/support/fake-marketplaces.js';
 import { expectBooksBalance, fulfilmentAccount, FULFILMENT_WAREHOUSE, newProduct, putInStock } from '../../../test/support/fulfilment.js';
@@ -130,6 +131,14 @@ describe('Wildberries: statuses through POST /api/v3/orders/status', () => {
     expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 0, reserved: 0 });
     expect(await t.runtime.database.db.selectFrom('stock_allocations').select('state').where('marketplace_order_id', '=', held.id).execute()).toEqual([{ state: 'shipped' }]);
     await expectBooksBalance(t, at.accountId);
+
+    // the period's bill charges its assembly at the fulfilment warehouse like an order's (45.00 + 8.50 a unit)
+    const today = todayIn('Europe/Moscow');
+    expect(await t.runtime.services.billing.closePeriod({ accountId: at.accountId, start: today, end: addDays(today, 1) }, new Date())).toBe(true);
+    const lines = await t.runtime.database.db.selectFrom('bill_lines').select(['description', 'quantity', 'amount']).where('account_id', '=', at.accountId).where('source', '=', 'fulfilment').execute();
+    expect(lines.map((line) => ({ ...line, quantity: Number(line.quantity), amount: Number(line.amount) }))).toEqual([
+      { description: `Сборка и отгрузка заказа маркетплейса ${held.id} со склада фулфилмента, единиц: 1`, quantity: 1, amount: 5350 },
+    ]);
   });
 
   it('two runs at once never reserve more than there is, nor one order twice', async () => {

@@ -71,15 +71,20 @@ export class FulfilmentCharges implements ChargeSource {
   ) {}
 
   async *chargesIn(period: ChargePeriod): AsyncGenerator<ChargeLine> {
+    // orders of the service and marketplace orders shipped from a fulfilment warehouse alike
     const units = new Map<number, number>();
+    const marketplaceUnits = new Map<number, number>();
     for await (const movement of this.stock.movementsBetween(period.accountId, period.from, period.to, { kinds: ['ship'] })) {
-      if (movement.orderId === null) continue;
-      units.set(movement.orderId, (units.get(movement.orderId) ?? 0) - movement.delta);
+      if (movement.orderId !== null) units.set(movement.orderId, (units.get(movement.orderId) ?? 0) - movement.delta);
+      else if (movement.marketplaceOrderId !== null) marketplaceUnits.set(movement.marketplaceOrderId, (marketplaceUnits.get(movement.marketplaceOrderId) ?? 0) - movement.delta);
     }
     const perOrder = toKopecks(this.rates.perOrder);
     const perUnit = toKopecks(this.rates.perUnit);
     for (const [orderId, count] of [...units].sort((a, b) => a[0] - b[0])) {
       yield { source: 'fulfilment', description: `Сборка и отгрузка заказа ${orderId} со склада фулфилмента, единиц: ${count}`, orderId, quantity: count, amount: perOrder + perUnit * count };
+    }
+    for (const [marketplaceOrderId, count] of [...marketplaceUnits].sort((a, b) => a[0] - b[0])) {
+      yield { source: 'fulfilment', description: `Сборка и отгрузка заказа маркетплейса ${marketplaceOrderId} со склада фулфилмента, единиц: ${count}`, orderId: null, quantity: count, amount: perOrder + perUnit * count };
     }
   }
 }

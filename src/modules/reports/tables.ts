@@ -29,7 +29,7 @@ export interface ReportTables {
     account_id: number;
     bill_id: number;
     position: number;
-    /** The charge source: delivery | service | fulfilment | storage (pickup later). */
+    /** The charge source: delivery | service | fulfilment | storage | pickup. */
     source: string;
     description: string;
     order_id: number | null;
