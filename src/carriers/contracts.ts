@@ -53,7 +53,7 @@ export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
     create: (remote, credentials, testMode, urls) => new CdekDriver(remote, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, { baseUrl: testMode ? urls.cdekTest : urls.cdek }),
   },
   {
-    file: { ...commonFile, id: BOXBERRY_ID, code: 'boxberry', name: 'Boxberry', deliveryTypes: [2], holdDays: 7, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
+    file: { ...commonFile, id: BOXBERRY_ID, code: 'boxberry', name: 'Boxberry', deliveryTypes: [1, 2], holdDays: 7, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
     params: [{ key: 'token', name: { ru: 'API-токен', en: 'API token' } }],
     hasTestEnvironment: false,
     hasPointDirectory: true,

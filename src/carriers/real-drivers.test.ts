@@ -195,6 +195,13 @@ describe('Boxberry', () => {
     expect(await driver().quote({ ...quoteRequest, types: [1] }, signal())).toEqual([]);
   });
 
+  it('quotes a pickup point by its code (target); a refused point leaves the courier price', async () => {
+    expect(await driver().quote({ ...quoteRequest, types: [1], pointCode: '77961' }, signal())).toEqual([expect.objectContaining({ type: 1, tariffName: 'Boxberry Пункт выдачи', priceDeliveryKopecks: 24900, days: { min: 4, max: 4 } })]);
+    expect(boxberry.deliveryCostsQuery(quoteRequest, { type: 1, target: '77961' }, 0, 0)).toMatchObject({ target: '77961', weight: '1200', depth: '30', width: '20', height: '10' });
+    expect((await driver().quote({ ...quoteRequest, pointCode: 'GONE' }, signal())).map((quote) => quote.type)).toEqual([2]);
+    await expect(driver().quote({ ...quoteRequest, types: [1], pointCode: 'GONE' }, signal())).rejects.toThrow('Пункт выдачи GONE не найден');
+  });
+
   it('registers create-or-update by order number: asking twice gives one parcel', async () => {
     const first = await driver().register(shipment('SITE-3'), signal());
     const again = await driver().register(shipment('SITE-3'), signal());

@@ -40,6 +40,12 @@ export interface QuoteRequest {
   distanceKm: number;
   cargo: Cargo;
   priceMode: PriceMode;
+  /**
+   * The company's own code of the point its type-1 price is asked for (companies pricing
+   * per point, e.g. Boxberry's DeliveryCosts `target`): set by the calculator per company;
+   * absent when the company has no imported point there (then it offers no type 1).
+   */
+  pointCode?: string;
 }
 
 export interface CommissionRule {

@@ -165,8 +165,13 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
     switch (method) {
       case 'OrdersBalance':
         return { status: 200, body: [{ Balance: '0.00' }] };
-      case 'DeliveryCosts':
-        return { status: 200, body: { price: 389.5, price_base: 300, price_service: 89.5, delivery_period: '3' } };
+      case 'DeliveryCosts': {
+        // `target`: a pickup point of the directory (cheaper than the courier); else `zip`: courier
+        const target = request.query.get('target');
+        if (target === null) return { status: 200, body: { price: 389.5, price_base: 300, price_service: 89.5, delivery_period: '3' } };
+        if (target !== '77961') return { status: 200, body: [{ err: `Пункт выдачи ${target} не найден` }] };
+        return { status: 200, body: { price: 249, price_base: 220, price_service: 29, delivery_period: '4' } };
+      }
       case 'ParselCreate': {
         const sdata = JSON.parse(form.get('sdata') ?? '{}') as { order_id: string };
         let parcel = self.created.get(sdata.order_id);

@@ -24,11 +24,25 @@ export class BoxberryDriver implements ContractDriver {
     await this.remote.run('auth', 'once', signal, (attempt) => this.proxy.get('OrdersBalance', {}, attempt));
   }
 
-  /** Courier prices by the recipient's postal code; pickup-point prices need a point code (see README). */
+  /**
+   * One DeliveryCosts call per type asked: type 1 to the point the calculator names
+   * (`pointCode`, Boxberry's `target`), type 2 to the recipient's postal code. One type
+   * refused (a point Boxberry no longer serves) leaves the other; both failing is the failure.
+   */
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
-    if (!request.types.includes(2) || !request.recipient.postalCode) return [];
-    const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.get('DeliveryCosts', mapper.deliveryCostsQuery(request, 0, 0), attempt));
-    return mapper.quoteOfCosts(body);
+    const destinations: mapper.CostsDestination[] = [];
+    if (request.types.includes(1) && request.pointCode) destinations.push({ type: 1, target: request.pointCode });
+    if (request.types.includes(2) && request.recipient.postalCode) destinations.push({ type: 2, zip: request.recipient.postalCode });
+    const settled = await Promise.allSettled(
+      destinations.map(async (destination) => {
+        const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.get('DeliveryCosts', mapper.deliveryCostsQuery(request, destination, 0, 0), attempt));
+        return mapper.quoteOfCosts(body, destination.type);
+      }),
+    );
+    const quotes = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed && quotes.length === 0) throw failed.reason;
+    return quotes;
   }
 
   /** ParselCreate is create-or-update by `order_id`: asking again (a retried job) updates the same parcel. */

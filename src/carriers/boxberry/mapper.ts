@@ -16,28 +16,33 @@ export function errorOf(body: unknown): string | null {
   return typeof err === 'string' && err !== '' ? err.slice(0, 500) : err === true ? 'Boxberry refused the request.' : null;
 }
 
-/** Query of DeliveryCosts for a courier delivery (`zip` of the recipient): weight in grams, sides in cm, sums in roubles. */
-export function deliveryCostsQuery(request: QuoteRequest, declaredRoubles: number, codRoubles: number): Record<string, string> {
+/** Where DeliveryCosts prices to: a pickup point by its code (`target`), or a courier delivery by the recipient's postal code (`zip`). */
+export type CostsDestination = { type: 1; target: string } | { type: 2; zip: string };
+
+/** Query of DeliveryCosts: weight in grams, sides in cm, sums in roubles. */
+export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDestination, declaredRoubles: number, codRoubles: number): Record<string, string> {
   const sides = request.cargo.places[0]?.sidesCm;
   return {
     weight: String(Math.max(1, Math.round(request.cargo.weightGrams))),
-    zip: request.recipient.postalCode ?? '',
+    ...(destination.type === 1 ? { target: destination.target } : { zip: destination.zip }),
     ordersum: String(declaredRoubles),
     paysum: String(codRoubles),
     ...(sides ? { depth: String(Math.ceil(sides[0])), width: String(Math.ceil(sides[1])), height: String(Math.ceil(sides[2])) } : {}),
   };
 }
 
-/** DeliveryCosts answer `{price, price_base, price_service, delivery_period}` as a courier quote. */
-export function quoteOfCosts(body: unknown): CarrierQuote[] {
+const TARIFF_NAMES: Record<CostsDestination['type'], string> = { 1: 'Boxberry Пункт выдачи', 2: 'Boxberry Курьерская доставка' };
+
+/** DeliveryCosts answer `{price, price_base, price_service, delivery_period}` as a quote of the destination's type. */
+export function quoteOfCosts(body: unknown, type: CostsDestination['type']): CarrierQuote[] {
   const costs = body as { price?: unknown; delivery_period?: unknown } | null;
   const price = typeof costs?.price === 'string' ? Number(costs.price) : costs?.price;
   if (typeof price !== 'number' || !(price >= 0)) return [];
   const days = Number(costs?.delivery_period ?? 0) || 0;
   return [
     {
-      type: 2,
-      tariffName: 'Boxberry Курьерская доставка',
+      type,
+      tariffName: TARIFF_NAMES[type],
       priceDeliveryKopecks: Math.round(price * 100),
       days: { min: days, max: days },
       services: [{ id: 4, priceKopecks: 0 }],

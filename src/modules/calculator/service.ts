@@ -285,7 +285,11 @@ export class CalculatorService {
       cargo: context.cargo,
       priceMode: context.priceMode,
     };
-    const quotes = await quoteAll(eligible, request, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed, this.observer);
+    const requestOf = (entry: RegisteredCompany): QuoteRequest => {
+      const pointCode = request.types.includes(1) ? this.pointCodeFor(entry, context, options.pointId) : undefined;
+      return pointCode === undefined ? request : { ...request, pointCode };
+    };
+    const quotes = await quoteAll(eligible, requestOf, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed, this.observer);
 
     for (const { entry, quotes: companyQuotes } of quotes) {
       for (const quote of companyQuotes) {
@@ -653,6 +657,28 @@ export class CalculatorService {
     return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
   }
 
+  /**
+   * The imported point a per-point price is asked for: an order's chosen point itself;
+   * otherwise, of the company's points in the recipient's locality that take this parcel,
+   * the one nearest the locality's centre stands for them all (one call per company and
+   * calculation, not one per point; a city has hundreds). None in the locality: undefined,
+   * so such a company offers no type 1 there rather than a price for a far point.
+   */
+  private pointCodeFor(entry: RegisteredCompany, context: Context, chosenPointId: number | undefined): string | undefined {
+    if (chosenPointId !== undefined) {
+      const chosen = this.reference.registry.point(chosenPointId);
+      return chosen?.companyId === entry.company.id ? chosen.code : undefined;
+    }
+    const { latitude, longitude } = context.recipient;
+    let nearest: { code: string; km: number } | undefined;
+    for (const point of this.reference.registry.pointsIn(entry.company.id, context.recipient.id)) {
+      if (point.code === undefined || !pointTakes(point, context)) continue;
+      const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
+      if (!nearest || km < nearest.km) nearest = { code: point.code, km };
+    }
+    return nearest?.code;
+  }
+
   /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
   private pointsFor(entry: RegisteredCompany, context: Context): Array<{ point: DeliveryPoint; isFar: boolean }> {
     const accept = (point: DeliveryPoint) => pointTakes(point, context);
@@ -848,7 +874,7 @@ function localityOfAddress(address: string): string {
 /** Every company asked at once; those failing or missing the deadline are left out, never failing the call. */
 async function quoteAll(
   entries: RegisteredCompany[],
-  request: QuoteRequest,
+  requestOf: (entry: RegisteredCompany) => QuoteRequest,
   timeoutMs: number,
   onFailed: CalculationOptions['onCompanyFailed'],
   observer: CompanyQuoteObserver | null,
@@ -867,7 +893,7 @@ async function quoteAll(
         const started = performance.now();
         const observed = (outcome: CompanyQuoteOutcome) => observer?.companyQuoted(entry.company.id, (performance.now() - started) / 1000, outcome);
         try {
-          const outcome = await Promise.race([entry.driver.quote(request, controller.signal), deadline]);
+          const outcome = await Promise.race([entry.driver.quote(requestOf(entry), controller.signal), deadline]);
           if (outcome === 'timeout') {
             observed('timeout');
             onFailed?.(entry.company.id, `no answer within ${timeoutMs} ms`);

@@ -100,4 +100,29 @@ describe('importing a real company\'s pickup points', () => {
     const [only] = (await account.owner.get('/v2/lists/points?companyId=1002')).body;
     expect(only).toMatchObject({ cardPaymentAvailable: true });
   });
+
+  it('offers Boxberry\'s type 1 with its points, priced by DeliveryCosts to the locality\'s point nearest its centre', async () => {
+    const body = { reception: { cityName: 'Москва' }, sender: { cityName: 'Санкт-Петербург' }, pickupType: 1 };
+    const mine = await account.owner.post('/v2/calculator', body);
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    const option = mine.body['1'].find((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === 1002);
+    expect(option).toMatchObject({ tariffName: 'Boxberry Пункт выдачи', deliveryPlanDays: { min: 4, max: 4 } });
+    expect(option.points).toEqual([expect.objectContaining({ name: 'Москва Тверская_7796', priceDelivery: 249, deliveryCompanyId: 1002 })]);
+    expect(mine.body['2'].find((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === 1002)).toMatchObject({ priceDelivery: 389.5 });
+    // no Boxberry point in the locality: no type 1 (a far point's price is not offered)
+    const elsewhere = await account.owner.post('/v2/calculator', { ...body, reception: { cityName: 'Новосибирск' } });
+    expect(elsewhere.body['1'].some((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === 1002)).toBe(false);
+    const theirs = await stranger.post('/v2/calculator', body);
+    expect(theirs.body['1'].some((item: { deliveryCompanyId: number }) => item.deliveryCompanyId === 1002)).toBe(false);
+  });
+
+  it('registers an order to a Boxberry point with the point\'s code (ParselCreate shop.name)', async () => {
+    const [only] = await listed(account.owner, 1002);
+    const body = orderBody({ shopId: account.shopId, pointId: only.id }, { cmsId: 'BB-PVZ-1', deliveryAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '1' }, delivery: { company: { id: 1002 }, type: 1, point: { id: only.id } } });
+    const { trackNumber } = await preparedOrder(account.owner, account.worker, body);
+    expect(trackNumber).toBe(boxberry.created.get('BB-PVZ-1')?.track);
+    const sdata = JSON.parse(new URLSearchParams(boxberry.bodies.get('POST /json.php') ?? '').get('sdata') ?? '{}');
+    expect(sdata).toMatchObject({ order_id: 'BB-PVZ-1', vid: 1, shop: { name: '77961' } });
+    expect(sdata.kurdost).toBeUndefined();
+  });
 });
