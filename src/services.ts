@@ -55,10 +55,10 @@ import { marketplaceAdapters } from './marketplaces/registry.js';
 import { AnalyticalReportService } from './modules/reports/analytical-service.js';
 import { BillingService } from './modules/reports/billing-service.js';
 import { DeliveryCharges, FulfilmentCharges, PickupCharges, StorageCharges, type BillingRates } from './modules/reports/charges.js';
+import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
-import { addDays } from './platform/clock.js';
-import { startOfDay } from './modules/orders/service.js';
+import { addDays, startOfDay } from './platform/clock.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';
@@ -210,15 +210,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const rates = readDataFile<BillingRates>('billing.json');
   const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });
   const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
-  // each day's end in the account's zone: storage counts the units on hand at the end of every day
-  const dayEnds = (period: { start: string; end: string; timeZone: string }) => {
-    const ends: string[] = [];
-    for (let day = period.start; day < period.end; day = addDays(day, 1)) ends.push(startOfDay(addDays(day, 1), period.timeZone));
-    return ends;
-  };
   billing.addChargeSource(new DeliveryCharges(orders));
   billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
-  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEnds, fulfilmentNames));
+  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   return { carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };

@@ -43,3 +43,11 @@ export function wallClockIn(timeZone: string, instant: string | Date): string {
   const parts = Object.fromEntries(formatter.formatToParts(typeof instant === 'string' ? new Date(instant) : instant).map((part) => [part.type, part.value]));
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
+
+/** Midnight of `date` in `timeZone`, as an ISO instant. */
+export function startOfDay(date: string, timeZone: string): string {
+  const noonUtc = new Date(`${date}T12:00:00Z`);
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(noonUtc).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+  const offset = name === 'GMT' ? '+00:00' : name.replace('GMT', '');
+  return new Date(`${date}T00:00:00${offset}`).toISOString();
+}

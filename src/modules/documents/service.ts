@@ -8,7 +8,7 @@ import type { Box } from '../boxes/schemas.js';
 import { MAX_PER_PAGE } from '../../platform/paging.js';
 import { ZipArchive } from 'archiver';
 import type { Scope } from '../../platform/auth.js';
-import { addDays, todayIn } from '../../platform/clock.js';
+import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
 import { AppError, conflict, fieldErrors, type ErrorItem } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { toKopecks } from '../../platform/money.js';
@@ -29,7 +29,6 @@ import {
 } from '../../documents/index.js';
 import { declaredValueKopecks, type OrderDoc } from '../orders/document.js';
 import type { OrderService } from '../orders/service.js';
-import { startOfDay } from '../orders/service.js';
 import { STATUS } from '../orders/state.js';
 import type { Warehouse } from '../warehouses/schemas.js';
 import type { WarehouseService } from '../warehouses/service.js';

@@ -6,11 +6,10 @@
  * held whole (exceljs keeps a worksheet's XML until it is zipped: documents/movement-report.ts).
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
-import { addDays } from '../../platform/clock.js';
+import { addDays, startOfDay } from '../../platform/clock.js';
 import { FieldErrorCollector, forbidden, unprocessable } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { writeMovementReport, writeMovementReportZip, type MovementReportRow, type MovementReportSheet } from '../../documents/movement-report.js';
-import { startOfDay } from '../orders/service.js';
 import type { ProductService } from '../products/service.js';
 import type { ShopService } from '../shops/service.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';

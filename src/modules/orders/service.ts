@@ -5,7 +5,7 @@
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { JsonBody } from '../../platform/compression.js';
-import { addDays, todayIn } from '../../platform/clock.js';
+import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import { gramsOf } from '../../platform/measures.js';
@@ -83,14 +83,6 @@ function kopecksOf(roubles: number | null | undefined, field: string, problems: 
   if (roubles === null || roubles === undefined) return 0;
   if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6) problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
   return toKopecks(roubles);
-}
-
-/** Midnight of `date` in `timeZone`, as an ISO instant. */
-export function startOfDay(date: string, timeZone: string): string {
-  const noonUtc = new Date(`${date}T12:00:00Z`);
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(noonUtc).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
-  const offset = name === 'GMT' ? '+00:00' : name.replace('GMT', '');
-  return new Date(`${date}T00:00:00${offset}`).toISOString();
 }
 
 /** Which orders a report reads: instants are RFC 3339 (UTC). */

@@ -7,7 +7,7 @@
  * 13 -> 14, and their journey goes on from there.
  */
 import type { Scope } from '../../platform/auth.js';
-import { todayIn } from '../../platform/clock.js';
+import { startOfDay, todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { PermanentJobError, type Job, type JobQueue, type JobWorker } from '../../platform/jobs.js';
@@ -22,7 +22,7 @@ import type { PickupCompanyOffer } from '../companies/schemas.js';
 import type { DeliveryCompanyService } from '../companies/service.js';
 import { actOrderOf, senderOf } from '../documents/service.js';
 import type { OrderDoc } from '../orders/document.js';
-import { startOfDay, type OrderService } from '../orders/service.js';
+import type { OrderService } from '../orders/service.js';
 import type { TrackingService } from '../orders/tracking.js';
 import type { ShopService } from '../shops/service.js';
 import type { Warehouse } from '../warehouses/schemas.js';

@@ -9,7 +9,7 @@
  * the file is there (404 if the job failed for good).
  */
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
-import { addDays, wallClockIn } from '../../platform/clock.js';
+import { addDays, startOfDay, wallClockIn } from '../../platform/clock.js';
 import { FieldErrorCollector } from '../../platform/errors.js';
 import { newFileName, type FileStore } from '../../platform/files.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
@@ -21,7 +21,7 @@ import { writeWorkbook, XLSX_CONTENT_TYPE, type XlsxSheet } from '../../document
 import type { StockService } from '../fulfilment/stock-service.js';
 import type { MovementKind } from '../fulfilment/stock-store.js';
 import { declaredValueKopecks, type OrderDoc } from '../orders/document.js';
-import { startOfDay, type OrderService, type ReportOrderFilter } from '../orders/service.js';
+import type { OrderService, ReportOrderFilter } from '../orders/service.js';
 import type { ProductService } from '../products/service.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import { codCommissionKopecks, deliveredAt, paidBy } from './rules.js';

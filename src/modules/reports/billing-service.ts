@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingPeriodKind } from '../../config.js';
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
-import { todayIn, wallClockIn } from '../../platform/clock.js';
+import { startOfDay, todayIn, wallClockIn } from '../../platform/clock.js';
 import { hashToken, newToken } from '../../platform/crypto.js';
 import { AppError, fieldError, notFound, unprocessable } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
@@ -23,7 +23,6 @@ import { REMITTANCE_COLUMNS, reportSheet, SERVICE_COLUMNS, type RemittanceReport
 import { writeWorkbook, XLSX_CONTENT_TYPE } from '../../documents/xlsx.js';
 import type { AccountService } from '../accounts/service.js';
 import type { OrderService } from '../orders/service.js';
-import { startOfDay } from '../orders/service.js';
 import type { BillingRates, ChargeLine, ChargePeriod, ChargeSource } from './charges.js';
 import { instantsOf, lastDayOf, lastEndedPeriod, type BillingPeriod } from './periods.js';
 import { deliveredAt, deliveredByTheShop, remittanceLineOf } from './rules.js';

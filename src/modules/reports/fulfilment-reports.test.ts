@@ -10,8 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { FULFILMENT_WAREHOUSE, fulfilmentAccount, fulfilmentOrder, newProduct, putInStock, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
 import { pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 import { sheetRows } from '../../../test/support/xlsx.js';
-import { addDays, todayIn } from '../../platform/clock.js';
-import { startOfDay } from '../orders/service.js';
+import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
 
 const OTHER_WAREHOUSE = 102;
 let t: TestApp;

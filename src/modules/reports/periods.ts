@@ -4,8 +4,7 @@
  * the midnights of those dates in the account's zone.
  */
 import type { BillingPeriodKind } from '../../config.js';
-import { addDays, todayIn } from '../../platform/clock.js';
-import { startOfDay } from '../orders/service.js';
+import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
 
 export interface BillingPeriod {
   /** First day, `YYYY-MM-DD`. */
@@ -40,4 +39,11 @@ export function instantsOf(period: BillingPeriod, timeZone: string): { from: str
 /** The period's last day (printed as its date: a bill is dated the last day it covers). */
 export function lastDayOf(period: BillingPeriod): string {
   return addDays(period.end, -1);
+}
+
+/** The end of each day of the period (the next midnight in the zone): storage counts the units on hand then. */
+export function dayEndsOf(period: { start: string; end: string; timeZone: string }): string[] {
+  const ends: string[] = [];
+  for (let day = period.start; day < period.end; day = addDays(day, 1)) ends.push(startOfDay(addDays(day, 1), period.timeZone));
+  return ends;
 }

@@ -130,7 +130,13 @@ describe('the period job: bills and agent reports', () => {
     expect((await a.owner.get('/v2/reports/agent?type=2')).body[0].accepted).toBe(true);
     const other = await t.newAccount('Чужой');
     expect((await other.client.put(`/v2/reports/agent-accept/${report.id}`)).status).toBe(404);
-    expect((await other.client.get('/v2/reports/bill')).body).toEqual([]);
+    // another account's bills, agent reports and analytical reports are not in its lists
+    for (const path of ['/v2/reports/bill', '/v2/reports/agent', '/v2/reports/analytical']) {
+      const listed = await other.client.get(path);
+      expect(listed.status).toBe(200);
+      expect(listed.body).toEqual([]);
+      expect(listed.headers['x-total-count']).toBe('0');
+    }
     expect((await a.owner.put('/v2/reports/agent-accept/999999')).status).toBe(404);
     expect((await a.owner.put('/v2/reports/agent-accept/abc')).status).toBe(400);
     const shopKey = a.owner.withToken(a.shopKey);
@@ -214,6 +220,12 @@ describe('analytical reports', () => {
     expect(kopecks(totals[header.indexOf('Наложенный платёж')])).toBe(listed.reduce((sum, order) => sum + toKopecks(order.priceCod), 0));
     expect(kopecks(totals[header.indexOf('Стоимость доставки')])).toBe(listed.reduce((sum, order) => sum + toKopecks(order.delivery.totalPrice ?? 0), 0));
     expect((await a.owner.get('/v2/reports/analytical')).body[0]).toMatchObject({ status: 'ready' });
+    // another account neither lists it nor makes one of a's orders
+    const other = await t.newAccount('Чужие отчёты');
+    expect((await other.client.get('/v2/reports/analytical')).body).toEqual([]);
+    const theirs = await other.client.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 });
+    expect(theirs.status).toBe(200);
+    expect((await sheetRows((await download(theirs.body.file)).bytes)).some((row) => listed.some((order) => row[0] === order.id))).toBe(false);
   });
 
   it('writes the other reports in the request: companies, returns, COD, stock balance, marking codes', async () => {
