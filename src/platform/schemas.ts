@@ -45,7 +45,9 @@ export const OverallSideCm = Type.Number({ minimum: 0, maximum: 999, description
 /** A weight in kilograms, to the gram. The gram precision is checked by `gramsOf()`. */
 export const WeightKg = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg, to the gram (3 decimals), at least 0.001' });
 
-export const DateText = Type.String({ format: 'date', description: 'YYYY-MM-DD', examples: ['2026-12-01'] });
+/** A calendar day, YYYY-MM-DD, described for its field. */
+export const DayText = (description: string) => Type.String({ format: 'date', description, examples: ['2026-12-01'] });
+export const DateText = DayText('YYYY-MM-DD');
 
 /** An instant with its offset (RFC 3339). */
 export const Instant = Type.String({ format: 'date-time', description: 'RFC 3339 date and time with offset' });

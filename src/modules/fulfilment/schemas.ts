@@ -1,9 +1,8 @@
 /** TypeBox models of fulfilment supplies (contract 2.10, 4.11) and of the warehouse staff's extension endpoints. */
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { Nullable, RecordId } from '../../platform/schemas.js';
+import { DayText, Nullable, RecordId } from '../../platform/schemas.js';
 
-const Day = (description: string) => Type.String({ format: 'date', description, examples: ['2026-12-01'] });
 
 /** Supply status codes (DESIGN.md). */
 export const SUPPLY_STATUS = { draft: 1, confirmed: 2, arrived: 3, accepted: 4, canceled: 5 } as const;
@@ -16,11 +15,11 @@ export const SupplyLineInput = Type.Object({
   id: RecordId('A product of the catalogue'),
   count: Count,
   batch: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Batch number: required for goods with batchAccounting' }))),
-  expires: Type.Optional(Nullable(Day('Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting'))),
+  expires: Type.Optional(Nullable(DayText('Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting'))),
 });
 
 export const SupplyInput = Type.Object({
-  date: Day('Day the goods are brought to the warehouse, YYYY-MM-DD'),
+  date: DayText('Day the goods are brought to the warehouse, YYYY-MM-DD'),
   fulfilmentWarehouseId: RecordId('One of GET /v2/warehouses?hold=1'),
   places: Type.Integer({ minimum: 1, maximum: 9999, description: 'Boxes or pallets' }),
   type: Type.Enum([...SUPPLY_TYPES], { description: 'boxes or pallets' }),
@@ -116,7 +115,7 @@ export type OperatorSupplyQuery = Static<typeof OperatorSupplyQuery>;
 export const OperatorSupply = Type.Object({ accountId: Type.Integer(), supply: Supply });
 
 export const MovementReportBody = Type.Object({
-  date: Type.Object({ from: Day('First day, YYYY-MM-DD'), to: Day('Last day, YYYY-MM-DD (at most 366 days after from)') }),
+  date: Type.Object({ from: DayText('First day, YYYY-MM-DD'), to: DayText('Last day, YYYY-MM-DD (at most 366 days after from)') }),
   ids: Type.Array(RecordId(), { minItems: 1, maxItems: 2000, description: 'Products to report' }),
 });
 export type MovementReportBody = Static<typeof MovementReportBody>;

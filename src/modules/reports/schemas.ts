@@ -1,12 +1,11 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CodeId, DateText } from '../../platform/schemas.js';
+import { CodeId, DateText, DayText } from '../../platform/schemas.js';
 
-const Day = (description: string) => Type.String({ format: 'date', description, examples: ['2026-12-01'] });
 
 export const BillQuery = Type.Object({
-  from: Type.Optional(Day('Bills dated on or after this day, YYYY-MM-DD')),
-  to: Type.Optional(Day('Bills dated on or before this day, YYYY-MM-DD')),
+  from: Type.Optional(DayText('Bills dated on or after this day, YYYY-MM-DD')),
+  to: Type.Optional(DayText('Bills dated on or before this day, YYYY-MM-DD')),
   ...PagingQueryFields,
 });
 export type BillQuery = Static<typeof BillQuery>;
@@ -29,8 +28,8 @@ export type BillView = Static<typeof Bill>;
 const AGENT_TYPE_DESCRIPTION = 'Agent report type: 1 cash on delivery remittance, 2 services rendered';
 
 export const AgentReportQuery = Type.Object({
-  from: Type.Optional(Day('Reports dated on or after this day, YYYY-MM-DD')),
-  to: Type.Optional(Day('Reports dated on or before this day, YYYY-MM-DD')),
+  from: Type.Optional(DayText('Reports dated on or after this day, YYYY-MM-DD')),
+  to: Type.Optional(DayText('Reports dated on or before this day, YYYY-MM-DD')),
   type: Type.Optional(Type.Enum([1, 2], { description: AGENT_TYPE_DESCRIPTION })),
   ...PagingQueryFields,
 });
@@ -53,8 +52,8 @@ const ANALYTICAL_TYPE_DESCRIPTION = 'Analytical report type: 1 orders, 2 deliver
 const STAGE_DESCRIPTION = 'Marking-code write-off stage (type 6): 1 shipped to recipients (orders), 2 written off at the warehouse (damage, loss), 3 returned to the warehouse (codes back in circulation)';
 
 export const AnalyticalQuery = Type.Object({
-  from: Type.Optional(Day('Reports asked for on or after this day (account time zone), YYYY-MM-DD')),
-  to: Type.Optional(Day('Reports asked for on or before this day (account time zone), YYYY-MM-DD')),
+  from: Type.Optional(DayText('Reports asked for on or after this day (account time zone), YYYY-MM-DD')),
+  to: Type.Optional(DayText('Reports asked for on or before this day (account time zone), YYYY-MM-DD')),
   type: Type.Optional(Type.Enum([1, 2, 3, 4, 5, 6], { description: ANALYTICAL_TYPE_DESCRIPTION })),
   ...PagingQueryFields,
 });
@@ -87,6 +86,6 @@ export const AnalyticalFile = Type.Object({
 
 export const BillPaymentBody = Type.Object({
   sum: Type.Number({ minimum: 0.01, maximum: 100_000_000, description: 'Roubles paid, to the kopeck' }),
-  date: Type.Optional(Day('Day of the payment, YYYY-MM-DD (default: today in the account\'s time zone)')),
+  date: Type.Optional(DayText('Day of the payment, YYYY-MM-DD (default: today in the account\'s time zone)')),
 });
 export type BillPaymentBody = Static<typeof BillPaymentBody>;
