@@ -244,7 +244,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v2/delivery-methods': op('createOwnDeliveryMethod'),
   'PUT /v2/delivery-methods/{id}': op('replaceOwnDeliveryMethod'),
   'DELETE /v2/delivery-methods/{id}': op('deleteOwnDeliveryMethod'),
-  'POST /v2/orders/{id}/status': op('setOwnDeliveryOrderStatus'),
+  'POST /v2/orders/status/{id}': op('setOwnDeliveryOrderStatus'),
   // extensions: events and notifications (DESIGN.md)
   'GET /v2/events': op('listEvents'),
   'GET /v2/notifications': op('listNotifications'),

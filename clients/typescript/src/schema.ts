@@ -895,7 +895,7 @@ export interface paths {
         patch: operations["patchOrder"];
         trace?: never;
     };
-    "/v2/orders/{id}/status": {
+    "/v2/orders/status/{id}": {
         parameters: {
             query?: never;
             header?: never;

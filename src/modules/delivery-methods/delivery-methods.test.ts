@@ -264,7 +264,7 @@ describe('an order with an own delivery method', () => {
     expect(draft).toMatchObject({ status: 11, error: null, delivery: { company: { id: method, name: 'Пункты для заказа', abbr: 'OWN' }, type: 1, totalPrice: 250, price: 250, point: { id: point.id, name: 'Пункт на Литейном', holdDays: 7 } } });
 
     // the shop cannot move a draft
-    const early = await owner.post(`/v2/orders/${id}/status`, { code: 14 });
+    const early = await owner.post(`/v2/orders/status/${id}`, { code: 14 });
     expect(early.status).toBe(409);
     expect(early.body.code).toBe('order_state');
 
@@ -276,17 +276,17 @@ describe('an order with an own delivery method', () => {
     await worker.runDue();
     expect((await owner.get(`/v2/orders/${id}`)).body.status).toBe(13);
 
-    const wrongKind = await owner.post(`/v2/orders/${id}/status`, { code: 43 });
+    const wrongKind = await owner.post(`/v2/orders/status/${id}`, { code: 43 });
     expect(wrongKind.status).toBe(409);
-    expect((await owner.post(`/v2/orders/${id}/status`, { code: 13 })).status).toBe(400);
+    expect((await owner.post(`/v2/orders/status/${id}`, { code: 13 })).status).toBe(400);
     for (const code of [14, 411, 42]) {
-      const moved = await owner.post(`/v2/orders/${id}/status`, { code, description: `step ${code}` }, { form: code === 411 });
+      const moved = await owner.post(`/v2/orders/status/${id}`, { code, description: `step ${code}` }, { form: code === 411 });
       expect(moved.status, JSON.stringify(moved.body)).toBe(204);
     }
     const waiting = (await owner.get(`/v2/orders/${id}`)).body;
     expect(waiting.status).toBe(42);
     expect(waiting.delivery.point.holdDate).toEqual(expect.any(String));
-    expect((await owner.post(`/v2/orders/${id}/status`, { code: 44, paymentMethod: 'card' })).status).toBe(204);
+    expect((await owner.post(`/v2/orders/status/${id}`, { code: 44, paymentMethod: 'card' })).status).toBe(204);
     const delivered = (await owner.get(`/v2/orders/${id}`)).body;
     expect(delivered.status).toBe(44);
     expect(delivered.statusHistory.map((item: { code: number }) => item.code)).toEqual([44, 42, 411, 14, 13, 12, 11]);
@@ -294,7 +294,7 @@ describe('an order with an own delivery method', () => {
     expect(delivered.pay.type).toBe(3);
     expect(delivered.delivery.factPrice).toBe(250);
     // after delivery only a return may follow
-    expect((await owner.post(`/v2/orders/${id}/status`, { code: 411 })).status).toBe(409);
+    expect((await owner.post(`/v2/orders/status/${id}`, { code: 411 })).status).toBe(409);
 
     const events = (await owner.get('/v2/events?types=order.status_changed')).body.filter((event: { orderId: number }) => event.orderId === id);
     expect(events.map((event: { statusTo: number }) => event.statusTo)).toEqual([13, 14, 411, 42, 44]);
@@ -331,17 +331,17 @@ describe('an order with an own delivery method', () => {
     expect((await owner.get(`/v2/orders/${id}`)).body.delivery.company.id).toBe(method);
     expect((await owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
 
-    expect((await t.client().post(`/v2/orders/${id}/status`, { code: 14 })).status).toBe(401);
-    expect((await stranger.post(`/v2/orders/${id}/status`, { code: 14 })).status).toBe(404);
+    expect((await t.client().post(`/v2/orders/status/${id}`, { code: 14 })).status).toBe(401);
+    expect((await stranger.post(`/v2/orders/status/${id}`, { code: 14 })).status).toBe(404);
     const otherKey = (await owner.get(`/v2/shops/${otherShopId}`)).body.apiKey as string;
-    expect((await owner.withToken(otherKey).post(`/v2/orders/${id}/status`, { code: 14 })).status).toBe(403);
-    expect((await shopKey.post(`/v2/orders/${id}/status`, { code: 14 })).status).toBe(204);
-    expect((await owner.post(`/v2/orders/${id}/status`, { code: 99 })).status).toBe(400);
+    expect((await owner.withToken(otherKey).post(`/v2/orders/status/${id}`, { code: 14 })).status).toBe(403);
+    expect((await shopKey.post(`/v2/orders/status/${id}`, { code: 14 })).status).toBe(204);
+    expect((await owner.post(`/v2/orders/status/${id}`, { code: 99 })).status).toBe(400);
     expect((await owner.get(`/v2/orders/${id}`)).body.status).toBe(14);
 
     const company = await owner.post('/v2/orders', withDropOff(t, body(5)));
     expect(company.status, JSON.stringify(company.body)).toBe(201);
-    const refused = await owner.post(`/v2/orders/${company.body.id}/status`, { code: 14 });
+    const refused = await owner.post(`/v2/orders/status/${company.body.id}`, { code: 14 });
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('not_own_delivery');
   });

@@ -46,7 +46,7 @@ export function orderRoutes(app: App, services: Services): void {
   );
 
   app.post(
-    '/v2/orders/:id/status',
+    '/v2/orders/status/:id',
     {
       schema: {
         tags,
