@@ -100,6 +100,32 @@ describe('Ozon: goods of fulfilment postings are reserved, short ones wait, a ca
   });
 });
 
+describe('Bindings added after an order was read', () => {
+  it('match its products at the next poll, and a fulfilment order then waits for its goods and gets them', async () => {
+    const at = await fulfilmentAccount(t, { name: 'Later bindings' });
+    fake.ozon.postings = [ozonPosting(41, { products: [{ price: '300.000000', offer_id: 'LATE-1', name: 'Товар поздний', sku: 800041, quantity: 2 }] })];
+    expect((await at.owner.post('/v2/marketplaces/integration/1', { clientId: fake.ozon.clientId, apiKey: fake.ozon.apiKey })).status).toBe(204);
+    expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 1)).toMatchObject({ stored: 1, reserved: 0, rematched: 0 });
+    const before = await byNumber(at.owner, '041-0001-1');
+    expect(before).toMatchObject({ isFulfilment: true, products: [{ productId: null, vendorCode: null }], errors: [{ product: 0, message: expect.stringContaining('offerId LATE-1') }] });
+    // nothing bound yet: a poll changes nothing
+    expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 1)).toMatchObject({ rematched: 0, reserved: 0 });
+
+    const productId = await newProduct(at.owner, { vendorCode: 'LATE-VC', bindings: [{ marketplaceId: 1, offerId: 'LATE-1' }] });
+    await putInStock(t, at.accountId, productId, 5);
+    expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 1)).toMatchObject({ stored: 0, rematched: 1, reserved: 1 });
+    const after = await byNumber(at.owner, '041-0001-1');
+    expect(after).toMatchObject({ products: [{ productId, vendorCode: 'LATE-VC', count: 2 }], errors: null });
+    expect(after.dimensions.weight).toBeGreaterThan(0);
+    expect(await heldBy(at.accountId, after.id)).toBe(2);
+    // the list's search finds it by the vendor code it has now
+    expect((await ordersOf(at.owner, '&search=late-vc')).map((order) => order.id)).toEqual([after.id]);
+    // matched once: the next poll leaves it alone
+    expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 1)).toMatchObject({ rematched: 0, reserved: 0 });
+    await expectBooksBalance(t, at.accountId);
+  });
+});
+
 describe('Wildberries: statuses through POST /api/v3/orders/status', () => {
   it('appends the seller and WB statuses, and a cancellation before reservation only stops the wait', async () => {
     const at = await fulfilmentAccount(t, { name: 'WB fulfilment' });

@@ -14,7 +14,7 @@ import type { BoundProduct, ProductService } from '../products/service.js';
 import type { MarketplaceOrder, MarketplaceOrderListQuery } from './schemas.js';
 import type { StockService } from '../fulfilment/stock-service.js';
 import type { StockActor } from '../orders/fulfilment-port.js';
-import { RESERVATION, rowFlags, type MarketplaceOrderFilter, type MarketplaceOrderStore, type NewMarketplaceOrder, type OrderRow, type ProductError, type StoredProduct } from './store.js';
+import { RESERVATION, rowFlags, type MarketplaceOrderFilter, type MarketplaceOrderStore, type NewMarketplaceOrder, type OrderRow, type ProductError, type ReservationStatus, type StoredProduct } from './store.js';
 
 export const POLL_JOB = 'marketplaces.poll';
 export const SCHEDULE_JOB = 'marketplaces.schedule';
@@ -25,6 +25,8 @@ const PAGE_SIZE = 100;
 export const MAX_STATUS_CHECKS_PER_RUN = 100;
 /** At most this many orders waiting for goods are tried in one run, oldest first. */
 export const MAX_RESERVATIONS_PER_RUN = 100;
+/** At most this many open orders with unbound products are matched again in one run, oldest first. */
+export const MAX_REMATCHES_PER_RUN = 500;
 const POLL_ACTOR: StockActor = { actor: `process:${POLL_JOB}`, employeeId: null };
 
 const NO_ADDRESS: MarketplaceAddress = { city: { countryCode: 'RU', name: '', fias: null, type: null, region: null }, street: null, house: null, bulk: null, flat: null };
@@ -37,6 +39,8 @@ export interface PollOutcome {
   changed: number;
   /** Orders whose goods were reserved in this run. */
   reserved: number;
+  /** Stored orders whose products were matched anew to bindings added since. */
+  rematched: number;
 }
 
 export class MarketplaceOrderService {
@@ -151,9 +155,9 @@ export class MarketplaceOrderService {
    */
   async poll(accountId: number, marketplaceId: number, signal: AbortSignal = AbortSignal.timeout(60_000), now = new Date()): Promise<PollOutcome> {
     const integration = await this.marketplaces.openIntegration(accountId, marketplaceId);
-    if (!integration) return { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0 };
+    if (!integration) return { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0, rematched: 0 };
     let cursor = integration.cursor;
-    const outcome: PollOutcome = { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0 };
+    const outcome: PollOutcome = { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0, rematched: 0 };
     try {
       do {
         const page = await integration.adapter.fetchOrders(integration.credentials, cursor, Math.min(PAGE_SIZE, MAX_ORDERS_PER_RUN - outcome.fetched), now, signal);
@@ -180,6 +184,8 @@ export class MarketplaceOrderService {
       }
       throw error;
     }
+    // bindings added since the last run: a fully matched fulfilment order waits for goods below
+    outcome.rematched = await this.rematchUnbound(accountId, integration.marketplace);
     outcome.reserved = await this.reserveWaitingGoods(accountId, marketplaceId);
     return outcome;
   }
@@ -255,26 +261,69 @@ export class MarketplaceOrderService {
     return (mode === 1 && integration.settings.fbsEnabled) || (mode === 2 && integration.settings.fboEnabled) || (mode === 3 && integration.settings.dbsEnabled);
   }
 
-  /** Our model of fetched orders: products matched to the catalogue through bindings, sizes from the catalogue. */
-  private async toNewOrders(integration: OpenIntegration, orders: FetchedOrder[], now: Date): Promise<NewMarketplaceOrder[]> {
-    const marketplaceId = integration.marketplace.id;
+  /**
+   * Products matched to the catalogue through the account's bindings of this marketplace
+   * (one query for all of them), with an `errors` item per product no binding names.
+   */
+  private async matchProducts<P extends Pick<StoredProduct, 'name' | 'count' | 'priceKopecks' | 'identifiers'>>(
+    accountId: number,
+    marketplace: { id: number; name: string },
+    orders: Array<{ products: P[] }>,
+  ): Promise<{ bound: Map<string, BoundProduct>; matched: Array<{ products: StoredProduct[]; errors: ProductError[] | null }> }> {
     const bound = await this.products.boundProducts(
-      integration.accountId,
-      marketplaceId,
+      accountId,
+      marketplace.id,
       orders.flatMap((order) => order.products.flatMap((product) => Object.entries(product.identifiers).map(([name, value]) => ({ name, value })))),
     );
-    return orders.map((order) => {
-      const errors: Array<{ product: number; message: string }> = [];
+    const matched = orders.map((order) => {
+      const errors: ProductError[] = [];
       const products: StoredProduct[] = order.products.map((product, index) => {
         const match = Object.entries(product.identifiers)
           .map(([name, value]) => bound.get(`${name}\u0000${value}`))
           .find((item): item is BoundProduct => item !== undefined);
         if (!match) {
           const named = Object.entries(product.identifiers).map(([name, value]) => `${name} ${value}`).join(', ') || 'no identifier';
-          errors.push({ product: index, message: `No catalogue product is bound to ${integration.marketplace.name} ${named}; add it to a product's bindings.` });
+          errors.push({ product: index, message: `No catalogue product is bound to ${marketplace.name} ${named}; add it to a product's bindings.` });
         }
         return { productId: match?.id ?? null, vendorCode: match?.vendorCode ?? null, name: product.name || match?.name || '', count: product.count, priceKopecks: product.priceKopecks, identifiers: product.identifiers };
       });
+      return { products, errors: errors.length ? errors : null };
+    });
+    return { bound, matched };
+  }
+
+  /** Whether an order's goods are to be held: shipped from a fulfilment warehouse, still to be shipped, every product matched. */
+  private holdsGoods(isFulfilment: boolean, statusCode: number, products: StoredProduct[], errors: ProductError[] | null): ReservationStatus {
+    return isFulfilment && (statusCode === 1 || statusCode === 2) && errors === null && products.length > 0 ? RESERVATION.waiting : RESERVATION.none;
+  }
+
+  /**
+   * Matches again the open orders that had products no binding named (the shop may have
+   * bound them since), at most MAX_REMATCHES_PER_RUN, oldest first: their products, sizes
+   * and errors are brought up to date, and a fulfilment order now fully matched waits for
+   * its goods like a new one.
+   */
+  async rematchUnbound(accountId: number, marketplace: { id: number; name: string }): Promise<number> {
+    const rows = await this.store.unmatchedOpen(accountId, marketplace.id, MAX_REMATCHES_PER_RUN);
+    if (rows.length === 0) return 0;
+    const { bound, matched } = await this.matchProducts(accountId, marketplace, rows.map((row) => ({ products: rowFlags(row).products })));
+    let changed = 0;
+    for (const [index, row] of rows.entries()) {
+      const { products, errors } = matched[index] as { products: StoredProduct[]; errors: ProductError[] | null };
+      const before = rowFlags(row).products;
+      if (products.every((product, at) => product.productId === before[at]?.productId)) continue;
+      const update = { products, errors, dimensions: this.dimensionsOf(products, bound), reservationStatus: this.holdsGoods(rowFlags(row).isFulfilment, row.status_code, products, errors) };
+      if (await this.store.rematch(accountId, row, update)) changed++;
+    }
+    return changed;
+  }
+
+  /** Our model of fetched orders: products matched to the catalogue through bindings, sizes from the catalogue. */
+  private async toNewOrders(integration: OpenIntegration, orders: FetchedOrder[], now: Date): Promise<NewMarketplaceOrder[]> {
+    const marketplaceId = integration.marketplace.id;
+    const { bound, matched } = await this.matchProducts(integration.accountId, integration.marketplace, orders);
+    return orders.map((order, index) => {
+      const { products, errors } = matched[index] as { products: StoredProduct[]; errors: ProductError[] | null };
       const reference = order.shippingWarehouse ? this.marketplaces.directory.warehouse(marketplaceId, order.shippingWarehouse.id) : undefined;
       return {
         marketplaceId,
@@ -296,9 +345,8 @@ export class MarketplaceOrderService {
         deliveryAddress: order.deliveryAddress ?? NO_ADDRESS,
         bundleKey: order.bundleKey,
         isFulfilment: reference?.fulfilmentWarehouseId !== undefined,
-        errors: errors.length ? errors : null,
-        // goods are held for orders still to be shipped, once every product is matched to the catalogue
-        reservationStatus: reference?.fulfilmentWarehouseId !== undefined && (order.status === 1 || order.status === 2) && errors.length === 0 && products.length > 0 ? RESERVATION.waiting : RESERVATION.none,
+        errors,
+        reservationStatus: this.holdsGoods(reference?.fulfilmentWarehouseId !== undefined, order.status, products, errors),
       };
     });
   }

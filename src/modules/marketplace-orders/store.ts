@@ -110,7 +110,7 @@ export class MarketplaceOrderStore {
             bundle_key: order.bundleKey,
             is_fulfilment: order.isFulfilment,
             errors: order.errors ? toJson(order.errors) : null,
-            search_text: [order.number, ...order.products.flatMap((product) => [product.name, product.vendorCode ?? '', ...Object.values(product.identifiers)])].join(' ').toLowerCase().replace(/ё/g, 'е'),
+            search_text: searchTextOf(order.number, order.products),
             created_at: now,
             reservation_status: order.reservationStatus,
           })
@@ -155,6 +155,33 @@ export class MarketplaceOrderStore {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .where('reservation_status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Orders not final with products no binding named at their last match, oldest first. */
+  async unmatchedOpen(accountId: number, marketplaceId: number, limit: number): Promise<OrderRow[]> {
+    return this.ofMarketplace(accountId, marketplaceId).where('errors', 'is not', null).where('status_code', 'not in', FINAL_STATUSES).orderBy('id').limit(limit).execute();
+  }
+
+  /**
+   * An order's products matched anew; only while it still has unmatched products and holds
+   * no goods (one poll of a marketplace runs at a time; a repeat would write the same).
+   */
+  async rematch(accountId: number, row: OrderRow, update: { products: StoredProduct[]; errors: ProductError[] | null; dimensions: NewMarketplaceOrder['dimensions']; reservationStatus: ReservationStatus }): Promise<boolean> {
+    const result = await this.db
+      .updateTable('marketplace_orders')
+      .set({
+        products: toJson(update.products),
+        errors: update.errors ? toJson(update.errors) : null,
+        dimensions: toJson(update.dimensions),
+        reservation_status: update.reservationStatus,
+        search_text: searchTextOf(row.marketplace_order_number, update.products),
+      })
+      .where('account_id', '=', accountId)
+      .where('id', '=', row.id)
+      .where('errors', 'is not', null)
+      .where('reservation_status', '=', RESERVATION.none)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -239,6 +266,11 @@ export class MarketplaceOrderStore {
       .execute();
     return new Map(rows.map((row) => [row.bundle_key as string, Number(row.size)]));
   }
+}
+
+/** What the list's `search` looks in: the number, and each product's name, vendor code and identifiers. */
+function searchTextOf(number: string, products: StoredProduct[]): string {
+  return [number, ...products.flatMap((product) => [product.name, product.vendorCode ?? '', ...Object.values(product.identifiers)])].join(' ').toLowerCase().replace(/ё/g, 'е');
 }
 
 export function rowFlags(row: OrderRow) {
