@@ -4,6 +4,7 @@
  * every call after the token fail as told: `invalid` (the company's validation refusal),
  * `auth` (credentials refused), `429`, `500`, `slow` (answers after `delayMs`).
  * `loseNextCreate` makes the next order creation happen but its answer a 500 (a lost answer).
+ * `retryAfter` (seconds, as the header says it) goes with every 429 when set.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,8 @@ export interface FakeRealCarrier {
   /** Up to this much more delay, at random (benches: answers spread over a range). */
   jitterMs: number;
   loseNextCreate: boolean;
+  /** The Retry-After header of a 429 (`mode` '429'), or null for none. */
+  retryAfter: string | null;
   /** Orders (parcels) created, by our order number. */
   created: Map<string, { uuid: string; track: string }>;
   /** Every request: method and path (no query). */
@@ -35,7 +38,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
 async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
-  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, retryAfter: null, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,7 +54,8 @@ async function start(handler: Handler, failure: (mode: FakeMode) => { status: nu
           return;
         }
         const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
-        response.writeHead(result.status, { 'content-type': result.type ?? 'application/json' }).end(text);
+        const wait = result.status === 429 && fake.retryAfter !== null ? { 'retry-after': fake.retryAfter } : {};
+        response.writeHead(result.status, { 'content-type': result.type ?? 'application/json', ...wait }).end(text);
       };
       const delay = fake.delayMs + Math.random() * fake.jitterMs;
       if (delay > 0) setTimeout(answer, delay);
