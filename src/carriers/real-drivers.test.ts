@@ -206,6 +206,13 @@ describe('Boxberry', () => {
     await expect(driver().quote({ ...quoteRequest, types: [1], pointCode: 'GONE' }, signal())).rejects.toThrow('Пункт выдачи GONE не найден');
   });
 
+  it('sends the declared value and COD with DeliveryCosts; its price holds Boxberry\'s own fees, no commission added', async () => {
+    const [quote] = await driver().quote({ ...quoteRequest, types: [2], declaredKopecks: 150_000, codKopecks: 120_050 }, signal());
+    expect(boxberry.deliveryCostsQuery(quoteRequest, { type: 2, zip: '190000' }, 1500, 1200.5)).toMatchObject({ ordersum: '1500', paysum: '1200.5', zip: '190000' });
+    // the fake's price: 389.50 + its fees on what was sent, 0.5% of ordersum 1500 + 1.5% of paysum 1200.50
+    expect(quote).toMatchObject({ type: 2, priceDeliveryKopecks: 41501, commissions: { declared: { percent: 0 }, codCash: { percent: 0 }, codCard: { percent: 0 } } });
+  });
+
   it('registers create-or-update by order number: asking twice gives one parcel', async () => {
     const first = await driver().register(shipment('SITE-3'), signal());
     const again = await driver().register(shipment('SITE-3'), signal());

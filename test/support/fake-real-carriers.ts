@@ -170,11 +170,14 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
       case 'OrdersBalance':
         return { status: 200, body: [{ Balance: '0.00' }] };
       case 'DeliveryCosts': {
-        // `target`: a pickup point of the directory (cheaper than the courier); else `zip`: courier
+        // `target`: a pickup point of the directory (cheaper than the courier); else `zip`: courier.
+        // Its fees for the declared value (`ordersum`, 0.5%) and COD (`paysum`, 1.5%) are in price_service and price.
         const target = request.query.get('target');
-        if (target === null) return { status: 200, body: { price: 389.5, price_base: 300, price_service: 89.5, delivery_period: '3' } };
+        const fees = Math.round(Number(request.query.get('ordersum') ?? 0) * 0.5 + Number(request.query.get('paysum') ?? 0) * 1.5) / 100;
+        const costs = (base: number, service: number, days: string) => ({ status: 200, body: { price: base + service + fees, price_base: base, price_service: service + fees, delivery_period: days } });
+        if (target === null) return costs(300, 89.5, '3');
         if (target !== '77961') return { status: 200, body: [{ err: `Пункт выдачи ${target} не найден` }] };
-        return { status: 200, body: { price: 249, price_base: 220, price_service: 29, delivery_period: '4' } };
+        return costs(220, 29, '4');
       }
       case 'ParselCreate': {
         const sdata = JSON.parse(form.get('sdata') ?? '{}') as { order_id: string };

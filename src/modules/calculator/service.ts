@@ -285,6 +285,8 @@ export class CalculatorService {
       distanceKm: distanceKm(context.sender.latitude, context.sender.longitude, context.recipient.latitude, context.recipient.longitude),
       cargo: context.cargo,
       priceMode: context.priceMode,
+      declaredKopecks: context.money.declaredKopecks,
+      codKopecks: context.money.codKopecks + context.money.clientPriceKopecks,
     };
     const requestOf = (entry: RegisteredCompany): QuoteRequest => {
       const pointCode = request.types.includes(1) ? this.pointCodeFor(entry, context, options.pointId) : undefined;
