@@ -75,6 +75,25 @@ describe('CDEK', () => {
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/oauth/token')).toHaveLength(1);
   });
 
+  it('prices insurance of the declared value by CDEK\'s calculator (INSURANCE service), COD at its public rate', async () => {
+    const driver = cdekDriver();
+    const quotes = await driver.quote({ ...quoteRequest, declaredKopecks: 150_050, codKopecks: 100_000 }, signal());
+    const asked = JSON.parse(fakeCdek.bodies.get('POST /v2/calculator/tariff') ?? '{}') as { tariff_code: number; services: unknown };
+    expect([368, 137]).toContain(asked.tariff_code);
+    expect(asked.services).toEqual([{ code: 'INSURANCE', parameter: '1500.5' }]);
+    expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(2);
+    for (const quote of quotes) {
+      // the fake's 0.8% of 1500.50 is 12.00 roubles: the percent gives CDEK's sum back
+      expect(Math.round((150_050 * quote.commissions.declared.percent) / 100)).toBe(1200);
+      expect(quote.commissions.codCash).toEqual({ percent: 3, minimumKopecks: 0 });
+    }
+    const before = fakeCdek.calls.length;
+    expect((await driver.quote(quoteRequest, signal()))[0].commissions.declared.percent).toBe(0.75);
+    expect(fakeCdek.calls.slice(before)).toEqual(['POST /v2/calculator/tarifflist']);
+    expect(cdek.insuranceKopecksOf({ services: [{ code: 'INSURANCE', sum: 10, total_sum: 12.5 }, { code: 'SMS', sum: 5 }] })).toBe(1250);
+    expect(cdek.insuranceKopecksOf({ delivery_sum: 300 })).toBe(0);
+  });
+
   it('refuses wrong credentials as an auth error, not retried', async () => {
     const driver = cdekDriver('wrong');
     await expect(driver.checkCredentials(signal())).rejects.toBeInstanceOf(CarrierAuthError);

@@ -97,6 +97,17 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
         { tariff_code: 137, tariff_name: 'Посылка склад-дверь', delivery_mode: 3, delivery_sum: 450, period_min: 2, period_max: 3 },
       ] } };
     }
+    if (path === '/calculator/tariff') {
+      // one tariff with its services priced: INSURANCE at 0.8% of `parameter` (the declared value, roubles)
+      const body = JSON.parse(request.body) as { tariff_code: number; services?: Array<{ code: string; parameter?: string }> };
+      const delivery = ({ 136: 320.5, 368: 290, 137: 450 } as Record<number, number>)[body.tariff_code];
+      if (delivery === undefined) return { status: 400, body: { errors: [{ code: 'v2_tariff_not_found', message: `Tariff ${body.tariff_code} is not available` }] } };
+      const services = (body.services ?? []).map((service) => {
+        const sum = service.code === 'INSURANCE' ? Math.round(Number(service.parameter ?? 0) * 0.8) / 100 : 0;
+        return { code: service.code, sum, total_sum: sum, discount_percent: 0, discount_sum: 0, vat_rate: 0, vat_sum: 0 };
+      });
+      return { status: 200, body: { delivery_sum: delivery, period_min: 2, period_max: 4, weight_calc: 1200, services, total_sum: delivery + services.reduce((total, service) => total + service.total_sum, 0), currency: 'RUB' } };
+    }
     if (path === '/orders' && request.method === 'POST') {
       const body = JSON.parse(request.body) as { number: string };
       sequence += 1;
