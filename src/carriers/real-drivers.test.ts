@@ -9,7 +9,10 @@ import { BoxberryDriver } from './boxberry/driver.js';
 import * as boxberry from './boxberry/mapper.js';
 import { CdekDriver } from './cdek/driver.js';
 import * as cdek from './cdek/mapper.js';
-import { CarrierAuthError, RemoteCompany, type RemoteCallRecord, type RemotePolicy } from './remote-call.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deadlineSignal } from '../platform/remote-http.js';
+import { CarrierAuthError, CarrierRetryAfterError, exchange, RemoteCompany, type RemoteCallRecord, type RemotePolicy } from './remote-call.js';
 import { RussianPostDriver } from './russian-post/driver.js';
 import * as russianPost from './russian-post/mapper.js';
 import { CarrierError, type PickupRequest, type QuoteRequest, type ShipmentRequest } from './types.js';
@@ -54,6 +57,7 @@ afterEach(() => {
   for (const fake of [fakeCdek, fakeBoxberry, fakePost]) {
     fake.mode = 'ok';
     fake.delayMs = 0;
+    fake.retryAfter = null;
   }
 });
 
@@ -69,6 +73,25 @@ describe('CDEK', () => {
     ]));
     await driver.quote(quoteRequest, signal());
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/oauth/token')).toHaveLength(1);
+  });
+
+  it('prices insurance of the declared value by CDEK\'s calculator (INSURANCE service), COD at its public rate', async () => {
+    const driver = cdekDriver();
+    const quotes = await driver.quote({ ...quoteRequest, declaredKopecks: 150_050, codKopecks: 100_000 }, signal());
+    const asked = JSON.parse(fakeCdek.bodies.get('POST /v2/calculator/tariff') ?? '{}') as { tariff_code: number; services: unknown };
+    expect([368, 137]).toContain(asked.tariff_code);
+    expect(asked.services).toEqual([{ code: 'INSURANCE', parameter: '1500.5' }]);
+    expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(2);
+    for (const quote of quotes) {
+      // the fake's 0.8% of 1500.50 is 12.00 roubles: the percent gives CDEK's sum back
+      expect(Math.round((150_050 * quote.commissions.declared.percent) / 100)).toBe(1200);
+      expect(quote.commissions.codCash).toEqual({ percent: 3, minimumKopecks: 0 });
+    }
+    const before = fakeCdek.calls.length;
+    expect((await driver.quote(quoteRequest, signal()))[0].commissions.declared.percent).toBe(0.75);
+    expect(fakeCdek.calls.slice(before)).toEqual(['POST /v2/calculator/tarifflist']);
+    expect(cdek.insuranceKopecksOf({ services: [{ code: 'INSURANCE', sum: 10, total_sum: 12.5 }, { code: 'SMS', sum: 5 }] })).toBe(1250);
+    expect(cdek.insuranceKopecksOf({ delivery_sum: 300 })).toBe(0);
   });
 
   it('refuses wrong credentials as an auth error, not retried', async () => {
@@ -202,6 +225,13 @@ describe('Boxberry', () => {
     await expect(driver().quote({ ...quoteRequest, types: [1], pointCode: 'GONE' }, signal())).rejects.toThrow('Пункт выдачи GONE не найден');
   });
 
+  it('sends the declared value and COD with DeliveryCosts; its price holds Boxberry\'s own fees, no commission added', async () => {
+    const [quote] = await driver().quote({ ...quoteRequest, types: [2], declaredKopecks: 150_000, codKopecks: 120_050 }, signal());
+    expect(boxberry.deliveryCostsQuery(quoteRequest, { type: 2, zip: '190000' }, 1500, 1200.5)).toMatchObject({ ordersum: '1500', paysum: '1200.5', zip: '190000' });
+    // the fake's price: 389.50 + its fees on what was sent, 0.5% of ordersum 1500 + 1.5% of paysum 1200.50
+    expect(quote).toMatchObject({ type: 2, priceDeliveryKopecks: 41501, commissions: { declared: { percent: 0 }, codCash: { percent: 0 }, codCard: { percent: 0 } } });
+  });
+
   it('registers create-or-update by order number: asking twice gives one parcel', async () => {
     const first = await driver().register(shipment('SITE-3'), signal());
     const again = await driver().register(shipment('SITE-3'), signal());
@@ -263,6 +293,71 @@ describe('Russian Post', () => {
     await driver().cancel(trackNumber, signal());
     expect(fakePost.calls).toContain('DELETE /1.0/backlog');
     expect(russianPost.faultOf('<env:Fault><env:Text>Bad login</env:Text></env:Fault>')).toBe('Bad login');
+  });
+});
+
+describe('a company that asks to wait (Retry-After)', () => {
+  const failure = (promise: Promise<unknown>) => promise.then(() => null, (caught: unknown) => caught as CarrierError);
+
+  it('waits at least as long as a 429 says before the next attempt of a safe operation', async () => {
+    const driver = cdekDriver();
+    await driver.quote(quoteRequest, signal()); // token first
+    fakeCdek.mode = '429';
+    fakeCdek.retryAfter = '0.15';
+    setTimeout(() => (fakeCdek.mode = 'ok'), 50);
+    const before = fakeCdek.calls.length;
+    const started = performance.now();
+    await expect(driver.quote(quoteRequest, deadlineSignal(2000))).resolves.toHaveLength(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+    expect(fakeCdek.calls.length - before).toBe(2);
+    expect(records.at(-1)).toMatchObject({ company: 'cdek', outcome: 'ok', attempts: 2 });
+  });
+
+  it('fails at once when the wait would outlast the caller\'s deadline, and holds the company\'s other calls until then', async () => {
+    const driver = cdekDriver('good-secret', { ...FAST, breaker: { ...FAST.breaker, resetMs: 5000 } });
+    await driver.quote(quoteRequest, signal());
+    fakeCdek.mode = '429';
+    fakeCdek.retryAfter = '2';
+    const before = fakeCdek.calls.length;
+    const started = performance.now();
+    const error = await failure(driver.quote(quoteRequest, deadlineSignal(1000)));
+    expect(error).toBeInstanceOf(CarrierRetryAfterError);
+    expect(error).toMatchObject({ transient: true, retryAfterMs: 2000 });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(fakeCdek.calls.length - before).toBe(1);
+    // the company said 2 s: the next call, whatever its deadline allows, does not ask it now
+    fakeCdek.mode = 'ok';
+    const held = await failure(driver.quote(quoteRequest, deadlineSignal(1000)));
+    expect(held?.message).toMatch(/asked to wait 2 s/);
+    expect(fakeCdek.calls.length - before).toBe(1);
+    expect(records.slice(-2).map((record) => [record.outcome, record.attempts])).toEqual([['throttled', 1], ['throttled', 0]]);
+  });
+
+  it('does not open the circuit for 429s that say when to come back; 429s that do not say still count', async () => {
+    const policy = { ...FAST, retries: 0, breaker: { ...FAST.breaker, consecutive: 3, volume: 100 } };
+    const patient = cdekDriver('good-secret', policy);
+    await patient.quote(quoteRequest, signal());
+    fakeCdek.mode = '429';
+    fakeCdek.retryAfter = '0';
+    for (let index = 0; index < 5; index++) await patient.quote(quoteRequest, signal()).catch(() => undefined);
+    expect(remotes.at(-1)?.circuit).toBe('closed');
+    fakeCdek.retryAfter = null;
+    for (let index = 0; index < 3; index++) await patient.quote(quoteRequest, signal()).catch(() => undefined);
+    expect(remotes.at(-1)?.circuit).toBe('open');
+  });
+
+  it('reads Retry-After of a 503 into a transient error that still counts as a failure', async () => {
+    const server = http.createServer((_request, response) => response.writeHead(503, { 'retry-after': 'Wed, 21 Oct 2099 07:28:00 GMT' }).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const error = await failure(exchange(1001, { method: 'GET', url }, signal()));
+      expect(error).toBeInstanceOf(CarrierRetryAfterError);
+      expect(error).toMatchObject({ transient: true, rateLimited: false, throttled: false });
+      expect((error as CarrierRetryAfterError).retryAfterMs).toBeGreaterThan(1e9);
+    } finally {
+      server.close();
+    }
   });
 });
 

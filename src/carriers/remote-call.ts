@@ -10,15 +10,26 @@
  * - a circuit breaker (opossum) that opens after repeated failures, answers at once while
  *   open, and half-opens after `resetMs` to let one call try;
  * - a rate limit (bottleneck: at most `perSecond` calls started per second, `concurrent` at once);
+ * - the company's own "wait" (Retry-After on a 429, or on a 503): every call of the process
+ *   holds off until then (at most `breaker.resetMs`), and a call whose deadline comes first
+ *   fails at once instead of waiting for nothing. A 429 that says how long to wait does not
+ *   count toward the breaker (the company is up, only busy); one that does not say is a
+ *   failure like a 5xx, the breaker being the only brake left;
  * - one log line and one metric per remote call: company, operation, duration, outcome
  *   (never a credential, URL query or body).
  */
 import Bottleneck from 'bottleneck';
 import CircuitBreaker from 'opossum';
+import { HttpNoAnswer, jsonOfText, msLeft, sendRequest, type HttpAnswer, type HttpRequest } from '../platform/remote-http.js';
 import { CarrierError } from './types.js';
 
-/** How one remote call ended: ok; refused (the company said no: 4xx); auth (credentials refused); failed (5xx, 429, unreachable); timeout; open (breaker open, not asked). */
-export type RemoteOutcome = 'ok' | 'refused' | 'auth' | 'failed' | 'timeout' | 'open';
+/**
+ * How one remote call ended: ok; refused (the company said no: 4xx); auth (credentials
+ * refused); failed (5xx, a 429 without Retry-After, unreachable); throttled (a 429 with
+ * Retry-After, or not asked because the company's wait outlasts the caller's deadline);
+ * timeout; open (breaker open, not asked).
+ */
+export type RemoteOutcome = 'ok' | 'refused' | 'auth' | 'failed' | 'throttled' | 'timeout' | 'open';
 
 export interface RemoteCallRecord {
   company: string;
@@ -77,6 +88,27 @@ export class CarrierAuthError extends CarrierError {
   }
 }
 
+/**
+ * The company asked us to wait (429, or a 503 with Retry-After): transient, with the wait
+ * when the company gave one. `rateLimited`: a 429 (the company is up, we are too fast).
+ */
+export class CarrierRetryAfterError extends CarrierError {
+  constructor(
+    companyId: number,
+    message: string,
+    readonly retryAfterMs: number | null,
+    readonly rateLimited: boolean,
+  ) {
+    super(companyId, message, true);
+    this.name = 'CarrierRetryAfterError';
+  }
+
+  /** A 429 that says how long to wait: obeyed, and not the company failing. */
+  get throttled(): boolean {
+    return this.rateLimited && this.retryAfterMs !== null;
+  }
+}
+
 /** The company's own timeout (not the caller's deadline). */
 class CompanyTimeout extends Error {}
 
@@ -86,6 +118,8 @@ export class RemoteCompany {
   private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
   private readonly limiter: Bottleneck;
   private failuresInRow = 0;
+  /** Until when (epoch ms) the company asked every call to wait. */
+  private quietUntil = 0;
 
   constructor(
     readonly companyId: number,
@@ -101,7 +135,8 @@ export class RemoteCompany {
       resetTimeout: policy.breaker.resetMs,
       rollingCountTimeout: policy.breaker.windowMs,
       // a refusal (the company answered, and said no) is not the company failing
-      errorFilter: (error: unknown) => error instanceof CarrierError && !error.transient,
+      // nor is a 429 that says when to come back (it holds every call until then instead)
+      errorFilter: (error: unknown) => (error instanceof CarrierError && !error.transient) || (error instanceof CarrierRetryAfterError && error.throttled),
     });
     this.breaker.on('open', () => this.logger?.warn({ company: code }, 'delivery company circuit opened: calls stop until it half-opens'));
     this.breaker.on('close', () => this.logger?.info({ company: code }, 'delivery company circuit closed'));
@@ -129,6 +164,19 @@ export class RemoteCompany {
     };
     const maxAttempts = kind === 'safe' ? 1 + this.policy.retries : 1;
     for (;;) {
+      const held = this.quietUntil - Date.now();
+      if (held > 0) {
+        // the company asked every call to wait: wait with it, or fail now if the caller cannot
+        if (!this.fits(held, signal)) {
+          finish('throttled');
+          throw this.waitRefusal(held);
+        }
+        await pause(held, signal).catch(() => undefined);
+        if (signal.aborted) {
+          finish('timeout');
+          throw this.waitRefusal(held);
+        }
+      }
       attempts += 1;
       try {
         const value = (await this.breaker.fire(() => this.limited(attempt, signal))) as T;
@@ -137,13 +185,17 @@ export class RemoteCompany {
         return value;
       } catch (error) {
         const failure = this.explain(error, signal);
-        if (failure.transient && failure.outcome !== 'open' && ++this.failuresInRow >= this.policy.breaker.consecutive && !this.breaker.opened) this.breaker.open();
+        const wait = error instanceof CarrierRetryAfterError ? error.retryAfterMs : null;
+        if (wait !== null) this.quietUntil = Math.max(this.quietUntil, Date.now() + Math.min(wait, this.policy.breaker.resetMs));
+        const counted = failure.transient && failure.outcome !== 'open' && failure.outcome !== 'throttled';
+        if (counted && ++this.failuresInRow >= this.policy.breaker.consecutive && !this.breaker.opened) this.breaker.open();
         const retry = failure.transient && attempts < maxAttempts && !signal.aborted && !this.breaker.opened;
-        if (!retry) {
+        const delay = Math.max(this.policy.backoffMs * 2 ** (attempts - 1) * (1 + Math.random() * 0.5), wait ?? 0);
+        // no retry the caller's deadline would cut short: its answer now, not at the deadline
+        if (!retry || !this.fits(delay, signal)) {
           finish(failure.outcome);
           throw failure.error;
         }
-        const delay = this.policy.backoffMs * 2 ** (attempts - 1) * (1 + Math.random() * 0.5);
         await pause(delay, signal).catch(() => undefined);
         if (signal.aborted) {
           finish('timeout');
@@ -151,6 +203,20 @@ export class RemoteCompany {
         }
       }
     }
+  }
+
+  /**
+   * Whether waiting `ms` still leaves the caller time: before its deadline when the signal
+   * tells one, else (jobs, checks) no longer than one attempt may take; a longer wait is
+   * the caller's to schedule (the job queue's next try).
+   */
+  private fits(ms: number, signal: AbortSignal): boolean {
+    const left = msLeft(signal);
+    return ms < (left ?? this.policy.timeoutMs);
+  }
+
+  private waitRefusal(ms: number): CarrierRetryAfterError {
+    return new CarrierRetryAfterError(this.companyId, `The delivery company asked to wait ${Math.ceil(ms / 1000)} s before the next call.`, ms, true);
   }
 
   private limited<T>(attempt: (signal: AbortSignal) => Promise<T>, outer: AbortSignal): Promise<T> {
@@ -172,6 +238,7 @@ export class RemoteCompany {
     if (error instanceof CompanyTimeout) return { outcome: 'timeout', transient: true, error: new CarrierError(this.companyId, `The delivery company gave ${error.message}.`, true) };
     if (signal.aborted) return { outcome: 'timeout', transient: true, error: error instanceof Error ? error : new Error(String(error)) };
     if (error instanceof CarrierAuthError) return { outcome: 'auth', transient: false, error };
+    if (error instanceof CarrierRetryAfterError && error.throttled) return { outcome: 'throttled', transient: true, error };
     if (error instanceof CarrierError) return { outcome: error.transient ? 'failed' : 'refused', transient: error.transient, error };
     return { outcome: 'failed', transient: true, error: new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`, true) };
   }
@@ -196,60 +263,32 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** What an HTTP exchange with a company gave: the status and the body as text (or bytes). */
-export interface RemoteAnswer {
-  status: number;
-  text: string;
-  bytes: Buffer;
-  contentType: string;
-}
-
-export interface RemoteRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  url: string;
-  headers?: Record<string, string>;
-  /** JSON body (sent as application/json), or a form (x-www-form-urlencoded). */
-  json?: unknown;
-  form?: Record<string, string>;
-  /** A body sent as it is (SOAP), with its content type in `headers`. */
-  rawBody?: string;
-}
+export type RemoteAnswer = HttpAnswer;
+export type RemoteRequest = HttpRequest;
 
 /**
- * One HTTP exchange. Unreachable, 5xx and 429 throw a transient CarrierError; 401/403 a
+ * One HTTP exchange. Unreachable, 5xx and 429 throw a transient CarrierError (a
+ * CarrierRetryAfterError for a 429, and for a 503 that says how long to wait); 401/403 a
  * CarrierAuthError; other answers (including 4xx) are returned for the mapper to read.
  */
 export async function exchange(companyId: number, request: RemoteRequest, signal: AbortSignal): Promise<RemoteAnswer> {
-  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-  let body: string | undefined;
-  if (request.json !== undefined) {
-    headers['content-type'] = 'application/json;charset=UTF-8';
-    body = JSON.stringify(request.json);
-  } else if (request.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(request.form).toString();
-  } else if (request.rawBody !== undefined) {
-    body = request.rawBody;
-  }
-  let response: Response;
+  let answer: HttpAnswer;
   try {
-    response = await fetch(request.url, { method: request.method, headers, body, signal });
+    answer = await sendRequest(request, signal);
   } catch (error) {
-    if (signal.aborted) throw error;
-    throw new CarrierError(companyId, `The delivery company is not reachable: ${(error as Error).message}`, true);
+    if (error instanceof HttpNoAnswer) throw new CarrierError(companyId, `The delivery company is not reachable: ${error.message}`, true);
+    throw error;
   }
-  const bytes = Buffer.from(await response.arrayBuffer());
-  const answer: RemoteAnswer = { status: response.status, bytes, text: bytes.toString('utf8'), contentType: response.headers.get('content-type') ?? '' };
-  if (response.status === 429) throw new CarrierError(companyId, 'The delivery company asks to slow down (429).', true);
-  if (response.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${response.status}.`, true);
-  if (response.status === 401 || response.status === 403) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${response.status}).`);
+  if (answer.status === 429) throw new CarrierRetryAfterError(companyId, 'The delivery company asks to slow down (429).', answer.retryAfterMs, true);
+  if (answer.status === 503 && answer.retryAfterMs !== null) throw new CarrierRetryAfterError(companyId, 'The delivery company answered 503.', answer.retryAfterMs, false);
+  if (answer.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${answer.status}.`, true);
+  if (answer.status === 401 || answer.status === 403) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${answer.status}).`);
   return answer;
 }
 
 /** The answer's JSON, or a CarrierError naming the company's answer as not JSON. */
 export function jsonOf(companyId: number, answer: RemoteAnswer): unknown {
-  try {
-    return answer.text === '' ? null : (JSON.parse(answer.text) as unknown);
-  } catch {
-    throw new CarrierError(companyId, `The delivery company answered something that is not JSON (${answer.status}).`);
-  }
+  const body = jsonOfText(answer.text);
+  if (body === undefined) throw new CarrierError(companyId, `The delivery company answered something that is not JSON (${answer.status}).`);
+  return body;
 }

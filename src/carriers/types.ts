@@ -46,6 +46,13 @@ export interface QuoteRequest {
    * absent when the company has no imported point there (then it offers no type 1).
    */
   pointCode?: string;
+  /**
+   * The order's declared value and what the recipient pays on delivery (goods and the
+   * delivery price they pay), kopecks: for companies whose calculators price their own
+   * insurance and COD fees (CDEK, Boxberry). Absent: none.
+   */
+  declaredKopecks?: number;
+  codKopecks?: number;
 }
 
 export interface CommissionRule {

@@ -1,8 +1,10 @@
 /**
- * The I/O every marketplace proxy shares: a JSON call with a deadline, the marketplace's
- * refusal of the credentials told apart from its being unavailable. Credentials travel in
+ * The I/O every marketplace proxy shares: a JSON call with a deadline (the exchange itself is
+ * platform/remote-http.ts, shared with the delivery companies), the marketplace's refusal of
+ * the credentials told apart from its being unavailable. Credentials travel in
  * headers only, never in a URL or an error message (both may reach the logs).
  */
+import { jsonOfText, sendRequest, type HttpAnswer } from '../platform/remote-http.js';
 import { MarketplaceAuthError, MarketplaceNotFoundError, MarketplaceUnavailableError } from './types.js';
 
 const CALL_TIMEOUT_MS = 15_000;
@@ -13,15 +15,6 @@ export interface JsonCall {
   url: string;
   headers: Record<string, string>;
   body?: unknown;
-}
-
-/** Retry-After in seconds or as a date; WB also sends X-Ratelimit-Retry (seconds). */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | null {
-  const raw = headers.get('retry-after') ?? headers.get('x-ratelimit-retry');
-  if (!raw) return null;
-  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** The marketplace's own words about a refusal, from the usual error shapes, shortened. */
@@ -40,34 +33,23 @@ export function reasonOf(body: unknown, fallback: string): string {
 }
 
 export async function callJson(marketplace: string, call: JsonCall, signal: AbortSignal): Promise<unknown> {
-  let response: Response;
   const pathOnly = new URL(call.url).pathname;
+  let answer: HttpAnswer;
   try {
-    response = await fetch(call.url, {
-      method: call.method,
-      headers: { accept: 'application/json', ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]),
-    });
+    answer = await sendRequest({ method: call.method, url: call.url, headers: call.headers, json: call.body }, AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]));
   } catch (error) {
     throw new MarketplaceUnavailableError(`${marketplace} did not answer ${call.method} ${pathOnly}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`);
   }
-  const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
+  const body = jsonOfText(answer.text) ?? null;
+  if (answer.status === 401 || answer.status === 403) {
+    throw new MarketplaceAuthError(reasonOf(body, `${marketplace} refused the credentials (HTTP ${answer.status})`));
   }
-  if (response.status === 401 || response.status === 403) {
-    throw new MarketplaceAuthError(reasonOf(body, `${marketplace} refused the credentials (HTTP ${response.status})`));
+  if (answer.status === 429) {
+    throw new MarketplaceUnavailableError(`${marketplace} asks to slow down (HTTP 429) on ${pathOnly}`, answer.retryAfterMs);
   }
-  if (response.status === 429) {
-    throw new MarketplaceUnavailableError(`${marketplace} asks to slow down (HTTP 429) on ${pathOnly}`, retryAfterMs(response.headers));
-  }
-  if (response.status === 404) throw new MarketplaceNotFoundError(`${marketplace} knows no ${pathOnly}: ${reasonOf(body, 'not found')}`);
-  if (!response.ok) {
-    throw new MarketplaceUnavailableError(`${marketplace} answered HTTP ${response.status} on ${pathOnly}: ${reasonOf(body, 'no reason given')}`);
+  if (answer.status === 404) throw new MarketplaceNotFoundError(`${marketplace} knows no ${pathOnly}: ${reasonOf(body, 'not found')}`);
+  if (answer.status < 200 || answer.status >= 300) {
+    throw new MarketplaceUnavailableError(`${marketplace} answered HTTP ${answer.status} on ${pathOnly}: ${reasonOf(body, 'no reason given')}`);
   }
   if (body === null || typeof body !== 'object') throw new MarketplaceUnavailableError(`${marketplace} answered ${pathOnly} with something other than JSON`);
   return body;

@@ -4,6 +4,7 @@
  * every call after the token fail as told: `invalid` (the company's validation refusal),
  * `auth` (credentials refused), `429`, `500`, `slow` (answers after `delayMs`).
  * `loseNextCreate` makes the next order creation happen but its answer a 500 (a lost answer).
+ * `retryAfter` (seconds, as the header says it) goes with every 429 when set.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,8 @@ export interface FakeRealCarrier {
   /** Up to this much more delay, at random (benches: answers spread over a range). */
   jitterMs: number;
   loseNextCreate: boolean;
+  /** The Retry-After header of a 429 (`mode` '429'), or null for none. */
+  retryAfter: string | null;
   /** Orders (parcels) created, by our order number. */
   created: Map<string, { uuid: string; track: string }>;
   /** Every request: method and path (no query). */
@@ -35,7 +38,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
 async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
-  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
+  const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, retryAfter: null, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,7 +54,8 @@ async function start(handler: Handler, failure: (mode: FakeMode) => { status: nu
           return;
         }
         const text = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
-        response.writeHead(result.status, { 'content-type': result.type ?? 'application/json' }).end(text);
+        const wait = result.status === 429 && fake.retryAfter !== null ? { 'retry-after': fake.retryAfter } : {};
+        response.writeHead(result.status, { 'content-type': result.type ?? 'application/json', ...wait }).end(text);
       };
       const delay = fake.delayMs + Math.random() * fake.jitterMs;
       if (delay > 0) setTimeout(answer, delay);
@@ -92,6 +96,17 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
         { tariff_code: 368, tariff_name: 'Посылка склад-постамат', delivery_mode: 7, delivery_sum: 290, period_min: 3, period_max: 4 },
         { tariff_code: 137, tariff_name: 'Посылка склад-дверь', delivery_mode: 3, delivery_sum: 450, period_min: 2, period_max: 3 },
       ] } };
+    }
+    if (path === '/calculator/tariff') {
+      // one tariff with its services priced: INSURANCE at 0.8% of `parameter` (the declared value, roubles)
+      const body = JSON.parse(request.body) as { tariff_code: number; services?: Array<{ code: string; parameter?: string }> };
+      const delivery = ({ 136: 320.5, 368: 290, 137: 450 } as Record<number, number>)[body.tariff_code];
+      if (delivery === undefined) return { status: 400, body: { errors: [{ code: 'v2_tariff_not_found', message: `Tariff ${body.tariff_code} is not available` }] } };
+      const services = (body.services ?? []).map((service) => {
+        const sum = service.code === 'INSURANCE' ? Math.round(Number(service.parameter ?? 0) * 0.8) / 100 : 0;
+        return { code: service.code, sum, total_sum: sum, discount_percent: 0, discount_sum: 0, vat_rate: 0, vat_sum: 0 };
+      });
+      return { status: 200, body: { delivery_sum: delivery, period_min: 2, period_max: 4, weight_calc: 1200, services, total_sum: delivery + services.reduce((total, service) => total + service.total_sum, 0), currency: 'RUB' } };
     }
     if (path === '/orders' && request.method === 'POST') {
       const body = JSON.parse(request.body) as { number: string };
@@ -166,11 +181,14 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
       case 'OrdersBalance':
         return { status: 200, body: [{ Balance: '0.00' }] };
       case 'DeliveryCosts': {
-        // `target`: a pickup point of the directory (cheaper than the courier); else `zip`: courier
+        // `target`: a pickup point of the directory (cheaper than the courier); else `zip`: courier.
+        // Its fees for the declared value (`ordersum`, 0.5%) and COD (`paysum`, 1.5%) are in price_service and price.
         const target = request.query.get('target');
-        if (target === null) return { status: 200, body: { price: 389.5, price_base: 300, price_service: 89.5, delivery_period: '3' } };
+        const fees = Math.round(Number(request.query.get('ordersum') ?? 0) * 0.5 + Number(request.query.get('paysum') ?? 0) * 1.5) / 100;
+        const costs = (base: number, service: number, days: string) => ({ status: 200, body: { price: base + service + fees, price_base: base, price_service: service + fees, delivery_period: days } });
+        if (target === null) return costs(300, 89.5, '3');
         if (target !== '77961') return { status: 200, body: [{ err: `Пункт выдачи ${target} не найден` }] };
-        return { status: 200, body: { price: 249, price_base: 220, price_service: 29, delivery_period: '4' } };
+        return costs(220, 29, '4');
       }
       case 'ParselCreate': {
         const sdata = JSON.parse(form.get('sdata') ?? '{}') as { order_id: string };

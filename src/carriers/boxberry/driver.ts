@@ -28,14 +28,16 @@ export class BoxberryDriver implements ContractDriver {
    * One DeliveryCosts call per type asked: type 1 to the point the calculator names
    * (`pointCode`, Boxberry's `target`), type 2 to the recipient's postal code. One type
    * refused (a point Boxberry no longer serves) leaves the other; both failing is the failure.
+   * The order's declared value and COD go with it, so Boxberry's price holds its own fees.
    */
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
     const destinations: mapper.CostsDestination[] = [];
     if (request.types.includes(1) && request.pointCode) destinations.push({ type: 1, target: request.pointCode });
     if (request.types.includes(2) && request.recipient.postalCode) destinations.push({ type: 2, zip: request.recipient.postalCode });
+    const { declaredRoubles, codRoubles } = mapper.costsSums(request);
     const settled = await Promise.allSettled(
       destinations.map(async (destination) => {
-        const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.get('DeliveryCosts', mapper.deliveryCostsQuery(request, destination, 0, 0), attempt));
+        const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.get('DeliveryCosts', mapper.deliveryCostsQuery(request, destination, declaredRoubles, codRoubles), attempt));
         return mapper.quoteOfCosts(body, destination.type);
       }),
     );

@@ -19,7 +19,11 @@ export function errorOf(body: unknown): string | null {
 /** Where DeliveryCosts prices to: a pickup point by its code (`target`), or a courier delivery by the recipient's postal code (`zip`). */
 export type CostsDestination = { type: 1; target: string } | { type: 2; zip: string };
 
-/** Query of DeliveryCosts: weight in grams, sides in cm, sums in roubles. */
+/**
+ * Query of DeliveryCosts: weight in grams, sides in cm, sums in roubles: `ordersum` the
+ * declared value (Boxberry's insurance fee), `paysum` what the recipient pays on delivery
+ * (its COD fee).
+ */
 export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDestination, declaredRoubles: number, codRoubles: number): Record<string, string> {
   const sides = request.cargo.places[0]?.sidesCm;
   return {
@@ -33,7 +37,17 @@ export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDest
 
 const TARIFF_NAMES: Record<CostsDestination['type'], string> = { 1: 'Boxberry Пункт выдачи', 2: 'Boxberry Курьерская доставка' };
 
-/** DeliveryCosts answer `{price, price_base, price_service, delivery_period}` as a quote of the destination's type. */
+/** The sums of a quote request as DeliveryCosts takes them (roubles). */
+export function costsSums(request: QuoteRequest): { declaredRoubles: number; codRoubles: number } {
+  return { declaredRoubles: Math.max(0, request.declaredKopecks ?? 0) / 100, codRoubles: Math.max(0, request.codKopecks ?? 0) / 100 };
+}
+
+/**
+ * DeliveryCosts answer `{price, price_base, price_service, delivery_period}` as a quote of the
+ * destination's type. `price` is Boxberry's whole price for the sums asked: its base price
+ * and `price_service`, its own fees for the declared value and the COD, which it does not
+ * split; so `price` is the delivery price and no commission of ours is added on top.
+ */
 export function quoteOfCosts(body: unknown, type: CostsDestination['type']): CarrierQuote[] {
   const costs = body as { price?: unknown; delivery_period?: unknown } | null;
   const price = typeof costs?.price === 'string' ? Number(costs.price) : costs?.price;
@@ -47,9 +61,9 @@ export function quoteOfCosts(body: unknown, type: CostsDestination['type']): Car
       days: { min: days, max: days },
       services: [{ id: 4, priceKopecks: 0 }],
       commissions: {
-        declared: { percent: 0.5, minimumKopecks: 0 },
-        codCash: { percent: 2, minimumKopecks: 0 },
-        codCard: { percent: 2.5, minimumKopecks: 0 },
+        declared: { percent: 0, minimumKopecks: 0 },
+        codCash: { percent: 0, minimumKopecks: 0 },
+        codCard: { percent: 0, minimumKopecks: 0 },
         acquiring: { percent: 0, minimumKopecks: 0 },
       },
     },

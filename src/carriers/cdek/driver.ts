@@ -28,9 +28,19 @@ export class CdekDriver implements ContractDriver {
     return this.remote.run('auth', 'once', signal, (attempt) => this.proxy.authenticate(attempt));
   }
 
+  /** The tariff list, then (with a declared value) CDEK's own insurance sum of each tariff chosen, asked at once. */
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
     const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest(request)));
-    return mapper.quotesFromTariffs(body, request.types);
+    const declaredKopecks = request.declaredKopecks ?? 0;
+    if (declaredKopecks <= 0) return mapper.quotesFromTariffs(body, request.types);
+    const chosen = [...mapper.cheapestTariffs(body, request.types).values()];
+    const priced = await Promise.all(
+      chosen.map(async ({ tariff_code: code }) => {
+        const answer = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tariff', attempt, mapper.tariffRequest(request, code)));
+        return [code, mapper.insuranceKopecksOf(answer)] as const;
+      }),
+    );
+    return mapper.quotesFromTariffs(body, request.types, { declaredKopecks, byTariff: new Map(priced) });
   }
 
   /**

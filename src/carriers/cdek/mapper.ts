@@ -8,7 +8,7 @@
  * shevernitskiy/cdek (src/types/api/{request,response,webhook}.ts: field names, status codes),
  * and Karrio's CDEK-like connectors for the mapper/proxy split.
  */
-import type { CarrierQuote, DeliveryType, ImportedPoint, PickupProgress, PickupRequest, QuoteRequest, ShipmentAddress, ShipmentRequest, TrackingEvent } from '../types.js';
+import type { CarrierQuote, CommissionRule, DeliveryType, ImportedPoint, PickupProgress, PickupRequest, QuoteRequest, ShipmentAddress, ShipmentRequest, TrackingEvent } from '../types.js';
 
 /** CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker, 7 office-locker, 8 locker-locker, 9 locker-office, 10 locker-door. */
 const MODE_TO_TYPE: Record<number, DeliveryType> = { 1: 2, 3: 2, 10: 2, 2: 1, 4: 1, 6: 1, 7: 1, 8: 1, 9: 1 };
@@ -77,17 +77,18 @@ function packagesOf(cargo: QuoteRequest['cargo']): CdekPackage[] {
   }));
 }
 
-/** POST /v2/calculator/tarifflist body. `type` 1 is the online shop's contract (2 would be delivery). */
-export function tariffListRequest(request: QuoteRequest): object {
-  return { type: 1, currency: 1, lang: 'rus', from_location: location(request.sender), to_location: location(request.recipient), packages: packagesOf(request.cargo) };
+/** What both calculator calls take. `type` 1 is the online shop's contract (2 would be delivery). */
+function calculatorBody(request: QuoteRequest) {
+  return { type: 1, currency: 1, from_location: location(request.sender), to_location: location(request.recipient), packages: packagesOf(request.cargo) };
 }
 
-/**
- * CDEK's tariffs as our quotes: per delivery type asked, the cheapest tariff (CDEK lists a
- * dozen for one route); its roubles become kopecks, its working days ours. Insurance and
- * cash on delivery as CDEK's public rates (0.75%, 3%); the contract's own are billed by CDEK.
- */
-export function quotesFromTariffs(body: unknown, asked: DeliveryType[]): CarrierQuote[] {
+/** POST /v2/calculator/tarifflist body. */
+export function tariffListRequest(request: QuoteRequest): object {
+  return { ...calculatorBody(request), lang: 'rus' };
+}
+
+/** Per delivery type asked, the cheapest tariff of a tariff list (CDEK lists a dozen for one route). */
+export function cheapestTariffs(body: unknown, asked: DeliveryType[]): Map<DeliveryType, CdekTariff> {
   const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
   const best = new Map<DeliveryType, CdekTariff>();
   for (const tariff of list) {
@@ -96,7 +97,46 @@ export function quotesFromTariffs(body: unknown, asked: DeliveryType[]): Carrier
     const current = best.get(type);
     if (!current || tariff.delivery_sum < current.delivery_sum) best.set(type, tariff);
   }
-  return [...best.entries()].map(([type, tariff]) => ({
+  return best;
+}
+
+/**
+ * POST /v2/calculator/tariff body: one tariff, with CDEK's insurance priced by CDEK
+ * (service INSURANCE, `parameter` the declared value in roubles). The tariff list answers
+ * no per-service sums; this calculation does (`services[]`).
+ */
+export function tariffRequest(request: QuoteRequest, tariffCode: number): object {
+  return { ...calculatorBody(request), tariff_code: tariffCode, services: [{ code: 'INSURANCE', parameter: String(Math.max(0, request.declaredKopecks ?? 0) / 100) }] };
+}
+
+/** CDEK's insurance sum in a /v2/calculator/tariff answer (its `total_sum`, else `sum`), kopecks; 0 when it lists none. */
+export function insuranceKopecksOf(body: unknown): number {
+  const services = (body as { services?: unknown } | null)?.services;
+  if (!Array.isArray(services)) return 0;
+  let roubles = 0;
+  for (const service of services as Array<{ code?: unknown; sum?: unknown; total_sum?: unknown } | null>) {
+    if (service?.code !== 'INSURANCE') continue;
+    const sum = typeof service.total_sum === 'number' ? service.total_sum : service.sum;
+    if (typeof sum === 'number' && sum > 0) roubles += sum;
+  }
+  return Math.round(roubles * 100);
+}
+
+/** What CDEK's calculator said the insurance of the declared value costs, per tariff code. */
+export interface CdekInsurance {
+  declaredKopecks: number;
+  byTariff: Map<number, number>;
+}
+
+/**
+ * CDEK's tariffs as our quotes: per delivery type asked, the cheapest tariff; its roubles
+ * become kopecks, its working days ours. Insurance as CDEK priced it for the declared value
+ * (a percent of it, which gives CDEK's sum back for this order); without a declared value,
+ * CDEK's public rate (0.75% of nothing). Cash on delivery at CDEK's public rate (3%): its
+ * calculator prices no COD fee (the contract's is billed by CDEK after delivery).
+ */
+export function quotesFromTariffs(body: unknown, asked: DeliveryType[], insurance?: CdekInsurance): CarrierQuote[] {
+  return [...cheapestTariffs(body, asked).entries()].map(([type, tariff]) => ({
     type,
     tariffName: tariff.tariff_name ?? `CDEK ${tariff.tariff_code}`,
     priceDeliveryKopecks: Math.round(tariff.delivery_sum * 100),
@@ -104,12 +144,19 @@ export function quotesFromTariffs(body: unknown, asked: DeliveryType[]): Carrier
     // CDEK prices fitting, inspection and partial buyout only when the order is made: offered at 0
     services: type === 1 ? [{ id: 4, priceKopecks: 0 }, { id: 6, priceKopecks: 0 }, { id: 7, priceKopecks: 0 }] : [{ id: 4, priceKopecks: 0 }],
     commissions: {
-      declared: { percent: 0.75, minimumKopecks: 0 },
+      declared: declaredRule(tariff.tariff_code, insurance),
       codCash: { percent: 3, minimumKopecks: 0 },
       codCard: { percent: 3, minimumKopecks: 0 },
       acquiring: { percent: 0, minimumKopecks: 0 },
     },
   }));
+}
+
+function declaredRule(tariffCode: number, insurance: CdekInsurance | undefined): CommissionRule {
+  const kopecks = insurance?.byTariff.get(tariffCode);
+  if (!insurance || kopecks === undefined || insurance.declaredKopecks <= 0) return { percent: 0.75, minimumKopecks: 0 };
+  // six decimals: shown as a percent, and still CDEK's sum to the kopeck below ~10 million roubles
+  return { percent: Math.round((kopecks * 1e8) / insurance.declaredKopecks) / 1e6, minimumKopecks: 0 };
 }
 
 /** The tariff registration uses: the cheapest of our type, found by a tariff list first. */

@@ -6,6 +6,7 @@ import type { Scope } from '../../platform/auth.js';
 import { todayIn } from '../../platform/clock.js';
 import { AppError, FieldErrorCollector } from '../../platform/errors.js';
 import { toKopecks, toRoubles } from '../../platform/money.js';
+import { markDeadline } from '../../platform/remote-http.js';
 import { distanceKm } from '../../carriers/geo.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
 import type { RegisteredCompany } from '../../carriers/registry.js';
@@ -284,6 +285,8 @@ export class CalculatorService {
       distanceKm: distanceKm(context.sender.latitude, context.sender.longitude, context.recipient.latitude, context.recipient.longitude),
       cargo: context.cargo,
       priceMode: context.priceMode,
+      declaredKopecks: context.money.declaredKopecks,
+      codKopecks: context.money.codKopecks + context.money.clientPriceKopecks,
     };
     const requestOf = (entry: RegisteredCompany): QuoteRequest => {
       const pointCode = request.types.includes(1) ? this.pointCodeFor(entry, context, options.pointId) : undefined;
@@ -880,6 +883,8 @@ async function quoteAll(
   observer: CompanyQuoteObserver | null,
 ): Promise<Array<{ entry: RegisteredCompany; quotes: CarrierQuote[] }>> {
   const controller = new AbortController();
+  // a company's "retry after" that would outlast this is not waited for (remote-call.ts)
+  markDeadline(controller.signal, Date.now() + timeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {

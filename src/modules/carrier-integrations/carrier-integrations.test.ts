@@ -123,6 +123,14 @@ describe('a contracted company in the account\'s calculator and orders', () => {
     expect(text.body).toMatch(/delivery_carrier_remote_calls_total\{company="cdek",operation="quote",outcome="ok"\} \d/);
   });
 
+  it('shows CDEK\'s own insurance sum for the declared value', async () => {
+    const answer = await account.owner.post('/v2/calculator', { ...calculatorBody, priceDeclared: 1500.5, priceCod: 1000 });
+    const courier = answer.body['2'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === CDEK);
+    // the fake CDEK's INSURANCE: 0.8% of 1500.50 = 12.00; COD at CDEK's public 3% of 1000
+    expect(courier).toMatchObject({ priceDelivery: 450, priceCommissionDeclared: 12, priceCommissionCod: 30, percentCommissionCod: 3 });
+    expect(courier.percentCommissionDeclared).toBeCloseTo(0.8, 2);
+  });
+
   it('registers an order with CDEK through the contract: the track number is CDEK\'s', async () => {
     const body = orderBody({ shopId: account.shopId, pointId: account.pointId }, { cmsId: 'CDEK-1', delivery: { company: { id: CDEK }, type: 2 } });
     const { trackNumber } = await preparedOrder(account.owner, account.worker, body);
