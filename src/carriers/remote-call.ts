@@ -212,6 +212,12 @@ export interface RemoteRequest {
   form?: Record<string, string>;
   /** A body sent as it is (SOAP), with its content type in `headers`. */
   rawBody?: string;
+  /**
+   * 401/403 statuses handed back for the mapper to read instead of thrown as refused
+   * credentials (Yandex Delivery answers 403 `customer_order_not_found` for an order number
+   * it does not hold for this client).
+   */
+  passStatuses?: readonly number[];
 }
 
 /**
@@ -241,7 +247,7 @@ export async function exchange(companyId: number, request: RemoteRequest, signal
   const answer: RemoteAnswer = { status: response.status, bytes, text: bytes.toString('utf8'), contentType: response.headers.get('content-type') ?? '' };
   if (response.status === 429) throw new CarrierError(companyId, 'The delivery company asks to slow down (429).', true);
   if (response.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${response.status}.`, true);
-  if (response.status === 401 || response.status === 403) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${response.status}).`);
+  if ((response.status === 401 || response.status === 403) && !request.passStatuses?.includes(response.status)) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${response.status}).`);
   return answer;
 }
 
