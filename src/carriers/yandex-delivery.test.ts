@@ -9,43 +9,26 @@ import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { realCarrierEnv, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
 import { startFakeYandexDelivery, YANDEX_POINT, YANDEX_STATION } from '../../test/support/fake-yandex-delivery.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../test/support/orders.js';
+import { expectCircuitCycle, FAST, quoteRequest, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
 import { YANDEX_DELIVERY_ID } from './contracts.js';
-import { CarrierAuthError, RemoteCompany, type RemoteCallRecord, type RemotePolicy } from './remote-call.js';
-import { CarrierError, type QuoteRequest, type ShipmentRequest } from './types.js';
+import { CarrierAuthError, type RemotePolicy } from './remote-call.js';
+import { CarrierError, type ShipmentRequest } from './types.js';
 import { YandexDeliveryDriver } from './yandex-delivery/driver.js';
 import * as yandex from './yandex-delivery/mapper.js';
 
-const FAST: RemotePolicy = { timeoutMs: 300, retries: 2, backoffMs: 5, perSecond: 1000, concurrent: 10, breaker: { errorPercent: 50, volume: 4, consecutive: 100, resetMs: 200, windowMs: 10_000 } };
-const signal = () => AbortSignal.timeout(5000);
-const place = (name: string, postalCode: string) => ({ latitude: 55.75, longitude: 37.62, regionCode: '77', localityId: 524901, population: 1e7, name, postalCode, countryCode: 'RU' });
-const quoteRequest: QuoteRequest = { types: [1, 2, 3], sender: place('Москва', '125009'), recipient: place('Санкт-Петербург', '190000'), distanceKm: 630, cargo: { weightGrams: 1200, volumeCm3: 6000, places: [{ weightGrams: 1200, sidesCm: [30, 20, 10] }] }, priceMode: 1 };
-const address = { countryCode: 'RU', postalCode: '190000', city: 'Санкт-Петербург', region: 'Санкт-Петербург', street: 'Невский проспект', house: '1', flat: '5' };
-const shipment = (number: string, type: 1 | 2 = 2, codKopecks = 120_000): ShipmentRequest => ({
-  orderId: 7,
-  accountId: 1,
-  type,
-  pointId: null,
-  recipientLocalityId: 498817,
-  cargo: { weightGrams: 1200, volumeCm3: 6000, places: [] },
-  declaredKopecks: 150_000,
-  codKopecks,
-  details: { number, recipient: { fullName: 'Котова Светлана Ивановна', phone: '+79215556677', email: null }, address, sender: { name: 'Магазин', phone: '+74950000000', address: null }, pointCode: type === 1 ? YANDEX_POINT : null, sidesCm: [30, 20, 10], comment: 'Позвонить за час' },
-});
+const shipment = (number: string, type: 1 | 2 = 2, codKopecks = 120_000): ShipmentRequest =>
+  shipmentRequest(number, type, { pointCode: type === 1 ? YANDEX_POINT : null, comment: 'Позвонить за час' }, codKopecks);
 
-const records: RemoteCallRecord[] = [];
-const remotes: RemoteCompany[] = [];
-function remote(policy: RemotePolicy = FAST): RemoteCompany {
-  const made = new RemoteCompany(YANDEX_DELIVERY_ID, 'yandex-delivery', policy, { remoteCall: (record) => records.push(record) }, null);
-  remotes.push(made);
-  return made;
-}
+const recorded = new RecordedRemotes();
+const { records } = recorded;
+const remote = (policy?: RemotePolicy) => recorded.remote(YANDEX_DELIVERY_ID, 'yandex-delivery', policy);
 
 let fake: FakeRealCarrier;
 beforeAll(async () => {
   fake = await startFakeYandexDelivery();
 });
 afterAll(async () => {
-  for (const made of remotes) made.shutdown();
+  recorded.shutdown();
   await fake.close();
 });
 afterEach(() => {
@@ -155,19 +138,7 @@ describe('Yandex Delivery driver', () => {
 
   it('opens the circuit on a failing company, answers at once while open, closes after a good half-open call', async () => {
     const company = driver('good-token', { ...FAST, retries: 0 });
-    const breaker = remotes[remotes.length - 1];
-    await company.quote(quoteRequest, signal());
-    fake.mode = '500';
-    for (let index = 0; index < 4; index++) await company.quote(quoteRequest, signal()).catch(() => undefined);
-    expect(breaker.circuit).toBe('open');
-    const before = fake.calls.length;
-    await expect(company.quote(quoteRequest, signal())).rejects.toThrow(/not asked for a while/);
-    expect(fake.calls.length).toBe(before);
-    fake.mode = 'ok';
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(breaker.circuit).toBe('halfOpen');
-    await expect(company.quote(quoteRequest, signal())).resolves.toHaveLength(1);
-    expect(breaker.circuit).toBe('closed');
+    await expectCircuitCycle(recorded.last, fake, records, () => company.quote(quoteRequest, signal()), 1);
   });
 
   it('prints Yandex\'s own label, tracks by the status history, cancels', async () => {
@@ -210,11 +181,7 @@ describe('Yandex Delivery driver', () => {
   });
 
   it('records every call with company, operation, duration and outcome, never the token', () => {
-    expect(records.length).toBeGreaterThan(10);
-    for (const record of records) {
-      expect(Object.keys(record).sort()).toEqual(['attempts', 'company', 'durationMs', 'operation', 'outcome']);
-      expect(JSON.stringify(record)).not.toContain('good-token');
-    }
+    recorded.expectClean(/good-token/);
   });
 });
 
