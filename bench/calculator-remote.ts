@@ -1,19 +1,20 @@
 /**
- * The calculator with the built-in companies plus three real-company connectors (CDEK,
- * Boxberry, Russian Post under one account's contracts) answering from loopback fakes in
- * 150-400 ms: latency p50/p99 of POST /v2/calculator (should be about the slowest company,
- * not the sum), then the same with CDEK down (its circuit open: not asked at all).
+ * The calculator with the built-in companies plus four real-company connectors (CDEK,
+ * Boxberry, Russian Post, Yandex Delivery under one account's contracts) answering from
+ * loopback fakes in 150-400 ms: latency p50/p99 of POST /v2/calculator (should be about the
+ * slowest company, not the sum), then the same with CDEK down (its circuit open: not asked at all).
  *
  *   npx tsx bench/calculator-remote.ts            (CALLS=200 CONCURRENCY=8 by default)
  */
 import { buildApp } from '../src/app.js';
 import { startFakeBoxberry, startFakeCdek, startFakeRussianPost } from '../test/support/fake-real-carriers.js';
+import { startFakeYandexDelivery, YANDEX_STATION } from '../test/support/fake-yandex-delivery.js';
 import { seedAccount, startBenchService } from './fixture.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
-const fakes = await Promise.all([startFakeCdek(), startFakeBoxberry(), startFakeRussianPost()]);
-const [cdek, boxberry, post] = fakes;
+const fakes = await Promise.all([startFakeCdek(), startFakeBoxberry(), startFakeRussianPost(), startFakeYandexDelivery()]);
+const [cdek, boxberry, post, yandex] = fakes;
 for (const fake of fakes) {
   fake.delayMs = 150;
   fake.jitterMs = 250;
@@ -25,6 +26,7 @@ const bench = await startBenchService({
   CARRIER_BOXBERRY_URL: `${boxberry.baseUrl}/json.php`,
   CARRIER_RUSSIAN_POST_URL: post.baseUrl,
   CARRIER_RUSSIAN_POST_TRACKING_URL: `${post.baseUrl}/rtm34`,
+  CARRIER_YANDEX_DELIVERY_URL: yandex.baseUrl,
   CARRIER_TIMEOUT_MS: '2000',
 });
 const { services } = bench.runtime;
@@ -32,6 +34,7 @@ const account = await seedAccount(services, 'Bench account');
 await services.carrierIntegrations.connect(account.scope, 1001, { params: { clientId: 'good-id', clientSecret: 'good-secret' } });
 await services.carrierIntegrations.connect(account.scope, 1002, { params: { token: 'good-token' } });
 await services.carrierIntegrations.connect(account.scope, 1003, { params: { accessToken: 'good-token', login: 'shop', password: 'pass', indexFrom: '125009', trackingLogin: 't', trackingPassword: 'p' } });
+await services.carrierIntegrations.connect(account.scope, 1004, { params: { token: 'good-token', platformStationId: YANDEX_STATION } });
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
 const body = JSON.stringify({ sender: { cityName: 'Москва' }, reception: { cityName: 'Санкт-Петербург' }, pickupType: 1, weight: 1.2 });
 
@@ -61,7 +64,7 @@ async function run(title: string): Promise<void> {
 }
 
 await one(); // tokens, connections
-await run('built-ins + CDEK, Boxberry, Russian Post at 150-400 ms');
+await run('built-ins + CDEK, Boxberry, Russian Post, Yandex Delivery at 150-400 ms');
 cdek.mode = '500';
 cdek.delayMs = 0;
 cdek.jitterMs = 0;

@@ -342,7 +342,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Reports', description: 'Contract 4.8: bills and agent reports of each billing period, analytical reports (xlsx).' },
     { name: 'Billing operators (extension)', description: 'Extension: the service\'s billing operators record payments of bills (operator tokens of the billing scope, from the CLI).' },
     { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
-    { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post); without one it ships with the simulated companies (the sandbox).' },
+    { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post, Yandex Delivery); without one it ships with the simulated companies (the sandbox).' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

@@ -68,6 +68,8 @@ export interface Config {
   carrierBoxberryUrl: string;
   carrierRussianPostUrl: string;
   carrierRussianPostTrackingUrl: string;
+  carrierYandexDeliveryUrl: string;
+  carrierYandexDeliveryTestUrl: string;
   /** Longest wait for one call to a real delivery company (each retry waits again, all under the caller's deadline). */
   carrierTimeoutMs: number;
   /** Hours between imports of the real companies' pickup-point directories; 0: only when a contract is connected. */
@@ -260,6 +262,8 @@ export function loadConfig(env: Env = process.env): Config {
     carrierBoxberryUrl: readHttpUrl(env, 'CARRIER_BOXBERRY_URL', 'https://api.boxberry.ru/json.php', problems),
     carrierRussianPostUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_URL', 'https://otpravka-api.pochta.ru', problems),
     carrierRussianPostTrackingUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_TRACKING_URL', 'https://tracking.russianpost.ru/rtm34', problems),
+    carrierYandexDeliveryUrl: readHttpUrl(env, 'CARRIER_YANDEX_DELIVERY_URL', 'https://b2b-authproxy.taxi.yandex.net', problems),
+    carrierYandexDeliveryTestUrl: readHttpUrl(env, 'CARRIER_YANDEX_DELIVERY_TEST_URL', 'https://b2b.taxi.tst.yandex.net', problems),
     carrierTimeoutMs: readInteger(env, 'CARRIER_TIMEOUT_MS', 10_000, 100, 120_000, problems),
     carrierPointsImportHours: readInteger(env, 'CARRIER_POINTS_IMPORT_HOURS', 24, 0, 24 * 30, problems),
   };

@@ -133,7 +133,7 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -167,7 +167,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
   const contractCompanies = new ContractCompanies(
-    { cdek: config.carrierCdekUrl, cdekTest: config.carrierCdekTestUrl, boxberry: config.carrierBoxberryUrl, russianPost: config.carrierRussianPostUrl, russianPostTracking: config.carrierRussianPostTrackingUrl },
+    { cdek: config.carrierCdekUrl, cdekTest: config.carrierCdekTestUrl, boxberry: config.carrierBoxberryUrl, russianPost: config.carrierRussianPostUrl, russianPostTracking: config.carrierRussianPostTrackingUrl, yandexDelivery: config.carrierYandexDeliveryUrl, yandexDeliveryTest: config.carrierYandexDeliveryTestUrl },
     { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
     metrics,
   );

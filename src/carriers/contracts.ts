@@ -10,6 +10,7 @@ import { DEFAULT_REMOTE_POLICY, RemoteCompany, type RemoteCallObserver, type Rem
 import { RussianPostDriver } from './russian-post/driver.js';
 import type { CompanyFile } from './tariff/rate-card.js';
 import type { ContractDriver } from './types.js';
+import { YandexDeliveryDriver } from './yandex-delivery/driver.js';
 
 export interface IntegrationParam {
   key: string;
@@ -22,6 +23,8 @@ export interface ContractUrls {
   boxberry: string;
   russianPost: string;
   russianPostTracking: string;
+  yandexDelivery: string;
+  yandexDeliveryTest: string;
 }
 
 export interface ContractCompany {
@@ -38,6 +41,7 @@ export interface ContractCompany {
 export const CDEK_ID = 1001;
 export const BOXBERRY_ID = 1002;
 export const RUSSIAN_POST_ID = 1003;
+export const YANDEX_DELIVERY_ID = 1004;
 
 const commonFile = { driver: 'contract' as const, coverage: { minPopulation: 0 }, cashPaymentAvailable: true, cardPaymentAvailable: true };
 
@@ -77,6 +81,17 @@ export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
         { accessToken: credentials.accessToken, login: credentials.login, password: credentials.password, indexFrom: credentials.indexFrom, trackingLogin: credentials.trackingLogin, trackingPassword: credentials.trackingPassword },
         { baseUrl: urls.russianPost, trackingUrl: urls.russianPostTracking },
       ),
+  },
+  {
+    // Yandex takes no cash at delivery (card at receipt only); parcels are handed in at the contract's station
+    file: { ...commonFile, id: YANDEX_DELIVERY_ID, code: 'yandex-delivery', name: 'Яндекс Доставка', deliveryTypes: [1, 2], holdDays: 7, cashPaymentAvailable: false, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
+    params: [
+      { key: 'token', name: { ru: 'OAuth-токен (Интеграция → Получить токен)', en: 'OAuth token (Integration → Get token)' } },
+      { key: 'platformStationId', name: { ru: 'ID склада отгрузки (platform_station_id)', en: 'Shipping station id (platform_station_id)' } },
+    ],
+    hasTestEnvironment: true,
+    hasPointDirectory: true,
+    create: (remote, credentials, testMode, urls) => new YandexDeliveryDriver(remote, { token: credentials.token, stationId: credentials.platformStationId }, testMode ? urls.yandexDeliveryTest : urls.yandexDelivery),
   },
 ];
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBoxberry, startFakeCdek, startFakeRussianPost, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
+import { expectCircuitCycle, FAST, quoteRequest, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
 import { BoxberryDriver } from './boxberry/driver.js';
 import * as boxberry from './boxberry/mapper.js';
 import { CdekDriver } from './cdek/driver.js';
@@ -15,33 +16,14 @@ import { deadlineSignal } from '../platform/remote-http.js';
 import { CarrierAuthError, CarrierRetryAfterError, exchange, RemoteCompany, type RemoteCallRecord, type RemotePolicy } from './remote-call.js';
 import { RussianPostDriver } from './russian-post/driver.js';
 import * as russianPost from './russian-post/mapper.js';
-import { CarrierError, type PickupRequest, type QuoteRequest, type ShipmentRequest } from './types.js';
+import { CarrierError, type PickupRequest, type ShipmentRequest } from './types.js';
 
-const FAST: RemotePolicy = { timeoutMs: 300, retries: 2, backoffMs: 5, perSecond: 1000, concurrent: 10, breaker: { errorPercent: 50, volume: 4, consecutive: 100, resetMs: 200, windowMs: 10_000 } };
-const signal = () => AbortSignal.timeout(5000);
-const place = (name: string, postalCode: string) => ({ latitude: 55.75, longitude: 37.62, regionCode: '77', localityId: 524901, population: 1e7, name, postalCode, countryCode: 'RU' });
-const quoteRequest: QuoteRequest = { types: [1, 2, 3], sender: place('Москва', '125009'), recipient: place('Санкт-Петербург', '190000'), distanceKm: 630, cargo: { weightGrams: 1200, volumeCm3: 6000, places: [{ weightGrams: 1200, sidesCm: [30, 20, 10] }] }, priceMode: 1 };
-const address = { countryCode: 'RU', postalCode: '190000', city: 'Санкт-Петербург', region: 'Санкт-Петербург', street: 'Невский проспект', house: '1', flat: '5' };
-const shipment = (number: string, type: 1 | 2 | 3 = 2): ShipmentRequest => ({
-  orderId: 7,
-  accountId: 1,
-  type,
-  pointId: null,
-  recipientLocalityId: 498817,
-  cargo: { weightGrams: 1200, volumeCm3: 6000, places: [] },
-  declaredKopecks: 150_000,
-  codKopecks: 120_000,
-  details: { number, recipient: { fullName: 'Котова Светлана Ивановна', phone: '+79215556677', email: null }, address, sender: { name: 'Магазин', phone: '+74950000000', address: { ...address, city: 'Москва', postalCode: '125009' } }, pointCode: type === 1 ? 'MSK123' : null, sidesCm: [30, 20, 10], comment: null },
-});
+const shipment = (number: string, type: 1 | 2 | 3 = 2): ShipmentRequest => shipmentRequest(number, type, { pointCode: type === 1 ? 'MSK123' : null });
 const pickup: PickupRequest = { pickupId: 1, accountId: 1, type: 4, date: '2026-02-02', hours: { from: '10:00', to: '18:00' }, address: { countryCode: 'RU', city: 'Москва', region: null, street: 'Тверская', house: '1', bulk: null, flat: null }, contact: { name: 'Иван', phone: '+74950000000' }, weightKg: 5, countOrders: 3, comment: null };
 
-const records: RemoteCallRecord[] = [];
-const remotes: RemoteCompany[] = [];
-function remote(companyId: number, code: string, policy: RemotePolicy = FAST): RemoteCompany {
-  const made = new RemoteCompany(companyId, code, policy, { remoteCall: (record) => records.push(record) }, null);
-  remotes.push(made);
-  return made;
-}
+const recorded = new RecordedRemotes();
+const { records } = recorded;
+const remote = (companyId: number, code: string, policy?: RemotePolicy) => recorded.remote(companyId, code, policy);
 
 let fakeCdek: FakeRealCarrier;
 let fakeBoxberry: FakeRealCarrier;
@@ -50,7 +32,7 @@ beforeAll(async () => {
   [fakeCdek, fakeBoxberry, fakePost] = await Promise.all([startFakeCdek(), startFakeBoxberry(), startFakeRussianPost()]);
 });
 afterAll(async () => {
-  for (const made of remotes) made.shutdown();
+  recorded.shutdown();
   await Promise.all([fakeCdek.close(), fakeBoxberry.close(), fakePost.close()]);
 });
 afterEach(() => {
@@ -156,7 +138,7 @@ describe('CDEK', () => {
 
   it('opens the circuit after failures in a row, even after many good calls in the window', async () => {
     const driver = cdekDriver('good-secret', { ...FAST, retries: 0, breaker: { ...FAST.breaker, consecutive: 3 } });
-    const company = remotes[remotes.length - 1];
+    const company = recorded.last;
     for (let index = 0; index < 10; index++) await driver.quote(quoteRequest, signal());
     fakeCdek.mode = '500';
     for (let index = 0; index < 3; index++) await driver.quote(quoteRequest, signal()).catch(() => undefined);
@@ -165,20 +147,7 @@ describe('CDEK', () => {
 
   it('opens the circuit after repeated failures, answers at once while open, and closes after a good half-open call', async () => {
     const driver = cdekDriver('good-secret', { ...FAST, retries: 0 });
-    const company = remotes[remotes.length - 1];
-    await driver.quote(quoteRequest, signal());
-    fakeCdek.mode = '500';
-    for (let index = 0; index < 4; index++) await driver.quote(quoteRequest, signal()).catch(() => undefined);
-    expect(company.circuit).toBe('open');
-    const before = fakeCdek.calls.length;
-    await expect(driver.quote(quoteRequest, signal())).rejects.toThrow(/not asked for a while/);
-    expect(fakeCdek.calls.length).toBe(before);
-    expect(records.some((record) => record.outcome === 'open')).toBe(true);
-    fakeCdek.mode = 'ok';
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(company.circuit).toBe('halfOpen');
-    await expect(driver.quote(quoteRequest, signal())).resolves.toHaveLength(2);
-    expect(company.circuit).toBe('closed');
+    await expectCircuitCycle(recorded.last, fakeCdek, records, () => driver.quote(quoteRequest, signal()), 2);
   });
 
   it('prints CDEK\'s own label, cancels, tracks, books and follows a pickup, reads its points', async () => {
@@ -340,10 +309,10 @@ describe('a company that asks to wait (Retry-After)', () => {
     fakeCdek.mode = '429';
     fakeCdek.retryAfter = '0';
     for (let index = 0; index < 5; index++) await patient.quote(quoteRequest, signal()).catch(() => undefined);
-    expect(remotes.at(-1)?.circuit).toBe('closed');
+    expect(recorded.last.circuit).toBe('closed');
     fakeCdek.retryAfter = null;
     for (let index = 0; index < 3; index++) await patient.quote(quoteRequest, signal()).catch(() => undefined);
-    expect(remotes.at(-1)?.circuit).toBe('open');
+    expect(recorded.last.circuit).toBe('open');
   });
 
   it('reads Retry-After of a 503 into a transient error that still counts as a failure', async () => {
@@ -363,10 +332,6 @@ describe('a company that asks to wait (Retry-After)', () => {
 
 describe('remote call records', () => {
   it('name the company, operation, duration and outcome, never a credential', () => {
-    expect(records.length).toBeGreaterThan(10);
-    for (const record of records) {
-      expect(Object.keys(record).sort()).toEqual(['attempts', 'company', 'durationMs', 'operation', 'outcome']);
-      expect(JSON.stringify(record)).not.toMatch(/good-secret|good-token|pass/);
-    }
+    recorded.expectClean(/good-secret|good-token|pass/);
   });
 });

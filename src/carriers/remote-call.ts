@@ -264,7 +264,14 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /** What an HTTP exchange with a company gave: the status and the body as text (or bytes). */
 export type RemoteAnswer = HttpAnswer;
-export type RemoteRequest = HttpRequest;
+export interface RemoteRequest extends HttpRequest {
+  /**
+   * 401/403 statuses handed back for the mapper to read instead of thrown as refused
+   * credentials (Yandex Delivery answers 403 `customer_order_not_found` for an order number
+   * it does not hold for this client).
+   */
+  passStatuses?: readonly number[];
+}
 
 /**
  * One HTTP exchange. Unreachable, 5xx and 429 throw a transient CarrierError (a
@@ -282,7 +289,7 @@ export async function exchange(companyId: number, request: RemoteRequest, signal
   if (answer.status === 429) throw new CarrierRetryAfterError(companyId, 'The delivery company asks to slow down (429).', answer.retryAfterMs, true);
   if (answer.status === 503 && answer.retryAfterMs !== null) throw new CarrierRetryAfterError(companyId, 'The delivery company answered 503.', answer.retryAfterMs, false);
   if (answer.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${answer.status}.`, true);
-  if (answer.status === 401 || answer.status === 403) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${answer.status}).`);
+  if ((answer.status === 401 || answer.status === 403) && !request.passStatuses?.includes(answer.status)) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${answer.status}).`);
   return answer;
 }
 

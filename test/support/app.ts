@@ -51,6 +51,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     CARRIER_BOXBERRY_URL: 'http://127.0.0.1:9/json.php',
     CARRIER_RUSSIAN_POST_URL: 'http://127.0.0.1:9',
     CARRIER_RUSSIAN_POST_TRACKING_URL: 'http://127.0.0.1:9/rtm34',
+    CARRIER_YANDEX_DELIVERY_URL: 'http://127.0.0.1:9',
+    CARRIER_YANDEX_DELIVERY_TEST_URL: 'http://127.0.0.1:9',
     ...env,
   });
   const ownSchema = config.databaseKind === 'postgres' && !options.beside;

@@ -33,11 +33,13 @@ export interface FakeRealCarrier {
   close(): Promise<void>;
 }
 
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+/** A minimal PDF, what every fake answers as a label. */
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
-type Handler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
+export type FakeHandler = (request: { method: string; path: string; query: URLSearchParams; body: string; headers: http.IncomingHttpHeaders }, fake: FakeRealCarrier) => { status: number; body: unknown; type?: string };
 
-async function start(handler: Handler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
+/** A loopback server answering `handler`, unless `failure` of the fake's mode answers first (each fake's own refusal shapes). */
+export async function startFake(handler: FakeHandler, failure: (mode: FakeMode) => { status: number; body: unknown; type?: string } | null): Promise<FakeRealCarrier> {
   const fake: FakeRealCarrier = { baseUrl: '', mode: 'ok', delayMs: 0, jitterMs: 0, loseNextCreate: false, retryAfter: null, created: new Map(), calls: [], directory: null, webhooks: [], bodies: new Map(), close: async () => {} };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -71,7 +73,8 @@ async function start(handler: Handler, failure: (mode: FakeMode) => { status: nu
   return fake;
 }
 
-function commonFailure(mode: FakeMode, authBody: unknown): { status: number; body: unknown } | null {
+/** 401 with the company's own body, and the 429 and 500 every fake answers alike. */
+export function commonFailure(mode: FakeMode, authBody: unknown): { status: number; body: unknown } | null {
   if (mode === 'auth') return { status: 401, body: authBody };
   if (mode === '429') return { status: 429, body: { message: 'Too Many Requests' } };
   if (mode === '500') return { status: 500, body: { message: 'Internal Server Error' } };
@@ -82,7 +85,7 @@ function commonFailure(mode: FakeMode, authBody: unknown): { status: number; bod
 export async function startFakeCdek(): Promise<FakeRealCarrier> {
   let sequence = 0;
   const byUuid = new Map<string, { number: string; cdekNumber: string; reads: number }>();
-  const fake = await start((request, self) => {
+  const fake = await startFake((request, self) => {
     const path = request.path.replace(/^\/v2/, '');
     if (path === '/oauth/token') {
       if (request.query.get('client_id') !== 'good-id' || request.query.get('client_secret') !== 'good-secret') return { status: 401, body: { error: 'invalid_client', error_description: 'Bad credentials' } };
@@ -170,7 +173,7 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
 /** Boxberry `json.php`: token `good-token`. Errors are HTTP 200 with `{err}`. */
 export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
   let sequence = 0;
-  const fake = await start((request, self) => {
+  const fake = await startFake((request, self) => {
     const form = new URLSearchParams(request.body);
     const token = request.query.get('token') ?? form.get('token');
     const method = request.query.get('method') ?? form.get('method');
@@ -225,7 +228,7 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
 export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
   let sequence = 0;
   const backlog = new Map<number, { number: string; barcode: string }>();
-  const fake = await start((request, self) => {
+  const fake = await startFake((request, self) => {
     if (request.path === '/rtm34') {
       return { status: 200, type: 'application/soap+xml', body: `<?xml version="1.0"?><S:Envelope xmlns:S="http://www.w3.org/2003/05/soap-envelope"><S:Body><ns7:getOperationHistoryResponse xmlns:ns3="http://russianpost.org/operationhistory/data" xmlns:ns7="http://russianpost.org/operationhistory"><ns3:OperationHistoryData>
 <ns3:historyRecord><ns3:OperationParameters><ns3:OperType><ns3:Id>1</ns3:Id><ns3:Name>Приём</ns3:Name></ns3:OperType><ns3:OperAttr><ns3:Id>1</ns3:Id><ns3:Name>Единичный</ns3:Name></ns3:OperAttr><ns3:OperDate>2026-01-02T10:00:00.000+03:00</ns3:OperDate></ns3:OperationParameters></ns3:historyRecord>
@@ -269,12 +272,13 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
   return fake;
 }
 
-/** The settings pointing an app at the given fakes (CDEK's test environment is the same fake). */
-export function realCarrierEnv(fakes: { cdek?: FakeRealCarrier; boxberry?: FakeRealCarrier; post?: FakeRealCarrier }): Record<string, string> {
+/** The settings pointing an app at the given fakes (CDEK's and Yandex's test environments are the same fake). */
+export function realCarrierEnv(fakes: { cdek?: FakeRealCarrier; boxberry?: FakeRealCarrier; post?: FakeRealCarrier; yandex?: FakeRealCarrier }): Record<string, string> {
   return {
     CARRIER_TIMEOUT_MS: '2000',
     ...(fakes.cdek ? { CARRIER_CDEK_URL: `${fakes.cdek.baseUrl}/v2`, CARRIER_CDEK_TEST_URL: `${fakes.cdek.baseUrl}/v2` } : {}),
     ...(fakes.boxberry ? { CARRIER_BOXBERRY_URL: `${fakes.boxberry.baseUrl}/json.php` } : {}),
     ...(fakes.post ? { CARRIER_RUSSIAN_POST_URL: fakes.post.baseUrl, CARRIER_RUSSIAN_POST_TRACKING_URL: `${fakes.post.baseUrl}/rtm34` } : {}),
+    ...(fakes.yandex ? { CARRIER_YANDEX_DELIVERY_URL: fakes.yandex.baseUrl, CARRIER_YANDEX_DELIVERY_TEST_URL: fakes.yandex.baseUrl } : {}),
   };
 }

@@ -2036,7 +2036,7 @@ export interface paths {
         };
         /**
          * Real delivery companies and the account's contracts with them
-         * @description No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`). Parameters are shown masked.
+         * @description No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`, `yandex-delivery`). Parameters are shown masked.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -3383,7 +3383,7 @@ export interface components {
         };
         /** @description A real delivery company an account may connect its own contract with (extension) */
         CarrierIntegration: {
-            /** @description The company's id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post */
+            /** @description The company's id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post, 1004 Yandex Delivery */
             companyId: number;
             /** @description The calculator's deliveryDriver for this company */
             code: string;

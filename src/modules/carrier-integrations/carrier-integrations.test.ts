@@ -47,10 +47,10 @@ afterAll(async () => {
 const cdekParams = { params: { clientId: 'good-id', clientSecret: 'good-secret' } };
 
 describe('GET /v2/carrier-integrations', () => {
-  it('lists CDEK, Boxberry and Russian Post, none connected, with their parameters', async () => {
+  it('lists CDEK, Boxberry, Russian Post and Yandex Delivery, none connected, with their parameters', async () => {
     const list = await account.owner.get('/v2/carrier-integrations');
     expect(list.status).toBe(200);
-    expect(list.body.map((item: { companyId: number; code: string }) => [item.companyId, item.code])).toEqual([[1001, 'cdek'], [1002, 'boxberry'], [1003, 'russian-post']]);
+    expect(list.body.map((item: { companyId: number; code: string }) => [item.companyId, item.code])).toEqual([[1001, 'cdek'], [1002, 'boxberry'], [1003, 'russian-post'], [1004, 'yandex-delivery']]);
     expect(list.body[0]).toMatchObject({ name: 'СДЭК', connected: false, testMode: false, hasTestEnvironment: true, connectedAt: null, integrationParams: [{ key: 'clientId', value: '' }, { key: 'clientSecret', value: '' }] });
     expect((await t.client().get('/v2/carrier-integrations')).status).toBe(401);
   });

@@ -14,7 +14,7 @@ export function carrierIntegrationRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'Real delivery companies and the account\'s contracts with them',
-        description: 'No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`). Parameters are shown masked.',
+        description: 'No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`, `yandex-delivery`). Parameters are shown masked.',
         response: { 200: Type.Array(CarrierIntegration), ...errorResponses() },
       },
     },

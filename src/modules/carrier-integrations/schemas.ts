@@ -5,7 +5,7 @@ const LocalText = Type.Object({ ru: Type.String(), en: Type.String() });
 
 export const CarrierIntegration = Type.Object(
   {
-    companyId: Type.Integer({ description: 'The company\'s id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post' }),
+    companyId: Type.Integer({ description: 'The company\'s id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post, 1004 Yandex Delivery' }),
     code: Type.String({ description: 'The calculator\'s deliveryDriver for this company' }),
     name: Type.String(),
     logo: Type.String({ description: 'URL' }),
