@@ -56,6 +56,19 @@ describe('job queue', () => {
     expect(calls).toBe(3);
   });
 
+  it('waits as long as a failure asked (RetryLaterError, or an error carrying retryAfterMs) when that is longer than its back-off', async () => {
+    const jobs = queue();
+    const worker = new JobWorker(jobs, quietLogger);
+    worker.register('test.busy', async () => {
+      throw Object.assign(new Error('the company asks to slow down (429)'), { retryAfterMs: 45_000 });
+    });
+    const id = await jobs.enqueue(accountId, 'test.busy', {}, { maxAttempts: 3 });
+    const start = Date.now();
+    await worker.runDue(new Date(start));
+    expect(Date.parse((await jobs.status(id))!.runAt) - start).toBeGreaterThanOrEqual(45_000);
+    expect(await worker.runDue(new Date(start + 30_000))).toBe(0);
+  });
+
   it('fails at once on a permanent error', async () => {
     const jobs = queue();
     const worker = new JobWorker(jobs, quietLogger);

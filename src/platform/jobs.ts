@@ -63,6 +63,16 @@ export class PermanentJobError extends Error {
  * Thrown by a handler when the other side asked to be called again later (HTTP 429 with
  * Retry-After): the retry waits at least that long, and longer if the back-off says so.
  */
+/**
+ * How long the failure asked to wait before the next try: a RetryLaterError's, or any
+ * error's own `retryAfterMs` (a delivery company's Retry-After travels on its own error
+ * type, which this layer does not import); null when it said nothing.
+ */
+export function waitAskedBy(error: unknown): number | null {
+  const wait = error instanceof Error ? (error as Error & { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  return typeof wait === 'number' && Number.isFinite(wait) && wait > 0 ? wait : null;
+}
+
 export class RetryLaterError extends Error {
   override readonly name = 'RetryLaterError';
   constructor(
@@ -216,7 +226,8 @@ export class JobQueue {
     const exhausted = job.attempts >= job.maxAttempts;
     const status: JobStatus = permanent || exhausted ? 'failed' : 'pending';
     const backOff = Math.min(this.retryBaseMs * 2 ** Math.max(0, job.attempts - 1), this.retryMaxMs);
-    const delay = error instanceof RetryLaterError ? Math.max(backOff, error.retryAfterMs) : backOff;
+    const wait = waitAskedBy(error);
+    const delay = wait === null ? backOff : Math.max(backOff, wait);
     await this.db
       .updateTable('jobs')
       .set({
