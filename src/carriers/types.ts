@@ -236,4 +236,9 @@ export interface ContractDriver extends CarrierDriver {
    * already sends to is not subscribed twice. Absent where the company has none.
    */
   subscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Asks the company to stop sending status updates to `url` (every subscription to it is
+   * deleted; none left is done). Absent where the company has no webhooks.
+   */
+  unsubscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
 }

@@ -78,6 +78,7 @@ function commonFailure(mode: FakeMode, authBody: unknown): { status: number; bod
 /** CDEK API v2 under `{baseUrl}/v2`: client id `good-id` / secret `good-secret`. */
 export async function startFakeCdek(): Promise<FakeRealCarrier> {
   let sequence = 0;
+  let webhookSequence = 0;
   const byUuid = new Map<string, { number: string; cdekNumber: string; reads: number }>();
   const fake = await start((request, self) => {
     const path = request.path.replace(/^\/v2/, '');
@@ -137,9 +138,17 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
     if (path === '/webhooks' && request.method === 'GET') return { status: 200, body: self.webhooks };
     if (path === '/webhooks' && request.method === 'POST') {
       const body = JSON.parse(request.body) as { type: string; url: string };
-      const uuid = `webhook-${self.webhooks.length + 1}`;
+      webhookSequence += 1;
+      const uuid = `webhook-${webhookSequence}`;
       self.webhooks.push({ uuid, type: body.type, url: body.url });
       return { status: 200, body: { entity: { uuid }, requests: [{ type: 'CREATE', state: 'SUCCESSFUL' }] } };
+    }
+    const webhook = /^\/webhooks\/([\w-]+)$/.exec(path);
+    if (webhook && request.method === 'DELETE') {
+      const at = self.webhooks.findIndex((item) => item.uuid === webhook[1]);
+      if (at < 0) return { status: 404, body: { requests: [{ type: 'DELETE', state: 'INVALID', errors: [{ code: 'v2_entity_not_found', message: 'Webhook not found' }] }] } };
+      self.webhooks.splice(at, 1);
+      return { status: 200, body: { entity: { uuid: webhook[1] }, requests: [{ type: 'DELETE', state: 'SUCCESSFUL' }] } };
     }
     if (path === '/deliverypoints') {
       return { status: 200, body: self.directory ?? [

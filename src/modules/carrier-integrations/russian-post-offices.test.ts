@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { passportOffice, realCarrierEnv, startFakeRussianPost, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
+import { fromJson } from '../../platform/db/values.js';
 import { POINTS_IMPORT_JOB } from './points-import.js';
 
 const POST = 1003;
@@ -52,7 +53,7 @@ describe('Russian Post post offices', () => {
   it('connecting the contract queues the import; the unloading\'s offices become type-3 points for everyone', async () => {
     expect((await account.owner.post(`/v2/carrier-integrations/${POST}`, postParams)).status).toBe(204);
     const queued = await t.runtime.database.db.selectFrom('jobs').select('payload').where('kind', '=', POINTS_IMPORT_JOB).execute();
-    expect(queued.map((job) => JSON.parse(String(job.payload)))).toContainEqual({ companyId: POST });
+    expect(queued.map((job) => fromJson(job.payload))).toContainEqual({ companyId: POST });
     expect(await importOffices()).toEqual({ accountId: account.accountId, visible: 2, added: 2, hidden: 0 });
     expect(post.calls).toContain('GET /1.0/unloading-passport/zip');
     const listed = await offices(stranger);
