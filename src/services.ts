@@ -186,6 +186,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   }, accounts);
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId) => carrierWebhooks.queueSubscription(accountId, companyId));
+  carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;

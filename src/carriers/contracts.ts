@@ -74,7 +74,7 @@ export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
       { key: 'trackingPassword', name: { ru: 'Пароль сервиса отслеживания', en: 'Tracking service password' } },
     ],
     hasTestEnvironment: false,
-    hasPointDirectory: false,
+    hasPointDirectory: true,
     create: (remote, credentials, _testMode, urls) =>
       new RussianPostDriver(
         remote,

@@ -43,7 +43,8 @@ export interface QuoteRequest {
   /**
    * The company's own code of the point its type-1 price is asked for (companies pricing
    * per point, e.g. Boxberry's DeliveryCosts `target`): set by the calculator per company;
-   * absent when the company has no imported point there (then it offers no type 1).
+   * absent when the company has no imported point there (then it offers no type 1). For a
+   * post order naming one of the company's post offices, that office's code (its index).
    */
   pointCode?: string;
   /**
@@ -242,4 +243,9 @@ export interface ContractDriver extends CarrierDriver {
    * already sends to is not subscribed twice. Absent where the company has none.
    */
   subscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Asks the company to stop sending status updates to `url` (every subscription to it is
+   * deleted; none left is done). Absent where the company has no webhooks.
+   */
+  unsubscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
 }

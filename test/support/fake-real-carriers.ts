@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { strToU8, zipSync } from 'fflate';
 
 export type FakeMode = 'ok' | 'invalid' | 'auth' | '429' | '500' | 'slow';
 
@@ -84,6 +85,7 @@ export function commonFailure(mode: FakeMode, authBody: unknown): { status: numb
 /** CDEK API v2 under `{baseUrl}/v2`: client id `good-id` / secret `good-secret`. */
 export async function startFakeCdek(): Promise<FakeRealCarrier> {
   let sequence = 0;
+  let webhookSequence = 0;
   const byUuid = new Map<string, { number: string; cdekNumber: string; reads: number }>();
   const fake = await startFake((request, self) => {
     const path = request.path.replace(/^\/v2/, '');
@@ -154,9 +156,17 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
     if (path === '/webhooks' && request.method === 'GET') return { status: 200, body: self.webhooks };
     if (path === '/webhooks' && request.method === 'POST') {
       const body = JSON.parse(request.body) as { type: string; url: string };
-      const uuid = `webhook-${self.webhooks.length + 1}`;
+      webhookSequence += 1;
+      const uuid = `webhook-${webhookSequence}`;
       self.webhooks.push({ uuid, type: body.type, url: body.url });
       return { status: 200, body: { entity: { uuid }, requests: [{ type: 'CREATE', state: 'SUCCESSFUL' }] } };
+    }
+    const webhook = /^\/webhooks\/([\w-]+)$/.exec(path);
+    if (webhook && request.method === 'DELETE') {
+      const at = self.webhooks.findIndex((item) => item.uuid === webhook[1]);
+      if (at < 0) return { status: 404, body: { requests: [{ type: 'DELETE', state: 'INVALID', errors: [{ code: 'v2_entity_not_found', message: 'Webhook not found' }] }] } };
+      self.webhooks.splice(at, 1);
+      return { status: 200, body: { entity: { uuid: webhook[1] }, requests: [{ type: 'DELETE', state: 'SUCCESSFUL' }] } };
     }
     if (path === '/deliverypoints') {
       return { status: 200, body: self.directory ?? [
@@ -224,6 +234,30 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
   return fake;
 }
 
+/** One element of Russian Post's post-office passport, in the unloading's documented shape (strings for coordinates and `ecom`). */
+export function passportOffice(index: string, place: string, latitude: number, longitude: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    address: { addressType: 'DEFAULT', index, manualInput: false, place, region: place === 'г Москва' ? 'г Москва' : 'обл Московская', street: 'ул Тверская', house: '7' },
+    addressFias: { ads: `${index} ${place} Тверская ул, д. 7`, addGarCode: 'a8f65eb5-464e-462e-bc67-7e4624be9d65', locationGarCode: '44388ad0-06aa-49b0-bbf9-1704629d1d68', regGarId: 'aea6280f-4648-460f-b8be-c2bc18923191' },
+    ecom: '1',
+    ecomOptions: { cardPayment: true, cashPayment: false, contentsChecking: false, functionalityChecking: false, partialRedemption: false, returnAvailable: true, weightLimit: 0.0, withFitting: false },
+    holidays: [{ df: '2026-01-01', ds: '2026-01-01', work: [{ dt: '2026-01-01', nm: 4 }] }],
+    latitude: String(latitude),
+    longitude: String(longitude),
+    onlineParcel: '0',
+    type: 'ГОПС',
+    workTime: ['пн, открыто: 08:00 - 20:00, перерыв: 13:00 - 14:00', 'вт, открыто: 08:00 - 20:00', 'ср, открыто: 08:00 - 20:00', 'чт, открыто: 08:00 - 20:00', 'пт, открыто: 08:00 - 20:00', 'сб, открыто: 09:00 - 18:00', 'вс, выходной'],
+    ...extra,
+  };
+}
+
+/** The documented sample of the unloading: two Moscow offices (one with a weight limit) and one without coordinates. */
+const PASSPORT_SAMPLE = [
+  passportOffice('125009', 'г Москва', 55.757, 37.613, { ecomOptions: { cardPayment: true, cashPayment: true, withFitting: false, weightLimit: 20.0, getto: 'Вход с Тверской' } }),
+  passportOffice('101000', 'г Москва', 55.761, 37.638),
+  { address: { index: '999999', place: 'г Нигде' }, type: 'СОПС', workTime: [] },
+];
+
 /** Russian Post otpravka API (token `good-token`, login `shop`/`pass`) and the tracking SOAP service under `/rtm34`. */
 export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
   let sequence = 0;
@@ -242,7 +276,12 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
     if (request.path === '/1.0/settings') return { status: 200, body: { 'shipping-points': [] } };
     if (request.path === '/1.0/tariff') return { status: 200, body: { 'total-rate': 35000, 'total-vat': 7000, 'delivery-time': { 'min-days': 2, 'max-days': 5 } } };
     if (request.path === '/1.0/user/backlog' && request.method === 'PUT') {
-      const [order] = JSON.parse(request.body) as Array<{ 'order-num': string }>;
+      const [order] = JSON.parse(request.body) as Array<{ 'order-num': string; 'address-type-to'?: string; 'index-to'?: number }>;
+      // "до востребования" to an office the passport no longer lists: refused as the API refuses an unknown index
+      const offices = (self.directory ?? PASSPORT_SAMPLE) as Array<{ address?: { index?: string } }>;
+      if (order['address-type-to'] === 'DEMAND' && !offices.some((office) => office.address?.index === String(order['index-to']))) {
+        return { status: 200, body: { errors: [{ 'error-codes': [{ code: 'ILLEGAL_INDEX_TO', description: 'Почтовый индекс некорректен' }], position: 0 }] } };
+      }
       sequence += 1;
       const id = 900 + sequence;
       const barcode = `8008${String(sequence).padStart(10, '0')}`;
@@ -267,6 +306,12 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
       return { status: 200, body: { 'result-ids': ids } };
     }
     if (/^\/1\.0\/forms\/\d+\/f7pdf$/.test(request.path)) return { status: 200, body: PDF };
+    if (request.path === '/1.0/unloading-passport/zip') {
+      // a zip of one text file TYPEdd_MMMM_yyyy.txt (the object type asked: ALL, OPS, PVZ, APS)
+      const type = request.query.get('type') ?? 'ALL';
+      const unloading = { passportElements: self.directory ?? PASSPORT_SAMPLE, unloadingDate: '2026-01-05T10:21:33.000Z', vsnapshot: '05_January_2026' };
+      return { status: 200, type: 'application/octet-stream', body: Buffer.from(zipSync({ [`${type}05_January_2026.txt`]: strToU8(JSON.stringify(unloading, null, '\t')) })) };
+    }
     return { status: 404, body: { desc: `No ${request.path}` } };
   }, (mode) => commonFailure(mode, { code: '1001', desc: 'Unauthorized' }));
   return fake;

@@ -2067,7 +2067,7 @@ export interface paths {
         post: operations["connectCarrierIntegration"];
         /**
          * Disconnect the account's contract with a delivery company
-         * @description The credentials are deleted; the company leaves the account's calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404.
+         * @description The company leaves the account's calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404. Where the company sends status webhooks (CDEK), a job then deletes the account's subscription with it (retried while the company does not answer; the disconnect itself never waits for it); the sealed credentials are kept only until that job has run, then deleted.
          *
          *     Extension: not in the contract (api-v2.md).
          */

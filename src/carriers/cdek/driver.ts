@@ -149,4 +149,19 @@ export class CdekDriver implements ContractDriver {
     const created = mapper.orderInfo(await this.remote.run('webhooks', 'once', signal, (attempt) => this.proxy.call('POST', '/webhooks', attempt, { type: 'ORDER_STATUS', url })));
     if (!created) throw new CarrierError(this.remote.companyId, 'CDEK answered without the webhook uuid.', true);
   }
+
+  /** DELETE /v2/webhooks/{uuid} of every ORDER_STATUS subscription GET /v2/webhooks lists for `url` (one already gone, 404, is done). */
+  async unsubscribeStatusWebhook(url: string, signal: AbortSignal): Promise<void> {
+    const known = await this.remote.run('webhooks', 'safe', signal, (attempt) => this.proxy.call('GET', '/webhooks', attempt));
+    for (const uuid of statusWebhookUuids(known, url)) {
+      const answer = await this.remote.run('webhooks', 'once', signal, (attempt) => this.proxy.raw('DELETE', `/webhooks/${encodeURIComponent(uuid)}`, attempt));
+      if (answer.status >= 400 && answer.status !== 404) throw new CarrierError(this.remote.companyId, `CDEK did not delete the webhook: answered ${answer.status}.`);
+    }
+  }
+}
+
+/** The uuids of GET /v2/webhooks's ORDER_STATUS subscriptions to `url` (its answer: an array of `{uuid, type, url}`). */
+function statusWebhookUuids(body: unknown, url: string): string[] {
+  if (!Array.isArray(body)) return [];
+  return body.filter((item: { type?: unknown; url?: unknown; uuid?: unknown } | null) => item?.type === 'ORDER_STATUS' && item.url === url && typeof item.uuid === 'string').map((item: { uuid: string }) => item.uuid);
 }

@@ -7,7 +7,11 @@ import type { RemoteCompany } from '../remote-call.js';
 import type { CarrierQuote, ContractDriver, ImportedPoint, PickupBooking, PickupProgress, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
+import { eachPassportElement } from './passport.js';
 import { RussianPostProxy, type RussianPostCredentials } from './proxy.js';
+
+/** The passport unloading's object type: post offices (OPS; ALL would add ПВЗ and postamats). */
+const PASSPORT_OBJECTS = 'OPS';
 
 export class RussianPostDriver implements ContractDriver {
   readonly code = 'russian-post';
@@ -94,8 +98,23 @@ export class RussianPostDriver implements ContractDriver {
     return answer.bytes;
   }
 
-  /** Post offices are the national post's own list (GET /v2/lists/points, type 3); not imported per contract. */
-  async points(): Promise<ImportedPoint[]> {
-    return [];
+  /**
+   * The post offices of the passport unloading (GET /1.0/unloading-passport/zip?type=OPS): the
+   * whole directory in one call, where the `/postoffice/1.0/...` searches answer an index, a
+   * settlement or a radius at a time (tens of thousands of calls). Offices only: ПВЗ and
+   * postamats (PVZ, APS) take the ECOM product, which this driver does not register.
+   */
+  async points(signal: AbortSignal): Promise<ImportedPoint[]> {
+    const zip = await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.download(`/1.0/unloading-passport/zip?type=${PASSPORT_OBJECTS}`, attempt));
+    const offices: ImportedPoint[] = [];
+    try {
+      eachPassportElement(zip, (element) => {
+        const office = mapper.officeOfPassport(element);
+        if (office) offices.push(office);
+      });
+    } catch (error) {
+      throw new CarrierError(this.remote.companyId, `Russian Post's post-office unloading could not be read: ${(error as Error).message}`);
+    }
+    return offices;
   }
 }

@@ -7,13 +7,24 @@
  * GET /1.0/backlog/search, "Удаление заказов" DELETE /1.0/backlog, "Форма Ф7п" GET
  * /1.0/forms/{id}/f7pdf), the TypeScript client barsbay/pochta-rossii-api-lib (field names
  * `index-from`, `mail-category`, `mass`, `result-ids`, `errors[].error-codes[]`), and the
- * tracking service's single-access WSDL (tracking.pochta.ru, OperationHistory: OperType/OperAttr ids).
+ * tracking service's single-access WSDL (tracking.pochta.ru, OperationHistory: OperType/OperAttr ids),
+ * and for the post-office passport ("Выгрузка из паспорта ОПС", GET /1.0/unloading-passport/zip)
+ * the C# clients restub/PochtaSdk (PassportPostOffice, PassportEcomOptions and a recorded
+ * unloading: `address.index/place/street/house`, string `latitude`/`longitude`, `workTime`
+ * lines "пн, открыто: 09:00 - 15:30, перерыв: 12:00 - 13:00" / "вс, выходной",
+ * `ecomOptions.cardPayment/cashPayment/withFitting/weightLimit/getto`) and xylocode/ThirdPartyServices.RussianPost.
  */
-import type { CarrierQuote, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
+import type { CarrierQuote, ImportedPoint, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
 
-/** POST /1.0/tariff body. Amounts in kopecks, mass in grams (the API's own units). */
+/** A six-digit post index: a post office's code (our imported offices are coded by it). */
+const POST_INDEX = /^\d{6}$/;
+
+/**
+ * POST /1.0/tariff body, to the chosen post office's index (`pointCode`) when there is one,
+ * else to the recipient's locality. Amounts in kopecks, mass in grams (the API's own units).
+ */
 export function tariffRequest(request: QuoteRequest, indexFrom: string, declaredKopecks = 0): object | null {
-  const indexTo = request.recipient.postalCode;
+  const indexTo = request.pointCode && POST_INDEX.test(request.pointCode) ? request.pointCode : request.recipient.postalCode;
   if (!indexTo) return null;
   const sides = request.cargo.places[0]?.sidesCm;
   return {
@@ -52,26 +63,36 @@ export function quoteOfTariff(body: unknown): CarrierQuote[] {
   ];
 }
 
-/** One order of PUT /1.0/user/backlog. `order-num` is our order number: the lookup before a retry searches it. */
+/**
+ * One order of PUT /1.0/user/backlog. `order-num` is our order number: the lookup before a
+ * retry searches it. To a chosen post office (its index is the point's code) the parcel is
+ * addressed "до востребования" (`address-type-to` DEMAND, `index-to` the office's index);
+ * otherwise to the recipient's street address.
+ */
 export function backlogOrder(order: ShipmentRequest, indexFrom: string): object {
   const details = order.details;
   if (!details) throw new Error('Russian Post needs the recipient and the address of the order');
   const [surname, givenName, middleName] = details.recipient.fullName.trim().split(/\s+/);
   const withCod = order.codKopecks > 0;
+  const office = order.type === 3 && details.pointCode && POST_INDEX.test(details.pointCode) ? details.pointCode : null;
   return {
     'order-num': details.number,
-    'address-type-to': 'DEFAULT',
+    'address-type-to': office ? 'DEMAND' : 'DEFAULT',
     'mail-type': 'POSTAL_PARCEL',
     'mail-category': withCod ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' : order.declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY',
     'mail-direct': 643,
     mass: Math.max(1, order.cargo.weightGrams),
     'index-from': indexFrom,
-    'index-to': Number(details.address.postalCode ?? 0),
+    'index-to': Number(office ?? details.address.postalCode ?? 0),
     'region-to': details.address.region ?? details.address.city,
     'place-to': details.address.city,
-    'street-to': details.address.street ?? '',
-    'house-to': details.address.house ?? '',
-    ...(details.address.flat ? { 'room-to': details.address.flat } : {}),
+    ...(office
+      ? {}
+      : {
+          'street-to': details.address.street ?? '',
+          'house-to': details.address.house ?? '',
+          ...(details.address.flat ? { 'room-to': details.address.flat } : {}),
+        }),
     'recipient-name': details.recipient.fullName,
     surname: surname ?? details.recipient.fullName,
     'given-name': givenName ?? details.recipient.fullName,
@@ -152,4 +173,88 @@ export function eventsOfHistory(trackNumber: string, xml: string): TrackingEvent
 export function faultOf(xml: string): string | null {
   if (!/<(?:\w+:)?Fault\b/.test(xml)) return null;
   return (tagText(xml, 'Text') ?? tagText(xml, 'faultstring') ?? 'SOAP fault').trim().slice(0, 300);
+}
+
+/** `workTime` day names, Monday first (our schedules' order). */
+const WEEKDAYS = ['пн', 'вт', 'ср', 'чт', 'пт', 'сб', 'вс'];
+const HOURS = /(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})/;
+
+/**
+ * A passport element's `workTime` lines as our week (Monday first; null a day off): "пн,
+ * открыто: 09:00 - 15:30, перерыв: 12:00 - 13:00" opens 09:00-15:30 (our schedule has no
+ * breaks), "вс, выходной" or "вт, открыто:" without hours is closed, "круглосуточно" all day.
+ * `open` says whether any day opens at all.
+ */
+export function weekOfWorkTime(lines: unknown): { schedule: Array<{ from: string; to: string } | null>; open: boolean; listed: boolean } {
+  const schedule: Array<{ from: string; to: string } | null> = Array(7).fill(null);
+  let listed = false;
+  for (const line of Array.isArray(lines) ? lines : []) {
+    if (typeof line !== 'string') continue;
+    const [day, ...rest] = line.split(',');
+    const index = WEEKDAYS.indexOf(day.trim().toLowerCase());
+    if (index < 0) continue;
+    listed = true;
+    const text = rest.join(',');
+    if (/круглосуточно/i.test(text)) {
+      schedule[index] = { from: '00:00', to: '24:00' };
+      continue;
+    }
+    const hours = /открыто/i.test(text) ? HOURS.exec(text) : null;
+    if (hours) schedule[index] = { from: hours[1].padStart(5, '0'), to: hours[2].padStart(5, '0') };
+  }
+  return { schedule, open: schedule.some((day) => day !== null), listed };
+}
+
+/** The settlement's name without its kind ("г Москва" → "Москва", "д Добрино" → "Добрино"). */
+function settlementName(place: string): string {
+  return place.replace(/^(г|гор|д|дер|с|п|пос|пгт|рп|кп|дп|ст|ст-ца|сл|х|аул|нп|тер|мкр)\.?\s+/i, '').trim();
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * One element of the post-office passport as our type-3 point coded by its index, or null
+ * when it cannot be one (no six-digit index or no coordinates) or the office is closed (its
+ * `workTime` lists the week and no day opens). Cash is always taken at the counter (cash on
+ * delivery is the post's own service); card and fitting as `ecomOptions` say; `weightLimit`
+ * (kg, 0 when not set) is the point's maximum weight.
+ */
+export function officeOfPassport(element: unknown): ImportedPoint | null {
+  const office = element as {
+    address?: Record<string, unknown>;
+    latitude?: unknown;
+    longitude?: unknown;
+    workTime?: unknown;
+    ecomOptions?: { cardPayment?: unknown; withFitting?: unknown; weightLimit?: unknown; getto?: unknown };
+  } | null;
+  const address = office?.address ?? {};
+  const index = text(address.index);
+  const latitude = Number(office?.latitude);
+  const longitude = Number(office?.longitude);
+  if (!POST_INDEX.test(index) || !Number.isFinite(latitude) || !Number.isFinite(longitude) || (latitude === 0 && longitude === 0)) return null;
+  const week = weekOfWorkTime(office?.workTime);
+  if (week.listed && !week.open) return null;
+  const place = text(address.place);
+  const building = [text(address.house) && `д. ${text(address.house)}`, text(address.corpus) && `к. ${text(address.corpus)}`, text(address.building) && `стр. ${text(address.building)}`].filter(Boolean).join(' ');
+  const options = office?.ecomOptions ?? {};
+  const weightKg = Number(options.weightLimit);
+  return {
+    code: index,
+    type: 3,
+    name: `Отделение почтовой связи ${index}`,
+    countryCode: 'RU',
+    city: settlementName(place || text(address.region)),
+    postalCode: index,
+    address: [place, text(address.location), text(address.street), building].filter(Boolean).join(', '),
+    latitude,
+    longitude,
+    schedule: week.schedule,
+    cashPaymentAvailable: true,
+    cardPaymentAvailable: options.cardPayment === true,
+    fittingAvailable: options.withFitting === true,
+    maxWeightGrams: Number.isFinite(weightKg) && weightKg > 0 ? Math.round(weightKg * 1000) : null,
+    description: text(options.getto) || null,
+  };
 }

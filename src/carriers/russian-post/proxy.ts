@@ -30,20 +30,38 @@ export class RussianPostProxy {
     return { authorization: `AccessToken ${this.credentials.accessToken}`, 'x-user-authorization': `Basic ${basic}` };
   }
 
-  async raw(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, signal: AbortSignal, json?: unknown): Promise<RemoteAnswer> {
-    return exchange(this.companyId, { method, url: `${this.baseUrl.replace(/\/+$/, '')}${path}`, headers: this.headers(), json }, signal);
+  async raw(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, signal: AbortSignal, json?: unknown, accept?: string): Promise<RemoteAnswer> {
+    return exchange(this.companyId, { method, url: `${this.baseUrl.replace(/\/+$/, '')}${path}`, headers: { ...this.headers(), ...(accept ? { accept } : {}) }, json }, signal);
+  }
+
+  /** A 4xx answer as a refusal naming its `desc` (or `message`). */
+  private refusal(answer: RemoteAnswer, body: unknown): CarrierError {
+    const reason = body as { desc?: unknown; message?: unknown } | null;
+    const text = typeof reason?.desc === 'string' ? reason.desc : typeof reason?.message === 'string' ? reason.message : `answered ${answer.status}`;
+    return new CarrierError(this.companyId, `Russian Post refused: ${text.slice(0, 500)}`);
   }
 
   /** A call whose 4xx answer is a refusal (its `desc` or `error-codes` named). */
   async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, signal: AbortSignal, json?: unknown): Promise<unknown> {
     const answer = await this.raw(method, path, signal, json);
     const body = jsonOf(this.companyId, answer);
-    if (answer.status >= 400) {
-      const reason = body as { desc?: unknown; message?: unknown } | null;
-      const text = typeof reason?.desc === 'string' ? reason.desc : typeof reason?.message === 'string' ? reason.message : `answered ${answer.status}`;
-      throw new CarrierError(this.companyId, `Russian Post refused: ${text.slice(0, 500)}`);
-    }
+    if (answer.status >= 400) throw this.refusal(answer, body);
     return body;
+  }
+
+  /** A file (`Accept: application/octet-stream`, e.g. the post-office passport's zip) as bytes; a 4xx is a refusal. */
+  async download(path: string, signal: AbortSignal): Promise<Buffer> {
+    const answer = await this.raw('GET', path, signal, undefined, 'application/octet-stream');
+    if (answer.status >= 400) {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        // not JSON: the status names it
+      }
+      throw this.refusal(answer, body);
+    }
+    return answer.bytes;
   }
 
   async soap(envelope: string, signal: AbortSignal): Promise<string> {

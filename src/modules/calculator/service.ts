@@ -289,7 +289,7 @@ export class CalculatorService {
       codKopecks: context.money.codKopecks + context.money.clientPriceKopecks,
     };
     const requestOf = (entry: RegisteredCompany): QuoteRequest => {
-      const pointCode = request.types.includes(1) ? this.pointCodeFor(entry, context, options.pointId) : undefined;
+      const pointCode = request.types.includes(1) || options.pointId !== undefined ? this.pointCodeFor(entry, context, options.pointId) : undefined;
       return pointCode === undefined ? request : { ...request, pointCode };
     };
     const quotes = await quoteAll(eligible, requestOf, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed, this.observer);
@@ -433,7 +433,8 @@ export class CalculatorService {
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
   async quoteOne(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<OrderQuote | null> {
-    const pointId = request.deliveryType === 1 && request.pointId ? request.pointId : undefined;
+    // a pickup point, or the post office a post order names (companies price to it: Russian Post's index-to)
+    const pointId = (request.deliveryType === 1 || request.deliveryType === 3) && request.pointId ? request.pointId : undefined;
     const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId });
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
     if (!company) return null;
@@ -665,7 +666,8 @@ export class CalculatorService {
    * otherwise, of the company's points in the recipient's locality that take this parcel,
    * the one nearest the locality's centre stands for them all (one call per company and
    * calculation, not one per point; a city has hundreds). None in the locality: undefined,
-   * so such a company offers no type 1 there rather than a price for a far point.
+   * so such a company offers no type 1 there rather than a price for a far point. Post
+   * offices (type 3) stand for no pickup point; one is named only when the order chose it.
    */
   private pointCodeFor(entry: RegisteredCompany, context: Context, chosenPointId: number | undefined): string | undefined {
     if (chosenPointId !== undefined) {
@@ -675,7 +677,7 @@ export class CalculatorService {
     const { latitude, longitude } = context.recipient;
     let nearest: { code: string; km: number } | undefined;
     for (const point of this.reference.registry.pointsIn(entry.company.id, context.recipient.id)) {
-      if (point.code === undefined || !pointTakes(point, context)) continue;
+      if (point.code === undefined || point.type === 3 || !pointTakes(point, context)) continue;
       const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
       if (!nearest || km < nearest.km) nearest = { code: point.code, km };
     }

@@ -94,6 +94,24 @@ describe('importing a real company\'s pickup points', () => {
     }
   });
 
+  it('registers an order to a point hidden after the order was made with the point\'s code (points are hidden, never deleted)', async () => {
+    const tverskaya = (await listed(account.owner, CDEK)).find((item) => item.name.startsWith('На Тверской'));
+    const body = orderBody({ shopId: account.shopId, pointId: tverskaya?.id as number }, { cmsId: 'PVZ-HIDDEN', deliveryAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '5' }, delivery: { company: { id: CDEK }, type: 1, point: { id: tverskaya?.id } } });
+    const created = await account.owner.post('/v2/orders', body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    cdek.directory = [point('MSK777', 'Новый', 55.76)];
+    try {
+      expect(await t.runtime.services.carrierPoints.importPoints(CDEK)).toMatchObject({ hidden: 1 });
+      expect((await listed(account.owner, CDEK)).some((item) => item.id === tverskaya?.id)).toBe(false);
+      expect((await account.owner.post('/v2/orders/confirm', { ids: [created.body.id] })).status).toBe(204);
+      await account.worker.runDue();
+      expect(JSON.parse(cdek.bodies.get('POST /v2/orders') ?? '{}')).toMatchObject({ number: 'PVZ-HIDDEN', delivery_point: 'MSK123' });
+      expect((await account.owner.get(`/v2/orders/${created.body.id}`)).body.trackNumber).toBe(cdek.created.get('PVZ-HIDDEN')?.track);
+    } finally {
+      cdek.directory = null;
+    }
+  });
+
   it('imports Boxberry\'s ListPoints too, with its load limit', async () => {
     expect((await account.owner.post('/v2/carrier-integrations/1002', { params: { token: 'good-token' } })).status).toBe(204);
     expect(await t.runtime.services.carrierPoints.importPoints(1002)).toMatchObject({ visible: 1, added: 1 });

@@ -47,7 +47,9 @@ export function carrierIntegrationRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'Disconnect the account\'s contract with a delivery company',
-        description: 'The credentials are deleted; the company leaves the account\'s calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404.',
+        description:
+          'The company leaves the account\'s calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404. ' +
+          'Where the company sends status webhooks (CDEK), a job then deletes the account\'s subscription with it (retried while the company does not answer; the disconnect itself never waits for it); the sealed credentials are kept only until that job has run, then deleted.',
         params: CarrierCompanyParams,
         response: { 204: NoContent, ...errorResponses(403, 404) },
       },

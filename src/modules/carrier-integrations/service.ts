@@ -13,11 +13,24 @@ import { CarrierAuthError } from '../../carriers/remote-call.js';
 import type { CarrierRegistry, RegisteredCompany } from '../../carriers/registry.js';
 import { CarrierError, type ContractDriver } from '../../carriers/types.js';
 import type { CarrierIntegration, CarrierIntegrationBody } from './schemas.js';
+import type { Transaction } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
 import type { CarrierIntegrationStore } from './store.js';
 
 const CHECK_TIMEOUT_MS = 20_000;
 /** How long a process trusts what it read of an account's contracts (others' changes show within it). */
 const CONTRACTS_CACHE_MS = 5_000;
+
+/**
+ * Work a contract still has with its company once disconnected (deleting its status webhook),
+ * run later by a job: the contract's sealed credentials are kept until it ran.
+ */
+export interface DisconnectFollowUp {
+  /** Whether a disconnected contract with this company has such work. */
+  needed(accountId: number, companyId: number): boolean;
+  /** Queues it for the retired contract, in the transaction that disconnects it. */
+  queue(retired: { id: number; accountId: number; companyId: number }, trx: Transaction<Tables>): Promise<void>;
+}
 
 interface AccountContracts {
   readAt: number;
@@ -30,6 +43,7 @@ interface AccountContracts {
 export class CarrierIntegrationService {
   private readonly accounts = new Map<number, AccountContracts>();
   private readonly connectedListeners: Array<(companyId: number, accountId: number) => Promise<void>> = [];
+  private followUp: DisconnectFollowUp | null = null;
 
   constructor(
     private readonly store: CarrierIntegrationStore,
@@ -95,11 +109,41 @@ export class CarrierIntegrationService {
     this.connectedListeners.push(listener);
   }
 
+  /** What a disconnected contract still does with its company (the webhooks' clean-up). */
+  useDisconnectFollowUp(followUp: DisconnectFollowUp): void {
+    this.followUp = followUp;
+  }
+
+  /**
+   * Deletes the contract; where it still has work with the company (a webhook to delete),
+   * its sealed credentials are kept for the job that does it, never asked of the company
+   * here: a company that is down does not fail the disconnect.
+   */
   async disconnect(scope: Scope, companyId: number): Promise<void> {
     requireAccountWide(scope, 'disconnect a delivery company contract');
     const company = this.company(companyId);
-    if (!(await this.store.remove(scope.accountId, companyId))) throw notFound(`Contract with ${company.file.name}`, companyId);
-    this.accounts.delete(scope.accountId);
+    const accountId = scope.accountId;
+    const followUp = this.followUp?.needed(accountId, companyId) ? this.followUp : null;
+    const retain = followUp ? (retiredId: number, trx: Transaction<Tables>) => followUp.queue({ id: retiredId, accountId, companyId }, trx) : null;
+    if (!(await this.store.remove(accountId, companyId, retain))) throw notFound(`Contract with ${company.file.name}`, companyId);
+    this.accounts.delete(accountId);
+  }
+
+  /** The driver of a disconnected contract kept for its follow-up, or undefined once it ran. */
+  async retiredDriver(accountId: number, retiredId: number): Promise<{ companyId: number; driver: ContractDriver } | undefined> {
+    const retired = await this.store.retired(accountId, retiredId);
+    if (!retired || !this.companies.get(retired.companyId)) return undefined;
+    return { companyId: retired.companyId, driver: this.companies.driver(retired.companyId, openCredentials(this.secretBox, retired.sealedCredentials), retired.testMode) };
+  }
+
+  /** Erases a disconnected contract's credentials (its follow-up ran, or gave up). */
+  forgetRetired(accountId: number, retiredId: number): Promise<void> {
+    return this.store.forgetRetired(accountId, retiredId);
+  }
+
+  /** Whether the account has a contract with the company now (read from the database, not this process's cache). */
+  async isConnected(accountId: number, companyId: number): Promise<boolean> {
+    return (await this.store.list(accountId)).some((record) => record.companyId === companyId);
   }
 
   // --- for the calculator, orders, tracking and pickups ---

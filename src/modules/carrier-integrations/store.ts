@@ -1,5 +1,5 @@
 /** SQL of the accounts' contracts with real delivery companies, always scoped by account. */
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
 
@@ -14,6 +14,15 @@ export interface CarrierIntegrationRecord {
 
 function toRecord(row: Selectable<Tables['carrier_integrations']>): CarrierIntegrationRecord {
   return { accountId: row.account_id, companyId: row.company_id, sealedCredentials: row.credentials, masked: fromJson(row.masked), testMode: flag(row.test_mode), connectedAt: row.connected_at };
+}
+
+/** A disconnected contract kept for the work after disconnecting (its sealed credentials with it). */
+export interface RetiredContract {
+  id: number;
+  accountId: number;
+  companyId: number;
+  sealedCredentials: string;
+  testMode: boolean;
 }
 
 export class CarrierIntegrationStore {
@@ -40,9 +49,35 @@ export class CarrierIntegrationStore {
       .execute();
   }
 
-  async remove(accountId: number, companyId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('carrier_integrations').where('account_id', '=', accountId).where('company_id', '=', companyId).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /**
+   * Deletes the contract. With `retain`, its sealed credentials move to a retired contract in
+   * the same transaction, and `retain` gets that contract's id and the transaction (to queue
+   * the work that needs them: both commit together, or neither).
+   */
+  async remove(accountId: number, companyId: number, retain: ((retiredId: number, trx: Transaction<Tables>) => Promise<void>) | null = null): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const removed = await trx.deleteFrom('carrier_integrations').where('account_id', '=', accountId).where('company_id', '=', companyId).returning(['credentials', 'test_mode']).executeTakeFirst();
+      if (!removed) return false;
+      if (retain) {
+        const retired = await trx
+          .insertInto('carrier_retired_contracts')
+          .values({ account_id: accountId, company_id: companyId, credentials: removed.credentials, test_mode: flag(removed.test_mode), retired_at: nowIso() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await retain(Number(retired.id), trx);
+      }
+      return true;
+    });
+  }
+
+  async retired(accountId: number, id: number): Promise<RetiredContract | undefined> {
+    const row = await this.db.selectFrom('carrier_retired_contracts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return row ? { id: Number(row.id), accountId: row.account_id, companyId: row.company_id, sealedCredentials: row.credentials, testMode: flag(row.test_mode) } : undefined;
+  }
+
+  /** Erases a retired contract (its credentials with it). */
+  async forgetRetired(accountId: number, id: number): Promise<void> {
+    await this.db.deleteFrom('carrier_retired_contracts').where('account_id', '=', accountId).where('id', '=', id).execute();
   }
 
   /** Contracts with a company, live ones first (a directory import reads through one of them). */

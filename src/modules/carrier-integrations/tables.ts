@@ -15,4 +15,14 @@ export interface CarrierIntegrationTables {
     connected_at: Instant;
     updated_at: Instant;
   };
+  /** A disconnected contract kept until the work after disconnecting has run (migration 0021). */
+  carrier_retired_contracts: {
+    id: Id;
+    account_id: number;
+    company_id: number;
+    /** Sealed as in carrier_integrations; erased with the row once its work ran (or gave up). */
+    credentials: string;
+    test_mode: Flag;
+    retired_at: Instant;
+  };
 }

@@ -1,12 +1,15 @@
 /**
  * CDEK's status webhooks: connecting a contract subscribes the account's own signed address
  * (once, however often it connects); an ORDER_STATUS update sent there moves that account's
- * order like a poll would; addresses we did not give are 404.
+ * order like a poll would; addresses we did not give are 404. Disconnecting deletes the
+ * subscription by a job (CDEK down: retried later; the disconnect itself never fails for it),
+ * with the contract's sealed credentials kept only until that job ran or gave up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { realCarrierEnv, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
+import { WEBHOOK_UNSUBSCRIBE_JOB } from './webhooks.js';
 
 const CDEK = 1001;
 let t: TestApp;
@@ -72,5 +75,67 @@ describe('CDEK webhooks', () => {
     // with a contract of its own, the stranger's address still reaches only its own orders
     expect((await stranger.owner.post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(204);
     expect((await send(strangers, update(hookTrack, 'DELIVERED'))).json()).toMatchObject({ applied: 0, ignored: [{ trackNumber: hookTrack }] });
+  });
+});
+
+describe('disconnecting a CDEK contract', () => {
+  const urlOf = (who: OrderingAccount) => t.runtime.services.carrierWebhooks.urlOf(who.accountId, CDEK) as string;
+  const retiredRows = () => t.runtime.database.db.selectFrom('carrier_retired_contracts').select(['account_id', 'credentials']).execute();
+  const unsubscribeJobs = () => t.runtime.database.db.selectFrom('jobs').select(['id', 'status', 'last_error']).where('kind', '=', WEBHOOK_UNSUBSCRIBE_JOB).orderBy('id').execute();
+  const makeDue = () => t.runtime.database.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1000).toISOString() }).where('kind', '=', WEBHOOK_UNSUBSCRIBE_JOB).where('status', '=', 'pending').execute();
+
+  it('deletes the account\'s subscription with CDEK by a job, then erases the credentials kept for it', async () => {
+    await account.worker.runDue(); // the stranger's subscription, from its connect above
+    expect(cdek.webhooks.map((hook) => hook.url)).toEqual([urlOf(account), urlOf(stranger)]);
+    expect((await account.owner.delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(204);
+    const kept = await retiredRows();
+    expect(kept).toHaveLength(1);
+    expect(kept[0].credentials).not.toMatch(/good-secret|good-id/);
+    expect(cdek.webhooks).toHaveLength(2); // nothing asked of CDEK in the request
+    await account.worker.runDue();
+    expect(cdek.webhooks.map((hook) => hook.url)).toEqual([urlOf(stranger)]);
+    expect(cdek.calls).toContain('DELETE /v2/webhooks/webhook-1');
+    expect(await retiredRows()).toEqual([]);
+    expect((await send(pathOf(urlOf(account)), update(hookTrack, 'DELIVERED'))).statusCode).toBe(404);
+  });
+
+  it('CDEK down: the disconnect still succeeds and the deletion is retried later', async () => {
+    cdek.mode = '500';
+    try {
+      expect((await stranger.owner.delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(204);
+      await account.worker.runDue();
+      const [, waiting] = await unsubscribeJobs();
+      expect(waiting).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/500/) });
+      expect(cdek.webhooks.map((hook) => hook.url)).toEqual([urlOf(stranger)]);
+      expect(await retiredRows()).toHaveLength(1);
+    } finally {
+      cdek.mode = 'ok';
+    }
+    await makeDue();
+    await account.worker.runDue();
+    expect(cdek.webhooks).toEqual([]);
+    expect(await retiredRows()).toEqual([]);
+  });
+
+  it('keeps the subscription of a contract connected again before the job ran; the last attempt erases the credentials all the same', async () => {
+    expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(204);
+    await account.worker.runDue();
+    expect((await account.owner.delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(204);
+    expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(204);
+    await account.worker.runDue();
+    expect(cdek.webhooks.map((hook) => hook.url)).toEqual([urlOf(account)]);
+    expect(await retiredRows()).toEqual([]);
+
+    cdek.mode = 'auth';
+    try {
+      expect((await account.owner.delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(204);
+      const last = (await unsubscribeJobs()).at(-1);
+      await t.runtime.database.db.updateTable('jobs').set({ max_attempts: 1 }).where('id', '=', Number(last?.id)).execute();
+      await account.worker.runDue();
+      expect((await unsubscribeJobs()).at(-1)).toMatchObject({ status: 'failed' });
+      expect(await retiredRows()).toEqual([]);
+    } finally {
+      cdek.mode = 'ok';
+    }
   });
 });

@@ -2,26 +2,33 @@
  * Status webhooks of real companies (CDEK's ORDER_STATUS): each account's contract gets its
  * own unguessable address, `/v2/carrier-webhooks/{code}/{accountId}-{HMAC}` (the HMAC of the
  * account and company under a secret derived from the instance secret; nothing stored), and
- * the subscription with the company is made by a job once the contract is connected.
+ * the subscription with the company is made by a job once the contract is connected, and
+ * deleted by another once it is disconnected (the contract's sealed credentials are kept,
+ * retired, until that job ran or gave up, so a company that is down fails no disconnect).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { eventOfWebhook } from '../../carriers/cdek/mapper.js';
 import { CDEK_ID } from '../../carriers/contracts.js';
 import type { TrackingEvent } from '../../carriers/types.js';
 import { notFound } from '../../platform/errors.js';
+import type { Tables } from '../../platform/db/tables.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import type { TrackingService } from '../orders/tracking.js';
 import type { PushResult } from '../orders/schemas.js';
-import type { CarrierIntegrationService } from './service.js';
+import type { CarrierIntegrationService, DisconnectFollowUp } from './service.js';
 
 export const WEBHOOK_SUBSCRIBE_JOB = 'carriers.webhook-subscribe';
+export const WEBHOOK_UNSUBSCRIBE_JOB = 'carriers.webhook-unsubscribe';
+/** Attempts of the unsubscription: with the queue's back-off (5 s doubling, at most an hour) some 8 hours of a company being down. */
+const UNSUBSCRIBE_ATTEMPTS = 12;
 
 /** Companies whose webhooks we receive, by the code in the address, with their body's reader. */
 const WEBHOOK_READERS: Record<string, { companyId: number; eventOf: (body: unknown) => TrackingEvent | null }> = {
   cdek: { companyId: CDEK_ID, eventOf: eventOfWebhook },
 };
 
-export class CarrierWebhooks {
+export class CarrierWebhooks implements DisconnectFollowUp {
   constructor(
     private readonly integrations: CarrierIntegrationService,
     private readonly tracking: TrackingService,
@@ -43,6 +50,41 @@ export class CarrierWebhooks {
     worker.register<{ accountId: number; companyId: number }>(WEBHOOK_SUBSCRIBE_JOB, async (job, signal) => {
       await this.subscribe(job.payload.accountId, job.payload.companyId, signal);
     });
+    worker.register<{ retiredId: number }>(WEBHOOK_UNSUBSCRIBE_JOB, async (job, signal) => {
+      const accountId = job.accountId as number;
+      try {
+        await this.unsubscribe(accountId, job.payload.retiredId, signal);
+      } catch (error) {
+        // the last attempt erases the credentials all the same: they are not kept for ever
+        if (job.attempts >= job.maxAttempts) await this.integrations.forgetRetired(accountId, job.payload.retiredId);
+        throw error;
+      }
+    });
+  }
+
+  /** A disconnected contract has a subscription to delete where the company sends webhooks. */
+  needed(accountId: number, companyId: number): boolean {
+    return this.urlOf(accountId, companyId) !== null;
+  }
+
+  /** Queues the deletion of a disconnected contract's subscription, in the disconnect's transaction. */
+  async queue(retired: { id: number; accountId: number; companyId: number }, trx: Transaction<Tables>): Promise<void> {
+    await this.jobs.enqueue(retired.accountId, WEBHOOK_UNSUBSCRIBE_JOB, { retiredId: retired.id }, { uniqueKey: `carrier-webhook-unsubscribe:${retired.id}`, maxAttempts: UNSUBSCRIBE_ATTEMPTS }, trx);
+  }
+
+  /**
+   * Deletes a disconnected contract's subscription with the company, then erases the
+   * contract's credentials. An account that connected the company again meanwhile keeps it:
+   * the address is the same, and the new contract's subscription is made once, not twice.
+   */
+  async unsubscribe(accountId: number, retiredId: number, signal: AbortSignal = AbortSignal.timeout(60_000)): Promise<void> {
+    const retired = await this.integrations.retiredDriver(accountId, retiredId);
+    if (!retired) return;
+    const url = this.urlOf(accountId, retired.companyId);
+    if (url && retired.driver.unsubscribeStatusWebhook && !(await this.integrations.isConnected(accountId, retired.companyId))) {
+      await retired.driver.unsubscribeStatusWebhook(url, signal);
+    }
+    await this.integrations.forgetRetired(accountId, retiredId);
   }
 
   /** Queues the subscription of a newly connected contract (companies without webhooks: nothing). */

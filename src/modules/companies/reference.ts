@@ -93,6 +93,14 @@ export class ReferenceData {
     this.publishPoints();
   }
 
+  /**
+   * A point as an order named it: a visible one from memory, else the stored one, hidden
+   * since (imported points are hidden when gone from their directory, never deleted).
+   */
+  async pointIncludingHidden(id: number): Promise<DeliveryPoint | undefined> {
+    return this.registry.point(id) ?? (await this.store.pointById(id));
+  }
+
   private publishPoints(): void {
     this.registry.setPoints([...this.generatedPoints, ...[...this.importedPoints.values()].flat()]);
   }

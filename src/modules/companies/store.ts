@@ -69,6 +69,12 @@ export class ReferenceStore {
     return { items: rows.map((row) => fromJson<DeliveryPoint>(row.data)), total: Number(count.total) };
   }
 
+  /** A point by id, hidden or not (a point gone from its directory is still the one an order names). */
+  async pointById(id: number): Promise<DeliveryPoint | undefined> {
+    const row = await this.db.selectFrom('delivery_points').select('data').where('id', '=', id).executeTakeFirst();
+    return row ? fromJson<DeliveryPoint>(row.data) : undefined;
+  }
+
   /** Imported points still in their companies' directories. */
   async importedPoints(): Promise<DeliveryPoint[]> {
     const rows = await this.db.selectFrom('delivery_points').select('data').where('code', 'is not', null).where('hidden', '=', false).orderBy('id').execute();

@@ -162,7 +162,16 @@ export function composeOrder(args: ComposeInput): OrderDoc {
   const codKopecks = codKopecksOf(input, products);
   const prePayKopecks = products.reduce((sum, line) => sum + line.prePayKopecks * line.count, 0) + toKopecks(input.clientPrePay ?? 0);
   const pickupType = input.pickup?.type ?? null;
-  const point = input.delivery.type === 1 ? (pricedPoint ? pointOf(pricedPoint, company) : args.knownPoint ? knownPointOf(args.knownPoint, company) : null) : null;
+  const point =
+    input.delivery.type === 1
+      ? pricedPoint
+        ? pointOf(pricedPoint, company)
+        : args.knownPoint
+          ? knownPointOf(args.knownPoint, company)
+          : null
+      : input.delivery.type === 3 && args.knownPoint
+        ? knownPointOf(args.knownPoint, company)
+        : null;
   const status = args.history[0]?.code ?? STATUS.draft;
   const legal = input.recipient.legalEntity;
 

@@ -367,8 +367,10 @@ export class OrderService {
 
     // a copy sent the other way has no point yet: a draft asking for one
     const pricing = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products, own?.name);
-    const pointId = input.delivery.type === 1 ? (input.delivery.point?.id ?? null) : null;
-    const knownPoint = pointId && company ? this.reference.registry.point(pointId) : undefined;
+    const pointId = input.delivery.type === 1 || input.delivery.type === 3 ? (input.delivery.point?.id ?? null) : null;
+    const known = pointId && company ? this.reference.registry.point(pointId) : undefined;
+    // post (type 3) may name one of the company's post offices (its index is where the parcel waits); any other point is not kept
+    const knownPoint = known && (input.delivery.type === 1 || known.type === 3) ? known : undefined;
     return composeOrder({
       input: { ...input, clientCourierTime },
       products,

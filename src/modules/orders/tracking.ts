@@ -120,10 +120,14 @@ export class TrackingService {
     await this.jobs.enqueue(null, POLL_JOB, {}, { runAt: now, uniqueKey: `poll:${slot}`, maxAttempts: 1 });
   }
 
-  /** The company's own code of the order's pickup point, when it is one imported from the company's directory. */
-  private pointCodeOf(doc: OrderDoc): string | null {
+  /**
+   * The company's own code of the order's point, when it is one imported from the company's
+   * directory; also of a point hidden since the order was made (the company may refuse a
+   * closed point: that refusal reaches the order like any other).
+   */
+  private async pointCodeOf(doc: OrderDoc): Promise<string | null> {
     const pointId = doc.delivery.point?.id;
-    return typeof pointId === 'number' ? (this.reference.registry.point(pointId)?.code ?? null) : null;
+    return typeof pointId === 'number' ? ((await this.reference.pointIncludingHidden(pointId))?.code ?? null) : null;
   }
 
   /** A company's secret for pushing events (extension endpoint). */
@@ -157,7 +161,7 @@ export class TrackingService {
       cargo: { weightGrams: Math.round((doc.dimensions.factWeight ?? doc.dimensions.weight ?? 1) * 1000), volumeCm3: 0, places: [] },
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
-      details: shipmentDetails(record.id, doc, this.pointCodeOf(doc)),
+      details: shipmentDetails(record.id, doc, await this.pointCodeOf(doc)),
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
