@@ -239,6 +239,10 @@ describe('Russian Post', () => {
   it('checks credentials and quotes a parcel (rate plus VAT)', async () => {
     await expect(driver('bad').checkCredentials(signal())).rejects.toBeInstanceOf(CarrierAuthError);
     expect(await driver().quote(quoteRequest, signal())).toEqual([expect.objectContaining({ type: 3, priceDeliveryKopecks: 42000, days: { min: 2, max: 5 } })]);
+    // a declared value: sent to the tariff, its insurance taken out of the price and shown as the declared-value commission
+    const [declared] = await driver().quote({ ...quoteRequest, declaredKopecks: 200_000 }, signal());
+    expect(JSON.parse(fakePost.bodies.get('POST /1.0/tariff') as string)).toMatchObject({ 'mail-category': 'WITH_DECLARED_VALUE', 'declared-value': 200_000 });
+    expect(declared).toMatchObject({ priceDeliveryKopecks: 42000, commissions: { declared: { percent: 3.6 } } });
   });
 
   it('registers; after a lost answer the retry finds the backlog order by its number', async () => {

@@ -274,7 +274,12 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
     if (self.mode === 'invalid' && request.method === 'PUT') return { status: 200, body: { errors: [{ 'error-codes': [{ code: 'EMPTY_INDEX_TO', description: 'Не указан индекс получателя' }], position: 0 }] } };
     if (self.mode === 'invalid' && request.path === '/1.0/tariff') return { status: 400, body: { code: '1001', desc: 'Неверный индекс' } };
     if (request.path === '/1.0/settings') return { status: 200, body: { 'shipping-points': [] } };
-    if (request.path === '/1.0/tariff') return { status: 200, body: { 'total-rate': 35000, 'total-vat': 7000, 'delivery-time': { 'min-days': 2, 'max-days': 5 } } };
+    if (request.path === '/1.0/tariff') {
+      // with a declared value (kopecks) the total holds insurance at 3% + 20% VAT, as the otpravka answer itemises it
+      const declared = Number((JSON.parse(request.body) as { 'declared-value'?: number })['declared-value'] ?? 0);
+      const insurance = { rate: Math.round(declared * 0.03), vat: Math.round(declared * 0.006) };
+      return { status: 200, body: { 'total-rate': 35000 + insurance.rate, 'total-vat': 7000 + insurance.vat, ...(declared > 0 ? { 'insurance-rate': insurance } : {}), 'delivery-time': { 'min-days': 2, 'max-days': 5 } } };
+    }
     if (request.path === '/1.0/user/backlog' && request.method === 'PUT') {
       const [order] = JSON.parse(request.body) as Array<{ 'order-num': string; 'address-type-to'?: string; 'index-to'?: number }>;
       // "до востребования" to an office the passport no longer lists: refused as the API refuses an unknown index

@@ -31,9 +31,10 @@ export class RussianPostDriver implements ContractDriver {
   }
 
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
-    const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom) : null;
+    const declared = request.declaredKopecks ?? 0;
+    const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom, declared) : null;
     if (!body) return [];
-    return mapper.quoteOfTariff(await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/1.0/tariff', attempt, body)));
+    return mapper.quoteOfTariff(await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/1.0/tariff', attempt, body)), declared);
   }
 
   /** The order by its number in the backlog, if an earlier attempt made it. */

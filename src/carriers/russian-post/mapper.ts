@@ -39,22 +39,29 @@ export function tariffRequest(request: QuoteRequest, indexFrom: string, declared
   };
 }
 
-/** The tariff answer as a post (type 3) quote: `total-rate` + `total-vat` kopecks, `delivery-time` days. */
-export function quoteOfTariff(body: unknown): CarrierQuote[] {
-  const tariff = body as { 'total-rate'?: unknown; 'total-vat'?: unknown; 'delivery-time'?: { 'min-days'?: unknown; 'max-days'?: unknown } } | null;
+/**
+ * The tariff answer as a post (type 3) quote: `total-rate` + `total-vat` kopecks, `delivery-time`
+ * days. With a declared value the total holds Russian Post's insurance (`insurance-rate`
+ * rate + vat): it is taken out of the delivery price and shown as the declared-value
+ * commission, as a percent that gives its sum back (the calculator adds it once).
+ */
+export function quoteOfTariff(body: unknown, declaredKopecks = 0): CarrierQuote[] {
+  const tariff = body as { 'total-rate'?: unknown; 'total-vat'?: unknown; 'insurance-rate'?: { rate?: unknown; vat?: unknown }; 'delivery-time'?: { 'min-days'?: unknown; 'max-days'?: unknown } } | null;
   if (typeof tariff?.['total-rate'] !== 'number') return [];
   const vat = typeof tariff['total-vat'] === 'number' ? tariff['total-vat'] : 0;
   const max = Number(tariff['delivery-time']?.['max-days'] ?? 0) || 0;
   const min = Number(tariff['delivery-time']?.['min-days'] ?? max) || max;
+  const insurance = declaredKopecks > 0 ? (Number(tariff['insurance-rate']?.rate) || 0) + (Number(tariff['insurance-rate']?.vat) || 0) : 0;
   return [
     {
       type: 3,
       tariffName: 'Посылка нестандартная',
-      priceDeliveryKopecks: tariff['total-rate'] + vat,
+      priceDeliveryKopecks: tariff['total-rate'] + vat - insurance,
       days: { min, max: Math.max(min, max) },
       services: [],
       commissions: {
-        declared: { percent: 4, minimumKopecks: 0 },
+        // no declared value: Russian Post's published 4% shown for what a shop may declare at the order
+        declared: { percent: insurance > 0 ? Math.round((insurance / declaredKopecks) * 100 * 1e6) / 1e6 : 4, minimumKopecks: 0 },
         codCash: { percent: 5, minimumKopecks: 0 },
         codCard: { percent: 5, minimumKopecks: 0 },
         acquiring: { percent: 0, minimumKopecks: 0 },
