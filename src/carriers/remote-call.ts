@@ -114,6 +114,13 @@ class CompanyTimeout extends Error {}
 
 export type RemoteKind = 'safe' | 'once';
 
+/**
+ * How long one download of a company's whole point directory may take: tens of megabytes
+ * (Russian Post's passport unloading, Boxberry's and CDEK's lists), not a quick call; the
+ * import job's own deadline (5 minutes) still bounds it.
+ */
+export const DIRECTORY_TIMEOUT_MS = 120_000;
+
 export class RemoteCompany {
   private readonly breaker: CircuitBreaker<[() => Promise<unknown>], unknown>;
   private readonly limiter: Bottleneck;
@@ -150,10 +157,10 @@ export class RemoteCompany {
 
   /**
    * Runs `attempt` under the policy. `attempt` gets a signal that aborts at the company's
-   * timeout or the caller's; it throws CarrierError for the company's answers (transient for
-   * 5xx/429/unreachable).
+   * timeout (`attemptTimeoutMs`, the policy's unless the operation needs longer) or the
+   * caller's; it throws CarrierError for the company's answers (transient for 5xx/429/unreachable).
    */
-  async run<T>(operation: string, kind: RemoteKind, signal: AbortSignal, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async run<T>(operation: string, kind: RemoteKind, signal: AbortSignal, attempt: (signal: AbortSignal) => Promise<T>, attemptTimeoutMs = this.policy.timeoutMs): Promise<T> {
     const started = performance.now();
     let attempts = 0;
     const finish = (outcome: RemoteOutcome) => {
@@ -179,7 +186,7 @@ export class RemoteCompany {
       }
       attempts += 1;
       try {
-        const value = (await this.breaker.fire(() => this.limited(attempt, signal))) as T;
+        const value = (await this.breaker.fire(() => this.limited(attempt, signal, attemptTimeoutMs))) as T;
         this.failuresInRow = 0;
         finish('ok');
         return value;
@@ -219,13 +226,13 @@ export class RemoteCompany {
     return new CarrierRetryAfterError(this.companyId, `The delivery company asked to wait ${Math.ceil(ms / 1000)} s before the next call.`, ms, true);
   }
 
-  private limited<T>(attempt: (signal: AbortSignal) => Promise<T>, outer: AbortSignal): Promise<T> {
+  private limited<T>(attempt: (signal: AbortSignal) => Promise<T>, outer: AbortSignal, timeoutMs: number): Promise<T> {
     return this.limiter.schedule(async () => {
-      const own = AbortSignal.timeout(this.policy.timeoutMs);
+      const own = AbortSignal.timeout(timeoutMs);
       try {
         return await attempt(AbortSignal.any([outer, own]));
       } catch (error) {
-        if (own.aborted && !outer.aborted) throw new CompanyTimeout(`no answer within ${this.policy.timeoutMs} ms`);
+        if (own.aborted && !outer.aborted) throw new CompanyTimeout(`no answer within ${timeoutMs} ms`);
         throw error;
       }
     });

@@ -1,5 +1,5 @@
 /** Boxberry: the mapper and the proxy joined, every call through the company's resilience layer. */
-import type { RemoteCompany } from '../remote-call.js';
+import { DIRECTORY_TIMEOUT_MS, type RemoteCompany } from '../remote-call.js';
 import type { CarrierQuote, ContractDriver, ImportedPoint, PickupBooking, PickupProgress, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
@@ -101,6 +101,6 @@ export class BoxberryDriver implements ContractDriver {
   }
 
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
-    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.get('ListPoints', { prepaid: '1' }, attempt)));
+    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.get('ListPoints', { prepaid: '1' }, attempt), DIRECTORY_TIMEOUT_MS));
   }
 }

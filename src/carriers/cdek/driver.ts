@@ -1,5 +1,5 @@
 /** CDEK: the mapper and the proxy joined, every call through the company's resilience layer. */
-import { pause, type RemoteCompany } from '../remote-call.js';
+import { DIRECTORY_TIMEOUT_MS, pause, type RemoteCompany } from '../remote-call.js';
 import type { ContractDriver, CarrierQuote, ImportedPoint, PickupBooking, PickupProgress, PickupRequest, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
@@ -139,13 +139,13 @@ export class CdekDriver implements ContractDriver {
   }
 
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
-    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('GET', '/deliverypoints?country_code=RU', attempt)));
+    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('GET', '/deliverypoints?country_code=RU', attempt), DIRECTORY_TIMEOUT_MS));
   }
 
   /** POST /v2/webhooks of type ORDER_STATUS, unless GET /v2/webhooks already lists the url (connecting again). */
   async subscribeStatusWebhook(url: string, signal: AbortSignal): Promise<void> {
     const known = await this.remote.run('webhooks', 'safe', signal, (attempt) => this.proxy.call('GET', '/webhooks', attempt));
-    if (mapper.hasStatusWebhook(known, url)) return;
+    if (mapper.statusWebhookUuids(known, url).length > 0) return;
     const created = mapper.orderInfo(await this.remote.run('webhooks', 'once', signal, (attempt) => this.proxy.call('POST', '/webhooks', attempt, { type: 'ORDER_STATUS', url })));
     if (!created) throw new CarrierError(this.remote.companyId, 'CDEK answered without the webhook uuid.', true);
   }
@@ -153,15 +153,9 @@ export class CdekDriver implements ContractDriver {
   /** DELETE /v2/webhooks/{uuid} of every ORDER_STATUS subscription GET /v2/webhooks lists for `url` (one already gone, 404, is done). */
   async unsubscribeStatusWebhook(url: string, signal: AbortSignal): Promise<void> {
     const known = await this.remote.run('webhooks', 'safe', signal, (attempt) => this.proxy.call('GET', '/webhooks', attempt));
-    for (const uuid of statusWebhookUuids(known, url)) {
+    for (const uuid of mapper.statusWebhookUuids(known, url)) {
       const answer = await this.remote.run('webhooks', 'once', signal, (attempt) => this.proxy.raw('DELETE', `/webhooks/${encodeURIComponent(uuid)}`, attempt));
       if (answer.status >= 400 && answer.status !== 404) throw new CarrierError(this.remote.companyId, `CDEK did not delete the webhook: answered ${answer.status}.`);
     }
   }
-}
-
-/** The uuids of GET /v2/webhooks's ORDER_STATUS subscriptions to `url` (its answer: an array of `{uuid, type, url}`). */
-function statusWebhookUuids(body: unknown, url: string): string[] {
-  if (!Array.isArray(body)) return [];
-  return body.filter((item: { type?: unknown; url?: unknown; uuid?: unknown } | null) => item?.type === 'ORDER_STATUS' && item.url === url && typeof item.uuid === 'string').map((item: { uuid: string }) => item.uuid);
 }

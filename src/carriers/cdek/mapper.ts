@@ -267,9 +267,10 @@ export function eventOfWebhook(body: unknown): TrackingEvent | null {
   return statusEvent(update.attributes.cdek_number, update.attributes.code, update.attributes.status_date_time, update.attributes.code);
 }
 
-/** Whether GET /v2/webhooks (an array of `{uuid, type, url}`) lists an ORDER_STATUS subscription to `url`. */
-export function hasStatusWebhook(body: unknown, url: string): boolean {
-  return Array.isArray(body) && body.some((item: { type?: unknown; url?: unknown } | null) => item?.type === 'ORDER_STATUS' && item.url === url);
+/** The uuids of GET /v2/webhooks's ORDER_STATUS subscriptions to `url` (its answer: an array of `{uuid, type, url}`). */
+export function statusWebhookUuids(body: unknown, url: string): string[] {
+  if (!Array.isArray(body)) return [];
+  return body.filter((item: { type?: unknown; url?: unknown; uuid?: unknown } | null) => item?.type === 'ORDER_STATUS' && item.url === url && typeof item.uuid === 'string').map((item: { uuid: string }) => item.uuid);
 }
 
 /** POST /v2/intakes body: the courier comes to the warehouse within its hours. */

@@ -3,7 +3,7 @@
  * resilience layer. Tracking goes to the tracking service (SOAP, one parcel a call), since
  * the otpravka API has no status history; the batch tracking API needs a separate contract.
  */
-import type { RemoteCompany } from '../remote-call.js';
+import { DIRECTORY_TIMEOUT_MS, type RemoteCompany } from '../remote-call.js';
 import type { CarrierQuote, ContractDriver, ImportedPoint, PickupBooking, PickupProgress, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
@@ -106,7 +106,7 @@ export class RussianPostDriver implements ContractDriver {
    * postamats (PVZ, APS) take the ECOM product, which this driver does not register.
    */
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
-    const zip = await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.download(`/1.0/unloading-passport/zip?type=${PASSPORT_OBJECTS}`, attempt));
+    const zip = await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.download(`/1.0/unloading-passport/zip?type=${PASSPORT_OBJECTS}`, attempt), DIRECTORY_TIMEOUT_MS);
     const offices: ImportedPoint[] = [];
     try {
       eachPassportElement(zip, (element) => {

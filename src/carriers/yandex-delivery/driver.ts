@@ -3,7 +3,7 @@
  * through the company's resilience layer. Parcels leave from the contract's platform
  * station (the shop's warehouse or drop-off point registered with Yandex).
  */
-import type { RemoteCompany } from '../remote-call.js';
+import { DIRECTORY_TIMEOUT_MS, type RemoteCompany } from '../remote-call.js';
 import type { CarrierQuote, ContractDriver, ImportedPoint, PickupBooking, PickupProgress, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
@@ -128,6 +128,6 @@ export class YandexDeliveryDriver implements ContractDriver {
 
   /** pickup-points/list with an empty filter: every point, locker and drop-off warehouse (the mapper keeps points and lockers). */
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
-    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('POST', '/pickup-points/list', attempt, {})));
+    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('POST', '/pickup-points/list', attempt, {}), DIRECTORY_TIMEOUT_MS));
   }
 }

@@ -1,4 +1,5 @@
 /** SQL of the reference data of delivery companies (not tenant data: no account scope). */
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
@@ -89,21 +90,30 @@ export class ReferenceStore {
    */
   async replaceImported(companyId: number, points: Array<Omit<DeliveryPoint, 'id'> & { code: string }>): Promise<{ points: DeliveryPoint[]; added: number; hidden: number }> {
     return this.db.transaction().execute(async (trx) => {
-      const known = await trx.selectFrom('delivery_points').select(['id', 'code', 'hidden']).where('company_id', '=', companyId).where('code', 'is not', null).execute();
+      const known = await trx.selectFrom('delivery_points').select(['id', 'code', 'hidden', 'data']).where('company_id', '=', companyId).where('code', 'is not', null).execute();
+      const rowOfId = new Map(known.map((row) => [Number(row.id), row]));
       const idOfCode = new Map(known.map((row) => [row.code as string, Number(row.id)]));
       let nextId = Math.max(companyId * IMPORTED_ID_RANGE, ...known.map((row) => Number(row.id))) + 1;
       const visible: DeliveryPoint[] = [];
+      const seen = new Set<number>();
       const fresh: DeliveryPoint[] = [];
       for (const point of points) {
         const id = idOfCode.get(point.code);
         if (id === undefined) {
           const made = { ...point, id: nextId++ };
           idOfCode.set(point.code, made.id);
+          seen.add(made.id);
           fresh.push(made);
           visible.push(made);
-        } else if (!visible.some((other) => other.id === id)) {
+        } else if (!seen.has(id)) {
           const updated = { ...point, id };
-          await trx.updateTable('delivery_points').set({ data: toJson(updated), locality_id: updated.localityId, type: updated.type, country_code: 'RU', hidden: false }).where('id', '=', id).execute();
+          const stored = rowOfId.get(id);
+          const data = toJson(updated);
+          // a directory mostly says again what it said: only points that changed (or come back) are written
+          if (!stored || flag(stored.hidden) || !isDeepStrictEqual(fromJson(stored.data), JSON.parse(data))) {
+            await trx.updateTable('delivery_points').set({ data, locality_id: updated.localityId, type: updated.type, country_code: 'RU', hidden: false }).where('id', '=', id).execute();
+          }
+          seen.add(id);
           visible.push(updated);
         }
       }
@@ -113,8 +123,7 @@ export class ReferenceStore {
           .values(fresh.slice(i, i + CHUNK).map((p) => ({ id: p.id, company_id: p.companyId, locality_id: p.localityId, type: p.type, country_code: 'RU', data: toJson(p), code: p.code ?? null, hidden: false })))
           .execute();
       }
-      const kept = new Set(visible.map((point) => point.id));
-      const gone = known.filter((row) => !kept.has(Number(row.id)) && !flag(row.hidden)).map((row) => Number(row.id));
+      const gone = known.filter((row) => !seen.has(Number(row.id)) && !flag(row.hidden)).map((row) => Number(row.id));
       for (let i = 0; i < gone.length; i += CHUNK) await trx.updateTable('delivery_points').set({ hidden: true }).where('id', 'in', gone.slice(i, i + CHUNK)).execute();
       return { points: visible, added: fresh.length, hidden: gone.length };
     });
