@@ -43,6 +43,8 @@ describe('reference lists of delivery', () => {
     expect(logo.status).toBe(200);
     expect(logo.headers['content-type']).toMatch(/image\/svg\+xml/);
     expect(logo.text).toContain('>П</text>');
+    // a real company's card (under an account's contract) names a logo here too
+    expect((await t.client().get('/logos/cdek.svg')).headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect((await t.client().get('/logos/nobody.svg')).status).toBe(404);
     const returns = await owner.get('/v2/lists/return-companies');
     expect(returns.body.map((company: { id: number }) => company.id)).toEqual([1, 3, 5, 6]);

@@ -38,7 +38,8 @@ export function logoSvg(name: string, code: string): string {
 export function deliveryCompanyRoutes(app: App, services: Services): void {
   app.get<{ Params: { file: string } }>('/logos/:file', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const code = request.params.file.replace(/\.svg$/, '');
-    const company = services.reference.registry.all().find((entry) => entry.company.code === code)?.company;
+    // the instance's companies, and the real ones an account may contract with (their cards name this address too)
+    const company = services.reference.registry.all().find((entry) => entry.company.code === code)?.company ?? services.contractCompanies.all().find((entry) => entry.file.code === code)?.file;
     if (!company) return reply.code(404).send({ code: 'not_found', message: 'No such logo.', errors: [], logId: request.id });
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logoSvg(company.name, company.code));
   });
