@@ -4,7 +4,7 @@
  * loopback fakes in 150-400 ms: latency p50/p99 of POST /v2/calculator (should be about the
  * slowest company, not the sum), then the same with CDEK down (its circuit open: not asked at all).
  *
- *   npx tsx bench/calculator-remote.ts            (CALLS=200 CONCURRENCY=8 by default)
+ *   npx tsx bench/calculator-remote.ts            (CALLS=200 CONCURRENCY=8 by default; DECLARED=5000 adds a declared value)
  */
 import { buildApp } from '../src/app.js';
 import { startFakeBoxberry, startFakeCdek, startFakeRussianPost } from '../test/support/fake-real-carriers.js';
@@ -36,7 +36,8 @@ await services.carrierIntegrations.connect(account.scope, 1002, { params: { toke
 await services.carrierIntegrations.connect(account.scope, 1003, { params: { accessToken: 'good-token', login: 'shop', password: 'pass', indexFrom: '125009', trackingLogin: 't', trackingPassword: 'p' } });
 await services.carrierIntegrations.connect(account.scope, 1004, { params: { token: 'good-token', platformStationId: YANDEX_STATION } });
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
-const body = JSON.stringify({ sender: { cityName: 'Москва' }, reception: { cityName: 'Санкт-Петербург' }, pickupType: 1, weight: 1.2 });
+// DECLARED=5000: a declared value (roubles), which makes CDEK price its insurance in a second round trip
+const body = JSON.stringify({ sender: { cityName: 'Москва' }, reception: { cityName: 'Санкт-Петербург' }, pickupType: 1, weight: 1.2, ...(process.env.DECLARED ? { priceDeclared: Number(process.env.DECLARED) } : {}) });
 
 async function one(): Promise<{ ms: number; drivers: Set<string> }> {
   const started = performance.now();

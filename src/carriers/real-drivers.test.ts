@@ -72,6 +72,11 @@ describe('CDEK', () => {
     const before = fakeCdek.calls.length;
     expect((await driver.quote(quoteRequest, signal()))[0].commissions.declared.percent).toBe(0.75);
     expect(fakeCdek.calls.slice(before)).toEqual(['POST /v2/calculator/tarifflist']);
+    // the rates learned are reused: another declared value is priced without asking CDEK again (0.8% of 3000)
+    const again = fakeCdek.calls.length;
+    const reused = await driver.quote({ ...quoteRequest, declaredKopecks: 300_000 }, signal());
+    expect(fakeCdek.calls.slice(again)).toEqual(['POST /v2/calculator/tarifflist']);
+    for (const quote of reused) expect(Math.round((300_000 * quote.commissions.declared.percent) / 100)).toBe(2400);
     expect(cdek.insuranceKopecksOf({ services: [{ code: 'INSURANCE', sum: 10, total_sum: 12.5 }, { code: 'SMS', sum: 5 }] })).toBe(1250);
     expect(cdek.insuranceKopecksOf({ delivery_sum: 300 })).toBe(0);
   });

@@ -12,9 +12,16 @@ export interface CdekOptions {
   settleReads?: number;
 }
 
+/** How long a tariff's insurance rate, as CDEK priced it, is reused (a contract's rate changes with the contract). */
+export const INSURANCE_RATE_TTL_MS = 60 * 60_000;
+/** The least declared value whose insurance sum (kopecks) tells CDEK's percent to 3 decimals. */
+const RATE_LEARNING_MIN_KOPECKS = 100_000;
+
 export class CdekDriver implements ContractDriver {
   readonly code = 'cdek';
   private readonly proxy: CdekProxy;
+  /** Percent of the declared value CDEK charged to insure, per tariff code, and until when it is trusted. */
+  private readonly insuranceRates = new Map<number, { percent: number; until: number }>();
 
   constructor(
     private readonly remote: RemoteCompany,
@@ -28,16 +35,27 @@ export class CdekDriver implements ContractDriver {
     return this.remote.run('auth', 'once', signal, (attempt) => this.proxy.authenticate(attempt));
   }
 
-  /** The tariff list, then (with a declared value) CDEK's own insurance sum of each tariff chosen, asked at once. */
+  /**
+   * The tariff list, then (with a declared value) CDEK's own insurance of each tariff chosen,
+   * asked at once. CDEK's insurance is its contract's percent of the declared value: a rate
+   * learned from its answer is reused for INSURANCE_RATE_TTL_MS, so only the first quote of a
+   * tariff in that time pays the second round trip.
+   */
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
     const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest(request)));
     const declaredKopecks = request.declaredKopecks ?? 0;
     if (declaredKopecks <= 0) return mapper.quotesFromTariffs(body, request.types);
     const chosen = [...mapper.cheapestTariffs(body, request.types).values()];
+    const now = Date.now();
     const priced = await Promise.all(
       chosen.map(async ({ tariff_code: code }) => {
+        const known = this.insuranceRates.get(code);
+        if (known && known.until > now) return [code, Math.round((known.percent * declaredKopecks) / 100)] as const;
         const answer = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tariff', attempt, mapper.tariffRequest(request, code)));
-        return [code, mapper.insuranceKopecksOf(answer)] as const;
+        const kopecks = mapper.insuranceKopecksOf(answer);
+        // CDEK's sum is rounded to the kopeck: from 1000 roubles up it tells the percent to 3 decimals
+        if (declaredKopecks >= RATE_LEARNING_MIN_KOPECKS) this.insuranceRates.set(code, { percent: Math.round((kopecks * 100_000) / declaredKopecks) / 1000, until: now + INSURANCE_RATE_TTL_MS });
+        return [code, kopecks] as const;
       }),
     );
     return mapper.quotesFromTariffs(body, request.types, { declaredKopecks, byTariff: new Map(priced) });
