@@ -47,6 +47,14 @@ export class StockService implements ProductStock, OrderFulfilment {
     return this.store.movementsBetween(accountId, from, to, options);
   }
 
+  countMovementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}): Promise<number> {
+    return this.store.countMovementsBetween(accountId, from, to, options);
+  }
+
+  countStockLines(accountId: number, fulfilmentWarehouseId?: number): Promise<number> {
+    return this.store.countStockLines(accountId, fulfilmentWarehouseId);
+  }
+
   /** The account's shops whose goods are kept at a fulfilment warehouse, with their notification settings. */
   async shopsAt(accountId: number, fulfilmentWarehouseId: number): Promise<Shop[]> {
     if (!this.shops) return [];

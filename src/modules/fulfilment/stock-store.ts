@@ -293,19 +293,32 @@ export class StockStore {
     return rows.map((row) => ({ fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, quantity: Number(row.quantity) })).filter((row) => row.quantity !== 0);
   }
 
+  /** The account's on-hand movements in [from, to), only `kinds` and one warehouse when given (one filter for reading and counting). */
+  private movementsIn(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number }) {
+    let query = this.db.selectFrom('stock_movements').where('account_id', '=', accountId).where('at', '>=', from).where('at', '<', to).where('quantity_delta', '!=', 0);
+    if (options.kinds?.length) query = query.where('kind', 'in', options.kinds);
+    if (options.fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', options.fulfilmentWarehouseId);
+    return query;
+  }
+
+  /** How many movements `movementsBetween` would read (a report's size before it is written). */
+  async countMovementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}): Promise<number> {
+    const row = await this.movementsIn(accountId, from, to, options).select(sql<number>`count(*)`.as('count')).executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  /** Stock lines (product × warehouse) the account has, at one warehouse when given: at most the rows of a stock report. */
+  async countStockLines(accountId: number, fulfilmentWarehouseId?: number): Promise<number> {
+    let query = this.db.selectFrom('stock').select(sql<number>`count(*)`.as('count')).where('account_id', '=', accountId);
+    if (fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId);
+    return Number((await query.executeTakeFirst())?.count ?? 0);
+  }
+
   /** The account's on-hand movements in [from, to) in time order, read in keyset pages; only `kinds` when given. */
   async *movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}, pageSize = 5000): AsyncGenerator<{ fulfilmentWarehouseId: number; productId: number; orderId: number | null; marketplaceOrderId: number | null; kind: MovementKind; delta: number; at: string }> {
     let after: { at: string; id: number } | null = null;
     for (;;) {
-      let query = this.db
-        .selectFrom('stock_movements')
-        .select(['id', 'fulfilment_warehouse_id', 'product_id', 'order_id', 'marketplace_order_id', 'kind', 'quantity_delta', 'at'])
-        .where('account_id', '=', accountId)
-        .where('at', '>=', from)
-        .where('at', '<', to)
-        .where('quantity_delta', '!=', 0);
-      if (options.kinds?.length) query = query.where('kind', 'in', options.kinds);
-      if (options.fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', options.fulfilmentWarehouseId);
+      let query = this.movementsIn(accountId, from, to, options).select(['id', 'fulfilment_warehouse_id', 'product_id', 'order_id', 'marketplace_order_id', 'kind', 'quantity_delta', 'at']);
       if (after) {
         const { at, id } = after;
         query = query.where((eb) => eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]));

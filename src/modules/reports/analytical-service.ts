@@ -145,10 +145,24 @@ export class AnalyticalReportService {
     return created;
   }
 
-  /** Rows the report will have, from a count query (orders reports); the others are per product or movement and small. */
+  /**
+   * Rows the report will read, from a count query: orders (types 1-4: type 2 writes a row per
+   * company but reads every order), stock lines (5, at most), the stage's movements (6).
+   */
   private async estimateRows(scope: Scope, body: AnalyticalBody): Promise<number> {
-    if (body.type === 1 || body.type === 3 || body.type === 4) return this.orders.countForReport(scope.accountId, this.ordersFilter(scope, body));
-    return 0;
+    if (body.type <= 4) return this.orders.countForReport(scope.accountId, this.ordersFilter(scope, body));
+    if (body.type === 5) return this.stock.countStockLines(scope.accountId, body.fulfilmentWarehouseId);
+    return this.stock.countMovementsBetween(scope.accountId, ...this.markCodePeriod(scope, body), this.markCodeMovements(body));
+  }
+
+  /** The period of a marking-code report as instants: from the first day's start to the day after the last. */
+  private markCodePeriod(scope: Scope, body: AnalyticalBody): [string, string] {
+    return [startOfDay(body.date.from, scope.timeZone), startOfDay(addDays(body.date.to, 1), scope.timeZone)];
+  }
+
+  /** The movements a marking-code report lists: its stage's kind at its warehouse. */
+  private markCodeMovements(body: AnalyticalBody): { kinds: MovementKind[]; fulfilmentWarehouseId: number } {
+    return { kinds: [STAGE_MOVEMENTS[body.stage ?? 1].kind], fulfilmentWarehouseId: body.fulfilmentWarehouseId as number };
   }
 
   private async write(scope: Scope, body: AnalyticalBody, fileName: string): Promise<void> {
@@ -250,11 +264,9 @@ export class AnalyticalReportService {
   }
 
   private async *markCodeRows(scope: Scope, body: AnalyticalBody): AsyncGenerator<MarkCodeReportRow> {
-    const stage = STAGE_MOVEMENTS[body.stage ?? 1];
     const known = new Map<number, { vendorCode: string; name: string; markCodeRequired: boolean }>();
-    const warehouse = body.fulfilmentWarehouseId as number;
-    const warehouseName = await this.warehouseName(warehouse);
-    const movements = this.stock.movementsBetween(scope.accountId, startOfDay(body.date.from, scope.timeZone), startOfDay(addDays(body.date.to, 1), scope.timeZone), { kinds: [stage.kind], fulfilmentWarehouseId: warehouse });
+    const warehouseName = await this.warehouseName(body.fulfilmentWarehouseId as number);
+    const movements = this.stock.movementsBetween(scope.accountId, ...this.markCodePeriod(scope, body), this.markCodeMovements(body));
     for await (const movement of movements) {
       let product = known.get(movement.productId);
       if (!product) {
