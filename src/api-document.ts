@@ -220,6 +220,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/marketplaces/warehouses': op('listMarketplaceWarehouses', '4.9'),
   'POST /v2/marketplaces/integration/{id}': op('connectMarketplace', '4.9'),
   'POST /v2/marketplaces/settings/{id}': op('saveMarketplaceSettings', '4.9'),
+  'DELETE /v2/marketplaces/integration/{id}': op('disconnectMarketplace'),
   'GET /v2/marketplace-orders': op('listMarketplaceOrders', '4.9'),
   'GET /v2/marketplace-orders/{id}': op('getMarketplaceOrder', '4.9'),
   'GET /v2/marketplace-orders/bundles': op('listMarketplaceOrderBundle', '4.9'),

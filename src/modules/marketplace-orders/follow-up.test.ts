@@ -126,6 +126,33 @@ describe('Bindings added after an order was read', () => {
   });
 });
 
+describe('Disconnecting a marketplace', () => {
+  it('gives back the goods its open orders hold and ends the waits, the orders staying listed', async () => {
+    const at = await fulfilmentAccount(t, { name: 'Disconnects Ozon' });
+    const productId = await newProduct(at.owner, { vendorCode: 'DC-A', bindings: [{ marketplaceId: 1, offerId: 'DC-A' }] });
+    await putInStock(t, at.accountId, productId, 3);
+    const goods = (quantity: number) => [{ price: '200.000000', offer_id: 'DC-A', name: 'Товар DC', sku: 800051, quantity }];
+    fake.ozon.postings = [ozonPosting(51, { products: goods(2) }), ozonPosting(52, { products: goods(2) })];
+    expect((await at.owner.post('/v2/marketplaces/integration/1', { clientId: fake.ozon.clientId, apiKey: fake.ozon.apiKey })).status).toBe(204);
+    expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 1)).toMatchObject({ stored: 2, reserved: 1 });
+    expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 3, reserved: 2 });
+
+    expect((await at.owner.delete('/v2/marketplaces/integration/1')).status).toBe(204);
+    expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 3, reserved: 0 });
+    const held = await byNumber(at.owner, '051-0001-1');
+    const waited = await byNumber(at.owner, '052-0001-1');
+    expect(await heldBy(at.accountId, held.id)).toBe(0);
+    // the short one waits no more: its shortage is no longer an error of the order
+    expect(waited.errors).toBeNull();
+    const movements = await t.runtime.database.db.selectFrom('stock_movements').select(['kind', 'reserved_delta', 'actor']).where('account_id', '=', at.accountId).where('marketplace_order_id', '=', held.id).orderBy('id').execute();
+    expect(movements.map((movement) => [movement.kind, Number(movement.reserved_delta), movement.actor])).toEqual([
+      ['reserve', 2, 'process:marketplaces.poll'],
+      ['release', -2, 'process:marketplaces.disconnect'],
+    ]);
+    await expectBooksBalance(t, at.accountId);
+  });
+});
+
 describe('Wildberries: statuses through POST /api/v3/orders/status', () => {
   it('appends the seller and WB statuses, and a cancellation before reservation only stops the wait', async () => {
     const at = await fulfilmentAccount(t, { name: 'WB fulfilment' });

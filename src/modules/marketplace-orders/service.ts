@@ -28,6 +28,7 @@ export const MAX_RESERVATIONS_PER_RUN = 100;
 /** At most this many open orders with unbound products are matched again in one run, oldest first. */
 export const MAX_REMATCHES_PER_RUN = 500;
 const POLL_ACTOR: StockActor = { actor: `process:${POLL_JOB}`, employeeId: null };
+const DISCONNECT_ACTOR: StockActor = { actor: 'process:marketplaces.disconnect', employeeId: null };
 
 const NO_ADDRESS: MarketplaceAddress = { city: { countryCode: 'RU', name: '', fias: null, type: null, region: null }, street: null, house: null, bulk: null, flat: null };
 
@@ -53,6 +54,9 @@ export class MarketplaceOrderService {
     private readonly options: { pollSeconds: number },
   ) {
     marketplaces.whenConnected((accountId, marketplaceId) => this.schedulePoll(accountId, marketplaceId));
+    marketplaces.whenDisconnecting(async (accountId, marketplaceId) => {
+      await this.giveBackGoods(accountId, marketplaceId);
+    });
   }
 
   // --- reads ---
@@ -255,6 +259,24 @@ export class MarketplaceOrderService {
       if (held) reserved++;
     }
     return reserved;
+  }
+
+  /**
+   * A marketplace disconnected: its orders' statuses are read no more, so nothing would ever
+   * ship or cancel what they hold. The goods held go back on hand (reservation 3, as a
+   * cancellation), and waiting orders stop waiting. Each order in its own transaction.
+   */
+  async giveBackGoods(accountId: number, marketplaceId: number): Promise<number> {
+    let released = 0;
+    for (const row of await this.store.withGoodsInPlay(accountId, marketplaceId)) {
+      await this.store.transaction(async (trx) => {
+        if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.released, null)) {
+          await this.stock.releaseMarketplaceOrder(trx, accountId, row.id, DISCONNECT_ACTOR);
+          released++;
+        } else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null);
+      });
+    }
+    return released;
   }
 
   private modeEnabled(integration: OpenIntegration, mode: number): boolean {

@@ -144,6 +144,11 @@ export class MarketplaceOrderStore {
       .execute();
   }
 
+  /** Orders of one marketplace holding goods or waiting for them. */
+  async withGoodsInPlay(accountId: number, marketplaceId: number): Promise<OrderRow[]> {
+    return this.ofMarketplace(accountId, marketplaceId).where('reservation_status', 'in', [RESERVATION.waiting, RESERVATION.held]).orderBy('id').execute();
+  }
+
   /**
    * Moves an order's reservation from one state to another; false when it was not in `from`
    * any more (another run moved it first): the caller then does nothing.

@@ -217,3 +217,37 @@ describe('product bindings', () => {
     expect((await owner.post('/v2/products', { name: 'Кружка 4', vendorCode: 'MUG-4', bindings: [{ marketplaceId: 1, offerId: 'MUG-OZ' }] })).status).toBe(201);
   });
 });
+
+describe('disconnect (extension)', () => {
+  it('deletes the integration and its sealed credentials, keeps the orders read, and connects again from the start', async () => {
+    const seller = await t.newAccount('Disconnecting seller');
+    expect((await seller.client.post('/v2/marketplaces/integration/4', { token: 'demo-token' })).status).toBe(204);
+    expect((await seller.client.post('/v2/marketplaces/settings/4', { dbsEnabled: false })).status).toBe(204);
+    await t.runtime.services.marketplaceOrders.poll(seller.accountId, 4);
+    const read = (await seller.client.get('/v2/marketplace-orders?perPage=1000')).body as unknown[];
+    expect(read.length).toBeGreaterThan(0);
+
+    // another account's, a shop key and an unknown marketplace touch nothing
+    expect((await stranger.delete('/v2/marketplaces/integration/4')).status).toBe(404);
+    expect((await owner.delete('/v2/marketplaces/integration/77')).status).toBe(404);
+    expect((await shopKey.delete('/v2/marketplaces/integration/1')).status).toBe(403);
+    expect((await integrations(seller.client)).find((item) => item.id === 4)?.connected).toBe(true);
+
+    expect((await seller.client.delete('/v2/marketplaces/integration/4')).status).toBe(204);
+    expect((await integrations(seller.client)).find((item) => item.id === 4)).toMatchObject({ connected: false });
+    const stored = await t.runtime.database.db.selectFrom('marketplace_integrations').select('marketplace_id').where('account_id', '=', seller.accountId).execute();
+    expect(stored).toEqual([]);
+    // nothing more is read; what was read stays
+    expect(await t.runtime.services.marketplaceOrders.poll(seller.accountId, 4)).toMatchObject({ fetched: 0, stored: 0 });
+    expect((await seller.client.get('/v2/marketplace-orders?perPage=1000')).body).toHaveLength(read.length);
+    expect((await seller.client.delete('/v2/marketplaces/integration/4')).status).toBe(404);
+    expect((await seller.client.post('/v2/marketplaces/settings/4', { fbsEnabled: true })).status).toBe(409);
+
+    // connected again: the settings start over, and the orders read before are not stored twice
+    expect((await seller.client.post('/v2/marketplaces/integration/4', { token: 'demo-token' })).status).toBe(204);
+    expect((await integrations(seller.client)).find((item) => item.id === 4)?.settings).toMatchObject({ fbsEnabled: true, dbsEnabled: true });
+    await t.runtime.services.marketplaceOrders.poll(seller.accountId, 4);
+    const again = (await seller.client.get('/v2/marketplace-orders?perPage=1000')).body as Array<{ marketplaceOrderNumber: string }>;
+    expect(new Set(again.map((order) => order.marketplaceOrderNumber)).size).toBe(again.length);
+  });
+});

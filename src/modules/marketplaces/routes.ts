@@ -65,6 +65,25 @@ export function marketplaceRoutes(app: App, services: Services): void {
     },
   );
 
+  app.delete(
+    '/v2/marketplaces/integration/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Disconnect a marketplace account (extension)',
+        description:
+          'Its orders are read no more and its sealed credentials are deleted; the orders already read stay (GET /v2/marketplace-orders). Goods its open orders hold at a fulfilment warehouse are given back. ' +
+          'Account-wide (a shop key is 403); a marketplace not connected is 404. Connecting again reads from the start (orders already stored are not stored twice) with every mode the marketplace offers.',
+        params: MarketplaceIdParams,
+        response: { 204: NoContent, ...errorResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await services.marketplaces.disconnect(request.scope, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
   app.post(
     '/v2/marketplaces/settings/:id',
     {

@@ -33,6 +33,8 @@ export interface OpenIntegration {
 export class MarketplaceService {
   /** Called when an integration is connected, so its first poll starts at once. */
   private onConnected: (accountId: number, marketplaceId: number) => Promise<void> = async () => {};
+  /** Called before an integration is disconnected, so what its orders hold is given back. */
+  private onDisconnecting: (accountId: number, marketplaceId: number) => Promise<void> = async () => {};
 
   constructor(
     private readonly store: IntegrationStore,
@@ -47,6 +49,10 @@ export class MarketplaceService {
 
   whenConnected(listener: (accountId: number, marketplaceId: number) => Promise<void>): void {
     this.onConnected = listener;
+  }
+
+  whenDisconnecting(listener: (accountId: number, marketplaceId: number) => Promise<void>): void {
+    this.onDisconnecting = listener;
   }
 
   async list(scope: Scope, query: MarketplaceListQuery): Promise<Marketplace[]> {
@@ -111,6 +117,20 @@ export class MarketplaceService {
       settings: current?.settings ?? { fbsEnabled: record.fbs, fboEnabled: record.fbo, dbsEnabled: record.dbs },
     });
     await this.onConnected(scope.accountId, marketplaceId);
+  }
+
+  /**
+   * Ends the integration (extension): its orders are read no more and its sealed credentials
+   * are deleted; the orders already read stay. Goods its open orders hold are given back first
+   * (nothing would ever ship or cancel them through us again), so a failure half way leaves
+   * it connected and a repeat finishes it. Not connected: 404.
+   */
+  async disconnect(scope: Scope, marketplaceId: number): Promise<void> {
+    requireAccountWide(scope, 'disconnect a marketplace');
+    const record = this.marketplace(marketplaceId);
+    if (!(await this.store.get(scope.accountId, marketplaceId))) throw notFound(`An integration with ${record.name}`);
+    await this.onDisconnecting(scope.accountId, marketplaceId);
+    if (!(await this.store.remove(scope.accountId, marketplaceId))) throw notFound(`An integration with ${record.name}`);
   }
 
   /** Exactly the marketplace's keys, each a non-empty string; every wrong key named at once. */

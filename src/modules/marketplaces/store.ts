@@ -92,6 +92,12 @@ export class IntegrationStore {
       .execute();
   }
 
+  /** Deletes the integration, its sealed credentials with it; false when there was none. */
+  async remove(accountId: number, marketplaceId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('marketplace_integrations').where('account_id', '=', accountId).where('marketplace_id', '=', marketplaceId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async saveSettings(accountId: number, marketplaceId: number, settings: IntegrationRecord['settings']): Promise<boolean> {
     const result = await this.db
       .updateTable('marketplace_integrations')
