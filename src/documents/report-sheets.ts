@@ -154,14 +154,20 @@ export interface StockReportRow {
   quantity: number;
 }
 
-export const STOCK_COLUMNS: ReadonlyArray<ReportColumn<StockReportRow>> = [
-  text('Склад', 30, (row) => row.warehouse),
-  integer('Товар', 9, (row) => row.productId),
-  text('Артикул', 18, (row) => row.vendorCode),
-  text('Наименование', 36, (row) => row.name),
-  text('Маркировка', 10, (row) => (row.markCodeRequired ? 'да' : 'нет')),
-  integer('Остаток', 10, (row) => row.quantity, true),
-];
+/** The warehouse and the product, as the stock sheets both show them. */
+type ProductAtWarehouse = Pick<StockReportRow, 'warehouse' | 'productId' | 'vendorCode' | 'name' | 'markCodeRequired'>;
+
+function productAtWarehouseColumns<Row extends ProductAtWarehouse>(): Array<ReportColumn<Row>> {
+  return [
+    text('Склад', 30, (row) => row.warehouse),
+    integer('Товар', 9, (row) => row.productId),
+    text('Артикул', 18, (row) => row.vendorCode),
+    text('Наименование', 36, (row) => row.name),
+    text('Маркировка', 10, (row) => (row.markCodeRequired ? 'да' : 'нет')),
+  ];
+}
+
+export const STOCK_COLUMNS: ReadonlyArray<ReportColumn<StockReportRow>> = [...productAtWarehouseColumns<StockReportRow>(), integer('Остаток', 10, (row) => row.quantity, true)];
 
 /** Units of goods leaving circulation at a fulfilment warehouse (the marking-code write-off report). */
 export interface MarkCodeReportRow {
@@ -177,11 +183,7 @@ export interface MarkCodeReportRow {
 
 export const MARK_CODE_COLUMNS: ReadonlyArray<ReportColumn<MarkCodeReportRow>> = [
   date('Дата', (row) => row.date),
-  text('Склад', 30, (row) => row.warehouse),
-  integer('Товар', 9, (row) => row.productId),
-  text('Артикул', 18, (row) => row.vendorCode),
-  text('Наименование', 36, (row) => row.name),
-  text('Маркировка', 10, (row) => (row.markCodeRequired ? 'да' : 'нет')),
+  ...productAtWarehouseColumns<MarkCodeReportRow>(),
   integer('Заказ', 10, (row) => row.orderId),
   integer('Единиц', 9, (row) => row.quantity, true),
 ];

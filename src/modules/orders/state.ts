@@ -59,7 +59,10 @@ export const LIST_STATUSES: Record<number, readonly number[] | null> = {
   9: null,
 };
 export const LIST_CODES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+export const LIST_DELIVERED = 5;
 export const LIST_PROBLEMS = 6;
+export const LIST_RETURNS = 7;
+export const LIST_CANCELED = 8;
 export const LIST_PREORDERS = 9;
 
 const LIST_OF_STATUS = new Map<number, number>(Object.entries(LIST_STATUSES).flatMap(([list, statuses]) => (statuses ?? []).map((status) => [status, Number(list)] as [number, number])));

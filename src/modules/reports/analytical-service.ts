@@ -22,6 +22,7 @@ import type { StockService } from '../fulfilment/stock-service.js';
 import type { MovementKind } from '../fulfilment/stock-store.js';
 import { declaredValueKopecks, type OrderDoc } from '../orders/document.js';
 import type { OrderService, ReportOrderFilter } from '../orders/service.js';
+import { LIST_CANCELED, LIST_DELIVERED, LIST_RETURNS, listOfStatus } from '../orders/state.js';
 import type { ProductService } from '../products/service.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import { codCommissionKopecks, deliveredAt, paidBy } from './rules.js';
@@ -31,7 +32,6 @@ import type { ReportStore } from './store.js';
 export const ANALYTICAL_JOB = 'reports.analytical';
 /** The longest period a report may cover. */
 const MAX_DAYS = 3660;
-const RETURNS_LIST = 7;
 const TYPE_NAMES: Record<number, string> = { 1: 'Заказы', 2: 'Доставки по службам', 3: 'Возвраты', 4: 'Наложенный платёж', 5: 'Остатки на складах', 6: 'Списание кодов маркировки' };
 /** Stage of the marking-code write-off (type 6) -> the stock movements it lists. */
 const STAGE_MOVEMENTS: Record<number, { kind: MovementKind; name: string }> = {
@@ -140,7 +140,7 @@ export class AnalyticalReportService {
 
   private ordersFilter(scope: Scope, body: AnalyticalBody): ReportOrderFilter {
     const created = { createdFrom: startOfDay(body.date.from, scope.timeZone), createdBefore: startOfDay(addDays(body.date.to, 1), scope.timeZone) };
-    if (body.type === 3) return { ...created, list: RETURNS_LIST };
+    if (body.type === 3) return { ...created, list: LIST_RETURNS };
     if (body.type === 4) return { ...created, withCod: true };
     return created;
   }
@@ -179,7 +179,13 @@ export class AnalyticalReportService {
   }
 
   private async warehouseName(id: number): Promise<string> {
-    return (await this.warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
+    return (await this.warehouseNames())(id);
+  }
+
+  /** The names of the service's fulfilment warehouses, read once for a whole sheet. */
+  private async warehouseNames(): Promise<(id: number) => string> {
+    const names = new Map((await this.warehouses.fulfilmentWarehouses()).map((warehouse) => [warehouse.id, warehouse.name]));
+    return (id) => names.get(id) ?? `Склад ${id}`;
   }
 
   private async sheetOf(scope: Scope, body: AnalyticalBody): Promise<XlsxSheet> {
@@ -227,9 +233,11 @@ export class AnalyticalReportService {
         companies.set(id, row);
       }
       row.orders += 1;
-      if (order.status === 44 || order.status === 47) row.delivered += 1;
-      if ([33, 51, 52, 61, 62, 71, 72, 74].includes(order.status)) row.returned += 1;
-      if (order.status === 10) row.canceled += 1;
+      // the lists of GET /v2/orders?list=: delivered (5), returns (7), canceled (8)
+      const list = listOfStatus(order.status);
+      if (list === LIST_DELIVERED) row.delivered += 1;
+      if (list === LIST_RETURNS) row.returned += 1;
+      if (list === LIST_CANCELED) row.canceled += 1;
       row.cod += toKopecks(order.priceCod);
       row.totalPrice += toKopecks(order.delivery.totalPrice ?? 0);
       row.factPrice += toKopecks(order.delivery.factPrice ?? 0);
@@ -257,9 +265,10 @@ export class AnalyticalReportService {
   private async *stockRows(scope: Scope, body: AnalyticalBody): AsyncGenerator<StockReportRow> {
     const balances = await this.stock.onHandBefore(scope.accountId, startOfDay(addDays(body.date.to, 1), scope.timeZone), body.fulfilmentWarehouseId);
     const catalogue = await this.products.getMany(scope, balances.map((row) => row.productId));
+    const warehouseName = await this.warehouseNames();
     for (const row of balances) {
       const product = catalogue.get(row.productId);
-      yield { warehouse: await this.warehouseName(row.fulfilmentWarehouseId), productId: row.productId, vendorCode: product?.vendorCode ?? '', name: product?.name ?? '', markCodeRequired: product?.markCodeRequired === true, quantity: row.quantity };
+      yield { warehouse: warehouseName(row.fulfilmentWarehouseId), productId: row.productId, vendorCode: product?.vendorCode ?? '', name: product?.name ?? '', markCodeRequired: product?.markCodeRequired === true, quantity: row.quantity };
     }
   }
 
