@@ -1930,7 +1930,7 @@ export interface paths {
         };
         /**
          * List analytical reports
-         * @description Newest first; from/to filter the day they were asked for. Reports are the account's: a shop API key is refused (403).
+         * @description Newest first; from/to filter the day they were asked for (account's time zone). Extension: each item's `status` (ready, pending while a job writes it, failed). Reports are the account's: a shop API key is refused (403).
          *
          *     Contract 4.8 (api-v2.md).
          */

@@ -66,7 +66,7 @@ export function reportRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'List analytical reports',
-        description: `Newest first; from/to filter the day they were asked for. ${ACCOUNT_WIDE}`,
+        description: `Newest first; from/to filter the day they were asked for (account's time zone). Extension: each item's \`status\` (ready, pending while a job writes it, failed). ${ACCOUNT_WIDE}`,
         querystring: AnalyticalQuery,
         response: { 200: { ...Type.Array(AnalyticalReport), headers: PAGING_HEADERS }, ...errorResponses(403) },
       },
