@@ -141,9 +141,25 @@ describe('the period job: bills and agent reports', () => {
     expect((await a.owner.put('/v2/reports/agent-accept/abc')).status).toBe(400);
     const shopKey = a.owner.withToken(a.shopKey);
     for (const call of [shopKey.get('/v2/reports/bill'), shopKey.get('/v2/reports/agent'), shopKey.put(`/v2/reports/agent-accept/${report.id}`), shopKey.get('/v2/reports/analytical')]) expect((await call).status).toBe(403);
-    expect((await t.client().get('/v2/reports/bill')).status).toBe(401);
-    expect((await a.owner.get('/v2/reports/agent?type=3')).status).toBe(400);
-    expect((await a.owner.get('/v2/reports/bill?from=yesterday')).status).toBe(400);
+    // a shop key's refused accept wrote nothing
+    const [unaccepted] = (await a.owner.get('/v2/reports/agent?type=1')).body;
+    const refused = await shopKey.put(`/v2/reports/agent-accept/${unaccepted.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toEqual(expect.any(String));
+    expect((await a.owner.get('/v2/reports/agent?type=1')).body[0].accepted).toBe(false);
+    const anonymous = t.client();
+    for (const call of [anonymous.get('/v2/reports/bill'), anonymous.get('/v2/reports/agent'), anonymous.put(`/v2/reports/agent-accept/${unaccepted.id}`), anonymous.get('/v2/reports/analytical')]) {
+      const answer = await call;
+      expect(answer.status).toBe(401);
+      expect(answer.body.code).toEqual(expect.any(String));
+    }
+    expect((await a.owner.get('/v2/reports/agent?type=1')).body[0].accepted).toBe(false);
+    for (const [path, field] of [['/v2/reports/agent?type=3', 'type'], ['/v2/reports/bill?from=yesterday', 'from'], ['/v2/reports/analytical?to=2026-13-01', 'to'], ['/v2/reports/bill?perPage=0', 'perPage']]) {
+      const bad = await a.owner.get(path);
+      expect(bad.status, path).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'validation_failed', message: expect.any(String) });
+      expect(bad.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+    }
   });
 
   it('records payments by a billing operator: partly, then paid; overpayment and other tokens refused', async () => {
@@ -263,11 +279,14 @@ describe('analytical reports', () => {
     const before = Number((await a.owner.get('/v2/reports/analytical')).headers['x-total-count']);
     const reversed = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: '2020-01-01' }, type: 1 });
     expect(reversed.status).toBe(400);
+    expect(reversed.body).toMatchObject({ code: 'validation_failed', message: expect.any(String) });
     expect(reversed.body.errors.map((error: { field: string }) => error.field)).toEqual(['date.to']);
     const markCodes = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 6 });
     expect(markCodes.status).toBe(400);
     expect(markCodes.body.errors.map((error: { field: string }) => error.field)).toEqual(['fulfilmentWarehouseId', 'onlyMarkCodes', 'stage']);
-    expect((await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 6, fulfilmentWarehouseId: 9999, onlyMarkCodes: 1, stage: 1 }, { form: true })).status).toBe(400);
+    const unknownWarehouse = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 6, fulfilmentWarehouseId: 9999, onlyMarkCodes: 1, stage: 1 }, { form: true });
+    expect(unknownWarehouse.status).toBe(400);
+    expect(unknownWarehouse.body.errors.map((error: { field: string }) => error.field)).toEqual(['fulfilmentWarehouseId']);
     expect((await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 7 })).status).toBe(400);
     expect((await a.owner.post('/v2/reports/analytical', { date: { from: today }, type: 1 })).status).toBe(400);
     expect((await a.owner.withToken(a.shopKey).post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 })).status).toBe(403);
