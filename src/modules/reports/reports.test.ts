@@ -275,6 +275,19 @@ describe('analytical reports', () => {
     expect((await a.owner.get('/v2/reports/analytical?type=6')).body).toHaveLength(1);
   });
 
+  it('lists by the day they were asked for (account time zone), type and page', async () => {
+    const all = await a.owner.get('/v2/reports/analytical');
+    const total = Number(all.headers['x-total-count']);
+    expect(total).toBeGreaterThan(2);
+    expect((await a.owner.get(`/v2/reports/analytical?from=${today}&to=${today}`)).headers['x-total-count']).toBe(String(total));
+    expect((await a.owner.get(`/v2/reports/analytical?to=${addDays(today, -1)}`)).body).toEqual([]);
+    expect((await a.owner.get(`/v2/reports/analytical?from=${addDays(today, 1)}`)).body).toEqual([]);
+    const second = await a.owner.get('/v2/reports/analytical?page=2&perPage=1');
+    expect(second.body).toEqual([all.body[1]]);
+    expect(second.headers['x-total-count']).toBe(String(total));
+    expect((await a.owner.get('/v2/reports/analytical?type=2')).body.every((report: { type: number }) => report.type === 2)).toBe(true);
+  });
+
   it('refuses bad input with every problem named and writes nothing', async () => {
     const before = Number((await a.owner.get('/v2/reports/analytical')).headers['x-total-count']);
     const reversed = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: '2020-01-01' }, type: 1 });
