@@ -69,6 +69,10 @@ export interface OrderReportRow {
   factPrice: number | null;
 }
 
+/** How the recipient paid the cash on delivery. */
+export type PaidBy = 'cash' | 'card';
+const PAID_BY: Record<PaidBy, string> = { cash: 'наличными', card: 'картой' };
+
 const DELIVERY_TYPES: Record<number, string> = { 1: 'ПВЗ', 2: 'Курьер', 3: 'Почта' };
 
 export const ORDER_COLUMNS: ReadonlyArray<ReportColumn<OrderReportRow>> = [
@@ -124,7 +128,7 @@ export interface CodReportRow {
   company: string;
   cod: number;
   /** null while not paid */
-  paidBy: string | null;
+  paidBy: PaidBy | null;
   deliveredAt: string | null;
   commission: number;
   /** What the shop receives once paid (0 while not). */
@@ -138,7 +142,7 @@ export const COD_COLUMNS: ReadonlyArray<ReportColumn<CodReportRow>> = [
   text('Статус', 24, (row) => `${row.status} ${row.statusName}`),
   text('Служба доставки', 20, (row) => row.company),
   money('Наложенный платёж', (row) => row.cod),
-  text('Оплата', 10, (row) => row.paidBy),
+  text('Оплата', 10, (row) => (row.paidBy === null ? null : PAID_BY[row.paidBy])),
   dateTime('Вручен', (row) => row.deliveredAt),
   money('Комиссия', (row) => row.commission),
   money('К перечислению', (row) => row.due),
@@ -194,7 +198,7 @@ export interface RemittanceReportRow {
   cmsId: string | null;
   trackNumber: string | null;
   deliveredAt: string;
-  paidBy: 'cash' | 'card';
+  paidBy: PaidBy;
   collected: number;
   commission: number;
   due: number;
@@ -205,7 +209,7 @@ export const REMITTANCE_COLUMNS: ReadonlyArray<ReportColumn<RemittanceReportRow>
   text('Номер в магазине', 16, (row) => row.cmsId),
   text('Трек-номер', 18, (row) => row.trackNumber),
   dateTime('Вручен', (row) => row.deliveredAt),
-  text('Оплата', 10, (row) => (row.paidBy === 'card' ? 'картой' : 'наличными')),
+  text('Оплата', 10, (row) => PAID_BY[row.paidBy]),
   money('Получено от получателя', (row) => row.collected),
   money('Удержано комиссий', (row) => row.commission),
   money('К перечислению', (row) => row.due),

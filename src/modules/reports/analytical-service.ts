@@ -254,7 +254,7 @@ export class AnalyticalReportService {
       yield {
         ...orderIdentity(scope, order),
         cod,
-        paidBy: delivered ? (paidBy(order) === 'card' ? 'картой' : 'наличными') : null,
+        paidBy: delivered ? paidBy(order) : null,
         deliveredAt: delivered ? wallClockIn(scope.timeZone, delivered) : null,
         commission,
         due: delivered ? cod - commission : 0,

@@ -2,6 +2,7 @@
  * What an order is charged and what its cash on delivery remits, from the order as GET
  * answers it (the same stored facts the API shows). Pure: money in kopecks.
  */
+import type { PaidBy } from '../../documents/report-sheets.js';
 import { toKopecks } from '../../platform/money.js';
 import type { OrderDoc } from '../orders/document.js';
 
@@ -15,7 +16,7 @@ export function deliveredByTheShop(doc: Pick<OrderDoc, 'delivery'>): boolean {
   return typeof doc.delivery.company.id === 'string';
 }
 
-export type PaidBy = 'cash' | 'card';
+export type { PaidBy };
 
 /** How the recipient paid on delivery: pay.type 3 is card; otherwise cash where the company took cash. */
 export function paidBy(doc: Pick<OrderDoc, 'pay' | 'delivery'>): PaidBy {
