@@ -275,6 +275,28 @@ describe('analytical reports', () => {
     expect((await a.owner.get('/v2/reports/analytical?type=6')).body).toHaveLength(1);
   });
 
+  it('writes the COD report: the orders with cash on delivery, how each delivered one was paid and what is due', async () => {
+    const made = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 4 });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    let file = await download(made.body.file);
+    if (file.status === 202) {
+      await reportWorker(t).runDue();
+      file = await download(made.body.file);
+    }
+    const rows = await sheetRows(file.bytes);
+    const header = rows[3] as string[];
+    expect(header).toEqual(['Заказ', 'Номер в магазине', 'Создан', 'Статус', 'Служба доставки', 'Наложенный платёж', 'Оплата', 'Вручен', 'Комиссия', 'К перечислению']);
+    const listed = (await a.owner.get(`/v2/orders?dateFrom=${today}&dateTo=${today}&perPage=1000`)).body as OrderView[];
+    const withCod = listed.filter((order) => order.priceCod > 0);
+    const body = rows.slice(4, 4 + withCod.length);
+    expect(body.map((row) => row[0]).sort()).toEqual(withCod.map((order) => order.id).sort());
+    const paid = new Map(body.map((row) => [row[0], row[header.indexOf('Оплата')]]));
+    const cod = delivered.filter((order) => order.priceCod > 0);
+    expect(cod.map((order) => paid.get(order.id))).toEqual(['наличными', 'картой']);
+    const due = cod.reduce((sum, order) => sum + toKopecks(order.priceCod) - commissionOf(order), 0);
+    expect(Math.round((rows[4 + withCod.length][header.indexOf('К перечислению')] as number) * 100)).toBe(due);
+  });
+
   it('lists by the day they were asked for (account time zone), type and page', async () => {
     const all = await a.owner.get('/v2/reports/analytical');
     const total = Number(all.headers['x-total-count']);
