@@ -4,10 +4,10 @@
  * change can be written without its events.
  */
 import { parseDoc, type OrderDoc } from './document.js';
-import { isProblem, LIST_STATUSES, RESERVATION, STATUS } from './state.js';
+import { isProblem, LIST_RETURNS, LIST_STATUSES, RESERVATION, STATUS } from './state.js';
 import type { EventPayload, OrderEventDraft } from '../events/types.js';
 
-const RETURN_STATUSES: readonly number[] = LIST_STATUSES[7] ?? [];
+const RETURN_STATUSES: readonly number[] = LIST_STATUSES[LIST_RETURNS] ?? [];
 /** Statuses that start the way back; reached first, the order is "sent for return". */
 const RETURN_STARTS: readonly number[] = [33, 51, 61, 71];
 
