@@ -14170,6 +14170,7 @@ export interface operations {
     listMarketplaceWarehouses: {
         parameters: {
             query: {
+                /** @description Marketplace id */
                 marketplaceId: number;
                 /** @description Shipping mode: 1 FBS (sale from the seller's warehouse), 2 FBO (from the marketplace's warehouse), 3 DBS (delivery by the seller) */
                 shippingMode: 1 | 2 | 3;
@@ -14572,7 +14573,7 @@ export interface operations {
                 search?: string;
                 /** @description Marketplace ids */
                 marketplaces?: number[];
-                /** @description 1 FBS, 2 FBO, 3 DBS */
+                /** @description Shipping mode: 1 FBS (sale from the seller's warehouse), 2 FBO (from the marketplace's warehouse), 3 DBS (delivery by the seller) */
                 shippingMode?: 1 | 2 | 3;
                 /** @description The marketplace warehouse the order ships from (shippingWarehouse.id) */
                 warehouseId?: number;
