@@ -1778,7 +1778,7 @@ export interface paths {
         put?: never;
         /**
          * Shipment settings of a connected marketplace
-         * @description Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read.
+         * @description Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read. FBO orders are not read yet from any marketplace (only the seller's FBS/DBS order lists are adapted), so fboEnabled has no effect for now.
          *
          *     Contract 4.9 (api-v2.md).
          */
@@ -1798,7 +1798,7 @@ export interface paths {
         };
         /**
          * Orders read from the connected marketplaces
-         * @description Newest first. A shop API key sees its shop's orders only.
+         * @description Newest first. A shop API key sees its shop's orders only. Orders are read from the marketplaces' FBS/DBS lists; FBO orders are not read yet (shippingMode=2 matches none). Extension: shopId, the shop notified of an order.
          *
          *     Contract 4.9 (api-v2.md).
          */

@@ -170,6 +170,9 @@ describe('the list filters of 4.9', () => {
     const ozonOrder = (await orders(owner, '&marketplaces=1'))[0];
     expect((await otherShopKey.get(`/v2/marketplace-orders/${ozonOrder?.id}`)).status).toBe(403);
     expect((await orders(otherShopKey, '&marketplaces=1'))).toEqual([]);
+    // a bundle of another shop is none of the key's: 404, as one of another account
+    expect((await otherShopKey.get('/v2/marketplace-orders/bundles?id=01-0001')).status).toBe(404);
+    expect((await owner.get('/v2/marketplace-orders/999999999')).status).toBe(404);
     expect((await t.client().get('/v2/marketplace-orders')).status).toBe(401);
     // an order of no shop (none existed when it was read) is the account's, out of any shop key's reach
     await t.runtime.database.db.updateTable('marketplace_orders').set({ shop_id: null }).where('id', '=', ozonOrder?.id).execute();
