@@ -138,6 +138,16 @@ export function kopecksOf(value: unknown): number {
   return Number.isFinite(number) ? Math.round(number * 100) : 0;
 }
 
+/**
+ * A marketplace's RFC 3339 time ("2026-11-01T10:00:00Z", "…+03:00") as our UTC ISO instant, or
+ * null when absent or unreadable: stored instants compare as text on SQLite (date filters, overdue).
+ */
+export function instantOrNull(value: unknown): string | null {
+  const text = textOrNull(value);
+  const time = text === null ? NaN : Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
 export function textOrNull(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null;
 }

@@ -1778,7 +1778,7 @@ export interface paths {
         put?: never;
         /**
          * Shipment settings of a connected marketplace
-         * @description Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read.
+         * @description Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read. FBO orders are not read yet from any marketplace (only the seller's FBS/DBS order lists are adapted), so fboEnabled has no effect for now.
          *
          *     Contract 4.9 (api-v2.md).
          */
@@ -1798,7 +1798,7 @@ export interface paths {
         };
         /**
          * Orders read from the connected marketplaces
-         * @description Newest first. A shop API key sees its shop's orders only.
+         * @description Newest first. A shop API key sees its shop's orders only. Orders are read from the marketplaces' FBS/DBS lists; FBO orders are not read yet (shippingMode=2 matches none). Extension: shopId, the shop notified of an order.
          *
          *     Contract 4.9 (api-v2.md).
          */
@@ -14170,6 +14170,7 @@ export interface operations {
     listMarketplaceWarehouses: {
         parameters: {
             query: {
+                /** @description Marketplace id */
                 marketplaceId: number;
                 /** @description Shipping mode: 1 FBS (sale from the seller's warehouse), 2 FBO (from the marketplace's warehouse), 3 DBS (delivery by the seller) */
                 shippingMode: 1 | 2 | 3;
@@ -14572,7 +14573,7 @@ export interface operations {
                 search?: string;
                 /** @description Marketplace ids */
                 marketplaces?: number[];
-                /** @description 1 FBS, 2 FBO, 3 DBS */
+                /** @description Shipping mode: 1 FBS (sale from the seller's warehouse), 2 FBO (from the marketplace's warehouse), 3 DBS (delivery by the seller) */
                 shippingMode?: 1 | 2 | 3;
                 /** @description The marketplace warehouse the order ships from (shippingWarehouse.id) */
                 warehouseId?: number;

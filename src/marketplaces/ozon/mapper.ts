@@ -11,7 +11,7 @@
  * models of the public SDKs bevice/owozon (docs/posting/fbs_list.md) and a-ulianov/OzonAPI
  * (PostingFBSListRequest: "since and to are required, the period at most one year").
  */
-import { kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
+import { instantOrNull, kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
 
 export interface OzonCursor {
   since: string;
@@ -75,14 +75,14 @@ export function mapPosting(posting: OzonPosting): FetchedOrder | null {
   const city = textOrNull(address?.city);
   return {
     number,
-    createdAt: textOrNull(posting.in_process_at),
+    createdAt: instantOrNull(posting.in_process_at),
     // rFBS postings the seller delivers itself are "non_integrated"; the rest Ozon carries
     shippingMode: posting.tpl_integration_type === 'non_integrated' ? 3 : 1,
     status: STATUS[statusName] ?? 1,
     statusName,
     statusAt: null,
-    acceptPlannedAt: textOrNull(posting.shipment_date),
-    acceptedAt: textOrNull(posting.delivering_date),
+    acceptPlannedAt: instantOrNull(posting.shipment_date),
+    acceptedAt: instantOrNull(posting.delivering_date),
     deliveryPriceKopecks: 0,
     deliveryPriceFactKopecks: null,
     products: (posting.products ?? []).map((product) => ({

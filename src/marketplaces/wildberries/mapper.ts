@@ -11,7 +11,7 @@
  * ...} with X-Ratelimit-Retry; GET /api/v3/warehouses (seller's warehouses). Header
  * `Authorization: <token>`. The list carries no status: a new assembly task is "new".
  */
-import { textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
+import { instantOrNull, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
 
 export interface WildberriesCursor {
   next: number;
@@ -55,7 +55,7 @@ export function mapOrder(order: WildberriesOrder): FetchedOrder | null {
   const fullAddress = textOrNull(order.address?.fullAddress);
   return {
     number,
-    createdAt: textOrNull(order.createdAt),
+    createdAt: instantOrNull(order.createdAt),
     shippingMode: order.deliveryType === 'dbs' ? 3 : 1,
     status: 1,
     // what /api/v3/orders/status answers for a new assembly task, so the first re-read sees no change

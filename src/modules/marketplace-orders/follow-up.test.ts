@@ -76,9 +76,10 @@ describe('Ozon: goods of fulfilment postings are reserved, short ones wait, a ca
     (fake.ozon.postings[0] as Record<string, unknown>).status = 'cancelled';
     expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 1)).toMatchObject({ changed: 1, reserved: 0 });
     const canceled = await byNumber(at.owner, '01-0001-1');
+    // latest first
     expect(canceled.statusHistory).toEqual([
-      { code: 1, name: 'awaiting_packaging', date: expect.any(String) },
       { code: 5, name: 'cancelled', date: expect.any(String) },
+      { code: 1, name: 'awaiting_packaging', date: expect.any(String) },
     ]);
     expect((await ordersOf(at.owner, '&list=5')).map((order) => order.marketplaceOrderNumber)).toEqual(['01-0001-1']);
     expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 4, reserved: 2 });
@@ -170,16 +171,16 @@ describe('Wildberries: statuses through POST /api/v3/orders/status', () => {
     expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 2)).toMatchObject({ changed: 2 });
     const statusCall = fake.calls.filter((call) => call.url === '/api/v3/orders/status').at(-1);
     expect(statusCall?.headers.authorization).toBe(fake.wildberries.token);
-    expect((await byNumber(at.owner, '501')).statusHistory.map((item: { code: number; name: string }) => [item.code, item.name])).toEqual([[1, 'new/waiting'], [2, 'confirm/waiting']]);
+    expect((await byNumber(at.owner, '501')).statusHistory.map((item: { code: number; name: string }) => [item.code, item.name])).toEqual([[2, 'confirm/waiting'], [1, 'new/waiting']]);
     const gone = await byNumber(at.owner, '502');
-    expect(gone.statusHistory.map((item: { code: number }) => item.code)).toEqual([1, 5]);
+    expect(gone.statusHistory.map((item: { code: number }) => item.code)).toEqual([5, 1]);
     // it waited for goods and held none: nothing released, the wait is over (no error left)
     expect(gone.errors).toBeNull();
     expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 1, reserved: 1 });
 
     fake.wildberries.statuses.set(501, { supplierStatus: 'complete', wbStatus: 'sold' });
     await t.runtime.services.marketplaceOrders.poll(at.accountId, 2);
-    expect((await byNumber(at.owner, '501')).statusHistory.map((item: { code: number }) => item.code)).toEqual([1, 2, 4]);
+    expect((await byNumber(at.owner, '501')).statusHistory.map((item: { code: number }) => item.code)).toEqual([4, 2, 1]);
     // sold: the goods it held left the warehouse
     expect(await stockOf(at.accountId, productId)).toEqual({ quantity: 0, reserved: 0 });
     expect(await t.runtime.database.db.selectFrom('stock_allocations').select('state').where('marketplace_order_id', '=', held.id).execute()).toEqual([{ state: 'shipped' }]);
@@ -232,8 +233,8 @@ describe('Yandex Market: statuses re-read one by one, bounded per run', () => {
     // the 20 never asked come first, then the longest unasked: both changes are seen in this run
     expect(await t.runtime.services.marketplaceOrders.poll(at.accountId, 3)).toMatchObject({ changed: 2 });
     expect(fake.calls.filter(single)).toHaveLength(MAX_STATUS_CHECKS_PER_RUN);
-    expect((await byNumber(at.owner, '70119')).statusHistory.map((item: { code: number; name: string }) => [item.code, item.name])).toEqual([[1, 'PROCESSING/STARTED'], [3, 'DELIVERY']]);
-    expect((await byNumber(at.owner, '70000')).statusHistory.at(-1)).toMatchObject({ code: 5, name: 'CANCELLED/USER_CHANGED_MIND' });
+    expect((await byNumber(at.owner, '70119')).statusHistory.map((item: { code: number; name: string }) => [item.code, item.name])).toEqual([[3, 'DELIVERY'], [1, 'PROCESSING/STARTED']]);
+    expect((await byNumber(at.owner, '70000')).statusHistory[0]).toMatchObject({ code: 5, name: 'CANCELLED/USER_CHANGED_MIND' });
     // an order Yandex Market no longer knows (404) is skipped, not a failed run
     fake.yandex.orders.splice(5, 1);
     await expect(t.runtime.services.marketplaceOrders.poll(at.accountId, 3)).resolves.toMatchObject({ changed: 0 });

@@ -107,10 +107,12 @@ describe('Wildberries: 429 and 500 retried later, nothing lost', () => {
     await expect(t.runtime.services.marketplaceOrders.poll(ownerAccount, 2)).rejects.toThrow(/HTTP 500/);
     await t.runtime.services.marketplaceOrders.poll(ownerAccount, 2);
     expect((await orders(owner, '&marketplaces=2')).length).toBe(5);
-    fake.wildberries.orders.push(wildberriesOrder(6));
+    // an RFC 3339 time with an offset is stored as our UTC instant (the date filters compare instants)
+    fake.wildberries.orders.push(wildberriesOrder(6, { createdAt: '2026-11-01T13:00:00+03:00' }));
     await t.runtime.services.marketplaceOrders.poll(ownerAccount, 2);
     const wb = await orders(owner, '&marketplaces=2');
     expect(wb.map((order) => order.marketplaceOrderNumber)).toEqual(['6', '5', '4', '3', '2', '1']);
+    expect(wb.map((order) => order.marketplaceCreationDate).slice(0, 2)).toEqual(['2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z']);
     // WB's `next` cursor: the last poll asked only after order 5
     expect(fake.calls.filter((call) => call.url.startsWith('/api/v3/orders?')).at(-1)?.url).toContain('next=5');
     expect(fake.calls.filter((call) => call.url.startsWith('/api/v3/orders?')).at(-1)?.headers.authorization).toBe(fake.wildberries.token);
@@ -138,6 +140,9 @@ describe('the list filters of 4.9', () => {
     expect((await orders(owner, '&list=1')).length).toBe(216);
     expect((await orders(owner, '&list=5')).length).toBe(0);
     expect((await orders(owner, '&statuses[]=1&statuses[]=2')).length).toBe(216);
+    // a list and statuses that share no code match nothing (not a broken `in ()`)
+    const disjoint = await owner.get('/v2/marketplace-orders?list=1&statuses[]=2');
+    expect([disjoint.status, disjoint.body, disjoint.headers['x-total-count']]).toEqual([200, [], '0']);
     expect((await orders(owner, '&search=offer-17')).map((order) => order.marketplaceOrderNumber)).toEqual(['017-0001-1']);
     expect((await orders(owner, '&search=товар маркета 9001')).map((order) => order.marketplaceOrderNumber)).toEqual(['9001']);
     expect((await orders(owner, '&marketplaces=1,3')).length).toBe(210);
@@ -165,7 +170,15 @@ describe('the list filters of 4.9', () => {
     const ozonOrder = (await orders(owner, '&marketplaces=1'))[0];
     expect((await otherShopKey.get(`/v2/marketplace-orders/${ozonOrder?.id}`)).status).toBe(403);
     expect((await orders(otherShopKey, '&marketplaces=1'))).toEqual([]);
+    // a bundle of another shop is none of the key's: 404, as one of another account
+    expect((await otherShopKey.get('/v2/marketplace-orders/bundles?id=01-0001')).status).toBe(404);
+    expect((await owner.get('/v2/marketplace-orders/999999999')).status).toBe(404);
     expect((await t.client().get('/v2/marketplace-orders')).status).toBe(401);
+    // an order of no shop (none existed when it was read) is the account's, out of any shop key's reach
+    await t.runtime.database.db.updateTable('marketplace_orders').set({ shop_id: null }).where('id', '=', ozonOrder?.id).execute();
+    expect((await otherShopKey.get(`/v2/marketplace-orders/${ozonOrder?.id}`)).status).toBe(403);
+    expect((await owner.get(`/v2/marketplace-orders/${ozonOrder?.id}`)).status).toBe(200);
+    await t.runtime.database.db.updateTable('marketplace_orders').set({ shop_id: shopId }).where('id', '=', ozonOrder?.id).execute();
   });
 });
 

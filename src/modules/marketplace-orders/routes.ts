@@ -14,7 +14,7 @@ export function marketplaceOrderRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'Orders read from the connected marketplaces',
-        description: 'Newest first. A shop API key sees its shop\'s orders only.',
+        description: 'Newest first. A shop API key sees its shop\'s orders only. Orders are read from the marketplaces\' FBS/DBS lists; FBO orders are not read yet (shippingMode=2 matches none). Extension: shopId, the shop notified of an order.',
         querystring: MarketplaceOrderListQuery,
         response: { 200: { ...Type.Array(MarketplaceOrder), headers: PAGING_HEADERS }, ...errorResponses() },
       },

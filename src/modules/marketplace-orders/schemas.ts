@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { DateText, Nullable } from '../../platform/schemas.js';
+import { CodeId, DateText, Nullable, RecordId } from '../../platform/schemas.js';
+import { ShippingMode } from '../marketplaces/schemas.js';
 
 const NullableString = Nullable(Type.String());
 const StatusCode = Type.Integer({ minimum: 1, maximum: 5, description: 'Marketplace order status: 1 new, awaiting acceptance; 2 accepted, being assembled or awaiting shipment; 3 shipped, in delivery; 4 delivered; 5 canceled' });
@@ -13,9 +14,9 @@ export const MarketplaceOrderListQuery = Type.Object({
   dateTo: Type.Optional(DateText),
   statuses: Type.Optional(Type.Array(StatusCode, { maxItems: 5, description: 'Status codes (1 to 5, as the list codes)' })),
   search: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the marketplace order number, a product name or identifier' })),
-  marketplaces: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 100, description: 'Marketplace ids' })),
-  shippingMode: Type.Optional(Type.Enum([1, 2, 3], { description: '1 FBS, 2 FBO, 3 DBS' })),
-  warehouseId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The marketplace warehouse the order ships from (shippingWarehouse.id)' })),
+  marketplaces: Type.Optional(Type.Array(CodeId(), { maxItems: 100, description: 'Marketplace ids' })),
+  shippingMode: Type.Optional(ShippingMode),
+  warehouseId: Type.Optional(RecordId('The marketplace warehouse the order ships from (shippingWarehouse.id)')),
   marketplaceAcceptExpired: Type.Optional(Type.Boolean({ description: 'true: only orders whose planned acceptance date passed without acceptance; false: the others' })),
   ...PagingQueryFields,
 });

@@ -3,7 +3,7 @@
  * resumable from its stored cursor, an order never stored twice) and the reads of 4.9.
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
-import { notFound } from '../../platform/errors.js';
+import { forbidden, notFound } from '../../platform/errors.js';
 import { PermanentJobError, RetryLaterError, type JobQueue, type JobWorker } from '../../platform/jobs.js';
 import { toRoubles } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
@@ -81,6 +81,8 @@ export class MarketplaceOrderService {
   async get(scope: Scope, id: number, now = new Date()): Promise<MarketplaceOrder> {
     const row = await this.store.get(scope.accountId, id);
     if (!row) throw notFound('Marketplace order', id);
+    // an order of no shop (none existed when it was read) is the account's: no shop key reaches it, as in the list
+    if (row.shop_id === null && scope.shopKeyShopId !== null) throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}; marketplace order ${id} belongs to no shop.`);
     if (row.shop_id !== null) requireShopAccess(scope, row.shop_id);
     return (await this.present(scope.accountId, [row], now))[0] as MarketplaceOrder;
   }
@@ -106,7 +108,8 @@ export class MarketplaceOrderService {
         marketplaceCreationDate: row.marketplace_created_at,
         marketplaceOrderNumber: row.marketplace_order_number,
         shippingMode: row.shipping_mode,
-        statusHistory: parts.statusHistory,
+        // stored in the order it happened; the contract lists it latest first (as an order's)
+        statusHistory: [...parts.statusHistory].reverse(),
         marketplaceAcceptDatePlanned: row.accept_planned_at,
         marketplaceAcceptDate: row.accepted_at,
         deliveryPrice: toRoubles(row.delivery_price),

@@ -226,7 +226,8 @@ export class MarketplaceOrderStore {
 
   async list(accountId: number, filter: MarketplaceOrderFilter, paging: Paging): Promise<Page<OrderRow>> {
     let query = this.db.selectFrom('marketplace_orders').where('account_id', '=', accountId);
-    if (filter.statusCodes) query = query.where('status_code', 'in', filter.statusCodes);
+    // an empty set (a list and statuses that share no code) matches nothing; `in ()` is no SQL
+    if (filter.statusCodes) query = filter.statusCodes.length ? query.where('status_code', 'in', filter.statusCodes) : query.where(sql<boolean>`1 = 0`);
     if (filter.createdFrom) query = query.where('marketplace_created_at', '>=', filter.createdFrom);
     if (filter.createdBefore) query = query.where('marketplace_created_at', '<', filter.createdBefore);
     if (filter.search) query = query.where('search_text', 'like', containsPattern(filter.search));

@@ -63,8 +63,19 @@ describe('reference list', () => {
     expect(bad.body.errors[0].field).toBe('shippingMode');
   });
 
-  it('needs a token', async () => {
-    expect((await t.client().get('/v2/marketplaces')).status).toBe(401);
+  it('needs a token, every endpoint of the area', async () => {
+    const anonymous = t.client();
+    const answers = await Promise.all([
+      anonymous.get('/v2/marketplaces'),
+      anonymous.get('/v2/marketplaces/warehouses?marketplaceId=1&shippingMode=1&fias=29251dcf-00a1-4e34-98d4-5c47484a36d4'),
+      anonymous.post('/v2/marketplaces/integration/4', { token: 'demo' }),
+      anonymous.post('/v2/marketplaces/settings/4', { fbsEnabled: true }),
+      anonymous.delete('/v2/marketplaces/integration/4'),
+      anonymous.get('/v2/marketplace-orders/1'),
+      anonymous.get('/v2/marketplace-orders/bundles?id=x'),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 401, 401]);
+    expect(await t.runtime.database.db.selectFrom('marketplace_integrations').select('id').execute()).toEqual([]);
   });
 });
 
@@ -148,9 +159,19 @@ describe('settings', () => {
     expect((await owner.post('/v2/marketplaces/settings/1', { fboEnabled: false })).status).toBe(204);
     expect((await integrations(owner))[0]?.settings).toEqual({ fbsEnabled: true, fboEnabled: false, dbsEnabled: true });
     expect((await owner.post('/v2/marketplaces/integration/4', { token: 'demo-token' })).status).toBe(204);
-    const refused = await owner.post('/v2/marketplaces/settings/4', 'fboEnabled=1', { form: true });
+    const before = (await integrations(owner))[3]?.settings;
+    const refused = await owner.post('/v2/marketplaces/settings/4', 'fboEnabled=1&fbsEnabled=0', { form: true });
     expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_failed', message: expect.any(String) });
     expect(refused.body.errors).toEqual([{ field: 'fboEnabled', message: expect.stringContaining('offers no FBO') }]);
+    const empty = await owner.post('/v2/marketplaces/settings/4', {});
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors.map((error: { field: string }) => error.field)).toEqual(['fbsEnabled']);
+    const notFlag = await owner.post('/v2/marketplaces/settings/4', { fbsEnabled: 'maybe' });
+    expect(notFlag.status).toBe(400);
+    expect(notFlag.body.errors.map((error: { field: string }) => error.field)).toEqual(['fbsEnabled']);
+    // nothing written by any of them
+    expect((await integrations(owner))[3]?.settings).toEqual(before);
   });
 
   it('is 409 for a marketplace not connected, 404 unknown, 403 for a shop key', async () => {

@@ -90,7 +90,9 @@ export function marketplaceRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'Shipment settings of a connected marketplace',
-        description: 'Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read.',
+        description:
+          'Only modes the marketplace offers may be enabled (400 otherwise); a marketplace not connected is 409 marketplace_not_connected. Orders of a disabled mode are not read. ' +
+          'FBO orders are not read yet from any marketplace (only the seller\'s FBS/DBS order lists are adapted), so fboEnabled has no effect for now.',
         params: MarketplaceIdParams,
         body: SettingsBody,
         response: { 204: NoContent, ...errorResponses(403, 404, 409) },

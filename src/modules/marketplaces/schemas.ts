@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Nullable } from '../../platform/schemas.js';
+import { CodeId, Nullable } from '../../platform/schemas.js';
 
 export const ShippingMode = Type.Enum([1, 2, 3], { description: 'Shipping mode: 1 FBS (sale from the seller\'s warehouse), 2 FBO (from the marketplace\'s warehouse), 3 DBS (delivery by the seller)' });
 
@@ -41,7 +41,7 @@ export const Marketplace = Type.Object(
 );
 export type Marketplace = Static<typeof Marketplace>;
 
-export const MarketplaceIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Marketplace id' }) });
+export const MarketplaceIdParams = Type.Object({ id: CodeId('Marketplace id') });
 
 export const IntegrationBody = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 4096 }), {
   maxProperties: 20,
@@ -57,7 +57,7 @@ export const SettingsBody = Type.Object({
 export type SettingsBody = Static<typeof SettingsBody>;
 
 export const MarketplaceWarehouseQuery = Type.Object({
-  marketplaceId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  marketplaceId: CodeId('Marketplace id'),
   shippingMode: ShippingMode,
   fias: Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of the locality' }),
 });

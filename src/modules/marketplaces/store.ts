@@ -63,32 +63,21 @@ export class IntegrationStore {
    */
   async save(accountId: number, marketplaceId: number, values: NewIntegration): Promise<void> {
     const now = nowIso();
-    const columns = {
+    const connection = {
       shop_id: values.shopId,
       credentials: values.sealedCredentials,
       masked: toJson(values.masked),
-      fbs_enabled: values.settings.fbsEnabled,
-      fbo_enabled: values.settings.fboEnabled,
-      dbs_enabled: values.settings.dbsEnabled,
       cursor: null,
       connected_at: now,
       last_error: null,
       updated_at: now,
     };
+    const settings = { fbs_enabled: values.settings.fbsEnabled, fbo_enabled: values.settings.fboEnabled, dbs_enabled: values.settings.dbsEnabled };
     await this.db
       .insertInto('marketplace_integrations')
-      .values({ account_id: accountId, marketplace_id: marketplaceId, ...columns })
-      .onConflict((conflict) =>
-        conflict.columns(['account_id', 'marketplace_id']).doUpdateSet({
-          shop_id: values.shopId,
-          credentials: values.sealedCredentials,
-          masked: toJson(values.masked),
-          cursor: null,
-          connected_at: now,
-          last_error: null,
-          updated_at: now,
-        }),
-      )
+      .values({ account_id: accountId, marketplace_id: marketplaceId, ...connection, ...settings })
+      // connected again: new credentials, the settings kept
+      .onConflict((conflict) => conflict.columns(['account_id', 'marketplace_id']).doUpdateSet(connection))
       .execute();
   }
 
