@@ -166,8 +166,9 @@ export class DeliveryCompanyService {
     });
   }
 
-  orderShipment(scope: Scope, query: OrderShipmentQuery): ShipmentOption[] {
-    const entry = this.reference.registry.get(query.companyId);
+  /** For the account's companies: the built-ins and its contracted ones (an order may name those, so they have options too). */
+  async orderShipment(scope: Scope, query: OrderShipmentQuery): Promise<ShipmentOption[]> {
+    const entry = await this.reference.registry.companyOf(scope.accountId, query.companyId);
     if (!entry) throw notFound('Delivery company', query.companyId);
     if ((query.countryCode ?? 'RU').toUpperCase() !== 'RU') return [];
     const places = this.placesOf(query.region, query.fias);
