@@ -110,6 +110,40 @@ describe('POST /v2/pickups: refusals', () => {
     expect((await a.owner.withToken(a.shopKey).post('/v2/pickups', pickupBody({ warehouseId: otherWarehouse }))).status).toBe(403);
     expect((await a.owner.get('/v2/pickups')).headers['x-total-count']).toBe('0');
   });
+
+  it('refuses an order that would wait for a pickup on a day the warehouse hands nothing over; nothing is written', async () => {
+    const before = (await a.owner.get('/v2/orders?list=0')).headers['x-total-count'];
+    const refused = await a.owner.post('/v2/orders', orderBody(a, { cmsId: 'SAT-1', pickup: { type: 4, date: nextSaturday() } }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), errors: [{ field: 'pickup.date' }] });
+    expect((await a.owner.get('/v2/orders?list=0')).headers['x-total-count']).toBe(before);
+  });
+});
+
+describe('pickups of another warehouse, account or caller', () => {
+  it('keeps a shop key to its shop\'s warehouse (403, nothing changed), another account to 404, and asks for a token (401)', async () => {
+    const otherWarehouse = (await a.owner.get(`/v2/shops/${a.otherShopId}`)).body.warehouse.id;
+    const created = await a.owner.post('/v2/pickups', pickupBody({ warehouseId: otherWarehouse, companyId: 3, date: nextWorkday(nextWorkday(nextWorkday(nextWorkday(nextWorkday(DAY))))) }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    const byKey = a.owner.withToken(a.shopKey);
+    expect((await byKey.get(`/v2/pickups/${id}`)).status).toBe(403);
+    expect((await byKey.post('/v2/pickups/cancel', { id })).status).toBe(403);
+    expect((await byKey.get('/v2/pickups?perPage=1000')).body.map((pickup: { id: number }) => pickup.id)).not.toContain(id);
+    const stranger = await t.newAccount('Pickup stranger');
+    expect((await stranger.client.post('/v2/pickups/cancel', { id })).status).toBe(404);
+    expect((await stranger.client.get('/v2/pickups')).headers['x-total-count']).toBe('0');
+    const anonymous = t.client();
+    expect((await anonymous.get('/v2/pickups')).status).toBe(401);
+    expect((await anonymous.get(`/v2/pickups/${id}`)).status).toBe(401);
+    expect((await anonymous.post('/v2/pickups/cancel', { id })).status).toBe(401);
+    const bad = await a.owner.post('/v2/pickups/cancel', {});
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'id' }] });
+    // none of these moved it
+    expect((await a.owner.get(`/v2/pickups/${id}`)).body).toMatchObject({ status: 1, statusHistory: [{ code: 1 }] });
+    expect((await a.owner.post('/v2/pickups/cancel', { id })).status).toBe(204);
+  });
 });
 
 describe('the same pickup twice', () => {
@@ -257,6 +291,12 @@ describe('GET /v2/pickups', () => {
     await t.runtime.database.db.updateTable('pickups').set({ date: '2020-01-06', status: 4 }).where('id', '=', past.id).execute();
     const archive = await a.owner.get('/v2/pickups?archive=1');
     expect(archive.body.map((pickup: { id: number }) => pickup.id)).toEqual([past.id]);
+    // a refused (Error) pickup of a past day is over too: nothing can be done with it any more
+    const failed = (await a.owner.get('/v2/pickups?perPage=1000')).body.find((pickup: { status: number }) => pickup.status === 5);
+    expect(failed).toBeDefined();
+    await t.runtime.database.db.updateTable('pickups').set({ date: '2020-01-07' }).where('id', '=', failed.id).execute();
+    expect((await a.owner.get('/v2/pickups?archive=1')).body.map((pickup: { id: number }) => pickup.id)).toEqual([failed.id, past.id].sort((x, y) => y - x));
+    expect((await a.owner.get('/v2/pickups?perPage=1000')).body.map((pickup: { id: number }) => pickup.id)).not.toContain(failed.id);
     expect((await a.owner.get('/v2/pickups?archive=3')).status).toBe(400);
     // a shop key sees its own shop's warehouse's pickups
     const byKey = await a.owner.withToken(a.shopKey).get('/v2/pickups?perPage=1000');
