@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-carrier.js';
-import { warehouseBody } from '../../../test/support/fixtures.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 
@@ -117,6 +117,25 @@ describe('POST /v2/pickups: refusals', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), errors: [{ field: 'pickup.date' }] });
     expect((await a.owner.get('/v2/orders?list=0')).headers['x-total-count']).toBe(before);
+  });
+});
+
+describe('GET /v2/orders/shipment with a shop', () => {
+  it('skips the shop warehouse\'s holidays for a direct shipment (4), the days an order waiting for a pickup is refused', async () => {
+    const url = `/v2/orders/shipment?region=${encodeURIComponent('Москва')}&companyId=1&pickupType=4`;
+    const days = (options: Array<{ pickupDate: { from: string } }>) => options.map((option) => option.pickupDate.from.slice(0, 10));
+    const plain = days((await a.owner.get(url)).body);
+    const warehouseId = (await a.owner.post('/v2/warehouses', warehouseBody({ name: 'Склад с отгулом', holidays: [plain[0]] }))).body.id;
+    const shopId = (await a.owner.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин с отгулом' }))).body.id;
+    const withShop = days((await a.owner.get(url, { headers: { 'shop-id': String(shopId) } })).body);
+    expect(withShop).toHaveLength(3);
+    expect(withShop).not.toContain(plain[0]);
+    expect(withShop.slice(0, 2)).toEqual(plain.slice(1));
+    // a drop-off (1) does not wait for the warehouse's courier
+    expect(days((await a.owner.get(url.replace('pickupType=4', 'pickupType=1'), { headers: { 'shop-id': String(shopId) } })).body)[0]).toBe(plain[0]);
+    const refused = await a.owner.post('/v2/orders', orderBody(a, { shopId, cmsId: 'HOL-1', pickup: { type: 4, date: plain[0] } }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((error: { field: string }) => error.field)).toContain('pickup.date');
   });
 });
 
