@@ -31,6 +31,11 @@ export function addDays(date: string, days: number): string {
   return value.toISOString().slice(0, 10);
 }
 
+/** The day of the week of a `YYYY-MM-DD`, Monday first (0) to Sunday (6): the index of a 7-value schedule. */
+export function weekdayOf(date: string): number {
+  return (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
+}
+
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
 /** The wall-clock time of an instant in the time zone, `YYYY-MM-DDTHH:MM:SS` (reports print local times). */

@@ -530,7 +530,7 @@ export interface paths {
         };
         /**
          * Shipment options for a company and pickup type
-         * @description Shipment options for a company and pickup type
+         * @description The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse's holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.
          *
          *     Contract 4.4 (api-v2.md).
          */
@@ -1610,7 +1610,7 @@ export interface paths {
         };
         /**
          * List pickups
-         * @description Current pickups by default (not yet done or canceled, or dated today or later); `archive=1`: done and canceled ones dated before today. Newest first. A shop API key sees its shop's warehouse's pickups only.
+         * @description Current pickups by default (New or Scheduled, or dated today or later); `archive=1`: ended ones (Done, Canceled, Error) dated before today. Newest first. A shop API key sees its shop's warehouse's pickups only.
          *
          *     Contract 4.10 (api-v2.md).
          */
@@ -6448,6 +6448,17 @@ export interface operations {
             };
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

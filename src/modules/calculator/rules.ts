@@ -1,5 +1,5 @@
 /** Pure rules of the calculator: commissions into the total, widget price rules, working days. */
-import { addDays } from '../../platform/clock.js';
+import { addDays, weekdayOf } from '../../platform/clock.js';
 import { percentOf, toKopecks } from '../../platform/money.js';
 import { commissionKopecks } from '../../carriers/tariff/pricing.js';
 import type { CarrierQuote } from '../../carriers/types.js';
@@ -102,12 +102,8 @@ export function applyPriceRules(kopecks: number, rules: PriceRules, context: { t
 }
 
 /** Monday..Sunday as 0..6 of a `YYYY-MM-DD`. */
-function weekday(date: string): number {
-  return (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
-}
-
 export function isWorkingDay(date: string, holidays: ReadonlySet<string>): boolean {
-  return weekday(date) < 5 && !holidays.has(date);
+  return weekdayOf(date) < 5 && !holidays.has(date);
 }
 
 /** The date `days` working days after `start` (0: start itself, or the next working day). */

@@ -39,6 +39,8 @@ const companyIds = async (who: OrderingAccount, type: 3 | 4) => ((await who.owne
 describe('pickups with a contracted company', () => {
   it('offers CDEK for direct shipment only once the account has a contract with it', async () => {
     expect(await companyIds(account, 4)).not.toContain(CDEK);
+    const shipment = `/v2/orders/shipment?region=${encodeURIComponent('Москва')}&companyId=${CDEK}&pickupType=4`;
+    expect((await account.owner.get(shipment)).status).toBe(404);
     const refused = await account.owner.post('/v2/pickups', { warehouseId: account.warehouseId, companyId: CDEK, type: 4, date: DAY });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].field).toBe('companyId');
@@ -46,6 +48,12 @@ describe('pickups with a contracted company', () => {
     const offers = (await account.owner.get(`/v2/pickups/companies?warehouseId=${account.warehouseId}&type=4`)).body;
     expect(offers.find((item: { id: number }) => item.id === CDEK)).toEqual({ id: CDEK, name: 'СДЭК', price: 0, countFree: 0, commentAvailable: true });
     expect(await companyIds(account, 3)).not.toContain(CDEK);
+    // an order may name the contracted company, so its shipment options are there too: to this account only
+    const options = await account.owner.get(shipment);
+    expect(options.status).toBe(200);
+    expect(options.body).toHaveLength(3);
+    expect(options.body[0]).toMatchObject({ pricePickup: 0, pickupPointRequired: false, points: [] });
+    expect((await stranger.owner.get(shipment)).status).toBe(404);
     expect(await companyIds(stranger, 4)).not.toContain(CDEK);
     const theirs = await stranger.owner.post('/v2/pickups', { warehouseId: stranger.warehouseId, companyId: CDEK, type: 4, date: DAY });
     expect(theirs.status).toBe(400);

@@ -110,10 +110,15 @@ export function deliveryCompanyRoutes(app: App, services: Services): void {
       schema: {
         tags: ['Orders'],
         summary: 'Shipment options for a company and pickup type',
+        description:
+          'The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse\'s holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.',
         querystring: OrderShipmentQuery,
-        response: { 200: Type.Array(ShipmentOption), ...errorResponses(404) },
+        response: { 200: Type.Array(ShipmentOption), ...errorResponses(403, 404) },
       },
     },
-    async (request) => services.deliveryCompanies.orderShipment(request.scope, request.query),
+    async (request) => {
+      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
+      return services.deliveryCompanies.orderShipment(request.scope, request.query, shop?.warehouse ?? null);
+    },
   );
 }

@@ -10,7 +10,8 @@ import { LocalityDirectory } from '../localities/directory.js';
 import { regionKey } from '../localities/names.js';
 import type { Locality } from '../localities/source.js';
 import type { ShopService } from '../shops/service.js';
-import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
+import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
+import { closedReason } from '../warehouses/working-days.js';
 import { addWorkingDays } from '../calculator/rules.js';
 import { courierIntervalsIn } from './courier-intervals.js';
 import type { ReferenceData } from './reference.js';
@@ -40,6 +41,8 @@ const MERGED_SCHEDULE = [...Array(6).fill({ from: '09:00', to: '20:00' }), null]
 /** Options of GET /v2/orders/shipment: the next working days a parcel can leave. */
 const SHIPMENT_DAYS = 3;
 const DROP_OFF_POINTS_SHOWN = 50;
+/** Without a warehouse the days are Monday to Friday: nothing else is known. */
+const NO_HOLIDAYS: ReadonlySet<string> = new Set();
 
 export function toPointItem(point: DeliveryPoint): PointItem {
   return {
@@ -166,8 +169,13 @@ export class DeliveryCompanyService {
     });
   }
 
-  orderShipment(scope: Scope, query: OrderShipmentQuery): ShipmentOption[] {
-    const entry = this.reference.registry.get(query.companyId);
+  /**
+   * For the account's companies: the built-ins and its contracted ones (an order may name those,
+   * so they have options too). With the shop's own warehouse known (Shop-Id), a direct shipment's
+   * days skip its holidays and days off: an order waiting for a pickup on one is refused.
+   */
+  async orderShipment(scope: Scope, query: OrderShipmentQuery, warehouse: Pick<Warehouse, 'type' | 'holidays' | 'schedule'> | null = null): Promise<ShipmentOption[]> {
+    const entry = await this.reference.registry.companyOf(scope.accountId, query.companyId);
     if (!entry) throw notFound('Delivery company', query.companyId);
     if ((query.countryCode ?? 'RU').toUpperCase() !== 'RU') return [];
     const places = this.placesOf(query.region, query.fias);
@@ -180,11 +188,15 @@ export class DeliveryCompanyService {
       query.pickupType === 1
         ? this.reference.registry.pointsIn(company.id, city.id).slice(0, DROP_OFF_POINTS_SHOWN).map((point) => ({ id: point.id, name: point.name, address: point.address, latitude: String(point.latitude), longitude: String(point.longitude), type: point.type }))
         : [];
-    const holidays = new Set<string>();
+    const collectedFrom = query.pickupType === 4 && warehouse?.type === WAREHOUSE_TYPE.own ? warehouse : null;
     const options: ShipmentOption[] = [];
     let day = addDays(todayIn(scope.timeZone), 1);
-    for (let i = 0; i < SHIPMENT_DAYS; i++) {
-      day = addWorkingDays(day, 0, holidays);
+    for (let tried = 0; options.length < SHIPMENT_DAYS && tried < 366; tried++) {
+      day = addWorkingDays(day, 0, NO_HOLIDAYS);
+      if (collectedFrom && closedReason(collectedFrom, day)) {
+        day = addDays(day, 1);
+        continue;
+      }
       options.push({
         pickupDate: { from: `${day}T${query.pickupType === 1 ? '09:00' : '10:00'}:00`, to: `${day}T${query.pickupType === 1 ? '20:00' : '18:00'}:00` },
         pricePickup: query.pickupType === 4 ? pickup?.pricePickup ?? 0 : 0,

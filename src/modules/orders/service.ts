@@ -6,6 +6,8 @@ import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { JsonBody } from '../../platform/compression.js';
 import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
+import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
+import { closedReason } from '../warehouses/working-days.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import { gramsOf } from '../../platform/measures.js';
@@ -362,7 +364,7 @@ export class OrderService {
     for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const) kopecksOf(input[field], field, problems);
     const clientCourierTime = company ? this.courierTimeOf(input, company, problems) : null;
     if (company && !copy) this.checkDropOffPoint(input, sender, company, problems);
-    if (company && !copy) this.checkPickup(input, company, scope.timeZone, problems);
+    if (company && !copy) this.checkPickup(input, company, shop?.warehouse ?? null, scope.timeZone, problems);
     problems.throwIfAny();
 
     // a copy sent the other way has no point yet: a draft asking for one
@@ -423,14 +425,21 @@ export class OrderService {
   /**
    * The rest of what GET /v2/orders/shipment offers: the pickup type an order names must be one
    * the company takes (drop-off at its points, or its own courier), and the day the parcel
-   * leaves must not be past.
+   * leaves must not be past. An order that will wait for a pickup (own warehouse, type 3 or 4)
+   * needs a day the warehouse works: no pickup can be booked on another (POST /v2/pickups),
+   * and the order would wait at 13 for ever.
    */
-  private checkPickup(input: OrderInput, company: Company, timeZone: string, problems: FieldErrorCollector): void {
+  private checkPickup(input: OrderInput, company: Company, warehouse: Warehouse | null, timeZone: string, problems: FieldErrorCollector): void {
     const type = input.pickup?.type;
     if (type === 1 && company.pickup && !company.pickup.dropOff) problems.add('pickup.type', `${company.name} takes no drop-offs at its points; use 4 (its courier) or another company (GET /v2/orders/shipment)`);
     if (type === 4 && !company.pickup?.direct) problems.add('pickup.type', `${company.name} has no courier of its own to collect parcels; use 1 (drop-off) or another company (GET /v2/orders/shipment)`);
     const date = input.pickup?.date;
-    if (date && date.slice(0, 10) < todayIn(timeZone)) problems.add('pickup.date', 'must be today or later');
+    if (!date) return;
+    const day = date.slice(0, 10);
+    const waitsForPickup = warehouse !== null && warehouse.type === WAREHOUSE_TYPE.own && [3, 4].includes(type ?? warehouse.pickupType);
+    const closed = waitsForPickup ? closedReason(warehouse, day) : null;
+    if (day < todayIn(timeZone)) problems.add('pickup.date', 'must be today or later');
+    else if (closed) problems.add('pickup.date', `${closed}: no pickup collects that day`);
   }
 
   private senderOf(shop: Shop | null, input: OrderInput, problems: FieldErrorCollector): SenderSnapshot {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-carrier.js';
-import { warehouseBody } from '../../../test/support/fixtures.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 
@@ -109,6 +109,59 @@ describe('POST /v2/pickups: refusals', () => {
     const otherWarehouse = (await a.owner.get(`/v2/shops/${a.otherShopId}`)).body.warehouse.id;
     expect((await a.owner.withToken(a.shopKey).post('/v2/pickups', pickupBody({ warehouseId: otherWarehouse }))).status).toBe(403);
     expect((await a.owner.get('/v2/pickups')).headers['x-total-count']).toBe('0');
+  });
+
+  it('refuses an order that would wait for a pickup on a day the warehouse hands nothing over; nothing is written', async () => {
+    const before = (await a.owner.get('/v2/orders?list=0')).headers['x-total-count'];
+    const refused = await a.owner.post('/v2/orders', orderBody(a, { cmsId: 'SAT-1', pickup: { type: 4, date: nextSaturday() } }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), errors: [{ field: 'pickup.date' }] });
+    expect((await a.owner.get('/v2/orders?list=0')).headers['x-total-count']).toBe(before);
+  });
+});
+
+describe('GET /v2/orders/shipment with a shop', () => {
+  it('skips the shop warehouse\'s holidays for a direct shipment (4), the days an order waiting for a pickup is refused', async () => {
+    const url = `/v2/orders/shipment?region=${encodeURIComponent('Москва')}&companyId=1&pickupType=4`;
+    const days = (options: Array<{ pickupDate: { from: string } }>) => options.map((option) => option.pickupDate.from.slice(0, 10));
+    const plain = days((await a.owner.get(url)).body);
+    const warehouseId = (await a.owner.post('/v2/warehouses', warehouseBody({ name: 'Склад с отгулом', holidays: [plain[0]] }))).body.id;
+    const shopId = (await a.owner.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин с отгулом' }))).body.id;
+    const withShop = days((await a.owner.get(url, { headers: { 'shop-id': String(shopId) } })).body);
+    expect(withShop).toHaveLength(3);
+    expect(withShop).not.toContain(plain[0]);
+    expect(withShop.slice(0, 2)).toEqual(plain.slice(1));
+    // a drop-off (1) does not wait for the warehouse's courier
+    expect(days((await a.owner.get(url.replace('pickupType=4', 'pickupType=1'), { headers: { 'shop-id': String(shopId) } })).body)[0]).toBe(plain[0]);
+    const refused = await a.owner.post('/v2/orders', orderBody(a, { shopId, cmsId: 'HOL-1', pickup: { type: 4, date: plain[0] } }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((error: { field: string }) => error.field)).toContain('pickup.date');
+  });
+});
+
+describe('pickups of another warehouse, account or caller', () => {
+  it('keeps a shop key to its shop\'s warehouse (403, nothing changed), another account to 404, and asks for a token (401)', async () => {
+    const otherWarehouse = (await a.owner.get(`/v2/shops/${a.otherShopId}`)).body.warehouse.id;
+    const created = await a.owner.post('/v2/pickups', pickupBody({ warehouseId: otherWarehouse, companyId: 3, date: nextWorkday(nextWorkday(nextWorkday(nextWorkday(nextWorkday(DAY))))) }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    const byKey = a.owner.withToken(a.shopKey);
+    expect((await byKey.get(`/v2/pickups/${id}`)).status).toBe(403);
+    expect((await byKey.post('/v2/pickups/cancel', { id })).status).toBe(403);
+    expect((await byKey.get('/v2/pickups?perPage=1000')).body.map((pickup: { id: number }) => pickup.id)).not.toContain(id);
+    const stranger = await t.newAccount('Pickup stranger');
+    expect((await stranger.client.post('/v2/pickups/cancel', { id })).status).toBe(404);
+    expect((await stranger.client.get('/v2/pickups')).headers['x-total-count']).toBe('0');
+    const anonymous = t.client();
+    expect((await anonymous.get('/v2/pickups')).status).toBe(401);
+    expect((await anonymous.get(`/v2/pickups/${id}`)).status).toBe(401);
+    expect((await anonymous.post('/v2/pickups/cancel', { id })).status).toBe(401);
+    const bad = await a.owner.post('/v2/pickups/cancel', {});
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'id' }] });
+    // none of these moved it
+    expect((await a.owner.get(`/v2/pickups/${id}`)).body).toMatchObject({ status: 1, statusHistory: [{ code: 1 }] });
+    expect((await a.owner.post('/v2/pickups/cancel', { id })).status).toBe(204);
   });
 });
 
@@ -257,6 +310,12 @@ describe('GET /v2/pickups', () => {
     await t.runtime.database.db.updateTable('pickups').set({ date: '2020-01-06', status: 4 }).where('id', '=', past.id).execute();
     const archive = await a.owner.get('/v2/pickups?archive=1');
     expect(archive.body.map((pickup: { id: number }) => pickup.id)).toEqual([past.id]);
+    // a refused (Error) pickup of a past day is over too: nothing can be done with it any more
+    const failed = (await a.owner.get('/v2/pickups?perPage=1000')).body.find((pickup: { status: number }) => pickup.status === 5);
+    expect(failed).toBeDefined();
+    await t.runtime.database.db.updateTable('pickups').set({ date: '2020-01-07' }).where('id', '=', failed.id).execute();
+    expect((await a.owner.get('/v2/pickups?archive=1')).body.map((pickup: { id: number }) => pickup.id)).toEqual([failed.id, past.id].sort((x, y) => y - x));
+    expect((await a.owner.get('/v2/pickups?perPage=1000')).body.map((pickup: { id: number }) => pickup.id)).not.toContain(failed.id);
     expect((await a.owner.get('/v2/pickups?archive=3')).status).toBe(400);
     // a shop key sees its own shop's warehouse's pickups
     const byKey = await a.owner.withToken(a.shopKey).get('/v2/pickups?perPage=1000');

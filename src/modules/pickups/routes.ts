@@ -16,7 +16,7 @@ export function pickupRoutes(app: App, services: Services): void {
         tags,
         summary: 'List pickups',
         description:
-          'Current pickups by default (not yet done or canceled, or dated today or later); `archive=1`: done and canceled ones dated before today. Newest first. ' +
+          'Current pickups by default (New or Scheduled, or dated today or later); `archive=1`: ended ones (Done, Canceled, Error) dated before today. Newest first. ' +
           'A shop API key sees its shop\'s warehouse\'s pickups only.',
         querystring: PickupListQuery,
         response: { 200: { ...Type.Array(Pickup), headers: PAGING_HEADERS }, ...errorResponses(403) },

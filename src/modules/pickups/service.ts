@@ -7,7 +7,7 @@
  * 13 -> 14, and their journey goes on from there.
  */
 import type { Scope } from '../../platform/auth.js';
-import { startOfDay, todayIn } from '../../platform/clock.js';
+import { startOfDay, todayIn, weekdayOf } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
 import { PermanentJobError, type Job, type JobQueue, type JobWorker } from '../../platform/jobs.js';
@@ -28,6 +28,7 @@ import type { ShopService } from '../shops/service.js';
 import type { Warehouse } from '../warehouses/schemas.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import type { WarehouseService } from '../warehouses/service.js';
+import { closedReason } from '../warehouses/working-days.js';
 import { PICKUP_STATUS, PICKUP_STATUS_NAMES, type Pickup, type PickupCompaniesQuery, type PickupInput, type PickupListQuery, type PickupStatusItem } from './schemas.js';
 import type { PickupRecord, PickupStore } from './store.js';
 
@@ -59,11 +60,6 @@ function processScope(accountId: number, timeZone = 'UTC'): Scope {
 
 function historyItem(code: number): PickupStatusItem {
   return { code, name: PICKUP_STATUS_NAMES[code] ?? String(code), date: new Date().toISOString() };
-}
-
-/** Monday-first index of a `YYYY-MM-DD` in the 7-value schedule. */
-function scheduleIndexOf(date: string): number {
-  return (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
 }
 
 /** The instant of `HH:MM` on `date` in `timeZone`. */
@@ -108,9 +104,9 @@ export class PickupService {
     const warehouse = await this.reachable(scope, input.warehouseId);
     const problems = new FieldErrorCollector();
     if (warehouse.type !== WAREHOUSE_TYPE.own) problems.add('warehouseId', 'is a fulfilment-type warehouse: the fulfilment warehouse of the service hands its parcels over');
+    const closed = closedReason(warehouse, input.date);
     if (input.date < todayIn(scope.timeZone)) problems.add('date', 'must be today or later');
-    else if (warehouse.holidays.includes(input.date)) problems.add('date', 'is a holiday of the warehouse');
-    else if (warehouse.schedule[scheduleIndexOf(input.date)] === null) problems.add('date', 'is a day off of the warehouse (its schedule)');
+    else if (closed) problems.add('date', closed);
     const offer = (await this.offersAt(scope.accountId, warehouse, input.type)).find((item) => item.id === input.companyId);
     if (!offer) problems.add('companyId', `does not collect from this warehouse's locality by ${input.type === 3 ? 'consolidated pickup (3)' : 'direct shipment (4)'} (GET /v2/pickups/companies lists who does)`);
     const comment = input.comment?.trim() || null;
@@ -182,7 +178,7 @@ export class PickupService {
     const entry = await this.reference.registry.companyOf(accountId, pickup.companyId);
     const timeZone = await this.accounts.timeZoneOf(accountId);
     const warehouse = await this.warehouses.get(processScope(accountId, timeZone), pickup.warehouseId);
-    const hours = warehouse.schedule[scheduleIndexOf(pickup.date)] ?? { from: '09:00', to: '18:00' };
+    const hours = warehouse.schedule[weekdayOf(pickup.date)] ?? { from: '09:00', to: '18:00' };
     if (!entry) {
       await this.fail(pickup, 'The delivery company is no longer available.');
       return;

@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { fromJson, nowIso, toJson, isUniqueViolation } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
-import type { PickupStatusItem } from './schemas.js';
+import { PICKUP_STATUS, type PickupStatusItem } from './schemas.js';
 
 export interface PickupRecord {
   id: number;
@@ -109,11 +109,11 @@ export class PickupStore {
   }
 
   /**
-   * Current pickups (not yet ended, or dated today or later), or the archive: done and
-   * canceled ones dated before `today`. Newest first.
+   * Current pickups (not yet ended, or dated today or later), or the archive: ended ones (done,
+   * canceled, error: nothing more can be done with them) dated before `today`. Newest first.
    */
   async list(accountId: number, filter: { archive: boolean; today: string; warehouseId?: number }, paging: Paging): Promise<Page<PickupRecord>> {
-    const ended = [3, 4];
+    const ended = [PICKUP_STATUS.done, PICKUP_STATUS.canceled, PICKUP_STATUS.error];
     let query = this.db.selectFrom('pickups').where('account_id', '=', accountId);
     if (filter.warehouseId !== undefined) query = query.where('warehouse_id', '=', filter.warehouseId);
     query = filter.archive

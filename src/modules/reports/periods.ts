@@ -4,7 +4,7 @@
  * the midnights of those dates in the account's zone.
  */
 import type { BillingPeriodKind } from '../../config.js';
-import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
+import { addDays, startOfDay, todayIn, weekdayOf } from '../../platform/clock.js';
 
 export interface BillingPeriod {
   /** First day, `YYYY-MM-DD`. */
@@ -16,8 +16,7 @@ export interface BillingPeriod {
 export function periodContaining(date: string, kind: BillingPeriodKind): BillingPeriod {
   if (kind === 'day') return { start: date, end: addDays(date, 1) };
   if (kind === 'week') {
-    const weekday = (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
-    const start = addDays(date, -weekday);
+    const start = addDays(date, -weekdayOf(date));
     return { start, end: addDays(start, 7) };
   }
   const [year, month] = date.split('-').map(Number);
