@@ -178,6 +178,9 @@ describe('CDEK', () => {
   it('maps the ORDER_STATUS webhook (mapper)', () => {
     expect(cdek.eventOfWebhook({ type: 'ORDER_STATUS', date_time: '2026-01-01T10:00:00+0700', uuid: 'u', attributes: { cdek_number: '1106', code: 'DELIVERED', status_date_time: '2026-01-01T10:00:00+0700' } })).toMatchObject({ trackNumber: '1106', statusCode: 44, at: '2026-01-01T03:00:00.000Z' });
     expect(cdek.eventOfWebhook({ type: 'PRINT_FORM', attributes: {} })).toBeNull();
+    // both names CDEK's status list gives for a step, and the return's way back
+    const codes = (list: string[]) => list.map((code) => cdek.CDEK_STATUS[code]);
+    expect(codes(['READY_FOR_SHIPMENT_IN_SENDER_CITY', 'TAKEN_BY_TRANSPORTER_FROM_SENDER_CITY', 'SENT_TO_TRANSIT_CITY', 'MET_AT_RECIPIENT_OFFICE', 'POSTOMAT_SEIZED', 'SENT_TO_SENDER_CITY'])).toEqual([41, 411, 411, 412, 51, 71]);
     expect(cdek.problemsOf({ requests: [{ errors: [{ code: 'a', message: 'b' }] }], errors: [{ code: 'c' }] })).toEqual([{ code: 'c', message: 'c' }, { code: 'a', message: 'b' }]);
   });
 });
