@@ -86,8 +86,13 @@ describe('POST /v2/carrier-integrations/{companyId}', () => {
     expect((await t.runtime.database.db.selectFrom('carrier_integrations').selectAll().execute())).toHaveLength(0);
   });
 
-  it('is for account tokens: a shop key is 403', async () => {
-    expect((await t.client(account.shopKey).post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(403);
+  it('is for account tokens: a shop key is 403, no token 401, and nothing is stored', async () => {
+    const denied = await t.client(account.shopKey).post(`/v2/carrier-integrations/${CDEK}`, cdekParams);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('forbidden');
+    expect((await t.client().post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(401);
+    expect((await t.client().delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(401);
+    expect((await t.runtime.database.db.selectFrom('carrier_integrations').selectAll().execute())).toHaveLength(0);
   });
 
   it('stores checked credentials sealed, shows them masked, never logs them; form bodies work too', async () => {
