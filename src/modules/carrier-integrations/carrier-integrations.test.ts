@@ -119,7 +119,7 @@ describe('a contracted company in the account\'s calculator and orders', () => {
     const mine = await account.owner.post('/v2/calculator', calculatorBody);
     expect(mine.status, JSON.stringify(mine.body)).toBe(200);
     const courier = mine.body['2'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === CDEK);
-    expect(courier).toMatchObject({ deliveryDriver: 'cdek', deliveryCompanyName: 'СДЭК', priceDelivery: 450, tariffName: 'Посылка склад-дверь' });
+    expect(courier).toMatchObject({ deliveryDriver: 'cdek', deliveryCompanyName: 'СДЭК', priceDelivery: 510, tariffName: 'Посылка дверь-дверь' });
     const post3 = mine.body['3'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === 1003);
     expect(post3).toMatchObject({ deliveryDriver: 'russian-post', priceDelivery: 420 });
     const theirs = await stranger.post('/v2/calculator', calculatorBody);
@@ -132,7 +132,7 @@ describe('a contracted company in the account\'s calculator and orders', () => {
     const answer = await account.owner.post('/v2/calculator', { ...calculatorBody, priceDeclared: 1500.5, priceCod: 1000 });
     const courier = answer.body['2'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === CDEK);
     // the fake CDEK's INSURANCE: 0.8% of 1500.50 = 12.00; COD at CDEK's public 3% of 1000
-    expect(courier).toMatchObject({ priceDelivery: 450, priceCommissionDeclared: 12, priceCommissionCod: 30, percentCommissionCod: 3 });
+    expect(courier).toMatchObject({ priceDelivery: 510, priceCommissionDeclared: 12, priceCommissionCod: 30, percentCommissionCod: 3 });
     expect(courier.percentCommissionDeclared).toBeCloseTo(0.8, 2);
   });
 
