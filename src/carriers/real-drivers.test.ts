@@ -50,8 +50,8 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote(quoteRequest, signal());
     expect(quotes).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 1, tariffName: 'Посылка склад-постамат', priceDeliveryKopecks: 29000, days: { min: 3, max: 4 } }),
-      expect.objectContaining({ type: 2, tariffName: 'Посылка склад-дверь', priceDeliveryKopecks: 45000 }),
+      expect.objectContaining({ type: 1, tariffName: 'Посылка дверь-постамат', priceDeliveryKopecks: 35000, days: { min: 3, max: 4 } }),
+      expect.objectContaining({ type: 2, tariffName: 'Посылка дверь-дверь', priceDeliveryKopecks: 51000 }),
     ]));
     await driver.quote(quoteRequest, signal());
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/oauth/token')).toHaveLength(1);
@@ -61,7 +61,7 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote({ ...quoteRequest, declaredKopecks: 150_050, codKopecks: 100_000 }, signal());
     const asked = JSON.parse(fakeCdek.bodies.get('POST /v2/calculator/tariff') ?? '{}') as { tariff_code: number; services: unknown };
-    expect([368, 137]).toContain(asked.tariff_code);
+    expect([366, 139]).toContain(asked.tariff_code);
     expect(asked.services).toEqual([{ code: 'INSURANCE', parameter: '1500.5' }]);
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(2);
     for (const quote of quotes) {
@@ -178,6 +178,12 @@ describe('CDEK', () => {
   it('maps the ORDER_STATUS webhook (mapper)', () => {
     expect(cdek.eventOfWebhook({ type: 'ORDER_STATUS', date_time: '2026-01-01T10:00:00+0700', uuid: 'u', attributes: { cdek_number: '1106', code: 'DELIVERED', status_date_time: '2026-01-01T10:00:00+0700' } })).toMatchObject({ trackNumber: '1106', statusCode: 44, at: '2026-01-01T03:00:00.000Z' });
     expect(cdek.eventOfWebhook({ type: 'PRINT_FORM', attributes: {} })).toBeNull();
+    // registration: tariffs from the sender's door only, to a point of the point's kind
+    const list = { tariff_codes: [{ tariff_code: 136, delivery_mode: 4, delivery_sum: 100 }, { tariff_code: 138, delivery_mode: 2, delivery_sum: 380 }, { tariff_code: 366, delivery_mode: 6, delivery_sum: 350 }, { tariff_code: 139, delivery_mode: 1, delivery_sum: 510 }] };
+    expect([cdek.tariffCodeFor(list, 1), cdek.tariffCodeFor(list, 1, 1), cdek.tariffCodeFor(list, 1, 2), cdek.tariffCodeFor(list, 2)]).toEqual([366, 138, 366, 139]);
+    // both names CDEK's status list gives for a step, and the return's way back
+    const codes = (list: string[]) => list.map((code) => cdek.CDEK_STATUS[code]);
+    expect(codes(['READY_FOR_SHIPMENT_IN_SENDER_CITY', 'TAKEN_BY_TRANSPORTER_FROM_SENDER_CITY', 'SENT_TO_TRANSIT_CITY', 'MET_AT_RECIPIENT_OFFICE', 'POSTOMAT_SEIZED', 'SENT_TO_SENDER_CITY'])).toEqual([41, 411, 411, 412, 51, 71]);
     expect(cdek.problemsOf({ requests: [{ errors: [{ code: 'a', message: 'b' }] }], errors: [{ code: 'c' }] })).toEqual([{ code: 'c', message: 'c' }, { code: 'a', message: 'b' }]);
   });
 });

@@ -106,6 +106,8 @@ export interface ShipmentDetails {
   sender: { name: string; phone: string | null; address: ShipmentAddress | null };
   /** The company's own code of the chosen pickup point (imported points), when any. */
   pointCode: string | null;
+  /** Our type of that point (1 pickup point, 2 parcel locker, 3 post office); absent: unknown. */
+  pointType?: number | null;
   /** Sides of the parcel, cm, longest first (null: unknown). */
   sidesCm: [number, number, number] | null;
   comment: string | null;

@@ -54,7 +54,8 @@ describe('Yandex Delivery driver', () => {
     ]));
     expect(quotes).toHaveLength(2);
     expect(quotes[0].commissions.codCard).toEqual({ percent: 2.2, minimumKopecks: 0 });
-    expect(yandex.pricingRequest(quoteRequest, 2, YANDEX_STATION)).toMatchObject({ source: { platform_station_id: YANDEX_STATION }, destination: { address: 'Санкт-Петербург' }, tariff: 'time_interval', total_weight: 1200, places: [{ physical_dims: { weight_gross: 1200, dx: 30, dy: 10, dz: 20 } }] });
+    expect(yandex.pricingRequest(quoteRequest, 2, YANDEX_STATION)).toMatchObject({ source: { platform_station_id: YANDEX_STATION }, destination: { address: 'Санкт-Петербург' }, tariff: 'time_interval', total_weight: 1200, total_assessed_price: 0, places: [{ physical_dims: { weight_gross: 1200, dx: 30, dy: 10, dz: 20 } }] });
+    expect(yandex.pricingRequest({ ...quoteRequest, declaredKopecks: 150_000 }, 2, YANDEX_STATION)).toMatchObject({ total_assessed_price: 150_000, client_price: 0, payment_method: 'already_paid' });
     // no point in the locality: no type 1; a refused point leaves the courier price
     expect((await driver().quote(quoteRequest, signal())).map((quote) => quote.type)).toEqual([2]);
     expect((await driver().quote({ ...quoteRequest, pointCode: 'GONE' }, signal())).map((quote) => quote.type)).toEqual([2]);

@@ -353,8 +353,8 @@ class Coercer {
 
   /** Items a comma list can carry unambiguously (`types=a,b`, `ids=1,2`): numbers, and names none of which holds a comma. */
   private isCommaListItem(node: SchemaNode): boolean {
-    // a number or an own delivery method id ('12_3') holds no comma either
-    if (node.anyOf) return node.anyOf.every((branch) => this.isCommaListItem(branch) || (typesOf(branch).includes('string') && branch.pattern !== undefined && !branch.pattern.includes(',')));
+    // a number or an own delivery method id ('12_3') holds no comma either (a `{0,14}` quantifier matches none)
+    if (node.anyOf) return node.anyOf.every((branch) => this.isCommaListItem(branch) || (typesOf(branch).includes('string') && branch.pattern !== undefined && !branch.pattern.replace(/\{\d+(,\d*)?\}/g, '').includes(',')));
     const types = typesOf(node);
     if (types.includes('integer') || types.includes('number')) return true;
     return node.enum?.every((item) => typeof item === 'number' || (typeof item === 'string' && !item.includes(','))) ?? false;

@@ -100,12 +100,15 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
         { tariff_code: 136, tariff_name: 'Посылка склад-склад', delivery_mode: 4, delivery_sum: 320.5, period_min: 2, period_max: 4 },
         { tariff_code: 368, tariff_name: 'Посылка склад-постамат', delivery_mode: 7, delivery_sum: 290, period_min: 3, period_max: 4 },
         { tariff_code: 137, tariff_name: 'Посылка склад-дверь', delivery_mode: 3, delivery_sum: 450, period_min: 2, period_max: 3 },
+        { tariff_code: 138, tariff_name: 'Посылка дверь-склад', delivery_mode: 2, delivery_sum: 380, period_min: 2, period_max: 4 },
+        { tariff_code: 366, tariff_name: 'Посылка дверь-постамат', delivery_mode: 6, delivery_sum: 350, period_min: 3, period_max: 4 },
+        { tariff_code: 139, tariff_name: 'Посылка дверь-дверь', delivery_mode: 1, delivery_sum: 510, period_min: 2, period_max: 3 },
       ] } };
     }
     if (path === '/calculator/tariff') {
       // one tariff with its services priced: INSURANCE at 0.8% of `parameter` (the declared value, roubles)
       const body = JSON.parse(request.body) as { tariff_code: number; services?: Array<{ code: string; parameter?: string }> };
-      const delivery = ({ 136: 320.5, 368: 290, 137: 450 } as Record<number, number>)[body.tariff_code];
+      const delivery = ({ 136: 320.5, 368: 290, 137: 450, 138: 380, 366: 350, 139: 510 } as Record<number, number>)[body.tariff_code];
       if (delivery === undefined) return { status: 400, body: { errors: [{ code: 'v2_tariff_not_found', message: `Tariff ${body.tariff_code} is not available` }] } };
       const services = (body.services ?? []).map((service) => {
         const sum = service.code === 'INSURANCE' ? Math.round(Number(service.parameter ?? 0) * 0.8) / 100 : 0;
@@ -114,7 +117,12 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
       return { status: 200, body: { delivery_sum: delivery, period_min: 2, period_max: 4, weight_calc: 1200, services, total_sum: delivery + services.reduce((total, service) => total + service.total_sum, 0), currency: 'RUB' } };
     }
     if (path === '/orders' && request.method === 'POST') {
-      const body = JSON.parse(request.body) as { number: string };
+      const body = JSON.parse(request.body) as { number: string; tariff_code?: number; shipment_point?: string; from_location?: unknown };
+      // as CDEK: a tariff from an office needs the office handed in at, one from the door the sender's address
+      const fromOffice = [136, 368, 137].includes(body.tariff_code ?? 0);
+      if (fromOffice ? !body.shipment_point : !body.from_location) {
+        return { status: 400, body: { requests: [{ type: 'CREATE', state: 'INVALID', errors: [{ code: fromOffice ? 'v2_shipment_point_required' : 'v2_from_location_required', message: fromOffice ? 'Field shipment_point is empty' : 'Field from_location is empty' }] }] } };
+      }
       sequence += 1;
       const uuid = `72753031-${String(sequence).padStart(4, '0')}-4f1b-a55d-f0d3b0b5d1c4`;
       const cdekNumber = String(1100000000 + sequence);

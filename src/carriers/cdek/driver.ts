@@ -73,7 +73,7 @@ export class CdekDriver implements ContractDriver {
       const tariffs = await this.remote.run('quote', 'safe', signal, (attempt) =>
         this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest({ types: [order.type], sender: { latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: order.details?.sender.address?.city, postalCode: order.details?.sender.address?.postalCode }, recipient: { latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: order.details?.address.city, postalCode: order.details?.address.postalCode }, distanceKm: 0, cargo: order.cargo, priceMode: 1 })),
       );
-      const tariffCode = mapper.tariffCodeFor(tariffs, order.type);
+      const tariffCode = mapper.tariffCodeFor(tariffs, order.type, order.details?.pointCode ? (order.details.pointType ?? null) : null);
       if (tariffCode === null) throw new CarrierError(this.remote.companyId, 'CDEK has no tariff for this route and delivery type.');
       const created = await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('POST', '/orders', attempt, mapper.orderRequest(order, tariffCode)));
       info = mapper.orderInfo(created);

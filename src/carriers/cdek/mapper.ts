@@ -10,8 +10,17 @@
  */
 import type { CarrierQuote, CommissionRule, DeliveryType, ImportedPoint, PickupProgress, PickupRequest, QuoteRequest, ShipmentAddress, ShipmentRequest, TrackingEvent } from '../types.js';
 
-/** CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker, 7 office-locker, 8 locker-locker, 9 locker-office, 10 locker-door. */
-const MODE_TO_TYPE: Record<number, DeliveryType> = { 1: 2, 3: 2, 10: 2, 2: 1, 4: 1, 6: 1, 7: 1, 8: 1, 9: 1 };
+/**
+ * CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker,
+ * 7 office-locker, 8 locker-locker, 9 locker-office, 10 locker-door. Only the modes from the
+ * sender's door are quoted and registered: an order is registered with the sender's address
+ * (`from_location`, and CDEK's courier comes by an intake), while CDEK takes a tariff from an
+ * office or locker only with the office the shop hands in at (`shipment_point`), which a
+ * contract does not name yet. Quoting those would offer a price no registration can keep.
+ */
+const MODE_TO_TYPE: Record<number, DeliveryType> = { 1: 2, 2: 1, 6: 1 };
+/** The door modes of type 1 by the kind of point: 2 a pickup point (office), 6 a parcel locker. */
+const POINT_MODE = { office: 2, locker: 6 } as const;
 
 export interface CdekLocation {
   code?: number;
@@ -159,10 +168,17 @@ function declaredRule(tariffCode: number, insurance: CdekInsurance | undefined):
   return { percent: Math.round((kopecks * 1e8) / insurance.declaredKopecks) / 1e6, minimumKopecks: 0 };
 }
 
-/** The tariff registration uses: the cheapest of our type, found by a tariff list first. */
-export function tariffCodeFor(body: unknown, type: DeliveryType): number | null {
+/**
+ * The tariff registration uses: the cheapest of our type in a tariff list; to a pickup point,
+ * one of the point's kind (CDEK refuses a locker tariff to an office and the reverse).
+ * `pointType` is our point type (2 a parcel locker); null: unknown, either kind.
+ */
+export function tariffCodeFor(body: unknown, type: DeliveryType, pointType: number | null = null): number | null {
   const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
-  const ours = list.filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type && typeof tariff.delivery_sum === 'number').sort((a, b) => a.delivery_sum - b.delivery_sum);
+  const pointMode = type === 1 && pointType !== null ? (pointType === 2 ? POINT_MODE.locker : POINT_MODE.office) : null;
+  const ours = list
+    .filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type && (pointMode === null || tariff.delivery_mode === pointMode) && typeof tariff.delivery_sum === 'number')
+    .sort((a, b) => a.delivery_sum - b.delivery_sum);
   return ours[0]?.tariff_code ?? null;
 }
 
@@ -227,13 +243,23 @@ export const CDEK_STATUS: Readonly<Record<string, number>> = {
   CREATED: 13,
   RECEIVED_AT_SHIPMENT_WAREHOUSE: 41,
   READY_TO_SHIP_AT_SENDING_OFFICE: 41,
+  READY_FOR_SHIPMENT_IN_SENDER_CITY: 41,
+  // on the way (CDEK's list carries two names for several steps: both are taken)
   READY_FOR_SHIPMENT_IN_TRANSIT_CITY: 411,
   PASSED_TO_CARRIER_AT_SENDING_OFFICE: 411,
+  TAKEN_BY_TRANSPORTER_FROM_SENDER_CITY: 411,
   SEND_TO_TRANSIT_OFFICE: 411,
+  SENT_TO_TRANSIT_CITY: 411,
   MET_AT_TRANSIT_OFFICE: 411,
+  ACCEPTED_IN_TRANSIT_CITY: 411,
   ACCEPTED_AT_TRANSIT_WAREHOUSE: 411,
+  RETURNED_TO_TRANSIT_WAREHOUSE: 411,
+  READY_TO_SHIP_IN_TRANSIT_OFFICE: 411,
+  PASSED_TO_CARRIER_AT_TRANSIT_OFFICE: 411,
+  TAKEN_BY_TRANSPORTER_FROM_TRANSIT_CITY: 411,
   SENT_TO_RECIPIENT_CITY: 411,
   ACCEPTED_IN_RECIPIENT_CITY: 412,
+  MET_AT_RECIPIENT_OFFICE: 412,
   ACCEPTED_AT_RECIPIENT_CITY_WAREHOUSE: 412,
   ACCEPTED_AT_PICK_UP_POINT: 42,
   POSTOMAT_POSTED: 42,
@@ -241,8 +267,13 @@ export const CDEK_STATUS: Readonly<Record<string, number>> = {
   DELIVERED: 44,
   POSTOMAT_RECEIVED: 44,
   NOT_DELIVERED: 462,
-  RETURNED_TO_SENDER_CITY_WAREHOUSE: 71,
   RETURNED_TO_RECIPIENT_CITY_WAREHOUSE: 51,
+  POSTOMAT_SEIZED: 51,
+  // the return's way back
+  SENT_TO_SENDER_CITY: 71,
+  MET_AT_SENDING_OFFICE: 71,
+  ACCEPTED_IN_SENDER_CITY: 71,
+  RETURNED_TO_SENDER_CITY_WAREHOUSE: 71,
   RETURNED: 72,
   REMOVED: 10,
 };

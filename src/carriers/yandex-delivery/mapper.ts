@@ -54,7 +54,9 @@ export function pricingRequest(request: QuoteRequest, type: DeliveryType, statio
     destination: type === 1 ? { platform_station_id: request.pointCode } : { address: request.recipient.name },
     tariff: POLICY[type],
     total_weight: Math.max(1, Math.round(request.cargo.weightGrams)),
-    total_assessed_price: 0,
+    // the declared value: Yandex prices its share in (an order sends it as `assessed_unit_price`)
+    total_assessed_price: Math.max(0, Math.round(request.declaredKopecks ?? 0)),
+    // priced as prepaid: the commission on a payment at delivery is added by the calculator (COMMISSION_ON_PAYMENT)
     client_price: 0,
     payment_method: 'already_paid',
     places: placesOf(request.cargo),

@@ -5,6 +5,7 @@ import { sendJsonBody } from '../../platform/compression.js';
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
 import type { DeliveryType } from '../../carriers/types.js';
+import { parseOwnMethodId } from '../delivery-methods/rules.js';
 import { CalculatorBody, CalculatorResult, CompanyBody, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './schemas.js';
 
 const tags = ['Calculator'];
@@ -64,7 +65,7 @@ export function calculatorRoutes(app: App, services: Services): void {
       if (!type) problems.push({ field: 'Type', message: 'is required' });
       else if (!/^[123]$/.test(type)) problems.push({ field: 'Type', message: 'must be 1, 2 or 3' });
       if (!companyId) problems.push({ field: 'Company-Id', message: 'is required' });
-      else if (!/^([1-9]\d{0,8}|[1-9]\d{0,14}_[1-9]\d{0,14})$/.test(companyId)) problems.push({ field: 'Company-Id', message: "must be a delivery company id, or an own delivery method's '{accountId}_{methodId}'" });
+      else if (!/^[1-9]\d{0,8}$/.test(companyId) && !parseOwnMethodId(companyId)) problems.push({ field: 'Company-Id', message: "must be a delivery company id, or an own delivery method's '{accountId}_{methodId}'" });
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], true);
       if (problems.length) throw new AppError(400, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
       const json = await services.calculator.calculateOneJson(request.scope, shop, request.body, Number(type) as DeliveryType, companyIdOf(companyId as string), logFailures(request));

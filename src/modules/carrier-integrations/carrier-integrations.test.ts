@@ -86,8 +86,13 @@ describe('POST /v2/carrier-integrations/{companyId}', () => {
     expect((await t.runtime.database.db.selectFrom('carrier_integrations').selectAll().execute())).toHaveLength(0);
   });
 
-  it('is for account tokens: a shop key is 403', async () => {
-    expect((await t.client(account.shopKey).post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(403);
+  it('is for account tokens: a shop key is 403, no token 401, and nothing is stored', async () => {
+    const denied = await t.client(account.shopKey).post(`/v2/carrier-integrations/${CDEK}`, cdekParams);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('forbidden');
+    expect((await t.client().post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(401);
+    expect((await t.client().delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(401);
+    expect((await t.runtime.database.db.selectFrom('carrier_integrations').selectAll().execute())).toHaveLength(0);
   });
 
   it('stores checked credentials sealed, shows them masked, never logs them; form bodies work too', async () => {
@@ -114,7 +119,7 @@ describe('a contracted company in the account\'s calculator and orders', () => {
     const mine = await account.owner.post('/v2/calculator', calculatorBody);
     expect(mine.status, JSON.stringify(mine.body)).toBe(200);
     const courier = mine.body['2'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === CDEK);
-    expect(courier).toMatchObject({ deliveryDriver: 'cdek', deliveryCompanyName: 'СДЭК', priceDelivery: 450, tariffName: 'Посылка склад-дверь' });
+    expect(courier).toMatchObject({ deliveryDriver: 'cdek', deliveryCompanyName: 'СДЭК', priceDelivery: 510, tariffName: 'Посылка дверь-дверь' });
     const post3 = mine.body['3'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === 1003);
     expect(post3).toMatchObject({ deliveryDriver: 'russian-post', priceDelivery: 420 });
     const theirs = await stranger.post('/v2/calculator', calculatorBody);
@@ -127,7 +132,7 @@ describe('a contracted company in the account\'s calculator and orders', () => {
     const answer = await account.owner.post('/v2/calculator', { ...calculatorBody, priceDeclared: 1500.5, priceCod: 1000 });
     const courier = answer.body['2'].find((option: { deliveryCompanyId: number }) => option.deliveryCompanyId === CDEK);
     // the fake CDEK's INSURANCE: 0.8% of 1500.50 = 12.00; COD at CDEK's public 3% of 1000
-    expect(courier).toMatchObject({ priceDelivery: 450, priceCommissionDeclared: 12, priceCommissionCod: 30, percentCommissionCod: 3 });
+    expect(courier).toMatchObject({ priceDelivery: 510, priceCommissionDeclared: 12, priceCommissionCod: 30, percentCommissionCod: 3 });
     expect(courier.percentCommissionDeclared).toBeCloseTo(0.8, 2);
   });
 

@@ -322,6 +322,13 @@ describe('an order with an own delivery method', () => {
     const foreign = await owner.post('/v2/orders', body(`${strangerAccountId}_${method.split('_')[1]}`));
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors).toEqual([{ field: 'delivery.company.id', message: expect.stringContaining('is not a delivery method of this account') }]);
+    // a part longer than 15 digits is bad input wherever an own id is taken, not an unknown method
+    const tooLong = `${accountId}_1234567890123456`;
+    const longOrder = await owner.post('/v2/orders', body(tooLong));
+    expect(longOrder.status).toBe(400);
+    expect(fields(longOrder.body)).toContain('delivery.company.id');
+    expect((await owner.post('/v2/calculator', { reception: { countryCode: 'RU', cityName: 'Москва' }, products: [book], companyIds: [tooLong] }, { headers: { 'Shop-Id': String(shopId) } })).status).toBe(400);
+    expect((await owner.post('/v2/calculator/one', { reception: { countryCode: 'RU', cityName: 'Москва' }, products: [book] }, { headers: { 'Shop-Id': String(shopId), Type: '2', 'Company-Id': tooLong } })).status).toBe(400);
     const wrongType = await owner.post('/v2/orders', body(method, 3));
     expect(fields(wrongType.body)).toEqual(['delivery.type']);
 
@@ -360,6 +367,7 @@ describe('an order with an own delivery method', () => {
     const ids = (response: { body: Array<{ id: number }> }) => response.body.map((order) => order.id);
 
     const only = await owner.get(`/v2/orders?deliveryCompanies=${method}`);
+
     expect(only.status).toBe(200);
     expect(ids(only)).toEqual([own]);
     expect(only.headers['x-total-count']).toBe('1');
@@ -371,6 +379,7 @@ describe('an order with an own delivery method', () => {
     const foreign = await owner.get(`/v2/orders?deliveryCompanies=${strangerAccountId}_${method.split('_')[1]}`);
     expect(foreign.body).toEqual([]);
     expect((await owner.get('/v2/orders?deliveryCompanies=1_x')).status).toBe(400);
+    expect((await owner.get(`/v2/orders?deliveryCompanies=${accountId}_1234567890123456,5`)).status).toBe(400);
   });
 
   withTools('has our own sticker: the method named, our track number as a barcode', async () => {

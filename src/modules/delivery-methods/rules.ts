@@ -46,9 +46,13 @@ export const OWN_DRIVER = 'own';
 /** A pickup point of an own method is offered when it is this close to the recipient's locality. */
 export const OWN_POINTS_WITHIN_KM = 50;
 
-const OWN_ID = /^([1-9][0-9]{0,14})_([1-9][0-9]{0,14})$/;
-/** The pattern of a string id of convention 12 in schemas (no comma in it: comma lists of ids stay splittable). */
-export const OWN_METHOD_ID_PATTERN = '^[1-9][0-9]*_[1-9][0-9]*$';
+/**
+ * The pattern of a string id of convention 12 in schemas and headers: each number at most 15
+ * digits (safe in JavaScript and in a bigint column), so what passes a schema also parses.
+ * No comma in it: comma lists of ids stay splittable.
+ */
+export const OWN_METHOD_ID_PATTERN = '^([1-9][0-9]{0,14})_([1-9][0-9]{0,14})$';
+const OWN_ID = new RegExp(OWN_METHOD_ID_PATTERN);
 /** Two 15-digit numbers and the underscore. */
 export const OWN_METHOD_ID_MAX_LENGTH = 31;
 

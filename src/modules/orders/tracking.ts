@@ -531,6 +531,7 @@ function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: string | nul
     address: address(doc.deliveryAddress, doc.deliveryAddress.zipCode ?? null),
     sender: { name: doc.sender.fullName ?? doc.brand, phone: doc.sender.phone ?? null, address: doc.senderAddress ? address(doc.senderAddress, null) : null },
     pointCode,
+    pointType: doc.delivery.point?.type ?? null,
     sidesCm: sides.every((side) => side > 0) ? [sides[0], sides[1], sides[2]] : null,
     comment: doc.comment ?? null,
   };
