@@ -17,6 +17,7 @@ import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
 import { closeWithin } from './platform/stopping.js';
+import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
@@ -105,8 +106,9 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
 
-  if (!(await runtime.services.accounts.hasAnyAccount())) {
-    const created = await runtime.services.accounts.createAccount({ name: 'Default account' });
+  // processes starting together on an empty database make one account between them
+  const created = await underStartLock(runtime.database, async () => ((await runtime.services.accounts.hasAnyAccount()) ? null : runtime.services.accounts.createAccount({ name: 'Default account' })));
+  if (created) {
     process.stdout.write(
       [
         '',
@@ -231,7 +233,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
-      await withRuntime(config, (runtime) => importReferenceData(runtime.services, { force: true }));
+      await withRuntime(config, (runtime) => importReferenceData(runtime.database, runtime.services, { force: true }));
       process.stdout.write('Reference data imported.\n');
       return;
     default:
