@@ -144,6 +144,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
+  tokens.followRevocations(readCache);
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries);
