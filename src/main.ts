@@ -16,6 +16,7 @@ import { startRuntime, importReferenceData, loadSecret, type Runtime } from './b
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
+import { DatabaseFileStore } from './platform/files.js';
 import { closeWithin } from './platform/stopping.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
@@ -125,6 +126,14 @@ async function serve(config: Config): Promise<void> {
         '',
       ].join('\n'),
     );
+  }
+
+  if (runtime.services.files instanceof DatabaseFileStore) {
+    // files this process kept in DATA_DIR before FILE_STORE became `database`: moved in, so every process serves them
+    runtime.services.files
+      .adoptLocalFiles()
+      .then((adopted) => adopted > 0 && app.log.info({ adopted }, 'moved files from DATA_DIR/files into the database'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'moving files from DATA_DIR/files into the database failed'));
   }
 
   const maintenance = setInterval(() => {
