@@ -331,12 +331,23 @@ class ChunkWriter extends Writable {
 
   private async flush(all: boolean): Promise<void> {
     while (this.pendingBytes >= FILE_CHUNK_BYTES || (all && this.pendingBytes > 0)) {
-      const joined = Buffer.concat(this.pending);
-      const bytes = joined.subarray(0, FILE_CHUNK_BYTES);
-      const left = joined.subarray(bytes.length);
-      this.pending = left.length > 0 ? [left] : [];
-      this.pendingBytes = left.length;
-      await this.store(this.seq++, bytes);
+      // takes one chunk off the front; views, not copies, of a large buffer written at once
+      const parts: Buffer[] = [];
+      let taken = 0;
+      while (taken < FILE_CHUNK_BYTES && this.pending.length > 0) {
+        const head = this.pending[0];
+        const wanted = FILE_CHUNK_BYTES - taken;
+        if (head.length <= wanted) {
+          parts.push(head);
+          this.pending.shift();
+        } else {
+          parts.push(head.subarray(0, wanted));
+          this.pending[0] = head.subarray(wanted);
+        }
+        taken += parts[parts.length - 1].length;
+      }
+      this.pendingBytes -= taken;
+      await this.store(this.seq++, parts.length === 1 ? parts[0] : Buffer.concat(parts, taken));
     }
   }
 }
@@ -388,7 +399,8 @@ export class DatabaseFileStore extends CatalogedFileStore {
     const row = await this.liveRow(name);
     if (!row) return null;
     if (!flag(row.in_database ?? false)) return this.before.openRow(row);
-    return this.opened(row, Readable.from(this.chunksOf(name, Number(row.size))));
+    // bytes, not objects: the stream reads ahead one chunk, not sixteen
+    return this.opened(row, Readable.from(this.chunksOf(name, Number(row.size)), { objectMode: false, highWaterMark: FILE_CHUNK_BYTES }));
   }
 
   /** One chunk at a time: a download holds at most one chunk in memory. */
