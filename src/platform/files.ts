@@ -242,11 +242,8 @@ export class LocalFileStore extends CatalogedFileStore {
       out.on('error', reject);
     });
     try {
-      await write(out);
-      if (!out.writableEnded) out.end();
-      await closed;
+      await writeAll(out, closed, write);
     } catch (error) {
-      out.destroy();
       await fs.promises.rm(partial, { force: true });
       throw error;
     }
@@ -284,6 +281,20 @@ export class LocalFileStore extends CatalogedFileStore {
 
   async removeBytes(names: string[]): Promise<void> {
     await Promise.all(names.map((name) => fs.promises.rm(this.pathOf(name), { force: true })));
+  }
+}
+
+/** Runs `write` into `out` and waits until `done` (the bytes are where `out` puts them); a failure destroys `out`. */
+async function writeAll(out: Writable, done: Promise<unknown>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+  // destroyed after a failing writer, `done` may reject too ("premature close"): the same failure
+  done.catch(() => undefined);
+  try {
+    await write(out);
+    if (!out.writableEnded) out.end();
+    await done;
+  } catch (error) {
+    out.destroy();
+    throw error;
   }
 }
 
@@ -378,17 +389,7 @@ export class DatabaseFileStore extends CatalogedFileStore {
       const out = new ChunkWriter(async (seq, bytes) => {
         await trx.insertInto('file_chunks').values({ name, seq, bytes }).execute();
       });
-      const done = finished(out);
-      // destroyed after a failing writer: its "premature close" is that same failure
-      done.catch(() => undefined);
-      try {
-        await write(out);
-        if (!out.writableEnded) out.end();
-        await done;
-      } catch (error) {
-        out.destroy();
-        throw error;
-      }
+      await writeAll(out, finished(out), write);
       row.size = out.size;
       await trx.updateTable('files').set({ size: out.size }).where('name', '=', name).execute();
     });
