@@ -326,7 +326,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
   everyV2Response: { '429': 'Too many requests for this token (or address) this minute: retry after the Retry-After header.' },
   tags: [
     { name: 'Service', description: 'Health, readiness, version and metrics of the process (extensions).' },
-    { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send "Authorization: Bearer <token>".' },
+    { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).' },
     { name: 'Reference lists', description: 'Contract 4.1: services, delivery and return companies, pickup points, courier intervals, order statuses.' },
     { name: 'Tracking', description: 'Contract 4.1 (GET /v2/tracking); extensions: the recipient tracking page and the delivery companies\' status push.' },
     { name: 'Shops', description: 'Contract 4.2; extensions: API key rotation and widget settings.' },

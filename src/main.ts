@@ -105,26 +105,6 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
 
-  if (!(await runtime.services.accounts.hasAnyAccount())) {
-    const created = await runtime.services.accounts.createAccount({ name: 'Default account' });
-    process.stdout.write(
-      [
-        '',
-        '================================================================================',
-        ` First start: created account ${created.accountId}. Its API token is shown only now:`,
-        '',
-        `   ${created.token}`,
-        '',
-        ' Try it:',
-        `   curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/v2/lists/order-statuses`,
-        '',
-        ` API documentation: ${config.publicUrl}/docs`,
-        '================================================================================',
-        '',
-      ].join('\n'),
-    );
-  }
-
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
     runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
@@ -185,6 +165,31 @@ async function serve(config: Config): Promise<void> {
     throw listenProblem(error, config) ?? error;
   });
   app.log.info({ url: config.publicUrl, database: config.databaseKind }, 'delivery service listening');
+  // Only once the port is ours: a start that stops on a taken port must not use up the one
+  // showing of the first account's token.
+  await createFirstAccount(runtime, config);
+}
+
+async function createFirstAccount(runtime: Runtime, config: Config): Promise<void> {
+  if (!(await runtime.services.accounts.hasAnyAccount())) {
+    const created = await runtime.services.accounts.createAccount({ name: 'Default account' });
+    process.stdout.write(
+      [
+        '',
+        '================================================================================',
+        ` First start: created account ${created.accountId}. Its API token is shown only now:`,
+        '',
+        `   ${created.token}`,
+        '',
+        ' Try it:',
+        `   curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/v2/lists/order-statuses`,
+        '',
+        ` API documentation: ${config.publicUrl}/docs`,
+        '================================================================================',
+        '',
+      ].join('\n'),
+    );
+  }
 }
 
 async function main(argv: string[]): Promise<void> {

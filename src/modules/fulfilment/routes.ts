@@ -8,7 +8,7 @@ import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, Operato
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
-const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.';
+const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.';
 
 export function fulfilmentRoutes(app: App, services: Services): void {
   app.get(
