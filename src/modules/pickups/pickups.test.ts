@@ -3,7 +3,7 @@ import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-carrier.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
+import { dropOffPointOf, orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 
 /** The next Monday-to-Friday day after today in Moscow (the test warehouses work on weekdays). */
@@ -188,7 +188,7 @@ describe('a pickup\'s life with a built-in company', () => {
       await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-1', pickup: { type: 4, date: DAY } })),
       await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-2', pickup: { type: 4, date: DAY } })),
     ];
-    const dropped = await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-3', pickup: { pointId: a.dropOffPointId, date: DAY } }));
+    const dropped = await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-3', pickup: { pointId: dropOffPointOf(t, 1), date: DAY } }));
     const created = await a.owner.post('/v2/pickups', pickupBody({ comment: 'Позвоните за час' }));
     expect(created.status).toBe(201);
     const id = created.body.id as number;
