@@ -94,7 +94,7 @@ describe('a start that cannot work', () => {
     } finally {
       holder.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('describeDatabase', () => {
