@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { failAtCrashPoint } from '../src/platform/crash-points.js';
 import { createTestApp, type TestApp } from './support/app.js';
 import { FULFILMENT_WAREHOUSE, fulfilmentAccount, newProduct, type FulfilmentAccount } from './support/fulfilment.js';
-import { dropOffPointOf, orderBody } from './support/orders.js';
+import { orderBody } from './support/orders.js';
 
 let t: TestApp;
 let a: FulfilmentAccount;
@@ -26,7 +26,7 @@ const orderStatus = async (id: number) => (await a.owner.get(`/v2/orders/${id}`)
 
 describe('a state change and its follow-up job commit together', () => {
   it('registration finished: the order stays 12 until 13 and its first journey step can commit together', async () => {
-    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId, dropOffPointId: dropOffPointOf(t, 1) }))).body.id as number;
+    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId }))).body.id as number;
     expect((await a.owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
     const journeys = await pendingJobs('orders.journey');
     failAtCrashPoint('enqueue:orders.journey');
@@ -41,7 +41,7 @@ describe('a state change and its follow-up job commit together', () => {
   });
 
   it('a journey step: the order keeps its status until the step and the next one can commit together', async () => {
-    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId, dropOffPointId: dropOffPointOf(t, 1) }))).body.id as number;
+    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId }))).body.id as number;
     await a.owner.post('/v2/orders/confirm', { ids: [id] });
     await a.worker.runDue();
     expect(await orderStatus(id)).toBe(13);
