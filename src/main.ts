@@ -18,7 +18,9 @@ import { processScope } from './platform/auth.js';
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
+import { DatabaseFileStore } from './platform/files.js';
 import { closeWithin } from './platform/stopping.js';
+import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
@@ -136,6 +138,14 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
 
+  if (runtime.services.files instanceof DatabaseFileStore) {
+    // files this process kept in DATA_DIR before FILE_STORE became `database`: moved in, so every process serves them
+    runtime.services.files
+      .adoptLocalFiles()
+      .then((adopted) => adopted > 0 && app.log.info({ adopted }, 'moved files from DATA_DIR/files into the database'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'moving files from DATA_DIR/files into the database failed'));
+  }
+
   const maintenance = setInterval(() => {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
     runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
@@ -202,8 +212,9 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function createFirstAccount(runtime: Runtime, config: Config): Promise<void> {
-  if (!(await runtime.services.accounts.hasAnyAccount())) {
-    const created = await runtime.services.accounts.createAccount({ name: 'Default account' });
+  // processes starting together on an empty database make one account between them
+  const created = await underStartLock(runtime.database, async () => ((await runtime.services.accounts.hasAnyAccount()) ? null : runtime.services.accounts.createAccount({ name: 'Default account' })));
+  if (created) {
     process.stdout.write(
       [
         '',
@@ -269,7 +280,7 @@ async function main(argv: string[]): Promise<void> {
       return sandboxCommand(config, rest);
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
-      await withRuntime(config, (runtime) => importReferenceData(runtime.services, { force: true }));
+      await withRuntime(config, (runtime) => importReferenceData(runtime.database, runtime.services, { force: true }));
       process.stdout.write('Reference data imported.\n');
       return;
     default:

@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import path from 'node:path';
 import { SecretBox } from './platform/crypto.js';
-import { FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
+import { DatabaseFileStore, FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
 import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
@@ -136,7 +136,7 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -147,6 +147,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
+  tokens.followRevocations(readCache);
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
@@ -163,7 +164,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
   stock.connect(products, kits, shops);
-  const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
+  const fileCatalog = new FileCatalog(db);
+  const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays };
+  const localFiles = new LocalFileStore(fileCatalog, { ...fileOptions, directory: path.join(config.dataDir, 'files') });
+  // several processes on one PostgreSQL must serve each other's files: the database holds them (FILE_STORE)
+  const files = config.fileStore === 'database' ? new DatabaseFileStore(fileCatalog, db, fileOptions, localFiles) : localFiles;
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
@@ -177,7 +182,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
   reference.registry.useAccountCompanies(carrierIntegrations);
   const carrierPoints = new CarrierPointImport(carrierIntegrations, contractCompanies, reference, jobs, config.carrierPointsImportHours);
-  carrierIntegrations.onConnected((companyId) => carrierPoints.queueImport(companyId));
+  carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
@@ -188,7 +193,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     secret: secretBox.derive('carrier-push'),
   }, accounts);
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
-  carrierIntegrations.onConnected((companyId, accountId) => carrierWebhooks.queueSubscription(accountId, companyId));
+  carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
   carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
   const events = new EventService(new EventStore(db, database.kind), jobs);

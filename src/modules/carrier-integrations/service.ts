@@ -42,7 +42,7 @@ interface AccountContracts {
 
 export class CarrierIntegrationService {
   private readonly accounts = new Map<number, AccountContracts>();
-  private readonly connectedListeners: Array<(companyId: number, accountId: number) => Promise<void>> = [];
+  private readonly connectedListeners: Array<(companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>> = [];
   private followUp: DisconnectFollowUp | null = null;
 
   constructor(
@@ -99,13 +99,14 @@ export class CarrierIntegrationService {
       throw new AppError(503, 'carrier_unavailable', `${company.file.name} could not check the credentials now; try again later. ${(error as Error).message}`);
     }
     const { sealed, masked } = sealCredentials(this.secretBox, credentials);
-    await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode });
+    await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode }, async (trx) => {
+      for (const listener of this.connectedListeners) await listener(companyId, scope.accountId, trx);
+    });
     this.accounts.delete(scope.accountId);
-    for (const listener of this.connectedListeners) await listener(companyId, scope.accountId);
   }
 
-  /** Work to do once a contract is connected (its directory imported, its webhook subscribed). */
-  onConnected(listener: (companyId: number, accountId: number) => Promise<void>): void {
+  /** Work to do once a contract is connected (its directory imported, its webhook subscribed), queued in the transaction that stores it. */
+  onConnected(listener: (companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>): void {
     this.connectedListeners.push(listener);
   }
 

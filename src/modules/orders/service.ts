@@ -895,14 +895,16 @@ export class OrderService {
     });
   }
 
-  async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras): Promise<boolean> {
+  async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras, followUp?: (trx: Db) => Promise<void>): Promise<boolean> {
     const move = doc.fulfilment ? stockMoveOf(record.status, doc.status) : null;
-    if (!move) return this.store.update(record.accountId, record, doc, extras);
+    if (!move && !followUp) return this.store.update(record.accountId, record, doc, extras);
     const actor: StockActor = { actor: `process:company-${record.companyId}`, employeeId: null };
     return this.store.transaction(async (trx) => {
       if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;
       if (move === 'ship') await this.fulfilment.ship(trx, record.accountId, record.id, actor);
-      else await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor);
+      else if (move) await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor);
+      // the jobs the status implies commit with it (an outbox): never a status without its next step
+      await followUp?.(trx);
       return true;
     });
   }

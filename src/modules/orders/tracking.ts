@@ -89,12 +89,9 @@ export class TrackingService {
         if (!record || record.status !== STATUS.prepared) break;
         const simulated = this.simulated(record.companyId);
         const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: STATUS.shipped, at: new Date().toISOString(), description };
-        const outcome = await this.apply(record, parseDoc(record.doc), event, simulated ? { journeyStep: 0 } : {});
+        const outcome = await this.apply(record, parseDoc(record.doc), event, simulated ? { journeyStep: 0 } : {}, simulated ? (trx) => this.scheduleJourney(accountId, orderId, 0, trx) : undefined);
         if (outcome === 'raced') continue;
-        if (outcome === 'applied') {
-          moved.push(orderId);
-          if (simulated) await this.scheduleJourney(accountId, orderId, 0);
-        }
+        if (outcome === 'applied') moved.push(orderId);
         break;
       }
     }
@@ -191,10 +188,15 @@ export class TrackingService {
     // a parcel a pickup collects starts its journey when collected (handOver), not now
     const simulated = registration !== null && this.simulated(record.companyId) && !(await this.collectedByPickup(record.accountId, doc));
     if (simulated) extras.journeyStep = 0;
-    // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
-    if (!(await this.store.update(record.accountId, record, doc, extras))) return;
-    this.orders.changed(record.accountId);
-    if (simulated) await this.scheduleJourney(record.accountId, record.id, 0);
+    // The order at 13 and its first journey step commit together: a process dying between
+    // the two left the order at 13 with nothing queued, for good (issue 25).
+    const written = await this.store.transaction(async (trx) => {
+      // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
+      if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;
+      if (simulated) await this.scheduleJourney(record.accountId, record.id, 0, trx);
+      return true;
+    });
+    if (written) this.orders.changed(record.accountId);
   }
 
   /**
@@ -300,10 +302,9 @@ export class TrackingService {
     const more = next < steps.length;
     const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description };
     if (step.paymentMethod) event.paymentMethod = step.paymentMethod;
-    const outcome = await this.apply(record, doc, event, { journeyStep: more ? next : -1 });
+    const outcome = await this.apply(record, doc, event, { journeyStep: more ? next : -1 }, more ? (trx) => this.scheduleJourney(accountId, record.id, next, trx) : undefined);
     // changed by someone else meanwhile: the job is retried and reads it again
     if (outcome === 'raced') throw new Error(`order ${record.id} changed while its journey moved on`);
-    if (outcome === 'applied' && more) await this.scheduleJourney(accountId, record.id, next);
     return outcome;
   }
 
@@ -323,8 +324,11 @@ export class TrackingService {
     });
   }
 
-  /** One status from the company: appended to the history, with hold dates at points. */
-  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}): Promise<'applied' | 'refused' | 'raced'> {
+  /**
+   * One status from the company: appended to the history, with hold dates at points.
+   * `followUp` queues the work the status implies, in the transaction that writes it.
+   */
+  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}, followUp?: (trx: Db) => Promise<void>): Promise<'applied' | 'refused' | 'raced'> {
     if (!acceptsCarrierStatus(record.status, event.statusCode)) return 'refused';
     const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
     doc.status = event.statusCode;
@@ -349,7 +353,7 @@ export class TrackingService {
       // the parcel is back: a return the shop asked for is done
       doc.tasks = doc.tasks.map((task) => (task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task));
     }
-    if (!(await this.orders.writeCarrierStatus(record, doc, extras))) return 'raced';
+    if (!(await this.orders.writeCarrierStatus(record, doc, extras, followUp))) return 'raced';
     this.orders.changed(record.accountId);
     return 'applied';
   }

@@ -218,14 +218,13 @@ export class PickupService {
       return;
     }
     const followUp = entry.driver.code === 'tariff' ? PICKUP_COLLECT_JOB : PICKUP_CHECK_JOB;
-    const booked = await this.store.db.transaction().execute(async (trx) => {
+    await this.store.db.transaction().execute(async (trx) => {
       const moved = await this.store.move(accountId, pickup.id, [PICKUP_STATUS.new], { status: PICKUP_STATUS.scheduled, statusHistory: [historyItem(PICKUP_STATUS.scheduled), ...pickup.statusHistory], number: booking.number, timeFrom: booking.timeFrom, timeTo: booking.timeTo }, trx);
       // the courier comes in the interval: collected (built-in) or asked about (HTTP) from its start
       if (moved) await this.jobs.enqueue(accountId, followUp, { pickupId: pickup.id }, { runAt: instantOf(pickup.date, booking.timeFrom, timeZone), uniqueKey: `${followUp}:${pickup.id}:${Date.now()}` }, trx);
-      return moved;
+      // canceled while the company answered: call its booking off (queued before this job is done: a retry finds the pickup canceled and would not)
+      else await this.jobs.enqueue(accountId, PICKUP_CANCEL_JOB, { pickupId: pickup.id, companyId: pickup.companyId, number: booking.number }, { uniqueKey: `pickup-cancel:${pickup.id}` }, trx);
     });
-    // canceled while the company answered: call its booking off
-    if (!booked) await this.jobs.enqueue(accountId, PICKUP_CANCEL_JOB, { pickupId: pickup.id, companyId: pickup.companyId, number: booking.number }, { uniqueKey: `pickup-cancel:${pickup.id}` });
   }
 
   private async cancelWithCompany(job: Job<{ pickupId: number; companyId: number; number: string }>, signal: AbortSignal): Promise<void> {
