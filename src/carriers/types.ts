@@ -48,6 +48,11 @@ export interface QuoteRequest {
    */
   pointCode?: string;
   /**
+   * Our type of the point an order chose (1 pickup point, 2 parcel locker), when it chose one:
+   * companies whose tariffs differ by the kind of point (CDEK office or locker) price that kind only.
+   */
+  pointType?: number;
+  /**
    * The order's declared value and what the recipient pays on delivery (goods and the
    * delivery price they pay), kopecks: for companies whose calculators price their own
    * insurance and COD fees (CDEK, Boxberry). Absent: none.
@@ -108,9 +113,33 @@ export interface ShipmentDetails {
   pointCode: string | null;
   /** Our type of that point (1 pickup point, 2 parcel locker, 3 post office); absent: unknown. */
   pointType?: number | null;
-  /** Sides of the parcel, cm, longest first (null: unknown). */
+  /** Sides of the parcel, cm, longest first (null: unknown); each place's own sides are in `cargo.places`. */
   sidesCm: [number, number, number] | null;
   comment: string | null;
+  /**
+   * The goods, one line per product: companies print the recipient's cash receipt from them
+   * (CDEK `items`, Boxberry `items`). Empty: the order named none.
+   */
+  goods?: ShipmentGoods[];
+  /** The part of `codKopecks` that is the delivery charge the recipient pays (CDEK `delivery_recipient_cost`, Boxberry `delivery_sum`). */
+  deliveryCodKopecks?: number;
+  /** The tariff the order was priced with (its `delivery.company.tariff`): registration keeps to it where the company names tariffs. */
+  tariffName?: string | null;
+}
+
+/** One line of goods as a company's order takes it: amounts per unit. */
+export interface ShipmentGoods {
+  name: string;
+  /** The shop's vendor code, else our product id, else the line's position. */
+  article: string;
+  count: number;
+  /** Per unit: what the recipient pays on delivery (0 when prepaid), and the declared value. */
+  codKopecks: number;
+  declaredKopecks: number;
+  /** Per unit; null: unknown. */
+  weightGrams: number | null;
+  /** VAT percent (0, 10, 20), null: not given. */
+  vat: number | null;
 }
 
 export interface Registration {
