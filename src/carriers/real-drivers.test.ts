@@ -50,7 +50,8 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote(quoteRequest, signal());
     expect(quotes).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 1, tariffName: 'Посылка дверь-постамат', priceDeliveryKopecks: 35000, days: { min: 3, max: 4 } }),
+      // to pickup points: the office tariff, lockers at their own tariff's price (365 against 380.50)
+      expect.objectContaining({ type: 1, tariffName: 'Посылка дверь-склад', priceDeliveryKopecks: 38050, days: { min: 2, max: 4 }, pointPriceFactors: { 2: 365 / 380.5 } }),
       expect.objectContaining({ type: 2, tariffName: 'Посылка дверь-дверь', priceDeliveryKopecks: 51000 }),
     ]));
     await driver.quote(quoteRequest, signal());
@@ -61,9 +62,10 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote({ ...quoteRequest, declaredKopecks: 150_050, codKopecks: 100_000 }, signal());
     const asked = JSON.parse(fakeCdek.bodies.get('POST /v2/calculator/tariff') ?? '{}') as { tariff_code: number; services: unknown };
-    expect([366, 139]).toContain(asked.tariff_code);
+    expect([138, 366, 139]).toContain(asked.tariff_code);
     expect(asked.services).toEqual([{ code: 'INSURANCE', parameter: '1500.5' }]);
-    expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(2);
+    // the office's, the locker's and the courier's tariff
+    expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(3);
     for (const quote of quotes) {
       // the fake's 0.8% of 1500.50 is 12.00 roubles: the percent gives CDEK's sum back
       expect(Math.round((150_050 * quote.commissions.declared.percent) / 100)).toBe(1200);
@@ -94,7 +96,7 @@ describe('CDEK', () => {
     expect(lost).toBeInstanceOf(CarrierError);
     expect((lost as CarrierError).transient).toBe(true);
     const registered = await driver.register(shipment('SITE-1'), signal());
-    expect(registered.trackNumber).toBe(fakeCdek.created.get('SITE-1')?.track);
+    expect(registered.trackNumber).toBe(fakeCdek.created.get(cdek.cdekNumberOf(shipment('SITE-1')))?.track);
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/orders')).toHaveLength(1);
     expect(registered.trackingUrl).toContain(registered.trackNumber);
   });
@@ -162,7 +164,7 @@ describe('CDEK', () => {
     const events = await driver.track([trackNumber, '999'], signal());
     expect(events.map((event) => event.statusCode)).toEqual([13, 41, 42]);
     await driver.cancel(trackNumber, signal());
-    expect(fakeCdek.calls).toContain('DELETE /v2/orders/' + fakeCdek.created.get('SITE-2')?.uuid);
+    expect(fakeCdek.calls).toContain('DELETE /v2/orders/' + fakeCdek.created.get(cdek.cdekNumberOf(shipment('SITE-2', 1)))?.uuid);
     const booking = await driver.schedulePickup(pickup, signal());
     expect(booking).toEqual({ number: 'intake-1', timeFrom: '10:00', timeTo: '18:00' });
     expect(await driver.pickupProgress(booking.number, signal())).toEqual({ state: 'done' });
