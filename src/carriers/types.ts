@@ -280,3 +280,8 @@ export interface ContractDriver extends CarrierDriver {
    */
   unsubscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
 }
+
+/** Whether a company's driver is a real company's (a contract's), with its own label, directory and credentials. */
+export function isContractDriver(driver: CarrierDriver): driver is ContractDriver {
+  return typeof (driver as Partial<ContractDriver>).label === 'function';
+}
