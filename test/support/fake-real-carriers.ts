@@ -311,6 +311,16 @@ export function boxberryParcelRefusal(sdata: BoxberryParcel): string | null {
   return null;
 }
 
+/**
+ * DeliveryCosts of the fake: to the point 77961 (`target`) cheaper than the courier; its fees
+ * for the declared value (`ordersum`, 0.5%) and COD (`paysum`, 1.5%) are in price_service and price.
+ */
+function boxberryCosts(target: string | null, ordersum: number, paysum: number): { price: number; price_base: number; price_service: number; delivery_period: string } {
+  const fees = Math.round(ordersum * 0.5 + paysum * 1.5) / 100;
+  const [base, service, days] = target === null ? [300, 89.5, '3'] : [220, 29, '4'];
+  return { price: Math.round((base + service + fees) * 100) / 100, price_base: base, price_service: service + fees, delivery_period: days };
+}
+
 /** Boxberry `json.php`: token `good-token`. Errors are HTTP 200 with `{err}`. */
 export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
   let sequence = 0;
@@ -328,11 +338,8 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
         // `target`: a pickup point of the directory (cheaper than the courier); else `zip`: courier.
         // Its fees for the declared value (`ordersum`, 0.5%) and COD (`paysum`, 1.5%) are in price_service and price.
         const target = request.query.get('target');
-        const fees = Math.round(Number(request.query.get('ordersum') ?? 0) * 0.5 + Number(request.query.get('paysum') ?? 0) * 1.5) / 100;
-        const costs = (base: number, service: number, days: string) => ({ status: 200, body: { price: base + service + fees, price_base: base, price_service: service + fees, delivery_period: days } });
-        if (target === null) return costs(300, 89.5, '3');
-        if (target !== '77961') return { status: 200, body: [{ err: `Пункт выдачи ${target} не найден` }] };
-        return costs(220, 29, '4');
+        if (target !== null && target !== '77961') return { status: 200, body: [{ err: `Пункт выдачи ${target} не найден` }] };
+        return { status: 200, body: boxberryCosts(target, Number(request.query.get('ordersum') ?? 0), Number(request.query.get('paysum') ?? 0)) };
       }
       case 'ParselCreate': {
         const sdata = JSON.parse(form.get('sdata') ?? '{}') as BoxberryParcel;
@@ -340,7 +347,9 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
         if (refusal) return { status: 200, body: [{ err: refusal }] };
         if (self.created.has(String(sdata.order_id))) return { status: 200, body: [{ err: `Заказ с номером ${String(sdata.order_id)} уже существует, для изменения передайте updateByTrack` }] };
         sequence += 1;
-        const parcel = { uuid: String(sdata.order_id), track: `BB${String(sequence).padStart(8, '0')}`, tariff: sdata.vid === '1' ? String(sdata.shop?.name) : 'courier' };
+        // what Boxberry charges for the parcel as registered: its point (or courier) and sums, as DeliveryCosts prices them
+        const costs = boxberryCosts(sdata.vid === '1' ? String(sdata.shop?.name) : null, Number(sdata.price), Number(sdata.payment_sum));
+        const parcel = { uuid: String(sdata.order_id), track: `BB${String(sequence).padStart(8, '0')}`, tariff: sdata.vid === '1' ? String(sdata.shop?.name) : 'courier', price: costs.price };
         self.created.set(String(sdata.order_id), parcel);
         if (self.loseNextCreate) {
           self.loseNextCreate = false;
@@ -399,6 +408,12 @@ const PASSPORT_SAMPLE = [
   { address: { index: '999999', place: 'г Нигде' }, type: 'СОПС', workTime: [] },
 ];
 
+/** The fake's tariff (kopecks): with a declared value the total holds insurance at 3% + 20% VAT, as the otpravka answer itemises it. */
+function postTariff(declared: number): { 'total-rate': number; 'total-vat': number; 'insurance-rate'?: { rate: number; vat: number }; 'delivery-time': { 'min-days': number; 'max-days': number } } {
+  const insurance = { rate: Math.round(declared * 0.03), vat: Math.round(declared * 0.006) };
+  return { 'total-rate': 35000 + insurance.rate, 'total-vat': 7000 + insurance.vat, ...(declared > 0 ? { 'insurance-rate': insurance } : {}), 'delivery-time': { 'min-days': 2, 'max-days': 5 } };
+}
+
 /** Russian Post otpravka API (token `good-token`, login `shop`/`pass`) and the tracking SOAP service under `/rtm34`. */
 export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
   let sequence = 0;
@@ -415,14 +430,9 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
     if (self.mode === 'invalid' && request.method === 'PUT') return { status: 200, body: { errors: [{ 'error-codes': [{ code: 'EMPTY_INDEX_TO', description: 'Не указан индекс получателя' }], position: 0 }] } };
     if (self.mode === 'invalid' && request.path === '/1.0/tariff') return { status: 400, body: { code: '1001', desc: 'Неверный индекс' } };
     if (request.path === '/1.0/settings') return { status: 200, body: { 'shipping-points': [] } };
-    if (request.path === '/1.0/tariff') {
-      // with a declared value (kopecks) the total holds insurance at 3% + 20% VAT, as the otpravka answer itemises it
-      const declared = Number((JSON.parse(request.body) as { 'declared-value'?: number })['declared-value'] ?? 0);
-      const insurance = { rate: Math.round(declared * 0.03), vat: Math.round(declared * 0.006) };
-      return { status: 200, body: { 'total-rate': 35000 + insurance.rate, 'total-vat': 7000 + insurance.vat, ...(declared > 0 ? { 'insurance-rate': insurance } : {}), 'delivery-time': { 'min-days': 2, 'max-days': 5 } } };
-    }
+    if (request.path === '/1.0/tariff') return { status: 200, body: postTariff(Number((JSON.parse(request.body) as { 'declared-value'?: number })['declared-value'] ?? 0)) };
     if (request.path === '/1.0/user/backlog' && request.method === 'PUT') {
-      const [order] = JSON.parse(request.body) as Array<{ 'order-num': string; 'address-type-to'?: string; 'index-to'?: number }>;
+      const [order] = JSON.parse(request.body) as Array<{ 'order-num': string; 'address-type-to'?: string; 'index-to'?: number; 'mail-category'?: string; 'insr-value'?: number }>;
       // "до востребования" to an office the passport no longer lists: refused as the API refuses an unknown index
       const offices = (self.directory ?? PASSPORT_SAMPLE) as Array<{ address?: { index?: string } }>;
       if (order['address-type-to'] === 'DEMAND' && !offices.some((office) => office.address?.index === String(order['index-to']))) {
@@ -432,7 +442,9 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
       const id = 900 + sequence;
       const barcode = `8008${String(sequence).padStart(10, '0')}`;
       backlog.set(id, { number: order['order-num'], barcode });
-      self.created.set(order['order-num'], { uuid: String(id), track: barcode });
+      // what Russian Post charges for what was registered: the tariff of its category and insured value, insurance included
+      const tariff = postTariff(Number(order['insr-value'] ?? 0));
+      self.created.set(order['order-num'], { uuid: String(id), track: barcode, tariff: order['mail-category'], price: (tariff['total-rate'] + tariff['total-vat']) / 100 });
       if (self.loseNextCreate) {
         self.loseNextCreate = false;
         return { status: 504, body: { desc: 'Gateway Timeout' } };

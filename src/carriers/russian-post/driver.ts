@@ -32,7 +32,7 @@ export class RussianPostDriver implements ContractDriver {
 
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
     const declared = request.declaredKopecks ?? 0;
-    const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom, declared) : null;
+    const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom) : null;
     if (!body) return [];
     return mapper.quoteOfTariff(await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/1.0/tariff', attempt, body)), declared);
   }
