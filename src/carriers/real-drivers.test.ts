@@ -4,7 +4,7 @@
  * refusals, refused credentials, 429, 5xx, timeouts; the circuit breaker opening and closing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeBoxberry, startFakeCdek, startFakeRussianPost, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
+import { boxberryParcelRefusal, cdekOrderProblems, startFakeBoxberry, startFakeCdek, startFakeRussianPost, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
 import { expectCircuitCycle, FAST, quoteRequest, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
 import { BoxberryDriver } from './boxberry/driver.js';
 import * as boxberry from './boxberry/mapper.js';
@@ -99,6 +99,43 @@ describe('CDEK', () => {
     expect(registered.trackNumber).toBe(fakeCdek.created.get(cdek.cdekNumberOf(shipment('SITE-1')))?.track);
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/orders')).toHaveLength(1);
     expect(registered.trackingUrl).toContain(registered.trackNumber);
+  });
+
+  it('registers what CDEK requires: sizes on every package, the goods as items, the delivery charge apart, an ASCII number', async () => {
+    const order = shipmentRequest('Заказ-№15', 2, { sidesCm: null, comment: 'Позвонить' });
+    await cdekDriver().register(order, signal());
+    const sent = JSON.parse(fakeCdek.bodies.get('POST /v2/orders') ?? '{}');
+    expect(sent).toMatchObject({ number: String(order.orderId), comment: 'Заказ магазина Заказ-№15. Позвонить', delivery_recipient_cost: { value: 200 } });
+    // no sizes known: the 10 cm cube, never a package without them
+    expect(sent.packages).toEqual([{ number: '1', weight: 1200, length: 10, width: 10, height: 10, items: [{ name: 'Футболка хлопковая', ware_key: 'TS-001', payment: { value: 500, vat_rate: 20 }, cost: 750, weight: 500, amount: 2 }] }]);
+    // what CDEK collects adds up to the order's COD: 2 × 500 + 200
+    expect(sent.packages[0].items[0].payment.value * 2 + sent.delivery_recipient_cost.value).toBe(1200);
+  });
+
+  it('the fake refuses as CDEK does: a Cyrillic number, a package from 100 g without sizes, goods without a weight, a number twice', () => {
+    const valid = cdek.orderRequest(shipmentRequest('SITE-V', 2), 139) as Record<string, unknown> & { packages: Array<Record<string, unknown>> };
+    expect(cdekOrderProblems(valid)).toEqual([]);
+    const codes = (body: object, taken = false) => cdekOrderProblems(body, taken).map((problem) => problem.message);
+    expect(codes({ ...valid, number: 'Заказ-15' })).toEqual([expect.stringContaining('ASCII')]);
+    expect(codes({ ...valid, number: 'x'.repeat(41) })).toEqual([expect.stringContaining('ASCII')]);
+    expect(codes({ ...valid, packages: [{ number: '1', weight: 1000, items: valid.packages[0].items }] })).toEqual([expect.stringContaining('required from 100 g')]);
+    // under 100 g sizes may be left out, except to a locker
+    expect(codes({ ...valid, packages: [{ number: '1', weight: 90, items: valid.packages[0].items }] })).toEqual([]);
+    expect(codes({ ...valid, tariff_code: 366, packages: [{ number: '1', weight: 90, items: valid.packages[0].items }] })).toEqual([expect.stringContaining('for a locker')]);
+    expect(codes({ ...valid, packages: [{ ...valid.packages[0], items: [{ name: 'x', ware_key: 'k', payment: { value: 1 }, cost: 1, amount: 1 }] }] })).toEqual([expect.stringContaining('weight')]);
+    expect(codes(valid, true)).toEqual([expect.stringContaining('already exists')]);
+  });
+
+  it('registers an order to a pickup point with the tariff the order was priced with, of the point\'s kind', async () => {
+    const driver = cdekDriver();
+    for (const [pointType, name, code] of [[1, 'Посылка дверь-склад', 138], [2, 'Посылка дверь-постамат', 366]] as const) {
+      await driver.register(shipmentRequest(`SITE-KIND-${pointType}`, 1, { pointCode: 'MSK123', pointType, tariffName: name }), signal());
+      expect(JSON.parse(fakeCdek.bodies.get('POST /v2/orders') ?? '{}').tariff_code).toBe(code);
+    }
+    // a quote for an order that chose a locker prices the locker's tariff only
+    const [locker] = await driver.quote({ ...quoteRequest, types: [1], pointCode: 'MSK900', pointType: 2 }, signal());
+    expect(locker).toMatchObject({ tariffName: 'Посылка дверь-постамат', priceDeliveryKopecks: 36500 });
+    expect(locker.pointPriceFactors).toBeUndefined();
   });
 
   it('gives CDEK\'s validation errors as a refusal naming them', async () => {
@@ -214,11 +251,31 @@ describe('Boxberry', () => {
     expect(quote).toMatchObject({ type: 2, priceDeliveryKopecks: 41501, commissions: { declared: { percent: 0 }, codCash: { percent: 0 }, codCard: { percent: 0 } } });
   });
 
-  it('registers create-or-update by order number: asking twice gives one parcel', async () => {
-    const first = await driver().register(shipment('SITE-3'), signal());
+  it('a retry after a lost answer finds the parcel Boxberry made (the number is taken) and goes on with it', async () => {
+    fakeBoxberry.loseNextCreate = true;
+    await expect(driver().register(shipment('SITE-3'), signal())).rejects.toMatchObject({ transient: true });
     const again = await driver().register(shipment('SITE-3'), signal());
-    expect(again.trackNumber).toBe(first.trackNumber);
+    expect(again.trackNumber).toBe(fakeBoxberry.created.get('SITE-3')?.track);
+    expect(fakeBoxberry.calls.filter((call) => call === 'POST /json.php').length).toBeGreaterThanOrEqual(3);
+    expect(new URLSearchParams(fakeBoxberry.bodies.get('POST /json.php')).get('method')).toBe('ParcelInfo');
     expect([...fakeBoxberry.created.keys()].filter((key) => key === 'SITE-3')).toHaveLength(1);
+  });
+
+  it('sends the goods, the delivery charge and the sizes; the fake refuses what Boxberry does', async () => {
+    await driver().register(shipmentRequest('SITE-BB-GOODS', 2, { sidesCm: null }), signal());
+    const sdata = JSON.parse(new URLSearchParams(fakeBoxberry.bodies.get('POST /json.php')).get('sdata') ?? '{}');
+    expect(sdata).toMatchObject({ price: '1500.00', payment_sum: '1200.00', delivery_sum: '200.00', vid: '2', items: [{ id: 'TS-001', name: 'Футболка хлопковая', UnitName: 'шт.', nds: '20', price: '500.00', quantity: '2' }], weights: { weight: '1200', x: '10', y: '10', z: '10' } });
+    expect(boxberryParcelRefusal(sdata)).toBeNull();
+    expect(boxberryParcelRefusal({ ...sdata, items: [] })).toMatch(/items/);
+    expect(boxberryParcelRefusal({ ...sdata, delivery_sum: '0.00' })).toMatch(/Сумма к оплате/);
+    expect(boxberryParcelRefusal({ ...sdata, weights: { weight: '1200' } })).toMatch(/габариты/);
+  });
+
+  it('reads status times as Moscow time (Boxberry writes them without an offset)', () => {
+    expect(boxberry.eventsOfStatuses('BB1', [{ Date: '2020-12-26 12:23:26', Name: 'Загружен реестр ИМ' }])).toEqual([expect.objectContaining({ statusCode: 13, at: '2020-12-26T09:23:26.000Z' })]);
+    expect(boxberry.eventsOfStatuses('BB1', [{ Date: '2026-01-02T10:00:00', Name: 'Принято к доставке' }])[0].at).toBe('2026-01-02T07:00:00.000Z');
+    // a time that says its offset keeps it
+    expect(boxberry.eventsOfStatuses('BB1', [{ Date: '2026-01-02T10:00:00Z', Name: 'Принято к доставке' }])[0].at).toBe('2026-01-02T10:00:00.000Z');
   });
 
   it('reads refusals that come with HTTP 200, and 429/5xx as transient', async () => {
