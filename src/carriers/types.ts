@@ -4,6 +4,14 @@
 export type DeliveryType = 1 | 2 | 3;
 export const DELIVERY_TYPES: readonly DeliveryType[] = [1, 2, 3];
 
+/**
+ * The sides (cm) a place without sizes is sent with to a company that requires them (CDEK
+ * from 100 g and to lockers, Boxberry's `weights`, Yandex's `physical_dims`): a 10 cm cube,
+ * whose volumetric weight (1000 cm3 / 5000 = 0.2 kg) never raises the price of a parcel of
+ * 200 g or more. Quotes are asked with the same sides, so the price shown is the parcel's.
+ */
+export const DEFAULT_SIDES_CM: [number, number, number] = [10, 10, 10];
+
 /** 1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume. */
 export type PriceMode = 1 | 2 | 3;
 

@@ -29,6 +29,36 @@ interface YandexBody {
   offer_id?: string;
   request_id?: string;
   request_ids?: unknown;
+  items?: Array<{ count?: unknown; name?: unknown; article?: unknown; place_barcode?: unknown; billing_details?: { unit_price?: unknown; assessed_unit_price?: unknown } }>;
+  places?: Array<{ barcode?: unknown; physical_dims?: Record<string, unknown> }>;
+}
+
+/**
+ * What offers/create refuses in the cargo (Yandex Delivery API reference, offers/create:
+ * items with count, name, article, billing_details in kopecks, place_barcode; places with
+ * physical_dims in cm and grams and a barcode; and its error list: "Item's articles must be
+ * unique", "There is place with no items", "There are items with no place").
+ */
+export function yandexCargoRefusal(body: YandexBody): string | null {
+  const items = Array.isArray(body.items) ? body.items : [];
+  const places = Array.isArray(body.places) ? body.places : [];
+  if (items.length === 0) return 'items: at least one item is required';
+  const articles = items.map((item) => item.article);
+  const repeated = articles.find((article, index) => articles.indexOf(article) !== index);
+  if (repeated !== undefined) return `Item's articles must be unique. Bad article: ${String(repeated)}`;
+  const whole = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  for (const item of items) {
+    if (typeof item.name !== 'string' || item.name === '' || !whole(item.count) || (item.count as number) < 1) return 'Cannot parse items info';
+    if (!whole(item.billing_details?.unit_price) || !whole(item.billing_details?.assessed_unit_price)) return 'Cannot parse items info: billing_details are in kopecks';
+  }
+  const barcodes = places.map((place) => place.barcode);
+  if (items.some((item) => !barcodes.includes(item.place_barcode))) return 'There are items with no place';
+  if (barcodes.some((barcode) => !items.some((item) => item.place_barcode === barcode))) return 'There is place with no items';
+  for (const place of places) {
+    const dims = place.physical_dims ?? {};
+    if (!['dx', 'dy', 'dz', 'weight_gross'].every((key) => whole(dims[key]) && (dims[key] as number) > 0)) return 'Cannot parse places info: physical_dims dx, dy, dz (cm) and weight_gross (g) are required';
+  }
+  return null;
 }
 
 interface Order {
@@ -83,6 +113,8 @@ export async function startFakeYandexDelivery(): Promise<FakeRealCarrier> {
       }
       case 'POST /offers/create': {
         if (body.source?.platform_station?.platform_id !== YANDEX_STATION) return badRequest('Cant get station id for point');
+        const refusal = yandexCargoRefusal(body);
+        if (refusal) return badRequest(refusal);
         const number = String(body.info?.operator_request_id ?? '');
         const details = (price: string, total: string, day: string) => ({
           delivery_interval: { min: `2026-02-0${day}T07:00:00.000000Z`, max: `2026-02-0${day}T19:00:00.000000Z`, policy: body.last_mile_policy },

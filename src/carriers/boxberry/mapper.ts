@@ -9,7 +9,7 @@
  * and alexbxb723/boxberry_api (request names, `sdata` JSON of ParselCreate). Errors come as
  * `{"err": "..."}` (or `[{"err": "..."}]`) with HTTP 200.
  */
-import type { CarrierQuote, ImportedPoint, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
+import { DEFAULT_SIDES_CM, type CarrierQuote, type ImportedPoint, type QuoteRequest, type ShipmentRequest, type TrackingEvent } from '../types.js';
 import { moscowTime } from '../geo.js';
 
 /** Boxberry's refusal text of an answer, or null when it is not one. */
@@ -28,13 +28,16 @@ export type CostsDestination = { type: 1; target: string } | { type: 2; zip: str
  * (its COD fee).
  */
 export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDestination, declaredRoubles: number, codRoubles: number): Record<string, string> {
-  const sides = request.cargo.places[0]?.sidesCm;
+  // the sides registration sends (the default cube when unknown), so the price is the parcel's
+  const sides = request.cargo.places[0]?.sidesCm ?? DEFAULT_SIDES_CM;
   return {
     weight: String(Math.max(1, Math.round(request.cargo.weightGrams))),
     ...(destination.type === 1 ? { target: destination.target } : { zip: destination.zip }),
     ordersum: String(declaredRoubles),
     paysum: String(codRoubles),
-    ...(sides ? { depth: String(Math.ceil(sides[0])), width: String(Math.ceil(sides[1])), height: String(Math.ceil(sides[2])) } : {}),
+    depth: String(Math.ceil(sides[0])),
+    width: String(Math.ceil(sides[1])),
+    height: String(Math.ceil(sides[2])),
   };
 }
 
@@ -73,8 +76,6 @@ export function quoteOfCosts(body: unknown, type: CostsDestination['type']): Car
   ];
 }
 
-/** The sides a place without sizes is sent with (as CDEK's, a 10 cm cube: it never raises a price by volume). */
-const DEFAULT_SIDES_CM: [number, number, number] = [10, 10, 10];
 const money = (kopecks: number) => (Math.round(kopecks) / 100).toFixed(2);
 
 /**

@@ -8,7 +8,7 @@
  * shevernitskiy/cdek (src/types/api/{request,response,webhook}.ts: field names, status codes),
  * and Karrio's CDEK-like connectors for the mapper/proxy split.
  */
-import type { CarrierQuote, CommissionRule, DeliveryType, ImportedPoint, PickupProgress, PickupRequest, QuoteRequest, ShipmentAddress, ShipmentRequest, TrackingEvent } from '../types.js';
+import { DEFAULT_SIDES_CM, type CarrierQuote, type CommissionRule, type DeliveryType, type ImportedPoint, type PickupProgress, type PickupRequest, type QuoteRequest, type ShipmentAddress, type ShipmentRequest, type TrackingEvent } from '../types.js';
 
 /**
  * CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker,
@@ -77,15 +77,6 @@ function location(place: { postalCode?: string | null; name?: string; countryCod
   }
   return found;
 }
-
-/**
- * The sides a place without sizes is sent with. CDEK requires length, width and height of
- * every package from 100 g and for lockers ("Регистрация заказа", packages[]), so a size is
- * always sent: a 10 cm cube, whose volumetric weight (1000 cm3 / 5000 = 0.2 kg) never raises
- * the price of a parcel of 200 g or more. The calculator is asked with the same sides, so
- * the price shown is the price of the package registered.
- */
-export const DEFAULT_SIDES_CM: [number, number, number] = [10, 10, 10];
 
 /** Our places as CDEK packages (grams, whole cm): the cargo's places, else one place of the whole weight. */
 function packagesOf(cargo: QuoteRequest['cargo'], sidesCm: [number, number, number] | null = null): Array<Required<Pick<CdekPackage, 'weight' | 'length' | 'width' | 'height'>>> {
