@@ -112,16 +112,17 @@ export function parcelData(order: ShipmentRequest): object {
     payment_sum: money(order.codKopecks),
     delivery_sum: money(details.deliveryCodKopecks ?? 0),
     vid: order.type === 1 ? '1' : '2',
+    ...(order.type === 1 ? {} : { kurdost: { index: details.address.postalCode ?? '', citi: details.address.city, addressp: address, comentk: details.comment ?? '' } }),
     shop: { name: order.type === 1 ? (details.pointCode ?? '') : '', name1: '' },
     customer: { fio: details.recipient.fullName, phone: details.recipient.phone, email: details.recipient.email ?? '' },
-    ...(order.type === 1 ? {} : { kurdost: { index: details.address.postalCode ?? '', citi: details.address.city, addressp: address, comentk: details.comment ?? '' } }),
     items: (details.goods ?? []).map((line) => ({
       id: line.article,
       name: line.name,
       UnitName: 'шт.',
       // "без НДС" is -1; a VAT not given is left out (the SDK's Items.php)
       ...(line.vat !== null ? { nds: String(line.vat) } : {}),
-      price: money(line.codKopecks),
+      // per unit, roubles without trailing zeros, as the SDK's fixture writes them ("1750", "100")
+      price: String(Math.round(line.codKopecks) / 100),
       quantity: String(line.count),
     })),
     ...(details.comment ? { notice: details.comment.slice(0, 100) } : {}),

@@ -122,7 +122,8 @@ export function offersRequest(order: ShipmentRequest, stationId: string): object
   const details = order.details;
   if (!details) throw new Error('Yandex Delivery needs the recipient and the address of the order');
   const [lastName, firstName, patronymic] = details.recipient.fullName.trim().split(/\s+/);
-  const barcode = `${details.number}-1`;
+  // the place's barcode is printed as a barcode: ASCII, so our order id rather than the shop's number (often Cyrillic)
+  const barcode = `${order.orderId}-1`;
   const withCod = order.codKopecks > 0;
   const address = details.address;
   const street = [address.street, address.house].filter(Boolean).join(', ');
