@@ -62,10 +62,10 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote({ ...quoteRequest, declaredKopecks: 150_050, codKopecks: 100_000 }, signal());
     const asked = JSON.parse(fakeCdek.bodies.get('POST /v2/calculator/tariff') ?? '{}') as { tariff_code: number; services: unknown };
-    expect([138, 366, 139]).toContain(asked.tariff_code);
+    expect([138, 139]).toContain(asked.tariff_code);
     expect(asked.services).toEqual([{ code: 'INSURANCE', parameter: '1500.5' }]);
-    // the office's, the locker's and the courier's tariff
-    expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(3);
+    // the office's (standing for type 1) and the courier's tariff
+    expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(2);
     for (const quote of quotes) {
       // the fake's 0.8% of 1500.50 is 12.00 roubles: the percent gives CDEK's sum back
       expect(Math.round((150_050 * quote.commissions.declared.percent) / 100)).toBe(1200);

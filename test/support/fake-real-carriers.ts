@@ -236,7 +236,14 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
       order.reads += 1;
       return { status: 200, body: { entity: { uuid: orderMatch[1], cdek_number: order.reads >= 1 ? order.cdekNumber : undefined }, requests: [{ type: 'CREATE', state: 'SUCCESSFUL' }] } };
     }
-    if (path === '/print/barcodes' && request.method === 'POST') return { status: 202, body: { entity: { uuid: 'label-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };
+    if (path === '/print/barcodes' && request.method === 'POST') {
+      // "Формирование ШК места к заказу": orders by order_uuid or cdek_number, format A4, A5, A6 or A7
+      const body = JSON.parse(request.body) as { orders?: Array<{ order_uuid?: unknown; cdek_number?: unknown }>; format?: unknown };
+      const known = (item: { order_uuid?: unknown; cdek_number?: unknown }) => [...byUuid.entries()].some(([uuid, order]) => uuid === item.order_uuid || order.cdekNumber === String(item.cdek_number));
+      if (!Array.isArray(body.orders) || body.orders.length === 0 || !body.orders.every(known)) return { status: 400, body: { requests: [{ type: 'CREATE', state: 'INVALID', errors: [{ code: 'v2_entity_not_found', message: 'Orders to print are not found' }] }] } };
+      if (body.format !== undefined && !['A4', 'A5', 'A6', 'A7'].includes(String(body.format))) return { status: 400, body: { requests: [{ type: 'CREATE', state: 'INVALID', errors: [{ code: 'v2_invalid_value_type', message: 'Field format must be A4, A5, A6 or A7' }] }] } };
+      return { status: 202, body: { entity: { uuid: 'label-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };
+    }
     if (path === '/print/barcodes/label-1') return { status: 200, body: { entity: { uuid: 'label-1', url: `${fake.baseUrl}/v2/print/barcodes/label-1.pdf`, statuses: [{ code: 'READY' }] } } };
     if (path === '/print/barcodes/label-1.pdf') return { status: 200, body: PDF };
     if (path === '/intakes' && request.method === 'POST') return { status: 202, body: { entity: { uuid: 'intake-1' }, requests: [{ type: 'CREATE', state: 'ACCEPTED' }] } };

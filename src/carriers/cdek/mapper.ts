@@ -151,9 +151,13 @@ export function chosenTariffs(body: unknown, asked: DeliveryType[], pointType?: 
   return chosen;
 }
 
-/** Every tariff a quote is made of (the insurance of each is priced by CDEK). */
+/**
+ * The tariffs whose insurance CDEK is asked to price: one per type. A locker's tariff is not
+ * asked apart: CDEK's insurance is its contract's percent of the declared value, the same
+ * on either tariff; an order to a locker (`pointType` 2) quotes the locker's as its type's.
+ */
 export function tariffsToPrice(chosen: ChosenTariffs): CdekTariff[] {
-  return [...new Map([...chosen.byType.values(), ...(chosen.locker ? [chosen.locker] : [])].map((tariff) => [tariff.tariff_code, tariff])).values()];
+  return [...chosen.byType.values()];
 }
 
 /**
