@@ -567,7 +567,7 @@ function shipmentCargo(doc: OrderDoc): Cargo {
  * rounding down) by the order's own discount; the kopecks the rounding leaves go with the
  * delivery charge. Prepaid orders (COD 0) collect nothing for the goods.
  */
-function shipmentGoods(orderId: number, doc: OrderDoc): { goods: ShipmentGoods[]; deliveryCodKopecks: number } {
+export function shipmentGoods(orderId: number, doc: OrderDoc): { goods: ShipmentGoods[]; deliveryCodKopecks: number } {
   const codKopecks = toKopecks(doc.priceCod);
   const delivery = Math.min(codKopecks, Math.max(0, toKopecks(doc.clientPrice ?? 0) - toKopecks(doc.clientPrePay ?? 0)));
   const goodsTarget = codKopecks - delivery;
