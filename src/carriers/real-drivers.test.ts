@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { boxberryParcelRefusal, cdekOrderProblems, startFakeBoxberry, startFakeCdek, startFakeRussianPost, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
-import { expectCircuitCycle, FAST, quoteRequest, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
+import { expectCircuitCycle, FAST, quoteRequest, recipientAddress, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
 import { BoxberryDriver } from './boxberry/driver.js';
 import * as boxberry from './boxberry/mapper.js';
 import { CdekDriver } from './cdek/driver.js';
@@ -321,6 +321,12 @@ describe('Russian Post', () => {
     const registered = await driver().register(shipment('SITE-6', 3), signal());
     expect(registered.trackNumber).toBe(fakePost.created.get('SITE-6')?.track);
     expect(fakePost.calls.filter((call) => call === 'PUT /1.0/user/backlog')).toHaveLength(1);
+  });
+
+  it('says an order without a postal code cannot go (index-to is required), before asking; the fake refuses what the API does', async () => {
+    const before = fakePost.calls.filter((call) => call === 'PUT /1.0/user/backlog').length;
+    await expect(driver().register(shipmentRequest('SITE-NOZIP', 3, { address: { ...recipientAddress, postalCode: null } }), signal())).rejects.toThrow(/postal code/);
+    expect(fakePost.calls.filter((call) => call === 'PUT /1.0/user/backlog')).toHaveLength(before);
   });
 
   it('names its validation errors', async () => {

@@ -415,6 +415,38 @@ const PASSPORT_SAMPLE = [
   { address: { index: '999999', place: 'г Нигде' }, type: 'СОПС', workTime: [] },
 ];
 
+interface PostOrder {
+  'order-num': string;
+  'address-type-to'?: string;
+  'index-to'?: number;
+  'mail-type'?: string;
+  'mail-category'?: string;
+  mass?: unknown;
+  'insr-value'?: number;
+  payment?: number;
+  'recipient-name'?: unknown;
+  'given-name'?: unknown;
+  surname?: unknown;
+}
+
+/**
+ * What PUT /1.0/user/backlog refuses (otpravka.pochta.ru/specification, "Создание заказа":
+ * its fields and units; errors as `errors[{error-codes[{code, description}], position}]`
+ * with HTTP 200): `order-num`; `mail-type` and `mail-category` of its lists; `mass` in whole
+ * grams; `index-to` six digits; the recipient's names; with cash on delivery (category
+ * `…_AND_CASH_ON_DELIVERY`) `payment` in kopecks and `insr-value` not below it. The first refusal.
+ */
+function postOrderRefusal(order: PostOrder): { code: string; description: string } | null {
+  if (typeof order['order-num'] !== 'string' || order['order-num'] === '') return { code: 'EMPTY_ORDER_NUM', description: 'Не указан номер заказа' };
+  if (order['mail-type'] !== 'POSTAL_PARCEL') return { code: 'ILLEGAL_MAIL_TYPE', description: 'Недопустимый вид РПО' };
+  if (!['ORDINARY', 'WITH_DECLARED_VALUE', 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY'].includes(String(order['mail-category']))) return { code: 'ILLEGAL_MAIL_CATEGORY', description: 'Недопустимая категория РПО' };
+  if (typeof order.mass !== 'number' || !Number.isInteger(order.mass) || order.mass < 1) return { code: 'ILLEGAL_MASS', description: 'Масса указывается в граммах, целым числом' };
+  if (!/^\d{6}$/.test(String(order['index-to']))) return { code: 'ILLEGAL_INDEX_TO', description: 'Почтовый индекс некорректен' };
+  if (typeof order['given-name'] !== 'string' || typeof order.surname !== 'string' || typeof order['recipient-name'] !== 'string') return { code: 'EMPTY_RECIPIENT_NAME', description: 'Не указано ФИО получателя' };
+  if (order['mail-category'] === 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' && !(Number.isInteger(order.payment) && (order.payment as number) > 0 && (order['insr-value'] ?? 0) >= (order.payment as number))) return { code: 'ILLEGAL_PAYMENT', description: 'Сумма наложенного платежа не может превышать объявленную ценность' };
+  return null;
+}
+
 /** The fake's tariff (kopecks): with a declared value the total holds insurance at 3% + 20% VAT, as the otpravka answer itemises it. */
 function postTariff(declared: number): { 'total-rate': number; 'total-vat': number; 'insurance-rate'?: { rate: number; vat: number }; 'delivery-time': { 'min-days': number; 'max-days': number } } {
   const insurance = { rate: Math.round(declared * 0.03), vat: Math.round(declared * 0.006) };
@@ -439,7 +471,9 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
     if (request.path === '/1.0/settings') return { status: 200, body: { 'shipping-points': [] } };
     if (request.path === '/1.0/tariff') return { status: 200, body: postTariff(Number((JSON.parse(request.body) as { 'declared-value'?: number })['declared-value'] ?? 0)) };
     if (request.path === '/1.0/user/backlog' && request.method === 'PUT') {
-      const [order] = JSON.parse(request.body) as Array<{ 'order-num': string; 'address-type-to'?: string; 'index-to'?: number; 'mail-category'?: string; 'insr-value'?: number }>;
+      const [order] = JSON.parse(request.body) as PostOrder[];
+      const refusal = postOrderRefusal(order);
+      if (refusal) return { status: 200, body: { errors: [{ 'error-codes': [refusal], position: 0 }] } };
       // "до востребования" to an office the passport no longer lists: refused as the API refuses an unknown index
       const offices = (self.directory ?? PASSPORT_SAMPLE) as Array<{ address?: { index?: string } }>;
       if (order['address-type-to'] === 'DEMAND' && !offices.some((office) => office.address?.index === String(order['index-to']))) {

@@ -49,6 +49,8 @@ export class RussianPostDriver implements ContractDriver {
     if (!number) throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient and the address of the order.');
     let entry = await this.lookup(number, signal);
     if (!entry) {
+      // `index-to` is required: said here rather than left to a refusal of index 0
+      if (mapper.indexToOf(order) === null) throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient\'s postal code (six digits) or a post office.');
       const created = mapper.backlogResult(await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('PUT', '/1.0/user/backlog', attempt, [mapper.backlogOrder(order, this.credentials.indexFrom)])));
       if ('problems' in created) throw new CarrierError(this.remote.companyId, `Russian Post refused: ${created.problems}`);
       const id = created.id;

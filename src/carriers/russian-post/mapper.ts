@@ -19,6 +19,14 @@ import type { CarrierQuote, ImportedPoint, QuoteRequest, ShipmentRequest, Tracki
 /** A six-digit post index: a post office's code (our imported offices are coded by it). */
 const POST_INDEX = /^\d{6}$/;
 
+/** The index a parcel goes to: the post office an order chose, else the address's postal code; null without a six-digit one. */
+export function indexToOf(order: ShipmentRequest): string | null {
+  const details = order.details;
+  const office = order.type === 3 && details?.pointCode && POST_INDEX.test(details.pointCode) ? details.pointCode : null;
+  const index = office ?? details?.address.postalCode ?? null;
+  return index !== null && POST_INDEX.test(index) ? index : null;
+}
+
 /** The parcel's category: with cash on delivery, with a declared value, or ordinary. */
 export function mailCategoryOf(declaredKopecks: number, codKopecks: number): string {
   return codKopecks > 0 ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' : declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY';
@@ -103,7 +111,7 @@ export function backlogOrder(order: ShipmentRequest, indexFrom: string): object 
     'mail-direct': 643,
     mass: Math.max(1, order.cargo.weightGrams),
     'index-from': indexFrom,
-    'index-to': Number(office ?? details.address.postalCode ?? 0),
+    'index-to': Number(indexToOf(order) ?? 0),
     'region-to': details.address.region ?? details.address.city,
     'place-to': details.address.city,
     ...(office
