@@ -31,6 +31,7 @@ import { ProductStore } from './modules/products/store.js';
 import { ShopService } from './modules/shops/service.js';
 import { ShopStore } from './modules/shops/store.js';
 import { WarehouseService } from './modules/warehouses/service.js';
+import { SandboxService } from './modules/sandbox/service.js';
 import { WarehouseStore } from './modules/warehouses/store.js';
 import { EventService } from './modules/events/service.js';
 import { EventStore } from './modules/events/store.js';
@@ -131,6 +132,8 @@ export interface Services {
   carrierPoints: CarrierPointImport;
   /** Status webhooks of real companies (CDEK), one address per account's contract. */
   carrierWebhooks: CarrierWebhooks;
+  /** What a test account would wait days for, run now (extension). */
+  sandbox: SandboxService;
 }
 
 export interface ServiceDeps {
@@ -147,7 +150,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
-  const warehouses = new WarehouseService(new WarehouseStore(db), countries);
+  const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
+  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
+  const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   const stock = new StockService(new StockStore(db), warehouses);
@@ -160,8 +165,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const kits = new KitService(new KitStore(db), shops, products);
   stock.connect(products, kits, shops);
   const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
-  const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
-  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
@@ -219,6 +222,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
+  const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { sandbox, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -34,6 +34,11 @@ declare module 'fastify' {
   }
 }
 
+/** A process (a job, the CLI) acting on an account: it sees the whole account, as its owner would. */
+export function processScope(accountId: number, timeZone = 'UTC'): Scope {
+  return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
+}
+
 /** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
 export async function resolveToken(db: Kysely<Tables>, token: string, now = new Date()): Promise<Scope | null> {
   const tokenHash = hashToken(token);

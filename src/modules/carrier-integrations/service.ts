@@ -146,6 +146,11 @@ export class CarrierIntegrationService {
     return (await this.store.list(accountId)).some((record) => record.companyId === companyId);
   }
 
+  /** The names of the companies the account has a live contract with (read from the database): the sandbox refuses such accounts. */
+  async liveContractNames(accountId: number): Promise<string[]> {
+    return (await this.store.list(accountId)).filter((record) => !record.testMode).map((record) => this.companies.get(record.companyId)?.file.name ?? `company ${record.companyId}`);
+  }
+
   // --- for the calculator, orders, tracking and pickups ---
 
   private async contracts(accountId: number): Promise<AccountContracts> {

@@ -143,7 +143,7 @@ describe('stickers of orders of real companies', () => {
       fakes.cdek.mode = 'ok';
     }
     // with an order of a simulated company: CDEK's labels and our stickers of that order, in one ZIP
-    const simulated = await preparedOrder(account.owner, account.worker, orderBody({ shopId: account.shopId, pointId: account.pointId, dropOffPointId: account.dropOffPointId }, { cmsId: 'LABEL-3' }));
+    const simulated = await preparedOrder(account.owner, account.worker, orderBody({ shopId: account.shopId, pointId: account.pointId }, { cmsId: 'LABEL-3' }));
     const mixed = await account.owner.post('/v2/orders/stickers', { ids: [first.id, second.id, simulated.id], type: 2 });
     const entries = unzipSync(new Uint8Array(await download(mixed.body.file)));
     expect(Object.keys(entries).sort()).toEqual([`labels/${first.id}-${first.trackNumber}.pdf`, `labels/${second.id}-${second.trackNumber}.pdf`, 'stickers-100x150.pdf'].sort());

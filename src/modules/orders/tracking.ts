@@ -258,6 +258,37 @@ export class TrackingService {
     if (!record || record.journeyStep < 0) return;
     // a return request queues a job of its own: of two jobs for one step the second finds it taken (jobs queued before steps were named carry none)
     if (job.payload.step !== undefined && job.payload.step !== record.journeyStep) return;
+    await this.stepJourney(record);
+  }
+
+  /**
+   * The sandbox's "next status now" (modules/sandbox): a built-in company's parcel takes the
+   * next step of its journey at once; the job waiting for that step then finds it taken.
+   * Answers the order's new status.
+   */
+  async advanceNow(scope: Scope, orderId: number): Promise<number> {
+    const record = await this.orders.accessibleRecord(scope, orderId);
+    if (this.reference.registry.get(record.companyId)?.driver.code !== 'tariff') {
+      throw new AppError(422, 'not_simulated', `Order ${orderId} is not with a built-in company: its statuses come from its company.`);
+    }
+    if (!this.simulated(record.companyId)) throw new AppError(422, 'not_simulated', 'The simulated journeys are off on this service (SIMULATION_STEP_SECONDS=0).');
+    if (record.journeyStep < 0) {
+      const why =
+        record.status < STATUS.prepared || record.status === STATUS.error
+          ? 'it is not registered yet: confirm it first'
+          : record.status === STATUS.prepared
+            ? 'it waits for its pickup to collect it (POST /v2/sandbox/pickups/{id}/collect)'
+            : 'its journey has ended';
+      throw conflict('order_state', `Order ${orderId} has no next status: ${why}.`, [{ id: orderId, message: why }]);
+    }
+    const outcome = await this.stepJourney(record);
+    if (outcome === 'raced') throw conflict('order_changed', `Order ${orderId} was changed at the same time; try again.`, [{ id: orderId, message: 'changed concurrently' }]);
+    return (await this.orders.accessibleRecord(scope, orderId)).status;
+  }
+
+  /** Applies the journey step the order is at and queues the next one. */
+  private async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
+    const accountId = record.accountId;
     const doc = parseDoc(record.doc);
     const steps = journeyOf(accountId, record.id, doc.delivery.type, {
       cod: doc.priceCod > 0,
@@ -266,7 +297,7 @@ export class TrackingService {
       returnFrom: returnFromOf(doc),
     });
     const step = steps[record.journeyStep];
-    if (!step) return;
+    if (!step) return 'none';
     const next = record.journeyStep + 1;
     const more = next < steps.length;
     const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description };
@@ -275,6 +306,7 @@ export class TrackingService {
     // changed by someone else meanwhile: the job is retried and reads it again
     if (outcome === 'raced') throw new Error(`order ${record.id} changed while its journey moved on`);
     if (outcome === 'applied' && more) await this.scheduleJourney(accountId, record.id, next);
+    return outcome;
   }
 
   /**

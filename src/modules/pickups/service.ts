@@ -6,7 +6,7 @@
  * over HTTP are asked where their pickup stands. A collected pickup hands its orders over:
  * 13 -> 14, and their journey goes on from there.
  */
-import type { Scope } from '../../platform/auth.js';
+import { processScope, type Scope } from '../../platform/auth.js';
 import { startOfDay, todayIn, weekdayOf } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
@@ -52,11 +52,6 @@ export interface PickupOptions {
 }
 
 type OrderView = OrderDoc & { id: number };
-
-/** A process acting on an account: sees the whole account. */
-function processScope(accountId: number, timeZone = 'UTC'): Scope {
-  return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
-}
 
 function historyItem(code: number): PickupStatusItem {
   return { code, name: PICKUP_STATUS_NAMES[code] ?? String(code), date: new Date().toISOString() };
@@ -139,6 +134,22 @@ export class PickupService {
 
   async get(scope: Scope, id: number): Promise<Pickup> {
     return (await this.present(scope, [await this.find(scope, id)]))[0];
+  }
+
+  /**
+   * The sandbox's "collect now" (modules/sandbox): a built-in company's booked pickup is
+   * collected at once instead of at the start of its interval, and its orders are handed over.
+   */
+  async collectNow(scope: Scope, id: number): Promise<void> {
+    const pickup = await this.find(scope, id);
+    if ((await this.reference.registry.companyOf(scope.accountId, pickup.companyId))?.driver.code !== 'tariff') {
+      throw new AppError(422, 'not_simulated', `Pickup ${id} is booked with a company of a contract: its courier comes as the company sends it; only the built-in companies' pickups can be collected now.`);
+    }
+    if (pickup.status !== PICKUP_STATUS.scheduled) {
+      const wait = pickup.status === PICKUP_STATUS.new ? ` (the company answers a booking ${this.options.simulationSeconds} s after it is made)` : '';
+      throw conflict('pickup_state', `Pickup ${id} is ${PICKUP_STATUS_NAMES[pickup.status]}: only a scheduled pickup can be collected${wait}.`, [{ id, message: `status ${pickup.status}` }]);
+    }
+    await this.collect(scope.accountId, id);
   }
 
   /** From New or Scheduled only; a booked pickup is called off with the company too (a job). */
