@@ -64,6 +64,7 @@ import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';
 import { DEFAULT_REMOTE_POLICY } from './carriers/remote-call.js';
+import { isContractDriver } from './carriers/types.js';
 import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
 import { CarrierPointImport } from './modules/carrier-integrations/points-import.js';
@@ -195,7 +196,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
   carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
-  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
+  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes, async (accountId, companyId, trackNumber, signal) => {
+    const driver = (await reference.registry.companyOf(accountId, companyId))?.driver;
+    return driver && isContractDriver(driver) ? driver.label(trackNumber, signal) : null;
+  });
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });

@@ -4,8 +4,8 @@
  * refusals, refused credentials, 429, 5xx, timeouts; the circuit breaker opening and closing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeBoxberry, startFakeCdek, startFakeRussianPost, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
-import { expectCircuitCycle, FAST, quoteRequest, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
+import { boxberryParcelRefusal, cdekOrderProblems, startFakeBoxberry, startFakeCdek, startFakeRussianPost, type FakeRealCarrier } from '../../test/support/fake-real-carriers.js';
+import { expectCircuitCycle, FAST, quoteRequest, recipientAddress, RecordedRemotes, shipmentRequest, signal } from '../../test/support/remote-companies.js';
 import { BoxberryDriver } from './boxberry/driver.js';
 import * as boxberry from './boxberry/mapper.js';
 import { CdekDriver } from './cdek/driver.js';
@@ -50,7 +50,8 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote(quoteRequest, signal());
     expect(quotes).toEqual(expect.arrayContaining([
-      expect.objectContaining({ type: 1, tariffName: 'Посылка дверь-постамат', priceDeliveryKopecks: 35000, days: { min: 3, max: 4 } }),
+      // to pickup points: the office tariff, lockers at their own tariff's price (365 against 380.50)
+      expect.objectContaining({ type: 1, tariffName: 'Посылка дверь-склад', priceDeliveryKopecks: 38050, days: { min: 2, max: 4 }, pointPriceFactors: { 2: 365 / 380.5 } }),
       expect.objectContaining({ type: 2, tariffName: 'Посылка дверь-дверь', priceDeliveryKopecks: 51000 }),
     ]));
     await driver.quote(quoteRequest, signal());
@@ -61,8 +62,9 @@ describe('CDEK', () => {
     const driver = cdekDriver();
     const quotes = await driver.quote({ ...quoteRequest, declaredKopecks: 150_050, codKopecks: 100_000 }, signal());
     const asked = JSON.parse(fakeCdek.bodies.get('POST /v2/calculator/tariff') ?? '{}') as { tariff_code: number; services: unknown };
-    expect([366, 139]).toContain(asked.tariff_code);
+    expect([138, 139]).toContain(asked.tariff_code);
     expect(asked.services).toEqual([{ code: 'INSURANCE', parameter: '1500.5' }]);
+    // the office's (standing for type 1) and the courier's tariff
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/calculator/tariff')).toHaveLength(2);
     for (const quote of quotes) {
       // the fake's 0.8% of 1500.50 is 12.00 roubles: the percent gives CDEK's sum back
@@ -94,9 +96,46 @@ describe('CDEK', () => {
     expect(lost).toBeInstanceOf(CarrierError);
     expect((lost as CarrierError).transient).toBe(true);
     const registered = await driver.register(shipment('SITE-1'), signal());
-    expect(registered.trackNumber).toBe(fakeCdek.created.get('SITE-1')?.track);
+    expect(registered.trackNumber).toBe(fakeCdek.created.get(cdek.cdekNumberOf(shipment('SITE-1')))?.track);
     expect(fakeCdek.calls.filter((call) => call === 'POST /v2/orders')).toHaveLength(1);
     expect(registered.trackingUrl).toContain(registered.trackNumber);
+  });
+
+  it('registers what CDEK requires: sizes on every package, the goods as items, the delivery charge apart, an ASCII number', async () => {
+    const order = shipmentRequest('Заказ-№15', 2, { sidesCm: null, comment: 'Позвонить' });
+    await cdekDriver().register(order, signal());
+    const sent = JSON.parse(fakeCdek.bodies.get('POST /v2/orders') ?? '{}');
+    expect(sent).toMatchObject({ number: String(order.orderId), comment: 'Заказ магазина Заказ-№15. Позвонить', delivery_recipient_cost: { value: 200 } });
+    // no sizes known: the 10 cm cube, never a package without them
+    expect(sent.packages).toEqual([{ number: '1', weight: 1200, length: 10, width: 10, height: 10, items: [{ name: 'Футболка хлопковая', ware_key: 'TS-001', payment: { value: 500, vat_rate: 20 }, cost: 750, weight: 500, amount: 2 }] }]);
+    // what CDEK collects adds up to the order's COD: 2 × 500 + 200
+    expect(sent.packages[0].items[0].payment.value * 2 + sent.delivery_recipient_cost.value).toBe(1200);
+  });
+
+  it('the fake refuses as CDEK does: a Cyrillic number, a package from 100 g without sizes, goods without a weight, a number twice', () => {
+    const valid = cdek.orderRequest(shipmentRequest('SITE-V', 2), 139) as Record<string, unknown> & { packages: Array<Record<string, unknown>> };
+    expect(cdekOrderProblems(valid)).toEqual([]);
+    const codes = (body: object, taken = false) => cdekOrderProblems(body, taken).map((problem) => problem.message);
+    expect(codes({ ...valid, number: 'Заказ-15' })).toEqual([expect.stringContaining('ASCII')]);
+    expect(codes({ ...valid, number: 'x'.repeat(41) })).toEqual([expect.stringContaining('ASCII')]);
+    expect(codes({ ...valid, packages: [{ number: '1', weight: 1000, items: valid.packages[0].items }] })).toEqual([expect.stringContaining('required from 100 g')]);
+    // under 100 g sizes may be left out, except to a locker
+    expect(codes({ ...valid, packages: [{ number: '1', weight: 90, items: valid.packages[0].items }] })).toEqual([]);
+    expect(codes({ ...valid, tariff_code: 366, packages: [{ number: '1', weight: 90, items: valid.packages[0].items }] })).toEqual([expect.stringContaining('for a locker')]);
+    expect(codes({ ...valid, packages: [{ ...valid.packages[0], items: [{ name: 'x', ware_key: 'k', payment: { value: 1 }, cost: 1, amount: 1 }] }] })).toEqual([expect.stringContaining('weight')]);
+    expect(codes(valid, true)).toEqual([expect.stringContaining('already exists')]);
+  });
+
+  it('registers an order to a pickup point with the tariff the order was priced with, of the point\'s kind', async () => {
+    const driver = cdekDriver();
+    for (const [pointType, name, code] of [[1, 'Посылка дверь-склад', 138], [2, 'Посылка дверь-постамат', 366]] as const) {
+      await driver.register(shipmentRequest(`SITE-KIND-${pointType}`, 1, { pointCode: 'MSK123', pointType, tariffName: name }), signal());
+      expect(JSON.parse(fakeCdek.bodies.get('POST /v2/orders') ?? '{}').tariff_code).toBe(code);
+    }
+    // a quote for an order that chose a locker prices the locker's tariff only
+    const [locker] = await driver.quote({ ...quoteRequest, types: [1], pointCode: 'MSK900', pointType: 2 }, signal());
+    expect(locker).toMatchObject({ tariffName: 'Посылка дверь-постамат', priceDeliveryKopecks: 36500 });
+    expect(locker.pointPriceFactors).toBeUndefined();
   });
 
   it('gives CDEK\'s validation errors as a refusal naming them', async () => {
@@ -162,7 +201,7 @@ describe('CDEK', () => {
     const events = await driver.track([trackNumber, '999'], signal());
     expect(events.map((event) => event.statusCode)).toEqual([13, 41, 42]);
     await driver.cancel(trackNumber, signal());
-    expect(fakeCdek.calls).toContain('DELETE /v2/orders/' + fakeCdek.created.get('SITE-2')?.uuid);
+    expect(fakeCdek.calls).toContain('DELETE /v2/orders/' + fakeCdek.created.get(cdek.cdekNumberOf(shipment('SITE-2', 1)))?.uuid);
     const booking = await driver.schedulePickup(pickup, signal());
     expect(booking).toEqual({ number: 'intake-1', timeFrom: '10:00', timeTo: '18:00' });
     expect(await driver.pickupProgress(booking.number, signal())).toEqual({ state: 'done' });
@@ -212,11 +251,31 @@ describe('Boxberry', () => {
     expect(quote).toMatchObject({ type: 2, priceDeliveryKopecks: 41501, commissions: { declared: { percent: 0 }, codCash: { percent: 0 }, codCard: { percent: 0 } } });
   });
 
-  it('registers create-or-update by order number: asking twice gives one parcel', async () => {
-    const first = await driver().register(shipment('SITE-3'), signal());
+  it('a retry after a lost answer finds the parcel Boxberry made (the number is taken) and goes on with it', async () => {
+    fakeBoxberry.loseNextCreate = true;
+    await expect(driver().register(shipment('SITE-3'), signal())).rejects.toMatchObject({ transient: true });
     const again = await driver().register(shipment('SITE-3'), signal());
-    expect(again.trackNumber).toBe(first.trackNumber);
+    expect(again.trackNumber).toBe(fakeBoxberry.created.get('SITE-3')?.track);
+    expect(fakeBoxberry.calls.filter((call) => call === 'POST /json.php').length).toBeGreaterThanOrEqual(3);
+    expect(new URLSearchParams(fakeBoxberry.bodies.get('POST /json.php')).get('method')).toBe('ParcelInfo');
     expect([...fakeBoxberry.created.keys()].filter((key) => key === 'SITE-3')).toHaveLength(1);
+  });
+
+  it('sends the goods, the delivery charge and the sizes; the fake refuses what Boxberry does', async () => {
+    await driver().register(shipmentRequest('SITE-BB-GOODS', 2, { sidesCm: null }), signal());
+    const sdata = JSON.parse(new URLSearchParams(fakeBoxberry.bodies.get('POST /json.php')).get('sdata') ?? '{}');
+    expect(sdata).toMatchObject({ price: '1500.00', payment_sum: '1200.00', delivery_sum: '200.00', vid: '2', items: [{ id: 'TS-001', name: 'Футболка хлопковая', UnitName: 'шт.', nds: '20', price: '500', quantity: '2' }], weights: { weight: '1200', x: '10', y: '10', z: '10' } });
+    expect(boxberryParcelRefusal(sdata)).toBeNull();
+    expect(boxberryParcelRefusal({ ...sdata, items: [] })).toMatch(/items/);
+    expect(boxberryParcelRefusal({ ...sdata, delivery_sum: '0.00' })).toMatch(/Сумма к оплате/);
+    expect(boxberryParcelRefusal({ ...sdata, weights: { weight: '1200' } })).toMatch(/габариты/);
+  });
+
+  it('reads status times as Moscow time (Boxberry writes them without an offset)', () => {
+    expect(boxberry.eventsOfStatuses('BB1', [{ Date: '2020-12-26 12:23:26', Name: 'Загружен реестр ИМ' }])).toEqual([expect.objectContaining({ statusCode: 13, at: '2020-12-26T09:23:26.000Z' })]);
+    expect(boxberry.eventsOfStatuses('BB1', [{ Date: '2026-01-02T10:00:00', Name: 'Принято к доставке' }])[0].at).toBe('2026-01-02T07:00:00.000Z');
+    // a time that says its offset keeps it
+    expect(boxberry.eventsOfStatuses('BB1', [{ Date: '2026-01-02T10:00:00Z', Name: 'Принято к доставке' }])[0].at).toBe('2026-01-02T10:00:00.000Z');
   });
 
   it('reads refusals that come with HTTP 200, and 429/5xx as transient', async () => {
@@ -262,6 +321,12 @@ describe('Russian Post', () => {
     const registered = await driver().register(shipment('SITE-6', 3), signal());
     expect(registered.trackNumber).toBe(fakePost.created.get('SITE-6')?.track);
     expect(fakePost.calls.filter((call) => call === 'PUT /1.0/user/backlog')).toHaveLength(1);
+  });
+
+  it('says an order without a postal code cannot go (index-to is required), before asking; the fake refuses what the API does', async () => {
+    const before = fakePost.calls.filter((call) => call === 'PUT /1.0/user/backlog').length;
+    await expect(driver().register(shipmentRequest('SITE-NOZIP', 3, { address: { ...recipientAddress, postalCode: null } }), signal())).rejects.toThrow(/postal code/);
+    expect(fakePost.calls.filter((call) => call === 'PUT /1.0/user/backlog')).toHaveLength(before);
   });
 
   it('names its validation errors', async () => {

@@ -4,6 +4,14 @@
 export type DeliveryType = 1 | 2 | 3;
 export const DELIVERY_TYPES: readonly DeliveryType[] = [1, 2, 3];
 
+/**
+ * The sides (cm) a place without sizes is sent with to a company that requires them (CDEK
+ * from 100 g and to lockers, Boxberry's `weights`, Yandex's `physical_dims`): a 10 cm cube,
+ * whose volumetric weight (1000 cm3 / 5000 = 0.2 kg) never raises the price of a parcel of
+ * 200 g or more. Quotes are asked with the same sides, so the price shown is the parcel's.
+ */
+export const DEFAULT_SIDES_CM: [number, number, number] = [10, 10, 10];
+
 /** 1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume. */
 export type PriceMode = 1 | 2 | 3;
 
@@ -47,6 +55,11 @@ export interface QuoteRequest {
    * post order naming one of the company's post offices, that office's code (its index).
    */
   pointCode?: string;
+  /**
+   * Our type of the point an order chose (1 pickup point, 2 parcel locker), when it chose one:
+   * companies whose tariffs differ by the kind of point (CDEK office or locker) price that kind only.
+   */
+  pointType?: number;
   /**
    * The order's declared value and what the recipient pays on delivery (goods and the
    * delivery price they pay), kopecks: for companies whose calculators price their own
@@ -108,9 +121,33 @@ export interface ShipmentDetails {
   pointCode: string | null;
   /** Our type of that point (1 pickup point, 2 parcel locker, 3 post office); absent: unknown. */
   pointType?: number | null;
-  /** Sides of the parcel, cm, longest first (null: unknown). */
+  /** Sides of the parcel, cm, longest first (null: unknown); each place's own sides are in `cargo.places`. */
   sidesCm: [number, number, number] | null;
   comment: string | null;
+  /**
+   * The goods, one line per product: companies print the recipient's cash receipt from them
+   * (CDEK `items`, Boxberry `items`). Empty: the order named none.
+   */
+  goods?: ShipmentGoods[];
+  /** The part of `codKopecks` that is the delivery charge the recipient pays (CDEK `delivery_recipient_cost`, Boxberry `delivery_sum`). */
+  deliveryCodKopecks?: number;
+  /** The tariff the order was priced with (its `delivery.company.tariff`): registration keeps to it where the company names tariffs. */
+  tariffName?: string | null;
+}
+
+/** One line of goods as a company's order takes it: amounts per unit. */
+export interface ShipmentGoods {
+  name: string;
+  /** The shop's vendor code, else our product id, else the line's position. */
+  article: string;
+  count: number;
+  /** Per unit: what the recipient pays on delivery (0 when prepaid), and the declared value. */
+  codKopecks: number;
+  declaredKopecks: number;
+  /** Per unit; null: unknown. */
+  weightGrams: number | null;
+  /** VAT percent (0, 10, 20), null: not given. */
+  vat: number | null;
 }
 
 export interface Registration {
@@ -250,4 +287,9 @@ export interface ContractDriver extends CarrierDriver {
    * deleted; none left is done). Absent where the company has no webhooks.
    */
   unsubscribeStatusWebhook?(url: string, signal: AbortSignal): Promise<void>;
+}
+
+/** Whether a company's driver is a real company's (a contract's), with its own label, directory and credentials. */
+export function isContractDriver(driver: CarrierDriver): driver is ContractDriver {
+  return typeof (driver as Partial<ContractDriver>).label === 'function';
 }

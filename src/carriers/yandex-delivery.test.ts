@@ -80,9 +80,10 @@ describe('Yandex Delivery driver', () => {
       info: { operator_request_id: 'YD-1', comment: 'Позвонить за час' },
       source: { platform_station: { platform_id: YANDEX_STATION } },
       destination: { type: 'custom_location', custom_location: { details: { full_address: 'Санкт-Петербург, Невский проспект, 1', apartment: '5', postal_code: '190000' } } },
-      items: [{ count: 1, billing_details: { unit_price: 120_000, assessed_unit_price: 150_000 }, place_barcode: 'YD-1-1' }],
-      places: [{ barcode: 'YD-1-1', physical_dims: { weight_gross: 1200, dx: 30, dy: 10, dz: 20 } }],
-      billing_info: { payment_method: 'card_on_receipt', delivery_cost: 0 },
+      // the goods per unit (kopecks) and the delivery charge apart: 2 × 500 ₽ + 200 ₽ collected
+      items: [{ count: 2, name: 'Футболка хлопковая', article: 'TS-001', billing_details: { unit_price: 50_000, assessed_unit_price: 75_000 }, place_barcode: `${shipment('YD-1').orderId}-1` }],
+      places: [{ barcode: `${shipment('YD-1').orderId}-1`, physical_dims: { weight_gross: 1200, dx: 30, dy: 10, dz: 20 } }],
+      billing_info: { payment_method: 'card_on_receipt', delivery_cost: 20_000 },
       recipient_info: { first_name: 'Светлана', last_name: 'Котова', patronymic: 'Ивановна', phone: '+79215556677' },
       last_mile_policy: 'time_interval',
     });

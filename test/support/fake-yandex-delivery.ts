@@ -14,6 +14,8 @@ export const YANDEX_POINT = '01946f4f013c7337874ec2fb848a58a4';
 const YANDEX_LOCKER = '0198602de4a6749aba12e151bdf4caaa';
 
 const ROOT = '/api/b2b/platform';
+/** The fake's tariff prices (roubles): the calculator's, and the offers' for the same tariff. */
+const PRICES = { self_pickup: 189.5, time_interval: 325.7 };
 const notFound = (what: string) => ({ status: 404, body: { code: 'not_found', message: `Order with ID ${what} not found` } });
 const badRequest = (message: string, code = 'bad_request') => ({ status: 400, body: { code, message } });
 
@@ -27,6 +29,36 @@ interface YandexBody {
   offer_id?: string;
   request_id?: string;
   request_ids?: unknown;
+  items?: Array<{ count?: unknown; name?: unknown; article?: unknown; place_barcode?: unknown; billing_details?: { unit_price?: unknown; assessed_unit_price?: unknown } }>;
+  places?: Array<{ barcode?: unknown; physical_dims?: Record<string, unknown> }>;
+}
+
+/**
+ * What offers/create refuses in the cargo (Yandex Delivery API reference, offers/create:
+ * items with count, name, article, billing_details in kopecks, place_barcode; places with
+ * physical_dims in cm and grams and a barcode; and its error list: "Item's articles must be
+ * unique", "There is place with no items", "There are items with no place").
+ */
+export function yandexCargoRefusal(body: YandexBody): string | null {
+  const items = Array.isArray(body.items) ? body.items : [];
+  const places = Array.isArray(body.places) ? body.places : [];
+  if (items.length === 0) return 'items: at least one item is required';
+  const articles = items.map((item) => item.article);
+  const repeated = articles.find((article, index) => articles.indexOf(article) !== index);
+  if (repeated !== undefined) return `Item's articles must be unique. Bad article: ${String(repeated)}`;
+  const whole = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  for (const item of items) {
+    if (typeof item.name !== 'string' || item.name === '' || !whole(item.count) || (item.count as number) < 1) return 'Cannot parse items info';
+    if (!whole(item.billing_details?.unit_price) || !whole(item.billing_details?.assessed_unit_price)) return 'Cannot parse items info: billing_details are in kopecks';
+  }
+  const barcodes = places.map((place) => place.barcode);
+  if (items.some((item) => !barcodes.includes(item.place_barcode))) return 'There are items with no place';
+  if (barcodes.some((barcode) => !items.some((item) => item.place_barcode === barcode))) return 'There is place with no items';
+  for (const place of places) {
+    const dims = place.physical_dims ?? {};
+    if (!['dx', 'dy', 'dz', 'weight_gross'].every((key) => whole(dims[key]) && (dims[key] as number) > 0)) return 'Cannot parse places info: physical_dims dx, dy, dz (cm) and weight_gross (g) are required';
+  }
+  return null;
 }
 
 interface Order {
@@ -75,33 +107,38 @@ export async function startFakeYandexDelivery(): Promise<FakeRealCarrier> {
         if (body.tariff === 'self_pickup') {
           const points = (self.directory ?? directory) as Array<{ id?: string; type?: string }>;
           if (!points.some((point) => point.id === body.destination?.platform_station_id && point.type !== 'warehouse')) return badRequest('No delivery options for interval', 'no_delivery_options');
-          return { status: 200, body: { pricing_total: '189.5 RUB', delivery_days: 3 } };
+          return { status: 200, body: { pricing_total: `${PRICES.self_pickup} RUB`, delivery_days: 3 } };
         }
-        return { status: 200, body: { pricing_total: '325.7 RUB', delivery_days: 2 } };
+        return { status: 200, body: { pricing_total: `${PRICES.time_interval} RUB`, delivery_days: 2 } };
       }
       case 'POST /offers/create': {
         if (body.source?.platform_station?.platform_id !== YANDEX_STATION) return badRequest('Cant get station id for point');
+        const refusal = yandexCargoRefusal(body);
+        if (refusal) return badRequest(refusal);
         const number = String(body.info?.operator_request_id ?? '');
         const details = (price: string, total: string, day: string) => ({
           delivery_interval: { min: `2026-02-0${day}T07:00:00.000000Z`, max: `2026-02-0${day}T19:00:00.000000Z`, policy: body.last_mile_policy },
           pickup_interval: { min: '2026-02-01T07:00:00.000000Z', max: '2026-02-01T15:00:00.000000Z' },
           pricing: price, pricing_commission_on_delivery_payment: '2.2%', pricing_commission_on_delivery_payment_amount: '6.6 RUB', pricing_total: total,
         });
+        // the tariff's price as the calculator gives it (an earlier interval costs more), and the 2.2% on payment at delivery
         const made = ['a', 'b'].map((suffix) => `offer-${++sequence}-${suffix}`);
-        for (const id of made) offers.set(id, number);
+        const price = PRICES[body.last_mile_policy === 'self_pickup' ? 'self_pickup' : 'time_interval'];
+        for (const id of made) offers.set(id, `${number}\n${price}`);
         return { status: 200, body: { offers: [
-          { offer_id: made[0], expires_at: '2026-02-01T10:00:00.000000Z', offer_details: details('300 RUB', '306.6 RUB', '3') },
-          { offer_id: made[1], expires_at: '2026-02-01T10:00:00.000000Z', offer_details: details('280 RUB', '286.16 RUB', '4') },
+          { offer_id: made[0], expires_at: '2026-02-01T10:00:00.000000Z', offer_details: details(`${price + 20} RUB`, `${Math.round((price + 20) * 102.2) / 100} RUB`, '3') },
+          { offer_id: made[1], expires_at: '2026-02-01T10:00:00.000000Z', offer_details: details(`${price} RUB`, `${Math.round(price * 102.2) / 100} RUB`, '4') },
         ] } };
       }
       case 'POST /offers/confirm': {
-        const number = offers.get(String(body.offer_id));
-        if (number === undefined) return badRequest(`Offer ${String(body.offer_id)} is not found or expired`);
+        const offer = offers.get(String(body.offer_id));
+        if (offer === undefined) return badRequest(`Offer ${String(body.offer_id)} is not found or expired`);
+        const [number, price] = offer.split('\n');
         const taken = byNumber(number);
         if (taken) return badRequest(`There already was request with such code within this employer, request_id ${taken.requestId}`);
         const requestId = `77241d8009bb46d0bff5c65a7307${String(++sequence).padStart(4, '0')}-udp`;
         orders.set(requestId, { requestId, number, cancelled: false });
-        self.created.set(number, { uuid: requestId, track: requestId });
+        self.created.set(number, { uuid: requestId, track: requestId, price: Number(price) });
         if (self.loseNextCreate) {
           self.loseNextCreate = false;
           return { status: 500, body: { code: 'internal_error', message: 'Internal Server Error' } };

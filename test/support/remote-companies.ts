@@ -16,13 +16,21 @@ const place = (name: string, postalCode: string) => ({ latitude: 55.75, longitud
 export const quoteRequest: QuoteRequest = { types: [1, 2, 3], sender: place('Москва', '125009'), recipient: place('Санкт-Петербург', '190000'), distanceKm: 630, cargo: { weightGrams: 1200, volumeCm3: 6000, places: [{ weightGrams: 1200, sidesCm: [30, 20, 10] }] }, priceMode: 1 };
 export const recipientAddress = { countryCode: 'RU', postalCode: '190000', city: 'Санкт-Петербург', region: 'Санкт-Петербург', street: 'Невский проспект', house: '1', flat: '5' };
 
+const orderIds = new Map<string, number>();
+
 /**
  * An order to St Petersburg as registration sees it: 1.2 kg, declared 1500 ₽, 1200 ₽ to
- * collect; `details` replace the defaults (a pickup point's code, a comment).
+ * collect (two T-shirts at 500 ₽ and a delivery charge of 200 ₽); `details` replace the
+ * defaults (a pickup point's code, a comment).
  */
 export function shipmentRequest(number: string, type: DeliveryType, details: Partial<ShipmentDetails> = {}, codKopecks = 120_000): ShipmentRequest {
+  // one order id per shop number, as the service has: companies numbering by our id (CDEK) see one order per number
+  const orderId = orderIds.get(number) ?? 7000 + orderIds.size;
+  orderIds.set(number, orderId);
+  const deliveryCod = Math.min(20_000, codKopecks);
+  const unitCod = Math.floor((codKopecks - deliveryCod) / 2);
   return {
-    orderId: 7,
+    orderId,
     accountId: 1,
     type,
     pointId: null,
@@ -38,6 +46,9 @@ export function shipmentRequest(number: string, type: DeliveryType, details: Par
       pointCode: null,
       sidesCm: [30, 20, 10],
       comment: null,
+      goods: [{ name: 'Футболка хлопковая', article: 'TS-001', count: 2, codKopecks: unitCod, declaredKopecks: 75_000, weightGrams: 500, vat: 20 }],
+      deliveryCodKopecks: codKopecks - unitCod * 2,
+      tariffName: null,
       ...details,
     },
   };

@@ -1219,8 +1219,8 @@ export interface paths {
         get: operations["listStickers"];
         put?: never;
         /**
-         * Labels of Prepared orders (status 13): one PDF of a format, or a ZIP of all three; marks the orders stickerFormed
-         * @description Labels of Prepared orders (status 13): one PDF of a format, or a ZIP of all three; marks the orders stickerFormed
+         * Labels of Prepared orders (status 13): a real company's own label where it prints one, ours otherwise; one PDF, or a ZIP of our formats and the companies' labels; marks the orders stickerFormed
+         * @description Labels of Prepared orders (status 13): a real company's own label where it prints one, ours otherwise; one PDF, or a ZIP of our formats and the companies' labels; marks the orders stickerFormed
          *
          *     Contract 4.5 (api-v2.md).
          */
@@ -3056,11 +3056,11 @@ export interface components {
             id: number;
             /** @description When the set was formed, RFC 3339 */
             date: string;
-            /** @description The file answered when the set was formed (PDF, or ZIP of all formats) */
+            /** @description The file answered when the set was formed: one PDF, or a ZIP of our formats and the real companies' own labels (labels/{orderId}-{trackNumber}.pdf) */
             deliveryCompanySticker: string | null;
             /** @description Post forms; not produced by this service: always null */
             postSticker: string | null;
-            /** @description One PDF per format of the set */
+            /** @description One PDF per format of our stickers in the set (none when every order has its company's own label) */
             stickers: {
                 /** @description Sticker format 1, 2 or 3 */
                 type: number;

@@ -47,11 +47,23 @@ export class BoxberryDriver implements ContractDriver {
     return quotes;
   }
 
-  /** ParselCreate is create-or-update by `order_id`: asking again (a retried job) updates the same parcel. */
+  /**
+   * ParselCreate; Boxberry refuses an `order_id` it already has (an update would need
+   * `updateByTrack`), so a retried registration whose first answer was lost is refused as a
+   * number taken: the parcel made then is found by ParcelInfo and registration goes on with it.
+   */
   async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
-    if (!order.details) throw new CarrierError(this.remote.companyId, 'Boxberry needs the recipient and the address of the order.');
-    const body = await this.remote.run('register', 'once', signal, (attempt) => this.proxy.post('ParselCreate', mapper.parcelData(order), attempt));
-    const parcel = mapper.createdParcel(body);
+    const details = order.details;
+    if (!details) throw new CarrierError(this.remote.companyId, 'Boxberry needs the recipient and the address of the order.');
+    let parcel: { track: string } | null;
+    try {
+      parcel = mapper.createdParcel(await this.remote.run('register', 'once', signal, (attempt) => this.proxy.post('ParselCreate', mapper.parcelData(order), attempt)));
+    } catch (error) {
+      if (!(error instanceof CarrierError) || error.transient || !mapper.NUMBER_TAKEN.test(error.message)) throw error;
+      const info = await this.remote.run('lookup', 'safe', signal, (attempt) => this.proxy.post('ParcelInfo', { parcels: [{ order_id: details.number }] }, attempt));
+      parcel = mapper.parcelOfInfo(info, details.number);
+      if (!parcel) throw error;
+    }
     if (!parcel) throw new CarrierError(this.remote.companyId, 'Boxberry answered without a track number.', true);
     return { trackNumber: parcel.track, trackingUrl: `https://boxberry.ru/tracking-page?id=${encodeURIComponent(parcel.track)}` };
   }

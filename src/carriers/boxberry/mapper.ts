@@ -3,11 +3,14 @@
  *
  * Sources (read, not copied): Boxberry's API documentation for shops ("web-сервисы Boxberry",
  * methods DeliveryCosts, ParselCreate, ParselDel, ParselCheck, ListStatuses, ListPoints,
- * ChangeOrderStorageDate, OrdersBalance), the method list of gwinn/boxberry-sdk, and
- * alexbxb723/boxberry_api (request names, `sdata` JSON of ParselCreate). Errors come as
+ * ChangeOrderStorageDate, OrdersBalance, ParcelInfo), gwinn/boxberry-sdk (its request
+ * models src/Model/Request/CreateOrder/ParcelCreateRequest.php and …/Items.php, and its
+ * fixtures tests/Requests/parcelCreate.json, tests/Response/{parcelInfo,listStatuses}.json),
+ * and alexbxb723/boxberry_api (request names, `sdata` JSON of ParselCreate). Errors come as
  * `{"err": "..."}` (or `[{"err": "..."}]`) with HTTP 200.
  */
-import type { CarrierQuote, ImportedPoint, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
+import { DEFAULT_SIDES_CM, type CarrierQuote, type ImportedPoint, type QuoteRequest, type ShipmentRequest, type TrackingEvent } from '../types.js';
+import { moscowTime } from '../geo.js';
 
 /** Boxberry's refusal text of an answer, or null when it is not one. */
 export function errorOf(body: unknown): string | null {
@@ -25,13 +28,16 @@ export type CostsDestination = { type: 1; target: string } | { type: 2; zip: str
  * (its COD fee).
  */
 export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDestination, declaredRoubles: number, codRoubles: number): Record<string, string> {
-  const sides = request.cargo.places[0]?.sidesCm;
+  // the sides registration sends (the default cube when unknown), so the price is the parcel's
+  const sides = request.cargo.places[0]?.sidesCm ?? DEFAULT_SIDES_CM;
   return {
     weight: String(Math.max(1, Math.round(request.cargo.weightGrams))),
     ...(destination.type === 1 ? { target: destination.target } : { zip: destination.zip }),
     ordersum: String(declaredRoubles),
     paysum: String(codRoubles),
-    ...(sides ? { depth: String(Math.ceil(sides[0])), width: String(Math.ceil(sides[1])), height: String(Math.ceil(sides[2])) } : {}),
+    depth: String(Math.ceil(sides[0])),
+    width: String(Math.ceil(sides[1])),
+    height: String(Math.ceil(sides[2])),
   };
 }
 
@@ -70,27 +76,65 @@ export function quoteOfCosts(body: unknown, type: CostsDestination['type']): Car
   ];
 }
 
+const money = (kopecks: number) => (Math.round(kopecks) / 100).toFixed(2);
+
 /**
- * `sdata` of ParselCreate. `order_id` is our order number: ParselCreate with an `order_id`
- * Boxberry already has updates that parcel (documented as "create or update"), so a
- * retried registration never makes a second parcel. `vid` 1 pickup point, 2 courier.
+ * `weights` of ParselCreate: one block per place, the first `weight`/`x`/`y`/`z`, the next
+ * `weight2`/`x2`… (grams, cm; strings), as the SDK's fixture tests/Requests/parcelCreate.json.
+ */
+export function weightsOf(order: ShipmentRequest): Record<string, string> {
+  const sides = order.details?.sidesCm ?? null;
+  const places = order.cargo.places.length > 0 ? order.cargo.places : [{ weightGrams: order.cargo.weightGrams, sidesCm: sides }];
+  const weights: Record<string, string> = {};
+  places.forEach((place, index) => {
+    const suffix = index === 0 ? '' : String(index + 1);
+    const [x, y, z] = place.sidesCm ?? sides ?? DEFAULT_SIDES_CM;
+    const grams = place.weightGrams > 0 ? place.weightGrams : order.cargo.weightGrams / places.length;
+    Object.assign(weights, { [`weight${suffix}`]: String(Math.max(1, Math.round(grams))), [`x${suffix}`]: String(Math.ceil(x)), [`y${suffix}`]: String(Math.ceil(y)), [`z${suffix}`]: String(Math.ceil(z)) });
+  });
+  return weights;
+}
+
+/**
+ * `sdata` of ParselCreate. `order_id` is the shop's number (Boxberry takes any text: its
+ * SDK's fixture sends "Тестовый заказ 666"); Boxberry refuses a number it already has (an
+ * update is `updateByTrack`), so the driver looks a refused number up (ParcelInfo).
+ * `payment_sum` is what the recipient pays: the goods (`items`, per unit) and the delivery
+ * charge (`delivery_sum`). `vid` 1 pickup point, 2 courier.
  */
 export function parcelData(order: ShipmentRequest): object {
   const details = order.details;
   if (!details) throw new Error('Boxberry needs the recipient and the address of the order');
-  const sides = details.sidesCm;
   const address = [details.address.street, details.address.house, details.address.flat ? `кв. ${details.address.flat}` : null].filter(Boolean).join(', ');
   return {
     order_id: details.number,
-    price: (order.declaredKopecks / 100).toFixed(2),
-    payment_sum: (order.codKopecks / 100).toFixed(2),
-    delivery_sum: '0',
-    vid: order.type === 1 ? 1 : 2,
+    price: money(order.declaredKopecks),
+    payment_sum: money(order.codKopecks),
+    delivery_sum: money(details.deliveryCodKopecks ?? 0),
+    vid: order.type === 1 ? '1' : '2',
+    ...(order.type === 1 ? {} : { kurdost: { index: details.address.postalCode ?? '', citi: details.address.city, addressp: address, comentk: details.comment ?? '' } }),
     shop: { name: order.type === 1 ? (details.pointCode ?? '') : '', name1: '' },
     customer: { fio: details.recipient.fullName, phone: details.recipient.phone, email: details.recipient.email ?? '' },
-    ...(order.type === 1 ? {} : { kurdost: { index: details.address.postalCode ?? '', citi: details.address.city, addressp: address, comentk: details.comment ?? '' } }),
-    weights: { weight: String(Math.max(1, order.cargo.weightGrams)), ...(sides ? { x: String(Math.ceil(sides[0])), y: String(Math.ceil(sides[1])), z: String(Math.ceil(sides[2])) } : {}) },
+    items: (details.goods ?? []).map((line) => ({
+      id: line.article,
+      name: line.name,
+      UnitName: 'шт.',
+      // "без НДС" is -1; a VAT not given is left out (the SDK's Items.php)
+      ...(line.vat !== null ? { nds: String(line.vat) } : {}),
+      // per unit, roubles without trailing zeros, as the SDK's fixture writes them ("1750", "100")
+      price: String(Math.round(line.codKopecks) / 100),
+      quantity: String(line.count),
+    })),
+    ...(details.comment ? { notice: details.comment.slice(0, 100) } : {}),
+    weights: weightsOf(order),
   };
+}
+
+/** ParcelInfo's parcel of an order number (`[{order_id, track_number, …}]`), or null when Boxberry has none. */
+export function parcelOfInfo(body: unknown, orderId: string): { track: string } | null {
+  if (!Array.isArray(body)) return null;
+  const found = (body as Array<{ order_id?: unknown; track_number?: unknown } | null>).find((item) => item?.order_id === orderId && typeof item.track_number === 'string' && item.track_number !== '');
+  return found ? { track: found.track_number as string } : null;
 }
 
 /** ParselCreate answer `{track, label}`; null without a track. */
@@ -99,6 +143,9 @@ export function createdParcel(body: unknown): { track: string; label: string | n
   if (typeof parcel?.track !== 'string' || parcel.track === '') return null;
   return { track: parcel.track, label: typeof parcel.label === 'string' && parcel.label !== '' ? parcel.label : null };
 }
+
+/** Boxberry's refusal of an order number it already has (ParselCreate without updateByTrack). */
+export const NUMBER_TAKEN = /уже (существует|используется|занят)|already (exists|used)/i;
 
 /** Boxberry's status names (ListStatuses `Name`) to our codes; compared lower-cased. */
 const STATUS_BY_NAME: ReadonlyArray<[RegExp, number]> = [
@@ -127,7 +174,8 @@ export function eventsOfStatuses(trackNumber: string, body: unknown): TrackingEv
     if (typeof item?.Name !== 'string') continue;
     const statusCode = statusOfName(item.Name);
     if (statusCode === null) continue;
-    const at = typeof item.Date === 'string' && !Number.isNaN(Date.parse(item.Date)) ? new Date(item.Date).toISOString() : new Date().toISOString();
+    // Boxberry writes its status times in Moscow time without an offset ("2020-12-26 12:23:26")
+    const at = typeof item.Date === 'string' ? (moscowTime(item.Date) ?? new Date().toISOString()) : new Date().toISOString();
     events.push({ trackNumber, statusCode, at, description: item.Name });
   }
   return events.sort((a, b) => a.at.localeCompare(b.at));

@@ -43,12 +43,12 @@ export class CdekDriver implements ContractDriver {
    */
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
     const body = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest(request)));
+    const chosen = mapper.chosenTariffs(body, request.types, request.pointType);
     const declaredKopecks = request.declaredKopecks ?? 0;
-    if (declaredKopecks <= 0) return mapper.quotesFromTariffs(body, request.types);
-    const chosen = [...mapper.cheapestTariffs(body, request.types).values()];
+    if (declaredKopecks <= 0) return mapper.quotesFromTariffs(chosen);
     const now = Date.now();
     const priced = await Promise.all(
-      chosen.map(async ({ tariff_code: code }) => {
+      mapper.tariffsToPrice(chosen).map(async ({ tariff_code: code }) => {
         const known = this.insuranceRates.get(code);
         if (known && known.until > now) return [code, Math.round((known.percent * declaredKopecks) / 100)] as const;
         const answer = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tariff', attempt, mapper.tariffRequest(request, code)));
@@ -58,7 +58,7 @@ export class CdekDriver implements ContractDriver {
         return [code, kopecks] as const;
       }),
     );
-    return mapper.quotesFromTariffs(body, request.types, { declaredKopecks, byTariff: new Map(priced) });
+    return mapper.quotesFromTariffs(chosen, { declaredKopecks, byTariff: new Map(priced) });
   }
 
   /**
@@ -66,14 +66,12 @@ export class CdekDriver implements ContractDriver {
    * retried job) finds the order it made instead of making a second one.
    */
   async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
-    const number = order.details?.number;
-    if (!number) throw new CarrierError(this.remote.companyId, 'CDEK needs the recipient and the address of the order.');
-    let info = await this.lookup(`im_number=${encodeURIComponent(number)}`, signal);
+    const details = order.details;
+    if (!details) throw new CarrierError(this.remote.companyId, 'CDEK needs the recipient and the address of the order.');
+    let info = await this.lookup(`im_number=${encodeURIComponent(mapper.cdekNumberOf(order))}`, signal);
     if (!info) {
-      const tariffs = await this.remote.run('quote', 'safe', signal, (attempt) =>
-        this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest({ types: [order.type], sender: { latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: order.details?.sender.address?.city, postalCode: order.details?.sender.address?.postalCode }, recipient: { latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: order.details?.address.city, postalCode: order.details?.address.postalCode }, distanceKm: 0, cargo: order.cargo, priceMode: 1 })),
-      );
-      const tariffCode = mapper.tariffCodeFor(tariffs, order.type, order.details?.pointCode ? (order.details.pointType ?? null) : null);
+      const tariffs = await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/calculator/tarifflist', attempt, mapper.tariffListRequest(mapper.quoteOfShipment(order))));
+      const tariffCode = mapper.tariffCodeFor(tariffs, order.type, details.pointCode ? (details.pointType ?? null) : null, details.tariffName ?? null);
       if (tariffCode === null) throw new CarrierError(this.remote.companyId, 'CDEK has no tariff for this route and delivery type.');
       const created = await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('POST', '/orders', attempt, mapper.orderRequest(order, tariffCode)));
       info = mapper.orderInfo(created);

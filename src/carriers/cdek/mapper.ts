@@ -8,7 +8,7 @@
  * shevernitskiy/cdek (src/types/api/{request,response,webhook}.ts: field names, status codes),
  * and Karrio's CDEK-like connectors for the mapper/proxy split.
  */
-import type { CarrierQuote, CommissionRule, DeliveryType, ImportedPoint, PickupProgress, PickupRequest, QuoteRequest, ShipmentAddress, ShipmentRequest, TrackingEvent } from '../types.js';
+import { DEFAULT_SIDES_CM, type CarrierQuote, type CommissionRule, type DeliveryType, type ImportedPoint, type PickupProgress, type PickupRequest, type QuoteRequest, type ShipmentAddress, type ShipmentRequest, type TrackingEvent } from '../types.js';
 
 /**
  * CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker,
@@ -78,12 +78,16 @@ function location(place: { postalCode?: string | null; name?: string; countryCod
   return found;
 }
 
-function packagesOf(cargo: QuoteRequest['cargo']): CdekPackage[] {
-  const places = cargo.places.length > 0 ? cargo.places : [{ weightGrams: cargo.weightGrams, sidesCm: null }];
-  return places.map((place) => ({
-    weight: Math.max(1, Math.round(place.weightGrams)),
-    ...(place.sidesCm ? { length: Math.ceil(place.sidesCm[0]), width: Math.ceil(place.sidesCm[1]), height: Math.ceil(place.sidesCm[2]) } : {}),
-  }));
+/** Our places as CDEK packages (grams, whole cm): the cargo's places, else one place of the whole weight. */
+function packagesOf(cargo: QuoteRequest['cargo'], sidesCm: [number, number, number] | null = null): Array<Required<Pick<CdekPackage, 'weight' | 'length' | 'width' | 'height'>>> {
+  const places = cargo.places.length > 0 ? cargo.places : [{ weightGrams: cargo.weightGrams, sidesCm }];
+  const total = places.reduce((sum, place) => sum + place.weightGrams, 0);
+  return places.map((place, index) => {
+    const sides = place.sidesCm ?? sidesCm ?? DEFAULT_SIDES_CM;
+    // places without a weight of their own share what is left of the cargo's
+    const grams = place.weightGrams > 0 ? place.weightGrams : Math.max(0, cargo.weightGrams - total) / places.filter((item) => item.weightGrams <= 0).length;
+    return { weight: Math.max(1, Math.round(index === 0 && total <= 0 ? cargo.weightGrams : grams)), length: Math.max(1, Math.ceil(sides[0])), width: Math.max(1, Math.ceil(sides[1])), height: Math.max(1, Math.ceil(sides[2])) };
+  });
 }
 
 /** What both calculator calls take. `type` 1 is the online shop's contract (2 would be delivery). */
@@ -91,22 +95,69 @@ function calculatorBody(request: QuoteRequest) {
   return { type: 1, currency: 1, from_location: location(request.sender), to_location: location(request.recipient), packages: packagesOf(request.cargo) };
 }
 
+/** The calculator request of a registration: the same route, places and sizes the order is registered with. */
+export function quoteOfShipment(order: ShipmentRequest): QuoteRequest {
+  const place = (address: ShipmentAddress | null | undefined): QuoteRequest['sender'] => ({ latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: address?.city, postalCode: address?.postalCode, countryCode: address?.countryCode });
+  const cargo = order.cargo.places.length > 0 || !order.details?.sidesCm ? order.cargo : { ...order.cargo, places: [{ weightGrams: order.cargo.weightGrams, sidesCm: order.details.sidesCm }] };
+  return { types: [order.type], sender: place(order.details?.sender.address), recipient: place(order.details?.address), distanceKm: 0, cargo, priceMode: 1 };
+}
+
 /** POST /v2/calculator/tarifflist body. */
 export function tariffListRequest(request: QuoteRequest): object {
   return { ...calculatorBody(request), lang: 'rus' };
 }
 
-/** Per delivery type asked, the cheapest tariff of a tariff list (CDEK lists a dozen for one route). */
-export function cheapestTariffs(body: unknown, asked: DeliveryType[]): Map<DeliveryType, CdekTariff> {
+function tariffsOf(body: unknown): CdekTariff[] {
   const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
-  const best = new Map<DeliveryType, CdekTariff>();
-  for (const tariff of list) {
-    const type = MODE_TO_TYPE[tariff?.delivery_mode];
-    if (!type || !asked.includes(type) || typeof tariff.delivery_sum !== 'number' || !(tariff.delivery_sum >= 0)) continue;
-    const current = best.get(type);
-    if (!current || tariff.delivery_sum < current.delivery_sum) best.set(type, tariff);
+  return list.filter((tariff) => !!tariff && MODE_TO_TYPE[tariff.delivery_mode] !== undefined && typeof tariff.delivery_sum === 'number' && tariff.delivery_sum >= 0);
+}
+
+/** The CDEK mode of a pickup point of our type (2 a parcel locker, else an office). */
+function pointMode(pointType: number): number {
+  return pointType === 2 ? POINT_MODE.locker : POINT_MODE.office;
+}
+
+function cheapest(list: CdekTariff[]): CdekTariff | undefined {
+  return [...list].sort((a, b) => a.delivery_sum - b.delivery_sum)[0];
+}
+
+/**
+ * What each delivery type asked is quoted with: the cheapest tariff of its modes. To pickup
+ * points, an office and a locker have their own tariffs (modes 2 and 6, priced differently):
+ * `office` and `locker` hold both, and `pointType` (the point an order chose) keeps its kind only.
+ */
+export interface ChosenTariffs {
+  byType: Map<DeliveryType, CdekTariff>;
+  /** Type 1 by the kind of point, when CDEK lists it. */
+  office?: CdekTariff;
+  locker?: CdekTariff;
+}
+
+export function chosenTariffs(body: unknown, asked: DeliveryType[], pointType?: number): ChosenTariffs {
+  const list = tariffsOf(body);
+  const chosen: ChosenTariffs = { byType: new Map() };
+  for (const type of asked) {
+    if (type !== 1) {
+      const best = cheapest(list.filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type));
+      if (best) chosen.byType.set(type, best);
+      continue;
+    }
+    chosen.office = pointType === undefined || pointMode(pointType) === POINT_MODE.office ? cheapest(list.filter((tariff) => tariff.delivery_mode === POINT_MODE.office)) : undefined;
+    chosen.locker = pointType === undefined || pointMode(pointType) === POINT_MODE.locker ? cheapest(list.filter((tariff) => tariff.delivery_mode === POINT_MODE.locker)) : undefined;
+    // an office's tariff stands for the type (lockers priced by their factor); without one, the locker's
+    const base = chosen.office ?? chosen.locker;
+    if (base) chosen.byType.set(1, base);
   }
-  return best;
+  return chosen;
+}
+
+/**
+ * The tariffs whose insurance CDEK is asked to price: one per type. A locker's tariff is not
+ * asked apart: CDEK's insurance is its contract's percent of the declared value, the same
+ * on either tariff; an order to a locker (`pointType` 2) quotes the locker's as its type's.
+ */
+export function tariffsToPrice(chosen: ChosenTariffs): CdekTariff[] {
+  return [...chosen.byType.values()];
 }
 
 /**
@@ -144,8 +195,8 @@ export interface CdekInsurance {
  * CDEK's public rate (0.75% of nothing). Cash on delivery at CDEK's public rate (3%): its
  * calculator prices no COD fee (the contract's is billed by CDEK after delivery).
  */
-export function quotesFromTariffs(body: unknown, asked: DeliveryType[], insurance?: CdekInsurance): CarrierQuote[] {
-  return [...cheapestTariffs(body, asked).entries()].map(([type, tariff]) => ({
+export function quotesFromTariffs(chosen: ChosenTariffs, insurance?: CdekInsurance): CarrierQuote[] {
+  return [...chosen.byType.entries()].map(([type, tariff]) => ({
     type,
     tariffName: tariff.tariff_name ?? `CDEK ${tariff.tariff_code}`,
     priceDeliveryKopecks: Math.round(tariff.delivery_sum * 100),
@@ -158,6 +209,8 @@ export function quotesFromTariffs(body: unknown, asked: DeliveryType[], insuranc
       codCard: { percent: 3, minimumKopecks: 0 },
       acquiring: { percent: 0, minimumKopecks: 0 },
     },
+    // lockers (our point type 2) at their own tariff's price: the quote's factor gives it back to the kopeck
+    ...(type === 1 && chosen.office && chosen.locker && chosen.office.delivery_sum > 0 ? { pointPriceFactors: { 2: chosen.locker.delivery_sum / chosen.office.delivery_sum } } : {}),
   }));
 }
 
@@ -169,48 +222,79 @@ function declaredRule(tariffCode: number, insurance: CdekInsurance | undefined):
 }
 
 /**
- * The tariff registration uses: the cheapest of our type in a tariff list; to a pickup point,
- * one of the point's kind (CDEK refuses a locker tariff to an office and the reverse).
- * `pointType` is our point type (2 a parcel locker); null: unknown, either kind.
+ * The tariff registration uses: the one the order was priced with (by its name, among the
+ * tariffs of its type and, to a point, of the point's kind), so the order is registered with
+ * the tariff and price it shows; else (a tariff CDEK no longer lists on the route) the
+ * cheapest of that type and kind. `pointType` is our point type (2 a parcel locker); null: unknown.
  */
-export function tariffCodeFor(body: unknown, type: DeliveryType, pointType: number | null = null): number | null {
-  const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
-  const pointMode = type === 1 && pointType !== null ? (pointType === 2 ? POINT_MODE.locker : POINT_MODE.office) : null;
-  const ours = list
-    .filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type && (pointMode === null || tariff.delivery_mode === pointMode) && typeof tariff.delivery_sum === 'number')
-    .sort((a, b) => a.delivery_sum - b.delivery_sum);
-  return ours[0]?.tariff_code ?? null;
+export function tariffCodeFor(body: unknown, type: DeliveryType, pointType: number | null = null, tariffName: string | null = null): number | null {
+  const ours = tariffsOf(body).filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type && (type !== 1 || pointType === null || tariff.delivery_mode === pointMode(pointType)));
+  const named = tariffName === null ? undefined : ours.find((tariff) => tariff.tariff_name === tariffName);
+  return (named ?? cheapest(ours))?.tariff_code ?? null;
 }
 
 function addressLine(address: ShipmentAddress): string {
   return [address.street, address.house, address.flat ? `кв. ${address.flat}` : null].filter(Boolean).join(', ');
 }
 
-/** POST /v2/orders body. Amounts in roubles; COD per item (`payment.value`), declared value as `cost`. */
+/**
+ * CDEK's `number` takes ASCII only, up to 40 characters ("Регистрация заказа": "может
+ * содержать только цифры, буквы латинского алфавита или спецсимволы"): our order id always
+ * is, a shop's number often is not (Cyrillic), so ours goes as `number` (and is what a retry
+ * looks up by `im_number`) and the shop's is written in the comment.
+ */
+export function cdekNumberOf(order: ShipmentRequest): string {
+  return String(order.orderId);
+}
+
+const roubles = (kopecks: number) => Math.round(kopecks) / 100;
+
+/**
+ * POST /v2/orders body ("Регистрация заказа"). Amounts in roubles: each item's `payment` is
+ * what the recipient pays for one unit on delivery (0 when prepaid) and `cost` its declared
+ * value, `delivery_recipient_cost` the delivery charge the recipient pays, so the COD receipt
+ * CDEK prints lists the goods and the delivery as they are. Every package has its sizes.
+ */
 export function orderRequest(order: ShipmentRequest, tariffCode: number): object {
   const details = order.details;
   if (!details) throw new Error('CDEK needs the recipient and the address of the order');
-  const weight = Math.max(1, order.cargo.weightGrams);
-  const sides = details.sidesCm;
+  const packages = packagesOf(order.cargo, details.sidesCm);
+  const goods = details.goods ?? [];
+  const known = goods.reduce((sum, line) => sum + (line.weightGrams ?? 0) * line.count, 0);
+  const units = goods.reduce((sum, line) => sum + (line.weightGrams === null ? line.count : 0), 0);
+  // goods without a weight share what the packages weigh beyond the goods that have one
+  const unknownUnitGrams = units > 0 ? Math.max(1, Math.floor((packages.reduce((sum, item) => sum + item.weight, 0) - known) / units)) : 0;
+  const shopNumber = details.number !== cdekNumberOf(order) ? `Заказ магазина ${details.number}` : null;
+  const comment = [shopNumber, details.comment].filter(Boolean).join('. ').slice(0, 255);
   return {
     type: 1,
-    number: details.number,
+    number: cdekNumberOf(order),
     tariff_code: tariffCode,
-    comment: details.comment ?? undefined,
+    ...(comment ? { comment } : {}),
+    delivery_recipient_cost: { value: roubles(details.deliveryCodKopecks ?? 0) },
     ...(details.sender.address ? { from_location: { country_code: details.sender.address.countryCode, postal_code: details.sender.address.postalCode ?? undefined, city: details.sender.address.city, address: addressLine(details.sender.address) } } : {}),
     ...(order.type === 1 && details.pointCode
       ? { delivery_point: details.pointCode }
       : { to_location: { country_code: details.address.countryCode, postal_code: details.address.postalCode ?? undefined, city: details.address.city, address: addressLine(details.address) } }),
     recipient: { name: details.recipient.fullName, phones: [{ number: details.recipient.phone }], ...(details.recipient.email ? { email: details.recipient.email } : {}) },
     sender: { name: details.sender.name, ...(details.sender.phone ? { phones: [{ number: details.sender.phone }] } : {}) },
-    packages: [
-      {
-        number: '1',
-        weight,
-        ...(sides ? { length: Math.ceil(sides[0]), width: Math.ceil(sides[1]), height: Math.ceil(sides[2]) } : {}),
-        items: [{ name: `Заказ ${details.number}`, ware_key: details.number, payment: { value: order.codKopecks / 100 }, cost: order.declaredKopecks / 100, weight, amount: 1 }],
-      },
-    ],
+    packages: packages.map((item, index) => ({
+      number: String(index + 1),
+      ...item,
+      // the goods travel in the first package (CDEK ties items to a package; ours are not split by place)
+      ...(index === 0
+        ? {
+            items: goods.map((line) => ({
+              name: line.name.slice(0, 255),
+              ware_key: line.article.slice(0, 50),
+              payment: { value: roubles(line.codKopecks), ...(line.vat !== null && line.codKopecks > 0 ? { vat_rate: line.vat } : {}) },
+              cost: roubles(line.declaredKopecks),
+              weight: line.weightGrams ?? unknownUnitGrams,
+              amount: line.count,
+            })),
+          }
+        : {}),
+    })),
   };
 }
 

@@ -32,7 +32,7 @@ export class RussianPostDriver implements ContractDriver {
 
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
     const declared = request.declaredKopecks ?? 0;
-    const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom, declared) : null;
+    const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom) : null;
     if (!body) return [];
     return mapper.quoteOfTariff(await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/1.0/tariff', attempt, body)), declared);
   }
@@ -49,6 +49,8 @@ export class RussianPostDriver implements ContractDriver {
     if (!number) throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient and the address of the order.');
     let entry = await this.lookup(number, signal);
     if (!entry) {
+      // `index-to` is required: said here rather than left to a refusal of index 0
+      if (mapper.indexToOf(order) === null) throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient\'s postal code (six digits) or a post office.');
       const created = mapper.backlogResult(await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('PUT', '/1.0/user/backlog', attempt, [mapper.backlogOrder(order, this.credentials.indexFrom)])));
       if ('problems' in created) throw new CarrierError(this.remote.companyId, `Russian Post refused: ${created.problems}`);
       const id = created.id;

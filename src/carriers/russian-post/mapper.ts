@@ -19,18 +19,39 @@ import type { CarrierQuote, ImportedPoint, QuoteRequest, ShipmentRequest, Tracki
 /** A six-digit post index: a post office's code (our imported offices are coded by it). */
 const POST_INDEX = /^\d{6}$/;
 
+/** The index a parcel goes to: the post office an order chose, else the address's postal code; null without a six-digit one. */
+export function indexToOf(order: ShipmentRequest): string | null {
+  const details = order.details;
+  const office = order.type === 3 && details?.pointCode && POST_INDEX.test(details.pointCode) ? details.pointCode : null;
+  const index = office ?? details?.address.postalCode ?? null;
+  return index !== null && POST_INDEX.test(index) ? index : null;
+}
+
+/** The parcel's category: with cash on delivery, with a declared value, or ordinary. */
+export function mailCategoryOf(declaredKopecks: number, codKopecks: number): string {
+  return codKopecks > 0 ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' : declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY';
+}
+
+/** The value a parcel is insured for: its declared value, and with COD at least the sum collected (a COD parcel is declared). */
+export function insuredKopecksOf(declaredKopecks: number, codKopecks: number): number {
+  return codKopecks > 0 ? Math.max(declaredKopecks, codKopecks) : Math.max(0, declaredKopecks);
+}
+
 /**
  * POST /1.0/tariff body, to the chosen post office's index (`pointCode`) when there is one,
  * else to the recipient's locality. Amounts in kopecks, mass in grams (the API's own units).
+ * The category and insured value are the ones registration sends (`mailCategoryOf`,
+ * `insuredKopecksOf`), so the tariff asked is the tariff registered.
  */
-export function tariffRequest(request: QuoteRequest, indexFrom: string, declaredKopecks = 0): object | null {
+export function tariffRequest(request: QuoteRequest, indexFrom: string): object | null {
+  const declaredKopecks = insuredKopecksOf(request.declaredKopecks ?? 0, request.codKopecks ?? 0);
   const indexTo = request.pointCode && POST_INDEX.test(request.pointCode) ? request.pointCode : request.recipient.postalCode;
   if (!indexTo) return null;
   const sides = request.cargo.places[0]?.sidesCm;
   return {
     'index-from': indexFrom,
     'index-to': indexTo,
-    'mail-category': declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY',
+    'mail-category': mailCategoryOf(request.declaredKopecks ?? 0, request.codKopecks ?? 0),
     'mail-type': 'POSTAL_PARCEL',
     mass: Math.max(1, Math.round(request.cargo.weightGrams)),
     ...(declaredKopecks > 0 ? { 'declared-value': declaredKopecks } : {}),
@@ -86,11 +107,11 @@ export function backlogOrder(order: ShipmentRequest, indexFrom: string): object 
     'order-num': details.number,
     'address-type-to': office ? 'DEMAND' : 'DEFAULT',
     'mail-type': 'POSTAL_PARCEL',
-    'mail-category': withCod ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' : order.declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY',
+    'mail-category': mailCategoryOf(order.declaredKopecks, order.codKopecks),
     'mail-direct': 643,
     mass: Math.max(1, order.cargo.weightGrams),
     'index-from': indexFrom,
-    'index-to': Number(office ?? details.address.postalCode ?? 0),
+    'index-to': Number(indexToOf(order) ?? 0),
     'region-to': details.address.region ?? details.address.city,
     'place-to': details.address.city,
     ...(office
@@ -105,7 +126,7 @@ export function backlogOrder(order: ShipmentRequest, indexFrom: string): object 
     'given-name': givenName ?? details.recipient.fullName,
     ...(middleName ? { 'middle-name': middleName } : {}),
     'tel-address': Number(details.recipient.phone.replace(/\D/g, '')) || undefined,
-    ...(order.declaredKopecks > 0 || withCod ? { 'insr-value': Math.max(order.declaredKopecks, order.codKopecks) } : {}),
+    ...(insuredKopecksOf(order.declaredKopecks, order.codKopecks) > 0 ? { 'insr-value': insuredKopecksOf(order.declaredKopecks, order.codKopecks) } : {}),
     ...(withCod ? { payment: order.codKopecks } : {}),
     ...(details.sidesCm ? { dimension: { length: Math.ceil(details.sidesCm[0]), width: Math.ceil(details.sidesCm[1]), height: Math.ceil(details.sidesCm[2]) } } : {}),
     ...(details.comment ? { comment: details.comment.slice(0, 200) } : {}),

@@ -10,7 +10,7 @@
  * server A1-x-Tech/mcp-yandex-dostavka (which calls are side-effect free). Money is kopecks
  * in requests and "225.7 RUB" strings in answers; weights grams, sides cm.
  */
-import type { CarrierQuote, DeliveryType, ImportedPoint, QuoteRequest, ShipmentRequest, TrackingEvent } from '../types.js';
+import { DEFAULT_SIDES_CM, type CarrierQuote, type DeliveryType, type ImportedPoint, type QuoteRequest, type ShipmentRequest, type TrackingEvent } from '../types.js';
 
 /** Our delivery type -> Yandex's tariff / last-mile policy. */
 const POLICY: Record<1 | 2, 'self_pickup' | 'time_interval'> = { 1: 'self_pickup', 2: 'time_interval' };
@@ -31,8 +31,10 @@ export function kopecksOf(price: unknown): number | null {
 }
 
 /** A place's `physical_dims`: grams, and dx length, dy height, dz width (the documentation's order) in cm. */
-function dimsOf(weightGrams: number, sides: [number, number, number] | null): { weight_gross: number; dx?: number; dy?: number; dz?: number } {
-  return { weight_gross: Math.max(1, Math.round(weightGrams)), ...(sides ? { dx: Math.ceil(sides[0]), dy: Math.ceil(sides[2]), dz: Math.ceil(sides[1]) } : {}) };
+/** `physical_dims`: grams and cm, always with sides (the default cube when unknown), for the quote and the order alike. */
+function dimsOf(weightGrams: number, known: [number, number, number] | null): { weight_gross: number; dx: number; dy: number; dz: number } {
+  const sides = known ?? DEFAULT_SIDES_CM;
+  return { weight_gross: Math.max(1, Math.round(weightGrams)), dx: Math.ceil(sides[0]), dy: Math.ceil(sides[2]), dz: Math.ceil(sides[1]) };
 }
 
 function placesOf(cargo: QuoteRequest['cargo']): Array<{ physical_dims: ReturnType<typeof dimsOf> }> {
@@ -98,11 +100,30 @@ export function quoteOfPricing(body: unknown, type: 1 | 2): CarrierQuote[] {
  * one item standing for the order: its price is what the recipient pays at delivery (card
  * only: Yandex takes no cash), its assessed price the declared value.
  */
+/**
+ * The goods as offers/create's `items` (kopecks per unit: `unit_price` what the recipient pays
+ * for one at delivery, else its declared value; `assessed_unit_price` its declared value), all
+ * in the one place sent. Yandex refuses two items of one article ("Item's articles must be
+ * unique"), so a repeated vendor code gets the line's position appended.
+ */
+function itemsOf(order: ShipmentRequest, barcode: string): object[] {
+  const details = order.details;
+  const withCod = order.codKopecks > 0;
+  const goods = details?.goods?.length ? details.goods : [{ name: `Заказ ${details?.number ?? order.orderId}`, article: String(order.orderId), count: 1, codKopecks: order.codKopecks, declaredKopecks: order.declaredKopecks, weightGrams: null, vat: null }];
+  const seen = new Set<string>();
+  return goods.map((line, index) => {
+    const article = seen.has(line.article) ? `${line.article}-${index + 1}` : line.article;
+    seen.add(article);
+    return { count: line.count, name: line.name, article, billing_details: { unit_price: withCod ? line.codKopecks : line.declaredKopecks, assessed_unit_price: line.declaredKopecks }, place_barcode: barcode };
+  });
+}
+
 export function offersRequest(order: ShipmentRequest, stationId: string): object {
   const details = order.details;
   if (!details) throw new Error('Yandex Delivery needs the recipient and the address of the order');
   const [lastName, firstName, patronymic] = details.recipient.fullName.trim().split(/\s+/);
-  const barcode = `${details.number}-1`;
+  // the place's barcode is printed as a barcode: ASCII, so our order id rather than the shop's number (often Cyrillic)
+  const barcode = `${order.orderId}-1`;
   const withCod = order.codKopecks > 0;
   const address = details.address;
   const street = [address.street, address.house].filter(Boolean).join(', ');
@@ -127,17 +148,10 @@ export function offersRequest(order: ShipmentRequest, stationId: string): object
               },
             },
           },
-    items: [
-      {
-        count: 1,
-        name: `Заказ ${details.number}`,
-        article: details.number,
-        billing_details: { unit_price: withCod ? order.codKopecks : order.declaredKopecks, assessed_unit_price: order.declaredKopecks },
-        place_barcode: barcode,
-      },
-    ],
-    places: [{ physical_dims: dimsOf(order.cargo.weightGrams, details.sidesCm), barcode }],
-    billing_info: { payment_method: withCod ? 'card_on_receipt' : 'already_paid', delivery_cost: 0 },
+    items: itemsOf(order, barcode),
+    places: [{ physical_dims: dimsOf(order.cargo.weightGrams, details.sidesCm ?? order.cargo.places[0]?.sidesCm ?? null), barcode }],
+    // the delivery charge the recipient pays, apart from the goods (kopecks)
+    billing_info: { payment_method: withCod ? 'card_on_receipt' : 'already_paid', delivery_cost: withCod ? (details.deliveryCodKopecks ?? 0) : 0 },
     recipient_info: {
       first_name: firstName ?? details.recipient.fullName,
       ...(lastName && firstName ? { last_name: lastName } : {}),

@@ -298,7 +298,10 @@ export class CalculatorService {
     };
     const requestOf = (entry: RegisteredCompany): QuoteRequest => {
       const pointCode = request.types.includes(1) || options.pointId !== undefined ? this.pointCodeFor(entry, context, options.pointId) : undefined;
-      return pointCode === undefined ? request : { ...request, pointCode };
+      if (pointCode === undefined) return request;
+      // the chosen point's kind: companies with a tariff per kind (CDEK office or locker) price that one
+      const chosen = options.pointId === undefined ? undefined : this.reference.registry.point(options.pointId);
+      return chosen?.companyId === entry.company.id ? { ...request, pointCode, pointType: chosen.type } : { ...request, pointCode };
     };
     const quotes = await quoteAll(eligible, requestOf, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed, this.observer);
 

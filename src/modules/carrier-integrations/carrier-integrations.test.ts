@@ -138,8 +138,8 @@ describe('a contracted company in the account\'s calculator and orders', () => {
 
   it('registers an order with CDEK through the contract: the track number is CDEK\'s', async () => {
     const body = orderBody({ shopId: account.shopId, pointId: account.pointId }, { cmsId: 'CDEK-1', delivery: { company: { id: CDEK }, type: 2 } });
-    const { trackNumber } = await preparedOrder(account.owner, account.worker, body);
-    expect(trackNumber).toBe(cdek.created.get('CDEK-1')?.track);
+    const { id, trackNumber } = await preparedOrder(account.owner, account.worker, body);
+    expect(trackNumber).toBe(cdek.created.get(String(id))?.track);
     expect(logLines.some((line) => line.includes('"company":"cdek"') && line.includes('"operation":"register"') && line.includes('"outcome":"ok"'))).toBe(true);
   });
 

@@ -12,7 +12,7 @@ export function documentRoutes(app: App, services: Services): void {
 
   app.post(
     '/v2/orders/stickers',
-    { schema: { tags, summary: 'Labels of Prepared orders (status 13): one PDF of a format, or a ZIP of all three; marks the orders stickerFormed', body: StickersBody, response: { 200: FileResult, ...errorResponses(403, 404, 409) } } },
+    { schema: { tags, summary: 'Labels of Prepared orders (status 13): a real company\'s own label where it prints one, ours otherwise; one PDF, or a ZIP of our formats and the companies\' labels; marks the orders stickerFormed', body: StickersBody, response: { 200: FileResult, ...errorResponses(403, 404, 409) } } },
     async (request) => documents.formStickers(request.scope, request.body.ids, request.body.type),
   );
 

@@ -20,9 +20,9 @@ export const StickerSet = Type.Object(
   {
     id: Type.Integer({ description: 'Extension: the set id' }),
     date: Type.String({ description: 'When the set was formed, RFC 3339' }),
-    deliveryCompanySticker: Nullable(Type.String({ description: 'The file answered when the set was formed (PDF, or ZIP of all formats)' })),
+    deliveryCompanySticker: Nullable(Type.String({ description: 'The file answered when the set was formed: one PDF, or a ZIP of our formats and the real companies\' own labels (labels/{orderId}-{trackNumber}.pdf)' })),
     postSticker: Nullable(Type.String({ description: 'Post forms; not produced by this service: always null' })),
-    stickers: Type.Array(StickerFile, { description: 'One PDF per format of the set' }),
+    stickers: Type.Array(StickerFile, { description: 'One PDF per format of our stickers in the set (none when every order has its company\'s own label)' }),
     orderIds: Type.Array(Type.Integer(), { description: 'Extension: the orders of the set' }),
   },
   { description: 'Sticker set' },

@@ -46,6 +46,12 @@ export const PLACES_CARRIERS = {
   B: { companyId: 5, units: 'boxes' as const, field: 'carrierBPlaces' as const },
 };
 const FORMATS: StickerFormat[] = [1, 2, 3];
+/** How many companies' labels are asked at once, and how long a set waits for them all. */
+const LABEL_CONCURRENCY = 4;
+const LABEL_TIMEOUT_MS = 30_000;
+
+/** Where a registered parcel's label comes from when its company prints its own (injected: the carriers' registry). */
+export type CompanyLabels = (accountId: number, companyId: number, trackNumber: string, signal: AbortSignal) => Promise<Buffer | null>;
 const FORMAT_SUFFIX: Record<StickerFormat, string> = { 1: 'a4', 2: '100x150', 3: '75x120' };
 
 function postal(address: { city: { countryCode?: string | null; name: string | null; region?: string | null; area?: string | null }; street?: string | null; house?: string | null; bulk?: string | null; flat?: string | null; zipCode?: string | null }): PostalAddress {
@@ -183,7 +189,28 @@ export class DocumentService {
     private readonly warehouses: WarehouseService,
     private readonly files: FileStore,
     private readonly boxes: BoxService,
+    /** A delivery company's own label of a registered parcel (the real companies'), null where ours is printed. */
+    private readonly companyLabel: CompanyLabels = async () => null,
   ) {}
+
+  /**
+   * The companies' own labels of the orders that have one (a company's sorting centre scans
+   * its own barcode), asked LABEL_CONCURRENCY at a time within LABEL_TIMEOUT_MS. A label the
+   * company does not give (refused, failed, not a PDF, too slow) leaves the order to ours.
+   */
+  private async companyLabelsOf(scope: Scope, orders: Order[]): Promise<Map<number, Buffer>> {
+    const labels = new Map<number, Buffer>();
+    const signal = AbortSignal.timeout(LABEL_TIMEOUT_MS);
+    const waiting = orders.filter((order) => order.trackNumber && typeof order.delivery.company.id === 'number');
+    const next = async (): Promise<void> => {
+      for (let order = waiting.shift(); order; order = waiting.shift()) {
+        const label = await this.companyLabel(scope.accountId, order.delivery.company.id as number, order.trackNumber as string, signal).catch(() => null);
+        if (label) labels.set(order.id, label);
+      }
+    };
+    await Promise.all(Array.from({ length: LABEL_CONCURRENCY }, next));
+    return labels;
+  }
 
   /**
    * Every id the caller may see, in request order, or the error naming every failing id
@@ -220,9 +247,11 @@ export class DocumentService {
 
   async formStickers(scope: Scope, ids: number[], format: StickerFormat | undefined): Promise<{ file: string }> {
     const orders = await this.visibleAll(scope, ids, (order) => statusRefusal(order, 'stickers are formed'));
-    const labels = orders.map(stickerOrderOf);
+    const companyLabels = await this.companyLabelsOf(scope, orders);
+    // ours for the orders whose company gives no label of its own
+    const labels = orders.filter((order) => !companyLabels.has(order.id)).map(stickerOrderOf);
     const today = todayIn(scope.timeZone);
-    const formats = format ? [format] : FORMATS;
+    const formats = labels.length === 0 ? [] : format ? [format] : FORMATS;
     const pdfs: Array<{ type: StickerFormat; bytes: Buffer }> = [];
     for (const type of formats) pdfs.push({ type, bytes: await renderStickers(labels, type) });
     const stored: Array<{ type: StickerFormat; file: string }> = [];
@@ -230,9 +259,14 @@ export class DocumentService {
       const file = await this.files.put(scope.accountId, { bytes: pdf.bytes, contentType: PDF, extension: 'pdf', downloadName: `stickers-${FORMAT_SUFFIX[pdf.type]}-${today}.pdf` });
       stored.push({ type: pdf.type, file: file.url });
     }
-    let answer = stored[0].file;
-    if (!format) {
-      const zip = await zipOf(pdfs.map((pdf) => ({ name: STICKER_FORMATS[pdf.type].fileName, bytes: pdf.bytes })));
+    const theirs = orders.filter((order) => companyLabels.has(order.id)).map((order) => ({ name: `labels/${order.id}-${order.trackNumber}.pdf`, bytes: companyLabels.get(order.id) as Buffer }));
+    const entries = [...pdfs.map((pdf) => ({ name: STICKER_FORMATS[pdf.type].fileName, bytes: pdf.bytes })), ...theirs];
+    let answer: string;
+    if (entries.length === 1) {
+      // one PDF: ours in the format asked, or one company's label
+      answer = stored[0]?.file ?? (await this.files.put(scope.accountId, { bytes: theirs[0].bytes, contentType: PDF, extension: 'pdf', downloadName: `label-${orders[0].trackNumber}.pdf` })).url;
+    } else {
+      const zip = await zipOf(entries);
       answer = (await this.files.put(scope.accountId, { bytes: zip, contentType: 'application/zip', extension: 'zip', downloadName: `stickers-${today}.zip` })).url;
     }
     const shopIds = new Set(orders.map((order) => order.shopId));

@@ -9,7 +9,9 @@ import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
-import { CarrierError, type ShipmentAddress, type ShipmentDetails, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { CarrierError, type Cargo, type ShipmentAddress, type ShipmentDetails, type ShipmentGoods, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { toKopecks } from '../../platform/money.js';
+import { buildCargo } from '../calculator/cargo.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
@@ -155,7 +157,7 @@ export class TrackingService {
       type: doc.delivery.type as ShipmentRequest['type'],
       pointId: doc.delivery.point?.id ?? null,
       recipientLocalityId: this.reference.localities.find({ countryCode: doc.deliveryAddress.city.countryCode ?? undefined, fias: doc.deliveryAddress.city.fias ?? undefined, name: doc.deliveryAddress.city.name ?? undefined, region: doc.deliveryAddress.city.region ?? undefined })?.id ?? 0,
-      cargo: { weightGrams: Math.round((doc.dimensions.factWeight ?? doc.dimensions.weight ?? 1) * 1000), volumeCm3: 0, places: [] },
+      cargo: shipmentCargo(doc),
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
       details: shipmentDetails(record.id, doc, await this.pointCodeOf(doc)),
@@ -570,5 +572,61 @@ function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: string | nul
     pointType: doc.delivery.point?.type ?? null,
     sidesCm: sides.every((side) => side > 0) ? [sides[0], sides[1], sides[2]] : null,
     comment: doc.comment ?? null,
+    ...shipmentGoods(orderId, doc),
+    tariffName: doc.delivery.company.tariff ?? null,
   };
+}
+
+const given = (value: number | null | undefined) => (value === null || value === undefined || value <= 0 ? undefined : value);
+const sidesGiven = (sides: { width: number | null; height: number | null; length: number | null }) => ({ width: given(sides.width), height: given(sides.height), length: given(sides.length) });
+
+/**
+ * The parcel as the calculator priced it: the same cargo rules (places, else the goods
+ * stacked, else the order's sizes), so a company registers the places and sizes it quoted.
+ */
+function shipmentCargo(doc: OrderDoc): Cargo {
+  return buildCargo(
+    {
+      products: doc.products.map((line) => ({ weight: line.weight ?? undefined, dimensions: sidesGiven(line.dimensions), count: line.count })),
+      places: doc.places.map((place) => ({ weight: place.weight ?? undefined, dimensions: sidesGiven(place.dimensions) })),
+      weight: given(doc.dimensions.factWeight) ?? given(doc.dimensions.weight),
+      dimensions: sidesGiven(doc.dimensions),
+      itemCount: doc.dimensions.places ?? undefined,
+    },
+    null,
+  );
+}
+
+/**
+ * The goods per unit and the delivery charge, so that what a company collects adds up to the
+ * order's COD exactly: each unit pays its price less its discount, scaled down (to the kopeck,
+ * rounding down) by the order's own discount; the kopecks the rounding leaves go with the
+ * delivery charge. Prepaid orders (COD 0) collect nothing for the goods.
+ */
+export function shipmentGoods(orderId: number, doc: OrderDoc): { goods: ShipmentGoods[]; deliveryCodKopecks: number } {
+  const codKopecks = toKopecks(doc.priceCod);
+  const delivery = Math.min(codKopecks, Math.max(0, toKopecks(doc.clientPrice ?? 0) - toKopecks(doc.clientPrePay ?? 0)));
+  const goodsTarget = codKopecks - delivery;
+  const declaredTotal = declaredValueKopecks(doc.products, doc.priceDeclared);
+  if (doc.products.length === 0) {
+    return { goods: [{ name: `Товары заказа ${orderId}`, article: String(orderId), count: 1, codKopecks: goodsTarget, declaredKopecks: declaredTotal, weightGrams: null, vat: null }], deliveryCodKopecks: delivery };
+  }
+  const units = doc.products.reduce((sum, line) => sum + line.count, 0);
+  const linesCod = doc.products.reduce((sum, line) => sum + Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount)) * line.count, 0);
+  const linesDeclared = doc.products.reduce((sum, line) => sum + toKopecks(line.priceDeclared) * line.count, 0);
+  const goods = doc.products.map((line, index): ShipmentGoods => {
+    const unitCod = Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount));
+    return {
+      name: line.name ?? line.vendorCode ?? `Товар ${index + 1}`,
+      article: line.vendorCode ?? (line.id === null ? String(index + 1) : String(line.id)),
+      count: line.count,
+      codKopecks: linesCod > 0 ? Math.floor((unitCod * goodsTarget) / linesCod) : 0,
+      // an order-level declared value without per-line ones is spread evenly over the units
+      declaredKopecks: linesDeclared > 0 ? toKopecks(line.priceDeclared) : Math.floor(declaredTotal / Math.max(1, units)),
+      weightGrams: line.weight === null ? null : Math.round(line.weight * 1000),
+      vat: line.vat,
+    };
+  });
+  const collected = goods.reduce((sum, line) => sum + line.codKopecks * line.count, 0);
+  return { goods, deliveryCodKopecks: delivery + (goodsTarget - collected) };
 }
