@@ -38,6 +38,7 @@ import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -171,6 +172,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   reportRoutes(app, services);
   deliveryMethodRoutes(app, services);
   carrierIntegrationRoutes(app, services);
+  webhookRoutes(app, services);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

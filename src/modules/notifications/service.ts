@@ -17,7 +17,7 @@ import type { AccountEvent } from '../events/types.js';
 import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
-import { CUSTOMER_MAIL_STATUSES, customerMail, notificationText, notificationTypeOf, recipientsOf, type CustomerOrder, type Employee } from './rules.js';
+import { CUSTOMER_MAIL_STATUSES, customerMail, notificationText, notificationTypeOf, recipientsOf, type CustomerOrder, type Employee, type AccountNoticeType } from './rules.js';
 import type { NotificationListQuery, NotificationView } from './schemas.js';
 import type { NewNotification, NotificationRow, NotificationStore } from './store.js';
 
@@ -176,6 +176,22 @@ export class NotificationService {
       throw error;
     }
     await this.store.setEmailStatus(accountId, row.id, 'sent');
+  }
+
+  /**
+   * A notice to the account owner that no order event made (a webhook endpoint disabled),
+   * e-mailed like the others. `key` keeps one notice per thing (event_id of the row).
+   */
+  async notifyOwner(accountId: number, notice: { type: AccountNoticeType; key: number; shopId: number | null; text: string }): Promise<void> {
+    const owner = (await this.accounts.employeesOf(accountId))[0];
+    const email = this.mailer && owner?.email ? owner.email : null;
+    await this.store.transaction(async (trx) => {
+      const [row] = await this.store.insert(
+        [{ account_id: accountId, recipient: 'account', employee_id: null, event_id: notice.key, type: notice.type, order_id: null, shop_id: notice.shopId, text: notice.text, email_to: email, email_status: email ? 'pending' : 'none', created_at: nowIso() }],
+        trx,
+      );
+      if (row?.email_to) await this.jobs.enqueue(accountId, EMAIL_JOB, { notificationId: row.id }, {}, trx);
+    });
   }
 
   // ---------------------------------------------------------------- the caller's notifications
