@@ -87,7 +87,7 @@ export const CmsCallbacksInput = Type.Object({
   platform: Type.Enum([...CMS_PLATFORMS], { description: 'Which plugin: its wire format and headers' }),
   apiUrl: Url('The plugin\'s API path as it documents it ("Путь к API CMS"), the resource name is appended: https://shop.ru/wp-json/saferoute-api/, https://shop.ru/bitrix/components/saferoute.widget/api/, https://shop.ru/index.php?route=extension/module/saferoute/api/, https://shop.ru/delivery/get/saferoute/api/'),
   statusMap: Type.Optional(
-    Type.Record(Type.String({ pattern: '^[0-9]{1,4}$' }), Type.String({ minLength: 1, maxLength: 100 }), {
+    Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: 100 }), {
       description: 'Our status code -> the CMS status id (statusCMS), e.g. {"44": "wc-completed"}; ids from GET .../cms-callbacks/options',
     }),
   ),

@@ -233,6 +233,7 @@ export class WebhookService {
     const problems = new FieldErrorCollector();
     const url = this.checkUrl(input.apiUrl, 'apiUrl', problems);
     if (input.platform === 'diafan' && !input.apiKey?.trim()) problems.add('apiKey', 'is required for Diafan (its "API-ключ для интеграции")');
+    for (const code of Object.keys(input.statusMap ?? {})) if (!/^[1-9][0-9]{0,3}$/.test(code)) problems.add(`statusMap.${code}`, 'must be keyed by an order status code (GET /v2/lists/order-statuses)');
     problems.throwIfAny();
     const values = {
       url,
