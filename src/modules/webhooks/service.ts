@@ -25,7 +25,7 @@ import { acceptsQuantity, cmsAccepted, cmsHeaders, cmsUrl, formBody, orderStatus
 import type { AttemptListQuery, CmsCallbacksInput, CmsCallbacksView, DeliveryListQuery, WebhookInput, WebhookListQuery, WebhookView } from './schemas.js';
 import { BlockedTargetError, call, checkTargetUrl } from './ssrf-guard.js';
 import { newSigningSecret, signedHeaders } from './signing.js';
-import type { AttemptRow, DeliveryRow, EndpointRow, NewDelivery, WebhookStore } from './store.js';
+import type { AttemptRow, DeliveryRow, EndpointPatch, EndpointRow, NewDelivery, RecordedAttempt, WebhookStore } from './store.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 /** The consumer name of the dispatcher in `event_consumers`. */
@@ -34,6 +34,8 @@ const BATCH = 500;
 /** A sender stops starting new sends after this long, so one busy endpoint does not keep a slot. */
 const TURN_MS = 5_000;
 const RESPONSE_HEAD_BYTES = 500;
+/** Deliveries read, and successes recorded, at a time. */
+const RECORD_EVERY = 100;
 
 export interface WebhookOptions {
   /** Back-off after the first failure; doubles per failure, with ±20 % jitter, up to `retryMaxSeconds`. */
@@ -413,35 +415,56 @@ export class WebhookService {
     const endpoint = await this.store.endpoint(accountId, endpointId);
     if (!endpoint || !flag(endpoint.enabled)) return null;
     if (endpoint.retry_at && Date.parse(endpoint.retry_at) > clock().getTime()) return new Date(endpoint.retry_at);
-    const leaseMs = TURN_MS + this.options.timeoutMs + 15_000;
     // another sender has the endpoint: come back when its turn is likely over
-    if (!(await this.store.takeLease(accountId, endpointId, clock(), leaseMs))) return new Date(clock().getTime() + 1000);
+    if (!(await this.store.takeLease(accountId, endpointId, clock(), TURN_MS + this.options.timeoutMs + 15_000))) return new Date(clock().getTime() + 1000);
     const turnEnds = Date.now() + TURN_MS;
+    // successes are recorded a run at a time (a crash before the record sends them again: at least once)
+    let done: RecordedAttempt[] = [];
     let failures = endpoint.consecutive_failures;
+    let failingSince = endpoint.failing_since;
+    let stateChanged = false;
+    const record = async (retryAt: Date | null = null) => {
+      const patch = stateChanged || retryAt ? { failing_since: failingSince, consecutive_failures: failures, retry_at: retryAt?.toISOString() ?? null } : null;
+      await this.store.recordAttempts(accountId, endpointId, done, patch);
+      done = [];
+      stateChanged = false;
+    };
     try {
       for (;;) {
-        const delivery = await this.store.nextPending(accountId, endpointId);
-        if (!delivery) return null;
-        if (Date.now() > turnEnds) return clock();
-        await this.store.takeLease(accountId, endpointId, clock(), leaseMs, true);
-        const at = clock();
-        const started = Date.now();
-        const outcome = await this.send(endpoint, delivery);
-        await this.store.recordAttempt(delivery, { at: at.toISOString(), durationMs: Date.now() - started, httpStatus: outcome.httpStatus, error: outcome.error, responseHead: outcome.head }, outcome.delivered);
-        if (outcome.delivered) {
-          if (failures > 0) await this.store.updateEndpoint(accountId, endpointId, { failing_since: null, consecutive_failures: 0, retry_at: null });
-          failures = 0;
-          continue;
-        }
-        failures += 1;
-        const failingSince = endpoint.failing_since ?? at.toISOString();
-        if (at.getTime() - Date.parse(failingSince) >= this.options.disableAfterHours * 3_600_000) {
-          await this.disable(endpoint, delivery, failingSince, outcome);
+        const batch = await this.store.pending(accountId, endpointId, RECORD_EVERY);
+        if (batch.length === 0) {
+          await record();
           return null;
         }
-        const retryAt = new Date(at.getTime() + this.backOffMs(failures));
-        await this.store.updateEndpoint(accountId, endpointId, { failing_since: failingSince, consecutive_failures: failures, retry_at: retryAt.toISOString() });
-        return retryAt;
+        for (const delivery of batch) {
+          if (Date.now() > turnEnds) {
+            await record();
+            return clock();
+          }
+          const at = clock();
+          const started = Date.now();
+          const outcome = await this.send(endpoint, delivery);
+          done.push({ delivery, at: at.toISOString(), durationMs: Date.now() - started, httpStatus: outcome.httpStatus, error: outcome.error, responseHead: outcome.head, delivered: outcome.delivered });
+          if (outcome.delivered) {
+            if (failures > 0) stateChanged = true;
+            failures = 0;
+            failingSince = null;
+            continue;
+          }
+          // a failure stops the walk: what follows waits behind it, in order
+          failures += 1;
+          failingSince ??= at.toISOString();
+          if (at.getTime() - Date.parse(failingSince) >= this.options.disableAfterHours * 3_600_000) {
+            stateChanged = true;
+            await record();
+            await this.disable(endpoint, delivery, failingSince, outcome);
+            return null;
+          }
+          const retryAt = new Date(at.getTime() + this.backOffMs(failures));
+          await record(retryAt);
+          return retryAt;
+        }
+        await record();
       }
     } finally {
       await this.store.releaseLease(accountId, endpointId);

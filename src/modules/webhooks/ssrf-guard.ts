@@ -63,6 +63,23 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+/**
+ * Kept-alive connections per scheme and setting: a socket is checked when it connects, so
+ * reusing it reaches the address already checked; a socket made while private targets were
+ * allowed is never lent to a call that refuses them.
+ */
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 8, maxFreeSockets: 4, timeout: 30_000 };
+    agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 export interface OutgoingCall {
   method: 'GET' | 'POST';
   url: string;
@@ -116,8 +133,7 @@ export function call(request: OutgoingCall): Promise<CallAnswer> {
         method: request.method,
         headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
         lookup: guardedLookup(request.allowPrivate),
-        // a fresh connection per call: a kept-alive socket would skip the address check
-        agent: false,
+        agent: agentFor(target.protocol, request.allowPrivate),
       },
       (answer) => {
         const chunks: Buffer[] = [];

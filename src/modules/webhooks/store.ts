@@ -12,6 +12,16 @@ export type DeliveryRow = Selectable<Tables['webhook_deliveries']>;
 export type NewDelivery = Insertable<Tables['webhook_deliveries']>;
 export type AttemptRow = Selectable<Tables['webhook_attempts']>;
 
+export interface RecordedAttempt {
+  delivery: DeliveryRow;
+  at: string;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+  responseHead: string | null;
+  delivered: boolean;
+}
+
 export class WebhookStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
@@ -67,8 +77,8 @@ export class WebhookStore {
     return (await this.db.insertInto('webhook_deliveries').values(row).returning('id').executeTakeFirstOrThrow()).id;
   }
 
-  /** The oldest delivery the endpoint still owes: deliveries go out in id order (event order). */
-  nextPending(accountId: number, endpointId: number): Promise<DeliveryRow | undefined> {
+  /** The oldest deliveries the endpoint still owes: deliveries go out in id order (event order). */
+  pending(accountId: number, endpointId: number, limit: number): Promise<DeliveryRow[]> {
     return this.db
       .selectFrom('webhook_deliveries')
       .selectAll()
@@ -76,8 +86,8 @@ export class WebhookStore {
       .where('endpoint_id', '=', endpointId)
       .where('status', '=', 'pending')
       .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
+      .limit(limit)
+      .execute();
   }
 
   delivery(accountId: number, endpointId: number, id: number): Promise<DeliveryRow | undefined> {
@@ -104,36 +114,27 @@ export class WebhookStore {
     return { items, total: Number(total.total) };
   }
 
-  /** Records one attempt and its outcome on the delivery, together. */
-  async recordAttempt(
-    delivery: DeliveryRow,
-    attempt: { at: string; durationMs: number; httpStatus: number | null; error: string | null; responseHead: string | null },
-    delivered: boolean,
-  ): Promise<void> {
+  /**
+   * Records attempts and their outcome on each delivery, with the endpoint's new state, in
+   * one transaction: a sender records a run of successes at once rather than one commit each.
+   */
+  async recordAttempts(accountId: number, endpointId: number, attempts: RecordedAttempt[], endpoint: EndpointPatch | null): Promise<void> {
+    if (attempts.length === 0 && !endpoint) return;
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          account_id: delivery.account_id,
-          endpoint_id: delivery.endpoint_id,
-          delivery_id: delivery.id,
-          at: attempt.at,
-          duration_ms: attempt.durationMs,
-          http_status: attempt.httpStatus,
-          error: attempt.error,
-          response_head: attempt.responseHead,
-        })
-        .execute();
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          attempts: sql`attempts + 1`,
-          last_status: attempt.httpStatus,
-          last_error: attempt.error,
-          ...(delivered ? { status: 'delivered', delivered_at: attempt.at } : {}),
-        })
-        .where('id', '=', delivery.id)
-        .execute();
+      if (attempts.length) {
+        await trx
+          .insertInto('webhook_attempts')
+          .values(attempts.map(({ delivery, at, durationMs, httpStatus, error, responseHead }) => ({ account_id: accountId, endpoint_id: endpointId, delivery_id: delivery.id, at, duration_ms: durationMs, http_status: httpStatus, error, response_head: responseHead })))
+          .execute();
+      }
+      for (const attempt of attempts) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ attempts: sql`attempts + 1`, last_status: attempt.httpStatus, last_error: attempt.error, ...(attempt.delivered ? { status: 'delivered', delivered_at: attempt.at } : {}) })
+          .where('id', '=', attempt.delivery.id)
+          .execute();
+      }
+      if (endpoint) await this.updateEndpoint(accountId, endpointId, endpoint, trx);
     });
   }
 
@@ -144,17 +145,18 @@ export class WebhookStore {
   }
 
   /**
-   * Takes (or renews) the endpoint's sending lease unless another sender holds it: one
-   * sender per endpoint keeps its deliveries in order across processes.
+   * Takes the endpoint's sending lease unless another sender holds it: one sender per
+   * endpoint keeps its deliveries in order across processes. A turn is shorter than the
+   * lease (TURN_MS + one call's timeout), so it is never renewed.
    */
-  async takeLease(accountId: number, endpointId: number, now: Date, leaseMs: number, renewing = false): Promise<boolean> {
-    let update = this.db
+  async takeLease(accountId: number, endpointId: number, now: Date, leaseMs: number): Promise<boolean> {
+    const result = await this.db
       .updateTable('webhook_endpoints')
       .set({ lease_until: new Date(now.getTime() + leaseMs).toISOString() })
       .where('account_id', '=', accountId)
-      .where('id', '=', endpointId);
-    if (!renewing) update = update.where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]));
-    const result = await update.executeTakeFirst();
+      .where('id', '=', endpointId)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now.toISOString())]))
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
