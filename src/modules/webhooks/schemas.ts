@@ -42,7 +42,10 @@ export const WebhookSecret = Type.Object({
   previousSecretValidUntil: Nullable(Instant),
 });
 
-export const DeliveryListQuery = Type.Object({ status: Type.Optional(Type.Enum(['pending', 'delivered', 'failed'])), ...PagingQueryFields });
+export const DeliveryListQuery = Type.Object({
+  status: Type.Optional(Type.Enum(['pending', 'delivered', 'failed'], { description: 'Only deliveries in this state: pending (owed), delivered (a 2xx taken), failed (given up when the endpoint was disabled)' })),
+  ...PagingQueryFields,
+});
 export type DeliveryListQuery = Static<typeof DeliveryListQuery>;
 
 export const DeliveryView = Type.Object(
@@ -99,7 +102,7 @@ export type CmsCallbacksInput = Static<typeof CmsCallbacksInput>;
 export const CmsCallbacksView = Type.Object(
   {
     webhookId: Type.Integer({ description: 'Its deliveries and attempts: GET /v2/webhooks/{webhookId}/deliveries' }),
-    platform: Type.Enum([...CMS_PLATFORMS]),
+    platform: Type.Enum([...CMS_PLATFORMS], { description: 'woocommerce, bitrix, opencart or diafan: the plugin whose wire format is used' }),
     apiUrl: Type.String(),
     statusMap: Type.Record(Type.String(), Type.String()),
     apiKey: Nullable(Type.String({ description: 'Masked' })),
