@@ -3,7 +3,8 @@
  *   1. events a second delivered to a fast receiver (10,000 events of 1,000 orders, one endpoint);
  *   2. how long a backlog of 10,000 events takes to drain once a receiver that was down is up
  *      again (WEBHOOK_RETRY_FIRST_SECONDS=1 here: the wait for the next try is part of it);
- *   3. API p99 (POST /v2/orders) while 5 endpoints' receiver hangs, against the same without webhooks.
+ *   3. API p99 (POST /v2/orders) while 5 endpoints' receiver hangs, against the same without
+ *      webhooks and with 5 endpoints at a fast receiver (what webhooks cost at all).
  * The sender runs in the service's process, as `serve` runs it; receivers in their own.
  * Run: npx tsx bench/webhooks.ts   (BENCH_DATABASE_URL=postgres://... for PostgreSQL; EVENTS, DURATION)
  */
@@ -85,10 +86,11 @@ await bench.cleanup();
 
 // 3. API p99 while a receiver hangs
 await setMode('hang');
-async function orderLoad(endpoints: number): Promise<LoadResult> {
-  const server = await startServer('webhooks-server.ts', { ENDPOINTS: String(endpoints), RECEIVER_URL: receiver.url });
+const fastReceiver = await startServer('webhook-receiver-server.ts');
+async function orderLoad(endpoints: number, receiverUrl: string, what: string): Promise<LoadResult> {
+  const server = await startServer('webhooks-server.ts', { ENDPOINTS: String(endpoints), RECEIVER_URL: receiverUrl });
   const result = await load({
-    name: endpoints ? `POST /v2/orders, ${endpoints} endpoints whose receiver hangs` : 'POST /v2/orders, no webhooks',
+    name: endpoints ? `POST /v2/orders, ${endpoints} endpoints, ${what}` : 'POST /v2/orders, no webhooks',
     url: `${server.url}/v2/orders`,
     method: 'POST',
     headers: { authorization: `Bearer ${String(server.info.token)}`, 'content-type': 'application/json' },
@@ -99,9 +101,11 @@ async function orderLoad(endpoints: number): Promise<LoadResult> {
   await server.stop();
   return result;
 }
-const without = await orderLoad(0);
-const hanging = await orderLoad(5);
+const without = await orderLoad(0, receiver.url, '');
+const answering = await orderLoad(5, fastReceiver.url, 'receiver answers at once');
+const hanging = await orderLoad(5, receiver.url, 'receiver hangs (10 s timeout)');
 await receiver.stop();
+await fastReceiver.stop();
 
 console.log(`\nWebhooks on ${bench.config.databaseKind} (node ${process.version})`);
 console.log('| figure | value |');
@@ -110,4 +114,4 @@ console.log(`| ${EVENTS} events (${ORDERS} orders) to a fast receiver | ${fastSe
 console.log(`| backlog of ${EVENTS} after an outage (${failedTries} failed tries) drained in | ${drainSeconds.toFixed(1)} s, ${Math.round(EVENTS / drainSeconds)} events/s (taken in all ${afterBacklog.taken}) |`);
 console.log('\n| API scenario | req/s | p50 ms | p99 ms | errors | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|');
-for (const result of [without, hanging]) console.log(`| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} |`);
+for (const result of [without, answering, hanging]) console.log(`| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} |`);

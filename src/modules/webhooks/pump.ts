@@ -75,9 +75,10 @@ export class WebhookPump {
     heartbeat.unref();
     try {
       const next = await this.service.runEndpoint(job.accountId as number, job.payload.endpointId, now);
+      // the next turn is queued before this job completes, so a crash between the two loses nothing
+      // (the key names the time: turns waiting for the same retry are one job)
+      if (next) await this.queue.enqueue(job.accountId, DELIVER_JOB, job.payload, { runAt: next, uniqueKey: `webhook:${job.payload.endpointId}:at:${next.getTime()}`, maxAttempts: 50 });
       await this.queue.complete(job);
-      // after complete: enqueuing the same key while this job runs would find it and do nothing
-      if (next) await this.queue.enqueue(job.accountId, DELIVER_JOB, job.payload, { runAt: next, uniqueKey: `webhook:${job.payload.endpointId}:retry`, maxAttempts: 50 });
     } catch (error) {
       this.logger.warn({ jobId: job.id, endpointId: job.payload.endpointId, err: error }, 'webhook turn failed; it will be retried');
       await this.queue.fail(job, error).catch(() => undefined);

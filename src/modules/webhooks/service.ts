@@ -337,13 +337,15 @@ export class WebhookService {
       const events = await this.events.after(from, BATCH);
       if (events.length === 0) return handled;
       // every read happens before the write transaction (SQLite has one connection)
-      const deliveries = await this.plan(events);
+      const { deliveries, backingOff } = await this.plan(events);
       const to = events[events.length - 1].id;
       const advanced = await this.store.transaction(async (trx) => {
         // another process handled these events meanwhile: leave them to it
         if (!(await this.events.advanceConsumer(CONSUMER, from, to, trx))) return false;
         await this.store.insertDeliveries(deliveries, trx);
         const endpoints = new Map(deliveries.map((delivery) => [delivery.endpoint_id, delivery.account_id]));
+        // an endpoint backing off has its retry queued already: the new deliveries wait behind it
+        for (const id of backingOff) endpoints.delete(id);
         for (const [endpointId, accountId] of endpoints) await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${to}`, maxAttempts: 50 }, trx);
         return true;
       });
@@ -352,9 +354,11 @@ export class WebhookService {
     }
   }
 
-  private async plan(events: AccountEvent[]): Promise<NewDelivery[]> {
+  private async plan(events: AccountEvent[]): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number> }> {
     const endpoints = await this.store.enabledEndpointsOf([...new Set(events.map((event) => event.accountId))]);
-    if (endpoints.length === 0) return [];
+    const nowMs = Date.now();
+    const backingOff = new Set(endpoints.filter((endpoint) => endpoint.retry_at !== null && Date.parse(endpoint.retry_at) > nowMs).map((endpoint) => endpoint.id));
+    if (endpoints.length === 0) return { deliveries: [], backingOff };
     const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>>>();
     const trackUrls = await this.trackUrlsOf(events, endpoints);
     const rows: NewDelivery[] = [];
@@ -378,7 +382,7 @@ export class WebhookService {
         if (callback) rows.push({ ...base, resource: callback.resource, body: JSON.stringify(callback.fields) });
       }
     }
-    return rows;
+    return { deliveries: rows, backingOff };
   }
 
   /** The tracking links of orders whose status changes go to a CMS (order-status-update carries trackUrl). */
