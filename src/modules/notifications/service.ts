@@ -76,28 +76,14 @@ export class NotificationService {
   }
 
   /** Handles every event not handled yet; the number of events read. */
-  async dispatch(): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const from = await this.events.consumerPosition(CONSUMER);
-      const events = await this.events.after(from, BATCH);
-      if (events.length === 0) return handled;
-      // every read happens before the write transaction (SQLite has one connection)
-      const { notifications, customerMails } = await this.plan(events);
-      const to = events[events.length - 1].id;
-      const advanced = await this.store.transaction(async (trx) => {
-        // another process handled these events meanwhile: leave them to it
-        if (!(await this.events.advanceConsumer(CONSUMER, from, to, trx))) return false;
-        const added = await this.store.insert(notifications, trx);
-        if (this.mailer) {
-          for (const row of added) if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
-          for (const mail of customerMails) await this.jobs.enqueue(mail.accountId, CUSTOMER_EMAIL_JOB, mail.job, { uniqueKey: `customer-mail:${mail.job.eventId}` }, trx);
-        }
-        return true;
-      });
-      if (!advanced) return handled;
-      handled += events.length;
-    }
+  dispatch(): Promise<number> {
+    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ notifications, customerMails }, trx) => {
+      const added = await this.store.insert(notifications, trx);
+      if (this.mailer) {
+        for (const row of added) if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
+        for (const mail of customerMails) await this.jobs.enqueue(mail.accountId, CUSTOMER_EMAIL_JOB, mail.job, { uniqueKey: `customer-mail:${mail.job.eventId}` }, trx);
+      }
+    });
   }
 
   /** The notifications and customer e-mails of a batch of events. */

@@ -330,35 +330,22 @@ export class WebhookService {
   // ---------------------------------------------------------------- dispatching events
 
   /** Queues a delivery per (new event, matching endpoint); the number of events read. */
-  async dispatch(): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const from = await this.events.consumerPosition(CONSUMER);
-      const events = await this.events.after(from, BATCH);
-      if (events.length === 0) return handled;
-      // every read happens before the write transaction (SQLite has one connection)
-      const { deliveries, backingOff } = await this.plan(events);
-      const to = events[events.length - 1].id;
-      const advanced = await this.store.transaction(async (trx) => {
-        // another process handled these events meanwhile: leave them to it
-        if (!(await this.events.advanceConsumer(CONSUMER, from, to, trx))) return false;
-        await this.store.insertDeliveries(deliveries, trx);
-        const endpoints = new Map(deliveries.map((delivery) => [delivery.endpoint_id, delivery.account_id]));
-        // an endpoint backing off has its retry queued already: the new deliveries wait behind it
-        for (const id of backingOff) endpoints.delete(id);
-        for (const [endpointId, accountId] of endpoints) await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${to}`, maxAttempts: 50 }, trx);
-        return true;
-      });
-      if (!advanced) return handled;
-      handled += events.length;
-    }
+  dispatch(): Promise<number> {
+    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ deliveries, backingOff, lastEventId }, trx) => {
+      await this.store.insertDeliveries(deliveries, trx);
+      const endpoints = new Map(deliveries.map((delivery) => [delivery.endpoint_id, delivery.account_id]));
+      // an endpoint backing off has its retry queued already: the new deliveries wait behind it
+      for (const id of backingOff) endpoints.delete(id);
+      for (const [endpointId, accountId] of endpoints) await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${lastEventId}`, maxAttempts: 50 }, trx);
+    });
   }
 
-  private async plan(events: AccountEvent[]): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number> }> {
+  private async plan(events: AccountEvent[]): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number>; lastEventId: number }> {
     const endpoints = await this.store.enabledEndpointsOf([...new Set(events.map((event) => event.accountId))]);
     const nowMs = Date.now();
     const backingOff = new Set(endpoints.filter((endpoint) => endpoint.retry_at !== null && Date.parse(endpoint.retry_at) > nowMs).map((endpoint) => endpoint.id));
-    if (endpoints.length === 0) return { deliveries: [], backingOff };
+    const lastEventId = events[events.length - 1].id;
+    if (endpoints.length === 0) return { deliveries: [], backingOff, lastEventId };
     const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>>>();
     const trackUrls = await this.trackUrlsOf(events, endpoints);
     const rows: NewDelivery[] = [];
@@ -382,7 +369,7 @@ export class WebhookService {
         if (callback) rows.push({ ...base, resource: callback.resource, body: JSON.stringify(callback.fields) });
       }
     }
-    return { deliveries: rows, backingOff };
+    return { deliveries: rows, backingOff, lastEventId };
   }
 
   /** The tracking links of orders whose status changes go to a CMS (order-status-update carries trackUrl). */
