@@ -346,7 +346,7 @@ export class WebhookService {
     const backingOff = new Set(endpoints.filter((endpoint) => endpoint.retry_at !== null && Date.parse(endpoint.retry_at) > nowMs).map((endpoint) => endpoint.id));
     const lastEventId = events[events.length - 1].id;
     if (endpoints.length === 0) return { deliveries: [], backingOff, lastEventId };
-    const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>>>();
+    const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>> | null>();
     const trackUrls = await this.trackUrlsOf(events, endpoints);
     const rows: NewDelivery[] = [];
     const now = nowIso();
@@ -364,8 +364,11 @@ export class WebhookService {
           rows.push({ ...base, resource: null, body: JSON.stringify({ type: event.type, timestamp: event.at, data }) });
           continue;
         }
-        if (!cms.has(endpoint.id)) cms.set(endpoint.id, await this.cmsAddress(endpoint));
-        const callback = cmsCallbackOf(event, endpoint, cms.get(endpoint.id) as Awaited<ReturnType<WebhookService['cmsAddress']>>, trackUrls.get(event.orderId) ?? null);
+        if (!cms.has(endpoint.id)) cms.set(endpoint.id, await this.cmsAddress(endpoint).catch(() => null));
+        const address = cms.get(endpoint.id);
+        // the shop is gone (its callbacks go with the account only): nothing to tell its CMS
+        if (!address) continue;
+        const callback = cmsCallbackOf(event, endpoint, address, trackUrls.get(event.orderId) ?? null);
         if (callback) rows.push({ ...base, resource: callback.resource, body: JSON.stringify(callback.fields) });
       }
     }
@@ -406,8 +409,25 @@ export class WebhookService {
     const endpoint = await this.store.endpoint(accountId, endpointId);
     if (!endpoint || !flag(endpoint.enabled)) return null;
     if (endpoint.retry_at && Date.parse(endpoint.retry_at) > clock().getTime()) return new Date(endpoint.retry_at);
-    // another sender has the endpoint: come back when its turn is likely over
-    if (!(await this.store.takeLease(accountId, endpointId, clock(), TURN_MS + this.options.timeoutMs + 15_000))) return new Date(clock().getTime() + 1000);
+    // Another sender has the endpoint. It looks for pending deliveries again after letting it
+    // go, so what was queued before this job ran is its; come back only when its lease ends
+    // (it may have died: then the lease is what frees the endpoint). Every job in that state
+    // asks for the same time, so they are one job.
+    if (!(await this.store.takeLease(accountId, endpointId, clock(), TURN_MS + this.options.timeoutMs + 15_000))) {
+      return endpoint.lease_until ? new Date(endpoint.lease_until) : new Date(clock().getTime() + 1000);
+    }
+    const next = await this.turn(endpoint, clock);
+    await this.store.releaseLease(accountId, endpointId);
+    if (next !== null) return next;
+    // deliveries queued while this turn was ending were left to it by their jobs: another turn
+    // (a disabled endpoint has none: disabling gave them up)
+    return (await this.store.pending(accountId, endpointId, 1)).length > 0 ? clock() : null;
+  }
+
+  /** Sends the endpoint's pending deliveries in order while the turn lasts; when to come back. */
+  private async turn(endpoint: EndpointRow, clock: () => Date): Promise<Date | null> {
+    const accountId = endpoint.account_id;
+    const endpointId = endpoint.id;
     const turnEnds = Date.now() + TURN_MS;
     // successes are recorded a run at a time (a crash before the record sends them again: at least once)
     let done: RecordedAttempt[] = [];
@@ -457,8 +477,9 @@ export class WebhookService {
         }
         await record();
       }
-    } finally {
+    } catch (error) {
       await this.store.releaseLease(accountId, endpointId);
+      throw error;
     }
   }
 
