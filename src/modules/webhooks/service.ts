@@ -87,16 +87,10 @@ export class WebhookService {
       kind: 'webhook',
       ...values,
       secret: this.secretBox.seal(secret),
-      previous_secret: null,
-      previous_secret_until: null,
       cms_platform: null,
       cms_api_key: null,
       status_map: null,
-      failing_since: null,
-      consecutive_failures: 0,
-      retry_at: null,
-      lease_until: null,
-      disabled_reason: null,
+      ...FRESH,
       created_at: now,
       updated_at: now,
     });
@@ -117,7 +111,10 @@ export class WebhookService {
   async replace(scope: Scope, id: number, input: WebhookInput): Promise<void> {
     const endpoint = await this.accessible(scope, id, 'webhook');
     const values = await this.validate(scope, input);
-    await this.store.updateEndpoint(scope.accountId, id, { ...values, ...(values.enabled && !flag(endpoint.enabled) ? RECOVERED : {}) });
+    // enabled again, or another URL: the failures were the old receiver's, start afresh and now
+    const afresh = values.enabled && (!flag(endpoint.enabled) || values.url !== endpoint.url);
+    await this.store.updateEndpoint(scope.accountId, id, { ...values, ...(afresh ? RECOVERED : {}) });
+    if (afresh) await this.kick(scope.accountId, id, `afresh:${Date.now()}`);
   }
 
   async delete(scope: Scope, id: number): Promise<void> {
@@ -246,7 +243,9 @@ export class WebhookService {
     };
     const existing = await this.store.cmsTarget(scope.accountId, shopId);
     if (existing) {
-      await this.store.updateEndpoint(scope.accountId, existing.id, { ...values, ...(values.enabled && !flag(existing.enabled) ? RECOVERED : {}) });
+      const afresh = values.enabled && (!flag(existing.enabled) || values.url !== existing.url);
+      await this.store.updateEndpoint(scope.accountId, existing.id, { ...values, ...(afresh ? RECOVERED : {}) });
+      if (afresh) await this.kick(scope.accountId, existing.id, `afresh:${Date.now()}`);
     } else {
       const now = nowIso();
       await this.store.insertEndpoint({
@@ -257,13 +256,7 @@ export class WebhookService {
         event_types: toJson(['order.status_changed', 'fulfilment.product_ends']),
         // the token is the shop's own API key, read when sending: the plugin is configured with it
         secret: '',
-        previous_secret: null,
-        previous_secret_until: null,
-        failing_since: null,
-        consecutive_failures: 0,
-        retry_at: null,
-        lease_until: null,
-        disabled_reason: null,
+        ...FRESH,
         created_at: now,
         updated_at: now,
         ...values,
@@ -533,8 +526,10 @@ export class WebhookService {
   }
 }
 
-/** PUT with enabled: true on a disabled endpoint starts it afresh. */
+/** PUT with enabled: true on a disabled endpoint, or with another URL, starts it afresh. */
 const RECOVERED = { disabled_reason: null, failing_since: null, consecutive_failures: 0, retry_at: null } as const;
+/** The state of a new endpoint: no rotation under way, no failures, nobody sending. */
+const FRESH = { ...RECOVERED, previous_secret: null, previous_secret_until: null, lease_until: null } as const;
 
 function cmsCallbackOf(
   event: AccountEvent,

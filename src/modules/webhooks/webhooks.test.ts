@@ -221,6 +221,21 @@ describe('delivery', () => {
     await owner.delete(`/v2/webhooks/${id}`);
   });
 
+  it('starts afresh when the URL is fixed: what waited goes to the new receiver at once', async () => {
+    const broken = await receiver();
+    const fixed = await receiver();
+    broken.mode = 'fail';
+    const { id, secret } = await endpoint(broken.url, { eventTypes: ['order.created'] });
+    const orderId = (await owner.post('/v2/orders', order())).body.id as number;
+    await pump.drain();
+    expect((await owner.get(`/v2/webhooks/${id}`)).body.failingSince).not.toBeNull();
+    expect((await owner.put(`/v2/webhooks/${id}`, { url: fixed.url, eventTypes: ['order.created'] })).status).toBe(204);
+    await pump.drain();
+    expect(fixed.received.map((call) => verified(secret, call).data.orderId)).toEqual([orderId]);
+    expect((await owner.get(`/v2/webhooks/${id}`)).body).toMatchObject({ failingSince: null, url: fixed.url });
+    await owner.delete(`/v2/webhooks/${id}`);
+  });
+
   it('keeps order with several senders at once (any process may send; one at a time per endpoint)', async () => {
     const hook = await receiver();
     const { id, secret } = await endpoint(hook.url);
