@@ -162,10 +162,16 @@ describe('CMS callbacks', () => {
     expect((await stranger.get(`/v2/shops/${shopId}/cms-callbacks`)).status).toBe(404);
     expect((await stranger.put(`/v2/shops/${shopId}/cms-callbacks`, { platform: 'woocommerce', apiUrl: 'https://evil.example.com/' })).status).toBe(404);
     expect((await stranger.delete(`/v2/shops/${shopId}/cms-callbacks`)).status).toBe(404);
+    expect((await stranger.get(`/v2/shops/${shopId}/cms-callbacks/options`)).status).toBe(404);
+    expect((await t.client().get(`/v2/shops/${shopId}/cms-callbacks/options`)).status).toBe(401);
     expect((await stranger.get(`/v2/webhooks/${set.body.webhookId}/deliveries`)).status).toBe(404);
     const otherKey = owner.withToken(a.shopKey);
     expect((await otherKey.get(`/v2/shops/${shopId}/cms-callbacks`)).status).toBe(403);
     expect((await otherKey.put(`/v2/shops/${shopId}/cms-callbacks`, { platform: 'woocommerce', apiUrl: 'https://evil.example.com/' })).status).toBe(403);
+    expect((await otherKey.get(`/v2/shops/${shopId}/cms-callbacks/options`)).status).toBe(403);
+    expect((await otherKey.delete(`/v2/shops/${shopId}/cms-callbacks`)).status).toBe(403);
+    expect((await otherKey.get(`/v2/webhooks/${set.body.webhookId}/deliveries`)).status).toBe(403);
+    expect(cms.calls).toEqual([]);
     // its own shop's key may read them; the webhook routes leave them to this one
     const ownKey = owner.withToken((await owner.get(`/v2/shops/${shopId}`)).body.apiKey);
     expect((await ownKey.get(`/v2/shops/${shopId}/cms-callbacks`)).body.apiUrl).toBe(cms.apiUrl);
