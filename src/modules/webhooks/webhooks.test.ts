@@ -113,6 +113,16 @@ describe('webhook endpoints', () => {
     }
     expect((await owner.get('/v2/webhooks?perPage=1000')).body.length).toBe(before);
     expect((await owner.get('/v2/webhooks/abc')).status).toBe(400);
+    const { id } = await endpoint('https://shop.example.com/bad-input');
+    for (const path of [`/v2/webhooks/${id}/deliveries?status=nope`, `/v2/webhooks/${id}/attempts?deliveryId=0`, `/v2/webhooks/${id}/deliveries?perPage=1001`, '/v2/webhooks?shopId=abc']) {
+      const response = await owner.get(path);
+      expect(response.status, path).toBe(400);
+      expect(response.body.errors[0]).toMatchObject({ field: expect.any(String) });
+    }
+    expect((await owner.post(`/v2/webhooks/${id}/deliveries/abc/redeliver`)).status).toBe(400);
+    expect((await owner.put(`/v2/webhooks/${id}`, { url: 'gopher://x' })).status).toBe(400);
+    expect((await owner.get(`/v2/webhooks/${id}`)).body.url).toBe('https://shop.example.com/bad-input');
+    await owner.delete(`/v2/webhooks/${id}`);
   });
 
   it("keeps other accounts and other shops' keys out", async () => {
