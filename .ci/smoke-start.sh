@@ -15,6 +15,8 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 curl -sf "http://127.0.0.1:$port/ready" >/dev/null
+# the first account is made once the port is taken: its lines follow the first answers closely
+for _ in $(seq 1 20); do grep -q 'curl -H' "$log" && break; sleep 0.25; done
 curl_line=$(grep -m1 'curl -H' "$log" | sed 's/^ *//')
 [ -n "$curl_line" ] || { echo "no curl line printed on first start"; cat "$log"; exit 1; }
 answer=$(eval "$curl_line -sf")

@@ -3,6 +3,7 @@
 // start used to pay; and an install with production dependencies only (no TypeScript) can start
 // from a dist/ built beforehand.
 // Plain JavaScript on purpose: it must run before anything is compiled, without dev dependencies.
+import './check-node.mjs';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -256,6 +256,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v2/carrier-integrations/{companyId}': op('connectCarrierIntegration'),
   'DELETE /v2/carrier-integrations/{companyId}': op('disconnectCarrierIntegration'),
   'POST /v2/carrier-webhooks/{company}/{token}': op('receiveCarrierWebhook'),
+  // the sandbox (extension)
+  'POST /v2/sandbox/billing-period/close': op('closeSandboxBillingPeriod'),
+  'POST /v2/sandbox/pickups/{id}/collect': op('collectSandboxPickup'),
+  'POST /v2/sandbox/orders/{id}/advance': op('advanceSandboxOrder'),
   // extensions: webhooks and the shop plugins' CMS callbacks (issue 28)
   'POST /v2/webhooks': op('createWebhook'),
   'GET /v2/webhooks': op('listWebhooks'),
@@ -347,7 +351,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
   everyV2Response: { '429': 'Too many requests for this token (or address) this minute: retry after the Retry-After header.' },
   tags: [
     { name: 'Service', description: 'Health, readiness, version and metrics of the process (extensions).' },
-    { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send "Authorization: Bearer <token>".' },
+    { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).' },
     { name: 'Reference lists', description: 'Contract 4.1: services, delivery and return companies, pickup points, courier intervals, order statuses.' },
     { name: 'Tracking', description: 'Contract 4.1 (GET /v2/tracking); extensions: the recipient tracking page and the delivery companies\' status push.' },
     { name: 'Shops', description: 'Contract 4.2; extensions: API key rotation and widget settings.' },
@@ -365,6 +369,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Billing operators (extension)', description: 'Extension: the service\'s billing operators record payments of bills (operator tokens of the billing scope, from the CLI).' },
     { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
     { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post, Yandex Delivery); without one it ships with the simulated companies (the sandbox).' },
+    { name: 'Sandbox (extension)', description: 'Extension: for an account testing against the simulated companies, what would take days runs now: close the billing period, have a pickup collected, move an order one status. Refused for accounts with a live contract.' },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

@@ -38,6 +38,7 @@ import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
+import { sandboxRoutes } from './modules/sandbox/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 
 export interface AppOptions {
@@ -124,7 +125,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
         license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Prices deliveries across delivery companies, creates and ships orders, prints labels and acts, tracks parcels, books pickups, keeps fulfilment stock. ' +
-          'Send "Authorization: Bearer <token>" (an account token, an employee login token or a shop API key). Bodies may be JSON or form-encoded with bracket keys. ' +
+          'Send the header `Authorization: Bearer YOUR_TOKEN` (an account token, an employee login token or a shop API key). Bodies may be JSON or form-encoded with bracket keys. ' +
           'Errors are {code, message, errors[], logId}; every response carries x-log-id. An X-Request-Id header (letters, digits, ._:=+/-, up to 128) becomes the log id. Lists take page (from 1) and perPage (default 20, at most 1000) and answer X-Total-Count.',
       },
       servers: [{ url: config.publicUrl }],
@@ -172,6 +173,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   reportRoutes(app, services);
   deliveryMethodRoutes(app, services);
   carrierIntegrationRoutes(app, services);
+  sandboxRoutes(app, services);
   webhookRoutes(app, services);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());

@@ -10,12 +10,13 @@ import { SecretBox } from './platform/crypto.js';
 import { createServices, type Services } from './services.js';
 import type { FulfilmentWarehouseRecord } from './modules/warehouses/store.js';
 import { shareAcrossProcesses } from './platform/cache.js';
+import { underStartLock } from './platform/db/start-lock.js';
 
-/** Opens the database and applies migrations. */
+/** Opens the database and applies migrations (one process at a time: underStartLock). */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>, schema?: string): Promise<Database> {
   const database = createDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, schema, sqliteSynchronous: config.sqliteSynchronous });
   try {
-    await migrateToLatest(database);
+    await underStartLock(database, () => migrateToLatest(database));
   } catch (error) {
     await database.close();
     throw error;
@@ -23,11 +24,17 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databas
   return database;
 }
 
-/** Loads (or re-imports) the reference data shipped under data/ into the database. */
-export async function importReferenceData(services: Services, options: { force?: boolean } = {}): Promise<void> {
-  await services.warehouses.importFulfilmentWarehouses(readDataFile<FulfilmentWarehouseRecord[]>('fulfilment-warehouses.json'));
-  // localities, delivery companies and their points: in memory always, in the database when their version changed
-  await services.reference.load(options.force === true);
+/**
+ * Loads (or re-imports) the reference data shipped under data/ into the database. Processes
+ * starting together take turns (underStartLock): the first writes, the others find the
+ * version current and write nothing.
+ */
+export async function importReferenceData(database: Database, services: Services, options: { force?: boolean } = {}): Promise<void> {
+  await underStartLock(database, async () => {
+    await services.warehouses.importFulfilmentWarehouses(readDataFile<FulfilmentWarehouseRecord[]>('fulfilment-warehouses.json'));
+    // localities, delivery companies and their points: in memory always, in the database when their version changed
+    await services.reference.load(options.force === true);
+  });
 }
 
 /**
@@ -58,6 +65,6 @@ export async function startRuntime(config: Config, options: { schema?: string; s
     // other processes may write the same database: they tell us, we tell them
     await shareAcrossProcesses(services.readCache, database.messages, (error) => process.emitWarning(`A read cache invalidation could not be sent to other processes: ${(error as Error).message}`));
   }
-  await importReferenceData(services);
+  await importReferenceData(database, services);
   return { database, services };
 }

@@ -22,6 +22,12 @@ export interface Config {
   loginTokenDays: number;
   /** How long generated files (labels, acts, reports) stay downloadable, days. */
   fileTtlDays: number;
+  /**
+   * Where generated files' bytes live: `database` (the database itself: every process sharing
+   * it serves every file; the default with PostgreSQL) or `local` (DATA_DIR/files of this
+   * process; the default with SQLite).
+   */
+  fileStore: FileStoreKind;
   /** How long a process remembers a resolved token, seconds (0: ask the database every time). */
   authCacheSeconds: number;
   /** How long a process reuses an identical calculator answer (built-in companies only), seconds (0: never). */
@@ -90,6 +96,9 @@ export interface Config {
 
 export const BILLING_PERIODS = ['month', 'week', 'day'] as const;
 export type BillingPeriodKind = (typeof BILLING_PERIODS)[number];
+
+export const FILE_STORES = ['local', 'database'] as const;
+export type FileStoreKind = (typeof FILE_STORES)[number];
 
 export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
@@ -250,6 +259,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full') as SqliteSynchronous;
   if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) problems.push(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${env.SQLITE_SYNCHRONOUS}"`);
+  const fileStore = (env.FILE_STORE?.trim().toLowerCase() || (databaseKind === 'postgres' ? 'database' : 'local')) as FileStoreKind;
+  if (!FILE_STORES.includes(fileStore)) problems.push(`FILE_STORE must be one of ${FILE_STORES.join(', ')}, got "${env.FILE_STORE}"`);
   const billingPeriod = (env.BILLING_PERIOD?.trim().toLowerCase() || 'month') as BillingPeriodKind;
   if (!BILLING_PERIODS.includes(billingPeriod)) problems.push(`BILLING_PERIOD must be one of ${BILLING_PERIODS.join(', ')}, got "${env.BILLING_PERIOD}"`);
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
@@ -269,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: readInteger(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     loginTokenDays: readInteger(env, 'LOGIN_TOKEN_DAYS', 30, 1, 3650, problems),
     fileTtlDays: readInteger(env, 'FILE_TTL_DAYS', 30, 1, 3650, problems),
+    fileStore,
     authCacheSeconds: readInteger(env, 'AUTH_CACHE_SECONDS', 5, 0, 3600, problems),
     calculatorCacheSeconds: readInteger(env, 'CALCULATOR_CACHE_SECONDS', 30, 0, 3600, problems),
     simulationStepSeconds: readInteger(env, 'SIMULATION_STEP_SECONDS', 60, 0, 7 * 86400, problems),

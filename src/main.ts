@@ -8,16 +8,20 @@
  *   carrier secret --id N                   the secret a delivery company pushes statuses with
  *   fulfilment operator-token --warehouse N [--name S]   a token for the staff of a fulfilment warehouse
  *   billing operator-token [--name S]       a token for the service's billing operators (payments of bills)
+ *   sandbox close-period|collect-pickup|advance-order --account N [--id N]   the sandbox (modules/sandbox)
  */
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { startRuntime, importReferenceData, loadSecret, type Runtime } from './bootstrap.js';
+import { processScope } from './platform/auth.js';
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
+import { DatabaseFileStore } from './platform/files.js';
 import { WebhookPump } from './modules/webhooks/pump.js';
 import { closeWithin } from './platform/stopping.js';
+import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
@@ -30,7 +34,10 @@ const USAGE = `Usage: npm run cli -- <command>
   reference import                           re-import the reference data shipped in data/
   carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}
   fulfilment operator-token --warehouse <id> [--name <name>]   a token for the staff of a fulfilment warehouse (GET /v2/warehouses?hold=1)
-  billing operator-token [--name <name>]     a token for the service's billing operators (POST /v2/operator/bills/{id}/payments)`;
+  billing operator-token [--name <name>]     a token for the service's billing operators (POST /v2/operator/bills/{id}/payments)
+  sandbox close-period --account <id>        close the account's current billing period now (its bill and agent reports)
+  sandbox collect-pickup --account <id> --id <pickupId>   a built-in company's booked pickup collected now
+  sandbox advance-order --account <id> --id <orderId>     a built-in company's order moved one status now`;
 
 class UsageError extends Error {}
 
@@ -98,6 +105,32 @@ async function accountCommand(config: Config, args: string[]): Promise<void> {
   throw new UsageError(`unknown account command "${action ?? ''}"`);
 }
 
+/** The sandbox's commands (POST /v2/sandbox/...), for an operator or a test script at the server. */
+async function sandboxCommand(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { account: { type: 'string' }, id: { type: 'string' } } });
+  const accountId = Number(stringOption(values, 'account'));
+  const id = Number(stringOption(values, 'id'));
+  const action = positionals[0];
+  const usage = 'usage: sandbox close-period --account <id> | sandbox collect-pickup --account <id> --id <pickupId> | sandbox advance-order --account <id> --id <orderId>';
+  if (!Number.isInteger(accountId) || accountId < 1) throw new UsageError(usage);
+  if (action !== 'close-period' && (!Number.isInteger(id) || id < 1)) throw new UsageError(usage);
+  const said = await withRuntime(config, async (runtime) => {
+    const scope = processScope(accountId, await runtime.services.accounts.timeZoneOf(accountId));
+    const sandbox = runtime.services.sandbox;
+    if (action === 'close-period') {
+      const period = await sandbox.closeBillingPeriod(scope);
+      return `Closed the billing period ${period.start} to ${period.lastDay} of account ${accountId}: GET /v2/reports/bill lists its bill.`;
+    }
+    if (action === 'collect-pickup') {
+      await sandbox.collectPickup(scope, id);
+      return `Pickup ${id} of account ${accountId} is collected.`;
+    }
+    if (action === 'advance-order') return `Order ${id} of account ${accountId} is now at status ${await sandbox.advanceOrder(scope, id)}.`;
+    throw new UsageError(usage);
+  });
+  process.stdout.write(`${said}\n`);
+}
+
 async function serve(config: Config): Promise<void> {
   ensureWritableDataDir(config.dataDir);
   const { createdFile } = loadSecret(config);
@@ -106,24 +139,12 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
 
-  if (!(await runtime.services.accounts.hasAnyAccount())) {
-    const created = await runtime.services.accounts.createAccount({ name: 'Default account' });
-    process.stdout.write(
-      [
-        '',
-        '================================================================================',
-        ` First start: created account ${created.accountId}. Its API token is shown only now:`,
-        '',
-        `   ${created.token}`,
-        '',
-        ' Try it:',
-        `   curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/v2/lists/order-statuses`,
-        '',
-        ` API documentation: ${config.publicUrl}/docs`,
-        '================================================================================',
-        '',
-      ].join('\n'),
-    );
+  if (runtime.services.files instanceof DatabaseFileStore) {
+    // files this process kept in DATA_DIR before FILE_STORE became `database`: moved in, so every process serves them
+    runtime.services.files
+      .adoptLocalFiles()
+      .then((adopted) => adopted > 0 && app.log.info({ adopted }, 'moved files from DATA_DIR/files into the database'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'moving files from DATA_DIR/files into the database failed'));
   }
 
   const maintenance = setInterval(() => {
@@ -189,6 +210,32 @@ async function serve(config: Config): Promise<void> {
     throw listenProblem(error, config) ?? error;
   });
   app.log.info({ url: config.publicUrl, database: config.databaseKind }, 'delivery service listening');
+  // Only once the port is ours: a start that stops on a taken port must not use up the one
+  // showing of the first account's token.
+  await createFirstAccount(runtime, config);
+}
+
+async function createFirstAccount(runtime: Runtime, config: Config): Promise<void> {
+  // processes starting together on an empty database make one account between them
+  const created = await underStartLock(runtime.database, async () => ((await runtime.services.accounts.hasAnyAccount()) ? null : runtime.services.accounts.createAccount({ name: 'Default account' })));
+  if (created) {
+    process.stdout.write(
+      [
+        '',
+        '================================================================================',
+        ` First start: created account ${created.accountId}. Its API token is shown only now:`,
+        '',
+        `   ${created.token}`,
+        '',
+        ' Try it:',
+        `   curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/v2/lists/order-statuses`,
+        '',
+        ` API documentation: ${config.publicUrl}/docs`,
+        '================================================================================',
+        '',
+      ].join('\n'),
+    );
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -233,9 +280,11 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(values.json === true ? `${JSON.stringify({ scope: 'billing', token: issued.token })}\n` : `Billing operator token (shown once): ${issued.token}\n`);
       return;
     }
+    case 'sandbox':
+      return sandboxCommand(config, rest);
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
-      await withRuntime(config, (runtime) => importReferenceData(runtime.services, { force: true }));
+      await withRuntime(config, (runtime) => importReferenceData(runtime.database, runtime.services, { force: true }));
       process.stdout.write('Reference data imported.\n');
       return;
     default:

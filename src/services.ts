@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import path from 'node:path';
 import { SecretBox } from './platform/crypto.js';
-import { FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
+import { DatabaseFileStore, FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
 import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
@@ -31,6 +31,7 @@ import { ProductStore } from './modules/products/store.js';
 import { ShopService } from './modules/shops/service.js';
 import { ShopStore } from './modules/shops/store.js';
 import { WarehouseService } from './modules/warehouses/service.js';
+import { SandboxService } from './modules/sandbox/service.js';
 import { WarehouseStore } from './modules/warehouses/store.js';
 import { EventService } from './modules/events/service.js';
 import { EventStore } from './modules/events/store.js';
@@ -132,12 +133,14 @@ export interface Services {
   carrierPoints: CarrierPointImport;
   /** Status webhooks of real companies (CDEK), one address per account's contract. */
   carrierWebhooks: CarrierWebhooks;
+  /** What a test account would wait days for, run now (extension). */
+  sandbox: SandboxService;
   /** Webhook endpoints and shops' CMS callbacks fed from the events outbox (issue 28). */
   webhooks: WebhookService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours' | 'webhookRetryFirstSeconds' | 'webhookRetryMaxSeconds' | 'webhookDisableAfterHours' | 'webhookAllowPrivateTargets' | 'webhookTimeoutSeconds' | 'webhookSecretGraceHours'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours' | 'webhookRetryFirstSeconds' | 'webhookRetryMaxSeconds' | 'webhookDisableAfterHours' | 'webhookAllowPrivateTargets' | 'webhookTimeoutSeconds' | 'webhookSecretGraceHours'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -148,9 +151,12 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
+  tokens.followRevocations(readCache);
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
-  const warehouses = new WarehouseService(new WarehouseStore(db), countries);
+  const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
+  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
+  const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   const stock = new StockService(new StockStore(db), warehouses);
@@ -162,9 +168,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
   stock.connect(products, kits, shops);
-  const files = new LocalFileStore(new FileCatalog(db), { directory: path.join(config.dataDir, 'files'), publicUrl: config.publicUrl, ttlDays: config.fileTtlDays });
-  const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
-  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
+  const fileCatalog = new FileCatalog(db);
+  const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays };
+  const localFiles = new LocalFileStore(fileCatalog, { ...fileOptions, directory: path.join(config.dataDir, 'files') });
+  // several processes on one PostgreSQL must serve each other's files: the database holds them (FILE_STORE)
+  const files = config.fileStore === 'database' ? new DatabaseFileStore(fileCatalog, db, fileOptions, localFiles) : localFiles;
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
@@ -178,7 +186,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
   reference.registry.useAccountCompanies(carrierIntegrations);
   const carrierPoints = new CarrierPointImport(carrierIntegrations, contractCompanies, reference, jobs, config.carrierPointsImportHours);
-  carrierIntegrations.onConnected((companyId) => carrierPoints.queueImport(companyId));
+  carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
@@ -189,7 +197,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     secret: secretBox.derive('carrier-push'),
   }, accounts);
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
-  carrierIntegrations.onConnected((companyId, accountId) => carrierWebhooks.queueSubscription(accountId, companyId));
+  carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
   carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes);
   const events = new EventService(new EventStore(db, database.kind), jobs);
@@ -219,6 +227,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
   billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames));
   billing.addChargeSource(new PickupCharges(pickups));
+  const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   const webhooks = new WebhookService(new WebhookStore(db), events, shops, accounts, orders, notifications, jobs, secretBox, {
     retryFirstSeconds: config.webhookRetryFirstSeconds,
@@ -228,5 +237,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     timeoutMs: config.webhookTimeoutSeconds * 1000,
     secretGraceHours: config.webhookSecretGraceHours,
   });
-  return { webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

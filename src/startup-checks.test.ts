@@ -19,16 +19,22 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const aFile = path.join(scratch, 'a-file');
 fs.writeFileSync(aFile, 'not a directory');
 
-function serve(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+/** Runs `serve` until it exits, or until its stdout shows `until` (then it is stopped). */
+function serve(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
       env: { ...process.env, DATABASE_URL: '', SECRET_KEY: '', LOG_LEVEL: 'warn', PORT: '0', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (until?.test(stdout)) child.kill('SIGTERM');
+    });
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stderr }));
+    child.once('exit', (code) => resolve({ code, stderr, stdout }));
   });
 }
 
@@ -78,12 +84,17 @@ describe('a start that cannot work', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as net.AddressInfo;
     try {
-      const result = await serve({ DATA_DIR: path.join(scratch, 'port-in-use'), PORT: String(port), HOST: '127.0.0.1' });
+      const dataDir = path.join(scratch, 'port-in-use');
+      const result = await serve({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
       expectOneSentence(result, new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use: stop the process that holds it or set PORT to another port\\.$`));
+      // the first account is made only once the port is ours: its token is shown by the start that works
+      expect(result.stdout).not.toContain('First start');
+      const next = await serve({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }, /curl -H "Authorization: Bearer acc_\S+"/);
+      expect(next.stdout).toMatch(/First start: created account 1\. Its API token is shown only now:\n\n {3}acc_\S+/);
     } finally {
       holder.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('describeDatabase', () => {

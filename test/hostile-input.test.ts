@@ -45,7 +45,7 @@ describe('an empty string for an optional field is "not given" (item 2)', () => 
     }
     const raw = `shopId=${a.shopId}&cmsId=EMPTY-2&products%5B0%5D%5Bname%5D=Tea&products%5B0%5D%5Bweight%5D=0.5&products%5B0%5D%5BproducingCountry%5D=` +
       `&deliveryAddress%5Bcity%5D%5BcountryCode%5D=RU&deliveryAddress%5Bcity%5D%5Bname%5D=${encodeURIComponent('Санкт-Петербург')}` +
-      `&recipient%5BfullName%5D=Anna&recipient%5Bphone%5D=%2B79215556677&delivery%5Bcompany%5D%5Bid%5D=1&delivery%5Btype%5D=1&delivery%5Bpoint%5D%5Bid%5D=${a.pointId}&pickup%5BpointId%5D=${a.dropOffPointId}`;
+      `&recipient%5BfullName%5D=Anna&recipient%5Bphone%5D=%2B79215556677&delivery%5Bcompany%5D%5Bid%5D=1&delivery%5Btype%5D=1&delivery%5Bpoint%5D%5Bid%5D=${a.pointId}`;
     expect((await owner.post('/v2/orders', raw, { form: true })).status).toBe(201);
   });
 

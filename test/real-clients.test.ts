@@ -176,14 +176,15 @@ describe('money and rules of the contract (items 7-11)', () => {
     expect((await a.owner.get('/v2/orders?list=0')).headers['x-total-count']).toBe(before);
   });
 
-  it("checks the drop-off point against the company's points, and requires one where the company does (item 10)", async () => {
+  it("checks the drop-off point against the company's points, and chooses one where the company needs one (item 10; issue 23)", async () => {
     const otherCompanysPoint = dropOffPointOf(t, 3);
     const foreign = await a.owner.post('/v2/orders', orderBody(a, { pickup: { pointId: otherCompanysPoint } }));
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors).toEqual([{ field: 'pickup.pointId', message: expect.stringContaining('is not a drop-off point of Пунктир') }]);
+    // no plugin sends one: the service chooses the company's point nearest the warehouse
     const missing = await a.owner.post('/v2/orders', orderBody(a, { pickup: { type: 1 } }));
-    expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual([{ field: 'pickup.pointId', message: expect.stringContaining('is required') }]);
+    expect(missing.status).toBe(201);
+    expect((await a.owner.get(`/v2/orders/${missing.body.id}`)).body).toMatchObject({ error: null, pickup: { type: 1, pointId: expect.any(Number) } });
     // A company that takes parcels at any of its points, and a courier collecting from the warehouse, need none.
     expect((await a.owner.post('/v2/orders', orderBody(a, { pickup: undefined, delivery: { company: { id: 3 }, type: 2 } }))).status).toBe(201);
     expect((await a.owner.post('/v2/orders', orderBody(a, { pickup: { type: 4 } }))).status).toBe(201);

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { BoundedMap } from './cache.js';
+import { BoundedMap, type AccountReadCache } from './cache.js';
 import { hashToken } from './crypto.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import type { Tables } from './db/tables.js';
@@ -32,6 +32,11 @@ declare module 'fastify' {
     /** A route anyone may call without a token (health, login, docs, files). */
     public?: boolean;
   }
+}
+
+/** A process (a job, the CLI) acting on an account: it sees the whole account, as its owner would. */
+export function processScope(accountId: number, timeZone = 'UTC'): Scope {
+  return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
 }
 
 /** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
@@ -72,33 +77,59 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
+/** Topic of the read cache's messages that says an account's tokens or keys were revoked. */
+export const REVOKED_TOKENS_TOPIC = 'revoked-tokens';
+
 /**
  * Resolves tokens, remembering each answer for a few seconds: every request authenticates,
- * and most come from a handful of plugin keys. Revoking a key (shop deleted, key replaced)
- * forgets everything at once in this process; other processes (PostgreSQL deployments)
- * stop accepting it within `ttlMs`.
+ * and most come from a handful of plugin keys. A revocation (shop key replaced, shop
+ * deleted; any later one: employee deleted, token revoked) goes through `revoke`: this
+ * process forgets at once, and with PostgreSQL the read cache's LISTEN/NOTIFY carries it to
+ * every other process within milliseconds. While those messages may be missed (the listening
+ * connection is down) nothing is remembered, as for the read cache.
  */
 export class TokenResolver {
   private readonly remembered = new BoundedMap<string, { scope: Scope | null; until: number }>(50_000);
+  /** Bumped by every revocation: an answer read before it is not remembered after it. */
+  private generation = 0;
+  private shared: AccountReadCache | null = null;
 
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly ttlMs: number,
   ) {}
 
+  /** Revocations travel with the read cache's invalidations (to and from other processes). */
+  followRevocations(cache: AccountReadCache): void {
+    this.shared = cache;
+    cache.watch(REVOKED_TOKENS_TOPIC, () => this.forgetAll());
+  }
+
+  private remembering(): boolean {
+    return this.ttlMs > 0 && (this.shared === null || this.shared.enabled);
+  }
+
   async resolve(token: string): Promise<Scope | null> {
-    if (this.ttlMs <= 0) return resolveToken(this.db, token);
+    if (!this.remembering()) return resolveToken(this.db, token);
     const now = Date.now();
     const hit = this.remembered.get(token);
     if (hit && hit.until > now) return hit.scope;
+    const generation = this.generation;
     const scope = await resolveToken(this.db, token);
     // Unknown tokens are not remembered: a key created a moment ago must work at once.
-    if (scope) this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
+    if (scope && generation === this.generation && this.remembering()) this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
     return scope;
   }
 
-  /** Call when any token or key stops being valid. */
+  /** Call after the commit that makes any token or key of the account stop working: every process forgets. */
+  revoke(accountId: number): void {
+    if (this.shared) this.shared.invalidate(accountId, REVOKED_TOKENS_TOPIC);
+    else this.forgetAll();
+  }
+
+  /** Forgets every remembered token in this process (a revocation here or in another process). */
   forgetAll(): void {
+    this.generation++;
     this.remembered.clear();
   }
 }

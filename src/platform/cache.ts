@@ -100,6 +100,7 @@ export class AccountReadCache {
   private readonly entries: BoundedMap<string, CachedAnswer>;
   private readonly maxAgeMs: number;
   private peers: CachePeers | null = null;
+  private readonly watchers = new Map<string, Array<(accountId: number) => void>>();
   /** Bumped whenever messages from peers may have been missed: nothing older is served or kept. */
   private epoch = 0;
   private suspended = false;
@@ -153,6 +154,15 @@ export class AccountReadCache {
   forget(accountId: number, topic: string): void {
     const name = `${accountId}:${topic}`;
     this.versions.set(name, (this.versions.get(name) ?? 0) + 1);
+    for (const listener of this.watchers.get(topic) ?? []) listener(accountId);
+  }
+
+  /**
+   * Memory kept elsewhere that a topic's writes make stale (tokens remembered by the
+   * authentication): `listener` hears of each, from this process or a peer.
+   */
+  watch(topic: string, listener: (accountId: number) => void): void {
+    this.watchers.set(topic, [...(this.watchers.get(topic) ?? []), listener]);
   }
 
   /**

@@ -22,11 +22,11 @@ const gunzipAsync = promisify(gunzip);
 export class JsonBody {
   private plain: Buffer | null;
   private compressed: Promise<Buffer> | null = null;
+  /** `compressed` once it is made: the plain bytes can be unzipped from it when only it is held. */
+  private compressedBytes: Buffer | null = null;
   /** The assembled gzip, while no better one is made. */
   private assembled: Buffer | null = null;
   private gzipRequests = 0;
-  /** The size of `compressed` once it is made. */
-  private compressedLength = 0;
 
   /** `length`: the size of the plain bytes. */
   private constructor(plain: Buffer | null, assembled: Buffer | null, readonly length: number) {
@@ -44,13 +44,14 @@ export class JsonBody {
 
   /** The plain bytes. */
   get body(): Buffer {
-    this.plain ??= gunzipSync(this.assembled as Buffer);
+    // an assembled gzip may have been replaced by a compact one: unzip whichever is held
+    this.plain ??= gunzipSync((this.assembled ?? this.compressedBytes) as Buffer);
     return this.plain;
   }
 
   /** The bytes it holds now: the plain bytes once made, and the gzip form once made. */
   get weight(): number {
-    return (this.plain?.length ?? 0) + (this.assembled?.length ?? this.compressedLength);
+    return (this.plain?.length ?? 0) + (this.assembled?.length ?? this.compressedBytes?.length ?? 0);
   }
 
   /**
@@ -63,7 +64,7 @@ export class JsonBody {
   gzipped(): Buffer | Promise<Buffer> {
     if (this.assembled === null) {
       this.compressed ??= gzipAsync(this.body, { level: 1 }).then((gzipped) => {
-        this.compressedLength = gzipped.length;
+        this.compressedBytes = gzipped;
         return gzipped;
       });
       return this.compressed;
@@ -79,7 +80,7 @@ export class JsonBody {
       .then((compact) => {
         if (compact.length < assembled.length) {
           this.compressed = Promise.resolve(compact);
-          this.compressedLength = compact.length;
+          this.compressedBytes = compact;
           this.assembled = null;
         }
       })

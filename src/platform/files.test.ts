@@ -15,7 +15,8 @@ let token: string;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-files-'));
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { DATA_DIR: dataDir, FILE_TTL_DAYS: '7' } });
+  // the local directory (the SQLite default); the database store has its tests in database-files.test.ts
+  t = await createTestApp({ env: { DATA_DIR: dataDir, FILE_TTL_DAYS: '7', FILE_STORE: 'local' } });
   ({ accountId, token } = await t.newAccount('Files'));
 });
 afterAll(async () => {

@@ -3,16 +3,19 @@
  * served at `PUBLIC_URL/files/<name>` without a token. The name carries 128 random bits,
  * so the URL is a capability: whoever holds it may download, nobody can guess or list it.
  *
- * The `files` table says which names are live and whose they are; the bytes live in a
- * directory under DATA_DIR (an S3-compatible store would implement FileStore the same way,
- * keeping the table through FileCatalog and putting the bytes in a bucket).
+ * The `files` table says which names are live and whose they are; the bytes live either in
+ * a directory under DATA_DIR (`LocalFileStore`: one process, the embedded default) or in the
+ * database itself, in chunks (`DatabaseFileStore`: every process sharing a PostgreSQL serves
+ * every file; FILE_STORE, docs/decisions.md "Several processes").
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
+import { Readable, Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { ColumnType, Kysely } from 'kysely';
 import type { Instant } from './db/column-types.js';
+import { flag } from './db/values.js';
 import type { Tables } from './db/tables.js';
 
 export interface FileTables {
@@ -25,6 +28,14 @@ export interface FileTables {
     size: number;
     created_at: Instant;
     expires_at: Instant;
+    /** The bytes are in `file_chunks` (DatabaseFileStore), not in a process's directory. */
+    in_database: ColumnType<boolean | number, boolean | undefined, boolean>;
+  };
+  /** A file's bytes in the database, in order of `seq` (DatabaseFileStore). */
+  file_chunks: {
+    name: string;
+    seq: number;
+    bytes: Buffer;
   };
 }
 
@@ -82,14 +93,24 @@ export function isFileName(name: string): boolean {
   return NAME_PATTERN.test(name);
 }
 
-type FileRow = FileTables['files'];
+interface FileRow {
+  name: string;
+  account_id: number;
+  content_type: string;
+  download_name: string | null;
+  size: number;
+  created_at: string;
+  expires_at: string;
+  in_database?: boolean | number;
+}
 
 /** SQL of the `files` table. Looked up by name alone: the name is the capability. */
 export class FileCatalog {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async insert(row: FileRow): Promise<void> {
-    await this.db.insertInto('files').values(row).execute();
+    const { in_database: inDatabase, ...columns } = row;
+    await this.db.insertInto('files').values({ ...columns, in_database: flag(inDatabase ?? false) }).execute();
   }
 
   async findLive(name: string, now: Date): Promise<FileRow | undefined> {
@@ -104,45 +125,42 @@ export class FileCatalog {
   async delete(names: string[]): Promise<void> {
     if (names.length > 0) await this.db.deleteFrom('files').where('name', 'in', names).execute();
   }
+
+  /** Live files whose bytes are in some process's directory (FILE_STORE=local). */
+  async liveInDirectories(now: Date): Promise<FileRow[]> {
+    return this.db.selectFrom('files').selectAll().where('in_database', '=', false).where('expires_at', '>', now.toISOString()).execute();
+  }
 }
 
-export interface LocalFileStoreOptions {
-  /** DATA_DIR/files */
-  directory: string;
+export interface FileStoreOptions {
   /** PUBLIC_URL without a trailing slash. */
   publicUrl: string;
   ttlDays: number;
   now?: () => Date;
 }
 
-/** Bytes in a local directory, two levels deep so that no directory grows huge. */
-export class LocalFileStore implements FileStore {
-  private readonly now: () => Date;
+export interface LocalFileStoreOptions extends FileStoreOptions {
+  /** DATA_DIR/files */
+  directory: string;
+}
+
+/** What every store does the same way: names, URLs, the catalog row of a new file. */
+abstract class CatalogedFileStore implements FileStore {
+  protected readonly now: () => Date;
 
   constructor(
-    private readonly catalog: FileCatalog,
-    private readonly options: LocalFileStoreOptions,
+    protected readonly catalog: FileCatalog,
+    protected readonly options: FileStoreOptions,
   ) {
     this.now = options.now ?? (() => new Date());
   }
 
+  abstract putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile>;
+  abstract open(name: string): Promise<OpenedFile | null>;
+  abstract purgeExpired(now?: Date): Promise<number>;
+
   urlOf(name: string): string {
     return `${this.options.publicUrl}/files/${name}`;
-  }
-
-  private pathOf(name: string): string {
-    return path.join(this.options.directory, name.slice(0, 2), name);
-  }
-
-  private describe(row: FileRow): StoredFile {
-    return {
-      name: row.name,
-      url: this.urlOf(row.name),
-      contentType: row.content_type,
-      size: Number(row.size),
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-    };
   }
 
   async put(accountId: number, file: NewFile): Promise<StoredFile> {
@@ -154,10 +172,64 @@ export class LocalFileStore implements FileStore {
     });
   }
 
-  async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
+  /** The name a new file gets: the reserved one (checked), else a fresh one. */
+  protected nameFor(file: Omit<NewFile, 'bytes'>): string {
     if (!file.contentType) throw new Error('a stored file needs a content type');
     if (file.name !== undefined && !isFileName(file.name)) throw new Error('a reserved file name must come from newFileName');
-    const name = file.name ?? newFileName(file.extension);
+    return file.name ?? newFileName(file.extension);
+  }
+
+  protected rowOf(accountId: number, name: string, file: Omit<NewFile, 'bytes'>, size: number): FileRow {
+    const created = this.now();
+    return {
+      name,
+      account_id: accountId,
+      content_type: file.contentType,
+      download_name: file.downloadName ?? null,
+      size,
+      created_at: created.toISOString(),
+      expires_at: new Date(created.getTime() + this.options.ttlDays * 24 * 60 * 60 * 1000).toISOString(),
+    };
+  }
+
+  protected describe(row: FileRow): StoredFile {
+    return {
+      name: row.name,
+      url: this.urlOf(row.name),
+      contentType: row.content_type,
+      size: Number(row.size),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  protected opened(row: FileRow, body: Readable): OpenedFile {
+    return { ...this.describe(row), downloadName: row.download_name ?? row.name, body };
+  }
+
+  /** The live row of a well-formed name. The pattern also keeps any path syntax ("..", "/") away from the file system. */
+  protected async liveRow(name: string): Promise<FileRow | null> {
+    if (!isFileName(name)) return null;
+    return (await this.catalog.findLive(name, this.now())) ?? null;
+  }
+}
+
+/** Bytes in a local directory, two levels deep so that no directory grows huge. */
+export class LocalFileStore extends CatalogedFileStore {
+  constructor(
+    catalog: FileCatalog,
+    private readonly local: LocalFileStoreOptions,
+  ) {
+    super(catalog, local);
+  }
+
+  /** Where the bytes of `name` are (or would be) in this process's directory. */
+  pathOf(name: string): string {
+    return path.join(this.local.directory, name.slice(0, 2), name);
+  }
+
+  async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
+    const name = this.nameFor(file);
     const target = this.pathOf(name);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     // Written aside and renamed: a reader never sees half a file.
@@ -170,26 +242,14 @@ export class LocalFileStore implements FileStore {
       out.on('error', reject);
     });
     try {
-      await write(out);
-      if (!out.writableEnded) out.end();
-      await closed;
+      await writeAll(out, closed, write);
     } catch (error) {
-      out.destroy();
       await fs.promises.rm(partial, { force: true });
       throw error;
     }
     const size = (await fs.promises.stat(partial)).size;
     await fs.promises.rename(partial, target);
-    const created = this.now();
-    const row: FileRow = {
-      name,
-      account_id: accountId,
-      content_type: file.contentType,
-      download_name: file.downloadName ?? null,
-      size,
-      created_at: created.toISOString(),
-      expires_at: new Date(created.getTime() + this.options.ttlDays * 24 * 60 * 60 * 1000).toISOString(),
-    };
+    const row = this.rowOf(accountId, name, file, size);
     try {
       await this.catalog.insert(row);
     } catch (error) {
@@ -200,29 +260,189 @@ export class LocalFileStore implements FileStore {
   }
 
   async open(name: string): Promise<OpenedFile | null> {
-    // The pattern also keeps any path syntax ("..", "/") away from the file system.
-    if (!isFileName(name)) return null;
-    const row = await this.catalog.findLive(name, this.now());
-    if (!row) return null;
-    const file = this.pathOf(name);
+    const row = await this.liveRow(name);
+    return row ? this.openRow(row) : null;
+  }
+
+  /** The bytes of a catalogued file from this directory, or null when they are not here. */
+  async openRow(row: FileRow): Promise<OpenedFile | null> {
+    const file = this.pathOf(row.name);
     try {
       await fs.promises.access(file, fs.constants.R_OK);
     } catch {
       return null;
     }
-    return { ...this.describe(row), downloadName: row.download_name ?? row.name, body: fs.createReadStream(file) };
+    return this.opened(row, fs.createReadStream(file));
   }
 
   async purgeExpired(now: Date = this.now()): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const names = await this.catalog.expiredNames(now, PURGE_BATCH);
-      if (names.length === 0) return purged;
-      // Bytes first: a crash in between leaves a row to retry, never bytes nobody can find.
-      await Promise.all(names.map((name) => fs.promises.rm(this.pathOf(name), { force: true })));
-      await this.catalog.delete(names);
-      purged += names.length;
-      if (names.length < PURGE_BATCH) return purged;
+    return purgeInBatches(this.catalog, now, (names) => this.removeBytes(names));
+  }
+
+  async removeBytes(names: string[]): Promise<void> {
+    await Promise.all(names.map((name) => fs.promises.rm(this.pathOf(name), { force: true })));
+  }
+}
+
+/** Runs `write` into `out` and waits until `done` (the bytes are where `out` puts them); a failure destroys `out`. */
+async function writeAll(out: Writable, done: Promise<unknown>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+  // destroyed after a failing writer, `done` may reject too ("premature close"): the same failure
+  done.catch(() => undefined);
+  try {
+    await write(out);
+    if (!out.writableEnded) out.end();
+    await done;
+  } catch (error) {
+    out.destroy();
+    throw error;
+  }
+}
+
+async function purgeInBatches(catalog: FileCatalog, now: Date, removeBytes: (names: string[]) => Promise<void>): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const names = await catalog.expiredNames(now, PURGE_BATCH);
+    if (names.length === 0) return purged;
+    // Bytes first: a crash in between leaves a row to retry, never bytes nobody can find.
+    await removeBytes(names);
+    await catalog.delete(names);
+    purged += names.length;
+    if (names.length < PURGE_BATCH) return purged;
+  }
+}
+
+/**
+ * Rows of `file_chunks` are this size (the last one smaller): large enough that a 20 MB report
+ * is 20 statements, small enough that a download holds one chunk in memory, and far below
+ * PostgreSQL's 1 GB limit of a value.
+ */
+export const FILE_CHUNK_BYTES = 1024 * 1024;
+
+/** Collects written bytes into chunks of `FILE_CHUNK_BYTES`, each handed to `store` in order. */
+class ChunkWriter extends Writable {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private seq = 0;
+  size = 0;
+
+  constructor(private readonly store: (seq: number, bytes: Buffer) => Promise<void>) {
+    super();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    this.size += chunk.length;
+    this.flush(false).then(() => callback(), callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.flush(true).then(() => callback(), callback);
+  }
+
+  private async flush(all: boolean): Promise<void> {
+    while (this.pendingBytes >= FILE_CHUNK_BYTES || (all && this.pendingBytes > 0)) {
+      // takes one chunk off the front; views, not copies, of a large buffer written at once
+      const parts: Buffer[] = [];
+      let taken = 0;
+      while (taken < FILE_CHUNK_BYTES && this.pending.length > 0) {
+        const head = this.pending[0];
+        const wanted = FILE_CHUNK_BYTES - taken;
+        if (head.length <= wanted) {
+          parts.push(head);
+          this.pending.shift();
+        } else {
+          parts.push(head.subarray(0, wanted));
+          this.pending[0] = head.subarray(wanted);
+        }
+        taken += parts[parts.length - 1].length;
+      }
+      this.pendingBytes -= taken;
+      await this.store(this.seq++, parts.length === 1 ? parts[0] : Buffer.concat(parts, taken));
     }
+  }
+}
+
+/**
+ * Bytes in the database (`file_chunks`), so that every process sharing it serves every file:
+ * behind a load balancer a link made by one process downloads from any other. The row and
+ * its chunks are written in one transaction (a reader never sees half a file; a process dying
+ * midway leaves nothing) and deleted together (chunks cascade with their row, also when an
+ * account is deleted). Files written before the switch from FILE_STORE=local are still served
+ * from the directory they were written to, and moved in by `adoptLocalFiles`.
+ */
+export class DatabaseFileStore extends CatalogedFileStore {
+  constructor(
+    catalog: FileCatalog,
+    private readonly db: Kysely<Tables>,
+    options: FileStoreOptions,
+    private readonly before: LocalFileStore,
+  ) {
+    super(catalog, options);
+  }
+
+  async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
+    const name = this.nameFor(file);
+    const row = this.rowOf(accountId, name, file, 0);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('files').values({ ...row, in_database: true }).execute();
+      const out = new ChunkWriter(async (seq, bytes) => {
+        await trx.insertInto('file_chunks').values({ name, seq, bytes }).execute();
+      });
+      await writeAll(out, finished(out), write);
+      row.size = out.size;
+      await trx.updateTable('files').set({ size: out.size }).where('name', '=', name).execute();
+    });
+    return this.describe(row);
+  }
+
+  async open(name: string): Promise<OpenedFile | null> {
+    const row = await this.liveRow(name);
+    if (!row) return null;
+    if (!flag(row.in_database ?? false)) return this.before.openRow(row);
+    // bytes, not objects: the stream reads ahead one chunk, not sixteen
+    return this.opened(row, Readable.from(this.chunksOf(name, Number(row.size)), { objectMode: false, highWaterMark: FILE_CHUNK_BYTES }));
+  }
+
+  /** One chunk at a time: a download holds at most one chunk in memory. */
+  private async *chunksOf(name: string, size: number): AsyncGenerator<Buffer> {
+    let sent = 0;
+    for (let seq = 0; sent < size; seq++) {
+      const chunk = await this.db.selectFrom('file_chunks').select('bytes').where('name', '=', name).where('seq', '=', seq).executeTakeFirst();
+      // purged while it was being downloaded
+      if (!chunk) throw new Error(`file ${name} lost its bytes while being read`);
+      sent += chunk.bytes.length;
+      yield chunk.bytes;
+    }
+  }
+
+  async purgeExpired(now: Date = this.now()): Promise<number> {
+    // chunks go with their rows; bytes of files from before the switch are in the directory
+    return purgeInBatches(this.catalog, now, (names) => this.before.removeBytes(names));
+  }
+
+  /**
+   * Moves the live files this process wrote to its directory before FILE_STORE became
+   * `database` into the database, so other processes serve them too; answers how many.
+   */
+  async adoptLocalFiles(): Promise<number> {
+    let adopted = 0;
+    for (const row of await this.catalog.liveInDirectories(this.now())) {
+      const file = this.before.pathOf(row.name);
+      if (!fs.existsSync(file)) continue;
+      const bytes = await fs.promises.readFile(file);
+      const moved = await this.db.transaction().execute(async (trx) => {
+        const claimed = await trx.updateTable('files').set({ in_database: true }).where('name', '=', row.name).where('in_database', '=', false).executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) === 0) return false;
+        for (let seq = 0; seq * FILE_CHUNK_BYTES < bytes.length; seq++) {
+          await trx.insertInto('file_chunks').values({ name: row.name, seq, bytes: bytes.subarray(seq * FILE_CHUNK_BYTES, (seq + 1) * FILE_CHUNK_BYTES) }).execute();
+        }
+        return true;
+      });
+      if (!moved) continue;
+      await fs.promises.rm(file, { force: true });
+      adopted++;
+    }
+    return adopted;
   }
 }

@@ -15,6 +15,7 @@ import type { Id, Instant, Json } from './db/column-types.js';
 import type { DatabaseKind } from './db/database.js';
 import type { Tables } from './db/tables.js';
 import { fromJson, toJson } from './db/values.js';
+import { crashPoint } from './crash-points.js';
 
 export interface JobTables {
   jobs: {
@@ -129,6 +130,8 @@ export class JobQueue {
         .executeTakeFirst();
       if (existing) return existing.id;
     }
+    // the state change that implies this job has been written (in `db`'s transaction): the worst moment to die
+    crashPoint(`enqueue:${kind}`);
     const now = new Date().toISOString();
     const row = await db
       .insertInto('jobs')

@@ -158,7 +158,7 @@ export function metricsRoute(app: FastifyInstance, metrics: Metrics, metricsToke
       schema: {
         tags: ['Service'],
         summary: 'Prometheus metrics of this process',
-        description: 'Prometheus text format. Needs "Authorization: Bearer <METRICS_TOKEN>" when the service sets METRICS_TOKEN.',
+        description: 'Prometheus text format. Needs the header `Authorization: Bearer METRICS_TOKEN` (its value) when the service sets METRICS_TOKEN.',
         security: metricsToken ? [{ bearer: [] }] : [],
       },
     },

@@ -20,3 +20,14 @@ export async function bodyAsQuery(request: FastifyRequest, _reply: FastifyReply)
   // Query validation reads leniently (strings for numbers, 1/0 for booleans); JSON values pass it as they are.
   request.query = { ...(request.query as Record<string, unknown>), ...(body ?? {}) };
 }
+
+/**
+ * preValidation of a DELETE that takes its parameters in a body (contract 4.11's DELETE
+ * /v2/products/shipments): clients send a DELETE's parameters in the query string, as most
+ * HTTP libraries do, so the query is read as more body (a body field wins).
+ */
+export async function queryAsBody(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const body = request.body;
+  if (body !== undefined && body !== null && !isPlainObject(body)) return;
+  request.body = { ...(request.query as Record<string, unknown>), ...(body ?? {}) };
+}

@@ -1,4 +1,6 @@
 /** Valid request bodies to start tests from; override what a test is about. */
+import { addDays, todayIn } from '../../src/platform/clock.js';
+
 const WEEKDAYS = { from: '09:00', to: '18:00' };
 
 export function warehouseBody(overrides: Record<string, unknown> = {}) {
@@ -60,4 +62,11 @@ export function productBody(overrides: Record<string, unknown> = {}) {
 
 export function kitBody(shopId: number, productIds: number[], overrides: Record<string, unknown> = {}) {
   return { shopId, name: 'Набор футболок', vendorCode: 'KIT-1', discount: 5, products: productIds.map((id, index) => ({ id, count: index + 1 })), ...overrides };
+}
+
+/** The next Monday-to-Friday day after `after` (today in Moscow): the test warehouses work on weekdays. */
+export function nextWorkday(after = todayIn('Europe/Moscow')): string {
+  let day = addDays(after, 1);
+  while ([0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay())) day = addDays(day, 1);
+  return day;
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { TestApp } from './app.js';
 import type { ApiClient } from './client.js';
 import { productBody, shopBody, warehouseBody } from './fixtures.js';
-import { orderJobWorker, pickupPointIn, withDropOff } from './orders.js';
+import { orderJobWorker, pickupPointIn } from './orders.js';
 import type { JobWorker } from '../../src/platform/jobs.js';
 
 /** The service's fulfilment warehouse of the tests (data/fulfilment-warehouses.json: offers automatic reservation). */
@@ -46,7 +46,7 @@ export async function newProduct(owner: ApiClient, overrides: Record<string, unk
 
 /** An order of the fulfilment shop for catalogue goods: `[productId, count]` per line. */
 export function fulfilmentOrder(t: TestApp, at: FulfilmentAccount, goods: Array<[number, number]>, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return withDropOff(t, {
+  return {
     shopId: at.shopId,
     cmsId: 'FF-1',
     products: goods.map(([id, count]) => ({ id, count, priceCod: 0 })),
@@ -54,7 +54,7 @@ export function fulfilmentOrder(t: TestApp, at: FulfilmentAccount, goods: Array<
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: at.pointId } },
     ...overrides,
-  });
+  };
 }
 
 /** Goods straight into stock, as an accepted supply would bring them (tests of stock rules that are not about supplies). */

@@ -14,24 +14,12 @@ export function pickupPointIn(t: TestApp, city = 'Санкт-Петербург'
   return t.runtime.services.reference.registry.pointsIn(1, locality.id)[0].id;
 }
 
-/**
- * A drop-off point of `companyId` in Москва, where the test warehouses are: companies that
- * take parcels only at a point chosen in advance (`pickupPointRequired`) need one per order.
- */
+/** A drop-off point of `companyId` in Москва, where the test warehouses are. */
 export function dropOffPointOf(t: TestApp, companyId: number, city = 'Москва'): number {
   const locality = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: city });
   const point = locality ? t.runtime.services.reference.registry.pointsIn(companyId, locality.id)[0] : undefined;
   if (!point) throw new Error(`Company ${companyId} has no point in ${city}`);
   return point.id;
-}
-
-/** The order body with the drop-off point its company needs, unless the body says how the parcel leaves. */
-export function withDropOff<T extends Record<string, unknown>>(t: TestApp, body: T): T {
-  const companyId = (body.delivery as { company?: { id?: number } } | undefined)?.company?.id;
-  if (body.pickup !== undefined || companyId === undefined) return body;
-  const company = t.runtime.services.reference.registry.get(companyId)?.company;
-  if (!company?.pickup?.pickupPointRequired) return body;
-  return { ...body, pickup: { pointId: dropOffPointOf(t, companyId) } };
 }
 
 /** A worker that runs the orders' jobs (registration, tracking) when a test calls runDue(). */
@@ -54,9 +42,8 @@ export async function preparedOrder(client: ApiClient, worker: JobWorker, body: 
 }
 
 /** A small valid order of `shopId`: one book, cash on delivery, to `pointId` in Санкт-Петербург (company 1). */
-export function orderBody(at: { shopId: number; pointId: number; dropOffPointId?: number }, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function orderBody(at: { shopId: number; pointId: number }, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    ...(at.dropOffPointId ? { pickup: { pointId: at.dropOffPointId } } : {}),
     shopId: at.shopId,
     cmsId: 'SITE-77',
     products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
@@ -77,8 +64,6 @@ export interface OrderingAccount {
   /** The first shop's API key. */
   shopKey: string;
   pointId: number;
-  /** Where the account's parcels of company 1 are dropped off (it needs a point chosen in advance). */
-  dropOffPointId: number;
   worker: JobWorker;
 }
 
@@ -91,5 +76,5 @@ export async function orderingAccount(t: TestApp, options: { name?: string; othe
   const otherWarehouseId = options.otherShopOwnWarehouse ? ((await owner.post('/v2/warehouses', warehouseBody({ name: 'Второй склад' }))).body.id as number) : warehouseId;
   const otherShopId = (await owner.post('/v2/shops', shopBody(otherWarehouseId, { name: 'Второй магазин' }))).body.id as number;
   const shopKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey as string;
-  return { owner, accountId: account.accountId, warehouseId, shopId, otherShopId, shopKey, pointId: pickupPointIn(t), dropOffPointId: dropOffPointOf(t, 1), worker: orderJobWorker(t) };
+  return { owner, accountId: account.accountId, warehouseId, shopId, otherShopId, shopKey, pointId: pickupPointIn(t), worker: orderJobWorker(t) };
 }

@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics of this process
-         * @description Prometheus text format. Needs "Authorization: Bearer <METRICS_TOKEN>" when the service sets METRICS_TOKEN.
+         * @description Prometheus text format. Needs the header `Authorization: Bearer METRICS_TOKEN` (its value) when the service sets METRICS_TOKEN.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -1459,7 +1459,7 @@ export interface paths {
         post: operations["createSupply"];
         /**
          * Delete a Draft supply
-         * @description The supply becomes Canceled (5) and stays listed with its history.
+         * @description The supply becomes Canceled (5) and stays listed with its history. `id` may come in the body or in the query string (`?id=15`), as clients send a DELETE's parameters.
          *
          *     Contract 4.11 (api-v2.md).
          */
@@ -1544,7 +1544,7 @@ export interface paths {
         };
         /**
          * Supplies on the way to, or at, the staff's warehouse
-         * @description Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.
+         * @description Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -1568,7 +1568,7 @@ export interface paths {
         put?: never;
         /**
          * The supply arrived (Confirmed to Arrived)
-         * @description Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.
+         * @description Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -1590,7 +1590,7 @@ export interface paths {
         put?: never;
         /**
          * The supply is counted and accepted (Arrived to Accepted)
-         * @description Per line of the act, the good units counted (`accepted`, these alone enter stock) and those found unfit (`damaged`); a line left out was not found. The supply then shows per line what was short, surplus or damaged. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.
+         * @description Per line of the act, the good units counted (`accepted`, these alone enter stock) and those found unfit (`damaged`); a line left out was not found. The supply then shows per line what was short, surplus or damaged. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -2105,6 +2105,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/sandbox/billing-period/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the current billing period now
+         * @description The account's current billing period is cut short at the end of today and closed at once: its bill (when anything was charged) and agent reports are made as at the end of a period. The period then counts as closed: later charges in it go in no bill; a second close in the same period is 409 period_closed. Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["closeSandboxBillingPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sandbox/pickups/{id}/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Have a booked pickup collected now
+         * @description A built-in company's Scheduled pickup (2) is collected at once instead of at the start of its interval: it becomes Done (3) with the orders it covers, and they are handed over (14) and start their journey. A pickup still New (the company answers a booking after PICKUP_SIMULATION_SECONDS) or finished: 409; a company of a contract: 422 not_simulated. Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["collectSandboxPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sandbox/orders/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an order to its next simulated status now
+         * @description A registered order of a built-in company takes the next step of its simulated journey at once (41, 411, 412, 42 or 43, 44; some refused and returned) instead of after SIMULATION_STEP_SECONDS; the journey goes on from there. Not registered yet, waiting for its pickup, or at its journey's end: 409; another company, or the simulation off: 422 not_simulated. Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["advanceSandboxOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks": {
         parameters: {
             query?: never;
@@ -2338,7 +2404,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         LoginResult: {
-            /** @description Bearer token; send as "Authorization: Bearer <token>" */
+            /** @description Bearer token; send it as the header `Authorization: Bearer TOKEN` */
             token: string;
             /**
              * Format: date-time
@@ -2415,6 +2481,13 @@ export interface components {
                 to: string;
             } | null)[];
             markCompletedOrders: boolean;
+            /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
+            dropOffPoints: {
+                /** @description A delivery company (GET /v2/lists/delivery-companies) */
+                companyId: number;
+                /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
+                pointId: number;
+            }[];
             /** @description Read-only; only on fulfilment warehouses */
             fulfilmentAutoReserveAvailable?: boolean;
         };
@@ -4221,6 +4294,13 @@ export interface operations {
                     } | string)[];
                     /** @default false */
                     markCompletedOrders?: boolean;
+                    /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
+                    dropOffPoints?: {
+                        /** @description A delivery company (GET /v2/lists/delivery-companies) */
+                        companyId: number;
+                        /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
+                        pointId: number;
+                    }[];
                 };
                 "application/x-www-form-urlencoded": {
                     name: string;
@@ -4284,6 +4364,13 @@ export interface operations {
                     } | string)[];
                     /** @default false */
                     markCompletedOrders?: boolean;
+                    /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
+                    dropOffPoints?: {
+                        /** @description A delivery company (GET /v2/lists/delivery-companies) */
+                        companyId: number;
+                        /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
+                        pointId: number;
+                    }[];
                 };
             };
         };
@@ -4516,6 +4603,13 @@ export interface operations {
                     } | string)[];
                     /** @default false */
                     markCompletedOrders?: boolean;
+                    /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
+                    dropOffPoints?: {
+                        /** @description A delivery company (GET /v2/lists/delivery-companies) */
+                        companyId: number;
+                        /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
+                        pointId: number;
+                    }[];
                 };
                 "application/x-www-form-urlencoded": {
                     name: string;
@@ -4579,6 +4673,13 @@ export interface operations {
                     } | string)[];
                     /** @default false */
                     markCompletedOrders?: boolean;
+                    /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
+                    dropOffPoints?: {
+                        /** @description A delivery company (GET /v2/lists/delivery-companies) */
+                        companyId: number;
+                        /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
+                        pointId: number;
+                    }[];
                 };
             };
         };
@@ -6423,7 +6524,7 @@ export interface operations {
             query?: {
                 id?: number;
                 companyId?: number;
-                /** @description FIAS id of the city (or the gn:<id> we answer for cities without one) */
+                /** @description FIAS id of the city (or the `gn:NNN` id we answer for cities without one) */
                 cityFias?: string;
                 /**
                  * @description ISO 3166-1 alpha-2 country code
@@ -6503,7 +6604,7 @@ export interface operations {
             query?: {
                 id?: number;
                 companyId?: number;
-                /** @description FIAS id of the city (or the gn:<id> we answer for cities without one) */
+                /** @description FIAS id of the city (or the `gn:NNN` id we answer for cities without one) */
                 cityFias?: string;
                 /**
                  * @description ISO 3166-1 alpha-2 country code
@@ -13194,7 +13295,10 @@ export interface operations {
     };
     deleteSupply: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The supply (when the body does not name it) */
+                id?: number;
+            };
             header?: {
                 /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
                 "Shop-Id"?: number;
@@ -16684,6 +16788,328 @@ export interface operations {
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    closeSandboxBillingPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The billing period the sandbox closed: its bill and agent reports are in GET /v2/reports/bill and /v2/reports/agent */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description First day of the closed period
+                         */
+                        start: string;
+                        /**
+                         * Format: date
+                         * @description Its last day: today, in the account's time zone
+                         */
+                        lastDay: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    collectSandboxPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advanceSandboxOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order after its next simulated status */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The order's status now (GET /v2/lists/order-statuses) */
+                        status: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

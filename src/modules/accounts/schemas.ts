@@ -6,6 +6,6 @@ export const LoginBody = Type.Object({
 });
 
 export const LoginResponse = Type.Object({
-  token: Type.String({ description: 'Bearer token; send as "Authorization: Bearer <token>"' }),
+  token: Type.String({ description: 'Bearer token; send it as the header `Authorization: Bearer TOKEN`' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the token stops working' }),
 });

@@ -46,6 +46,8 @@ export interface CalculationOptions {
   onCompanyFailed?: (companyId: number, reason: string) => void;
   /** Pickup points: present only this one (an order's chosen point; a city has hundreds). */
   pointId?: number;
+  /** An order's company whose drop-off point the order or its warehouse chose: offered even where it has no point near the sender. */
+  dropOffChosenFor?: number;
 }
 
 /** How one company's answer to a quote went: answered, failed, or missed the deadline. */
@@ -65,6 +67,8 @@ export interface DeliveryQuoteRequest extends CalculatorBody {
   companyId: number | string;
   deliveryType: DeliveryType;
   pointId?: number | null;
+  /** The drop-off point the order leaves from (pickup.pointId), when it names or was given one. */
+  dropOffPointId?: number | null;
 }
 
 interface Context {
@@ -73,6 +77,8 @@ interface Context {
   holidays: Set<string>;
   today: string;
   pickupType: number;
+  /** Companies whose drop-off point the shop's warehouse chose (Warehouse dropOffPoints), wherever it is. */
+  dropOffChosen: Set<number>;
   cargo: Cargo;
   priceMode: PriceMode;
   money: OrderMoney;
@@ -247,10 +253,10 @@ export class CalculatorService {
     // kits named by id change with the catalogue
     if (body.kits?.some((kit) => kit.id !== undefined)) return null;
     const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
-    const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType } : null;
+    const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType, dropOffPoints: shop.warehouse.dropOffPoints } : null;
     // a change to an own method bumps its version (every process hears of it through the read cache)
     const own = (await this.ownMethodsOf(scope)).map((method) => `${method.id}:${method.version}`).join(',');
-    return JSON.stringify([this.reference.registry.generation, own, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, options.pointId ?? null, body]);
+    return JSON.stringify([this.reference.registry.generation, own, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, options.pointId ?? null, options.dropOffChosenFor ?? null, body]);
   }
 
   /** One option as JSON text (calculator/one), or `[]`. */
@@ -275,6 +281,8 @@ export class CalculatorService {
       if (type !== undefined && !company.deliveryTypes.includes(type)) return false;
       if (context.pickupType === 1 && company.pickup && !company.pickup.dropOff) return false;
       if (context.pickupType === 4 && company.pickup && !company.pickup.direct) return false;
+      // its orders would wait for a drop-off point that does not exist (orders/drop-off.ts): offer only what can be shipped
+      if (context.pickupType === 1 && company.pickup?.pickupPointRequired && !context.dropOffChosen.has(company.id) && options.dropOffChosenFor !== company.id && this.reference.registry.pointsIn(company.id, context.sender.id).length === 0) return false;
       return true;
     });
 
@@ -435,7 +443,8 @@ export class CalculatorService {
   async quoteOne(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<OrderQuote | null> {
     // a pickup point, or the post office a post order names (companies price to it: Russian Post's index-to)
     const pointId = (request.deliveryType === 1 || request.deliveryType === 3) && request.pointId ? request.pointId : undefined;
-    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId });
+    const dropOffChosenFor = request.dropOffPointId && typeof request.companyId === 'number' ? request.companyId : undefined;
+    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId, dropOffChosenFor });
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
     if (!company) return null;
     let chosen: DeliveryCompanyResult = company;
@@ -515,7 +524,9 @@ export class CalculatorService {
     let sender: Locality | undefined;
     let pickupType: number;
     let holidays: string[] = [];
+    const dropOffChosen = new Set<number>();
     if (shop) {
+      for (const { companyId, pointId } of shop.warehouse.dropOffPoints) if (this.reference.registry.point(pointId)?.companyId === companyId) dropOffChosen.add(companyId);
       const city = shop.warehouse.address.city;
       sender = localities.find({ countryCode: city.countryCode, fias: city.fias, name: city.name, region: city.region });
       pickupType = body.pickupType ?? shop.warehouse.pickupType;
@@ -569,6 +580,7 @@ export class CalculatorService {
       holidays: new Set(holidays),
       today: todayIn(scope.timeZone),
       pickupType,
+      dropOffChosen,
       cargo,
       priceMode: (body.priceMode ?? 1) as PriceMode,
       money: {

@@ -4,9 +4,9 @@
  * account's own driver, and Done when CDEK says the intake is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { realCarrierEnv, startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
+import { nextWorkday } from '../../../test/support/fixtures.js';
 import { orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
 
 const CDEK = 1001;
@@ -15,11 +15,6 @@ let cdek: FakeRealCarrier;
 let account: OrderingAccount;
 let stranger: OrderingAccount;
 
-function nextWorkday(): string {
-  let day = addDays(todayIn('Europe/Moscow'), 1);
-  while ([0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay())) day = addDays(day, 1);
-  return day;
-}
 const DAY = nextWorkday();
 
 beforeAll(async () => {

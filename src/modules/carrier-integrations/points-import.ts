@@ -4,6 +4,8 @@
  * one, the same whoever asks: its points are shared by every account, read through one
  * contract (a live one before a test one). One import per company waits at a time.
  */
+import type { Transaction } from 'kysely';
+import type { Tables } from '../../platform/db/tables.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { ContractCompanies } from '../../carriers/contracts.js';
@@ -59,9 +61,9 @@ export class CarrierPointImport {
   }
 
   /** Queues an import of a company's directory (a no-op while one waits); connecting a contract calls it. */
-  async queueImport(companyId: number): Promise<void> {
+  async queueImport(companyId: number, db?: Transaction<Tables>): Promise<void> {
     if (!this.withDirectories().includes(companyId)) return;
-    await this.jobs.enqueue(null, POINTS_IMPORT_JOB, { companyId }, { uniqueKey: `carrier-points-import:${companyId}`, maxAttempts: 4 });
+    await this.jobs.enqueue(null, POINTS_IMPORT_JOB, { companyId }, { uniqueKey: `carrier-points-import:${companyId}`, maxAttempts: 4 }, db);
   }
 
   /**

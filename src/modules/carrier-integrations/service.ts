@@ -42,7 +42,7 @@ interface AccountContracts {
 
 export class CarrierIntegrationService {
   private readonly accounts = new Map<number, AccountContracts>();
-  private readonly connectedListeners: Array<(companyId: number, accountId: number) => Promise<void>> = [];
+  private readonly connectedListeners: Array<(companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>> = [];
   private followUp: DisconnectFollowUp | null = null;
 
   constructor(
@@ -99,13 +99,14 @@ export class CarrierIntegrationService {
       throw new AppError(503, 'carrier_unavailable', `${company.file.name} could not check the credentials now; try again later. ${(error as Error).message}`);
     }
     const { sealed, masked } = sealCredentials(this.secretBox, credentials);
-    await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode });
+    await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode }, async (trx) => {
+      for (const listener of this.connectedListeners) await listener(companyId, scope.accountId, trx);
+    });
     this.accounts.delete(scope.accountId);
-    for (const listener of this.connectedListeners) await listener(companyId, scope.accountId);
   }
 
-  /** Work to do once a contract is connected (its directory imported, its webhook subscribed). */
-  onConnected(listener: (companyId: number, accountId: number) => Promise<void>): void {
+  /** Work to do once a contract is connected (its directory imported, its webhook subscribed), queued in the transaction that stores it. */
+  onConnected(listener: (companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>): void {
     this.connectedListeners.push(listener);
   }
 
@@ -144,6 +145,11 @@ export class CarrierIntegrationService {
   /** Whether the account has a contract with the company now (read from the database, not this process's cache). */
   async isConnected(accountId: number, companyId: number): Promise<boolean> {
     return (await this.store.list(accountId)).some((record) => record.companyId === companyId);
+  }
+
+  /** The names of the companies the account has a live contract with (read from the database): the sandbox refuses such accounts. */
+  async liveContractNames(accountId: number): Promise<string[]> {
+    return (await this.store.list(accountId)).filter((record) => !record.testMode).map((record) => this.companies.get(record.companyId)?.file.name ?? `company ${record.companyId}`);
   }
 
   // --- for the calculator, orders, tracking and pickups ---

@@ -39,14 +39,18 @@ export class CarrierIntegrationStore {
     return rows.map((row) => row.account_id);
   }
 
-  async save(accountId: number, companyId: number, values: { sealedCredentials: string; masked: Record<string, string>; testMode: boolean }): Promise<void> {
+  /** Stores the contract; `then` queues the work it implies in the same transaction (both commit, or neither). */
+  async save(accountId: number, companyId: number, values: { sealedCredentials: string; masked: Record<string, string>; testMode: boolean }, then: (trx: Transaction<Tables>) => Promise<void> = async () => undefined): Promise<void> {
     const now = nowIso();
     const columns = { credentials: values.sealedCredentials, masked: toJson(values.masked), test_mode: values.testMode, connected_at: now, updated_at: now };
-    await this.db
-      .insertInto('carrier_integrations')
-      .values({ account_id: accountId, company_id: companyId, ...columns })
-      .onConflict((conflict) => conflict.columns(['account_id', 'company_id']).doUpdateSet(columns))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('carrier_integrations')
+        .values({ account_id: accountId, company_id: companyId, ...columns })
+        .onConflict((conflict) => conflict.columns(['account_id', 'company_id']).doUpdateSet(columns))
+        .execute();
+      await then(trx);
+    });
   }
 
   /**

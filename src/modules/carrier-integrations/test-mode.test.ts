@@ -43,7 +43,7 @@ describe('delivery.testMode', () => {
     expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, { params, testMode: false })).status).toBe(204);
     const { id } = await preparedOrder(account.owner, account.worker, cdekOrder('LIVE-1'));
     expect((await account.owner.get(`/v2/orders/${id}`)).body.delivery).not.toHaveProperty('testMode');
-    const builtIn = await preparedOrder(account.owner, account.worker, orderBody({ shopId: account.shopId, pointId: account.pointId, dropOffPointId: account.dropOffPointId }));
+    const builtIn = await preparedOrder(account.owner, account.worker, orderBody({ shopId: account.shopId, pointId: account.pointId }));
     expect((await account.owner.get(`/v2/orders/${builtIn.id}`)).body.delivery).not.toHaveProperty('testMode');
   });
 });

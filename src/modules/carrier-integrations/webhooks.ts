@@ -88,9 +88,9 @@ export class CarrierWebhooks implements DisconnectFollowUp {
   }
 
   /** Queues the subscription of a newly connected contract (companies without webhooks: nothing). */
-  async queueSubscription(accountId: number, companyId: number): Promise<void> {
+  async queueSubscription(accountId: number, companyId: number, db?: Transaction<Tables>): Promise<void> {
     if (!this.urlOf(accountId, companyId)) return;
-    await this.jobs.enqueue(accountId, WEBHOOK_SUBSCRIBE_JOB, { accountId, companyId }, { uniqueKey: `carrier-webhook:${accountId}:${companyId}`, maxAttempts: 6 });
+    await this.jobs.enqueue(accountId, WEBHOOK_SUBSCRIBE_JOB, { accountId, companyId }, { uniqueKey: `carrier-webhook:${accountId}:${companyId}`, maxAttempts: 6 }, db);
   }
 
   /** Subscribes the account's address with the company through its contract (a retried job does not subscribe twice). */

@@ -50,7 +50,7 @@ export type PointItem = Static<typeof PointItem>;
 export const PointsQuery = Type.Object({
   id: Type.Optional(RecordId()),
   companyId: Type.Optional(CodeId()),
-  cityFias: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of the city (or the gn:<id> we answer for cities without one)' })),
+  cityFias: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of the city (or the `gn:NNN` id we answer for cities without one)' })),
   country: Type.Optional(CountryCode),
   types: Type.Optional(Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: 'Point types: 1 pickup point, 2 parcel locker, 3 post office' })),
   ...PagingQueryFields,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
-import { orderingAccount, withDropOff } from '../../../test/support/orders.js';
+import { orderingAccount } from '../../../test/support/orders.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import type { JobWorker } from '../../platform/jobs.js';
 import { LocalityDirectory } from '../localities/directory.js';
@@ -346,7 +346,7 @@ describe('an order with an own delivery method', () => {
     expect((await owner.post(`/v2/orders/status/${id}`, { code: 99 })).status).toBe(400);
     expect((await owner.get(`/v2/orders/${id}`)).body.status).toBe(14);
 
-    const company = await owner.post('/v2/orders', withDropOff(t, body(5)));
+    const company = await owner.post('/v2/orders', body(5));
     expect(company.status, JSON.stringify(company.body)).toBe(201);
     const refused = await owner.post(`/v2/orders/status/${company.body.id}`, { code: 14 });
     expect(refused.status).toBe(422);
@@ -363,7 +363,7 @@ describe('an order with an own delivery method', () => {
       delivery: { company: { id: companyId }, type: 2 },
     });
     const own = (await owner.post('/v2/orders', body(method))).body.id as number;
-    const theirs = (await owner.post('/v2/orders', withDropOff(t, body(5)))).body.id as number;
+    const theirs = (await owner.post('/v2/orders', body(5))).body.id as number;
     const ids = (response: { body: Array<{ id: number }> }) => response.body.map((order) => order.id);
 
     const only = await owner.get(`/v2/orders?deliveryCompanies=${method}`);

@@ -41,7 +41,7 @@ export const DeliveryMethodInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     type: DeliveryTypeCode,
-    localities: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of a locality (or gn:<GeoNames id> as the service answers for localities without one)' }), { maxItems: 1000 })),
+    localities: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of a locality (or `gn:` and a GeoNames id, as the service answers for localities without one)' }), { maxItems: 1000 })),
     radiusKm: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 5000, description: "km around the sender's locality (the shop's warehouse)" }))),
     priceRules: Type.Array(PriceRuleInput, { minItems: 1, maxItems: 100, description: 'Ordered brackets by weight and order sum: the first that holds the parcel gives the price' }),
     freeFrom: Type.Optional(Nullable({ ...Roubles, description: 'Order sum (roubles) from which delivery is free' })),

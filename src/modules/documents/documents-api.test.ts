@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { pdfBarcodes, pdfInfo, pdfText, pdfToolsMissing, readZip } from '../../../test/support/pdf-tools.js';
-import { orderingAccount, preparedOrder, withDropOff } from '../../../test/support/orders.js';
+import { orderingAccount, preparedOrder } from '../../../test/support/orders.js';
 import type { JobWorker } from '../../platform/jobs.js';
 
 const withTools = it.skipIf(pdfToolsMissing !== '');
@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 function orderBody(overrides: Record<string, unknown> = {}) {
-  return withDropOff(t, {
+  return {
     shopId,
     cmsId: 'SITE-77',
     products: [{ name: 'Книга «Война и мир»', vendorCode: 'BOOK-1', barcode: '4601234567893', priceDeclared: 800, priceCod: 900, count: 2, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
@@ -41,7 +41,7 @@ function orderBody(overrides: Record<string, unknown> = {}) {
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
     commentForAssembly: 'Упаковать в пупырчатую плёнку',
     ...overrides,
-  });
+  };
 }
 
 /** A courier order of ТрансЛайн (company 5, carrier B: its handover counts boxes or pallets). */

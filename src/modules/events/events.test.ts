@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, usingPostgres, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { orderingAccount, preparedOrder, withDropOff } from '../../../test/support/orders.js';
+import { orderingAccount, preparedOrder } from '../../../test/support/orders.js';
 import type { JobWorker } from '../../platform/jobs.js';
 
 let t: TestApp;
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 function orderBody(overrides: Record<string, unknown> = {}) {
-  return withDropOff(t, {
+  return {
     shopId,
     cmsId: 'EV-1',
     products: [{ name: 'Книга', priceDeclared: 800, priceCod: 0, count: 1, weight: 0.5 }],
@@ -29,7 +29,7 @@ function orderBody(overrides: Record<string, unknown> = {}) {
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
     ...overrides,
-  });
+  };
 }
 
 const push = (events: unknown[]) => t.client().post('/v2/tracking/events/1', { events }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });

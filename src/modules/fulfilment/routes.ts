@@ -1,13 +1,14 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
-import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import { queryAsBody } from '../../platform/read-by-post.js';
+import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
 import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
-const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse <id>`); account tokens and shop keys are refused.';
+const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.';
 
 export function fulfilmentRoutes(app: App, services: Services): void {
   app.get(
@@ -64,13 +65,15 @@ export function fulfilmentRoutes(app: App, services: Services): void {
       schema: {
         tags,
         summary: 'Delete a Draft supply',
-        description: 'The supply becomes Canceled (5) and stays listed with its history.',
-        body: SupplyIdBody,
+        description: 'The supply becomes Canceled (5) and stays listed with its history. `id` may come in the body or in the query string (`?id=15`), as clients send a DELETE\'s parameters.',
+        querystring: Type.Object({ id: Type.Optional(RecordId('The supply (when the body does not name it)')) }),
+        body: Type.Optional(SupplyIdBody),
         response: { 204: NoContent, ...errorResponses(403, 404, 409) },
       },
+      preValidation: queryAsBody,
     },
     async (request, reply) => {
-      await services.supplies.delete(request.scope, request.body.id);
+      await services.supplies.delete(request.scope, (request.body as SupplyIdBody).id);
       return reply.code(204).send();
     },
   );

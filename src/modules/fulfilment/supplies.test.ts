@@ -116,6 +116,16 @@ describe('supplies: the shop side', () => {
     expect((await a.owner.call('DELETE', '/v2/products/shipments', { id: dropped })).status).toBe(204);
     expect((await a.owner.post('/v2/products/shipments/confirm', { id: dropped })).status).toBe(409);
     expect(await supply(dropped)).toMatchObject({ status: 5, statusHistory: [{ status: 5 }, { status: 1 }] });
+    // clients send a DELETE's parameters in the query string (issue 23 item 3)
+    const byQuery = await newSupply();
+    expect((await other.call('DELETE', `/v2/products/shipments?id=${byQuery}`)).status).toBe(404);
+    const badQuery = await a.owner.call('DELETE', '/v2/products/shipments?id=abc');
+    expect(badQuery.status).toBe(400);
+    expect(badQuery.body.errors.map((error: { field: string }) => error.field)).toEqual(['id']);
+    expect((await supply(byQuery)).status).toBe(1);
+    expect((await a.owner.call('DELETE', `/v2/products/shipments?id=${byQuery}`)).status).toBe(204);
+    expect((await supply(byQuery)).status).toBe(5);
+    expect((await a.owner.call('DELETE', `/v2/products/shipments?id=${byQuery}`)).status).toBe(409);
     expect((await supply(kept)).statusHistory.map((item: { status: number }) => item.status)).toEqual([2, 1]);
     expect((await a.owner.post('/v2/products/shipments/confirm', { id: 0 })).status).toBe(400);
 
@@ -124,6 +134,7 @@ describe('supplies: the shop side', () => {
     expect((await shopKey.post('/v2/products/shipments', supplyBody({ fulfilmentWarehouseId: 102 }))).status).toBe(403);
     const elsewhere = (await a.owner.post('/v2/products/shipments', supplyBody({ fulfilmentWarehouseId: 102 }))).body.id;
     expect((await shopKey.post('/v2/products/shipments/confirm', { id: elsewhere })).status).toBe(403);
+    expect((await shopKey.call('DELETE', `/v2/products/shipments?id=${elsewhere}`)).status).toBe(403);
     expect((await shopKey.get('/v2/products/shipments?fulfilmentWarehouseId=102')).status).toBe(403);
     const ownShopKey = a.owner.withToken((await a.owner.get(`/v2/shops/${a.ownShopId}`)).body.apiKey);
     expect((await ownShopKey.get('/v2/products/shipments')).status).toBe(403);

@@ -23,7 +23,7 @@ import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import { discrepancyOf } from './rules.js';
 import { SUPPLY_STATUS, SUPPLY_STATUS_NAMES, type AcceptanceBody, type OperatorSupplyQuery, type Supply, type SupplyInput, type SupplyListQuery, type SupplyStatusItem } from './schemas.js';
 import { outboxRows, writeOrderEvents } from '../events/outbox.js';
-import type { MovementNote } from './stock-store.js';
+import type { Db, MovementNote } from './stock-store.js';
 import type { StockService } from './stock-service.js';
 import type { StoredLine, SupplyRecord, SupplyStore } from './supply-store.js';
 
@@ -215,8 +215,10 @@ export class SupplyService {
     const accountId = job.accountId as number;
     const supply = await this.store.get(accountId, job.payload.supplyId);
     if (!supply || supply.status !== SUPPLY_STATUS.confirmed) return;
-    if (!(await this.markArrived(supply, 'Received by the warehouse'))) return;
-    await this.jobs.enqueue(accountId, SUPPLY_ACCEPTED_JOB, { supplyId: supply.id }, { runAt: new Date(Date.now() + this.options.acceptSeconds * 1000), uniqueKey: `supply-accepted:${supply.id}` });
+    // Arrived and the acceptance that follows commit together: a retry of this job finds the supply arrived and would queue nothing
+    await this.markArrived(supply, 'Received by the warehouse', (trx) =>
+      this.jobs.enqueue(accountId, SUPPLY_ACCEPTED_JOB, { supplyId: supply.id }, { runAt: new Date(Date.now() + this.options.acceptSeconds * 1000), uniqueKey: `supply-accepted:${supply.id}` }, trx),
+    );
   }
 
   private async acceptedByItself(job: Job<{ supplyId: number }>): Promise<void> {
@@ -227,12 +229,15 @@ export class SupplyService {
 
   // ---------------------------------------------------------------- helpers
 
-  private async markArrived(supply: SupplyRecord, comment: string): Promise<boolean> {
-    const moved = await this.store.move(this.store.db, supply.accountId, supply.id, SUPPLY_STATUS.confirmed, {
-      status: SUPPLY_STATUS.arrived,
-      statusHistory: [historyItem(SUPPLY_STATUS.arrived, comment), ...supply.statusHistory],
+  private async markArrived(supply: SupplyRecord, comment: string, followUp?: (trx: Db) => Promise<unknown>): Promise<boolean> {
+    return this.store.db.transaction().execute(async (trx) => {
+      const moved = await this.store.move(trx, supply.accountId, supply.id, SUPPLY_STATUS.confirmed, {
+        status: SUPPLY_STATUS.arrived,
+        statusHistory: [historyItem(SUPPLY_STATUS.arrived, comment), ...supply.statusHistory],
+      });
+      if (moved) await followUp?.(trx);
+      return moved;
     });
-    return moved;
   }
 
   /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderJobWorker, pickupPointIn, preparedOrder, withDropOff } from '../../../test/support/orders.js';
+import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import { startFakeSmtp, type FakeSmtp } from '../../../test/support/smtp.js';
 import type { JobWorker } from '../../platform/jobs.js';
 
@@ -46,7 +46,7 @@ async function newShop(notifications: Record<string, unknown>, emailNotification
 }
 
 function orderBody(shopId: number, overrides: Record<string, unknown> = {}) {
-  return withDropOff(t, {
+  return {
     shopId,
     cmsId: 'N-1',
     products: [{ name: 'Книга', priceDeclared: 800, count: 1, weight: 0.5 }],
@@ -54,7 +54,7 @@ function orderBody(shopId: number, overrides: Record<string, unknown> = {}) {
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677', email: 'svetlana@buyer.test' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
     ...overrides,
-  });
+  };
 }
 
 /** Dispatches the events, then sends the e-mails queued. */

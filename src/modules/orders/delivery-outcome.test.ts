@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { ApiClient } from '../../../test/support/client.js';
 import { startFakeCarrier } from '../../../test/support/fake-carrier.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderJobWorker, pickupPointIn, preparedOrder, withDropOff } from '../../../test/support/orders.js';
+import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import type { JobWorker } from '../../platform/jobs.js';
 import { journeyOf } from './journey.js';
@@ -46,14 +46,14 @@ async function accountIn(timeZone: string): Promise<{ client: ApiClient; shopId:
 }
 
 function orderBody(overrides: Record<string, unknown> = {}, shop = shopId) {
-  return withDropOff(t, {
+  return {
     shopId: shop,
     products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
     ...overrides,
-  });
+  };
 }
 const courier = { delivery: { company: { id: 1 }, type: 2 } };
 const prepaid = { products: [{ name: 'Книга', priceDeclared: 800, priceCod: 0, count: 1, weight: 0.5 }] };

@@ -58,7 +58,7 @@ async function draft(client: ApiClient, body: Record<string, unknown>): Promise<
 
 /** A registered order of the second shop, pushed by its company to the pickup point (42). */
 async function atPoint(cmsId: string): Promise<{ id: number; trackNumber: string; cmsId: string }> {
-  const order = await preparedOrder(a.owner, a.worker, orderBody({ shopId: a.otherShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }, { cmsId }));
+  const order = await preparedOrder(a.owner, a.worker, orderBody({ shopId: a.otherShopId, pointId: a.pointId }, { cmsId }));
   const events = [41, 42].map((statusCode) => ({ trackNumber: order.trackNumber, statusCode }));
   const pushed = await t.client().post('/v2/tracking/events/1', { events }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
   expect(pushed.body.applied, pushed.text).toBe(2);
@@ -74,8 +74,8 @@ beforeAll(async () => {
   const fulfilmentWarehouse = (await a.owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))).body.id as number;
   fulfilmentShopId = (await a.owner.post('/v2/shops', shopBody(fulfilmentWarehouse, { name: 'Фулфилмент-магазин' }))).body.id as number;
 
-  const other = () => draft(a.owner, orderBody({ shopId: a.otherShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }));
-  const fulfilment = () => draft(a.owner, orderBody({ shopId: fulfilmentShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }));
+  const other = () => draft(a.owner, orderBody({ shopId: a.otherShopId, pointId: a.pointId }));
+  const fulfilment = () => draft(a.owner, orderBody({ shopId: fulfilmentShopId, pointId: a.pointId }));
   for (const path of ['confirm', 'cancel', 'duplicate', 'duplicate-back', 'pack', 'unpack'] as const) batchTarget[path] = await other();
   expect((await a.owner.post('/v2/orders/pack', { ids: [batchTarget.unpack] })).status).toBe(204);
   batchTarget['check-rests'] = await fulfilment();
@@ -98,7 +98,7 @@ beforeAll(async () => {
   const { tracked } = single;
   calls = [
     one('GET', '/v2/orders/{id}', single.get, 200),
-    one('PUT', '/v2/orders/{id}', single.put, 204, orderBody({ shopId: a.otherShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }, { cmsId: 'REPLACED' })),
+    one('PUT', '/v2/orders/{id}', single.put, 204, orderBody({ shopId: a.otherShopId, pointId: a.pointId }, { cmsId: 'REPLACED' })),
     one('PATCH', '/v2/orders/{id}', single.patch, 204, { cmsId: 'PATCHED' }),
     ...BATCH_PATHS.map(batch),
     one('PUT', '/v2/orders/reservation/{id}', single.reserve, 204),
@@ -246,7 +246,7 @@ describe('orders guards: bad input', () => {
   it('refuses a path id that is not a positive whole number within range', async () => {
     const paths: Array<{ method: Method; path: string; body?: unknown }> = [
       { method: 'GET', path: '/v2/orders/' },
-      { method: 'PUT', path: '/v2/orders/', body: orderBody({ shopId: a.otherShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }) },
+      { method: 'PUT', path: '/v2/orders/', body: orderBody({ shopId: a.otherShopId, pointId: a.pointId }) },
       { method: 'PATCH', path: '/v2/orders/', body: { cmsId: 'PATCHED' } },
       { method: 'PUT', path: '/v2/orders/reservation/' },
       { method: 'PUT', path: '/v2/orders/reservation-cancel/' },
@@ -257,7 +257,7 @@ describe('orders guards: bad input', () => {
   it('refuses a bad order body of PUT and PATCH, JSON and form-encoded', async () => {
     const put = { method: 'PUT' as const, url: `/v2/orders/${single.put}` };
     const patch = { method: 'PATCH' as const, url: `/v2/orders/${single.patch}` };
-    const valid = orderBody({ shopId: a.otherShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId });
+    const valid = orderBody({ shopId: a.otherShopId, pointId: a.pointId });
     await expectRefused([
       { ...put, name: 'no recipient phone', body: { ...valid, recipient: { fullName: 'Анна' } }, fields: ['recipient.phone'] },
       { ...put, name: 'shopId beyond any record', body: { ...valid, shopId: Number(HUGE_ID) }, fields: ['shopId'] },
@@ -273,7 +273,7 @@ describe('orders guards: bad input', () => {
   it('refuses a Shop-Id header that is not a shop id, however large, and creates nothing', async () => {
     const before = await state();
     for (const header of ['abc', '0', HUGE_ID, String(Number.MAX_SAFE_INTEGER + 2)]) {
-      const created = await a.owner.post('/v2/orders', orderBody({ shopId: a.otherShopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }, { shopId: undefined }), { headers: { 'shop-id': header } });
+      const created = await a.owner.post('/v2/orders', orderBody({ shopId: a.otherShopId, pointId: a.pointId }, { shopId: undefined }), { headers: { 'shop-id': header } });
       expect(expectError(created, 400, `Shop-Id ${header}`)).toMatchObject({ code: 'invalid_shop_id', errors: [{ field: 'Shop-Id', message: 'must be a shop id' }] });
     }
     expect(await state()).toEqual(before);

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { startFakeCarrier } from '../../../test/support/fake-carrier.js';
-import { orderJobWorker, pickupPointIn, preparedOrder, withDropOff } from '../../../test/support/orders.js';
+import { orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import type { JobWorker } from '../../platform/jobs.js';
 import type { CarrierDriver, TrackingEvent } from '../../carriers/types.js';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 function orderBody(overrides: Record<string, unknown> = {}) {
-  return withDropOff(t, {
+  return {
     shopId,
     cmsId: 'SITE-77',
     products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
@@ -37,7 +37,7 @@ function orderBody(overrides: Record<string, unknown> = {}) {
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
     ...overrides,
-  });
+  };
 }
 
 async function prepared(body: Record<string, unknown> = orderBody()): Promise<{ id: number; trackNumber: string }> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { withDropOff, dropOffPointOf } from '../../../test/support/orders.js';
+import { dropOffPointOf } from '../../../test/support/orders.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { JobWorker } from '../../platform/jobs.js';
@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 function orderBody(overrides: Record<string, unknown> = {}) {
-  return withDropOff(t, {
+  return {
     shopId,
     cmsId: 'WC-1001',
     products: [
@@ -48,7 +48,7 @@ function orderBody(overrides: Record<string, unknown> = {}) {
     clientPrice: 250,
     comment: 'Позвонить заранее',
     ...overrides,
-  });
+  };
 }
 
 const courier = (overrides: Record<string, unknown> = {}) => orderBody({ delivery: { company: { id: 1 }, type: 2 }, ...overrides });

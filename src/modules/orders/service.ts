@@ -2,12 +2,13 @@
  * Orders: create, price, change, list, and every batch operation of the contract. The
  * rules of state live in state.ts; this file applies them, all or nothing.
  */
-import { requireShopAccess, type Scope } from '../../platform/auth.js';
+import { processScope, requireShopAccess, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { JsonBody } from '../../platform/compression.js';
 import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
 import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
 import { closedReason } from '../warehouses/working-days.js';
+import { chooseDropOffPoint, needsDropOffPoint, type DropOffChoice } from './drop-off.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import { gramsOf } from '../../platform/measures.js';
@@ -65,11 +66,6 @@ interface Change {
 interface Refused {
   refused: string;
   code: string;
-}
-
-/** A process acting on an account (auto-reservation): sees the whole account. */
-function processScope(accountId: number): Scope {
-  return { accountId, timeZone: 'UTC', kind: 'account', shopKeyShopId: null, employeeId: null };
 }
 
 /** "TSHIRT-RED: 1 of 3 available; BOOK-1: 0 of 2 available" */
@@ -363,18 +359,22 @@ export class OrderService {
     if (input.dimensions?.weight) gramsOf(input.dimensions.weight, 'dimensions.weight', problems);
     for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const) kopecksOf(input[field], field, problems);
     const clientCourierTime = company ? this.courierTimeOf(input, company, problems) : null;
-    if (company && !copy) this.checkDropOffPoint(input, sender, company, problems);
+    if (company && !copy) this.checkDropOffPoint(input, company, problems);
     if (company && !copy) this.checkPickup(input, company, shop?.warehouse ?? null, scope.timeZone, problems);
     problems.throwIfAny();
 
+    const dropOff = company ? this.dropOffPointOf(input, sender, company, shop?.warehouse ?? null) : null;
     // a copy sent the other way has no point yet: a draft asking for one
-    const pricing = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products, own?.name);
+    const priced = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null);
+    // the calculator offers no such company there, so its pricing failed for the same reason: say the fix once
+    const pricing = dropOff?.problem ? { ...priced, error: dropOff.problem } : priced;
+    const pickup = dropOff?.pointId ? { ...input.pickup, pointId: dropOff.pointId } : input.pickup;
     const pointId = input.delivery.type === 1 || input.delivery.type === 3 ? (input.delivery.point?.id ?? null) : null;
     const known = pointId && company ? this.reference.registry.point(pointId) : undefined;
     // post (type 3) may name one of the company's post offices (its index is where the parcel waits); any other point is not kept
     const knownPoint = known && (input.delivery.type === 1 || known.type === 3) ? known : undefined;
     return composeOrder({
-      input: { ...input, clientCourierTime },
+      input: { ...input, clientCourierTime, pickup },
       products,
       sender,
       company,
@@ -407,19 +407,33 @@ export class OrderService {
     return asked;
   }
 
-  /**
-   * A drop-off point must be one of the delivery company's own points, and a company that
-   * takes drop-offs only at a point chosen in advance (`pickupPointRequired`, GET
-   * /v2/orders/shipment) needs one when the parcel is dropped off (pickup type 1).
-   */
-  private checkDropOffPoint(input: OrderInput, sender: SenderSnapshot, company: Company, problems: FieldErrorCollector): void {
+  /** A drop-off point the order names must be one of the delivery company's own points (GET /v2/orders/shipment). */
+  private checkDropOffPoint(input: OrderInput, company: Company, problems: FieldErrorCollector): void {
     const pointId = input.pickup?.pointId;
-    const pickupType = input.pickup?.type ?? sender.defaultPickupType;
-    if (pointId !== undefined && pointId !== null) {
-      if (this.reference.registry.point(pointId)?.companyId !== company.id) problems.add('pickup.pointId', `is not a drop-off point of ${company.name} (GET /v2/orders/shipment lists them)`);
-    } else if (pickupType === 1 && company.pickup?.pickupPointRequired) {
-      problems.add('pickup.pointId', `is required: ${company.name} takes parcels only at a drop-off point chosen in advance (GET /v2/orders/shipment lists them)`);
+    if (pointId !== undefined && pointId !== null && this.reference.registry.point(pointId)?.companyId !== company.id) {
+      problems.add('pickup.pointId', `is not a drop-off point of ${company.name} (GET /v2/orders/shipment lists them)`);
     }
+  }
+
+  /**
+   * Where the parcel is dropped off (orders/drop-off.ts): the order's point, else the one the
+   * warehouse set for the company, else the company's point nearest the sender; a company
+   * that needs one and has none there makes the order a draft with an error, never a refusal.
+   */
+  private dropOffPointOf(input: OrderInput, sender: SenderSnapshot, company: Company, warehouse: Warehouse | null): DropOffChoice {
+    const pickupType = input.pickup?.type ?? sender.defaultPickupType;
+    const city = sender.senderAddress.city;
+    const locality = city.name ? this.reference.localities.find({ countryCode: city.countryCode, fias: city.fias ?? undefined, name: city.name, region: city.region ?? undefined }) : undefined;
+    const setting = warehouse?.dropOffPoints.find((entry) => entry.companyId === company.id)?.pointId ?? null;
+    return chooseDropOffPoint({
+      company,
+      pickupType,
+      givenPointId: input.pickup?.pointId ?? null,
+      // a point the warehouse chose and the company has since closed is not used
+      warehouseDefault: setting !== null && this.reference.registry.point(setting)?.companyId === company.id ? setting : null,
+      candidates: locality && needsDropOffPoint(company, pickupType) ? this.reference.registry.pointsIn(company.id, locality.id) : [],
+      sender: { placeName: city.name, centre: locality ? { latitude: locality.latitude, longitude: locality.longitude } : null, street: sender.senderAddress.street },
+    });
   }
 
   /**
@@ -516,7 +530,7 @@ export class OrderService {
   }
 
   /** Prices the chosen company, type and point; a refusal is the order's error, never a failed request. */
-  private async price(scope: Scope, shop: Shop | null, input: OrderInput, products: ProductLine[], ownMethodName?: string): Promise<Pricing> {
+  private async price(scope: Scope, shop: Shop | null, input: OrderInput, products: ProductLine[], ownMethodName: string | undefined, dropOffPointId: number | null): Promise<Pricing> {
     const city = input.deliveryAddress.city;
     const from = input.senderAddress?.city;
     const sides = (value: { width?: number | null; height?: number | null; length?: number | null } | undefined) =>
@@ -525,6 +539,7 @@ export class OrderService {
       companyId: input.delivery.company.id,
       deliveryType: input.delivery.type as DeliveryType,
       pointId: input.delivery.point?.id ?? null,
+      dropOffPointId,
       reception: {
         countryCode: city.countryCode,
         cityName: city.name,
@@ -880,14 +895,16 @@ export class OrderService {
     });
   }
 
-  async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras): Promise<boolean> {
+  async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras, followUp?: (trx: Db) => Promise<void>): Promise<boolean> {
     const move = doc.fulfilment ? stockMoveOf(record.status, doc.status) : null;
-    if (!move) return this.store.update(record.accountId, record, doc, extras);
+    if (!move && !followUp) return this.store.update(record.accountId, record, doc, extras);
     const actor: StockActor = { actor: `process:company-${record.companyId}`, employeeId: null };
     return this.store.transaction(async (trx) => {
       if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;
       if (move === 'ship') await this.fulfilment.ship(trx, record.accountId, record.id, actor);
-      else await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor);
+      else if (move) await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor);
+      // the jobs the status implies commit with it (an outbox): never a status without its next step
+      await followUp?.(trx);
       return true;
     });
   }

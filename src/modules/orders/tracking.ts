@@ -89,12 +89,9 @@ export class TrackingService {
         if (!record || record.status !== STATUS.prepared) break;
         const simulated = this.simulated(record.companyId);
         const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: STATUS.shipped, at: new Date().toISOString(), description };
-        const outcome = await this.apply(record, parseDoc(record.doc), event, simulated ? { journeyStep: 0 } : {});
+        const outcome = await this.apply(record, parseDoc(record.doc), event, simulated ? { journeyStep: 0 } : {}, simulated ? (trx) => this.scheduleJourney(accountId, orderId, 0, trx) : undefined);
         if (outcome === 'raced') continue;
-        if (outcome === 'applied') {
-          moved.push(orderId);
-          if (simulated) await this.scheduleJourney(accountId, orderId, 0);
-        }
+        if (outcome === 'applied') moved.push(orderId);
         break;
       }
     }
@@ -191,10 +188,15 @@ export class TrackingService {
     // a parcel a pickup collects starts its journey when collected (handOver), not now
     const simulated = registration !== null && this.simulated(record.companyId) && !(await this.collectedByPickup(record.accountId, doc));
     if (simulated) extras.journeyStep = 0;
-    // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
-    if (!(await this.store.update(record.accountId, record, doc, extras))) return;
-    this.orders.changed(record.accountId);
-    if (simulated) await this.scheduleJourney(record.accountId, record.id, 0);
+    // The order at 13 and its first journey step commit together: a process dying between
+    // the two left the order at 13 with nothing queued, for good (issue 25).
+    const written = await this.store.transaction(async (trx) => {
+      // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
+      if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;
+      if (simulated) await this.scheduleJourney(record.accountId, record.id, 0, trx);
+      return true;
+    });
+    if (written) this.orders.changed(record.accountId);
   }
 
   /**
@@ -256,6 +258,37 @@ export class TrackingService {
     if (!record || record.journeyStep < 0) return;
     // a return request queues a job of its own: of two jobs for one step the second finds it taken (jobs queued before steps were named carry none)
     if (job.payload.step !== undefined && job.payload.step !== record.journeyStep) return;
+    await this.stepJourney(record);
+  }
+
+  /**
+   * The sandbox's "next status now" (modules/sandbox): a built-in company's parcel takes the
+   * next step of its journey at once; the job waiting for that step then finds it taken.
+   * Answers the order's new status.
+   */
+  async advanceNow(scope: Scope, orderId: number): Promise<number> {
+    const record = await this.orders.accessibleRecord(scope, orderId);
+    if (this.reference.registry.get(record.companyId)?.driver.code !== 'tariff') {
+      throw new AppError(422, 'not_simulated', `Order ${orderId} is not with a built-in company: its statuses come from its company.`);
+    }
+    if (!this.simulated(record.companyId)) throw new AppError(422, 'not_simulated', 'The simulated journeys are off on this service (SIMULATION_STEP_SECONDS=0).');
+    if (record.journeyStep < 0) {
+      const why =
+        record.status < STATUS.prepared || record.status === STATUS.error
+          ? 'it is not registered yet: confirm it first'
+          : record.status === STATUS.prepared
+            ? 'it waits for its pickup to collect it (POST /v2/sandbox/pickups/{id}/collect)'
+            : 'its journey has ended';
+      throw conflict('order_state', `Order ${orderId} has no next status: ${why}.`, [{ id: orderId, message: why }]);
+    }
+    const outcome = await this.stepJourney(record);
+    if (outcome === 'raced') throw conflict('order_changed', `Order ${orderId} was changed at the same time; try again.`, [{ id: orderId, message: 'changed concurrently' }]);
+    return (await this.orders.accessibleRecord(scope, orderId)).status;
+  }
+
+  /** Applies the journey step the order is at and queues the next one. */
+  private async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
+    const accountId = record.accountId;
     const doc = parseDoc(record.doc);
     const steps = journeyOf(accountId, record.id, doc.delivery.type, {
       cod: doc.priceCod > 0,
@@ -264,15 +297,15 @@ export class TrackingService {
       returnFrom: returnFromOf(doc),
     });
     const step = steps[record.journeyStep];
-    if (!step) return;
+    if (!step) return 'none';
     const next = record.journeyStep + 1;
     const more = next < steps.length;
     const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description };
     if (step.paymentMethod) event.paymentMethod = step.paymentMethod;
-    const outcome = await this.apply(record, doc, event, { journeyStep: more ? next : -1 });
+    const outcome = await this.apply(record, doc, event, { journeyStep: more ? next : -1 }, more ? (trx) => this.scheduleJourney(accountId, record.id, next, trx) : undefined);
     // changed by someone else meanwhile: the job is retried and reads it again
     if (outcome === 'raced') throw new Error(`order ${record.id} changed while its journey moved on`);
-    if (outcome === 'applied' && more) await this.scheduleJourney(accountId, record.id, next);
+    return outcome;
   }
 
   /**
@@ -291,8 +324,11 @@ export class TrackingService {
     });
   }
 
-  /** One status from the company: appended to the history, with hold dates at points. */
-  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}): Promise<'applied' | 'refused' | 'raced'> {
+  /**
+   * One status from the company: appended to the history, with hold dates at points.
+   * `followUp` queues the work the status implies, in the transaction that writes it.
+   */
+  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}, followUp?: (trx: Db) => Promise<void>): Promise<'applied' | 'refused' | 'raced'> {
     if (!acceptsCarrierStatus(record.status, event.statusCode)) return 'refused';
     const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
     doc.status = event.statusCode;
@@ -317,7 +353,7 @@ export class TrackingService {
       // the parcel is back: a return the shop asked for is done
       doc.tasks = doc.tasks.map((task) => (task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task));
     }
-    if (!(await this.orders.writeCarrierStatus(record, doc, extras))) return 'raced';
+    if (!(await this.orders.writeCarrierStatus(record, doc, extras, followUp))) return 'raced';
     this.orders.changed(record.accountId);
     return 'applied';
   }

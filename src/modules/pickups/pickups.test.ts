@@ -2,16 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-carrier.js';
-import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
+import { nextWorkday, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { dropOffPointOf, orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 
 /** The next Monday-to-Friday day after today in Moscow (the test warehouses work on weekdays). */
-function nextWorkday(after = todayIn('Europe/Moscow')): string {
-  let day = addDays(after, 1);
-  while ([0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay())) day = addDays(day, 1);
-  return day;
-}
 
 function nextSaturday(): string {
   let day = addDays(todayIn('Europe/Moscow'), 1);
@@ -188,7 +183,7 @@ describe('a pickup\'s life with a built-in company', () => {
       await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-1', pickup: { type: 4, date: DAY } })),
       await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-2', pickup: { type: 4, date: DAY } })),
     ];
-    const dropped = await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-3', pickup: { pointId: a.dropOffPointId, date: DAY } }));
+    const dropped = await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'P-3', pickup: { pointId: dropOffPointOf(t, 1), date: DAY } }));
     const created = await a.owner.post('/v2/pickups', pickupBody({ comment: 'Позвоните за час' }));
     expect(created.status).toBe(201);
     const id = created.body.id as number;

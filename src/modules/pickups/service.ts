@@ -6,7 +6,7 @@
  * over HTTP are asked where their pickup stands. A collected pickup hands its orders over:
  * 13 -> 14, and their journey goes on from there.
  */
-import type { Scope } from '../../platform/auth.js';
+import { processScope, type Scope } from '../../platform/auth.js';
 import { startOfDay, todayIn, weekdayOf } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
@@ -52,11 +52,6 @@ export interface PickupOptions {
 }
 
 type OrderView = OrderDoc & { id: number };
-
-/** A process acting on an account: sees the whole account. */
-function processScope(accountId: number, timeZone = 'UTC'): Scope {
-  return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
-}
 
 function historyItem(code: number): PickupStatusItem {
   return { code, name: PICKUP_STATUS_NAMES[code] ?? String(code), date: new Date().toISOString() };
@@ -141,6 +136,22 @@ export class PickupService {
     return (await this.present(scope, [await this.find(scope, id)]))[0];
   }
 
+  /**
+   * The sandbox's "collect now" (modules/sandbox): a built-in company's booked pickup is
+   * collected at once instead of at the start of its interval, and its orders are handed over.
+   */
+  async collectNow(scope: Scope, id: number): Promise<void> {
+    const pickup = await this.find(scope, id);
+    if ((await this.reference.registry.companyOf(scope.accountId, pickup.companyId))?.driver.code !== 'tariff') {
+      throw new AppError(422, 'not_simulated', `Pickup ${id} is booked with a company of a contract: its courier comes as the company sends it; only the built-in companies' pickups can be collected now.`);
+    }
+    if (pickup.status !== PICKUP_STATUS.scheduled) {
+      const wait = pickup.status === PICKUP_STATUS.new ? ` (the company answers a booking ${this.options.simulationSeconds} s after it is made)` : '';
+      throw conflict('pickup_state', `Pickup ${id} is ${PICKUP_STATUS_NAMES[pickup.status]}: only a scheduled pickup can be collected${wait}.`, [{ id, message: `status ${pickup.status}` }]);
+    }
+    await this.collect(scope.accountId, id);
+  }
+
   /** From New or Scheduled only; a booked pickup is called off with the company too (a job). */
   async cancel(scope: Scope, id: number): Promise<void> {
     const pickup = await this.find(scope, id);
@@ -207,14 +218,13 @@ export class PickupService {
       return;
     }
     const followUp = entry.driver.code === 'tariff' ? PICKUP_COLLECT_JOB : PICKUP_CHECK_JOB;
-    const booked = await this.store.db.transaction().execute(async (trx) => {
+    await this.store.db.transaction().execute(async (trx) => {
       const moved = await this.store.move(accountId, pickup.id, [PICKUP_STATUS.new], { status: PICKUP_STATUS.scheduled, statusHistory: [historyItem(PICKUP_STATUS.scheduled), ...pickup.statusHistory], number: booking.number, timeFrom: booking.timeFrom, timeTo: booking.timeTo }, trx);
       // the courier comes in the interval: collected (built-in) or asked about (HTTP) from its start
       if (moved) await this.jobs.enqueue(accountId, followUp, { pickupId: pickup.id }, { runAt: instantOf(pickup.date, booking.timeFrom, timeZone), uniqueKey: `${followUp}:${pickup.id}:${Date.now()}` }, trx);
-      return moved;
+      // canceled while the company answered: call its booking off (queued before this job is done: a retry finds the pickup canceled and would not)
+      else await this.jobs.enqueue(accountId, PICKUP_CANCEL_JOB, { pickupId: pickup.id, companyId: pickup.companyId, number: booking.number }, { uniqueKey: `pickup-cancel:${pickup.id}` }, trx);
     });
-    // canceled while the company answered: call its booking off
-    if (!booked) await this.jobs.enqueue(accountId, PICKUP_CANCEL_JOB, { pickupId: pickup.id, companyId: pickup.companyId, number: booking.number }, { uniqueKey: `pickup-cancel:${pickup.id}` });
   }
 
   private async cancelWithCompany(job: Job<{ pickupId: number; companyId: number; number: string }>, signal: AbortSignal): Promise<void> {

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BillingPeriodKind } from '../../config.js';
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
-import { startOfDay, todayIn, wallClockIn } from '../../platform/clock.js';
+import { addDays, startOfDay, todayIn, wallClockIn } from '../../platform/clock.js';
 import { hashToken, newToken } from '../../platform/crypto.js';
 import { AppError, fieldError, notFound, unprocessable } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
@@ -24,7 +24,7 @@ import { writeWorkbook, XLSX_CONTENT_TYPE } from '../../documents/xlsx.js';
 import type { AccountService } from '../accounts/service.js';
 import type { OrderService } from '../orders/service.js';
 import type { BillingRates, ChargeLine, ChargePeriod, ChargeSource } from './charges.js';
-import { instantsOf, lastDayOf, lastEndedPeriod, type BillingPeriod } from './periods.js';
+import { instantsOf, lastDayOf, lastEndedPeriod, periodContaining, type BillingPeriod } from './periods.js';
 import { deliveredAt, deliveredByTheShop, remittanceLineOf } from './rules.js';
 import type { AgentReportQuery, AgentReportView, BillPaymentBody, BillQuery, BillView } from './schemas.js';
 import type { AgentReportRow, ReportStore } from './store.js';
@@ -177,6 +177,22 @@ export class BillingService {
     } finally {
       await this.store.deleteDraftLines(run);
     }
+  }
+
+  /**
+   * The sandbox's "close now" (modules/sandbox): the account's current period, cut short at the
+   * end of today, closed at once as its end would close it. The period then counts as closed:
+   * what the account is charged later in it goes in no bill (a sandbox account ships nothing real).
+   */
+  async closeCurrentPeriodNow(accountId: number, now: Date): Promise<{ start: string; lastDay: string }> {
+    const timeZone = await this.accounts.timeZoneOf(accountId);
+    const today = todayIn(timeZone, now);
+    const current = periodContaining(today, this.options.period);
+    const payload: ClosePeriodPayload = { accountId, start: current.start, end: addDays(today, 1) };
+    if (!(await this.closePeriod(payload, now))) {
+      throw new AppError(409, 'period_closed', `The billing period from ${current.start} is closed already; the next one starts on ${current.end}.`);
+    }
+    return { start: payload.start, lastDay: today };
   }
 
   /** Writes the lines of every charge source to the drafts of `run`, DRAFT_BATCH a statement; answers their count and sum. */

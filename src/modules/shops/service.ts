@@ -113,7 +113,7 @@ export class ShopService {
     requireAccountWide(scope, 'delete shops');
     await this.store.delete(scope.accountId, id);
     this.cache.invalidate(scope.accountId, CACHE_TOPIC);
-    this.tokens.forgetAll();
+    this.tokens.revoke(scope.accountId);
   }
 
   /** Issues a new API key; the old one stops working at once. */
@@ -123,7 +123,7 @@ export class ShopService {
     const apiKey = newToken('shp');
     await this.store.replaceApiKey(scope.accountId, id, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
     this.cache.invalidate(scope.accountId, CACHE_TOPIC);
-    this.tokens.forgetAll();
+    this.tokens.revoke(scope.accountId);
     return apiKey;
   }
 

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { CountryCode, DateText, Nullable, Phone, RecordId, ZeroOne } from '../../platform/schemas.js';
+import { CodeId, CountryCode, DateText, Nullable, Phone, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { PagingQueryFields } from '../../platform/paging.js';
 
 /** Warehouse `type` (ours; the contract leaves the table open). */
@@ -29,6 +29,19 @@ export const ScheduleInput = Type.Array(ScheduleDayInput, {
   maxItems: 7,
   description: '7 values, Monday to Sunday: working hours, or null for a day off',
 });
+
+/** Extension: where this warehouse drops parcels off, per delivery company that takes them only at a point chosen in advance. */
+export const DropOffPoint = Type.Object(
+  {
+    companyId: CodeId('A delivery company (GET /v2/lists/delivery-companies)'),
+    pointId: RecordId('One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them)'),
+  },
+  { description: 'The drop-off point orders of this warehouse use for one company when they name none (pickup.pointId)' },
+);
+const DROP_OFF_POINTS_DESCRIPTION =
+  'Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). ' +
+  'Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. ' +
+  'Omitted in PUT: kept as it was; [] clears it.';
 
 export const Schedule = Type.Array(Nullable(WorkingHours), { minItems: 7, maxItems: 7, description: '7 values, Monday to Sunday; null is a day off' });
 
@@ -92,6 +105,7 @@ export const WarehouseInput = Type.Object({
   holidays: Type.Optional(Type.Array(DateText, { maxItems: 366, description: 'Non-working days; past dates are removed automatically' })),
   schedule: ScheduleInput,
   markCompletedOrders: Type.Optional(Type.Boolean({ default: false })),
+  dropOffPoints: Type.Optional(Type.Array(DropOffPoint, { maxItems: 100, description: DROP_OFF_POINTS_DESCRIPTION })),
 });
 export type WarehouseInput = Static<typeof WarehouseInput>;
 
@@ -118,6 +132,7 @@ export const Warehouse = Type.Object(
     holidays: Type.Array(Type.String({ format: 'date' })),
     schedule: Schedule,
     markCompletedOrders: Type.Boolean(),
+    dropOffPoints: Type.Array(DropOffPoint, { description: DROP_OFF_POINTS_DESCRIPTION }),
     fulfilmentAutoReserveAvailable: Type.Optional(Type.Boolean({ description: 'Read-only; only on fulfilment warehouses' })),
   },
   { description: 'Warehouse' },

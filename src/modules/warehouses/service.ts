@@ -8,6 +8,12 @@ import type { Warehouse, WarehouseInput, WarehouseListQuery } from './schemas.js
 import { WAREHOUSE_TYPE } from './schemas.js';
 import type { FulfilmentWarehouseRecord, WarehouseFilter, WarehouseRecord, WarehouseStore, WarehouseValues } from './store.js';
 
+/** What checks a warehouse's drop-off points: the delivery companies and their points (the carrier registry). */
+export interface DropOffPointDirectory {
+  companyOf(accountId: number, companyId: number): Promise<{ company: { name: string; pickup?: { dropOff: boolean } } } | undefined>;
+  point(id: number): { companyId: number } | undefined;
+}
+
 /** Another area that may hold on to a warehouse (shops do); it lists what uses it. */
 export type WarehouseUsageCheck = (scope: Scope, warehouseId: number) => Promise<string[]>;
 
@@ -23,6 +29,7 @@ export class WarehouseService {
   constructor(
     private readonly store: WarehouseStore,
     private readonly countries: CountryDirectory,
+    private readonly dropOffPoints: DropOffPointDirectory,
   ) {}
 
   /** Areas that reference warehouses register here, so a warehouse in use is not deleted. */
@@ -74,7 +81,7 @@ export class WarehouseService {
 
   async create(scope: Scope, input: WarehouseInput): Promise<number> {
     requireAccountWide(scope, 'create warehouses');
-    const values = await this.validate(scope, input);
+    const values = await this.validate(scope, input, []);
     return this.store.insert(scope.accountId, values);
   }
 
@@ -88,7 +95,7 @@ export class WarehouseService {
     if (input.type !== existing.type) {
       throw conflict('warehouse_type_immutable', `The type of warehouse ${id} cannot be changed after creation.`, [{ field: 'type', message: 'cannot be changed' }]);
     }
-    const values = await this.validate(scope, input);
+    const values = await this.validate(scope, input, existing.dropOffPoints);
     await this.store.update(scope.accountId, id, values);
     this.changed(scope, id);
   }
@@ -159,6 +166,7 @@ export class WarehouseService {
       holidays: item.holidays.filter((date) => date >= today),
       schedule: item.schedule,
       markCompletedOrders: false,
+      dropOffPoints: [],
       fulfilmentAutoReserveAvailable: item.autoReserveAvailable,
     }));
     return { items: models.slice(paging.offset, paging.offset + paging.perPage), total: models.length };
@@ -178,9 +186,11 @@ export class WarehouseService {
     });
   }
 
-  /** Every rule beyond the schema; all problems are reported together. */
-  private async validate(scope: Scope, input: WarehouseInput): Promise<WarehouseValues> {
+  /** Every rule beyond the schema; all problems are reported together. `keptDropOffPoints`: what a PUT without them keeps. */
+  private async validate(scope: Scope, input: WarehouseInput, keptDropOffPoints: Warehouse['dropOffPoints']): Promise<WarehouseValues> {
     const problems = new FieldErrorCollector();
+    const dropOffPoints = input.dropOffPoints ?? keptDropOffPoints;
+    if (input.dropOffPoints) await this.checkDropOffPoints(scope, input.dropOffPoints, problems);
     const countryCode = input.address.city.countryCode.toUpperCase();
     if (!this.countries.has(countryCode)) problems.add('address.city.countryCode', `"${input.address.city.countryCode}" is not a known country code`);
 
@@ -246,7 +256,22 @@ export class WarehouseService {
       holidays,
       schedule,
       markCompletedOrders: input.markCompletedOrders ?? false,
+      dropOffPoints: dropOffPoints.map(({ companyId, pointId }) => ({ companyId, pointId })),
     };
+  }
+
+  /** Each a company of the account that takes drop-offs, once, with one of its own points. */
+  private async checkDropOffPoints(scope: Scope, entries: Warehouse['dropOffPoints'], problems: FieldErrorCollector): Promise<void> {
+    const seen = new Set<number>();
+    for (const [index, { companyId, pointId }] of entries.entries()) {
+      const field = `dropOffPoints[${index}]`;
+      const company = (await this.dropOffPoints.companyOf(scope.accountId, companyId))?.company;
+      if (!company) problems.add(`${field}.companyId`, `${companyId} is not a delivery company of this account (GET /v2/lists/delivery-companies)`);
+      else if (seen.has(companyId)) problems.add(`${field}.companyId`, `names ${company.name} a second time; one drop-off point per company`);
+      else if (company.pickup && !company.pickup.dropOff) problems.add(`${field}.companyId`, `${company.name} takes no drop-offs at its points`);
+      else if (this.dropOffPoints.point(pointId)?.companyId !== companyId) problems.add(`${field}.pointId`, `is not a drop-off point of ${company.name} (GET /v2/orders/shipment lists them)`);
+      seen.add(companyId);
+    }
   }
 }
 

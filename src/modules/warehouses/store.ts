@@ -44,6 +44,7 @@ function toRecord(row: WarehouseRow): WarehouseRecord {
     holidays: fromJson(row.holidays),
     schedule: fromJson(row.schedule),
     markCompletedOrders: flag(row.mark_completed_orders),
+    dropOffPoints: fromJson(row.drop_off_points),
   };
 }
 
@@ -61,6 +62,7 @@ function toColumns(values: WarehouseValues) {
     holidays: toJson(values.holidays),
     schedule: toJson(values.schedule),
     mark_completed_orders: values.markCompletedOrders,
+    drop_off_points: toJson(values.dropOffPoints),
   };
 }
 

@@ -16,6 +16,8 @@ export interface WarehouseTables {
     holidays: Json;
     schedule: Json;
     mark_completed_orders: Flag;
+    /** JSON array of {companyId, pointId} (migration 0022). */
+    drop_off_points: Json;
     created_at: Instant;
     updated_at: Instant;
   };

@@ -45,6 +45,7 @@ describe('warehouses: happy path', () => {
       holidays: [addDays(today, 3), addDays(today, 10)],
       schedule: body.schedule,
       markCompletedOrders: true,
+      dropOffPoints: [],
     });
     expect(read.body).not.toHaveProperty('fulfilmentAutoReserveAvailable');
   });

@@ -65,7 +65,7 @@ describe.each(['woocommerce', 'bitrix', 'opencart', 'diafan'] as const)('%s plug
       ['GET', 'payment-methods.json'],
     ]);
 
-    const { id, trackNumber } = await preparedOrder(owner, a.worker, orderBody({ shopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }));
+    const { id, trackNumber } = await preparedOrder(owner, a.worker, orderBody({ shopId, pointId: a.pointId }));
     // the plugin stored our order id when it created the order (POST v2/orders answered it)
     cms.orders.set(String(id), 'new');
     await push(trackNumber, 41);
@@ -97,7 +97,7 @@ describe('CMS callbacks', () => {
     const { shopId, cms } = await shopWith('bitrix');
     const set = await owner.put(`/v2/shops/${shopId}/cms-callbacks`, { platform: 'bitrix', apiUrl: cms.apiUrl, statusMap: STATUS_MAPS.bitrix });
     cms.token = 'the plugin still has an old token';
-    const orderId = (await owner.post('/v2/orders', orderBody({ shopId, pointId: a.pointId, dropOffPointId: a.dropOffPointId }))).body.id as number;
+    const orderId = (await owner.post('/v2/orders', orderBody({ shopId, pointId: a.pointId }))).body.id as number;
     expect((await owner.post('/v2/orders/confirm', { ids: [orderId] })).status).toBe(204);
     await pump.drain();
     const attempts = (await owner.get(`/v2/webhooks/${set.body.webhookId}/attempts`)).body;

@@ -25,7 +25,7 @@ beforeAll(async () => {
   expect(t.config.webhookAllowPrivateTargets).toBe(false);
   const account = await orderingAccount(t);
   owner = account.owner;
-  body = orderBody({ shopId: account.shopId, pointId: account.pointId, dropOffPointId: account.dropOffPointId });
+  body = orderBody({ shopId: account.shopId, pointId: account.pointId });
   hook = await startReceiver();
   pump = new WebhookPump(t.runtime.services.webhooks, t.runtime.services.jobs, quiet, { concurrency: 4, pollMs: 20 });
 });

@@ -25,7 +25,6 @@ let shopId: number;
 let otherShopId: number;
 let shopKey: string;
 let pointId: number;
-let dropOffPointId: number;
 let worker: JobWorker;
 let pump: WebhookPump;
 const receivers: FakeReceiver[] = [];
@@ -34,7 +33,7 @@ beforeAll(async () => {
   smtp = await startFakeSmtp();
   t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_SECONDS: '2', WEBHOOK_RETRY_FIRST_SECONDS: '1', SMTP_URL: smtp.url } });
   const account = await orderingAccount(t);
-  ({ shopId, otherShopId, shopKey, pointId, dropOffPointId, worker } = account);
+  ({ shopId, otherShopId, shopKey, pointId, worker } = account);
   owner = account.owner;
   accountId = account.accountId;
   // the owner's address (the account's first employee) is where notices are e-mailed
@@ -63,7 +62,7 @@ async function endpoint(url: string, extra: Record<string, unknown> = {}, client
 
 const order = () => withDropOffOrder();
 function withDropOffOrder(overrides: Record<string, unknown> = {}) {
-  return orderBody({ shopId, pointId, dropOffPointId }, overrides);
+  return orderBody({ shopId, pointId }, overrides);
 }
 
 const push = (trackNumber: string, statusCode: number) =>
