@@ -26,6 +26,7 @@ import { MarketplaceOrder } from './modules/marketplace-orders/schemas.js';
 import { DeliveryMethod } from './modules/delivery-methods/schemas.js';
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from './modules/delivery-methods/rules.js';
 import { CarrierIntegration } from './modules/carrier-integrations/schemas.js';
+import { AttemptView, CmsCallbacksView, DeliveryView, WebhookSecret, WebhookView } from './modules/webhooks/schemas.js';
 
 const shopIdSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -259,6 +260,21 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v2/sandbox/billing-period/close': op('closeSandboxBillingPeriod'),
   'POST /v2/sandbox/pickups/{id}/collect': op('collectSandboxPickup'),
   'POST /v2/sandbox/orders/{id}/advance': op('advanceSandboxOrder'),
+  // extensions: webhooks and the shop plugins' CMS callbacks (issue 28)
+  'POST /v2/webhooks': op('createWebhook'),
+  'GET /v2/webhooks': op('listWebhooks'),
+  'GET /v2/webhooks/{id}': op('getWebhook'),
+  'PUT /v2/webhooks/{id}': op('replaceWebhook'),
+  'DELETE /v2/webhooks/{id}': op('deleteWebhook'),
+  'POST /v2/webhooks/{id}/rotate-secret': op('rotateWebhookSecret'),
+  'POST /v2/webhooks/{id}/test': op('sendWebhookTest'),
+  'GET /v2/webhooks/{id}/deliveries': op('listWebhookDeliveries'),
+  'GET /v2/webhooks/{id}/attempts': op('listWebhookAttempts'),
+  'POST /v2/webhooks/{id}/deliveries/{deliveryId}/redeliver': op('redeliverWebhookDelivery'),
+  'GET /v2/shops/{id}/cms-callbacks': op('getCmsCallbacks'),
+  'PUT /v2/shops/{id}/cms-callbacks': op('setCmsCallbacks'),
+  'DELETE /v2/shops/{id}/cms-callbacks': op('deleteCmsCallbacks'),
+  'GET /v2/shops/{id}/cms-callbacks/options': op('readCmsOptions'),
 };
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {
@@ -306,6 +322,11 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     PlacesRequired,
     Event: EventSchema,
     Notification: NotificationView,
+    Webhook: WebhookView,
+    WebhookSecret,
+    WebhookDelivery: DeliveryView,
+    WebhookAttempt: AttemptView,
+    CmsCallbacks: CmsCallbacksView,
     PushResult,
     LoginResult: LoginResponse,
     DeliveryMethod,
@@ -353,5 +374,6 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },
     { name: 'Notifications', description: 'Notifications of the caller (extension; contract 6).' },
+    { name: 'Webhooks', description: "Extension: order events pushed to the account's endpoints (Standard Webhooks signatures), and the old shop plugins' CMS callbacks (order-status-update, product-quantity-update)." },
   ],
 };

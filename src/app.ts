@@ -39,6 +39,7 @@ import { reportRoutes } from './modules/reports/routes.js';
 import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
 import { sandboxRoutes } from './modules/sandbox/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -173,6 +174,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   deliveryMethodRoutes(app, services);
   carrierIntegrationRoutes(app, services);
   sandboxRoutes(app, services);
+  webhookRoutes(app, services);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

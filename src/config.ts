@@ -80,6 +80,18 @@ export interface Config {
   carrierTimeoutMs: number;
   /** Hours between imports of the real companies' pickup-point directories; 0: only when a contract is connected. */
   carrierPointsImportHours: number;
+  /** Webhooks and CMS callbacks (issue 28): the back-off's first step (doubling per failure, ±20 % jitter) and its cap, seconds. */
+  webhookRetryFirstSeconds: number;
+  webhookRetryMaxSeconds: number;
+  /** An endpoint failing without a success this long (hours, decimals allowed: 0.001 is 3.6 s) is disabled and its account told. */
+  webhookDisableAfterHours: number;
+  /** Let webhook and CMS URLs reach loopback, private and link-local addresses (self-hosted shops, tests). */
+  webhookAllowPrivateTargets: boolean;
+  webhookTimeoutSeconds: number;
+  /** After a secret's rotation the old one signs too for this long. */
+  webhookSecretGraceHours: number;
+  /** Endpoints one process sends to at once. */
+  webhookConcurrency: number;
 }
 
 export const BILLING_PERIODS = ['month', 'week', 'day'] as const;
@@ -124,6 +136,27 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
     return fallback;
   }
   return value;
+}
+
+function readDecimal(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw.trim());
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || value < min || value > max) {
+    problems.push(`${name} must be a number between ${min} and ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+/** true/false, 1/0, yes/no, on/off. */
+function readSwitch(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  problems.push(`${name} must be true or false, got "${env[name]}"`);
+  return fallback;
 }
 
 /** `user@host` or `Name <user@host>` (MAIL_FROM). */
@@ -278,6 +311,13 @@ export function loadConfig(env: Env = process.env): Config {
     carrierYandexDeliveryTestUrl: readHttpUrl(env, 'CARRIER_YANDEX_DELIVERY_TEST_URL', 'https://b2b.taxi.tst.yandex.net', problems),
     carrierTimeoutMs: readInteger(env, 'CARRIER_TIMEOUT_MS', 10_000, 100, 120_000, problems),
     carrierPointsImportHours: readInteger(env, 'CARRIER_POINTS_IMPORT_HOURS', 24, 0, 24 * 30, problems),
+    webhookRetryFirstSeconds: readInteger(env, 'WEBHOOK_RETRY_FIRST_SECONDS', 10, 1, 86400, problems),
+    webhookRetryMaxSeconds: readInteger(env, 'WEBHOOK_RETRY_MAX_SECONDS', 3600, 1, 7 * 86400, problems),
+    webhookDisableAfterHours: readDecimal(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 0.0001, 24 * 365, problems),
+    webhookAllowPrivateTargets: readSwitch(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems),
+    webhookTimeoutSeconds: readInteger(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 120, problems),
+    webhookSecretGraceHours: readInteger(env, 'WEBHOOK_SECRET_GRACE_HOURS', 24, 0, 24 * 30, problems),
+    webhookConcurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 16, 1, 1000, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -19,6 +19,7 @@ import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
 import { DatabaseFileStore } from './platform/files.js';
+import { WebhookPump } from './modules/webhooks/pump.js';
 import { closeWithin } from './platform/stopping.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
@@ -152,6 +153,7 @@ async function serve(config: Config): Promise<void> {
     // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
     // points another process imported from the real companies' directories
     runtime.services.reference.reloadImportedPoints().catch((error: unknown) => app.log.error({ err: error }, 'imported points reload failed'));
+    runtime.services.webhooks.purgeOld().catch((error: unknown) => app.log.error({ err: error }, 'webhook delivery purge failed'));
     runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();
@@ -175,6 +177,8 @@ async function serve(config: Config): Promise<void> {
   runtime.services.carrierWebhooks.registerJobs(worker);
   await runtime.services.carrierPoints.scheduleRounds();
   worker.start();
+  const webhookPump = new WebhookPump(runtime.services.webhooks, runtime.services.jobs, app.log, { concurrency: config.webhookConcurrency, pollMs: 500 });
+  webhookPump.start();
 
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -190,7 +194,7 @@ async function serve(config: Config): Promise<void> {
     }, graceMs + 5000).unref();
     try {
       // requests and jobs drain side by side, within the same grace period
-      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs)]);
+      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs), webhookPump.stop(graceMs)]);
       if (http.cut) app.log.warn({ graceSeconds: config.shutdownGraceSeconds }, 'requests still under way at the end of the grace period were cut');
       await runtime.database.close();
       process.exit(0);

@@ -69,6 +69,8 @@ import { CarrierIntegrationService } from './modules/carrier-integrations/servic
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
 import { CarrierPointImport } from './modules/carrier-integrations/points-import.js';
 import { CarrierWebhooks } from './modules/carrier-integrations/webhooks.js';
+import { WebhookService } from './modules/webhooks/service.js';
+import { WebhookStore } from './modules/webhooks/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -134,10 +136,12 @@ export interface Services {
   carrierWebhooks: CarrierWebhooks;
   /** What a test account would wait days for, run now (extension). */
   sandbox: SandboxService;
+  /** Webhook endpoints and shops' CMS callbacks fed from the events outbox (issue 28). */
+  webhooks: WebhookService;
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours' | 'webhookRetryFirstSeconds' | 'webhookRetryMaxSeconds' | 'webhookDisableAfterHours' | 'webhookAllowPrivateTargets' | 'webhookTimeoutSeconds' | 'webhookSecretGraceHours'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -229,5 +233,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new PickupCharges(pickups));
   const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { sandbox, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const webhooks = new WebhookService(new WebhookStore(db), events, shops, accounts, orders, notifications, jobs, secretBox, {
+    retryFirstSeconds: config.webhookRetryFirstSeconds,
+    retryMaxSeconds: config.webhookRetryMaxSeconds,
+    disableAfterHours: config.webhookDisableAfterHours,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+    timeoutMs: config.webhookTimeoutSeconds * 1000,
+    secretGraceHours: config.webhookSecretGraceHours,
+  });
+  return { sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -36,6 +36,31 @@ export class EventService {
     return this.store.after(position, limit);
   }
 
+  /**
+   * Runs a consumer over every event after its position, a batch at a time: `plan` reads what
+   * the batch makes (before any write transaction: SQLite has one connection), `write` records
+   * it in the transaction that moves the position. The move is a compare-and-set: when
+   * another process handled the batch first, this one rolls back and stops. Answers the
+   * number of events handled.
+   */
+  async consume<P>(name: string, batch: number, plan: (events: AccountEvent[]) => Promise<P>, write: (planned: P, trx: Transaction<Tables>) => Promise<void>): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const from = await this.consumerPosition(name);
+      const events = await this.after(from, batch);
+      if (events.length === 0) return handled;
+      const planned = await plan(events);
+      const to = events[events.length - 1].id;
+      const advanced = await this.store.transaction(async (trx) => {
+        if (!(await this.advanceConsumer(name, from, to, trx))) return false;
+        await write(planned, trx);
+        return true;
+      });
+      if (!advanced) return handled;
+      handled += events.length;
+    }
+  }
+
   consumerPosition(name: string): Promise<number> {
     return this.store.consumerPosition(name);
   }

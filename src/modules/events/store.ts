@@ -24,6 +24,10 @@ export class EventStore {
     private readonly kind: DatabaseKind,
   ) {}
 
+  transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   /** The public id: `seq` on PostgreSQL (given after commit), the row id on SQLite (one writer: ids commit in order). */
   private get position(): 'seq' | 'id' {
     return this.kind === 'postgres' ? 'seq' : 'id';

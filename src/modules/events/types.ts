@@ -11,6 +11,9 @@ export const EVENT_TYPES = [
   'fulfilment.product_ends',
   'fulfilment.supply_accepted',
   'marketplace_order.created',
+  'pickup.status_changed',
+  'supply.status_changed',
+  'bill.issued',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,6 +41,12 @@ export interface EventPayload {
   /** marketplace_order.created: the marketplace order (GET /v2/marketplace-orders/{id}) and its marketplace. */
   marketplaceOrderId?: number;
   marketplaceId?: number;
+  /** pickup.status_changed: the pickup (GET /v2/pickups/{id}). */
+  pickupId?: number;
+  /** bill.issued: the bill (GET /v2/reports/bills), its date and sum in roubles. */
+  billId?: number;
+  date?: string;
+  sum?: number;
 }
 
 /** An event of one order change, before it is written. */

@@ -52,6 +52,9 @@ describe('fulfilment notifications', () => {
     expect(events[1]).toMatchObject({ orderId: first, payload: { productId: lamp, vendorCode: 'NOTE-LAMP', available: 2, border: 2 } });
     expect(events[2]).toMatchObject({ orderId: tooMany, payload: { description: expect.stringContaining('NOTE-LAMP: 1 of 5 available') } });
     expect(events[3]).toMatchObject({ orderId: first, statusTo: 72 });
+    // each move of the supply is an event of its own (webhooks read it), no shop's
+    const moves = (await a.owner.get('/v2/events?afterId=0&limit=1000&types=supply.status_changed')).body.filter((event: { payload: { supplyId: number } }) => event.payload.supplyId === supply);
+    expect(moves.map((event: { statusFrom: number; statusTo: number; shopId: number | null }) => [event.statusFrom, event.statusTo, event.shopId])).toEqual([[1, 2, null], [2, 3, null], [3, 4, null]]);
 
     await t.runtime.services.notifications.dispatch();
     const notes = (await a.owner.get('/v2/notifications?perPage=100')).body.filter((note: { shopId: number }) => note.shopId === shopId);

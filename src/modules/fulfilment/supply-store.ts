@@ -8,6 +8,7 @@ import { fromJson, nowIso, toJson } from '../../platform/db/values.js';
 import type { Paging } from '../../platform/paging.js';
 import type { SupplyStatusItem } from './schemas.js';
 import type { Db } from './stock-store.js';
+import { outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 
 /** A line as kept: what the act declares and, once accepted, what was counted. */
 export interface StoredLine {
@@ -123,16 +124,25 @@ export class SupplyStore {
     return { items: rows.map(toRecord), total: Number(count.total) };
   }
 
-  /** Moves a supply on if it is still in `from` (compare-and-set): false when someone else moved it first. */
+  /**
+   * Moves a supply on if it is still in `from` (compare-and-set): false when someone else
+   * moved it first. The move writes its supply.status_changed event with it (webhooks).
+   */
   async move(db: Db, accountId: number, id: number, from: number, change: { status: number; statusHistory: SupplyStatusItem[]; lines?: StoredLine[] }): Promise<boolean> {
-    const result = await db
-      .updateTable('supplies')
-      .set({ status: change.status, status_history: toJson(change.statusHistory), ...(change.lines ? { products: toJson(change.lines) } : {}), updated_at: nowIso() })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return withinTransaction(db, async (trx) => {
+      const result = await trx
+        .updateTable('supplies')
+        .set({ status: change.status, status_history: toJson(change.statusHistory), ...(change.lines ? { products: toJson(change.lines) } : {}), updated_at: nowIso() })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      // a supply is the account's, no order's (order id 0) and no shop's
+      const event = { type: 'supply.status_changed' as const, statusFrom: from, statusTo: change.status, payload: { cmsId: null, trackNumber: null, supplyId: id } };
+      await writeOrderEvents(trx, outboxRows(accountId, null, 0, [event], nowIso()));
+      return true;
+    });
   }
 
   async insertOperatorToken(fulfilmentWarehouseId: number, name: string, tokenHash: string): Promise<number> {

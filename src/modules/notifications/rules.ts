@@ -16,6 +16,9 @@ export type NotificationType =
   | 'orderProductsNotAvailableInFulfilment'
   | 'deliveryAcceptedForFulfillment';
 
+/** Notices of no shop flag: a webhook endpoint or a shop's CMS callbacks disabled after failing for days (issue 28). */
+export type AccountNoticeType = 'webhookDisabled';
+
 /** The shop flag each order event answers to; events not listed notify nobody (order.status_changed: customers only). */
 export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>> = {
   'order.created': 'newOrder',
@@ -29,7 +32,7 @@ export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>>
   'marketplace_order.created': 'newOrder',
 };
 
-export const NOTIFICATION_TYPES: readonly NotificationType[] = [
+export const NOTIFICATION_TYPES: ReadonlyArray<NotificationType | AccountNoticeType> = [
   'newOrder',
   'newProblemOrder',
   'ordersSentForReturn',
@@ -38,6 +41,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   'productEndsInFulfilment',
   'orderProductsNotAvailableInFulfilment',
   'deliveryAcceptedForFulfillment',
+  'webhookDisabled',
 ];
 
 export interface Person {

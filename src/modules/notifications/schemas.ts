@@ -14,7 +14,7 @@ export const NotificationView = Type.Object(
     id: Type.Integer(),
     type: Type.Enum([...NOTIFICATION_TYPES], { description: 'The shop flag (notifications.events.*) that asked for it' }),
     text: Type.String({ description: 'A sentence for the person' }),
-    eventId: Type.Integer({ description: 'The order event it was made from (GET /v2/events)' }),
+    eventId: Type.Integer({ description: 'The order event it was made from (GET /v2/events); for webhookDisabled, the webhook delivery that failed last (GET /v2/webhooks/{id}/deliveries)' }),
     orderId: Nullable(Type.Integer({ description: 'null for a notice of no order (a supply accepted)' })),
     shopId: Nullable(Type.Integer()),
     createdAt: Instant,

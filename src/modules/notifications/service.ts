@@ -17,7 +17,7 @@ import type { AccountEvent } from '../events/types.js';
 import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
-import { CUSTOMER_MAIL_STATUSES, customerMail, notificationText, notificationTypeOf, recipientsOf, type CustomerOrder, type Employee } from './rules.js';
+import { CUSTOMER_MAIL_STATUSES, customerMail, notificationText, notificationTypeOf, recipientsOf, type CustomerOrder, type Employee, type AccountNoticeType } from './rules.js';
 import type { NotificationListQuery, NotificationView } from './schemas.js';
 import type { NewNotification, NotificationRow, NotificationStore } from './store.js';
 
@@ -76,28 +76,14 @@ export class NotificationService {
   }
 
   /** Handles every event not handled yet; the number of events read. */
-  async dispatch(): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const from = await this.events.consumerPosition(CONSUMER);
-      const events = await this.events.after(from, BATCH);
-      if (events.length === 0) return handled;
-      // every read happens before the write transaction (SQLite has one connection)
-      const { notifications, customerMails } = await this.plan(events);
-      const to = events[events.length - 1].id;
-      const advanced = await this.store.transaction(async (trx) => {
-        // another process handled these events meanwhile: leave them to it
-        if (!(await this.events.advanceConsumer(CONSUMER, from, to, trx))) return false;
-        const added = await this.store.insert(notifications, trx);
-        if (this.mailer) {
-          for (const row of added) if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
-          for (const mail of customerMails) await this.jobs.enqueue(mail.accountId, CUSTOMER_EMAIL_JOB, mail.job, { uniqueKey: `customer-mail:${mail.job.eventId}` }, trx);
-        }
-        return true;
-      });
-      if (!advanced) return handled;
-      handled += events.length;
-    }
+  dispatch(): Promise<number> {
+    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ notifications, customerMails }, trx) => {
+      const added = await this.store.insert(notifications, trx);
+      if (this.mailer) {
+        for (const row of added) if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
+        for (const mail of customerMails) await this.jobs.enqueue(mail.accountId, CUSTOMER_EMAIL_JOB, mail.job, { uniqueKey: `customer-mail:${mail.job.eventId}` }, trx);
+      }
+    });
   }
 
   /** The notifications and customer e-mails of a batch of events. */
@@ -176,6 +162,22 @@ export class NotificationService {
       throw error;
     }
     await this.store.setEmailStatus(accountId, row.id, 'sent');
+  }
+
+  /**
+   * A notice to the account owner that no order event made (a webhook endpoint disabled),
+   * e-mailed like the others. `key` keeps one notice per thing (event_id of the row).
+   */
+  async notifyOwner(accountId: number, notice: { type: AccountNoticeType; key: number; shopId: number | null; text: string }): Promise<void> {
+    const owner = (await this.accounts.employeesOf(accountId))[0];
+    const email = this.mailer && owner?.email ? owner.email : null;
+    await this.store.transaction(async (trx) => {
+      const [row] = await this.store.insert(
+        [{ account_id: accountId, recipient: 'account', employee_id: null, event_id: notice.key, type: notice.type, order_id: null, shop_id: notice.shopId, text: notice.text, email_to: email, email_status: email ? 'pending' : 'none', created_at: nowIso() }],
+        trx,
+      );
+      if (row?.email_to) await this.jobs.enqueue(accountId, EMAIL_JOB, { notificationId: row.id }, {}, trx);
+    });
   }
 
   // ---------------------------------------------------------------- the caller's notifications

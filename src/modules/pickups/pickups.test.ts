@@ -212,6 +212,10 @@ describe('a pickup\'s life with a built-in company', () => {
     const today = todayIn('Europe/Moscow');
     expect(await t.runtime.services.billing.closePeriod({ accountId: a.accountId, start: today, end: addDays(today, 1) }, new Date())).toBe(true);
     const bill = (await a.owner.get('/v2/reports/bill')).body[0];
+    // every move is an event of the outbox (webhooks read it), and so is the bill
+    const events = (await a.owner.get('/v2/events?afterId=0&limit=1000&types=pickup.status_changed,bill.issued')).body as Array<{ type: string; statusFrom: number; statusTo: number; orderId: number; shopId: number | null; payload: { pickupId?: number; billId?: number; sum?: number } }>;
+    expect(events.filter((event) => event.payload.pickupId === id).map((event) => [event.type, event.statusFrom, event.statusTo])).toEqual([['pickup.status_changed', 1, 2], ['pickup.status_changed', 2, 3]]);
+    expect(events.filter((event) => event.type === 'bill.issued')).toMatchObject([{ orderId: 0, shopId: null, payload: { billId: bill.id, sum: bill.sum } }]);
     if (!pdfToolsMissing) {
       const pdf = await t.app.inject({ method: 'GET', url: (bill.file as string).slice('http://delivery.test'.length) });
       expect(pdfText(pdf.rawPayload).replace(/\s+/g, ' ')).toContain(`Забор груза ${id} (${done.number}) ${DAY}, Пунктир, заказов: 2`);

@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { fromJson, nowIso, toJson, isUniqueViolation } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
+import { outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 import { PICKUP_STATUS, type PickupStatusItem } from './schemas.js';
 
 export interface PickupRecord {
@@ -126,27 +127,36 @@ export class PickupStore {
     return { items: rows.map(toRecord), total: Number(count.total) };
   }
 
-  /** Moves a pickup on if it is still in one of `from` (compare-and-set): false when someone else moved it first. */
+  /**
+   * Moves a pickup on if it is still in one of `from` (compare-and-set): false when someone
+   * else moved it first. The move writes its pickup.status_changed event with it (webhooks).
+   */
   async move(accountId: number, id: number, from: readonly number[], change: PickupChange, db: Db = this.db): Promise<boolean> {
     const { status, statusHistory, orderIds, timeFrom, timeTo, priceKopecks, doneAt, ...rest } = change;
-    const result = await db
-      .updateTable('pickups')
-      .set({
-        status,
-        status_history: toJson(statusHistory),
-        ...rest,
-        ...(timeFrom !== undefined ? { time_from: timeFrom } : {}),
-        ...(timeTo !== undefined ? { time_to: timeTo } : {}),
-        ...(orderIds !== undefined ? { order_ids: orderIds === null ? null : toJson(orderIds) } : {}),
-        ...(priceKopecks !== undefined ? { price_kopecks: priceKopecks } : {}),
-        ...(doneAt !== undefined ? { done_at: doneAt } : {}),
-        updated_at: nowIso(),
-      })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('status', 'in', [...from])
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return withinTransaction(db, async (trx) => {
+      const result = await trx
+        .updateTable('pickups')
+        .set({
+          status,
+          status_history: toJson(statusHistory),
+          ...rest,
+          ...(timeFrom !== undefined ? { time_from: timeFrom } : {}),
+          ...(timeTo !== undefined ? { time_to: timeTo } : {}),
+          ...(orderIds !== undefined ? { order_ids: orderIds === null ? null : toJson(orderIds) } : {}),
+          ...(priceKopecks !== undefined ? { price_kopecks: priceKopecks } : {}),
+          ...(doneAt !== undefined ? { done_at: doneAt } : {}),
+          updated_at: nowIso(),
+        })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .where('status', 'in', [...from])
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      // a pickup is no order (order id 0) and no shop's: account-wide readers see it
+      const event = { type: 'pickup.status_changed' as const, statusFrom: statusHistory[1]?.code ?? null, statusTo: status, payload: { cmsId: null, trackNumber: null, pickupId: id } };
+      await writeOrderEvents(trx, outboxRows(accountId, null, 0, [event], nowIso()));
+      return true;
+    });
   }
 
   /** Pickups the courier collected in [from, to), oldest first. */

@@ -5,6 +5,8 @@ import type { Tables } from '../../platform/db/tables.js';
 import { flag, fromJson, isUniqueViolation, toJson } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import type { ChargeLine } from './charges.js';
+import { outboxRows, writeOrderEvents } from '../events/outbox.js';
+import { toRoubles } from '../../platform/money.js';
 
 export interface BillRow {
   id: number;
@@ -88,6 +90,8 @@ export class ReportStore {
       .values({ account_id: closed.accountId, period_start: closed.start, period_end: closed.end, date: closed.date, sum: bill.sum, file: bill.file, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const event = { type: 'bill.issued' as const, statusFrom: null, statusTo: null, payload: { cmsId: null, trackNumber: null, billId: id, date: closed.date, sum: toRoubles(bill.sum) } };
+    await writeOrderEvents(trx, outboxRows(closed.accountId, null, 0, [event], now));
     // one statement: the lines go from table to table, never through the process
     await trx
       .insertInto('bill_lines')

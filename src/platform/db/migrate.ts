@@ -25,9 +25,10 @@ import { reportIndexes } from './migrations/0020_report_indexes.js';
 import { carrierRetiredContracts } from './migrations/0021_carrier_retired_contracts.js';
 import { warehouseDropOffPoints } from './migrations/0022_warehouse_drop_off_points.js';
 import { fileContents } from './migrations/0025_file_contents.js';
+import { webhooks } from './migrations/0030_webhooks.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents, webhooks];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before
