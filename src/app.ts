@@ -39,6 +39,7 @@ import { reportRoutes } from './modules/reports/routes.js';
 import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
 import { sandboxRoutes } from './modules/sandbox/routes.js';
+import { widgetCors, widgetRoutes } from './modules/widget/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -100,7 +101,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installHttpConventions(app);
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
-  await installCors(app, config.corsOrigins);
+  await installCors(app, config.corsOrigins, [widgetCors(services)]);
   await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
@@ -173,6 +174,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   deliveryMethodRoutes(app, services);
   carrierIntegrationRoutes(app, services);
   sandboxRoutes(app, services);
+  widgetRoutes(app, services, { perMinute: config.widgetRateLimitPerMinute });
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

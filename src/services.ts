@@ -68,6 +68,8 @@ import { CarrierIntegrationService } from './modules/carrier-integrations/servic
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
 import { CarrierPointImport } from './modules/carrier-integrations/points-import.js';
 import { CarrierWebhooks } from './modules/carrier-integrations/webhooks.js';
+import { WidgetService } from './modules/widget/service.js';
+import { WidgetStore } from './modules/widget/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -133,6 +135,8 @@ export interface Services {
   carrierWebhooks: CarrierWebhooks;
   /** What a test account would wait days for, run now (extension). */
   sandbox: SandboxService;
+  /** The checkout widget: publishable keys, the page's reads and selections, the shop server's confirm (issue 29). */
+  widget: WidgetService;
 }
 
 export interface ServiceDeps {
@@ -220,5 +224,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   billing.addChargeSource(new PickupCharges(pickups));
   const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  return { sandbox, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
+  return { widget, sandbox, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -24,9 +24,10 @@ import { carrierPoints } from './migrations/0018_carrier_points.js';
 import { reportIndexes } from './migrations/0020_report_indexes.js';
 import { carrierRetiredContracts } from './migrations/0021_carrier_retired_contracts.js';
 import { warehouseDropOffPoints } from './migrations/0022_warehouse_drop_off_points.js';
+import { checkoutWidget } from './migrations/0040_checkout_widget.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, checkoutWidget];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before
