@@ -101,7 +101,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installHttpConventions(app);
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
-  await installCors(app, config.corsOrigins, [widgetCors(services)]);
+  await installCors(app, config.corsOrigins, [widgetCors()]);
   await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
@@ -174,7 +174,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   deliveryMethodRoutes(app, services);
   carrierIntegrationRoutes(app, services);
   sandboxRoutes(app, services);
-  widgetRoutes(app, services, { perMinute: config.widgetRateLimitPerMinute });
+  widgetRoutes(app, services, { perMinute: config.widgetRateLimitPerMinute, directory: config.widgetDir });
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

@@ -2171,6 +2171,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/widget.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkout widget script, latest build (cached 5 minutes)
+         * @description The checkout widget script, latest build (cached 5 minutes)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/manifest.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versioned widget files and their SRI hashes
+         * @description The versioned widget files and their SRI hashes
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A versioned widget file (widget.<hash>.js, widget-map.<hash>.js): immutable
+         * @description A versioned widget file (widget.<hash>.js, widget-map.<hash>.js): immutable
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getVersionedWidgetFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/shops/{id}/widget-key": {
         parameters: {
             query?: never;
@@ -16928,6 +16994,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript (text/javascript) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WidgetManifest */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        widget: {
+                            file: string;
+                            /** @description SRI hash for <script integrity> */
+                            integrity: string;
+                            bytes: number;
+                            gzipBytes: number;
+                        };
+                        map: {
+                            file: string;
+                            integrity: string;
+                            bytes: number;
+                            gzipBytes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVersionedWidgetFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript (text/javascript) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": components["schemas"]["Error"];
                 };
             };
         };

@@ -10,6 +10,7 @@ import { installKeyAndAddressLimit } from '../../platform/rate-limit.js';
 import { ErrorBody, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
 import type { WidgetCaller } from './service.js';
+import { widgetAssetRoutes } from './assets.js';
 import {
   ConfirmAnswer,
   ConfirmInput,
@@ -52,23 +53,20 @@ function keyOf(request: FastifyRequest): string {
   return typeof key === 'string' ? key : '';
 }
 
-/** CORS of the widget's API: a page of one of the key's origins, preflights too (they name the key in their URL). */
-export function widgetCors(services: Services): CorsDelegate {
-  return {
-    prefix: `${WIDGET_API_PREFIX}/`,
-    async options(request) {
-      const origin = request.headers.origin;
-      const allowed = await services.widget
-        .caller(keyOf(request), undefined)
-        .then((caller) => origin !== undefined && caller.key.allowedOrigins.includes(origin.toLowerCase()))
-        .catch(() => false);
-      return { origin: allowed ? origin : false, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type', 'X-Request-Id'], exposedHeaders: CORS_EXPOSED_HEADERS, credentials: false, maxAge: 600 };
-    },
-  };
+/**
+ * CORS of the widget's API: any page's Origin is echoed, so a page always reads why it was
+ * refused (a wrong key, an origin the key does not allow). What guards the data is the server's
+ * own check of the Origin on every call (WidgetService.caller): a browser always sends it and a
+ * page cannot change it.
+ */
+export function widgetCors(): CorsDelegate {
+  const options = { origin: true, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type', 'X-Request-Id'], exposedHeaders: CORS_EXPOSED_HEADERS, credentials: false, maxAge: 600 };
+  return { prefix: `${WIDGET_API_PREFIX}/`, options: async () => options };
 }
 
-export function widgetRoutes(app: App, services: Services, limits: { perMinute: number }): void {
+export function widgetRoutes(app: App, services: Services, settings: { perMinute: number; directory: string }): void {
   const widget = services.widget;
+  widgetAssetRoutes(app, settings.directory);
 
   app.post(
     '/v2/shops/:id/widget-key',
@@ -118,7 +116,7 @@ export function widgetRoutes(app: App, services: Services, limits: { perMinute: 
 
   app.register(
     async (api: App) => {
-      await installKeyAndAddressLimit(api, limits.perMinute, keyOf);
+      await installKeyAndAddressLimit(api, settings.perMinute, keyOf);
       api.decorateRequest('widget', null as unknown as WidgetCaller);
       // onRequest: a missing or wrong key is a 401 before the body is even read
       api.addHook('onRequest', async (request) => {

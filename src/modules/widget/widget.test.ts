@@ -95,10 +95,9 @@ describe('widget API: trust', () => {
     const foreign = await page('GET', '/localities?q=Моск', undefined, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('origin_not_allowed');
-    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it("answers CORS for the key's origins only, preflights included", async () => {
+  it('answers CORS to any page, so a refused page reads why; the data stays behind the Origin check', async () => {
     const ok = await page('GET', '/localities?q=Моск');
     expect(ok.headers['access-control-allow-origin']).toBe(PAGE);
     const preflight = await t.app.inject({
@@ -108,12 +107,13 @@ describe('widget API: trust', () => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(PAGE);
-    const foreign = await t.app.inject({
-      method: 'OPTIONS',
-      url: `/widget/v1/api/selections?key=${publicKey}`,
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
-    });
-    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    const foreign = await page('POST', '/selections', { ...CART, mode: 1, companyId: 1, pointId: 1 }, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('origin_not_allowed');
+    expect(foreign.headers['access-control-allow-origin']).toBe('https://evil.example');
+    const wrongKey = await page('GET', '/localities?q=Моск', undefined, { key: 'pk_wrong' });
+    expect(wrongKey.status).toBe(401);
+    expect(wrongKey.headers['access-control-allow-origin']).toBe(PAGE);
   });
 
   it('never takes an account token in place of the key, and the key opens nothing of /v2', async () => {
