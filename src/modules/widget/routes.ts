@@ -151,10 +151,10 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
           },
         },
         async (request, reply) => {
-          const tag = widget.pointsTag(request.widget, request.url);
+          const { tag, answer } = await widget.points(request.widget, request.query, request.url);
           reply.header('etag', tag).header('cache-control', 'private, max-age=60');
           if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-          return widget.points(request.widget, request.query);
+          return answer();
         },
       );
 

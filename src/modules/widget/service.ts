@@ -14,7 +14,7 @@ import type { DeliveryPoint } from '../../carriers/points.js';
 import type { CalculatorService } from '../calculator/service.js';
 import { pointTakes } from '../calculator/service.js';
 import type { AccountService } from '../accounts/service.js';
-import type { CalculatorBody, CalculatorPoint, DeliveryCompanyResult } from '../calculator/schemas.js';
+import type { CalculatorBody, CalculatorPoint, DeliveryCompanyResult, WidgetSettingsFull } from '../calculator/schemas.js';
 import type { WidgetSettingsService } from '../calculator/widget-settings.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { courierIntervalsIn } from '../companies/courier-intervals.js';
@@ -72,6 +72,9 @@ export type ConfirmOutcome = { kind: 'created'; id: number; quote: SelectedQuote
 export class WidgetService {
   private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
   private grid: { generation: number; grid: PointGrid } | null = null;
+  /** Answers of viewports by tag: the first view of a city is the same for every buyer there. */
+  private readonly pointAnswers = new BoundedMap<string, PointsAnswer>(2_000, 32 * 1024 * 1024);
+  private names: Array<{ name: string; nameEn: string; presented: WidgetLocality }> | null = null;
 
   constructor(
     private readonly store: WidgetStore,
@@ -128,27 +131,49 @@ export class WidgetService {
     const typed = cleanName(query.q);
     if (typed.length === 0) return [];
     const limit = query.limit ?? 10;
-    const found: Locality[] = [];
-    for (const locality of this.reference.localities.all) {
-      if (cleanName(locality.name).startsWith(typed) || locality.nameEn.toLowerCase().startsWith(typed)) found.push(locality);
+    const found: WidgetLocality[] = [];
+    // most populous first: the first matches are the answer
+    for (const entry of this.localityNames()) {
+      if (!entry.name.startsWith(typed) && !entry.nameEn.startsWith(typed)) continue;
+      found.push(entry.presented);
+      if (found.length === limit) break;
     }
-    return found
-      .sort((a, b) => b.population - a.population)
-      .slice(0, limit)
-      .map(presentLocality);
+    return found;
   }
 
-  /** Points in a viewport that take the parcel, of the companies the shop shows; clusters when zoomed out. */
-  async points(caller: WidgetCaller, query: PointsQuery): Promise<PointsAnswer> {
+  /**
+   * Points in a viewport that take the parcel, of the companies the shop shows; clusters when
+   * zoomed out. `tag` names the answer (data, the shop's settings, the query): equal tags, equal
+   * answers, so it is the ETag and the key of the answers remembered.
+   */
+  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => PointsAnswer }> {
     const [west, south, east, north] = query.bbox.split(',').map(Number);
     if (west >= east || south >= north || Math.abs(west) > 180 || Math.abs(east) > 180 || Math.abs(south) > 90 || Math.abs(north) > 90) {
       throw fieldError('bbox', 'must be west,south,east,north with west < east and south < north');
     }
-    const view: Viewport = { west, south, east, north };
     const settings = await this.widgetSettings.forShop(caller.scope, caller.key.shopId);
+    const serving = (await this.reference.registry.companiesOf(caller.scope.accountId)).map((entry) => entry.company.id);
+    const generation = this.reference.registry.generation;
+    const tag = `"${createHash('sha1')
+      .update(JSON.stringify([generation, caller.key.shopId, serving, settings.hiddenCompanyIds, settings.defaultWeight, settings.defaultDimensions, url.replace(/([?&])key=[^&]*/, '$1')]))
+      .digest('base64url')}"`;
+    return {
+      tag,
+      answer: () => {
+        const known = this.pointAnswers.get(tag);
+        if (known) return known;
+        const answer = this.pointsIn({ west, south, east, north }, query, settings, new Set(serving));
+        // weighed by points (about 280 bytes each in memory): at most 32 MB of answers
+        this.pointAnswers.set(tag, answer, 280 * answer.points.length + 40 * answer.clusters.length);
+        return answer;
+      },
+    };
+  }
+
+  private pointsIn(view: Viewport, query: PointsQuery, settings: WidgetSettingsFull, serving: Set<number>): PointsAnswer {
     const hidden = new Set(settings.hiddenCompanyIds);
     const wanted = query.companyIds ? new Set(query.companyIds) : null;
-    const serving = new Set((await this.reference.registry.companiesOf(caller.scope.accountId)).map((entry) => entry.company.id).filter((id) => !hidden.has(id) && (!wanted || wanted.has(id))));
+    const shown = (companyId: number) => serving.has(companyId) && !hidden.has(companyId) && (!wanted || wanted.has(companyId));
     const types = query.types ? new Set<number>(query.types) : null;
     const parcel = {
       weightKg: query.weight ?? settings.defaultWeight ?? null,
@@ -161,7 +186,7 @@ export class WidgetService {
       card: query.card ?? false,
       fitting: query.fitting ?? false,
     };
-    const found = this.pointGrid().within(view, (point) => serving.has(point.companyId) && (!types || types.has(point.type)) && pointTakesParcel(point, parcel));
+    const found = this.pointGrid().within(view, (point) => shown(point.companyId) && (!types || types.has(point.type)) && pointTakesParcel(point, parcel));
     if (query.zoom < CLUSTER_BELOW_ZOOM || found.length > MAX_POINTS) return { clusters: clusterPoints(found, view), points: [] };
     return { clusters: [], points: found.map(presentPoint) };
   }
@@ -240,9 +265,14 @@ export class WidgetService {
     return this.grid.grid;
   }
 
-  /** An ETag of a points answer: the same viewport and filters on the same data answer the same. */
-  pointsTag(caller: WidgetCaller, url: string): string {
-    return `"${createHash('sha1').update(`${this.reference.registry.generation}|${caller.key.shopId}|${url.replace(/([?&])key=[^&]*/, '$1')}`).digest('base64url')}"`;
+  /** Localities with their names made comparable once, the most populous first. */
+  private localityNames(): Array<{ name: string; nameEn: string; presented: WidgetLocality }> {
+    if (!this.names) {
+      this.names = [...this.reference.localities.all]
+        .sort((a, b) => b.population - a.population)
+        .map((locality) => ({ name: cleanName(locality.name), nameEn: locality.nameEn.toLowerCase(), presented: presentLocality(locality) }));
+    }
+    return this.names;
   }
 
   private locality(city: { fias?: string; name?: string; region?: string }): Locality {
