@@ -28,6 +28,7 @@ import {
   WidgetLocality,
 } from './schemas.js';
 import Type from 'typebox';
+import type { PointsAnswer as PointsAnswerType } from './schemas.js';
 
 export const WIDGET_API_PREFIX = '/widget/v1/api';
 const tags = ['Checkout widget'];
@@ -154,7 +155,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
           const { tag, answer } = await widget.points(request.widget, request.query, request.url);
           reply.header('etag', tag).header('cache-control', 'private, max-age=60');
           if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-          return answer();
+          return reply.type('application/json; charset=utf-8').send(answer() as unknown as PointsAnswerType);
         },
       );
 

@@ -73,7 +73,7 @@ export class WidgetService {
   private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
   private grid: { generation: number; grid: PointGrid } | null = null;
   /** Answers of viewports by tag: the first view of a city is the same for every buyer there. */
-  private readonly pointAnswers = new BoundedMap<string, PointsAnswer>(2_000, 32 * 1024 * 1024);
+  private readonly pointAnswers = new BoundedMap<string, string>(2_000, 32 * 1024 * 1024);
   private names: Array<{ name: string; nameEn: string; presented: WidgetLocality }> | null = null;
 
   constructor(
@@ -146,7 +146,7 @@ export class WidgetService {
    * zoomed out. `tag` names the answer (data, the shop's settings, the query): equal tags, equal
    * answers, so it is the ETag and the key of the answers remembered.
    */
-  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => PointsAnswer }> {
+  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => string }> {
     const [west, south, east, north] = query.bbox.split(',').map(Number);
     if (west >= east || south >= north || Math.abs(west) > 180 || Math.abs(east) > 180 || Math.abs(south) > 90 || Math.abs(north) > 90) {
       throw fieldError('bbox', 'must be west,south,east,north with west < east and south < north');
@@ -162,9 +162,9 @@ export class WidgetService {
       answer: () => {
         const known = this.pointAnswers.get(tag);
         if (known) return known;
-        const answer = this.pointsIn({ west, south, east, north }, query, settings, new Set(serving));
-        // weighed by points (about 280 bytes each in memory): at most 32 MB of answers
-        this.pointAnswers.set(tag, answer, 280 * answer.points.length + 40 * answer.clusters.length);
+        // kept as JSON text: a city's 300 points are 80 kB, which serialising again would cost each time
+        const answer = JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)));
+        this.pointAnswers.set(tag, answer, answer.length);
         return answer;
       },
     };
