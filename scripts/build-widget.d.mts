@@ -5,4 +5,4 @@ export interface WidgetFile {
   bytes: number;
   gzipBytes: number;
 }
-export function buildWidget(outDir?: string): Promise<{ widget: WidgetFile; map: WidgetFile }>;
+export function buildWidget(outDir?: string): Promise<{ widget: WidgetFile; map: WidgetFile; compat: WidgetFile }>;

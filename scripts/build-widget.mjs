@@ -1,5 +1,5 @@
 // Builds the checkout widget (widget/src) into <out>/v1/: widget.<hash>.js (the page's script,
-// an IIFE), widget-map.<hash>.js (Leaflet and the map, an ES module loaded only when a map is
+// an IIFE), saferoute-compat.<hash>.js (the widget era's SafeRouteCartWidget), widget-map.<hash>.js (Leaflet and the map, an ES module loaded only when a map is
 // shown), widget.js (the same bytes as the hashed file, for pages that want the latest), and
 // manifest.json with each file's SRI hash and gzipped size. Plain JavaScript: it runs from
 // build-if-stale.mjs before anything is compiled.
@@ -32,15 +32,23 @@ export async function buildWidget(outDir = path.join(root, 'dist', 'widget')) {
   const coreBytes = Buffer.from(core.outputFiles[0].contents);
   const coreHash = hashed(coreBytes);
   const coreFile = `widget.${coreHash.short}.js`;
+  // the widget era's SafeRouteCartWidget, our widget inside (a page loads one or the other)
+  const compat = await esbuild.build({ ...common, entryPoints: [path.join(root, 'widget/src/compat.ts')], format: 'iife', define: { MAP_FILE: JSON.stringify(mapFile) } });
+  const compatBytes = Buffer.from(compat.outputFiles[0].contents);
+  const compatHash = hashed(compatBytes);
+  const compatFile = `saferoute-compat.${compatHash.short}.js`;
   const dir = path.join(outDir, 'v1');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, coreFile), coreBytes);
   fs.writeFileSync(path.join(dir, 'widget.js'), coreBytes);
   fs.writeFileSync(path.join(dir, mapFile), mapBytes);
+  fs.writeFileSync(path.join(dir, compatFile), compatBytes);
+  fs.writeFileSync(path.join(dir, 'saferoute-compat.js'), compatBytes);
   const manifest = {
     widget: { file: coreFile, integrity: coreHash.integrity, bytes: coreHash.bytes, gzipBytes: coreHash.gzipBytes },
     map: { file: mapFile, integrity: mapHash.integrity, bytes: mapHash.bytes, gzipBytes: mapHash.gzipBytes },
+    compat: { file: compatFile, integrity: compatHash.integrity, bytes: compatHash.bytes, gzipBytes: compatHash.gzipBytes },
   };
   fs.writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

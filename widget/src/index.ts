@@ -31,6 +31,10 @@ export interface WidgetOptions {
   map?: 'none' | MapOptions;
   /** The service's address; by default the one widget.js came from. */
   apiUrl?: string;
+  /** Ask the buyer's name, phone and e-mail, kept with the selection (the widget-era compatibility script). */
+  askContacts?: boolean;
+  /** Prefilled contacts when askContacts is on. */
+  contacts?: { fullName?: string; phone?: string; email?: string };
 }
 
 export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'error';
@@ -102,13 +106,22 @@ export class Widget {
     const input = el('input', { id: inputId, type: 'search', autocomplete: 'off', placeholder: w.cityPlaceholder, role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'dw-suggest' });
     const suggest = el('ul', { id: 'dw-suggest', class: 'suggest', role: 'listbox', hidden: '' });
     search.append(el('label', { for: inputId }, w.city), input, suggest);
+    const contacts = el('div', { class: 'contacts', hidden: '' });
+    if (options.askContacts) {
+      contacts.hidden = false;
+      for (const [name, label, type] of [['fullName', w.fullName, 'text'], ['phone', w.phone, 'tel'], ['email', 'E-mail', 'email']] as const) {
+        const input = el('input', { name, type, placeholder: label, 'aria-label': label, autocomplete: name === 'fullName' ? 'name' : name === 'phone' ? 'tel' : 'email' });
+        input.value = options.contacts?.[name] ?? '';
+        contacts.append(input);
+      }
+    }
     const tabs = el('div', { class: 'tabs', role: 'group' });
     const views = el('div', { class: 'views', role: 'group', hidden: '' });
     const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
     const extra = el('div');
     const list = el('ul', { class: 'list', role: 'listbox' });
     const mapBox = el('div', { class: 'map', hidden: '' });
-    box.append(search, tabs, views, status, extra, list, mapBox);
+    box.append(contacts, search, tabs, views, status, extra, list, mapBox);
     this.root.append(style, box);
     this.parts = { input, suggest, tabs, views, status, extra, list, mapBox };
     this.wireSearch();
@@ -403,15 +416,30 @@ export class Widget {
     return { street: value('street'), house: value('house'), flat: value('flat') };
   }
 
+  /** The contacts typed (askContacts), or null when a required one is missing. */
+  contacts(): { fullName?: string; phone?: string; email?: string } | null {
+    const value = (name: string) => (this.root.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
+    return { fullName: value('fullName'), phone: value('phone'), email: value('email') };
+  }
+
   private async choose(choice: Record<string, unknown>): Promise<Selection | null> {
+    let contacts: Record<string, string | undefined> | undefined;
+    if (this.options.askContacts) {
+      contacts = this.contacts() ?? {};
+      if (!contacts.fullName || !contacts.phone) {
+        this.setStatus(this.words.needContacts, true);
+        return null;
+      }
+    }
     try {
-      const selection = await this.api.select({ ...this.cart(), ...choice });
+      const selection = await this.api.select({ ...this.cart(), ...choice, ...(contacts ? { contacts } : {}) });
       for (const item of this.parts.list.querySelectorAll('.item')) {
         const mine = choice.pointId ? (item as HTMLElement).dataset.point === String(choice.pointId) : (item as HTMLElement).dataset.company === String(choice.companyId);
         item.setAttribute('aria-selected', String(mine));
       }
       this.setStatus(`${this.words.chosen}: ${selection.quote.companyName}${selection.quote.point ? `, ${selection.quote.point.address}` : ''} — ${money(selection.quote.totalPrice, this.options.locale)}`);
-      this.emit('select', selection);
+      // what the buyer chose, beside the priced answer: address, slot, contacts
+      this.emit('select', { ...selection, choice: { ...choice, ...(contacts ? { contacts } : {}) } });
       return selection;
     } catch (error) {
       this.fail(error);

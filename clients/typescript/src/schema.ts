@@ -2193,6 +2193,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/saferoute-compat.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)
+         * @description The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetEraCompatibilityScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/v1/manifest.json": {
         parameters: {
             query?: never;
@@ -2281,6 +2303,50 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         post: operations["createOrderFromWidgetSelection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widgets/update-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Widget era: make (or find) the order of a widget selection
+         * @description For shop plugins of the widget era, unchanged: id is what the compatibility widget's done event gave. JSON or PHP form; Shop-Id or shop-id. Answers the order id as cabinetId.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["updateWidgetEraOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widgets/confirm-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Widget era: the order of a checkout session
+         * @description checkoutSessId is the selection token (the SR_checkoutSessId cookie the compatibility widget sets). The widget takes no payment, so nothing is marked paid.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["confirmWidgetEraOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -17031,6 +17097,39 @@ export interface operations {
             };
         };
     };
+    getWidgetEraCompatibilityScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript (text/javascript) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWidgetManifest: {
         parameters: {
             query?: never;
@@ -17057,6 +17156,12 @@ export interface operations {
                             gzipBytes: number;
                         };
                         map: {
+                            file: string;
+                            integrity: string;
+                            bytes: number;
+                            gzipBytes: number;
+                        };
+                        compat: {
                             file: string;
                             integrity: string;
                             bytes: number;
@@ -17510,6 +17615,247 @@ export interface operations {
             };
             /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
             422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWidgetEraOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by some widget-era plugins; accepted, no effect */
+                "from-widget"?: string;
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the widget's done event gave (a selection token), or an order id (cabinetId) */
+                    id: string | number;
+                    /** @description The CMS's order number */
+                    cmsId?: string | number;
+                    /** @description The CMS's own status id: accepted, not kept */
+                    status?: string | number;
+                    /** @description The CMS's payment method: accepted, not kept */
+                    paymentMethod?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the widget's done event gave (a selection token), or an order id (cabinetId) */
+                    id: string | number;
+                    /** @description The CMS's order number */
+                    cmsId?: string | number;
+                    /** @description The CMS's own status id: accepted, not kept */
+                    status?: string | number;
+                    /** @description The CMS's payment method: accepted, not kept */
+                    paymentMethod?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetEraOrder */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order id */
+                        cabinetId: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmWidgetEraOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by some widget-era plugins; accepted, no effect */
+                "from-widget"?: string;
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The SR_checkoutSessId cookie: the selection token */
+                    checkoutSessId: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The SR_checkoutSessId cookie: the selection token */
+                    checkoutSessId: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetEraOrder */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order id */
+                        cabinetId: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -18117,6 +18463,12 @@ export interface operations {
                         flat?: string;
                         zipCode?: string;
                     };
+                    /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
+                    contacts?: {
+                        fullName: string;
+                        phone: string;
+                        email?: string;
+                    };
                     courier?: {
                         date?: string;
                         intervalId?: number;
@@ -18164,6 +18516,12 @@ export interface operations {
                         house?: string;
                         flat?: string;
                         zipCode?: string;
+                    };
+                    /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
+                    contacts?: {
+                        fullName: string;
+                        phone: string;
+                        email?: string;
                     };
                     courier?: {
                         date?: string;

@@ -14,14 +14,16 @@ import { ErrorBody } from '../../platform/schemas.js';
 export interface WidgetManifest {
   widget: { file: string; integrity: string; bytes: number; gzipBytes: number };
   map: { file: string; integrity: string; bytes: number; gzipBytes: number };
+  compat: { file: string; integrity: string; bytes: number; gzipBytes: number };
 }
 
-const HASHED_FILE = /^widget(-map)?\.[0-9a-f]{12}\.js$/;
+const HASHED_FILE = /^(widget|widget-map|saferoute-compat)\.[0-9a-f]{12}\.js$/;
 const Script = Type.Unsafe<string>({ description: 'JavaScript (text/javascript)' });
 const ManifestSchema = Type.Object(
   {
     widget: Type.Object({ file: Type.String(), integrity: Type.String({ description: 'SRI hash for <script integrity>' }), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
     map: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
+    compat: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
   },
   { description: 'WidgetManifest' },
 );
@@ -38,15 +40,20 @@ export function widgetAssetRoutes(app: App, directory: string): void {
   const notBuilt = () => new AppError(404, 'widget_not_built', 'The checkout widget is not built here: run npm run build.');
   const common = { tags: ['Checkout widget'], security: [] };
 
-  app.get(
-    '/widget/v1/widget.js',
-    { config: { public: true }, schema: { ...common, summary: 'The checkout widget script, latest build (cached 5 minutes)', produces: ['text/javascript'], response: { 200: Script, 404: ErrorBody } } },
-    async (_request, reply) => {
-      const bytes = files.get('widget.js');
-      if (!bytes) throw notBuilt();
-      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(bytes as unknown as string);
-    },
-  );
+  for (const [name, summary] of [
+    ['widget.js', 'The checkout widget script, latest build (cached 5 minutes)'],
+    ['saferoute-compat.js', "The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)"],
+  ] as const) {
+    app.get(
+      `/widget/v1/${name}`,
+      { config: { public: true }, schema: { ...common, summary, produces: ['text/javascript'], response: { 200: Script, 404: ErrorBody } } },
+      async (_request, reply) => {
+        const bytes = files.get(name);
+        if (!bytes) throw notBuilt();
+        return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(bytes as unknown as string);
+      },
+    );
+  }
 
   app.get(
     '/widget/v1/manifest.json',

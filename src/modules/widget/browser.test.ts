@@ -52,6 +52,7 @@ describe.skipIf(!CHROMIUM || process.env.BROWSER_TESTS === '0')('the checkout wi
   let shopServer: http.Server;
   let shopOrigin: string;
   let publicKey: string;
+  let shopIdOfKey: number;
   let browser: Browser;
   let widgetDir: string;
   let manifest: Awaited<ReturnType<typeof buildWidget>>;
@@ -112,6 +113,7 @@ try {
     owner = (await t.newAccount('Магазин')).client;
     const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
     const shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
+    shopIdOfKey = shopId;
     apiOrigin = await t.app.listen({ host: '127.0.0.1', port: 0 });
     shopServer = http.createServer((request, response) => {
       if (request.url?.startsWith('/tiles/')) return void response.writeHead(200, { 'content-type': 'image/png' }).end(tile);
@@ -192,6 +194,34 @@ try {
     await shot(page, 'phone-courier');
     await page.context().close();
   }, 90_000);
+
+  it("a widget-era plugin's page, unchanged but for the script URL: SafeRouteCartWidget's done, then update-order", async () => {
+    nextPage = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<script src="${apiOrigin}/widget/v1/saferoute-compat.js?key=${publicKey}" charset="utf-8"></script></head>
+<body><div id="sr_widget"></div><script>
+window.events = [];
+const widget = new SafeRouteCartWidget('sr_widget', { apiScript: '/wp-json/saferoute-widget-api/saferoute', lang: 'ru', currency: 'rub', mod: 'woocommerce',
+  products: [{ name: 'Кружка', vendorCode: 'MUG-1', price: '1200', discount: '200', count: '1', width: 10, height: 10, length: 15 }], weight: 0.5,
+  regionName: 'Москва', userFullName: 'Вера Плагинова', userPhone: '+7 999 000-22-33' });
+for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) => window.events.push({ name, detail: data }));
+</script></body></html>`;
+    const context = await browser.newContext({ viewport: PHONE, locale: 'ru-RU' });
+    const page = await context.newPage();
+    await page.goto(`${shopOrigin}/checkout`);
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    await page.locator('.item[data-point]').first().click();
+    const done = (await waitForEvent(page, 'done')) as { id: string; confirmed: boolean; checkoutSessId: string };
+    expect(done.confirmed).toBe(false);
+    const change = (await events(page, 'change'))[0] as { city: { name: string }; contacts: { fullName: string }; delivery: { type: number; point: { id: number }; totalPrice: number } };
+    expect(change).toMatchObject({ city: { name: 'Москва' }, contacts: { fullName: 'Вера Плагинова' }, delivery: { type: 1 } });
+    expect((await context.cookies()).map((cookie) => cookie.name)).toContain('SR_checkoutSessId');
+    await shot(page, 'phone-saferoute-compat');
+    const updated = await owner.post('/v2/widgets/update-order', { id: done.id, cmsId: '2001', status: 'wc-on-hold', paymentMethod: 'cod' }, { form: true, headers: { 'shop-id': String(shopIdOfKey) } });
+    expect(updated.status).toBe(200);
+    const order = await owner.get(`/v2/orders/${updated.body.cabinetId}`);
+    expect(order.body).toMatchObject({ cmsId: '2001', delivery: { point: { id: change.delivery.point.id } }, recipient: { fullName: 'Вера Плагинова' } });
+    await context.close();
+  }, 60_000);
 
   it('a bad key and an unreachable service: an error event and a message; the page goes on', async () => {
     const bad = await open({ map: 'none', publicKey: 'pk_wrong', defaultLocation: { name: 'Москва' } }, PHONE);

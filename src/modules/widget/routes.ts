@@ -12,6 +12,9 @@ import type { Services } from '../../services.js';
 import type { WidgetCaller } from './service.js';
 import { widgetAssetRoutes } from './assets.js';
 import {
+  CabinetAnswer,
+  ConfirmOrderInput,
+  UpdateOrderInput,
   ConfirmAnswer,
   ConfirmInput,
   KeyQuery,
@@ -113,6 +116,38 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
         quote: outcome.quote,
       });
     },
+  );
+
+  const widgetEra = (summary: string, description: string) => ({
+    tags,
+    summary,
+    description,
+    headers: Type.Object({ 'from-widget': Type.Optional(Type.String({ description: 'Sent by some widget-era plugins; accepted, no effect' })) }),
+  });
+  app.post(
+    '/v2/widgets/update-order',
+    {
+      schema: {
+        ...widgetEra(
+          'Widget era: make (or find) the order of a widget selection',
+          "For shop plugins of the widget era, unchanged: id is what the compatibility widget's done event gave. JSON or PHP form; Shop-Id or shop-id. Answers the order id as cabinetId.",
+        ),
+        body: UpdateOrderInput,
+        response: { 200: CabinetAnswer, ...errorResponses(403, 404, 409, 422) },
+      },
+    },
+    async (request) => widget.updateWidgetEraOrder(request.scope, request.body),
+  );
+  app.post(
+    '/v2/widgets/confirm-order',
+    {
+      schema: {
+        ...widgetEra('Widget era: the order of a checkout session', 'checkoutSessId is the selection token (the SR_checkoutSessId cookie the compatibility widget sets). The widget takes no payment, so nothing is marked paid.'),
+        body: ConfirmOrderInput,
+        response: { 200: CabinetAnswer, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request) => widget.confirmWidgetEraOrder(request.scope, request.body),
   );
 
   app.register(

@@ -152,6 +152,16 @@ export const SelectionInput = Type.Object({
       zipCode: Type.Optional(Type.String({ maxLength: 16 })),
     }),
   ),
+  contacts: Type.Optional(
+    Type.Object(
+      {
+        fullName: Type.String({ minLength: 1, maxLength: 255 }),
+        phone: Type.String({ minLength: 5, maxLength: 32, pattern: '^\\+?[0-9 ()\\-]{5,32}$', 'x-message': 'must be a phone number of digits, with an optional leading +' }),
+        email: Type.Optional(Type.String({ maxLength: 255 })),
+      },
+      { description: "The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient" },
+    ),
+  ),
   courier: Type.Optional(Type.Object({ date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-message': 'must be YYYY-MM-DD' })), intervalId: Type.Optional(CodeId()) })),
 });
 export type SelectionInput = Static<typeof SelectionInput>;
@@ -196,3 +206,18 @@ export const PriceChanged = Type.Object(
   },
   { description: 'A conflict: price_changed (the new quote is in `quote`; nothing was made), selection_used, selection_expired, selection_unavailable' },
 );
+
+const WidgetEraId = Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1 })]);
+
+export const UpdateOrderInput = Type.Object({
+  id: { ...WidgetEraId, description: "What the widget's done event gave (a selection token), or an order id (cabinetId)" },
+  cmsId: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()], { description: "The CMS's order number" })),
+  status: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()], { description: "The CMS's own status id: accepted, not kept" })),
+  paymentMethod: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()], { description: "The CMS's payment method: accepted, not kept" })),
+});
+export type UpdateOrderInput = Static<typeof UpdateOrderInput>;
+
+export const ConfirmOrderInput = Type.Object({ checkoutSessId: { ...WidgetEraId, description: 'The SR_checkoutSessId cookie: the selection token' } });
+export type ConfirmOrderInput = Static<typeof ConfirmOrderInput>;
+
+export const CabinetAnswer = Type.Object({ cabinetId: Type.Integer({ description: 'The order id' }) }, { description: 'WidgetEraOrder' });

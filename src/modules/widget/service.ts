@@ -28,6 +28,8 @@ import type { ShopService } from '../shops/service.js';
 import { clusterPoints, PointGrid, type Viewport } from './points-index.js';
 import type {
   ConfirmInput,
+  ConfirmOrderInput,
+  UpdateOrderInput,
   LocalitySearchQuery,
   PointsAnswer,
   PointsQuery,
@@ -251,6 +253,35 @@ export class WidgetService {
       await this.store.release(scope.accountId, record.id);
       throw error;
     }
+  }
+
+  // ---------------------------------------------------------------- the widget era's plugins
+
+  /**
+   * `POST /v2/widgets/update-order`: the order of the selection the widget's `done` named, made
+   * now with the buyer's contacts the widget took (once; later calls, on every CMS status change,
+   * answer the same order). A number is an order id already made (plugins send `cabinetId` back).
+   */
+  async updateWidgetEraOrder(scope: Scope, input: UpdateOrderInput): Promise<{ cabinetId: number }> {
+    if (typeof input.id === 'number' || /^\d+$/.test(input.id)) return { cabinetId: (await this.orders.get(scope, Number(input.id))).id };
+    const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(input.id));
+    if (!record) throw new AppError(404, 'selection_not_found', 'No selection or order has this id in this account.');
+    requireShopAccess(scope, record.shopId);
+    if (record.orderId !== null) return { cabinetId: record.orderId };
+    const contacts = record.selection.input.contacts;
+    if (!contacts) throw new AppError(422, 'contacts_missing', "The widget took no contacts for this selection: confirm it with POST /v2/widget/orders and the recipient.");
+    const outcome = await this.confirm(scope, { selectionToken: input.id, ...(input.cmsId !== undefined ? { cmsId: String(input.cmsId) } : {}), recipient: contacts });
+    if (outcome.kind === 'price_changed') throw conflict('price_changed', `The delivery price changed from ${outcome.was} to ${outcome.quote.totalPrice}: nothing was made; the buyer chooses again.`);
+    return { cabinetId: outcome.id };
+  }
+
+  /** `POST /v2/widgets/confirm-order`: the order a selection became (the widget takes no payment, so there is nothing more to confirm). */
+  async confirmWidgetEraOrder(scope: Scope, input: ConfirmOrderInput): Promise<{ cabinetId: number }> {
+    const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(String(input.checkoutSessId)));
+    if (!record) throw new AppError(404, 'selection_not_found', 'No selection has this checkoutSessId in this account.');
+    requireShopAccess(scope, record.shopId);
+    if (record.orderId === null) throw conflict('order_not_made', 'No order was made of this selection yet: POST /v2/widgets/update-order first.');
+    return { cabinetId: record.orderId };
   }
 
   // ---------------------------------------------------------------- helpers

@@ -304,3 +304,46 @@ describe('widget API: rate limit', () => {
     }
   });
 });
+
+describe('widget-era plugins: update-order and confirm-order', () => {
+  const contacts = { fullName: 'Вера Плагинова', phone: '+79990002233', email: 'vera@example.com' };
+
+  async function selection(withContacts: boolean): Promise<string> {
+    const point = await firstPoint();
+    const selected = await page('POST', '/selections', { ...CART, mode: 1, companyId: point.companyId, pointId: point.id, ...(withContacts ? { contacts } : {}) });
+    expect(selected.status).toBe(201);
+    return selected.body.token;
+  }
+
+  it('makes the order once, as WooCommerce (form, shop-id) and Bitrix (JSON, Shop-Id, From-Widget) send it, and answers cabinetId', async () => {
+    const token = await selection(true);
+    const woo = await owner.post('/v2/widgets/update-order', { id: token, cmsId: '1055', status: 'wc-on-hold', paymentMethod: 'cod' }, { form: true, headers: { 'shop-id': String(shopId) } });
+    expect(woo.status).toBe(200);
+    const cabinetId = woo.body.cabinetId;
+    expect(Number.isInteger(cabinetId)).toBe(true);
+    const order = await owner.get(`/v2/orders/${cabinetId}`);
+    expect(order.body).toMatchObject({ cmsId: '1055', recipient: { fullName: contacts.fullName, phone: contacts.phone } });
+    const bitrix = await owner.post('/v2/widgets/update-order', { id: token, cmsId: 1055, status: 'N' }, { headers: { 'Shop-Id': String(shopId), 'From-Widget': '1' } });
+    expect(bitrix.body).toEqual({ cabinetId });
+    expect((await owner.post('/v2/widgets/update-order', { id: cabinetId, status: 'P' })).body).toEqual({ cabinetId });
+    const confirmed = await owner.post('/v2/widgets/confirm-order', { checkoutSessId: token }, { form: true, headers: { 'shop-id': String(shopId) } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ cabinetId });
+  });
+
+  it('refuses what it cannot do, in the house body', async () => {
+    const bare = await selection(false);
+    const noContacts = await owner.post('/v2/widgets/update-order', { id: bare, cmsId: '7' });
+    expect(noContacts.status).toBe(422);
+    expect(noContacts.body.code).toBe('contacts_missing');
+    expect((await owner.post('/v2/widgets/confirm-order', { checkoutSessId: bare })).status).toBe(409);
+    expect((await owner.post('/v2/widgets/update-order', { cmsId: '7' })).status).toBe(400);
+    expect((await owner.post('/v2/widgets/update-order', { id: 'sel_unknown' })).status).toBe(404);
+    expect((await owner.post('/v2/widgets/update-order', { id: 99999999 })).status).toBe(404);
+    const token = await selection(true);
+    expect((await stranger.post('/v2/widgets/update-order', { id: token })).status).toBe(404);
+    expect((await t.client().post('/v2/widgets/update-order', { id: token })).status).toBe(401);
+    expect((await owner.withToken(otherShopApiKey).post('/v2/widgets/update-order', { id: token })).status).toBe(403);
+    expect((await owner.post('/v2/widgets/update-order', { id: token }, { headers: { 'shop-id': '999999' } })).status).toBe(400);
+  });
+});
