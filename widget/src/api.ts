@@ -1,64 +1,22 @@
 /** The widget's calls to the service: the publishable key in the URL, our error body on refusals. */
 
-export interface Locality {
-  fias: string;
-  name: string;
-  type: string;
-  region: string;
-  countryCode: string;
-  latitude: number;
-  longitude: number;
-}
+/**
+ * The answers' types come from the generated API client (clients/typescript): a change of the
+ * API breaks the widget's type-check, as it breaks the client's.
+ */
+import type { operations } from '../../clients/typescript/src/schema.js';
 
-export interface Point {
-  id: number;
-  companyId: number;
-  type: number;
-  name: string;
-  address: string;
-  latitude: number;
-  longitude: number;
-  schedule: Array<{ from: string; to: string } | null>;
-  cashPaymentAvailable: boolean;
-  cardPaymentAvailable: boolean;
-  fittingAvailable: boolean;
-}
+type Json<K extends keyof operations, S extends 200 | 201> = operations[K]['responses'] extends { [status in S]: { content: { 'application/json': infer T } } } ? T : never;
+type Body<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer T } } } ? T : never;
 
-export interface Cluster {
-  latitude: number;
-  longitude: number;
-  count: number;
-}
-
-export interface Option {
-  mode: number;
-  companyId: number | string;
-  companyName: string;
-  tariffName: string | null;
-  totalPrice: number;
-  deliveryDays: { min: number; max: number };
-  deliveryDate: { from: string; to: string };
-  cashPaymentAvailable: boolean;
-  cardPaymentAvailable: boolean;
-  courierIntervals?: Array<{ id: number; timeFrom: string; timeTo: string; isDefault: boolean }>;
-}
-
-export interface Selection {
-  token: string;
-  expiresAt: string;
-  quote: Option & { point: Point | null };
-}
-
-export interface Product {
-  name?: string;
-  vendorCode?: string;
-  price: number;
-  count?: number;
-  weight?: number;
-  width?: number;
-  height?: number;
-  length?: number;
-}
+export type Locality = Json<'searchWidgetLocalities', 200>[number];
+type PointsAnswer = Json<'listWidgetPoints', 200>;
+export type Point = PointsAnswer['points'][number];
+export type Cluster = PointsAnswer['clusters'][number];
+type QuoteAnswer = Json<'quoteWidgetCart', 200>;
+export type Option = QuoteAnswer['options'][number];
+export type Selection = Json<'createWidgetSelection', 201>;
+export type Product = Body<'quoteWidgetCart'>['products'][number];
 
 /** A refusal or a fault, as the `error` event carries it. */
 export class WidgetError extends Error {
@@ -104,11 +62,11 @@ export class Api {
     return this.call(`/localities?q=${encodeURIComponent(q)}&limit=8`);
   }
 
-  points(query: string): Promise<{ clusters: Cluster[]; points: Point[] }> {
+  points(query: string): Promise<PointsAnswer> {
     return this.call(`/points?${query}`);
   }
 
-  quotes(body: unknown): Promise<{ city: Locality; options: Option[] }> {
+  quotes(body: unknown): Promise<QuoteAnswer> {
     return this.call('/quotes', body);
   }
 
