@@ -2245,8 +2245,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A versioned widget file (widget.<hash>.js, widget-map.<hash>.js): immutable
-         * @description A versioned widget file (widget.<hash>.js, widget-map.<hash>.js): immutable
+         * A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable
+         * @description A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -17150,7 +17150,7 @@ export interface operations {
                     "application/json": {
                         widget: {
                             file: string;
-                            /** @description SRI hash for <script integrity> */
+                            /** @description SRI hash for the `integrity` attribute of the script tag */
                             integrity: string;
                             bytes: number;
                             gzipBytes: number;

@@ -21,7 +21,7 @@ const HASHED_FILE = /^(widget|widget-map|saferoute-compat)\.[0-9a-f]{12}\.js$/;
 const Script = Type.Unsafe<string>({ description: 'JavaScript (text/javascript)' });
 const ManifestSchema = Type.Object(
   {
-    widget: Type.Object({ file: Type.String(), integrity: Type.String({ description: 'SRI hash for <script integrity>' }), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
+    widget: Type.Object({ file: Type.String(), integrity: Type.String({ description: 'SRI hash for the `integrity` attribute of the script tag' }), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
     map: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
     compat: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
   },
@@ -70,7 +70,7 @@ export function widgetAssetRoutes(app: App, directory: string): void {
       config: { public: true },
       schema: {
         ...common,
-        summary: 'A versioned widget file (widget.<hash>.js, widget-map.<hash>.js): immutable',
+        summary: 'A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable',
         params: Type.Object({ file: Type.String({ maxLength: 64 }) }),
         produces: ['text/javascript'],
         response: { 200: Script, 404: ErrorBody },
