@@ -1,6 +1,6 @@
 /** Models of the checkout widget: its key, the calls a shop's page makes, and the server-side confirm. */
 import Type, { type Static } from 'typebox';
-import { CodeId, Nullable, RecordId } from '../../platform/schemas.js';
+import { CodeId, INT32_MAX, Nullable, RecordId } from '../../platform/schemas.js';
 import { CompanyIdOut, CompanyRef } from '../calculator/schemas.js';
 
 /** An origin as a browser sends it: scheme, host and port, no path. */
@@ -207,13 +207,15 @@ export const PriceChanged = Type.Object(
   { description: 'A conflict: price_changed (the new quote is in `quote`; nothing was made), selection_used, selection_expired, selection_unavailable' },
 );
 
-const WidgetEraId = Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1 })]);
+const WidgetEraId = Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })]);
+/** A CMS's own id: a word, or a number as some CMSs send it. */
+const CmsValue = (description: string) => Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer({ minimum: -INT32_MAX, maximum: Number.MAX_SAFE_INTEGER })], { description }));
 
 export const UpdateOrderInput = Type.Object({
   id: { ...WidgetEraId, description: "What the widget's done event gave (a selection token), or an order id (cabinetId)" },
-  cmsId: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()], { description: "The CMS's order number" })),
-  status: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()], { description: "The CMS's own status id: accepted, not kept" })),
-  paymentMethod: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer()], { description: "The CMS's payment method: accepted, not kept" })),
+  cmsId: CmsValue("The CMS's order number"),
+  status: CmsValue("The CMS's own status id: accepted, not kept"),
+  paymentMethod: CmsValue("The CMS's payment method: accepted, not kept"),
 });
 export type UpdateOrderInput = Static<typeof UpdateOrderInput>;
 
