@@ -18,6 +18,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY widget ./widget
 RUN npm run build
 
 FROM install AS prod-deps

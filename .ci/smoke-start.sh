@@ -22,8 +22,10 @@ curl_line=$(grep -m1 'curl -H' "$log" | sed 's/^ *//')
 answer=$(eval "$curl_line -sf")
 echo "$answer" | grep -q '"11"' || { echo "first-start token did not work: $answer"; exit 1; }
 curl -sf "http://127.0.0.1:$port/openapi.json" | grep -q '"openapi"'
+# the checkout widget was built with the rest (dist/widget): present even with production dependencies only
+curl -sf "http://127.0.0.1:$port/widget/v1/widget.js" | grep -q 'DeliveryWidget' || { echo "the checkout widget is not served"; exit 1; }
 # SIGTERM drains and exits cleanly
 kill -TERM $server
 wait $server || { echo "server did not exit cleanly on SIGTERM"; cat "$log"; exit 1; }
 trap 'rm -rf "$data_dir"' EXIT
-echo "npm start: first-start token works, /health, /ready, /openapi.json answer, SIGTERM exits 0"
+echo "npm start: first-start token works, /health, /ready, /openapi.json, /widget/v1/widget.js answer, SIGTERM exits 0"

@@ -275,6 +275,19 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'PUT /v2/shops/{id}/cms-callbacks': op('setCmsCallbacks'),
   'DELETE /v2/shops/{id}/cms-callbacks': op('deleteCmsCallbacks'),
   'GET /v2/shops/{id}/cms-callbacks/options': op('readCmsOptions'),
+  'POST /v2/shops/{id}/widget-key': op('issueWidgetKey'),
+  'GET /v2/shops/{id}/widget-key': op('getWidgetKey'),
+  'POST /v2/widget/orders': op('createOrderFromWidgetSelection'),
+  'POST /v2/widgets/update-order': op('updateWidgetEraOrder'),
+  'POST /v2/widgets/confirm-order': op('confirmWidgetEraOrder'),
+  'GET /widget/v1/widget.js': op('getWidgetScript'),
+  'GET /widget/v1/saferoute-compat.js': op('getWidgetEraCompatibilityScript'),
+  'GET /widget/v1/manifest.json': op('getWidgetManifest'),
+  'GET /widget/v1/{file}': op('getVersionedWidgetFile'),
+  'GET /widget/v1/api/localities': op('searchWidgetLocalities'),
+  'GET /widget/v1/api/points': op('listWidgetPoints'),
+  'POST /widget/v1/api/quotes': op('quoteWidgetCart'),
+  'POST /widget/v1/api/selections': op('createWidgetSelection'),
 };
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {
@@ -370,6 +383,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
     { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post, Yandex Delivery); without one it ships with the simulated companies (the sandbox).' },
     { name: 'Sandbox (extension)', description: 'Extension: for an account testing against the simulated companies, what would take days runs now: close the billing period, have a pickup collected, move an order one status. Refused for accounts with a live contract.' },
+    { name: 'Checkout widget', description: "Extension: the shop's publishable widget key, the calls the checkout widget makes from a shop's page under /widget/v1/api/ (the key in `key`, CORS by the key's origins, prices from the shop's widget settings) and the shop server's confirm of a buyer's selection." },
     { name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' },
     { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
     { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },

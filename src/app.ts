@@ -40,6 +40,7 @@ import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
 import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
 import { sandboxRoutes } from './modules/sandbox/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { widgetCors, widgetRoutes } from './modules/widget/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -101,7 +102,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installHttpConventions(app);
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
-  await installCors(app, config.corsOrigins);
+  await installCors(app, config.corsOrigins, [widgetCors()]);
   await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
@@ -175,6 +176,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   carrierIntegrationRoutes(app, services);
   sandboxRoutes(app, services);
   webhookRoutes(app, services);
+  widgetRoutes(app, services, { perMinute: config.widgetRateLimitPerMinute, directory: config.widgetDir });
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

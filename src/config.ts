@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PROJECT_ROOT } from './platform/reference-data.js';
 
 /** Every setting of the service, read once from the environment and validated. */
 export interface Config {
@@ -58,6 +59,10 @@ export interface Config {
   rateLimitPerMinute: number;
   /** POST /v2/auth/login attempts a minute for one IP address and e-mail, in this process (0: no limit). */
   loginRateLimitPerMinute: number;
+  /** Where the built checkout widget is (npm run build writes dist/widget). */
+  widgetDir: string;
+  /** Checkout widget calls a minute per publishable key and IP address (0: none). */
+  widgetRateLimitPerMinute: number;
   /** Bearer token GET /metrics requires; null: /metrics is public like /health. */
   metricsToken: string | null;
   /** Base URLs of the marketplaces' seller APIs (tests point them at loopback fakes). */
@@ -296,6 +301,8 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: readCorsOrigins(env, problems),
     rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, problems),
     loginRateLimitPerMinute: readInteger(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000, problems),
+    widgetDir: path.resolve(env.WIDGET_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'widget')),
+    widgetRateLimitPerMinute: readInteger(env, 'WIDGET_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000, problems),
     metricsToken,
     marketplaceOzonUrl: readHttpUrl(env, 'MARKETPLACE_OZON_URL', 'https://api-seller.ozon.ru', problems),
     marketplaceWildberriesUrl: readHttpUrl(env, 'MARKETPLACE_WILDBERRIES_URL', 'https://marketplace-api.wildberries.ru', problems),

@@ -71,6 +71,8 @@ import { CarrierPointImport } from './modules/carrier-integrations/points-import
 import { CarrierWebhooks } from './modules/carrier-integrations/webhooks.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { WebhookStore } from './modules/webhooks/store.js';
+import { WidgetService } from './modules/widget/service.js';
+import { WidgetStore } from './modules/widget/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -138,6 +140,8 @@ export interface Services {
   sandbox: SandboxService;
   /** Webhook endpoints and shops' CMS callbacks fed from the events outbox (issue 28). */
   webhooks: WebhookService;
+  /** The checkout widget: publishable keys, the page's reads and selections, the shop server's confirm (issue 29). */
+  widget: WidgetService;
 }
 
 export interface ServiceDeps {
@@ -241,5 +245,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     timeoutMs: config.webhookTimeoutSeconds * 1000,
     secretGraceHours: config.webhookSecretGraceHours,
   });
-  return { sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
+  return { widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Config } from '../config.js';
 import { newLogId } from './http.js';
@@ -32,24 +32,41 @@ export function installRequestIdEcho(app: FastifyInstance): void {
 /** Headers a browser page may send: those of the contract, of our extensions, and tracing. */
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Shop-Id', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Type', 'Company-Id'];
 /** Headers a browser page may read: paging, support ids, rate limits. */
-const CORS_EXPOSED_HEADERS = ['X-Total-Count', 'X-Page', 'X-Per-Page', 'x-log-id', 'x-request-id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+export const CORS_EXPOSED_HEADERS = ['X-Total-Count', 'X-Page', 'X-Per-Page', 'x-log-id', 'x-request-id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /**
  * CORS for CORS_ORIGINS (none by default: a bearer token in a page is readable by everyone
  * who opens it, so browser access is an operator's choice). Register before authentication,
  * so refusals (401, 429) carry the headers too and the page can read why.
  */
-export async function installCors(app: FastifyInstance, origins: string[]): Promise<void> {
-  if (origins.length === 0) return;
+/** Paths whose CORS answer depends on the request (the checkout widget's: by its key's origins). */
+export interface CorsDelegate {
+  prefix: string;
+  options(request: FastifyRequest): Promise<FastifyCorsOptions>;
+}
+
+export async function installCors(app: FastifyInstance, origins: string[], delegates: CorsDelegate[] = []): Promise<void> {
+  if (origins.length === 0 && delegates.length === 0) return;
+  const options: FastifyCorsOptions =
+    origins.length === 0
+      ? { origin: false }
+      : {
+          // An array, even of one: the plugin then answers only a matching Origin instead of always naming it.
+          origin: origins.includes('*') ? '*' : origins,
+          methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+          allowedHeaders: CORS_ALLOWED_HEADERS,
+          exposedHeaders: CORS_EXPOSED_HEADERS,
+          // Tokens travel in Authorization, never in cookies: no credentials mode.
+          credentials: false,
+          maxAge: 600,
+        };
+  // One registration for all (the plugin decorates the request once); a delegate answers for its own paths.
   await app.register(cors, {
-    // An array, even of one: the plugin then answers only a matching Origin instead of always naming it.
-    origin: origins.includes('*') ? '*' : origins,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
-    // Tokens travel in Authorization, never in cookies: no credentials mode.
-    credentials: false,
-    maxAge: 600,
+    delegator: (request, callback) => {
+      const own = delegates.find((delegate) => request.url.startsWith(delegate.prefix));
+      if (!own) return callback(null, options);
+      own.options(request).then((answer) => callback(null, answer), (error: Error) => callback(error, { origin: false }));
+    },
   });
 }
 

@@ -78,3 +78,18 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
     });
   }
 }
+
+/**
+ * A budget per publishable key and IP address (the checkout widget): the key is public, so a
+ * budget per key alone would let one scraper starve every buyer of the shop. Call inside the
+ * plugin of the routes it guards.
+ */
+export async function installKeyAndAddressLimit(app: FastifyInstance, perMinute: number, keyOf: (request: FastifyRequest) => string): Promise<void> {
+  if (perMinute <= 0) return;
+  if (!app.hasDecorator('createRateLimit')) await app.register(rateLimit, { global: false });
+  const limiter = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS, keyGenerator: (request) => `key:${sha256(keyOf(request))}:${request.ip}` });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') return;
+    refuse(reply, await limiter(request), 'for one key from one address');
+  });
+}

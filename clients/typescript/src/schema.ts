@@ -2399,6 +2399,276 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/widget.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkout widget script, latest build (cached 5 minutes)
+         * @description The checkout widget script, latest build (cached 5 minutes)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/saferoute-compat.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)
+         * @description The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetEraCompatibilityScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/manifest.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versioned widget files and their SRI hashes
+         * @description The versioned widget files and their SRI hashes
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable
+         * @description A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getVersionedWidgetFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/widget-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's publishable widget key (extension)
+         * @description The shop's publishable widget key (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWidgetKey"];
+        put?: never;
+        /**
+         * Issue or replace the shop's publishable widget key (extension)
+         * @description A new key each call (the old one stops at once), bound to the origins whose pages may use it. Needs an account token.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["issueWidgetKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widget/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an order of a buyer's widget selection (extension)
+         * @description The shop's server sends the selection token its page got, with the recipient; send the shop's order number as Idempotency-Key. The token must be unused and unexpired, the option still available, the price the buyer saw: a changed price is a 409 price_changed with the new quote, and nothing is made.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createOrderFromWidgetSelection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widgets/update-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Widget era: make (or find) the order of a widget selection
+         * @description For shop plugins of the widget era, unchanged: id is what the compatibility widget's done event gave. JSON or PHP form; Shop-Id or shop-id. Answers the order id as cabinetId.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["updateWidgetEraOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/widgets/confirm-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Widget era: the order of a checkout session
+         * @description checkoutSessId is the selection token (the SR_checkoutSessId cookie the compatibility widget sets). The widget takes no payment, so nothing is marked paid.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["confirmWidgetEraOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/api/localities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Localities whose name starts with the typed text, the largest first
+         * @description Localities whose name starts with the typed text, the largest first
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["searchWidgetLocalities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/api/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pickup points in a map viewport that take the parcel (clustered when zoomed out)
+         * @description Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop's hidden companies. ETag: an unchanged answer is a 304.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listWidgetPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/api/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The cart's delivery options at the shop's prices
+         * @description Prices come from the calculator with the shop's widget settings; a company that does not answer in 4 s is left out.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["quoteWidgetCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/api/selections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the buyer's choice; answers the token the shop's server confirms
+         * @description Record the buyer's choice; answers the token the shop's server confirms
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createWidgetSelection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18513,6 +18783,1640 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript (text/javascript) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetEraCompatibilityScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript (text/javascript) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WidgetManifest */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        widget: {
+                            file: string;
+                            /** @description SRI hash for the `integrity` attribute of the script tag */
+                            integrity: string;
+                            bytes: number;
+                            gzipBytes: number;
+                        };
+                        map: {
+                            file: string;
+                            integrity: string;
+                            bytes: number;
+                            gzipBytes: number;
+                        };
+                        compat: {
+                            file: string;
+                            integrity: string;
+                            bytes: number;
+                            gzipBytes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVersionedWidgetFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript (text/javascript) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": unknown;
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWidgetKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WidgetKey */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Publishable: put it in the page (pk_…). It can only read points, localities and quotes and record selections of this shop */
+                        publicKey: string;
+                        allowedOrigins: string[];
+                        /** @description RFC 3339 */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    issueWidgetKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Pages of these origins may use the key (CORS); any other origin is refused */
+                    allowedOrigins: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Pages of these origins may use the key (CORS); any other origin is refused */
+                    allowedOrigins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetKey */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Publishable: put it in the page (pk_…). It can only read points, localities and quotes and record selections of this shop */
+                        publicKey: string;
+                        allowedOrigins: string[];
+                        /** @description RFC 3339 */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOrderFromWidgetSelection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    selectionToken: string;
+                    /** @description The shop's order number */
+                    cmsId?: string;
+                    recipient: {
+                        fullName: string;
+                        phone: string;
+                        email?: string;
+                    };
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    selectionToken: string;
+                    /** @description The shop's order number */
+                    cmsId?: string;
+                    recipient: {
+                        fullName: string;
+                        phone: string;
+                        email?: string;
+                    };
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetOrder */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order made (a draft, as POST /v2/orders makes) */
+                        id: number;
+                        quote: {
+                            /** @description 1 pickup point, 2 courier, 3 post */
+                            mode: number;
+                            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+                            companyId: number | string;
+                            companyName: string;
+                            tariffName: string | null;
+                            /** @description The buyer's price with the shop's widget settings, roubles (pickup: the lowest of its points) */
+                            totalPrice: number;
+                            deliveryDays: {
+                                min: number;
+                                max: number;
+                            };
+                            deliveryDate: {
+                                from: string;
+                                to: string;
+                            };
+                            cashPaymentAvailable: boolean;
+                            cardPaymentAvailable: boolean;
+                            courierIntervals?: {
+                                id: number;
+                                timeFrom: string;
+                                timeTo: string;
+                                isDefault: boolean;
+                            }[];
+                            point: {
+                                id: number;
+                                companyId: number;
+                                /** @description 1 pickup point, 2 parcel locker, 3 post office */
+                                type: number;
+                                name: string;
+                                address: string;
+                                latitude: number;
+                                longitude: number;
+                                schedule: ({
+                                    from: string;
+                                    to: string;
+                                } | null)[];
+                                cashPaymentAvailable: boolean;
+                                cardPaymentAvailable: boolean;
+                                fittingAvailable: boolean;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict: price_changed (the new quote is in `quote`; nothing was made), selection_used, selection_expired, selection_unavailable */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example price_changed */
+                        code: string;
+                        message: string;
+                        errors: {
+                            field?: string;
+                            message: string;
+                        }[];
+                        logId: string;
+                        /** @description With price_changed: the new quote */
+                        quote?: {
+                            /** @description 1 pickup point, 2 courier, 3 post */
+                            mode: number;
+                            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+                            companyId: number | string;
+                            companyName: string;
+                            tariffName: string | null;
+                            /** @description The buyer's price with the shop's widget settings, roubles (pickup: the lowest of its points) */
+                            totalPrice: number;
+                            deliveryDays: {
+                                min: number;
+                                max: number;
+                            };
+                            deliveryDate: {
+                                from: string;
+                                to: string;
+                            };
+                            cashPaymentAvailable: boolean;
+                            cardPaymentAvailable: boolean;
+                            courierIntervals?: {
+                                id: number;
+                                timeFrom: string;
+                                timeTo: string;
+                                isDefault: boolean;
+                            }[];
+                            point: {
+                                id: number;
+                                companyId: number;
+                                /** @description 1 pickup point, 2 parcel locker, 3 post office */
+                                type: number;
+                                name: string;
+                                address: string;
+                                latitude: number;
+                                longitude: number;
+                                schedule: ({
+                                    from: string;
+                                    to: string;
+                                } | null)[];
+                                cashPaymentAvailable: boolean;
+                                cardPaymentAvailable: boolean;
+                                fittingAvailable: boolean;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWidgetEraOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by some widget-era plugins; accepted, no effect */
+                "from-widget"?: string;
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the widget's done event gave (a selection token), or an order id (cabinetId) */
+                    id: string | number;
+                    /** @description The CMS's order number */
+                    cmsId?: string | number;
+                    /** @description The CMS's own status id: accepted, not kept */
+                    status?: string | number;
+                    /** @description The CMS's payment method: accepted, not kept */
+                    paymentMethod?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the widget's done event gave (a selection token), or an order id (cabinetId) */
+                    id: string | number;
+                    /** @description The CMS's order number */
+                    cmsId?: string | number;
+                    /** @description The CMS's own status id: accepted, not kept */
+                    status?: string | number;
+                    /** @description The CMS's payment method: accepted, not kept */
+                    paymentMethod?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetEraOrder */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order id */
+                        cabinetId: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmWidgetEraOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by some widget-era plugins; accepted, no effect */
+                "from-widget"?: string;
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The SR_checkoutSessId cookie: the selection token */
+                    checkoutSessId: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The SR_checkoutSessId cookie: the selection token */
+                    checkoutSessId: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetEraOrder */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order id */
+                        cabinetId: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchWidgetLocalities: {
+        parameters: {
+            query: {
+                /** @description The shop's publishable widget key (required) */
+                key?: string;
+                /** @description The start of a locality name, as the buyer types it */
+                q: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description FIAS id, or `gn:<id>` for localities without one; send it back as city.fias */
+                        fias: string;
+                        name: string;
+                        /** @description г, пгт, с */
+                        type: string;
+                        region: string;
+                        countryCode: string;
+                        latitude: number;
+                        longitude: number;
+                    }[];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No widget key, or one that is unknown or was replaced (invalid_widget_key). */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description A page of an origin the key does not allow (origin_not_allowed). */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description Too many calls for this key from this address this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+        };
+    };
+    listWidgetPoints: {
+        parameters: {
+            query: {
+                /** @description The shop's publishable widget key (required) */
+                key?: string;
+                /** @description The map viewport: west,south,east,north (longitude, latitude) in degrees */
+                bbox: string;
+                /** @description The map zoom: below 12 points come clustered */
+                zoom: number;
+                /** @description kg */
+                weight?: number;
+                /** @description cm */
+                length?: number;
+                /** @description cm */
+                width?: number;
+                /** @description cm */
+                height?: number;
+                cod?: boolean;
+                card?: boolean;
+                fitting?: boolean;
+                /** @description 1 pickup point, 2 parcel locker, 3 post office */
+                types?: (1 | 2 | 3)[];
+                companyIds?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Either clusters (zoomed out, or too many points in view) or points */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clusters: {
+                            latitude: number;
+                            longitude: number;
+                            count: number;
+                        }[];
+                        points: {
+                            id: number;
+                            companyId: number;
+                            /** @description 1 pickup point, 2 parcel locker, 3 post office */
+                            type: number;
+                            name: string;
+                            address: string;
+                            latitude: number;
+                            longitude: number;
+                            schedule: ({
+                                from: string;
+                                to: string;
+                            } | null)[];
+                            cashPaymentAvailable: boolean;
+                            cardPaymentAvailable: boolean;
+                            fittingAvailable: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No content */
+            304: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No widget key, or one that is unknown or was replaced (invalid_widget_key). */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description A page of an origin the key does not allow (origin_not_allowed). */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description Too many calls for this key from this address this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+        };
+    };
+    quoteWidgetCart: {
+        parameters: {
+            query?: {
+                /** @description The shop's publishable widget key (required) */
+                key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    city: {
+                        fias?: string;
+                        name?: string;
+                        region?: string;
+                    };
+                    products: {
+                        name?: string;
+                        vendorCode?: string;
+                        /** @description roubles */
+                        price: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        /** @description cm */
+                        width?: number;
+                        /** @description cm */
+                        height?: number;
+                        /** @description cm */
+                        length?: number;
+                    }[];
+                    /** @description roubles */
+                    declaredValue?: number;
+                    /**
+                     * @description The buyer pays on delivery: points must take cash or card
+                     * @default false
+                     */
+                    cod?: boolean;
+                    /** @description 1 pickup point, 2 courier, 3 post; all by default */
+                    modes?: (1 | 2 | 3)[];
+                };
+                "application/x-www-form-urlencoded": {
+                    city: {
+                        fias?: string;
+                        name?: string;
+                        region?: string;
+                    };
+                    products: {
+                        name?: string;
+                        vendorCode?: string;
+                        /** @description roubles */
+                        price: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        /** @description cm */
+                        width?: number;
+                        /** @description cm */
+                        height?: number;
+                        /** @description cm */
+                        length?: number;
+                    }[];
+                    /** @description roubles */
+                    declaredValue?: number;
+                    /**
+                     * @description The buyer pays on delivery: points must take cash or card
+                     * @default false
+                     */
+                    cod?: boolean;
+                    /** @description 1 pickup point, 2 courier, 3 post; all by default */
+                    modes?: (1 | 2 | 3)[];
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetQuotes */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        city: {
+                            /** @description FIAS id, or `gn:<id>` for localities without one; send it back as city.fias */
+                            fias: string;
+                            name: string;
+                            /** @description г, пгт, с */
+                            type: string;
+                            region: string;
+                            countryCode: string;
+                            latitude: number;
+                            longitude: number;
+                        };
+                        options: {
+                            /** @description 1 pickup point, 2 courier, 3 post */
+                            mode: number;
+                            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+                            companyId: number | string;
+                            companyName: string;
+                            tariffName: string | null;
+                            /** @description The buyer's price with the shop's widget settings, roubles (pickup: the lowest of its points) */
+                            totalPrice: number;
+                            deliveryDays: {
+                                min: number;
+                                max: number;
+                            };
+                            deliveryDate: {
+                                from: string;
+                                to: string;
+                            };
+                            cashPaymentAvailable: boolean;
+                            cardPaymentAvailable: boolean;
+                            courierIntervals?: {
+                                id: number;
+                                timeFrom: string;
+                                timeTo: string;
+                                isDefault: boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No widget key, or one that is unknown or was replaced (invalid_widget_key). */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description A page of an origin the key does not allow (origin_not_allowed). */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description Too many calls for this key from this address this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+        };
+    };
+    createWidgetSelection: {
+        parameters: {
+            query?: {
+                /** @description The shop's publishable widget key (required) */
+                key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    city: {
+                        fias?: string;
+                        name?: string;
+                        region?: string;
+                    };
+                    products: {
+                        name?: string;
+                        vendorCode?: string;
+                        /** @description roubles */
+                        price: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        /** @description cm */
+                        width?: number;
+                        /** @description cm */
+                        height?: number;
+                        /** @description cm */
+                        length?: number;
+                    }[];
+                    /** @description roubles */
+                    declaredValue?: number;
+                    /**
+                     * @description The buyer pays on delivery: points must take cash or card
+                     * @default false
+                     */
+                    cod?: boolean;
+                    /**
+                     * @description 1 pickup point, 2 courier, 3 post
+                     * @enum {unknown}
+                     */
+                    mode: 1 | 2 | 3;
+                    companyId: number | string;
+                    /** @description Required for mode 1 */
+                    pointId?: number;
+                    address?: {
+                        street?: string;
+                        house?: string;
+                        flat?: string;
+                        zipCode?: string;
+                    };
+                    /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
+                    contacts?: {
+                        fullName: string;
+                        phone: string;
+                        email?: string;
+                    };
+                    courier?: {
+                        date?: string;
+                        intervalId?: number;
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    city: {
+                        fias?: string;
+                        name?: string;
+                        region?: string;
+                    };
+                    products: {
+                        name?: string;
+                        vendorCode?: string;
+                        /** @description roubles */
+                        price: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        /** @description cm */
+                        width?: number;
+                        /** @description cm */
+                        height?: number;
+                        /** @description cm */
+                        length?: number;
+                    }[];
+                    /** @description roubles */
+                    declaredValue?: number;
+                    /**
+                     * @description The buyer pays on delivery: points must take cash or card
+                     * @default false
+                     */
+                    cod?: boolean;
+                    /**
+                     * @description 1 pickup point, 2 courier, 3 post
+                     * @enum {unknown}
+                     */
+                    mode: 1 | 2 | 3;
+                    companyId: number | string;
+                    /** @description Required for mode 1 */
+                    pointId?: number;
+                    address?: {
+                        street?: string;
+                        house?: string;
+                        flat?: string;
+                        zipCode?: string;
+                    };
+                    /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
+                    contacts?: {
+                        fullName: string;
+                        phone: string;
+                        email?: string;
+                    };
+                    courier?: {
+                        date?: string;
+                        intervalId?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetSelection */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Opaque; give it to the shop server, which confirms it (POST /v2/widget/orders) */
+                        token: string;
+                        /** @description RFC 3339 */
+                        expiresAt: string;
+                        quote: {
+                            /** @description 1 pickup point, 2 courier, 3 post */
+                            mode: number;
+                            /** @description A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12) */
+                            companyId: number | string;
+                            companyName: string;
+                            tariffName: string | null;
+                            /** @description The buyer's price with the shop's widget settings, roubles (pickup: the lowest of its points) */
+                            totalPrice: number;
+                            deliveryDays: {
+                                min: number;
+                                max: number;
+                            };
+                            deliveryDate: {
+                                from: string;
+                                to: string;
+                            };
+                            cashPaymentAvailable: boolean;
+                            cardPaymentAvailable: boolean;
+                            courierIntervals?: {
+                                id: number;
+                                timeFrom: string;
+                                timeTo: string;
+                                isDefault: boolean;
+                            }[];
+                            point: {
+                                id: number;
+                                companyId: number;
+                                /** @description 1 pickup point, 2 parcel locker, 3 post office */
+                                type: number;
+                                name: string;
+                                address: string;
+                                latitude: number;
+                                longitude: number;
+                                schedule: ({
+                                    from: string;
+                                    to: string;
+                                } | null)[];
+                                cashPaymentAvailable: boolean;
+                                cardPaymentAvailable: boolean;
+                                fittingAvailable: boolean;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No widget key, or one that is unknown or was replaced (invalid_widget_key). */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description A page of an origin the key does not allow (origin_not_allowed). */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many calls for this key from this address this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stable machine-readable code, snake_case
+                         * @example validation_failed
+                         */
+                        code: string;
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
                 };
             };
         };

@@ -26,9 +26,10 @@ import { carrierRetiredContracts } from './migrations/0021_carrier_retired_contr
 import { warehouseDropOffPoints } from './migrations/0022_warehouse_drop_off_points.js';
 import { fileContents } from './migrations/0025_file_contents.js';
 import { webhooks } from './migrations/0030_webhooks.js';
+import { checkoutWidget } from './migrations/0040_checkout_widget.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents, webhooks];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents, webhooks, checkoutWidget];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before

@@ -19,7 +19,8 @@ import type { CarrierIntegrationTables } from '../../modules/carrier-integration
 import type { PickupTables } from '../../modules/pickups/tables.js';
 import type { DeliveryMethodTables } from '../../modules/delivery-methods/tables.js';
 import type { WebhookTables } from '../../modules/webhooks/tables.js';
+import type { WidgetTables } from '../../modules/widget/tables.js';
 import type { FileTables } from '../files.js';
 import type { JobTables } from '../jobs.js';
 
-export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, ReportTables, DeliveryMethodTables, CarrierIntegrationTables, WebhookTables {}
+export interface Tables extends AccountTables, ShopTables, WarehouseTables, BoxTables, ProductTables, KitTables, ReferenceTables, CalculatorTables, FileTables, JobTables, OrderTables, DocumentTables, EventTables, NotificationTables, FulfilmentTables, PickupTables, MarketplaceTables, MarketplaceOrderTables, ReportTables, DeliveryMethodTables, CarrierIntegrationTables, WebhookTables, WidgetTables {}

@@ -1,0 +1,85 @@
+/**
+ * The built widget's files under /widget/v1/: widget.js (the latest, cached briefly), the
+ * content-hashed files (immutable: a page pins one with its SRI hash), and manifest.json naming
+ * them. Any page may load them (CORS *): they hold no data, and the map file is an ES module,
+ * which a browser fetches in CORS mode.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Type from 'typebox';
+import { AppError } from '../../platform/errors.js';
+import type { App } from '../../platform/http.js';
+import { ErrorBody } from '../../platform/schemas.js';
+
+export interface WidgetManifest {
+  widget: { file: string; integrity: string; bytes: number; gzipBytes: number };
+  map: { file: string; integrity: string; bytes: number; gzipBytes: number };
+  compat: { file: string; integrity: string; bytes: number; gzipBytes: number };
+}
+
+const HASHED_FILE = /^(widget|widget-map|saferoute-compat)\.[0-9a-f]{12}\.js$/;
+const Script = Type.Unsafe<string>({ description: 'JavaScript (text/javascript)' });
+const ManifestSchema = Type.Object(
+  {
+    widget: Type.Object({ file: Type.String(), integrity: Type.String({ description: 'SRI hash for the `integrity` attribute of the script tag' }), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
+    map: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
+    compat: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
+  },
+  { description: 'WidgetManifest' },
+);
+
+export function widgetAssetRoutes(app: App, directory: string): void {
+  const dir = path.join(directory, 'v1');
+  // read once: the files change only with a new build, which means a new start
+  const files = new Map<string, Buffer>();
+  let manifest: WidgetManifest | null = null;
+  if (fs.existsSync(path.join(dir, 'manifest.json'))) {
+    manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as WidgetManifest;
+    for (const name of fs.readdirSync(dir)) if (name.endsWith('.js')) files.set(name, fs.readFileSync(path.join(dir, name)));
+  }
+  const notBuilt = () => new AppError(404, 'widget_not_built', 'The checkout widget is not built here: run npm run build.');
+  const common = { tags: ['Checkout widget'], security: [] };
+
+  for (const [name, summary] of [
+    ['widget.js', 'The checkout widget script, latest build (cached 5 minutes)'],
+    ['saferoute-compat.js', "The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)"],
+  ] as const) {
+    app.get(
+      `/widget/v1/${name}`,
+      { config: { public: true }, schema: { ...common, summary, produces: ['text/javascript'], response: { 200: Script, 404: ErrorBody } } },
+      async (_request, reply) => {
+        const bytes = files.get(name);
+        if (!bytes) throw notBuilt();
+        return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(bytes as unknown as string);
+      },
+    );
+  }
+
+  app.get(
+    '/widget/v1/manifest.json',
+    { config: { public: true }, schema: { ...common, summary: 'The versioned widget files and their SRI hashes', response: { 200: ManifestSchema, 404: ErrorBody } } },
+    async (_request, reply) => {
+      if (!manifest) throw notBuilt();
+      return reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*').send(manifest);
+    },
+  );
+
+  app.get(
+    '/widget/v1/:file',
+    {
+      config: { public: true },
+      schema: {
+        ...common,
+        summary: 'A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable',
+        params: Type.Object({ file: Type.String({ maxLength: 64 }) }),
+        produces: ['text/javascript'],
+        response: { 200: Script, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const bytes = HASHED_FILE.test(request.params.file) ? files.get(request.params.file) : undefined;
+      if (!bytes) throw new AppError(404, 'not_found', `No widget file ${request.params.file}: see /widget/v1/manifest.json.`);
+      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('access-control-allow-origin', '*').send(bytes as unknown as string);
+    },
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The checkout widget in a real browser (Chromium driven by playwright-core): a shop's page on
+ * one loopback port embeds widget.js (with its SRI hash) from the service on another, the buyer
+ * types a city, picks a point in the list and on the map, the page hears `select`, the shop's
+ * server confirms the token and the order is there. Also list-only (`map: 'none'`) at a phone's
+ * size, and the faults a page must survive. Screenshots go to artifacts/widget/.
+ * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWidget } from '../../../scripts/build-widget.mjs';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import type { ApiClient } from '../../../test/support/client.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { PROJECT_ROOT } from '../../platform/reference-data.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
+const ARTIFACTS = path.join(PROJECT_ROOT, 'artifacts', 'widget');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1100, height: 900 };
+
+/** A plain light tile, so the map test asks nothing of any third party. */
+function tilePng(): Buffer {
+  const size = 256;
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, 0xe8)]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe.skipIf(!CHROMIUM || process.env.BROWSER_TESTS === '0')('the checkout widget in Chromium', () => {
+  let t: TestApp;
+  let owner: ApiClient;
+  let apiOrigin: string;
+  let shopServer: http.Server;
+  let shopOrigin: string;
+  let publicKey: string;
+  let shopIdOfKey: number;
+  let browser: Browser;
+  let widgetDir: string;
+  let manifest: Awaited<ReturnType<typeof buildWidget>>;
+  const tile = tilePng();
+
+  /** The shop's checkout page: the script tag with SRI, a mount call, the events kept for the test. */
+  function shopPage(options: Record<string, unknown>, script = `${apiOrigin}/widget/v1/${manifest.widget.file}`): string {
+    return `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Оформление заказа</title>
+<script src="${script}" integrity="${manifest.widget.integrity}" crossorigin="anonymous"></script>
+<style>body{font-family:Georgia,serif;margin:16px;background:#faf7f2} h1{font-size:20px}</style></head>
+<body><h1>Магазин: доставка</h1><div id="delivery"></div><p id="after">Страница магазина работает</p>
+<script>
+window.events = [];
+try {
+  const widget = DeliveryWidget.mount('#delivery', ${JSON.stringify(options)});
+  for (const name of ['ready', 'quote', 'change', 'select', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
+  window.widget = widget;
+} catch (error) { window.events.push({ name: 'mount-failed', detail: String(error) }); }
+</script></body></html>`;
+  }
+
+  let nextPage = '';
+  async function open(options: Record<string, unknown>, viewport = DESKTOP, script?: string): Promise<{ page: Page; requests: string[] }> {
+    nextPage = shopPage({ publicKey, locale: 'ru', products: [{ name: 'Кружка', price: 1000, count: 1, weight: 0.5, width: 10, height: 10, length: 15 }], ...options }, script);
+    const context = await browser.newContext({ viewport, locale: 'ru-RU' });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`${shopOrigin}/checkout`);
+    return { page, requests };
+  }
+
+  async function events(page: Page, name: string): Promise<unknown[]> {
+    return page.evaluate((wanted) => (globalThis as unknown as { events: Array<{ name: string; detail: unknown }> }).events.filter((event) => event.name === wanted).map((event) => event.detail), name);
+  }
+
+  async function waitForEvent(page: Page, name: string): Promise<unknown> {
+    await page.waitForFunction((wanted) => (globalThis as unknown as { events: Array<{ name: string }> }).events.some((event) => event.name === wanted), name, { timeout: 20_000 });
+    return (await events(page, name))[0];
+  }
+
+  async function shot(page: Page, name: string): Promise<void> {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  async function confirm(token: string, cmsId: string): Promise<number> {
+    const made = await owner.post('/v2/widget/orders', { selectionToken: token, cmsId, recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' } }, { headers: { 'idempotency-key': cmsId } });
+    expect(made.status).toBe(201);
+    return made.body.id;
+  }
+
+  beforeAll(async () => {
+    widgetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'widget-build-'));
+    manifest = await buildWidget(widgetDir);
+    t = await createTestApp({ env: { WIDGET_DIR: widgetDir } });
+    owner = (await t.newAccount('Магазин')).client;
+    const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
+    const shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
+    shopIdOfKey = shopId;
+    apiOrigin = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    shopServer = http.createServer((request, response) => {
+      if (request.url?.startsWith('/tiles/')) return void response.writeHead(200, { 'content-type': 'image/png' }).end(tile);
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(nextPage);
+    });
+    await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
+    shopOrigin = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}`;
+    publicKey = (await owner.post(`/v2/shops/${shopId}/widget-key`, { allowedOrigins: [shopOrigin] })).body.publicKey;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await new Promise((resolve) => shopServer?.close(resolve));
+    // playwright gives the browser a fresh profile of its own and removes it on close
+    if (widgetDir) fs.rmSync(widgetDir, { recursive: true, force: true });
+  });
+
+  it('a city typed, a point picked in the list and on the map, confirmed by the shop server', async () => {
+    const { page, requests } = await open({ map: { tiles: `${shopOrigin}/tiles/{z}/{x}/{y}.png`, attribution: '© тестовые тайлы' } });
+    await waitForEvent(page, 'ready');
+    const typedAt = Date.now();
+    await page.locator('#dw-city').fill('Санкт-Пет');
+    await page.locator('.suggest li').first().click();
+    await page.locator('.item[data-point]').first().waitFor();
+    const firstItemMs = Date.now() - typedAt;
+    const quote = (await waitForEvent(page, 'quote')) as { city: { name: string }; options: unknown[] };
+    expect(quote.city.name).toBe('Санкт-Петербург');
+    await shot(page, 'desktop-list');
+
+    await page.locator('.item[data-point]').first().click();
+    const selected = (await waitForEvent(page, 'select')) as { token: string; quote: { mode: number; point: { id: number } } };
+    expect(selected.quote.mode).toBe(1);
+    const orderId = await confirm(selected.token, 'WEB-1');
+    const order = await owner.get(`/v2/orders/${orderId}`);
+    expect(order.body.delivery.point.id).toBe(selected.quote.point.id);
+    expect(order.body.cmsId).toBe('WEB-1');
+
+    const mapShownAt = Date.now();
+    await page.locator('button[data-view="map"]').click();
+    await page.locator('.map [data-point]').first().waitFor({ timeout: 20_000 });
+    const firstMarkerMs = Date.now() - mapShownAt;
+    await shot(page, 'desktop-map');
+    await page.locator('.map [data-point]').first().click();
+    await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 2);
+    const fromMap = ((await events(page, 'select')) as Array<{ token: string }>)[1];
+    await confirm(fromMap.token, 'WEB-2');
+    // nobody but the shop's page, its tiles and the service was asked
+    expect(requests.filter((url) => !url.startsWith(shopOrigin) && !url.startsWith(apiOrigin))).toEqual([]);
+    expect(await events(page, 'error')).toEqual([]);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    fs.writeFileSync(path.join(ARTIFACTS, 'timings.json'), `${JSON.stringify({ firstListItemMs: firstItemMs, firstMarkerMs }, null, 2)}\n`);
+    await page.context().close();
+  }, 90_000);
+
+  it("map: 'none' at a phone's size: a list only, a courier slot chosen too", async () => {
+    const { page, requests } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('button[data-view]').count()).toBe(0);
+    expect(requests.some((url) => url.includes('widget-map'))).toBe(false);
+    await shot(page, 'phone-list');
+    await page.locator('.item[data-point]').first().click();
+    const fromList = (await waitForEvent(page, 'select')) as { token: string };
+    await confirm(fromList.token, 'PHONE-1');
+
+    await page.locator('button[data-mode="2"]').click();
+    await page.locator('input[name="street"]').fill('Тверская улица');
+    await page.locator('input[name="house"]').fill('1');
+    await page.locator('.item[data-company]').first().click();
+    await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 2);
+    const courier = ((await events(page, 'select')) as Array<{ token: string; quote: { mode: number } }>)[1];
+    expect(courier.quote.mode).toBe(2);
+    const orderId = await confirm(courier.token, 'PHONE-2');
+    expect((await owner.get(`/v2/orders/${orderId}`)).body.deliveryAddress.street).toBe('Тверская улица');
+    await shot(page, 'phone-courier');
+    await page.context().close();
+  }, 90_000);
+
+  it("a widget-era plugin's page, unchanged but for the script URL: SafeRouteCartWidget's done, then update-order", async () => {
+    nextPage = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<script src="${apiOrigin}/widget/v1/saferoute-compat.js?key=${publicKey}" charset="utf-8"></script></head>
+<body><div id="sr_widget"></div><script>
+window.events = [];
+const widget = new SafeRouteCartWidget('sr_widget', { apiScript: '/wp-json/saferoute-widget-api/saferoute', lang: 'ru', currency: 'rub', mod: 'woocommerce',
+  products: [{ name: 'Кружка', vendorCode: 'MUG-1', price: '1200', discount: '200', count: '1', width: 10, height: 10, length: 15 }], weight: 0.5,
+  regionName: 'Москва', userFullName: 'Вера Плагинова', userPhone: '+7 999 000-22-33' });
+for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) => window.events.push({ name, detail: data }));
+</script></body></html>`;
+    const context = await browser.newContext({ viewport: PHONE, locale: 'ru-RU' });
+    const page = await context.newPage();
+    await page.goto(`${shopOrigin}/checkout`);
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    await page.locator('.item[data-point]').first().click();
+    const done = (await waitForEvent(page, 'done')) as { id: string; confirmed: boolean; checkoutSessId: string };
+    expect(done.confirmed).toBe(false);
+    const change = (await events(page, 'change'))[0] as { city: { name: string }; contacts: { fullName: string }; delivery: { type: number; point: { id: number }; totalPrice: number } };
+    expect(change).toMatchObject({ city: { name: 'Москва' }, contacts: { fullName: 'Вера Плагинова' }, delivery: { type: 1 } });
+    expect((await context.cookies()).map((cookie) => cookie.name)).toContain('SR_checkoutSessId');
+    await shot(page, 'phone-saferoute-compat');
+    const updated = await owner.post('/v2/widgets/update-order', { id: done.id, cmsId: '2001', status: 'wc-on-hold', paymentMethod: 'cod' }, { form: true, headers: { 'shop-id': String(shopIdOfKey) } });
+    expect(updated.status).toBe(200);
+    const order = await owner.get(`/v2/orders/${updated.body.cabinetId}`);
+    expect(order.body).toMatchObject({ cmsId: '2001', delivery: { point: { id: change.delivery.point.id } }, recipient: { fullName: 'Вера Плагинова' } });
+    await context.close();
+  }, 60_000);
+
+  it('a bad key and an unreachable service: an error event and a message; the page goes on', async () => {
+    const bad = await open({ map: 'none', publicKey: 'pk_wrong', defaultLocation: { name: 'Москва' } }, PHONE);
+    const refused = (await waitForEvent(bad.page, 'error')) as { code: string; status: number };
+    expect(refused).toMatchObject({ code: 'invalid_widget_key', status: 401 });
+    await bad.page.context().close();
+
+    const down = await open({ map: 'none', apiUrl: 'http://127.0.0.1:9', defaultLocation: { name: 'Москва' } }, PHONE);
+    const unreachable = (await waitForEvent(down.page, 'error')) as { code: string };
+    expect(unreachable.code).toBe('unreachable');
+    expect(await down.page.locator('.status').textContent()).toContain('недоступен');
+    expect(await down.page.locator('#after').textContent()).toBe('Страница магазина работает');
+    await shot(down.page, 'phone-unreachable');
+    await down.page.context().close();
+  }, 60_000);
+});

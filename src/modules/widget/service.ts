@@ -1,0 +1,455 @@
+/**
+ * The checkout widget's rules: publishable keys bound to origins, what a page may read
+ * (localities, points, quotes at the shop's own prices) and the selection a shop's server
+ * turns into an order. Prices always come from the calculator with the shop's widget
+ * settings; a browser never sends one.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Scope } from '../../platform/auth.js';
+import { requireAccountWide, requireShopAccess } from '../../platform/auth.js';
+import { BoundedMap } from '../../platform/cache.js';
+import { hashToken } from '../../platform/crypto.js';
+import { AppError, conflict, fieldError } from '../../platform/errors.js';
+import type { DeliveryPoint } from '../../carriers/points.js';
+import type { CalculatorService } from '../calculator/service.js';
+import { pointTakes } from '../calculator/service.js';
+import type { AccountService } from '../accounts/service.js';
+import type { CalculatorBody, CalculatorPoint, DeliveryCompanyResult, WidgetSettingsFull } from '../calculator/schemas.js';
+import type { WidgetSettingsService } from '../calculator/widget-settings.js';
+import type { ReferenceData } from '../companies/reference.js';
+import { courierIntervalsIn } from '../companies/courier-intervals.js';
+import { LocalityDirectory } from '../localities/directory.js';
+import { cleanName } from '../localities/names.js';
+import type { Locality } from '../localities/source.js';
+import type { OrderInput } from '../orders/schemas.js';
+import type { OrderService } from '../orders/service.js';
+import type { Shop } from '../shops/schemas.js';
+import type { ShopService } from '../shops/service.js';
+import { clusterPoints, PointGrid, type Viewport } from './points-index.js';
+import type {
+  ConfirmInput,
+  ConfirmOrderInput,
+  UpdateOrderInput,
+  LocalitySearchQuery,
+  PointsAnswer,
+  PointsQuery,
+  QuoteAnswer,
+  QuoteInput,
+  SelectedQuote,
+  SelectionAnswer,
+  SelectionInput,
+  WidgetKey,
+  WidgetKeyInput,
+  WidgetLocality,
+  WidgetOption,
+  WidgetPoint,
+} from './schemas.js';
+import type { KeyRecord, WidgetStore } from './store.js';
+
+/** A page waits for quotes while the buyer looks at it: a company slower than this is left out. */
+export const WIDGET_QUOTE_TIMEOUT_MS = 4000;
+/** How long a buyer's choice can be confirmed by the shop's server: a checkout, with a coffee. */
+export const SELECTION_TTL_MS = 60 * 60 * 1000;
+/** Below this zoom points come as clusters; so do they when more than MAX_POINTS are in view. */
+export const CLUSTER_BELOW_ZOOM = 12;
+export const MAX_POINTS = 500;
+/** A key's shop and origins are remembered this long: every page view asks several times. */
+const KEY_CACHE_MS = 10_000;
+
+/** A resolved publishable key: who it acts for. */
+export interface WidgetCaller {
+  key: KeyRecord;
+  scope: Scope;
+}
+
+/** What a selection keeps: the cart as the page sent it, the locality found, and the quote shown. */
+interface StoredSelection {
+  input: SelectionInput;
+  fias: string;
+  quote: SelectedQuote;
+}
+
+export type ConfirmOutcome = { kind: 'created'; id: number; quote: SelectedQuote } | { kind: 'price_changed'; quote: SelectedQuote; was: number };
+
+export class WidgetService {
+  private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
+  private grid: { generation: number; grid: PointGrid } | null = null;
+  /** Answers of viewports by tag: the first view of a city is the same for every buyer there. */
+  private readonly pointAnswers = new BoundedMap<string, string>(2_000, 32 * 1024 * 1024);
+  private names: Array<{ name: string; nameEn: string; presented: WidgetLocality }> | null = null;
+
+  constructor(
+    private readonly store: WidgetStore,
+    private readonly shops: ShopService,
+    private readonly reference: ReferenceData,
+    private readonly calculator: CalculatorService,
+    private readonly widgetSettings: WidgetSettingsService,
+    private readonly orders: OrderService,
+    private readonly accounts: AccountService,
+  ) {}
+
+  // ---------------------------------------------------------------- keys (the shop's owner)
+
+  /** Issues the shop's publishable key (a new one each time: the old one stops at once). */
+  async issueKey(scope: Scope, shopId: number, input: WidgetKeyInput): Promise<WidgetKey> {
+    await this.shops.get(scope, shopId);
+    requireAccountWide(scope, 'issue widget keys');
+    const origins = [...new Set(input.allowedOrigins.map((origin) => origin.toLowerCase()))];
+    const record = await this.store.putKey(scope.accountId, shopId, `pk_${randomBytes(24).toString('base64url')}`, origins);
+    this.keys.clear();
+    return present(record);
+  }
+
+  async getKey(scope: Scope, shopId: number): Promise<WidgetKey> {
+    await this.shops.get(scope, shopId);
+    const record = await this.store.keyOfShop(scope.accountId, shopId);
+    if (!record) throw new AppError(404, 'not_found', `Shop ${shopId} has no widget key yet: POST /v2/shops/${shopId}/widget-key issues one.`);
+    return present(record);
+  }
+
+  // ---------------------------------------------------------------- the page's calls
+
+  /** The key's shop and account, or a 401 the page can show; a page of another origin is refused (403). */
+  async caller(publicKey: string, origin: string | undefined): Promise<WidgetCaller> {
+    if (!publicKey) throw new AppError(401, 'unauthorized', 'The widget key is missing: pass key=pk_… (the shop\'s publishable widget key).');
+    const now = Date.now();
+    let hit = this.keys.get(publicKey);
+    if (!hit || hit.until <= now) {
+      const key = await this.store.keyByPublicKey(publicKey);
+      const timeZone = key ? await this.accounts.timeZoneOf(key.accountId) : 'UTC';
+      hit = { caller: key ? { key, scope: { accountId: key.accountId, timeZone, kind: 'shop', shopKeyShopId: key.shopId, employeeId: null } } : null, until: now + KEY_CACHE_MS };
+      this.keys.set(publicKey, hit);
+    }
+    if (!hit.caller) throw new AppError(401, 'invalid_widget_key', 'The widget key is unknown or was replaced: take the current one from the shop settings.');
+    // No Origin: not a browser page (a server, curl); the key is public anyway, the origin check guards pages.
+    if (origin !== undefined && !hit.caller.key.allowedOrigins.includes(origin.toLowerCase())) {
+      throw new AppError(403, 'origin_not_allowed', `Pages of ${origin} may not use this widget key; the shop's owner can allow the origin.`);
+    }
+    return hit.caller;
+  }
+
+  /** Localities whose name starts with what the buyer typed, the largest first. */
+  localities(query: LocalitySearchQuery): WidgetLocality[] {
+    const typed = cleanName(query.q);
+    if (typed.length === 0) return [];
+    const limit = query.limit ?? 10;
+    const found: WidgetLocality[] = [];
+    // most populous first: the first matches are the answer
+    for (const entry of this.localityNames()) {
+      if (!entry.name.startsWith(typed) && !entry.nameEn.startsWith(typed)) continue;
+      found.push(entry.presented);
+      if (found.length === limit) break;
+    }
+    return found;
+  }
+
+  /**
+   * Points in a viewport that take the parcel, of the companies the shop shows; clusters when
+   * zoomed out. `tag` names the answer (data, the shop's settings, the query): equal tags, equal
+   * answers, so it is the ETag and the key of the answers remembered.
+   */
+  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => string }> {
+    const [west, south, east, north] = query.bbox.split(',').map(Number);
+    if (west >= east || south >= north || Math.abs(west) > 180 || Math.abs(east) > 180 || Math.abs(south) > 90 || Math.abs(north) > 90) {
+      throw fieldError('bbox', 'must be west,south,east,north with west < east and south < north');
+    }
+    const settings = await this.widgetSettings.forShop(caller.scope, caller.key.shopId);
+    const serving = (await this.reference.registry.companiesOf(caller.scope.accountId)).map((entry) => entry.company.id);
+    const generation = this.reference.registry.generation;
+    const tag = `"${createHash('sha1')
+      .update(JSON.stringify([generation, caller.key.shopId, serving, settings.hiddenCompanyIds, settings.defaultWeight, settings.defaultDimensions, url.replace(/([?&])key=[^&]*/, '$1')]))
+      .digest('base64url')}"`;
+    return {
+      tag,
+      answer: () => {
+        const known = this.pointAnswers.get(tag);
+        if (known) return known;
+        // kept as JSON text: a city's 300 points are 80 kB, which serialising again would cost each time
+        const answer = JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)));
+        this.pointAnswers.set(tag, answer, answer.length);
+        return answer;
+      },
+    };
+  }
+
+  private pointsIn(view: Viewport, query: PointsQuery, settings: WidgetSettingsFull, serving: Set<number>): PointsAnswer {
+    const hidden = new Set(settings.hiddenCompanyIds);
+    const wanted = query.companyIds ? new Set(query.companyIds) : null;
+    const shown = (companyId: number) => serving.has(companyId) && !hidden.has(companyId) && (!wanted || wanted.has(companyId));
+    const types = query.types ? new Set<number>(query.types) : null;
+    const parcel = {
+      weightKg: query.weight ?? settings.defaultWeight ?? null,
+      sidesCm: [query.length, query.width, query.height].every((side) => side !== undefined)
+        ? [query.length as number, query.width as number, query.height as number]
+        : settings.defaultDimensions
+          ? [settings.defaultDimensions.length, settings.defaultDimensions.width, settings.defaultDimensions.height]
+          : null,
+      cod: query.cod ?? false,
+      card: query.card ?? false,
+      fitting: query.fitting ?? false,
+    };
+    const found = this.pointGrid().within(view, (point) => shown(point.companyId) && (!types || types.has(point.type)) && pointTakesParcel(point, parcel));
+    if (query.zoom < CLUSTER_BELOW_ZOOM || found.length > MAX_POINTS) return { clusters: clusterPoints(found, view), points: [] };
+    return { clusters: [], points: found.map(presentPoint) };
+  }
+
+  /** The cart's options at the shop's prices; companies that do not answer in time are left out. */
+  async quotes(caller: WidgetCaller, input: QuoteInput, onCompanyFailed?: (companyId: number, reason: string) => void): Promise<QuoteAnswer> {
+    const locality = this.locality(input.city);
+    const shop = await this.shops.get(caller.scope, caller.key.shopId);
+    const result = await this.calculator.calculate(caller.scope, shop, this.calculatorBody(locality, input), { onCompanyFailed });
+    const modes = new Set<number>(input.modes ?? [1, 2, 3]);
+    const options: WidgetOption[] = [];
+    for (const mode of [1, 2, 3] as const) {
+      if (!modes.has(mode)) continue;
+      for (const company of result[String(mode) as '1' | '2' | '3']) {
+        const option = this.option(mode, company, locality);
+        if (option) options.push(option);
+      }
+    }
+    options.sort((a, b) => a.mode - b.mode || a.totalPrice - b.totalPrice);
+    return { city: presentLocality(locality), options };
+  }
+
+  /** Prices the buyer's choice on the server and keeps it under an opaque, expiring token. */
+  async select(caller: WidgetCaller, input: SelectionInput): Promise<SelectionAnswer> {
+    if (input.mode === 1 && !input.pointId) throw fieldError('pointId', 'is required for a pickup point (mode 1)');
+    if (input.mode === 2 && !input.address?.street) throw fieldError('address.street', 'is required for courier delivery (mode 2)');
+    const locality = this.locality(input.city);
+    const shop = await this.shops.get(caller.scope, caller.key.shopId);
+    const quote = await this.quoteSelection(caller.scope, shop, locality, input);
+    if (!quote) throw new AppError(422, 'option_unavailable', 'This company cannot deliver the cart there (or that point cannot take it); choose another option.');
+    const token = `sel_${randomBytes(24).toString('base64url')}`;
+    const expiresAt = new Date(Date.now() + SELECTION_TTL_MS).toISOString();
+    const stored: StoredSelection = { input, fias: LocalityDirectory.fiasOf(locality), quote };
+    await this.store.insertSelection(caller.scope.accountId, caller.key.shopId, hashToken(token), stored, expiresAt);
+    return { token, expiresAt, quote };
+  }
+
+  // ---------------------------------------------------------------- the shop's server
+
+  /**
+   * Makes the order of a selection: unused and unexpired, the option still there, the price
+   * the buyer saw. The order goes through the orders area like any other (its drop-off rule too).
+   */
+  async confirm(scope: Scope, input: ConfirmInput): Promise<ConfirmOutcome> {
+    const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(input.selectionToken));
+    if (!record) throw new AppError(404, 'selection_not_found', 'No selection has this token in this account.');
+    requireShopAccess(scope, record.shopId);
+    if (record.usedAt !== null) throw conflict('selection_used', `This selection was already confirmed${record.orderId ? ` as order ${record.orderId}` : ''}.`);
+    if (record.expiresAt <= new Date().toISOString()) throw conflict('selection_expired', 'This selection has expired: the buyer chooses again.');
+    const { input: chosen, quote: seen } = record.selection;
+    const locality = this.locality({ fias: record.selection.fias });
+    const shop = await this.shops.get(scope, record.shopId);
+    const now = await this.quoteSelection(scope, shop, locality, chosen);
+    if (!now) throw conflict('selection_unavailable', 'The chosen option is no longer available (the point closed or cannot take the parcel): the buyer chooses again.');
+    if (now.totalPrice !== seen.totalPrice) return { kind: 'price_changed', quote: now, was: seen.totalPrice };
+    if (!(await this.store.claim(scope.accountId, record.id))) throw conflict('selection_used', 'This selection was already confirmed.');
+    try {
+      const id = await this.orders.create(scope, this.orderInput(record.shopId, locality, chosen, now, input), String(record.shopId));
+      await this.store.markOrdered(scope.accountId, record.id, id);
+      return { kind: 'created', id, quote: now };
+    } catch (error) {
+      await this.store.release(scope.accountId, record.id);
+      throw error;
+    }
+  }
+
+  // ---------------------------------------------------------------- the widget era's plugins
+
+  /**
+   * `POST /v2/widgets/update-order`: the order of the selection the widget's `done` named, made
+   * now with the buyer's contacts the widget took (once; later calls, on every CMS status change,
+   * answer the same order). A number is an order id already made (plugins send `cabinetId` back).
+   */
+  async updateWidgetEraOrder(scope: Scope, input: UpdateOrderInput): Promise<{ cabinetId: number }> {
+    if (typeof input.id === 'number' || /^\d+$/.test(input.id)) return { cabinetId: (await this.orders.get(scope, Number(input.id))).id };
+    const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(input.id));
+    if (!record) throw new AppError(404, 'selection_not_found', 'No selection or order has this id in this account.');
+    requireShopAccess(scope, record.shopId);
+    if (record.orderId !== null) return { cabinetId: record.orderId };
+    const contacts = record.selection.input.contacts;
+    if (!contacts) throw new AppError(422, 'contacts_missing', "The widget took no contacts for this selection: confirm it with POST /v2/widget/orders and the recipient.");
+    const outcome = await this.confirm(scope, { selectionToken: input.id, ...(input.cmsId !== undefined ? { cmsId: String(input.cmsId) } : {}), recipient: contacts });
+    if (outcome.kind === 'price_changed') throw conflict('price_changed', `The delivery price changed from ${outcome.was} to ${outcome.quote.totalPrice}: nothing was made; the buyer chooses again.`);
+    return { cabinetId: outcome.id };
+  }
+
+  /** `POST /v2/widgets/confirm-order`: the order a selection became (the widget takes no payment, so there is nothing more to confirm). */
+  async confirmWidgetEraOrder(scope: Scope, input: ConfirmOrderInput): Promise<{ cabinetId: number }> {
+    const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(String(input.checkoutSessId)));
+    if (!record) throw new AppError(404, 'selection_not_found', 'No selection has this checkoutSessId in this account.');
+    requireShopAccess(scope, record.shopId);
+    if (record.orderId === null) throw conflict('order_not_made', 'No order was made of this selection yet: POST /v2/widgets/update-order first.');
+    return { cabinetId: record.orderId };
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private pointGrid(): PointGrid {
+    const generation = this.reference.registry.generation;
+    if (!this.grid || this.grid.generation !== generation) {
+      const points: DeliveryPoint[] = [];
+      for (const locality of this.reference.localities.all) points.push(...this.reference.registry.pointsOfLocality(locality.id));
+      this.grid = { generation, grid: new PointGrid(points) };
+    }
+    return this.grid.grid;
+  }
+
+  /** Localities with their names made comparable once, the most populous first. */
+  private localityNames(): Array<{ name: string; nameEn: string; presented: WidgetLocality }> {
+    if (!this.names) {
+      this.names = [...this.reference.localities.all]
+        .sort((a, b) => b.population - a.population)
+        .map((locality) => ({ name: cleanName(locality.name), nameEn: locality.nameEn.toLowerCase(), presented: presentLocality(locality) }));
+    }
+    return this.names;
+  }
+
+  private locality(city: { fias?: string; name?: string; region?: string }): Locality {
+    const found = this.reference.localities.find({ fias: city.fias ?? null, name: city.name ?? null, region: city.region ?? null });
+    if (!found) throw new AppError(400, 'unknown_locality', 'The locality was not found: pick one from the search.', [{ field: 'city', message: 'is not a known locality' }]);
+    return found;
+  }
+
+  private calculatorBody(locality: Locality, input: QuoteInput | SelectionInput): CalculatorBody {
+    const cod = input.cod ?? false;
+    return {
+      reception: { countryCode: 'RU', cityFias: LocalityDirectory.fiasOf(locality), cityName: locality.name, region: locality.region },
+      products: input.products.map((product) => ({
+        priceDeclared: product.price,
+        priceCod: cod ? product.price : 0,
+        count: product.count ?? 1,
+        ...(product.weight !== undefined ? { weight: product.weight } : {}),
+        ...(product.width !== undefined || product.height !== undefined || product.length !== undefined
+          ? { dimensions: { width: product.width, height: product.height, length: product.length } }
+          : {}),
+      })),
+      ...(input.declaredValue !== undefined ? { priceDeclared: input.declaredValue } : {}),
+      calcCod: cod,
+      applyWidgetSettings: true,
+      applyDefaultDimensions: true,
+      timeout: WIDGET_QUOTE_TIMEOUT_MS,
+    };
+  }
+
+  private option(mode: 1 | 2 | 3, company: DeliveryCompanyResult, locality: Locality): WidgetOption | null {
+    const points = (company.points ?? []).filter((point): point is CalculatorPoint => typeof point !== 'number');
+    const price = company.totalPrice ?? (points.length ? Math.min(...points.map((point) => point.totalPrice)) : null);
+    if (price === null) return null;
+    const card = typeof company.deliveryCompanyId === 'number' ? this.reference.registry.get(company.deliveryCompanyId)?.company : undefined;
+    return {
+      mode,
+      companyId: company.deliveryCompanyId,
+      companyName: company.deliveryCompanyName,
+      tariffName: company.tariffName,
+      totalPrice: price,
+      deliveryDays: company.deliveryDays,
+      deliveryDate: company.deliveryDate,
+      cashPaymentAvailable: company.cashPaymentAvailable ?? points.some((point) => point.cashPaymentAvailable),
+      cardPaymentAvailable: company.cardPaymentAvailable ?? points.some((point) => point.cardPaymentAvailable),
+      ...(mode === 2 && card ? { courierIntervals: courierIntervalsIn(card, locality) } : {}),
+    };
+  }
+
+  private async quoteSelection(scope: Scope, shop: Shop, locality: Locality, input: SelectionInput): Promise<SelectedQuote | null> {
+    const body = this.calculatorBody(locality, input);
+    const quote = await this.calculator.quoteOne(scope, shop, { ...body, companyId: input.companyId, deliveryType: input.mode, pointId: input.mode === 1 ? input.pointId : null });
+    if (!quote) return null;
+    const option = this.option(input.mode, quote, locality);
+    if (!option) return null;
+    const point = input.mode === 1 && input.pointId ? this.reference.registry.point(input.pointId) : undefined;
+    return { ...option, point: point ? presentPoint(point) : null };
+  }
+
+  private orderInput(shopId: number, locality: Locality, chosen: SelectionInput, quote: SelectedQuote, input: ConfirmInput): OrderInput {
+    const cod = chosen.cod ?? false;
+    return {
+      shopId,
+      ...(input.cmsId !== undefined ? { cmsId: input.cmsId } : {}),
+      products: chosen.products.map((product) => ({
+        name: product.name ?? null,
+        vendorCode: product.vendorCode ?? null,
+        priceDeclared: product.price,
+        priceCod: cod ? product.price : 0,
+        count: product.count ?? 1,
+        weight: product.weight ?? null,
+        dimensions: { width: product.width ?? null, height: product.height ?? null, length: product.length ?? null },
+      })),
+      ...(chosen.declaredValue !== undefined ? { priceDeclared: chosen.declaredValue } : {}),
+      deliveryAddress: {
+        city: { countryCode: 'RU', name: locality.name, fias: LocalityDirectory.fiasOf(locality), type: locality.type, region: locality.region },
+        street: chosen.address?.street ?? null,
+        house: chosen.address?.house ?? null,
+        flat: chosen.address?.flat ?? null,
+        zipCode: chosen.address?.zipCode ?? null,
+      },
+      recipient: { fullName: input.recipient.fullName, phone: input.recipient.phone, email: input.recipient.email ?? null },
+      applyWidgetSettings: true,
+      applyDefaultDimensions: true,
+      delivery: { company: { id: chosen.companyId }, type: chosen.mode, point: chosen.mode === 1 && chosen.pointId ? { id: chosen.pointId } : null },
+      ...(cod ? { clientPrice: quote.totalPrice } : {}),
+      clientDeliveryDate: chosen.courier?.date ?? null,
+      clientCourierTime: chosen.courier?.intervalId ?? null,
+      comment: input.comment ?? null,
+    };
+  }
+}
+
+/** What the points filter knows of the parcel: the page's cart, or the shop's default sizes. */
+interface ParcelNeeds {
+  weightKg: number | null;
+  sidesCm: number[] | null;
+  cod: boolean;
+  card: boolean;
+  fitting: boolean;
+}
+
+/** The calculator's own rule (limits, payment on delivery, fitting), asked with what a map query knows. */
+function pointTakesParcel(point: DeliveryPoint, parcel: ParcelNeeds): boolean {
+  if (parcel.card && !point.cardPaymentAvailable) return false;
+  const sides = parcel.sidesCm ? ([...parcel.sidesCm].sort((a, b) => b - a) as [number, number, number]) : null;
+  // an unknown weight is not refused by a minimum weight: the cart is not known yet
+  const weightGrams = parcel.weightKg === null ? Math.round((point.limits.minWeight ?? 0) * 1000) : Math.round(parcel.weightKg * 1000);
+  return pointTakes(point, {
+    cargo: { weightGrams, volumeCm3: sides ? sides[0] * sides[1] * sides[2] : 0, places: [{ sidesCm: sides, weightGrams }] },
+    // one kopeck on delivery: "the buyer pays there", whatever the sum
+    money: { declaredKopecks: 0, codKopecks: parcel.cod || parcel.card ? 1 : 0, clientPriceKopecks: 0, prePayKopecks: 0 },
+    required: new Set(parcel.fitting ? [FITTING_SERVICE] : []),
+  });
+}
+
+/** Service 7 of GET /v2/lists/services: fitting, which a point must offer. */
+const FITTING_SERVICE = 7;
+
+function present(record: KeyRecord): WidgetKey {
+  return { publicKey: record.publicKey, allowedOrigins: record.allowedOrigins, createdAt: record.createdAt };
+}
+
+function presentLocality(locality: Locality): WidgetLocality {
+  return {
+    fias: LocalityDirectory.fiasOf(locality),
+    name: locality.name,
+    type: locality.type,
+    region: locality.region,
+    countryCode: locality.countryCode,
+    latitude: locality.latitude,
+    longitude: locality.longitude,
+  };
+}
+
+function presentPoint(point: DeliveryPoint): WidgetPoint {
+  return {
+    id: point.id,
+    companyId: point.companyId,
+    type: point.type,
+    name: point.name,
+    address: point.address,
+    latitude: point.latitude,
+    longitude: point.longitude,
+    schedule: point.schedule,
+    cashPaymentAvailable: point.cashPaymentAvailable,
+    cardPaymentAvailable: point.cardPaymentAvailable,
+    fittingAvailable: point.fittingAvailable,
+  };
+}

@@ -1,0 +1,66 @@
+/** The widget's words in Russian and English; a shop picks one with `locale`. */
+export type Locale = 'ru' | 'en';
+
+const RU = {
+  city: 'Город',
+  cityPlaceholder: 'Начните вводить город',
+  modes: ['', 'Пункт выдачи', 'Курьер', 'Почта'],
+  list: 'Список',
+  map: 'Карта',
+  from: 'от',
+  days: (min: number, max: number) => (min === max ? `${min} дн.` : `${min}–${max} дн.`),
+  choose: 'Выбрать',
+  chosen: 'Выбрано',
+  street: 'Улица',
+  house: 'Дом',
+  flat: 'Кв.',
+  interval: 'Время доставки',
+  loading: 'Загрузка…',
+  nothing: 'Нет вариантов доставки',
+  noPoints: 'Нет подходящих пунктов в этой области',
+  unreachable: 'Сервис доставки недоступен. Попробуйте позже.',
+  needStreet: 'Укажите улицу и дом',
+  needContacts: 'Укажите имя и телефон',
+  fullName: 'Имя и фамилия',
+  phone: 'Телефон',
+  cash: 'наличные',
+  card: 'карта',
+  fitting: 'примерка',
+};
+
+const EN: typeof RU = {
+  city: 'City',
+  cityPlaceholder: 'Start typing a city',
+  modes: ['', 'Pickup point', 'Courier', 'Post'],
+  list: 'List',
+  map: 'Map',
+  from: 'from',
+  days: (min, max) => (min === max ? `${min} d` : `${min}–${max} d`),
+  choose: 'Choose',
+  chosen: 'Chosen',
+  street: 'Street',
+  house: 'House',
+  flat: 'Flat',
+  interval: 'Delivery time',
+  loading: 'Loading…',
+  nothing: 'No delivery options',
+  noPoints: 'No suitable points in this area',
+  unreachable: 'The delivery service is unreachable. Please try later.',
+  needStreet: 'Enter the street and house',
+  needContacts: 'Enter your name and phone',
+  fullName: 'Full name',
+  phone: 'Phone',
+  cash: 'cash',
+  card: 'card',
+  fitting: 'fitting',
+};
+
+export type Words = typeof RU;
+
+export function wordsFor(locale: Locale | undefined): Words {
+  return locale === 'en' ? EN : RU;
+}
+
+export function money(value: number, locale: Locale | undefined): string {
+  return `${new Intl.NumberFormat(locale === 'en' ? 'en-US' : 'ru-RU', { maximumFractionDigits: 2 }).format(value)} ₽`;
+}

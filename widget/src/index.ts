@@ -1,0 +1,494 @@
+/**
+ * The checkout widget: `DeliveryWidget.mount('#el', options)` renders the buyer's choice of a
+ * pickup point, a courier slot or the post, at the shop's own prices, in a shadow root (the
+ * shop's styles and ours never meet). The choice becomes a selection token the shop's server
+ * confirms. Framework-free; the map (Leaflet) is a separate file loaded only when shown.
+ */
+import { Api, WidgetError, type Locality, type Option, type Point, type Product, type Selection } from './api.js';
+import { money, wordsFor, type Locale, type Words } from './i18n.js';
+import styles from './styles.css';
+import type { MapView } from './map.js';
+
+export interface MapOptions {
+  /** A tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png: nothing is asked of any third party without one. */
+  tiles: string;
+  attribution: string;
+  maxZoom?: number;
+}
+
+export interface WidgetOptions {
+  publicKey: string;
+  locale?: Locale;
+  products: Product[];
+  declaredValue?: number;
+  /** The buyer pays on delivery: only points that take cash or card are shown. */
+  cod?: boolean;
+  /** 1 pickup point, 2 courier, 3 post. */
+  modes?: Array<1 | 2 | 3>;
+  /** A city to start from: its name (and region) or fias. */
+  defaultLocation?: { name?: string; region?: string; fias?: string };
+  /** 'none': a list only; an object: a map with these tiles. Without tiles there is no map. */
+  map?: 'none' | MapOptions;
+  /** The service's address; by default the one widget.js came from. */
+  apiUrl?: string;
+  /** Ask the buyer's name, phone and e-mail, kept with the selection (the widget-era compatibility script). */
+  askContacts?: boolean;
+  /** Prefilled contacts when askContacts is on. */
+  contacts?: { fullName?: string; phone?: string; email?: string };
+}
+
+export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'error';
+type Handler = (detail: unknown) => void;
+
+const SCRIPT_ORIGIN = (() => {
+  const script = document.currentScript as HTMLScriptElement | null;
+  return script?.src ? new URL(script.src).origin : location.origin;
+})();
+const SCRIPT_BASE = (() => {
+  const script = document.currentScript as HTMLScriptElement | null;
+  return script?.src ? new URL('.', script.src).href : `${location.origin}/widget/v1/`;
+})();
+/** Set by the build: the content-hashed file of the map. */
+declare const MAP_FILE: string;
+
+/** About a district of a city around its centre: the first view of the points. */
+const CITY_SPAN = { lon: 0.18, lat: 0.09 };
+const CITY_ZOOM = 13;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class Widget {
+  private readonly handlers = new Map<WidgetEvent, Set<Handler>>();
+  private readonly root: ShadowRoot;
+  private readonly api: Api;
+  private readonly words: Words;
+  private options: WidgetOptions;
+  private city: Locality | null = null;
+  private quotes: Option[] = [];
+  private mode = 0;
+  private points: Point[] = [];
+  private view: 'list' | 'map' = 'list';
+  private map: MapView | null = null;
+  private destroyed = false;
+  private pointsAsked = 0;
+  private readonly parts: {
+    input: HTMLInputElement;
+    suggest: HTMLUListElement;
+    tabs: HTMLDivElement;
+    views: HTMLDivElement;
+    status: HTMLDivElement;
+    extra: HTMLDivElement;
+    list: HTMLUListElement;
+    mapBox: HTMLDivElement;
+  };
+
+  constructor(
+    private readonly host: HTMLElement,
+    options: WidgetOptions,
+  ) {
+    if (!options?.publicKey) throw new Error('DeliveryWidget: publicKey is required');
+    this.options = { ...options };
+    this.words = wordsFor(options.locale);
+    this.api = new Api((options.apiUrl ?? SCRIPT_ORIGIN).replace(/\/$/, ''), options.publicKey);
+    this.root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+    this.root.replaceChildren();
+    const style = el('style');
+    style.textContent = styles;
+    const w = this.words;
+    const box = el('div', { class: 'w', part: 'widget' });
+    const search = el('div', { class: 'search' });
+    const inputId = 'dw-city';
+    const input = el('input', { id: inputId, type: 'search', autocomplete: 'off', placeholder: w.cityPlaceholder, role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'dw-suggest' });
+    const suggest = el('ul', { id: 'dw-suggest', class: 'suggest', role: 'listbox', hidden: '' });
+    search.append(el('label', { for: inputId }, w.city), input, suggest);
+    const contacts = el('div', { class: 'contacts', hidden: '' });
+    if (options.askContacts) {
+      contacts.hidden = false;
+      for (const [name, label, type] of [['fullName', w.fullName, 'text'], ['phone', w.phone, 'tel'], ['email', 'E-mail', 'email']] as const) {
+        const input = el('input', { name, type, placeholder: label, 'aria-label': label, autocomplete: name === 'fullName' ? 'name' : name === 'phone' ? 'tel' : 'email' });
+        input.value = options.contacts?.[name] ?? '';
+        contacts.append(input);
+      }
+    }
+    const tabs = el('div', { class: 'tabs', role: 'group' });
+    const views = el('div', { class: 'views', role: 'group', hidden: '' });
+    const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+    const extra = el('div');
+    const list = el('ul', { class: 'list', role: 'listbox' });
+    const mapBox = el('div', { class: 'map', hidden: '' });
+    box.append(contacts, search, tabs, views, status, extra, list, mapBox);
+    this.root.append(style, box);
+    this.parts = { input, suggest, tabs, views, status, extra, list, mapBox };
+    this.wireSearch();
+    if (this.mapOptions()) {
+      for (const view of ['list', 'map'] as const) {
+        const button = el('button', { type: 'button', 'aria-pressed': String(view === 'list'), 'data-view': view }, view === 'list' ? w.list : w.map);
+        button.addEventListener('click', () => this.showView(view));
+        views.append(button);
+      }
+    }
+    queueMicrotask(() => {
+      this.emit('ready', {});
+      const start = this.options.defaultLocation;
+      if (start) void this.setLocation(start);
+    });
+  }
+
+  // ---------------------------------------------------------------- public methods
+
+  on(event: WidgetEvent, handler: Handler): this {
+    let set = this.handlers.get(event);
+    if (!set) this.handlers.set(event, (set = new Set()));
+    set.add(handler);
+    return this;
+  }
+
+  off(event: WidgetEvent, handler: Handler): this {
+    this.handlers.get(event)?.delete(handler);
+    return this;
+  }
+
+  /** New cart or options (products, cod, declaredValue, modes): prices are asked again. */
+  update(options: Partial<WidgetOptions>): void {
+    this.options = { ...this.options, ...options };
+    if (this.city) void this.loadQuotes();
+  }
+
+  /** Finds a city by name (and region) or fias, and shows its options. */
+  async setLocation(location: { name?: string; region?: string; fias?: string }): Promise<void> {
+    try {
+      const found = location.fias ? [{ fias: location.fias, name: location.name ?? '', region: location.region ?? '' } as Locality] : await this.api.localities(location.name ?? '');
+      const city = location.region ? (found.find((item) => item.region.includes(location.region as string)) ?? found[0]) : found[0];
+      if (!city) return this.fail(new WidgetError('unknown_locality', `${location.name ?? location.fias} not found`, 400));
+      await this.chooseCity(city);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Chooses a pickup point by id (one of those shown). */
+  async selectPoint(id: number): Promise<Selection | null> {
+    const point = this.points.find((item) => item.id === id);
+    if (!point || !this.city) return null;
+    return this.choose({ mode: 1, companyId: point.companyId, pointId: point.id });
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.map?.destroy();
+    this.root.replaceChildren();
+    this.handlers.clear();
+  }
+
+  // ---------------------------------------------------------------- flow
+
+  private emit(event: WidgetEvent, detail: unknown): void {
+    if (this.destroyed) return;
+    for (const handler of this.handlers.get(event) ?? []) {
+      try {
+        handler(detail);
+      } catch (error) {
+        // a shop's handler failing must not stop the widget
+        console.error(error);
+      }
+    }
+    this.host.dispatchEvent(new CustomEvent(`deliverywidget:${event}`, { detail, bubbles: true, composed: true }));
+  }
+
+  private fail(error: unknown): void {
+    const known = error instanceof WidgetError ? error : new WidgetError('widget_error', String(error), 0);
+    this.setStatus(known.code === 'unreachable' ? this.words.unreachable : known.message, true);
+    this.emit('error', { code: known.code, message: known.message, status: known.status, errors: known.errors });
+  }
+
+  private setStatus(text: string, error = false): void {
+    this.parts.status.textContent = text;
+    this.parts.status.classList.toggle('error', error);
+  }
+
+  private wireSearch(): void {
+    const { input, suggest } = this.parts;
+    let timer = 0;
+    let asked = 0;
+    input.addEventListener('input', () => {
+      clearTimeout(timer);
+      const typed = input.value.trim();
+      if (typed.length < 2) return this.showSuggestions([]);
+      timer = window.setTimeout(async () => {
+        const mine = ++asked;
+        try {
+          const found = await this.api.localities(typed);
+          if (mine === asked) this.showSuggestions(found);
+        } catch (error) {
+          this.fail(error);
+        }
+      }, 200);
+    });
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') (suggest.querySelector('li') as HTMLLIElement | null)?.click();
+      if (event.key === 'Escape') this.showSuggestions([]);
+    });
+  }
+
+  private showSuggestions(found: Locality[]): void {
+    const { input, suggest } = this.parts;
+    suggest.replaceChildren(
+      ...found.map((city) => {
+        const item = el('li', { role: 'option' });
+        item.append(el('b', {}, city.name), document.createTextNode(' '), el('span', { class: 'muted' }, `${city.type}, ${city.region}`));
+        item.addEventListener('click', () => void this.chooseCity(city));
+        return item;
+      }),
+    );
+    suggest.hidden = found.length === 0;
+    input.setAttribute('aria-expanded', String(found.length > 0));
+  }
+
+  private async chooseCity(city: Locality): Promise<void> {
+    this.showSuggestions([]);
+    this.parts.input.value = city.name;
+    this.city = city;
+    await this.loadQuotes();
+  }
+
+  private cart(): Record<string, unknown> {
+    const { products, declaredValue, cod } = this.options;
+    return { city: { fias: this.city?.fias, name: this.city?.name }, products, ...(declaredValue !== undefined ? { declaredValue } : {}), cod: cod ?? false };
+  }
+
+  private async loadQuotes(): Promise<void> {
+    this.setStatus(this.words.loading);
+    try {
+      const answer = await this.api.quotes({ ...this.cart(), ...(this.options.modes ? { modes: this.options.modes } : {}) });
+      if (this.destroyed) return;
+      this.city = { ...answer.city };
+      this.quotes = answer.options;
+      this.emit('quote', { city: answer.city, options: answer.options });
+      this.renderTabs();
+      const modes = this.availableModes();
+      if (modes.length === 0) {
+        this.setStatus(this.words.nothing);
+        this.parts.list.replaceChildren();
+        return;
+      }
+      await this.showMode(modes.includes(this.mode) ? this.mode : modes[0]);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private availableModes(): number[] {
+    return [1, 2, 3].filter((mode) => this.quotes.some((option) => option.mode === mode));
+  }
+
+  private renderTabs(): void {
+    const w = this.words;
+    this.parts.tabs.replaceChildren(
+      ...this.availableModes().map((mode) => {
+        const cheapest = Math.min(...this.quotes.filter((option) => option.mode === mode).map((option) => option.totalPrice));
+        const button = el('button', { type: 'button', 'aria-pressed': String(mode === this.mode), 'data-mode': String(mode) }, w.modes[mode]);
+        button.append(el('small', {}, `${w.from} ${money(cheapest, this.options.locale)}`));
+        button.addEventListener('click', () => void this.showMode(mode));
+        return button;
+      }),
+    );
+  }
+
+  private async showMode(mode: number): Promise<void> {
+    this.mode = mode;
+    for (const button of this.parts.tabs.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.mode === String(mode)));
+    this.parts.views.hidden = mode !== 1 || !this.mapOptions();
+    this.parts.extra.replaceChildren();
+    this.emit('change', { mode, city: this.city });
+    if (mode === 1) {
+      if (this.view === 'map') this.showView('map');
+      else this.showView('list');
+      await this.loadPoints(this.cityView(), CITY_ZOOM);
+      return;
+    }
+    this.parts.mapBox.hidden = true;
+    this.parts.list.hidden = false;
+    if (mode === 2) this.renderAddress();
+    this.renderOptions(mode);
+  }
+
+  private cityView(): string {
+    const city = this.city as Locality;
+    return [city.longitude - CITY_SPAN.lon, city.latitude - CITY_SPAN.lat, city.longitude + CITY_SPAN.lon, city.latitude + CITY_SPAN.lat].map((value) => value.toFixed(5)).join(',');
+  }
+
+  /** Points of a viewport that take this cart; the map asks again as it moves. */
+  async loadPoints(bbox: string, zoom: number): Promise<void> {
+    const mine = ++this.pointsAsked;
+    const weight = this.options.products.reduce((sum, product) => sum + (product.weight ?? 0) * (product.count ?? 1), 0);
+    const companyIds = [...new Set(this.quotes.filter((option) => option.mode === 1 && typeof option.companyId === 'number').map((option) => option.companyId))];
+    const query = new URLSearchParams({ bbox, zoom: String(zoom), ...(weight > 0 ? { weight: String(Math.round(weight * 1000) / 1000) } : {}), ...(this.options.cod ? { cod: '1' } : {}) });
+    for (const id of companyIds) query.append('companyIds', String(id));
+    try {
+      const answer = await this.api.points(query.toString());
+      if (mine !== this.pointsAsked || this.destroyed) return;
+      if (answer.points.length || answer.clusters.length === 0) this.points = answer.points;
+      this.setStatus(answer.points.length || answer.clusters.length ? '' : this.words.noPoints);
+      if (this.view === 'list') this.renderPoints();
+      this.map?.show(answer.points, answer.clusters, (point) => this.priceOf(point));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private priceOf(point: Point): Option | undefined {
+    return this.quotes.find((option) => option.mode === 1 && option.companyId === point.companyId);
+  }
+
+  private renderPoints(): void {
+    const items = this.points
+      .map((point) => ({ point, option: this.priceOf(point) }))
+      .filter((entry): entry is { point: Point; option: Option } => entry.option !== undefined)
+      .sort((a, b) => a.option.totalPrice - b.option.totalPrice)
+      .slice(0, 100);
+    this.parts.list.replaceChildren(
+      ...items.map(({ point, option }) => {
+        const extras = [point.cashPaymentAvailable ? this.words.cash : '', point.cardPaymentAvailable ? this.words.card : '', point.fittingAvailable ? this.words.fitting : ''].filter(Boolean).join(', ');
+        return this.item(point.name.includes(option.companyName) ? point.name : `${option.companyName} · ${point.name}`, `${point.address}${extras ? ` · ${extras}` : ''}`, option, { 'data-point': String(point.id) }, () => void this.selectPoint(point.id));
+      }),
+    );
+  }
+
+  private renderOptions(mode: number): void {
+    const options = this.quotes.filter((option) => option.mode === mode);
+    this.parts.list.replaceChildren(
+      ...options.map((option) =>
+        this.item(option.companyName, option.tariffName ?? '', option, { 'data-company': String(option.companyId) }, () => {
+          const address = this.address();
+          if (mode === 2 && !address.street) {
+            this.setStatus(this.words.needStreet, true);
+            return;
+          }
+          const interval = (this.parts.extra.querySelector('select') as HTMLSelectElement | null)?.value;
+          void this.choose({ mode, companyId: option.companyId, ...(address.street ? { address } : {}), ...(mode === 2 ? { courier: { date: option.deliveryDate.to, ...(interval ? { intervalId: Number(interval) } : {}) } } : {}) });
+        }),
+      ),
+    );
+  }
+
+  private item(title: string, subtitle: string, option: Option, attributes: Record<string, string>, onChoose: () => void): HTMLLIElement {
+    const item = el('li', { class: 'item', role: 'option', tabindex: '0', 'aria-selected': 'false', ...attributes });
+    const text = el('div');
+    text.append(el('b', {}, title), el('span', { class: 'muted' }, `${subtitle}${subtitle ? ' · ' : ''}${this.words.days(option.deliveryDays.min, option.deliveryDays.max)}`));
+    item.append(text, el('span', { class: 'price' }, money(option.totalPrice, this.options.locale)));
+    item.addEventListener('click', onChoose);
+    item.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        onChoose();
+      }
+    });
+    return item;
+  }
+
+  private renderAddress(): void {
+    const w = this.words;
+    const row = el('div', { class: 'address' });
+    for (const [name, label] of [['street', w.street], ['house', w.house], ['flat', w.flat]] as const) {
+      const input = el('input', { name, placeholder: label, 'aria-label': label, autocomplete: 'off' });
+      row.append(input);
+    }
+    const courier = this.quotes.find((option) => option.mode === 2 && option.courierIntervals?.length);
+    this.parts.extra.append(row);
+    if (courier?.courierIntervals) {
+      const select = el('select', { 'aria-label': w.interval });
+      for (const interval of courier.courierIntervals) {
+        const option = el('option', { value: String(interval.id) }, `${interval.timeFrom}–${interval.timeTo}`);
+        if (interval.isDefault) option.selected = true;
+        select.append(option);
+      }
+      this.parts.extra.append(select);
+    }
+  }
+
+  private address(): { street?: string; house?: string; flat?: string } {
+    const value = (name: string) => (this.parts.extra.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
+    return { street: value('street'), house: value('house'), flat: value('flat') };
+  }
+
+  /** The contacts typed (askContacts), or null when a required one is missing. */
+  contacts(): { fullName?: string; phone?: string; email?: string } | null {
+    const value = (name: string) => (this.root.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
+    return { fullName: value('fullName'), phone: value('phone'), email: value('email') };
+  }
+
+  private async choose(choice: Record<string, unknown>): Promise<Selection | null> {
+    let contacts: Record<string, string | undefined> | undefined;
+    if (this.options.askContacts) {
+      contacts = this.contacts() ?? {};
+      if (!contacts.fullName || !contacts.phone) {
+        this.setStatus(this.words.needContacts, true);
+        return null;
+      }
+    }
+    try {
+      const selection = await this.api.select({ ...this.cart(), ...choice, ...(contacts ? { contacts } : {}) });
+      for (const item of this.parts.list.querySelectorAll('.item')) {
+        const mine = choice.pointId ? (item as HTMLElement).dataset.point === String(choice.pointId) : (item as HTMLElement).dataset.company === String(choice.companyId);
+        item.setAttribute('aria-selected', String(mine));
+      }
+      this.setStatus(`${this.words.chosen}: ${selection.quote.companyName}${selection.quote.point ? `, ${selection.quote.point.address}` : ''} — ${money(selection.quote.totalPrice, this.options.locale)}`);
+      // what the buyer chose, beside the priced answer: address, slot, contacts
+      this.emit('select', { ...selection, choice: { ...choice, ...(contacts ? { contacts } : {}) } });
+      return selection;
+    } catch (error) {
+      this.fail(error);
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- the map
+
+  private mapOptions(): MapOptions | null {
+    const map = this.options.map;
+    return map && map !== 'none' && map.tiles ? map : null;
+  }
+
+  private showView(view: 'list' | 'map'): void {
+    this.view = view;
+    for (const button of this.parts.views.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+    this.parts.list.hidden = view === 'map';
+    this.parts.mapBox.hidden = view !== 'map';
+    if (view === 'list') return this.renderPoints();
+    void this.openMap();
+  }
+
+  private async openMap(): Promise<void> {
+    const options = this.mapOptions();
+    if (!options || !this.city) return;
+    try {
+      if (!this.map) {
+        const module = (await import(/* @vite-ignore */ `${SCRIPT_BASE}${MAP_FILE}`)) as typeof import('./map.js');
+        this.map = module.createMap(this.parts.mapBox, this.root, options, {
+          moved: (bbox, zoom) => void this.loadPoints(bbox, zoom),
+          chosen: (id) => void this.selectPoint(id),
+        });
+      }
+      this.map.center(this.city.latitude, this.city.longitude, CITY_ZOOM);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+}
+
+/** The global a shop's page uses. */
+export const DeliveryWidget = {
+  version: '1',
+  mount(target: string | HTMLElement, options: WidgetOptions): Widget {
+    const host = typeof target === 'string' ? document.querySelector<HTMLElement>(target) : target;
+    if (!host) throw new Error(`DeliveryWidget: ${String(target)} is not on the page`);
+    return new Widget(host, options);
+  },
+};
+
+(window as unknown as { DeliveryWidget: typeof DeliveryWidget }).DeliveryWidget = DeliveryWidget;
