@@ -154,6 +154,7 @@ async function serve(config: Config): Promise<void> {
     // points another process imported from the real companies' directories
     runtime.services.reference.reloadImportedPoints().catch((error: unknown) => app.log.error({ err: error }, 'imported points reload failed'));
     runtime.services.webhooks.purgeOld().catch((error: unknown) => app.log.error({ err: error }, 'webhook delivery purge failed'));
+    runtime.services.widget.purgeExpiredSelections().catch((error: unknown) => app.log.error({ err: error }, 'expired widget selection purge failed'));
     runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();

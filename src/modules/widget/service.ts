@@ -88,6 +88,11 @@ export class WidgetService {
     private readonly accounts: AccountService,
   ) {}
 
+  /** Forgets selections a day past their expiry that never became orders (the hourly maintenance of `serve`). */
+  purgeExpiredSelections(now = new Date()): Promise<number> {
+    return this.store.deleteExpired(new Date(now.getTime() - 86_400_000).toISOString());
+  }
+
   // ---------------------------------------------------------------- keys (the shop's owner)
 
   /** Issues the shop's publishable key (a new one each time: the old one stops at once). */

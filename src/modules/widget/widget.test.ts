@@ -281,6 +281,11 @@ describe('selection and confirm', () => {
     const expired = await owner.post('/v2/widget/orders', confirm);
     expect(expired.status).toBe(409);
     expect(expired.body.code).toBe('selection_expired');
+    // the hourly maintenance forgets selections a day past their expiry that never became orders
+    const before = await selectionCount();
+    expect(await t.runtime.services.widget.purgeExpiredSelections()).toBeGreaterThan(0);
+    expect(await selectionCount()).toBeLessThan(before);
+    expect((await owner.post('/v2/widget/orders', confirm)).status).toBe(404);
   });
 });
 
