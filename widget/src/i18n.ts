@@ -26,6 +26,7 @@ const RU = {
   cash: 'наличные',
   card: 'карта',
   fitting: 'примерка',
+  soonest: 'доставка за',
 };
 
 const EN: typeof RU = {
@@ -53,6 +54,7 @@ const EN: typeof RU = {
   cash: 'cash',
   card: 'card',
   fitting: 'fitting',
+  soonest: 'delivered in',
 };
 
 export type Words = typeof RU;

@@ -18,6 +18,12 @@ export interface MapOptions {
 
 export interface WidgetOptions {
   publicKey: string;
+  /**
+   * 'checkout' (default): the buyer chooses, and `select` gives the token the shop confirms.
+   * 'info': a "where can I collect" page: the same prices and points, nothing to choose.
+   * 'card': a product card's line per way of delivery: the cheapest price and the soonest days.
+   */
+  kind?: 'checkout' | 'info' | 'card';
   locale?: Locale;
   products: Product[];
   declaredValue?: number;
@@ -269,6 +275,7 @@ export class Widget {
       this.city = { ...answer.city };
       this.quotes = answer.options;
       this.emit('quote', { city: answer.city, options: answer.options });
+      if (this.options.kind === 'card') return this.renderCard();
       this.renderTabs();
       const modes = this.availableModes();
       if (modes.length === 0) {
@@ -280,6 +287,29 @@ export class Widget {
     } catch (error) {
       this.fail(error);
     }
+  }
+
+  /** The product card: per way of delivery, the cheapest price and the soonest days; no list, no map. */
+  private renderCard(): void {
+    const w = this.words;
+    this.parts.tabs.replaceChildren();
+    this.parts.views.hidden = true;
+    this.parts.mapBox.hidden = true;
+    this.parts.list.hidden = false;
+    const modes = this.availableModes();
+    this.setStatus(modes.length ? '' : w.nothing);
+    this.parts.list.replaceChildren(
+      ...modes.map((mode) => {
+        const options = this.quotes.filter((option) => option.mode === mode);
+        const cheapest = Math.min(...options.map((option) => option.totalPrice));
+        const soonest = Math.min(...options.map((option) => option.deliveryDays.min));
+        const line = el('li', { class: 'item card', 'data-mode': String(mode) });
+        const text = el('div');
+        text.append(el('b', {}, w.modes[mode]), el('span', { class: 'muted' }, `${w.soonest} ${w.days(soonest, soonest)}`));
+        line.append(text, el('span', { class: 'price' }, `${w.from} ${money(cheapest, this.options.locale)}`));
+        return line;
+      }),
+    );
   }
 
   private availableModes(): number[] {
@@ -313,7 +343,7 @@ export class Widget {
     }
     this.parts.mapBox.hidden = true;
     this.parts.list.hidden = false;
-    if (mode === 2) this.renderAddress();
+    if (mode === 2 && this.options.kind !== 'info') this.renderAddress();
     this.renderOptions(mode);
   }
 
@@ -377,9 +407,15 @@ export class Widget {
   }
 
   private item(title: string, subtitle: string, option: Option, attributes: Record<string, string>, onChoose: () => void): HTMLLIElement {
-    const item = el('li', { class: 'item', role: 'option', tabindex: '0', 'aria-selected': 'false', ...attributes });
     const text = el('div');
     text.append(el('b', {}, title), el('span', { class: 'muted' }, `${subtitle}${subtitle ? ' · ' : ''}${this.words.days(option.deliveryDays.min, option.deliveryDays.max)}`));
+    // an information page lists what there is: nothing to choose
+    if (this.options.kind === 'info') {
+      const line = el('li', { class: 'item info', ...attributes });
+      line.append(text, el('span', { class: 'price' }, money(option.totalPrice, this.options.locale)));
+      return line;
+    }
+    const item = el('li', { class: 'item', role: 'option', tabindex: '0', 'aria-selected': 'false', ...attributes });
     item.append(text, el('span', { class: 'price' }, money(option.totalPrice, this.options.locale)));
     item.addEventListener('click', onChoose);
     item.addEventListener('keydown', (event) => {
@@ -423,6 +459,7 @@ export class Widget {
   }
 
   private async choose(choice: Record<string, unknown>): Promise<Selection | null> {
+    if (this.options.kind === 'info' || this.options.kind === 'card') return null;
     let contacts: Record<string, string | undefined> | undefined;
     if (this.options.askContacts) {
       contacts = this.contacts() ?? {};

@@ -223,6 +223,32 @@ for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) 
     await context.close();
   }, 60_000);
 
+  it("the other kinds: an information page chooses nothing, a product card shows the cheapest and soonest per way", async () => {
+    const info = await open({ kind: 'info', map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    await info.page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await info.page.locator('.item[role="option"]').count()).toBe(0);
+    await info.page.locator('.item[data-point]').first().click();
+    await info.page.locator('button[data-mode="2"]').click();
+    await info.page.locator('.item[data-company]').first().waitFor();
+    expect(await info.page.locator('input[name="street"]').count()).toBe(0);
+    expect(await events(info.page, 'select')).toEqual([]);
+    await shot(info.page, 'phone-info');
+    await info.page.context().close();
+
+    const card = await open({ kind: 'card', map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    const quote = (await waitForEvent(card.page, 'quote')) as { options: Array<{ mode: number; totalPrice: number; deliveryDays: { min: number } }> };
+    await card.page.locator('.item.card').first().waitFor();
+    const modes = [...new Set(quote.options.map((option) => option.mode))].sort();
+    expect(await card.page.locator('.item.card').evaluateAll((items) => items.map((item) => Number((item as unknown as { dataset: { mode?: string } }).dataset.mode)))).toEqual(modes);
+    const pickup = quote.options.filter((option) => option.mode === 1);
+    const text = await card.page.locator('.item.card[data-mode="1"]').textContent();
+    expect(text).toContain(`${Math.min(...pickup.map((option) => option.deliveryDays.min))} дн.`);
+    expect(text?.replace(/\s/g, '')).toContain(String(Math.min(...pickup.map((option) => option.totalPrice))).replace('.', ','));
+    expect(await card.page.locator('.item[data-point], button[data-view], button[data-mode]').count()).toBe(0);
+    await shot(card.page, 'phone-card');
+    await card.page.context().close();
+  }, 90_000);
+
   it('a bad key and an unreachable service: an error event and a message; the page goes on', async () => {
     const bad = await open({ map: 'none', publicKey: 'pk_wrong', defaultLocation: { name: 'Москва' } }, PHONE);
     const refused = (await waitForEvent(bad.page, 'error')) as { code: string; status: number };
