@@ -27,6 +27,7 @@ const RU = {
   card: 'карта',
   fitting: 'примерка',
   soonest: 'доставка за',
+  options: 'Варианты доставки',
 };
 
 const EN: typeof RU = {
@@ -55,6 +56,7 @@ const EN: typeof RU = {
   card: 'card',
   fitting: 'fitting',
   soonest: 'delivered in',
+  options: 'Delivery options',
 };
 
 export type Words = typeof RU;

@@ -125,7 +125,9 @@ export class Widget {
     const views = el('div', { class: 'views', role: 'group', hidden: '' });
     const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
     const extra = el('div');
-    const list = el('ul', { class: 'list', role: 'listbox' });
+    // a checkout's list is a choice (listbox of options); an information page's or a card's is a plain list
+    const choosing = (options.kind ?? 'checkout') === 'checkout';
+    const list = el('ul', { class: 'list', ...(choosing ? { role: 'listbox' } : {}), 'aria-label': w.options });
     const mapBox = el('div', { class: 'map', hidden: '' });
     box.append(contacts, search, tabs, views, status, extra, list, mapBox);
     this.root.append(style, box);

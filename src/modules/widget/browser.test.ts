@@ -7,6 +7,7 @@
  * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { PROJECT_ROOT } from '../../platform/reference-data.js';
 
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
 const ARTIFACTS = path.join(PROJECT_ROOT, 'artifacts', 'widget');
 const PHONE = { width: 390, height: 844 };
@@ -95,6 +97,16 @@ try {
     return (await events(page, name))[0];
   }
 
+  /** axe-core's serious and critical findings on the page (the widget's shadow root included), as "rule: target" lines. */
+  async function accessibilityFindings(page: Page): Promise<string[]> {
+    await page.addScriptTag({ path: AXE_SCRIPT });
+    return page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
+      const result = await axe.run({ include: [['#delivery']] }, { resultTypes: ['violations'] });
+      return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
+    });
+  }
+
   async function shot(page: Page, name: string): Promise<void> {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -146,6 +158,7 @@ try {
     const quote = (await waitForEvent(page, 'quote')) as { city: { name: string }; options: unknown[] };
     expect(quote.city.name).toBe('Санкт-Петербург');
     await shot(page, 'desktop-list');
+    expect(await accessibilityFindings(page)).toEqual([]);
 
     await page.locator('.item[data-point]').first().click();
     const selected = (await waitForEvent(page, 'select')) as { token: string; quote: { mode: number; point: { id: number } } };
@@ -160,6 +173,7 @@ try {
     await page.locator('.map [data-point]').first().waitFor({ timeout: 20_000 });
     const firstMarkerMs = Date.now() - mapShownAt;
     await shot(page, 'desktop-map');
+    expect(await accessibilityFindings(page)).toEqual([]);
     await page.locator('.map [data-point]').first().click();
     await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 2);
     const fromMap = ((await events(page, 'select')) as Array<{ token: string }>)[1];
@@ -192,6 +206,7 @@ try {
     const orderId = await confirm(courier.token, 'PHONE-2');
     expect((await owner.get(`/v2/orders/${orderId}`)).body.deliveryAddress.street).toBe('Тверская улица');
     await shot(page, 'phone-courier');
+    expect(await accessibilityFindings(page)).toEqual([]);
     await page.context().close();
   }, 90_000);
 
@@ -233,6 +248,7 @@ for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) 
     expect(await info.page.locator('input[name="street"]').count()).toBe(0);
     expect(await events(info.page, 'select')).toEqual([]);
     await shot(info.page, 'phone-info');
+    expect(await accessibilityFindings(info.page)).toEqual([]);
     await info.page.context().close();
 
     const card = await open({ kind: 'card', map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
@@ -246,6 +262,7 @@ for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) 
     expect(text?.replace(/\s/g, '')).toContain(String(Math.min(...pickup.map((option) => option.totalPrice))).replace('.', ','));
     expect(await card.page.locator('.item[data-point], button[data-view], button[data-mode]').count()).toBe(0);
     await shot(card.page, 'phone-card');
+    expect(await accessibilityFindings(card.page)).toEqual([]);
     await card.page.context().close();
   }, 90_000);
 
