@@ -4,6 +4,7 @@
  * and address) and the shop server's confirm (/v2/widget/orders).
  */
 import type { FastifyRequest } from 'fastify';
+import { sendJsonBody } from '../../platform/compression.js';
 import { CORS_EXPOSED_HEADERS, type CorsDelegate } from '../../platform/operations.js';
 import type { App } from '../../platform/http.js';
 import { installKeyAndAddressLimit } from '../../platform/rate-limit.js';
@@ -31,7 +32,6 @@ import {
   WidgetLocality,
 } from './schemas.js';
 import Type from 'typebox';
-import type { PointsAnswer as PointsAnswerType } from './schemas.js';
 
 export const WIDGET_API_PREFIX = '/widget/v1/api';
 const tags = ['Checkout widget'];
@@ -190,7 +190,8 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
           const { tag, answer } = await widget.points(request.widget, request.query, request.url);
           reply.header('etag', tag).header('cache-control', 'private, max-age=60');
           if (request.headers['if-none-match'] === tag) return reply.code(304).send();
-          return reply.type('application/json; charset=utf-8').send(answer() as unknown as PointsAnswerType);
+          // a big city's view is ~80 kB: gzipped for a phone that takes it (the gzip made once per remembered answer)
+          return sendJsonBody(request, reply, answer());
         },
       );
 

@@ -4,6 +4,7 @@
  * turns into an order. Prices always come from the calculator with the shop's widget
  * settings; a browser never sends one.
  */
+import { JsonBody } from '../../platform/compression.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { requireAccountWide, requireShopAccess } from '../../platform/auth.js';
@@ -75,7 +76,7 @@ export class WidgetService {
   private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
   private grid: { generation: number; grid: PointGrid } | null = null;
   /** Answers of viewports by tag: the first view of a city is the same for every buyer there. */
-  private readonly pointAnswers = new BoundedMap<string, string>(2_000, 32 * 1024 * 1024);
+  private readonly pointAnswers = new BoundedMap<string, JsonBody>(2_000, 32 * 1024 * 1024);
   private names: Array<{ name: string; nameEn: string; presented: WidgetLocality }> | null = null;
 
   constructor(
@@ -153,7 +154,7 @@ export class WidgetService {
    * zoomed out. `tag` names the answer (data, the shop's settings, the query): equal tags, equal
    * answers, so it is the ETag and the key of the answers remembered.
    */
-  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => string }> {
+  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => JsonBody }> {
     const [west, south, east, north] = query.bbox.split(',').map(Number);
     if (west >= east || south >= north || Math.abs(west) > 180 || Math.abs(east) > 180 || Math.abs(south) > 90 || Math.abs(north) > 90) {
       throw fieldError('bbox', 'must be west,south,east,north with west < east and south < north');
@@ -169,8 +170,8 @@ export class WidgetService {
       answer: () => {
         const known = this.pointAnswers.get(tag);
         if (known) return known;
-        // kept as JSON text: a city's 300 points are 80 kB, which serialising again would cost each time
-        const answer = JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)));
+        // kept as JSON bytes (and their gzip once a phone asks for it): a city's 300 points are 80 kB, which serialising or compressing again would cost each time
+        const answer = JsonBody.of(Buffer.from(JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)))));
         this.pointAnswers.set(tag, answer, answer.length);
         return answer;
       },

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
@@ -144,6 +145,15 @@ describe('widget API: localities and points', () => {
     expect(far.body.clusters.length).toBeLessThanOrEqual(64);
     const again = await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13`, undefined, { headers: { 'if-none-match': String(near.headers.etag) } });
     expect(again.status).toBe(304);
+    // a big city's view goes gzipped to a browser that takes it, and is the same JSON, asked either way in any order
+    expect(JSON.stringify(near.body).length).toBeGreaterThan(16 * 1024);
+    for (const encoding of ['gzip, deflate, br', 'identity', 'gzip', 'identity']) {
+      const raw = await t.app.inject({ method: 'GET', url: `/widget/v1/api/points?bbox=${SPB_VIEW}&zoom=13&key=${encodeURIComponent(publicKey)}`, headers: { origin: PAGE, 'accept-encoding': encoding } });
+      expect(raw.statusCode).toBe(200);
+      const gzipped = raw.headers['content-encoding'] === 'gzip';
+      expect(gzipped).toBe(encoding !== 'identity');
+      expect(JSON.parse((gzipped ? gunzipSync(raw.rawPayload) : raw.rawPayload).toString('utf8'))).toEqual(near.body);
+    }
   });
 
   it('filters by what the parcel needs: weight, payment, fitting, type, hidden companies', async () => {
