@@ -244,7 +244,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     allowPrivateTargets: config.webhookAllowPrivateTargets,
     timeoutMs: config.webhookTimeoutSeconds * 1000,
     secretGraceHours: config.webhookSecretGraceHours,
-  });
+  }, stock);
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
   return { widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

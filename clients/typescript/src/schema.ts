@@ -3610,10 +3610,10 @@ export interface components {
             /** @description Position in the account's stream: increasing, never reused; pass the last one as afterId */
             id: number;
             /**
-             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
+             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
              * @enum {unknown}
              */
-            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued";
+            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued";
             /** @description The order; 0 for an event of no order of the orders area (fulfilment.supply_accepted, marketplace_order.created, pickup.status_changed, supply.status_changed, bill.issued) */
             orderId: number;
             shopId: number | null;
@@ -4012,7 +4012,7 @@ export interface components {
             kind: "webhook" | "cms";
             url: string;
             shopId: number | null;
-            eventTypes: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+            eventTypes: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
             enabled: boolean;
             description: string;
             /** @description Why the service disabled it (failing for longer than the disable window) */
@@ -12963,7 +12963,7 @@ export interface operations {
                 /** @description Events per call, 1 to 1000 */
                 limit?: number;
                 /** @description Only these types (types=a,b or types[]=a) */
-                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                 /** @description Only this shop's orders (a shop API key sees only its own shop anyway) */
                 shopId?: number;
             };
@@ -17505,7 +17505,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -17523,7 +17523,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -17699,7 +17699,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -17717,7 +17717,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true

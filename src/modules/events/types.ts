@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'fulfilment.goods_missing',
   'fulfilment.return_received',
   'fulfilment.product_ends',
+  'fulfilment.stock_changed',
   'fulfilment.supply_accepted',
   'marketplace_order.created',
   'pickup.status_changed',
@@ -29,7 +30,7 @@ export interface EventPayload {
   holdDate?: string | null;
   /** order.sent_for_return: "status" (the company sends it back) or "requested" (the shop asked). */
   reason?: 'status' | 'requested';
-  /** fulfilment.product_ends: the product, what is available now at the warehouse, and the shop's border. */
+  /** fulfilment.product_ends: the product, what is available now at the warehouse, and the shop's border; fulfilment.stock_changed: the product and the warehouse. */
   productId?: number;
   vendorCode?: string | null;
   available?: number;

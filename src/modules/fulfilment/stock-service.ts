@@ -3,7 +3,7 @@
  * (ProductStock), and the reservations of orders of fulfilment shops (OrderFulfilment).
  * Every change is a guarded UPDATE of a stock row plus its movement (stock-store.ts).
  */
-import type { Scope } from '../../platform/auth.js';
+import { processScope, type Scope } from '../../platform/auth.js';
 import { outboxRows, writeOrderEvents } from '../events/outbox.js';
 import type { KitService } from '../kits/service.js';
 import type { Shop } from '../shops/schemas.js';
@@ -219,6 +219,13 @@ export class StockService implements ProductStock, OrderFulfilment {
       any = true;
     }
     return any;
+  }
+
+  /** What a shop's CMS is told of products at a fulfilment warehouse (product-quantity-update): each one's vendor code and available units. */
+  async quantitiesAt(accountId: number, fulfilmentWarehouseId: number, productIds: number[]): Promise<Map<number, { vendorCode: string | null; available: number }>> {
+    const available = await this.availableAt(accountId, fulfilmentWarehouseId, productIds);
+    const products = this.products && productIds.length ? await this.products.getMany(processScope(accountId), productIds) : new Map<number, Product>();
+    return new Map(productIds.map((id) => [id, { vendorCode: products.get(id)?.vendorCode ?? null, available: available.get(id) ?? 0 }]));
   }
 
   /** Available units per product at a fulfilment warehouse. */

@@ -4,6 +4,7 @@
  * is a guarded UPDATE (`... where quantity - reserved >= n`), so concurrent reservations
  * can never take more than there is, on SQLite and PostgreSQL alike.
  */
+import { outboxRows, writeOrderEvents } from '../events/outbox.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { nowIso } from '../../platform/db/values.js';
@@ -216,6 +217,11 @@ export class StockStore {
         at,
       })
       .execute();
+    // what is available changed: told in the same transaction (a shop's CMS shows the quantity; webhooks carry it)
+    if (quantityDelta - reservedDelta !== 0) {
+      const payload = { cmsId: null, trackNumber: null, productId: stock.productId, fulfilmentWarehouseId: stock.fulfilmentWarehouseId };
+      await writeOrderEvents(db, outboxRows(accountId, null, note.orderId ?? 0, [{ type: 'fulfilment.stock_changed', statusFrom: null, statusTo: null, payload }], at));
+    }
   }
 
   /** The fulfilment warehouses that have ever held any of these products, with those products (ascending ids). */

@@ -109,7 +109,7 @@ describe('CMS callbacks', () => {
     expect(accepted.map((call) => call.post)).toMatchObject([{ id: String(orderId), statusSR: '12', statusCMS: 'P' }]);
   });
 
-  it('tell WooCommerce the quantity of a fulfilment product that runs low, when the shop sends quantity to its CMS', async () => {
+  it('tell WooCommerce the quantity of a fulfilment product whenever its stock changes, when the shop sends quantity to its CMS', async () => {
     const f: FulfilmentAccount = await fulfilmentAccount(t, { name: 'Fulfilment CMS' });
     const { shopId, cms } = await shopWith('woocommerce', f.owner, f.warehouseId, {
       sendQuantityToCMS: 1,
@@ -121,12 +121,34 @@ describe('CMS callbacks', () => {
     const supply = (await f.owner.post('/v2/products/shipments', { date: '2026-12-01', fulfilmentWarehouseId: 101, places: 1, type: 'boxes', products: [{ id: lamp, count: 5 }] })).body.id;
     expect((await f.owner.post('/v2/products/shipments/confirm', { id: supply })).status).toBe(204);
     await f.worker.runDue(new Date(Date.now() + 3_600_000));
+    // told as the pump reads the change: the quantity as it is then (several changes read together all tell the latest)
+    await pump.drain();
     const first = (await f.owner.post('/v2/orders', fulfilmentOrder(t, f, [[lamp, 3]], { shopId }))).body.id;
+    // the plugin stored the order (its status updates are answered 404 otherwise, and a receiver's deliveries go in order)
+    cms.orders.set(String(first), 'wc-pending');
     expect((await f.owner.post('/v2/orders/confirm', { ids: [first] })).status).toBe(204);
     await pump.drain();
-    const quantity = cms.calls.filter((call) => call.resource === 'product-quantity-update');
-    expect(quantity.map((call) => [call.contentType, call.post, call.status])).toEqual([['application/x-www-form-urlencoded', { vendorCode: 'CMS-LAMP', quantity: '2' }, 200]]);
+    const quantity = () => cms.calls.filter((call) => call.resource === 'product-quantity-update').map((call) => [call.contentType, call.post, call.status]);
+    // accepted (5 on hand), then 3 reserved by the order (2 left)
+    expect(quantity()).toEqual([
+      ['application/x-www-form-urlencoded', { vendorCode: 'CMS-LAMP', quantity: '5' }, 200],
+      ['application/x-www-form-urlencoded', { vendorCode: 'CMS-LAMP', quantity: '2' }, 200],
+    ]);
     expect(cms.stock.get('CMS-LAMP')).toBe(2);
+    // the order canceled: its goods are available again, and the CMS is told
+    expect((await f.owner.post('/v2/orders/cancel', { ids: [first] })).status).toBe(204);
+    await pump.drain();
+    expect(quantity().slice(2)).toEqual([['application/x-www-form-urlencoded', { vendorCode: 'CMS-LAMP', quantity: '5' }, 200]]);
+    expect(cms.stock.get('CMS-LAMP')).toBe(5);
+    // a shop that does not send quantity to its CMS is told nothing of stock
+    const quiet = await shopWith('woocommerce', f.owner, f.warehouseId, { sendQuantityToCMS: 0 });
+    expect((await f.owner.put(`/v2/shops/${quiet.shopId}/cms-callbacks`, { platform: 'woocommerce', apiUrl: quiet.cms.apiUrl })).status).toBe(200);
+    const second = (await f.owner.post('/v2/orders', fulfilmentOrder(t, f, [[lamp, 1]], { shopId }))).body.id;
+    cms.orders.set(String(second), 'wc-pending');
+    expect((await f.owner.post('/v2/orders/confirm', { ids: [second] })).status).toBe(204);
+    await pump.drain();
+    expect(quiet.cms.calls.filter((call) => call.resource === 'product-quantity-update')).toEqual([]);
+    expect(quantity().slice(3)).toEqual([['application/x-www-form-urlencoded', { vendorCode: 'CMS-LAMP', quantity: '4' }, 200]]);
   });
 
   it('refuses bad settings with field errors and writes nothing', async () => {

@@ -7,6 +7,8 @@
  * its oldest delivery after an exponential back-off with jitter; an endpoint failing for
  * longer than the disable window is disabled and its account told.
  */
+import type { StockService } from '../fulfilment/stock-service.js';
+import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import { randomUUID } from 'node:crypto';
 import { requireAccountWide, requireShopAccess, type Scope } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/crypto.js';
@@ -74,6 +76,8 @@ export class WebhookService {
     private readonly jobs: JobQueue,
     private readonly secretBox: SecretBox,
     readonly options: WebhookOptions,
+    /** What a CMS is told of fulfilment stock (product-quantity-update): vendor code and available units now. */
+    private readonly stock: Pick<StockService, 'quantitiesAt'>,
   ) {}
 
   // ---------------------------------------------------------------- endpoints
@@ -253,7 +257,7 @@ export class WebhookService {
         shop_id: shopId,
         kind: 'cms',
         description: 'CMS callbacks',
-        event_types: toJson(['order.status_changed', 'fulfilment.product_ends']),
+        event_types: toJson(['order.status_changed', 'fulfilment.stock_changed']),
         // the token is the shop's own API key, read when sending: the plugin is configured with it
         secret: '',
         ...FRESH,
@@ -317,7 +321,8 @@ export class WebhookService {
     const shopId = row.shop_id as number;
     const scope: Scope = { accountId, timeZone: await this.accounts.timeZoneOf(accountId), kind: 'account', shopKeyShopId: null, employeeId: null };
     const shop = await this.shops.get(scope, shopId);
-    return { platform: row.cms_platform as CmsPlatform, baseUrl: row.url, shopId, token: shop.apiKey, apiKey: row.cms_api_key ? this.secretBox.open(row.cms_api_key) : null, sendQuantity: shop.sendQuantityToCMS };
+    const fulfilmentWarehouseId = shop.warehouse.type === WAREHOUSE_TYPE.fulfilment ? shop.warehouse.fulfilmentWarehouseId : null;
+    return { platform: row.cms_platform as CmsPlatform, baseUrl: row.url, shopId, token: shop.apiKey, apiKey: row.cms_api_key ? this.secretBox.open(row.cms_api_key) : null, sendQuantity: shop.sendQuantityToCMS, fulfilmentWarehouseId };
   }
 
   // ---------------------------------------------------------------- dispatching events
@@ -341,12 +346,15 @@ export class WebhookService {
     if (endpoints.length === 0) return { deliveries: [], backingOff, lastEventId };
     const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>> | null>();
     const trackUrls = await this.trackUrlsOf(events, endpoints);
+    const quantities = await this.quantitiesOf(events, endpoints);
     const rows: NewDelivery[] = [];
     const now = nowIso();
     for (const event of events) {
       for (const endpoint of endpoints) {
         if (endpoint.account_id !== event.accountId) continue;
-        if (endpoint.shop_id !== null && endpoint.shop_id !== event.shopId) continue;
+        // stock is the account's: a shop's CMS hears of the fulfilment warehouse its shop ships from (checked below)
+        const accountStock = event.shopId === null && event.type === 'fulfilment.stock_changed' && endpoint.kind === 'cms';
+        if (endpoint.shop_id !== null && endpoint.shop_id !== event.shopId && !accountStock) continue;
         const types = fromJson<string[]>(endpoint.event_types);
         if (types.length > 0 && !types.includes(event.type)) continue;
         // an endpoint hears of what happened after it was made
@@ -361,11 +369,35 @@ export class WebhookService {
         const address = cms.get(endpoint.id);
         // the shop is gone (its callbacks go with the account only): nothing to tell its CMS
         if (!address) continue;
-        const callback = cmsCallbackOf(event, endpoint, address, trackUrls.get(event.orderId) ?? null);
+        if (accountStock && address.fulfilmentWarehouseId !== event.payload.fulfilmentWarehouseId) continue;
+        const callback = cmsCallbackOf(event, endpoint, address, trackUrls.get(event.orderId) ?? null, quantities.get(`${event.accountId}:${event.payload.fulfilmentWarehouseId}:${event.payload.productId}`));
         if (callback) rows.push({ ...base, resource: callback.resource, body: JSON.stringify(callback.fields) });
       }
     }
     return { deliveries: rows, backingOff, lastEventId };
+  }
+
+  /**
+   * The vendor code and available units now of the products whose fulfilment stock changed, for
+   * the accounts with CMS callbacks (product-quantity-update carries the quantity as it is when
+   * sent: several changes of one product all tell the latest), by "account:warehouse:product".
+   */
+  private async quantitiesOf(events: AccountEvent[], endpoints: EndpointRow[]): Promise<Map<string, { vendorCode: string | null; available: number }>> {
+    const found = new Map<string, { vendorCode: string | null; available: number }>();
+    const cmsAccounts = new Set(endpoints.filter((endpoint) => endpoint.kind === 'cms').map((endpoint) => endpoint.account_id));
+    const wanted = new Map<string, { accountId: number; fulfilmentWarehouseId: number; productIds: Set<number> }>();
+    for (const event of events) {
+      const { productId, fulfilmentWarehouseId } = event.payload;
+      if (event.type !== 'fulfilment.stock_changed' || !cmsAccounts.has(event.accountId) || productId === undefined || fulfilmentWarehouseId === undefined) continue;
+      const key = `${event.accountId}:${fulfilmentWarehouseId}`;
+      const entry = wanted.get(key) ?? { accountId: event.accountId, fulfilmentWarehouseId, productIds: new Set<number>() };
+      entry.productIds.add(productId);
+      wanted.set(key, entry);
+    }
+    for (const [key, { accountId, fulfilmentWarehouseId, productIds }] of wanted) {
+      for (const [productId, quantity] of await this.stock.quantitiesAt(accountId, fulfilmentWarehouseId, [...productIds])) found.set(`${key}:${productId}`, quantity);
+    }
+    return found;
   }
 
   /** The tracking links of orders whose status changes go to a CMS (order-status-update carries trackUrl). */
@@ -536,14 +568,15 @@ function cmsCallbackOf(
   endpoint: EndpointRow,
   address: { platform: CmsPlatform; sendQuantity: boolean },
   trackUrl: string | null,
+  quantity: { vendorCode: string | null; available: number } | undefined,
 ): { resource: CmsResource; fields: Record<string, string> } | null {
   if (event.type === 'order.status_changed' && event.statusTo !== null) {
     const statusCms = fromJson<Record<string, string>>(endpoint.status_map ?? '{}')[String(event.statusTo)];
     if (statusCms === undefined && !sendsUnmappedStatus(address.platform)) return null;
     return { resource: 'order-status-update', fields: orderStatusFields({ orderId: event.orderId, statusCms: statusCms ?? '', statusSr: event.statusTo, trackNumber: event.payload.trackNumber, trackUrl }) };
   }
-  if (event.type === 'fulfilment.product_ends' && acceptsQuantity(address.platform) && address.sendQuantity && event.payload.vendorCode && event.payload.available !== undefined) {
-    return { resource: 'product-quantity-update', fields: productQuantityFields(event.payload.vendorCode, event.payload.available) };
+  if (event.type === 'fulfilment.stock_changed' && acceptsQuantity(address.platform) && address.sendQuantity && quantity?.vendorCode) {
+    return { resource: 'product-quantity-update', fields: productQuantityFields(quantity.vendorCode, quantity.available) };
   }
   return null;
 }
