@@ -329,21 +329,33 @@ export class WebhookService {
 
   /** Queues a delivery per (new event, matching endpoint); the number of events read. */
   dispatch(): Promise<number> {
-    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ deliveries, backingOff, lastEventId }, trx) => {
+    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ deliveries, backingOff, leased, lastEventId }, trx) => {
       await this.store.insertDeliveries(deliveries, trx);
       const endpoints = new Map(deliveries.map((delivery) => [delivery.endpoint_id, delivery.account_id]));
       // an endpoint backing off has its retry queued already: the new deliveries wait behind it
       for (const id of backingOff) endpoints.delete(id);
-      for (const [endpointId, accountId] of endpoints) await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${lastEventId}`, maxAttempts: 50 }, trx);
+      for (const [endpointId, accountId] of endpoints) {
+        // A sender is on it (a slow or hanging receiver). It looks for pending deliveries again
+        // when its turn ends; should these land just after that look, one job per TURN_MS slot
+        // (never later than the lease's end) takes them, instead of a job per batch, each
+        // claimed only to find the endpoint busy: on SQLite those writes were what slowed the API.
+        const leaseEnds = leased.get(endpointId);
+        if (leaseEnds !== undefined) {
+          const at = Math.min(leaseEnds, Math.ceil((Date.now() + TURN_MS) / TURN_MS) * TURN_MS);
+          await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { runAt: new Date(at), uniqueKey: `webhook:${endpointId}:at:${at}`, maxAttempts: 50 }, trx);
+        } else await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${lastEventId}`, maxAttempts: 50 }, trx);
+      }
     });
   }
 
-  private async plan(events: AccountEvent[]): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number>; lastEventId: number }> {
+  private async plan(events: AccountEvent[]): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number>; leased: Map<number, number>; lastEventId: number }> {
     const endpoints = await this.store.enabledEndpointsOf([...new Set(events.map((event) => event.accountId))]);
     const nowMs = Date.now();
     const backingOff = new Set(endpoints.filter((endpoint) => endpoint.retry_at !== null && Date.parse(endpoint.retry_at) > nowMs).map((endpoint) => endpoint.id));
+    // endpoints a sender holds now, with the end of its lease (ms)
+    const leased = new Map(endpoints.filter((endpoint) => endpoint.lease_until !== null && Date.parse(endpoint.lease_until) > nowMs).map((endpoint) => [endpoint.id, Date.parse(endpoint.lease_until as string)]));
     const lastEventId = events[events.length - 1].id;
-    if (endpoints.length === 0) return { deliveries: [], backingOff, lastEventId };
+    if (endpoints.length === 0) return { deliveries: [], backingOff, leased, lastEventId };
     const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>> | null>();
     const trackUrls = await this.trackUrlsOf(events, endpoints);
     const quantities = await this.quantitiesOf(events, endpoints);
@@ -374,7 +386,7 @@ export class WebhookService {
         if (callback) rows.push({ ...base, resource: callback.resource, body: JSON.stringify(callback.fields) });
       }
     }
-    return { deliveries: rows, backingOff, lastEventId };
+    return { deliveries: rows, backingOff, leased, lastEventId };
   }
 
   /**
