@@ -116,12 +116,13 @@ export function App() {
               end
               label={t(section.label)}
               active={location.pathname === section.path}
+              variant="filled"
               onClick={close}
               rightSection={section.path === '/notifications' && unread > 0 ? <Badge size="sm" color="red" data-testid="unread-count">{unread}</Badge> : undefined}
             />
           ))}
         </Stack>
-        <Text size="xs" c="dimmed" mt="auto">
+        <Text size="xs" c="gray.7" mt="auto">
           {t('timeZone')} {session.timeZone}
         </Text>
       </AppShell.Navbar>

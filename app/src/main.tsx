@@ -45,7 +45,7 @@ function Root() {
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <MantineProvider getStyleNonce={() => nonce} theme={{ primaryColor: 'indigo', defaultRadius: 'sm' }}>
+    <MantineProvider getStyleNonce={() => nonce} theme={{ primaryColor: 'indigo', primaryShade: 8, defaultRadius: 'sm' }}>
       <Root />
     </MantineProvider>
   </StrictMode>,

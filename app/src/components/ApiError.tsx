@@ -29,7 +29,7 @@ export function ApiError({ error, title }: { error: unknown; title?: string }) {
         </List>
       )}
       {error.logId && (
-        <Text size="xs" mt={6} c="dimmed">
+        <Text size="xs" mt={6} c="gray.7">
           {t('logId')}: <Code data-testid="log-id">{error.logId}</Code>
         </Text>
       )}

@@ -50,7 +50,6 @@ export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; cho
         .addTo(group);
       const element = marker.getElement();
       element?.setAttribute('data-point', String(point.id));
-      element?.setAttribute('aria-label', point.label);
     }
     if (points.length > 0) {
       const bounds = L.latLngBounds(points.map((point) => [point.latitude, point.longitude] as [number, number]));
@@ -71,7 +70,7 @@ export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; cho
           ))}
         </Group>
         {points.length > 50 && (
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="gray.7">
             +{points.length - 50}
           </Text>
         )}

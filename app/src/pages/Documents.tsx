@@ -30,7 +30,7 @@ export function DocumentsPage() {
         <Title order={3} size="h5" mb="xs">
           {t('stickersToday')}
         </Title>
-        {stickers.length === 0 && <Text c="dimmed">—</Text>}
+        {stickers.length === 0 && <Text c="gray.7">—</Text>}
         {stickers.map((set, index) => (
           <Group key={index} gap="xs">
             <Text size="sm">{formatInstant(set.date, locale, session.timeZone)}</Text>

@@ -48,7 +48,7 @@ export function NotificationsPage() {
         </Button>
       </Group>
       <ApiError error={error} />
-      {items.length === 0 && <Text c="dimmed">{t('noNotifications')}</Text>}
+      {items.length === 0 && <Text c="gray.7">{t('noNotifications')}</Text>}
       <Table>
         <Table.Tbody>
           {items.map((item) => (

@@ -235,7 +235,7 @@ export function OrderForm() {
           {t('pricesLive')}
         </Title>
         <ApiError error={quoteError} />
-        {quotes && (['1', '2', '3'] as const).every((type) => quotes[type].length === 0) && <Text c="dimmed">{t('noOptions')}</Text>}
+        {quotes && (['1', '2', '3'] as const).every((type) => quotes[type].length === 0) && <Text c="gray.7">{t('noOptions')}</Text>}
         {quotes && (
           <Radio.Group value={draft.option?.key ?? ''} aria-label={t('delivery')}>
             <Table data-testid="quotes">

@@ -167,7 +167,7 @@ export function OrderPage() {
           <Timeline active={0} bulletSize={14} lineWidth={2}>
             {(order.statusHistory ?? []).map((item, index) => (
               <Timeline.Item key={index} title={reference?.statuses[String(item.code)] ?? item.name}>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="gray.7">
                   {formatInstant(item.date, locale, session.timeZone)}
                 </Text>
                 {item.description && <Text size="xs">{item.description}</Text>}
@@ -189,7 +189,7 @@ export function OrderPage() {
             </Anchor>
           )}
           {tracking && (
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="gray.7">
               {tracking.statusHistory?.[0]?.name ?? ''}
             </Text>
           )}

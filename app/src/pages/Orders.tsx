@@ -299,7 +299,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {orders !== null && orders.length === 0 && <Text c="dimmed">{t('nothingFound')}</Text>}
+      {orders !== null && orders.length === 0 && <Text c="gray.7">{t('nothingFound')}</Text>}
       <Group justify="space-between">
         <Text size="sm" data-testid="total">
           {t('total')}: {total}

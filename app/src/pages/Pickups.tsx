@@ -142,7 +142,7 @@ export function PickupsPage() {
       </Group>
       <ApiError error={error} />
       {pickups.length === 0 ? (
-        <Text c="dimmed">{t('noPickups')}</Text>
+        <Text c="gray.7">{t('noPickups')}</Text>
       ) : (
         <Table.ScrollContainer minWidth={700}>
           <Table data-testid="pickups-table">
