@@ -13,6 +13,8 @@ import { OrdersPage } from './pages/Orders';
 import { PickupsPage } from './pages/Pickups';
 import { SignIn } from './pages/SignIn';
 import { useSession } from './session';
+import { ActingShopSwitch, PART2_SECTIONS, part2Routes, visibleTo, WAREHOUSE_STAFF_PATH } from './part2/layout';
+import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 
 /** Part 2's pages (catalogue, stock, money, settings) join this list and the routes below. */
 const SECTIONS: Array<{ path: string; label: TextKey }> = [
@@ -22,6 +24,7 @@ const SECTIONS: Array<{ path: string; label: TextKey }> = [
   { path: '/documents', label: 'documents' },
   { path: '/pickups', label: 'pickups' },
   { path: '/notifications', label: 'notifications' },
+  ...PART2_SECTIONS,
 ];
 
 function NetworkBanner() {
@@ -75,6 +78,8 @@ export function App() {
   const location = useLocation();
   const unread = useUnreadCount();
 
+  // the warehouse staff's screen has its own token, not a sign-in
+  if (location.pathname.startsWith(WAREHOUSE_STAFF_PATH)) return <WarehouseStaffPage />;
   if (session === undefined) {
     return (
       <Center h="100vh">
@@ -99,6 +104,7 @@ export function App() {
             <Text size="sm" visibleFrom="sm" data-testid="account-name">
               {session.accountName}
             </Text>
+            <ActingShopSwitch />
             <LanguageSwitch />
             <Button variant="default" size="xs" onClick={() => void signOut()} data-testid="sign-out">
               {t('signOut')}
@@ -108,7 +114,7 @@ export function App() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('appName')}>
         <Stack gap={2}>
-          {SECTIONS.map((section) => (
+          {SECTIONS.filter(visibleTo(session)).map((section) => (
             <NavLink
               key={section.path}
               component={RouterLink}
@@ -138,6 +144,7 @@ export function App() {
           <Route path="/documents" element={<DocumentsPage />} />
           <Route path="/pickups" element={<PickupsPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
+          {part2Routes(session)}
           <Route path="*" element={<Navigate to="/orders" replace />} />
         </Routes>
       </AppShell.Main>

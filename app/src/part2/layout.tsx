@@ -1,0 +1,76 @@
+/** Part 2's places in the layout: its sections and routes (owner-only ones left out for managers), and a manager's shop switch. */
+import { Select } from '@mantine/core';
+import { useEffect, useState, type ReactElement } from 'react';
+import { Route } from 'react-router';
+import { actingShop, setActingShop } from '../acting-shop';
+import { useText, type TextKey } from '../i18n';
+import { ProductsPage } from '../pages/catalogue/Products';
+import { StockPage } from '../pages/fulfilment/Stock';
+import { SuppliesPage } from '../pages/fulfilment/Supplies';
+import { MarketplacesPage } from '../pages/marketplaces/Marketplaces';
+import { BillsPage } from '../pages/money/Bills';
+import { EmployeesPage } from '../pages/settings/Employees';
+import { useSession, type SessionView } from '../session';
+
+/** Outside the signed-in layout: staff open it with their operator token. */
+export const WAREHOUSE_STAFF_PATH = '/warehouse';
+
+interface Section {
+  path: string;
+  label: TextKey;
+  element: ReactElement;
+  /** Only the account's owners (the API refuses managers there anyway). */
+  ownersOnly?: boolean;
+}
+
+const SECTIONS: Section[] = [
+  { path: '/products', label: 'catalogue', element: <ProductsPage /> },
+  { path: '/stock', label: 'stock', element: <StockPage /> },
+  { path: '/supplies', label: 'supplies', element: <SuppliesPage /> },
+  { path: '/marketplaces', label: 'marketplaces', element: <MarketplacesPage />, ownersOnly: true },
+  { path: '/money', label: 'bills', element: <BillsPage /> },
+  { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
+];
+
+export const PART2_SECTIONS: Array<{ path: string; label: TextKey }> = SECTIONS.map(({ path, label }) => ({ path, label }));
+
+const isManager = (session: SessionView) => session.role === 'manager';
+
+/** Whether the layout lists a section for this session. */
+export function visibleTo(session: SessionView): (section: { path: string }) => boolean {
+  return (section) => !isManager(session) || !SECTIONS.find((own) => own.path === section.path)?.ownersOnly;
+}
+
+export function part2Routes(session: SessionView): ReactElement[] {
+  return SECTIONS.filter(visibleTo(session)).map((section) => <Route key={section.path} path={section.path} element={section.element} />);
+}
+
+/** A manager chooses the shop their requests act for; the page reloads its data under the new shop. */
+export function ActingShopSwitch() {
+  const { t } = useText();
+  const { session } = useSession();
+  const shops = session?.managedShops ?? null;
+  const [shopId, setShopId] = useState<number | null>(() => (shops ? setActingShop(null, shops.map((shop) => shop.id)) : null));
+  useEffect(() => {
+    if (!shops) setActingShop(null, []);
+    else setShopId(setActingShop(actingShop(), shops.map((shop) => shop.id)));
+  }, [shops]);
+  if (!shops || shops.length === 0) return null;
+  return (
+    <Select
+      size="xs"
+      w={180}
+      aria-label={t('actingShop')}
+      value={shopId === null ? null : String(shopId)}
+      allowDeselect={false}
+      data-testid="acting-shop"
+      onChange={(value) => {
+        if (!value) return;
+        setActingShop(Number(value), shops.map((shop) => shop.id));
+        // every page's data was read for the other shop: start over in the new one
+        globalThis.location.reload();
+      }}
+      data={shops.map((shop) => ({ value: String(shop.id), label: shop.name }))}
+    />
+  );
+}
