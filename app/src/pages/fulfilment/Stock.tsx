@@ -12,13 +12,15 @@ const PER_PAGE = 50;
 export function StockPage() {
   const { t } = useText();
   const warehouses = useFulfilmentWarehouses();
-  const [warehouseId, setWarehouseId] = useState<string | null>(null);
+  const [chosenWarehouse, setWarehouseId] = useState<string | null>(null);
+  // stock is by warehouse: the first one until another is chosen (the list holds only goods kept there)
+  const warehouseId = chosenWarehouse ?? (warehouses[0] ? String(warehouses[0].id) : null);
   const [search, setSearch] = useState('');
   const [name] = useDebouncedValue(search, 300);
   const [low, setLow] = useState<number | string>(10);
   const [page, setPage] = useState(1);
   const query = { page, perPage: PER_PAGE, ...(name ? { name } : {}), ...(warehouseId ? { fulfilmentWarehouseId: Number(warehouseId) } : {}) };
-  const products = useList(() => api.GET('/v2/products', { params: { query } }), JSON.stringify(query));
+  const products = useList(async () => (warehouseId ? api.GET('/v2/products', { params: { query } }) : { data: [], response: new Response(null) }), JSON.stringify(query));
   const threshold = Number(low) || 0;
   const rows = (products.data ?? []).flatMap((product) =>
     product.rests.filter((rest) => !warehouseId || rest.warehouseId === Number(warehouseId)).map((rest) => ({ product, rest })),
@@ -28,7 +30,7 @@ export function StockPage() {
     <Stack>
       <Title order={2}>{t('stock')}</Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Select label={t('fulfilmentWarehouse')} clearable value={warehouseId} onChange={setWarehouseId} data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
+        <Select label={t('fulfilmentWarehouse')} value={warehouseId} onChange={setWarehouseId} data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
         <TextInput label={t('searchProducts')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} />
         <NumberInput label={t('lowStockBelow')} value={low} onChange={setLow} min={0} />
       </SimpleGrid>
@@ -56,7 +58,7 @@ export function StockPage() {
                 <Table.Td>
                   <span data-testid="free">{rest.available}</span>{' '}
                   {rest.available < threshold && (
-                    <Badge color="red" variant="light">
+                    <Badge color="red.9">
                       {t('lowStock')}
                     </Badge>
                   )}

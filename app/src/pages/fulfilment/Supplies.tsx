@@ -1,6 +1,7 @@
 /** Supplies to a fulfilment warehouse: a draft with its goods and places, confirm, delete a draft, the act PDF, and what the warehouse counted once accepted. */
 import { Badge, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
@@ -20,7 +21,12 @@ function NewSupply({ created }: { created(): void }) {
   const { t } = useText();
   const session = useSignedIn();
   const warehouses = useFulfilmentWarehouses();
-  const products = useList(() => api.GET('/v2/products', { params: { query: { perPage: 200 } } }), 'supply-products');
+  // the catalogue may hold 100k products: the choice searches by vendor code and by name
+  const [search, setSearch] = useState('');
+  const [typed] = useDebouncedValue(search, 250);
+  const byCode = useList(() => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { vendorCode: typed } : {}) } } }), `code:${typed}`);
+  const byName = useList(() => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { name: typed } : {}) } } }), `name:${typed}`);
+  const [chosen, setChosen] = useState<Record<string, string>>({});
   const [warehouseId, setWarehouseId] = useState<string | null>(null);
   const [date, setDate] = useState<string | null>(todayIn(session.timeZone));
   const [places, setPlaces] = useState<number | string>(1);
@@ -50,7 +56,9 @@ function NewSupply({ created }: { created(): void }) {
       setError(caught);
     }
   };
-  const productOptions = (products.data ?? []).map((product) => ({ value: String(product.id), label: `${product.vendorCode} — ${product.name}` }));
+  const found = new Map<string, string>(Object.entries(chosen));
+  for (const product of [...(byCode.data ?? []), ...(byName.data ?? [])]) found.set(String(product.id), `${product.vendorCode} — ${product.name}`);
+  const productOptions = [...found].map(([value, label]) => ({ value, label }));
 
   return (
     <Card withBorder>
@@ -76,8 +84,13 @@ function NewSupply({ created }: { created(): void }) {
           <Select
             label={`${t('product')} ${index + 1}`}
             searchable
+            onSearchChange={setSearch}
+            filter={({ options }) => options}
             value={line.productId}
-            onChange={(value) => setLines(lines.map((other, at) => (at === index ? { ...other, productId: value } : other)))}
+            onChange={(value, option) => {
+              if (value) setChosen({ ...chosen, [value]: option?.label ?? value });
+              setLines(lines.map((other, at) => (at === index ? { ...other, productId: value } : other)));
+            }}
             data={productOptions}
             data-testid={`supply-product-${index}`}
           />
@@ -121,7 +134,7 @@ function SupplyRow({ supply, changed }: { supply: Supply; changed(): void }) {
           {last?.name ?? supply.status}
         </Badge>
         {supply.hasDiscrepancies && (
-          <Badge color="orange" variant="light" ml={4}>
+          <Badge color="red.9" ml={4}>
             ≠
           </Badge>
         )}

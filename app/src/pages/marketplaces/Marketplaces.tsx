@@ -33,7 +33,7 @@ function MarketplaceCard({ marketplace, changed }: { marketplace: Marketplace; c
           {marketplace.name}
         </Title>
         {marketplace.connected && (
-          <Badge color="green" variant="light">
+          <Badge color="teal.9">
             {t('connected')}
           </Badge>
         )}

@@ -10,7 +10,7 @@ import { useList } from '../../part2/use-list';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
 
-const PAY_COLORS = ['red', 'yellow', 'green'] as const;
+const PAY_COLORS = ['red.9', 'grape.9', 'teal.9'] as const;
 const REPORT_TYPES = [1, 2, 3, 4, 5, 6] as const;
 const REPORT_NAMES = { en: ['Orders', 'Deliveries by company', 'Returns', 'Cash on delivery', 'Stock balance', 'Marking codes written off'], ru: ['Заказы', 'Доставки по службам', 'Возвраты', 'Наложенный платёж', 'Остатки', 'Списание кодов маркировки'] };
 
@@ -40,7 +40,7 @@ function Bills() {
               <Table.Td>{formatDay(bill.date, locale)}</Table.Td>
               <Table.Td>{formatMoney(bill.sum, locale)}</Table.Td>
               <Table.Td>
-                <Badge color={PAY_COLORS[bill.payStatus]} variant="light">
+                <Badge color={PAY_COLORS[bill.payStatus]}>
                   {t(`payStatus${bill.payStatus}`)}
                 </Badge>{' '}
                 {formatMoney(bill.paySum, locale)}
@@ -98,7 +98,7 @@ function AgentReports() {
               <Table.Td>{formatMoney(report.sum, locale)}</Table.Td>
               <Table.Td>
                 {report.accepted ? (
-                  <Badge color="green" variant="light">
+                  <Badge color="teal.9">
                     {t('accepted')}
                   </Badge>
                 ) : (
@@ -168,7 +168,7 @@ function AnalyticalReports() {
                 {report.status === 'ready' ? (
                   <Anchor href={fileHref(report.file)}>xlsx</Anchor>
                 ) : (
-                  <Badge color={report.status === 'failed' ? 'red' : 'yellow'} variant="light">
+                  <Badge color={report.status === 'failed' ? 'red.9' : 'grape.9'}>
                     {report.status}
                   </Badge>
                 )}

@@ -116,7 +116,7 @@ function EmployeeRow({ employee, changed }: { employee: Employee; changed(): voi
           </Stack>
         ) : (
           <Group gap={4}>
-            <Badge color={employee.role === 'owner' ? 'indigo' : 'teal'}>{t(employee.role)}</Badge>
+            <Badge color={employee.role === 'owner' ? 'indigo' : 'teal.9'}>{t(employee.role)}</Badge>
             {employee.shopIds.map((id) => (
               <Badge key={id} variant="outline" color="gray.8">
                 {shopName(id)}
