@@ -10,6 +10,7 @@ import { SuppliesPage } from '../pages/fulfilment/Supplies';
 import { MarketplacesPage } from '../pages/marketplaces/Marketplaces';
 import { BillsPage } from '../pages/money/Bills';
 import { EmployeesPage } from '../pages/settings/Employees';
+import { ShopsSettingsPage } from '../pages/settings/Shops';
 import { useSession, type SessionView } from '../session';
 
 /** Outside the signed-in layout: staff open it with their operator token. */
@@ -29,6 +30,7 @@ const SECTIONS: Section[] = [
   { path: '/supplies', label: 'supplies', element: <SuppliesPage /> },
   { path: '/marketplaces', label: 'marketplaces', element: <MarketplacesPage />, ownersOnly: true },
   { path: '/money', label: 'bills', element: <BillsPage /> },
+  { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
   { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
 ];
 

@@ -187,6 +187,22 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     await check('money');
 
+    // a widget price rule: the preview's price follows it
+    await page.goto(`${origin}/app/settings/shops`);
+    const courier = page.getByTestId('preview-price-2');
+    await expect.poll(() => courier.textContent(), POLL).toMatch(/\d/);
+    const before = await courier.textContent();
+    await page.getByTestId('add-rule').click();
+    // a new rule is a markup: 500 ₽ more on every way of delivery
+    await page.getByTestId('rule-amount-0').fill('500');
+    await page.getByTestId('save-widget-settings').click();
+    await expect.poll(() => courier.textContent(), POLL).not.toBe(before);
+    const money = (text: string | null) => Number((text ?? '').replace(/[^\d,]/g, '').replace(',', '.'));
+    expect(money(await courier.textContent())).toBeCloseTo(money(before) + 500, 2);
+    await page.getByTestId('reissue-key').click();
+    await expect.poll(() => page.getByTestId('new-key').textContent(), POLL).toContain('shp_');
+    await check('shop-settings');
+
     await page.goto(`${origin}/app/settings/employees`);
     await page.getByTestId(`employee-${MANAGER.email}`).waitFor();
     await check('employees');
