@@ -7,6 +7,7 @@
  */
 import { Button, Group, ScrollArea, Text } from '@mantine/core';
 import * as L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 import { useText } from '../i18n';
 import { pageConfig } from '../pageConfig';
