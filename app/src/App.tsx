@@ -1,20 +1,22 @@
 /** The layout: navigation, language, the signed-in account, the network banner; sign-in when there is no session. */
 import { Alert, AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from 'react-router';
 import { api, onNetworkChange, totalOf } from './api';
 import { useText, type Locale, type TextKey } from './i18n';
 import { DocumentsPage } from './pages/Documents';
 import { NotificationsPage } from './pages/Notifications';
-import { OrderForm } from './pages/OrderForm';
 import { OrderPage } from './pages/OrderPage';
 import { OrdersPage } from './pages/Orders';
-import { PickupsPage } from './pages/Pickups';
 import { SignIn } from './pages/SignIn';
 import { useSession } from './session';
 import { ActingShopSwitch, PART2_SECTIONS, part2Routes, visibleTo, WAREHOUSE_STAFF_PATH } from './part2/layout';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
+
+// the order form (Leaflet, the date pickers) and pickups load when first opened: the orders list does not wait for them
+const OrderForm = lazy(() => import('./pages/OrderForm').then((module) => ({ default: module.OrderForm })));
+const PickupsPage = lazy(() => import('./pages/Pickups').then((module) => ({ default: module.PickupsPage })));
 
 /** Part 2's pages (catalogue, stock, money, settings) join this list and the routes below. */
 const SECTIONS: Array<{ path: string; label: TextKey }> = [
@@ -134,6 +136,7 @@ export function App() {
       </AppShell.Navbar>
       <AppShell.Main>
         <NetworkBanner />
+        <Suspense fallback={<Loader aria-label={t('loading')} />}>
         <Routes>
           <Route path="/" element={<Navigate to="/orders" replace />} />
           <Route path="/orders" element={<OrdersPage />} />
@@ -147,6 +150,7 @@ export function App() {
           {part2Routes(session)}
           <Route path="*" element={<Navigate to="/orders" replace />} />
         </Routes>
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );

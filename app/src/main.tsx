@@ -1,6 +1,5 @@
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
-import 'leaflet/dist/leaflet.css';
 import './app.css';
 import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';

@@ -7,6 +7,7 @@
  */
 import { Button, Group, ScrollArea, Text } from '@mantine/core';
 import * as L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 import { useText } from '../i18n';
 import { pageConfig } from '../pageConfig';
@@ -28,6 +29,7 @@ export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; cho
     if (!box.current) return;
     const config = pageConfig();
     const created = L.map(box.current, { zoomControl: true, attributionControl: Boolean(config.mapTiles) });
+    created.attributionControl?.setPrefix('Leaflet');
     if (config.mapTiles) L.tileLayer(config.mapTiles, { attribution: config.mapAttribution, maxZoom: 19 }).addTo(created);
     layer.current = L.layerGroup().addTo(created);
     map.current = created;

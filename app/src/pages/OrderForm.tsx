@@ -116,8 +116,8 @@ export function OrderForm() {
 
   const mapPoints = useMemo<MapPoint[]>(() => {
     if (!chosenQuote || draft.option?.type !== 1) return [];
-    return (chosenQuote.points ?? []).flatMap((point) => (typeof point === 'number' ? [] : [{ id: point.id, latitude: Number(point.latitude), longitude: Number(point.longitude), label: `${point.name}: ${point.address}` }]));
-  }, [chosenQuote, draft.option?.type]);
+    return (chosenQuote.points ?? []).flatMap((point) => (typeof point === 'number' ? [] : [{ id: point.id, latitude: Number(point.latitude), longitude: Number(point.longitude), label: `${point.name}: ${point.address} — ${formatMoney(point.totalPrice, locale)}` }]));
+  }, [chosenQuote, draft.option?.type, locale]);
   const choosePoint = useCallback((pointId: number) => update({ pointId }), [update]);
 
   // the courier's intervals of the chosen company and day
@@ -256,7 +256,7 @@ export function OrderForm() {
                         <Table.Td>
                           {quote.deliveryDays.min}–{quote.deliveryDays.max} {t('days_')}
                         </Table.Td>
-                        <Table.Td fw={600}>{formatMoney(quote.totalPrice ?? quote.priceDelivery, locale)}</Table.Td>
+                        <Table.Td fw={600}>{priceOf(quote, locale)}</Table.Td>
                       </Table.Tr>
                     );
                   }),
@@ -299,6 +299,14 @@ export function OrderForm() {
       </Group>
     </Stack>
   );
+}
+
+/** A courier's or post's price; for pickup points the price is per point: the cheapest, "from". */
+function priceOf(quote: Quote, locale: 'ru' | 'en'): string {
+  if (quote.totalPrice !== undefined) return formatMoney(quote.totalPrice, locale);
+  const prices = (quote.points ?? []).flatMap((point) => (typeof point === 'number' ? [] : [point.totalPrice]));
+  if (prices.length === 0) return formatMoney(quote.priceDelivery, locale);
+  return `${locale === 'ru' ? 'от' : 'from'} ${formatMoney(Math.min(...prices), locale)}`;
 }
 
 function cityLabel(city: Locality): string {

@@ -11,21 +11,7 @@ import { formatDay, formatInstant, formatMoney } from '../format';
 import { useText, type TextKey } from '../i18n';
 import { fileHref, useReference } from '../reference';
 import { useSignedIn } from '../session';
-
-const DRAFT = 11;
-const PREPARED = 13;
-const CANCELED = 10;
-
-/** The actions an order's status allows (the service has the last word: a refusal is shown). */
-export function nextActions(order: Pick<Order, 'statusHistory' | 'isPacked'>): TextKey[] {
-  const status = order.statusHistory?.[0]?.code ?? DRAFT;
-  if (status === DRAFT) return ['edit', 'confirm', 'confirmPreorder', 'cancel'];
-  if (status === CANCELED) return ['duplicate'];
-  const actions: TextKey[] = [];
-  if (status === PREPARED) actions.push('sticker', order.isPacked ? 'unpack' : 'pack', 'cancel');
-  actions.push('duplicate', 'duplicateBack', 'return', 'extendHold');
-  return actions;
-}
+import { nextActions } from './order-actions';
 
 export function OrderPage() {
   const { t, locale } = useText();

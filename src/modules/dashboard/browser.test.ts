@@ -49,14 +49,24 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   const cspViolations: string[] = [];
   const tile = tilePng();
 
+  /** The layout's transitions after a resize have ended (the navigation slides away on a phone). */
+  async function settled(): Promise<void> {
+    await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ finished: Promise<unknown> }> } }).document;
+      return Promise.all(doc.getAnimations().map((animation) => animation.finished));
+    });
+  }
+
   /** axe-core (no serious or critical finding), then the page at desktop and phone sizes. */
   async function check(name: string): Promise<void> {
     await page.waitForLoadState('networkidle');
     expect(await accessibilityFindings(page), name).toEqual([]);
     await shot(page, `${name}-desktop`);
     await page.setViewportSize(PHONE);
+    await settled();
     await shot(page, `${name}-phone`);
     await page.setViewportSize(DESKTOP);
+    await settled();
   }
 
   async function signIn(): Promise<void> {
