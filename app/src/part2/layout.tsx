@@ -1,16 +1,18 @@
 /** Part 2's places in the layout: its sections and routes (owner-only ones left out for managers), and a manager's shop switch. */
 import { Select } from '@mantine/core';
-import { useEffect, useState, type ReactElement } from 'react';
+import { lazy, useEffect, useState, type ReactElement } from 'react';
 import { Route } from 'react-router';
 import { actingShop, setActingShop } from '../acting-shop';
 import { useText, type TextKey } from '../i18n';
-import { ProductsPage } from '../pages/catalogue/Products';
-import { StockPage } from '../pages/fulfilment/Stock';
-import { SuppliesPage } from '../pages/fulfilment/Supplies';
-import { MarketplacesPage } from '../pages/marketplaces/Marketplaces';
-import { BillsPage } from '../pages/money/Bills';
-import { EmployeesPage } from '../pages/settings/Employees';
-import { ShopsSettingsPage } from '../pages/settings/Shops';
+
+// each page loads on first use (as part 1's order form and pickups): the first paint carries none of them
+const ProductsPage = lazy(() => import('../pages/catalogue/Products').then((module) => ({ default: module.ProductsPage })));
+const StockPage = lazy(() => import('../pages/fulfilment/Stock').then((module) => ({ default: module.StockPage })));
+const SuppliesPage = lazy(() => import('../pages/fulfilment/Supplies').then((module) => ({ default: module.SuppliesPage })));
+const MarketplacesPage = lazy(() => import('../pages/marketplaces/Marketplaces').then((module) => ({ default: module.MarketplacesPage })));
+const BillsPage = lazy(() => import('../pages/money/Bills').then((module) => ({ default: module.BillsPage })));
+const EmployeesPage = lazy(() => import('../pages/settings/Employees').then((module) => ({ default: module.EmployeesPage })));
+const ShopsSettingsPage = lazy(() => import('../pages/settings/Shops').then((module) => ({ default: module.ShopsSettingsPage })));
 import { useSession, type SessionView } from '../session';
 
 /** Outside the signed-in layout: staff open it with their operator token. */

@@ -242,7 +242,7 @@ export function ProductsPage() {
           </Table.Thead>
           <Table.Tbody>
             {(products ?? []).map((product) => (
-              <Table.Tr key={product.id}>
+              <Table.Tr key={product.id} data-product={product.id}>
                 <Table.Td>{product.id}</Table.Td>
                 <Table.Td>{product.name}</Table.Td>
                 <Table.Td>{product.vendorCode}</Table.Td>
