@@ -59,7 +59,7 @@ await page.getByTestId('sign-out').waitFor();
 const opens: number[] = [];
 for (let index = 0; index < 5; index++) opens.push(await timeToRows(() => page.goto(`${app.url}/app/products`)));
 const searches: number[] = [];
-for (const text of ['Арт. 142424', 'кружка синий', 'Арт. 199999']) searches.push(await timeToRows(() => page.getByTestId('product-search').fill(text)));
+for (const text of ['Арт. 142424', 'футболка красный', 'Арт. 199999']) searches.push(await timeToRows(() => page.getByTestId('product-search').fill(text)));
 await page.getByTestId('product-search').fill('');
 
 // 2000 rows, as a shop saves them (new vendor codes each run: every row is a create)

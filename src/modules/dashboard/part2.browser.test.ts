@@ -156,6 +156,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     await page.goto(`${origin}/app/stock`);
     const stock = page.getByTestId('stock-TEA-00007');
     await expect.poll(() => stock.getByTestId('free').textContent(), POLL).toBe('4');
+    await page.getByTestId('movement-report').click();
+    expect(await page.getByTestId('movement-report-file').getAttribute('href')).toMatch(/\/files\//);
     await check('stock');
     const productId = (await at.owner.get('/v2/products?vendorCodes[]=TEA-00007')).body[0].id as number;
     const order = await at.owner.post('/v2/orders', fulfilmentOrder(t, at, [[productId, 3]]));

@@ -1,13 +1,53 @@
 /** Stock at the fulfilment warehouses: per product and warehouse on hand, reserved and free, low stock marked under a threshold of the page. */
-import { Badge, NumberInput, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, NumberInput, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { todayIn } from '../../format';
 import { useText } from '../../i18n';
+import { fileHref } from '../../reference';
+import { useSignedIn } from '../../session';
 import { useFulfilmentWarehouses, useList } from '../../part2/use-list';
 
 const PER_PAGE = 50;
+
+/** The movement report (xlsx) of the products on the page for a period. */
+function MovementReport({ productIds }: { productIds: number[] }) {
+  const { t } = useText();
+  const session = useSignedIn();
+  const [from, setFrom] = useState<string | null>(todayIn(session.timeZone).slice(0, 8) + '01');
+  const [to, setTo] = useState<string | null>(todayIn(session.timeZone));
+  const [file, setFile] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const order = async () => {
+    setError(null);
+    setFile(null);
+    try {
+      setFile(ok(await api.POST('/v2/products/movement-report', { body: { date: { from: from ?? '', to: to ?? '' }, ids: productIds } })).file);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <Card withBorder>
+      <Group align="end">
+        <DateInput label={t('dateFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
+        <DateInput label={t('dateTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
+        <Button onClick={() => void order()} disabled={productIds.length === 0} data-testid="movement-report">
+          {t('movementReport')}
+        </Button>
+        {file && (
+          <Anchor href={fileHref(file)} data-testid="movement-report-file">
+            xlsx
+          </Anchor>
+        )}
+      </Group>
+      <ApiError error={error} />
+    </Card>
+  );
+}
 
 export function StockPage() {
   const { t } = useText();
@@ -35,6 +75,7 @@ export function StockPage() {
         <NumberInput label={t('lowStockBelow')} value={low} onChange={setLow} min={0} />
       </SimpleGrid>
       <ApiError error={products.error} />
+      <MovementReport productIds={[...new Set(rows.map(({ product }) => product.id))]} />
       <Table.ScrollContainer minWidth={600}>
         <Table striped data-testid="stock">
           <Table.Thead>
