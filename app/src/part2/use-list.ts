@@ -53,3 +53,19 @@ export function useFulfilmentWarehouses(): Array<{ id: number; name: string }> {
   const { data } = useList(() => api.GET('/v2/warehouses', { params: { query: { hold: 1, perPage: 1000 } } }), 'hold');
   return (data ?? []).map((warehouse) => ({ id: warehouse.id, name: warehouse.name }));
 }
+
+/** An action's refusal, kept for ApiError: run clears it, runs the call and keeps what it threw; answers whether the call succeeded. */
+export function useAction(): { error: unknown; run(call: () => Promise<unknown>): Promise<boolean> } {
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async (call: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await call();
+      return true;
+    } catch (caught) {
+      setError(caught);
+      return false;
+    }
+  }, []);
+  return { error, run };
+}

@@ -5,15 +5,14 @@
  */
 import { Alert, Badge, Button, Card, Checkbox, FileButton, Group, NumberInput, Pagination, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { operations } from '../../../../clients/typescript/src/index';
-import { api, idempotencyKey, ok, totalOf, type Schemas } from '../../api';
+import { api, idempotencyKey, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useFulfilmentWarehouses } from '../../part2/use-list';
+import { useAction, useFulfilmentWarehouses, useList } from '../../part2/use-list';
 
-type Product = Schemas['Product'];
 type ImportResult = operations['importProducts']['responses'][200]['content']['application/json'];
 const PER_PAGE = 50;
 const SORTS = ['id', 'name', 'vendorCode', 'priceDeclared', 'priceCod', 'weight', 'brand', 'tnved'] as const;
@@ -165,49 +164,22 @@ export function ProductsPage() {
   const [sort, setSort] = useState<Sort | null>(null);
   const [desc, setDesc] = useState(false);
   const [page, setPage] = useState(1);
-  const [products, setProducts] = useState<Product[] | null>(null);
-  const [total, setTotal] = useState(0);
-  const [error, setError] = useState<unknown>(null);
-  const [generation, setGeneration] = useState(0);
-  const reload = useCallback(() => setGeneration((value) => value + 1), []);
-
   useEffect(() => setPage(1), [name, vendorCode, barcode, warehouseId, sort, desc]);
-  useEffect(() => {
-    let live = true;
-    const query = {
-      page,
-      perPage: PER_PAGE,
-      ...(name ? { name } : {}),
-      ...(vendorCode ? { vendorCode } : {}),
-      ...(barcode ? { barcode } : {}),
-      ...(warehouseId ? { fulfilmentWarehouseId: Number(warehouseId) } : {}),
-      ...(sort ? { sort, desc } : {}),
-    };
-    api.GET('/v2/products', { params: { query } }).then(
-      (result) => {
-        if (!live) return;
-        try {
-          setProducts(ok(result));
-          setTotal(totalOf(result.response));
-          setError(null);
-        } catch (caught) {
-          setError(caught);
-        }
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [name, vendorCode, barcode, warehouseId, sort, desc, page, generation]);
+  const query = {
+    page,
+    perPage: PER_PAGE,
+    ...(name ? { name } : {}),
+    ...(vendorCode ? { vendorCode } : {}),
+    ...(barcode ? { barcode } : {}),
+    ...(warehouseId ? { fulfilmentWarehouseId: Number(warehouseId) } : {}),
+    ...(sort ? { sort, desc } : {}),
+  };
+  const list = useList(() => api.GET('/v2/products', { params: { query } }), JSON.stringify(query));
+  const { data: products, total, reload } = list;
+  const removal = useAction();
 
   const remove = async (id: number) => {
-    try {
-      ok(await api.DELETE('/v2/products/{id}', { params: { path: { id } } }));
-      reload();
-    } catch (caught) {
-      setError(caught);
-    }
+    if (await removal.run(async () => ok(await api.DELETE('/v2/products/{id}', { params: { path: { id } } })))) reload();
   };
 
   return (
@@ -223,7 +195,7 @@ export function ProductsPage() {
         <Select label={t('sortBy')} clearable value={sort} onChange={(value) => setSort((value as Sort | null) ?? null)} data={SORTS.map((field) => ({ value: field, label: field }))} />
         <Checkbox label={t('descending')} checked={desc} onChange={(event) => setDesc(event.currentTarget.checked)} mt="xl" />
       </SimpleGrid>
-      <ApiError error={error} />
+      <ApiError error={list.error ?? removal.error} />
       <Text size="sm" data-testid="products-total">
         {t('totalCount', { count: total })}
       </Text>

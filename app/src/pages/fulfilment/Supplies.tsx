@@ -7,7 +7,7 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay, todayIn } from '../../format';
 import { useText } from '../../i18n';
-import { useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { useAction, useFulfilmentWarehouses, useList } from '../../part2/use-list';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
 
@@ -112,15 +112,11 @@ function NewSupply({ created }: { created(): void }) {
 
 function SupplyRow({ supply, changed }: { supply: Supply; changed(): void }) {
   const { t, locale } = useText();
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
+  const error = action.error;
   const run = async (call: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await call();
-      changed();
-    } catch (caught) {
-      setError(caught);
-    }
+    if (!(await action.run(call))) return;
+    changed();
   };
   const last = supply.statusHistory[0]; // newest first
   const draft = supply.status === 1;

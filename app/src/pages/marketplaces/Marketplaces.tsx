@@ -5,7 +5,7 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatInstant, formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useList } from '../../part2/use-list';
+import { useAction, useList } from '../../part2/use-list';
 import { useSignedIn } from '../../session';
 
 type Marketplace = Schemas['Marketplace'];
@@ -13,16 +13,12 @@ type Marketplace = Schemas['Marketplace'];
 function MarketplaceCard({ marketplace, changed }: { marketplace: Marketplace; changed(): void }) {
   const { t, locale } = useText();
   const [values, setValues] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
+  const error = action.error;
   const run = async (call: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await call();
-      setValues({});
-      changed();
-    } catch (caught) {
-      setError(caught);
-    }
+    if (!(await action.run(call))) return;
+    setValues({});
+    changed();
   };
   const connect = () => run(async () => ok(await api.POST('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id }, header: { 'Idempotency-Key': idempotencyKey() } }, body: values })));
   const disconnect = () => run(async () => ok(await api.DELETE('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id } } })));

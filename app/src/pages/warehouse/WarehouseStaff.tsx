@@ -10,6 +10,7 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay } from '../../format';
 import { useText } from '../../i18n';
+import { useAction } from '../../part2/use-list';
 
 type Supply = Schemas['Supply'];
 type Counts = Record<string, { accepted: number | string; damaged: number | string }>;
@@ -20,16 +21,12 @@ function Acceptance({ supply, token, done }: { supply: Supply; token: string; do
   const { t, locale } = useText();
   const [counts, setCounts] = useState<Counts>(() => Object.fromEntries(supply.products.map((line) => [lineKey(line), { accepted: line.count, damaged: 0 }])));
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
+  const error = action.error;
   const headers = { authorization: `Bearer ${token}` };
   const run = async (call: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await call();
-      done();
-    } catch (caught) {
-      setError(caught);
-    }
+    if (!(await action.run(call))) return;
+    done();
   };
   const arrived = () => run(async () => ok(await api.POST('/v2/fulfilment/operator/supplies/{id}/arrived', { params: { path: { id: supply.id }, header: { 'Idempotency-Key': idempotencyKey() } }, headers })));
   const accept = () =>
