@@ -12,6 +12,7 @@ const SuppliesPage = lazy(() => import('../pages/fulfilment/Supplies').then((mod
 const MarketplacesPage = lazy(() => import('../pages/marketplaces/Marketplaces').then((module) => ({ default: module.MarketplacesPage })));
 const BillsPage = lazy(() => import('../pages/money/Bills').then((module) => ({ default: module.BillsPage })));
 const EmployeesPage = lazy(() => import('../pages/settings/Employees').then((module) => ({ default: module.EmployeesPage })));
+const IntegrationsPage = lazy(() => import('../pages/settings/Integrations').then((module) => ({ default: module.IntegrationsPage })));
 const ShopsSettingsPage = lazy(() => import('../pages/settings/Shops').then((module) => ({ default: module.ShopsSettingsPage })));
 import { useSession, type SessionView } from '../session';
 
@@ -33,6 +34,7 @@ const SECTIONS: Section[] = [
   { path: '/marketplaces', label: 'marketplaces', element: <MarketplacesPage />, ownersOnly: true },
   { path: '/money', label: 'bills', element: <BillsPage /> },
   { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
+  { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },
   { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
 ];
 

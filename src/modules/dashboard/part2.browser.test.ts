@@ -173,7 +173,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     await page.goto(`${origin}/app/marketplaces`);
     const sandbox = page.getByTestId(`marketplace-${SANDBOX_MARKETPLACE}`);
     await sandbox.locator('input').first().fill('demo');
-    await sandbox.getByTestId(`connect-${SANDBOX_MARKETPLACE}`).click();
+    await sandbox.getByTestId(`connect-marketplace-${SANDBOX_MARKETPLACE}`).click();
     await sandbox.getByText('Подключён').waitFor();
     await t.runtime.services.marketplaceOrders.poll(at.accountId, SANDBOX_MARKETPLACE, undefined, new Date());
     await page.getByTestId('reload-marketplace-orders').click();
@@ -204,6 +204,10 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     await page.getByTestId('reissue-key').click();
     await expect.poll(() => page.getByTestId('new-key').textContent(), POLL).toContain('shp_');
     await check('shop-settings');
+
+    await page.goto(`${origin}/app/settings/integrations`);
+    await page.locator('[data-testid^="contract-"]').first().waitFor();
+    await check('integrations');
 
     await page.goto(`${origin}/app/settings/employees`);
     await page.getByTestId(`employee-${MANAGER.email}`).waitFor();

@@ -1,65 +1,12 @@
 /** Marketplaces: connect Ozon, Wildberries, Yandex Market or the sandbox with their parameters (shown masked after saving), disconnect; the marketplace orders. */
-import { Badge, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useState } from 'react';
-import { api, idempotencyKey, ok, type Schemas } from '../../api';
+import { Button, Group, SimpleGrid, Stack, Table, Title } from '@mantine/core';
+import { api, idempotencyKey, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatInstant, formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useAction, useList } from '../../part2/use-list';
+import { ConnectCard } from '../../part2/ConnectCard';
+import { useList } from '../../part2/use-list';
 import { useSignedIn } from '../../session';
-
-type Marketplace = Schemas['Marketplace'];
-
-function MarketplaceCard({ marketplace, changed }: { marketplace: Marketplace; changed(): void }) {
-  const { t, locale } = useText();
-  const [values, setValues] = useState<Record<string, string>>({});
-  const action = useAction();
-  const error = action.error;
-  const run = async (call: () => Promise<unknown>) => {
-    if (!(await action.run(call))) return;
-    setValues({});
-    changed();
-  };
-  const connect = () => run(async () => ok(await api.POST('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id }, header: { 'Idempotency-Key': idempotencyKey() } }, body: values })));
-  const disconnect = () => run(async () => ok(await api.DELETE('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id } } })));
-  return (
-    <Card withBorder data-testid={`marketplace-${marketplace.id}`}>
-      <Group justify="space-between">
-        <Title order={3} size="h5">
-          {marketplace.name}
-        </Title>
-        {marketplace.connected && (
-          <Badge color="teal.9">
-            {t('connected')}
-          </Badge>
-        )}
-      </Group>
-      <Stack gap="xs" mt="xs">
-        {marketplace.integrationParams.map((param) =>
-          marketplace.connected ? (
-            <Text key={param.key} size="sm">
-              {param.name[locale]}: <code>{param.value}</code>
-            </Text>
-          ) : (
-            <PasswordInput key={param.key} label={param.name[locale]} value={values[param.key] ?? ''} onChange={(event) => setValues({ ...values, [param.key]: event.currentTarget.value })} />
-          ),
-        )}
-      </Stack>
-      <Group mt="sm">
-        {marketplace.connected ? (
-          <Button color="red" variant="light" onClick={() => void disconnect()}>
-            {t('disconnect')}
-          </Button>
-        ) : (
-          <Button onClick={() => void connect()} data-testid={`connect-${marketplace.id}`}>
-            {t('connect')}
-          </Button>
-        )}
-      </Group>
-      <ApiError error={error} />
-    </Card>
-  );
-}
 
 export function MarketplacesPage() {
   const { t, locale } = useText();
@@ -72,7 +19,16 @@ export function MarketplacesPage() {
       <ApiError error={marketplaces.error} />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {(marketplaces.data ?? []).map((marketplace) => (
-          <MarketplaceCard key={`${marketplace.id}-${marketplace.connected}`} marketplace={marketplace} changed={() => (marketplaces.reload(), orders.reload())} />
+          <ConnectCard
+            key={`${marketplace.id}-${marketplace.connected}`}
+            testId={`marketplace-${marketplace.id}`}
+            name={marketplace.name}
+            connected={marketplace.connected}
+            params={marketplace.integrationParams}
+            connect={async (values) => ok(await api.POST('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id }, header: { 'Idempotency-Key': idempotencyKey() } }, body: values }))}
+            disconnect={async () => ok(await api.DELETE('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id } } }))}
+            changed={() => (marketplaces.reload(), orders.reload())}
+          />
         ))}
       </SimpleGrid>
       <Group justify="space-between">
