@@ -120,6 +120,11 @@ const OWN_HOLD_DAYS = 7;
 /** Point fragments kept (one per point of the dataset at most). */
 const POINT_FRAGMENTS = 200_000;
 
+interface PointFragment {
+  head: Buffer;
+  end: Buffer;
+}
+
 interface PointDates {
   deliveryDate: { from: string; to: string };
   deliveryDays: { min: number; max: number };
@@ -157,7 +162,7 @@ function toModel(option: CompanyOption): DeliveryCompanyResult {
 }
 
 export class CalculatorService {
-  private readonly pointFragments = new Map<number, Buffer>();
+  private readonly pointFragments = new Map<number, PointFragment>();
   private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
   private readonly answers: AnswerCache;
 
@@ -405,19 +410,20 @@ export class CalculatorService {
     const tails = new Map<string, Buffer>();
     option.points.forEach((item, index) => {
       if (index > 0) parts.push(COMMA);
-      parts.push(this.pointFragment(item.point, option));
+      const fragment = this.pointFragment(item.point, option);
+      parts.push(fragment.head);
       let shared = sharedByDates.get(item.dates);
       if (shared === undefined) {
         shared = `,"deliveryDays":${JSON.stringify(item.dates.deliveryDays)},"deliveryDate":${JSON.stringify(item.dates.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
         sharedByDates.set(item.dates, shared);
       }
-      const tail = `${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}}`;
+      const tail = `${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}`;
       let bytes = tails.get(tail);
       if (!bytes) {
         bytes = Buffer.from(tail);
         tails.set(tail, bytes);
       }
-      parts.push(bytes);
+      parts.push(bytes, fragment.end);
     });
     parts.push(CLOSE_POINTS);
   }
@@ -428,18 +434,22 @@ export class CalculatorService {
     return Buffer.concat(parts).toString('utf8');
   }
 
-  /** The unchanging fields of a point in the calculator's shape, as UTF-8 JSON without its closing brace. */
-  private pointFragment(point: DeliveryPoint, option: CompanyOption): Buffer {
+  /**
+   * The unchanging fields of a point in the calculator's shape, as UTF-8 JSON: those before
+   * the changing ones (`head`, from the opening brace) and those after them (`end`, the
+   * zipCode and the closing brace), in the published CalculatorPoint's order.
+   */
+  private pointFragment(point: DeliveryPoint, option: CompanyOption): PointFragment {
     const key = point.id;
-    let bytes = this.pointFragments.get(key);
-    if (bytes === undefined) {
+    let fragment = this.pointFragments.get(key);
+    if (fragment === undefined) {
       const model = presentPoint(point, option.company.deliveryCompanyName, option.company.deliveryDriver, { deliveryDate: { from: '', to: '' }, deliveryDays: { min: 0, max: 0 } }, 0, 0, 0, 0, false);
-      const { deliveryDays: _days, deliveryDate: _date, deliveryHoldDays: _hold, priceCommissionCod: _cod, priceDelivery: _delivery, totalPrice: _total, isFar: _far, ...fixed } = model;
-      bytes = Buffer.from(JSON.stringify(fixed).slice(0, -1));
+      const { deliveryDays: _days, deliveryDate: _date, deliveryHoldDays: _hold, priceCommissionCod: _cod, priceDelivery: _delivery, totalPrice: _total, isFar: _far, zipCode, ...fixed } = model;
+      fragment = { head: Buffer.from(JSON.stringify(fixed).slice(0, -1)), end: Buffer.from(`,"zipCode":${JSON.stringify(zipCode)}}`) };
       if (this.pointFragments.size >= POINT_FRAGMENTS) this.pointFragments.clear();
-      this.pointFragments.set(key, bytes);
+      this.pointFragments.set(key, fragment);
     }
-    return bytes;
+    return fragment;
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
