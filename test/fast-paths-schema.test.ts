@@ -39,7 +39,7 @@ function published(path: string, method: string, status: string): Schema {
 
 /** The bytes sent equal what the schema's serializer writes of them, and they validate against it. */
 function expectSerializerBytes(schema: Schema, sent: string, label: string): void {
-  const serialize = fastJson(schema as Parameters<typeof fastJson>[0]);
+  const serialize = fastJson(schema as unknown as Parameters<typeof fastJson>[0]);
   const parsed: unknown = JSON.parse(sent);
   const written = serialize(parsed);
   if (written !== sent) {
