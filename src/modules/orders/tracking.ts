@@ -63,8 +63,6 @@ export interface AccountZones {
 export type PickupCollection = (accountId: number, doc: OrderDoc) => Promise<boolean>;
 
 export class TrackingService {
-  private collectedByPickup: PickupCollection = async () => false;
-
   constructor(
     private readonly store: OrderStore,
     private readonly orders: OrderService,
@@ -72,12 +70,9 @@ export class TrackingService {
     private readonly jobs: JobQueue,
     private readonly options: TrackingOptions,
     private readonly accounts: AccountZones,
+    /** The pickups area says which orders wait for a pickup (it knows the warehouses' pickup types: pickups/collection.ts). */
+    private readonly collectedByPickup: PickupCollection,
   ) {}
-
-  /** The pickups area says which orders wait for a pickup (it knows the warehouses' pickup types). */
-  connectPickups(collectedByPickup: PickupCollection): void {
-    this.collectedByPickup = collectedByPickup;
-  }
 
   /**
    * A pickup collected these orders: each still at 13 becomes 14 (Shipped by sender) and a
