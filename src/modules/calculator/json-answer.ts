@@ -8,7 +8,7 @@
 import type { DeliveryPoint } from '../../carriers/points.js';
 import { JsonBody } from '../../platform/compression.js';
 import { toRoubles } from '../../platform/money.js';
-import { presentPoint, type CompanyOption, type PointDates } from './present.js';
+import { presentPoint, type CompanyOption, type PointDates, type PointPrice } from './present.js';
 
 const COMMA = Buffer.from(',');
 const OPEN_ARRAY = Buffer.from('[');
@@ -64,23 +64,22 @@ export class JsonAnswers {
     }
     parts.push(Buffer.from(`${head.slice(0, -1)},"points":[`));
     const sharedByDates = new Map<PointDates, string>();
-    const tails = new Map<string, Buffer>();
-    option.points.forEach((item, index) => {
+    // the points sharing a price share its bytes: written once per calculation
+    const tails = new Map<PointPrice, Buffer>();
+    option.points.forEach(({ point, price }, index) => {
       if (index > 0) parts.push(COMMA);
-      const fragment = this.pointFragment(item.point, option);
-      parts.push(fragment.head);
-      let shared = sharedByDates.get(item.dates);
-      if (shared === undefined) {
-        shared = `,"deliveryDays":${JSON.stringify(item.dates.deliveryDays)},"deliveryDate":${JSON.stringify(item.dates.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
-        sharedByDates.set(item.dates, shared);
+      const fragment = this.pointFragment(point, option);
+      let tail = tails.get(price);
+      if (!tail) {
+        let shared = sharedByDates.get(price.dates);
+        if (shared === undefined) {
+          shared = `,"deliveryDays":${JSON.stringify(price.dates.deliveryDays)},"deliveryDate":${JSON.stringify(price.dates.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
+          sharedByDates.set(price.dates, shared);
+        }
+        tail = Buffer.from(`${shared},"priceCommissionCod":${toRoubles(price.codKopecks)},"priceDelivery":${toRoubles(price.deliveryKopecks)},"totalPrice":${toRoubles(price.totalKopecks)},"isFar":${price.isFar}`);
+        tails.set(price, tail);
       }
-      const tail = `${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}`;
-      let bytes = tails.get(tail);
-      if (!bytes) {
-        bytes = Buffer.from(tail);
-        tails.set(tail, bytes);
-      }
-      parts.push(bytes, fragment.end);
+      parts.push(fragment.head, tail, fragment.end);
     });
     parts.push(CLOSE_POINTS);
   }

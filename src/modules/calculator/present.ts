@@ -44,14 +44,24 @@ export interface PointDates {
   deliveryDays: { min: number; max: number };
 }
 
-export interface PointOption {
-  point: DeliveryPoint;
+/**
+ * What a point of an option is offered at. The price is per company and tariff, scaled by
+ * the point's kind, with the commission of how it takes payment, and later dates when it is
+ * far: the points sharing those share one object (a big city's hundreds of points have a few),
+ * so its JSON is written once per calculation (json-answer.ts).
+ */
+export interface PointPrice {
   isFar: boolean;
   /** The company's dates, or later ones for a far point. */
   dates: PointDates;
   deliveryKopecks: number;
   totalKopecks: number;
   codKopecks: number;
+}
+
+export interface PointOption {
+  point: DeliveryPoint;
+  price: PointPrice;
 }
 
 /** One company and type of a calculation, before it is shaped as a model or as JSON text. */
@@ -71,7 +81,7 @@ export function toModel(option: CompanyOption): DeliveryCompanyResult {
     ...company,
     points: option.idsOnly
       ? option.points.map((item) => item.point.id)
-      : option.points.map((item) => presentPoint(item.point, company.deliveryCompanyName, company.deliveryDriver, item.dates, option.holdDays, item.codKopecks, item.deliveryKopecks, item.totalKopecks, item.isFar)),
+      : option.points.map(({ point, price }) => presentPoint(point, company.deliveryCompanyName, company.deliveryDriver, price.dates, option.holdDays, price.codKopecks, price.deliveryKopecks, price.totalKopecks, price.isFar)),
   };
 }
 
@@ -201,7 +211,7 @@ export function lowestPrice(option: CompanyOption): number {
   if (option.ownTotalKopecks !== undefined) return option.ownTotalKopecks / 100;
   if (!option.points) return option.company.totalPrice ?? Number.POSITIVE_INFINITY;
   let lowest = Number.POSITIVE_INFINITY;
-  for (const item of option.points) lowest = Math.min(lowest, item.totalKopecks / 100);
+  for (const item of option.points) lowest = Math.min(lowest, item.price.totalKopecks / 100);
   return lowest;
 }
 
@@ -211,5 +221,5 @@ export function cheapest(options: CompanyOption[]): CompanyOption[] {
   const low = Math.min(...options.map(lowestPrice));
   return options
     .filter((option) => lowestPrice(option) === low)
-    .map((option) => (option.points ? { ...option, points: option.points.filter((item) => item.totalKopecks / 100 === low) } : option));
+    .map((option) => (option.points ? { ...option, points: option.points.filter((item) => item.price.totalKopecks / 100 === low) } : option));
 }

@@ -22,7 +22,7 @@ import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, De
 import type { WidgetSettingsService } from './widget-settings.js';
 import { JsonAnswers } from './json-answer.js';
 import { ownOptions } from './own-options.js';
-import { cheapest, place, placeOf, pointTakes, priceRulesOf, toModel, type CompanyOption, type Context, type PointOption } from './present.js';
+import { cheapest, place, placeOf, pointTakes, priceRulesOf, toModel, type CompanyOption, type Context, type PointOption, type PointPrice } from './present.js';
 
 /** The widget area filters its map's points as the calculator does. */
 export { pointTakes } from './present.js';
@@ -464,17 +464,24 @@ export class CalculatorService {
     const points = onlyPointId === undefined ? found : found.filter(({ point }) => point.id === onlyPointId);
     if (points.length === 0) return null;
     const farDates = this.dates(context, { min: quote.days.min + FAR_EXTRA_DAYS, max: quote.days.max + FAR_EXTRA_DAYS });
+    // one price per kind of point, way of payment and distance, not one per point
+    const prices = new Map<number, PointPrice>();
     const presented: PointOption[] = points.map(({ point, isFar }) => {
-      const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
       const cash = point.cashPaymentAvailable;
-      return {
-        point,
-        isFar,
-        dates: isFar ? farDates : dates,
-        deliveryKopecks: delivery,
-        totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
-        codKopecks: cash ? commissions.codCash : commissions.codCard,
-      };
+      const key = point.type * 4 + (cash ? 2 : 0) + (isFar ? 1 : 0);
+      let price = prices.get(key);
+      if (!price) {
+        const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
+        price = {
+          isFar,
+          dates: isFar ? farDates : dates,
+          deliveryKopecks: delivery,
+          totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
+          codKopecks: cash ? commissions.codCash : commissions.codCard,
+        };
+        prices.set(key, price);
+      }
+      return { point, price };
     });
     return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
   }
