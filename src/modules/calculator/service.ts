@@ -18,7 +18,7 @@ import type { Shop } from '../shops/schemas.js';
 import { AnswerCache, type Answer } from './answer-cache.js';
 import { buildCargo } from './cargo.js';
 import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks } from './rules.js';
-import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult } from './schemas.js';
+import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
 import { JsonAnswers } from './json-answer.js';
 import { ownOptions } from './own-options.js';
@@ -47,6 +47,8 @@ export interface CalculationOptions {
   pointId?: number;
   /** An order's company whose drop-off point the order or its warehouse chose: offered even where it has no point near the sender. */
   dropOffChosenFor?: number;
+  /** The shop's widget settings when the caller has read them already (an order's quote reads them once). */
+  widget?: WidgetSettingsFull;
 }
 
 /** How one company's answer to a quote went: answered, failed, or missed the deadline. */
@@ -195,7 +197,7 @@ export class CalculatorService {
 
   private async options(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
     const result: Record<'1' | '2' | '3', CompanyOption[]> = { '1': [], '2': [], '3': [] };
-    const context = await this.context(scope, shop, body);
+    const context = await this.context(scope, shop, body, options.widget);
     if (!context) return result;
 
     const type = options.type ?? (body.type as DeliveryType | undefined);
@@ -250,7 +252,9 @@ export class CalculatorService {
     // a pickup point, or the post office a post order names (companies price to it: Russian Post's index-to)
     const pointId = (request.deliveryType === 1 || request.deliveryType === 3) && request.pointId ? request.pointId : undefined;
     const dropOffChosenFor = request.dropOffPointId && typeof request.companyId === 'number' ? request.companyId : undefined;
-    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId, dropOffChosenFor });
+    // read once for the quote's context and for the free-delivery threshold
+    const widget = shop && (request.applyWidgetSettings || request.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : undefined;
+    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId, dropOffChosenFor, widget });
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
     if (!company) return null;
     let chosen: DeliveryCompanyResult = company;
@@ -259,7 +263,7 @@ export class CalculatorService {
       if (!points.length) return null;
       chosen = { ...company, points };
     }
-    return { ...chosen, deliveryCostThresholds: await this.thresholds(scope, shop, request, chosen) };
+    return { ...chosen, deliveryCostThresholds: await this.thresholds(scope, shop, request, chosen, widget) };
   }
 
   /**
@@ -268,10 +272,10 @@ export class CalculatorService {
    * rules without the free-delivery step). Both null unless the order applies widget settings
    * and the shop has such a threshold.
    */
-  private async thresholds(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, option: DeliveryCompanyResult): Promise<OrderQuote['deliveryCostThresholds']> {
+  private async thresholds(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, option: DeliveryCompanyResult, known?: WidgetSettingsFull): Promise<OrderQuote['deliveryCostThresholds']> {
     const none = { deliveryCost: null, threshold: null };
     if (!shop || !request.applyWidgetSettings) return none;
-    const widget = await this.widgetSettings.forShop(scope, shop.id);
+    const widget = known ?? (await this.widgetSettings.forShop(scope, shop.id));
     if (widget.freeDeliveryFrom === null) return none;
     const point = option.points?.find((item): item is CalculatorPoint => typeof item !== 'number');
     // the same commission the option's totalPrice assumed: cash where taken, else card
@@ -324,7 +328,7 @@ export class CalculatorService {
     return answer;
   }
 
-  private async context(scope: Scope, shop: Shop | null, body: CalculatorBody): Promise<Context | null> {
+  private async context(scope: Scope, shop: Shop | null, body: CalculatorBody, known?: WidgetSettingsFull): Promise<Context | null> {
     const problems = new FieldErrorCollector();
     const localities = this.reference.localities;
     let sender: Locality | undefined;
@@ -358,7 +362,7 @@ export class CalculatorService {
     const recipient = localities.find({ countryCode: to.countryCode, fias: to.cityFias, name: to.cityName, region: to.region, zipCode: to.zipCode });
     if (!recipient) return null;
 
-    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
+    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? (known ?? (await this.widgetSettings.forShop(scope, shop.id))) : null;
     const defaults =
       widget && body.applyDefaultDimensions
         ? {
