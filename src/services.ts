@@ -230,12 +230,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, stock, { pollSeconds: config.marketplacePollSeconds });
   const reportStore = new ReportStore(db, database.kind);
   const rates = readDataFile<BillingRates>('billing.json');
-  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });
   const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
-  billing.addChargeSource(new DeliveryCharges(orders));
-  billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
-  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames));
-  billing.addChargeSource(new PickupCharges(pickups));
+  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates }, [
+    new DeliveryCharges(orders),
+    new FulfilmentCharges(stock, rates.fulfilment),
+    new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames),
+    new PickupCharges(pickups),
+  ]);
   const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   const webhooks = new WebhookService(new WebhookStore(db), events, shops, accounts, orders, notifications, jobs, secretBox, {
