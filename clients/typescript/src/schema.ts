@@ -19214,6 +19214,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19322,6 +19324,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19785,6 +19789,8 @@ export interface operations {
                             type: number;
                             name: string;
                             address: string;
+                            /** @description The point's postal code (a post office's is where a post parcel waits) */
+                            zipCode: string;
                             latitude: number;
                             longitude: number;
                             schedule: ({
@@ -20178,7 +20184,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20232,7 +20238,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20299,6 +20305,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
