@@ -19218,6 +19218,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19326,6 +19328,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19789,6 +19793,8 @@ export interface operations {
                             type: number;
                             name: string;
                             address: string;
+                            /** @description The point's postal code (a post office's is where a post parcel waits) */
+                            zipCode: string;
                             latitude: number;
                             longitude: number;
                             schedule: ({
@@ -20182,7 +20188,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20236,7 +20242,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20303,6 +20309,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
