@@ -35,6 +35,14 @@ export interface OwnMethodLookup {
 }
 export const NO_OWN_METHODS: OwnMethodLookup = { method: async () => undefined };
 
+/**
+ * The warehouse's city in the Order schema's key order: PostgreSQL's jsonb gives an object's
+ * keys back in its own order (shortest first), and the stored order is sent as it is.
+ */
+function cityOf(city: Warehouse['address']['city']): OrderDoc['senderAddress']['city'] {
+  return { countryCode: city.countryCode, name: city.name, fias: city.fias ?? null, type: city.type ?? null, region: city.region ?? null, area: city.area ?? null };
+}
+
 /** Roubles given to the kopeck, else a field error. */
 function kopecksOf(roubles: number | null | undefined, field: string, problems: FieldErrorCollector): number {
   if (roubles === null || roubles === undefined) return 0;
@@ -178,7 +186,7 @@ export class OrderComposer {
         brand: shop.brand,
         fulfilment: warehouse.type === 2,
         defaultPickupType: warehouse.pickupType,
-        senderAddress: { city: { ...warehouse.address.city }, street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat },
+        senderAddress: { city: cityOf(warehouse.address.city), street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat },
         sender: { fullName: warehouse.contact.name, phone: warehouse.contact.phone },
       };
     }
