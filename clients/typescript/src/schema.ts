@@ -3643,6 +3643,10 @@ export interface components {
                 /** @description Why the company refused */
                 message?: string;
             }[];
+            /** @description Extension: the brand the customer sees (the shop's, copied when the order was made) */
+            brand?: string;
+            /** @description Extension: the goods are kept at a fulfilment warehouse of the service */
+            fulfilment?: boolean;
         };
         /** @description Extension: the new order of each id */
         DuplicatedOrders: {
@@ -20100,6 +20104,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -20208,6 +20214,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -20671,6 +20679,8 @@ export interface operations {
                             type: number;
                             name: string;
                             address: string;
+                            /** @description The point's postal code (a post office's is where a post parcel waits) */
+                            zipCode: string;
                             latitude: number;
                             longitude: number;
                             schedule: ({
@@ -21064,7 +21074,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -21118,7 +21128,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -21185,6 +21195,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
