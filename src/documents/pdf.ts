@@ -22,7 +22,7 @@ let fontFiles: { regular: Buffer; bold: Buffer } | null = null;
  * Each document parses them again (~20 ms): sharing one parsed fontkit font between
  * documents was measured to drop glyphs from the later documents' subsets.
  */
-function fonts(): { regular: Buffer; bold: Buffer } {
+export function fonts(): { regular: Buffer; bold: Buffer } {
   if (!fontFiles) {
     const packageDir = path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'));
     fontFiles = {
