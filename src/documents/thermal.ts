@@ -88,7 +88,7 @@ export class LabelCanvas {
 }
 
 function qrMatrix(text: string): boolean[][] {
-  const [symbol] = bwipjs.raw('qrcode', text, { eclevel: 'Q' }) as unknown as Array<{ pixs: number[]; pixx: number; pixy: number }>;
+  const [symbol] = bwipjs.raw('qrcode', text, 'eclevel=Q') as unknown as Array<{ pixs: number[]; pixx: number; pixy: number }>;
   return Array.from({ length: symbol.pixy }, (_, row) => Array.from({ length: symbol.pixx }, (_, column) => symbol.pixs[row * symbol.pixx + column] === 1));
 }
 
