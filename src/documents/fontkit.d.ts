@@ -18,6 +18,7 @@ declare module 'fontkit' {
     ascent: number;
     descent: number;
     layout(text: string): GlyphRun;
+    glyphForCodePoint(codePoint: number): Glyph;
   }
   export function create(buffer: Buffer): Font;
 }

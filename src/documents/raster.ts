@@ -53,10 +53,16 @@ export class Bitmap {
   packedRows(): { bytesPerRow: number; rows: Buffer } {
     const bytesPerRow = Math.ceil(this.width / 8);
     const rows = Buffer.alloc(bytesPerRow * this.height);
+    const { dots, width } = this;
     for (let row = 0; row < this.height; row += 1) {
-      for (let column = 0; column < this.width; column += 1) {
-        if (this.dots[row * this.width + column]) rows[row * bytesPerRow + (column >> 3)] |= 0x80 >> (column & 7);
-      }
+      const from = row * width;
+      const to = from + width;
+      // a blank row (most of a label) is skipped at the speed of indexOf
+      const offset = dots.subarray(from, to).indexOf(1);
+      if (offset < 0) continue;
+      const first = from + offset;
+      const out = row * bytesPerRow;
+      for (let at = first; at < to; at += 1) if (dots[at]) rows[out + ((at - from) >> 3)] |= 0x80 >> ((at - from) & 7);
     }
     return { bytesPerRow, rows };
   }
@@ -177,11 +183,41 @@ function glyphImage(weight: FontWeight, glyph: fontkit.Glyph, sizeDots: number, 
   return image;
 }
 
+interface CharGlyph {
+  glyph: fontkit.Glyph;
+  /** Advance in font units. */
+  advance: number;
+}
+
+const charGlyphs: Record<FontWeight, Map<number, CharGlyph>> = { regular: new Map(), bold: new Map() };
+
+/**
+ * The glyph of each character, looked up once: labels need no shaping (Cyrillic and Latin
+ * are one glyph a character), and fontkit's full layout cost more than the drawing.
+ */
+function glyphsOf(text: string, weight: FontWeight): CharGlyph[] {
+  const face = font(weight);
+  const cache = charGlyphs[weight];
+  const glyphs: CharGlyph[] = [];
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    let entry = cache.get(code);
+    if (!entry) {
+      const glyph = face.glyphForCodePoint(code);
+      entry = { glyph, advance: glyph.advanceWidth };
+      cache.set(code, entry);
+    }
+    glyphs.push(entry);
+  }
+  return glyphs;
+}
+
 /** Width of `text` in dots at `sizeDots` (the em, as a font size in dots). */
 export function textWidth(text: string, sizeDots: number, weight: FontWeight = 'regular'): number {
-  const face = font(weight);
-  const scale = sizeDots / face.unitsPerEm;
-  return face.layout(text).positions.reduce((sum, position) => sum + position.xAdvance * scale, 0);
+  const scale = sizeDots / font(weight).unitsPerEm;
+  let units = 0;
+  for (const { advance } of glyphsOf(text, weight)) units += advance;
+  return units * scale;
 }
 
 /** Height of a line of text at `sizeDots`: ascent to descent. */
@@ -190,22 +226,35 @@ export function lineHeight(sizeDots: number, weight: FontWeight = 'regular'): nu
   return Math.ceil(((face.ascent - face.descent) * sizeDots) / face.unitsPerEm);
 }
 
-/** One line of text as a bitmap as wide as its ink and as high as the line. */
+/** Lines drawn lately: a batch repeats most of its lines (captions, the sender, company names). */
+const drawnLines = new Map<string, Bitmap>();
+const DRAWN_LINES_KEPT = 4000;
+
+/** One line of text as a bitmap as wide as its ink and as high as the line (the same object for the same line: do not draw into it). */
 export function renderText(text: string, sizeDots: number, weight: FontWeight = 'regular'): Bitmap {
+  const key = `${weight}:${sizeDots}:${text}`;
+  let bitmap = drawnLines.get(key);
+  if (!bitmap) {
+    if (drawnLines.size >= DRAWN_LINES_KEPT) drawnLines.clear();
+    bitmap = drawLine(text, sizeDots, weight);
+    drawnLines.set(key, bitmap);
+  }
+  return bitmap;
+}
+
+function drawLine(text: string, sizeDots: number, weight: FontWeight): Bitmap {
   const face = font(weight);
   const scale = sizeDots / face.unitsPerEm;
-  const run = face.layout(text);
+  const glyphs = glyphsOf(text, weight);
   const baseline = Math.ceil((face.ascent * sizeDots) / face.unitsPerEm);
   const bitmap = new Bitmap(Math.max(1, Math.ceil(textWidth(text, sizeDots, weight)) + 1), lineHeight(sizeDots, weight));
   let pen = 0;
-  run.glyphs.forEach((glyph, index) => {
-    const position = run.positions[index];
-    const at = pen + position.xOffset * scale;
-    const whole = Math.floor(at);
-    const image = glyphImage(weight, glyph, sizeDots, scale, Math.round((at - whole) * 4) % 4);
-    if (image) bitmap.draw(image.bitmap, whole + image.left, baseline + image.top - Math.round(position.yOffset * scale));
-    pen += position.xAdvance * scale;
-  });
+  for (const { glyph, advance } of glyphs) {
+    const whole = Math.floor(pen);
+    const image = glyphImage(weight, glyph, sizeDots, scale, Math.round((pen - whole) * 4) % 4);
+    if (image) bitmap.draw(image.bitmap, whole + image.left, baseline + image.top);
+    pen += advance * scale;
+  }
   return bitmap;
 }
 
@@ -253,7 +302,7 @@ export function toPng(bitmap: Bitmap, dpi: number): Buffer {
   physical.writeUInt32BE(dotsPerMetre, 0);
   physical.writeUInt32BE(dotsPerMetre, 4);
   physical[8] = 1;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('pHYs', physical), chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('pHYs', physical), chunk('IDAT', deflateSync(raw, { level: 1 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -265,7 +314,6 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-const HEX_DIGITS = '0123456789ABCDEF';
 
 /**
  * A repeat count in ZPL II's compression of ^GF data: G..Y are 1..19, g..z are 20..400 in
@@ -288,36 +336,34 @@ function repeatCount(count: number): string {
  * ending in white as ",", a row equal to the one above as ":"): understood by Zebra printers
  * and the ZPL clones alike, and 10-30 times smaller than plain hex for text.
  */
+const graphics = new WeakMap<Bitmap, string>();
+
 export function toZplGraphic(bitmap: Bitmap): string {
+  let graphic = graphics.get(bitmap);
+  if (graphic === undefined) {
+    graphic = zplGraphic(bitmap);
+    graphics.set(bitmap, graphic);
+  }
+  return graphic;
+}
+
+function zplGraphic(bitmap: Bitmap): string {
   const { bytesPerRow, rows } = bitmap.packedRows();
-  let data = '';
+  const parts: string[] = [];
   let previous = '';
   for (let row = 0; row < bitmap.height; row += 1) {
-    let hex = '';
-    for (let byte = 0; byte < bytesPerRow; byte += 1) {
-      const value = rows[row * bytesPerRow + byte];
-      hex += HEX_DIGITS[value >> 4] + HEX_DIGITS[value & 15];
-    }
-    if (hex === previous && row > 0) {
-      data += ':';
+    const hex = rows.toString('hex', row * bytesPerRow, (row + 1) * bytesPerRow).toUpperCase();
+    if (row > 0 && hex === previous) {
+      parts.push(':');
       continue;
     }
     previous = hex;
-    const trimmed = hex.replace(/0+$/, '');
-    if (trimmed === '') {
-      data += ',';
-      continue;
-    }
-    let encoded = '';
-    for (let index = 0; index < trimmed.length; ) {
-      let end = index + 1;
-      while (end < trimmed.length && trimmed[end] === trimmed[index]) end += 1;
-      const run = end - index;
-      encoded += run > 1 ? `${repeatCount(run)}${trimmed[index]}` : trimmed[index];
-      index = end;
-    }
-    data += trimmed.length < hex.length ? `${encoded},` : encoded;
+    let end = hex.length;
+    while (end > 0 && hex.charCodeAt(end - 1) === 48) end -= 1;
+    const trimmed = hex.slice(0, end);
+    const encoded = trimmed.replace(/(.)\1+/g, (run, digit: string) => `${repeatCount(run.length)}${digit}`);
+    parts.push(trimmed.length < hex.length ? `${encoded},` : encoded);
   }
   const total = bytesPerRow * bitmap.height;
-  return `^GFA,${total},${total},${bytesPerRow},${data}`;
+  return `^GFA,${total},${total},${bytesPerRow},${parts.join('')}`;
 }
