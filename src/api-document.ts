@@ -175,6 +175,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
   // extension: a warehouse's label printer (issue 32: zpl and png stickers at its resolution)
   'GET /v2/warehouses/{id}/label-printer': op('getWarehouseLabelPrinter'),
   'PUT /v2/warehouses/{id}/label-printer': op('setWarehouseLabelPrinter'),
+  'POST /v2/products/shipments/{id}/labels': op('createSupplyProductLabels'),
+  'POST /v2/pickups/{id}/act-labels': op('createPickupActLabels'),
   // 4.6 products
   'GET /v2/products': op('listProducts', '4.6'),
   'GET /v2/products/{id}': op('getProduct', '4.6'),

@@ -144,7 +144,7 @@ export function fitsLine(text: string, width: number, size: number, weight: Font
  * One label as a ZPL format (^XA..^XZ): label size `^PW`/`^LL`, home at 0,0, each mark at
  * its `^FO`. Code 128 in automatic subset mode (`^BC...,A`), as bwip-js chose the bars.
  */
-export function zplOf(label: ThermalLabel): string {
+export function zplOf(label: ThermalLabel, copies = 1): string {
   const parts = [`^XA^CI28^PW${label.width}^LL${label.height}^LH0,0^PON`];
   for (const mark of label.marks) {
     switch (mark.kind) {
@@ -163,7 +163,7 @@ export function zplOf(label: ThermalLabel): string {
         break;
     }
   }
-  parts.push('^PQ1^XZ\n');
+  parts.push(`^PQ${copies}^XZ\n`);
   return parts.join('\n');
 }
 

@@ -91,3 +91,9 @@ export const LabelPrinter = Type.Object(
   { description: 'Extension: the resolution of the warehouse\'s label printer, used for zpl and png stickers of its orders' },
 );
 export type LabelPrinter = Static<typeof LabelPrinter>;
+
+/** What the thermal labels of a supply or a pickup act are asked in (extension, issue 32). */
+export const ThermalLabelsFields = {
+  format: Type.Optional(Type.Union([Type.Literal('zpl'), Type.Literal('png')], { description: 'zpl (default): one ZPL stream; png: one 1-bit image per label (a ZIP when several)' })),
+  dpi: Type.Optional({ ...PrinterDpi, description: 'Printer resolution; default 203' }),
+};

@@ -44,7 +44,7 @@ async function download(url: string): Promise<{ status: number; bytes: Buffer; t
 }
 
 const stickerFormed = async (id: number) => (await owner.get(`/v2/orders/${id}`)).body.stickerFormed as boolean;
-const setsOf = async (client: ApiClient, id: number) => ((await client.get('/v2/orders/stickers')).body as Array<{ orderIds: number[]; format: string; dpi: number | null; status: string; progress: { done: number; total: number } }>).filter((set) => set.orderIds.includes(id));
+const setsOf = async (client: ApiClient, id: number) => ((await client.get('/v2/orders/stickers')).body as Array<{ orderIds: number[]; format: string; dpi: number | null; status: string; progress: { done: number; total: number }; stickers: Array<{ type: number; file: string }> }>).filter((set) => set.orderIds.includes(id));
 
 describe('POST /v2/orders/stickers with format zpl and png', () => {
   it('answers one ZPL stream of the thermal type at the resolution asked, the barcodes carrying the order and track numbers', async () => {
@@ -181,7 +181,7 @@ describe('a large set', () => {
     await stickerWorker.runDue();
     const entries = readZip((await download(response.body.file)).bytes);
     expect([...entries.keys()].sort()).toEqual(['stickers-100x150.pdf', 'stickers-75x120.pdf', 'stickers-a4.pdf']);
-    const [set] = (await setsOf(owner, ids[0])).slice(-1) as Array<{ stickers: Array<{ type: number; file: string }> }>;
+    const [set] = (await setsOf(owner, ids[0])).slice(-1);
     expect(set.stickers.map((item) => item.type)).toEqual([1, 2, 3]);
     for (const item of set.stickers) expect((await download(item.file)).bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
