@@ -26,6 +26,13 @@ export const STICKER_FORMATS: Record<StickerFormat, FormatSpec> = {
   3: { page: [mm(75), mm(120)], grid: [1, 1], padding: mm(3), fontSize: 7.5, fileName: 'stickers-75x120.pdf' },
 };
 
+/**
+ * Pages whose word layouts pdfkit keeps before forgetting them: a label's captions and sender
+ * repeat on every page (forgetting at each page cost 2x the CPU), while the remembered
+ * layouts of a few hundred pages stay a few MB.
+ */
+const LAYOUTS_KEPT_PAGES = 250;
+
 /** Labels drawn before giving the event loop a turn (about 30-50 ms of work). */
 const LABELS_BETWEEN_YIELDS = 25;
 
@@ -165,7 +172,7 @@ export async function renderStickers(orders: readonly StickerOrder[], format: St
 
 /** `renderStickers` written into `out` page by page (a batch of any size is never held whole); `onLabel` after each label. */
 export async function writeStickers(out: NodeJS.WritableStream, orders: Iterable<StickerOrder>, format: StickerFormat, onLabel?: () => void): Promise<void> {
-  const { doc, end } = openDocumentInto(out, { size: STICKER_FORMATS[format].page, margin: 0, title: 'Наклейки' });
+  const { doc, end } = openDocumentInto(out, { size: STICKER_FORMATS[format].page, margin: 0, title: 'Наклейки' }, LAYOUTS_KEPT_PAGES);
   await drawStickers(doc, orders, format, onLabel);
   await end();
 }
