@@ -16,9 +16,7 @@ import { pbkdf2Sync } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createTestApp } from '../test/support/app.js';
-import { shopBody, warehouseBody } from '../test/support/fixtures.js';
-import { dropOffPointOf } from '../test/support/orders.js';
-import { JobWorker } from '../src/platform/jobs.js';
+import { registeredOrders } from './registered-orders.js';
 
 /**
  * No fixed CPU task existed in bench/documents*.ts for issue 27's row to refer to: this one is
@@ -70,32 +68,9 @@ async function measure(key: string): Promise<Figures> {
   const scenario = scenarios[key];
   const t = await createTestApp();
   try {
-    const { client: owner } = await t.newAccount('Bench');
-    const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
-    const shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
-    const spb = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
-    const pointId = t.runtime.services.reference.registry.pointsIn(1, spb!.id)[0].id;
-    const created = await owner.post('/v2/orders', {
-      shopId,
-      cmsId: 'BENCH-1',
-      products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
-      deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
-      recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
-      delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
-      pickup: { pointId: dropOffPointOf(t, 1) },
-    });
-    const first = created.body.id as number;
-    await owner.post('/v2/orders/confirm', { ids: [first] });
-    const worker = new JobWorker(t.runtime.services.jobs, { error: () => undefined, warn: () => undefined });
-    t.runtime.services.tracking.registerJobs(worker);
+    const { owner, ids, worker } = await registeredOrders(t, scenario.orders);
     t.runtime.services.documents.registerJobs(worker);
-    await worker.runDue();
-    // copies of the registered order's row (they share its track number: the rendering costs the same)
-    const db = t.runtime.database.db;
-    const row = await db.selectFrom('orders').selectAll().where('id', '=', first).executeTakeFirstOrThrow();
-    const { id: _id, ...copy } = row;
-    const ids = [first];
-    for (let index = 1; index < scenario.orders; index += 1) ids.push(Number((await db.insertInto('orders').values(copy as never).returning('id').executeTakeFirstOrThrow()).id));
+    const first = ids[0];
     // warm-up: one label, so code compilation is not in the figure
     await owner.post('/v2/orders/stickers', { ids: [first], ...scenario.body });
     const fixed = fixedTaskCpuMs();
@@ -107,6 +82,8 @@ async function measure(key: string): Promise<Figures> {
     await worker.runDue();
     const spent = process.cpuUsage(cpu);
     const ms = performance.now() - started;
+    // the peak of making the file, before this bench reads it back whole to check it
+    const peakRssMb = process.resourceUsage().maxRSS / 1024;
     const file = await t.app.inject({ method: 'GET', url: String(response.body.file).slice('http://delivery.test'.length) });
     return {
       name: scenario.name,
@@ -114,7 +91,7 @@ async function measure(key: string): Promise<Figures> {
       ms,
       cpuMs: (spent.user + spent.system) / 1000,
       fileKb: file.rawPayload.length / 1024,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      peakRssMb,
       baselineRssMb,
       fixedTaskCpuMs: fixed,
     };

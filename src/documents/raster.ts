@@ -228,7 +228,8 @@ export function lineHeight(sizeDots: number, weight: FontWeight = 'regular'): nu
 
 /** Lines drawn lately: a batch repeats most of its lines (captions, the sender, company names). */
 const drawnLines = new Map<string, Bitmap>();
-const DRAWN_LINES_KEPT = 4000;
+/** At ~20 KB a line (100 mm at 203 dpi), 1000 lines are ~20 MB at most. */
+const DRAWN_LINES_KEPT = 1000;
 
 /** One line of text as a bitmap as wide as its ink and as high as the line (the same object for the same line: do not draw into it). */
 export function renderText(text: string, sizeDots: number, weight: FontWeight = 'regular'): Bitmap {
