@@ -19696,6 +19696,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19804,6 +19806,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -20267,6 +20271,8 @@ export interface operations {
                             type: number;
                             name: string;
                             address: string;
+                            /** @description The point's postal code (a post office's is where a post parcel waits) */
+                            zipCode: string;
                             latitude: number;
                             longitude: number;
                             schedule: ({
@@ -20660,7 +20666,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20714,7 +20720,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20781,6 +20787,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
