@@ -46,6 +46,7 @@ import { SupplyService } from './modules/fulfilment/supply-service.js';
 import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
 import { PickupService } from './modules/pickups/service.js';
+import { pickupCollection } from './modules/pickups/collection.js';
 import { PickupStore } from './modules/pickups/store.js';
 import { MarketplaceDirectory } from './modules/marketplaces/reference.js';
 import { MarketplaceService } from './modules/marketplaces/service.js';
@@ -200,7 +201,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
-  }, accounts);
+  }, accounts, pickupCollection(warehouses));
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
   carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
@@ -234,12 +235,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, stock, { pollSeconds: config.marketplacePollSeconds });
   const reportStore = new ReportStore(db, database.kind);
   const rates = readDataFile<BillingRates>('billing.json');
-  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });
   const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
-  billing.addChargeSource(new DeliveryCharges(orders));
-  billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
-  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames));
-  billing.addChargeSource(new PickupCharges(pickups));
+  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates }, [
+    new DeliveryCharges(orders),
+    new FulfilmentCharges(stock, rates.fulfilment),
+    new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames),
+    new PickupCharges(pickups),
+  ]);
   const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   const webhooks = new WebhookService(new WebhookStore(db), events, shops, accounts, orders, notifications, jobs, secretBox, {
