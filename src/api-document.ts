@@ -182,6 +182,11 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v2/orders/act-assembly': op('createAssemblyStatement', '4.5'),
   'GET /v2/orders/stickers': op('listStickers', '4.5'),
   'POST /v2/orders/stickers': op('createStickers', '4.5'),
+  // extension: a warehouse's label printer (issue 32: zpl and png stickers at its resolution)
+  'GET /v2/warehouses/{id}/label-printer': op('getWarehouseLabelPrinter'),
+  'PUT /v2/warehouses/{id}/label-printer': op('setWarehouseLabelPrinter'),
+  'POST /v2/products/shipments/{id}/labels': op('createSupplyProductLabels'),
+  'POST /v2/pickups/{id}/act-labels': op('createPickupActLabels'),
   // 4.6 products
   'GET /v2/products': op('listProducts', '4.6'),
   'GET /v2/products/{id}': op('getProduct', '4.6'),

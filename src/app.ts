@@ -163,7 +163,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   boxRoutes(app, services);
   deliveryCompanyRoutes(app, services);
   calculatorRoutes(app, services);
-  fileRoutes(app, services.files, (name) => services.analyticalReports.isPendingFile(name));
+  fileRoutes(app, services.files, async (name) => (await services.analyticalReports.isPendingFile(name)) || (await services.documents.isPendingFile(name)));
   productRoutes(app, services);
   kitRoutes(app, services);
   orderRoutes(app, services);

@@ -185,6 +185,7 @@ async function serve(config: Config): Promise<void> {
   runtime.services.billing.registerJobs(worker);
   await runtime.services.billing.scheduleSweep();
   runtime.services.analyticalReports.registerJobs(worker);
+  runtime.services.documents.registerJobs(worker);
   runtime.services.carrierPoints.registerJobs(worker);
   runtime.services.carrierWebhooks.registerJobs(worker);
   await runtime.services.carrierPoints.scheduleRounds();

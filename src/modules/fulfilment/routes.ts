@@ -4,7 +4,8 @@ import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { queryAsBody } from '../../platform/read-by-post.js';
 import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
-import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
+import { FileResult } from '../documents/schemas.js';
+import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyLabelsBody, SupplyListQuery } from './schemas.js';
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
@@ -32,6 +33,21 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/products/shipments/:id',
     { schema: { tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
     async (request) => services.supplies.get(request.scope, request.params.id),
+  );
+
+  app.post(
+    '/v2/products/shipments/:id/labels',
+    {
+      schema: {
+        tags,
+        summary: 'Product labels of a supply for a thermal printer (extension)',
+        description: 'A 58x40 mm label per product line: its barcode (the product\'s first, else its vendor code) as Code 128, name, vendor code, batch and expiry. perUnit (default true): as many copies as units (ZPL ^PQ; PNG names carry the count), else one per product.',
+        params: IdParams,
+        body: SupplyLabelsBody,
+        response: { 200: FileResult, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => services.supplies.productLabels(request.scope, request.params.id, request.body),
   );
 
   app.post(
