@@ -6,7 +6,7 @@
  */
 import type { DocumentPlan, ExampleDoc, HeaderDoc, OperationDoc } from './platform/openapi.js';
 import { ErrorBody, Created } from './platform/schemas.js';
-import { LoginResponse } from './modules/accounts/schemas.js';
+import { LoginResponse, SessionView } from './modules/accounts/schemas.js';
 import { Box } from './modules/boxes/schemas.js';
 import { CalculatorPoint, CalculatorResult, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './modules/calculator/schemas.js';
 import { CourierInterval, DeliveryCompanyItem, PointItem, ReturnCompanyItem, ServicesList, ShipmentOption, WarehouseShipment } from './modules/companies/schemas.js';
@@ -114,6 +114,9 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /ready': op('getReadiness'),
   'GET /files/{name}': op('downloadFile'),
   'POST /v2/auth/login': op('logIn'),
+  'POST /v2/auth/session': op('startDashboardSession'),
+  'GET /v2/auth/session': op('getSession'),
+  'DELETE /v2/auth/session': op('endSession'),
   // 4.1 reference and tracking (the lists also answer POST: PHP plugins send their filters in a form body)
   'GET /v2/lists/services': op('listServices', '4.1'),
   'POST /v2/lists/services': op('listServicesByPost', '4.1'),
@@ -123,6 +126,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v2/lists/return-companies': op('listReturnCompanies', '4.1'),
   'POST /v2/lists/return-companies': op('listReturnCompaniesByPost', '4.1'),
   'GET /v2/lists/points': op('listPickupPoints', '4.1'),
+  'GET /v2/lists/localities': op('searchLocalities'),
   'POST /v2/lists/points': op('listPickupPointsByPost', '4.1'),
   'GET /v2/lists/order-statuses': op('listOrderStatuses', '4.1'),
   'POST /v2/lists/order-statuses': op('listOrderStatusesByPost', '4.1'),
@@ -347,6 +351,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     CmsCallbacks: CmsCallbacksView,
     PushResult,
     LoginResult: LoginResponse,
+    SessionView,
     DeliveryMethod,
   },
   everyCall: [SHOP_ID_HEADER],

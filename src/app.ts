@@ -15,6 +15,7 @@ import { API_DOCUMENT_PLAN } from './api-document.js';
 import { installRequestMetrics, metricsRoute } from './platform/metrics.js';
 import { installCors, installRequestIdEcho, installVersionRoute, requestIdOf } from './platform/operations.js';
 import { installRateLimits } from './platform/rate-limit.js';
+import { installSessions } from './platform/session.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -41,6 +42,7 @@ import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.
 import { sandboxRoutes } from './modules/sandbox/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { widgetCors, widgetRoutes } from './modules/widget/routes.js';
+import { dashboardRoutes } from './modules/dashboard/routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -103,6 +105,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
   await installCors(app, config.corsOrigins, [widgetCors()]);
+  await installSessions(app, { csrfKey: services.sessionCsrfKey, secure: config.publicUrl.startsWith('https:') });
   await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   checkShopHeaderOnEveryCall(app, services);
@@ -177,6 +180,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   sandboxRoutes(app, services);
   webhookRoutes(app, services);
   widgetRoutes(app, services, { perMinute: config.widgetRateLimitPerMinute, directory: config.widgetDir });
+  await dashboardRoutes(app, config);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

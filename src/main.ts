@@ -102,6 +102,17 @@ async function accountCommand(config: Config, args: string[]): Promise<void> {
     process.stdout.write(json ? `${JSON.stringify({ accountId: id, token })}\n` : `API token for account ${id} (shown once): ${token}\n`);
     return;
   }
+
+  if (action === 'employee') {
+    // an employee of an existing account (the first start's one, say): who signs in to the dashboard at /app/
+    const id = Number(stringOption(values, 'id'));
+    const email = stringOption(values, 'email');
+    const password = stringOption(values, 'password');
+    if (!Number.isInteger(id) || id < 1 || !email || !password) throw new UsageError('account employee needs --id <accountId> --email <e-mail> --password <password> [--name <name>]');
+    const employeeId = await withRuntime(config, (runtime) => runtime.services.accounts.addEmployee(id, { name: stringOption(values, 'name') ?? email, email, password }));
+    process.stdout.write(json ? `${JSON.stringify({ accountId: id, employeeId })}\n` : `Employee ${employeeId} of account ${id} can sign in at /app/ (and POST /v2/auth/login).\n`);
+    return;
+  }
   throw new UsageError(`unknown account command "${action ?? ''}"`);
 }
 

@@ -2,6 +2,8 @@ import type { App } from '../../platform/http.js';
 import { bodyAsQuery, GET_OR_POST } from '../../platform/read-by-post.js';
 import { errorResponses } from '../../platform/schemas.js';
 import type { Services } from '../../services.js';
+import Type from 'typebox';
+import { LocalityNameQuery, WidgetLocality } from '../widget/schemas.js';
 import { OrderStatuses, OrderStatusesQuery } from './schemas.js';
 
 export function listRoutes(app: App, services: Services): void {
@@ -18,4 +20,18 @@ export function listRoutes(app: App, services: Services): void {
     },
     handler: async (request) => services.orderStatuses.names(request.query.lang ?? 'ru'),
   });
+
+  app.get(
+    '/v2/lists/localities',
+    {
+      schema: {
+        tags: ['Reference lists'],
+        summary: 'Localities whose name (Russian or English) starts with the typed text, the largest first',
+        description: 'The city search of an order form: send the answer back as deliveryAddress.city (fias, name, type, region) or the calculator\'s reception.',
+        querystring: LocalityNameQuery,
+        response: { 200: Type.Array(WidgetLocality), ...errorResponses() },
+      },
+    },
+    async (request) => services.widget.localities(request.query),
+  );
 }
