@@ -16,13 +16,17 @@ function productName(index: number): string {
   return `${WORDS[index % WORDS.length]} ${COLOURS[(index * 7) % COLOURS.length]} Арт. ${100000 + index}`;
 }
 
-const bench = await startBenchService();
+// APP_DIR: the dashboard built there at /app/, with an employee who signs in (bench/dashboard-products.ts)
+const bench = await startBenchService(process.env.APP_DIR ? { APP_DIR: process.env.APP_DIR } : {});
 const { services, database } = bench.runtime;
 const app = await buildApp({ config: bench.config, database, services });
 
 // 100k products in one account, inserted in bulk.
 const total = Number(process.env.PRODUCTS ?? 100_000);
 const account = await services.accounts.createAccount({ name: 'Catalogue bench' });
+if (process.env.BENCH_EMPLOYEE_EMAIL && process.env.BENCH_EMPLOYEE_PASSWORD) {
+  await services.accounts.addEmployee(account.accountId, { name: 'Менеджер каталога', email: process.env.BENCH_EMPLOYEE_EMAIL, password: process.env.BENCH_EMPLOYEE_PASSWORD });
+}
 const seedStarted = performance.now();
 await database.db.transaction().execute(async (trx) => {
   const now = nowIso();

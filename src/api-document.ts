@@ -6,7 +6,7 @@
  */
 import type { DocumentPlan, ExampleDoc, HeaderDoc, OperationDoc } from './platform/openapi.js';
 import { ErrorBody, Created } from './platform/schemas.js';
-import { LoginResponse, SessionView } from './modules/accounts/schemas.js';
+import { EmployeeView, LoginResponse, SessionView } from './modules/accounts/schemas.js';
 import { Box } from './modules/boxes/schemas.js';
 import { CalculatorPoint, CalculatorResult, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './modules/calculator/schemas.js';
 import { CourierInterval, DeliveryCompanyItem, PointItem, ReturnCompanyItem, ServicesList, ShipmentOption, WarehouseShipment } from './modules/companies/schemas.js';
@@ -117,6 +117,12 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v2/auth/session': op('startDashboardSession'),
   'GET /v2/auth/session': op('getSession'),
   'DELETE /v2/auth/session': op('endSession'),
+  // extensions: employees, their roles and shops (issue 31)
+  'GET /v2/employees': op('listEmployees'),
+  'GET /v2/employees/{id}': op('getEmployee'),
+  'POST /v2/employees': op('inviteEmployee'),
+  'PUT /v2/employees/{id}': op('changeEmployee'),
+  'DELETE /v2/employees/{id}': op('removeEmployee'),
   // 4.1 reference and tracking (the lists also answer POST: PHP plugins send their filters in a form body)
   'GET /v2/lists/services': op('listServices', '4.1'),
   'POST /v2/lists/services': op('listServicesByPost', '4.1'),
@@ -352,6 +358,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     PushResult,
     LoginResult: LoginResponse,
     SessionView,
+    Employee: EmployeeView,
     DeliveryMethod,
   },
   everyCall: [SHOP_ID_HEADER],
@@ -373,6 +380,7 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
   },
   everyV2Response: { '429': 'Too many requests for this token (or address) this minute: retry after the Retry-After header.' },
   tags: [
+    { name: 'Employees (extension)', description: 'Extension (issue 31): owners invite employees as owners or shop managers; a manager sees only the shops given to them, each request acting for one of them (the Shop-Id header, default the first), as that shop\'s API key would.' },
     { name: 'Service', description: 'Health, readiness, version and metrics of the process (extensions).' },
     { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).' },
     { name: 'Reference lists', description: 'Contract 4.1: services, delivery and return companies, pickup points, courier intervals, order statuses.' },

@@ -19,6 +19,7 @@ import { installSessions } from './platform/session.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { accountRoutes } from './modules/accounts/routes.js';
+import { employeeRoutes } from './modules/accounts/employee-routes.js';
 import { boxRoutes } from './modules/boxes/routes.js';
 import { calculatorRoutes } from './modules/calculator/routes.js';
 import { deliveryCompanyRoutes } from './modules/companies/routes.js';
@@ -155,6 +156,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   accountRoutes(app, services);
+  employeeRoutes(app, services);
   listRoutes(app, services);
   warehouseRoutes(app, services);
   shopRoutes(app, services);

@@ -8,6 +8,7 @@ import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
+import { EmployeeService } from './modules/accounts/employees.js';
 import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
 import { CalculatorService } from './modules/calculator/service.js';
@@ -86,6 +87,8 @@ export interface Services {
   /** Key of the HMAC binding the dashboard's CSRF tokens to their session (platform/session.ts). */
   sessionCsrfKey: string;
   accounts: AccountService;
+  /** Employees' roles and shops (issue 31): owners manage them. */
+  employees: EmployeeService;
   shops: ShopService;
   warehouses: WarehouseService;
   boxes: BoxService;
@@ -161,7 +164,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
   tokens.followRevocations(readCache);
   const countries = new CountryDirectory();
-  const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
+  const accountStore = new AccountStore(db);
+  const accounts = new AccountService(accountStore, { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
+  const employees = new EmployeeService(accountStore, accounts, tokens);
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
   const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
@@ -255,5 +260,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     secretGraceHours: config.webhookSecretGraceHours,
   }, stock);
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
-  return { sessionCsrfKey: secretBox.derive('dashboard-csrf'), widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { sessionCsrfKey: secretBox.derive('dashboard-csrf'), widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, employees, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

@@ -11,6 +11,8 @@ import { OrderPage } from './pages/OrderPage';
 import { OrdersPage } from './pages/Orders';
 import { SignIn } from './pages/SignIn';
 import { useSession } from './session';
+import { ActingShopSwitch, PART2_SECTIONS, part2Routes, visibleTo, WAREHOUSE_STAFF_PATH } from './part2/layout';
+import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 
 // the order form (Leaflet, the date pickers) and pickups load when first opened: the orders list does not wait for them
 const OrderForm = lazy(() => import('./pages/OrderForm').then((module) => ({ default: module.OrderForm })));
@@ -24,6 +26,7 @@ const SECTIONS: Array<{ path: string; label: TextKey }> = [
   { path: '/documents', label: 'documents' },
   { path: '/pickups', label: 'pickups' },
   { path: '/notifications', label: 'notifications' },
+  ...PART2_SECTIONS,
 ];
 
 function NetworkBanner() {
@@ -77,6 +80,8 @@ export function App() {
   const location = useLocation();
   const unread = useUnreadCount();
 
+  // the warehouse staff's screen has its own token, not a sign-in
+  if (location.pathname.startsWith(WAREHOUSE_STAFF_PATH)) return <WarehouseStaffPage />;
   if (session === undefined) {
     return (
       <Center h="100vh">
@@ -101,6 +106,7 @@ export function App() {
             <Text size="sm" visibleFrom="sm" data-testid="account-name">
               {session.accountName}
             </Text>
+            <ActingShopSwitch />
             <LanguageSwitch />
             <Button variant="default" size="xs" onClick={() => void signOut()} data-testid="sign-out">
               {t('signOut')}
@@ -110,7 +116,7 @@ export function App() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('appName')}>
         <Stack gap={2}>
-          {SECTIONS.map((section) => (
+          {SECTIONS.filter(visibleTo(session)).map((section) => (
             <NavLink
               key={section.path}
               component={RouterLink}
@@ -141,6 +147,7 @@ export function App() {
           <Route path="/documents" element={<DocumentsPage />} />
           <Route path="/pickups" element={<PickupsPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
+          {part2Routes(session)}
           <Route path="*" element={<Navigate to="/orders" replace />} />
         </Routes>
         </Suspense>

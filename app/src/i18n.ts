@@ -4,6 +4,7 @@
  * Intl.PluralRules, and nothing is fetched at run time. The choice is kept in localStorage.
  */
 import { createContext, useContext } from 'react';
+import { part2En, part2Ru } from './i18n-part2';
 
 const en = {
   appName: 'Delivery dashboard',
@@ -171,6 +172,7 @@ const en = {
   back: 'Back',
   sticker: 'Sticker',
   timeZone: 'Times in',
+  ...part2En,
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -342,6 +344,7 @@ const ru: Record<TextKey, string> = {
   back: 'Назад',
   sticker: 'Наклейка',
   timeZone: 'Время в поясе',
+  ...part2Ru,
 };
 
 export const dictionaries: Record<Locale, Record<TextKey, string>> = { en, ru };

@@ -1,8 +1,10 @@
 /**
  * Who is calling. Every /v2 route needs `Authorization: Bearer <token>` unless it is
  * declared public; the token resolves to a Scope that every service and store takes
- * first. Account tokens and employee login tokens see the whole account; a shop's
- * `apiKey` is limited to that shop.
+ * first. Account tokens and owners' login tokens see the whole account; a shop's
+ * `apiKey` is limited to that shop, and so is each request of a shop manager (issue 31): it
+ * acts as the key of one of the manager's shops, chosen by the Shop-Id header (default the
+ * first given), so every shop-key rule applies to managers unchanged.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -12,6 +14,9 @@ import { AppError, forbidden, unauthorized } from './errors.js';
 import { checkCsrf, sessionTokenOf } from './session.js';
 import type { Tables } from './db/tables.js';
 
+/** An owner sees the whole account; a manager only the shops given to them. */
+export type EmployeeRole = 'owner' | 'manager';
+
 export interface Scope {
   accountId: number;
   /** The account's time zone: "today" and business days are counted in it. */
@@ -20,6 +25,10 @@ export interface Scope {
   /** Set when the caller used a shop's API key: it may act only for this shop. */
   shopKeyShopId: number | null;
   employeeId: number | null;
+  /** An employee's role; null for account tokens and shop keys. */
+  role?: EmployeeRole | null;
+  /** A manager's shops, in the order given (the first is the default); absent when not a manager. */
+  managedShopIds?: number[];
   /** When the token stops working (login tokens), ms since the epoch. */
   expiresAtMs?: number;
 }
@@ -68,14 +77,45 @@ export async function resolveToken(db: Kysely<Tables>, token: string, now = new 
     .executeTakeFirst();
   if (!row) return null;
   if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return null;
-  return {
+  const scope: Scope = {
     accountId: row.accountId,
     timeZone: row.timeZone,
     kind: row.employeeId === null ? 'account' : 'employee',
     shopKeyShopId: null,
     employeeId: row.employeeId,
+    role: null,
     ...(row.expiresAt !== null ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
   };
+  if (row.employeeId !== null) {
+    const employee = await db.selectFrom('employees').select('role').where('id', '=', row.employeeId).executeTakeFirst();
+    if (!employee) return null;
+    scope.role = employee.role === 'manager' ? 'manager' : 'owner';
+    if (scope.role === 'manager') {
+      const shops = await db.selectFrom('employee_shops').select('shop_id').where('employee_id', '=', row.employeeId).orderBy('position').execute();
+      scope.managedShopIds = shops.map((shop) => Number(shop.shop_id));
+    }
+  }
+  return scope;
+}
+
+/**
+ * A manager's request acts as the key of one of their shops: the one the Shop-Id header names
+ * (403 when it is not theirs), else their first. The session routes work without a shop, so
+ * that a manager left with none can still see who is signed in and sign out.
+ */
+export function managerRequestScope(scope: Scope, shopHeader: string | string[] | undefined, url: string): Scope {
+  const shops = scope.managedShopIds;
+  if (shops === undefined) return scope;
+  const named = typeof shopHeader === 'string' && shopHeader !== '' ? Number(shopHeader) : null;
+  if (named !== null && !shops.includes(named)) {
+    throw forbidden(Number.isSafeInteger(named) ? `Shop ${shopHeader} is not one of the shops you manage.` : 'The Shop-Id header must name one of the shops you manage.');
+  }
+  const shopId = named ?? shops[0];
+  if (shopId === undefined) {
+    if (url.startsWith('/v2/auth/')) return { ...scope, shopKeyShopId: 0 };
+    throw forbidden('You manage no shop yet: ask an owner of the account to give you one.');
+  }
+  return { ...scope, shopKeyShopId: shopId };
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -167,20 +207,28 @@ export function installAuthentication(app: FastifyInstance, tokens: TokenResolve
       await checkCsrf(app, request);
       request.sessionToken = session;
     }
-    request.scope = scope;
+    request.scope = managerRequestScope(scope, request.headers['shop-id'], request.routeOptions.url ?? '');
   });
 }
 
 /** Refuses a shop API key for operations that concern the whole account. */
 export function requireAccountWide(scope: Scope, action: string): void {
+  if (scope.role === 'manager') throw forbidden(`A shop manager cannot ${action}; ask an owner of the account.`);
   if (scope.shopKeyShopId !== null) {
     throw forbidden(`A shop API key cannot ${action}; use an account token.`);
   }
 }
 
+/** Only the account's token and its owners may manage employees and the account's tokens. */
+export function requireOwner(scope: Scope, action: string): void {
+  requireAccountWide(scope, action);
+  if (scope.kind === 'employee' && scope.role !== 'owner') throw forbidden(`Only an owner of the account can ${action}.`);
+}
+
 /** Refuses a shop API key reaching a shop other than its own. */
 export function requireShopAccess(scope: Scope, shopId: number): void {
   if (scope.shopKeyShopId !== null && scope.shopKeyShopId !== shopId) {
+    if (scope.role === 'manager') throw forbidden(`This request acts for shop ${scope.shopKeyShopId}: name shop ${shopId} in the Shop-Id header if you manage it.`);
     throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId} and cannot act for shop ${shopId}.`);
   }
 }

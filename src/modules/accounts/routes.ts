@@ -1,9 +1,22 @@
 import type { App } from '../../platform/http.js';
-import { bearerToken } from '../../platform/auth.js';
+import { bearerToken, type Scope } from '../../platform/auth.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
 import { csrfTokenFor, endSession, startSession } from '../../platform/session.js';
 import type { Services } from '../../services.js';
 import { LoginBody, LoginResponse, SessionView } from './schemas.js';
+
+/** Who the scope is: the session view's part that does not depend on how it authenticated. */
+async function whoIs(services: Services, scope: Scope) {
+  return {
+    kind: scope.kind,
+    accountId: scope.accountId,
+    accountName: await services.accounts.nameOf(scope.accountId),
+    employeeId: scope.employeeId,
+    timeZone: scope.timeZone,
+    role: scope.role ?? null,
+    managedShops: await services.employees.managedShops(scope),
+  };
+}
 
 export function accountRoutes(app: App, services: Services): void {
   const tags = ['Authentication'];
@@ -42,7 +55,7 @@ export function accountRoutes(app: App, services: Services): void {
       const scope = await services.tokens.resolve(token);
       if (!scope) throw new Error('a login token that does not resolve');
       const csrfToken = startSession(request, reply, token, expiresAt);
-      return { kind: scope.kind, accountId: scope.accountId, accountName: await services.accounts.nameOf(scope.accountId), employeeId: scope.employeeId, timeZone: scope.timeZone, expiresAt, csrfToken };
+      return { ...(await whoIs(services, scope)), expiresAt, csrfToken };
     },
   );
 
@@ -53,11 +66,7 @@ export function accountRoutes(app: App, services: Services): void {
       const { scope } = request;
       reply.header('cache-control', 'no-store');
       return {
-        kind: scope.kind,
-        accountId: scope.accountId,
-        accountName: await services.accounts.nameOf(scope.accountId),
-        employeeId: scope.employeeId,
-        timeZone: scope.timeZone,
+        ...(await whoIs(services, scope)),
         expiresAt: scope.expiresAtMs === undefined ? null : new Date(scope.expiresAtMs).toISOString(),
         csrfToken: request.sessionToken ? csrfTokenFor(reply, request.sessionToken) : null,
       };

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 254, description: 'E-mail of an employee', examples: ['owner@shop.example'] }),
@@ -19,6 +19,50 @@ export const SessionView = Type.Object(
     timeZone: Type.String({ description: "The account's time zone (IANA): dates are shown in it" }),
     expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the session (or token) stops working; null: never' }),
     csrfToken: Type.Union([Type.String(), Type.Null()], { description: 'With the session cookie: send it as the header `X-CSRF-Token` on every POST, PUT, PATCH and DELETE. Null for Bearer callers.' }),
+    role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Null()], { description: "An employee's role; null for account tokens and shop keys" })),
+    managedShops: Type.Optional(
+      Type.Union([Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })), Type.Null()], {
+        description: "A manager's shops (the first is the default; choose another with the Shop-Id header); null when not a manager",
+      }),
+    ),
   },
   { description: 'SessionView' },
 );
+
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('manager')], {
+  description: 'owner: the whole account, its employees and tokens; manager: only the shops given (each request acts for one of them, chosen by the Shop-Id header, default the first)',
+});
+const ShopIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
+  maxItems: 1000,
+  description: "A manager's shops, the first being the default; must be empty for an owner",
+});
+
+export const EmployeeView = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    email: Type.String(),
+    role: Role,
+    shopIds: ShopIds,
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { description: 'Employee' },
+);
+
+export const EmployeeInvite = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 1024, description: 'The first password, handed to the employee by the owner (at least 8 characters)' }),
+  role: Role,
+  shopIds: Type.Optional(ShopIds),
+});
+
+export const EmployeeChange = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  role: Role,
+  shopIds: Type.Optional(ShopIds),
+});
+
+export type EmployeeView = Static<typeof EmployeeView>;
+export type EmployeeInvite = Static<typeof EmployeeInvite>;
+export type EmployeeChange = Static<typeof EmployeeChange>;

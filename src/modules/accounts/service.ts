@@ -132,10 +132,12 @@ export class AccountService {
 
   /**
    * The account's employees with their e-mails, oldest first, for work outside a request
-   * (notifications). Every employee sees every shop of the account: there is no per-shop access.
+   * (notifications): owners first, then managers with the shops they may see (null: every shop).
    */
-  async employeesOf(accountId: number): Promise<Array<{ id: number; name: string; email: string }>> {
-    return this.store.employees(accountId);
+  async employeesOf(accountId: number): Promise<Array<{ id: number; name: string; email: string; shopIds: number[] | null }>> {
+    const records = await this.store.employeeRecords(accountId);
+    const view = (record: (typeof records)[number]) => ({ id: record.id, name: record.name, email: record.email, shopIds: record.role === 'owner' ? null : record.shopIds });
+    return [...records.filter((record) => record.role === 'owner'), ...records.filter((record) => record.role !== 'owner')].map(view);
   }
 
   /** The ids of `ids` that are not employees of the caller's account. */

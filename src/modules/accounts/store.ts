@@ -1,5 +1,16 @@
 import type { Kysely } from 'kysely';
+import type { EmployeeRole } from '../../platform/auth.js';
 import type { Tables } from '../../platform/db/tables.js';
+
+export interface EmployeeRecord {
+  id: number;
+  name: string;
+  email: string;
+  role: EmployeeRole;
+  /** A manager's shops in the order given; empty for an owner. */
+  shopIds: number[];
+  createdAt: string;
+}
 
 export interface EmployeeRow {
   id: number;
@@ -97,5 +108,87 @@ export class AccountStore {
 
   async deleteExpiredTokens(now: string): Promise<void> {
     await this.db.deleteFrom('access_tokens').where('expires_at', 'is not', null).where('expires_at', '<', now).execute();
+  }
+
+  /** The account's employees with their roles and shops, oldest first. */
+  async employeeRecords(accountId: number, onlyId?: number): Promise<EmployeeRecord[]> {
+    let query = this.db.selectFrom('employees').select(['id', 'name', 'email', 'role', 'created_at']).where('account_id', '=', accountId).orderBy('id');
+    if (onlyId !== undefined) query = query.where('id', '=', onlyId);
+    const rows = await query.execute();
+    if (rows.length === 0) return [];
+    const shops = await this.db
+      .selectFrom('employee_shops')
+      .select(['employee_id', 'shop_id'])
+      .where('account_id', '=', accountId)
+      .where(
+        'employee_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .orderBy('employee_id')
+      .orderBy('position')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      role: row.role === 'manager' ? 'manager' : 'owner',
+      shopIds: shops.filter((shop) => Number(shop.employee_id) === row.id).map((shop) => Number(shop.shop_id)),
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** The ids among `ids` that are shops of the account. */
+  async existingShopIds(accountId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('shops').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  /** Names of a manager's shops, in the order given. */
+  async managedShops(accountId: number, employeeId: number): Promise<Array<{ id: number; name: string }>> {
+    const rows = await this.db
+      .selectFrom('employee_shops')
+      .innerJoin('shops', 'shops.id', 'employee_shops.shop_id')
+      .select(['shops.id as id', 'shops.name as name'])
+      .where('employee_shops.account_id', '=', accountId)
+      .where('employee_shops.employee_id', '=', employeeId)
+      .orderBy('employee_shops.position')
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), name: row.name }));
+  }
+
+  async countOwners(accountId: number): Promise<number> {
+    const row = await this.db.selectFrom('employees').select((eb) => eb.fn.countAll<number>().as('count')).where('account_id', '=', accountId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Sets an employee's role and shops in one transaction (the shops replaced as a whole). */
+  async setRole(accountId: number, employeeId: number, change: { name?: string; role: EmployeeRole; shopIds: number[] }): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('employees')
+        .set({ role: change.role, ...(change.name !== undefined ? { name: change.name } : {}) })
+        .where('account_id', '=', accountId)
+        .where('id', '=', employeeId)
+        .execute();
+      await trx.deleteFrom('employee_shops').where('account_id', '=', accountId).where('employee_id', '=', employeeId).execute();
+      if (change.shopIds.length > 0) {
+        await trx
+          .insertInto('employee_shops')
+          .values(change.shopIds.map((shopId, position) => ({ account_id: accountId, employee_id: employeeId, shop_id: shopId, position })))
+          .execute();
+      }
+    });
+  }
+
+  /** Deletes an employee with their tokens and shops; answers whether they existed. */
+  async deleteEmployee(accountId: number, employeeId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('access_tokens').where('account_id', '=', accountId).where('employee_id', '=', employeeId).execute();
+      await trx.deleteFrom('employee_shops').where('account_id', '=', accountId).where('employee_id', '=', employeeId).execute();
+      const result = await trx.deleteFrom('employees').where('account_id', '=', accountId).where('id', '=', employeeId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 }

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Flag, Id, Instant } from '../../platform/db/column-types.js';
 
 export interface AccountTables {
@@ -15,6 +16,15 @@ export interface AccountTables {
     email: string;
     password_hash: string;
     created_at: Instant;
+    /** 'owner' (the whole account) or 'manager' (only the shops of employee_shops). */
+    role: Generated<string>;
+  };
+  employee_shops: {
+    account_id: number;
+    employee_id: number;
+    shop_id: number;
+    /** The order the shops were given in: the first is the manager's default shop. */
+    position: number;
   };
   access_tokens: {
     id: Id;

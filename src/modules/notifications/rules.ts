@@ -54,6 +54,8 @@ export interface Person {
 export interface Employee {
   id: number;
   email: string;
+  /** A manager's shops; null for an owner, who sees every shop. */
+  shopIds: number[] | null;
 }
 
 /**

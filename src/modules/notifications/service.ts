@@ -105,7 +105,10 @@ export class NotificationService {
         if (!type) continue;
         employees ??= await this.accounts.employeesOf(accountId);
         const text = notificationText(type, event, shop.name, (code) => this.statuses.name(code, 'en'));
-        for (const person of recipientsOf(shop.notifications, employees)) {
+        const shopId = event.shopId as number;
+        // a manager hears only of the shops given to them
+        const withAccess = employees.filter((employee) => employee.shopIds === null || employee.shopIds.includes(shopId));
+        for (const person of recipientsOf(shop.notifications, withAccess)) {
           notifications.push({
             account_id: accountId,
             recipient: person.recipient,
@@ -184,7 +187,8 @@ export class NotificationService {
 
   /** Whose notifications the caller reads: an employee's own, an account token the owner's; a shop key is no person. */
   private recipientOf(scope: Scope): string {
-    if (scope.shopKeyShopId !== null || scope.kind === 'shop') throw forbidden('A shop API key has no notifications; use an account token or an employee login.');
+    // a shop manager's requests carry their shop as a key would, but a manager is a person
+    if ((scope.shopKeyShopId !== null && scope.employeeId === null) || scope.kind === 'shop') throw forbidden('A shop API key has no notifications; use an account token or an employee login.');
     return scope.employeeId !== null ? `employee:${scope.employeeId}` : 'account';
   }
 

@@ -31,6 +31,8 @@ export class WidgetStore {
 
   /** The one lookup not scoped by account: a page names only its key, which is what tells the account. */
   async keyByPublicKey(publicKey: string): Promise<KeyRecord | null> {
+    // not a key we issue (pk_ and base64url): not asked of the database, where PostgreSQL refuses a NUL in text with an error
+    if (!/^pk_[A-Za-z0-9_-]{1,128}$/.test(publicKey)) return null;
     const row = await this.db.selectFrom('widget_keys').selectAll().where('public_key', '=', publicKey).executeTakeFirst();
     return row ? toKey(row) : null;
   }

@@ -1,0 +1,142 @@
+/**
+ * Integrations: delivery companies' contracts (connect in test or live mode, the parameters
+ * shown masked after saving, disconnect) and webhooks (add, send a test, each one's delivery
+ * log with "send again", delete).
+ */
+import { Anchor, Badge, Button, Card, Checkbox, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { api, idempotencyKey, ok, type Schemas } from '../../api';
+import { ApiError } from '../../components/ApiError';
+import { formatInstant } from '../../format';
+import { useText } from '../../i18n';
+import { ConnectCard } from '../../part2/ConnectCard';
+import { useAction, useList } from '../../part2/use-list';
+import { useSignedIn } from '../../session';
+
+type Webhook = Schemas['Webhook'];
+
+function Contracts() {
+  const { t } = useText();
+  const contracts = useList(() => api.GET('/v2/carrier-integrations'), 'contracts');
+  const [testMode, setTestMode] = useState(true);
+  return (
+    <Stack>
+      <Title order={3} size="h4">
+        {t('contracts')}
+      </Title>
+      <ApiError error={contracts.error} />
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {(contracts.data ?? []).map((contract) => (
+          <ConnectCard
+            key={`${contract.companyId}-${contract.connected}`}
+            testId={`contract-${contract.companyId}`}
+            name={`${contract.name}${contract.connected ? ` · ${contract.testMode ? t('testMode') : t('liveMode')}` : ''}`}
+            connected={contract.connected}
+            params={contract.integrationParams}
+            extra={contract.hasTestEnvironment ? <Checkbox label={t('testMode')} checked={testMode} onChange={(event) => setTestMode(event.currentTarget.checked)} /> : undefined}
+            connect={async (params) => ok(await api.POST('/v2/carrier-integrations/{companyId}', { params: { path: { companyId: contract.companyId }, header: { 'Idempotency-Key': idempotencyKey() } }, body: { params, testMode } }))}
+            disconnect={async () => ok(await api.DELETE('/v2/carrier-integrations/{companyId}', { params: { path: { companyId: contract.companyId } } }))}
+            changed={contracts.reload}
+          />
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function Deliveries({ webhook }: { webhook: Webhook }) {
+  const { t, locale } = useText();
+  const session = useSignedIn();
+  const deliveries = useList(() => api.GET('/v2/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { perPage: 20 } } }), `deliveries-${webhook.id}`);
+  const action = useAction();
+  const again = async (deliveryId: number) => {
+    if (await action.run(async () => ok(await api.POST('/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId }, header: { 'Idempotency-Key': idempotencyKey() } } })))) deliveries.reload();
+  };
+  return (
+    <>
+      <ApiError error={deliveries.error ?? action.error} />
+      <Table striped data-testid={`deliveries-${webhook.id}`}>
+        <Table.Tbody>
+          {(deliveries.data ?? []).map((delivery) => (
+            <Table.Tr key={delivery.id}>
+              <Table.Td>{delivery.type}</Table.Td>
+              <Table.Td>{formatInstant(delivery.createdAt, locale, session.timeZone)}</Table.Td>
+              <Table.Td>
+                <Badge color={delivery.status === 'delivered' ? 'teal.9' : delivery.status === 'failed' ? 'red.9' : 'grape.9'}>{delivery.status}</Badge>
+              </Table.Td>
+              <Table.Td>
+                {delivery.attempts} {delivery.lastError ?? ''}
+              </Table.Td>
+              <Table.Td>
+                <Button size="xs" variant="default" onClick={() => void again(delivery.id)}>
+                  {t('sendAgain')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {deliveries.data?.length === 0 && <Text size="sm">{t('nothingYet')}</Text>}
+    </>
+  );
+}
+
+function Webhooks() {
+  const { t } = useText();
+  const webhooks = useList(() => api.GET('/v2/webhooks', { params: { query: { perPage: 100 } } }), 'webhooks');
+  const [url, setUrl] = useState('');
+  const [open, setOpen] = useState<number | null>(null);
+  const action = useAction();
+  const add = async () => {
+    if (await action.run(async () => ok(await api.POST('/v2/webhooks', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body: { url } })))) {
+      setUrl('');
+      webhooks.reload();
+    }
+  };
+  const test = (id: number) => action.run(async () => ok(await api.POST('/v2/webhooks/{id}/test', { params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } } })));
+  const remove = async (id: number) => {
+    if (await action.run(async () => ok(await api.DELETE('/v2/webhooks/{id}', { params: { path: { id } } })))) webhooks.reload();
+  };
+  return (
+    <Stack>
+      <Title order={3} size="h4">
+        {t('webhooks')}
+      </Title>
+      <Group align="end">
+        <TextInput label="URL" value={url} onChange={(event) => setUrl(event.currentTarget.value)} w={420} />
+        <Button onClick={() => void add()}>{t('create')}</Button>
+      </Group>
+      <ApiError error={webhooks.error ?? action.error} />
+      {(webhooks.data ?? []).filter((webhook) => webhook.kind === 'webhook').map((webhook) => (
+        <Card withBorder key={webhook.id}>
+          <Group justify="space-between">
+            <Anchor component="button" onClick={() => setOpen(open === webhook.id ? null : webhook.id)}>
+              {webhook.url}
+            </Anchor>
+            <Group gap="xs">
+              {!webhook.enabled && <Badge color="red.9">{webhook.disabledReason ?? t('disconnect')}</Badge>}
+              <Button size="xs" variant="default" onClick={() => void test(webhook.id)}>
+                {t('sendTest')}
+              </Button>
+              <Button size="xs" variant="light" color="red" onClick={() => void remove(webhook.id)}>
+                {t('delete')}
+              </Button>
+            </Group>
+          </Group>
+          {open === webhook.id && <Deliveries webhook={webhook} />}
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+export function IntegrationsPage() {
+  const { t } = useText();
+  return (
+    <Stack>
+      <Title order={2}>{t('integrations')}</Title>
+      <Contracts />
+      <Webhooks />
+    </Stack>
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * The dashboard's part 2 end to end in Chromium (playwright-core), on the suite's database:
+ * the owner imports a 2000-row xlsx with bad rows and sees each one; makes a supply and confirms
+ * it, the warehouse staff's screen marks it arrived and accepts it, and the stock page shows it
+ * with a reservation changing what is free; connects the sandbox marketplace and sees an order
+ * arrive; opens a bill; a shop manager sees their shop's orders and not another's (in the page
+ * and by the API). axe-core on every page; desktop and phone screenshots under
+ * artifacts/dashboard-part2/. The app is built once for the file; one browser, one context.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../scripts/build-app.mjs';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { accessibilityFindings, BROWSER_TESTS, DESKTOP, launchChromium, PHONE, screenshots } from '../../../test/support/browser.js';
+import { FULFILMENT_WAREHOUSE, fulfilmentAccount, fulfilmentOrder, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
+import { orderBody, preparedOrder } from '../../../test/support/orders.js';
+import { IMPORT_COLUMNS } from '../products/import/layout.js';
+
+const { shot } = screenshots('dashboard-part2');
+const OWNER = { email: 'owner@part2.example', password: 'owner password 1' };
+const MANAGER = { email: 'manager@part2.example', password: 'manager password 1' };
+const SANDBOX_MARKETPLACE = 4;
+/** What the page may take on a loaded machine to show an answer. */
+const POLL = { timeout: 15_000 };
+
+/** A 2000-row import as a shop saves it, rows 101, 502 and 1999 broken (no name, a bad VAT, a bad country). */
+async function importFile(file: string): Promise<void> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Товары');
+  const header = IMPORT_COLUMNS.map((column) => column.key);
+  sheet.addRow(header);
+  for (let index = 1; index <= 2000; index++) {
+    const row = index + 1;
+    const values: Record<string, string | number | null> = {
+      vendorCode: `TEA-${String(index).padStart(5, '0')}`,
+      name: row === 101 ? null : `Чай номер ${index}`,
+      vat: row === 502 ? 18 : 20,
+      priceDeclared: 100 + index,
+      weight: 0.25,
+      producingCountry: row === 1999 ? 'ZZ' : 'RU',
+      barcodes: `46${String(index).padStart(11, '0')}`,
+    };
+    sheet.addRow(header.map((key) => values[key] ?? null));
+  }
+  fs.writeFileSync(file, Buffer.from(await workbook.xlsx.writeBuffer()));
+}
+
+describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', () => {
+  let t: TestApp;
+  let at: FulfilmentAccount;
+  let origin: string;
+  let appDir: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let staffToken: string;
+  let managerOrderId: number;
+  let otherOrderId: number;
+
+  async function check(name: string): Promise<void> {
+    await page.waitForLoadState('networkidle');
+    expect(await accessibilityFindings(page), name).toEqual([]);
+    await shot(page, `${name}-desktop`);
+    await page.setViewportSize(PHONE);
+    await shot(page, `${name}-phone`);
+    await page.setViewportSize(DESKTOP);
+  }
+
+  async function signIn(who: { email: string; password: string }): Promise<void> {
+    await page.goto(`${origin}/app/`);
+    await page.getByLabel(/E-mail|Эл. почта/).fill(who.email);
+    await page.getByLabel(/^(Password|Пароль)/).fill(who.password);
+    await page.getByRole('button', { name: /Sign in|Войти/ }).click();
+    await page.getByTestId('sign-out').waitFor();
+  }
+
+  beforeAll(async () => {
+    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
+    await buildApp(appDir);
+    t = await createTestApp({ env: { APP_DIR: appDir, MARKETPLACE_SANDBOX_ORDER_SECONDS: '60' } });
+    at = await fulfilmentAccount(t, { name: 'Чайная лавка' });
+    t.runtime.services.marketplaceOrders.registerJobs(at.worker);
+    await t.runtime.services.accounts.addEmployee(at.accountId, { name: 'Владелец', ...OWNER });
+    expect((await at.owner.post('/v2/employees', { name: 'Менеджер', ...MANAGER, role: 'manager', shopIds: [at.ownShopId] })).status).toBe(201);
+    staffToken = (await t.runtime.services.supplies.createOperatorToken(FULFILMENT_WAREHOUSE, 'Смена 1')).token;
+    managerOrderId = (await at.owner.post('/v2/orders', orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'MANAGERS-1' }))).body.id as number;
+    otherOrderId = (await at.owner.post('/v2/orders', orderBody({ shopId: at.shopId, pointId: at.pointId }, { cmsId: 'NOT-HIS-1' }))).body.id as number;
+    // a bill: a delivered order's charges, the period closed by the sandbox
+    const delivered = await preparedOrder(at.owner, at.worker, orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'BILLED-1' }));
+    for (let step = 0; step < 10 && (await at.owner.post(`/v2/sandbox/orders/${delivered.id}/advance`)).status === 200; step++);
+    expect((await at.owner.post('/v2/sandbox/billing-period/close')).status).toBe(200);
+    origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU', acceptDownloads: true });
+    page = await context.newPage();
+    // a step that does not happen fails by its own locator, well before the test's time is up
+    page.setDefaultTimeout(20_000);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (appDir) fs.rmSync(appDir, { recursive: true, force: true });
+  });
+
+  it('imports 2000 rows from the browser and shows every bad row; searches', async () => {
+    await signIn(OWNER);
+    await page.getByRole('link', { name: 'Товары' }).click();
+    await page.getByTestId('products').waitFor();
+    const file = path.join(appDir, 'tea.xlsx');
+    await importFile(file);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('import-file').click();
+    await (await chooser).setFiles(file);
+    await page.getByTestId('import-result').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('import-result').textContent()).toContain('1997 из 2000');
+    const rows = page.getByTestId('import-errors').locator('tbody tr');
+    expect(await rows.count()).toBe(3);
+    expect((await rows.allTextContents()).map((text) => text.match(/^\d+/)?.[0])).toEqual(['101', '502', '1999']);
+    expect(await rows.nth(0).textContent()).toContain('name');
+    await expect.poll(() => page.getByTestId('products-total').textContent(), POLL).toContain('1997');
+    await check('products-import');
+    await page.getByTestId('product-search').fill('номер 1234');
+    await expect.poll(() => page.getByTestId('products-total').textContent(), POLL).toBe('Всего: 1');
+  }, 90_000);
+
+  it('a supply from draft to accepted with the warehouse staff, then stock and a reservation', async () => {
+    await page.getByRole('link', { name: 'Поставки' }).click();
+    await page.getByTestId('supply-product-0').click();
+    await page.getByTestId('supply-product-0').fill('TEA-00007');
+    await page.getByRole('option', { name: /TEA-00007/ }).click();
+    await page.getByLabel('Количество 1').fill('5');
+    await page.getByTestId('create-supply').click();
+    const row = page.locator('[data-testid^="supply-"]').filter({ hasText: 'TEA-00007' }).first();
+    await row.getByRole('button', { name: 'Подтвердить' }).click();
+    await expect.poll(() => row.getByTestId('supply-status').textContent(), POLL).not.toMatch(/Draft|Черновик/);
+    await check('supplies');
+    const supplyId = Number((await row.getAttribute('data-testid'))?.replace('supply-', ''));
+
+    // the warehouse's screen: arrived, then accepted with 4 good and 1 damaged
+    await page.goto(`${origin}/app/warehouse`);
+    await page.getByLabel(/Токен склада/).fill(staffToken);
+    await page.getByTestId('open-staff').click();
+    const card = page.getByTestId(`staff-supply-${supplyId}`);
+    await card.getByTestId('mark-arrived').click();
+    await card.getByTestId('accept-supply').waitFor();
+    await card.getByLabel('Принято TEA-00007').fill('4');
+    await card.getByLabel('Брак TEA-00007').fill('1');
+    await check('warehouse-staff');
+    await card.getByTestId('accept-supply').click();
+    await expect.poll(async () => (await at.owner.get(`/v2/products/shipments/${supplyId}`)).body.status, POLL).toBe(4);
+
+    await page.goto(`${origin}/app/stock`);
+    const stock = page.getByTestId('stock-TEA-00007');
+    await expect.poll(() => stock.getByTestId('free').textContent(), POLL).toBe('4');
+    await page.getByTestId('movement-report').click();
+    expect(await page.getByTestId('movement-report-file').getAttribute('href')).toMatch(/\/files\//);
+    await check('stock');
+    const productId = (await at.owner.get('/v2/products?vendorCodes[]=TEA-00007')).body[0].id as number;
+    const order = await at.owner.post('/v2/orders', fulfilmentOrder(t, at, [[productId, 3]]));
+    expect(order.status, order.text).toBe(201);
+    // confirming reserves the goods
+    expect((await at.owner.post('/v2/orders/confirm', { ids: [order.body.id] })).status).toBe(204);
+    await page.reload();
+    await expect.poll(() => stock.getByTestId('reserved').textContent(), POLL).toBe('3');
+    expect(await stock.getByTestId('free').textContent()).toBe('1');
+  }, 90_000);
+
+  it('connects the sandbox marketplace and sees an order arrive; opens a bill', async () => {
+    await page.goto(`${origin}/app/marketplaces`);
+    const sandbox = page.getByTestId(`marketplace-${SANDBOX_MARKETPLACE}`);
+    await sandbox.locator('input').first().fill('demo');
+    await sandbox.getByTestId(`connect-marketplace-${SANDBOX_MARKETPLACE}`).click();
+    await sandbox.getByText('Подключён').waitFor();
+    await t.runtime.services.marketplaceOrders.poll(at.accountId, SANDBOX_MARKETPLACE, undefined, new Date());
+    await page.getByTestId('reload-marketplace-orders').click();
+    await expect.poll(() => page.getByTestId('marketplace-orders').locator('tbody tr').count(), POLL).toBeGreaterThan(0);
+    expect(await page.getByTestId('marketplace-orders').textContent()).toContain('SBX-');
+    await check('marketplaces');
+
+    await page.goto(`${origin}/app/money`);
+    const pdfLink = page.getByTestId('bill-pdf').first();
+    await pdfLink.waitFor();
+    const href = await pdfLink.getAttribute('href');
+    const pdf = Buffer.from(await (await context.request.get(`${origin}${href}`)).body());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    await check('money');
+
+    // a widget price rule: the preview's price follows it
+    await page.goto(`${origin}/app/settings/shops`);
+    const courier = page.getByTestId('preview-price-2');
+    await expect.poll(() => courier.textContent(), POLL).toMatch(/\d/);
+    const before = await courier.textContent();
+    await page.getByTestId('add-rule').click();
+    // a new rule is a markup: 500 ₽ more on every way of delivery
+    await page.getByTestId('rule-amount-0').fill('500');
+    await page.getByTestId('save-widget-settings').click();
+    await expect.poll(() => courier.textContent(), POLL).not.toBe(before);
+    const money = (text: string | null) => Number((text ?? '').replace(/[^\d,]/g, '').replace(',', '.'));
+    expect(money(await courier.textContent())).toBeCloseTo(money(before) + 500, 2);
+    await page.getByTestId('reissue-key').click();
+    await expect.poll(() => page.getByTestId('new-key').textContent(), POLL).toContain('shp_');
+    await check('shop-settings');
+
+    await page.goto(`${origin}/app/settings/integrations`);
+    await page.locator('[data-testid^="contract-"]').first().waitFor();
+    await check('integrations');
+
+    await page.goto(`${origin}/app/settings/employees`);
+    await page.getByTestId(`employee-${MANAGER.email}`).waitFor();
+    await check('employees');
+  }, 60_000);
+
+  it("a shop manager sees their shop's orders, not another shop's (page and API), and no owner pages", async () => {
+    await page.getByTestId('sign-out').click();
+    await page.getByRole('button', { name: 'Войти' }).waitFor();
+    await signIn(MANAGER);
+    await page.goto(`${origin}/app/orders?list=0`);
+    await page.locator(`tr[data-order="${managerOrderId}"]`).waitFor();
+    expect(await page.locator(`tr[data-order="${otherOrderId}"]`).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Сотрудники' }).count()).toBe(0);
+    await check('manager-orders');
+    // the API, with the manager's own session cookie
+    expect((await context.request.get(`${origin}/v2/orders/${otherOrderId}`)).status()).toBe(403);
+    expect((await context.request.get(`${origin}/v2/orders/${managerOrderId}`)).status()).toBe(200);
+    expect((await context.request.get(`${origin}/v2/employees`)).status()).toBe(403);
+  });
+});
