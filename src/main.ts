@@ -19,7 +19,7 @@ import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
 import { DatabaseFileStore } from './platform/files.js';
-import { WebhookPump } from './modules/webhooks/pump.js';
+import { AREAS, type AreaContext } from './modules.js';
 import { closeWithin } from './platform/stopping.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
@@ -137,6 +137,7 @@ async function serve(config: Config): Promise<void> {
   await ensureDatabaseAnswers(config);
   const runtime = await startRuntime(config);
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
+  const context: AreaContext = { ...runtime.services, config };
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
 
   if (runtime.services.files instanceof DatabaseFileStore) {
@@ -151,35 +152,20 @@ async function serve(config: Config): Promise<void> {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
     runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
     // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
-    // points another process imported from the real companies' directories
-    runtime.services.reference.reloadImportedPoints().catch((error: unknown) => app.log.error({ err: error }, 'imported points reload failed'));
-    runtime.services.webhooks.purgeOld().catch((error: unknown) => app.log.error({ err: error }, 'webhook delivery purge failed'));
-    runtime.services.widget.purgeExpiredSelections().catch((error: unknown) => app.log.error({ err: error }, 'expired widget selection purge failed'));
+    for (const area of AREAS) {
+      for (const [work, run] of Object.entries(area.hourly?.(context) ?? {})) run().catch((error: unknown) => app.log.error({ err: error, area: area.area }, `${work} failed`));
+    }
     runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();
 
-  // Background work of this process: order registration, tracking polls, simulated journeys.
+  // Background work of this process: every area's jobs and recurring jobs, then its work beside the server.
   const worker = new JobWorker(runtime.services.jobs, app.log);
-  runtime.services.tracking.registerJobs(worker);
-  await runtime.services.tracking.schedulePolling();
-  runtime.services.events.registerJobs(worker);
-  await runtime.services.events.schedulePurge();
-  runtime.services.notifications.registerJobs(worker);
-  await runtime.services.notifications.scheduleDispatch();
-  runtime.services.supplies.registerJobs(worker);
-  runtime.services.pickups.registerJobs(worker);
-  runtime.services.marketplaceOrders.registerJobs(worker);
-  await runtime.services.marketplaceOrders.scheduleRounds();
-  runtime.services.billing.registerJobs(worker);
-  await runtime.services.billing.scheduleSweep();
-  runtime.services.analyticalReports.registerJobs(worker);
-  runtime.services.carrierPoints.registerJobs(worker);
-  runtime.services.carrierWebhooks.registerJobs(worker);
-  await runtime.services.carrierPoints.scheduleRounds();
+  for (const area of AREAS) area.jobs?.(worker, context);
+  for (const area of AREAS) await area.schedules?.(context);
   worker.start();
-  const webhookPump = new WebhookPump(runtime.services.webhooks, runtime.services.jobs, app.log, { concurrency: config.webhookConcurrency, pollMs: 500 });
-  webhookPump.start();
+  const background = AREAS.flatMap((area) => area.background?.(context, app.log) ?? []);
+  for (const work of background) work.start();
 
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -195,7 +181,7 @@ async function serve(config: Config): Promise<void> {
     }, graceMs + 5000).unref();
     try {
       // requests and jobs drain side by side, within the same grace period
-      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs), webhookPump.stop(graceMs)]);
+      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs), ...background.map((work) => work.stop(graceMs))]);
       if (http.cut) app.log.warn({ graceSeconds: config.shutdownGraceSeconds }, 'requests still under way at the end of the grace period were cut');
       await runtime.database.close();
       process.exit(0);

@@ -8,6 +8,7 @@ import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
+import { resolveToken } from './modules/accounts/tokens.js';
 import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
 import { CalculatorService } from './modules/calculator/service.js';
@@ -152,7 +153,7 @@ export interface ServiceDeps {
 
 export function createServices({ config, database, secretBox }: ServiceDeps): Services {
   const db = database.db;
-  const tokens = new TokenResolver(db, config.authCacheSeconds * 1000);
+  const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000);
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});

@@ -5,11 +5,8 @@
  * `apiKey` is limited to that shop.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { BoundedMap, type AccountReadCache } from './cache.js';
-import { hashToken } from './crypto.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
-import type { Tables } from './db/tables.js';
 
 export interface Scope {
   accountId: number;
@@ -39,36 +36,8 @@ export function processScope(accountId: number, timeZone = 'UTC'): Scope {
   return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
 }
 
-/** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
-export async function resolveToken(db: Kysely<Tables>, token: string, now = new Date()): Promise<Scope | null> {
-  const tokenHash = hashToken(token);
-  if (token.startsWith('shp_')) {
-    const row = await db
-      .selectFrom('shops')
-      .innerJoin('accounts', 'accounts.id', 'shops.account_id')
-      .select(['shops.id as shopId', 'shops.account_id as accountId', 'accounts.time_zone as timeZone'])
-      .where('shops.api_key_hash', '=', tokenHash)
-      .executeTakeFirst();
-    if (!row) return null;
-    return { accountId: row.accountId, timeZone: row.timeZone, kind: 'shop', shopKeyShopId: row.shopId, employeeId: null };
-  }
-  const row = await db
-    .selectFrom('access_tokens')
-    .innerJoin('accounts', 'accounts.id', 'access_tokens.account_id')
-    .select(['access_tokens.account_id as accountId', 'access_tokens.employee_id as employeeId', 'access_tokens.expires_at as expiresAt', 'accounts.time_zone as timeZone'])
-    .where('access_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  if (!row) return null;
-  if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return null;
-  return {
-    accountId: row.accountId,
-    timeZone: row.timeZone,
-    kind: row.employeeId === null ? 'account' : 'employee',
-    shopKeyShopId: null,
-    employeeId: row.employeeId,
-    ...(row.expiresAt !== null ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
-  };
-}
+/** Finds the Scope of a bearer token, or null when the token is unknown or expired (the accounts area knows how). */
+export type TokenLookup = (token: string) => Promise<Scope | null>;
 
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -95,7 +64,7 @@ export class TokenResolver {
   private shared: AccountReadCache | null = null;
 
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly lookUp: TokenLookup,
     private readonly ttlMs: number,
   ) {}
 
@@ -110,12 +79,12 @@ export class TokenResolver {
   }
 
   async resolve(token: string): Promise<Scope | null> {
-    if (!this.remembering()) return resolveToken(this.db, token);
+    if (!this.remembering()) return this.lookUp(token);
     const now = Date.now();
     const hit = this.remembered.get(token);
     if (hit && hit.until > now) return hit.scope;
     const generation = this.generation;
-    const scope = await resolveToken(this.db, token);
+    const scope = await this.lookUp(token);
     // Unknown tokens are not remembered: a key created a moment ago must work at once.
     if (scope && generation === this.generation && this.remembering()) this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
     return scope;

@@ -1,14 +1,19 @@
 import type { App } from '../../platform/http.js';
 import { errorResponses } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { AccountService } from './service.js';
 import { LoginBody, LoginResponse } from './schemas.js';
 
-export function accountRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface AccountsRouteServices {
+  accounts: AccountService;
+}
+export function accountRoutes(app: App, services: AccountsRouteServices): void {
   app.post(
     '/v2/auth/login',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'logIn' },
         tags: ['Authentication'],
         summary: 'Log in as an employee',
         description: 'Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401.',

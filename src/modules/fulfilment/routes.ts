@@ -3,18 +3,25 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { queryAsBody } from '../../platform/read-by-post.js';
 import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { MovementReportService } from './movement-report.js';
+import type { SupplyService } from './supply-service.js';
 import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
 const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.';
 
-export function fulfilmentRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface FulfilmentRouteServices {
+  movementReport: MovementReportService;
+  supplies: SupplyService;
+}
+export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): void {
   app.get(
     '/v2/products/shipments',
     {
-      schema: {
+      schema: { operation: { id: 'listSupplies', contract: '4.11' },
         tags,
         summary: 'List supplies',
         description: 'Newest first. A shop API key sees the supplies to its shop\'s fulfilment warehouse only.',
@@ -30,14 +37,14 @@ export function fulfilmentRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/products/shipments/:id',
-    { schema: { tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'getSupply' }, tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
     async (request) => services.supplies.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/products/shipments',
     {
-      schema: {
+      schema: { operation: { id: 'createSupply', contract: '4.11' },
         tags,
         summary: 'Create a supply (Draft) and its act',
         description:
@@ -52,7 +59,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
 
   app.post(
     '/v2/products/shipments/confirm',
-    { schema: { tags, summary: 'Confirm a Draft supply', body: SupplyIdBody, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    { schema: { operation: { id: 'confirmSupply', contract: '4.11' }, tags, summary: 'Confirm a Draft supply', body: SupplyIdBody, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
     async (request, reply) => {
       await services.supplies.confirm(request.scope, request.body.id);
       return reply.code(204).send();
@@ -62,7 +69,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
   app.delete(
     '/v2/products/shipments',
     {
-      schema: {
+      schema: { operation: { id: 'deleteSupply', contract: '4.11' },
         tags,
         summary: 'Delete a Draft supply',
         description: 'The supply becomes Canceled (5) and stays listed with its history. `id` may come in the body or in the query string (`?id=15`), as clients send a DELETE\'s parameters.',
@@ -81,7 +88,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
   app.post(
     '/v2/products/movement-report',
     {
-      schema: {
+      schema: { operation: { id: 'createMovementReport', contract: '4.5' },
         tags: ['Documents'],
         summary: 'Movement report of products at fulfilment warehouses (xlsx)',
         description:
@@ -98,7 +105,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/fulfilment/operator/supplies',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'listSuppliesAtWarehouse' },
         tags: staffTags,
         summary: 'Supplies on the way to, or at, the staff\'s warehouse',
         description: `Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. ${STAFF_AUTH}`,
@@ -117,7 +124,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/fulfilment/operator/supplies/:id/arrived',
     {
       config: { public: true },
-      schema: { tags: staffTags, summary: 'The supply arrived (Confirmed to Arrived)', description: STAFF_AUTH, params: IdParams, response: { 204: NoContent, ...errorResponses(404, 409) } },
+      schema: { operation: { id: 'markSupplyArrived' }, tags: staffTags, summary: 'The supply arrived (Confirmed to Arrived)', description: STAFF_AUTH, params: IdParams, response: { 204: NoContent, ...errorResponses(404, 409) } },
     },
     async (request, reply) => {
       await services.supplies.arrived(await services.supplies.operatorOf(request.headers.authorization), request.params.id);
@@ -129,7 +136,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/fulfilment/operator/supplies/:id/accepted',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'acceptSupply' },
         tags: staffTags,
         summary: 'The supply is counted and accepted (Arrived to Accepted)',
         description:
