@@ -153,19 +153,19 @@ export interface ServiceDeps {
 
 export function createServices({ config, database, secretBox }: ServiceDeps): Services {
   const db = database.db;
-  const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000);
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
-  tokens.followRevocations(readCache);
+  const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
   const countries = new CountryDirectory();
   const accounts = new AccountService(new AccountStore(db), { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
-  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
+  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel), accountCompanies: () => carrierIntegrations });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
-  const stock = new StockService(new StockStore(db), warehouses);
+  // products, kits and shops show stock: built after it, handed to it as a declared dependency
+  const stock: StockService = new StockService(new StockStore(db), warehouses, () => ({ products, kits, shops }));
   const marketplaceDirectory = new MarketplaceDirectory();
   const bindingNamesOf = (marketplaceId: number) => {
     const record = marketplaceDirectory.get(marketplaceId);
@@ -173,7 +173,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   };
   const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
-  stock.connect(products, kits, shops);
   const fileCatalog = new FileCatalog(db);
   const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays };
   const localFiles = new LocalFileStore(fileCatalog, { ...fileOptions, directory: path.join(config.dataDir, 'files') });
@@ -189,8 +188,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
     metrics,
   );
-  const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
-  reference.registry.useAccountCompanies(carrierIntegrations);
+  const carrierIntegrations: CarrierIntegrationService = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
   const carrierPoints = new CarrierPointImport(carrierIntegrations, contractCompanies, reference, jobs, config.carrierPointsImportHours);
   carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
@@ -204,7 +202,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   }, accounts);
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
-  carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
+  carrierIntegrations.onDisconnected(carrierWebhooks);
   const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes, async (accountId, companyId, trackNumber, signal) => {
     const driver = (await reference.registry.companyOf(accountId, companyId))?.driver;
     return driver && isContractDriver(driver) ? driver.label(trackNumber, signal) : null;
@@ -230,12 +228,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, stock, { pollSeconds: config.marketplacePollSeconds });
   const reportStore = new ReportStore(db, database.kind);
   const rates = readDataFile<BillingRates>('billing.json');
-  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates });
   const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
-  billing.addChargeSource(new DeliveryCharges(orders));
-  billing.addChargeSource(new FulfilmentCharges(stock, rates.fulfilment));
-  billing.addChargeSource(new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames));
-  billing.addChargeSource(new PickupCharges(pickups));
+  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates }, [
+    new DeliveryCharges(orders),
+    new FulfilmentCharges(stock, rates.fulfilment),
+    new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames),
+    new PickupCharges(pickups),
+  ]);
   const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
   const webhooks = new WebhookService(new WebhookStore(db), events, shops, accounts, orders, notifications, jobs, secretBox, {

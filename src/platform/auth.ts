@@ -61,18 +61,18 @@ export class TokenResolver {
   private readonly remembered = new BoundedMap<string, { scope: Scope | null; until: number }>(50_000);
   /** Bumped by every revocation: an answer read before it is not remembered after it. */
   private generation = 0;
-  private shared: AccountReadCache | null = null;
-
+  /**
+   * @param shared the read cache whose invalidations carry revocations to and from other
+   *   processes; without one (a test's resolver) a revocation is this process's alone.
+   */
   constructor(
     private readonly lookUp: TokenLookup,
     private readonly ttlMs: number,
-  ) {}
-
-  /** Revocations travel with the read cache's invalidations (to and from other processes). */
-  followRevocations(cache: AccountReadCache): void {
-    this.shared = cache;
-    cache.watch(REVOKED_TOKENS_TOPIC, () => this.forgetAll());
+    private readonly shared: AccountReadCache | null = null,
+  ) {
+    shared?.watch(REVOKED_TOKENS_TOPIC, () => this.forgetAll());
   }
+
 
   private remembering(): boolean {
     return this.ttlMs > 0 && (this.shared === null || this.shared.enabled);

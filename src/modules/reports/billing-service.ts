@@ -68,8 +68,6 @@ function agentReportOf(row: AgentReportRow): AgentReport {
 }
 
 export class BillingService {
-  private readonly sources: ChargeSource[] = [];
-
   constructor(
     private readonly store: ReportStore,
     private readonly files: FileStore,
@@ -77,12 +75,9 @@ export class BillingService {
     private readonly orders: OrderService,
     private readonly jobs: JobQueue,
     private readonly options: { period: BillingPeriodKind; rates: BillingRates },
+    /** Where bill lines come from (deliveries, fulfilment, storage here; pickups by their area). */
+    private readonly sources: readonly ChargeSource[],
   ) {}
-
-  /** Adds where bill lines come from (deliveries, fulfilment, storage here; pickups by their area). */
-  addChargeSource(source: ChargeSource): void {
-    this.sources.push(source);
-  }
 
   registerJobs(worker: JobWorker): void {
     worker.register(CLOSE_DUE_JOB, async () => {
