@@ -2,7 +2,7 @@
 import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import path from 'node:path';
-import { SecretBox } from './platform/crypto.js';
+import type { SecretBox } from './platform/crypto.js';
 import { DatabaseFileStore, FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
 import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
@@ -60,7 +60,6 @@ import { DeliveryCharges, FulfilmentCharges, PickupCharges, StorageCharges, type
 import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
-import { addDays, startOfDay } from './platform/clock.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';

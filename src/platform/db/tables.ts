@@ -11,7 +11,6 @@ import type { JobTables } from '../jobs.js';
 export interface PlatformTables extends FileTables, JobTables, IdempotencyTables {}
 
 /** Filled by `src/tables.ts` with the tables of every module in `src/modules.ts`. */
-// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging
 export interface AreaTables {}
 
 export interface Tables extends PlatformTables, AreaTables {}
