@@ -16,3 +16,9 @@ export const deliveryMethodsModule = defineModule<DeliveryMethodsRouteServices, 
   schemas: { DeliveryMethod },
   routes: deliveryMethodRoutes,
 });
+
+declare module '../../platform/cache.js' {
+  interface CacheTopics {
+  'delivery-methods': 'the account’s own delivery methods (delivery-methods/service.ts)';
+  }
+}

@@ -26,3 +26,9 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
     await services.tracking.schedulePolling();
   },
 });
+
+declare module '../../platform/cache.js' {
+  interface CacheTopics {
+  orders: 'pages, counts and list positions of the account’s orders (orders/service.ts)';
+  }
+}

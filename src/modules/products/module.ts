@@ -16,3 +16,10 @@ export const productsModule = defineModule<ProductsRouteServices, ProductTables>
   schemas: { Product, ProductImportResult: ImportResult },
   routes: productRoutes,
 });
+
+declare module '../../platform/cache.js' {
+  interface CacheTopics {
+  'product-counts': 'counts of product lists (products/service.ts)';
+  'product-records': 'products read by id (products/service.ts)';
+  }
+}

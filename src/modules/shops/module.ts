@@ -17,3 +17,9 @@ export const shopsModule = defineModule<ShopsRouteServices, ShopTables>({
   requestHooks: checkShopHeaderOnEveryCall,
   routes: shopRoutes,
 });
+
+declare module '../../platform/cache.js' {
+  interface CacheTopics {
+  shops: 'pages of shops and the Shop-Id header’s shop (shops/service.ts)';
+  }
+}
