@@ -1,4 +1,11 @@
 /**
+ * Hand-written (the account read cache; its LRU is lru-cache's), and why. Figure: a page of
+ * shops or orders read again costs a map lookup instead of a query (GET /v2/shops at the
+ * hello-world ceiling's order, bench/foundation.ts), and every process forgets within
+ * milliseconds a write of another (LISTEN/NOTIFY). Reproduce: `npx tsx bench/foundation.ts`,
+ * `npx tsx bench/orders.ts`. Measured against: no cache (every read a query); a TTL cache
+ * (lru-cache's ttl) would serve answers stale for its TTL, which the version per topic avoids.
+ *
  * In-process caches for hot reads.
  *
  * `AccountReadCache` keeps answers of account-scoped reads (a page of shops) until the

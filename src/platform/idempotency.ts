@@ -1,4 +1,10 @@
 /**
+ * Hand-written, and why. Figure: a process killed between its effect's commit and its answer
+ * runs the effect 0 times more (a key row marked in the effect's own transaction); a plugin that
+ * stores the answer once it is sent (the usual Idempotency-Key middleware) runs it again. Reproduce:
+ * `npx vitest run src/platform/idempotency.test.ts` (the crash cases). Measured against: the
+ * store-on-send scheme of Stripe-style middlewares; no npm library marks the effect's transaction.
+ *
  * `Idempotency-Key` on any POST: the first response is stored for 24 hours and replayed
  * for the same key and the same body; the same key with another body is a 409. While the
  * first request is still running, a second one with that key is a 409 too. A 5xx answer
