@@ -7,7 +7,7 @@ import type { AccountTables } from './tables.js';
 export const accountsModule = defineModule<AccountsRouteServices, AccountTables>({
   area: 'accounts',
   purpose: 'Accounts, their employees and tokens; employee login.',
-  offers: ['accounts', 'tokens'],
+  offers: ['accounts'],
   dependsOn: [],
   migrationHistory: ['0001_foundation'],
   tags: [
