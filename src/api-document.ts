@@ -7,7 +7,7 @@
  */
 import type { DocumentPlan, HeaderDoc, OperationDoc } from './platform/openapi.js';
 import { SHOP_ID_HEADER } from './platform/openapi.js';
-import { ErrorBody, Created } from './platform/schemas.js';
+import { ErrorBody, ErrorCodeSchema, Created } from './platform/schemas.js';
 import { MODULES } from './modules.js';
 
 export { SHOP_ID_HEADER };
@@ -28,7 +28,7 @@ const OPERATIONS: Record<string, OperationDoc> = {};
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {
   operations: OPERATIONS,
-  schemas: { Error: ErrorBody, Created, ...Object.assign({}, ...MODULES.map((area) => area.schemas ?? {})) },
+  schemas: { Error: ErrorBody, ErrorCode: ErrorCodeSchema, Created, ...Object.assign({}, ...MODULES.map((area) => area.schemas ?? {})) },
   everyCall: [SHOP_ID_HEADER],
   everyPost: [IDEMPOTENCY_KEY_HEADER],
   // DESIGN.md section 5
