@@ -25,6 +25,26 @@ export interface BackgroundWork {
   stop(graceMs: number): Promise<void>;
 }
 
+/** A usage mistake on the command line: main.ts prints the message and the usage, exit code 2. */
+export class CommandUsageError extends Error {}
+
+/**
+ * A command of the CLI an area offers (`npm run cli -- <name> …`). It reads its arguments
+ * first (a mistake throws `CommandUsageError` before any database is opened), then calls
+ * `open` for its services (the runtime is closed after it), and answers the text to print.
+ */
+export interface AreaCommand<TUses> {
+  /** Its lines of the CLI's usage text. */
+  usage: readonly string[];
+  run(args: string[], open: () => Promise<TUses>): Promise<string>;
+}
+
+/** A string option of `util.parseArgs`'s values. */
+export function stringOption(values: Record<string, string | boolean | (string | boolean)[] | undefined>, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 export interface ModuleDefinition<TUses = unknown, TTables extends object = object> {
   /** The folder under `src/modules/`. */
   readonly area: string;
@@ -56,6 +76,8 @@ export interface ModuleDefinition<TUses = unknown, TTables extends object = obje
   schedules?(uses: TUses): Promise<void>;
   /** Hourly upkeep (purges, reloads), by name for the log line of a failure. */
   hourly?(uses: TUses): Record<string, () => Promise<unknown>>;
+  /** Commands of the CLI, by their first word (`account`, `sandbox`). */
+  readonly commands?: Readonly<Record<string, AreaCommand<TUses>>>;
   /** Work beside the HTTP server (started after the job worker, stopped with it). */
   background?(uses: TUses, log: FastifyBaseLogger): BackgroundWork[];
 }

@@ -1,5 +1,6 @@
 /** modules/accounts, the area definition (src/modules.ts lists it): Accounts, their employees and tokens; employee login. */
 import { defineModule } from '../../platform/module.js';
+import { accountCommand } from './commands.js';
 import { accountRoutes, type AccountsRouteServices } from './routes.js';
 import { LoginResponse } from './schemas.js';
 import type { AccountTables } from './tables.js';
@@ -15,4 +16,5 @@ export const accountsModule = defineModule<AccountsRouteServices, AccountTables>
   ],
   schemas: { LoginResult: LoginResponse },
   routes: accountRoutes,
+  commands: { account: accountCommand },
 });

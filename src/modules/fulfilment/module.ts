@@ -1,5 +1,6 @@
 /** modules/fulfilment, the area definition (src/modules.ts lists it): Fulfilment stock, supplies to the fulfilment warehouses and their staff, the movement report. */
 import { defineModule } from '../../platform/module.js';
+import { fulfilmentCommand } from './commands.js';
 import { fulfilmentRoutes, type FulfilmentRouteServices } from './routes.js';
 import { Supply } from './schemas.js';
 import type { FulfilmentTables } from './tables.js';
@@ -19,4 +20,5 @@ export const fulfilmentModule = defineModule<FulfilmentRouteServices, Fulfilment
   jobs: (worker, services) => {
     services.supplies.registerJobs(worker);
   },
+  commands: { fulfilment: fulfilmentCommand },
 });

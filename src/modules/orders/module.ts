@@ -1,5 +1,6 @@
 /** modules/orders, the area definition (src/modules.ts lists it): Orders: creation and pricing, batch operations, the list read model, carrier follow-up (tracking). */
 import { defineModule } from '../../platform/module.js';
+import { carrierCommand } from './commands.js';
 import { orderRoutes, trackingRoutes, type OrdersRouteServices } from './routes.js';
 import { DuplicateResult, MissingProducts, Order, PushResult, StatusHistoryItem, TrackingRecord } from './schemas.js';
 import type { OrderTables } from './tables.js';
@@ -25,6 +26,7 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
   schedules: async (services) => {
     await services.tracking.schedulePolling();
   },
+  commands: { carrier: carrierCommand },
 });
 
 declare module '../../platform/cache.js' {

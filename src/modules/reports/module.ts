@@ -1,5 +1,6 @@
 /** modules/reports, the area definition (src/modules.ts lists it): Bills and agent reports of each billing period, payments of bills, analytical reports. */
 import { defineModule } from '../../platform/module.js';
+import { billingCommand } from './commands.js';
 import { reportRoutes, type ReportsRouteServices } from './routes.js';
 import { AgentReport, AnalyticalReport, Bill } from './schemas.js';
 import type { ReportTables } from './tables.js';
@@ -23,4 +24,5 @@ export const reportsModule = defineModule<ReportsRouteServices, ReportTables>({
   schedules: async (services) => {
     await services.billing.scheduleSweep();
   },
+  commands: { billing: billingCommand },
 });
