@@ -78,7 +78,7 @@ function widgetData(selection: Selection & { choice?: Record<string, unknown> },
       fullName: choice.contacts?.fullName ?? '',
       phone: choice.contacts?.phone ?? '',
       email: choice.contacts?.email ?? '',
-      address: { street: choice.address?.street ?? '', building: choice.address?.house ?? '', bulk: '', apartment: choice.address?.flat ?? '', zipCode: '' },
+      address: { street: choice.address?.street ?? '', building: choice.address?.house ?? '', bulk: '', apartment: choice.address?.flat ?? '', zipCode: quote.mode === 3 ? (quote.point?.zipCode ?? '') : '' },
     },
     delivery: {
       type: quote.mode,
@@ -96,7 +96,7 @@ function widgetData(selection: Selection & { choice?: Record<string, unknown> },
       nppDisabled: !cod,
       isMyDelivery: false,
       point: quote.point
-        ? { id: quote.point.id, address: quote.point.address, zipCode: '', cashPaymentAvailable: quote.point.cashPaymentAvailable, cardPaymentAvailable: quote.point.cardPaymentAvailable }
+        ? { id: quote.point.id, address: quote.point.address, zipCode: quote.point.zipCode, cashPaymentAvailable: quote.point.cashPaymentAvailable, cardPaymentAvailable: quote.point.cardPaymentAvailable }
         : undefined,
     },
     deliveryDate: choice.courier?.date ? { date: choice.courier.date, time: { id: choice.courier.intervalId ?? null } } : null,

@@ -57,6 +57,9 @@ const SCRIPT_BASE = (() => {
 /** Set by the build: the content-hashed file of the map. */
 declare const MAP_FILE: string;
 
+/** The tabs that show points: pickup points and lockers (1), post offices (3). */
+const POINT_MODES = [1, 3];
+
 /** About a district of a city around its centre: the first view of the points. */
 const CITY_SPAN = { lon: 0.18, lat: 0.09 };
 const CITY_ZOOM = 13;
@@ -179,11 +182,11 @@ export class Widget {
     }
   }
 
-  /** Chooses a pickup point by id (one of those shown). */
+  /** Chooses a point by id (one of those shown): a pickup point or locker, or on the post tab a post office. */
   async selectPoint(id: number): Promise<Selection | null> {
     const point = this.points.find((item) => item.id === id);
     if (!point || !this.city) return null;
-    return this.choose({ mode: 1, companyId: point.companyId, pointId: point.id });
+    return this.choose({ mode: this.mode === 3 ? 3 : 1, companyId: point.companyId, pointId: point.id });
   }
 
   destroy(): void {
@@ -334,13 +337,14 @@ export class Widget {
   private async showMode(mode: number): Promise<void> {
     this.mode = mode;
     for (const button of this.parts.tabs.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.mode === String(mode)));
-    this.parts.views.hidden = mode !== 1 || !this.mapOptions();
+    this.parts.views.hidden = !POINT_MODES.includes(mode) || !this.mapOptions();
     this.parts.extra.replaceChildren();
     this.emit('change', { mode, city: this.city });
-    if (mode === 1) {
+    if (POINT_MODES.includes(mode)) {
       if (this.view === 'map') this.showView('map');
       else this.showView('list');
-      await this.loadPoints(this.cityView(), CITY_ZOOM);
+      this.points = [];
+      await this.loadPoints(this.cityView(), CITY_ZOOM, true);
       return;
     }
     this.parts.mapBox.hidden = true;
@@ -355,15 +359,26 @@ export class Widget {
   }
 
   /** Points of a viewport that take this cart; the map asks again as it moves. */
-  async loadPoints(bbox: string, zoom: number): Promise<void> {
+  async loadPoints(bbox: string, zoom: number, firstOfTab = false): Promise<void> {
     const mine = ++this.pointsAsked;
     const weight = this.options.products.reduce((sum, product) => sum + (product.weight ?? 0) * (product.count ?? 1), 0);
-    const companyIds = [...new Set(this.quotes.filter((option) => option.mode === 1 && typeof option.companyId === 'number').map((option) => option.companyId))];
+    const mode = this.mode;
+    const companyIds = [...new Set(this.quotes.filter((option) => option.mode === mode && typeof option.companyId === 'number').map((option) => option.companyId))];
     const query = new URLSearchParams({ bbox, zoom: String(zoom), ...(weight > 0 ? { weight: String(Math.round(weight * 1000) / 1000) } : {}), ...(this.options.cod ? { cod: '1' } : {}) });
     for (const id of companyIds) query.append('companyIds', String(id));
+    // the pickup tab shows points and lockers, the post tab the post offices where a parcel waits
+    for (const type of mode === 3 ? [3] : [1, 2]) query.append('types', String(type));
     try {
       const answer = await this.api.points(query.toString());
-      if (mine !== this.pointsAsked || this.destroyed) return;
+      if (mine !== this.pointsAsked || this.destroyed || mode !== this.mode) return;
+      // a post company with no office listed here still delivers to the locality: its line, priced there
+      if (mode === 3 && firstOfTab && answer.points.length === 0 && answer.clusters.length === 0) {
+        this.setStatus('');
+        this.parts.views.hidden = true;
+        this.parts.mapBox.hidden = true;
+        this.parts.list.hidden = false;
+        return this.renderOptions(3);
+      }
       if (answer.points.length || answer.clusters.length === 0) this.points = answer.points;
       this.setStatus(answer.points.length || answer.clusters.length ? '' : this.words.noPoints);
       if (this.view === 'list') this.renderPoints();
@@ -374,7 +389,7 @@ export class Widget {
   }
 
   private priceOf(point: Point): Option | undefined {
-    return this.quotes.find((option) => option.mode === 1 && option.companyId === point.companyId);
+    return this.quotes.find((option) => option.mode === this.mode && option.companyId === point.companyId);
   }
 
   private renderPoints(): void {

@@ -19287,6 +19287,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19395,6 +19397,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({
@@ -19846,6 +19850,8 @@ export interface operations {
                             type: number;
                             name: string;
                             address: string;
+                            /** @description The point's postal code (a post office's is where a post parcel waits) */
+                            zipCode: string;
                             latitude: number;
                             longitude: number;
                             schedule: ({
@@ -20215,7 +20221,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20269,7 +20275,7 @@ export interface operations {
                      */
                     mode: 1 | 2 | 3;
                     companyId: number | string;
-                    /** @description Required for mode 1 */
+                    /** @description Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality */
                     pointId?: number;
                     address?: {
                         street?: string;
@@ -20336,6 +20342,8 @@ export interface operations {
                                 type: number;
                                 name: string;
                                 address: string;
+                                /** @description The point's postal code (a post office's is where a post parcel waits) */
+                                zipCode: string;
                                 latitude: number;
                                 longitude: number;
                                 schedule: ({

@@ -207,6 +207,18 @@ try {
     expect((await owner.get(`/v2/orders/${orderId}`)).body.deliveryAddress.street).toBe('Тверская улица');
     await shot(page, 'phone-courier');
     expect(await accessibilityFindings(page)).toEqual([]);
+
+    // the post tab lists post offices; the one chosen is where the order waits
+    await page.locator('button[data-mode="3"]').click();
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    await shot(page, 'phone-post');
+    expect(await accessibilityFindings(page)).toEqual([]);
+    await page.locator('.item[data-point]').first().click();
+    await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 3);
+    const post = ((await events(page, 'select')) as Array<{ token: string; quote: { mode: number; point: { id: number; zipCode: string } } }>)[2];
+    expect(post.quote.mode).toBe(3);
+    const postOrder = (await owner.get(`/v2/orders/${await confirm(post.token, 'PHONE-3')}`)).body;
+    expect(postOrder).toMatchObject({ delivery: { type: 3, point: { id: post.quote.point.id, isPost: true } }, deliveryAddress: { zipCode: post.quote.point.zipCode } });
     await page.context().close();
   }, 90_000);
 

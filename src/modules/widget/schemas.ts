@@ -72,6 +72,7 @@ export const WidgetPoint = Type.Object({
   type: Type.Integer({ description: '1 pickup point, 2 parcel locker, 3 post office' }),
   name: Type.String(),
   address: Type.String(),
+  zipCode: Type.String({ description: "The point's postal code (a post office's is where a post parcel waits)" }),
   latitude: Type.Number(),
   longitude: Type.Number(),
   schedule: Type.Array(Nullable(Type.Object({ from: Type.String(), to: Type.String() }))),
@@ -143,7 +144,7 @@ export const SelectionInput = Type.Object({
   ...cartFields,
   mode: Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 post' }),
   companyId: CompanyRef,
-  pointId: Type.Optional(RecordId('Required for mode 1')),
+  pointId: Type.Optional(RecordId('Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality')),
   address: Type.Optional(
     Type.Object({
       street: Type.Optional(Type.String({ maxLength: 255 })),

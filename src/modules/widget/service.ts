@@ -360,11 +360,14 @@ export class WidgetService {
 
   private async quoteSelection(scope: Scope, shop: Shop, locality: Locality, input: SelectionInput): Promise<SelectedQuote | null> {
     const body = this.calculatorBody(locality, input);
-    const quote = await this.calculator.quoteOne(scope, shop, { ...body, companyId: input.companyId, deliveryType: input.mode, pointId: input.mode === 1 ? input.pointId : null });
+    const pointId = input.mode === 2 ? undefined : input.pointId;
+    const point = pointId ? this.reference.registry.point(pointId) : undefined;
+    // a post office (mode 3) is priced to its index by the calculator; here it must still be the company's, open and able to take the cart
+    if (input.mode === 3 && pointId && !(point && point.type === 3 && point.companyId === input.companyId && pointTakesParcel(point, parcelOfCart(input)))) return null;
+    const quote = await this.calculator.quoteOne(scope, shop, { ...body, companyId: input.companyId, deliveryType: input.mode, pointId: pointId ?? null });
     if (!quote) return null;
     const option = this.option(input.mode, quote, locality);
     if (!option) return null;
-    const point = input.mode === 1 && input.pointId ? this.reference.registry.point(input.pointId) : undefined;
     return { ...option, point: point ? presentPoint(point) : null };
   }
 
@@ -388,12 +391,13 @@ export class WidgetService {
         street: chosen.address?.street ?? null,
         house: chosen.address?.house ?? null,
         flat: chosen.address?.flat ?? null,
-        zipCode: chosen.address?.zipCode ?? null,
+        // the post office's index is where a post parcel waits, unless the buyer gave one
+        zipCode: chosen.address?.zipCode ?? (chosen.mode === 3 ? (quote.point?.zipCode ?? null) : null),
       },
       recipient: { fullName: input.recipient.fullName, phone: input.recipient.phone, email: input.recipient.email ?? null },
       applyWidgetSettings: true,
       applyDefaultDimensions: true,
-      delivery: { company: { id: chosen.companyId }, type: chosen.mode, point: chosen.mode === 1 && chosen.pointId ? { id: chosen.pointId } : null },
+      delivery: { company: { id: chosen.companyId }, type: chosen.mode, point: chosen.mode !== 2 && chosen.pointId ? { id: chosen.pointId } : null },
       ...(cod ? { clientPrice: quote.totalPrice } : {}),
       clientDeliveryDate: chosen.courier?.date ?? null,
       clientCourierTime: chosen.courier?.intervalId ?? null,
@@ -425,6 +429,15 @@ function pointTakesParcel(point: DeliveryPoint, parcel: ParcelNeeds): boolean {
   });
 }
 
+/** What a selection's cart needs of a point: its weight (kg), the largest product's sides, payment on delivery. */
+function parcelOfCart(input: SelectionInput): ParcelNeeds {
+  const weights = input.products.map((product) => (product.weight ?? 0) * (product.count ?? 1));
+  const weightKg = weights.reduce((sum, weight) => sum + weight, 0);
+  const sized = input.products.find((product) => product.length !== undefined && product.width !== undefined && product.height !== undefined);
+  const cod = input.cod ?? false;
+  return { weightKg: weightKg > 0 ? weightKg : null, sidesCm: sized ? [sized.length as number, sized.width as number, sized.height as number] : null, cod, card: false, fitting: false };
+}
+
 /** Service 7 of GET /v2/lists/services: fitting, which a point must offer. */
 const FITTING_SERVICE = 7;
 
@@ -451,6 +464,7 @@ function presentPoint(point: DeliveryPoint): WidgetPoint {
     type: point.type,
     name: point.name,
     address: point.address,
+    zipCode: point.zipCode,
     latitude: point.latitude,
     longitude: point.longitude,
     schedule: point.schedule,

@@ -248,6 +248,35 @@ describe('selection and confirm', () => {
     expect(order.body.delivery.type).toBe(2);
   });
 
+  it('post: the buyer picks a post office; the order waits there, at its index', async () => {
+    const quotes = await page('POST', '/quotes', { ...CART, modes: [3] });
+    const option = quotes.body.options[0];
+    expect(option).toMatchObject({ mode: 3 });
+    const offices = await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13&weight=1&types=3&companyIds=${option.companyId}`);
+    expect(offices.body.points.length).toBeGreaterThan(0);
+    expect(offices.body.points.every((point: { type: number; companyId: number }) => point.type === 3 && point.companyId === option.companyId)).toBe(true);
+    const office = offices.body.points[0];
+    expect(office.zipCode).toMatch(/^\d{6}$/);
+
+    const selected = await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId, pointId: office.id });
+    expect(selected.status).toBe(201);
+    expect(selected.body.quote).toMatchObject({ mode: 3, companyId: option.companyId, point: { id: office.id, zipCode: office.zipCode } });
+    const made = await owner.post('/v2/widget/orders', { selectionToken: selected.body.token, recipient: { fullName: 'Вера Почтовая', phone: '+79990001124' } });
+    expect(made.status).toBe(201);
+    const order = await owner.get(`/v2/orders/${made.body.id}`);
+    expect(order.body).toMatchObject({ delivery: { type: 3, point: { id: office.id, isPost: true } }, deliveryAddress: { zipCode: office.zipCode } });
+
+    // without an office the post still delivers to the locality, as before
+    expect((await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId })).status).toBe(201);
+    // a pickup point is no post office, and an office too small for the parcel cannot take it: nothing stored
+    const before = await selectionCount();
+    const pickupPoint = await firstPoint();
+    expect((await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId, pointId: pickupPoint.id })).body.code).toBe('option_unavailable');
+    const heavy = { ...CART, products: [{ price: 1000, weight: 19.5, width: 10, height: 10, length: 15 }, { price: 10, weight: 1 }] };
+    expect((await page('POST', '/selections', { ...heavy, mode: 3, companyId: option.companyId, pointId: office.id })).status).toBe(422);
+    expect(await selectionCount()).toBe(before);
+  });
+
   it('a changed price is a 409 with the new quote, and nothing is made', async () => {
     const point = await firstPoint();
     const selected = await page('POST', '/selections', { ...CART, mode: 1, companyId: point.companyId, pointId: point.id });
