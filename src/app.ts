@@ -133,7 +133,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   });
 
   fileRoutes(app, services.files, (name) => services.analyticalReports.isPendingFile(name));
-  for (const area of AREAS) area.routes?.(app, context);
+  for (const area of AREAS) await area.routes?.(app, context);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

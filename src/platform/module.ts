@@ -68,8 +68,8 @@ export interface ModuleDefinition<TUses = unknown, TTables extends object = obje
   requestHooks?(app: App, uses: TUses): void;
   /** CORS of its own paths (a browser page of another origin calls them). */
   cors?(): CorsDelegate;
-  /** Registers its HTTP operations. */
-  routes?(app: App, uses: TUses): void;
+  /** Registers its HTTP operations (awaited: an area may register a plugin). */
+  routes?(app: App, uses: TUses): void | Promise<void>;
   /** Registers the handlers of its job kinds on a process's worker. */
   jobs?(worker: JobWorker, uses: TUses): void;
   /** Queues its recurring jobs (once per start; the queue keeps one of each). */
