@@ -24,12 +24,25 @@ await hello.stop();
 
 const app = await startServer('calculator-server.ts');
 const headers = { authorization: `Bearer ${String(app.info.token)}`, 'shop-id': String(app.info.shopId), 'content-type': 'application/json' };
-const call = (name: string, body: unknown, extra: Record<string, string> = {}) =>
-  load({ name, url: `${app.url}/v2/calculator`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body), connections, durationSeconds: duration });
+const rssAfterStart = app.usage().rssMb;
+const call = (name: string, body: unknown, extra: Record<string, string> = {}, bodies?: string[]) =>
+  load({ name, url: `${app.url}/v2/calculator`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body), bodies, connections, durationSeconds: duration, server: app });
 const gzip = { 'accept-encoding': 'gzip' };
 const cargo = { weight: 1.2, dimensions: { width: 20, height: 15, length: 30 }, priceDeclared: 3000, priceCod: 3000 };
+// What every buyer's cart sends: its own weight, size and value, so no two answers are alike
+// and the answer cache never helps (3000 different carts, asked in turn).
+const variedCargo = Array.from({ length: 3000 }, (_, index) =>
+  JSON.stringify({
+    reception: { cityName: 'Москва' },
+    weight: 0.3 + (index % 97) * 0.05,
+    dimensions: { width: 10 + (index % 13), height: 5 + (index % 7), length: 20 + (index % 11) },
+    priceDeclared: 1000 + index,
+    priceCod: 1000 + index,
+  }),
+);
 const results = [
   ...ceilings,
+  await call('POST /v2/calculator -> Москва, cargo varied per request (uncached), gzip', {}, gzip, variedCargo),
   await call('POST /v2/calculator -> Санкт-Петербург (all companies, full points)', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }),
   await call('POST /v2/calculator -> Москва (all companies, full points)', { reception: { cityName: 'Москва' }, ...cargo }),
   await call('same, client accepts gzip', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }, gzip),
@@ -37,8 +50,10 @@ const results = [
   await call('POST /v2/calculator -> Санкт-Петербург, hidePointFullInfo', { reception: { cityName: 'Санкт-Петербург' }, hidePointFullInfo: true, ...cargo }),
   await call('POST /v2/calculator -> Удомля (small town)', { reception: { cityName: 'Удомля', region: 'Тверская область' }, ...cargo }),
 ];
+const rssAfterLoad = app.usage().rssMb;
 await app.stop();
 printTable(`Calculator on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version}); start with reference data ${String(app.info.startMs)} ms`, baseline, results);
+console.log(`\nServer RSS: ${rssAfterStart} MB after start, ${rssAfterLoad} MB after the load above.`);
 
 // 8 slow http companies of 200 ms each: the call waits for the slowest, not for the sum.
 const slow = await Promise.all(Array.from({ length: 8 }, () => startFakeCarrier({ delayMs: 200 })));

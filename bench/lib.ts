@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 /**
@@ -20,7 +21,26 @@ export interface RunningServer {
   url: string;
   /** Whatever the server printed as its ready line (JSON after "READY "). */
   info: Record<string, unknown>;
+  /** The server process's CPU time so far (user + system) and its resident memory now, from /proc. */
+  usage(): ProcessUsage;
   stop(): Promise<void>;
+}
+
+export interface ProcessUsage {
+  cpuMs: number;
+  rssMb: number;
+}
+
+/** Linux only (the bench machine): /proc/<pid>/stat fields 14 and 15 are user and system ticks of 10 ms. */
+function processUsage(pid: number | undefined): ProcessUsage {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, rssMb: rss ? Math.round(Number(rss[1]) / 1024) : 0 };
+  } catch {
+    return { cpuMs: 0, rssMb: 0 };
+  }
 }
 
 /**
@@ -46,6 +66,7 @@ export function startServer(script: string, env: Record<string, string> = {}, ti
       resolve({
         url: String(info.url),
         info,
+        usage: () => processUsage(child.pid),
         stop: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());
@@ -68,6 +89,9 @@ export interface LoadResult {
   bytesPerResponse: number;
   errors: number;
   non2xx: number;
+  /** With `server`: the server's CPU time per answer during the measured run, and its RSS after it. */
+  cpuMsPerResponse?: number;
+  rssMbAfter?: number;
 }
 
 export interface LoadOptions {
@@ -80,16 +104,33 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Ask for these paths (with query) in turn instead of the url's path, e.g. page after page. */
   paths?: string[];
+  /** Send these bodies in turn (e.g. a cart's cargo varied per request) instead of `body`. */
+  bodies?: string[];
+  /** The server under load: its CPU time per answer and its memory are reported. */
+  server?: RunningServer;
 }
 
 /** A short warm-up, then the measured run. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   let turn = 0;
   const paths = options.paths;
-  const requests = paths ? [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: paths[turn++ % paths.length] }) }] : undefined;
+  const bodies = options.bodies;
+  const requests =
+    paths || bodies
+      ? [
+          {
+            setupRequest: (request: Record<string, unknown>) => {
+              const next = turn++;
+              return { ...request, ...(paths ? { path: paths[next % paths.length] } : {}), ...(bodies ? { body: bodies[next % bodies.length] } : {}) };
+            },
+          },
+        ]
+      : undefined;
   const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 50, ...(requests ? { requests } : {}) };
   await autocannon({ ...base, duration: 2 });
+  const before = options.server?.usage();
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
+  const after = options.server?.usage();
   const responses = result.requests.total || 1;
   return {
     name: options.name,
@@ -99,16 +140,19 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     bytesPerResponse: Math.round(result.throughput.total / responses),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    ...(before && after ? { cpuMsPerResponse: Math.round(((after.cpuMs - before.cpuMs) / responses) * 100) / 100, rssMbAfter: after.rssMb } : {}),
   };
 }
 
 /** Prints results with each one's throughput as a share of the baseline's. */
 export function printTable(title: string, baseline: LoadResult, results: LoadResult[]): void {
   console.log(`\n${title}`);
-  console.log('| scenario | req/s | p50 ms | p99 ms | bytes/resp | vs hello-world | errors | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| scenario | req/s | p50 ms | p99 ms | bytes/resp | vs hello-world | errors | non-2xx | server CPU-ms/resp | server RSS MB after |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const result of [baseline, ...results]) {
     const ratio = ((result.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);
-    console.log(`| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.bytesPerResponse} | ${ratio}% | ${result.errors} | ${result.non2xx} |`);
+    console.log(
+      `| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.bytesPerResponse} | ${ratio}% | ${result.errors} | ${result.non2xx} | ${result.cpuMsPerResponse ?? ''} | ${result.rssMbAfter ?? ''} |`,
+    );
   }
 }

@@ -20,7 +20,9 @@ const app = await startServer('orders-server.ts', {}, 900_000);
 const info = app.info as { token: string; database: string; orders: number; seedMs: number; shopId: number; body: unknown };
 const auth = { authorization: `Bearer ${info.token}` };
 const gzip = { ...auth, 'accept-encoding': 'gzip, deflate' };
-const list = (label: string, query: string, headers: Record<string, string> = auth) => load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers, connections, durationSeconds: duration });
+const rssAfterStart = app.usage().rssMb;
+const list = (label: string, query: string, headers: Record<string, string> = auth) =>
+  load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers, connections, durationSeconds: duration, server: app });
 // All 2000 pages in turn: more than the embedded mode remembers (64 MB of ~80 KB pages), so
 // every page is read from the database (each starts after a remembered page's last id).
 const pages = Array.from({ length: 2000 }, (_, index) => `/v2/orders?list=0&perPage=50&deliveryType=1&page=${index + 1}`);
@@ -30,15 +32,25 @@ const rememberedPages = pages.slice(0, 600);
 // The problems list (its own index) has ~330 pages of 50: read with 10 page sizes, 3000
 // different pages in turn, so that none is remembered either.
 const problemPages = Array.from({ length: 300 }, (_, page) => Array.from({ length: 10 }, (_, size) => `/v2/orders?list=6&perPage=${45 + size}&page=${page + 1}`)).flat();
+// a fixed shuffle (the same in every run) of pages 1..2000 of the whole list, in 10 page sizes
+// so that ~20 000 different pages (~1.6 GB as assembled gzip) are far more than what is remembered
+let seed = 27;
+const randomPages = Array.from({ length: 20000 }, () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return `/v2/orders?list=0&perPage=${45 + (seed % 10)}&page=${1 + (Math.floor(seed / 16) % 2000)}`;
+});
 const results = [
   largeBody,
   await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
   await list('list=0&perPage=50&deliveryType=1, gzip', 'list=0&perPage=50&deliveryType=1', gzip),
   await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
   await list('list=5&perPage=50 (delivered), gzip', 'list=5&perPage=50', gzip),
-  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, gzip', url: `${app.url}/v2/orders`, paths: pages, headers: gzip, connections, durationSeconds: duration }),
-  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip', url: `${app.url}/v2/orders`, paths: rememberedPages, headers: gzip, connections, durationSeconds: duration }),
-  await load({ name: 'GET /v2/orders?list=6&perPage=45..54&page=1..300 in turn (problems), gzip', url: `${app.url}/v2/orders`, paths: problemPages, headers: gzip, connections, durationSeconds: duration }),
+  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, gzip', url: `${app.url}/v2/orders`, paths: pages, headers: gzip, connections, durationSeconds: duration, server: app }),
+  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, plain', url: `${app.url}/v2/orders`, paths: pages, headers: auth, connections, durationSeconds: duration, server: app }),
+  // random pages: no page is asked right after the one before it
+  await load({ name: 'GET /v2/orders?list=0&perPage=45..54&page=random 1..2000, gzip', url: `${app.url}/v2/orders`, paths: randomPages, headers: gzip, connections, durationSeconds: duration, server: app }),
+  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip', url: `${app.url}/v2/orders`, paths: rememberedPages, headers: gzip, connections, durationSeconds: duration, server: app }),
+  await load({ name: 'GET /v2/orders?list=6&perPage=45..54&page=1..300 in turn (problems), gzip', url: `${app.url}/v2/orders`, paths: problemPages, headers: gzip, connections, durationSeconds: duration, server: app }),
   await load({
     name: 'POST /v2/orders (priced, 3 products)',
     url: `${app.url}/v2/orders`,
@@ -47,9 +59,12 @@ const results = [
     body: JSON.stringify(info.body),
     connections,
     durationSeconds: duration,
+    server: app,
   }),
 ];
+const rssAfterLoad = app.usage().rssMb;
 await app.stop();
 
 console.log(`\nSeeded ${info.orders} orders in ${info.seedMs} ms.`);
+console.log(`Server RSS: ${rssAfterStart} MB after start (seeded in-process), ${rssAfterLoad} MB after the load above.`);
 printTable(`Orders on ${info.database} — ${info.orders} orders in one account, ${connections} connections, ${duration} s each (node ${process.version})`, baseline, results);

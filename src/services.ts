@@ -47,6 +47,7 @@ import { SupplyService } from './modules/fulfilment/supply-service.js';
 import { MovementReportService } from './modules/fulfilment/movement-report.js';
 import { SupplyStore } from './modules/fulfilment/supply-store.js';
 import { PickupService } from './modules/pickups/service.js';
+import { pickupCollection } from './modules/pickups/collection.js';
 import { PickupStore } from './modules/pickups/store.js';
 import { MarketplaceDirectory } from './modules/marketplaces/reference.js';
 import { MarketplaceService } from './modules/marketplaces/service.js';
@@ -198,7 +199,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     simulationStepSeconds: config.simulationStepSeconds,
     pollSeconds: config.trackingPollSeconds,
     secret: secretBox.derive('carrier-push'),
-  }, accounts);
+  }, accounts, pickupCollection(warehouses));
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
   carrierIntegrations.onDisconnected(carrierWebhooks);

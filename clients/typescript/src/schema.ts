@@ -3569,6 +3569,10 @@ export interface components {
                 /** @description Why the company refused */
                 message?: string;
             }[];
+            /** @description Extension: the brand the customer sees (the shop's, copied when the order was made) */
+            brand?: string;
+            /** @description Extension: the goods are kept at a fulfilment warehouse of the service */
+            fulfilment?: boolean;
         };
         /** @description Extension: the new order of each id */
         DuplicatedOrders: {

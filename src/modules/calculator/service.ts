@@ -11,17 +11,22 @@ import { distanceKm } from '../../carriers/geo.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
 import type { RegisteredCompany } from '../../carriers/registry.js';
 import { scaled } from '../../carriers/tariff/pricing.js';
-import type { CarrierQuote, Cargo, DeliveryType, PriceMode, QuotePlace, QuoteRequest } from '../../carriers/types.js';
+import type { CarrierQuote, DeliveryType, PriceMode, QuoteRequest } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { Locality } from '../localities/source.js';
 import type { Shop } from '../shops/schemas.js';
 import { AnswerCache, type Answer } from './answer-cache.js';
-import { JsonBody } from '../../platform/compression.js';
 import { buildCargo } from './cargo.js';
-import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks, type Commissions, type OrderMoney, type PriceRules } from './rules.js';
+import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks } from './rules.js';
 import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
-import { OWN_DRIVER, ownMethodId, pointsNear, priceKopecksOf, serves, type OwnMethod, type OwnPoint } from '../delivery-methods/rules.js';
+import { JsonAnswers } from './json-answer.js';
+import { ownOptions } from './own-options.js';
+import { cheapest, place, placeOf, pointTakes, priceRulesOf, toModel, type CompanyOption, type Context, type PointOption, type PointPrice } from './present.js';
+
+/** The widget area filters its map's points as the calculator does. */
+export { pointTakes } from './present.js';
+import { ownMethodId, pointsNear, serves, type OwnMethod } from '../delivery-methods/rules.js';
 
 export const DEFAULT_TIMEOUT_MS = 20000;
 /** isFar: how many of a company's nearest points to offer, and how far to look. */
@@ -30,12 +35,6 @@ const FAR_WITHIN_KM = 150;
 /** A far point is reached through the network's nearest hub: a working day more. */
 const FAR_EXTRA_DAYS = 1;
 const MARKETPLACE_SUPPLY_SERVICE = 19;
-/** Services a point must offer for a required service: 4 inspection, 6 partial buyout, 7 fitting. */
-const POINT_SERVICE_FLAGS: Record<number, keyof Pick<DeliveryPoint, 'checkupAvailable' | 'partialBuyoutAvailable' | 'fittingAvailable'>> = {
-  4: 'checkupAvailable',
-  6: 'partialBuyoutAvailable',
-  7: 'fittingAvailable',
-};
 
 export interface CalculationOptions {
   /** Only this delivery type (calculator/one's Type header; else body.type). */
@@ -48,6 +47,8 @@ export interface CalculationOptions {
   pointId?: number;
   /** An order's company whose drop-off point the order or its warehouse chose: offered even where it has no point near the sender. */
   dropOffChosenFor?: number;
+  /** The shop's widget settings when the caller has read them already (an order's quote reads them once). */
+  widget?: WidgetSettingsFull;
 }
 
 /** How one company's answer to a quote went: answered, failed, or missed the deadline. */
@@ -71,30 +72,6 @@ export interface DeliveryQuoteRequest extends CalculatorBody {
   dropOffPointId?: number | null;
 }
 
-interface Context {
-  sender: Locality;
-  recipient: Locality;
-  holidays: Set<string>;
-  today: string;
-  pickupType: number;
-  /** Companies whose drop-off point the shop's warehouse chose (Warehouse dropOffPoints), wherever it is. */
-  dropOffChosen: Set<number>;
-  cargo: Cargo;
-  priceMode: PriceMode;
-  money: OrderMoney;
-  orderKopecks: number;
-  shown: Set<number>;
-  required: Set<number>;
-  widget: WidgetSettingsFull | null;
-  hidePointFullInfo: boolean;
-}
-
-const COMMA = Buffer.from(',');
-const OPEN_ARRAY = Buffer.from('[');
-const CLOSE_ARRAY = Buffer.from(']');
-const CLOSE_POINTS = Buffer.from(']}');
-const CLOSE_OBJECT = Buffer.from('}');
-
 /** What the calculator needs of the kits area. */
 export interface KitLookup {
   get(scope: Scope, id: number): Promise<{ discount: number; products: Array<{ count: number; weight: number | null; priceDeclared: number | null; priceCod: number | null; dimensions: { width: number | null; height: number | null; length: number | null } }> }>;
@@ -114,50 +91,9 @@ export interface OwnMethodSource {
   methodsOf(accountId: number): Promise<OwnMethod[]>;
 }
 
-/** Days an order waits at a shop's own pickup point (the shop keeps it; the contract's hold days). */
-const OWN_HOLD_DAYS = 7;
-
-/** Point fragments kept (one per point of the dataset at most). */
-const POINT_FRAGMENTS = 200_000;
-
-interface PointDates {
-  deliveryDate: { from: string; to: string };
-  deliveryDays: { min: number; max: number };
-}
-
-interface PointOption {
-  point: DeliveryPoint;
-  isFar: boolean;
-  /** The company's dates, or later ones for a far point. */
-  dates: PointDates;
-  deliveryKopecks: number;
-  totalKopecks: number;
-  codKopecks: number;
-}
-
-/** One company and type of a calculation, before it is shaped as a model or as JSON text. */
-interface CompanyOption {
-  company: DeliveryCompanyResult;
-  points: PointOption[] | null;
-  holdDays: number;
-  idsOnly: boolean;
-  /** An own method's pickup points come priced in `company.points`; this is their price (onlyCheap). */
-  ownTotalKopecks?: number;
-}
-
-function toModel(option: CompanyOption): DeliveryCompanyResult {
-  if (!option.points) return option.company;
-  const { company } = option;
-  return {
-    ...company,
-    points: option.idsOnly
-      ? option.points.map((item) => item.point.id)
-      : option.points.map((item) => presentPoint(item.point, company.deliveryCompanyName, company.deliveryDriver, item.dates, option.holdDays, item.codKopecks, item.deliveryKopecks, item.totalKopecks, item.isFar)),
-  };
-}
-
 export class CalculatorService {
-  private readonly pointFragments = new Map<number, Buffer>();
+  /** The fast JSON path's point pieces, made once per process. */
+  private readonly json = new JsonAnswers();
   private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
   private readonly answers: AnswerCache;
 
@@ -235,14 +171,7 @@ export class CalculatorService {
         options.onCompanyFailed?.(companyId, reason);
       },
     });
-    const parts: Buffer[] = [Buffer.from('{"1":')];
-    this.optionsParts(found['1'], parts);
-    parts.push(Buffer.from(',"2":'));
-    this.optionsParts(found['2'], parts);
-    parts.push(Buffer.from(',"3":'));
-    this.optionsParts(found['3'], parts);
-    parts.push(CLOSE_OBJECT);
-    const answer = JsonBody.of(Buffer.concat(parts));
+    const answer = this.json.answer(found);
     if (key !== null && complete) this.answers.set(key, answer);
     return answer;
   }
@@ -263,18 +192,18 @@ export class CalculatorService {
   async calculateOneJson(scope: Scope, shop: Shop | null, body: CalculatorBody, type: DeliveryType, companyId: number | string, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<string> {
     const found = await this.options(scope, shop, body, { type, companyIds: [companyId], onCompanyFailed });
     const option = found[String(type) as '1' | '2' | '3'][0];
-    return option ? this.optionJson(option) : '[]';
+    return option ? this.json.optionJson(option) : '[]';
   }
 
   private async options(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
     const result: Record<'1' | '2' | '3', CompanyOption[]> = { '1': [], '2': [], '3': [] };
-    const context = await this.context(scope, shop, body);
+    const context = await this.context(scope, shop, body, options.widget);
     if (!context) return result;
 
     const type = options.type ?? (body.type as DeliveryType | undefined);
     const wantedIds = options.companyIds ?? body.companyIds;
     const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
-    const ownOptions = this.ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds);
+    const ownMethodOptions = ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds, (days) => this.dates(context, days));
     const eligible = (await this.reference.registry.companiesOf(scope.accountId)).filter(({ company }) => {
       if (wantedIds && !wantedIds.includes(company.id)) return false;
       if (hidden.has(company.id)) return false;
@@ -313,133 +242,9 @@ export class CalculatorService {
         if (item) result[String(quote.type) as '1' | '2' | '3'].push(item);
       }
     }
-    for (const option of ownOptions) result[String(option.company.points ? 1 : option.company.isPost ? 3 : 2) as '1' | '2' | '3'].push(option);
+    for (const option of ownMethodOptions) result[String(option.company.points ? 1 : option.company.isPost ? 3 : 2) as '1' | '2' | '3'].push(option);
     if (body.onlyCheap) for (const key of ['1', '2', '3'] as const) result[key] = cheapest(result[key]);
     return result;
-  }
-
-  /**
-   * The account's own methods that serve the recipient: priced by their brackets (the
-   * parcel's actual weight, the order sum as widget rules count it), no commissions (the shop
-   * collects payment itself), no remote call.
-   */
-  private ownOptions(methods: OwnMethod[], context: Context, type: DeliveryType | undefined, wantedIds: Array<number | string> | undefined): CompanyOption[] {
-    const options: CompanyOption[] = [];
-    const onDelivery = context.money.codKopecks + context.money.clientPriceKopecks;
-    for (const method of methods) {
-      const id = ownMethodId(method.accountId, method.id);
-      if (wantedIds && !wantedIds.includes(id)) continue;
-      if (type !== undefined && method.type !== type) continue;
-      // own methods offer no additional services
-      if (context.required.size > 0) continue;
-      if (onDelivery > 0 && !method.cashPaymentAvailable && !method.cardPaymentAvailable) continue;
-      if (!serves(method, placeOf(context.recipient), placeOf(context.sender))) continue;
-      const net = priceKopecksOf(method, context.cargo.weightGrams, context.orderKopecks);
-      if (net === null) continue;
-      const total = context.widget ? applyPriceRules(net, priceRulesOf(context.widget), { type: method.type, companyId: 0, orderKopecks: context.orderKopecks }) : net;
-      const dates = this.dates(context, method.days);
-      const company: DeliveryCompanyResult = {
-        deliveryCompanyId: id,
-        deliveryCompanyName: method.name,
-        deliveryCompanyLogo: null,
-        tariffName: null,
-        pickupCompanyId: id,
-        deliveryDriver: OWN_DRIVER,
-        deliveryDays: dates.deliveryDays,
-        deliveryPlanDays: method.days,
-        deliveryDate: dates.deliveryDate,
-        services: {},
-        priceCommissionDeclared: 0,
-        percentCommissionDeclared: 0,
-        priceCommissionCod: 0,
-        percentCommissionCod: 0,
-        priceCommissionCodCard: 0,
-        percentCommissionCodCard: 0,
-        priceCommissionAcquiring: 0,
-        percentCommissionAcquiring: 0,
-        isPost: method.type === 3,
-        specificity: [],
-      };
-      if (method.type === 1) {
-        const near = pointsNear(method, context.recipient);
-        if (near.length === 0) continue;
-        company.points = context.hidePointFullInfo ? near.map((point) => point.id) : near.map((point) => presentOwnPoint(point, method, company, net, total));
-        options.push({ company, points: null, holdDays: OWN_HOLD_DAYS, idsOnly: context.hidePointFullInfo, ownTotalKopecks: total });
-        continue;
-      }
-      company.cashPaymentAvailable = method.cashPaymentAvailable;
-      company.cardPaymentAvailable = method.cardPaymentAvailable;
-      company.priceDelivery = toRoubles(net);
-      company.totalPrice = toRoubles(total);
-      if (method.type === 2) {
-        company.isExpress = false;
-        company.timeSelectAvailable = false;
-      }
-      options.push({ company, points: null, holdDays: 0, idsOnly: false, ownTotalKopecks: total });
-    }
-    return options;
-  }
-
-  /** JSON of options as byte parts: point fragments are UTF-8 once per process, the per-call parts once per distinct value. */
-  private optionsParts(options: CompanyOption[], parts: Buffer[]): void {
-    parts.push(OPEN_ARRAY);
-    options.forEach((option, index) => {
-      if (index > 0) parts.push(COMMA);
-      this.optionParts(option, parts);
-    });
-    parts.push(CLOSE_ARRAY);
-  }
-
-  private optionParts(option: CompanyOption, parts: Buffer[]): void {
-    const head = JSON.stringify(option.company);
-    if (!option.points) {
-      parts.push(Buffer.from(head));
-      return;
-    }
-    if (option.idsOnly) {
-      parts.push(Buffer.from(`${head.slice(0, -1)},"points":[${option.points.map((item) => item.point.id).join(',')}]}`));
-      return;
-    }
-    parts.push(Buffer.from(`${head.slice(0, -1)},"points":[`));
-    const sharedByDates = new Map<PointDates, string>();
-    const tails = new Map<string, Buffer>();
-    option.points.forEach((item, index) => {
-      if (index > 0) parts.push(COMMA);
-      parts.push(this.pointFragment(item.point, option));
-      let shared = sharedByDates.get(item.dates);
-      if (shared === undefined) {
-        shared = `,"deliveryDays":${JSON.stringify(item.dates.deliveryDays)},"deliveryDate":${JSON.stringify(item.dates.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
-        sharedByDates.set(item.dates, shared);
-      }
-      const tail = `${shared},"priceCommissionCod":${toRoubles(item.codKopecks)},"priceDelivery":${toRoubles(item.deliveryKopecks)},"totalPrice":${toRoubles(item.totalKopecks)},"isFar":${item.isFar}}`;
-      let bytes = tails.get(tail);
-      if (!bytes) {
-        bytes = Buffer.from(tail);
-        tails.set(tail, bytes);
-      }
-      parts.push(bytes);
-    });
-    parts.push(CLOSE_POINTS);
-  }
-
-  private optionJson(option: CompanyOption): string {
-    const parts: Buffer[] = [];
-    this.optionParts(option, parts);
-    return Buffer.concat(parts).toString('utf8');
-  }
-
-  /** The unchanging fields of a point in the calculator's shape, as UTF-8 JSON without its closing brace. */
-  private pointFragment(point: DeliveryPoint, option: CompanyOption): Buffer {
-    const key = point.id;
-    let bytes = this.pointFragments.get(key);
-    if (bytes === undefined) {
-      const model = presentPoint(point, option.company.deliveryCompanyName, option.company.deliveryDriver, { deliveryDate: { from: '', to: '' }, deliveryDays: { min: 0, max: 0 } }, 0, 0, 0, 0, false);
-      const { deliveryDays: _days, deliveryDate: _date, deliveryHoldDays: _hold, priceCommissionCod: _cod, priceDelivery: _delivery, totalPrice: _total, isFar: _far, ...fixed } = model;
-      bytes = Buffer.from(JSON.stringify(fixed).slice(0, -1));
-      if (this.pointFragments.size >= POINT_FRAGMENTS) this.pointFragments.clear();
-      this.pointFragments.set(key, bytes);
-    }
-    return bytes;
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
@@ -447,7 +252,9 @@ export class CalculatorService {
     // a pickup point, or the post office a post order names (companies price to it: Russian Post's index-to)
     const pointId = (request.deliveryType === 1 || request.deliveryType === 3) && request.pointId ? request.pointId : undefined;
     const dropOffChosenFor = request.dropOffPointId && typeof request.companyId === 'number' ? request.companyId : undefined;
-    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId, dropOffChosenFor });
+    // read once for the quote's context and for the free-delivery threshold
+    const widget = shop && (request.applyWidgetSettings || request.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : undefined;
+    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId, dropOffChosenFor, widget });
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
     if (!company) return null;
     let chosen: DeliveryCompanyResult = company;
@@ -456,7 +263,7 @@ export class CalculatorService {
       if (!points.length) return null;
       chosen = { ...company, points };
     }
-    return { ...chosen, deliveryCostThresholds: await this.thresholds(scope, shop, request, chosen) };
+    return { ...chosen, deliveryCostThresholds: await this.thresholds(scope, shop, request, chosen, widget) };
   }
 
   /**
@@ -465,10 +272,10 @@ export class CalculatorService {
    * rules without the free-delivery step). Both null unless the order applies widget settings
    * and the shop has such a threshold.
    */
-  private async thresholds(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, option: DeliveryCompanyResult): Promise<OrderQuote['deliveryCostThresholds']> {
+  private async thresholds(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, option: DeliveryCompanyResult, known?: WidgetSettingsFull): Promise<OrderQuote['deliveryCostThresholds']> {
     const none = { deliveryCost: null, threshold: null };
     if (!shop || !request.applyWidgetSettings) return none;
-    const widget = await this.widgetSettings.forShop(scope, shop.id);
+    const widget = known ?? (await this.widgetSettings.forShop(scope, shop.id));
     if (widget.freeDeliveryFrom === null) return none;
     const point = option.points?.find((item): item is CalculatorPoint => typeof item !== 'number');
     // the same commission the option's totalPrice assumed: cash where taken, else card
@@ -521,7 +328,7 @@ export class CalculatorService {
     return answer;
   }
 
-  private async context(scope: Scope, shop: Shop | null, body: CalculatorBody): Promise<Context | null> {
+  private async context(scope: Scope, shop: Shop | null, body: CalculatorBody, known?: WidgetSettingsFull): Promise<Context | null> {
     const problems = new FieldErrorCollector();
     const localities = this.reference.localities;
     let sender: Locality | undefined;
@@ -555,7 +362,7 @@ export class CalculatorService {
     const recipient = localities.find({ countryCode: to.countryCode, fias: to.cityFias, name: to.cityName, region: to.region, zipCode: to.zipCode });
     if (!recipient) return null;
 
-    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
+    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? (known ?? (await this.widgetSettings.forShop(scope, shop.id))) : null;
     const defaults =
       widget && body.applyDefaultDimensions
         ? {
@@ -661,17 +468,24 @@ export class CalculatorService {
     const points = onlyPointId === undefined ? found : found.filter(({ point }) => point.id === onlyPointId);
     if (points.length === 0) return null;
     const farDates = this.dates(context, { min: quote.days.min + FAR_EXTRA_DAYS, max: quote.days.max + FAR_EXTRA_DAYS });
+    // one price per kind of point, way of payment and distance, not one per point
+    const prices = new Map<number, PointPrice>();
     const presented: PointOption[] = points.map(({ point, isFar }) => {
-      const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
       const cash = point.cashPaymentAvailable;
-      return {
-        point,
-        isFar,
-        dates: isFar ? farDates : dates,
-        deliveryKopecks: delivery,
-        totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
-        codKopecks: cash ? commissions.codCash : commissions.codCard,
-      };
+      const key = point.type * 4 + (cash ? 2 : 0) + (isFar ? 1 : 0);
+      let price = prices.get(key);
+      if (!price) {
+        const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
+        price = {
+          isFar,
+          dates: isFar ? farDates : dates,
+          deliveryKopecks: delivery,
+          totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
+          codKopecks: cash ? commissions.codCash : commissions.codCard,
+        };
+        prices.set(key, price);
+      }
+      return { point, price };
     });
     return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
   }
@@ -741,145 +555,6 @@ export class CalculatorService {
   private serviceName(id: number): string {
     return this.reference.services.find((service) => service.id === id)?.name ?? `Service ${id}`;
   }
-}
-
-function place(locality: Locality): QuotePlace {
-  return { latitude: locality.latitude, longitude: locality.longitude, regionCode: locality.regionCode, localityId: locality.id, population: locality.population, name: locality.name, postalCode: locality.zip, countryCode: locality.countryCode };
-}
-
-function placeOf(locality: Locality) {
-  return { id: locality.id, fias: locality.fias, latitude: locality.latitude, longitude: locality.longitude };
-}
-
-/** A shop's own pickup point in the calculator's shape (company id a string, convention 12). */
-function presentOwnPoint(point: OwnPoint, method: OwnMethod, company: DeliveryCompanyResult, netKopecks: number, totalKopecks: number): CalculatorPoint {
-  return {
-    id: point.id,
-    name: point.name,
-    longitude: String(point.longitude),
-    latitude: String(point.latitude),
-    type: 1,
-    description: point.description,
-    address: point.address,
-    schedule: point.schedule,
-    metro: null,
-    district: null,
-    photos: null,
-    fittingAvailable: false,
-    checkupAvailable: false,
-    partialBuyoutAvailable: false,
-    cashPaymentAvailable: method.cashPaymentAvailable,
-    cardPaymentAvailable: method.cardPaymentAvailable,
-    union: `own-${point.id}`,
-    deliveryCompanyId: company.deliveryCompanyId,
-    deliveryCompanyName: company.deliveryCompanyName,
-    deliveryDriver: OWN_DRIVER,
-    deliveryDays: company.deliveryDays,
-    deliveryDate: company.deliveryDate,
-    deliveryHoldDays: OWN_HOLD_DAYS,
-    priceCommissionCod: 0,
-    priceDelivery: toRoubles(netKopecks),
-    totalPrice: toRoubles(totalKopecks),
-    isFar: false,
-    zipCode: point.zipCode,
-  };
-}
-
-function priceRulesOf(widget: WidgetSettingsFull): PriceRules {
-  return {
-    rules: widget.priceRules,
-    freeDeliveryFromKopecks: widget.freeDeliveryFrom === null ? null : toKopecks(widget.freeDeliveryFrom),
-    rounding: widget.rounding ? { stepKopecks: toKopecks(widget.rounding.step), mode: widget.rounding.mode } : null,
-  };
-}
-
-/** Whether a point takes the parcel: its size, weight and COD limits, payment, and the required services it must offer. */
-export function pointTakes(point: DeliveryPoint, context: Pick<Context, 'cargo' | 'money' | 'required'>): boolean {
-  const { limits } = point;
-  const { cargo } = context;
-  const weightKg = cargo.weightGrams / 1000;
-  if (limits.maxWeight !== null && weightKg > limits.maxWeight) return false;
-  if (limits.minWeight !== null && weightKg < limits.minWeight) return false;
-  if (limits.maxVolume !== null && cargo.volumeCm3 / 1e6 > limits.maxVolume) return false;
-  for (const parcel of cargo.places) {
-    if (!parcel.sidesCm) continue;
-    const [a, b, c] = parcel.sidesCm;
-    if (limits.maxSizeA !== null && a > limits.maxSizeA) return false;
-    if (limits.maxSizeB !== null && b > limits.maxSizeB) return false;
-    if (limits.maxSizeC !== null && c > limits.maxSizeC) return false;
-    if (limits.maxSizeSum !== null && a + b + c > limits.maxSizeSum) return false;
-  }
-  const onDelivery = context.money.codKopecks + context.money.clientPriceKopecks;
-  if (onDelivery > 0) {
-    if (!point.cashPaymentAvailable && !point.cardPaymentAvailable) return false;
-    if (limits.maxCod !== null && onDelivery > limits.maxCod * 100) return false;
-  }
-  for (const id of context.required) {
-    const flag = POINT_SERVICE_FLAGS[id];
-    if (flag && !point[flag]) return false;
-  }
-  return true;
-}
-
-function presentPoint(
-  point: DeliveryPoint,
-  companyName: string,
-  driver: string,
-  dates: { deliveryDate: { from: string; to: string }; deliveryDays: { min: number; max: number } },
-  holdDays: number,
-  codKopecks: number,
-  deliveryKopecks: number,
-  totalKopecks: number,
-  isFar: boolean,
-): CalculatorPoint {
-  return {
-    id: point.id,
-    name: point.name,
-    longitude: String(point.longitude),
-    latitude: String(point.latitude),
-    type: point.type,
-    description: point.description,
-    address: point.address,
-    schedule: point.schedule,
-    metro: point.metro,
-    district: point.district,
-    photos: point.photos,
-    fittingAvailable: point.fittingAvailable,
-    checkupAvailable: point.checkupAvailable,
-    partialBuyoutAvailable: point.partialBuyoutAvailable,
-    cashPaymentAvailable: point.cashPaymentAvailable,
-    cardPaymentAvailable: point.cardPaymentAvailable,
-    union: point.union,
-    deliveryCompanyId: point.companyId,
-    deliveryCompanyName: companyName,
-    deliveryDriver: driver,
-    deliveryDays: dates.deliveryDays,
-    deliveryDate: dates.deliveryDate,
-    deliveryHoldDays: holdDays,
-    priceCommissionCod: toRoubles(codKopecks),
-    priceDelivery: toRoubles(deliveryKopecks),
-    totalPrice: toRoubles(totalKopecks),
-    isFar,
-    zipCode: point.zipCode,
-  };
-}
-
-/** Lowest price of an option: its total, or its cheapest point's. */
-function lowestPrice(option: CompanyOption): number {
-  if (option.ownTotalKopecks !== undefined) return option.ownTotalKopecks / 100;
-  if (!option.points) return option.company.totalPrice ?? Number.POSITIVE_INFINITY;
-  let lowest = Number.POSITIVE_INFINITY;
-  for (const item of option.points) lowest = Math.min(lowest, item.totalKopecks / 100);
-  return lowest;
-}
-
-/** onlyCheap: the cheapest option(s) of a type; for pickup points, only the points at that price. */
-function cheapest(options: CompanyOption[]): CompanyOption[] {
-  if (options.length === 0) return options;
-  const low = Math.min(...options.map(lowestPrice));
-  return options
-    .filter((option) => lowestPrice(option) === low)
-    .map((option) => (option.points ? { ...option, points: option.points.filter((item) => item.totalKopecks / 100 === low) } : option));
 }
 
 /** "Россия, г Москва" / "Москва, ул. ..." -> the locality part of a one-line address. */

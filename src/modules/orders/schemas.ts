@@ -269,6 +269,9 @@ export const Order = Type.Object(
     commentForAssembly: NullableString,
     documentsForWarehouse: NullableString,
     tasks: Type.Array(Type.Object({ type: Type.String({ description: 'return | extend-hold' }), date: Type.String(), status: Type.String({ description: 'requested | done | refused (a return is done when the parcel is back with the sender, 72; an extension is done when the company granted it)' }), days: Type.Optional(Type.Integer()), message: Type.Optional(Type.String({ description: 'Why the company refused' })) })),
+    // sent since issue 5 but never published: the schema now says what the stored document holds
+    brand: Type.Optional(Type.String({ description: "Extension: the brand the customer sees (the shop's, copied when the order was made)" })),
+    fulfilment: Type.Optional(Type.Boolean({ description: 'Extension: the goods are kept at a fulfilment warehouse of the service' })),
   },
   { description: 'Order' },
 );

@@ -5,7 +5,7 @@ import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
 import type { PageStart } from '../../platform/list-positions.js';
-import { WriteBatcher } from '../../platform/db/write-batch.js';
+import { writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
 import { packObject, unpackObject } from '../../platform/json-pieces.js';
 import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
@@ -143,7 +143,7 @@ export class OrderStore {
   constructor(
     readonly db: Kysely<Tables>,
     private readonly kind: DatabaseKind,
-    private readonly writes = new WriteBatcher(db, kind),
+    private readonly writes: WriteBatcher = writeBatcherOf(db, kind),
   ) {}
 
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {

@@ -9,12 +9,12 @@ import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
-import { CarrierError, type Cargo, type ShipmentAddress, type ShipmentDetails, type ShipmentGoods, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
-import { toKopecks } from '../../platform/money.js';
-import { buildCargo } from '../calculator/cargo.js';
+import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
+import { shipmentCargo, shipmentDetails } from './shipment-request.js';
+import { trackingRecordOf } from './tracking-record.js';
 import type { OwnStatusBody, PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, isOwnMethodOrder, REGISTER_JOB, type OrderService } from './service.js';
 import { acceptsCarrierStatus, afterRegistration, CARRIER_STATUSES, FINAL_STATUSES, paymentTypeAfterDelivery, STATUS } from './state.js';
@@ -63,8 +63,6 @@ export interface AccountZones {
 export type PickupCollection = (accountId: number, doc: OrderDoc) => Promise<boolean>;
 
 export class TrackingService {
-  private collectedByPickup: PickupCollection = async () => false;
-
   constructor(
     private readonly store: OrderStore,
     private readonly orders: OrderService,
@@ -72,12 +70,9 @@ export class TrackingService {
     private readonly jobs: JobQueue,
     private readonly options: TrackingOptions,
     private readonly accounts: AccountZones,
+    /** The pickups area says which orders wait for a pickup (it knows the warehouses' pickup types: pickups/collection.ts). */
+    private readonly collectedByPickup: PickupCollection,
   ) {}
-
-  /** The pickups area says which orders wait for a pickup (it knows the warehouses' pickup types). */
-  connectPickups(collectedByPickup: PickupCollection): void {
-    this.collectedByPickup = collectedByPickup;
-  }
 
   /**
    * A pickup collected these orders: each still at 13 becomes 14 (Shipped by sender) and a
@@ -491,56 +486,7 @@ export class TrackingService {
     }
     const record = await this.store.find(scope.accountId, { id, cmsId: query.cmsId, trackNumber: query.trackNumber }, scope.shopKeyShopId);
     if (!record) throw notFound('Order');
-    const doc = parseDoc(record.doc);
-    const company = this.reference.registry.get(record.companyId)?.company;
-    const point = doc.delivery.point;
-    // a shop's own point is none of the reference data's
-    const known = point && !isOwnMethodOrder(doc) ? this.reference.registry.point(point.id) : undefined;
-    const address = doc.delivery.type === 1 ? null : [doc.deliveryAddress.zipCode, doc.deliveryAddress.city.name, doc.deliveryAddress.street, doc.deliveryAddress.house, doc.deliveryAddress.flat ? `кв. ${doc.deliveryAddress.flat}` : null].filter(Boolean).join(', ') || null;
-    const name = company?.name ?? doc.delivery.company.name ?? '';
-    return {
-      id: record.id,
-      cmsId: doc.cmsId,
-      brand: doc.brand,
-      statusHistory: doc.statusHistory,
-      trackNumber: doc.trackNumber,
-      trackingUrl: doc.trackingUrl,
-      isPost: company?.isPost === true || point?.isPost === true,
-      withCod: doc.priceCod > 0,
-      delivery: {
-        type: doc.delivery.type,
-        totalPrice: doc.delivery.totalPrice,
-        company: name,
-        holdDays: point ? String(point.holdDays) : null,
-        logo: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="4" y="26" font-size="16">${name.replace(/[<&>]/g, '')}</text></svg>`).toString('base64'),
-        date: doc.delivery.date,
-      },
-      address,
-      cityPhoto: null,
-      ...(point
-        ? {
-            point: {
-              id: point.id,
-              name: point.name,
-              longitude: point.longitude,
-              latitude: point.latitude,
-              type: point.type,
-              description: point.description,
-              photos: point.photos ?? [],
-              address: point.address,
-              schedule: point.schedule,
-              district: known?.district ?? null,
-              metro: known?.metro?.slice(0, 3) ?? [],
-              cashPaymentAvailable: known?.cashPaymentAvailable ?? doc.delivery.cashPaymentAvailable,
-              cardPaymentAvailable: known?.cardPaymentAvailable ?? doc.delivery.cardPaymentAvailable,
-              fittingAvailable: known?.fittingAvailable ?? doc.delivery.fittingAvailable,
-              checkupAvailable: known?.checkupAvailable ?? doc.delivery.checkupAvailable,
-              partialBuyoutAvailable: known?.partialBuyoutAvailable ?? doc.delivery.partialBuyoutAvailable,
-              isDropOff: false,
-            },
-          }
-        : {}),
-    };
+    return trackingRecordOf(record.id, parseDoc(record.doc), record.companyId, this.reference);
   }
 }
 
@@ -550,83 +496,5 @@ function returnFromOf(doc: OrderDoc): 42 | 44 | null {
   return doc.statusHistory.some((item) => item.code === STATUS.delivered) ? STATUS.delivered : STATUS.atPoint;
 }
 
-/** Who and where, for a real company's registration (the simulated ones read only the locality). */
-function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: string | null): ShipmentDetails {
-  const address = (from: { city: { countryCode?: string | null; name?: string | null; region?: string | null }; street: string | null; house: string | null; flat: string | null }, postalCode: string | null): ShipmentAddress => ({
-    countryCode: from.city.countryCode ?? 'RU',
-    postalCode,
-    city: from.city.name ?? '',
-    region: from.city.region ?? null,
-    street: from.street,
-    house: from.house,
-    flat: from.flat,
-  });
-  const dimensions = doc.dimensions as { length?: number | null; width?: number | null; height?: number | null };
-  const sides = [dimensions.length, dimensions.width, dimensions.height].map((value) => Number(value ?? 0)).sort((a, b) => b - a);
-  return {
-    number: doc.cmsId ?? String(orderId),
-    recipient: { fullName: doc.recipient.fullName, phone: doc.recipient.phone, email: doc.recipient.email ?? null },
-    address: address(doc.deliveryAddress, doc.deliveryAddress.zipCode ?? null),
-    sender: { name: doc.sender.fullName ?? doc.brand, phone: doc.sender.phone ?? null, address: doc.senderAddress ? address(doc.senderAddress, null) : null },
-    pointCode,
-    pointType: doc.delivery.point?.type ?? null,
-    sidesCm: sides.every((side) => side > 0) ? [sides[0], sides[1], sides[2]] : null,
-    comment: doc.comment ?? null,
-    ...shipmentGoods(orderId, doc),
-    tariffName: doc.delivery.company.tariff ?? null,
-  };
-}
-
-const given = (value: number | null | undefined) => (value === null || value === undefined || value <= 0 ? undefined : value);
-const sidesGiven = (sides: { width: number | null; height: number | null; length: number | null }) => ({ width: given(sides.width), height: given(sides.height), length: given(sides.length) });
-
-/**
- * The parcel as the calculator priced it: the same cargo rules (places, else the goods
- * stacked, else the order's sizes), so a company registers the places and sizes it quoted.
- */
-function shipmentCargo(doc: OrderDoc): Cargo {
-  return buildCargo(
-    {
-      products: doc.products.map((line) => ({ weight: line.weight ?? undefined, dimensions: sidesGiven(line.dimensions), count: line.count })),
-      places: doc.places.map((place) => ({ weight: place.weight ?? undefined, dimensions: sidesGiven(place.dimensions) })),
-      weight: given(doc.dimensions.factWeight) ?? given(doc.dimensions.weight),
-      dimensions: sidesGiven(doc.dimensions),
-      itemCount: doc.dimensions.places ?? undefined,
-    },
-    null,
-  );
-}
-
-/**
- * The goods per unit and the delivery charge, so that what a company collects adds up to the
- * order's COD exactly: each unit pays its price less its discount, scaled down (to the kopeck,
- * rounding down) by the order's own discount; the kopecks the rounding leaves go with the
- * delivery charge. Prepaid orders (COD 0) collect nothing for the goods.
- */
-export function shipmentGoods(orderId: number, doc: OrderDoc): { goods: ShipmentGoods[]; deliveryCodKopecks: number } {
-  const codKopecks = toKopecks(doc.priceCod);
-  const delivery = Math.min(codKopecks, Math.max(0, toKopecks(doc.clientPrice ?? 0) - toKopecks(doc.clientPrePay ?? 0)));
-  const goodsTarget = codKopecks - delivery;
-  const declaredTotal = declaredValueKopecks(doc.products, doc.priceDeclared);
-  if (doc.products.length === 0) {
-    return { goods: [{ name: `Товары заказа ${orderId}`, article: String(orderId), count: 1, codKopecks: goodsTarget, declaredKopecks: declaredTotal, weightGrams: null, vat: null }], deliveryCodKopecks: delivery };
-  }
-  const units = doc.products.reduce((sum, line) => sum + line.count, 0);
-  const linesCod = doc.products.reduce((sum, line) => sum + Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount)) * line.count, 0);
-  const linesDeclared = doc.products.reduce((sum, line) => sum + toKopecks(line.priceDeclared) * line.count, 0);
-  const goods = doc.products.map((line, index): ShipmentGoods => {
-    const unitCod = Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount));
-    return {
-      name: line.name ?? line.vendorCode ?? `Товар ${index + 1}`,
-      article: line.vendorCode ?? (line.id === null ? String(index + 1) : String(line.id)),
-      count: line.count,
-      codKopecks: linesCod > 0 ? Math.floor((unitCod * goodsTarget) / linesCod) : 0,
-      // an order-level declared value without per-line ones is spread evenly over the units
-      declaredKopecks: linesDeclared > 0 ? toKopecks(line.priceDeclared) : Math.floor(declaredTotal / Math.max(1, units)),
-      weightGrams: line.weight === null ? null : Math.round(line.weight * 1000),
-      vat: line.vat,
-    };
-  });
-  const collected = goods.reduce((sum, line) => sum + line.codKopecks * line.count, 0);
-  return { goods, deliveryCodKopecks: delivery + (goodsTarget - collected) };
-}
+/** Kept here for the callers of before the split. */
+export { shipmentGoods } from './shipment-request.js';

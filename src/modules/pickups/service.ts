@@ -77,7 +77,6 @@ export class PickupService {
     private readonly jobs: JobQueue,
     private readonly options: PickupOptions,
   ) {
-    tracking.connectPickups((accountId, doc) => this.collectedByPickup(accountId, doc));
     warehouses.addUsageCheck(async (scope, warehouseId) => ((await this.store.countAt(scope.accountId, warehouseId)) > 0 ? ['its pickups'] : []));
   }
 
@@ -300,18 +299,6 @@ export class PickupService {
    * named day by consolidated pickup or direct shipment (named in the order, else the
    * warehouse's default). Without a pickup date no pickup could ever cover it: it goes on as before.
    */
-  private async collectedByPickup(accountId: number, doc: OrderDoc): Promise<boolean> {
-    if (doc.warehouseId === null || !doc.pickup.date) return false;
-    let warehouse: Warehouse;
-    try {
-      warehouse = await this.warehouses.get(processScope(accountId), doc.warehouseId);
-    } catch {
-      return false;
-    }
-    const type = doc.pickup.type ?? warehouse.pickupType;
-    return warehouse.type === WAREHOUSE_TYPE.own && (type === 3 || type === 4);
-  }
-
   /** The orders a current pickup covers: its warehouse's at 13 leaving that day, of its company (4) or of every consolidating company (3). */
   private async covered(accountId: number, pickup: PickupRecord, warehouse: Warehouse): Promise<OrderView[]> {
     const companyIds = pickup.type === 4 ? [pickup.companyId] : (await this.offersAt(accountId, warehouse, 3)).map((offer) => offer.id);

@@ -75,7 +75,7 @@ export class BillingService {
     private readonly orders: OrderService,
     private readonly jobs: JobQueue,
     private readonly options: { period: BillingPeriodKind; rates: BillingRates },
-    /** Where bill lines come from (deliveries, fulfilment, storage here; pickups by their area). */
+    /** Where bill lines come from (deliveries, fulfilment, storage here; pickups by their area), declared where the services are wired. */
     private readonly sources: readonly ChargeSource[],
   ) {}
 

@@ -12,7 +12,8 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type SqliteDatabase, type SqliteStatement, type UnknownRow } from 'kysely';
 import type { Tables } from './tables.js';
-import { ObservedDialect, type WriteObserver } from './driver.js';
+import { ObservedDialect, type GroupWrite, type WriteObserver } from './driver.js';
+import { writeBatcherOf } from './write-batch.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -184,7 +185,7 @@ function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync 
   const connection = sqliteCall(() => new DatabaseSync(file));
   const pragma = (setting: string) => sqliteCall(() => connection.exec(`pragma ${setting}`));
   pragma('journal_mode = WAL');
-  // Group commit (write-batch.ts) shares one sync among the writes arriving together, which
+  // Group commit (write-batch.ts, for single statements too) shares one sync among the writes arriving together, which
   // is what makes FULL affordable as the default.
   pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   pragma('foreign_keys = ON');
@@ -231,8 +232,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
     const connection = openSqlite(file, options.sqliteSynchronous ?? 'full');
-    const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), { groupCommit: true, observer: () => observer });
-    return asDatabase('sqlite', new Kysely<Tables>({ dialect: observed, plugins: [new YieldToEventLoop()] }), (next) => (observer = next));
+    let group: GroupWrite | undefined;
+    const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), { groupCommit: true, observer: () => observer, group: () => group });
+    const db = new Kysely<Tables>({ dialect: observed, plugins: [new YieldToEventLoop()] });
+    const batcher = writeBatcherOf(db, 'sqlite');
+    group = (query) => batcher.statement(query);
+    return asDatabase('sqlite', db, (next) => (observer = next));
   }
 
   const pool = new pg.Pool({

@@ -4,16 +4,14 @@
  *
  * - Group commit of single statements (SQLite). With `synchronous=FULL` every commit waits for
  *   the disk; a write that is not in a transaction of its own (most creates and updates) was
- *   its own commit. Such writes arriving in one turn of the event loop now share one
- *   transaction, each in its own savepoint: a failing one is undone alone and its caller gets
- *   its error; every caller is answered after the shared COMMIT, so an acknowledged write is
- *   on disk. (Writes of several statements use write-batch.ts the same way.)
+ *   its own commit. Such a write is handed to `group` (write-batch.ts, the one group-commit
+ *   path): it joins the writes of several statements arriving in the same turn of the event
+ *   loop, each in its own savepoint, under one COMMIT.
  *
  * - A write observer (idempotency keys): after a write statement succeeds, inside its
  *   transaction, the observer may add statements of its own, which then commit or roll back
  *   with the write. A write outside any transaction is given one when the observer asks.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -59,14 +57,6 @@ const BEGIN = CompiledQuery.raw('begin');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
-interface QueuedWrite {
-  query: CompiledQuery;
-  /** Runs a function in the async context of the caller (whose write it is). */
-  inContext: <R>(fn: () => R) => R;
-  resolve(result: QueryResult<unknown>): void;
-  reject(error: unknown): void;
-}
-
 /** What Kysely holds as "a connection": the real one is taken when a statement or a transaction needs it. */
 class Connection implements DatabaseConnection {
   real: DatabaseConnection | null = null;
@@ -89,13 +79,21 @@ class Connection implements DatabaseConnection {
   }
 }
 
-class ObservedDriver implements Driver {
-  private queue: QueuedWrite[] = [];
-  private flushScheduled = false;
+/** Runs one write statement in the shared group transaction (write-batch.ts) and answers its result after the group's COMMIT. */
+export type GroupWrite = (query: CompiledQuery) => Promise<QueryResult<unknown>>;
 
+export interface ObservedOptions {
+  /** SQLite: single writes go to `group()`, and the one real connection is held only while a statement or transaction runs. */
+  groupCommit: boolean;
+  observer: () => WriteObserver | null;
+  /** Where single writes go when `groupCommit`. */
+  group?: () => GroupWrite | undefined;
+}
+
+class ObservedDriver implements Driver {
   constructor(
     readonly inner: Driver,
-    private readonly options: { groupCommit: boolean; observer: () => WriteObserver | null; maxBatch: number },
+    private readonly options: ObservedOptions,
   ) {}
 
   init(): Promise<void> {
@@ -188,7 +186,8 @@ class ObservedDriver implements Driver {
       if (observer) await observer.afterWrite((next) => real.executeQuery(next), result, connection.transaction);
       return result;
     }
-    if (write && this.options.groupCommit) return this.enqueue(query);
+    const group = write && this.options.groupCommit ? this.options.group?.() : undefined;
+    if (group) return group(query);
     const real = connection.real ?? (await this.inner.acquireConnection());
     try {
       const observer = write ? this.observer() : null;
@@ -208,65 +207,17 @@ class ObservedDriver implements Driver {
       if (real !== connection.real) await this.inner.releaseConnection(real);
     }
   }
-
-  private enqueue(query: CompiledQuery): Promise<QueryResult<unknown>> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ query, inContext: AsyncLocalStorage.snapshot(), resolve, reject });
-      if (this.flushScheduled) return;
-      this.flushScheduled = true;
-      // the writes of requests handled in this turn of the event loop join the group
-      setImmediate(() => void this.flush());
-    });
-  }
-
-  private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
-      const group = this.queue.splice(0, this.options.maxBatch);
-      const settle: Array<() => void> = [];
-      let real: DatabaseConnection | null = null;
-      try {
-        real = await this.inner.acquireConnection();
-        const connection = real;
-        const run: RunStatement = (next) => connection.executeQuery(next);
-        await run(BEGIN);
-        const transaction = {};
-        for (const [index, item] of group.entries()) {
-          const savepoint = CompiledQuery.raw(`savepoint single_${index}`);
-          await run(savepoint);
-          try {
-            const result = await run(item.query);
-            await item.inContext(() => this.observer()?.afterWrite(run, result, transaction));
-            await run(CompiledQuery.raw(`release single_${index}`));
-            settle.push(() => item.resolve(result));
-          } catch (error) {
-            await run(CompiledQuery.raw(`rollback to single_${index}`));
-            await run(CompiledQuery.raw(`release single_${index}`));
-            settle.push(() => item.reject(error));
-          }
-        }
-        await run(COMMIT);
-        for (const answer of settle) answer();
-      } catch (error) {
-        // the group as a whole failed (the commit, the disk): nothing of it was written
-        if (real) await real.executeQuery(ROLLBACK).catch(() => undefined);
-        for (const item of group) item.reject(error);
-      } finally {
-        if (real) await this.inner.releaseConnection(real);
-      }
-    }
-    this.flushScheduled = false;
-  }
 }
 
 /** A Kysely dialect whose driver groups single writes (SQLite) and lets an observer add to writes. */
 export class ObservedDialect implements Dialect {
   constructor(
     private readonly inner: Dialect,
-    private readonly options: { groupCommit: boolean; observer: () => WriteObserver | null; maxBatch?: number },
+    private readonly options: ObservedOptions,
   ) {}
 
   createDriver(): Driver {
-    return new ObservedDriver(this.inner.createDriver(), { maxBatch: 200, ...this.options });
+    return new ObservedDriver(this.inner.createDriver(), this.options);
   }
 
   createQueryCompiler(): QueryCompiler {

@@ -1,5 +1,7 @@
 /**
- * Group commit for the embedded (SQLite) mode.
+ * Group commit for the embedded (SQLite) mode: the one path every write outside a
+ * transaction of its own takes, whether one statement (driver.ts hands those here) or
+ * several (`run`, e.g. an order and its rows).
  *
  * SQLite has one writer, and each commit writes every page the write touched (a new order
  * touches a dozen index pages) to the WAL. Short writes that arrive together are therefore
@@ -14,7 +16,7 @@
  * anything else (no network, no other `run`): the whole batch waits for it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type QueryResult, type Transaction } from 'kysely';
 import type { DatabaseKind } from './database.js';
 import type { Tables } from './tables.js';
 
@@ -28,6 +30,19 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** One batcher per database, so that every writer of it shares the same group (and the same COMMIT). */
+const shared = new WeakMap<Kysely<Tables>, WriteBatcher>();
+
+/** The batcher of `db`: single statements (driver.ts) and every store's writes join the same groups. */
+export function writeBatcherOf(db: Kysely<Tables>, kind: DatabaseKind): WriteBatcher {
+  let batcher = shared.get(db);
+  if (!batcher) {
+    batcher = new WriteBatcher(db, kind);
+    shared.set(db, batcher);
+  }
+  return batcher;
+}
+
 export class WriteBatcher {
   private queue: Pending[] = [];
   private flushing = false;
@@ -35,8 +50,13 @@ export class WriteBatcher {
   constructor(
     private readonly db: Kysely<Tables>,
     private readonly kind: DatabaseKind,
-    private readonly maxBatch = 100,
+    private readonly maxBatch = 200,
   ) {}
+
+  /** One write statement made outside any transaction, in the group (driver.ts). */
+  statement(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    return this.run((trx) => trx.executeQuery(query));
+  }
 
   run<T>(write: Write<T>): Promise<T> {
     if (this.kind !== 'sqlite') return this.db.transaction().execute(write);

@@ -1,0 +1,78 @@
+/**
+ * The account's own delivery methods in a calculation (issue 18): priced by their own
+ * brackets, no remote call, no commissions. Pure.
+ */
+import type { DeliveryType } from '../../carriers/types.js';
+import { toRoubles } from '../../platform/money.js';
+import { OWN_DRIVER, ownMethodId, pointsNear, priceKopecksOf, serves, type OwnMethod } from '../delivery-methods/rules.js';
+import { OWN_HOLD_DAYS, placeOf, presentOwnPoint, priceRulesOf, type CompanyOption, type Context, type PointDates } from './present.js';
+import { applyPriceRules } from './rules.js';
+import type { DeliveryCompanyResult } from './schemas.js';
+
+/**
+ * The account's own methods that serve the recipient: priced by their brackets (the
+ * parcel's actual weight, the order sum as widget rules count it), no commissions (the shop
+ * collects payment itself), no remote call.
+ */
+export function ownOptions(
+  methods: OwnMethod[],
+  context: Context,
+  type: DeliveryType | undefined,
+  wantedIds: Array<number | string> | undefined,
+  dates: (days: { min: number; max: number }) => PointDates,
+): CompanyOption[] {
+  const options: CompanyOption[] = [];
+  const onDelivery = context.money.codKopecks + context.money.clientPriceKopecks;
+  for (const method of methods) {
+    const id = ownMethodId(method.accountId, method.id);
+    if (wantedIds && !wantedIds.includes(id)) continue;
+    if (type !== undefined && method.type !== type) continue;
+    // own methods offer no additional services
+    if (context.required.size > 0) continue;
+    if (onDelivery > 0 && !method.cashPaymentAvailable && !method.cardPaymentAvailable) continue;
+    if (!serves(method, placeOf(context.recipient), placeOf(context.sender))) continue;
+    const net = priceKopecksOf(method, context.cargo.weightGrams, context.orderKopecks);
+    if (net === null) continue;
+    const total = context.widget ? applyPriceRules(net, priceRulesOf(context.widget), { type: method.type, companyId: 0, orderKopecks: context.orderKopecks }) : net;
+    const methodDates = dates(method.days);
+    const company: DeliveryCompanyResult = {
+      deliveryCompanyId: id,
+      deliveryCompanyName: method.name,
+      deliveryCompanyLogo: null,
+      tariffName: null,
+      pickupCompanyId: id,
+      deliveryDriver: OWN_DRIVER,
+      deliveryDays: methodDates.deliveryDays,
+      deliveryPlanDays: method.days,
+      deliveryDate: methodDates.deliveryDate,
+      services: {},
+      priceCommissionDeclared: 0,
+      percentCommissionDeclared: 0,
+      priceCommissionCod: 0,
+      percentCommissionCod: 0,
+      priceCommissionCodCard: 0,
+      percentCommissionCodCard: 0,
+      priceCommissionAcquiring: 0,
+      percentCommissionAcquiring: 0,
+      isPost: method.type === 3,
+      specificity: [],
+    };
+    if (method.type === 1) {
+      const near = pointsNear(method, context.recipient);
+      if (near.length === 0) continue;
+      company.points = context.hidePointFullInfo ? near.map((point) => point.id) : near.map((point) => presentOwnPoint(point, method, company, net, total));
+      options.push({ company, points: null, holdDays: OWN_HOLD_DAYS, idsOnly: context.hidePointFullInfo, ownTotalKopecks: total });
+      continue;
+    }
+    company.cashPaymentAvailable = method.cashPaymentAvailable;
+    company.cardPaymentAvailable = method.cardPaymentAvailable;
+    company.priceDelivery = toRoubles(net);
+    company.totalPrice = toRoubles(total);
+    if (method.type === 2) {
+      company.isExpress = false;
+      company.timeSelectAvailable = false;
+    }
+    options.push({ company, points: null, holdDays: 0, idsOnly: false, ownTotalKopecks: total });
+  }
+  return options;
+}

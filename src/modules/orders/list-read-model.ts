@@ -1,0 +1,162 @@
+/**
+ * The orders' list read model: pages of GET /v2/orders as JSON bytes (remembered in the
+ * embedded mode until the account's orders change, far pages started from a remembered
+ * position), their totals, and the keyset scans of reports. The write side is service.ts;
+ * it tells this one nothing: both share the read cache's topic, which any write drops.
+ */
+import { requireShopAccess, type Scope } from '../../platform/auth.js';
+import type { AccountReadCache } from '../../platform/cache.js';
+import type { JsonBody } from '../../platform/compression.js';
+import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
+import { ListPositions } from '../../platform/list-positions.js';
+import type { Paging } from '../../platform/paging.js';
+import { ownMethodOf } from '../delivery-methods/rules.js';
+import { pageOf, parseDoc, type OrderDoc } from './document.js';
+import type { OrderListQuery } from './schemas.js';
+import { LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION } from './state.js';
+import type { OrderFilter, OrderStore } from './store.js';
+
+/** The read cache's topic of an account's orders: every write drops it (OrderService.changed). */
+export const ORDERS_CACHE_TOPIC = 'orders';
+
+/** Which orders a report reads: instants are RFC 3339 (UTC). */
+export interface ReportOrderFilter {
+  createdFrom?: string;
+  createdBefore?: string;
+  statusChangedFrom?: string;
+  statusAtLeast?: number;
+  /** First handed over (status 14 or later) in [from, to): read in that order by its index. */
+  handedOver?: { from: string; to: string };
+  /** First delivered (44/47) in [from, to): read in that order by its index. */
+  delivered?: { from: string; to: string };
+  /** A status list (1 to 8). */
+  list?: number;
+  withCod?: boolean;
+}
+
+function reportFilterOf(filter: ReportOrderFilter): OrderFilter {
+  const where: OrderFilter = {};
+  if (filter.createdFrom !== undefined) where.createdFrom = filter.createdFrom;
+  if (filter.createdBefore !== undefined) where.createdBefore = filter.createdBefore;
+  if (filter.statusChangedFrom !== undefined) where.statusChangedFrom = filter.statusChangedFrom;
+  if (filter.statusAtLeast !== undefined) where.statusAtLeast = filter.statusAtLeast;
+  if (filter.handedOver !== undefined) where.handedOver = filter.handedOver;
+  if (filter.delivered !== undefined) where.delivered = filter.delivered;
+  if (filter.list !== undefined) where.list = filter.list;
+  if (filter.withCod !== undefined) where.withCod = filter.withCod;
+  return where;
+}
+
+export class OrderListReadModel {
+  constructor(
+    private readonly store: OrderStore,
+    private readonly cache: AccountReadCache,
+  ) {}
+
+  /**
+   * A page of orders as JSON bytes, and the total. In the embedded mode the page is
+   * remembered, like the total, until the account's orders change: plugins and the orders
+   * screen ask for the same first page again and again.
+   */
+  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ json: JsonBody; total: number }> {
+    const filter = this.filterOf(scope, query);
+    const key = JSON.stringify(filter);
+    const [json, total] = await Promise.all([
+      this.cache.read(scope.accountId, ORDERS_CACHE_TOPIC, `page:${paging.offset}:${paging.perPage}:${key}`, () => this.readPage(scope.accountId, key, filter, paging), (page) => page.weight),
+      this.total(scope.accountId, key, filter),
+    ]);
+    return { json, total };
+  }
+
+  /**
+   * A page from the database. Far pages start after the last order of a page already read
+   * with the same filter (remembered until the account's orders change), so page 400 costs
+   * what page 2 does instead of stepping over 20 000 orders.
+   */
+  private async readPage(accountId: number, key: string, filter: OrderFilter, paging: Paging): Promise<JsonBody> {
+    const positions = await this.cache.read(accountId, ORDERS_CACHE_TOPIC, `positions:${key}`, async () => new ListPositions());
+    const rows = await this.store.list(accountId, filter, paging.perPage, positions.startFor(paging.offset));
+    positions.record(paging.offset, rows.map((row) => row.id));
+    return pageOf(rows);
+  }
+
+  /**
+   * The number of orders a filter matches, remembered until the account's orders change:
+   * counting a large account on every page is the most expensive part of a list.
+   */
+  private total(accountId: number, key: string, filter: OrderFilter): Promise<number> {
+    return this.cache.read(accountId, ORDERS_CACHE_TOPIC, key, () => this.store.count(accountId, filter));
+  }
+
+  private filterOf(scope: Scope, query: OrderListQuery): OrderFilter {
+    const filter: OrderFilter = {};
+    // A missing `list` is 0 (all): Python order-sync clients page through every order without one.
+    const list = query.list ?? 0;
+    if (list === LIST_PROBLEMS) filter.problem = true;
+    else if (list === LIST_PREORDERS) filter.reservationStatus = RESERVATION.preorder;
+    else if (LIST_STATUSES[list]) filter.list = list;
+    if (query.statuses?.length) filter.statuses = query.statuses;
+    if (query.deliveryType !== undefined) filter.deliveryType = query.deliveryType;
+    if (scope.shopKeyShopId !== null) {
+      if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);
+      filter.shopId = scope.shopKeyShopId;
+    } else if (query.shopId === 0) filter.withoutShop = true;
+    else if (query.shopId !== undefined) filter.shopId = query.shopId;
+    if (query.warehouseId !== undefined) filter.warehouseId = query.warehouseId;
+    if (query.dateFrom) filter.createdFrom = startOfDay(query.dateFrom, scope.timeZone);
+    if (query.dateTo) filter.createdBefore = startOfDay(addDays(query.dateTo, 1), scope.timeZone);
+    if (query.deliveryCompanies?.length) {
+      // another account's own method ids match none of the caller's orders
+      const own = query.deliveryCompanies.map((id) => ownMethodOf(scope.accountId, id)).filter((id): id is number => id !== null);
+      filter.companies = { companyIds: query.deliveryCompanies.filter((id): id is number => typeof id === 'number'), ownMethodIds: own };
+    }
+    if (query.paymentMethods?.length) filter.paymentTypes = query.paymentMethods;
+    if (query.stickerFormed !== undefined) filter.stickerFormed = query.stickerFormed === 1;
+    if (query.wasInAct !== undefined) filter.wasInAct = query.wasInAct === 1;
+    if (query.packed !== undefined) filter.packed = query.packed === 1;
+    if (query.storagingEnds !== undefined) {
+      const tomorrow = addDays(todayIn(scope.timeZone), 1);
+      if (query.storagingEnds === 1) filter.holdEndsBy = tomorrow;
+      else filter.notHoldEndsBy = tomorrow;
+    }
+    if (query.withCod !== undefined) filter.withCod = query.withCod === 1;
+    if (query.codReceived !== undefined) filter.codReceived = query.codReceived === 1;
+    if (query.recipientCountry) filter.recipientCountry = query.recipientCountry;
+    if (query.recipientCity) filter.recipientCityContains = query.recipientCity;
+    if (query.search?.trim()) filter.search = query.search;
+    if (query.reservationStatus !== undefined) filter.reservationStatus = query.reservationStatus;
+    if (query.autoReservation !== undefined) filter.autoReserved = query.autoReservation === 1;
+    return filter;
+  }
+
+  /**
+   * Orders for reports, as GET answers them, in id order, read in keyset pages of `pageSize`:
+   * a report over a million orders holds one page at a time. `created` is the list's
+   * dateFrom/dateTo rule (creation day in the account's zone); `statusChangedFrom` keeps
+   * orders whose status changed at or after the instant (every status reached in a period);
+   * with `handedOver` or `delivered` the pages follow that instant's index instead of the id.
+   */
+  async *scanForReport(accountId: number, filter: ReportOrderFilter, pageSize = 1000): AsyncGenerator<OrderDoc & { id: number }> {
+    const where = reportFilterOf(filter);
+    const period = filter.handedOver ? 'handed_over_at' : filter.delivered ? 'delivered_at' : null;
+    if (period) {
+      for (let after: { at: string; id: number } | null = null; ; ) {
+        const page = await this.store.scanPeriodPage(accountId, where, period, after, pageSize);
+        for (const row of page) yield { id: row.id, ...parseDoc(row.doc) };
+        if (page.length < pageSize) return;
+        after = page[page.length - 1];
+      }
+    }
+    for (let afterId = 0; ; ) {
+      const page = await this.store.scanPage(accountId, where, afterId, pageSize);
+      for (const row of page) yield { id: row.id, ...parseDoc(row.doc) };
+      if (page.length < pageSize) return;
+      afterId = page[page.length - 1].id;
+    }
+  }
+
+  /** How many orders `scanForReport` would read (an estimate of a report's rows). */
+  countForReport(accountId: number, filter: ReportOrderFilter): Promise<number> {
+    return this.store.count(accountId, reportFilterOf(filter));
+  }
+}
