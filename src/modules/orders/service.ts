@@ -6,7 +6,7 @@
  */
 import { processScope, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
-import { JsonBody } from '../../platform/compression.js';
+import type { JsonBody } from '../../platform/compression.js';
 import { todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorCode, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
