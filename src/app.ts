@@ -132,7 +132,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     }
   });
 
-  fileRoutes(app, services.files, (name) => services.analyticalReports.isPendingFile(name));
+  fileRoutes(app, services.files, async (name) => (await services.analyticalReports.isPendingFile(name)) || (await services.documents.isPendingFile(name)));
   for (const area of AREAS) await area.routes?.(app, context);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());

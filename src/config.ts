@@ -45,6 +45,8 @@ export interface Config {
   billingPeriod: BillingPeriodKind;
   /** Analytical reports estimated at up to this many rows are written in the request; larger ones by a job. */
   reportSyncRows: number;
+  /** Sticker sets of up to this many labels are written in the request; larger ones by a job (issue 32). */
+  stickerSyncLabels: number;
   /** SMTP server for notification e-mails (`smtp://host:port`, `smtps://user:pass@host`); null: notifications are only stored. May hold a password: never logged. */
   smtpUrl: string | null;
   /** Sender of notification e-mails: `addr@host` or `Name <addr@host>`. */
@@ -294,6 +296,7 @@ export function loadConfig(env: Env = process.env): Config {
     pickupSimulationSeconds: readInteger(env, 'PICKUP_SIMULATION_SECONDS', 10, 0, 86400, problems),
     billingPeriod,
     reportSyncRows: readInteger(env, 'REPORT_SYNC_ROWS', 50_000, 0, 100_000_000, problems),
+    stickerSyncLabels: readInteger(env, 'STICKER_SYNC_LABELS', 1000, 0, 1_000_000, problems),
     smtpUrl,
     mailFrom,
     shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),

@@ -146,7 +146,7 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours' | 'webhookRetryFirstSeconds' | 'webhookRetryMaxSeconds' | 'webhookDisableAfterHours' | 'webhookAllowPrivateTargets' | 'webhookTimeoutSeconds' | 'webhookSecretGraceHours'>;
+  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'stickerSyncLabels' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours' | 'webhookRetryFirstSeconds' | 'webhookRetryMaxSeconds' | 'webhookDisableAfterHours' | 'webhookAllowPrivateTargets' | 'webhookTimeoutSeconds' | 'webhookSecretGraceHours'>;
   database: Database;
   secretBox: SecretBox;
 }
@@ -203,10 +203,15 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
   carrierIntegrations.onDisconnected(carrierWebhooks);
-  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes, async (accountId, companyId, trackNumber, signal) => {
+  const contractDriverOf = async (accountId: number, companyId: number) => {
     const driver = (await reference.registry.companyOf(accountId, companyId))?.driver;
-    return driver && isContractDriver(driver) ? driver.label(trackNumber, signal) : null;
-  });
+    return driver && isContractDriver(driver) ? driver : null;
+  };
+  const companyLabels = {
+    printsOwn: async (accountId: number, companyId: number) => (await contractDriverOf(accountId, companyId)) !== null,
+    label: async (accountId: number, companyId: number, trackNumber: string, signal: AbortSignal) => (await contractDriverOf(accountId, companyId))?.label(trackNumber, signal) ?? null,
+  };
+  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes, companyLabels, jobs, { syncLabels: config.stickerSyncLabels });
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });

@@ -22,7 +22,7 @@ let fontFiles: { regular: Buffer; bold: Buffer } | null = null;
  * Each document parses them again (~20 ms): sharing one parsed fontkit font between
  * documents was measured to drop glyphs from the later documents' subsets.
  */
-function fonts(): { regular: Buffer; bold: Buffer } {
+export function fonts(): { regular: Buffer; bold: Buffer } {
   if (!fontFiles) {
     const packageDir = path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'));
     fontFiles = {
@@ -63,9 +63,9 @@ export function openDocument(options: DocumentOptions): { doc: Pdf; end(): Promi
 }
 
 /** `openDocument` whose bytes go into `out` as pages are flushed (a file of any length, never held). */
-export function openDocumentInto(out: NodeJS.WritableStream, options: DocumentOptions): { doc: Pdf; end(): Promise<void> } {
+export function openDocumentInto(out: NodeJS.WritableStream, options: DocumentOptions, forgetLayoutsEveryPages = 1): { doc: Pdf; end(): Promise<void> } {
   const doc = newDocument(options);
-  forgetWordLayoutsOnEachPage(doc);
+  forgetWordLayoutsOnEachPage(doc, forgetLayoutsEveryPages);
   const done = new Promise<void>((resolve, reject) => {
     out.on('finish', resolve);
     out.on('error', reject);
@@ -86,11 +86,15 @@ export function openDocumentInto(out: NodeJS.WritableStream, options: DocumentOp
  * ~2.8 KB per row of a bill (order numbers never repeat), 770 MB of heap for 100k lines.
  * Without the memory (`fontLayoutCache: false`) 30k lines took 24.5 s instead of 7.6 s; kept
  * for one page at a time it costs neither: 30k lines 6.2 s with a 49 MB heap peak, 100k
- * lines 18 s and 84 MB under a 256 MB cap.
+ * lines 18 s and 84 MB under a 256 MB cap. Labels repeat their words from page to page
+ * (captions, the sender): they keep the layouts for many pages (`everyPages`).
  */
-function forgetWordLayoutsOnEachPage(doc: Pdf): void {
+function forgetWordLayoutsOnEachPage(doc: Pdf, everyPages: number): void {
   const fonts = doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: Record<string, unknown> }> };
+  let pages = 0;
   doc.on('pageAdded', () => {
+    pages += 1;
+    if (pages % everyPages !== 0) return;
     for (const font of Object.values(fonts._fontFamilies ?? {})) if (font.layoutCache) font.layoutCache = Object.create(null) as Record<string, unknown>;
   });
 }

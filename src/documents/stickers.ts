@@ -5,7 +5,7 @@
 import { ZipArchive } from 'archiver';
 import { code128, drawBarcode, type BarcodePattern } from './barcode.js';
 import { formatAddress, formatParty } from './format.js';
-import { A4, FONT, formatMoney, formatWeight, mm, openDocument, type Pdf } from './pdf.js';
+import { A4, FONT, formatMoney, formatWeight, mm, openDocument, openDocumentInto, type Pdf } from './pdf.js';
 import type { StickerFormat, StickerOrder } from './types.js';
 
 interface FormatSpec {
@@ -26,6 +26,13 @@ export const STICKER_FORMATS: Record<StickerFormat, FormatSpec> = {
   3: { page: [mm(75), mm(120)], grid: [1, 1], padding: mm(3), fontSize: 7.5, fileName: 'stickers-75x120.pdf' },
 };
 
+/**
+ * Pages whose word layouts pdfkit keeps before forgetting them: a label's captions and sender
+ * repeat on every page (forgetting at each page cost 2x the CPU), while the remembered
+ * layouts of a few hundred pages stay a few MB.
+ */
+const LAYOUTS_KEPT_PAGES = 250;
+
 /** Labels drawn before giving the event loop a turn (about 30-50 ms of work). */
 const LABELS_BETWEEN_YIELDS = 25;
 
@@ -38,7 +45,7 @@ interface Label {
   placeWeightKg: number | null;
 }
 
-function* labelsOf(orders: readonly StickerOrder[]): Generator<Label> {
+function* labelsOf(orders: Iterable<StickerOrder>): Generator<Label> {
   for (const order of orders) {
     const places = order.places && order.places.length > 0 ? order.places : [{}];
     // The barcode is the same on every place of an order: encode it once.
@@ -158,8 +165,20 @@ function drawLabel(doc: Pdf, label: Label, x: number, y: number, width: number, 
 
 /** Labels for every place of every order in one PDF of the given format. */
 export async function renderStickers(orders: readonly StickerOrder[], format: StickerFormat): Promise<Buffer> {
+  const { doc, end } = openDocument({ size: STICKER_FORMATS[format].page, margin: 0, title: 'Наклейки' });
+  await drawStickers(doc, orders, format);
+  return end();
+}
+
+/** `renderStickers` written into `out` page by page (a batch of any size is never held whole); `onLabel` after each label. */
+export async function writeStickers(out: NodeJS.WritableStream, orders: Iterable<StickerOrder>, format: StickerFormat, onLabel?: () => void): Promise<void> {
+  const { doc, end } = openDocumentInto(out, { size: STICKER_FORMATS[format].page, margin: 0, title: 'Наклейки' }, LAYOUTS_KEPT_PAGES);
+  await drawStickers(doc, orders, format, onLabel);
+  await end();
+}
+
+async function drawStickers(doc: Pdf, orders: Iterable<StickerOrder>, format: StickerFormat, onLabel?: () => void): Promise<void> {
   const spec = STICKER_FORMATS[format];
-  const { doc, end } = openDocument({ size: spec.page, margin: 0, title: 'Наклейки' });
   const [columns, rows] = spec.grid;
   const cellWidth = spec.page[0] / columns;
   const cellHeight = spec.page[1] / rows;
@@ -173,11 +192,11 @@ export async function renderStickers(orders: readonly StickerOrder[], format: St
     const cell = slot % perPage;
     drawLabel(doc, label, (cell % columns) * cellWidth, Math.floor(cell / columns) * cellHeight, cellWidth, cellHeight, spec);
     slot += 1;
+    onLabel?.();
     // Hundreds of labels are a second of CPU: let the server answer other requests meanwhile.
     if (slot % LABELS_BETWEEN_YIELDS === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   if (slot === 0) doc.addPage({ size: spec.page, margin: 0 });
-  return end();
 }
 
 function drawCutLines(doc: Pdf, spec: FormatSpec, columns: number, rows: number): void {

@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   pickup_exists: 'A pickup is already booked for that warehouse, company and day.',
   pickup_state: "The pickup's status does not allow the operation.",
   pickup_changed: 'The pickup changed meanwhile; read it again.',
+  no_orders: 'The pickup has no orders to print its act labels for.',
   supply_state: "The supply's status does not allow the operation.",
   supply_changed: 'The supply changed meanwhile; read it again.',
   selection_not_found: 'No widget selection has this token.',

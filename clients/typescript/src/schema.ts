@@ -1219,12 +1219,40 @@ export interface paths {
         get: operations["listStickers"];
         put?: never;
         /**
-         * Labels of Prepared orders (status 13): a real company's own label where it prints one, ours otherwise; one PDF, or a ZIP of our formats and the companies' labels; marks the orders stickerFormed
-         * @description Labels of Prepared orders (status 13): a real company's own label where it prints one, ours otherwise; one PDF, or a ZIP of our formats and the companies' labels; marks the orders stickerFormed
+         * Labels of Prepared orders (status 13): a real company's own label where it prints one, ours otherwise, as PDF, ZPL or PNG; one file, or a ZIP of our files and the companies' labels; marks the orders stickerFormed
+         * @description Sets of up to STICKER_SYNC_LABELS labels (1000) are written before the answer; larger ones (up to 10,000 orders) by a job: `file` answers 202 with Retry-After until it is written, and GET /v2/orders/stickers shows the set's status and progress.
          *
          *     Contract 4.5 (api-v2.md).
          */
         post: operations["createStickers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/warehouses/{id}/label-printer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the resolution of the warehouse's label printer (zpl and png stickers of its orders)
+         * @description Extension: the resolution of the warehouse's label printer (zpl and png stickers of its orders)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getWarehouseLabelPrinter"];
+        /**
+         * Extension: sets the resolution of the warehouse's label printer (account tokens only)
+         * @description Extension: sets the resolution of the warehouse's label printer (account tokens only)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["setWarehouseLabelPrinter"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1491,6 +1519,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/products/shipments/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Product labels of a supply for a thermal printer (extension)
+         * @description A 58x40 mm label per product line: its barcode (the product's first, else its vendor code) as Code 128, name, vendor code, batch and expiry. perUnit (default true): as many copies as units (ZPL ^PQ; PNG names carry the count), else one per product.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createSupplyProductLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/products/shipments/confirm": {
         parameters: {
             query?: never;
@@ -1623,6 +1673,28 @@ export interface paths {
          *     Contract 4.10 (api-v2.md).
          */
         post: operations["createPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/pickups/{id}/act-labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The handover act's barcodes for a thermal printer (extension)
+         * @description 100x150 mm pages: the act's heading, then each order's track number as Code 128 with the order and its places, as on the PDF act, for the courier's scanner.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createPickupActLabels"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2726,6 +2798,7 @@ export interface components {
          *     - `pickup_exists`: A pickup is already booked for that warehouse, company and day.
          *     - `pickup_state`: The pickup's status does not allow the operation.
          *     - `pickup_changed`: The pickup changed meanwhile; read it again.
+         *     - `no_orders`: The pickup has no orders to print its act labels for.
          *     - `supply_state`: The supply's status does not allow the operation.
          *     - `supply_changed`: The supply changed meanwhile; read it again.
          *     - `selection_not_found`: No widget selection has this token.
@@ -2753,7 +2826,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -3647,6 +3720,17 @@ export interface components {
             }[];
             /** @description Extension: the orders of the set */
             orderIds: number[];
+            /** @description Extension: the output of our labels */
+            format: "pdf" | "zpl" | "png";
+            /** @description Extension: printer resolution of zpl and png sets */
+            dpi: number | null;
+            /** @description Extension: pending while a job writes a large set (its file answers 202 meanwhile), failed if it could not */
+            status: "ready" | "pending" | "failed";
+            /** @description Extension: labels written of the labels of the set */
+            progress: {
+                done: number;
+                total: number;
+            };
         };
         PlacesRequired: {
             /** @description Orders of carrier A (company 6, Национальная почта) are among them: carrierAPlaces (bags) is needed */
@@ -12581,16 +12665,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Order ids (at most 1000) */
+                    /** @description Order ids (at most 10000) */
                     ids: number[];
-                    /** @description 1 A4 sheet of four labels, 2 thermal 100x150 mm, 3 thermal 75x120 mm; omitted: a ZIP of all three */
+                    /** @description 1 A4 sheet of four labels, 2 thermal 100x150 mm, 3 thermal 75x120 mm; omitted: a ZIP of all three PDFs (with format zpl or png: type 2) */
                     type?: 1 | 2 | 3;
+                    /** @description Extension. pdf (default, as before); zpl: one ZPL stream for a thermal printer (types 2 and 3), text as ^GFA graphics so Cyrillic prints on any ZPL printer; png: one 1-bit image per label at the printer's resolution (a ZIP of them for several labels) */
+                    format?: "pdf" | "zpl" | "png";
+                    /** @description Extension, with format zpl or png: the printer resolution; default the warehouse's label printer setting when all orders share one warehouse, else 203 */
+                    dpi?: 203 | 300;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description Order ids (at most 1000) */
+                    /** @description Order ids (at most 10000) */
                     ids: number[];
-                    /** @description 1 A4 sheet of four labels, 2 thermal 100x150 mm, 3 thermal 75x120 mm; omitted: a ZIP of all three */
+                    /** @description 1 A4 sheet of four labels, 2 thermal 100x150 mm, 3 thermal 75x120 mm; omitted: a ZIP of all three PDFs (with format zpl or png: type 2) */
                     type?: 1 | 2 | 3;
+                    /** @description Extension. pdf (default, as before); zpl: one ZPL stream for a thermal printer (types 2 and 3), text as ^GFA graphics so Cyrillic prints on any ZPL printer; png: one 1-bit image per label at the printer's resolution (a ZIP of them for several labels) */
+                    format?: "pdf" | "zpl" | "png";
+                    /** @description Extension, with format zpl or png: the printer resolution; default the warehouse's label printer setting when all orders share one warehouse, else 203 */
+                    dpi?: 203 | 300;
                 };
             };
         };
@@ -12652,6 +12744,182 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWarehouseLabelPrinter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: the resolution of the warehouse's label printer, used for zpl and png stickers of its orders */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        warehouseId: number;
+                        /** @description Thermal printer resolution, dots per inch: 203 (8 dots/mm) or 300 (12 dots/mm) */
+                        dpi: 203 | 300;
+                        /** @description false: no setting was made and the default (203) applies */
+                        custom: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setWarehouseLabelPrinter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Thermal printer resolution, dots per inch: 203 (8 dots/mm) or 300 (12 dots/mm) */
+                    dpi: 203 | 300;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Thermal printer resolution, dots per inch: 203 (8 dots/mm) or 300 (12 dots/mm) */
+                    dpi: 203 | 300;
+                };
+            };
+        };
+        responses: {
+            /** @description Extension: the resolution of the warehouse's label printer, used for zpl and png stickers of its orders */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        warehouseId: number;
+                        /** @description Thermal printer resolution, dots per inch: 203 (8 dots/mm) or 300 (12 dots/mm) */
+                        dpi: 203 | 300;
+                        /** @description false: no setting was made and the default (203) applies */
+                        custom: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -13828,6 +14096,110 @@ export interface operations {
             };
         };
     };
+    createSupplyProductLabels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description zpl (default): one ZPL stream; png: one 1-bit image per label (a ZIP when several) */
+                    format?: "zpl" | "png";
+                    /** @description Printer resolution; default 203 */
+                    dpi?: 203 | 300;
+                    /** @description true (default): a label for each unit; false: one per product */
+                    perUnit?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description zpl (default): one ZPL stream; png: one 1-bit image per label (a ZIP when several) */
+                    format?: "zpl" | "png";
+                    /** @description Printer resolution; default 203 */
+                    dpi?: 203 | 300;
+                    /** @description true (default): a label for each unit; false: one per product */
+                    perUnit?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description FileResult */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileResult"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     confirmSupply: {
         parameters: {
             query?: never;
@@ -14514,6 +14886,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Created"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPickupActLabels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description zpl (default): one ZPL stream; png: one 1-bit image per label (a ZIP when several) */
+                    format?: "zpl" | "png";
+                    /** @description Printer resolution; default 203 */
+                    dpi?: 203 | 300;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description zpl (default): one ZPL stream; png: one 1-bit image per label (a ZIP when several) */
+                    format?: "zpl" | "png";
+                    /** @description Printer resolution; default 203 */
+                    dpi?: 203 | 300;
+                };
+            };
+        };
+        responses: {
+            /** @description FileResult */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileResult"];
                 };
             };
             /** @description Bad input: errors[] names each field ({field, message}). */

@@ -116,7 +116,7 @@ describe('POST /v2/orders/stickers', () => {
     expect(sets.status).toBe(200);
     const mine = sets.body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id));
     expect(mine).toHaveLength(5);
-    expect(mine[0]).toEqual({ id: expect.any(Number), date: expect.any(String), deliveryCompanySticker: files[1], postSticker: null, stickers: [{ type: 1, file: files[1] }], orderIds: [one.id, two.id] });
+    expect(mine[0]).toEqual({ id: expect.any(Number), date: expect.any(String), deliveryCompanySticker: files[1], postSticker: null, stickers: [{ type: 1, file: files[1] }], orderIds: [one.id, two.id], format: 'pdf', dpi: null, status: 'ready', progress: { done: 3, total: 3 } });
     expect(mine[4].deliveryCompanySticker).toBe(all.body.file);
     expect(mine[4].stickers.map((item: { type: number }) => item.type)).toEqual([1, 2, 3]);
     for (const item of mine[4].stickers) expect((await download(item.file)).status).toBe(200);

@@ -9,10 +9,13 @@ export const documentsModule = defineModule<DocumentsRouteServices, DocumentTabl
   purpose: 'Stickers, waybills and acts, assembly statements (PDF).',
   offers: ['documents'],
   dependsOn: ['orders', 'warehouses', 'boxes', 'companies'],
-  migrationHistory: ['0007_documents'],
+  migrationHistory: ['0007_documents', '0070_thermal_labels'],
   tags: [
     { name: 'Documents', description: 'Contract 4.5: stickers, waybills and handover acts, assembly statements.' },
   ],
   schemas: { FileResult, StickerSet, WaybillSet, WaybillsResult, PlacesRequired },
   routes: documentRoutes,
+  jobs: (worker, services) => {
+    services.documents.registerJobs(worker);
+  },
 });

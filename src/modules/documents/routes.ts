@@ -3,7 +3,7 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses } from '../../platform/schemas.js';
 import type { DocumentService } from './service.js';
-import { FileResult, IdsBody, PlacesRequired, StickerSet, StickersBody, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
+import { FileResult, IdsBody, LabelPrinter, LabelPrinterBody, PlacesRequired, WarehouseParams, StickerSet, StickersBody, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
 
 const tags = ['Documents'];
 
@@ -17,14 +17,34 @@ export function documentRoutes(app: App, services: DocumentsRouteServices): void
 
   app.post(
     '/v2/orders/stickers',
-    { schema: { operation: { id: 'createStickers', contract: '4.5' }, tags, summary: 'Labels of Prepared orders (status 13): a real company\'s own label where it prints one, ours otherwise; one PDF, or a ZIP of our formats and the companies\' labels; marks the orders stickerFormed', body: StickersBody, response: { 200: FileResult, ...errorResponses(403, 404, 409) } } },
-    async (request) => documents.formStickers(request.scope, request.body.ids, request.body.type),
+    {
+      schema: { operation: { id: 'createStickers', contract: '4.5' },
+        tags,
+        summary: 'Labels of Prepared orders (status 13): a real company\'s own label where it prints one, ours otherwise, as PDF, ZPL or PNG; one file, or a ZIP of our files and the companies\' labels; marks the orders stickerFormed',
+        description: 'Sets of up to STICKER_SYNC_LABELS labels (1000) are written before the answer; larger ones (up to 10,000 orders) by a job: `file` answers 202 with Retry-After until it is written, and GET /v2/orders/stickers shows the set\'s status and progress.',
+        body: StickersBody,
+        response: { 200: FileResult, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request) => documents.formStickers(request.scope, request.body),
   );
 
   app.get(
     '/v2/orders/stickers',
     { schema: { operation: { id: 'listStickers', contract: '4.5' }, tags, summary: 'Sticker sets formed today (account time zone)', response: { 200: Type.Array(StickerSet), ...errorResponses() } } },
     async (request) => documents.stickerSetsToday(request.scope),
+  );
+
+  app.get(
+    '/v2/warehouses/:id/label-printer',
+    { schema: { operation: { id: 'getWarehouseLabelPrinter' }, tags, summary: 'Extension: the resolution of the warehouse\'s label printer (zpl and png stickers of its orders)', params: WarehouseParams, response: { 200: LabelPrinter, ...errorResponses(404) } } },
+    async (request) => documents.labelPrinter(request.scope, request.params.id),
+  );
+
+  app.put(
+    '/v2/warehouses/:id/label-printer',
+    { schema: { operation: { id: 'setWarehouseLabelPrinter' }, tags, summary: 'Extension: sets the resolution of the warehouse\'s label printer (account tokens only)', params: WarehouseParams, body: LabelPrinterBody, response: { 200: LabelPrinter, ...errorResponses(403, 404) } } },
+    async (request) => documents.setLabelPrinter(request.scope, request.params.id, request.body),
   );
 
   app.post(

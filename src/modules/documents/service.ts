@@ -6,20 +6,22 @@
 import type { BoxService } from '../boxes/service.js';
 import type { Box } from '../boxes/schemas.js';
 import { MAX_PER_PAGE } from '../../platform/paging.js';
-import { ZipArchive } from 'archiver';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
-import { AppError, conflict, fieldErrors, type ErrorItem } from '../../platform/errors.js';
-import type { FileStore } from '../../platform/files.js';
+import { AppError, conflict, fieldErrors, FieldErrorCollector, notFound, type ErrorItem } from '../../platform/errors.js';
+import { requireAccountWide } from '../../platform/auth.js';
+import type { JobQueue, JobWorker } from '../../platform/jobs.js';
+import { pipeline } from 'node:stream/promises';
+import { bytesEntry, labelCount, type FileEntry, OUTPUT_CONTENT_TYPE, stickerEntries, writeEntries, type StickerPlan } from '../../documents/sticker-files.js';
+import type { PrinterDpi } from '../../documents/thermal.js';
+import { newFileName, type FileStore } from '../../platform/files.js';
 import { toKopecks } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import {
   formatAddress,
   renderAssemblyStatement,
   renderHandoverAct,
-  renderStickers,
   renderWaybill,
-  STICKER_FORMATS,
   type ActOrder,
   type AssemblyOrder,
   type DocumentParty,
@@ -32,7 +34,7 @@ import type { OrderService } from '../orders/service.js';
 import { STATUS } from '../orders/state.js';
 import type { Warehouse } from '../warehouses/schemas.js';
 import type { WarehouseService } from '../warehouses/service.js';
-import type { PlacesRequired, StickerSet, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
+import type { LabelPrinter, LabelPrinterBody, PlacesRequired, StickerSet, StickersBody, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
 import type { DocumentStore } from './store.js';
 
 type Order = OrderDoc & { id: number };
@@ -51,7 +53,13 @@ const LABEL_CONCURRENCY = 4;
 const LABEL_TIMEOUT_MS = 30_000;
 
 /** Where a registered parcel's label comes from when its company prints its own (injected: the carriers' registry). */
-export type CompanyLabels = (accountId: number, companyId: number, trackNumber: string, signal: AbortSignal) => Promise<Buffer | null>;
+export interface CompanyLabels {
+  /** Whether the company is one that prints its own labels (a real company reached over HTTP). */
+  printsOwn(accountId: number, companyId: number): Promise<boolean>;
+  /** Its label of the parcel, or null. */
+  label(accountId: number, companyId: number, trackNumber: string, signal: AbortSignal): Promise<Buffer | null>;
+}
+const NO_COMPANY_LABELS: CompanyLabels = { printsOwn: async () => false, label: async () => null };
 const FORMAT_SUFFIX: Record<StickerFormat, string> = { 1: 'a4', 2: '100x150', 3: '75x120' };
 
 function postal(address: { city: { countryCode?: string | null; name: string | null; region?: string | null; area?: string | null }; street?: string | null; house?: string | null; bulk?: string | null; flat?: string | null; zipCode?: string | null }): PostalAddress {
@@ -167,20 +175,34 @@ function statusRefusal(order: Order, what: string): string | null {
   return `Order ${order.id} is in status ${order.status}; ${what} only for orders ready for shipment (status 13, Prepared)`;
 }
 
-async function zipOf(entries: Array<{ name: string; bytes: Buffer }>): Promise<Buffer> {
-  const zip = new ZipArchive({ store: true });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    zip.on('data', (chunk: Buffer) => chunks.push(chunk));
-    zip.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.on('error', reject);
-  });
-  for (const entry of entries) zip.append(entry.bytes, { name: entry.name });
-  await zip.finalize();
-  return done;
+const PDF = 'application/pdf';
+
+export const STICKERS_JOB = 'documents.stickers';
+const DEFAULT_DPI: PrinterDpi = 203;
+/** How often a job writing a large set records its progress. */
+const PROGRESS_EVERY_MS = 1000;
+
+interface StickerJob {
+  accountId: number;
+  timeZone: string;
+  setId: number;
+  fileName: string;
+  ids: number[];
+  plan: StickerPlan;
+  /** The date in the file's download name: the day it was asked for. */
+  today: string;
 }
 
-const PDF = 'application/pdf';
+/** A scope for work outside a request: the account's own view (the request's visibility was checked when it was made). */
+function accountScope(accountId: number, timeZone: string): Scope {
+  return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
+}
+
+/** How many files our labels make: a PDF per type, one ZPL stream, a PNG per label. */
+function ourEntryCount(plan: StickerPlan, labels: number): number {
+  if (plan.output === 'pdf') return plan.types.length;
+  return plan.output === 'zpl' ? 1 : labels;
+}
 
 export class DocumentService {
   constructor(
@@ -190,7 +212,9 @@ export class DocumentService {
     private readonly files: FileStore,
     private readonly boxes: BoxService,
     /** A delivery company's own label of a registered parcel (the real companies'), null where ours is printed. */
-    private readonly companyLabel: CompanyLabels = async () => null,
+    private readonly companyLabels: CompanyLabels = NO_COMPANY_LABELS,
+    private readonly jobs: JobQueue | null = null,
+    private readonly options: { syncLabels: number } = { syncLabels: Number.MAX_SAFE_INTEGER },
   ) {}
 
   /**
@@ -204,7 +228,7 @@ export class DocumentService {
     const waiting = orders.filter((order) => order.trackNumber && typeof order.delivery.company.id === 'number');
     const next = async (): Promise<void> => {
       for (let order = waiting.shift(); order; order = waiting.shift()) {
-        const label = await this.companyLabel(scope.accountId, order.delivery.company.id as number, order.trackNumber as string, signal).catch(() => null);
+        const label = await this.companyLabels.label(scope.accountId, order.delivery.company.id as number, order.trackNumber as string, signal).catch(() => null);
         if (label) labels.set(order.id, label);
       }
     };
@@ -245,42 +269,140 @@ export class DocumentService {
 
   // ---------------------------------------------------------------- stickers
 
-  async formStickers(scope: Scope, ids: number[], format: StickerFormat | undefined): Promise<{ file: string }> {
-    const orders = await this.visibleAll(scope, ids, (order) => statusRefusal(order, 'stickers are formed'));
-    const companyLabels = await this.companyLabelsOf(scope, orders);
-    // ours for the orders whose company gives no label of its own
-    const labels = orders.filter((order) => !companyLabels.has(order.id)).map(stickerOrderOf);
+  /**
+   * Stickers of Prepared orders as one file: ours in the output asked (PDF as before, a ZPL
+   * stream, PNG images) and the companies' own labels beside them (a ZIP when there is more
+   * than one file). Up to `syncLabels` labels the file is written before the answer; a larger
+   * set is written by a job under a name handed out now, whose URL answers 202 until it is
+   * there and whose progress `GET /v2/orders/stickers` shows.
+   */
+  async formStickers(scope: Scope, body: StickersBody): Promise<{ file: string }> {
+    const output = body.format ?? 'pdf';
+    const problems = new FieldErrorCollector();
+    if (output !== 'pdf' && body.type === 1) problems.add('type', `is 1 (A4 sheets), which print as PDF only; format ${output} is for the thermal types 2 (100x150 mm) and 3 (75x120 mm)`);
+    if (output === 'pdf' && body.dpi !== undefined) problems.add('dpi', 'applies to format zpl or png only: a PDF prints at any resolution');
+    problems.throwIfAny();
+    const orders = await this.visibleAll(scope, body.ids, (order) => statusRefusal(order, 'stickers are formed'));
+    const plan: StickerPlan = { output, types: body.type ? [body.type] : output === 'pdf' ? FORMATS : [2], dpi: body.dpi ?? (await this.printerDpiOf(scope, orders)) };
     const today = todayIn(scope.timeZone);
-    const formats = labels.length === 0 ? [] : format ? [format] : FORMATS;
-    const pdfs: Array<{ type: StickerFormat; bytes: Buffer }> = [];
-    for (const type of formats) pdfs.push({ type, bytes: await renderStickers(labels, type) });
-    const stored: Array<{ type: StickerFormat; file: string }> = [];
-    for (const pdf of pdfs) {
-      const file = await this.files.put(scope.accountId, { bytes: pdf.bytes, contentType: PDF, extension: 'pdf', downloadName: `stickers-${FORMAT_SUFFIX[pdf.type]}-${today}.pdf` });
-      stored.push({ type: pdf.type, file: file.url });
-    }
-    const theirs = orders.filter((order) => companyLabels.has(order.id)).map((order) => ({ name: `labels/${order.id}-${order.trackNumber}.pdf`, bytes: companyLabels.get(order.id) as Buffer }));
-    const entries = [...pdfs.map((pdf) => ({ name: STICKER_FORMATS[pdf.type].fileName, bytes: pdf.bytes })), ...theirs];
-    let answer: string;
-    if (entries.length === 1) {
-      // one PDF: ours in the format asked, or one company's label
-      answer = stored[0]?.file ?? (await this.files.put(scope.accountId, { bytes: theirs[0].bytes, contentType: PDF, extension: 'pdf', downloadName: `label-${orders[0].trackNumber}.pdf` })).url;
-    } else {
-      const zip = await zipOf(entries);
-      answer = (await this.files.put(scope.accountId, { bytes: zip, contentType: 'application/zip', extension: 'zip', downloadName: `stickers-${today}.zip` })).url;
-    }
+    const labels = labelCount(orders.map(stickerOrderOf));
     const shopIds = new Set(orders.map((order) => order.shopId));
-    await this.store.insertStickerSet({
+    const set = {
       account_id: scope.accountId,
       shop_id: shopIds.size === 1 ? (orders[0].shopId ?? null) : null,
-      format: format ?? null,
-      file_url: answer,
-      files: JSON.stringify(stored),
+      format: body.type ?? null,
+      output,
+      dpi: output === 'pdf' ? null : plan.dpi,
       order_ids: JSON.stringify(orders.map((order) => order.id)),
+      labels_total: labels,
       created_at: new Date().toISOString(),
+    };
+    if (labels <= this.options.syncLabels) {
+      const written = await this.writeStickerFile(scope, orders, plan, today, null, () => undefined);
+      await this.store.insertStickerSet({ ...set, file_url: written.url, files: JSON.stringify(written.files), labels_done: labels, status: 'ready', file_name: null });
+      await this.orders.markDocuments(scope, orders.map((order) => order.id), { stickerFormed: true });
+      return { file: written.url };
+    }
+    // A large set: the kind of file is known now (one entry or a ZIP), so its name can be handed out.
+    const single = ourEntryCount(plan, labels) === 1 && !(await this.anyPrintsOwnLabel(scope, orders));
+    const fileName = newFileName(single ? plan.output : 'zip');
+    const url = this.files.urlOf(fileName);
+    const setId = await this.store.insertStickerSet({ ...set, file_url: url, files: '[]', labels_done: 0, status: 'pending', file_name: fileName });
+    if (!this.jobs) throw new Error('DocumentService needs the job queue for large sticker sets');
+    await this.jobs.enqueue<StickerJob>(scope.accountId, STICKERS_JOB, { accountId: scope.accountId, timeZone: scope.timeZone, setId, fileName, ids: orders.map((order) => order.id), plan, today }, { maxAttempts: 3 });
+    return { file: url };
+  }
+
+  registerJobs(worker: JobWorker): void {
+    worker.register<StickerJob>(STICKERS_JOB, async (job) => {
+      const { accountId, timeZone, setId, fileName, ids, plan, today } = job.payload;
+      const scope = accountScope(accountId, timeZone);
+      try {
+        const found = await this.orders.getMany(scope, ids);
+        const orders = ids.map((id) => found.get(id)).filter((order): order is Order => order !== undefined);
+        let done = 0;
+        let saved = Date.now();
+        const written = await this.writeStickerFile(scope, orders, plan, today, fileName, () => {
+          done += 1;
+          // progress a second at a time: a write per label would cost more than the label
+          if (Date.now() - saved >= PROGRESS_EVERY_MS) {
+            saved = Date.now();
+            void this.store.updateStickerSet(accountId, setId, { labels_done: done }).catch(() => undefined);
+          }
+        });
+        await this.store.updateStickerSet(accountId, setId, { status: 'ready', labels_done: done, files: JSON.stringify(written.files) });
+        await this.orders.markDocuments(scope, orders.map((order) => order.id), { stickerFormed: true });
+      } catch (error) {
+        if (job.attempts >= job.maxAttempts) await this.store.updateStickerSet(accountId, setId, { status: 'failed' });
+        throw error;
+      }
     });
-    await this.orders.markDocuments(scope, orders.map((order) => order.id), { stickerFormed: true });
-    return { file: answer };
+  }
+
+  /** Whether a large set's file is still being written: its URL answers 202 meanwhile. */
+  async isPendingFile(fileName: string): Promise<boolean> {
+    return (await this.store.stickerSetOfFile(fileName))?.status === 'pending';
+  }
+
+  /** Whether any order's company prints its own label: then the file is a ZIP whatever the companies answer. */
+  private async anyPrintsOwnLabel(scope: Scope, orders: Order[]): Promise<boolean> {
+    const companies = new Set(orders.filter((order) => order.trackNumber && typeof order.delivery.company.id === 'number').map((order) => order.delivery.company.id as number));
+    for (const companyId of companies) if (await this.companyLabels.printsOwn(scope.accountId, companyId)) return true;
+    return false;
+  }
+
+  /** The resolution of the label printer of the orders' warehouse when they share one that has it set, else 203. */
+  private async printerDpiOf(scope: Scope, orders: Order[]): Promise<PrinterDpi> {
+    const warehouseIds = [...new Set(orders.map((order) => order.warehouseId))];
+    if (warehouseIds.length !== 1 || warehouseIds[0] === null) return DEFAULT_DPI;
+    const dpi = (await this.store.printerDpi(scope.accountId, [warehouseIds[0]])).get(warehouseIds[0]);
+    return dpi === 300 ? 300 : DEFAULT_DPI;
+  }
+
+  /**
+   * Writes the set's file (under `fileName` when one was handed out): ours for the orders whose
+   * company gives no label of its own, the companies' labels beside them.
+   */
+  private async writeStickerFile(scope: Scope, orders: Order[], plan: StickerPlan, today: string, fileName: string | null, onLabel: () => void): Promise<{ url: string; files: Array<{ type: StickerFormat; file: string }> }> {
+    const companyLabels = await this.companyLabelsOf(scope, orders);
+    const ours = orders.filter((order) => !companyLabels.has(order.id)).map(stickerOrderOf);
+    const theirs = orders.filter((order) => companyLabels.has(order.id)).map((order) => bytesEntry(`labels/${order.id}-${order.trackNumber}.pdf`, companyLabels.get(order.id) as Buffer));
+    let entries = [...stickerEntries(ours, plan, onLabel), ...theirs];
+    const single = entries.length === 1;
+    // Our PDFs in a ZIP are also kept apart (the set lists each format's PDF): each is written
+    // once, to its own file, and the ZIP copies them from the store.
+    const files: Array<{ type: StickerFormat; file: string }> = [];
+    if (plan.output === 'pdf' && ours.length > 0) {
+      const pdfs = entries.slice(0, plan.types.length);
+      if (!single) {
+        const stored: FileEntry[] = [];
+        for (const [index, type] of plan.types.entries()) {
+          const file = await this.files.putStreamed(scope.accountId, { contentType: PDF, extension: 'pdf', downloadName: `stickers-${FORMAT_SUFFIX[type]}-${today}.pdf` }, (out) => pdfs[index].write(out));
+          files.push({ type, file: file.url });
+          stored.push(this.storedEntry(pdfs[index].name, file.name));
+        }
+        entries = [...stored, ...theirs];
+      }
+    }
+    const ownFormat = single && theirs.length === 0;
+    const extension = single ? (ownFormat ? plan.output : 'pdf') : 'zip';
+    const contentType = single ? (ownFormat ? OUTPUT_CONTENT_TYPE[plan.output] : PDF) : 'application/zip';
+    const downloadName = single ? (ownFormat ? entries[0].name.replace(/(\.[a-z]+)$/, `-${today}$1`) : `label-${orders.find((order) => companyLabels.has(order.id))?.trackNumber}.pdf`) : `stickers-${today}.zip`;
+    const file = await this.files.putStreamed(scope.accountId, { contentType, extension, downloadName, ...(fileName ? { name: fileName } : {}) }, (out) => writeEntries(out, entries));
+    if (plan.output === 'pdf' && ours.length > 0 && single) files.push({ type: plan.types[0], file: file.url });
+    return { url: file.url, files };
+  }
+
+  /** A file kept in the store as an entry of a ZIP: copied from the store as it is read. */
+  private storedEntry(name: string, storedName: string): FileEntry {
+    return {
+      name,
+      write: async (out) => {
+        const opened = await this.files.open(storedName);
+        if (!opened) throw new Error(`stored file ${storedName} vanished while its ZIP was written`);
+        await pipeline(opened.body, out);
+      },
+    };
   }
 
   /** Sets formed today in the account's time zone, oldest first. */
@@ -294,7 +416,29 @@ export class DocumentService {
       postSticker: null,
       stickers: JSON.parse(row.files) as Array<{ type: number; file: string }>,
       orderIds: JSON.parse(row.order_ids) as number[],
+      format: row.output as StickerSet['format'],
+      dpi: row.dpi === null ? null : Number(row.dpi),
+      status: row.status as StickerSet['status'],
+      progress: { done: Number(row.labels_done), total: Number(row.labels_total) },
     }));
+  }
+
+  /** The resolution of a warehouse's label printer (account tokens only: the warehouse may serve several shops). */
+  async labelPrinter(scope: Scope, warehouseId: number): Promise<LabelPrinter> {
+    await this.requireWarehouse(scope, warehouseId);
+    const dpi = (await this.store.printerDpi(scope.accountId, [warehouseId])).get(warehouseId);
+    return { warehouseId, dpi: dpi === 300 ? 300 : DEFAULT_DPI, custom: dpi !== undefined };
+  }
+
+  async setLabelPrinter(scope: Scope, warehouseId: number, body: LabelPrinterBody): Promise<LabelPrinter> {
+    requireAccountWide(scope, 'set a warehouse\'s label printer');
+    await this.requireWarehouse(scope, warehouseId);
+    await this.store.setPrinterDpi(scope.accountId, warehouseId, body.dpi, new Date().toISOString());
+    return { warehouseId, dpi: body.dpi, custom: true };
+  }
+
+  private async requireWarehouse(scope: Scope, warehouseId: number): Promise<void> {
+    if (!(await this.warehouses.getMany(scope, [warehouseId])).has(warehouseId)) throw notFound('Warehouse');
   }
 
   // ---------------------------------------------------------------- waybills and acts

@@ -1,11 +1,11 @@
 /** SQL of the documents area: sticker sets and waybill sets, always scoped by account. */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import type { DocumentTables } from './tables.js';
 
-export type StickerSetRow = DocumentTables['sticker_sets'];
+export type StickerSetRow = Selectable<DocumentTables['sticker_sets']>;
 export type WaybillSetRow = DocumentTables['waybill_sets'];
-type NewStickerSet = Omit<StickerSetRow, 'id'>;
+type NewStickerSet = Omit<Insertable<DocumentTables['sticker_sets']>, 'id'>;
 type NewWaybillSet = Omit<WaybillSetRow, 'id'>;
 
 export class DocumentStore {
@@ -22,6 +22,31 @@ export class DocumentStore {
     if (shopId !== null) query = query.where('shop_id', '=', shopId);
     const rows = await query.orderBy('id').execute();
     return rows.map((row) => ({ ...row, id: Number(row.id) }));
+  }
+
+  async updateStickerSet(accountId: number, id: number, changes: Pick<Updateable<DocumentTables['sticker_sets']>, 'status' | 'labels_done' | 'files'>): Promise<void> {
+    await this.db.updateTable('sticker_sets').set(changes).where('account_id', '=', accountId).where('id', '=', id).execute();
+  }
+
+  /** The state of the set whose answer is the file of that name (the name is the capability: no account to scope by). */
+  async stickerSetOfFile(fileName: string): Promise<{ status: string; labelsDone: number; labelsTotal: number } | null> {
+    const row = await this.db.selectFrom('sticker_sets').select(['status', 'labels_done', 'labels_total']).where('file_name', '=', fileName).executeTakeFirst();
+    return row ? { status: row.status, labelsDone: Number(row.labels_done), labelsTotal: Number(row.labels_total) } : null;
+  }
+
+  /** The label printer resolution of each of these warehouses that has one set. */
+  async printerDpi(accountId: number, warehouseIds: number[]): Promise<Map<number, number>> {
+    if (warehouseIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('warehouse_label_printers').select(['warehouse_id', 'dpi']).where('account_id', '=', accountId).where('warehouse_id', 'in', warehouseIds).execute();
+    return new Map(rows.map((row) => [Number(row.warehouse_id), Number(row.dpi)]));
+  }
+
+  async setPrinterDpi(accountId: number, warehouseId: number, dpi: number, now: string): Promise<void> {
+    await this.db
+      .insertInto('warehouse_label_printers')
+      .values({ account_id: accountId, warehouse_id: warehouseId, dpi, updated_at: now })
+      .onConflict((conflict) => conflict.columns(['account_id', 'warehouse_id']).doUpdateSet({ dpi, updated_at: now }))
+      .execute();
   }
 
   async insertWaybillSet(row: NewWaybillSet): Promise<number> {

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Id, Instant } from '../../platform/db/column-types.js';
 
 /** Sets of documents formed for an account: what `GET /v2/orders/stickers` and `GET /v2/orders/waybills` list. */
@@ -16,6 +17,23 @@ export interface DocumentTables {
     /** JSON text: the order ids. */
     order_ids: string;
     created_at: Instant;
+    /** pdf, zpl or png (issue 32). */
+    output: Generated<string>;
+    /** Printer resolution of zpl and png sets; null for pdf. */
+    dpi: number | null;
+    /** ready, or pending / failed while / after a job writes a large set. */
+    status: Generated<string>;
+    labels_total: Generated<number>;
+    labels_done: Generated<number>;
+    /** The file store name of `file_url` (answers 202 while the set is pending). */
+    file_name: string | null;
+  };
+  /** The resolution of a warehouse's label printer, when its staff set one. */
+  warehouse_label_printers: {
+    account_id: number;
+    warehouse_id: number;
+    dpi: number;
+    updated_at: Instant;
   };
   waybill_sets: {
     id: Id;

@@ -5,7 +5,8 @@ import { queryAsBody } from '../../platform/read-by-post.js';
 import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
 import type { MovementReportService } from './movement-report.js';
 import type { SupplyService } from './supply-service.js';
-import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyListQuery } from './schemas.js';
+import { FileResult } from '../documents/schemas.js';
+import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyLabelsBody, SupplyListQuery } from './schemas.js';
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
@@ -39,6 +40,21 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
     '/v2/products/shipments/:id',
     { schema: { operation: { id: 'getSupply' }, tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
     async (request) => services.supplies.get(request.scope, request.params.id),
+  );
+
+  app.post(
+    '/v2/products/shipments/:id/labels',
+    {
+      schema: { operation: { id: 'createSupplyProductLabels' },
+        tags,
+        summary: 'Product labels of a supply for a thermal printer (extension)',
+        description: 'A 58x40 mm label per product line: its barcode (the product\'s first, else its vendor code) as Code 128, name, vendor code, batch and expiry. perUnit (default true): as many copies as units (ZPL ^PQ; PNG names carry the count), else one per product.',
+        params: IdParams,
+        body: SupplyLabelsBody,
+        response: { 200: FileResult, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => services.supplies.productLabels(request.scope, request.params.id, request.body),
   );
 
   app.post(

@@ -2,6 +2,7 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
 import { DayText, Nullable, RecordId } from '../../platform/schemas.js';
+import { ThermalLabelsFields } from '../documents/schemas.js';
 
 
 /** Supply status codes (DESIGN.md). */
@@ -121,3 +122,9 @@ export const MovementReportBody = Type.Object({
 export type MovementReportBody = Static<typeof MovementReportBody>;
 
 export const ReportFile = Type.Object({ file: Type.String({ description: 'URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several' }) });
+
+export const SupplyLabelsBody = Type.Object({
+  ...ThermalLabelsFields,
+  perUnit: Type.Optional(Type.Boolean({ description: 'true (default): a label for each unit; false: one per product' })),
+});
+export type SupplyLabelsBody = Static<typeof SupplyLabelsBody>;

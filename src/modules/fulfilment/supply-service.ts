@@ -13,6 +13,7 @@ import type { FileStore } from '../../platform/files.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import { renderSupplyAct } from '../../documents/index.js';
+import { supplyProductLabels, thermalFile } from '../../documents/thermal-labels.js';
 import type { AccountService } from '../accounts/service.js';
 import type { OrderService } from '../orders/service.js';
 import type { ProductService } from '../products/service.js';
@@ -21,7 +22,7 @@ import type { WarehouseService } from '../warehouses/service.js';
 import type { FulfilmentWarehouseRecord } from '../warehouses/store.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import { discrepancyOf } from './rules.js';
-import { SUPPLY_STATUS, SUPPLY_STATUS_NAMES, type AcceptanceBody, type OperatorSupplyQuery, type Supply, type SupplyInput, type SupplyListQuery, type SupplyStatusItem } from './schemas.js';
+import { SUPPLY_STATUS, SUPPLY_STATUS_NAMES, type AcceptanceBody, type OperatorSupplyQuery, type Supply, type SupplyInput, type SupplyLabelsBody, type SupplyListQuery, type SupplyStatusItem } from './schemas.js';
 import { outboxRows, writeOrderEvents } from '../events/outbox.js';
 import type { Db, MovementNote } from './stock-store.js';
 import type { StockService } from './stock-service.js';
@@ -126,6 +127,19 @@ export class SupplyService {
     const file = await this.files.put(scope.accountId, { bytes: pdf, contentType: 'application/pdf', extension: 'pdf', downloadName: `supply-${id}-${input.date}.pdf` });
     await this.store.setFile(scope.accountId, id, file.url);
     return { id, file: file.url };
+  }
+
+  /** Product labels of the supply's lines for the warehouse's thermal printer (issue 32). */
+  async productLabels(scope: Scope, id: number, body: SupplyLabelsBody): Promise<{ file: string }> {
+    const supply = await this.find(scope, id);
+    const labels = supplyProductLabels(
+      { supplyId: supply.id, date: supply.date, type: supply.type, places: supply.places, sender: { name: '' }, warehouse: { name: '', address: '' }, goods: supply.lines.map((line) => ({ name: line.name, vendorCode: line.vendorCode, barcodes: line.barcodes, count: line.count, batch: line.batch, expires: line.expires })) },
+      body.perUnit ?? true,
+      body.dpi ?? 203,
+    );
+    const file = await thermalFile(labels, body.format ?? 'zpl');
+    const stored = await this.files.put(scope.accountId, { bytes: file.bytes, contentType: file.contentType, extension: file.extension, downloadName: `supply-${supply.id}-labels.${file.extension}` });
+    return { file: stored.url };
   }
 
   async list(scope: Scope, query: SupplyListQuery, paging: Paging): Promise<Page<Supply>> {

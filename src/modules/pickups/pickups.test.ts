@@ -5,6 +5,7 @@ import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-c
 import { nextWorkday, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { dropOffPointOf, orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
+import { imageBarcodes, parseZpl, renderZpl, zbarMissing } from '../../../test/support/zpl-tools.js';
 
 /** The next Monday-to-Friday day after today in Moscow (the test warehouses work on weekdays). */
 
@@ -242,6 +243,37 @@ describe('a pickup\'s life with a built-in company', () => {
     expect(text).toContain('Сдал (отправитель)');
     expect(text).toContain('Принял (курьер)');
     expect(pdfBarcodes(pdf.rawPayload).flat()).toEqual(expect.arrayContaining(orders.map((order) => order.trackNumber)));
+    expect((await a.owner.post('/v2/pickups/cancel', { id })).status).toBe(204);
+  });
+
+  it.skipIf(zbarMissing)(`gives the act's barcodes for a thermal printer, in ZPL or PNG; refuses bad input, other accounts and shop keys outside their shop${zbarMissing}`, async () => {
+    const day = nextWorkday(nextWorkday(nextWorkday(nextWorkday(DAY))));
+    const orders = [
+      await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'THERM-1', pickup: { type: 4, date: day } })),
+      await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'THERM-2', pickup: { type: 4, date: day } })),
+    ];
+    const id = (await a.owner.post('/v2/pickups', pickupBody({ date: day }))).body.id;
+    const download = async (url: string) => (await t.app.inject({ method: 'GET', url: url.slice('http://delivery.test'.length) })).rawPayload;
+    const zpl = await a.owner.post(`/v2/pickups/${id}/act-labels`, {});
+    expect(zpl.status, JSON.stringify(zpl.body)).toBe(200);
+    expect(zpl.body.file).toMatch(/\.zpl$/);
+    const text = (await download(zpl.body.file)).toString('utf8');
+    const labels = parseZpl(text);
+    expect(labels.map((label) => [label.width, label.height])).toEqual([[800, 1200]]);
+    expect(labels[0].code128).toEqual(orders.map((order) => order.trackNumber));
+    const [rendered] = await renderZpl(text, 100, 150, 8);
+    expect(imageBarcodes(rendered)).toEqual(orders.map((order) => `CODE-128:${order.trackNumber}`).sort());
+    const png = await a.owner.post(`/v2/pickups/${id}/act-labels`, { format: 'png', dpi: 300 });
+    expect(png.body.file).toMatch(/\.png$/);
+    expect(imageBarcodes(await download(png.body.file))).toEqual(orders.map((order) => `CODE-128:${order.trackNumber}`).sort());
+
+    const bad = await a.owner.post(`/v2/pickups/${id}/act-labels`, { format: 'pdf', dpi: 100 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['format', 'dpi']));
+    expect((await t.client().post(`/v2/pickups/${id}/act-labels`, {})).status).toBe(401);
+    expect((await (await orderingAccount(t, { name: 'Чужой склад' })).owner.post(`/v2/pickups/${id}/act-labels`, {})).status).toBe(404);
+    const otherKey = (await a.owner.get(`/v2/shops/${a.otherShopId}`)).body.apiKey as string;
+    expect((await a.owner.withToken(otherKey).post(`/v2/pickups/${id}/act-labels`, {})).status).toBe(403);
     expect((await a.owner.post('/v2/pickups/cancel', { id })).status).toBe(204);
   });
 });

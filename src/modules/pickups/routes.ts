@@ -4,6 +4,7 @@ import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { PickupService } from './service.js';
 import { PickupCompanyOffer } from '../companies/schemas.js';
+import { FileResult, ThermalLabelsFields } from '../documents/schemas.js';
 import { Pickup, PickupCompaniesQuery, PickupIdBody, PickupInput, PickupListQuery } from './schemas.js';
 
 const tags = ['Pickups'];
@@ -31,6 +32,21 @@ export function pickupRoutes(app: App, services: PickupsRouteServices): void {
       const at = paging(request.query);
       return sendPage(reply, await services.pickups.list(request.scope, request.query, at), at);
     },
+  );
+
+  app.post(
+    '/v2/pickups/:id/act-labels',
+    {
+      schema: { operation: { id: 'createPickupActLabels' },
+        tags,
+        summary: 'The handover act\'s barcodes for a thermal printer (extension)',
+        description: '100x150 mm pages: the act\'s heading, then each order\'s track number as Code 128 with the order and its places, as on the PDF act, for the courier\'s scanner.',
+        params: IdParams,
+        body: Type.Object(ThermalLabelsFields),
+        response: { 200: FileResult, ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request) => services.pickups.actLabels(request.scope, request.params.id, request.body),
   );
 
   app.get(

@@ -14,7 +14,9 @@ import { PermanentJobError, type Job, type JobQueue, type JobWorker } from '../.
 import { gramsOf } from '../../platform/measures.js';
 import { toKopecks, toRoubles } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
-import { renderPickupAct } from '../../documents/index.js';
+import { renderPickupAct, type PickupActInput } from '../../documents/index.js';
+import { pickupActLabels, thermalFile } from '../../documents/thermal-labels.js';
+import type { PrinterDpi } from '../../documents/thermal.js';
 import { CarrierError, type PickupRequest } from '../../carriers/types.js';
 import type { AccountService } from '../accounts/service.js';
 import type { ReferenceData } from '../companies/reference.js';
@@ -366,12 +368,21 @@ export class PickupService {
     return pickups;
   }
 
-  /** The handover act of the orders the pickup covers now: formed again whenever they changed since the last one. */
-  private async actOf(record: PickupRecord, orders: OrderView[], warehouse: Warehouse): Promise<string | null> {
-    if (orders.length === 0) return null;
-    const ids = orders.map((order) => order.id);
-    if (record.file && record.actOrders && record.actOrders.length === ids.length && record.actOrders.every((id, index) => id === ids[index])) return record.file;
-    const pdf = await renderPickupAct({
+  /** The act's barcodes for the warehouse's thermal printer (issue 32): the orders the pickup covers now, as its PDF act lists them. */
+  async actLabels(scope: Scope, id: number, body: { format?: 'zpl' | 'png'; dpi?: PrinterDpi }): Promise<{ file: string }> {
+    const record = await this.find(scope, id);
+    const warehouse = await this.reachable(scope, record.warehouseId);
+    const current = (CURRENT as readonly number[]).includes(record.status);
+    const orders = current ? await this.covered(scope.accountId, record, warehouse) : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
+    if (orders.length === 0) throw conflict('no_orders', `Pickup ${id} covers no orders: its act has no barcodes to print.`);
+    const pages = pickupActLabels(this.actInput(record, orders, warehouse), body.dpi ?? 203);
+    const file = await thermalFile(pages.map((label, index) => ({ name: `act-${record.id}-${index + 1}`, label, copies: 1 })), body.format ?? 'zpl');
+    const stored = await this.files.put(scope.accountId, { bytes: file.bytes, contentType: file.contentType, extension: file.extension, downloadName: `pickup-${record.id}-${record.date}.${file.extension}` });
+    return { file: stored.url };
+  }
+
+  private actInput(record: PickupRecord, orders: OrderView[], warehouse: Warehouse): PickupActInput {
+    return {
       number: record.id,
       date: record.date,
       type: record.type,
@@ -381,7 +392,15 @@ export class PickupService {
       sender: senderOf(orders[0]),
       warehouse: { name: warehouse.name, address: { city: warehouse.address.city.name, region: warehouse.address.city.region, street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat } },
       orders: orders.map((order) => actOrderOf(order)),
-    });
+    };
+  }
+
+  /** The handover act of the orders the pickup covers now: formed again whenever they changed since the last one. */
+  private async actOf(record: PickupRecord, orders: OrderView[], warehouse: Warehouse): Promise<string | null> {
+    if (orders.length === 0) return null;
+    const ids = orders.map((order) => order.id);
+    if (record.file && record.actOrders && record.actOrders.length === ids.length && record.actOrders.every((id, index) => id === ids[index])) return record.file;
+    const pdf = await renderPickupAct(this.actInput(record, orders, warehouse));
     const file = await this.files.put(record.accountId, { bytes: pdf, contentType: 'application/pdf', extension: 'pdf', downloadName: `pickup-${record.id}-${record.date}.pdf` });
     await this.store.setAct(record.accountId, record.id, file.url, ids);
     return file.url;

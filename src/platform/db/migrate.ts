@@ -27,9 +27,10 @@ import { warehouseDropOffPoints } from './migrations/0022_warehouse_drop_off_poi
 import { fileContents } from './migrations/0025_file_contents.js';
 import { webhooks } from './migrations/0030_webhooks.js';
 import { checkoutWidget } from './migrations/0040_checkout_widget.js';
+import { thermalLabels } from './migrations/0070_thermal_labels.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents, webhooks, checkoutWidget];
+export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents, webhooks, checkoutWidget, thermalLabels];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before
