@@ -52,6 +52,7 @@ const BODIES = {
   'PUT /v2/boxes/{id}': { name: 'Коробка', dimensions: { width: 10, height: 10, length: 10 }, weight: 0.1 },
   'PUT /v2/products/{id}': { shopId: 1, name: 'Книга', vendorCode: 'BOOK-1', price: 800, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } },
   'PUT /v2/webhooks/{id}': { url: 'https://receiver.example/hook', events: ['order.created'] },
+  'PUT /v2/warehouses/{id}/label-printer': { dpi: 203 },
 };
 
 const BODY_FIRST = 'its body is validated before its record is looked up, and a valid one needs records of the caller:';
