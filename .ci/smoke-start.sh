@@ -24,8 +24,13 @@ echo "$answer" | grep -q '"11"' || { echo "first-start token did not work: $answ
 curl -sf "http://127.0.0.1:$port/openapi.json" | grep -q '"openapi"'
 # the checkout widget was built with the rest (dist/widget): present even with production dependencies only
 curl -sf "http://127.0.0.1:$port/widget/v1/widget.js" | grep -q 'DeliveryWidget' || { echo "the checkout widget is not served"; exit 1; }
+# the merchant dashboard too (dist/app), under its strict CSP, its script served
+app_headers=$(curl -sf -D - -o "$data_dir/app.html" "http://127.0.0.1:$port/app/")
+echo "$app_headers" | grep -qi "content-security-policy: default-src 'self'" || { echo "the dashboard is not served with its CSP"; exit 1; }
+app_script=$(grep -o '/app/assets/[^"]*\.js' "$data_dir/app.html" | head -1)
+[ -n "$app_script" ] && curl -sf "http://127.0.0.1:$port$app_script" >/dev/null || { echo "the dashboard's script is not served"; exit 1; }
 # SIGTERM drains and exits cleanly
 kill -TERM $server
 wait $server || { echo "server did not exit cleanly on SIGTERM"; cat "$log"; exit 1; }
 trap 'rm -rf "$data_dir"' EXIT
-echo "npm start: first-start token works, /health, /ready, /openapi.json, /widget/v1/widget.js answer, SIGTERM exits 0"
+echo "npm start: first-start token works, /health, /ready, /openapi.json, /widget/v1/widget.js and /app/ answer, SIGTERM exits 0"

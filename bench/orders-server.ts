@@ -4,6 +4,8 @@
  * database rather than a schema, so the migrator of tests running beside it is not confused). Seeds one
  * account with a shop, 3 catalogue products and ORDERS (default 200000) orders, bulk
  * inserted from real priced orders with varied content. Prints `READY {url, token, ...}`.
+ * APP_DIR: serve the dashboard built there at /app/ (bench/dashboard.ts), with an employee who
+ * signs in (BENCH_EMPLOYEE_EMAIL, BENCH_EMPLOYEE_PASSWORD).
  */
 import { sql } from 'kysely';
 import { OrderStore } from '../src/modules/orders/store.js';
@@ -12,11 +14,14 @@ import type { OrderInput } from '../src/modules/orders/schemas.js';
 import { buildApp } from '../src/app.js';
 import { seedAccount, serveUntilTerm, startBenchService } from './fixture.js';
 
-const bench = await startBenchService({ DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20' }, 'database');
+const bench = await startBenchService({ DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20', ...(process.env.APP_DIR ? { APP_DIR: process.env.APP_DIR } : {}) }, 'database');
 const { services, database } = bench.runtime;
 const config = bench.config;
 const account = await seedAccount(services, 'Orders bench');
 const { scope, warehouseId } = account;
+if (process.env.BENCH_EMPLOYEE_EMAIL && process.env.BENCH_EMPLOYEE_PASSWORD) {
+  await services.accounts.addEmployee(account.accountId, { name: 'Оператор', email: process.env.BENCH_EMPLOYEE_EMAIL, password: process.env.BENCH_EMPLOYEE_PASSWORD });
+}
 const shopIds: number[] = [];
 for (let index = 0; index < 5; index++) shopIds.push(await services.shops.create(scope, { name: `Магазин ${index}`, brand: `Бренд ${index}`, warehouse: { id: warehouseId }, platform: 'woocommerce' }));
 const productIds: number[] = [];

@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Written after each successful build, with the time the build started: a source saved during
 // a build is newer, so the next start builds again.
 const stamp = path.join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'widget', 'scripts/build-widget.mjs', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((name) => path.join(root, name));
+const inputs = ['src', 'widget', 'app', 'clients/typescript/src', 'scripts/build-widget.mjs', 'scripts/build-app.mjs', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((name) => path.join(root, name));
 
 /** The newest modification time under `file`; directories count too (a deleted or renamed source). */
 function newest(file) {
@@ -47,5 +47,7 @@ const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig
 if (result.status !== 0) process.exit(result.status ?? 1);
 // the checkout widget (esbuild, a dev dependency like TypeScript): served from dist/widget/
 await (await import('./build-widget.mjs')).buildWidget();
+// the merchant dashboard (Vite, a dev dependency): served from dist/app/ at /app/
+await (await import('./build-app.mjs')).buildApp();
 fs.writeFileSync(stamp, `${startedAt.toISOString()}\n`);
 fs.utimesSync(stamp, startedAt, startedAt);

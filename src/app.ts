@@ -15,6 +15,7 @@ import { API_DOCUMENT_PLAN } from './api-document.js';
 import { installRequestMetrics, metricsRoute } from './platform/metrics.js';
 import { installCors, installRequestIdEcho, installVersionRoute, requestIdOf } from './platform/operations.js';
 import { installRateLimits } from './platform/rate-limit.js';
+import { installSessions } from './platform/session.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
 import { AREAS, type AreaContext } from './modules.js';
@@ -84,6 +85,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
   await installCors(app, config.corsOrigins, AREAS.flatMap((area) => (area.cors ? [area.cors()] : [])));
+  await installSessions(app, { csrfKey: services.sessionCsrfKey, secure: config.publicUrl.startsWith('https:') });
   await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
   for (const area of AREAS) area.requestHooks?.(app, context);

@@ -63,6 +63,12 @@ export interface Config {
   loginRateLimitPerMinute: number;
   /** Where the built checkout widget is (npm run build writes dist/widget). */
   widgetDir: string;
+  /** Where the built dashboard is (npm run build writes dist/app), served at /app/. */
+  appDir: string;
+  /** The dashboard map's tile URL template ({z}/{x}/{y}); null: points on a plain map, nothing asked of a third party. */
+  appMapTiles: string | null;
+  /** Attribution the tile source requires, shown on the map. */
+  appMapAttribution: string;
   /** Checkout widget calls a minute per publishable key and IP address (0: none). */
   widgetRateLimitPerMinute: number;
   /** Bearer token GET /metrics requires; null: /metrics is public like /health. */
@@ -191,6 +197,20 @@ function readCorsOrigins(env: Env, problems: string[]): string[] {
   return origins;
 }
 
+/** APP_MAP_TILES: an https:// (or http://) template with {z}, {x} and {y}; empty: no tiles. */
+function readTileTemplate(env: Env, problems: string[]): string | null {
+  const raw = env.APP_MAP_TILES?.trim();
+  if (!raw) return null;
+  try {
+    const url = new URL(raw.replaceAll('{', '%7B').replaceAll('}', '%7D'));
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && ['{z}', '{x}', '{y}'].every((part) => raw.includes(part))) return raw;
+  } catch {
+    // reported below
+  }
+  problems.push(`APP_MAP_TILES must be an http(s) URL template with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png, got "${raw}"`);
+  return null;
+}
+
 function readHttpUrl(env: Env, name: string, fallback: string, problems: string[]): string {
   const raw = env[name]?.trim() || fallback;
   try {
@@ -305,6 +325,9 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, problems),
     loginRateLimitPerMinute: readInteger(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000, problems),
     widgetDir: path.resolve(env.WIDGET_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'widget')),
+    appDir: path.resolve(env.APP_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'app')),
+    appMapTiles: readTileTemplate(env, problems),
+    appMapAttribution: env.APP_MAP_ATTRIBUTION?.trim() || '© OpenStreetMap contributors',
     widgetRateLimitPerMinute: readInteger(env, 'WIDGET_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000, problems),
     metricsToken,
     marketplaceOzonUrl: readHttpUrl(env, 'MARKETPLACE_OZON_URL', 'https://api-seller.ozon.ru', problems),

@@ -13,6 +13,7 @@ import { boxesModule } from './modules/boxes/module.js';
 import { calculatorModule } from './modules/calculator/module.js';
 import { carrierIntegrationsModule } from './modules/carrier-integrations/module.js';
 import { companiesModule } from './modules/companies/module.js';
+import { dashboardModule } from './modules/dashboard/module.js';
 import { deliveryMethodsModule } from './modules/delivery-methods/module.js';
 import { documentsModule } from './modules/documents/module.js';
 import { eventsModule } from './modules/events/module.js';
@@ -61,6 +62,7 @@ export const MODULES = [
   sandboxModule,
   webhooksModule,
   widgetModule,
+  dashboardModule,
 ] as const;
 
 /** What every area's routes, jobs and schedules are handed: the services and the configuration (each takes only what its type names). */

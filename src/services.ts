@@ -83,6 +83,8 @@ export interface Services {
   readCache: AccountReadCache;
   /** Bearer tokens -> Scope, remembered briefly. */
   tokens: TokenResolver;
+  /** Key of the HMAC binding the dashboard's CSRF tokens to their session (platform/session.ts). */
+  sessionCsrfKey: string;
   accounts: AccountService;
   shops: ShopService;
   warehouses: WarehouseService;
@@ -251,5 +253,5 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     secretGraceHours: config.webhookSecretGraceHours,
   }, stock);
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
-  return { widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return { sessionCsrfKey: secretBox.derive('dashboard-csrf'), widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
 }

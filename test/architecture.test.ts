@@ -13,7 +13,7 @@ import { AREAS } from '../src/modules.js';
 import { createTestApp } from './support/app.js';
 
 /** Services the platform builds for everyone, offered by no area. */
-const PLATFORM_SERVICES = ['readCache', 'tokens', 'files', 'jobs', 'metrics'];
+const PLATFORM_SERVICES = ['readCache', 'tokens', 'files', 'jobs', 'metrics', 'sessionCsrfKey'];
 
 describe('ARCHITECTURE.md', () => {
   it('holds the current section → module → file → test table', async () => {

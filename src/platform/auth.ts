@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BoundedMap, type AccountReadCache } from './cache.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
+import { checkCsrf, sessionTokenOf } from './session.js';
 
 export interface Scope {
   accountId: number;
@@ -18,6 +19,13 @@ export interface Scope {
   employeeId: number | null;
   /** When the token stops working (login tokens), ms since the epoch. */
   expiresAtMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The dashboard's session token when the caller authenticated by its cookie (no Authorization header). */
+    sessionToken: string | null;
+  }
 }
 
 declare module 'fastify' {
@@ -39,7 +47,7 @@ export function processScope(accountId: number, timeZone = 'UTC'): Scope {
 /** Finds the Scope of a bearer token, or null when the token is unknown or expired (the accounts area knows how). */
 export type TokenLookup = (token: string) => Promise<Scope | null>;
 
-function bearerToken(request: FastifyRequest): string | null {
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -103,21 +111,31 @@ export class TokenResolver {
   }
 }
 
-/** Installs the authentication hook; it runs before the body is read. */
+/**
+ * Installs the authentication hook; it runs before the body is read. The dashboard's session
+ * cookie (session.ts) is taken only without an Authorization header, and its unsafe calls need
+ * the session's CSRF token: the same tokens, the same Scope, every /v2 route.
+ */
 export function installAuthentication(app: FastifyInstance, tokens: TokenResolver): void {
   app.decorateRequest('scope', null as unknown as Scope);
+  app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (request) => {
     // Only the /v2 API needs a token; health, docs and file links are public by design.
     if (request.is404 || request.routeOptions.config.public || !request.routeOptions.url?.startsWith('/v2/')) return;
     const header = request.headers.authorization;
-    const token = bearerToken(request);
+    const session = header === undefined ? sessionTokenOf(request) : null;
+    const token = session ?? bearerToken(request);
     if (!token) {
       throw header
         ? unauthorized('The Authorization header must be "Bearer <token>".')
         : unauthorized();
     }
     const scope = await tokens.resolve(token);
-    if (!scope) throw new AppError(401, 'invalid_token', 'The token is unknown, revoked or expired.');
+    if (!scope) throw new AppError(401, session ? 'session_expired' : 'invalid_token', session ? 'The session has ended: sign in again.' : 'The token is unknown, revoked or expired.');
+    if (session) {
+      await checkCsrf(app, request);
+      request.sessionToken = session;
+    }
     request.scope = scope;
   });
 }

@@ -29,6 +29,9 @@ export const ERROR_CODES = {
   origin_not_allowed: "The widget is called from a page whose origin the key's shop does not allow.",
   forbidden: 'A shop API key reaching outside its shop, or an employee doing what only the account may (403).',
   rate_limited: 'Too many requests this minute: retry after Retry-After (429).',
+  session_expired: "The dashboard's session cookie names a token that has ended: sign in again (401).",
+  csrf_token_invalid: 'An unsafe call of a cookie session without the session\'s X-CSRF-Token (403).',
+  not_a_login: 'Only an employee login token is ended by signing out (409).',
   // the Shop-Id header
   shop_id_required: 'The operation needs a Shop-Id header.',
   unknown_shop: 'Shop-Id names no shop of this account.',
@@ -84,6 +87,7 @@ export const ERROR_CODES = {
   idempotency_request_in_progress: 'The first request with this Idempotency-Key is still running (409).',
   idempotency_outcome_unknown: 'The first request with this Idempotency-Key was carried out but its answer was lost (a crash): it is not run twice (409).',
   widget_not_built: 'The checkout widget is not built on this instance (npm run build).',
+  app_not_built: 'The dashboard is not built on this instance (npm run build).',
   shutting_down: 'The process is stopping: retry (503).',
   not_ready: 'The database does not answer (GET /ready, 503).',
   internal_error: 'A bug: quote the log id to support (500).',

@@ -7,9 +7,12 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashToken, sha256 } from './crypto.js';
 import { AppError } from './errors.js';
+import { sessionTokenOf } from './session.js';
 
 const WINDOW_MS = 60_000;
 export const LOGIN_ROUTE = '/v2/auth/login';
+/** Routes that take a password: the API's login and the dashboard's sign-in. */
+const PASSWORD_ROUTES = new Set([LOGIN_ROUTE, '/v2/auth/session']);
 
 export interface RateLimits {
   /** Requests a minute per token on /v2 (0: none). */
@@ -31,7 +34,8 @@ function bearerToken(request: FastifyRequest): string | null {
  * limited too, and shops sharing one hosting address keep a budget each.
  */
 function callerKey(request: FastifyRequest): string {
-  const token = bearerToken(request);
+  // the dashboard's session counts as its token: an office behind one address keeps a budget per person
+  const token = bearerToken(request) ?? sessionTokenOf(request);
   return token ? `token:${hashToken(token)}` : `ip:${request.ip}`;
 }
 
@@ -73,7 +77,7 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
     const perLogin = app.createRateLimit({ max: limits.loginPerMinute, timeWindow: WINDOW_MS, keyGenerator: loginKey });
     // preHandler: the e-mail is in the body, read and validated by then.
     app.addHook('preHandler', async (request, reply) => {
-      if (request.method !== 'POST' || request.routeOptions.url !== LOGIN_ROUTE) return;
+      if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
       refuse(reply, await perLogin(request), 'for one e-mail from one address');
     });
   }

@@ -7,6 +7,7 @@ export const accountCommand: AreaCommand<{ accounts: AccountService }> = {
   usage: [
     'account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]',
     'account token --id <accountId> [--json]    issue another API token for an account',
+    'account employee --id <accountId> --email <e-mail> --password <password> [--name <name>]   an employee who signs in to the dashboard at /app/',
   ],
   async run(args, open) {
     const { values, positionals } = parseArgs({
@@ -45,6 +46,15 @@ export const accountCommand: AreaCommand<{ accounts: AccountService }> = {
       if (!Number.isInteger(id) || id < 1) throw new CommandUsageError('account token needs --id <accountId>');
       const token = await (await open()).accounts.issueAccountToken(id, 'issued by the CLI');
       return json ? `${JSON.stringify({ accountId: id, token })}\n` : `API token for account ${id} (shown once): ${token}\n`;
+    }
+    if (action === 'employee') {
+      // an employee of an existing account (the first start's one, say): who signs in to the dashboard at /app/
+      const id = Number(stringOption(values, 'id'));
+      const email = stringOption(values, 'email');
+      const password = stringOption(values, 'password');
+      if (!Number.isInteger(id) || id < 1 || !email || !password) throw new CommandUsageError('account employee needs --id <accountId> --email <e-mail> --password <password> [--name <name>]');
+      const employeeId = await (await open()).accounts.addEmployee(id, { name: stringOption(values, 'name') ?? email, email, password });
+      return json ? `${JSON.stringify({ accountId: id, employeeId })}\n` : `Employee ${employeeId} of account ${id} can sign in at /app/ (and POST /v2/auth/login).\n`;
     }
     throw new CommandUsageError(`unknown account command "${action ?? ''}"`);
   },

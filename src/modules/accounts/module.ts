@@ -2,7 +2,7 @@
 import { defineModule } from '../../platform/module.js';
 import { accountCommand } from './commands.js';
 import { accountRoutes, type AccountsRouteServices } from './routes.js';
-import { LoginResponse } from './schemas.js';
+import { LoginResponse, SessionView } from './schemas.js';
 import type { AccountTables } from './tables.js';
 
 export const accountsModule = defineModule<AccountsRouteServices, AccountTables>({
@@ -14,7 +14,7 @@ export const accountsModule = defineModule<AccountsRouteServices, AccountTables>
   tags: [
     { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).' },
   ],
-  schemas: { LoginResult: LoginResponse },
+  schemas: { LoginResult: LoginResponse, SessionView },
   routes: accountRoutes,
   commands: { account: accountCommand },
 });

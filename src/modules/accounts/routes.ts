@@ -1,20 +1,24 @@
 import type { App } from '../../platform/http.js';
-import { errorResponses } from '../../platform/schemas.js';
+import { bearerToken, type TokenResolver } from '../../platform/auth.js';
+import { errorResponses, NoContent } from '../../platform/schemas.js';
+import { csrfTokenFor, endSession, startSession } from '../../platform/session.js';
 import type { AccountService } from './service.js';
-import { LoginBody, LoginResponse } from './schemas.js';
-
+import { LoginBody, LoginResponse, SessionView } from './schemas.js';
 
 /** The services these routes use, and no other. */
 export interface AccountsRouteServices {
   accounts: AccountService;
+  tokens: TokenResolver;
 }
+
 export function accountRoutes(app: App, services: AccountsRouteServices): void {
+  const tags = ['Authentication'];
   app.post(
     '/v2/auth/login',
     {
       config: { public: true },
       schema: { operation: { id: 'logIn' },
-        tags: ['Authentication'],
+        tags,
         summary: 'Log in as an employee',
         description: 'Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401.',
         security: [],
@@ -23,5 +27,65 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
       },
     },
     async (request) => services.accounts.login(request.body.email, request.body.password),
+  );
+
+  app.post(
+    '/v2/auth/session',
+    {
+      config: { public: true },
+      schema: { operation: { id: 'startDashboardSession' },
+        tags,
+        summary: "Sign in to the dashboard: the login token in an HttpOnly cookie, and the session's CSRF token",
+        description:
+          'For the browser app at /app/: the token is set as an HttpOnly, SameSite=Strict cookie that page scripts cannot read; the answer carries the CSRF token to send as `X-CSRF-Token` on unsafe calls. Wrong credentials give 401.',
+        security: [],
+        body: LoginBody,
+        response: { 200: SessionView, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const { token, expiresAt } = await services.accounts.login(request.body.email, request.body.password);
+      const scope = await services.tokens.resolve(token);
+      if (!scope) throw new Error('a login token that does not resolve');
+      const csrfToken = startSession(request, reply, token, expiresAt);
+      return { kind: scope.kind, accountId: scope.accountId, accountName: await services.accounts.nameOf(scope.accountId), employeeId: scope.employeeId, timeZone: scope.timeZone, expiresAt, csrfToken };
+    },
+  );
+
+  app.get(
+    '/v2/auth/session',
+    { schema: { operation: { id: 'getSession' }, tags, summary: 'Who is signed in (the session cookie or the Bearer token), with the CSRF token of a cookie session', response: { 200: SessionView, ...errorResponses() } } },
+    async (request, reply) => {
+      const { scope } = request;
+      reply.header('cache-control', 'no-store');
+      return {
+        kind: scope.kind,
+        accountId: scope.accountId,
+        accountName: await services.accounts.nameOf(scope.accountId),
+        employeeId: scope.employeeId,
+        timeZone: scope.timeZone,
+        expiresAt: scope.expiresAtMs === undefined ? null : new Date(scope.expiresAtMs).toISOString(),
+        csrfToken: request.sessionToken ? csrfTokenFor(reply, request.sessionToken) : null,
+      };
+    },
+  );
+
+  app.delete(
+    '/v2/auth/session',
+    {
+      schema: { operation: { id: 'endSession' },
+        tags,
+        summary: "Sign out: the employee's login token (cookie or Bearer) stops working in every process, and the cookie is cleared",
+        description: 'Account tokens and shop keys are not ended this way (409 not_a_login).',
+        response: { 204: NoContent, ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const token = request.sessionToken ?? bearerToken(request);
+      if (token) await services.accounts.revokeLoginToken(request.scope, token);
+      services.tokens.revoke(request.scope.accountId);
+      endSession(reply);
+      return reply.code(204).send();
+    },
   );
 }

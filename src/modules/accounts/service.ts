@@ -122,6 +122,15 @@ export class AccountService {
   }
 
   /**
+   * Ends an employee's login (the dashboard's sign-out): the token stops working. Call
+   * TokenResolver.revoke after it so no process remembers the token.
+   */
+  async revokeLoginToken(scope: Scope, token: string): Promise<void> {
+    if (scope.kind !== 'employee') throw conflict('not_a_login', 'Only an employee login ends by signing out; account tokens and shop keys stay.');
+    await this.store.deleteLoginToken(scope.accountId, hashToken(token));
+  }
+
+  /**
    * The account's employees with their e-mails, oldest first, for work outside a request
    * (notifications). Every employee sees every shop of the account: there is no per-shop access.
    */

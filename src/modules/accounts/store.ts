@@ -89,6 +89,12 @@ export class AccountStore {
     return this.db.selectFrom('employees').select(['id', 'name', 'email']).where('account_id', '=', accountId).orderBy('id').execute();
   }
 
+  /** Deletes one employee's login token; answers whether it existed. */
+  async deleteLoginToken(accountId: number, tokenHash: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('access_tokens').where('account_id', '=', accountId).where('token_hash', '=', tokenHash).where('employee_id', 'is not', null).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async deleteExpiredTokens(now: string): Promise<void> {
     await this.db.deleteFrom('access_tokens').where('expires_at', 'is not', null).where('expires_at', '<', now).execute();
   }

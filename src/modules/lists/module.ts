@@ -7,7 +7,7 @@ export const listsModule = defineModule<ListsRouteServices>({
   area: 'lists',
   purpose: 'Order statuses and countries: fixed lists.',
   offers: ['orderStatuses', 'countries'],
-  dependsOn: [],
+  dependsOn: ['widget'],
   migrationHistory: [],
   schemas: { OrderStatuses },
   routes: listRoutes,

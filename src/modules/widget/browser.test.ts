@@ -7,47 +7,21 @@
  * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidget } from '../../../scripts/build-widget.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { accessibilityFindings as findings, BROWSER_TESTS, DESKTOP, launchChromium, PHONE, screenshots, tilePng } from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { PROJECT_ROOT } from '../../platform/reference-data.js';
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
-const ARTIFACTS = path.join(PROJECT_ROOT, 'artifacts', 'widget');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1100, height: 900 };
+const { dir: ARTIFACTS, shot } = screenshots('widget');
 
-/** A plain light tile, so the map test asks nothing of any third party. */
-function tilePng(): Buffer {
-  const size = 256;
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, 0xe8)]);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-describe.skipIf(!CHROMIUM || process.env.BROWSER_TESTS === '0')('the checkout widget in Chromium', () => {
+describe.skipIf(!BROWSER_TESTS)('the checkout widget in Chromium', () => {
   let t: TestApp;
   let owner: ApiClient;
   let apiOrigin: string;
@@ -97,20 +71,8 @@ try {
     return (await events(page, name))[0];
   }
 
-  /** axe-core's serious and critical findings on the page (the widget's shadow root included), as "rule: target" lines. */
-  async function accessibilityFindings(page: Page): Promise<string[]> {
-    await page.addScriptTag({ path: AXE_SCRIPT });
-    return page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
-      const result = await axe.run({ include: [['#delivery']] }, { resultTypes: ['violations'] });
-      return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
-    });
-  }
-
-  async function shot(page: Page, name: string): Promise<void> {
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
+  /** axe-core's serious and critical findings in the widget (its shadow root included). */
+  const accessibilityFindings = (page: Page) => findings(page, '#delivery');
 
   async function confirm(token: string, cmsId: string): Promise<number> {
     const made = await owner.post('/v2/widget/orders', { selectionToken: token, cmsId, recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' } }, { headers: { 'idempotency-key': cmsId } });
@@ -134,10 +96,7 @@ try {
     await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
     shopOrigin = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}`;
     publicKey = (await owner.post(`/v2/shops/${shopId}/widget-key`, { allowedOrigins: [shopOrigin] })).body.publicKey;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

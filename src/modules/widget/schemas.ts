@@ -24,12 +24,17 @@ export type WidgetKey = Static<typeof WidgetKey>;
 /** Optional in the schema: a call without it is a 401, not a 400. */
 export const KeyQuery = Type.Object({ key: Type.Optional(Type.String({ maxLength: 100, description: "The shop's publishable widget key (required)" })) });
 
-export const LocalitySearchQuery = Type.Object({
-  ...KeyQuery.properties,
+/** The locality search of the widget and of GET /v2/lists/localities (the dashboard's order form). */
+export const LocalityNameQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100, description: 'The start of a locality name, as the buyer types it' }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
 });
-export type LocalitySearchQuery = Static<typeof LocalitySearchQuery>;
+
+export const LocalitySearchQuery = Type.Object({
+  ...KeyQuery.properties,
+  ...LocalityNameQuery.properties,
+});
+export type LocalitySearchQuery = Static<typeof LocalityNameQuery>;
 
 export const WidgetLocality = Type.Object({
   fias: Type.String({ description: 'FIAS id, or `gn:<id>` for localities without one; send it back as city.fias' }),

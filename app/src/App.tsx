@@ -1,0 +1,150 @@
+/** The layout: navigation, language, the signed-in account, the network banner; sign-in when there is no session. */
+import { Alert, AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from 'react-router';
+import { api, onNetworkChange, totalOf } from './api';
+import { useText, type Locale, type TextKey } from './i18n';
+import { DocumentsPage } from './pages/Documents';
+import { NotificationsPage } from './pages/Notifications';
+import { OrderPage } from './pages/OrderPage';
+import { OrdersPage } from './pages/Orders';
+import { SignIn } from './pages/SignIn';
+import { useSession } from './session';
+
+// the order form (Leaflet, the date pickers) and pickups load when first opened: the orders list does not wait for them
+const OrderForm = lazy(() => import('./pages/OrderForm').then((module) => ({ default: module.OrderForm })));
+const PickupsPage = lazy(() => import('./pages/Pickups').then((module) => ({ default: module.PickupsPage })));
+
+/** Part 2's pages (catalogue, stock, money, settings) join this list and the routes below. */
+const SECTIONS: Array<{ path: string; label: TextKey }> = [
+  { path: '/orders', label: 'orders' },
+  { path: '/orders/new', label: 'newOrder' },
+  { path: '/problems', label: 'problems' },
+  { path: '/documents', label: 'documents' },
+  { path: '/pickups', label: 'pickups' },
+  { path: '/notifications', label: 'notifications' },
+];
+
+function NetworkBanner() {
+  const { t } = useText();
+  const [down, setDown] = useState(false);
+  useEffect(() => onNetworkChange(setDown), []);
+  if (!down) return null;
+  return (
+    <Alert color="orange" role="status" data-testid="network-down" mb="sm">
+      {t('networkDown')}
+    </Alert>
+  );
+}
+
+function LanguageSwitch() {
+  const { locale, setLocale } = useText();
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label="Language / Язык"
+      value={locale}
+      onChange={(value) => setLocale(value as Locale)}
+      data={[
+        { value: 'ru', label: 'RU' },
+        { value: 'en', label: 'EN' },
+      ]}
+    />
+  );
+}
+
+function useUnreadCount(): number {
+  const [count, setCount] = useState(0);
+  const location = useLocation();
+  useEffect(() => {
+    let live = true;
+    api.GET('/v2/notifications', { params: { query: { unread: 1, perPage: 1 } } }).then(
+      (result) => live && result.response.ok && setCount(totalOf(result.response)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [location.pathname]);
+  return count;
+}
+
+export function App() {
+  const { t } = useText();
+  const { session, signOut } = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const unread = useUnreadCount();
+
+  if (session === undefined) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label={t('loading')} />
+      </Center>
+    );
+  }
+  // no session: sign-in in place of the page; the URL (and the page's draft) stay for after it
+  if (session === null) return <SignIn />;
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('orders')} />
+            <Title order={1} size="h4">
+              {t('appName')}
+            </Title>
+          </Group>
+          <Group wrap="nowrap" gap="xs">
+            <Text size="sm" visibleFrom="sm" data-testid="account-name">
+              {session.accountName}
+            </Text>
+            <LanguageSwitch />
+            <Button variant="default" size="xs" onClick={() => void signOut()} data-testid="sign-out">
+              {t('signOut')}
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t('appName')}>
+        <Stack gap={2}>
+          {SECTIONS.map((section) => (
+            <NavLink
+              key={section.path}
+              component={RouterLink}
+              to={section.path}
+              end
+              label={t(section.label)}
+              active={location.pathname === section.path}
+              variant="filled"
+              onClick={close}
+              rightSection={section.path === '/notifications' && unread > 0 ? <Badge size="sm" color="red" data-testid="unread-count">{unread}</Badge> : undefined}
+            />
+          ))}
+        </Stack>
+        <Text size="xs" c="gray.7" mt="auto">
+          {t('timeZone')} {session.timeZone}
+        </Text>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <NetworkBanner />
+        <Suspense fallback={<Loader aria-label={t('loading')} />}>
+        <Routes>
+          <Route path="/" element={<Navigate to="/orders" replace />} />
+          <Route path="/orders" element={<OrdersPage />} />
+          <Route path="/problems" element={<OrdersPage problems />} />
+          <Route path="/orders/new" element={<OrderForm />} />
+          <Route path="/orders/:id" element={<OrderPage />} />
+          <Route path="/orders/:id/edit" element={<OrderForm />} />
+          <Route path="/documents" element={<DocumentsPage />} />
+          <Route path="/pickups" element={<PickupsPage />} />
+          <Route path="/notifications" element={<NotificationsPage />} />
+          <Route path="*" element={<Navigate to="/orders" replace />} />
+        </Routes>
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,255 @@
+/**
+ * The merchant dashboard end to end in Chromium (playwright-core), against the service on the
+ * suite's database (SQLite, or PostgreSQL with DATABASE_URL): an employee signs in, creates an
+ * order by hand with a point chosen on the map, confirms it, prints its sticker (the PDF's text
+ * read back by pdftotext), books a pickup, finds the order by search and by a filter, confirms a
+ * batch in which one order fails (its error next to it), has the session end while typing an
+ * order (signs in again, the text is still there), and signs out. axe-core on every page; a
+ * screenshot of each at desktop and phone sizes under artifacts/dashboard/. The app is built
+ * once (Vite, ~3 s) for the file; one browser, one context.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../scripts/build-app.mjs';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { accessibilityFindings, BROWSER_TESTS, DESKTOP, launchChromium, PHONE, screenshots, tilePng } from '../../../test/support/browser.js';
+import type { ApiClient } from '../../../test/support/client.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { orderBody, orderJobWorker, pickupPointIn } from '../../../test/support/orders.js';
+import { pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
+import type { JobWorker } from '../../platform/jobs.js';
+
+const { shot } = screenshots('dashboard');
+const EMAIL = 'operator@dashboard.example';
+const PASSWORD = 'operator password 1';
+
+/** The next working day after today (Monday to Friday), YYYY-MM-DD: pickups are booked for one. */
+function nextWorkday(from = new Date()): string {
+  const day = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + 1));
+  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
+  let t: TestApp;
+  let owner: ApiClient;
+  let worker: JobWorker;
+  let origin: string;
+  let tiles: http.Server;
+  let appDir: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let shopId: number;
+  const cspViolations: string[] = [];
+  const tile = tilePng();
+
+  /** The layout's transitions after a resize have ended (the navigation slides away on a phone). */
+  async function settled(): Promise<void> {
+    await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ finished: Promise<unknown> }> } }).document;
+      return Promise.all(doc.getAnimations().map((animation) => animation.finished));
+    });
+  }
+
+  /** axe-core (no serious or critical finding), then the page at desktop and phone sizes. */
+  async function check(name: string): Promise<void> {
+    await page.waitForLoadState('networkidle');
+    expect(await accessibilityFindings(page), name).toEqual([]);
+    await shot(page, `${name}-desktop`);
+    await page.setViewportSize(PHONE);
+    await settled();
+    await shot(page, `${name}-phone`);
+    await page.setViewportSize(DESKTOP);
+    await settled();
+  }
+
+  async function signIn(): Promise<void> {
+    await page.getByLabel(/E-mail|Эл. почта/).fill(EMAIL);
+    await page.getByLabel(/^(Password|Пароль)/).fill(PASSWORD);
+    await page.getByRole('button', { name: /Sign in|Войти/ }).click();
+  }
+
+  beforeAll(async () => {
+    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
+    await buildApp(appDir);
+    tiles = http.createServer((_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(tile));
+    await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
+    const tileOrigin = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
+    t = await createTestApp({ env: { APP_DIR: appDir, APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`, APP_MAP_ATTRIBUTION: '© test tiles' } });
+    const account = await t.newAccount('Магазин чая');
+    owner = account.client;
+    await t.runtime.services.accounts.addEmployee(account.accountId, { name: 'Оператор', email: EMAIL, password: PASSWORD });
+    const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
+    shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id as number;
+    worker = orderJobWorker(t);
+    // two orders for the batch: one draft, one canceled (confirming it fails)
+    const pointId = pickupPointIn(t);
+    await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-1' }));
+    const canceled = (await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-2' }))).body.id as number;
+    expect((await owner.post('/v2/orders/cancel', { ids: [canceled] })).status).toBe(204);
+    origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU', acceptDownloads: true });
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    tiles?.closeAllConnections();
+    await new Promise((resolve) => tiles?.close(resolve));
+    if (appDir) fs.rmSync(appDir, { recursive: true, force: true });
+  });
+
+  it('serves the app at /app/ with a strict CSP, hashed assets for a year, any path as the page', async () => {
+    const index = await fetch(`${origin}/app/`);
+    expect(index.status).toBe(200);
+    const csp = index.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/style-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await index.text();
+    expect(html).not.toContain('__CSP_NONCE__');
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${origin}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    await asset.arrayBuffer();
+    const deep = await fetch(`${origin}/app/orders/123`);
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('cache-control')).toBe('no-cache');
+    await deep.text();
+    const gone = await fetch(`${origin}/app/assets/gone-123.js`);
+    expect(gone.status).toBe(404);
+    // every body read: an unread answer keeps its connection busy, and the service's close waits for it
+    await gone.text();
+  });
+
+  it('an operator signs in, makes an order on the map, confirms it, prints its sticker, books a pickup, finds it, fails a batch and signs out', async () => {
+    await page.goto(`${origin}/app/`);
+    await page.getByRole('button', { name: 'Войти' }).waitFor();
+    await check('sign-in');
+    await signIn();
+    await page.getByTestId('orders-table').waitFor();
+    await expect.poll(() => page.getByTestId('count-8').textContent()).toBe('1');
+    await check('orders');
+
+    // a new order by hand, the point chosen on the map
+    await page.getByRole('link', { name: 'Новый заказ' }).first().click();
+    await page.getByTestId('recipient-name').fill('Ольга Смирнова');
+    await page.getByTestId('recipient-phone').fill('+79211234567');
+    await page.getByTestId('city').fill('Санкт-Пет');
+    await page.getByRole('option', { name: /^Санкт-Петербург/ }).first().click();
+    await page.getByLabel('Улица').fill('Невский проспект');
+    await page.getByLabel('Дом', { exact: true }).fill('10');
+    await page.getByLabel('Название').fill('Чай улун');
+    await page.locator('tr[data-option^="1:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
+    const marker = page.locator('[data-testid="point-map"] path[data-point]').first();
+    await marker.waitFor({ timeout: 20_000 });
+    const pointId = Number(await marker.getAttribute('data-point'));
+    // the click Leaflet hears on that marker (markers of one street overlap: a click at a position may hit its neighbour)
+    await marker.dispatchEvent('click');
+    await expect.poll(() => page.getByTestId('chosen-point').textContent()).toMatch(/^Пункт: .+Санкт-Петербург/);
+    await check('order-form');
+    await page.getByTestId('save-order').click();
+    await page.waitForURL(/\/app\/orders\/\d+$/);
+    const orderId = Number(/orders\/(\d+)$/.exec(page.url())?.[1]);
+    const created = (await owner.get(`/v2/orders/${orderId}`)).body;
+    expect(created.delivery.point.id).toBe(pointId);
+    expect(created.recipient.fullName).toBe('Ольга Смирнова');
+    expect(created.deliveryAddress.city.name).toBe('Санкт-Петербург');
+
+    // confirm; the registration job runs; the sticker's PDF opens and reads back
+    await page.getByTestId('action-confirm').click();
+    await page.getByRole('status').filter({ hasText: 'Готово' }).waitFor();
+    await worker.runDue();
+    await page.reload();
+    await page.getByTestId('action-sticker').waitFor();
+    await check('order-page');
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('action-sticker').click()]);
+    const stickerUrl = popup.url().startsWith('http') ? popup.url() : '';
+    await popup.close();
+    expect(stickerUrl).toMatch(/\/files\//);
+    const pdf = Buffer.from(await (await context.request.get(stickerUrl)).body());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    if (!pdfToolsMissing) expect(pdfText(pdf)).toContain(String((await owner.get(`/v2/orders/${orderId}`)).body.trackNumber));
+
+    // a pickup for the next working day
+    await page.getByRole('link', { name: 'Заборы' }).click();
+    await page.getByTestId('pickup-date').fill(nextWorkday());
+    await page.getByTestId('pickup-date').press('Enter');
+    await page.locator('[data-testid^="pickup-company-"]').first().check();
+    await page.getByTestId('book-pickup').click();
+    await page.getByTestId('pickups-table').waitFor();
+    expect((await owner.get('/v2/pickups')).body).toHaveLength(1);
+    await check('pickups');
+
+    // found by search, and by a filter
+    await page.goto(`${origin}/app/orders?list=0`);
+    await page.getByTestId('search').fill(String(created.recipient.phone).slice(-7));
+    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(1);
+    expect(await page.locator(`tr[data-order="${orderId}"]`).count()).toBe(1);
+    await page.getByTestId('search').fill('');
+    await page.getByTestId('filters-toggle').click();
+    await page.getByRole('combobox', { name: 'Наклейка напечатана' }).click();
+    await page.getByRole('option', { name: 'Да', exact: true }).click();
+    await expect.poll(() => page.url()).toContain('stickerFormed=1');
+    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(1);
+    expect(await page.locator(`tr[data-order="${orderId}"]`).count()).toBe(1);
+
+    // a batch confirm where one order fails: its error next to it, the other untouched
+    await page.goto(`${origin}/app/orders?list=0&search=BATCH-`);
+    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-confirm').click();
+    await page.getByTestId('batch-failed').waitFor();
+    const failing = page.locator('tr[data-order] [data-testid="row-error"]');
+    expect(await failing.count()).toBe(1);
+    expect((await failing.textContent())?.length).toBeGreaterThan(3);
+    await expect.poll(() => page.getByTestId('log-id').textContent()).toMatch(/\S+/);
+    await check('orders-batch-error');
+
+    for (const [link, name] of [['Проблемные', 'problems'], ['Документы', 'documents'], ['Уведомления', 'notifications']] as const) {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      await check(name);
+    }
+
+    // English, then back
+    await page.getByText('EN', { exact: true }).click();
+    await page.getByRole('link', { name: 'Orders', exact: true }).waitFor();
+    await page.getByText('RU', { exact: true }).click();
+
+    // the session ends while an order is being typed: sign in again, the text is still there
+    await page.getByRole('link', { name: 'Новый заказ' }).first().click();
+    await page.getByTestId('recipient-name').fill('Пётр Черновиков');
+    await t.runtime.database.db.deleteFrom('access_tokens').where('employee_id', 'is not', null).execute();
+    t.runtime.services.tokens.forgetAll();
+    await page.getByTestId('city').fill('Моск');
+    await page.getByTestId('session-ended').waitFor({ timeout: 15_000 });
+    await signIn();
+    await expect.poll(() => page.getByTestId('recipient-name').inputValue()).toBe('Пётр Черновиков');
+
+    // sign out: back to sign-in, and the cookie no longer works
+    const cookies = await context.cookies(origin);
+    await page.getByTestId('sign-out').click();
+    await page.getByRole('button', { name: 'Войти' }).waitFor();
+    const session = cookies.find((cookie) => cookie.name === 'dashboard_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Strict');
+    const after = await fetch(`${origin}/v2/auth/session`, { headers: { cookie: `dashboard_session=${session?.value}` } });
+    expect(after.status).toBe(401);
+    await after.text();
+    expect(cspViolations).toEqual([]);
+  }, 240_000);
+});

@@ -1,0 +1,69 @@
+/**
+ * What the browser suites share: Debian's Chromium driven by playwright-core (skipped without it
+ * and where CI says BROWSER_TESTS=0), a plain map tile so no third party is asked, axe-core's
+ * serious and critical findings, and screenshots kept under artifacts/ (CI keeps them).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../src/platform/reference-data.js';
+
+export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
+/** Whether the browser suites run here. */
+export const BROWSER_TESTS = Boolean(CHROMIUM) && process.env.BROWSER_TESTS !== '0';
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1100, height: 900 };
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A plain light tile, so a map test asks nothing of any third party. */
+export function tilePng(): Buffer {
+  const size = 256;
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, 0xe8)]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** axe-core's serious and critical findings on the page (or inside `include`), as "rule: target" lines. */
+export async function accessibilityFindings(page: Page, include?: string): Promise<string[]> {
+  // evaluated by the driver, not a <script> tag: a page with a strict CSP refuses inline scripts
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(fs.readFileSync(AXE_SCRIPT, 'utf8'));
+  return page.evaluate(async (selector) => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const whole = (globalThis as unknown as { document: unknown }).document;
+    const result = await axe.run(selector ? { include: [[selector]] } : whole, { resultTypes: ['violations'] });
+    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
+  }, include ?? null);
+}
+
+/** Screenshots under artifacts/<suite>/ (CI keeps the folder). */
+export function screenshots(suite: string): { dir: string; shot(page: Page, name: string): Promise<void> } {
+  const dir = path.join(PROJECT_ROOT, 'artifacts', suite);
+  return {
+    dir,
+    async shot(page, name) {
+      fs.mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+    },
+  };
+}
