@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
 import { CHROMIUM, DESKTOP, launchChromium } from '../test/support/browser.js';
 import { BENCH_DIR, startServer } from './lib.js';
 

@@ -10,7 +10,7 @@ import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
 import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, parseQueryString, type App } from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
-import { openapiTransforms } from './platform/openapi.js';
+import { collectOperation, openapiTransforms } from './platform/openapi.js';
 import { API_DOCUMENT_PLAN } from './api-document.js';
 import { installRequestMetrics, metricsRoute } from './platform/metrics.js';
 import { installCors, installRequestIdEcho, installVersionRoute, requestIdOf } from './platform/operations.js';
@@ -18,32 +18,7 @@ import { installRateLimits } from './platform/rate-limit.js';
 import { installSessions } from './platform/session.js';
 import { compileValidator, type RequestPart } from './platform/validation.js';
 import type { Services } from './services.js';
-import { accountRoutes } from './modules/accounts/routes.js';
-import { employeeRoutes } from './modules/accounts/employee-routes.js';
-import { boxRoutes } from './modules/boxes/routes.js';
-import { calculatorRoutes } from './modules/calculator/routes.js';
-import { deliveryCompanyRoutes } from './modules/companies/routes.js';
-import { kitRoutes } from './modules/kits/routes.js';
-import { documentRoutes } from './modules/documents/routes.js';
-import { orderRoutes, trackingRoutes } from './modules/orders/routes.js';
-import { listRoutes } from './modules/lists/routes.js';
-import { productRoutes } from './modules/products/routes.js';
-import { checkShopHeaderOnEveryCall, shopRoutes } from './modules/shops/routes.js';
-import { warehouseRoutes } from './modules/warehouses/routes.js';
-import { eventRoutes } from './modules/events/routes.js';
-import { notificationRoutes } from './modules/notifications/routes.js';
-import { trackingPageRoutes } from './modules/tracking-page/routes.js';
-import { fulfilmentRoutes } from './modules/fulfilment/routes.js';
-import { pickupRoutes } from './modules/pickups/routes.js';
-import { marketplaceRoutes } from './modules/marketplaces/routes.js';
-import { marketplaceOrderRoutes } from './modules/marketplace-orders/routes.js';
-import { reportRoutes } from './modules/reports/routes.js';
-import { deliveryMethodRoutes } from './modules/delivery-methods/routes.js';
-import { carrierIntegrationRoutes } from './modules/carrier-integrations/routes.js';
-import { sandboxRoutes } from './modules/sandbox/routes.js';
-import { webhookRoutes } from './modules/webhooks/routes.js';
-import { widgetCors, widgetRoutes } from './modules/widget/routes.js';
-import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { AREAS, type AreaContext } from './modules.js';
 
 export interface AppOptions {
   config: Config;
@@ -102,14 +77,18 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     };
   });
 
+  // every operation's id, contract section and examples, from its route schema (platform/openapi.ts)
+  app.addHook('onRoute', (route) => collectOperation(route, API_DOCUMENT_PLAN.operations));
+  const context: AreaContext = { ...services, config };
+
   installHttpConventions(app);
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
-  await installCors(app, config.corsOrigins, [widgetCors()]);
+  await installCors(app, config.corsOrigins, AREAS.flatMap((area) => (area.cors ? [area.cors()] : [])));
   await installSessions(app, { csrfKey: services.sessionCsrfKey, secure: config.publicUrl.startsWith('https:') });
   await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
   installAuthentication(app, services.tokens);
-  checkShopHeaderOnEveryCall(app, services);
+  for (const area of AREAS) area.requestHooks?.(app, context);
   installIdempotency(app, database);
 
   // Routes with a body accept JSON and PHP-style form bodies; say so in the OpenAPI document.
@@ -144,8 +123,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
 
   installVersionRoute(app, config, API_VERSION);
   metricsRoute(app, services.metrics, config.metricsToken);
-  app.get('/health', { config: { public: true }, schema: { tags: ['Service'], summary: 'The process is alive', security: [] } }, async () => ({ status: 'ok' }));
-  app.get('/ready', { config: { public: true }, schema: { tags: ['Service'], summary: 'The database answers', security: [] } }, async (request, reply) => {
+  app.get('/health', { config: { public: true }, schema: { operation: { id: 'getHealth' }, tags: ['Service'], summary: 'The process is alive', security: [] } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { config: { public: true }, schema: { operation: { id: 'getReadiness' }, tags: ['Service'], summary: 'The database answers', security: [] } }, async (request, reply) => {
     try {
       await database.ping();
       return { status: 'ready' };
@@ -155,34 +134,8 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     }
   });
 
-  accountRoutes(app, services);
-  employeeRoutes(app, services);
-  listRoutes(app, services);
-  warehouseRoutes(app, services);
-  shopRoutes(app, services);
-  boxRoutes(app, services);
-  deliveryCompanyRoutes(app, services);
-  calculatorRoutes(app, services);
   fileRoutes(app, services.files, async (name) => (await services.analyticalReports.isPendingFile(name)) || (await services.documents.isPendingFile(name)));
-  productRoutes(app, services);
-  kitRoutes(app, services);
-  orderRoutes(app, services);
-  trackingRoutes(app, services);
-  documentRoutes(app, services);
-  eventRoutes(app, services);
-  notificationRoutes(app, services);
-  trackingPageRoutes(app, services);
-  fulfilmentRoutes(app, services);
-  pickupRoutes(app, services);
-  marketplaceRoutes(app, services);
-  marketplaceOrderRoutes(app, services);
-  reportRoutes(app, services);
-  deliveryMethodRoutes(app, services);
-  carrierIntegrationRoutes(app, services);
-  sandboxRoutes(app, services);
-  webhookRoutes(app, services);
-  widgetRoutes(app, services, { perMinute: config.widgetRateLimitPerMinute, directory: config.widgetDir });
-  await dashboardRoutes(app, config);
+  for (const area of AREAS) await area.routes?.(app, context);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './platform/db/database.js';
-import { migrateToLatest } from './platform/db/migrate.js';
+import { MIGRATIONS, migrateToLatest } from './platform/db/migrate.js';
+import { AREAS } from './modules.js';
 import { readDataFile } from './platform/reference-data.js';
 import { SecretBox } from './platform/crypto.js';
 import { createServices, type Services } from './services.js';
@@ -16,7 +17,8 @@ import { underStartLock } from './platform/db/start-lock.js';
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>, schema?: string): Promise<Database> {
   const database = createDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, schema, sqliteSynchronous: config.sqliteSynchronous });
   try {
-    await underStartLock(database, () => migrateToLatest(database));
+    // the history in platform/db/migrations, then each area's own (modules/<area>/migrations)
+    await underStartLock(database, () => migrateToLatest(database, [...MIGRATIONS, ...AREAS.flatMap((area) => area.migrations ?? [])]));
   } catch (error) {
     await database.close();
     throw error;

@@ -9,42 +9,34 @@
  *   fulfilment operator-token --warehouse N [--name S]   a token for the staff of a fulfilment warehouse
  *   billing operator-token [--name S]       a token for the service's billing operators (payments of bills)
  *   sandbox close-period|collect-pickup|advance-order --account N [--id N]   the sandbox (modules/sandbox)
+ * The areas' commands (account, carrier, fulfilment, billing, sandbox) come from their module
+ * definitions (`commands`); serve runs every area's jobs, schedules, upkeep and background work.
  */
-import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { startRuntime, importReferenceData, loadSecret, type Runtime } from './bootstrap.js';
-import { processScope } from './platform/auth.js';
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
 import { DatabaseFileStore } from './platform/files.js';
-import { WebhookPump } from './modules/webhooks/pump.js';
+import { AREAS, type AreaContext } from './modules.js';
+import { CommandUsageError } from './platform/module.js';
 import { closeWithin } from './platform/stopping.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
 
-const USAGE = `Usage: npm run cli -- <command>
-  serve                                      start the HTTP API (what npm start runs)
-  migrate                                    apply database migrations and load reference data
-  account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]
-  account token --id <accountId> [--json]    issue another API token for an account
-  reference import                           re-import the reference data shipped in data/
-  carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}
-  fulfilment operator-token --warehouse <id> [--name <name>]   a token for the staff of a fulfilment warehouse (GET /v2/warehouses?hold=1)
-  billing operator-token [--name <name>]     a token for the service's billing operators (POST /v2/operator/bills/{id}/payments)
-  sandbox close-period --account <id>        close the account's current billing period now (its bill and agent reports)
-  sandbox collect-pickup --account <id> --id <pickupId>   a built-in company's booked pickup collected now
-  sandbox advance-order --account <id> --id <orderId>     a built-in company's order moved one status now`;
+const USAGE = [
+  'Usage: npm run cli -- <command>',
+  '  serve                                      start the HTTP API (what npm start runs)',
+  '  migrate                                    apply database migrations and load reference data',
+  '  reference import                           re-import the reference data shipped in data/',
+  // the areas' commands, from their module definitions
+  ...AREAS.flatMap((area) => Object.values(area.commands ?? {}).flatMap((areaCommand) => areaCommand.usage.map((line) => `  ${line}`))),
+].join('\n');
 
-class UsageError extends Error {}
-
-function stringOption(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
+const UsageError = CommandUsageError;
 
 async function withRuntime<T>(config: Config, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   ensureWritableDataDir(config.dataDir);
@@ -57,97 +49,13 @@ async function withRuntime<T>(config: Config, work: (runtime: Runtime) => Promis
   }
 }
 
-async function accountCommand(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      'time-zone': { type: 'string' },
-      id: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  const action = positionals[0];
-  const json = values.json === true;
-
-  if (action === 'create') {
-    const name = stringOption(values, 'name');
-    if (!name) throw new UsageError('account create needs --name <name>');
-    const email = stringOption(values, 'email');
-    const password = stringOption(values, 'password');
-    if ((email === undefined) !== (password === undefined)) throw new UsageError('--email and --password go together');
-    const created = await withRuntime(config, (runtime) =>
-      runtime.services.accounts.createAccount({
-        name,
-        timeZone: stringOption(values, 'time-zone'),
-        employee: email && password ? { email, password } : undefined,
-      }),
-    );
-    if (json) {
-      process.stdout.write(`${JSON.stringify({ accountId: created.accountId, token: created.token })}\n`);
-    } else {
-      process.stdout.write(`Account ${created.accountId} created.\nAPI token (shown once, keep it safe): ${created.token}\n`);
-      if (created.employeeId !== null) process.stdout.write(`Employee ${created.employeeId} can log in with POST /v2/auth/login.\n`);
-    }
-    return;
-  }
-
-  if (action === 'token') {
-    const id = Number(stringOption(values, 'id'));
-    if (!Number.isInteger(id) || id < 1) throw new UsageError('account token needs --id <accountId>');
-    const token = await withRuntime(config, (runtime) => runtime.services.accounts.issueAccountToken(id, 'issued by the CLI'));
-    process.stdout.write(json ? `${JSON.stringify({ accountId: id, token })}\n` : `API token for account ${id} (shown once): ${token}\n`);
-    return;
-  }
-
-  if (action === 'employee') {
-    // an employee of an existing account (the first start's one, say): who signs in to the dashboard at /app/
-    const id = Number(stringOption(values, 'id'));
-    const email = stringOption(values, 'email');
-    const password = stringOption(values, 'password');
-    if (!Number.isInteger(id) || id < 1 || !email || !password) throw new UsageError('account employee needs --id <accountId> --email <e-mail> --password <password> [--name <name>]');
-    const employeeId = await withRuntime(config, (runtime) => runtime.services.accounts.addEmployee(id, { name: stringOption(values, 'name') ?? email, email, password }));
-    process.stdout.write(json ? `${JSON.stringify({ accountId: id, employeeId })}\n` : `Employee ${employeeId} of account ${id} can sign in at /app/ (and POST /v2/auth/login).\n`);
-    return;
-  }
-  throw new UsageError(`unknown account command "${action ?? ''}"`);
-}
-
-/** The sandbox's commands (POST /v2/sandbox/...), for an operator or a test script at the server. */
-async function sandboxCommand(config: Config, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { account: { type: 'string' }, id: { type: 'string' } } });
-  const accountId = Number(stringOption(values, 'account'));
-  const id = Number(stringOption(values, 'id'));
-  const action = positionals[0];
-  const usage = 'usage: sandbox close-period --account <id> | sandbox collect-pickup --account <id> --id <pickupId> | sandbox advance-order --account <id> --id <orderId>';
-  if (!Number.isInteger(accountId) || accountId < 1) throw new UsageError(usage);
-  if (action !== 'close-period' && (!Number.isInteger(id) || id < 1)) throw new UsageError(usage);
-  const said = await withRuntime(config, async (runtime) => {
-    const scope = processScope(accountId, await runtime.services.accounts.timeZoneOf(accountId));
-    const sandbox = runtime.services.sandbox;
-    if (action === 'close-period') {
-      const period = await sandbox.closeBillingPeriod(scope);
-      return `Closed the billing period ${period.start} to ${period.lastDay} of account ${accountId}: GET /v2/reports/bill lists its bill.`;
-    }
-    if (action === 'collect-pickup') {
-      await sandbox.collectPickup(scope, id);
-      return `Pickup ${id} of account ${accountId} is collected.`;
-    }
-    if (action === 'advance-order') return `Order ${id} of account ${accountId} is now at status ${await sandbox.advanceOrder(scope, id)}.`;
-    throw new UsageError(usage);
-  });
-  process.stdout.write(`${said}\n`);
-}
-
 async function serve(config: Config): Promise<void> {
   ensureWritableDataDir(config.dataDir);
   const { createdFile } = loadSecret(config);
   await ensureDatabaseAnswers(config);
   const runtime = await startRuntime(config);
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
+  const context: AreaContext = { ...runtime.services, config };
   if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
 
   if (runtime.services.files instanceof DatabaseFileStore) {
@@ -162,36 +70,20 @@ async function serve(config: Config): Promise<void> {
     purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
     runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
     // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
-    // points another process imported from the real companies' directories
-    runtime.services.reference.reloadImportedPoints().catch((error: unknown) => app.log.error({ err: error }, 'imported points reload failed'));
-    runtime.services.webhooks.purgeOld().catch((error: unknown) => app.log.error({ err: error }, 'webhook delivery purge failed'));
-    runtime.services.widget.purgeExpiredSelections().catch((error: unknown) => app.log.error({ err: error }, 'expired widget selection purge failed'));
+    for (const area of AREAS) {
+      for (const [work, run] of Object.entries(area.hourly?.(context) ?? {})) run().catch((error: unknown) => app.log.error({ err: error, area: area.area }, `${work} failed`));
+    }
     runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
   }, 60 * 60 * 1000);
   maintenance.unref();
 
-  // Background work of this process: order registration, tracking polls, simulated journeys.
+  // Background work of this process: every area's jobs and recurring jobs, then its work beside the server.
   const worker = new JobWorker(runtime.services.jobs, app.log);
-  runtime.services.tracking.registerJobs(worker);
-  await runtime.services.tracking.schedulePolling();
-  runtime.services.events.registerJobs(worker);
-  await runtime.services.events.schedulePurge();
-  runtime.services.notifications.registerJobs(worker);
-  await runtime.services.notifications.scheduleDispatch();
-  runtime.services.supplies.registerJobs(worker);
-  runtime.services.pickups.registerJobs(worker);
-  runtime.services.marketplaceOrders.registerJobs(worker);
-  await runtime.services.marketplaceOrders.scheduleRounds();
-  runtime.services.billing.registerJobs(worker);
-  await runtime.services.billing.scheduleSweep();
-  runtime.services.analyticalReports.registerJobs(worker);
-  runtime.services.documents.registerJobs(worker);
-  runtime.services.carrierPoints.registerJobs(worker);
-  runtime.services.carrierWebhooks.registerJobs(worker);
-  await runtime.services.carrierPoints.scheduleRounds();
+  for (const area of AREAS) area.jobs?.(worker, context);
+  for (const area of AREAS) await area.schedules?.(context);
   worker.start();
-  const webhookPump = new WebhookPump(runtime.services.webhooks, runtime.services.jobs, app.log, { concurrency: config.webhookConcurrency, pollMs: 500 });
-  webhookPump.start();
+  const background = AREAS.flatMap((area) => area.background?.(context, app.log) ?? []);
+  for (const work of background) work.start();
 
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -207,7 +99,7 @@ async function serve(config: Config): Promise<void> {
     }, graceMs + 5000).unref();
     try {
       // requests and jobs drain side by side, within the same grace period
-      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs), webhookPump.stop(graceMs)]);
+      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs), ...background.map((work) => work.stop(graceMs))]);
       if (http.cut) app.log.warn({ graceSeconds: config.shutdownGraceSeconds }, 'requests still under way at the end of the grace period were cut');
       await runtime.database.close();
       process.exit(0);
@@ -265,43 +157,29 @@ async function main(argv: string[]): Promise<void> {
       await withRuntime(config, async () => undefined);
       process.stdout.write('Database is up to date; reference data loaded.\n');
       return;
-    case 'account':
-      return accountCommand(config, rest);
-    case 'carrier': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { id: { type: 'string' } } });
-      const id = Number(stringOption(values, 'id'));
-      if (positionals[0] !== 'secret' || !Number.isInteger(id) || id < 1) throw new UsageError('usage: carrier secret --id <companyId>');
-      const secret = await withRuntime(config, async (runtime) => runtime.services.tracking.pushSecret(id));
-      process.stdout.write(`${secret}\n`);
-      return;
-    }
-    case 'fulfilment': {
-      // the staff of a fulfilment warehouse move supplies of every account there: their token is issued here, never over the API
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { warehouse: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false } } });
-      const warehouseId = Number(stringOption(values, 'warehouse'));
-      if (positionals[0] !== 'operator-token' || !Number.isInteger(warehouseId) || warehouseId < 1) throw new UsageError('usage: fulfilment operator-token --warehouse <id> [--name <name>]');
-      const name = stringOption(values, 'name') ?? 'Warehouse staff';
-      const issued = await withRuntime(config, (runtime) => runtime.services.supplies.createOperatorToken(warehouseId, name));
-      process.stdout.write(values.json === true ? `${JSON.stringify({ warehouseId, token: issued.token })}\n` : `Operator token for fulfilment warehouse ${warehouseId} (shown once): ${issued.token}\n`);
-      return;
-    }
-    case 'billing': {
-      // billing operators record payments of every account's bills: their token is issued here, never over the API
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { name: { type: 'string' }, json: { type: 'boolean', default: false } } });
-      if (positionals[0] !== 'operator-token') throw new UsageError('usage: billing operator-token [--name <name>]');
-      const issued = await withRuntime(config, (runtime) => runtime.services.billing.issueOperatorToken(stringOption(values, 'name') ?? 'Billing operator'));
-      process.stdout.write(values.json === true ? `${JSON.stringify({ scope: 'billing', token: issued.token })}\n` : `Billing operator token (shown once): ${issued.token}\n`);
-      return;
-    }
-    case 'sandbox':
-      return sandboxCommand(config, rest);
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
       await withRuntime(config, (runtime) => importReferenceData(runtime.database, runtime.services, { force: true }));
       process.stdout.write('Reference data imported.\n');
       return;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+    default: {
+      // the areas' own commands (account, carrier, fulfilment, billing, sandbox)
+      const areaCommand = AREAS.map((area) => area.commands?.[command]).find((found) => found !== undefined);
+      if (!areaCommand) throw new UsageError(`unknown command "${command}"`);
+      let runtime: Runtime | null = null;
+      const open = async (): Promise<AreaContext> => {
+        ensureWritableDataDir(config.dataDir);
+        await ensureDatabaseAnswers(config);
+        runtime = await startRuntime(config);
+        return { ...runtime.services, config };
+      };
+      try {
+        process.stdout.write(await areaCommand.run(rest, open));
+      } finally {
+        await (runtime as Runtime | null)?.database.close();
+      }
+      return;
+    }
   }
 }
 

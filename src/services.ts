@@ -2,13 +2,14 @@
 import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import path from 'node:path';
-import { SecretBox } from './platform/crypto.js';
+import type { SecretBox } from './platform/crypto.js';
 import { DatabaseFileStore, FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
 import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
 import { EmployeeService } from './modules/accounts/employees.js';
+import { resolveToken } from './modules/accounts/tokens.js';
 import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
 import { CalculatorService } from './modules/calculator/service.js';
@@ -61,7 +62,6 @@ import { DeliveryCharges, FulfilmentCharges, PickupCharges, StorageCharges, type
 import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
-import { addDays, startOfDay } from './platform/clock.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';
@@ -158,21 +158,21 @@ export interface ServiceDeps {
 
 export function createServices({ config, database, secretBox }: ServiceDeps): Services {
   const db = database.db;
-  const tokens = new TokenResolver(db, config.authCacheSeconds * 1000);
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
-  tokens.followRevocations(readCache);
+  const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
   const countries = new CountryDirectory();
   const accountStore = new AccountStore(db);
   const accounts = new AccountService(accountStore, { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
   const employees = new EmployeeService(accountStore, accounts, tokens);
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
-  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel) });
+  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel), accountCompanies: () => carrierIntegrations });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
-  const stock = new StockService(new StockStore(db), warehouses);
+  // products, kits and shops show stock: built after it, handed to it as a declared dependency
+  const stock: StockService = new StockService(new StockStore(db), warehouses, () => ({ products, kits, shops }));
   const marketplaceDirectory = new MarketplaceDirectory();
   const bindingNamesOf = (marketplaceId: number) => {
     const record = marketplaceDirectory.get(marketplaceId);
@@ -180,7 +180,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   };
   const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
-  stock.connect(products, kits, shops);
   const fileCatalog = new FileCatalog(db);
   const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays };
   const localFiles = new LocalFileStore(fileCatalog, { ...fileOptions, directory: path.join(config.dataDir, 'files') });
@@ -196,8 +195,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
     metrics,
   );
-  const carrierIntegrations = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
-  reference.registry.useAccountCompanies(carrierIntegrations);
+  const carrierIntegrations: CarrierIntegrationService = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
   const carrierPoints = new CarrierPointImport(carrierIntegrations, contractCompanies, reference, jobs, config.carrierPointsImportHours);
   carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
   const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
@@ -211,7 +209,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   }, accounts, pickupCollection(warehouses));
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
   carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
-  carrierIntegrations.useDisconnectFollowUp(carrierWebhooks);
+  carrierIntegrations.onDisconnected(carrierWebhooks);
   const contractDriverOf = async (accountId: number, companyId: number) => {
     const driver = (await reference.registry.companyOf(accountId, companyId))?.driver;
     return driver && isContractDriver(driver) ? driver : null;

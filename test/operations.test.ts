@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { type ConfigError, loadConfig } from '../src/config.js';
 import { API_VERSION } from '../src/app.js';
 import { createTestApp, usingPostgres, type TestApp } from './support/app.js';
 import type { ApiClient } from './support/client.js';

@@ -36,7 +36,7 @@ describe('the orders view', () => {
 
 describe('refusals', () => {
   const refusal = new DeliveryApiError(409, {
-    code: 'batch_refused',
+    code: 'order_state',
     message: '1 of 2 orders cannot be processed',
     errors: [{ id: 2, message: 'only a draft can be confirmed' }, { field: 'recipient.phone', message: 'must be a phone number' }],
     logId: 'abc',

@@ -3,7 +3,7 @@
  * them exists): placed around each covered locality's real coordinates, with addresses,
  * schedules, options and limits from the company's card. Same inputs, same points.
  */
-import type { Locality } from '../modules/localities/source.js';
+import type { Locality } from './types.js';
 import { readDataFile } from '../platform/reference-data.js';
 import { seededRandom } from '../platform/seeded-random.js';
 import type { CompanyFile, PointLimits } from './tariff/rate-card.js';

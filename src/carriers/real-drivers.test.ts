@@ -13,7 +13,7 @@ import * as cdek from './cdek/mapper.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deadlineSignal } from '../platform/remote-http.js';
-import { CarrierAuthError, CarrierRetryAfterError, exchange, RemoteCompany, type RemoteCallRecord, type RemotePolicy } from './remote-call.js';
+import { CarrierAuthError, CarrierRetryAfterError, exchange, type RemotePolicy } from './remote-call.js';
 import { RussianPostDriver } from './russian-post/driver.js';
 import * as russianPost from './russian-post/mapper.js';
 import { CarrierError, type PickupRequest, type ShipmentRequest } from './types.js';

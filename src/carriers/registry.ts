@@ -29,7 +29,6 @@ export interface AccountCompanies {
 }
 
 export class CarrierRegistry {
-  private accountCompanies: AccountCompanies | null = null;
   private readonly entries = new Map<number, RegisteredCompany>();
   private readonly pointsById = new Map<number, DeliveryPoint>();
   private readonly pointsByCompanyLocality = new Map<string, DeliveryPoint[]>();
@@ -44,7 +43,17 @@ export class CarrierRegistry {
     private readonly zoneLimitsKm: number[],
     /** The public tracking page link of the built-in companies' parcels. */
     private readonly trackingLink: TrackingLinkMaker,
+    /**
+     * The accounts' own contracts, which add real companies to what each account ships with.
+     * They need this registry to be built: a declared dependency read once requests run
+     * (null: the instance's companies only).
+     */
+    private readonly contracts: () => AccountCompanies | null = () => null,
   ) {}
+
+  private get accountCompanies(): AccountCompanies | null {
+    return this.contracts();
+  }
 
   /** Adds (or replaces) a company with the driver its `driver` field names. */
   add(file: CompanyFile): RegisteredCompany {
@@ -60,11 +69,6 @@ export class CarrierRegistry {
     this.entries.set(file.id, entry);
     this.generation += 1;
     return entry;
-  }
-
-  /** Lets accounts' own contracts add real companies to what each account ships with. */
-  useAccountCompanies(source: AccountCompanies): void {
-    this.accountCompanies = source;
   }
 
   /** Every company the account ships with (the instance's, plus its contracted real ones). */

@@ -293,3 +293,21 @@ export interface ContractDriver extends CarrierDriver {
 export function isContractDriver(driver: CarrierDriver): driver is ContractDriver {
   return typeof (driver as Partial<ContractDriver>).label === 'function';
 }
+
+/** A locality of the directory (modules/localities builds them; drivers place points in them). */
+export interface Locality {
+  /** GeoNames id */
+  id: number;
+  countryCode: string;
+  name: string;
+  nameEn: string;
+  /** `г` city, `пгт` urban-type settlement, `с` village (by population; GeoNames does not say) */
+  type: string;
+  region: string;
+  regionCode: string;
+  latitude: number;
+  longitude: number;
+  population: number;
+  fias: string | null;
+  zip: string | null;
+}

@@ -7,12 +7,9 @@
  * first given), so every shop-key rule applies to managers unchanged.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { BoundedMap, type AccountReadCache } from './cache.js';
-import { hashToken } from './crypto.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { checkCsrf, sessionTokenOf } from './session.js';
-import type { Tables } from './db/tables.js';
 
 /** An owner sees the whole account; a manager only the shops given to them. */
 export type EmployeeRole = 'owner' | 'manager';
@@ -56,47 +53,8 @@ export function processScope(accountId: number, timeZone = 'UTC'): Scope {
   return { accountId, timeZone, kind: 'account', shopKeyShopId: null, employeeId: null };
 }
 
-/** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
-export async function resolveToken(db: Kysely<Tables>, token: string, now = new Date()): Promise<Scope | null> {
-  const tokenHash = hashToken(token);
-  if (token.startsWith('shp_')) {
-    const row = await db
-      .selectFrom('shops')
-      .innerJoin('accounts', 'accounts.id', 'shops.account_id')
-      .select(['shops.id as shopId', 'shops.account_id as accountId', 'accounts.time_zone as timeZone'])
-      .where('shops.api_key_hash', '=', tokenHash)
-      .executeTakeFirst();
-    if (!row) return null;
-    return { accountId: row.accountId, timeZone: row.timeZone, kind: 'shop', shopKeyShopId: row.shopId, employeeId: null };
-  }
-  const row = await db
-    .selectFrom('access_tokens')
-    .innerJoin('accounts', 'accounts.id', 'access_tokens.account_id')
-    .select(['access_tokens.account_id as accountId', 'access_tokens.employee_id as employeeId', 'access_tokens.expires_at as expiresAt', 'accounts.time_zone as timeZone'])
-    .where('access_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-  if (!row) return null;
-  if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return null;
-  const scope: Scope = {
-    accountId: row.accountId,
-    timeZone: row.timeZone,
-    kind: row.employeeId === null ? 'account' : 'employee',
-    shopKeyShopId: null,
-    employeeId: row.employeeId,
-    role: null,
-    ...(row.expiresAt !== null ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
-  };
-  if (row.employeeId !== null) {
-    const employee = await db.selectFrom('employees').select('role').where('id', '=', row.employeeId).executeTakeFirst();
-    if (!employee) return null;
-    scope.role = employee.role === 'manager' ? 'manager' : 'owner';
-    if (scope.role === 'manager') {
-      const shops = await db.selectFrom('employee_shops').select('shop_id').where('employee_id', '=', row.employeeId).orderBy('position').execute();
-      scope.managedShopIds = shops.map((shop) => Number(shop.shop_id));
-    }
-  }
-  return scope;
-}
+/** Finds the Scope of a bearer token, or null when the token is unknown or expired (the accounts area knows how). */
+export type TokenLookup = (token: string) => Promise<Scope | null>;
 
 /**
  * A manager's request acts as the key of one of their shops: the one the Shop-Id header names
@@ -140,30 +98,30 @@ export class TokenResolver {
   private readonly remembered = new BoundedMap<string, { scope: Scope | null; until: number }>(50_000);
   /** Bumped by every revocation: an answer read before it is not remembered after it. */
   private generation = 0;
-  private shared: AccountReadCache | null = null;
-
+  /**
+   * @param shared the read cache whose invalidations carry revocations to and from other
+   *   processes; without one (a test's resolver) a revocation is this process's alone.
+   */
   constructor(
-    private readonly db: Kysely<Tables>,
+    private readonly lookUp: TokenLookup,
     private readonly ttlMs: number,
-  ) {}
-
-  /** Revocations travel with the read cache's invalidations (to and from other processes). */
-  followRevocations(cache: AccountReadCache): void {
-    this.shared = cache;
-    cache.watch(REVOKED_TOKENS_TOPIC, () => this.forgetAll());
+    private readonly shared: AccountReadCache | null = null,
+  ) {
+    shared?.watch(REVOKED_TOKENS_TOPIC, () => this.forgetAll());
   }
+
 
   private remembering(): boolean {
     return this.ttlMs > 0 && (this.shared === null || this.shared.enabled);
   }
 
   async resolve(token: string): Promise<Scope | null> {
-    if (!this.remembering()) return resolveToken(this.db, token);
+    if (!this.remembering()) return this.lookUp(token);
     const now = Date.now();
     const hit = this.remembered.get(token);
     if (hit && hit.until > now) return hit.scope;
     const generation = this.generation;
-    const scope = await resolveToken(this.db, token);
+    const scope = await this.lookUp(token);
     // Unknown tokens are not remembered: a key created a moment ago must work at once.
     if (scope && generation === this.generation && this.remembering()) this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
     return scope;

@@ -153,3 +153,10 @@ describe('account read cache', () => {
     expect(state.loads).toBe(2);
   });
 });
+
+declare module './cache.js' {
+  interface CacheTopics {
+    /** The topic of these tests. */
+    t: 'a test topic';
+  }
+}

@@ -1,4 +1,11 @@
 /**
+ * Hand-written (the account read cache; its LRU is lru-cache's), and why. Figure: a page of
+ * shops or orders read again costs a map lookup instead of a query (GET /v2/shops at the
+ * hello-world ceiling's order, bench/foundation.ts), and every process forgets within
+ * milliseconds a write of another (LISTEN/NOTIFY). Reproduce: `npx tsx bench/foundation.ts`,
+ * `npx tsx bench/orders.ts`. Measured against: no cache (every read a query); a TTL cache
+ * (lru-cache's ttl) would serve answers stale for its TTL, which the version per topic avoids.
+ *
  * In-process caches for hot reads.
  *
  * `AccountReadCache` keeps answers of account-scoped reads (a page of shops) until the
@@ -11,38 +18,34 @@
  * than `maxAgeMs`.
  */
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { DatabaseMessages } from './db/database.js';
 
 
-/** A map that forgets its least recently used entries beyond a number of entries and, optionally, a total weight (bytes). */
-export class BoundedMap<K, V> {
-  private readonly map = new Map<K, { value: V; weight: number }>();
-  private weight = 0;
+/**
+ * A map that forgets its least recently used entries beyond a number of entries and, optionally,
+ * a total weight (bytes): `lru-cache` underneath (issue 26 replaced the hand-written one), this
+ * class keeps the house's small API (weights given per `set`, `reweigh` after use).
+ */
+export class BoundedMap<K extends {}, V extends {}> {
+  private readonly cache: LRUCache<K, V>;
+  private readonly weighed: boolean;
 
-  constructor(
-    private readonly maxEntries: number,
-    private readonly maxWeight = Number.POSITIVE_INFINITY,
-  ) {}
+  constructor(maxEntries: number, maxWeight = Number.POSITIVE_INFINITY) {
+    this.weighed = Number.isFinite(maxWeight);
+    this.cache = new LRUCache<K, V>(this.weighed ? { max: maxEntries, maxSize: maxWeight } : { max: maxEntries });
+  }
 
   /** The value, which becomes the most recently used: what is read often is forgotten last. */
   get(key: K): V | undefined {
-    const entry = this.map.get(key);
-    if (entry === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, entry);
-    return entry.value;
+    return this.cache.get(key);
   }
 
+  /** Too heavy a value is not kept (and the key's old value is forgotten). */
   set(key: K, value: V, weight = 0): void {
-    this.delete(key);
-    if (weight > this.maxWeight) return;
-    this.map.set(key, { value, weight });
-    this.weight += weight;
-    // oldest first: a Map keeps insertion order
-    for (const oldest of this.map.keys()) {
-      if (this.map.size <= this.maxEntries && this.weight <= this.maxWeight) break;
-      this.delete(oldest);
-    }
+    // lru-cache counts sizes from 1: a weightless entry weighs one byte
+    if (this.weighed) this.cache.set(key, value, { size: Math.max(1, Math.ceil(weight)) });
+    else this.cache.set(key, value);
   }
 
   /**
@@ -50,32 +53,35 @@ export class BoundedMap<K, V> {
    * weight, if `key` still holds that value; the least recently used go if it is now too much.
    */
   reweigh(key: K, value: V, weight: number): void {
-    const entry = this.map.get(key);
-    if (entry === undefined || entry.value !== value || entry.weight === weight) return;
-    this.weight += weight - entry.weight;
-    entry.weight = weight;
-    for (const oldest of this.map.keys()) {
-      if (this.weight <= this.maxWeight) break;
-      this.delete(oldest);
-    }
+    if (this.cache.peek(key) !== value) return;
+    // lru-cache weighs a value only when it is set anew (the same value set again keeps its size)
+    this.cache.delete(key);
+    this.set(key, value, weight);
   }
 
   delete(key: K): void {
-    const entry = this.map.get(key);
-    if (!entry) return;
-    this.weight -= entry.weight;
-    this.map.delete(key);
+    this.cache.delete(key);
   }
 
   clear(): void {
-    this.map.clear();
-    this.weight = 0;
+    this.cache.clear();
   }
 }
 
+/**
+ * The topics of the read cache: what a write invalidates. Each area declares its own in its
+ * `module.ts` (a declaration merge: `interface CacheTopics { shops: '…' }`, the value saying
+ * what is cached), so a misspelt topic is a type error, not an answer served stale.
+ */
+export interface CacheTopics {
+  'revoked-tokens': 'tokens and shop keys remembered by the authentication (platform/auth.ts)';
+}
+
+export type CacheTopic = keyof CacheTopics;
+
 /** Other processes on the same database, told of this process's writes (PostgreSQL: NOTIFY). */
 export interface CachePeers {
-  publish(accountId: number, topic: string): void;
+  publish(accountId: number, topic: CacheTopic): void;
 }
 
 export interface ReadCacheOptions {
@@ -140,18 +146,18 @@ export class AccountReadCache {
     this.suspended = false;
   }
 
-  private version(accountId: number, topic: string): number {
+  private version(accountId: number, topic: CacheTopic): number {
     return this.versions.get(`${accountId}:${topic}`) ?? 0;
   }
 
   /** Call after any write that changes what reads of `topic` would answer; peers are told too. */
-  invalidate(accountId: number, topic: string): void {
+  invalidate(accountId: number, topic: CacheTopic): void {
     this.forget(accountId, topic);
     this.peers?.publish(accountId, topic);
   }
 
-  /** A write of another process (a message from a peer). */
-  forget(accountId: number, topic: string): void {
+  /** A write of another process (a message from a peer: the same release, so one of our topics). */
+  forget(accountId: number, topic: CacheTopic | string): void {
     const name = `${accountId}:${topic}`;
     this.versions.set(name, (this.versions.get(name) ?? 0) + 1);
     for (const listener of this.watchers.get(topic) ?? []) listener(accountId);
@@ -161,7 +167,7 @@ export class AccountReadCache {
    * Memory kept elsewhere that a topic's writes make stale (tokens remembered by the
    * authentication): `listener` hears of each, from this process or a peer.
    */
-  watch(topic: string, listener: (accountId: number) => void): void {
+  watch(topic: CacheTopic, listener: (accountId: number) => void): void {
     this.watchers.set(topic, [...(this.watchers.get(topic) ?? []), listener]);
   }
 
@@ -171,7 +177,7 @@ export class AccountReadCache {
    * An answer may weigh more or less once used (a page unzipped for a client that does not
    * take gzip, or recompressed smaller): it is weighed again after the request used it.
    */
-  async read<T>(accountId: number, topic: string, key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
+  async read<T>(accountId: number, topic: CacheTopic, key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
     if (!this.enabled) return load();
     const version = this.version(accountId, topic);
     const epoch = this.epoch;

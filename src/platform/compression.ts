@@ -1,4 +1,10 @@
 /**
+ * Hand-written (a few lines over node:zlib), and why. Figure: a page of 50 orders goes from
+ * ~190 kB to 10–30 kB, and a remembered page or points answer is gzipped once, not per request
+ * (a page assembled from stored pieces in ~0.1 ms instead of gzipped in 1–2 ms, json-pieces.ts).
+ * Reproduce: `npx tsx bench/orders.ts`, `npx tsx bench/widget.ts`. Measured against: gzip per
+ * request with node:zlib, what @fastify/compress does on every send.
+ *
  * Large JSON answers (a big city's pickup points, a page of 50 orders) go gzipped to clients
  * that accept it: PHP curl with CURLOPT_ENCODING, WordPress's HTTP API and browsers ask for it,
  * and those answers shrink about tenfold.

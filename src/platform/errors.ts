@@ -1,7 +1,11 @@
 /**
  * The one error type of the service. Every refusal a client can see is an AppError;
- * anything else that escapes a handler is a bug and becomes a 500 without details.
+ * anything else that escapes a handler is a bug and becomes a 500 without details. Its code is
+ * one of the closed catalogue (`error-codes.ts`).
  */
+import type { ErrorCode } from './error-codes.js';
+
+export type { ErrorCode } from './error-codes.js';
 
 /** A problem with one field of the request (`field`) or one id of a batch (`id`). */
 export interface ErrorItem {
@@ -12,10 +16,10 @@ export interface ErrorItem {
 
 export class AppError extends Error {
   readonly statusCode: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly errors: ErrorItem[];
 
-  constructor(statusCode: number, code: string, message: string, errors: ErrorItem[] = []) {
+  constructor(statusCode: number, code: ErrorCode, message: string, errors: ErrorItem[] = []) {
     super(message);
     this.name = 'AppError';
     this.statusCode = statusCode;
@@ -25,7 +29,7 @@ export class AppError extends Error {
 }
 
 /** 400: the request itself is wrong; `errors` name the fields. */
-export function badRequest(message: string, errors: ErrorItem[] = [], code = 'validation_failed'): AppError {
+export function badRequest(message: string, errors: ErrorItem[] = [], code: ErrorCode = 'validation_failed'): AppError {
   return new AppError(400, code, message, errors);
 }
 
@@ -56,12 +60,12 @@ export function notFound(what: string, id?: number | string): AppError {
 }
 
 /** 409: the current state or a uniqueness rule does not allow the operation. */
-export function conflict(code: string, message: string, errors: ErrorItem[] = []): AppError {
+export function conflict(code: ErrorCode, message: string, errors: ErrorItem[] = []): AppError {
   return new AppError(409, code, message, errors);
 }
 
 /** 422: the request is well-formed but a business rule refuses it as a whole. */
-export function unprocessable(code: string, message: string, errors: ErrorItem[] = []): AppError {
+export function unprocessable(code: ErrorCode, message: string, errors: ErrorItem[] = []): AppError {
   return new AppError(422, code, message, errors);
 }
 

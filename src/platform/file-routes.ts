@@ -25,7 +25,7 @@ export function fileRoutes(app: App, files: FileStore, isPending: (name: string)
     '/files/:name',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'downloadFile' },
         tags: ['Files'],
         summary: 'Download a generated file (labels, acts, reports)',
         description: 'The link returned by a document endpoint. It needs no token and works until the file expires (FILE_TTL_DAYS, 30 days by default).',

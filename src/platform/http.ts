@@ -10,7 +10,7 @@ import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance,
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import qs from 'qs';
-import { AppError, type ErrorItem } from './errors.js';
+import { AppError, type ErrorCode, type ErrorItem } from './errors.js';
 import { markFormEncoded } from './validation.js';
 
 /** qs options for query strings and form bodies: `ids[0]=1&a[b][c]=2`, many items. */
@@ -73,14 +73,14 @@ export function newLogId(): string {
 }
 
 export interface ErrorBodyShape {
-  code: string;
+  code: ErrorCode;
   message: string;
   errors: ErrorItem[];
   logId: string;
 }
 
 /** What a Fastify framework error (bad JSON, too large, wrong media type) means to a client. */
-function describeFrameworkError(error: FastifyError): { status: number; code: string; message: string } | null {
+function describeFrameworkError(error: FastifyError): { status: number; code: ErrorCode; message: string } | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, code: 'body_too_large', message: 'The request body is larger than this endpoint accepts.' };
@@ -119,7 +119,7 @@ export const MAX_PARAM_LENGTH = 500;
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-log-id', request.id);
-  const body = (code: string, message: string): ErrorBodyShape => ({ code, message, errors: [], logId: request.id });
+  const body = (code: ErrorCode, message: string): ErrorBodyShape => ({ code, message, errors: [], logId: request.id });
   if (error.code === 'FST_ERR_BAD_URL') {
     request.log.info({ code: 'bad_url', status: 400 }, error.message);
     sendError(reply, 400, body('bad_url', 'The URL is not valid: it holds a malformed %-escape.'));
@@ -134,7 +134,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   sendError(reply, 500, body('internal_error', 'Something went wrong on our side. Please quote the log id to support.'));
 }
 
-const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: ErrorCode; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request did not arrive in time.' },
   HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' },
 };

@@ -1,4 +1,10 @@
 /**
+ * Hand-written, and why. Figure: a process killed between its effect's commit and its answer
+ * runs the effect 0 times more (a key row marked in the effect's own transaction); a plugin that
+ * stores the answer once it is sent (the usual Idempotency-Key middleware) runs it again. Reproduce:
+ * `npx vitest run src/platform/idempotency.test.ts` (the crash cases). Measured against: the
+ * store-on-send scheme of Stripe-style middlewares; no npm library marks the effect's transaction.
+ *
  * `Idempotency-Key` on any POST: the first response is stored for 24 hours and replayed
  * for the same key and the same body; the same key with another body is a 409. While the
  * first request is still running, a second one with that key is a 409 too. A 5xx answer
@@ -32,7 +38,28 @@ import { Created } from './schemas.js';
 import type { Database } from './db/database.js';
 import type { RunStatement, WriteObserver } from './db/driver.js';
 import type { Tables } from './db/tables.js';
+import type { Flag, Instant } from './db/column-types.js';
 import { flag, isUniqueViolation } from './db/values.js';
+
+/** The platform's own table: one row a key (`Idempotency-Key`) and account. */
+export interface IdempotencyTables {
+  idempotency_keys: {
+    account_id: number;
+    idem_key: string;
+    request_hash: string;
+    /** null while the first request is still being processed */
+    status_code: number | null;
+    response_body: string | null;
+    response_type: string | null;
+    created_at: Instant;
+    /** The process running the first request (platform/idempotency.ts); null once answered. */
+    owner: string | null;
+    /** The owner renews this while it runs; past it, the owner is taken for dead. */
+    lease_until: Instant | null;
+    /** Written in the transaction of the request's effect: it happened. */
+    effect_committed: Flag;
+  };
+}
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;

@@ -6,8 +6,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { CompanyQuoteObserver, CompanyQuoteOutcome } from '../modules/calculator/service.js';
-import type { RemoteCallObserver, RemoteCallRecord } from '../carriers/remote-call.js';
 import { sha256 } from './crypto.js';
 import type { Database } from './db/database.js';
 import { AppError, unauthorized } from './errors.js';
@@ -21,7 +19,21 @@ export interface MetricSources {
   jobs: Pick<JobQueue, 'countByStatus'>;
 }
 
-export class Metrics implements CompanyQuoteObserver, RemoteCallObserver {
+/**
+ * What the calculator and the remote-call layer report, as metrics take them: the platform
+ * names the shapes and the callers (calculator's `CompanyQuoteObserver`, carriers'
+ * `RemoteCallObserver`) match them structurally, so no area is imported here.
+ */
+export type QuoteOutcome = 'ok' | 'error' | 'timeout';
+export interface RemoteCallReport {
+  company: string;
+  operation: string;
+  durationMs: number;
+  outcome: string;
+  attempts: number;
+}
+
+export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
@@ -113,13 +125,13 @@ export class Metrics implements CompanyQuoteObserver, RemoteCallObserver {
     this.requestSeconds.observe(labels, seconds);
   }
 
-  companyQuoted(companyId: number, seconds: number, outcome: CompanyQuoteOutcome): void {
+  companyQuoted(companyId: number, seconds: number, outcome: QuoteOutcome): void {
     const company = String(companyId);
     this.companySeconds.observe({ company, outcome }, seconds);
     if (outcome === 'timeout') this.companyTimeouts.inc({ company });
   }
 
-  remoteCall(record: RemoteCallRecord): void {
+  remoteCall(record: RemoteCallReport): void {
     this.remoteCalls.inc({ company: record.company, operation: record.operation, outcome: record.outcome });
     this.remoteSeconds.observe({ company: record.company, operation: record.operation }, record.durationMs / 1000);
   }
@@ -155,7 +167,7 @@ export function metricsRoute(app: FastifyInstance, metrics: Metrics, metricsToke
     {
       config: { public: true },
       logLevel: 'warn',
-      schema: {
+      schema: { operation: { id: 'getMetrics' },
         tags: ['Service'],
         summary: 'Prometheus metrics of this process',
         description: 'Prometheus text format. Needs the header `Authorization: Bearer METRICS_TOKEN` (its value) when the service sets METRICS_TOKEN.',

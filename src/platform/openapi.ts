@@ -4,6 +4,10 @@
  * operationIds and the contract section of each operation, the headers every call reads,
  * named component schemas with `$ref`s, and request examples. The plan (which operation
  * is which, which schemas have names) is given by the caller; this file knows no area.
+ *
+ * An operation's id, contract section, examples and extra headers are written beside its
+ * handler, in its route schema (`schema.operation`, or `schema.operationByMethod` for a route
+ * of several methods); `collectOperation` gathers them into the plan as routes register.
  */
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
@@ -32,6 +36,45 @@ export interface OperationDoc {
   headers?: HeaderDoc[];
   /** JSON request bodies that succeed (shown on the docs page, replayed by a test). */
   examples?: Record<string, ExampleDoc>;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The operation's id, contract section, examples and headers (read by the OpenAPI plan, never by validation). */
+    operation?: OperationDoc;
+    /** The same for a route of several methods (a list that also answers POST): one per method. */
+    operationByMethod?: Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', OperationDoc>>;
+  }
+}
+
+/** The Shop-Id header as the house reads it (DESIGN.md section 5). */
+export const SHOP_ID_HEADER: HeaderDoc = {
+  name: 'Shop-Id',
+  required: false,
+  description: 'A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused).',
+  schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+};
+
+/** Shop-Id for an operation that needs a shop, saying what the shop is for. */
+export const requiredShopHeader = (description: string): HeaderDoc => ({ ...SHOP_ID_HEADER, required: true, description });
+
+interface RouteWithOperation {
+  method: string | string[];
+  url: string;
+  schema?: { operation?: OperationDoc; operationByMethod?: Partial<Record<string, OperationDoc>> };
+}
+
+/**
+ * Adds a registering route's operation(s) to `operations` (an `onRoute` hook calls it). HEAD
+ * routes Fastify derives from GET are not operations of the document.
+ */
+export function collectOperation(route: RouteWithOperation, operations: Record<string, OperationDoc>): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  for (const method of methods) {
+    if (method === 'HEAD') continue;
+    const doc = route.schema?.operationByMethod?.[method] ?? route.schema?.operation;
+    if (doc) operations[`${method} ${documentPath(route.url)}`] = doc;
+  }
 }
 
 export interface DocumentPlan {
@@ -185,8 +228,11 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
   const names = new Map<object, string>(Object.entries(plan.schemas).map(([name, schema]) => [schema, name]));
 
   const transform: SwaggerTransform = ({ schema, url }) => {
-    if (!isNode(schema) || !isNode(schema.response)) return { schema, url };
-    return { schema: { ...schema, response: markNamed(schema.response, names) } as FastifySchema, url };
+    if (!isNode(schema)) return { schema, url };
+    // the plan carries the operation's metadata; the document's operation object is built from the rest
+    const { operation: _operation, operationByMethod: _byMethod, ...documented } = schema as FastifySchema;
+    if (!isNode(documented.response)) return { schema: documented, url };
+    return { schema: { ...documented, response: markNamed(documented.response, names) } as FastifySchema, url };
   };
 
   const transformObject: SwaggerTransformObject = (documentObject) => {

@@ -8,7 +8,6 @@ import type { IncomingMessage } from 'node:http';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { Config } from '../config.js';
 import { newLogId } from './http.js';
 import { PROJECT_ROOT } from './reference-data.js';
 
@@ -76,13 +75,13 @@ function packageVersion(): string {
 }
 
 /** GET /version: what runs here, without a token (support asks for it first). */
-export function installVersionRoute(app: FastifyInstance, config: Pick<Config, 'databaseKind'>, apiVersion: string): void {
+export function installVersionRoute(app: FastifyInstance, config: { databaseKind: string }, apiVersion: string): void {
   const answer = { version: packageVersion(), node: process.version, database: config.databaseKind, apiVersion };
   app.get(
     '/version',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'getVersion' },
         tags: ['Service'],
         summary: 'Versions of the service, Node.js and the API, and the database kind',
         security: [],

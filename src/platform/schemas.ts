@@ -1,5 +1,6 @@
 /** TypeBox building blocks shared by every area: ids, nullable values, sizes, dates, errors. */
 import Type, { type Static, type TSchema, type TUnsafe } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 /**
  * `T | null`. Written as a type list (`"type": ["string", "null"]`) where the schema has
@@ -65,9 +66,19 @@ export const Phone = Type.String({
   examples: ['+79161234567'],
 });
 
+/** The error codes of the closed catalogue (platform/error-codes.ts), published once as `ErrorCode`. */
+export const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
+    type: 'string',
+    enum: Object.keys(ERROR_CODES),
+    description: `Stable machine-readable code, one of a closed catalogue:\n${Object.entries(ERROR_CODES)
+      .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
+      .join('\n')}`,
+    examples: ['validation_failed'],
+  });
+
 export const ErrorBody = Type.Object(
   {
-    code: Type.String({ description: 'Stable machine-readable code, snake_case', examples: ['validation_failed'] }),
+    code: ErrorCodeSchema,
     message: Type.String({ description: 'A sentence to show to the shop owner' }),
     errors: Type.Array(
       Type.Object({

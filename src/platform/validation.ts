@@ -1,4 +1,13 @@
 /**
+ * Hand-written, and why. Figure: of 8 PHP form bodies plugins send (numbers as strings, decimal
+ * commas, "" for "not given", on/yes, lists past qs's array limit, NUL, "null"), Ajv 8.20 with
+ * Fastify's coercion (`coerceTypes: 'array'`, defaults, removal) reads all 8 otherwise than this
+ * validator (it needs a `type` beside TypeBox's literal unions, coerces "" to 0, and knows no
+ * decimal comma); Ajv is faster on a valid JSON body (28k against 20k bodies/s, ~15 µs a
+ * request). Reproduce: `npx tsx bench/validation-vs-ajv.ts`. Measured against: ajv 8.20 (the
+ * hostile-input and real-clients tests are the judge of behaviour, and Ajv fails them). ajv-errors
+ * would give per-schema messages, not the one wording of every field ("must be at most 999").
+ *
  * Request validation: one TypeBox schema per request part gives the OpenAPI document,
  * the TypeScript type and this check.
  *

@@ -91,6 +91,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a generated file (labels, acts, reports)
+         * @description The link returned by a document endpoint. It needs no token and works until the file expires (FILE_TTL_DAYS, 30 days by default).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/auth/login": {
         parameters: {
             query?: never;
@@ -748,28 +770,6 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         put: operations["replaceWidgetSettings"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/files/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download a generated file (labels, acts, reports)
-         * @description The link returned by a document endpoint. It needs no token and works until the file expires (FILE_TTL_DAYS, 30 days by default).
-         *
-         *     Extension: not in the contract (api-v2.md).
-         */
-        get: operations["downloadFile"];
-        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2863,22 +2863,96 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        LoginResult: {
-            /** @description Bearer token; send it as the header `Authorization: Bearer TOKEN` */
-            token: string;
-            /**
-             * Format: date-time
-             * @description When the token stops working
-             */
-            expiresAt: string;
-        };
+        /**
+         * @description Stable machine-readable code, one of a closed catalogue:
+         *     - `validation_failed`: A field is missing or wrong: errors[] names each ({field, message}).
+         *     - `bad_request`: The request cannot be read (a malformed header, a body Fastify refuses).
+         *     - `bad_url`: The URL cannot be read (bad percent-encoding).
+         *     - `invalid_json`: The body is not valid JSON.
+         *     - `json_too_deep`: The JSON body nests more than 32 levels.
+         *     - `invalid_file`: An uploaded file is not what the operation takes (not base64, not an xlsx).
+         *     - `invalid_template`: The xlsx lacks columns of the import template (errors[] names each).
+         *     - `import_too_large`: The import holds more rows than one import takes: nothing was imported.
+         *     - `body_too_large`: The body is larger than BODY_LIMIT_BYTES (413).
+         *     - `headers_too_large`: The headers are too large (431).
+         *     - `path_parameter_too_long`: A path parameter is longer than the service takes (414).
+         *     - `unsupported_media_type`: The body is neither JSON nor form-encoded (415).
+         *     - `request_timeout`: The request did not arrive in time (408).
+         *     - `route_not_found`: No operation has this method and path (404).
+         *     - `unauthorized`: No token, or a token that is unknown, revoked or expired (401).
+         *     - `invalid_token`: The token is not the one this operation takes (GET /metrics: METRICS_TOKEN).
+         *     - `invalid_credentials`: Login: the e-mail and password do not match an employee.
+         *     - `invalid_operator_token`: The operator token is unknown or not for this warehouse or scope.
+         *     - `invalid_carrier_secret`: A delivery company's status push carries the wrong X-Carrier-Secret.
+         *     - `invalid_widget_key`: The publishable widget key is unknown or revoked.
+         *     - `origin_not_allowed`: The widget is called from a page whose origin the key's shop does not allow.
+         *     - `forbidden`: A shop API key reaching outside its shop, or an employee doing what only the account may (403).
+         *     - `rate_limited`: Too many requests this minute: retry after Retry-After (429).
+         *     - `session_expired`: The dashboard's session cookie names a token that has ended: sign in again (401).
+         *     - `csrf_token_invalid`: An unsafe call of a cookie session without the session's X-CSRF-Token (403).
+         *     - `not_a_login`: Only an employee login token is ended by signing out (409).
+         *     - `last_owner`: The last owner of an account cannot be removed or made a shop manager (409).
+         *     - `shop_id_required`: The operation needs a Shop-Id header.
+         *     - `unknown_shop`: Shop-Id names no shop of this account.
+         *     - `invalid_shop_id`: Shop-Id is not a shop id (a positive integer).
+         *     - `not_found`: No such record in this account (another account's records are not found either).
+         *     - `file_not_ready`: The file is still being written: ask again after Retry-After (202).
+         *     - `email_taken`: An employee with this e-mail already exists.
+         *     - `duplicate_vendor_code`: Another product of the shop has this vendor code.
+         *     - `duplicate_binding`: A product of the shop is already bound to this marketplace product.
+         *     - `warehouse_in_use`: The warehouse is the sending warehouse of a shop: it cannot be deleted.
+         *     - `warehouse_not_editable`: A fulfilment warehouse of the service: only its staff change it.
+         *     - `warehouse_type_immutable`: A warehouse does not change between sender and fulfilment.
+         *     - `order_state`: The order's status does not allow the operation (errors[] lists each refused id in batches).
+         *     - `order_changed`: The order changed meanwhile; read it again.
+         *     - `insufficient_stock`: The fulfilment warehouse does not hold enough of a product.
+         *     - `no_fulfilment_stock`: None of the products has ever been at a fulfilment warehouse.
+         *     - `unknown_company`: No delivery company (or own delivery method) of this account has that id.
+         *     - `unknown_locality`: The locality cannot be found in the directory.
+         *     - `unknown_sender_locality`: The sender's locality cannot be found in the directory.
+         *     - `option_unavailable`: The company cannot deliver this cart there (or the point cannot take it).
+         *     - `price_changed`: The price the buyer saw is no longer the price: the new quote is in the answer, nothing was made.
+         *     - `not_own_delivery`: The order is with a delivery company: its statuses come from the company, not the shop.
+         *     - `not_simulated`: The order is not with a built-in (simulated) company, or the simulation is off.
+         *     - `live_contract`: The sandbox is refused to an account with a live delivery company contract.
+         *     - `period_closed`: The billing period is closed.
+         *     - `overpayment`: The payment is more than what is left to pay of the bill.
+         *     - `pickup_exists`: A pickup is already booked for that warehouse, company and day.
+         *     - `pickup_state`: The pickup's status does not allow the operation.
+         *     - `pickup_changed`: The pickup changed meanwhile; read it again.
+         *     - `no_orders`: The pickup has no orders to print its act labels for.
+         *     - `supply_state`: The supply's status does not allow the operation.
+         *     - `supply_changed`: The supply changed meanwhile; read it again.
+         *     - `selection_not_found`: No widget selection has this token.
+         *     - `selection_expired`: The widget selection expired before it was confirmed.
+         *     - `selection_used`: The widget selection already made an order.
+         *     - `selection_unavailable`: The option the buyer chose cannot be delivered any more.
+         *     - `order_not_made`: No order was made of this widget selection yet.
+         *     - `contacts_missing`: The widget took no recipient contacts for this selection.
+         *     - `webhook_disabled`: The webhook endpoint is disabled: enable it first.
+         *     - `cms_callbacks`: The endpoint is a shop's CMS callbacks: change it through the shop.
+         *     - `carrier_auth_failed`: The delivery company refused these credentials.
+         *     - `carrier_unavailable`: The delivery company does not answer now; try again later (503).
+         *     - `marketplace_auth_failed`: The marketplace refused these credentials.
+         *     - `marketplace_unavailable`: The marketplace does not answer now; try again later.
+         *     - `marketplace_not_connected`: The account has no integration with this marketplace.
+         *     - `marketplace_without_integration`: The service has no integration with this marketplace yet.
+         *     - `cms_not_answering`: The shop's CMS did not answer the call.
+         *     - `idempotency_key_reused`: The Idempotency-Key came before with another body (409).
+         *     - `idempotency_request_in_progress`: The first request with this Idempotency-Key is still running (409).
+         *     - `idempotency_outcome_unknown`: The first request with this Idempotency-Key was carried out but its answer was lost (a crash): it is not run twice (409).
+         *     - `widget_not_built`: The checkout widget is not built on this instance (npm run build).
+         *     - `app_not_built`: The dashboard is not built on this instance (npm run build).
+         *     - `shutting_down`: The process is stopping: retry (503).
+         *     - `not_ready`: The database does not answer (GET /ready, 503).
+         *     - `internal_error`: A bug: quote the log id to support (500).
+         * @example validation_failed
+         * @enum {string}
+         */
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
-            /**
-             * @description Stable machine-readable code, snake_case
-             * @example validation_failed
-             */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description A sentence to show to the shop owner */
             message: string;
             errors: {
@@ -2890,6 +2964,15 @@ export interface components {
             }[];
             /** @description Quote it to support; also in the x-log-id header */
             logId: string;
+        };
+        LoginResult: {
+            /** @description Bearer token; send it as the header `Authorization: Bearer TOKEN` */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When the token stops working
+             */
+            expiresAt: string;
         };
         /** @description SessionView */
         SessionView: {
@@ -4437,6 +4520,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description File name from the link */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file bytes (PDF, ZIP, xlsx), with its Content-Type */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A report a job is still writing: ask again after Retry-After seconds */
+            202: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -9297,70 +9440,6 @@ export interface operations {
             };
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    downloadFile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description File name from the link */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file bytes (PDF, ZIP, xlsx), with its Content-Type */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description A report a job is still writing: ask again after Retry-After seconds */
-            202: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
-                        /** @description A sentence to show to the shop owner */
-                        message: string;
-                        errors: {
-                            /** @description Path of the field, e.g. products[2].dimensions.width */
-                            field?: string;
-                            /** @description Id of the record (batch operations) */
-                            id?: number | string;
-                            message: string;
-                        }[];
-                        /** @description Quote it to support; also in the x-log-id header */
-                        logId: string;
-                    };
-                };
-            };
-            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
-            404: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -21033,11 +21112,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21061,11 +21136,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21089,11 +21160,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21207,11 +21274,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21235,11 +21298,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21263,11 +21322,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21432,11 +21487,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21460,11 +21511,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21488,11 +21535,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21713,11 +21756,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21741,11 +21780,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {
@@ -21780,11 +21815,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description Stable machine-readable code, snake_case
-                         * @example validation_failed
-                         */
-                        code: string;
+                        code: components["schemas"]["ErrorCode"];
                         /** @description A sentence to show to the shop owner */
                         message: string;
                         errors: {

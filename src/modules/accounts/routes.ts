@@ -1,12 +1,20 @@
 import type { App } from '../../platform/http.js';
-import { bearerToken, type Scope } from '../../platform/auth.js';
+import { bearerToken, type Scope, type TokenResolver } from '../../platform/auth.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
 import { csrfTokenFor, endSession, startSession } from '../../platform/session.js';
-import type { Services } from '../../services.js';
+import type { AccountService } from './service.js';
+import type { EmployeeService } from './employees.js';
 import { LoginBody, LoginResponse, SessionView } from './schemas.js';
 
+/** The services these routes use, and no other. */
+export interface AccountsRouteServices {
+  accounts: AccountService;
+  tokens: TokenResolver;
+  employees: EmployeeService;
+}
+
 /** Who the scope is: the session view's part that does not depend on how it authenticated. */
-async function whoIs(services: Services, scope: Scope) {
+async function whoIs(services: AccountsRouteServices, scope: Scope) {
   return {
     kind: scope.kind,
     accountId: scope.accountId,
@@ -18,13 +26,13 @@ async function whoIs(services: Services, scope: Scope) {
   };
 }
 
-export function accountRoutes(app: App, services: Services): void {
+export function accountRoutes(app: App, services: AccountsRouteServices): void {
   const tags = ['Authentication'];
   app.post(
     '/v2/auth/login',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'logIn' },
         tags,
         summary: 'Log in as an employee',
         description: 'Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401.',
@@ -40,7 +48,7 @@ export function accountRoutes(app: App, services: Services): void {
     '/v2/auth/session',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'startDashboardSession' },
         tags,
         summary: "Sign in to the dashboard: the login token in an HttpOnly cookie, and the session's CSRF token",
         description:
@@ -61,7 +69,7 @@ export function accountRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/auth/session',
-    { schema: { tags, summary: 'Who is signed in (the session cookie or the Bearer token), with the CSRF token of a cookie session', response: { 200: SessionView, ...errorResponses() } } },
+    { schema: { operation: { id: 'getSession' }, tags, summary: 'Who is signed in (the session cookie or the Bearer token), with the CSRF token of a cookie session', response: { 200: SessionView, ...errorResponses() } } },
     async (request, reply) => {
       const { scope } = request;
       reply.header('cache-control', 'no-store');
@@ -76,7 +84,7 @@ export function accountRoutes(app: App, services: Services): void {
   app.delete(
     '/v2/auth/session',
     {
-      schema: {
+      schema: { operation: { id: 'endSession' },
         tags,
         summary: "Sign out: the employee's login token (cookie or Bearer) stops working in every process, and the cookie is cleared",
         description: 'Account tokens and shop keys are not ended this way (409 not_a_login).',

@@ -36,20 +36,4 @@ export interface AccountTables {
     created_at: Instant;
     expires_at: Instant | null;
   };
-  idempotency_keys: {
-    account_id: number;
-    idem_key: string;
-    request_hash: string;
-    /** null while the first request is still being processed */
-    status_code: number | null;
-    response_body: string | null;
-    response_type: string | null;
-    created_at: Instant;
-    /** The process running the first request (platform/idempotency.ts); null once answered. */
-    owner: string | null;
-    /** The owner renews this while it runs; past it, the owner is taken for dead. */
-    lease_until: Instant | null;
-    /** Written in the transaction of the request's effect: it happened. */
-    effect_committed: Flag;
-  };
 }

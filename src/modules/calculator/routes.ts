@@ -3,10 +3,27 @@ import { AppError, type ErrorItem } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { sendJsonBody } from '../../platform/compression.js';
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { ShopService } from '../shops/service.js';
+import type { CalculatorService } from './service.js';
+import type { WidgetSettingsService } from './widget-settings.js';
 import type { DeliveryType } from '../../carriers/types.js';
-import { parseOwnMethodId } from '../delivery-methods/rules.js';
 import { CalculatorBody, CalculatorResult, CompanyBody, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './schemas.js';
+import { requiredShopHeader, type ExampleDoc } from '../../platform/openapi.js';
+import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN, parseOwnMethodId } from '../delivery-methods/rules.js';
+
+/** The docs page's example (a test replays it on a fresh instance). */
+export const CALCULATOR_EXAMPLE: ExampleDoc = {
+  summary: 'Москва to Санкт-Петербург, no shop',
+  description: 'Without the Shop-Id header the sender locality and pickupType are given in the body.',
+  value: {
+    sender: { countryCode: 'RU', cityName: 'Москва' },
+    reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
+    pickupType: 1,
+    products: [{ priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    priceDeclared: 800,
+    priceCod: 900,
+  },
+};
 
 const tags = ['Calculator'];
 
@@ -25,11 +42,18 @@ function logFailures(request: FastifyRequest) {
   return (companyId: number, reason: string) => request.log.warn({ companyId, reason }, 'delivery company left out of the calculation');
 }
 
-export function calculatorRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface CalculatorRouteServices {
+  calculator: CalculatorService;
+  shops: ShopService;
+  widgetSettings: WidgetSettingsService;
+}
+export function calculatorRoutes(app: App, services: CalculatorRouteServices): void {
   app.post(
     '/v2/calculator',
     {
-      schema: {
+      schema: { operation: { id: 'calculateDelivery', contract: '4.12', examples: { calculator: CALCULATOR_EXAMPLE } },
         tags,
         summary: 'Calculate delivery across companies',
         description:
@@ -50,7 +74,20 @@ export function calculatorRoutes(app: App, services: Services): void {
   app.post(
     '/v2/calculator/one',
     {
-      schema: {
+      schema: { operation: {
+          id: 'calculateDeliveryByCompany',
+          contract: '4.12',
+          headers: [
+            requiredShopHeader('The shop whose warehouse sends the parcel.'),
+            { name: 'Type', required: true, description: 'Delivery type: 1 pickup point, 2 courier, 3 national post.', schema: { type: 'integer', enum: [1, 2, 3] } },
+            {
+              name: 'Company-Id',
+              required: true,
+              description: "The delivery company to calculate (GET /v2/lists/delivery-companies), or an own delivery method as '{accountId}_{methodId}' (GET /v2/delivery-methods).",
+              schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 999_999_999 }, { type: 'string', pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH }] },
+            },
+          ],
+        },
         tags,
         summary: 'Calculate delivery by one company and type',
         description: 'Headers Shop-Id, Type (1, 2 or 3) and Company-Id are required; body as /v2/calculator (type and companyIds come from the headers). One DeliveryCompany, or [] when it cannot deliver.',
@@ -76,7 +113,7 @@ export function calculatorRoutes(app: App, services: Services): void {
   app.post(
     '/v2/calculator/company',
     {
-      schema: {
+      schema: { operation: { id: 'listDeliveringCompanies', contract: '4.12', headers: [requiredShopHeader('The shop whose widget settings and warehouse apply.')] },
         tags,
         summary: 'Which companies deliver to a place',
         description: 'Header Shop-Id required. Answers, per delivery type, the ids of the companies that can deliver there.',
@@ -94,7 +131,7 @@ export function calculatorRoutes(app: App, services: Services): void {
   app.get(
     '/v2/shops/:id/widget-settings',
     {
-      schema: {
+      schema: { operation: { id: 'getWidgetSettings' },
         tags: ['Shops'],
         summary: 'Widget settings of a shop (extension)',
         description: 'Defaults and price rules used by the calculator when a call sends applyWidgetSettings / applyDefaultDimensions.',
@@ -108,7 +145,7 @@ export function calculatorRoutes(app: App, services: Services): void {
   app.put(
     '/v2/shops/:id/widget-settings',
     {
-      schema: {
+      schema: { operation: { id: 'replaceWidgetSettings' },
         tags: ['Shops'],
         summary: 'Replace the widget settings of a shop (extension)',
         params: IdParams,

@@ -1,17 +1,24 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { CarrierIntegrationService } from './service.js';
+import type { CarrierWebhooks } from './webhooks.js';
 import { PushResult } from '../orders/schemas.js';
 import { CarrierCompanyParams, CarrierIntegration, CarrierIntegrationBody, CarrierWebhookBody, CarrierWebhookParams } from './schemas.js';
 
 const tags = ['Delivery company contracts (extension)'];
 
-export function carrierIntegrationRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface CarrierIntegrationsRouteServices {
+  carrierIntegrations: CarrierIntegrationService;
+  carrierWebhooks: CarrierWebhooks;
+}
+export function carrierIntegrationRoutes(app: App, services: CarrierIntegrationsRouteServices): void {
   app.get(
     '/v2/carrier-integrations',
     {
-      schema: {
+      schema: { operation: { id: 'listCarrierIntegrations' },
         tags,
         summary: 'Real delivery companies and the account\'s contracts with them',
         description: 'No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`, `yandex-delivery`). Parameters are shown masked.',
@@ -24,7 +31,7 @@ export function carrierIntegrationRoutes(app: App, services: Services): void {
   app.post(
     '/v2/carrier-integrations/:companyId',
     {
-      schema: {
+      schema: { operation: { id: 'connectCarrierIntegration' },
         tags,
         summary: 'Connect the account\'s own contract with a delivery company',
         description:
@@ -44,7 +51,7 @@ export function carrierIntegrationRoutes(app: App, services: Services): void {
   app.delete(
     '/v2/carrier-integrations/:companyId',
     {
-      schema: {
+      schema: { operation: { id: 'disconnectCarrierIntegration' },
         tags,
         summary: 'Disconnect the account\'s contract with a delivery company',
         description:
@@ -64,7 +71,7 @@ export function carrierIntegrationRoutes(app: App, services: Services): void {
     '/v2/carrier-webhooks/:company/:token',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'receiveCarrierWebhook' },
         tags,
         summary: 'A real delivery company sends a status update of a parcel (CDEK webhooks)',
         description:

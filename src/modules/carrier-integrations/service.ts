@@ -43,7 +43,7 @@ interface AccountContracts {
 export class CarrierIntegrationService {
   private readonly accounts = new Map<number, AccountContracts>();
   private readonly connectedListeners: Array<(companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>> = [];
-  private followUp: DisconnectFollowUp | null = null;
+  private readonly disconnectedListeners: DisconnectFollowUp[] = [];
 
   constructor(
     private readonly store: CarrierIntegrationStore,
@@ -110,9 +110,9 @@ export class CarrierIntegrationService {
     this.connectedListeners.push(listener);
   }
 
-  /** What a disconnected contract still does with its company (the webhooks' clean-up). */
-  useDisconnectFollowUp(followUp: DisconnectFollowUp): void {
-    this.followUp = followUp;
+  /** Work a disconnected contract still has with its company (the webhooks' clean-up): an event, heard like onConnected. */
+  onDisconnected(followUp: DisconnectFollowUp): void {
+    this.disconnectedListeners.push(followUp);
   }
 
   /**
@@ -124,7 +124,7 @@ export class CarrierIntegrationService {
     requireAccountWide(scope, 'disconnect a delivery company contract');
     const company = this.company(companyId);
     const accountId = scope.accountId;
-    const followUp = this.followUp?.needed(accountId, companyId) ? this.followUp : null;
+    const followUp = this.disconnectedListeners.find((listener) => listener.needed(accountId, companyId)) ?? null;
     const retain = followUp ? (retiredId: number, trx: Transaction<Tables>) => followUp.queue({ id: retiredId, accountId, companyId }, trx) : null;
     if (!(await this.store.remove(accountId, companyId, retain))) throw notFound(`Contract with ${company.file.name}`, companyId);
     this.accounts.delete(accountId);

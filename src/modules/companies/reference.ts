@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { CarrierRegistry } from '../../carriers/registry.js';
+import { CarrierRegistry, type AccountCompanies } from '../../carriers/registry.js';
 import { distanceKm } from '../../carriers/geo.js';
 import { generatePoints, NO_POINT_LIMITS, type DeliveryPoint } from '../../carriers/points.js';
 import type { CompaniesFile, CompanyFile } from '../../carriers/tariff/rate-card.js';
@@ -46,10 +46,10 @@ export class ReferenceData {
 
   constructor(
     private readonly store: ReferenceStore,
-    private readonly options: { publicUrl: string; dataDir: string; trackingLink: TrackingLinkMaker },
+    private readonly options: { publicUrl: string; dataDir: string; trackingLink: TrackingLinkMaker; accountCompanies?: () => AccountCompanies | null },
   ) {
     this.file = readDataFile<CompaniesFile>('carriers/companies.json');
-    this.registry = new CarrierRegistry(options.publicUrl, this.file.zoneLimitsKm, options.trackingLink);
+    this.registry = new CarrierRegistry(options.publicUrl, this.file.zoneLimitsKm, options.trackingLink, options.accountCompanies);
     this.services = readDataFile<{ services: ServiceInfo[] }>('carriers/services.json').services;
     this.returnCompanies = readDataFile<ReturnCompany[]>('carriers/return-companies.json');
   }

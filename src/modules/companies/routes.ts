@@ -3,7 +3,10 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses } from '../../platform/schemas.js';
 import { bodyAsQuery, GET_OR_POST } from '../../platform/read-by-post.js';
-import type { Services } from '../../services.js';
+import type { ContractCompanies } from '../../carriers/contracts.js';
+import type { ShopService } from '../shops/service.js';
+import type { ReferenceData } from './reference.js';
+import type { DeliveryCompanyService } from './service.js';
 import {
   CourierInterval,
   CourierScheduleQuery,
@@ -21,6 +24,14 @@ import {
 
 const tags = ['Reference lists'];
 
+
+/** The services these routes use, and no other. */
+export interface CompaniesRouteServices {
+  contractCompanies: ContractCompanies;
+  deliveryCompanies: DeliveryCompanyService;
+  reference: ReferenceData;
+  shops: ShopService;
+}
 /** A plain logo for a company that ships none: its initials on a colour of its own. */
 export function logoSvg(name: string, code: string): string {
   let hue = 0;
@@ -35,7 +46,7 @@ export function logoSvg(name: string, code: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><rect width="96" height="96" rx="18" fill="hsl(${hue},60%,42%)"/><text x="48" y="60" font-family="sans-serif" font-size="36" font-weight="bold" fill="#fff" text-anchor="middle">${initials}</text></svg>`;
 }
 
-export function deliveryCompanyRoutes(app: App, services: Services): void {
+export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices): void {
   app.get<{ Params: { file: string } }>('/logos/:file', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const code = request.params.file.replace(/\.svg$/, '');
     // the instance's companies, and the real ones an account may contract with (their cards name this address too)
@@ -49,21 +60,21 @@ export function deliveryCompanyRoutes(app: App, services: Services): void {
     method: GET_OR_POST,
     url: '/v2/lists/services',
     preValidation: bodyAsQuery,
-    schema: { tags, summary: 'Additional services', querystring: ServicesQuery, response: { 200: ServicesList, ...errorResponses(403, 404) } },
+    schema: { operationByMethod: { GET: { id: 'listServices', contract: '4.1' }, POST: { id: 'listServicesByPost', contract: '4.1' } }, tags, summary: 'Additional services', querystring: ServicesQuery, response: { 200: ServicesList, ...errorResponses(403, 404) } },
     handler: async (request) => services.deliveryCompanies.services(request.scope, request.query.shopId),
   });
 
   app.route({
     method: GET_OR_POST,
     url: '/v2/lists/delivery-companies',
-    schema: { tags, summary: 'Delivery companies', response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() } },
+    schema: { operationByMethod: { GET: { id: 'listDeliveryCompanies', contract: '4.1' }, POST: { id: 'listDeliveryCompaniesByPost', contract: '4.1' } }, tags, summary: 'Delivery companies', response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() } },
     handler: async () => services.deliveryCompanies.deliveryCompanies(),
   });
 
   app.route({
     method: GET_OR_POST,
     url: '/v2/lists/return-companies',
-    schema: { tags, summary: 'Return companies', response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() } },
+    schema: { operationByMethod: { GET: { id: 'listReturnCompanies', contract: '4.1' }, POST: { id: 'listReturnCompaniesByPost', contract: '4.1' } }, tags, summary: 'Return companies', response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() } },
     handler: async () => services.deliveryCompanies.returnCompanies(),
   });
 
@@ -71,7 +82,7 @@ export function deliveryCompanyRoutes(app: App, services: Services): void {
     method: GET_OR_POST,
     url: '/v2/lists/points',
     preValidation: bodyAsQuery,
-    schema: {
+    schema: { operationByMethod: { GET: { id: 'listPickupPoints', contract: '4.1' }, POST: { id: 'listPickupPointsByPost', contract: '4.1' } },
       tags,
       summary: 'Pickup points',
       description: 'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.',
@@ -86,14 +97,14 @@ export function deliveryCompanyRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/couriers/schedule',
-    { schema: { tags, summary: 'Courier time intervals', querystring: CourierScheduleQuery, response: { 200: Type.Array(CourierInterval), ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'listCourierIntervals', contract: '4.1' }, tags, summary: 'Courier time intervals', querystring: CourierScheduleQuery, response: { 200: Type.Array(CourierInterval), ...errorResponses(403, 404) } } },
     async (request) => services.deliveryCompanies.courierSchedule(request.scope, request.query),
   );
 
   app.get(
     '/v2/warehouses/shipment',
     {
-      schema: {
+      schema: { operation: { id: 'listWarehouseShipmentMethods', contract: '4.1' },
         tags: ['Warehouses'],
         summary: 'Shipment methods from a place',
         description: "Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.",
@@ -107,7 +118,7 @@ export function deliveryCompanyRoutes(app: App, services: Services): void {
   app.get(
     '/v2/orders/shipment',
     {
-      schema: {
+      schema: { operation: { id: 'listOrderShipmentOptions', contract: '4.4' },
         tags: ['Orders'],
         summary: 'Shipment options for a company and pickup type',
         description:

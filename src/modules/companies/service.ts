@@ -1,7 +1,7 @@
 /** Reference lists of delivery: services, companies, pickup points, courier intervals, shipment methods. */
 import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
-import { AppError, FieldErrorCollector, notFound } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import { readDataFile } from '../../platform/reference-data.js';
 import { covers, type DeliveryPoint } from '../../carriers/points.js';

@@ -1,16 +1,21 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { errorResponses } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { EventService } from './service.js';
 import { EventListQuery, EventSchema } from './schemas.js';
 
 const tags = ['Events'];
 
-export function eventRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface EventsRouteServices {
+  events: EventService;
+}
+export function eventRoutes(app: App, services: EventsRouteServices): void {
   app.get(
     '/v2/events',
     {
-      schema: {
+      schema: { operation: { id: 'listEvents' },
         tags,
         summary: 'Order events after a cursor (extension)',
         description:

@@ -3,7 +3,8 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { queryAsBody } from '../../platform/read-by-post.js';
 import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { MovementReportService } from './movement-report.js';
+import type { SupplyService } from './supply-service.js';
 import { FileResult } from '../documents/schemas.js';
 import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyLabelsBody, SupplyListQuery } from './schemas.js';
 
@@ -11,11 +12,17 @@ const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
 const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.';
 
-export function fulfilmentRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface FulfilmentRouteServices {
+  movementReport: MovementReportService;
+  supplies: SupplyService;
+}
+export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): void {
   app.get(
     '/v2/products/shipments',
     {
-      schema: {
+      schema: { operation: { id: 'listSupplies', contract: '4.11' },
         tags,
         summary: 'List supplies',
         description: 'Newest first. A shop API key sees the supplies to its shop\'s fulfilment warehouse only.',
@@ -31,14 +38,14 @@ export function fulfilmentRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/products/shipments/:id',
-    { schema: { tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'getSupply' }, tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
     async (request) => services.supplies.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/products/shipments/:id/labels',
     {
-      schema: {
+      schema: { operation: { id: 'createSupplyProductLabels' },
         tags,
         summary: 'Product labels of a supply for a thermal printer (extension)',
         description: 'A 58x40 mm label per product line: its barcode (the product\'s first, else its vendor code) as Code 128, name, vendor code, batch and expiry. perUnit (default true): as many copies as units (ZPL ^PQ; PNG names carry the count), else one per product.',
@@ -53,7 +60,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
   app.post(
     '/v2/products/shipments',
     {
-      schema: {
+      schema: { operation: { id: 'createSupply', contract: '4.11' },
         tags,
         summary: 'Create a supply (Draft) and its act',
         description:
@@ -68,7 +75,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
 
   app.post(
     '/v2/products/shipments/confirm',
-    { schema: { tags, summary: 'Confirm a Draft supply', body: SupplyIdBody, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    { schema: { operation: { id: 'confirmSupply', contract: '4.11' }, tags, summary: 'Confirm a Draft supply', body: SupplyIdBody, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
     async (request, reply) => {
       await services.supplies.confirm(request.scope, request.body.id);
       return reply.code(204).send();
@@ -78,7 +85,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
   app.delete(
     '/v2/products/shipments',
     {
-      schema: {
+      schema: { operation: { id: 'deleteSupply', contract: '4.11' },
         tags,
         summary: 'Delete a Draft supply',
         description: 'The supply becomes Canceled (5) and stays listed with its history. `id` may come in the body or in the query string (`?id=15`), as clients send a DELETE\'s parameters.',
@@ -97,7 +104,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
   app.post(
     '/v2/products/movement-report',
     {
-      schema: {
+      schema: { operation: { id: 'createMovementReport', contract: '4.5' },
         tags: ['Documents'],
         summary: 'Movement report of products at fulfilment warehouses (xlsx)',
         description:
@@ -114,7 +121,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/fulfilment/operator/supplies',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'listSuppliesAtWarehouse' },
         tags: staffTags,
         summary: 'Supplies on the way to, or at, the staff\'s warehouse',
         description: `Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. ${STAFF_AUTH}`,
@@ -133,7 +140,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/fulfilment/operator/supplies/:id/arrived',
     {
       config: { public: true },
-      schema: { tags: staffTags, summary: 'The supply arrived (Confirmed to Arrived)', description: STAFF_AUTH, params: IdParams, response: { 204: NoContent, ...errorResponses(404, 409) } },
+      schema: { operation: { id: 'markSupplyArrived' }, tags: staffTags, summary: 'The supply arrived (Confirmed to Arrived)', description: STAFF_AUTH, params: IdParams, response: { 204: NoContent, ...errorResponses(404, 409) } },
     },
     async (request, reply) => {
       await services.supplies.arrived(await services.supplies.operatorOf(request.headers.authorization), request.params.id);
@@ -145,7 +152,7 @@ export function fulfilmentRoutes(app: App, services: Services): void {
     '/v2/fulfilment/operator/supplies/:id/accepted',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'acceptSupply' },
         tags: staffTags,
         summary: 'The supply is counted and accepted (Arrived to Accepted)',
         description:

@@ -21,20 +21,26 @@ import type { Db, MovementKind, MovementNote, StockHolder, StockRow, StockStore 
 const RETRIES_PER_ROW = 50;
 
 export class StockService implements ProductStock, OrderFulfilment {
-  private products: ProductService | null = null;
-  private kits: KitService | null = null;
-  private shops: ShopService | null = null;
-
+  /**
+   * @param catalogue the products, kits and shops, which show stock and so are built after it:
+   *   a declared dependency the composition root closes over, read only once requests run.
+   */
   constructor(
     readonly store: StockStore,
     private readonly warehouses: WarehouseService,
+    private readonly catalogue: () => { products: ProductService; kits: KitService; shops: ShopService },
   ) {}
 
-  /** The catalogue and kits are built after stock (they show it): connected once both exist. */
-  connect(products: ProductService, kits: KitService, shops: ShopService): void {
-    this.products = products;
-    this.kits = kits;
-    this.shops = shops;
+  private get products(): ProductService {
+    return this.catalogue().products;
+  }
+
+  private get kits(): KitService {
+    return this.catalogue().kits;
+  }
+
+  private get shops(): ShopService {
+    return this.catalogue().shops;
   }
 
   /** On hand per warehouse and product just before an instant (reports: stock balance, storage charged). */
@@ -57,7 +63,6 @@ export class StockService implements ProductStock, OrderFulfilment {
 
   /** The account's shops whose goods are kept at a fulfilment warehouse, with their notification settings. */
   async shopsAt(accountId: number, fulfilmentWarehouseId: number): Promise<Shop[]> {
-    if (!this.shops) return [];
     const scope: Scope = { accountId, timeZone: 'UTC', kind: 'account', shopKeyShopId: null, employeeId: null };
     const page = await this.shops.list(scope, { onlyFulfilment: 1 }, { page: 1, perPage: 1000, offset: 0 });
     return page.items.filter((shop) => shop.warehouse.fulfilmentWarehouseId === fulfilmentWarehouseId);
@@ -97,7 +102,7 @@ export class StockService implements ProductStock, OrderFulfilment {
     const place = await this.placeOf(scope.accountId, doc);
     const demand = await this.demand(scope, doc);
     const ids = [...demand.needs.keys()];
-    const products = this.products && ids.length ? await this.products.getMany(scope, ids) : new Map<number, Product>();
+    const products = ids.length ? await this.products.getMany(scope, ids) : new Map<number, Product>();
     const borders =
       place === null
         ? []
@@ -224,7 +229,7 @@ export class StockService implements ProductStock, OrderFulfilment {
   /** What a shop's CMS is told of products at a fulfilment warehouse (product-quantity-update): each one's vendor code and available units. */
   async quantitiesAt(accountId: number, fulfilmentWarehouseId: number, productIds: number[]): Promise<Map<number, { vendorCode: string | null; available: number }>> {
     const available = await this.availableAt(accountId, fulfilmentWarehouseId, productIds);
-    const products = this.products && productIds.length ? await this.products.getMany(processScope(accountId), productIds) : new Map<number, Product>();
+    const products = productIds.length ? await this.products.getMany(processScope(accountId), productIds) : new Map<number, Product>();
     return new Map(productIds.map((id) => [id, { vendorCode: products.get(id)?.vendorCode ?? null, available: available.get(id) ?? 0 }]));
   }
 
@@ -282,8 +287,8 @@ export class StockService implements ProductStock, OrderFulfilment {
 
   private async demand(scope: Scope, doc: OrderDoc): Promise<Demand> {
     const unnamed = doc.products.filter((line) => line.id === null && line.vendorCode).map((line) => (line.vendorCode as string).trim());
-    const kits = unnamed.length && this.kits && doc.shopId !== null ? await this.kits.componentsByVendorCode(scope, doc.shopId, unnamed) : new Map();
-    const byCode = unnamed.length && this.products ? await this.products.idsByVendorCode(scope, unnamed) : new Map<string, number>();
+    const kits = unnamed.length && doc.shopId !== null ? await this.kits.componentsByVendorCode(scope, doc.shopId, unnamed) : new Map();
+    const byCode = unnamed.length ? await this.products.idsByVendorCode(scope, unnamed) : new Map<string, number>();
     return demandOf(
       doc.products.map((line) => ({ productId: line.id, vendorCode: line.vendorCode, name: line.name, count: line.count })),
       kits,

@@ -2,16 +2,21 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { KitService } from './service.js';
 import { Kit, KitInput, KitListQuery } from './schemas.js';
 
 const tags = ['Kits'];
 
-export function kitRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface KitsRouteServices {
+  kits: KitService;
+}
+export function kitRoutes(app: App, services: KitsRouteServices): void {
   app.get(
     '/v2/kits',
     {
-      schema: {
+      schema: { operation: { id: 'listKits', contract: '4.7' },
         tags,
         summary: 'List kits',
         description: 'Newest first. A shop API key sees its own shop only.',
@@ -27,14 +32,14 @@ export function kitRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/kits/:id',
-    { schema: { tags, summary: 'Get a kit', params: IdParams, response: { 200: Kit, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'getKit', contract: '4.7' }, tags, summary: 'Get a kit', params: IdParams, response: { 200: Kit, ...errorResponses(403, 404) } } },
     async (request) => services.kits.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/kits',
     {
-      schema: {
+      schema: { operation: { id: 'createKit', contract: '4.7' },
         tags,
         summary: 'Create a kit',
         description: 'The kit belongs to `shopId` (default: the Shop-Id header). Only products of the account may be added.',
@@ -47,7 +52,7 @@ export function kitRoutes(app: App, services: Services): void {
 
   app.put(
     '/v2/kits/:id',
-    { schema: { tags, summary: 'Replace a kit', params: IdParams, body: KitInput, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    { schema: { operation: { id: 'replaceKit', contract: '4.7' }, tags, summary: 'Replace a kit', params: IdParams, body: KitInput, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
     async (request, reply) => {
       await services.kits.replace(request.scope, request.params.id, request.body, request.headers['shop-id']);
       return reply.code(204).send();
@@ -56,7 +61,7 @@ export function kitRoutes(app: App, services: Services): void {
 
   app.delete(
     '/v2/kits/:id',
-    { schema: { tags, summary: 'Delete a kit', params: IdParams, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'deleteKit', contract: '4.7' }, tags, summary: 'Delete a kit', params: IdParams, response: { 204: NoContent, ...errorResponses(403, 404) } } },
     async (request, reply) => {
       await services.kits.delete(request.scope, request.params.id);
       return reply.code(204).send();

@@ -6,7 +6,7 @@ import type { ProductService } from '../products/service.js';
 import type { ShopService } from '../shops/service.js';
 import type { Kit, KitInput, KitListQuery } from './schemas.js';
 import { isUniqueViolation } from '../../platform/db/values.js';
-import { type KitFilter, type KitRecord, type KitStore, type KitValues } from './store.js';
+import type { KitFilter, KitRecord, KitStore, KitValues } from './store.js';
 
 type ShopHeader = string | string[] | undefined;
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
-import { containsPattern as likePattern, nowIso, searchText, isUniqueViolation } from '../../platform/db/values.js';
+import { containsPattern as likePattern, nowIso, searchText, } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
 
 export interface KitLine {

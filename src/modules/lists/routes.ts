@@ -1,17 +1,24 @@
 import type { App } from '../../platform/http.js';
 import { bodyAsQuery, GET_OR_POST } from '../../platform/read-by-post.js';
 import { errorResponses } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { OrderStatusDirectory } from './order-statuses.js';
 import Type from 'typebox';
 import { LocalityNameQuery, WidgetLocality } from '../widget/schemas.js';
+import type { WidgetService } from '../widget/service.js';
 import { OrderStatuses, OrderStatusesQuery } from './schemas.js';
 
-export function listRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface ListsRouteServices {
+  orderStatuses: OrderStatusDirectory;
+  widget: WidgetService;
+}
+export function listRoutes(app: App, services: ListsRouteServices): void {
   app.route({
     method: GET_OR_POST,
     url: '/v2/lists/order-statuses',
     preValidation: bodyAsQuery,
-    schema: {
+    schema: { operationByMethod: { GET: { id: 'listOrderStatuses', contract: '4.1' }, POST: { id: 'listOrderStatusesByPost', contract: '4.1' } },
       tags: ['Reference lists'],
       summary: 'Order statuses',
       description: 'Every order status code with its name in the requested language. POST takes `lang` in the body.',
@@ -24,7 +31,7 @@ export function listRoutes(app: App, services: Services): void {
   app.get(
     '/v2/lists/localities',
     {
-      schema: {
+      schema: { operation: { id: 'searchLocalities' },
         tags: ['Reference lists'],
         summary: 'Localities whose name (Russian or English) starts with the typed text, the largest first',
         description: 'The city search of an order form: send the answer back as deliveryAddress.city (fias, name, type, region) or the calculator\'s reception.',

@@ -7,22 +7,9 @@ import { createRequire } from 'node:module';
 import { readDataFile } from '../../platform/reference-data.js';
 import { bgnToCyrillic } from './names.js';
 
-export interface Locality {
-  /** GeoNames id */
-  id: number;
-  countryCode: string;
-  name: string;
-  nameEn: string;
-  /** `г` city, `пгт` urban-type settlement, `с` village (by population; GeoNames does not say) */
-  type: string;
-  region: string;
-  regionCode: string;
-  latitude: number;
-  longitude: number;
-  population: number;
-  fias: string | null;
-  zip: string | null;
-}
+/** Defined beside the drivers, which place points in localities (carriers/ imports no area). */
+export type { Locality } from '../../carriers/types.js';
+import type { Locality } from '../../carriers/types.js';
 
 interface GeoNamesCity {
   cityId: number;

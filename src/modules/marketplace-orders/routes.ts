@@ -2,16 +2,21 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses, IdParams } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { MarketplaceOrderService } from './service.js';
 import { BundleQuery, MarketplaceOrder, MarketplaceOrderListQuery } from './schemas.js';
 
 const tags = ['Marketplaces'];
 
-export function marketplaceOrderRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface MarketplaceOrdersRouteServices {
+  marketplaceOrders: MarketplaceOrderService;
+}
+export function marketplaceOrderRoutes(app: App, services: MarketplaceOrdersRouteServices): void {
   app.get(
     '/v2/marketplace-orders',
     {
-      schema: {
+      schema: { operation: { id: 'listMarketplaceOrders', contract: '4.9' },
         tags,
         summary: 'Orders read from the connected marketplaces',
         description: 'Newest first. A shop API key sees its shop\'s orders only. Orders are read from the marketplaces\' FBS/DBS lists; FBO orders are not read yet (shippingMode=2 matches none). Extension: shopId, the shop notified of an order.',
@@ -29,7 +34,7 @@ export function marketplaceOrderRoutes(app: App, services: Services): void {
   app.get(
     '/v2/marketplace-orders/bundles',
     {
-      schema: {
+      schema: { operation: { id: 'listMarketplaceOrderBundle', contract: '4.9' },
         tags,
         summary: 'The orders of a bundle (shipped together)',
         description: 'An unknown bundle is 404.',
@@ -42,7 +47,7 @@ export function marketplaceOrderRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/marketplace-orders/:id',
-    { schema: { tags, summary: 'A marketplace order', params: IdParams, response: { 200: MarketplaceOrder, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'getMarketplaceOrder', contract: '4.9' }, tags, summary: 'A marketplace order', params: IdParams, response: { 200: MarketplaceOrder, ...errorResponses(403, 404) } } },
     async (request) => services.marketplaceOrders.get(request.scope, request.params.id),
   );
 }

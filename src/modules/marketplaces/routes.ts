@@ -1,13 +1,20 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { ShopService } from '../shops/service.js';
+import type { MarketplaceService } from './service.js';
 import { logoSvg } from '../companies/routes.js';
 import { IntegrationBody, Marketplace, MarketplaceIdParams, MarketplaceListQuery, MarketplaceWarehouse, MarketplaceWarehouseQuery, SettingsBody } from './schemas.js';
 
 const tags = ['Marketplaces'];
 
-export function marketplaceRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface MarketplacesRouteServices {
+  marketplaces: MarketplaceService;
+  shops: ShopService;
+}
+export function marketplaceRoutes(app: App, services: MarketplacesRouteServices): void {
   app.get<{ Params: { file: string } }>('/logos/marketplaces/:file', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const code = request.params.file.replace(/\.svg$/, '');
     const marketplace = services.marketplaces.directory.all.find((record) => record.code === code);
@@ -18,7 +25,7 @@ export function marketplaceRoutes(app: App, services: Services): void {
   app.get(
     '/v2/marketplaces',
     {
-      schema: {
+      schema: { operation: { id: 'listMarketplaces', contract: '4.9' },
         tags,
         summary: 'Marketplaces, with the account\'s integration state',
         description: 'No paging. Credentials are shown masked.',
@@ -32,7 +39,7 @@ export function marketplaceRoutes(app: App, services: Services): void {
   app.get(
     '/v2/marketplaces/warehouses',
     {
-      schema: {
+      schema: { operation: { id: 'listMarketplaceWarehouses', contract: '4.9' },
         tags,
         summary: 'Warehouses of a marketplace in a locality',
         description:
@@ -47,7 +54,7 @@ export function marketplaceRoutes(app: App, services: Services): void {
   app.post(
     '/v2/marketplaces/integration/:id',
     {
-      schema: {
+      schema: { operation: { id: 'connectMarketplace', contract: '4.9' },
         tags,
         summary: 'Connect a marketplace account',
         description:
@@ -68,7 +75,7 @@ export function marketplaceRoutes(app: App, services: Services): void {
   app.delete(
     '/v2/marketplaces/integration/:id',
     {
-      schema: {
+      schema: { operation: { id: 'disconnectMarketplace' },
         tags,
         summary: 'Disconnect a marketplace account (extension)',
         description:
@@ -87,7 +94,7 @@ export function marketplaceRoutes(app: App, services: Services): void {
   app.post(
     '/v2/marketplaces/settings/:id',
     {
-      schema: {
+      schema: { operation: { id: 'saveMarketplaceSettings', contract: '4.9' },
         tags,
         summary: 'Shipment settings of a connected marketplace',
         description:

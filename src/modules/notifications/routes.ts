@@ -2,16 +2,21 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { NotificationService } from './service.js';
 import { NotificationListQuery, NotificationView, ReadBody } from './schemas.js';
 
 const tags = ['Notifications'];
 
-export function notificationRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface NotificationsRouteServices {
+  notifications: NotificationService;
+}
+export function notificationRoutes(app: App, services: NotificationsRouteServices): void {
   app.get(
     '/v2/notifications',
     {
-      schema: {
+      schema: { operation: { id: 'listNotifications' },
         tags,
         summary: "The caller's notifications, newest first (extension)",
         description: "An employee login sees the employee's notifications, an account token the account owner's. Which events notify whom is set per shop in Shop.notifications.",
@@ -27,7 +32,7 @@ export function notificationRoutes(app: App, services: Services): void {
 
   app.post(
     '/v2/notifications/read',
-    { schema: { tags, summary: "Mark the caller's notifications read (extension)", body: ReadBody, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'markNotificationsRead' }, tags, summary: "Mark the caller's notifications read (extension)", body: ReadBody, response: { 204: NoContent, ...errorResponses(403, 404) } } },
     async (request, reply) => {
       await services.notifications.markRead(request.scope, request.body.ids);
       return reply.code(204).send();

@@ -6,9 +6,9 @@
  */
 import { processScope, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
-import { JsonBody } from '../../platform/compression.js';
+import type { JsonBody } from '../../platform/compression.js';
 import { todayIn } from '../../platform/clock.js';
-import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorItem } from '../../platform/errors.js';
+import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorCode, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Paging } from '../../platform/paging.js';
 import type { CalculatorService } from '../calculator/service.js';
@@ -53,7 +53,7 @@ interface Change {
 /** An id of a batch that cannot be processed after all (found out while applying it): the batch fails as a whole. */
 interface Refused {
   refused: string;
-  code: string;
+  code: ErrorCode;
 }
 
 /** "TSHIRT-RED: 1 of 3 available; BOOK-1: 0 of 2 available" */
@@ -227,7 +227,7 @@ export class OrderService {
       const records = await this.store.getMany(scope.accountId, unique, trx, true);
       const failures = this.checkAll(scope, unique, records, (record, doc) => refusal(operation, stateOf(record, doc), options));
       if (failures) throw failures;
-      const refused: Array<ErrorItem & { code: string }> = [];
+      const refused: Array<ErrorItem & { code: ErrorCode }> = [];
       for (const id of unique) {
         const record = records.get(id) as OrderRecord;
         const change = await apply(record, parseDoc(record.doc), trx);

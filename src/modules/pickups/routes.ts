@@ -2,18 +2,23 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { PickupService } from './service.js';
 import { PickupCompanyOffer } from '../companies/schemas.js';
 import { FileResult, ThermalLabelsFields } from '../documents/schemas.js';
 import { Pickup, PickupCompaniesQuery, PickupIdBody, PickupInput, PickupListQuery } from './schemas.js';
 
 const tags = ['Pickups'];
 
-export function pickupRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface PickupsRouteServices {
+  pickups: PickupService;
+}
+export function pickupRoutes(app: App, services: PickupsRouteServices): void {
   app.get(
     '/v2/pickups',
     {
-      schema: {
+      schema: { operation: { id: 'listPickups', contract: '4.10' },
         tags,
         summary: 'List pickups',
         description:
@@ -32,7 +37,7 @@ export function pickupRoutes(app: App, services: Services): void {
   app.post(
     '/v2/pickups/:id/act-labels',
     {
-      schema: {
+      schema: { operation: { id: 'createPickupActLabels' },
         tags,
         summary: 'The handover act\'s barcodes for a thermal printer (extension)',
         description: '100x150 mm pages: the act\'s heading, then each order\'s track number as Code 128 with the order and its places, as on the PDF act, for the courier\'s scanner.',
@@ -47,7 +52,7 @@ export function pickupRoutes(app: App, services: Services): void {
   app.get(
     '/v2/pickups/companies',
     {
-      schema: {
+      schema: { operation: { id: 'listPickupCompanies', contract: '4.10' },
         tags,
         summary: 'Companies that can collect from a warehouse',
         description: 'From the same reference data as GET /v2/warehouses/shipment: type 3 lists the companies going through the consolidated pickup (its price and free threshold), type 4 the companies with a courier of their own there.',
@@ -60,14 +65,14 @@ export function pickupRoutes(app: App, services: Services): void {
 
   app.get(
     '/v2/pickups/:id',
-    { schema: { tags, summary: 'Get a pickup (extension)', params: IdParams, response: { 200: Pickup, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'getPickup' }, tags, summary: 'Get a pickup (extension)', params: IdParams, response: { 200: Pickup, ...errorResponses(403, 404) } } },
     async (request) => services.pickups.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/pickups',
     {
-      schema: {
+      schema: { operation: { id: 'createPickup', contract: '4.10' },
         tags,
         summary: 'Book a pickup',
         description:
@@ -83,7 +88,7 @@ export function pickupRoutes(app: App, services: Services): void {
   app.post(
     '/v2/pickups/cancel',
     {
-      schema: {
+      schema: { operation: { id: 'cancelPickup', contract: '4.10' },
         tags,
         summary: 'Cancel a pickup',
         description: 'Only a New or Scheduled pickup (409 otherwise); a booked one is called off with the company too.',

@@ -3,7 +3,7 @@ import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern as likePattern, flag, fromJson, gramsToKg, nowIso, searchText, toJson, isUniqueViolation } from '../../platform/db/values.js';
 import { toRoubles } from '../../platform/money.js';
-import type { Page, Paging } from '../../platform/paging.js';
+import type { Paging } from '../../platform/paging.js';
 import type { ProductSortField } from './schemas.js';
 
 /** A product as the rules see it: money in kopecks, weight in grams. */

@@ -1,18 +1,25 @@
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { AnalyticalReportService } from './analytical-service.js';
+import type { BillingService } from './billing-service.js';
 import { AgentReport, AgentReportQuery, AnalyticalBody, AnalyticalFile, AnalyticalQuery, AnalyticalReport, Bill, BillPaymentBody, BillQuery } from './schemas.js';
 import Type from 'typebox';
 
 const tags = ['Reports'];
 const ACCOUNT_WIDE = 'Reports are the account\'s: a shop API key is refused (403).';
 
-export function reportRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface ReportsRouteServices {
+  analyticalReports: AnalyticalReportService;
+  billing: BillingService;
+}
+export function reportRoutes(app: App, services: ReportsRouteServices): void {
   app.get(
     '/v2/reports/bill',
     {
-      schema: {
+      schema: { operation: { id: 'listBills', contract: '4.8' },
         tags,
         summary: 'List bills',
         description: `One bill per billing period (BILLING_PERIOD, a calendar month by default, in the account's time zone), made at its end; newest first. ${ACCOUNT_WIDE}`,
@@ -29,7 +36,7 @@ export function reportRoutes(app: App, services: Services): void {
   app.get(
     '/v2/reports/agent',
     {
-      schema: {
+      schema: { operation: { id: 'listAgentReports', contract: '4.8' },
         tags,
         summary: 'List agent reports',
         description: `Made with each period's bill: 1 the cash-on-delivery remittance (orders delivered in the period), 2 the services rendered. Newest first. ${ACCOUNT_WIDE}`,
@@ -46,7 +53,7 @@ export function reportRoutes(app: App, services: Services): void {
   app.put(
     '/v2/reports/agent-accept/:id',
     {
-      schema: {
+      schema: { operation: { id: 'acceptAgentReport', contract: '4.8' },
         tags,
         summary: 'Accept an agent report',
         description: `Marks it accepted; accepting it again changes nothing (204). ${ACCOUNT_WIDE}`,
@@ -63,7 +70,7 @@ export function reportRoutes(app: App, services: Services): void {
   app.get(
     '/v2/reports/analytical',
     {
-      schema: {
+      schema: { operation: { id: 'listAnalyticalReports', contract: '4.8' },
         tags,
         summary: 'List analytical reports',
         description: `Newest first; from/to filter the day they were asked for (account's time zone). Extension: each item's \`status\` (ready, pending while a job writes it, failed). ${ACCOUNT_WIDE}`,
@@ -80,7 +87,7 @@ export function reportRoutes(app: App, services: Services): void {
   app.post(
     '/v2/reports/analytical',
     {
-      schema: {
+      schema: { operation: { id: 'createAnalyticalReport', contract: '4.8' },
         tags,
         summary: 'Make an analytical report (xlsx)',
         description:
@@ -97,7 +104,7 @@ export function reportRoutes(app: App, services: Services): void {
     '/v2/operator/bills/:id/payments',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'recordBillPayment' },
         tags: ['Billing operators (extension)'],
         summary: 'Record a payment of a bill',
         description:

@@ -1,16 +1,21 @@
 import type { App } from '../../platform/http.js';
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { SandboxService } from './service.js';
+
+/** The services these routes use, and no other. */
+export interface SandboxRouteServices {
+  sandbox: SandboxService;
+}
 import { AdvancedOrder, ClosedPeriod } from './schemas.js';
 
 const tags = ['Sandbox (extension)'];
 const WHO = 'Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.';
 
-export function sandboxRoutes(app: App, services: Pick<Services, 'sandbox'>): void {
+export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
   app.post(
     '/v2/sandbox/billing-period/close',
     {
-      schema: {
+      schema: { operation: { id: 'closeSandboxBillingPeriod' },
         tags,
         summary: 'Close the current billing period now',
         description:
@@ -25,7 +30,7 @@ export function sandboxRoutes(app: App, services: Pick<Services, 'sandbox'>): vo
   app.post(
     '/v2/sandbox/pickups/:id/collect',
     {
-      schema: {
+      schema: { operation: { id: 'collectSandboxPickup' },
         tags,
         summary: 'Have a booked pickup collected now',
         description:
@@ -44,7 +49,7 @@ export function sandboxRoutes(app: App, services: Pick<Services, 'sandbox'>): vo
   app.post(
     '/v2/sandbox/orders/:id/advance',
     {
-      schema: {
+      schema: { operation: { id: 'advanceSandboxOrder' },
         tags,
         summary: 'Move an order to its next simulated status now',
         description:

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { ErrorBody } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { TrackingPageService } from './service.js';
 import { pageLanguage, renderMissingPage, renderStatusOnlyPage, renderTrackingPage, type Lang } from './page.js';
 
 const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ description: '`ru` (default) or `en`; otherwise the Accept-Language header decides' })) });
@@ -38,7 +38,12 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .send(html);
 }
 
-export function trackingPageRoutes(app: App, services: Services): void {
+
+/** The services these routes use, and no other. */
+export interface TrackingPageRouteServices {
+  trackingPage: TrackingPageService;
+}
+export function trackingPageRoutes(app: App, services: TrackingPageRouteServices): void {
   const page = services.trackingPage;
   const pageSchema = (summary: string, description: string, params: Record<string, ReturnType<typeof Type.String>>) => ({
     tags: ['Tracking'],
@@ -55,11 +60,11 @@ export function trackingPageRoutes(app: App, services: Services): void {
     '/track/:company/:trackNumber/:seal',
     {
       config: { public: true },
-      schema: pageSchema(
+      schema: { operation: { id: 'getTrackingPage' }, ...pageSchema(
         "The recipient's tracking page (the order's trackingUrl)",
         'Statuses, the pickup point (address, hours, coordinates, map link) or the city, the hold date, the shop and the delivery company, in Russian or English. The sealed link is the credential; an unknown or altered link is a 404 page.',
         { company: Type.String(), trackNumber: Type.String(), seal: Type.String() },
-      ),
+      ) },
     },
     async (request, reply) => {
       const lang = languageOf(request);
@@ -72,11 +77,11 @@ export function trackingPageRoutes(app: App, services: Services): void {
     '/track/:company/:trackNumber',
     {
       config: { public: true },
-      schema: pageSchema(
+      schema: { operation: { id: 'getUnsealedTrackingPage' }, ...pageSchema(
         'A tracking link without its seal (issued before links were sealed): the current status only',
         'A track number alone is guessable, so this page shows the current status and the delivery company, nothing else.',
         { company: Type.String(), trackNumber: Type.String() },
-      ),
+      ) },
     },
     async (request, reply) => {
       const lang = languageOf(request);
@@ -94,7 +99,7 @@ export function trackingPageRoutes(app: App, services: Services): void {
     '/site/tracking/:trackNumber',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'getPublicTrackingStatus' },
         tags: ['Tracking'],
         summary: 'Extension: the current status of a track number, without a token',
         description: 'For order-sync clients without credentials. A track number is printed on the parcel, so only the current status code, its name and date are answered: nothing of the recipient, the point or the goods.',

@@ -27,7 +27,7 @@ import { acceptsQuantity, cmsAccepted, cmsHeaders, cmsUrl, formBody, orderStatus
 import type { AttemptListQuery, CmsCallbacksInput, CmsCallbacksView, DeliveryListQuery, WebhookInput, WebhookListQuery, WebhookView } from './schemas.js';
 import { BlockedTargetError, call, checkTargetUrl } from './ssrf-guard.js';
 import { newSigningSecret, signedHeaders } from './signing.js';
-import type { AttemptRow, DeliveryRow, EndpointPatch, EndpointRow, NewDelivery, RecordedAttempt, WebhookStore } from './store.js';
+import type { AttemptRow, DeliveryRow, EndpointRow, NewDelivery, RecordedAttempt, WebhookStore } from './store.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 /** The consumer name of the dispatcher in `event_consumers`. */

@@ -40,13 +40,13 @@ export function widgetAssetRoutes(app: App, directory: string): void {
   const notBuilt = () => new AppError(404, 'widget_not_built', 'The checkout widget is not built here: run npm run build.');
   const common = { tags: ['Checkout widget'], security: [] };
 
-  for (const [name, summary] of [
-    ['widget.js', 'The checkout widget script, latest build (cached 5 minutes)'],
-    ['saferoute-compat.js', "The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)"],
+  for (const [name, summary, id] of [
+    ['widget.js', 'The checkout widget script, latest build (cached 5 minutes)', 'getWidgetScript'],
+    ['saferoute-compat.js', "The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)", 'getWidgetEraCompatibilityScript'],
   ] as const) {
     app.get(
       `/widget/v1/${name}`,
-      { config: { public: true }, schema: { ...common, summary, produces: ['text/javascript'], response: { 200: Script, 404: ErrorBody } } },
+      { config: { public: true }, schema: { operation: { id }, ...common, summary, produces: ['text/javascript'], response: { 200: Script, 404: ErrorBody } } },
       async (_request, reply) => {
         const bytes = files.get(name);
         if (!bytes) throw notBuilt();
@@ -57,7 +57,7 @@ export function widgetAssetRoutes(app: App, directory: string): void {
 
   app.get(
     '/widget/v1/manifest.json',
-    { config: { public: true }, schema: { ...common, summary: 'The versioned widget files and their SRI hashes', response: { 200: ManifestSchema, 404: ErrorBody } } },
+    { config: { public: true }, schema: { operation: { id: 'getWidgetManifest' }, ...common, summary: 'The versioned widget files and their SRI hashes', response: { 200: ManifestSchema, 404: ErrorBody } } },
     async (_request, reply) => {
       if (!manifest) throw notBuilt();
       return reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*').send(manifest);
@@ -68,7 +68,7 @@ export function widgetAssetRoutes(app: App, directory: string): void {
     '/widget/v1/:file',
     {
       config: { public: true },
-      schema: {
+      schema: { operation: { id: 'getVersionedWidgetFile' },
         ...common,
         summary: 'A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable',
         params: Type.Object({ file: Type.String({ maxLength: 64 }) }),

@@ -9,7 +9,7 @@ import { CORS_EXPOSED_HEADERS, type CorsDelegate } from '../../platform/operatio
 import type { App } from '../../platform/http.js';
 import { installKeyAndAddressLimit } from '../../platform/rate-limit.js';
 import { ErrorBody, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
-import type { Services } from '../../services.js';
+import type { WidgetService } from './service.js';
 import type { WidgetCaller } from './service.js';
 import { widgetAssetRoutes } from './assets.js';
 import {
@@ -57,6 +57,11 @@ function keyOf(request: FastifyRequest): string {
   return typeof key === 'string' ? key : '';
 }
 
+
+/** The services these routes use, and no other. */
+export interface WidgetRouteServices {
+  widget: WidgetService;
+}
 /**
  * CORS of the widget's API: any page's Origin is echoed, so a page always reads why it was
  * refused (a wrong key, an origin the key does not allow). What guards the data is the server's
@@ -68,14 +73,14 @@ export function widgetCors(): CorsDelegate {
   return { prefix: `${WIDGET_API_PREFIX}/`, options: async () => options };
 }
 
-export function widgetRoutes(app: App, services: Services, settings: { perMinute: number; directory: string }): void {
+export function widgetRoutes(app: App, services: WidgetRouteServices, settings: { perMinute: number; directory: string }): void {
   const widget = services.widget;
   widgetAssetRoutes(app, settings.directory);
 
   app.post(
     '/v2/shops/:id/widget-key',
     {
-      schema: {
+      schema: { operation: { id: 'issueWidgetKey' },
         tags,
         summary: "Issue or replace the shop's publishable widget key (extension)",
         description: 'A new key each call (the old one stops at once), bound to the origins whose pages may use it. Needs an account token.',
@@ -89,14 +94,14 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
 
   app.get(
     '/v2/shops/:id/widget-key',
-    { schema: { tags, summary: "The shop's publishable widget key (extension)", params: IdParams, response: { 200: WidgetKey, ...errorResponses(403, 404) } } },
+    { schema: { operation: { id: 'getWidgetKey' }, tags, summary: "The shop's publishable widget key (extension)", params: IdParams, response: { 200: WidgetKey, ...errorResponses(403, 404) } } },
     async (request) => widget.getKey(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/widget/orders',
     {
-      schema: {
+      schema: { operation: { id: 'createOrderFromWidgetSelection' },
         tags,
         summary: "Make an order of a buyer's widget selection (extension)",
         description:
@@ -127,7 +132,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
   app.post(
     '/v2/widgets/update-order',
     {
-      schema: {
+      schema: { operation: { id: 'updateWidgetEraOrder' },
         ...widgetEra(
           'Widget era: make (or find) the order of a widget selection',
           "For shop plugins of the widget era, unchanged: id is what the compatibility widget's done event gave. JSON or PHP form; Shop-Id or shop-id. Answers the order id as cabinetId.",
@@ -141,7 +146,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
   app.post(
     '/v2/widgets/confirm-order',
     {
-      schema: {
+      schema: { operation: { id: 'confirmWidgetEraOrder' },
         ...widgetEra('Widget era: the order of a checkout session', 'checkoutSessId is the selection token (the SR_checkoutSessId cookie the compatibility widget sets). The widget takes no payment, so nothing is marked paid.'),
         body: ConfirmOrderInput,
         response: { 200: CabinetAnswer, ...errorResponses(403, 404, 409) },
@@ -166,7 +171,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
         '/localities',
         {
           config: { public: true },
-          schema: { ...common, summary: 'Localities whose name starts with the typed text, the largest first', querystring: LocalitySearchQuery, response: { 200: Type.Array(WidgetLocality), ...PAGE_ERRORS } },
+          schema: { operation: { id: 'searchWidgetLocalities' }, ...common, summary: 'Localities whose name starts with the typed text, the largest first', querystring: LocalitySearchQuery, response: { 200: Type.Array(WidgetLocality), ...PAGE_ERRORS } },
         },
         async (request, reply) => {
           reply.header('cache-control', 'public, max-age=3600');
@@ -178,7 +183,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
         '/points',
         {
           config: { public: true },
-          schema: {
+          schema: { operation: { id: 'listWidgetPoints' },
             ...common,
             summary: 'Pickup points in a map viewport that take the parcel (clustered when zoomed out)',
             description: 'Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop\'s hidden companies. ETag: an unchanged answer is a 304.',
@@ -199,7 +204,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
         '/quotes',
         {
           config: { public: true },
-          schema: {
+          schema: { operation: { id: 'quoteWidgetCart' },
             ...common,
             summary: "The cart's delivery options at the shop's prices",
             description: "Prices come from the calculator with the shop's widget settings; a company that does not answer in 4 s is left out.",
@@ -216,7 +221,7 @@ export function widgetRoutes(app: App, services: Services, settings: { perMinute
         '/selections',
         {
           config: { public: true },
-          schema: {
+          schema: { operation: { id: 'createWidgetSelection' },
             ...common,
             summary: "Record the buyer's choice; answers the token the shop's server confirms",
             querystring: KeyQuery,

@@ -1,4 +1,9 @@
 /**
+ * Hand-written, and why. Figure: better-sqlite3 12.11.1 (what Kysely's SqliteDialect expects)
+ * aborts the process on Node 24 (exit 134); node:sqlite reads as fast (a cold list page 21.1 ms
+ * against 23.1 ms) and needs no native build. Reproduce: `BENCH_BETTER_SQLITE3=<dir> npx tsx
+ * bench/sqlite-drivers.ts`. Measured against: better-sqlite3 under Kysely's SqliteDialect.
+ *
  * One query code base over two engines: SQLite (embedded default) and PostgreSQL.
  *
  * Values are normalised at the driver edge so callers see the same types from both:

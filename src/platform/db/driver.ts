@@ -1,4 +1,10 @@
 /**
+ * Hand-written, and why. Figure: the write observer is what lets an idempotency key be marked in
+ * its effect's own transaction (a crash between commit and answer runs nothing twice), and single
+ * writes join the one group commit (write-batch.ts: ~470 → 170 µs an order insert). Reproduce:
+ * `npx vitest run src/platform/idempotency.test.ts`, `npx tsx bench/orders.ts`. Measured against:
+ * Kysely's own drivers, which have no hook inside a statement's transaction.
+ *
  * The path every statement takes to the database, wrapped around Kysely's own drivers for two
  * reasons:
  *

@@ -90,3 +90,10 @@ describe.skipIf(!usingPostgres)('read cache shared by processes on PostgreSQL', 
     await eventually(async () => (await read()) === 2);
   });
 });
+
+declare module '../cache.js' {
+  interface CacheTopics {
+    /** The topic of these tests. */
+    probe: 'a test topic';
+  }
+}

@@ -1,0 +1,25 @@
+/** modules/accounts, the area definition (src/modules.ts lists it): Accounts, their employees and tokens; employee login. */
+import { defineModule } from '../../platform/module.js';
+import { accountCommand } from './commands.js';
+import { employeeRoutes } from './employee-routes.js';
+import { accountRoutes, type AccountsRouteServices } from './routes.js';
+import { EmployeeView, LoginResponse, SessionView } from './schemas.js';
+import type { AccountTables } from './tables.js';
+
+export const accountsModule = defineModule<AccountsRouteServices, AccountTables>({
+  area: 'accounts',
+  purpose: 'Accounts, their employees (owners and shop managers) and tokens; employee login.',
+  offers: ['accounts'],
+  dependsOn: [],
+  migrationHistory: ['0001_foundation', '0080_employee_roles'],
+  tags: [
+    { name: 'Employees (extension)', description: 'Extension (issue 31): owners invite employees as owners or shop managers; a manager sees only the shops given to them, each request acting for one of them (the Shop-Id header, default the first), as that shop\'s API key would.' },
+    { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).' },
+  ],
+  schemas: { LoginResult: LoginResponse, SessionView, Employee: EmployeeView },
+  routes: (app, services) => {
+    accountRoutes(app, services);
+    employeeRoutes(app, services);
+  },
+  commands: { account: accountCommand },
+});

@@ -1,0 +1,18 @@
+/** modules/warehouses, the area definition (src/modules.ts lists it): Sender warehouses and the service's fulfilment warehouses. */
+import { defineModule } from '../../platform/module.js';
+import { warehouseRoutes, type WarehousesRouteServices } from './routes.js';
+import { Warehouse } from './schemas.js';
+import type { WarehouseTables } from './tables.js';
+
+export const warehousesModule = defineModule<WarehousesRouteServices, WarehouseTables>({
+  area: 'warehouses',
+  purpose: "Sender warehouses and the service's fulfilment warehouses.",
+  offers: ['warehouses'],
+  dependsOn: ['companies'],
+  migrationHistory: ['0001_foundation', '0022_warehouse_drop_off_points'],
+  tags: [
+    { name: 'Warehouses', description: 'Contract 4.3, and shipment methods from a place (4.1).' },
+  ],
+  schemas: { Warehouse },
+  routes: warehouseRoutes,
+});
