@@ -11,7 +11,12 @@ const account = await seedAccount(services, 'Bench account');
 const shopCount = Number(process.env.SHOPS ?? 1000);
 let shopId = 0;
 for (let index = 0; index < shopCount; index++) {
-  shopId = await services.shops.create(account.scope, { name: `Магазин ${index}`, brand: `Бренд ${index % 50}`, warehouse: { id: account.warehouseId }, platform: 'woocommerce' });
+  shopId = await services.shops.create(account.scope, {
+    name: `Магазин ${index}`,
+    brand: `Бренд ${index % 50}`,
+    warehouse: { id: account.warehouseId },
+    platform: 'woocommerce',
+  });
 }
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
 await serveUntilTerm(bench, app, { token: account.token, shopId, warehouseId: account.warehouseId });

@@ -36,9 +36,16 @@ function pages(map: MapLike, rounds: number): void {
 const ROUNDS = 1_000_000;
 for (const [scenario, run, make] of [
   ['tokens (50,000 entries)', tokens, (Map: new (entries: number, weight?: number) => MapLike) => new Map(50_000)],
-  ['read cache pages (10,000 entries, 64 MB)', pages, (Map: new (entries: number, weight?: number) => MapLike) => new Map(10_000, 64 * 1024 * 1024)],
+  [
+    'read cache pages (10,000 entries, 64 MB)',
+    pages,
+    (Map: new (entries: number, weight?: number) => MapLike) => new Map(10_000, 64 * 1024 * 1024),
+  ],
 ] as const) {
-  for (const [name, Map] of [['before (hand-written)', Before], ['after (lru-cache)', After]] as const) {
+  for (const [name, Map] of [
+    ['before (hand-written)', Before],
+    ['after (lru-cache)', After],
+  ] as const) {
     const map = make(Map as unknown as new (entries: number, weight?: number) => MapLike);
     run(map, ROUNDS / 10);
     const started = performance.now();

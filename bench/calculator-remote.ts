@@ -13,7 +13,12 @@ import { seedAccount, startBenchService } from './fixture.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
-const fakes = await Promise.all([startFakeCdek(), startFakeBoxberry(), startFakeRussianPost(), startFakeYandexDelivery()]);
+const fakes = await Promise.all([
+  startFakeCdek(),
+  startFakeBoxberry(),
+  startFakeRussianPost(),
+  startFakeYandexDelivery(),
+]);
 const [cdek, boxberry, post, yandex] = fakes;
 for (const fake of fakes) {
   fake.delayMs = 150;
@@ -31,37 +36,72 @@ const bench = await startBenchService({
 });
 const { services } = bench.runtime;
 const account = await seedAccount(services, 'Bench account');
-await services.carrierIntegrations.connect(account.scope, 1001, { params: { clientId: 'good-id', clientSecret: 'good-secret' } });
+await services.carrierIntegrations.connect(account.scope, 1001, {
+  params: { clientId: 'good-id', clientSecret: 'good-secret' },
+});
 await services.carrierIntegrations.connect(account.scope, 1002, { params: { token: 'good-token' } });
-await services.carrierIntegrations.connect(account.scope, 1003, { params: { accessToken: 'good-token', login: 'shop', password: 'pass', indexFrom: '125009', trackingLogin: 't', trackingPassword: 'p' } });
-await services.carrierIntegrations.connect(account.scope, 1004, { params: { token: 'good-token', platformStationId: YANDEX_STATION } });
+await services.carrierIntegrations.connect(account.scope, 1003, {
+  params: {
+    accessToken: 'good-token',
+    login: 'shop',
+    password: 'pass',
+    indexFrom: '125009',
+    trackingLogin: 't',
+    trackingPassword: 'p',
+  },
+});
+await services.carrierIntegrations.connect(account.scope, 1004, {
+  params: { token: 'good-token', platformStationId: YANDEX_STATION },
+});
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
 // DECLARED=5000: a declared value (roubles), which makes CDEK price its insurance in a second round trip
-const body = JSON.stringify({ sender: { cityName: 'Москва' }, reception: { cityName: 'Санкт-Петербург' }, pickupType: 1, weight: 1.2, ...(process.env.DECLARED ? { priceDeclared: Number(process.env.DECLARED) } : {}) });
+const body = JSON.stringify({
+  sender: { cityName: 'Москва' },
+  reception: { cityName: 'Санкт-Петербург' },
+  pickupType: 1,
+  weight: 1.2,
+  ...(process.env.DECLARED ? { priceDeclared: Number(process.env.DECLARED) } : {}),
+});
 
 async function one(): Promise<{ ms: number; drivers: Set<string> }> {
   const started = performance.now();
-  const response = await app.inject({ method: 'POST', url: '/v2/calculator', headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' }, payload: body });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v2/calculator',
+    headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
+    payload: body,
+  });
   const ms = performance.now() - started;
   if (response.statusCode !== 200) throw new Error(`calculator answered ${response.statusCode}: ${response.body}`);
   const answer = JSON.parse(response.body) as Record<string, Array<{ deliveryDriver: string }>>;
-  return { ms, drivers: new Set(Object.values(answer).flat().map((option) => option.deliveryDriver)) };
+  return {
+    ms,
+    drivers: new Set(
+      Object.values(answer)
+        .flat()
+        .map((option) => option.deliveryDriver),
+    ),
+  };
 }
 
 async function run(title: string): Promise<void> {
   const times: number[] = [];
   const drivers = new Set<string>();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < CALLS) {
-      const result = await one();
-      times.push(result.ms);
-      for (const driver of result.drivers) drivers.add(driver);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < CALLS) {
+        const result = await one();
+        times.push(result.ms);
+        for (const driver of result.drivers) drivers.add(driver);
+      }
+    }),
+  );
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0);
-  console.log(`${title}: ${times.length} calls, concurrency ${CONCURRENCY}: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms; drivers answering: ${[...drivers].sort().join(', ')}`);
+  console.log(
+    `${title}: ${times.length} calls, concurrency ${CONCURRENCY}: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms; drivers answering: ${[...drivers].sort().join(', ')}`,
+  );
 }
 
 await one(); // tokens, connections

@@ -12,11 +12,24 @@ const bench = await startBenchService({ CALCULATOR_CACHE_SECONDS: process.env.CA
 const startMs = Math.round(performance.now() - started);
 const { services } = bench.runtime;
 for (const [index, baseUrl] of (JSON.parse(process.env.BENCH_HTTP_CARRIERS ?? '[]') as string[]).entries()) {
-  services.reference.registry.add({ id: 201 + index, code: `remote${index + 1}`, name: `Удалённая служба ${index + 1}`, driver: 'http', baseUrl, deliveryTypes: [2], coverage: { minPopulation: 0 } });
+  services.reference.registry.add({
+    id: 201 + index,
+    code: `remote${index + 1}`,
+    name: `Удалённая служба ${index + 1}`,
+    driver: 'http',
+    baseUrl,
+    deliveryTypes: [2],
+    coverage: { minPopulation: 0 },
+  });
 }
 const account = await seedAccount(services, 'Bench account');
 const { scope, warehouseId } = account;
-const shopId = await services.shops.create(scope, { name: 'Магазин', brand: 'Бренд', warehouse: { id: warehouseId }, platform: 'woocommerce' });
+const shopId = await services.shops.create(scope, {
+  name: 'Магазин',
+  brand: 'Бренд',
+  warehouse: { id: warehouseId },
+  platform: 'woocommerce',
+});
 
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
 await serveUntilTerm(bench, app, { token: account.token, shopId, startMs });

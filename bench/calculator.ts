@@ -14,19 +14,45 @@ const connections = Number(process.env.CONNECTIONS ?? 50);
 const duration = Number(process.env.DURATION ?? 10);
 
 const hello = await startServer('hello-server.ts');
-const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+const baseline = await load({
+  name: 'hello-world (bare fastify)',
+  url: `${hello.url}/hello`,
+  connections,
+  durationSeconds: duration,
+});
 // The ceiling of a response as large as the big city's answer: a bare server sending fixed bytes.
 const ceilings = [];
 for (const bytes of [543000, 40500, 19500]) {
-  ceilings.push(await load({ name: `bare fastify, fixed ${Math.round(bytes / 1000)} kB body (ceiling)`, url: `${hello.url}/payload?bytes=${bytes}`, connections, durationSeconds: duration }));
+  ceilings.push(
+    await load({
+      name: `bare fastify, fixed ${Math.round(bytes / 1000)} kB body (ceiling)`,
+      url: `${hello.url}/payload?bytes=${bytes}`,
+      connections,
+      durationSeconds: duration,
+    }),
+  );
 }
 await hello.stop();
 
 const app = await startServer('calculator-server.ts');
-const headers = { authorization: `Bearer ${String(app.info.token)}`, 'shop-id': String(app.info.shopId), 'content-type': 'application/json' };
+const headers = {
+  authorization: `Bearer ${String(app.info.token)}`,
+  'shop-id': String(app.info.shopId),
+  'content-type': 'application/json',
+};
 const rssAfterStart = app.usage().rssMb;
 const call = (name: string, body: unknown, extra: Record<string, string> = {}, bodies?: string[]) =>
-  load({ name, url: `${app.url}/v2/calculator`, method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body), bodies, connections, durationSeconds: duration, server: app });
+  load({
+    name,
+    url: `${app.url}/v2/calculator`,
+    method: 'POST',
+    headers: { ...headers, ...extra },
+    body: JSON.stringify(body),
+    bodies,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  });
 const gzip = { 'accept-encoding': 'gzip' };
 const cargo = { weight: 1.2, dimensions: { width: 20, height: 15, length: 30 }, priceDeclared: 3000, priceCod: 3000 };
 // What every buyer's cart sends: its own weight, size and value, so no two answers are alike
@@ -43,27 +69,58 @@ const variedCargo = Array.from({ length: 3000 }, (_, index) =>
 const results = [
   ...ceilings,
   await call('POST /v2/calculator -> Москва, cargo varied per request (uncached), gzip', {}, gzip, variedCargo),
-  await call('POST /v2/calculator -> Санкт-Петербург (all companies, full points)', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }),
-  await call('POST /v2/calculator -> Москва (all companies, full points)', { reception: { cityName: 'Москва' }, ...cargo }),
+  await call('POST /v2/calculator -> Санкт-Петербург (all companies, full points)', {
+    reception: { cityName: 'Санкт-Петербург' },
+    ...cargo,
+  }),
+  await call('POST /v2/calculator -> Москва (all companies, full points)', {
+    reception: { cityName: 'Москва' },
+    ...cargo,
+  }),
   await call('same, client accepts gzip', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }, gzip),
-  await call('POST /v2/calculator -> Москва, client accepts gzip', { reception: { cityName: 'Москва' }, ...cargo }, gzip),
-  await call('POST /v2/calculator -> Санкт-Петербург, hidePointFullInfo', { reception: { cityName: 'Санкт-Петербург' }, hidePointFullInfo: true, ...cargo }),
-  await call('POST /v2/calculator -> Удомля (small town)', { reception: { cityName: 'Удомля', region: 'Тверская область' }, ...cargo }),
+  await call(
+    'POST /v2/calculator -> Москва, client accepts gzip',
+    { reception: { cityName: 'Москва' }, ...cargo },
+    gzip,
+  ),
+  await call('POST /v2/calculator -> Санкт-Петербург, hidePointFullInfo', {
+    reception: { cityName: 'Санкт-Петербург' },
+    hidePointFullInfo: true,
+    ...cargo,
+  }),
+  await call('POST /v2/calculator -> Удомля (small town)', {
+    reception: { cityName: 'Удомля', region: 'Тверская область' },
+    ...cargo,
+  }),
 ];
 const rssAfterLoad = app.usage().rssMb;
 await app.stop();
-printTable(`Calculator on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version}); start with reference data ${String(app.info.startMs)} ms`, baseline, results);
+printTable(
+  `Calculator on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version}); start with reference data ${String(app.info.startMs)} ms`,
+  baseline,
+  results,
+);
 console.log(`\nServer RSS: ${rssAfterStart} MB after start, ${rssAfterLoad} MB after the load above.`);
 
 // 8 slow http companies of 200 ms each: the call waits for the slowest, not for the sum.
 const slow = await Promise.all(Array.from({ length: 8 }, () => startFakeCarrier({ delayMs: 200 })));
-const remote = await startServer('calculator-server.ts', { BENCH_HTTP_CARRIERS: JSON.stringify(slow.map((carrier) => carrier.baseUrl)) });
-const remoteHeaders = { authorization: `Bearer ${String(remote.info.token)}`, 'shop-id': String(remote.info.shopId), 'content-type': 'application/json' };
+const remote = await startServer('calculator-server.ts', {
+  BENCH_HTTP_CARRIERS: JSON.stringify(slow.map((carrier) => carrier.baseUrl)),
+});
+const remoteHeaders = {
+  authorization: `Bearer ${String(remote.info.token)}`,
+  'shop-id': String(remote.info.shopId),
+  'content-type': 'application/json',
+};
 const timings: number[] = [];
 let companies = 0;
 for (let run = 0; run < 12; run++) {
   const started = performance.now();
-  const response = await fetch(`${remote.url}/v2/calculator`, { method: 'POST', headers: remoteHeaders, body: JSON.stringify({ reception: { cityName: 'Санкт-Петербург' }, type: 2, timeout: 1000, ...cargo }) });
+  const response = await fetch(`${remote.url}/v2/calculator`, {
+    method: 'POST',
+    headers: remoteHeaders,
+    body: JSON.stringify({ reception: { cityName: 'Санкт-Петербург' }, type: 2, timeout: 1000, ...cargo }),
+  });
   const body = (await response.json()) as Record<string, Array<{ deliveryCompanyId: number }>>;
   timings.push(performance.now() - started);
   companies = body['2'].filter((company) => company.deliveryCompanyId > 200).length;
@@ -71,4 +128,6 @@ for (let run = 0; run < 12; run++) {
 await remote.stop();
 await Promise.all(slow.map((carrier) => carrier.close()));
 const measured = timings.slice(2).sort((a, b) => a - b);
-console.log(`\n8 http companies answering in 200 ms each (courier, + built-in ones): ${companies} of 8 answered; total latency min ${measured[0].toFixed(0)} ms, median ${measured[Math.floor(measured.length / 2)].toFixed(0)} ms, max ${measured[measured.length - 1].toFixed(0)} ms (target < 260 ms; sequential would be 1600 ms)`);
+console.log(
+  `\n8 http companies answering in 200 ms each (courier, + built-in ones): ${companies} of 8 answered; total latency min ${measured[0].toFixed(0)} ms, median ${measured[Math.floor(measured.length / 2)].toFixed(0)} ms, max ${measured[measured.length - 1].toFixed(0)} ms (target < 260 ms; sequential would be 1600 ms)`,
+);

@@ -17,14 +17,32 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 const runs: Record<string, unknown>[] = [];
 let token = '';
-for (const run of ['new account, first import in the process', 'new account', 'new account', 'same file again: 2000 overwrites']) {
+for (const run of [
+  'new account, first import in the process',
+  'new account',
+  'new account',
+  'same file again: 2000 overwrites',
+]) {
   if (!run.startsWith('same')) token = (await runtime.services.accounts.createAccount({ name: run })).token;
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const started = performance.now();
-  const response = await app.inject({ method: 'POST', url: '/v2/products/import', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v2/products/import',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload,
+  });
   const ms = Math.round(performance.now() - started);
   const body = response.json() as { success: number; total: number };
-  runs.push({ run, ms, status: response.statusCode, success: body.success, total: body.total, rssBeforeMb: mb(rssBefore), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+  runs.push({
+    run,
+    ms,
+    status: response.statusCode,
+    success: body.success,
+    total: body.total,
+    rssBeforeMb: mb(rssBefore),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  });
 }
 announceAndWait(bench, app, { bodyKb: Math.round(payload.length / 1024), runs });

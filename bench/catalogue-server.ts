@@ -9,7 +9,28 @@ import { buildApp } from '../src/app.js';
 import { searchText, toJson, nowIso } from '../src/platform/db/values.js';
 import { serveUntilTerm, startBenchService } from './fixture.js';
 
-const WORDS = ['футболка', 'кружка', 'носки', 'чехол', 'зарядка', 'кабель', 'лампа', 'ручка', 'тетрадь', 'рюкзак', 'шарф', 'перчатки', 'игрушка', 'свеча', 'плед', 'чай', 'кофе', 'мыло', 'крем', 'щётка'];
+const WORDS = [
+  'футболка',
+  'кружка',
+  'носки',
+  'чехол',
+  'зарядка',
+  'кабель',
+  'лампа',
+  'ручка',
+  'тетрадь',
+  'рюкзак',
+  'шарф',
+  'перчатки',
+  'игрушка',
+  'свеча',
+  'плед',
+  'чай',
+  'кофе',
+  'мыло',
+  'крем',
+  'щётка',
+];
 const COLOURS = ['красный', 'синий', 'зелёный', 'чёрный', 'белый', 'серый', 'жёлтый', 'розовый'];
 
 function productName(index: number): string {
@@ -25,7 +46,11 @@ const app = await buildApp({ config: bench.config, database, services });
 const total = Number(process.env.PRODUCTS ?? 100_000);
 const account = await services.accounts.createAccount({ name: 'Catalogue bench' });
 if (process.env.BENCH_EMPLOYEE_EMAIL && process.env.BENCH_EMPLOYEE_PASSWORD) {
-  await services.accounts.addEmployee(account.accountId, { name: 'Менеджер каталога', email: process.env.BENCH_EMPLOYEE_EMAIL, password: process.env.BENCH_EMPLOYEE_PASSWORD });
+  await services.accounts.addEmployee(account.accountId, {
+    name: 'Менеджер каталога',
+    email: process.env.BENCH_EMPLOYEE_EMAIL,
+    password: process.env.BENCH_EMPLOYEE_PASSWORD,
+  });
 }
 const seedStarted = performance.now();
 await database.db.transaction().execute(async (trx) => {
@@ -37,10 +62,34 @@ await database.db.transaction().execute(async (trx) => {
       const vendorCode = `SKU-${index}`;
       const barcode = `46${String(index).padStart(11, '0')}`;
       rows.push({
-        account_id: account.accountId, vendor_code: vendorCode, search_vendor_code: searchText(vendorCode), name, search_name: searchText(name), name_en: null, vat: 20,
-        price_declared_kopecks: 100000, price_cod_kopecks: 149999, weight_grams: 350, volume: 0.002, width: 20, height: 10, length: 30, expirity_days: null,
-        photo: null, tnved: '6109100000', search_tnved: '6109100000', barcodes: toJson([barcode]), search_barcodes: barcode, brand: 'Бренд', producing_country: 'RU',
-        mark_code_required: false, batch_accounting: false, bindings: '[]', deleted_at: null, created_at: now, updated_at: now,
+        account_id: account.accountId,
+        vendor_code: vendorCode,
+        search_vendor_code: searchText(vendorCode),
+        name,
+        search_name: searchText(name),
+        name_en: null,
+        vat: 20,
+        price_declared_kopecks: 100000,
+        price_cod_kopecks: 149999,
+        weight_grams: 350,
+        volume: 0.002,
+        width: 20,
+        height: 10,
+        length: 30,
+        expirity_days: null,
+        photo: null,
+        tnved: '6109100000',
+        search_tnved: '6109100000',
+        barcodes: toJson([barcode]),
+        search_barcodes: barcode,
+        brand: 'Бренд',
+        producing_country: 'RU',
+        mark_code_required: false,
+        batch_accounting: false,
+        bindings: '[]',
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
       });
     }
     await trx.insertInto('products').values(rows).execute();

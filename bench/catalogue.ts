@@ -23,7 +23,27 @@ async function importFile(rows: number): Promise<string> {
   const sheet = workbook.addWorksheet('Products');
   sheet.addRow(IMPORT_COLUMNS.map((column) => column.key));
   for (let index = 0; index < rows; index++) {
-    sheet.addRow([`IMP-${index}`, `Товар для импорта Арт. ${index}`, `Item ${index}`, 20, 1000 + index, 1499.99, 0.35, 0.002, 20, 10, 30, 365, `https://cdn.example.com/${index}.jpg`, '6109100000', `46${String(index).padStart(11, '0')}`, 'Бренд', 'RU', 0, 1]);
+    sheet.addRow([
+      `IMP-${index}`,
+      `Товар для импорта Арт. ${index}`,
+      `Item ${index}`,
+      20,
+      1000 + index,
+      1499.99,
+      0.35,
+      0.002,
+      20,
+      10,
+      30,
+      365,
+      `https://cdn.example.com/${index}.jpg`,
+      '6109100000',
+      `46${String(index).padStart(11, '0')}`,
+      'Бренд',
+      'RU',
+      0,
+      1,
+    ]);
   }
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catalogue-bench-')), 'import.b64');
   fs.writeFileSync(file, Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64'));
@@ -37,7 +57,12 @@ await importer.stop();
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
 
 const hello = await startServer('hello-server.ts');
-const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+const baseline = await load({
+  name: 'hello-world (bare fastify)',
+  url: `${hello.url}/hello`,
+  connections,
+  durationSeconds: duration,
+});
 await hello.stop();
 
 const app = await startServer('catalogue-server.ts');
@@ -51,7 +76,13 @@ const scenarios: [string, string][] = [
   [' (no filter)', ''],
 ];
 const list = (label: string, query: string, clients: number) =>
-  load({ name: `GET /v2/products${label}`, url: `${app.url}/v2/products${query}`, headers: auth, connections: clients, durationSeconds: clients === 1 ? Math.min(duration, 5) : duration });
+  load({
+    name: `GET /v2/products${label}`,
+    url: `${app.url}/v2/products${query}`,
+    headers: auth,
+    connections: clients,
+    durationSeconds: clients === 1 ? Math.min(duration, 5) : duration,
+  });
 const results = [];
 for (const [label, query] of scenarios) results.push(await list(label, query, connections));
 // One connection at a time: the latency is the service time of one request, which a busy machine distorts less.
@@ -59,10 +90,19 @@ const single = [];
 for (const [label, query] of scenarios) single.push(await list(label, query, 1));
 await app.stop();
 
-console.log(`\nImport of 2000 products (xlsx ${imported.bodyKb} KB as base64 JSON) on ${imported.database}, node ${process.version}:`);
+console.log(
+  `\nImport of 2000 products (xlsx ${imported.bodyKb} KB as base64 JSON) on ${imported.database}, node ${process.version}:`,
+);
 console.log('| run | wall ms | status | imported/total | RSS before MB | process peak RSS MB |');
 console.log('|---|---:|---:|---:|---:|---:|');
-for (const run of imported.runs) console.log(`| ${run.run} | ${run.ms} | ${run.status} | ${run.success}/${run.total} | ${run.rssBeforeMb} | ${run.peakRssMb} |`);
+for (const run of imported.runs)
+  console.log(
+    `| ${run.run} | ${run.ms} | ${run.status} | ${run.success}/${run.total} | ${run.rssBeforeMb} | ${run.peakRssMb} |`,
+  );
 console.log(`\nSeeded ${info.products} products in one account in ${info.seedMs} ms.`);
-printTable(`Catalogue search on ${info.database} — ${info.products} products in one account, ${connections} connections, ${duration} s each (node ${process.version})`, baseline, results);
+printTable(
+  `Catalogue search on ${info.database} — ${info.products} products in one account, ${connections} connections, ${duration} s each (node ${process.version})`,
+  baseline,
+  results,
+);
 printTable(`The same, one connection (service time per request)`, baseline, single);

@@ -67,5 +67,7 @@ async function startOnce(): Promise<number> {
 if (process.env.BENCH_REBUILD === '1') fs.rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
 const times: number[] = [];
 for (let run = 0; run < runs; run++) times.push(await startOnce());
-console.log(`npm start to first answer of /health on a fresh DATA_DIR (node ${process.version}${process.env.BENCH_REBUILD === '1' ? ', dist/ removed before run 1' : ''}):`);
+console.log(
+  `npm start to first answer of /health on a fresh DATA_DIR (node ${process.version}${process.env.BENCH_REBUILD === '1' ? ', dist/ removed before run 1' : ''}):`,
+);
 for (const [run, ms] of times.entries()) console.log(`  run ${run + 1}: ${Math.round(ms)} ms`);

@@ -23,7 +23,11 @@ await buildApp(appDir);
 
 const email = 'bench@products.example';
 const password = 'bench password 1';
-const app = await startServer('catalogue-server.ts', { APP_DIR: appDir, BENCH_EMPLOYEE_EMAIL: email, BENCH_EMPLOYEE_PASSWORD: password }, 900_000);
+const app = await startServer(
+  'catalogue-server.ts',
+  { APP_DIR: appDir, BENCH_EMPLOYEE_EMAIL: email, BENCH_EMPLOYEE_PASSWORD: password },
+  900_000,
+);
 const info = app.info as { database: string; products: number; seedMs: number };
 const browser = await launchChromium();
 const context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU' });
@@ -37,14 +41,19 @@ interface Rows {
 /** ms from `act` until the products table's first row is one drawn after it. */
 async function timeToRows(act: () => Promise<unknown>): Promise<number> {
   await page.evaluate(() => {
-    for (const row of (globalThis as unknown as { document: Rows }).document.querySelectorAll('tr[data-product]')) row.setAttribute('data-stale', '1');
+    for (const row of (globalThis as unknown as { document: Rows }).document.querySelectorAll('tr[data-product]'))
+      row.setAttribute('data-stale', '1');
   });
   const started = performance.now();
   await act();
-  await page.waitForFunction(() => {
-    const row = (globalThis as unknown as { document: Rows }).document.querySelector('tr[data-product]');
-    return row !== null && !row.hasAttribute('data-stale');
-  }, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const row = (globalThis as unknown as { document: Rows }).document.querySelector('tr[data-product]');
+      return row !== null && !row.hasAttribute('data-stale');
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
   return performance.now() - started;
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -59,7 +68,8 @@ await page.getByTestId('sign-out').waitFor();
 const opens: number[] = [];
 for (let index = 0; index < 5; index++) opens.push(await timeToRows(() => page.goto(`${app.url}/app/products`)));
 const searches: number[] = [];
-for (const text of ['Арт. 142424', 'футболка красный', 'Арт. 199999']) searches.push(await timeToRows(() => page.getByTestId('product-search').fill(text)));
+for (const text of ['Арт. 142424', 'футболка красный', 'Арт. 199999'])
+  searches.push(await timeToRows(() => page.getByTestId('product-search').fill(text)));
 await page.getByTestId('product-search').fill('');
 
 // 2000 rows, as a shop saves them (new vendor codes each run: every row is a create)
@@ -69,7 +79,15 @@ async function importFile(run: number): Promise<string> {
   const header = IMPORT_COLUMNS.map((column) => column.key);
   sheet.addRow(header);
   for (let index = 0; index < 2000; index++) {
-    const values: Record<string, string | number> = { vendorCode: `IMP-${run}-${index}`, name: `Импорт ${run} товар ${index}`, vat: 20, priceDeclared: 500, weight: 0.3, producingCountry: 'RU', barcodes: `47${String(run * 10000 + index).padStart(11, '0')}` };
+    const values: Record<string, string | number> = {
+      vendorCode: `IMP-${run}-${index}`,
+      name: `Импорт ${run} товар ${index}`,
+      vat: 20,
+      priceDeclared: 500,
+      weight: 0.3,
+      producingCountry: 'RU',
+      barcodes: `47${String(run * 10000 + index).padStart(11, '0')}`,
+    };
     sheet.addRow(header.map((key) => values[key] ?? null));
   }
   const file = path.join(appDir, `import-${run}.xlsx`);
@@ -92,9 +110,23 @@ await browser.close();
 await app.stop();
 fs.rmSync(appDir, { recursive: true, force: true });
 
-console.log(`\nProducts page in Chromium over ${info.products} products on ${info.database}, loopback (node ${process.version}; ms):`);
+console.log(
+  `\nProducts page in Chromium over ${info.products} products on ${info.database}, loopback (node ${process.version}; ms):`,
+);
 console.table([
-  { what: 'products page opened by link (app cached) to the first rows, median of 5', ms: round(median(opens)), slowest: round(Math.max(...opens)) },
-  { what: 'search typed to its rows (with the 300 ms typing pause), median of 3', ms: round(median(searches)), slowest: round(Math.max(...searches)) },
-  { what: 'import of 2000 rows from the browser, file chosen to the result shown, median of 3', ms: round(median(imports)), slowest: round(Math.max(...imports)) },
+  {
+    what: 'products page opened by link (app cached) to the first rows, median of 5',
+    ms: round(median(opens)),
+    slowest: round(Math.max(...opens)),
+  },
+  {
+    what: 'search typed to its rows (with the 300 ms typing pause), median of 3',
+    ms: round(median(searches)),
+    slowest: round(Math.max(...searches)),
+  },
+  {
+    what: 'import of 2000 rows from the browser, file chosen to the result shown, median of 3',
+    ms: round(median(imports)),
+    slowest: round(Math.max(...imports)),
+  },
 ]);

@@ -22,15 +22,23 @@ try {
   const time = async (call: string, url: string, body: unknown) => {
     const started = performance.now();
     const response = await owner.post(url, body);
-    figures.push({ call, status: response.status, ms: Math.round(performance.now() - started), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    figures.push({
+      call,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    });
   };
   await time('warm-up: stickers type 2, 1 order', '/v2/orders/stickers', { ids: [first], type: 2 });
-  for (const type of [1, 2, 3] as const) await time(`stickers type ${type}, ${ORDERS} orders`, '/v2/orders/stickers', { ids, type });
+  for (const type of [1, 2, 3] as const)
+    await time(`stickers type ${type}, ${ORDERS} orders`, '/v2/orders/stickers', { ids, type });
   await time(`stickers, no type (ZIP), ${ORDERS} orders`, '/v2/orders/stickers', { ids });
   await time(`waybills (1 act), ${ORDERS} orders`, '/v2/orders/waybills', { date: '2026-12-01', ids });
   await time(`act-assembly, ${ORDERS} orders`, '/v2/orders/act-assembly', { ids });
 
-  console.log(`Documents endpoints on ${t.config.databaseKind}, node ${process.version}; peak RSS is the whole process so far`);
+  console.log(
+    `Documents endpoints on ${t.config.databaseKind}, node ${process.version}; peak RSS is the whole process so far`,
+  );
   console.table(figures);
 } finally {
   await t.close();

@@ -85,13 +85,21 @@ if (child >= 0) {
 } else {
   const rows: Figures[] = [];
   for (const key of Object.keys(scenarios)) {
-    const result = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--scenario', key], { encoding: 'utf8', env: process.env });
+    const result = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--scenario', key],
+      { encoding: 'utf8', env: process.env },
+    );
     if (result.status !== 0) throw new Error(`scenario ${key} failed:\n${result.stderr}`);
     rows.push(JSON.parse(result.stdout) as Figures);
   }
   const pad = (value: string, width: number): string => value.padStart(width);
-  process.stdout.write(`\nDocuments: ${ORDERS} orders = ${labels} labels (every third order has 2 places); node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs\n`);
-  process.stdout.write(`${'scenario'.padEnd(40)}${pad('cold ms', 9)}${pad('cold CPU ms', 13)}${pad('warm ms', 9)}${pad('warm CPU ms', 13)}${pad('max block ms', 14)}${pad('size KB', 9)}${pad('peak RSS MB', 13)}${pad('heap MB', 9)}\n`);
+  process.stdout.write(
+    `\nDocuments: ${ORDERS} orders = ${labels} labels (every third order has 2 places); node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs\n`,
+  );
+  process.stdout.write(
+    `${'scenario'.padEnd(40)}${pad('cold ms', 9)}${pad('cold CPU ms', 13)}${pad('warm ms', 9)}${pad('warm CPU ms', 13)}${pad('max block ms', 14)}${pad('size KB', 9)}${pad('peak RSS MB', 13)}${pad('heap MB', 9)}\n`,
+  );
   for (const row of rows) {
     process.stdout.write(
       `${row.name.padEnd(40)}${pad(row.coldMs.toFixed(0), 9)}${pad(row.coldCpuMs.toFixed(0), 13)}${pad(row.warmMs.toFixed(0), 9)}${pad(row.warmCpuMs.toFixed(0), 13)}${pad(row.maxBlockMs.toFixed(0), 14)}${pad((row.bytes / 1024).toFixed(0), 9)}${pad(row.peakRssMb.toFixed(0), 13)}${pad(row.heapMb.toFixed(0), 9)}\n`,

@@ -41,13 +41,21 @@ interface Row {
   readMs: number;
 }
 
-async function measure(store: FileStore, label: string, file: string, bytes: Buffer, repeats: number, accountId: number): Promise<Row> {
+async function measure(
+  store: FileStore,
+  label: string,
+  file: string,
+  bytes: Buffer,
+  repeats: number,
+  accountId: number,
+): Promise<Row> {
   // a warm-up round: compiled code, pooled connections, directories made
   const warm = await store.put(accountId, { bytes, contentType: 'application/pdf', extension: 'pdf' });
   await readAll(store, warm.name);
   const names: string[] = [];
   let started = performance.now();
-  for (let index = 0; index < repeats; index++) names.push((await store.put(accountId, { bytes, contentType: 'application/pdf', extension: 'pdf' })).name);
+  for (let index = 0; index < repeats; index++)
+    names.push((await store.put(accountId, { bytes, contentType: 'application/pdf', extension: 'pdf' })).name);
   const writeMs = (performance.now() - started) / repeats;
   started = performance.now();
   for (const name of names) if ((await readAll(store, name)) !== bytes.length) throw new Error('short read');
@@ -56,7 +64,12 @@ async function measure(store: FileStore, label: string, file: string, bytes: Buf
 }
 
 try {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SIMULATION_STEP_SECONDS: '0' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SIMULATION_STEP_SECONDS: '0',
+  });
   const runtime = await startRuntime(config, { schema, secret: 'bench-secret-bench-secret-bench-secret-01' });
   const { accountId } = await runtime.services.accounts.createAccount({ name: 'Bench' });
   const db = runtime.database.db;
@@ -64,7 +77,10 @@ try {
   const local = new LocalFileStore(new FileCatalog(db), { ...options, directory: path.join(dataDir, 'files') });
   const inDatabase = new DatabaseFileStore(new FileCatalog(db), db, options, local);
 
-  const sticker = await renderStickers(Array.from({ length: 20 }, (_, index) => sampleStickerOrder(index)), 2);
+  const sticker = await renderStickers(
+    Array.from({ length: 20 }, (_, index) => sampleStickerOrder(index)),
+    2,
+  );
   const large = randomBytes(20 * 1024 * 1024);
   const files: Array<{ name: string; bytes: Buffer; repeats: number }> = [
     { name: `stickers, 20 labels (${(sticker.length / 1024).toFixed(0)} KB)`, bytes: sticker, repeats: 200 },
@@ -76,14 +92,22 @@ try {
     await sql`alter table file_chunks alter column bytes set storage external`.execute(db);
     rows.push(await measure(inDatabase, 'PostgreSQL, EXTERNAL', file.name, file.bytes, file.repeats, accountId));
     await sql`alter table file_chunks alter column bytes set storage extended`.execute(db);
-    rows.push(await measure(inDatabase, 'PostgreSQL, EXTENDED (compressed)', file.name, file.bytes, file.repeats, accountId));
+    rows.push(
+      await measure(inDatabase, 'PostgreSQL, EXTENDED (compressed)', file.name, file.bytes, file.repeats, accountId),
+    );
   }
-  process.stdout.write(`File stores (node ${process.version}, PostgreSQL on ${new URL(databaseUrl).host}, DATA_DIR on ${os.tmpdir()}), mean per file\n`);
-  process.stdout.write(`${'store'.padEnd(36)}${'file'.padEnd(30)}${'write ms'.padStart(10)}${'read ms'.padStart(10)}${'write MB/s'.padStart(12)}${'read MB/s'.padStart(12)}\n`);
+  process.stdout.write(
+    `File stores (node ${process.version}, PostgreSQL on ${new URL(databaseUrl).host}, DATA_DIR on ${os.tmpdir()}), mean per file\n`,
+  );
+  process.stdout.write(
+    `${'store'.padEnd(36)}${'file'.padEnd(30)}${'write ms'.padStart(10)}${'read ms'.padStart(10)}${'write MB/s'.padStart(12)}${'read MB/s'.padStart(12)}\n`,
+  );
   for (const row of rows) {
     const size = files.find((file) => file.name === row.file)?.bytes.length ?? 0;
     const rate = (ms: number) => (size / 1024 / 1024 / (ms / 1000)).toFixed(0);
-    process.stdout.write(`${row.store.padEnd(36)}${row.file.padEnd(30)}${row.writeMs.toFixed(2).padStart(10)}${row.readMs.toFixed(2).padStart(10)}${rate(row.writeMs).padStart(12)}${rate(row.readMs).padStart(12)}\n`);
+    process.stdout.write(
+      `${row.store.padEnd(36)}${row.file.padEnd(30)}${row.writeMs.toFixed(2).padStart(10)}${row.readMs.toFixed(2).padStart(10)}${rate(row.writeMs).padStart(12)}${rate(row.readMs).padStart(12)}\n`,
+    );
   }
   await runtime.database.close();
 } finally {

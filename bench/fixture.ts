@@ -37,13 +37,17 @@ async function adminQuery(url: string, text: string): Promise<void> {
  * `isolation: 'database'` makes a whole database rather than a schema, for benches that
  * run beside tests whose migrator would otherwise see the bench's tables.
  */
-export async function startBenchService(env: Record<string, string> = {}, isolation: 'schema' | 'database' = 'schema'): Promise<BenchService> {
+export async function startBenchService(
+  env: Record<string, string> = {},
+  isolation: 'schema' | 'database' = 'schema',
+): Promise<BenchService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-bench-'));
   const server = postgresUrl();
   const name = `bench_${randomBytes(4).toString('hex')}`;
   const schema = server && isolation === 'schema' ? name : undefined;
   const database = server && isolation === 'database' ? name : undefined;
-  const databaseUrl = server && database ? Object.assign(new URL(server), { pathname: `/${database}` }).toString() : server;
+  const databaseUrl =
+    server && database ? Object.assign(new URL(server), { pathname: `/${database}` }).toString() : server;
   if (server) await adminQuery(server, schema ? `create schema ${schema}` : `create database ${database}`);
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -64,7 +68,8 @@ export async function startBenchService(env: Record<string, string> = {}, isolat
     runtime,
     async cleanup() {
       await runtime.database.close();
-      if (server) await adminQuery(server, schema ? `drop schema ${schema} cascade` : `drop database ${database} with (force)`);
+      if (server)
+        await adminQuery(server, schema ? `drop schema ${schema} cascade` : `drop database ${database} with (force)`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -80,12 +85,22 @@ export interface SeededAccount {
 /** An account with one own warehouse in Moscow. */
 export async function seedAccount(services: Services, name: string): Promise<SeededAccount> {
   const account = await services.accounts.createAccount({ name });
-  const scope: Scope = { accountId: account.accountId, timeZone: 'Europe/Moscow', kind: 'account', shopKeyShopId: null, employeeId: null };
+  const scope: Scope = {
+    accountId: account.accountId,
+    timeZone: 'Europe/Moscow',
+    kind: 'account',
+    shopKeyShopId: null,
+    employeeId: null,
+  };
   const day = { from: '09:00', to: '18:00' };
   const warehouseId = await services.warehouses.create(scope, {
     name: 'Склад',
     type: 1,
-    address: { street: 'Складская', house: '1', city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' } },
+    address: {
+      street: 'Складская',
+      house: '1',
+      city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' },
+    },
     contact: { name: 'Иван', phone: '+79160000000' },
     schedule: [day, day, day, day, day, null, null],
   });

@@ -10,16 +10,32 @@ const connections = Number(process.env.CONNECTIONS ?? 50);
 const duration = Number(process.env.DURATION ?? 10);
 
 const hello = await startServer('hello-server.ts');
-const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+const baseline = await load({
+  name: 'hello-world (bare fastify)',
+  url: `${hello.url}/hello`,
+  connections,
+  durationSeconds: duration,
+});
 // What a response as large as a page of 20 shops costs a bare server: the ceiling for that list.
-const largeBody = await load({ name: 'bare fastify, fixed 27 KB body', url: `${hello.url}/payload?bytes=27500`, connections, durationSeconds: duration });
+const largeBody = await load({
+  name: 'bare fastify, fixed 27 KB body',
+  url: `${hello.url}/payload?bytes=27500`,
+  connections,
+  durationSeconds: duration,
+});
 await hello.stop();
 
 const app = await startServer('app-server.ts');
 const auth = { authorization: `Bearer ${String(app.info.token)}` };
 const results = [
   largeBody,
-  await load({ name: 'GET /v2/shops?perPage=20 (1000 shops)', url: `${app.url}/v2/shops?perPage=20`, headers: auth, connections, durationSeconds: duration }),
+  await load({
+    name: 'GET /v2/shops?perPage=20 (1000 shops)',
+    url: `${app.url}/v2/shops?perPage=20`,
+    headers: auth,
+    connections,
+    durationSeconds: duration,
+  }),
   await load({
     name: 'POST /v2/boxes',
     url: `${app.url}/v2/boxes`,
@@ -32,4 +48,8 @@ const results = [
 ];
 await app.stop();
 
-printTable(`Foundation on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version})`, baseline, results);
+printTable(
+  `Foundation on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version})`,
+  baseline,
+  results,
+);

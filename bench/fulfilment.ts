@@ -19,7 +19,14 @@ const MOVEMENTS = Number(process.env.MOVEMENTS ?? 1_000_000);
 const PRODUCTS = 2000;
 const FULFILMENT_WAREHOUSE = 101;
 
-const bench = await startBenchService({ DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20', FULFILMENT_ACCEPT_SECONDS: '0', SIMULATION_STEP_SECONDS: '0' }, 'database');
+const bench = await startBenchService(
+  {
+    DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20',
+    FULFILMENT_ACCEPT_SECONDS: '0',
+    SIMULATION_STEP_SECONDS: '0',
+  },
+  'database',
+);
 const { services, database } = bench.runtime;
 const app = await buildApp({ config: bench.config, database, services });
 await app.ready();
@@ -34,13 +41,22 @@ const warehouseId = await services.warehouses.create(scope, {
   contact: { name: 'Иван', phone: '+79160000000' },
   schedule: [day, day, day, day, day, null, null],
 });
-const shopId = await services.shops.create(scope, { name: 'Магазин', brand: 'Бренд', warehouse: { id: warehouseId }, platform: 'woocommerce' });
+const shopId = await services.shops.create(scope, {
+  name: 'Магазин',
+  brand: 'Бренд',
+  warehouse: { id: warehouseId },
+  platform: 'woocommerce',
+});
 const spb = services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
 if (!spb) throw new Error('Санкт-Петербург is not in the reference data');
 const pointId = services.reference.registry.pointsIn(1, spb.id)[0].id;
-const dropOff = services.reference.registry.pointsIn(1, services.reference.localities.find({ countryCode: 'RU', name: 'Москва' })?.id ?? 0)[0]?.id;
+const dropOff = services.reference.registry.pointsIn(
+  1,
+  services.reference.localities.find({ countryCode: 'RU', name: 'Москва' })?.id ?? 0,
+)[0]?.id;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 // ---------------------------------------------------------------- 1. concurrent reservations
 const latencies: number[] = [];
@@ -49,7 +65,13 @@ let elapsedTotal = 0;
 for (let round = 0; round < ROUNDS; round++) {
   const productId = await services.products.create(scope, { name: `Товар ${round}`, vendorCode: `R-${round}` });
   await services.stock.store.transaction((trx) =>
-    services.stock.store.receive(trx, account.accountId, { fulfilmentWarehouseId: FULFILMENT_WAREHOUSE, productId, batch: '', expires: null }, UNITS, { actor: 'bench', employeeId: null, reason: 'bench stock' }),
+    services.stock.store.receive(
+      trx,
+      account.accountId,
+      { fulfilmentWarehouseId: FULFILMENT_WAREHOUSE, productId, batch: '', expires: null },
+      UNITS,
+      { actor: 'bench', employeeId: null, reason: 'bench stock' },
+    ),
   );
   const ids: number[] = [];
   for (let index = 0; index < CONCURRENT; index++) {
@@ -59,7 +81,11 @@ for (let round = 0; round < ROUNDS; round++) {
         {
           shopId,
           products: [{ id: productId, count: 1 }],
-          deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '10' },
+          deliveryAddress: {
+            city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+            street: 'Невский проспект',
+            house: '10',
+          },
           recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122' },
           delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
           ...(dropOff ? { pickup: { pointId: dropOff } } : {}),
@@ -72,14 +98,23 @@ for (let round = 0; round < ROUNDS; round++) {
   const answers = await Promise.all(
     ids.map(async (id) => {
       const at = performance.now();
-      const response = await app.inject({ method: 'PUT', url: `/v2/orders/reservation/${id}`, headers: { authorization: `Bearer ${account.token}` } });
+      const response = await app.inject({
+        method: 'PUT',
+        url: `/v2/orders/reservation/${id}`,
+        headers: { authorization: `Bearer ${account.token}` },
+      });
       latencies.push(performance.now() - at);
       return response.statusCode;
     }),
   );
   elapsedTotal += performance.now() - started;
-  if (answers.some((status) => status !== 204)) throw new Error(`round ${round}: answers ${[...new Set(answers)].join(', ')}`);
-  const row = await database.db.selectFrom('stock').select(['quantity', 'reserved']).where('product_id', '=', productId).executeTakeFirstOrThrow();
+  if (answers.some((status) => status !== 204))
+    throw new Error(`round ${round}: answers ${[...new Set(answers)].join(', ')}`);
+  const row = await database.db
+    .selectFrom('stock')
+    .select(['quantity', 'reserved'])
+    .where('product_id', '=', productId)
+    .executeTakeFirstOrThrow();
   if (Number(row.reserved) !== UNITS) throw new Error(`round ${round}: ${row.reserved} reserved of ${UNITS}`);
   reservedTotal += Number(row.reserved);
 }
@@ -97,13 +132,22 @@ console.log(
 
 // ---------------------------------------------------------------- 2. movement report over 1M movements
 const productIds: number[] = [];
-const values = Array.from({ length: PRODUCTS }, (_, index) => ({ name: `Товар отчёта ${index}`, vendorCode: `M-${String(index).padStart(5, '0')}` }));
+const values = Array.from({ length: PRODUCTS }, (_, index) => ({
+  name: `Товар отчёта ${index}`,
+  vendorCode: `M-${String(index).padStart(5, '0')}`,
+}));
 for (const value of values) productIds.push(await services.products.create(scope, value));
 const stockIds: number[] = [];
 for (const productId of productIds) {
   stockIds.push(
     await services.stock.store.transaction((trx) =>
-      services.stock.store.receive(trx, account.accountId, { fulfilmentWarehouseId: FULFILMENT_WAREHOUSE, productId, batch: '', expires: null }, 100_000, { actor: 'bench', employeeId: null, reason: 'opening' }),
+      services.stock.store.receive(
+        trx,
+        account.accountId,
+        { fulfilmentWarehouseId: FULFILMENT_WAREHOUSE, productId, batch: '', expires: null },
+        100_000,
+        { actor: 'bench', employeeId: null, reason: 'opening' },
+      ),
     ),
   );
 }
@@ -120,7 +164,10 @@ const seedStarted = performance.now();
 let batch: Array<Record<string, unknown>> = [];
 const flush = async () => {
   if (batch.length === 0) return;
-  await database.db.insertInto('stock_movements').values(batch as never).execute();
+  await database.db
+    .insertInto('stock_movements')
+    .values(batch as never)
+    .execute();
   batch = [];
 };
 for (let index = 0; index < PRODUCTS; index++) {
@@ -154,7 +201,10 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 10);
 const reportStarted = performance.now();
-const { file } = await services.movementReport.report(scope, { date: { from: '2025-01-01', to: '2025-12-31' }, ids: productIds });
+const { file } = await services.movementReport.report(scope, {
+  date: { from: '2025-01-01', to: '2025-12-31' },
+  ids: productIds,
+});
 const reportMs = performance.now() - reportStarted;
 clearInterval(sampler);
 const stored = await services.files.open(file.slice(file.lastIndexOf('/') + 1));

@@ -12,7 +12,9 @@ import autocannon from 'autocannon';
  * generator's core, so the figures measured the client, not the server. Our scenarios never
  * read bodies: the load generator drops them.
  */
-const PipelinedRequestsQueue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js') as { prototype: { addBody(data: unknown): void } };
+const PipelinedRequestsQueue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js') as {
+  prototype: { addBody(data: unknown): void };
+};
 PipelinedRequestsQueue.prototype.addBody = () => undefined;
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +39,10 @@ function processUsage(pid: number | undefined): ProcessUsage {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, rssMb: rss ? Math.round(Number(rss[1]) / 1024) : 0 };
+    return {
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+      rssMb: rss ? Math.round(Number(rss[1]) / 1024) : 0,
+    };
   } catch {
     return { cpuMs: 0, rssMb: 0 };
   }
@@ -47,10 +52,16 @@ function processUsage(pid: number | undefined): ProcessUsage {
  * Starts `bench/<script>` in its own process (so the load generator does not share its
  * event loop) and waits for the line `READY {json with url}`.
  */
-export function startServer(script: string, env: Record<string, string> = {}, timeoutMs = 180_000): Promise<RunningServer> {
+export function startServer(
+  script: string,
+  env: Record<string, string> = {},
+  timeoutMs = 180_000,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     // BENCH_CPU_PROF_DIR=dir: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools)
-    const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+    const profile = process.env.BENCH_CPU_PROF_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+      : [];
     const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(BENCH_DIR, script)], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -121,12 +132,23 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
           {
             setupRequest: (request: Record<string, unknown>) => {
               const next = turn++;
-              return { ...request, ...(paths ? { path: paths[next % paths.length] } : {}), ...(bodies ? { body: bodies[next % bodies.length] } : {}) };
+              return {
+                ...request,
+                ...(paths ? { path: paths[next % paths.length] } : {}),
+                ...(bodies ? { body: bodies[next % bodies.length] } : {}),
+              };
             },
           },
         ]
       : undefined;
-  const base = { url: options.url, method: options.method ?? 'GET', headers: options.headers, body: options.body, connections: options.connections ?? 50, ...(requests ? { requests } : {}) };
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 50,
+    ...(requests ? { requests } : {}),
+  };
   await autocannon({ ...base, duration: 2 });
   const before = options.server?.usage();
   const result = await autocannon({ ...base, duration: options.durationSeconds ?? 10 });
@@ -140,14 +162,21 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     bytesPerResponse: Math.round(result.throughput.total / responses),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    ...(before && after ? { cpuMsPerResponse: Math.round(((after.cpuMs - before.cpuMs) / responses) * 100) / 100, rssMbAfter: after.rssMb } : {}),
+    ...(before && after
+      ? {
+          cpuMsPerResponse: Math.round(((after.cpuMs - before.cpuMs) / responses) * 100) / 100,
+          rssMbAfter: after.rssMb,
+        }
+      : {}),
   };
 }
 
 /** Prints results with each one's throughput as a share of the baseline's. */
 export function printTable(title: string, baseline: LoadResult, results: LoadResult[]): void {
   console.log(`\n${title}`);
-  console.log('| scenario | req/s | p50 ms | p99 ms | bytes/resp | vs hello-world | errors | non-2xx | server CPU-ms/resp | server RSS MB after |');
+  console.log(
+    '| scenario | req/s | p50 ms | p99 ms | bytes/resp | vs hello-world | errors | non-2xx | server CPU-ms/resp | server RSS MB after |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const result of [baseline, ...results]) {
     const ratio = ((result.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(0);

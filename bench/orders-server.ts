@@ -14,23 +14,54 @@ import type { OrderInput } from '../src/modules/orders/schemas.js';
 import { buildApp } from '../src/app.js';
 import { seedAccount, serveUntilTerm, startBenchService } from './fixture.js';
 
-const bench = await startBenchService({ DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20', ...(process.env.APP_DIR ? { APP_DIR: process.env.APP_DIR } : {}) }, 'database');
+const bench = await startBenchService(
+  {
+    DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '20',
+    ...(process.env.APP_DIR ? { APP_DIR: process.env.APP_DIR } : {}),
+  },
+  'database',
+);
 const { services, database } = bench.runtime;
 const config = bench.config;
 const account = await seedAccount(services, 'Orders bench');
 const { scope, warehouseId } = account;
 if (process.env.BENCH_EMPLOYEE_EMAIL && process.env.BENCH_EMPLOYEE_PASSWORD) {
-  await services.accounts.addEmployee(account.accountId, { name: 'Оператор', email: process.env.BENCH_EMPLOYEE_EMAIL, password: process.env.BENCH_EMPLOYEE_PASSWORD });
+  await services.accounts.addEmployee(account.accountId, {
+    name: 'Оператор',
+    email: process.env.BENCH_EMPLOYEE_EMAIL,
+    password: process.env.BENCH_EMPLOYEE_PASSWORD,
+  });
 }
 const shopIds: number[] = [];
-for (let index = 0; index < 5; index++) shopIds.push(await services.shops.create(scope, { name: `Магазин ${index}`, brand: `Бренд ${index}`, warehouse: { id: warehouseId }, platform: 'woocommerce' }));
+for (let index = 0; index < 5; index++)
+  shopIds.push(
+    await services.shops.create(scope, {
+      name: `Магазин ${index}`,
+      brand: `Бренд ${index}`,
+      warehouse: { id: warehouseId },
+      platform: 'woocommerce',
+    }),
+  );
 const productIds: number[] = [];
 for (const [index, name] of ['Футболка', 'Кружка', 'Носки'].entries()) {
-  productIds.push(await services.products.create(scope, { name, vendorCode: `P-${index}`, priceDeclared: 500 + index * 100, priceCod: 700 + index * 100, weight: 0.2 + index * 0.1, dimensions: { width: 20, height: 5, length: 25 } }));
+  productIds.push(
+    await services.products.create(scope, {
+      name,
+      vendorCode: `P-${index}`,
+      priceDeclared: 500 + index * 100,
+      priceCod: 700 + index * 100,
+      weight: 0.2 + index * 0.1,
+      dimensions: { width: 20, height: 5, length: 25 },
+    }),
+  );
 }
 const spb = services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
 if (!spb) throw new Error('Санкт-Петербург is not in the reference data');
-const pointId = services.reference.registry.pointsIn(1, spb.id).find((point) => point.cashPaymentAvailable && point.limits.maxWeight === null)?.id ?? services.reference.registry.pointsIn(1, spb.id)[0].id;
+const pointId =
+  services.reference.registry
+    .pointsIn(1, spb.id)
+    .find((point) => point.cashPaymentAvailable && point.limits.maxWeight === null)?.id ??
+  services.reference.registry.pointsIn(1, spb.id)[0].id;
 // company 1 takes parcels only at a drop-off point chosen in advance: one in Москва, where the warehouse is
 const moscow = services.reference.localities.find({ countryCode: 'RU', name: 'Москва' });
 const dropOffPointId = moscow ? services.reference.registry.pointsIn(1, moscow.id)[0]?.id : undefined;
@@ -41,7 +72,12 @@ const orderBody = (type: 1 | 2): OrderInput => ({
   shopId: shopIds[0],
   cmsId: 'WC-1',
   products: productIds.map((id, index) => ({ id, count: index + 1 })),
-  deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '10', flat: '5' },
+  deliveryAddress: {
+    city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+    street: 'Невский проспект',
+    house: '10',
+    flat: '5',
+  },
   recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122', email: 'petr@example.com' },
   delivery: type === 1 ? { company: { id: 1 }, type: 1, point: { id: pointId } } : { company: { id: 1 }, type: 2 },
   clientPrice: 250,
@@ -76,7 +112,11 @@ await database.db.transaction().execute(async (trx) => {
       cmsId: `WC-${100000 + index}`,
       shopId: shopIds[index % shopIds.length],
       trackNumber: status >= 13 && status !== 83 ? `PU${String(index).padStart(11, '0')}` : null,
-      recipient: { ...template.recipient, fullName: `${NAMES[index % NAMES.length]} ${index}`, phone: `+7999${String(index).padStart(7, '0')}` },
+      recipient: {
+        ...template.recipient,
+        fullName: `${NAMES[index % NAMES.length]} ${index}`,
+        phone: `+7999${String(index).padStart(7, '0')}`,
+      },
       error: status === 83 ? 'The address is not served.' : null,
     });
     if (batch.length === 1000) await store.insertMany(account.accountId, batch.splice(0), {}, trx);
@@ -94,4 +134,10 @@ services.orders.changed(account.accountId);
 const seedMs = Math.round(performance.now() - seedStarted);
 
 const app = await buildApp({ config, database, services });
-await serveUntilTerm(bench, app, { token: account.token, orders: total + 2, seedMs, shopId: shopIds[0], body: orderBody(1) });
+await serveUntilTerm(bench, app, {
+  token: account.token,
+  orders: total + 2,
+  seedMs,
+  shopId: shopIds[0],
+  body: orderBody(1),
+});

@@ -11,27 +11,56 @@ const connections = Number(process.env.CONNECTIONS ?? 50);
 const duration = Number(process.env.DURATION ?? 10);
 
 const hello = await startServer('hello-server.ts');
-const baseline = await load({ name: 'hello-world (bare fastify)', url: `${hello.url}/hello`, connections, durationSeconds: duration });
+const baseline = await load({
+  name: 'hello-world (bare fastify)',
+  url: `${hello.url}/hello`,
+  connections,
+  durationSeconds: duration,
+});
 // What a body as large as a page of 50 orders costs a bare server: the ceiling for that list.
-const largeBody = await load({ name: 'bare fastify, fixed 190 KB body', url: `${hello.url}/payload?bytes=190000`, connections, durationSeconds: duration });
+const largeBody = await load({
+  name: 'bare fastify, fixed 190 KB body',
+  url: `${hello.url}/payload?bytes=190000`,
+  connections,
+  durationSeconds: duration,
+});
 await hello.stop();
 
 const app = await startServer('orders-server.ts', {}, 900_000);
-const info = app.info as { token: string; database: string; orders: number; seedMs: number; shopId: number; body: unknown };
+const info = app.info as {
+  token: string;
+  database: string;
+  orders: number;
+  seedMs: number;
+  shopId: number;
+  body: unknown;
+};
 const auth = { authorization: `Bearer ${info.token}` };
 const gzip = { ...auth, 'accept-encoding': 'gzip, deflate' };
 const rssAfterStart = app.usage().rssMb;
 const list = (label: string, query: string, headers: Record<string, string> = auth) =>
-  load({ name: `GET /v2/orders?${label}`, url: `${app.url}/v2/orders?${query}`, headers, connections, durationSeconds: duration, server: app });
+  load({
+    name: `GET /v2/orders?${label}`,
+    url: `${app.url}/v2/orders?${query}`,
+    headers,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  });
 // All 2000 pages in turn: more than the embedded mode remembers (64 MB of ~80 KB pages), so
 // every page is read from the database (each starts after a remembered page's last id).
-const pages = Array.from({ length: 2000 }, (_, index) => `/v2/orders?list=0&perPage=50&deliveryType=1&page=${index + 1}`);
+const pages = Array.from(
+  { length: 2000 },
+  (_, index) => `/v2/orders?list=0&perPage=50&deliveryType=1&page=${index + 1}`,
+);
 // 600 pages (~48 MB as assembled gzip) fit in what the embedded mode remembers: after the
 // first pass they are answered from memory.
 const rememberedPages = pages.slice(0, 600);
 // The problems list (its own index) has ~330 pages of 50: read with 10 page sizes, 3000
 // different pages in turn, so that none is remembered either.
-const problemPages = Array.from({ length: 300 }, (_, page) => Array.from({ length: 10 }, (_, size) => `/v2/orders?list=6&perPage=${45 + size}&page=${page + 1}`)).flat();
+const problemPages = Array.from({ length: 300 }, (_, page) =>
+  Array.from({ length: 10 }, (_, size) => `/v2/orders?list=6&perPage=${45 + size}&page=${page + 1}`),
+).flat();
 // a fixed shuffle (the same in every run) of pages 1..2000 of the whole list, in 10 page sizes
 // so that ~20 000 different pages (~1.6 GB as assembled gzip) are far more than what is remembered
 let seed = 27;
@@ -45,12 +74,52 @@ const results = [
   await list('list=0&perPage=50&deliveryType=1, gzip', 'list=0&perPage=50&deliveryType=1', gzip),
   await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
   await list('list=5&perPage=50 (delivered), gzip', 'list=5&perPage=50', gzip),
-  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, gzip', url: `${app.url}/v2/orders`, paths: pages, headers: gzip, connections, durationSeconds: duration, server: app }),
-  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, plain', url: `${app.url}/v2/orders`, paths: pages, headers: auth, connections, durationSeconds: duration, server: app }),
+  await load({
+    name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, gzip',
+    url: `${app.url}/v2/orders`,
+    paths: pages,
+    headers: gzip,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  }),
+  await load({
+    name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, plain',
+    url: `${app.url}/v2/orders`,
+    paths: pages,
+    headers: auth,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  }),
   // random pages: no page is asked right after the one before it
-  await load({ name: 'GET /v2/orders?list=0&perPage=45..54&page=random 1..2000, gzip', url: `${app.url}/v2/orders`, paths: randomPages, headers: gzip, connections, durationSeconds: duration, server: app }),
-  await load({ name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip', url: `${app.url}/v2/orders`, paths: rememberedPages, headers: gzip, connections, durationSeconds: duration, server: app }),
-  await load({ name: 'GET /v2/orders?list=6&perPage=45..54&page=1..300 in turn (problems), gzip', url: `${app.url}/v2/orders`, paths: problemPages, headers: gzip, connections, durationSeconds: duration, server: app }),
+  await load({
+    name: 'GET /v2/orders?list=0&perPage=45..54&page=random 1..2000, gzip',
+    url: `${app.url}/v2/orders`,
+    paths: randomPages,
+    headers: gzip,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  }),
+  await load({
+    name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip',
+    url: `${app.url}/v2/orders`,
+    paths: rememberedPages,
+    headers: gzip,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  }),
+  await load({
+    name: 'GET /v2/orders?list=6&perPage=45..54&page=1..300 in turn (problems), gzip',
+    url: `${app.url}/v2/orders`,
+    paths: problemPages,
+    headers: gzip,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  }),
   await load({
     name: 'POST /v2/orders (priced, 3 products)',
     url: `${app.url}/v2/orders`,
@@ -66,5 +135,11 @@ const rssAfterLoad = app.usage().rssMb;
 await app.stop();
 
 console.log(`\nSeeded ${info.orders} orders in ${info.seedMs} ms.`);
-console.log(`Server RSS: ${rssAfterStart} MB after start (seeded in-process), ${rssAfterLoad} MB after the load above.`);
-printTable(`Orders on ${info.database} — ${info.orders} orders in one account, ${connections} connections, ${duration} s each (node ${process.version})`, baseline, results);
+console.log(
+  `Server RSS: ${rssAfterStart} MB after start (seeded in-process), ${rssAfterLoad} MB after the load above.`,
+);
+printTable(
+  `Orders on ${info.database} — ${info.orders} orders in one account, ${connections} connections, ${duration} s each (node ${process.version})`,
+  baseline,
+  results,
+);

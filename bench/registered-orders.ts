@@ -9,7 +9,10 @@ import { shopBody, warehouseBody } from '../test/support/fixtures.js';
 import { dropOffPointOf } from '../test/support/orders.js';
 import { JobWorker } from '../src/platform/jobs.js';
 
-export async function registeredOrders(t: TestApp, count: number): Promise<{ owner: ApiClient; ids: number[]; worker: JobWorker }> {
+export async function registeredOrders(
+  t: TestApp,
+  count: number,
+): Promise<{ owner: ApiClient; ids: number[]; worker: JobWorker }> {
   const { client: owner } = await t.newAccount('Bench');
   const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
   const shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
@@ -18,7 +21,17 @@ export async function registeredOrders(t: TestApp, count: number): Promise<{ own
   const created = await owner.post('/v2/orders', {
     shopId,
     cmsId: 'BENCH-1',
-    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      {
+        name: 'Книга',
+        vendorCode: 'BOOK-1',
+        priceDeclared: 800,
+        priceCod: 900,
+        count: 1,
+        weight: 0.5,
+        dimensions: { width: 15, height: 4, length: 22 },
+      },
+    ],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
@@ -37,7 +50,11 @@ export async function registeredOrders(t: TestApp, count: number): Promise<{ own
   const { id: _id, ...copy } = row;
   const ids = [first];
   for (let index = 1; index < count; index += 1) {
-    const inserted = await db.insertInto('orders').values(copy as never).returning('id').executeTakeFirstOrThrow();
+    const inserted = await db
+      .insertInto('orders')
+      .values(copy as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     ids.push(Number(inserted.id));
   }
   return { owner, ids, worker };

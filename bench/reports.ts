@@ -37,7 +37,12 @@ try {
   async function seedMonth(name: string, count: number) {
     const account = await seedAccount(services, name);
     const { scope, warehouseId } = account;
-    const shopId = await services.shops.create(scope, { name: 'Магазин', brand: 'Бренд', warehouse: { id: warehouseId }, platform: 'woocommerce' });
+    const shopId = await services.shops.create(scope, {
+      name: 'Магазин',
+      brand: 'Бренд',
+      warehouse: { id: warehouseId },
+      platform: 'woocommerce',
+    });
     const spb = services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
     const moscow = services.reference.localities.find({ countryCode: 'RU', name: 'Москва' });
     if (!spb || !moscow) throw new Error('reference data lacks Санкт-Петербург or Москва');
@@ -45,15 +50,34 @@ try {
     const dropOff = services.reference.registry.pointsIn(1, moscow.id)[0].id;
     const templates: OrderDoc[] = [];
     for (const type of [1, 2] as const) {
-      const id = await services.orders.create(scope, {
-        shopId,
-        cmsId: 'B-1',
-        products: [{ name: 'Книга', vendorCode: 'BOOK', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
-        deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '10' },
-        recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122' },
-        delivery: type === 1 ? { company: { id: 1 }, type: 1, point: { id: pointId } } : { company: { id: 1 }, type: 2 },
-        pickup: { pointId: dropOff },
-      }, undefined);
+      const id = await services.orders.create(
+        scope,
+        {
+          shopId,
+          cmsId: 'B-1',
+          products: [
+            {
+              name: 'Книга',
+              vendorCode: 'BOOK',
+              priceDeclared: 800,
+              priceCod: 900,
+              count: 1,
+              weight: 0.5,
+              dimensions: { width: 15, height: 4, length: 22 },
+            },
+          ],
+          deliveryAddress: {
+            city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+            street: 'Невский проспект',
+            house: '10',
+          },
+          recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122' },
+          delivery:
+            type === 1 ? { company: { id: 1 }, type: 1, point: { id: pointId } } : { company: { id: 1 }, type: 2 },
+          pickup: { pointId: dropOff },
+        },
+        undefined,
+      );
       const { id: _id, ...doc } = await services.orders.get(scope, id);
       void _id;
       templates.push(doc as OrderDoc);
@@ -82,7 +106,16 @@ try {
           cmsId: `B-${index}`,
           trackNumber: `RP${String(index).padStart(11, '0')}`,
           pay: { ...template.pay, type: paidByCard ? 3 : 2, status: { code: 'paid', date: at(2 * 3600_000) } },
-          delivery: { ...template.delivery, factPrice: Math.round((template.delivery.totalPrice ?? 0) * 100 - (paidByCard ? template.delivery.priceCommissionCod * 100 - template.delivery.priceCommissionCodCard * 100 : 0)) / 100 },
+          delivery: {
+            ...template.delivery,
+            factPrice:
+              Math.round(
+                (template.delivery.totalPrice ?? 0) * 100 -
+                  (paidByCard
+                    ? template.delivery.priceCommissionCod * 100 - template.delivery.priceCommissionCodCard * 100
+                    : 0),
+              ) / 100,
+          },
         });
         if (batch.length === 1000) await store.insertMany(account.accountId, batch.splice(0), {}, trx);
       }
@@ -102,7 +135,10 @@ try {
 
   takePeakHeap();
   const reportStarted = performance.now();
-  const { file } = await services.analyticalReports.create(scope, { date: { from: MONTH.start, to: '2026-09-30' }, type: 1 });
+  const { file } = await services.analyticalReports.create(scope, {
+    date: { from: MONTH.start, to: '2026-09-30' },
+    type: 1,
+  });
   const reportMs = Math.round(performance.now() - reportStarted);
   const peakAfterReport = Math.round(process.resourceUsage().maxRSS / 1024);
   const reportHeapMb = takePeakHeap();
@@ -119,7 +155,14 @@ try {
       seedMs,
       rssBeforeReportMb: rssBefore,
       ordersReport: { ms: reportMs, peakRssMb: peakAfterReport, peakHeapMb: reportHeapMb, file },
-      monthBill: { made, ms: billMs, deliveries: billOrders, sum: bills.items[0]?.sum, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), peakHeapMb: takePeakHeap() },
+      monthBill: {
+        made,
+        ms: billMs,
+        deliveries: billOrders,
+        sum: bills.items[0]?.sum,
+        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+        peakHeapMb: takePeakHeap(),
+      },
     }),
   );
 } finally {

@@ -32,7 +32,14 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PAGES = Number(process.env.PAGES ?? 3000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-drivers-'));
 const file = path.join(dir, 'orders.db');
-const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000', 'cache_size = -65536', 'mmap_size = 2147418112'];
+const PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = NORMAL',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+  'cache_size = -65536',
+  'mmap_size = 2147418112',
+];
 
 // packed documents compress to ~1.6 KB: random-ish bytes of that size
 const document = (index: number): Buffer => {
@@ -70,7 +77,9 @@ const keptAlive: unknown[] = [];
 function betterSqlite3(): Driver | null {
   const where = process.env.BENCH_BETTER_SQLITE3;
   if (!where) return null;
-  const Database = createRequire(import.meta.url)(where) as new (file: string) => { prepare(text: string): Statement; exec(text: string): void; close(): void };
+  const Database = createRequire(import.meta.url)(where) as new (
+    file: string,
+  ) => { prepare(text: string): Statement; exec(text: string): void; close(): void };
   const connection = new Database(file);
   // better-sqlite3 12.11.1 on Node 24 aborts the process when it garbage-collects a Database or
   // Statement (Assertion (env) != nullptr in RemoveEnvironmentCleanupHook): keep them all alive,
@@ -93,7 +102,9 @@ function betterSqlite3(): Driver | null {
 {
   const seed = new DatabaseSync(file);
   for (const pragma of PRAGMAS) seed.exec(`pragma ${pragma}`);
-  seed.exec('create table orders (id integer primary key, account_id integer not null, list_code integer not null, doc_packed blob not null)');
+  seed.exec(
+    'create table orders (id integer primary key, account_id integer not null, list_code integer not null, doc_packed blob not null)',
+  );
   seed.exec('create index orders_list on orders (account_id, list_code, id)');
   const insert = seed.prepare('insert into orders (account_id, list_code, doc_packed) values (?, ?, ?)');
   seed.exec('begin');
@@ -104,9 +115,13 @@ function betterSqlite3(): Driver | null {
 }
 
 function pages(driver: Driver): number {
-  const ids = driver.prepare('select id from orders where account_id = ? and list_code = ? and id < ? order by id desc limit 50');
+  const ids = driver.prepare(
+    'select id from orders where account_id = ? and list_code = ? and id < ? order by id desc limit 50',
+  );
   const placeholders = Array.from({ length: 50 }, () => '?').join(', ');
-  const docs = driver.prepare(`select id, doc_packed as packed from orders where account_id = ? and id in (${placeholders}) order by id desc`);
+  const docs = driver.prepare(
+    `select id, doc_packed as packed from orders where account_id = ? and id in (${placeholders}) order by id desc`,
+  );
   let bytes = 0;
   const started = performance.now();
   for (let page = 0; page < PAGES; page++) {
@@ -115,7 +130,8 @@ function pages(driver: Driver): number {
     const before = ROWS - ((page * 7919) % 20_000);
     const found = (ids.all(1, page % 8, before) as Array<{ id: number }>).map((row) => row.id);
     while (found.length < 50) found.push(0);
-    for (const row of docs.all(1, ...found) as Array<{ packed: Buffer }>) bytes += row.packed.readUInt8(0) >= 0 ? row.packed.length : 0;
+    for (const row of docs.all(1, ...found) as Array<{ packed: Buffer }>)
+      bytes += row.packed.readUInt8(0) >= 0 ? row.packed.length : 0;
   }
   if (bytes === 0) throw new Error('no documents read');
   return ((performance.now() - started) * 1000) / PAGES;
@@ -158,6 +174,7 @@ console.log(`\nSQLite drivers, ${ROWS} orders, ${ROUNDS} rounds (node ${process.
 console.log('| driver | list page: 50 ids + 50 documents | insert in a savepoint, 100 per commit |');
 console.log('|---|---:|---:|');
 for (const [name, entry] of figures) {
-  const show = (values: number[]) => `${median(values).toFixed(1)} (${values.map((value) => value.toFixed(0)).join(', ')})`;
+  const show = (values: number[]) =>
+    `${median(values).toFixed(1)} (${values.map((value) => value.toFixed(0)).join(', ')})`;
   console.log(`| ${name} | ${show(entry.page)} | ${show(entry.insert)} |`);
 }

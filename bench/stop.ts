@@ -55,7 +55,9 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, '
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+  child.once('exit', (code, signal) => resolve({ code, signal })),
+);
 
 const token = await new Promise<string>((resolve, reject) => {
   let buffer = '';
@@ -72,7 +74,10 @@ const token = await new Promise<string>((resolve, reject) => {
 const url = `http://127.0.0.1:${port}`;
 // the token is printed before listen: wait until the port answers
 for (;;) {
-  const up = await fetch(`${url}/health`).then(() => true, () => false);
+  const up = await fetch(`${url}/health`).then(
+    () => true,
+    () => false,
+  );
   if (up) break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
@@ -83,23 +88,42 @@ for (;;) {
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const body = JSON.stringify({ name: 'Коробка', dimensions: { width: 20, height: 10, length: 30 }, weight: 0.25 });
 let stopping = false;
-const tally = { before: 0, after: 0, afterClose: 0, afterKeepAlive: 0, afterErrors: 0, afterStatus: new Map<number, number>() };
+const tally = {
+  before: 0,
+  after: 0,
+  afterClose: 0,
+  afterKeepAlive: 0,
+  afterErrors: 0,
+  afterStatus: new Map<number, number>(),
+};
 function post(): Promise<void> {
   const sentWhileStopping = stopping;
   return new Promise((resolve) => {
-    const request = http.request(`${url}/v2/boxes`, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        if (!stopping) tally.before++;
-        else {
-          tally.after++;
-          tally.afterStatus.set(response.statusCode ?? 0, (tally.afterStatus.get(response.statusCode ?? 0) ?? 0) + 1);
-          if (response.headers.connection === 'close') tally.afterClose++;
-          else tally.afterKeepAlive++;
-        }
-        resolve();
-      });
-    });
+    const request = http.request(
+      `${url}/v2/boxes`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (!stopping) tally.before++;
+          else {
+            tally.after++;
+            tally.afterStatus.set(response.statusCode ?? 0, (tally.afterStatus.get(response.statusCode ?? 0) ?? 0) + 1);
+            if (response.headers.connection === 'close') tally.afterClose++;
+            else tally.afterKeepAlive++;
+          }
+          resolve();
+        });
+      },
+    );
     request.on('error', () => {
       if (stopping || sentWhileStopping) tally.afterErrors++;
       resolve();
@@ -122,8 +146,14 @@ agent.destroy();
 if (postgres) await adminQuery(`drop database ${databaseName} with (force)`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`\nGraceful stop under load on ${postgres ? 'postgres' : 'sqlite'} (${connections} keep-alive clients of POST /v2/boxes, SIGTERM after ${loadSeconds} s, node ${process.version})`);
-console.log('| SIGTERM to exit, ms | exit code | answers before SIGTERM | answered after SIGTERM | of them Connection: close | keep-alive | statuses after | failed requests |');
+console.log(
+  `\nGraceful stop under load on ${postgres ? 'postgres' : 'sqlite'} (${connections} keep-alive clients of POST /v2/boxes, SIGTERM after ${loadSeconds} s, node ${process.version})`,
+);
+console.log(
+  '| SIGTERM to exit, ms | exit code | answers before SIGTERM | answered after SIGTERM | of them Connection: close | keep-alive | statuses after | failed requests |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---|---:|');
-console.log(`| ${Math.round(stopMs)} | ${exit.code ?? exit.signal} | ${tally.before} | ${tally.after} | ${tally.afterClose} | ${tally.afterKeepAlive} | ${[...tally.afterStatus].map(([status, count]) => `${status}: ${count}`).join(', ')} | ${tally.afterErrors} |`);
+console.log(
+  `| ${Math.round(stopMs)} | ${exit.code ?? exit.signal} | ${tally.before} | ${tally.after} | ${tally.afterClose} | ${tally.afterKeepAlive} | ${[...tally.afterStatus].map(([status, count]) => `${status}: ${count}`).join(', ')} | ${tally.afterErrors} |`,
+);
 process.exit(0);

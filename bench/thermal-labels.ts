@@ -47,10 +47,22 @@ interface Scenario {
 
 const scenarios: Record<string, Scenario> = {
   'pdf-small': { orders: SMALL, body: { type: 2 }, name: `${SMALL} labels, PDF type 2` },
-  'zpl-small': { orders: SMALL, body: { type: 2, format: 'zpl', dpi: 203 }, name: `${SMALL} labels, ZPL type 2 203 dpi` },
-  'png-small': { orders: SMALL, body: { type: 2, format: 'png', dpi: 203 }, name: `${SMALL} labels, PNG (ZIP) type 2 203 dpi` },
+  'zpl-small': {
+    orders: SMALL,
+    body: { type: 2, format: 'zpl', dpi: 203 },
+    name: `${SMALL} labels, ZPL type 2 203 dpi`,
+  },
+  'png-small': {
+    orders: SMALL,
+    body: { type: 2, format: 'png', dpi: 203 },
+    name: `${SMALL} labels, PNG (ZIP) type 2 203 dpi`,
+  },
   'pdf-large': { orders: LARGE, body: { type: 2 }, name: `${LARGE} labels, PDF type 2 (job)` },
-  'zpl-large': { orders: LARGE, body: { type: 2, format: 'zpl', dpi: 203 }, name: `${LARGE} labels, ZPL type 2 203 dpi (job)` },
+  'zpl-large': {
+    orders: LARGE,
+    body: { type: 2, format: 'zpl', dpi: 203 },
+    name: `${LARGE} labels, ZPL type 2 203 dpi (job)`,
+  },
 };
 
 interface Figures {
@@ -84,7 +96,10 @@ async function measure(key: string): Promise<Figures> {
     const ms = performance.now() - started;
     // the peak of making the file, before this bench reads it back whole to check it
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
-    const file = await t.app.inject({ method: 'GET', url: String(response.body.file).slice('http://delivery.test'.length) });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: String(response.body.file).slice('http://delivery.test'.length),
+    });
     return {
       name: scenario.name,
       status: file.statusCode,
@@ -107,15 +122,25 @@ if (child >= 0) {
   const only = process.env.SCENARIOS ? process.env.SCENARIOS.split(',') : Object.keys(scenarios);
   const rows: Figures[] = [];
   for (const key of only) {
-    const result = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--scenario', key], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' }, maxBuffer: 64 << 20 });
+    const result = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--scenario', key],
+      { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'warn' }, maxBuffer: 64 << 20 },
+    );
     const line = result.stdout.split('\n').find((item) => item.startsWith('RESULT '));
     if (result.status !== 0 || !line) throw new Error(`scenario ${key} failed:\n${result.stderr}`);
     rows.push(JSON.parse(line.slice('RESULT '.length)) as Figures);
   }
   const pad = (value: string, width: number): string => value.padStart(width);
-  process.stdout.write(`\nThermal labels through POST /v2/orders/stickers (SQLite in memory); node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs\n`);
-  process.stdout.write(`fixed CPU task: PBKDF2-SHA512 x ${FIXED_TASK_ITERATIONS}, CPU time, best of 3, measured in each scenario's process; the request's CPU time (request + job) against it\n`);
-  process.stdout.write(`${'scenario'.padEnd(42)}${pad('HTTP', 6)}${pad('wall ms', 9)}${pad('CPU ms', 8)}${pad('task CPU ms', 13)}${pad('CPU x task', 12)}${pad('file KB', 10)}${pad('RSS before MB', 15)}${pad('peak RSS MB', 13)}\n`);
+  process.stdout.write(
+    `\nThermal labels through POST /v2/orders/stickers (SQLite in memory); node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs\n`,
+  );
+  process.stdout.write(
+    `fixed CPU task: PBKDF2-SHA512 x ${FIXED_TASK_ITERATIONS}, CPU time, best of 3, measured in each scenario's process; the request's CPU time (request + job) against it\n`,
+  );
+  process.stdout.write(
+    `${'scenario'.padEnd(42)}${pad('HTTP', 6)}${pad('wall ms', 9)}${pad('CPU ms', 8)}${pad('task CPU ms', 13)}${pad('CPU x task', 12)}${pad('file KB', 10)}${pad('RSS before MB', 15)}${pad('peak RSS MB', 13)}\n`,
+  );
   for (const row of rows) {
     process.stdout.write(
       `${row.name.padEnd(42)}${pad(String(row.status), 6)}${pad(row.ms.toFixed(0), 9)}${pad(row.cpuMs.toFixed(0), 8)}${pad(row.fixedTaskCpuMs.toFixed(0), 13)}${pad((row.cpuMs / row.fixedTaskCpuMs).toFixed(2), 12)}${pad(row.fileKb.toFixed(0), 10)}${pad(row.baselineRssMb.toFixed(0), 15)}${pad(row.peakRssMb.toFixed(0), 13)}\n`,

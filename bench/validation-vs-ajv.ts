@@ -15,8 +15,10 @@ import { CalculatorBody } from '../src/modules/calculator/schemas.js';
 import { compileValidator, markFormEncoded } from '../src/platform/validation.js';
 
 const form = (text: string) => markFormEncoded(qs.parse(text, { depth: 10, arrayLimit: 1000 }) as object);
-const base = 'sender[countryCode]=RU&sender[cityName]=Москва&reception[countryCode]=RU&reception[cityName]=Санкт-Петербург&pickupType=1';
-const product = 'products[0][count]=1&products[0][weight]=0.5&products[0][dimensions][width]=15&products[0][dimensions][height]=4&products[0][dimensions][length]=22';
+const base =
+  'sender[countryCode]=RU&sender[cityName]=Москва&reception[countryCode]=RU&reception[cityName]=Санкт-Петербург&pickupType=1';
+const product =
+  'products[0][count]=1&products[0][weight]=0.5&products[0][dimensions][width]=15&products[0][dimensions][height]=4&products[0][dimensions][length]=22';
 
 /** PHP plugins' spellings, each a case where a shop expects a plain reading. */
 const CASES: Record<string, string> = {
@@ -42,11 +44,19 @@ function ours(schema: TSchema) {
 }
 
 function ajvs(schema: TSchema) {
-  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: true, strict: false });
+  const ajv = new Ajv({
+    coerceTypes: 'array',
+    useDefaults: true,
+    removeAdditional: true,
+    allErrors: true,
+    strict: false,
+  });
   const validate = ajv.compile(JSON.parse(JSON.stringify(schema)));
   return (value: unknown) => {
     const copy = structuredClone(value);
-    return validate(copy) ? { ok: true, value: JSON.stringify(copy) } : { ok: false, value: ajv.errorsText(validate.errors) };
+    return validate(copy)
+      ? { ok: true, value: JSON.stringify(copy) }
+      : { ok: false, value: ajv.errorsText(validate.errors) };
   };
 }
 
@@ -57,15 +67,22 @@ for (const [name, text] of Object.entries(CASES)) {
   const [a, b] = [mine(form(text)), theirs({ ...form(text) })];
   const same = a.ok === b.ok && a.value === b.value;
   if (!same) differ++;
-  console.log(`${same ? 'same  ' : 'DIFFER'} ${name}: ours ${a.ok ? 'accepts' : 'refuses'}, Ajv ${b.ok ? 'accepts' : 'refuses'}${a.ok && b.ok && !same ? ' another value' : ''}`);
+  console.log(
+    `${same ? 'same  ' : 'DIFFER'} ${name}: ours ${a.ok ? 'accepts' : 'refuses'}, Ajv ${b.ok ? 'accepts' : 'refuses'}${a.ok && b.ok && !same ? ' another value' : ''}`,
+  );
 }
 console.log(`\n${differ} of ${Object.keys(CASES).length} form cases read differently by Ajv's coercion`);
 
 const body = CALCULATOR_EXAMPLE.value;
-for (const [name, parse] of [['ours', mine], ['Ajv', theirs]] as const) {
+for (const [name, parse] of [
+  ['ours', mine],
+  ['Ajv', theirs],
+] as const) {
   for (let i = 0; i < 2000; i++) parse(body);
   const started = performance.now();
   const rounds = 20_000;
   for (let i = 0; i < rounds; i++) parse(body);
-  console.log(`${name}: ${Math.round((rounds / (performance.now() - started)) * 1000)} valid JSON calculator bodies a second`);
+  console.log(
+    `${name}: ${Math.round((rounds / (performance.now() - started)) * 1000)} valid JSON calculator bodies a second`,
+  );
 }

@@ -33,7 +33,9 @@ const server = http.createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 1000;
-server.listen(0, '127.0.0.1', () => console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}`));
+server.listen(0, '127.0.0.1', () =>
+  console.log(`READY ${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}`),
+);
 process.on('SIGTERM', () => {
   server.closeAllConnections();
   server.close(() => process.exit(0));

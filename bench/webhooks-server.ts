@@ -10,9 +10,15 @@ import { seedAccount, serveUntilTerm, startBenchService } from './fixture.js';
 const bench = await startBenchService({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 const { services, database } = bench.runtime;
 const account = await seedAccount(services, 'Webhooks bench');
-const shopId = await services.shops.create(account.scope, { name: 'Магазин', brand: 'Бренд', warehouse: { id: account.warehouseId }, platform: 'woocommerce' });
+const shopId = await services.shops.create(account.scope, {
+  name: 'Магазин',
+  brand: 'Бренд',
+  warehouse: { id: account.warehouseId },
+  platform: 'woocommerce',
+});
 const endpoints = Number(process.env.ENDPOINTS ?? 0);
-for (let index = 0; index < endpoints; index++) await services.webhooks.create(account.scope, { url: `${process.env.RECEIVER_URL}/hooks?n=${index}` });
+for (let index = 0; index < endpoints; index++)
+  await services.webhooks.create(account.scope, { url: `${process.env.RECEIVER_URL}/hooks?n=${index}` });
 const spb = services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
 if (!spb) throw new Error('reference data lacks Санкт-Петербург');
 const pointId = services.reference.registry.pointsIn(1, spb.id)[0].id;
@@ -24,7 +30,12 @@ const body = {
   recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122' },
   delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
 };
-const pump = new WebhookPump(services.webhooks, services.jobs, { error: () => undefined, warn: () => undefined }, { concurrency: bench.config.webhookConcurrency, pollMs: 500 });
+const pump = new WebhookPump(
+  services.webhooks,
+  services.jobs,
+  { error: () => undefined, warn: () => undefined },
+  { concurrency: bench.config.webhookConcurrency, pollMs: 500 },
+);
 pump.start();
 const app = await buildApp({ config: bench.config, database, services });
 await serveUntilTerm(bench, app, { token: account.token, body, endpoints });

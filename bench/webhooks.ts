@@ -25,8 +25,18 @@ const count = async () => (await (await fetch(`${receiver.url}/count`)).json()) 
 const bench = await startBenchService({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_FIRST_SECONDS: '1' });
 const { services, database } = bench.runtime;
 const account = await seedAccount(services, 'Webhook figures');
-const shopId = await services.shops.create(account.scope, { name: 'Магазин', brand: 'Бренд', warehouse: { id: account.warehouseId }, platform: 'woocommerce' });
-const pump = new WebhookPump(services.webhooks, services.jobs, { error: () => undefined, warn: (object, message) => console.warn(message, object) }, { concurrency: bench.config.webhookConcurrency, pollMs: 500 });
+const shopId = await services.shops.create(account.scope, {
+  name: 'Магазин',
+  brand: 'Бренд',
+  warehouse: { id: account.warehouseId },
+  platform: 'woocommerce',
+});
+const pump = new WebhookPump(
+  services.webhooks,
+  services.jobs,
+  { error: () => undefined, warn: (object, message) => console.warn(message, object) },
+  { concurrency: bench.config.webhookConcurrency, pollMs: 500 },
+);
 
 /** EVENTS status changes of ORDERS orders, written to the outbox as order changes write them. */
 async function writeEvents(): Promise<void> {
@@ -36,18 +46,43 @@ async function writeEvents(): Promise<void> {
       for (let index = start; index < Math.min(EVENTS, start + 1000); index++) {
         const orderId = 1 + (index % ORDERS);
         const step = Math.floor(index / ORDERS);
-        await writeOrderEvents(trx, outboxRows(account.accountId, shopId, orderId, [{ type: 'order.status_changed', statusFrom: 11 + step, statusTo: 12 + step, payload: { cmsId: `WC-${orderId}`, trackNumber: `PU${orderId}` } }], at));
+        await writeOrderEvents(
+          trx,
+          outboxRows(
+            account.accountId,
+            shopId,
+            orderId,
+            [
+              {
+                type: 'order.status_changed',
+                statusFrom: 11 + step,
+                statusTo: 12 + step,
+                payload: { cmsId: `WC-${orderId}`, trackNumber: `PU${orderId}` },
+              },
+            ],
+            at,
+          ),
+        );
       }
     });
   }
 }
 
 async function delivered(endpointId: number): Promise<number> {
-  const row = await database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint_id', '=', endpointId).where('status', '=', 'delivered').executeTakeFirstOrThrow();
+  const row = await database.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'delivered')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 async function queued(endpointId: number): Promise<number> {
-  const row = await database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
+  const row = await database.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 async function until(check: () => Promise<boolean>, timeoutMs = 600_000): Promise<void> {
@@ -75,7 +110,15 @@ await writeEvents();
 await until(async () => (await queued(backlog.id)) >= EVENTS);
 // down for a while: a few tries failed, the back-off grew
 await new Promise((resolve) => setTimeout(resolve, 4000));
-const failedTries = Number((await database.db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint_id', '=', backlog.id).executeTakeFirstOrThrow()).n);
+const failedTries = Number(
+  (
+    await database.db
+      .selectFrom('webhook_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('endpoint_id', '=', backlog.id)
+      .executeTakeFirstOrThrow()
+  ).n,
+);
 await setMode('ok');
 started = performance.now();
 await until(async () => (await delivered(backlog.id)) >= EVENTS);
@@ -110,8 +153,15 @@ await fastReceiver.stop();
 console.log(`\nWebhooks on ${bench.config.databaseKind} (node ${process.version})`);
 console.log('| figure | value |');
 console.log('|---|---:|');
-console.log(`| ${EVENTS} events (${ORDERS} orders) to a fast receiver | ${fastSeconds.toFixed(1)} s, ${Math.round(EVENTS / fastSeconds)} events/s (taken ${afterFast.taken}, distinct ids ${afterFast.unique}) |`);
-console.log(`| backlog of ${EVENTS} after an outage (${failedTries} failed tries) drained in | ${drainSeconds.toFixed(1)} s, ${Math.round(EVENTS / drainSeconds)} events/s (taken in all ${afterBacklog.taken}) |`);
+console.log(
+  `| ${EVENTS} events (${ORDERS} orders) to a fast receiver | ${fastSeconds.toFixed(1)} s, ${Math.round(EVENTS / fastSeconds)} events/s (taken ${afterFast.taken}, distinct ids ${afterFast.unique}) |`,
+);
+console.log(
+  `| backlog of ${EVENTS} after an outage (${failedTries} failed tries) drained in | ${drainSeconds.toFixed(1)} s, ${Math.round(EVENTS / drainSeconds)} events/s (taken in all ${afterBacklog.taken}) |`,
+);
 console.log('\n| API scenario | req/s | p50 ms | p99 ms | errors | non-2xx |');
 console.log('|---|---:|---:|---:|---:|---:|');
-for (const result of [without, answering, hanging]) console.log(`| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} |`);
+for (const result of [without, answering, hanging])
+  console.log(
+    `| ${result.name} | ${result.requestsPerSecond} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} |`,
+  );

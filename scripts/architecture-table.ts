@@ -24,7 +24,8 @@ interface Operation {
 function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'migrations' ? [] : filesUnder(full, keep);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'migrations' ? [] : filesUnder(full, keep);
     return keep(full) ? [full] : [];
   });
 }
@@ -38,15 +39,21 @@ function sectionKey(section: string): number[] {
 
 function compareSections(a: string, b: string): number {
   const [x, y] = [sectionKey(a), sectionKey(b)];
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
   return 0;
 }
 
 /** The table's rows, one per operation. */
 export async function architectureTable(): Promise<string> {
   const document = (await publishedDocument()) as { paths: Record<string, Record<string, Operation>> };
-  const sources = filesUnder(path.join(ROOT, 'src'), (file) => file.endsWith('.ts') && !file.endsWith('.test.ts')).map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
-  const tests = [...filesUnder(path.join(ROOT, 'src'), (file) => file.endsWith('.test.ts')), ...filesUnder(path.join(ROOT, 'test'), (file) => file.endsWith('.test.ts'))]
+  const sources = filesUnder(path.join(ROOT, 'src'), (file) => file.endsWith('.ts') && !file.endsWith('.test.ts')).map(
+    (file) => ({ file, text: fs.readFileSync(file, 'utf8') }),
+  );
+  const tests = [
+    ...filesUnder(path.join(ROOT, 'src'), (file) => file.endsWith('.test.ts')),
+    ...filesUnder(path.join(ROOT, 'test'), (file) => file.endsWith('.test.ts')),
+  ]
     .filter((file) => !file.endsWith('security-sweep.test.ts'))
     .map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
   const rows: Array<{ section: string; cells: string[] }> = [];
@@ -56,12 +63,28 @@ export async function architectureTable(): Promise<string> {
       const section = /Contract (\d+\.\d+)/.exec(operation.description ?? '')?.[1] ?? 'ext.';
       const source = sources.find(({ text }) => text.includes(`'${id}'`));
       const file = source ? relative(source.file) : '—';
-      const area = /^src\/modules\/([^/]+)\//.exec(file)?.[1] ?? (file.startsWith('src/platform/') || file === 'src/app.ts' ? '(platform)' : '—');
+      const area =
+        /^src\/modules\/([^/]+)\//.exec(file)?.[1] ??
+        (file.startsWith('src/platform/') || file === 'src/app.ts' ? '(platform)' : '—');
       // the path as tests write it: a parameter is a literal or a template expression
-      const pattern = new RegExp(`['\`]${route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, "(?:[^'\`/?]+|\\$\\{[^}]+\\})")}(?:[?'\`])`);
+      const pattern = new RegExp(
+        `['\`]${route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, "(?:[^'\`/?]+|\\$\\{[^}]+\\})")}(?:[?'\`])`,
+      );
       const near = tests.filter(({ text }) => pattern.test(text));
-      const named = near.sort((a, b) => Number(relative(b.file).includes(`/${area}/`)) - Number(relative(a.file).includes(`/${area}/`))).slice(0, 2);
-      rows.push({ section, cells: [section, `\`${id}\``, `${method.toUpperCase()} ${route}`, area, file, named.length ? named.map(({ file: test }) => relative(test)).join(', ') : '—'] });
+      const named = near
+        .sort((a, b) => Number(relative(b.file).includes(`/${area}/`)) - Number(relative(a.file).includes(`/${area}/`)))
+        .slice(0, 2);
+      rows.push({
+        section,
+        cells: [
+          section,
+          `\`${id}\``,
+          `${method.toUpperCase()} ${route}`,
+          area,
+          file,
+          named.length ? named.map(({ file: test }) => relative(test)).join(', ') : '—',
+        ],
+      });
     }
   }
   rows.sort((a, b) => compareSections(a.section, b.section) || a.cells[2].localeCompare(b.cells[2]));
@@ -79,6 +102,7 @@ export function withTable(markdown: string, table: string): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const table = await architectureTable();
-  if (process.argv.includes('--write')) fs.writeFileSync(ARCHITECTURE_FILE, withTable(fs.readFileSync(ARCHITECTURE_FILE, 'utf8'), table));
+  if (process.argv.includes('--write'))
+    fs.writeFileSync(ARCHITECTURE_FILE, withTable(fs.readFileSync(ARCHITECTURE_FILE, 'utf8'), table));
   else process.stdout.write(`${table}\n`);
 }

@@ -23,17 +23,35 @@ function hashed(bytes) {
 /** Builds into `outDir` (default dist/widget); answers the manifest. */
 export async function buildWidget(outDir = path.join(root, 'dist', 'widget')) {
   const esbuild = await import('esbuild');
-  const common = { bundle: true, minify: true, write: false, target: ['es2020'], loader: { '.css': 'text' }, legalComments: 'none', absWorkingDir: root };
+  const common = {
+    bundle: true,
+    minify: true,
+    write: false,
+    target: ['es2020'],
+    loader: { '.css': 'text' },
+    legalComments: 'none',
+    absWorkingDir: root,
+  };
   const map = await esbuild.build({ ...common, entryPoints: [path.join(root, 'widget/src/map.ts')], format: 'esm' });
   const mapBytes = Buffer.from(map.outputFiles[0].contents);
   const mapHash = hashed(mapBytes);
   const mapFile = `widget-map.${mapHash.short}.js`;
-  const core = await esbuild.build({ ...common, entryPoints: [path.join(root, 'widget/src/index.ts')], format: 'iife', define: { MAP_FILE: JSON.stringify(mapFile) } });
+  const core = await esbuild.build({
+    ...common,
+    entryPoints: [path.join(root, 'widget/src/index.ts')],
+    format: 'iife',
+    define: { MAP_FILE: JSON.stringify(mapFile) },
+  });
   const coreBytes = Buffer.from(core.outputFiles[0].contents);
   const coreHash = hashed(coreBytes);
   const coreFile = `widget.${coreHash.short}.js`;
   // the widget era's SafeRouteCartWidget, our widget inside (a page loads one or the other)
-  const compat = await esbuild.build({ ...common, entryPoints: [path.join(root, 'widget/src/compat.ts')], format: 'iife', define: { MAP_FILE: JSON.stringify(mapFile) } });
+  const compat = await esbuild.build({
+    ...common,
+    entryPoints: [path.join(root, 'widget/src/compat.ts')],
+    format: 'iife',
+    define: { MAP_FILE: JSON.stringify(mapFile) },
+  });
   const compatBytes = Buffer.from(compat.outputFiles[0].contents);
   const compatHash = hashed(compatBytes);
   const compatFile = `saferoute-compat.${compatHash.short}.js`;
@@ -48,7 +66,12 @@ export async function buildWidget(outDir = path.join(root, 'dist', 'widget')) {
   const manifest = {
     widget: { file: coreFile, integrity: coreHash.integrity, bytes: coreHash.bytes, gzipBytes: coreHash.gzipBytes },
     map: { file: mapFile, integrity: mapHash.integrity, bytes: mapHash.bytes, gzipBytes: mapHash.gzipBytes },
-    compat: { file: compatFile, integrity: compatHash.integrity, bytes: compatHash.bytes, gzipBytes: compatHash.gzipBytes },
+    compat: {
+      file: compatFile,
+      integrity: compatHash.integrity,
+      bytes: compatHash.bytes,
+      gzipBytes: compatHash.gzipBytes,
+    },
   };
   fs.writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -15,7 +15,12 @@ export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 export async function publishedDocument(publicUrl = DEFAULT_PUBLIC_URL): Promise<Record<string, unknown>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-openapi-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', DATA_DIR: dataDir, PUBLIC_URL: publicUrl });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: 'sqlite::memory:',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: publicUrl,
+  });
   const runtime = await startRuntime(config, { secret: 'openapi-document-only-openapi-document-only' });
   try {
     const app = await buildApp({ config, database: runtime.database, services: runtime.services });

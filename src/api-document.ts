@@ -28,7 +28,12 @@ const OPERATIONS: Record<string, OperationDoc> = {};
 
 export const API_DOCUMENT_PLAN: DocumentPlan = {
   operations: OPERATIONS,
-  schemas: { Error: ErrorBody, ErrorCode: ErrorCodeSchema, Created, ...Object.assign({}, ...MODULES.map((area) => area.schemas ?? {})) },
+  schemas: {
+    Error: ErrorBody,
+    ErrorCode: ErrorCodeSchema,
+    Created,
+    ...Object.assign({}, ...MODULES.map((area) => area.schemas ?? {})),
+  },
   everyCall: [SHOP_ID_HEADER],
   everyPost: [IDEMPOTENCY_KEY_HEADER],
   // DESIGN.md section 5
@@ -36,20 +41,34 @@ export const API_DOCUMENT_PLAN: DocumentPlan = {
     '400': 'Bad input: errors[] names each field ({field, message}).',
     '401': 'No token, or a token that is unknown, revoked or expired.',
     '403': 'A shop API key reaching outside its shop.',
-    '404': "Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}).",
-    '409': 'Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running.',
+    '404':
+      'Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}).',
+    '409':
+      'Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running.',
     '413': 'The body is too large.',
     '422': 'A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows).',
     '503': 'The service is stopping or its database does not answer: retry later.',
   },
   everyResponseHeaders: {
-    'x-log-id': { description: 'The log id of this request: quote it to support (also logId in error bodies).', schema: { type: 'string' } },
-    'x-request-id': { description: "The caller's X-Request-Id when it is a safe token (letters, digits, ._:=+/-, up to 128), else the log id.", schema: { type: 'string' } },
+    'x-log-id': {
+      description: 'The log id of this request: quote it to support (also logId in error bodies).',
+      schema: { type: 'string' },
+    },
+    'x-request-id': {
+      description:
+        "The caller's X-Request-Id when it is a safe token (letters, digits, ._:=+/-, up to 128), else the log id.",
+      schema: { type: 'string' },
+    },
   },
-  everyV2Response: { '429': 'Too many requests for this token (or address) this minute: retry after the Retry-After header.' },
+  everyV2Response: {
+    '429': 'Too many requests for this token (or address) this minute: retry after the Retry-After header.',
+  },
   tags: [
     { name: 'Service', description: 'Health, readiness, version and metrics of the process (extensions).' },
-    { name: 'Files', description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).' },
+    {
+      name: 'Files',
+      description: 'Generated files (labels, acts, reports) behind the signed URLs the API answers (extension).',
+    },
     ...MODULES.flatMap((area) => area.tags ?? []),
   ],
 };

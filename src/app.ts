@@ -8,7 +8,14 @@ import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
 import { installAuthentication } from './platform/auth.js';
 import { fileRoutes } from './platform/file-routes.js';
-import { answerClientError, answerFrameworkError, installHttpConventions, MAX_PARAM_LENGTH, parseQueryString, type App } from './platform/http.js';
+import {
+  answerClientError,
+  answerFrameworkError,
+  installHttpConventions,
+  MAX_PARAM_LENGTH,
+  parseQueryString,
+  type App,
+} from './platform/http.js';
 import { installIdempotency } from './platform/idempotency.js';
 import { collectOperation, openapiTransforms } from './platform/openapi.js';
 import { API_DOCUMENT_PLAN } from './api-document.js';
@@ -35,7 +42,10 @@ const INFO_ENABLED = new Set(['info', 'debug', 'trace']);
 /** One log line per request (at info), the incoming line only at debug. */
 class RequestLogController extends LogController {
   constructor() {
-    super({ requestIdLogLabel: 'logId', disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready' });
+    super({
+      requestIdLogLabel: 'logId',
+      disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready',
+    });
   }
 
   override incomingRequest(request: FastifyRequest): void {
@@ -44,7 +54,12 @@ class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!error && !INFO_ENABLED.has(reply.log.level)) return;
-    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
@@ -52,7 +67,11 @@ class RequestLogController extends LogController {
 
 export async function buildApp({ config, database, services, logStream }: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], ...(logStream ? { stream: logStream } : {}) },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(logStream ? { stream: logStream } : {}),
+    },
     logController: new RequestLogController(),
     // A caller's X-Request-Id (when safe) becomes the log id, so its traces and ours meet.
     genReqId: requestIdOf,
@@ -67,7 +86,9 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
 
   app.setValidatorCompiler(({ schema, httpPart, method }) => {
     // PATCH bodies: an absent field keeps its value, so an empty one means "make it empty".
-    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, { partial: method === 'PATCH' });
+    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, {
+      partial: method === 'PATCH',
+    });
     return (data: unknown) => {
       try {
         return { value: validator.parse(data) };
@@ -84,9 +105,16 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   installHttpConventions(app);
   installRequestIdEcho(app);
   installRequestMetrics(app, services.metrics);
-  await installCors(app, config.corsOrigins, AREAS.flatMap((area) => (area.cors ? [area.cors()] : [])));
+  await installCors(
+    app,
+    config.corsOrigins,
+    AREAS.flatMap((area) => (area.cors ? [area.cors()] : [])),
+  );
   await installSessions(app, { csrfKey: services.sessionCsrfKey, secure: config.publicUrl.startsWith('https:') });
-  await installRateLimits(app, { perMinute: config.rateLimitPerMinute, loginPerMinute: config.loginRateLimitPerMinute });
+  await installRateLimits(app, {
+    perMinute: config.rateLimitPerMinute,
+    loginPerMinute: config.loginRateLimitPerMinute,
+  });
   installAuthentication(app, services.tokens);
   for (const area of AREAS) area.requestHooks?.(app, context);
   installIdempotency(app, database);
@@ -123,18 +151,39 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
 
   installVersionRoute(app, config, API_VERSION);
   metricsRoute(app, services.metrics, config.metricsToken);
-  app.get('/health', { config: { public: true }, schema: { operation: { id: 'getHealth' }, tags: ['Service'], summary: 'The process is alive', security: [] } }, async () => ({ status: 'ok' }));
-  app.get('/ready', { config: { public: true }, schema: { operation: { id: 'getReadiness' }, tags: ['Service'], summary: 'The database answers', security: [] } }, async (request, reply) => {
-    try {
-      await database.ping();
-      return { status: 'ready' };
-    } catch (error) {
-      request.log.warn({ err: error }, 'database not reachable');
-      return reply.code(503).send({ code: 'not_ready', message: 'The database does not answer.', errors: [], logId: request.id });
-    }
-  });
+  app.get(
+    '/health',
+    {
+      config: { public: true },
+      schema: { operation: { id: 'getHealth' }, tags: ['Service'], summary: 'The process is alive', security: [] },
+    },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/ready',
+    {
+      config: { public: true },
+      schema: { operation: { id: 'getReadiness' }, tags: ['Service'], summary: 'The database answers', security: [] },
+    },
+    async (request, reply) => {
+      try {
+        await database.ping();
+        return { status: 'ready' };
+      } catch (error) {
+        request.log.warn({ err: error }, 'database not reachable');
+        return reply
+          .code(503)
+          .send({ code: 'not_ready', message: 'The database does not answer.', errors: [], logId: request.id });
+      }
+    },
+  );
 
-  fileRoutes(app, services.files, async (name) => (await services.analyticalReports.isPendingFile(name)) || (await services.documents.isPendingFile(name)));
+  fileRoutes(
+    app,
+    services.files,
+    async (name) =>
+      (await services.analyticalReports.isPendingFile(name)) || (await services.documents.isPendingFile(name)),
+  );
   for (const area of AREAS) await area.routes?.(app, context);
   services.contractCompanies.useLogger(app.log);
   app.addHook('onClose', async () => services.contractCompanies.shutdown());

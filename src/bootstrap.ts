@@ -14,11 +14,21 @@ import { shareAcrossProcesses } from './platform/cache.js';
 import { underStartLock } from './platform/db/start-lock.js';
 
 /** Opens the database and applies migrations (one process at a time: underStartLock). */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>, schema?: string): Promise<Database> {
-  const database = createDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, schema, sqliteSynchronous: config.sqliteSynchronous });
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>,
+  schema?: string,
+): Promise<Database> {
+  const database = createDatabase({
+    url: config.databaseUrl,
+    poolMax: config.databasePoolMax,
+    schema,
+    sqliteSynchronous: config.sqliteSynchronous,
+  });
   try {
     // the history in platform/db/migrations, then each area's own (modules/<area>/migrations)
-    await underStartLock(database, () => migrateToLatest(database, [...MIGRATIONS, ...AREAS.flatMap((area) => area.migrations ?? [])]));
+    await underStartLock(database, () =>
+      migrateToLatest(database, [...MIGRATIONS, ...AREAS.flatMap((area) => area.migrations ?? [])]),
+    );
   } catch (error) {
     await database.close();
     throw error;
@@ -31,9 +41,15 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'databas
  * starting together take turns (underStartLock): the first writes, the others find the
  * version current and write nothing.
  */
-export async function importReferenceData(database: Database, services: Services, options: { force?: boolean } = {}): Promise<void> {
+export async function importReferenceData(
+  database: Database,
+  services: Services,
+  options: { force?: boolean } = {},
+): Promise<void> {
   await underStartLock(database, async () => {
-    await services.warehouses.importFulfilmentWarehouses(readDataFile<FulfilmentWarehouseRecord[]>('fulfilment-warehouses.json'));
+    await services.warehouses.importFulfilmentWarehouses(
+      readDataFile<FulfilmentWarehouseRecord[]>('fulfilment-warehouses.json'),
+    );
     // localities, delivery companies and their points: in memory always, in the database when their version changed
     await services.reference.load(options.force === true);
   });
@@ -43,7 +59,10 @@ export async function importReferenceData(database: Database, services: Services
  * The instance secret: SECRET_KEY, else a key kept in DATA_DIR/secret.key (created on the
  * first start). Several processes sharing one PostgreSQL must share SECRET_KEY.
  */
-export function loadSecret(config: Pick<Config, 'secretKey' | 'dataDir'>): { secret: string; createdFile: string | null } {
+export function loadSecret(config: Pick<Config, 'secretKey' | 'dataDir'>): {
+  secret: string;
+  createdFile: string | null;
+} {
   if (config.secretKey) return { secret: config.secretKey, createdFile: null };
   const file = path.join(config.dataDir, 'secret.key');
   if (fs.existsSync(file)) return { secret: fs.readFileSync(file, 'utf8').trim(), createdFile: null };
@@ -59,13 +78,20 @@ export interface Runtime {
 }
 
 /** Database, migrations, services and reference data: everything but HTTP. */
-export async function startRuntime(config: Config, options: { schema?: string; secret?: string } = {}): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  options: { schema?: string; secret?: string } = {},
+): Promise<Runtime> {
   const database = await openDatabase(config, options.schema);
   const secret = options.secret ?? loadSecret(config).secret;
   const services = createServices({ config, database, secretBox: new SecretBox(secret) });
   if (database.messages) {
     // other processes may write the same database: they tell us, we tell them
-    await shareAcrossProcesses(services.readCache, database.messages, (error) => process.emitWarning(`A read cache invalidation could not be sent to other processes: ${(error as Error).message}`));
+    await shareAcrossProcesses(services.readCache, database.messages, (error) =>
+      process.emitWarning(
+        `A read cache invalidation could not be sent to other processes: ${(error as Error).message}`,
+      ),
+    );
   }
   await importReferenceData(database, services);
   return { database, services };

@@ -179,7 +179,10 @@ export function isMailAddress(value: string): boolean {
 
 /** CORS_ORIGINS: `*`, or comma-separated origins as browsers send them (scheme, host, port; no path). */
 function readCorsOrigins(env: Env, problems: string[]): string[] {
-  const items = (env.CORS_ORIGINS ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const items = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (items.includes('*')) return ['*'];
   const origins: string[] = [];
   for (const item of items) {
@@ -187,11 +190,18 @@ function readCorsOrigins(env: Env, problems: string[]): string[] {
     try {
       const url = new URL(item);
       // A browser's Origin header is exactly scheme://host[:port]: anything more would never match.
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === item.replace(/\/$/, '').toLowerCase()) origin = url.origin;
+      if (
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.origin === item.replace(/\/$/, '').toLowerCase()
+      )
+        origin = url.origin;
     } catch {
       // reported below
     }
-    if (origin === null) problems.push(`CORS_ORIGINS must be * or comma-separated origins such as https://shop.example or http://localhost:3000 (no path), got "${item}"`);
+    if (origin === null)
+      problems.push(
+        `CORS_ORIGINS must be * or comma-separated origins such as https://shop.example or http://localhost:3000 (no path), got "${item}"`,
+      );
     else origins.push(origin);
   }
   return origins;
@@ -203,11 +213,17 @@ function readTileTemplate(env: Env, problems: string[]): string | null {
   if (!raw) return null;
   try {
     const url = new URL(raw.replaceAll('{', '%7B').replaceAll('}', '%7D'));
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && ['{z}', '{x}', '{y}'].every((part) => raw.includes(part))) return raw;
+    if (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      ['{z}', '{x}', '{y}'].every((part) => raw.includes(part))
+    )
+      return raw;
   } catch {
     // reported below
   }
-  problems.push(`APP_MAP_TILES must be an http(s) URL template with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png, got "${raw}"`);
+  problems.push(
+    `APP_MAP_TILES must be an http(s) URL template with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png, got "${raw}"`,
+  );
   return null;
 }
 
@@ -240,24 +256,30 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`DATABASE_URL is not a valid postgres:// URL`);
     }
   } else if (databaseUrl.startsWith('sqlite:')) {
-    if (databaseUrl.length <= 'sqlite:'.length) problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/service.db');
+    if (databaseUrl.length <= 'sqlite:'.length)
+      problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/service.db');
   } else if (databaseUrl.startsWith('file:') || databaseUrl.startsWith('/') || databaseUrl.startsWith('.')) {
     databaseUrl = `sqlite:${databaseUrl.replace(/^file:/, '')}`;
   } else {
-    problems.push(`DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${databaseUrl.split(':')[0]}:..."`);
+    problems.push(
+      `DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${databaseUrl.split(':')[0]}:..."`,
+    );
   }
 
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
 
   const timeZone = env.TIME_ZONE?.trim() || 'Europe/Moscow';
-  if (!isValidTimeZone(timeZone)) problems.push(`TIME_ZONE must be an IANA time zone such as Europe/Moscow, got "${timeZone}"`);
+  if (!isValidTimeZone(timeZone))
+    problems.push(`TIME_ZONE must be an IANA time zone such as Europe/Moscow, got "${timeZone}"`);
 
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const publicUrl = (env.PUBLIC_URL?.trim() || `http://${displayHost}:${port}`).replace(/\/+$/, '');
   try {
     const parsed = new URL(publicUrl);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push('PUBLIC_URL must be an http:// or https:// URL');
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      problems.push('PUBLIC_URL must be an http:// or https:// URL');
   } catch {
     problems.push(`PUBLIC_URL must be an absolute URL such as https://delivery.example.com, got "${publicUrl}"`);
   }
@@ -273,7 +295,8 @@ export function loadConfig(env: Env = process.env): Config {
     } catch {
       // reported below without the value: it may hold a password
     }
-    if (!parsed || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname) problems.push('SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://mail.example.com:587');
+    if (!parsed || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname)
+      problems.push('SMTP_URL must be an smtp:// or smtps:// URL with a host, e.g. smtp://mail.example.com:587');
   }
   let mailDomain = 'localhost';
   try {
@@ -282,16 +305,26 @@ export function loadConfig(env: Env = process.env): Config {
     // PUBLIC_URL is reported above
   }
   const mailFrom = env.MAIL_FROM?.trim() || `Delivery service <noreply@${mailDomain}>`;
-  if (!isMailAddress(mailFrom)) problems.push(`MAIL_FROM must be an e-mail address such as noreply@example.com or "Shop <noreply@example.com>", got "${mailFrom}"`);
+  if (!isMailAddress(mailFrom))
+    problems.push(
+      `MAIL_FROM must be an e-mail address such as noreply@example.com or "Shop <noreply@example.com>", got "${mailFrom}"`,
+    );
 
   const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full') as SqliteSynchronous;
-  if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) problems.push(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${env.SQLITE_SYNCHRONOUS}"`);
-  const fileStore = (env.FILE_STORE?.trim().toLowerCase() || (databaseKind === 'postgres' ? 'database' : 'local')) as FileStoreKind;
-  if (!FILE_STORES.includes(fileStore)) problems.push(`FILE_STORE must be one of ${FILE_STORES.join(', ')}, got "${env.FILE_STORE}"`);
+  if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous))
+    problems.push(
+      `SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${env.SQLITE_SYNCHRONOUS}"`,
+    );
+  const fileStore = (env.FILE_STORE?.trim().toLowerCase() ||
+    (databaseKind === 'postgres' ? 'database' : 'local')) as FileStoreKind;
+  if (!FILE_STORES.includes(fileStore))
+    problems.push(`FILE_STORE must be one of ${FILE_STORES.join(', ')}, got "${env.FILE_STORE}"`);
   const billingPeriod = (env.BILLING_PERIOD?.trim().toLowerCase() || 'month') as BillingPeriodKind;
-  if (!BILLING_PERIODS.includes(billingPeriod)) problems.push(`BILLING_PERIOD must be one of ${BILLING_PERIODS.join(', ')}, got "${env.BILLING_PERIOD}"`);
+  if (!BILLING_PERIODS.includes(billingPeriod))
+    problems.push(`BILLING_PERIOD must be one of ${BILLING_PERIODS.join(', ')}, got "${env.BILLING_PERIOD}"`);
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
-  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters long, without spaces');
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken)))
+    problems.push('METRICS_TOKEN must be at least 16 characters long, without spaces');
 
   const config: Config = {
     port,
@@ -331,7 +364,12 @@ export function loadConfig(env: Env = process.env): Config {
     widgetRateLimitPerMinute: readInteger(env, 'WIDGET_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000, problems),
     metricsToken,
     marketplaceOzonUrl: readHttpUrl(env, 'MARKETPLACE_OZON_URL', 'https://api-seller.ozon.ru', problems),
-    marketplaceWildberriesUrl: readHttpUrl(env, 'MARKETPLACE_WILDBERRIES_URL', 'https://marketplace-api.wildberries.ru', problems),
+    marketplaceWildberriesUrl: readHttpUrl(
+      env,
+      'MARKETPLACE_WILDBERRIES_URL',
+      'https://marketplace-api.wildberries.ru',
+      problems,
+    ),
     marketplaceYandexUrl: readHttpUrl(env, 'MARKETPLACE_YANDEX_URL', 'https://api.partner.market.yandex.ru', problems),
     marketplacePollSeconds: readInteger(env, 'MARKETPLACE_POLL_SECONDS', 300, 0, 86400, problems),
     marketplaceSandboxOrderSeconds: readInteger(env, 'MARKETPLACE_SANDBOX_ORDER_SECONDS', 60, 0, 86400, problems),
@@ -339,9 +377,24 @@ export function loadConfig(env: Env = process.env): Config {
     carrierCdekTestUrl: readHttpUrl(env, 'CARRIER_CDEK_TEST_URL', 'https://api.edu.cdek.ru/v2', problems),
     carrierBoxberryUrl: readHttpUrl(env, 'CARRIER_BOXBERRY_URL', 'https://api.boxberry.ru/json.php', problems),
     carrierRussianPostUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_URL', 'https://otpravka-api.pochta.ru', problems),
-    carrierRussianPostTrackingUrl: readHttpUrl(env, 'CARRIER_RUSSIAN_POST_TRACKING_URL', 'https://tracking.russianpost.ru/rtm34', problems),
-    carrierYandexDeliveryUrl: readHttpUrl(env, 'CARRIER_YANDEX_DELIVERY_URL', 'https://b2b-authproxy.taxi.yandex.net', problems),
-    carrierYandexDeliveryTestUrl: readHttpUrl(env, 'CARRIER_YANDEX_DELIVERY_TEST_URL', 'https://b2b.taxi.tst.yandex.net', problems),
+    carrierRussianPostTrackingUrl: readHttpUrl(
+      env,
+      'CARRIER_RUSSIAN_POST_TRACKING_URL',
+      'https://tracking.russianpost.ru/rtm34',
+      problems,
+    ),
+    carrierYandexDeliveryUrl: readHttpUrl(
+      env,
+      'CARRIER_YANDEX_DELIVERY_URL',
+      'https://b2b-authproxy.taxi.yandex.net',
+      problems,
+    ),
+    carrierYandexDeliveryTestUrl: readHttpUrl(
+      env,
+      'CARRIER_YANDEX_DELIVERY_TEST_URL',
+      'https://b2b.taxi.tst.yandex.net',
+      problems,
+    ),
     carrierTimeoutMs: readInteger(env, 'CARRIER_TIMEOUT_MS', 10_000, 100, 120_000, problems),
     carrierPointsImportHours: readInteger(env, 'CARRIER_POINTS_IMPORT_HOURS', 24, 0, 24 * 30, problems),
     webhookRetryFirstSeconds: readInteger(env, 'WEBHOOK_RETRY_FIRST_SECONDS', 10, 1, 86400, problems),

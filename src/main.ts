@@ -33,7 +33,9 @@ const USAGE = [
   '  migrate                                    apply database migrations and load reference data',
   '  reference import                           re-import the reference data shipped in data/',
   // the areas' commands, from their module definitions
-  ...AREAS.flatMap((area) => Object.values(area.commands ?? {}).flatMap((areaCommand) => areaCommand.usage.map((line) => `  ${line}`))),
+  ...AREAS.flatMap((area) =>
+    Object.values(area.commands ?? {}).flatMap((areaCommand) => areaCommand.usage.map((line) => `  ${line}`)),
+  ),
 ].join('\n');
 
 const UsageError = CommandUsageError;
@@ -56,25 +58,41 @@ async function serve(config: Config): Promise<void> {
   const runtime = await startRuntime(config);
   const app = await buildApp({ config, database: runtime.database, services: runtime.services });
   const context: AreaContext = { ...runtime.services, config };
-  if (createdFile) app.log.warn({ file: createdFile }, 'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).');
+  if (createdFile)
+    app.log.warn(
+      { file: createdFile },
+      'Created a new instance secret. Back it up; processes sharing this database must share it (or set SECRET_KEY).',
+    );
 
   if (runtime.services.files instanceof DatabaseFileStore) {
     // files this process kept in DATA_DIR before FILE_STORE became `database`: moved in, so every process serves them
     runtime.services.files
       .adoptLocalFiles()
       .then((adopted) => adopted > 0 && app.log.info({ adopted }, 'moved files from DATA_DIR/files into the database'))
-      .catch((error: unknown) => app.log.error({ err: error }, 'moving files from DATA_DIR/files into the database failed'));
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'moving files from DATA_DIR/files into the database failed'),
+      );
   }
 
-  const maintenance = setInterval(() => {
-    purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'idempotency key purge failed'));
-    runtime.services.files.purgeExpired().catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
-    // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
-    for (const area of AREAS) {
-      for (const [work, run] of Object.entries(area.hourly?.(context) ?? {})) run().catch((error: unknown) => app.log.error({ err: error, area: area.area }, `${work} failed`));
-    }
-    runtime.services.jobs.purgeFinished(FINISHED_JOBS_KEPT_MS).catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
-  }, 60 * 60 * 1000);
+  const maintenance = setInterval(
+    () => {
+      purgeExpiredIdempotencyKeys(runtime.database.db).catch((error: unknown) =>
+        app.log.error({ err: error }, 'idempotency key purge failed'),
+      );
+      runtime.services.files
+        .purgeExpired()
+        .catch((error: unknown) => app.log.error({ err: error }, 'expired file purge failed'));
+      // finished jobs stay a week for whoever looks into a failure; the notification dispatch alone leaves ~17,000 a day
+      for (const area of AREAS) {
+        for (const [work, run] of Object.entries(area.hourly?.(context) ?? {}))
+          run().catch((error: unknown) => app.log.error({ err: error, area: area.area }, `${work} failed`));
+      }
+      runtime.services.jobs
+        .purgeFinished(FINISHED_JOBS_KEPT_MS)
+        .catch((error: unknown) => app.log.error({ err: error }, 'finished job purge failed'));
+    },
+    60 * 60 * 1000,
+  );
   maintenance.unref();
 
   // Background work of this process: every area's jobs and recurring jobs, then its work beside the server.
@@ -94,13 +112,24 @@ async function serve(config: Config): Promise<void> {
     clearInterval(maintenance);
     // Whatever hangs (a database that does not answer): the process still ends.
     setTimeout(() => {
-      app.log.error({ graceSeconds: config.shutdownGraceSeconds }, 'shutdown did not finish in the grace period and a little more; exiting');
+      app.log.error(
+        { graceSeconds: config.shutdownGraceSeconds },
+        'shutdown did not finish in the grace period and a little more; exiting',
+      );
       process.exit(1);
     }, graceMs + 5000).unref();
     try {
       // requests and jobs drain side by side, within the same grace period
-      const [http] = await Promise.all([closeWithin(app, graceMs), worker.stop(graceMs), ...background.map((work) => work.stop(graceMs))]);
-      if (http.cut) app.log.warn({ graceSeconds: config.shutdownGraceSeconds }, 'requests still under way at the end of the grace period were cut');
+      const [http] = await Promise.all([
+        closeWithin(app, graceMs),
+        worker.stop(graceMs),
+        ...background.map((work) => work.stop(graceMs)),
+      ]);
+      if (http.cut)
+        app.log.warn(
+          { graceSeconds: config.shutdownGraceSeconds },
+          'requests still under way at the end of the grace period were cut',
+        );
       await runtime.database.close();
       process.exit(0);
     } catch (error) {
@@ -122,7 +151,11 @@ async function serve(config: Config): Promise<void> {
 
 async function createFirstAccount(runtime: Runtime, config: Config): Promise<void> {
   // processes starting together on an empty database make one account between them
-  const created = await underStartLock(runtime.database, async () => ((await runtime.services.accounts.hasAnyAccount()) ? null : runtime.services.accounts.createAccount({ name: 'Default account' })));
+  const created = await underStartLock(runtime.database, async () =>
+    (await runtime.services.accounts.hasAnyAccount())
+      ? null
+      : runtime.services.accounts.createAccount({ name: 'Default account' }),
+  );
   if (created) {
     process.stdout.write(
       [

@@ -58,7 +58,13 @@ import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
 import { marketplaceAdapters } from './marketplaces/registry.js';
 import { AnalyticalReportService } from './modules/reports/analytical-service.js';
 import { BillingService } from './modules/reports/billing-service.js';
-import { DeliveryCharges, FulfilmentCharges, PickupCharges, StorageCharges, type BillingRates } from './modules/reports/charges.js';
+import {
+  DeliveryCharges,
+  FulfilmentCharges,
+  PickupCharges,
+  StorageCharges,
+  type BillingRates,
+} from './modules/reports/charges.js';
 import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
@@ -151,7 +157,46 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Pick<Config, 'timeZone' | 'loginTokenDays' | 'authCacheSeconds' | 'calculatorCacheSeconds' | 'dataDir' | 'publicUrl' | 'fileTtlDays' | 'fileStore' | 'simulationStepSeconds' | 'trackingPollSeconds' | 'smtpUrl' | 'mailFrom' | 'fulfilmentAcceptSeconds' | 'pickupSimulationSeconds' | 'marketplaceOzonUrl' | 'marketplaceWildberriesUrl' | 'marketplaceYandexUrl' | 'marketplacePollSeconds' | 'marketplaceSandboxOrderSeconds' | 'billingPeriod' | 'reportSyncRows' | 'stickerSyncLabels' | 'carrierCdekUrl' | 'carrierCdekTestUrl' | 'carrierBoxberryUrl' | 'carrierRussianPostUrl' | 'carrierRussianPostTrackingUrl' | 'carrierYandexDeliveryUrl' | 'carrierYandexDeliveryTestUrl' | 'carrierTimeoutMs' | 'carrierPointsImportHours' | 'webhookRetryFirstSeconds' | 'webhookRetryMaxSeconds' | 'webhookDisableAfterHours' | 'webhookAllowPrivateTargets' | 'webhookTimeoutSeconds' | 'webhookSecretGraceHours'>;
+  config: Pick<
+    Config,
+    | 'timeZone'
+    | 'loginTokenDays'
+    | 'authCacheSeconds'
+    | 'calculatorCacheSeconds'
+    | 'dataDir'
+    | 'publicUrl'
+    | 'fileTtlDays'
+    | 'fileStore'
+    | 'simulationStepSeconds'
+    | 'trackingPollSeconds'
+    | 'smtpUrl'
+    | 'mailFrom'
+    | 'fulfilmentAcceptSeconds'
+    | 'pickupSimulationSeconds'
+    | 'marketplaceOzonUrl'
+    | 'marketplaceWildberriesUrl'
+    | 'marketplaceYandexUrl'
+    | 'marketplacePollSeconds'
+    | 'marketplaceSandboxOrderSeconds'
+    | 'billingPeriod'
+    | 'reportSyncRows'
+    | 'stickerSyncLabels'
+    | 'carrierCdekUrl'
+    | 'carrierCdekTestUrl'
+    | 'carrierBoxberryUrl'
+    | 'carrierRussianPostUrl'
+    | 'carrierRussianPostTrackingUrl'
+    | 'carrierYandexDeliveryUrl'
+    | 'carrierYandexDeliveryTestUrl'
+    | 'carrierTimeoutMs'
+    | 'carrierPointsImportHours'
+    | 'webhookRetryFirstSeconds'
+    | 'webhookRetryMaxSeconds'
+    | 'webhookDisableAfterHours'
+    | 'webhookAllowPrivateTargets'
+    | 'webhookTimeoutSeconds'
+    | 'webhookSecretGraceHours'
+  >;
   database: Database;
   secretBox: SecretBox;
 }
@@ -160,14 +205,25 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const db = database.db;
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
-  const readCache = new AccountReadCache(true, database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {});
+  const readCache = new AccountReadCache(
+    true,
+    database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {},
+  );
   const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
   const countries = new CountryDirectory();
   const accountStore = new AccountStore(db);
-  const accounts = new AccountService(accountStore, { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays });
+  const accounts = new AccountService(accountStore, {
+    timeZone: config.timeZone,
+    loginTokenDays: config.loginTokenDays,
+  });
   const employees = new EmployeeService(accountStore, accounts, tokens);
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
-  const reference = new ReferenceData(new ReferenceStore(db), { publicUrl: config.publicUrl, dataDir: config.dataDir, trackingLink: (parcel) => trackingLinks.url(parcel), accountCompanies: () => carrierIntegrations });
+  const reference = new ReferenceData(new ReferenceStore(db), {
+    publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
+    trackingLink: (parcel) => trackingLinks.url(parcel),
+    accountCompanies: () => carrierIntegrations,
+  });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
@@ -184,31 +240,81 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays };
   const localFiles = new LocalFileStore(fileCatalog, { ...fileOptions, directory: path.join(config.dataDir, 'files') });
   // several processes on one PostgreSQL must serve each other's files: the database holds them (FILE_STORE)
-  const files = config.fileStore === 'database' ? new DatabaseFileStore(fileCatalog, db, fileOptions, localFiles) : localFiles;
+  const files =
+    config.fileStore === 'database' ? new DatabaseFileStore(fileCatalog, db, fileOptions, localFiles) : localFiles;
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const jobs = new JobQueue(db, database.kind);
   const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
   const contractCompanies = new ContractCompanies(
-    { cdek: config.carrierCdekUrl, cdekTest: config.carrierCdekTestUrl, boxberry: config.carrierBoxberryUrl, russianPost: config.carrierRussianPostUrl, russianPostTracking: config.carrierRussianPostTrackingUrl, yandexDelivery: config.carrierYandexDeliveryUrl, yandexDeliveryTest: config.carrierYandexDeliveryTestUrl },
+    {
+      cdek: config.carrierCdekUrl,
+      cdekTest: config.carrierCdekTestUrl,
+      boxberry: config.carrierBoxberryUrl,
+      russianPost: config.carrierRussianPostUrl,
+      russianPostTracking: config.carrierRussianPostTrackingUrl,
+      yandexDelivery: config.carrierYandexDeliveryUrl,
+      yandexDeliveryTest: config.carrierYandexDeliveryTestUrl,
+    },
     { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
     metrics,
   );
-  const carrierIntegrations: CarrierIntegrationService = new CarrierIntegrationService(new CarrierIntegrationStore(db), contractCompanies, reference.registry, secretBox, config.publicUrl);
-  const carrierPoints = new CarrierPointImport(carrierIntegrations, contractCompanies, reference, jobs, config.carrierPointsImportHours);
+  const carrierIntegrations: CarrierIntegrationService = new CarrierIntegrationService(
+    new CarrierIntegrationStore(db),
+    contractCompanies,
+    reference.registry,
+    secretBox,
+    config.publicUrl,
+  );
+  const carrierPoints = new CarrierPointImport(
+    carrierIntegrations,
+    contractCompanies,
+    reference,
+    jobs,
+    config.carrierPointsImportHours,
+  );
   carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
-  const calculator = new CalculatorService(reference, widgetSettings, { cacheSeconds: config.calculatorCacheSeconds, kits, observer: metrics, ownMethods: deliveryMethods });
+  const calculator = new CalculatorService(reference, widgetSettings, {
+    cacheSeconds: config.calculatorCacheSeconds,
+    kits,
+    observer: metrics,
+    ownMethods: deliveryMethods,
+  });
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
-  const orders = new OrderService(orderStore, shops, products, calculator, reference, orderStatuses, jobs, readCache, stock, deliveryMethods);
-  const tracking = new TrackingService(orderStore, orders, reference, jobs, {
-    simulationStepSeconds: config.simulationStepSeconds,
-    pollSeconds: config.trackingPollSeconds,
-    secret: secretBox.derive('carrier-push'),
-  }, accounts, pickupCollection(warehouses));
-  const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, { publicUrl: config.publicUrl, secret: secretBox.derive('carrier-webhooks') });
-  carrierIntegrations.onConnected((companyId, accountId, trx) => carrierWebhooks.queueSubscription(accountId, companyId, trx));
+  const orders = new OrderService(
+    orderStore,
+    shops,
+    products,
+    calculator,
+    reference,
+    orderStatuses,
+    jobs,
+    readCache,
+    stock,
+    deliveryMethods,
+  );
+  const tracking = new TrackingService(
+    orderStore,
+    orders,
+    reference,
+    jobs,
+    {
+      simulationStepSeconds: config.simulationStepSeconds,
+      pollSeconds: config.trackingPollSeconds,
+      secret: secretBox.derive('carrier-push'),
+    },
+    accounts,
+    pickupCollection(warehouses),
+  );
+  const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, {
+    publicUrl: config.publicUrl,
+    secret: secretBox.derive('carrier-webhooks'),
+  });
+  carrierIntegrations.onConnected((companyId, accountId, trx) =>
+    carrierWebhooks.queueSubscription(accountId, companyId, trx),
+  );
   carrierIntegrations.onDisconnected(carrierWebhooks);
   const contractDriverOf = async (accountId: number, companyId: number) => {
     const driver = (await reference.registry.companyOf(accountId, companyId))?.driver;
@@ -216,18 +322,54 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   };
   const companyLabels = {
     printsOwn: async (accountId: number, companyId: number) => (await contractDriverOf(accountId, companyId)) !== null,
-    label: async (accountId: number, companyId: number, trackNumber: string, signal: AbortSignal) => (await contractDriverOf(accountId, companyId))?.label(trackNumber, signal) ?? null,
+    label: async (accountId: number, companyId: number, trackNumber: string, signal: AbortSignal) =>
+      (await contractDriverOf(accountId, companyId))?.label(trackNumber, signal) ?? null,
   };
-  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes, companyLabels, jobs, { syncLabels: config.stickerSyncLabels });
+  const documents = new DocumentService(new DocumentStore(db), orders, warehouses, files, boxes, companyLabels, jobs, {
+    syncLabels: config.stickerSyncLabels,
+  });
   const events = new EventService(new EventStore(db, database.kind), jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
-  const notifications = new NotificationService(new NotificationStore(db), events, shops, accounts, orders, orderStatuses, jobs, mailer, { dispatchSeconds: 5 });
-  const supplies = new SupplyService(new SupplyStore(db), stock, products, warehouses, shops, accounts, files, orders, jobs, { acceptSeconds: config.fulfilmentAcceptSeconds });
+  const notifications = new NotificationService(
+    new NotificationStore(db),
+    events,
+    shops,
+    accounts,
+    orders,
+    orderStatuses,
+    jobs,
+    mailer,
+    { dispatchSeconds: 5 },
+  );
+  const supplies = new SupplyService(
+    new SupplyStore(db),
+    stock,
+    products,
+    warehouses,
+    shops,
+    accounts,
+    files,
+    orders,
+    jobs,
+    { acceptSeconds: config.fulfilmentAcceptSeconds },
+  );
   const movementReport = new MovementReportService(stock.store, products, warehouses, shops, files);
-  const pickups = new PickupService(new PickupStore(db), warehouses, shops, deliveryCompanies, reference, orders, tracking, accounts, files, jobs, {
-    simulationSeconds: config.pickupSimulationSeconds,
-    pollSeconds: config.trackingPollSeconds || 300,
-  });
+  const pickups = new PickupService(
+    new PickupStore(db),
+    warehouses,
+    shops,
+    deliveryCompanies,
+    reference,
+    orders,
+    tracking,
+    accounts,
+    files,
+    jobs,
+    {
+      simulationSeconds: config.pickupSimulationSeconds,
+      pollSeconds: config.trackingPollSeconds || 300,
+    },
+  );
   const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
   const adapters = marketplaceAdapters({
     ozonUrl: config.marketplaceOzonUrl,
@@ -235,28 +377,108 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     yandexMarketUrl: config.marketplaceYandexUrl,
     sandboxOrderSeconds: config.marketplaceSandboxOrderSeconds,
   });
-  const integratedWithWarehouses = async () => new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
-  const marketplaces = new MarketplaceService(new IntegrationStore(db), marketplaceDirectory, adapters, shops, secretBox, integratedWithWarehouses, config.publicUrl);
-  const marketplaceOrders = new MarketplaceOrderService(new MarketplaceOrderStore(db), marketplaces, products, jobs, stock, { pollSeconds: config.marketplacePollSeconds });
+  const integratedWithWarehouses = async () =>
+    new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
+  const marketplaces = new MarketplaceService(
+    new IntegrationStore(db),
+    marketplaceDirectory,
+    adapters,
+    shops,
+    secretBox,
+    integratedWithWarehouses,
+    config.publicUrl,
+  );
+  const marketplaceOrders = new MarketplaceOrderService(
+    new MarketplaceOrderStore(db),
+    marketplaces,
+    products,
+    jobs,
+    stock,
+    { pollSeconds: config.marketplacePollSeconds },
+  );
   const reportStore = new ReportStore(db, database.kind);
   const rates = readDataFile<BillingRates>('billing.json');
-  const fulfilmentNames = async (id: number) => (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
-  const billing = new BillingService(reportStore, files, accounts, orders, jobs, { period: config.billingPeriod, rates }, [
-    new DeliveryCharges(orders),
-    new FulfilmentCharges(stock, rates.fulfilment),
-    new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames),
-    new PickupCharges(pickups),
-  ]);
+  const fulfilmentNames = async (id: number) =>
+    (await warehouses.fulfilmentWarehouses()).find((warehouse) => warehouse.id === id)?.name ?? `Склад ${id}`;
+  const billing = new BillingService(
+    reportStore,
+    files,
+    accounts,
+    orders,
+    jobs,
+    { period: config.billingPeriod, rates },
+    [
+      new DeliveryCharges(orders),
+      new FulfilmentCharges(stock, rates.fulfilment),
+      new StorageCharges(stock, rates.storage, dayEndsOf, fulfilmentNames),
+      new PickupCharges(pickups),
+    ],
+  );
   const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
-  const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, { syncRows: config.reportSyncRows });
-  const webhooks = new WebhookService(new WebhookStore(db), events, shops, accounts, orders, notifications, jobs, secretBox, {
-    retryFirstSeconds: config.webhookRetryFirstSeconds,
-    retryMaxSeconds: config.webhookRetryMaxSeconds,
-    disableAfterHours: config.webhookDisableAfterHours,
-    allowPrivateTargets: config.webhookAllowPrivateTargets,
-    timeoutMs: config.webhookTimeoutSeconds * 1000,
-    secretGraceHours: config.webhookSecretGraceHours,
-  }, stock);
+  const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, {
+    syncRows: config.reportSyncRows,
+  });
+  const webhooks = new WebhookService(
+    new WebhookStore(db),
+    events,
+    shops,
+    accounts,
+    orders,
+    notifications,
+    jobs,
+    secretBox,
+    {
+      retryFirstSeconds: config.webhookRetryFirstSeconds,
+      retryMaxSeconds: config.webhookRetryMaxSeconds,
+      disableAfterHours: config.webhookDisableAfterHours,
+      allowPrivateTargets: config.webhookAllowPrivateTargets,
+      timeoutMs: config.webhookTimeoutSeconds * 1000,
+      secretGraceHours: config.webhookSecretGraceHours,
+    },
+    stock,
+  );
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
-  return { sessionCsrfKey: secretBox.derive('dashboard-csrf'), widget, sandbox, webhooks, carrierIntegrations, carrierPoints, carrierWebhooks, contractCompanies, deliveryMethods, billing, analyticalReports, marketplaces, marketplaceOrders, metrics, stock, supplies, pickups, movementReport, trackingPage, readCache, events, notifications, documents, files, tokens, accounts, employees, shops, warehouses, boxes, products, kits, orderStatuses, countries, reference, deliveryCompanies, widgetSettings, calculator, jobs, orders, tracking };
+  return {
+    sessionCsrfKey: secretBox.derive('dashboard-csrf'),
+    widget,
+    sandbox,
+    webhooks,
+    carrierIntegrations,
+    carrierPoints,
+    carrierWebhooks,
+    contractCompanies,
+    deliveryMethods,
+    billing,
+    analyticalReports,
+    marketplaces,
+    marketplaceOrders,
+    metrics,
+    stock,
+    supplies,
+    pickups,
+    movementReport,
+    trackingPage,
+    readCache,
+    events,
+    notifications,
+    documents,
+    files,
+    tokens,
+    accounts,
+    employees,
+    shops,
+    warehouses,
+    boxes,
+    products,
+    kits,
+    orderStatuses,
+    countries,
+    reference,
+    deliveryCompanies,
+    widgetSettings,
+    calculator,
+    jobs,
+    orders,
+    tracking,
+  };
 }

@@ -20,7 +20,10 @@ const aFile = path.join(scratch, 'a-file');
 fs.writeFileSync(aFile, 'not a directory');
 
 /** Runs `serve` until it exits, or until its stdout shows `until` (then it is stopped). */
-function serve(env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function serve(
+  env: Record<string, string>,
+  until?: RegExp,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
       env: { ...process.env, DATABASE_URL: '', SECRET_KEY: '', LOG_LEVEL: 'warn', PORT: '0', ...env },
@@ -58,25 +61,44 @@ describe('a start that cannot work', () => {
   it.concurrent('DATA_DIR that cannot be written', async () => {
     const dataDir = path.join(aFile, 'data');
     const result = await serve({ DATA_DIR: dataDir });
-    expectOneSentence(result, new RegExp(`^DATA_DIR ${dataDir} is not a directory this process can write \\(.*ENOTDIR.*\\): set DATA_DIR to one it can write\\.$`));
+    expectOneSentence(
+      result,
+      new RegExp(
+        `^DATA_DIR ${dataDir} is not a directory this process can write \\(.*ENOTDIR.*\\): set DATA_DIR to one it can write\\.$`,
+      ),
+    );
   });
 
   it.concurrent('PostgreSQL server that refuses the connection; the password is not shown', async () => {
     const port = await closedPort();
-    const result = await serve({ DATA_DIR: path.join(scratch, 'pg-refused'), DATABASE_URL: `postgres://shop:s3cret-pass@127.0.0.1:${port}/delivery` });
-    expectOneSentence(result, new RegExp(`^Cannot use the database of DATABASE_URL \\(the PostgreSQL server 127\\.0\\.0\\.1:${port}, database delivery\\): .*ECONNREFUSED.*\\.$`));
+    const result = await serve({
+      DATA_DIR: path.join(scratch, 'pg-refused'),
+      DATABASE_URL: `postgres://shop:s3cret-pass@127.0.0.1:${port}/delivery`,
+    });
+    expectOneSentence(
+      result,
+      new RegExp(
+        `^Cannot use the database of DATABASE_URL \\(the PostgreSQL server 127\\.0\\.0\\.1:${port}, database delivery\\): .*ECONNREFUSED.*\\.$`,
+      ),
+    );
     expect(result.stderr).not.toContain('s3cret-pass');
   });
 
   it.concurrent('SQLite file that cannot be created', async () => {
     const file = path.join(aFile, 'service.db');
     const result = await serve({ DATA_DIR: path.join(scratch, 'sqlite-bad-path'), DATABASE_URL: `sqlite:${file}` });
-    expectOneSentence(result, new RegExp(`^Cannot use the database of DATABASE_URL \\(the SQLite file ${file}\\): .*(ENOTDIR|EEXIST).*\\.$`));
+    expectOneSentence(
+      result,
+      new RegExp(`^Cannot use the database of DATABASE_URL \\(the SQLite file ${file}\\): .*(ENOTDIR|EEXIST).*\\.$`),
+    );
   });
 
   it.concurrent('SQLite file that is not a database', async () => {
     const result = await serve({ DATA_DIR: path.join(scratch, 'sqlite-not-db'), DATABASE_URL: `sqlite:${aFile}` });
-    expectOneSentence(result, /^Cannot use the database of DATABASE_URL \(the SQLite file .*\): file is not a database\.$/);
+    expectOneSentence(
+      result,
+      /^Cannot use the database of DATABASE_URL \(the SQLite file .*\): file is not a database\.$/,
+    );
   });
 
   it.concurrent('port already in use', async () => {
@@ -86,10 +108,18 @@ describe('a start that cannot work', () => {
     try {
       const dataDir = path.join(scratch, 'port-in-use');
       const result = await serve({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
-      expectOneSentence(result, new RegExp(`^Port ${port} on 127\\.0\\.0\\.1 is already in use: stop the process that holds it or set PORT to another port\\.$`));
+      expectOneSentence(
+        result,
+        new RegExp(
+          `^Port ${port} on 127\\.0\\.0\\.1 is already in use: stop the process that holds it or set PORT to another port\\.$`,
+        ),
+      );
       // the first account is made only once the port is ours: its token is shown by the start that works
       expect(result.stdout).not.toContain('First start');
-      const next = await serve({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }, /curl -H "Authorization: Bearer acc_\S+"/);
+      const next = await serve(
+        { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' },
+        /curl -H "Authorization: Bearer acc_\S+"/,
+      );
       expect(next.stdout).toMatch(/First start: created account 1\. Its API token is shown only now:\n\n {3}acc_\S+/);
     } finally {
       holder.close();
@@ -99,8 +129,12 @@ describe('a start that cannot work', () => {
 
 describe('describeDatabase', () => {
   it('names the server and database without the password', () => {
-    expect(describeDatabase('postgres://user:secret@db.example.com:6543/shop%20db')).toBe('the PostgreSQL server db.example.com:6543, database shop db');
+    expect(describeDatabase('postgres://user:secret@db.example.com:6543/shop%20db')).toBe(
+      'the PostgreSQL server db.example.com:6543, database shop db',
+    );
     expect(describeDatabase('postgresql://db.example.com')).toBe('the PostgreSQL server db.example.com:5432');
-    expect(describeDatabase('sqlite:/var/lib/delivery/service.db')).toBe('the SQLite file /var/lib/delivery/service.db');
+    expect(describeDatabase('sqlite:/var/lib/delivery/service.db')).toBe(
+      'the SQLite file /var/lib/delivery/service.db',
+    );
   });
 });

@@ -18,7 +18,9 @@ const DATABASE_ANSWER_MS = 10_000;
 /** The first line of an error's message, without its final period. */
 function reason(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? '').trim().replace(/\.$/, '') || ((error as { code?: string }).code ?? 'unknown error');
+  return (
+    (text.split('\n')[0] ?? '').trim().replace(/\.$/, '') || ((error as { code?: string }).code ?? 'unknown error')
+  );
 }
 
 /** Where DATABASE_URL points, without its password. */
@@ -42,7 +44,9 @@ export function ensureWritableDataDir(dataDir: string): void {
     fs.writeFileSync(probe, '');
     fs.rmSync(probe);
   } catch (error) {
-    throw new StartupError(`DATA_DIR ${dataDir} is not a directory this process can write (${reason(error)}): set DATA_DIR to one it can write.`);
+    throw new StartupError(
+      `DATA_DIR ${dataDir} is not a directory this process can write (${reason(error)}): set DATA_DIR to one it can write.`,
+    );
   }
 }
 
@@ -62,7 +66,9 @@ export async function ensureDatabaseAnswers(config: Pick<Config, 'databaseUrl'>)
   } catch (error) {
     // a connection still hanging is not waited for: the process ends on this error
     void database?.close().catch(() => undefined);
-    throw new StartupError(`Cannot use the database of DATABASE_URL (${describeDatabase(config.databaseUrl)}): ${reason(error)}.`);
+    throw new StartupError(
+      `Cannot use the database of DATABASE_URL (${describeDatabase(config.databaseUrl)}): ${reason(error)}.`,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -73,12 +79,18 @@ export async function ensureDatabaseAnswers(config: Pick<Config, 'databaseUrl'>)
 export function listenProblem(error: unknown, at: Pick<Config, 'host' | 'port'>): StartupError | null {
   switch ((error as { code?: string }).code) {
     case 'EADDRINUSE':
-      return new StartupError(`Port ${at.port} on ${at.host} is already in use: stop the process that holds it or set PORT to another port.`);
+      return new StartupError(
+        `Port ${at.port} on ${at.host} is already in use: stop the process that holds it or set PORT to another port.`,
+      );
     case 'EACCES':
-      return new StartupError(`This process may not listen on port ${at.port} on ${at.host} (ports below 1024 need privileges): set PORT to a higher port.`);
+      return new StartupError(
+        `This process may not listen on port ${at.port} on ${at.host} (ports below 1024 need privileges): set PORT to a higher port.`,
+      );
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return new StartupError(`HOST ${at.host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all.`);
+      return new StartupError(
+        `HOST ${at.host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all.`,
+      );
     default:
       return null;
   }

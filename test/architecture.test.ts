@@ -18,13 +18,19 @@ const PLATFORM_SERVICES = ['readCache', 'tokens', 'files', 'jobs', 'metrics', 's
 describe('ARCHITECTURE.md', () => {
   it('holds the current section → module → file → test table', async () => {
     const current = fs.readFileSync(ARCHITECTURE_FILE, 'utf8');
-    expect(current === withTable(current, await architectureTable()), 'ARCHITECTURE.md is stale: npm run docs:architecture').toBe(true);
+    expect(
+      current === withTable(current, await architectureTable()),
+      'ARCHITECTURE.md is stale: npm run docs:architecture',
+    ).toBe(true);
   }, 60_000);
 });
 
 describe('the module definitions', () => {
   it('name every folder of src/modules once', () => {
-    const folders = fs.readdirSync(path.resolve(import.meta.dirname, '../src/modules'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = fs
+      .readdirSync(path.resolve(import.meta.dirname, '../src/modules'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(AREAS.map((area) => area.area).sort()).toEqual(folders.sort());
   });
 
@@ -43,8 +49,14 @@ describe('the module definitions', () => {
     const names = new Set(AREAS.map((area) => area.area));
     const migrations = new Set(MIGRATIONS.map((migration) => migration.name));
     for (const area of AREAS) {
-      expect(area.dependsOn.filter((other) => !names.has(other)), area.area).toEqual([]);
-      expect(area.migrationHistory.filter((name) => !migrations.has(name)), area.area).toEqual([]);
+      expect(
+        area.dependsOn.filter((other) => !names.has(other)),
+        area.area,
+      ).toEqual([]);
+      expect(
+        area.migrationHistory.filter((name) => !migrations.has(name)),
+        area.area,
+      ).toEqual([]);
     }
   });
 });

@@ -15,7 +15,10 @@ import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from 
 
 type Schema = Record<string, unknown>;
 interface Document {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
   components: { schemas: Record<string, Schema> };
 }
 
@@ -46,7 +49,9 @@ function expectSerializerBytes(schema: Schema, sent: string, label: string): voi
     // the first difference with some context: whole answers are hundreds of kB
     let at = 0;
     while (at < sent.length && sent[at] === written[at]) at++;
-    expect.fail(`${label}: the schema's serializer writes ${JSON.stringify(written.slice(Math.max(0, at - 120), at + 120))}\nwhere the fast path sent ${JSON.stringify(sent.slice(Math.max(0, at - 120), at + 120))}`);
+    expect.fail(
+      `${label}: the schema's serializer writes ${JSON.stringify(written.slice(Math.max(0, at - 120), at + 120))}\nwhere the fast path sent ${JSON.stringify(sent.slice(Math.max(0, at - 120), at + 120))}`,
+    );
   }
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
@@ -54,11 +59,21 @@ function expectSerializerBytes(schema: Schema, sent: string, label: string): voi
   expect(validate(parsed), `${label}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
 }
 
-async function raw(method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+async function raw(
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const response = await t.app.inject({
     method,
     url,
-    headers: { authorization: `Bearer ${a.owner.token}`, 'shop-id': String(a.shopId), ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${a.owner.token}`,
+      'shop-id': String(a.shopId),
+      ...(payload ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     payload: payload ? JSON.stringify(payload) : undefined,
   });
   return { status: response.statusCode, body: response.body };
@@ -79,16 +94,50 @@ describe('orders: by id and pages, built from the stored documents', () => {
     await create({
       cmsId: 'KIND-2',
       delivery: { company: { id: 1 }, type: 2 },
-      deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '10', flat: '5' },
+      deliveryAddress: {
+        city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+        street: 'Невский проспект',
+        house: '10',
+        flat: '5',
+      },
       recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122', email: 'petr@example.com' },
       products: [
-        { name: 'Кружка "с цитатой"', vendorCode: 'MUG\\1', priceDeclared: 350.5, priceCod: 0, count: 2, weight: 0.4, dimensions: { width: 10, height: 10, length: 12 } },
-        { name: 'Носки', vendorCode: 'SOCK-1', priceDeclared: 200, priceCod: 250, count: 3, weight: 0.1, dimensions: { width: 10, height: 2, length: 20 } },
+        {
+          name: 'Кружка "с цитатой"',
+          vendorCode: 'MUG\\1',
+          priceDeclared: 350.5,
+          priceCod: 0,
+          count: 2,
+          weight: 0.4,
+          dimensions: { width: 10, height: 10, length: 12 },
+        },
+        {
+          name: 'Носки',
+          vendorCode: 'SOCK-1',
+          priceDeclared: 200,
+          priceCod: 250,
+          count: 3,
+          weight: 0.1,
+          dimensions: { width: 10, height: 2, length: 20 },
+        },
       ],
       comment: 'Позвонить за час\nдо приезда',
     });
     // without a shop's cash on delivery (prepaid)
-    await create({ cmsId: 'KIND-3', products: [{ name: 'Книга', vendorCode: 'BOOK-2', priceDeclared: 800, priceCod: 0, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }] });
+    await create({
+      cmsId: 'KIND-3',
+      products: [
+        {
+          name: 'Книга',
+          vendorCode: 'BOOK-2',
+          priceDeclared: 800,
+          priceCod: 0,
+          count: 1,
+          weight: 0.5,
+          dimensions: { width: 15, height: 4, length: 22 },
+        },
+      ],
+    });
     // prepared (13): registered with its company, a track number
     ids.push((await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'KIND-4' }))).id);
     // cancelled
@@ -109,7 +158,13 @@ describe('orders: by id and pages, built from the stored documents', () => {
     expect(statuses.size).toBeGreaterThanOrEqual(3);
 
     const page = published('/v2/orders', 'get', '200');
-    for (const url of ['/v2/orders?list=0&perPage=50', '/v2/orders?list=0&perPage=2&page=2', '/v2/orders?list=1&perPage=50', '/v2/orders?list=0&deliveryType=2', '/v2/orders?list=0&search=NOTHING-MATCHES']) {
+    for (const url of [
+      '/v2/orders?list=0&perPage=50',
+      '/v2/orders?list=0&perPage=2&page=2',
+      '/v2/orders?list=1&perPage=50',
+      '/v2/orders?list=0&deliveryType=2',
+      '/v2/orders?list=0&search=NOTHING-MATCHES',
+    ]) {
       const answer = await raw('GET', url);
       expect(answer.status).toBe(200);
       expectSerializerBytes(page, answer.body, url);
@@ -121,9 +176,15 @@ describe('the calculator: answers joined from pre-serialised parts', () => {
   const cargo = { weight: 1.2, dimensions: { width: 20, height: 15, length: 30 }, priceDeclared: 3000, priceCod: 3000 };
   const bodies: Array<[string, Record<string, unknown>]> = [
     ['a big city, every company, full points', { reception: { cityName: 'Москва' }, ...cargo }],
-    ['a big city, points by id only', { reception: { cityName: 'Санкт-Петербург' }, hidePointFullInfo: true, ...cargo }],
+    [
+      'a big city, points by id only',
+      { reception: { cityName: 'Санкт-Петербург' }, hidePointFullInfo: true, ...cargo },
+    ],
     ['a small town (far points)', { reception: { cityName: 'Удомля', region: 'Тверская область' }, ...cargo }],
-    ['courier only, services shown', { reception: { cityName: 'Санкт-Петербург' }, type: 2, services: [4, 6], ...cargo }],
+    [
+      'courier only, services shown',
+      { reception: { cityName: 'Санкт-Петербург' }, type: 2, services: [4, 6], ...cargo },
+    ],
     ['the cheapest only, prepaid', { reception: { cityName: 'Казань' }, onlyCheap: true, weight: 0.3 }],
     ['a place nobody delivers to', { reception: { cityName: 'Нет-такого-города' }, weight: 1 }],
   ];
@@ -134,7 +195,10 @@ describe('the calculator: answers joined from pre-serialised parts', () => {
     for (const [label, body] of bodies) {
       const answer = await raw('POST', '/v2/calculator', body);
       expect(answer.status, answer.body.slice(0, 300)).toBe(200);
-      points += (JSON.parse(answer.body) as { '1': Array<{ points?: unknown[] }> })['1'].reduce((sum, company) => sum + (company.points?.length ?? 0), 0);
+      points += (JSON.parse(answer.body) as { '1': Array<{ points?: unknown[] }> })['1'].reduce(
+        (sum, company) => sum + (company.points?.length ?? 0),
+        0,
+      );
       expectSerializerBytes(schema, answer.body, label);
     }
     expect(points).toBeGreaterThan(100);
@@ -142,8 +206,17 @@ describe('the calculator: answers joined from pre-serialised parts', () => {
 
   it('calculator/one: one company, or [] when it cannot deliver', async () => {
     const schema = published('/v2/calculator/one', 'post', '200');
-    for (const [type, companyId] of [['1', '1'], ['2', '1'], ['1', '999']]) {
-      const answer = await raw('POST', '/v2/calculator/one', { reception: { cityName: 'Санкт-Петербург' }, ...cargo }, { type, 'company-id': companyId });
+    for (const [type, companyId] of [
+      ['1', '1'],
+      ['2', '1'],
+      ['1', '999'],
+    ]) {
+      const answer = await raw(
+        'POST',
+        '/v2/calculator/one',
+        { reception: { cityName: 'Санкт-Петербург' }, ...cargo },
+        { type, 'company-id': companyId },
+      );
       expect(answer.status, answer.body.slice(0, 300)).toBe(200);
       expectSerializerBytes(schema, answer.body, `type ${type}, company ${companyId}`);
     }

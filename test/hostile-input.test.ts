@@ -26,14 +26,24 @@ function expectHouseError(response: ApiResponse, status: number): void {
   expect(response.status, response.text).toBe(status);
   const logId = response.headers['x-log-id'];
   expect(logId).toMatch(/^[0-9a-f]{32}$/);
-  expect(response.body).toEqual({ code: expect.any(String), message: expect.any(String), errors: expect.any(Array), logId });
+  expect(response.body).toEqual({
+    code: expect.any(String),
+    message: expect.any(String),
+    errors: expect.any(Array),
+    logId,
+  });
 }
 
 describe('an empty string for an optional field is "not given" (item 2)', () => {
   it('creates an order whose product has an empty producingCountry, form-encoded as WooCommerce sends it and as JSON', async () => {
     const body = orderBody(a, { cmsId: 'EMPTY-1' });
     const products = body.products as Array<Record<string, unknown>>;
-    const withEmpty = { ...body, products: [{ ...products[0], producingCountry: '', vat: '', barcode: '' }], clientDeliveryDate: '', pickup: { ...(body.pickup as object), date: '' } };
+    const withEmpty = {
+      ...body,
+      products: [{ ...products[0], producingCountry: '', vat: '', barcode: '' }],
+      clientDeliveryDate: '',
+      pickup: { ...(body.pickup as object), date: '' },
+    };
     const form = await owner.post('/v2/orders', withEmpty, { form: true });
     expect(form.status, form.text).toBe(201);
     expect(form.body.id).toEqual(expect.any(Number));
@@ -43,7 +53,8 @@ describe('an empty string for an optional field is "not given" (item 2)', () => 
       const order = (await owner.get(`/v2/orders/${id}`)).body;
       expect(order.products[0]).toMatchObject({ producingCountry: null, vat: null, barcode: null });
     }
-    const raw = `shopId=${a.shopId}&cmsId=EMPTY-2&products%5B0%5D%5Bname%5D=Tea&products%5B0%5D%5Bweight%5D=0.5&products%5B0%5D%5BproducingCountry%5D=` +
+    const raw =
+      `shopId=${a.shopId}&cmsId=EMPTY-2&products%5B0%5D%5Bname%5D=Tea&products%5B0%5D%5Bweight%5D=0.5&products%5B0%5D%5BproducingCountry%5D=` +
       `&deliveryAddress%5Bcity%5D%5BcountryCode%5D=RU&deliveryAddress%5Bcity%5D%5Bname%5D=${encodeURIComponent('Санкт-Петербург')}` +
       `&recipient%5BfullName%5D=Anna&recipient%5Bphone%5D=%2B79215556677&delivery%5Bcompany%5D%5Bid%5D=1&delivery%5Btype%5D=1&delivery%5Bpoint%5D%5Bid%5D=${a.pointId}`;
     expect((await owner.post('/v2/orders', raw, { form: true })).status).toBe(201);
@@ -51,7 +62,11 @@ describe('an empty string for an optional field is "not given" (item 2)', () => 
 
   it('still refuses an empty required field, and an empty PATCH value that cannot be emptied', async () => {
     const body = orderBody(a);
-    const refused = await owner.post('/v2/orders', { ...body, recipient: { fullName: '', phone: '+79215556677' }, deliveryAddress: { city: { countryCode: '', name: 'Санкт-Петербург' } } });
+    const refused = await owner.post('/v2/orders', {
+      ...body,
+      recipient: { fullName: '', phone: '+79215556677' },
+      deliveryAddress: { city: { countryCode: '', name: 'Санкт-Петербург' } },
+    });
     expectHouseError(refused, 400);
     expect(refused.body.errors).toEqual(
       expect.arrayContaining([
@@ -62,7 +77,11 @@ describe('an empty string for an optional field is "not given" (item 2)', () => 
     const product = (await owner.post('/v2/products', productBody({ vendorCode: 'EMPTY-P' }))).body.id as number;
     const patched = await owner.patch(`/v2/products/${product}`, { brand: '', producingCountry: '' });
     expect(patched.status, patched.text).toBe(204);
-    expect((await owner.get(`/v2/products/${product}`)).body).toMatchObject({ brand: null, producingCountry: null, name: 'Футболка красная' });
+    expect((await owner.get(`/v2/products/${product}`)).body).toMatchObject({
+      brand: null,
+      producingCountry: null,
+      name: 'Футболка красная',
+    });
     const emptied = await owner.patch(`/v2/products/${product}`, 'name=', { form: true });
     expectHouseError(emptied, 400);
     expect(emptied.body.errors).toEqual([{ field: 'name', message: 'must not be empty' }]);
@@ -91,14 +110,24 @@ interface SchemaNode {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema: SchemaNode }>; requestBody?: { content: Record<string, { schema: SchemaNode }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<{ in: string; name: string; schema: SchemaNode }>;
+        requestBody?: { content: Record<string, { schema: SchemaNode }> };
+      }
+    >
+  >;
 }
 
 /** Every number node of a request schema, with where it is. */
 function numberNodes(node: SchemaNode | undefined, at: string, found: Array<{ at: string; node: SchemaNode }>): void {
   if (!node || typeof node !== 'object') return;
   const types = Array.isArray(node.type) ? node.type : node.type ? [node.type] : [];
-  if ((types.includes('integer') || types.includes('number')) && node.enum === undefined && node.const === undefined) found.push({ at, node });
+  if ((types.includes('integer') || types.includes('number')) && node.enum === undefined && node.const === undefined)
+    found.push({ at, node });
   for (const [key, child] of Object.entries(node.properties ?? {})) numberNodes(child, `${at}.${key}`, found);
   numberNodes(node.items, `${at}[]`, found);
   for (const branch of node.anyOf ?? []) numberNodes(branch, at, found);
@@ -125,13 +154,22 @@ describe('every number a request carries is bounded (item 12)', () => {
     const found: Array<{ at: string; node: SchemaNode }> = [];
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        for (const parameter of operation.parameters ?? []) numberNodes(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.in}:${parameter.name}`, found);
-        numberNodes(operation.requestBody?.content['application/json']?.schema, `${method.toUpperCase()} ${path} body`, found);
+        for (const parameter of operation.parameters ?? [])
+          numberNodes(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.in}:${parameter.name}`, found);
+        numberNodes(
+          operation.requestBody?.content['application/json']?.schema,
+          `${method.toUpperCase()} ${path} body`,
+          found,
+        );
       }
     }
     expect(found.length).toBeGreaterThan(100);
     const unbounded = found
-      .filter(({ node }) => (node.minimum ?? node.exclusiveMinimum) === undefined || (node.maximum ?? node.exclusiveMaximum) === undefined)
+      .filter(
+        ({ node }) =>
+          (node.minimum ?? node.exclusiveMinimum) === undefined ||
+          (node.maximum ?? node.exclusiveMaximum) === undefined,
+      )
       .map(({ at }) => at);
     expect(unbounded).toEqual([]);
   });
@@ -147,23 +185,44 @@ describe('deep and large free-form JSON (item 13)', () => {
   it('refuses a body nested thousands of levels deep with a 400 before parsing it', async () => {
     const deep = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
     const send = (payload: string, url = '/v2/products') =>
-      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, payload });
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        payload,
+      });
     const body = JSON.stringify(productBody({ vendorCode: 'DEEP-1', bindings: ['HERE'] })).replace('"HERE"', deep);
     const response = await send(body);
     expect(response.statusCode, response.body).toBe(400);
-    expect(response.json()).toEqual({ code: 'json_too_deep', message: expect.any(String), errors: [], logId: response.headers['x-log-id'] });
-    const inString = await send(`{"name":"${'['.repeat(40)}","dimensions":{"width":1,"height":1,"length":1}}`, '/v2/boxes');
+    expect(response.json()).toEqual({
+      code: 'json_too_deep',
+      message: expect.any(String),
+      errors: [],
+      logId: response.headers['x-log-id'],
+    });
+    const inString = await send(
+      `{"name":"${'['.repeat(40)}","dimensions":{"width":1,"height":1,"length":1}}`,
+      '/v2/boxes',
+    );
     expect(inString.statusCode, 'brackets inside a string are text').toBe(201);
   });
 
   it('bounds each free-form value the API stores in depth and size, naming it', async () => {
-    const deep = await owner.post('/v2/products', productBody({ vendorCode: 'DEEP-2', bindings: [{ marketplaceId: 1, sku: 'a' }, nested(20)] }));
+    const deep = await owner.post(
+      '/v2/products',
+      productBody({ vendorCode: 'DEEP-2', bindings: [{ marketplaceId: 1, sku: 'a' }, nested(20)] }),
+    );
     expectHouseError(deep, 400);
     expect(deep.body.errors).toEqual([{ field: 'bindings[1]', message: expect.stringMatching(/levels deep/) }]);
-    const large = await owner.post('/v2/products', productBody({ vendorCode: 'DEEP-3', bindings: [{ marketplaceId: 1, sku: 'x'.repeat(20_000) }] }));
+    const large = await owner.post(
+      '/v2/products',
+      productBody({ vendorCode: 'DEEP-3', bindings: [{ marketplaceId: 1, sku: 'x'.repeat(20_000) }] }),
+    );
     expectHouseError(large, 400);
     expect(large.body.errors).toEqual([{ field: 'bindings[0]', message: expect.stringMatching(/characters long/) }]);
-    const form = await owner.post('/v2/products', `name=a&vendorCode=DEEP-4&bindings[0]${'[a]'.repeat(40)}=1`, { form: true });
+    const form = await owner.post('/v2/products', `name=a&vendorCode=DEEP-4&bindings[0]${'[a]'.repeat(40)}=1`, {
+      form: true,
+    });
     expectHouseError(form, 400);
     expect(form.body.errors).toEqual([{ field: 'bindings[0]', message: expect.stringMatching(/levels deep/) }]);
   });
@@ -174,14 +233,29 @@ describe('text that no database stores: NUL and lone surrogates (item 14)', () =
     const calls: Array<[() => Promise<ApiResponse>, string]> = [
       [() => t.client().post('/v2/auth/login', { email: 'a\u0000b', password: 'x' }), 'email'],
       [() => owner.post('/v2/boxes', boxBody({ name: 'Box\u0000' })), 'name'],
-      [() => owner.post('/v2/boxes', `name=Box%00&dimensions[width]=1&dimensions[height]=1&dimensions[length]=1`, { form: true }), 'name'],
+      [
+        () =>
+          owner.post('/v2/boxes', `name=Box%00&dimensions[width]=1&dimensions[height]=1&dimensions[length]=1`, {
+            form: true,
+          }),
+        'name',
+      ],
       [() => owner.get('/v2/boxes?name=a%00b'), 'name'],
       [() => owner.get('/v2/products?name=a%00b'), 'name'],
       [() => t.client().get('/files/a%00b.pdf'), 'name'],
       [() => owner.post('/v2/orders', orderBody(a, { cmsId: '\ud800' })), 'cmsId'],
-      [() => owner.post('/v2/products', productBody({ vendorCode: 'SURROGATE', barcodes: ['46012\udc00'] })), 'barcodes[0]'],
-      [() => owner.post('/v2/products', productBody({ vendorCode: 'NUL-BINDING', bindings: [{ sku: 'a\u0000' }] })), 'bindings[0].sku'],
-      [() => owner.post('/v2/products', productBody({ vendorCode: 'KEY-BINDING', bindings: [{ ['s\ud83d']: 1 }] })), 'bindings[0]'],
+      [
+        () => owner.post('/v2/products', productBody({ vendorCode: 'SURROGATE', barcodes: ['46012\udc00'] })),
+        'barcodes[0]',
+      ],
+      [
+        () => owner.post('/v2/products', productBody({ vendorCode: 'NUL-BINDING', bindings: [{ sku: 'a\u0000' }] })),
+        'bindings[0].sku',
+      ],
+      [
+        () => owner.post('/v2/products', productBody({ vendorCode: 'KEY-BINDING', bindings: [{ ['s\ud83d']: 1 }] })),
+        'bindings[0]',
+      ],
     ];
     for (const [call, field] of calls) {
       const response = await call();
@@ -215,7 +289,9 @@ describe('answers Fastify gives itself follow the house conventions (item 15)', 
       await own.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = own.app.server.address() as AddressInfo;
       const answer = await new Promise<string>((resolve, reject) => {
-        const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /v2/boxes HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write('GET /v2/boxes HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+        );
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
         socket.on('close', () => resolve(text));
@@ -224,7 +300,12 @@ describe('answers Fastify gives itself follow the house conventions (item 15)', 
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       const logId = /x-log-id: ([0-9a-f]{32})/.exec(answer)?.[1];
       expect(logId).toBeDefined();
-      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ code: 'bad_request', message: expect.any(String), errors: [], logId });
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        code: 'bad_request',
+        message: expect.any(String),
+        errors: [],
+        logId,
+      });
     } finally {
       await own.close();
     }
@@ -245,6 +326,11 @@ describe('answers Fastify gives itself follow the house conventions (item 15)', 
     port = (own.app.server.address() as AddressInfo).port;
     await own.close();
     expect(during?.status).toBe(503);
-    expect(during?.body).toEqual({ code: 'shutting_down', message: expect.any(String), errors: [], logId: during?.logId });
+    expect(during?.body).toEqual({
+      code: 'shutting_down',
+      message: expect.any(String),
+      errors: [],
+      logId: during?.logId,
+    });
   });
 });

@@ -17,7 +17,6 @@ import { seededRandom } from '../src/platform/seeded-random.js';
 /** Fixed, so CI repeats the same requests; `HOSTILE_SEED=n` explores other ones locally. */
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261123);
 
-
 interface SchemaNode {
   type?: string | string[];
   properties?: Record<string, SchemaNode>;
@@ -80,8 +79,12 @@ function sample(node: SchemaNode, depth = 0): unknown {
     }
     return result;
   }
-  if (type === 'array') return node.items ? Array.from({ length: Math.max(1, node.minItems ?? 1) }, () => sample(node.items as SchemaNode, depth + 1)) : [];
-  if (type === 'integer' || type === 'number') return Math.max(1, node.minimum ?? (node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : 1));
+  if (type === 'array')
+    return node.items
+      ? Array.from({ length: Math.max(1, node.minItems ?? 1) }, () => sample(node.items as SchemaNode, depth + 1))
+      : [];
+  if (type === 'integer' || type === 'number')
+    return Math.max(1, node.minimum ?? (node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : 1));
   if (type === 'boolean') return false;
   if (type === 'string') {
     if (node.format === 'date') return '2026-12-01';
@@ -132,7 +135,13 @@ function edgeValues(node: SchemaNode): unknown[] {
   }
   if (types.includes('string') && !concrete.pattern && !concrete.format && !concrete.enum) {
     const length = Math.min(concrete.maxLength ?? 10_000, 10_000);
-    return ['я'.repeat(length), '🍵'.repeat(Math.floor(length / 2)), ' '.repeat(length), "'; drop table orders; --", '%_\\'];
+    return [
+      'я'.repeat(length),
+      '🍵'.repeat(Math.floor(length / 2)),
+      ' '.repeat(length),
+      "'; drop table orders; --",
+      '%_\\',
+    ];
   }
   return [];
 }
@@ -175,7 +184,10 @@ const JSON_VALUES: Array<{ name: string; value: () => unknown }> = [
   { name: 'nested 12 levels', value: () => nested(6) },
   { name: 'over-long string', value: () => 'я'.repeat(100_000) },
   { name: 'string of 2^31 digits', value: () => '2147483648' },
-  { name: 'proto key', value: () => JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}}') as unknown },
+  {
+    name: 'proto key',
+    value: () => JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}}') as unknown,
+  },
 ];
 
 /** Hostile values of a query or form field, as they appear in the URL or body text. */
@@ -194,7 +206,22 @@ const TEXT_VALUES: Array<{ name: string; text: (name: string) => string }> = [
   { name: 'null word', text: (name) => `${name}=null` },
 ];
 
-const PATH_VALUES = ['0', '-1', '1.5', 'abc', '1e3', '9007199254740991', '9007199254740992', '99999999999999999999', '%00', '%ZZ', '%ED%A0%80', 'x'.repeat(600), '%2e%2e', ' 1'];
+const PATH_VALUES = [
+  '0',
+  '-1',
+  '1.5',
+  'abc',
+  '1e3',
+  '9007199254740991',
+  '9007199254740992',
+  '99999999999999999999',
+  '%00',
+  '%ZZ',
+  '%ED%A0%80',
+  'x'.repeat(600),
+  '%2e%2e',
+  ' 1',
+];
 
 const WHOLE_BODIES: Array<{ name: string; payload: string; type: string }> = [
   { name: 'JSON nested 40 levels', payload: JSON.stringify(nested(20)), type: 'application/json' },
@@ -260,7 +287,9 @@ function knownBody(method: string, path: string): unknown {
 
 /** A real id for `{id}` of a path, so the baseline request reaches the service. */
 function idFor(path: string): string {
-  const area = Object.keys(ids).find((name) => path.includes(`/${name}/`) || path.includes(`/${name === 'orders' ? 'reservation' : name}`));
+  const area = Object.keys(ids).find(
+    (name) => path.includes(`/${name}/`) || path.includes(`/${name === 'orders' ? 'reservation' : name}`),
+  );
   return String(area ? ids[area] : 1);
 }
 
@@ -277,38 +306,82 @@ function buildRequests(random: () => number): HostileRequest[] {
       const baseHeaders: Record<string, string> = { authorization: `Bearer ${a.owner.token}` };
       for (const header of headerParams) if (header.required) baseHeaders[header.name] = 'secret';
       const pathWith = (values: Record<string, string> = {}) =>
-        path.replace(/\{(\w+)\}/g, (_all, name: string) => values[name] ?? (name === 'name' ? 'abc.pdf' : name === 'id' ? idFor(path) : '1'));
+        path.replace(
+          /\{(\w+)\}/g,
+          (_all, name: string) => values[name] ?? (name === 'name' ? 'abc.pdf' : name === 'id' ? idFor(path) : '1'),
+        );
       const baseQuery = queryParams
         .filter((parameter) => parameter.required)
         .map((parameter) => `${parameter.name}=${encodeURIComponent(String(sample(parameter.schema)))}`)
         .join('&');
       const url = (pathPart: string, query: string) => (query ? `${pathPart}?${query}` : pathPart);
       const body = bodySchema ? (knownBody(method, path) ?? sample(bodySchema)) : undefined;
-      const json = (value: unknown) => ({ payload: JSON.stringify(value), headers: { ...baseHeaders, 'content-type': 'application/json' } });
+      const json = (value: unknown) => ({
+        payload: JSON.stringify(value),
+        headers: { ...baseHeaders, 'content-type': 'application/json' },
+      });
       const name = `${method.toUpperCase()} ${path}`;
       const upper = method.toUpperCase();
 
-      requests.push({ method: upper, url: url(pathWith(), baseQuery), ...(body === undefined ? { headers: baseHeaders } : json(body)), what: `${name}: plausible request` });
+      requests.push({
+        method: upper,
+        url: url(pathWith(), baseQuery),
+        ...(body === undefined ? { headers: baseHeaders } : json(body)),
+        what: `${name}: plausible request`,
+      });
       for (const parameter of pathParams) {
         const value = pick(PATH_VALUES);
-        requests.push({ method: upper, url: url(pathWith({ [parameter.name]: value }), baseQuery), ...(body === undefined ? { headers: baseHeaders } : json(body)), what: `${name}: path ${parameter.name}=${value.slice(0, 20)}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith({ [parameter.name]: value }), baseQuery),
+          ...(body === undefined ? { headers: baseHeaders } : json(body)),
+          what: `${name}: path ${parameter.name}=${value.slice(0, 20)}`,
+        });
       }
       const withQuery = (parameter: Parameter, text: string) =>
-        [baseQuery.split('&').filter((part) => !part.startsWith(`${parameter.name}=`)).join('&'), text].filter((part) => part !== '').join('&');
+        [
+          baseQuery
+            .split('&')
+            .filter((part) => !part.startsWith(`${parameter.name}=`))
+            .join('&'),
+          text,
+        ]
+          .filter((part) => part !== '')
+          .join('&');
       for (let round = 0; round < Math.min(3, queryParams.length); round += 1) {
         const parameter = pick(queryParams);
         const value = pick(TEXT_VALUES);
-        requests.push({ method: upper, url: url(pathWith(), withQuery(parameter, value.text(parameter.name))), ...(body === undefined ? { headers: baseHeaders } : json(body)), what: `${name}: query ${parameter.name} ${value.name}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith(), withQuery(parameter, value.text(parameter.name))),
+          ...(body === undefined ? { headers: baseHeaders } : json(body)),
+          what: `${name}: query ${parameter.name} ${value.name}`,
+        });
       }
       const edgedQuery = queryParams.filter((parameter) => edgeValues(parameter.schema).length > 0);
       if (edgedQuery.length > 0) {
         const parameter = pick(edgedQuery);
         const value = String(pick(edgeValues(parameter.schema)));
-        requests.push({ method: upper, url: url(pathWith(), withQuery(parameter, `${parameter.name}=${encodeURIComponent(value)}`)), ...(body === undefined ? { headers: baseHeaders } : json(body)), what: `${name}: query ${parameter.name} edge ${value.slice(0, 20)}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith(), withQuery(parameter, `${parameter.name}=${encodeURIComponent(value)}`)),
+          ...(body === undefined ? { headers: baseHeaders } : json(body)),
+          what: `${name}: query ${parameter.name} edge ${value.slice(0, 20)}`,
+        });
       }
       for (const header of headerParams) {
         const value = pick(['', 'abc', '99999999999999999999', '-1', '1.5', 'x'.repeat(5000)]);
-        requests.push({ method: upper, url: url(pathWith(), baseQuery), ...(body === undefined ? { headers: { ...baseHeaders, [header.name]: value } } : { payload: JSON.stringify(body), headers: { ...baseHeaders, 'content-type': 'application/json', [header.name]: value } }), what: `${name}: header ${header.name}=${value.slice(0, 20)}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith(), baseQuery),
+          ...(body === undefined
+            ? { headers: { ...baseHeaders, [header.name]: value } }
+            : {
+                payload: JSON.stringify(body),
+                headers: { ...baseHeaders, 'content-type': 'application/json', [header.name]: value },
+              }),
+          what: `${name}: header ${header.name}=${value.slice(0, 20)}`,
+        });
       }
       if (!bodySchema) continue;
       const fields: Field[] = [];
@@ -316,23 +389,45 @@ function buildRequests(random: () => number): HostileRequest[] {
       for (let round = 0; round < 5 && fields.length > 0; round += 1) {
         const field = pick(fields);
         const value = pick(JSON_VALUES);
-        requests.push({ method: upper, url: url(pathWith(), baseQuery), ...json(setAt(body, field.path, value.value())), what: `${name}: JSON ${field.path.join('.')} ${value.name}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith(), baseQuery),
+          ...json(setAt(body, field.path, value.value())),
+          what: `${name}: JSON ${field.path.join('.')} ${value.name}`,
+        });
       }
       const edged = fields.filter((field) => edgeValues(field.node).length > 0);
       for (let round = 0; round < 2 && edged.length > 0; round += 1) {
         const field = pick(edged);
         const value = pick(edgeValues(field.node));
-        requests.push({ method: upper, url: url(pathWith(), baseQuery), ...json(setAt(body, field.path, value)), what: `${name}: JSON ${field.path.join('.')} edge ${String(value).slice(0, 20)}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith(), baseQuery),
+          ...json(setAt(body, field.path, value)),
+          what: `${name}: JSON ${field.path.join('.')} edge ${String(value).slice(0, 20)}`,
+        });
       }
       for (let round = 0; round < 2 && fields.length > 0; round += 1) {
         const field = pick(fields).path;
         const value = pick(TEXT_VALUES);
         const key = field.map((part, index) => (index === 0 ? String(part) : `[${part}]`)).join('');
         const payload = [phpForm(body), value.text(key)].filter((part) => part !== '').join('&');
-        requests.push({ method: upper, url: url(pathWith(), baseQuery), payload, headers: { ...baseHeaders, 'content-type': 'application/x-www-form-urlencoded' }, what: `${name}: form ${key} ${value.name}` });
+        requests.push({
+          method: upper,
+          url: url(pathWith(), baseQuery),
+          payload,
+          headers: { ...baseHeaders, 'content-type': 'application/x-www-form-urlencoded' },
+          what: `${name}: form ${key} ${value.name}`,
+        });
       }
       const whole = pick(WHOLE_BODIES);
-      requests.push({ method: upper, url: url(pathWith(), baseQuery), payload: whole.payload, headers: { ...baseHeaders, 'content-type': whole.type }, what: `${name}: body ${whole.name}` });
+      requests.push({
+        method: upper,
+        url: url(pathWith(), baseQuery),
+        payload: whole.payload,
+        headers: { ...baseHeaders, 'content-type': whole.type },
+        what: `${name}: body ${whole.name}`,
+      });
     }
   }
   return requests;
@@ -347,15 +442,22 @@ describe('hostile input over every operation of the OpenAPI document', () => {
     const failures: string[] = [];
     const statuses: Record<number, number> = {};
     for (const request of requests) {
-      const response = await t.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload });
-      const logId = response.headers["x-log-id"];
+      const response = await t.app.inject({
+        method: request.method as 'GET',
+        url: request.url,
+        headers: request.headers,
+        payload: request.payload,
+      });
+      const logId = response.headers['x-log-id'];
       statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
       const problems: string[] = [];
       if (response.statusCode >= 500) problems.push(`status ${response.statusCode}`);
       if (typeof logId !== 'string' || !/^[0-9a-f]{32}$/.test(logId)) problems.push('no x-log-id');
       // The recipient's tracking page answers its errors as an HTML page (naming the log id), by design.
-      const trackingPage = request.url.startsWith('/track/') && String(response.headers['content-type']).startsWith('text/html');
-      if (trackingPage && response.statusCode >= 400 && !response.body.includes(String(logId))) problems.push('an error page without its log id');
+      const trackingPage =
+        request.url.startsWith('/track/') && String(response.headers['content-type']).startsWith('text/html');
+      if (trackingPage && response.statusCode >= 400 && !response.body.includes(String(logId)))
+        problems.push('an error page without its log id');
       if (response.statusCode >= 400 && !trackingPage) {
         let body: Record<string, unknown> | undefined;
         try {
@@ -363,9 +465,19 @@ describe('hostile input over every operation of the OpenAPI document', () => {
         } catch {
           body = undefined;
         }
-        if (!body || typeof body.code !== 'string' || typeof body.message !== 'string' || !Array.isArray(body.errors) || body.logId !== logId) problems.push('not the house error body');
+        if (
+          !body ||
+          typeof body.code !== 'string' ||
+          typeof body.message !== 'string' ||
+          !Array.isArray(body.errors) ||
+          body.logId !== logId
+        )
+          problems.push('not the house error body');
       }
-      if (problems.length > 0) failures.push(`${request.what} (${request.method} ${request.url.slice(0, 120)}): ${problems.join(', ')}: ${response.body.slice(0, 300)}`);
+      if (problems.length > 0)
+        failures.push(
+          `${request.what} (${request.method} ${request.url.slice(0, 120)}): ${problems.join(', ')}: ${response.body.slice(0, 300)}`,
+        );
     }
     expect(failures, `seed ${SEED}, answers by status ${JSON.stringify(statuses)}`).toEqual([]);
   });

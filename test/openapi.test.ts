@@ -35,13 +35,15 @@ beforeAll(async () => {
   t = await createTestApp();
   document = (await t.client().get('/openapi.json')).body as Document;
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) operations.push({ key: `${method.toUpperCase()} ${path}`, method, path, operation });
+    for (const [method, operation] of Object.entries(item))
+      operations.push({ key: `${method.toUpperCase()} ${path}`, method, path, operation });
   }
 });
 afterAll(async () => t.close());
 
 const isPublic = (operation: Operation) => Array.isArray(operation.security) && operation.security.length === 0;
-const header = (operation: Operation, name: string) => operation.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === name);
+const header = (operation: Operation, name: string) =>
+  operation.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === name);
 
 describe('descriptions as the docs page renders them', () => {
   it('hold no <placeholder> outside a code span: the docs page renders Markdown and drops it as a tag', async () => {
@@ -49,9 +51,11 @@ describe('descriptions as the docs page renders them', () => {
     const found: string[] = [];
     const walk = (value: unknown, at: string): void => {
       if (typeof value === 'string') {
-        if (/(^|\.)description$/.test(at) && /<[A-Za-z][^>]*>/.test(value.replace(/`[^`]*`/g, ''))) found.push(`${at}: ${value}`);
+        if (/(^|\.)description$/.test(at) && /<[A-Za-z][^>]*>/.test(value.replace(/`[^`]*`/g, '')))
+          found.push(`${at}: ${value}`);
       } else if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${at}[${index}]`));
-      else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, at ? `${at}.${key}` : key);
+      else if (value && typeof value === 'object')
+        for (const [key, item] of Object.entries(value)) walk(item, at ? `${at}.${key}` : key);
     };
     walk(whole, '');
     expect(found).toEqual([]);
@@ -62,7 +66,9 @@ describe('operations', () => {
   it('gives every operation a unique operationId from the plan, and the plan names no missing operation', () => {
     expect(operations.length).toBeGreaterThan(80);
     expect(operations.filter(({ key }) => !(key in API_DOCUMENT_PLAN.operations)).map(({ key }) => key)).toEqual([]);
-    expect(Object.keys(API_DOCUMENT_PLAN.operations).filter((key) => !operations.some((operation) => operation.key === key))).toEqual([]);
+    expect(
+      Object.keys(API_DOCUMENT_PLAN.operations).filter((key) => !operations.some((operation) => operation.key === key)),
+    ).toEqual([]);
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(document.paths['/v2/orders/confirm'].post.operationId).toBe('confirmOrders');
@@ -71,7 +77,10 @@ describe('operations', () => {
   });
 
   it('names the contract section of each operation in its description, or says it is an extension', () => {
-    for (const { key, operation } of operations) expect(operation.description, key).toMatch(/\S[\s\S]*(Contract \d+\.\d+ \(api-v2\.md\)|Extension: not in the contract)/);
+    for (const { key, operation } of operations)
+      expect(operation.description, key).toMatch(
+        /\S[\s\S]*(Contract \d+\.\d+ \(api-v2\.md\)|Extension: not in the contract)/,
+      );
     expect(document.paths['/v2/orders/{id}'].get.description).toContain('Contract 4.4');
     expect(document.paths['/v2/calculator'].post.description).toContain('Contract 4.12');
     expect(document.paths['/v2/events'].get.description).toContain('Extension');
@@ -87,12 +96,18 @@ describe('tags and answers', () => {
     expect(declared.get('Orders')).toContain('Contract 4.4');
     const vague = operations.flatMap(({ key, operation }) =>
       Object.entries(operation.responses)
-        .filter(([, response]) => ['Error', 'Default Response', '', undefined].includes((response as { description?: string }).description))
+        .filter(([, response]) =>
+          ['Error', 'Default Response', '', undefined].includes((response as { description?: string }).description),
+        )
         .map(([status]) => `${key} ${status}`),
     );
     expect(vague).toEqual([]);
-    expect(document.paths['/v2/orders/confirm'].post.responses['409']).toMatchObject({ description: expect.stringContaining('Conflict') });
-    expect(document.paths['/v2/orders'].get.responses['429'].content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(document.paths['/v2/orders/confirm'].post.responses['409']).toMatchObject({
+      description: expect.stringContaining('Conflict'),
+    });
+    expect(document.paths['/v2/orders'].get.responses['429'].content?.['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
     const withoutLogId = operations.flatMap(({ key, operation }) =>
       Object.entries(operation.responses)
         .filter(([, response]) => !(response as { headers?: Record<string, unknown> }).headers?.['x-log-id'])
@@ -106,12 +121,15 @@ describe('code tables', () => {
   /** Enum schemas without a description on themselves, their parameter or the union or array holding them. */
   function undescribed(node: unknown, at: string, described: boolean, found: string[]): void {
     if (typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) return node.forEach((item, index) => undescribed(item, `${at}/${index}`, described, found));
+    if (Array.isArray(node))
+      return node.forEach((item, index) => undescribed(item, `${at}/${index}`, described, found));
     const schema = node as Record<string, unknown>;
     const here = described || typeof schema.description === 'string';
     if (Array.isArray(schema.enum) && !here) found.push(at);
     for (const [key, value] of Object.entries(schema)) {
-      if (key === 'properties') for (const [name, property] of Object.entries(value as object)) undescribed(property, `${at}.${name}`, false, found);
+      if (key === 'properties')
+        for (const [name, property] of Object.entries(value as object))
+          undescribed(property, `${at}.${name}`, false, found);
       else if (key === 'anyOf' || key === 'items') undescribed(value, at, here, found);
       else if (key !== 'enum' && key !== 'examples' && key !== 'example') undescribed(value, at, false, found);
     }
@@ -120,24 +138,42 @@ describe('code tables', () => {
   it('describes the values of every enumerated field and parameter', () => {
     const found: string[] = [];
     for (const { key, operation } of operations) {
-      for (const parameter of operation.parameters ?? []) undescribed(parameter.schema, `${key} ${parameter.in}:${parameter.name}`, typeof (parameter as { description?: string }).description === 'string', found);
+      for (const parameter of operation.parameters ?? [])
+        undescribed(
+          parameter.schema,
+          `${key} ${parameter.in}:${parameter.name}`,
+          typeof (parameter as { description?: string }).description === 'string',
+          found,
+        );
       undescribed(operation.requestBody?.content['application/json']?.schema, `${key} body`, false, found);
-      for (const [status, response] of Object.entries(operation.responses)) undescribed(response.content?.['application/json']?.schema, `${key} ${status}`, false, found);
+      for (const [status, response] of Object.entries(operation.responses))
+        undescribed(response.content?.['application/json']?.schema, `${key} ${status}`, false, found);
     }
-    for (const [name, schema] of Object.entries(document.components.schemas)) undescribed(schema, `#/components/schemas/${name}`, false, found);
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      undescribed(schema, `#/components/schemas/${name}`, false, found);
     expect(found).toEqual([]);
   });
 });
 
 describe('named schemas', () => {
   it('publishes the models under their names and refers to them', () => {
-    for (const name of ['Order', 'Product', 'Shop', 'Warehouse', 'DeliveryCompany', 'Error', 'TrackingRecord']) expect(document.components.schemas[name], name).toBeDefined();
-    const json = (operation: Operation, status: string) => operation.responses[status].content?.['application/json'].schema;
+    for (const name of ['Order', 'Product', 'Shop', 'Warehouse', 'DeliveryCompany', 'Error', 'TrackingRecord'])
+      expect(document.components.schemas[name], name).toBeDefined();
+    const json = (operation: Operation, status: string) =>
+      operation.responses[status].content?.['application/json'].schema;
     expect(json(document.paths['/v2/orders/{id}'].get, '200')).toEqual({ $ref: '#/components/schemas/Order' });
-    expect(json(document.paths['/v2/orders'].get, '200')).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Order' } });
+    expect(json(document.paths['/v2/orders'].get, '200')).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Order' },
+    });
     expect(json(document.paths['/v2/orders'].post, '400')).toEqual({ $ref: '#/components/schemas/Error' });
-    expect(document.components.schemas.CalculatorResult.properties).toMatchObject({ '1': { items: { $ref: '#/components/schemas/DeliveryCompany' } } });
-    expect(document.components.schemas.Error).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message', 'errors', 'logId']) });
+    expect(document.components.schemas.CalculatorResult.properties).toMatchObject({
+      '1': { items: { $ref: '#/components/schemas/DeliveryCompany' } },
+    });
+    expect(document.components.schemas.Error).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['code', 'message', 'errors', 'logId']),
+    });
   });
 });
 
@@ -146,19 +182,25 @@ describe('headers', () => {
     const authenticated = operations.filter(({ path, operation }) => path.startsWith('/v2/') && !isPublic(operation));
     expect(authenticated.length).toBeGreaterThan(70);
     expect(authenticated.filter(({ operation }) => !header(operation, 'Shop-Id')).map(({ key }) => key)).toEqual([]);
-    expect(authenticated.filter(({ method, operation }) => method === 'post' && !header(operation, 'Idempotency-Key')).map(({ key }) => key)).toEqual([]);
+    expect(
+      authenticated
+        .filter(({ method, operation }) => method === 'post' && !header(operation, 'Idempotency-Key'))
+        .map(({ key }) => key),
+    ).toEqual([]);
     expect(header(document.paths['/v2/tracking/events/{companyId}'].post, 'Shop-Id')).toBeUndefined();
   });
 
   it('declares the required headers of /v2/calculator/one', () => {
     const one = document.paths['/v2/calculator/one'].post;
-    for (const name of ['Shop-Id', 'Type', 'Company-Id']) expect(header(one, name), name).toMatchObject({ required: true });
+    for (const name of ['Shop-Id', 'Type', 'Company-Id'])
+      expect(header(one, name), name).toMatchObject({ required: true });
     expect(header(document.paths['/v2/calculator'].post, 'Shop-Id')).toMatchObject({ required: false });
   });
 });
 
 describe('examples of the docs page', () => {
-  const example = (path: string, name: string) => document.paths[path].post.requestBody?.content['application/json'].examples?.[name].value;
+  const example = (path: string, name: string) =>
+    document.paths[path].post.requestBody?.content['application/json'].examples?.[name].value;
 
   it('succeed on a fresh instance: warehouse, shop, calculator (200 with companies), order (201)', async () => {
     const { client } = await t.newAccount('Docs reader');

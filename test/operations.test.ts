@@ -34,7 +34,12 @@ describe('GET /version', () => {
     const response = await t.client().get('/version');
     expect(response.status).toBe(200);
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(response.body).toEqual({ version: pkg.version, node: process.version, database: usingPostgres ? 'postgres' : 'sqlite', apiVersion: API_VERSION });
+    expect(response.body).toEqual({
+      version: pkg.version,
+      node: process.version,
+      database: usingPostgres ? 'postgres' : 'sqlite',
+      apiVersion: API_VERSION,
+    });
   });
 });
 
@@ -108,7 +113,8 @@ describe('GET /metrics', () => {
   it.runIf(usingPostgres)('reports the PostgreSQL pool', async () => {
     const text = (await t.client().get('/metrics')).text;
     // exact numbers depend on what else this process runs at that moment
-    for (const state of ['idle', 'in_use', 'waiting']) expect(sample(text, 'delivery_db_pool_connections', { state })).toBeGreaterThanOrEqual(0);
+    for (const state of ['idle', 'in_use', 'waiting'])
+      expect(sample(text, 'delivery_db_pool_connections', { state })).toBeGreaterThanOrEqual(0);
   });
 
   it("times each delivery company's calculator answer and counts those that miss the deadline", async () => {
@@ -117,9 +123,21 @@ describe('GET /metrics', () => {
     // answers far later than the calculator waits: a timeout whatever the machine's speed
     const silent = await startFakeCarrier({ delayMs: 60_000 });
     const registry = t.runtime.services.reference.registry;
-    registry.add({ driver: 'http', deliveryTypes: [2], coverage: { minPopulation: 0 }, id: 191, code: 'silent', name: 'Молчаливый', baseUrl: silent.baseUrl });
+    registry.add({
+      driver: 'http',
+      deliveryTypes: [2],
+      coverage: { minPopulation: 0 },
+      id: 191,
+      code: 'silent',
+      name: 'Молчаливый',
+      baseUrl: silent.baseUrl,
+    });
     try {
-      const response = await owner.post('/v2/calculator', { reception: { cityName: 'Санкт-Петербург', countryCode: 'RU' }, type: 2, timeout: 50 }, { headers: { 'shop-id': String(shopId) } });
+      const response = await owner.post(
+        '/v2/calculator',
+        { reception: { cityName: 'Санкт-Петербург', countryCode: 'RU' }, type: 2, timeout: 50 },
+        { headers: { 'shop-id': String(shopId) } },
+      );
       expect(response.status).toBe(200);
     } finally {
       registry.remove(191);
@@ -127,9 +145,13 @@ describe('GET /metrics', () => {
     }
     const text = (await t.client().get('/metrics')).text;
     expect(sample(text, 'delivery_calculator_company_timeouts_total', { company: '191' })).toBe(1);
-    expect(sample(text, 'delivery_calculator_company_duration_seconds_count', { company: '191', outcome: 'timeout' })).toBe(1);
+    expect(
+      sample(text, 'delivery_calculator_company_duration_seconds_count', { company: '191', outcome: 'timeout' }),
+    ).toBe(1);
     // a built-in company answered
-    expect(sample(text, 'delivery_calculator_company_duration_seconds_count', { company: '1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'delivery_calculator_company_duration_seconds_count', { company: '1', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -171,7 +193,12 @@ describe('rate limits', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.body).toEqual({ code: 'rate_limited', message: expect.stringContaining('at most 3 a minute'), errors: [], logId: refused.headers['x-log-id'] });
+    expect(refused.body).toEqual({
+      code: 'rate_limited',
+      message: expect.stringContaining('at most 3 a minute'),
+      errors: [],
+      logId: refused.headers['x-log-id'],
+    });
     expect((await second.get('/v2/lists/order-statuses')).status).toBe(200);
     // service routes are outside the API's budget
     expect((await first.get('/health')).status).toBe(200);
@@ -220,12 +247,20 @@ describe('CORS', () => {
     const response = await open.app.inject({
       method: 'OPTIONS',
       url: '/v2/orders',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, shop-id' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, shop-id',
+      },
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe(origin);
-    const allowed = String(response.headers['access-control-allow-headers']).toLowerCase().split(/\s*,\s*/);
-    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'shop-id', 'content-type', 'idempotency-key', 'x-request-id']));
+    const allowed = String(response.headers['access-control-allow-headers'])
+      .toLowerCase()
+      .split(/\s*,\s*/);
+    expect(allowed).toEqual(
+      expect.arrayContaining(['authorization', 'shop-id', 'content-type', 'idempotency-key', 'x-request-id']),
+    );
     expect(String(response.headers['access-control-allow-methods'])).toContain('POST');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });
@@ -236,7 +271,8 @@ describe('CORS', () => {
     expect(list.status).toBe(200);
     expect(list.headers['access-control-allow-origin']).toBe(origin);
     const exposed = String(list.headers['access-control-expose-headers']).toLowerCase();
-    for (const header of ['x-total-count', 'x-page', 'x-per-page', 'x-log-id', 'x-request-id', 'retry-after']) expect(exposed).toContain(header);
+    for (const header of ['x-total-count', 'x-page', 'x-per-page', 'x-log-id', 'x-request-id', 'retry-after'])
+      expect(exposed).toContain(header);
     const refused = await open.client().get('/v2/shops', { headers: { origin } });
     expect(refused.status).toBe(401);
     expect(refused.headers['access-control-allow-origin']).toBe(origin);
@@ -246,7 +282,11 @@ describe('CORS', () => {
     const response = await open.app.inject({
       method: 'OPTIONS',
       url: '/v2/orders',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
@@ -261,16 +301,28 @@ describe('CORS', () => {
 describe('operations settings', () => {
   it('reads CORS_ORIGINS, rate limits and METRICS_TOKEN with defaults', () => {
     const defaults = loadConfig({});
-    expect(defaults).toMatchObject({ corsOrigins: [], rateLimitPerMinute: 1200, loginRateLimitPerMinute: 10, metricsToken: null });
+    expect(defaults).toMatchObject({
+      corsOrigins: [],
+      rateLimitPerMinute: 1200,
+      loginRateLimitPerMinute: 10,
+      metricsToken: null,
+    });
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
-    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:3000/' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '0' }).rateLimitPerMinute).toBe(0);
   });
 
   it('refuses origins with a path or another scheme, short metrics tokens and bad limits, naming each', () => {
     let problems: string[] = [];
     try {
-      loadConfig({ CORS_ORIGINS: 'https://a.example/shop,ftp://b.example', METRICS_TOKEN: 'short', RATE_LIMIT_PER_MINUTE: 'many' });
+      loadConfig({
+        CORS_ORIGINS: 'https://a.example/shop,ftp://b.example',
+        METRICS_TOKEN: 'short',
+        RATE_LIMIT_PER_MINUTE: 'many',
+      });
     } catch (error) {
       problems = (error as ConfigError).problems;
     }

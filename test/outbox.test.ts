@@ -21,12 +21,21 @@ beforeAll(async () => {
 afterEach(() => failAtCrashPoint(null));
 afterAll(async () => t.close());
 
-const pendingJobs = async (kind: string) => (await t.runtime.database.db.selectFrom('jobs').select('id').where('kind', '=', kind).where('status', '=', 'pending').execute()).length;
+const pendingJobs = async (kind: string) =>
+  (
+    await t.runtime.database.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('status', '=', 'pending')
+      .execute()
+  ).length;
 const orderStatus = async (id: number) => (await a.owner.get(`/v2/orders/${id}`)).body.status as number;
 
 describe('a state change and its follow-up job commit together', () => {
   it('registration finished: the order stays 12 until 13 and its first journey step can commit together', async () => {
-    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId }))).body.id as number;
+    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId }))).body
+      .id as number;
     expect((await a.owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
     const journeys = await pendingJobs('orders.journey');
     failAtCrashPoint('enqueue:orders.journey');
@@ -41,7 +50,8 @@ describe('a state change and its follow-up job commit together', () => {
   });
 
   it('a journey step: the order keeps its status until the step and the next one can commit together', async () => {
-    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId }))).body.id as number;
+    const id = (await a.owner.post('/v2/orders', orderBody({ shopId: a.ownShopId, pointId: a.pointId }))).body
+      .id as number;
     await a.owner.post('/v2/orders/confirm', { ids: [id] });
     await a.worker.runDue();
     expect(await orderStatus(id)).toBe(13);
@@ -51,14 +61,24 @@ describe('a state change and its follow-up job commit together', () => {
     failAtCrashPoint(null);
     // the retry applies 41 with the next step queued, and so on: within one run (each step is due a minute after the last) to the journey's end
     await a.worker.runDue(later(61 + 30));
-    const history = ((await a.owner.get(`/v2/orders/${id}`)).body.statusHistory as Array<{ code: number }>).map((item) => item.code).reverse();
+    const history = ((await a.owner.get(`/v2/orders/${id}`)).body.statusHistory as Array<{ code: number }>)
+      .map((item) => item.code)
+      .reverse();
     expect(history.slice(0, 6)).toEqual([11, 12, 13, 41, 411, 412]);
     expect([44, 72]).toContain(await orderStatus(id));
   });
 
   it('a supply arriving by itself: Arrived only together with the acceptance that follows', async () => {
     const lamp = await newProduct(a.owner, { vendorCode: 'OUTBOX-LAMP' });
-    const id = (await a.owner.post('/v2/products/shipments', { date: '2026-12-01', fulfilmentWarehouseId: FULFILMENT_WAREHOUSE, places: 1, type: 'boxes', products: [{ id: lamp, count: 2 }] })).body.id as number;
+    const id = (
+      await a.owner.post('/v2/products/shipments', {
+        date: '2026-12-01',
+        fulfilmentWarehouseId: FULFILMENT_WAREHOUSE,
+        places: 1,
+        type: 'boxes',
+        products: [{ id: lamp, count: 2 }],
+      })
+    ).body.id as number;
     expect((await a.owner.post('/v2/products/shipments/confirm', { id })).status).toBe(204);
     failAtCrashPoint('enqueue:fulfilment.supply-accepted');
     await a.worker.runDue(later(61));

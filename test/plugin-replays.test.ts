@@ -37,7 +37,16 @@ const RECIPIENT_CITY = { countryCode: 'RU', name: 'Санкт-Петербург
 async function offered(): Promise<Array<{ companyId: number; name: string; type: 1 | 2 | 3; pointId: number | null }>> {
   const body = phpForm({
     reception: { countryCode: 'RU', cityName: RECIPIENT_CITY.name, region: RECIPIENT_CITY.region },
-    products: [{ vendorCode: 'MUG-1', priceDeclared: 1500, priceCod: 1500, count: 2, weight: 0.4, dimensions: { width: 10, height: 12, length: 10 } }],
+    products: [
+      {
+        vendorCode: 'MUG-1',
+        priceDeclared: 1500,
+        priceCod: 1500,
+        count: 2,
+        weight: 0.4,
+        dimensions: { width: 10, height: 12, length: 10 },
+      },
+    ],
     applyWidgetSettings: true,
     applyDefaultDimensions: true,
   });
@@ -48,14 +57,23 @@ async function offered(): Promise<Array<{ companyId: number; name: string; type:
     for (const offer of answer.body[String(type)] as Offer[]) {
       if (typeof offer.deliveryCompanyId !== 'number') continue;
       const first = offer.points?.[0];
-      options.push({ companyId: offer.deliveryCompanyId, name: offer.deliveryCompanyName, type, pointId: first === undefined ? null : typeof first === 'number' ? first : first.id });
+      options.push({
+        companyId: offer.deliveryCompanyId,
+        name: offer.deliveryCompanyName,
+        type,
+        pointId: first === undefined ? null : typeof first === 'number' ? first : first.id,
+      });
     }
   }
   return options;
 }
 
 /** The WooCommerce 3.4 plugin's order, form-encoded as wp_remote_post sends it; `meta`: the goods' extra fields some shops fill. */
-function wooOrder(option: { companyId: number; type: number; pointId: number | null }, cmsId: string, meta: boolean): string {
+function wooOrder(
+  option: { companyId: number; type: number; pointId: number | null },
+  cmsId: string,
+  meta: boolean,
+): string {
   const product = {
     name: 'Кружка керамическая',
     vendorCode: 'MUG-1',
@@ -64,7 +82,18 @@ function wooOrder(option: { companyId: number; type: number; pointId: number | n
     count: 2,
     weight: 0.4,
     dimensions: { width: 10, height: 12, length: 10 },
-    ...(meta ? { nameEn: 'Ceramic mug', vat: 20, prePay: 0, tnved: '6912002100', brand: 'Гжель', producingCountry: 'RU', barcode: '4601234567893', discount: 0 } : {}),
+    ...(meta
+      ? {
+          nameEn: 'Ceramic mug',
+          vat: 20,
+          prePay: 0,
+          tnved: '6912002100',
+          brand: 'Гжель',
+          producingCountry: 'RU',
+          barcode: '4601234567893',
+          discount: 0,
+        }
+      : {}),
   };
   return phpForm({
     cmsId,
@@ -76,14 +105,18 @@ function wooOrder(option: { companyId: number; type: number; pointId: number | n
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677', email: 'kotova@example.com' },
     applyWidgetSettings: true,
     applyDefaultDimensions: true,
-    delivery: { company: { id: option.companyId }, type: option.type, ...(option.pointId !== null ? { point: { id: option.pointId } } : {}) },
+    delivery: {
+      company: { id: option.companyId },
+      type: option.type,
+      ...(option.pointId !== null ? { point: { id: option.pointId } } : {}),
+    },
     clientPrice: 350,
     comment: 'Позвонить за час',
   });
 }
 
 describe('real plugins, for every company the calculator offers', () => {
-  it('creates, confirms, registers, lists, searches, tracks, prints and cancels each offered company\'s orders', async () => {
+  it("creates, confirms, registers, lists, searches, tracks, prints and cancels each offered company's orders", async () => {
     const options = await offered();
     // the four companies that take parcels only at a drop-off point chosen in advance are among them (where they have points)
     expect(new Set(options.map((option) => option.companyId)).size).toBeGreaterThanOrEqual(6);
@@ -93,7 +126,10 @@ describe('real plugins, for every company the calculator offers', () => {
       const label = `${option.name} (${option.companyId}), type ${option.type}`;
       for (const meta of [true, false]) {
         const cmsId = `WOO-${index}-${meta ? 'M' : 'P'}`;
-        const created = await a.owner.post('/v2/orders', wooOrder(option, cmsId, meta), { form: true, headers: { 'Shop-Id': String(a.shopId) } });
+        const created = await a.owner.post('/v2/orders', wooOrder(option, cmsId, meta), {
+          form: true,
+          headers: { 'Shop-Id': String(a.shopId) },
+        });
         if (created.status !== 201) {
           failures.push(`${label}: create ${created.status} ${created.text}`);
           continue;
@@ -101,7 +137,10 @@ describe('real plugins, for every company the calculator offers', () => {
         const id = created.body.id as number;
         const draft = (await a.owner.get(`/v2/orders/${id}`)).body;
         if (draft.error !== null) failures.push(`${label}: created with error ${draft.error}`);
-        const confirmed = await a.owner.post('/v2/orders/confirm', phpForm({ ids: [id] }), { form: true, headers: { 'Stay-New': 'true', 'Shop-Id': String(a.shopId) } });
+        const confirmed = await a.owner.post('/v2/orders/confirm', phpForm({ ids: [id] }), {
+          form: true,
+          headers: { 'Stay-New': 'true', 'Shop-Id': String(a.shopId) },
+        });
         if (confirmed.status !== 204) {
           failures.push(`${label}: confirm ${confirmed.status} ${confirmed.text}`);
           continue;
@@ -114,9 +153,11 @@ describe('real plugins, for every company the calculator offers', () => {
         }
         // Python: every order without `list`, search by the shop's number, tracking by id
         const page = await a.owner.get('/v2/orders?page=1&perPage=50');
-        if (!(page.body as Array<{ id: number }>).some((order) => order.id === id)) failures.push(`${label}: not in GET /v2/orders without list`);
+        if (!(page.body as Array<{ id: number }>).some((order) => order.id === id))
+          failures.push(`${label}: not in GET /v2/orders without list`);
         const found = await a.owner.get(`/v2/orders?search=${cmsId}`);
-        if ((found.body as Array<{ id: number }>).map((order) => order.id).join() !== String(id)) failures.push(`${label}: search ${found.status} ${found.text.slice(0, 200)}`);
+        if ((found.body as Array<{ id: number }>).map((order) => order.id).join() !== String(id))
+          failures.push(`${label}: search ${found.status} ${found.text.slice(0, 200)}`);
         const tracked = await a.owner.get(`/v2/tracking?id=${id}`);
         if (tracked.status !== 200) failures.push(`${label}: tracking?id= ${tracked.status} ${tracked.text}`);
         // Bitrix: tracking by orderId with the shop's key; stickers
@@ -127,7 +168,13 @@ describe('real plugins, for every company the calculator offers', () => {
         if (meta) {
           // at the point (pushed by the company), the Python client asks for longer storage
           if (option.type === 1) {
-            const pushed = await t.client().post(`/v2/tracking/events/${option.companyId}`, { events: [41, 42].map((statusCode) => ({ trackNumber: prepared.trackNumber, statusCode })) }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(option.companyId) } });
+            const pushed = await t
+              .client()
+              .post(
+                `/v2/tracking/events/${option.companyId}`,
+                { events: [41, 42].map((statusCode) => ({ trackNumber: prepared.trackNumber, statusCode })) },
+                { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(option.companyId) } },
+              );
             if (pushed.body?.applied !== 2) failures.push(`${label}: push ${pushed.status} ${pushed.text}`);
             const extended = await a.owner.post('/v2/orders/extend-hold', { ids: [id], days: 3 });
             if (extended.status !== 204) failures.push(`${label}: extend-hold ${extended.status} ${extended.text}`);

@@ -15,23 +15,43 @@ const ENCODINGS = ['gzip', 'gzip', 'gzip', 'identity', 'gzip', 'identity', 'iden
 beforeAll(async () => {
   t = await createTestApp();
   a = await orderingAccount(t);
-  for (let index = 0; index < 60; index++) expect((await a.owner.post('/v2/orders', orderBody(a, { cmsId: `MIX-${index}` }))).status).toBe(201);
+  for (let index = 0; index < 60; index++)
+    expect((await a.owner.post('/v2/orders', orderBody(a, { cmsId: `MIX-${index}` }))).status).toBe(201);
 });
 afterAll(async () => t.close());
 
 /** The JSON text of an answer, unzipped when it came gzipped. */
-async function ask(method: 'GET' | 'POST', url: string, encoding: string, payload?: unknown): Promise<{ status: number; text: string; gzipped: boolean }> {
+async function ask(
+  method: 'GET' | 'POST',
+  url: string,
+  encoding: string,
+  payload?: unknown,
+): Promise<{ status: number; text: string; gzipped: boolean }> {
   const response = await t.app.inject({
     method,
     url,
-    headers: { authorization: `Bearer ${a.owner.token}`, 'accept-encoding': encoding, 'shop-id': String(a.shopId), ...(payload ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${a.owner.token}`,
+      'accept-encoding': encoding,
+      'shop-id': String(a.shopId),
+      ...(payload ? { 'content-type': 'application/json' } : {}),
+    },
     payload: payload ? JSON.stringify(payload) : undefined,
   });
   const gzipped = response.headers['content-encoding'] === 'gzip';
-  return { status: response.statusCode, text: gzipped ? gunzipSync(response.rawPayload).toString('utf8') : response.body, gzipped };
+  return {
+    status: response.statusCode,
+    text: gzipped ? gunzipSync(response.rawPayload).toString('utf8') : response.body,
+    gzipped,
+  };
 }
 
-async function expectSameEveryTime(method: 'GET' | 'POST', url: string, payload?: unknown, expectGzip = true): Promise<void> {
+async function expectSameEveryTime(
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  expectGzip = true,
+): Promise<void> {
   const seen: string[] = [];
   for (const encoding of ENCODINGS) {
     const answer = await ask(method, url, encoding, payload);
@@ -47,7 +67,12 @@ async function expectSameEveryTime(method: 'GET' | 'POST', url: string, payload?
 
 describe('remembered answers asked with mixed encodings', () => {
   it('pages of orders, first and far, of every list', async () => {
-    for (const url of ['/v2/orders?list=0&perPage=50&page=1', '/v2/orders?list=1&perPage=50&page=1', '/v2/orders?list=0&perPage=50&page=2', '/v2/orders?perPage=50']) {
+    for (const url of [
+      '/v2/orders?list=0&perPage=50&page=1',
+      '/v2/orders?list=1&perPage=50&page=1',
+      '/v2/orders?list=0&perPage=50&page=2',
+      '/v2/orders?perPage=50',
+    ]) {
       await expectSameEveryTime('GET', url, undefined, !url.includes('page=2'));
     }
   });
@@ -58,6 +83,9 @@ describe('remembered answers asked with mixed encodings', () => {
   });
 
   it("the calculator's answer of a big city, remembered", async () => {
-    await expectSameEveryTime('POST', '/v2/calculator', { reception: { cityName: 'Москва', countryCode: 'RU' }, weight: 1 });
+    await expectSameEveryTime('POST', '/v2/calculator', {
+      reception: { cityName: 'Москва', countryCode: 'RU' },
+      weight: 1,
+    });
   });
 });

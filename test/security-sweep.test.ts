@@ -22,7 +22,10 @@ beforeAll(async () => {
   document = (await t.client().get('/openapi.json')).body as OpenApiDocument;
   owner = (await t.newAccount('Owner')).client;
   stranger = (await t.newAccount('Stranger')).client;
-  const example = (path: string) => (document.paths[path].post.requestBody?.content['application/json'].examples ?? {})[Object.keys(document.paths[path].post.requestBody?.content['application/json'].examples ?? {})[0]].value;
+  const example = (path: string) =>
+    (document.paths[path].post.requestBody?.content['application/json'].examples ?? {})[
+      Object.keys(document.paths[path].post.requestBody?.content['application/json'].examples ?? {})[0]
+    ].value;
   const create = async (path: string, body: unknown) => {
     const answer = await owner.post(path, body);
     expect(answer.status, `${path}: ${answer.text}`).toBe(201);
@@ -34,7 +37,10 @@ beforeAll(async () => {
   shopKey = t.client((await owner.get(`/v2/shops/${secondShop}`)).body.apiKey);
   made['/v2/orders'] = await create('/v2/orders', example('/v2/orders'));
   made['/v2/boxes'] = await create('/v2/boxes', BODIES['PUT /v2/boxes/{id}']);
-  made['/v2/products'] = await create('/v2/products', { ...BODIES['PUT /v2/products/{id}'], shopId: made['/v2/shops'] });
+  made['/v2/products'] = await create('/v2/products', {
+    ...BODIES['PUT /v2/products/{id}'],
+    shopId: made['/v2/shops'],
+  });
   made['/v2/webhooks'] = await create('/v2/webhooks', BODIES['PUT /v2/webhooks/{id}']);
 });
 afterAll(async () => t.close());
@@ -50,7 +56,14 @@ function ownerIds(operation: DocumentedOperation): Record<string, number> {
 /** Valid bodies of the operations that validate their body before looking up their record. */
 const BODIES = {
   'PUT /v2/boxes/{id}': { name: 'Коробка', dimensions: { width: 10, height: 10, length: 10 }, weight: 0.1 },
-  'PUT /v2/products/{id}': { shopId: 1, name: 'Книга', vendorCode: 'BOOK-1', price: 800, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } },
+  'PUT /v2/products/{id}': {
+    shopId: 1,
+    name: 'Книга',
+    vendorCode: 'BOOK-1',
+    price: 800,
+    weight: 0.5,
+    dimensions: { width: 15, height: 4, length: 22 },
+  },
   'PUT /v2/webhooks/{id}': { url: 'https://receiver.example/hook', events: ['order.created'] },
   'PUT /v2/warehouses/{id}/label-printer': { dpi: 203 },
 };
@@ -60,13 +73,17 @@ const BODY_FIRST = 'its body is validated before its record is looked up, and a 
 /** Where a rule cannot reach an operation, and why. */
 const EXEMPTIONS = {
   '401': {
-    'POST /v2/fulfilment/operator/supplies/{id}/accepted': 'an operator token checked after the body (src/modules/fulfilment/supplies.test.ts proves its 401)',
-    'POST /v2/operator/bills/{id}/payments': 'a billing operator token checked after the body (src/modules/reports/reports.test.ts proves its 401)',
+    'POST /v2/fulfilment/operator/supplies/{id}/accepted':
+      'an operator token checked after the body (src/modules/fulfilment/supplies.test.ts proves its 401)',
+    'POST /v2/operator/bills/{id}/payments':
+      'a billing operator token checked after the body (src/modules/reports/reports.test.ts proves its 401)',
   },
   '403': {
-    'GET /v2/fulfilment/operator/supplies': 'an operator token (from the CLI), not a shop key: any other token is a 401',
+    'GET /v2/fulfilment/operator/supplies':
+      'an operator token (from the CLI), not a shop key: any other token is a 401',
     'POST /v2/fulfilment/operator/supplies/{id}/arrived': 'an operator token, not a shop key: any other token is a 401',
-    'POST /v2/fulfilment/operator/supplies/{id}/accepted': 'an operator token, not a shop key: any other token is a 401',
+    'POST /v2/fulfilment/operator/supplies/{id}/accepted':
+      'an operator token, not a shop key: any other token is a 401',
     'POST /v2/operator/bills/{id}/payments': 'a billing operator token, not a shop key: any other token is a 401',
   },
   '404': {
@@ -75,20 +92,33 @@ const EXEMPTIONS = {
     'PUT /v2/delivery-methods/{id}': `${BODY_FIRST} src/modules/delivery-methods/delivery-methods.test.ts`,
     'PUT /v2/shops/{id}/cms-callbacks': `${BODY_FIRST} src/modules/webhooks/cms-callbacks.test.ts`,
     'POST /v2/shops/{id}/widget-key': `${BODY_FIRST} src/modules/widget/widget.test.ts`,
-    'POST /v2/fulfilment/operator/supplies/{id}/arrived': 'an operator acts for a fulfilment warehouse of every account: no account of its own (supplies.test.ts)',
-    'POST /v2/fulfilment/operator/supplies/{id}/accepted': 'an operator acts for a fulfilment warehouse of every account: no account of its own (supplies.test.ts)',
+    'POST /v2/fulfilment/operator/supplies/{id}/arrived':
+      'an operator acts for a fulfilment warehouse of every account: no account of its own (supplies.test.ts)',
+    'POST /v2/fulfilment/operator/supplies/{id}/accepted':
+      'an operator acts for a fulfilment warehouse of every account: no account of its own (supplies.test.ts)',
     'POST /v2/operator/bills/{id}/payments': 'a billing operator records payments of every account (reports.test.ts)',
-    'POST /v2/marketplaces/integration/{id}': "the id is a marketplace of the service's reference, not an account's record",
-    'POST /v2/marketplaces/settings/{id}': "the id is a marketplace of the service's reference, not an account's record",
-    'POST /v2/carrier-integrations/{companyId}': "the id is a delivery company of the service's reference, not an account's record",
+    'POST /v2/marketplaces/integration/{id}':
+      "the id is a marketplace of the service's reference, not an account's record",
+    'POST /v2/marketplaces/settings/{id}':
+      "the id is a marketplace of the service's reference, not an account's record",
+    'POST /v2/carrier-integrations/{companyId}':
+      "the id is a delivery company of the service's reference, not an account's record",
   },
 } satisfies Record<'401' | '403' | '404', Record<string, string>>;
 
 describe('every operation of the document', () => {
-  it('refuses without a token (401), a shop key outside its shop (403), another account\'s id (404)', async () => {
+  it("refuses without a token (401), a shop key outside its shop (403), another account's id (404)", async () => {
     const operations = operationsOf(document);
     expect(operations.length).toBeGreaterThan(80);
-    const broken = await sweepRefusals(operations, { anonymous: t.client(), stranger, shopKey, otherShopId: made['/v2/shops'], ownerIds, bodies: BODIES, exemptions: EXEMPTIONS });
+    const broken = await sweepRefusals(operations, {
+      anonymous: t.client(),
+      stranger,
+      shopKey,
+      otherShopId: made['/v2/shops'],
+      ownerIds,
+      bodies: BODIES,
+      exemptions: EXEMPTIONS,
+    });
     expect(broken).toEqual({ '401': [], '403': [], '404': [] });
   });
 });

@@ -1,5 +1,19 @@
 /** The layout: navigation, language, the signed-in account, the network banner; sign-in when there is no session. */
-import { Alert, AppShell, Badge, Burger, Button, Center, Group, Loader, NavLink, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  AppShell,
+  Badge,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NavLink,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from 'react-router';
@@ -93,7 +107,11 @@ export function App() {
   if (session === null) return <SignIn />;
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
@@ -126,7 +144,13 @@ export function App() {
               active={location.pathname === section.path}
               variant="filled"
               onClick={close}
-              rightSection={section.path === '/notifications' && unread > 0 ? <Badge size="sm" color="red" data-testid="unread-count">{unread}</Badge> : undefined}
+              rightSection={
+                section.path === '/notifications' && unread > 0 ? (
+                  <Badge size="sm" color="red" data-testid="unread-count">
+                    {unread}
+                  </Badge>
+                ) : undefined
+              }
             />
           ))}
         </Stack>
@@ -137,19 +161,19 @@ export function App() {
       <AppShell.Main>
         <NetworkBanner />
         <Suspense fallback={<Loader aria-label={t('loading')} />}>
-        <Routes>
-          <Route path="/" element={<Navigate to="/orders" replace />} />
-          <Route path="/orders" element={<OrdersPage />} />
-          <Route path="/problems" element={<OrdersPage problems />} />
-          <Route path="/orders/new" element={<OrderForm />} />
-          <Route path="/orders/:id" element={<OrderPage />} />
-          <Route path="/orders/:id/edit" element={<OrderForm />} />
-          <Route path="/documents" element={<DocumentsPage />} />
-          <Route path="/pickups" element={<PickupsPage />} />
-          <Route path="/notifications" element={<NotificationsPage />} />
-          {part2Routes(session)}
-          <Route path="*" element={<Navigate to="/orders" replace />} />
-        </Routes>
+          <Routes>
+            <Route path="/" element={<Navigate to="/orders" replace />} />
+            <Route path="/orders" element={<OrdersPage />} />
+            <Route path="/problems" element={<OrdersPage problems />} />
+            <Route path="/orders/new" element={<OrderForm />} />
+            <Route path="/orders/:id" element={<OrderPage />} />
+            <Route path="/orders/:id/edit" element={<OrderForm />} />
+            <Route path="/documents" element={<DocumentsPage />} />
+            <Route path="/pickups" element={<PickupsPage />} />
+            <Route path="/notifications" element={<NotificationsPage />} />
+            {part2Routes(session)}
+            <Route path="*" element={<Navigate to="/orders" replace />} />
+          </Routes>
         </Suspense>
       </AppShell.Main>
     </AppShell>

@@ -48,7 +48,8 @@ const session: Middleware = {
   onResponse({ request, response }) {
     for (const listener of listeners.network) listener(false);
     // the sign-in itself answers 401 for a wrong password: that is not a session ending
-    if (response.status === 401 && !request.url.endsWith('/v2/auth/session')) for (const listener of listeners.sessionEnded) listener();
+    if (response.status === 401 && !request.url.endsWith('/v2/auth/session'))
+      for (const listener of listeners.sessionEnded) listener();
     return response;
   },
   onError() {
@@ -57,7 +58,10 @@ const session: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? 'http://localhost', credentials: 'same-origin' });
+export const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? 'http://localhost',
+  credentials: 'same-origin',
+});
 api.use(session);
 
 /** X-Total-Count of a list answer. */

@@ -9,7 +9,9 @@ export interface DraftStore {
   forget(key: string): void;
 }
 
-export function draftStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined = globalThis.sessionStorage): DraftStore {
+export function draftStore(
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined = globalThis.sessionStorage,
+): DraftStore {
   const name = (key: string) => `dashboard.draft.${key}`;
   return {
     load<T>(key: string): T | null {

@@ -367,7 +367,11 @@ export interface LocaleState {
   setLocale(locale: Locale): void;
 }
 
-export const LocaleContext = createContext<LocaleState>({ locale: 'ru', t: translator('ru'), setLocale: () => undefined });
+export const LocaleContext = createContext<LocaleState>({
+  locale: 'ru',
+  t: translator('ru'),
+  setLocale: () => undefined,
+});
 
 export function useText(): LocaleState {
   return useContext(LocaleContext);

@@ -44,7 +44,10 @@ function Root() {
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <MantineProvider getStyleNonce={() => nonce} theme={{ primaryColor: 'indigo', primaryShade: 8, defaultRadius: 'sm' }}>
+    <MantineProvider
+      getStyleNonce={() => nonce}
+      theme={{ primaryColor: 'indigo', primaryShade: 8, defaultRadius: 'sm' }}
+    >
       <Root />
     </MantineProvider>
   </StrictMode>,

@@ -63,7 +63,19 @@ export const EMPTY_DRAFT: OrderDraft = {
   street: '',
   house: '',
   flat: '',
-  goods: [{ name: '', vendorCode: '', count: 1, priceDeclared: null, priceCod: null, weight: 1, width: 20, height: 10, length: 30 }],
+  goods: [
+    {
+      name: '',
+      vendorCode: '',
+      count: 1,
+      priceDeclared: null,
+      priceCod: null,
+      weight: 1,
+      width: 20,
+      height: 10,
+      length: 30,
+    },
+  ],
   places: 1,
   option: null,
   pointId: null,
@@ -76,14 +88,19 @@ export const EMPTY_DRAFT: OrderDraft = {
 export type OrderBody = OrderInput;
 export type CalculatorBody = NonNullable<CalculatorInput>;
 
-export function optionKey(type: 1 | 2 | 3, quote: { deliveryCompanyId: number | string; tariffName?: string | null }): string {
+export function optionKey(
+  type: 1 | 2 | 3,
+  quote: { deliveryCompanyId: number | string; tariffName?: string | null },
+): string {
   return `${type}:${quote.deliveryCompanyId}:${quote.tariffName ?? ''}`;
 }
 
 const blankToNull = (text: string) => (text.trim() === '' ? null : text.trim());
 
 function dimensionsOf(line: GoodsLine) {
-  return line.width && line.height && line.length ? { width: line.width, height: line.height, length: line.length } : undefined;
+  return line.width && line.height && line.length
+    ? { width: line.width, height: line.height, length: line.length }
+    : undefined;
 }
 
 /** The body of POST /v2/orders (and PUT) for the draft. */
@@ -93,7 +110,15 @@ export function orderBodyOf(draft: OrderDraft): OrderBody {
     cmsId: blankToNull(draft.cmsId),
     recipient: { fullName: draft.fullName.trim(), phone: draft.phone.trim(), email: blankToNull(draft.email) },
     deliveryAddress: {
-      city: draft.city ? { countryCode: draft.city.countryCode, name: draft.city.name, fias: draft.city.fias, type: draft.city.type, region: draft.city.region } : { countryCode: 'RU', name: '' },
+      city: draft.city
+        ? {
+            countryCode: draft.city.countryCode,
+            name: draft.city.name,
+            fias: draft.city.fias,
+            type: draft.city.type,
+            region: draft.city.region,
+          }
+        : { countryCode: 'RU', name: '' },
       street: blankToNull(draft.street),
       house: blankToNull(draft.house),
       flat: blankToNull(draft.flat),
@@ -129,8 +154,23 @@ export function orderBodyOf(draft: OrderDraft): OrderBody {
 export function calculatorBodyOf(draft: OrderDraft): CalculatorBody | null {
   if (!draft.city || draft.goods.some((line) => !line.weight)) return null;
   return {
-    reception: { countryCode: draft.city.countryCode, cityFias: draft.city.fias, cityName: draft.city.name, cityType: draft.city.type, region: draft.city.region, street: draft.street || undefined, house: draft.house || undefined },
-    products: draft.goods.map((line) => ({ vendorCode: line.vendorCode || undefined, count: line.count, priceDeclared: line.priceDeclared ?? 0, priceCod: line.priceCod ?? 0, weight: line.weight ?? undefined, dimensions: dimensionsOf(line) })),
+    reception: {
+      countryCode: draft.city.countryCode,
+      cityFias: draft.city.fias,
+      cityName: draft.city.name,
+      cityType: draft.city.type,
+      region: draft.city.region,
+      street: draft.street || undefined,
+      house: draft.house || undefined,
+    },
+    products: draft.goods.map((line) => ({
+      vendorCode: line.vendorCode || undefined,
+      count: line.count,
+      priceDeclared: line.priceDeclared ?? 0,
+      priceCod: line.priceCod ?? 0,
+      weight: line.weight ?? undefined,
+      dimensions: dimensionsOf(line),
+    })),
     itemCount: draft.places,
     priceDeclared: draft.priceDeclared ?? undefined,
     applyWidgetSettings: true,
@@ -149,7 +189,15 @@ export function draftFromOrder(order: Order): OrderDraft {
     fullName: order.recipient?.fullName ?? '',
     phone: order.recipient?.phone ?? '',
     email: order.recipient?.email ?? '',
-    city: city?.name ? { name: city.name, fias: city.fias ?? '', type: city.type ?? '', region: city.region ?? '', countryCode: city.countryCode ?? 'RU' } : null,
+    city: city?.name
+      ? {
+          name: city.name,
+          fias: city.fias ?? '',
+          type: city.type ?? '',
+          region: city.region ?? '',
+          countryCode: city.countryCode ?? 'RU',
+        }
+      : null,
     street: order.deliveryAddress?.street ?? '',
     house: order.deliveryAddress?.house ?? '',
     flat: order.deliveryAddress?.flat ?? '',
@@ -165,7 +213,15 @@ export function draftFromOrder(order: Order): OrderDraft {
       length: product.dimensions?.length ?? null,
     })),
     places: order.dimensions?.places ?? 1,
-    option: type && companyId !== undefined ? { key: optionKey(type, { deliveryCompanyId: companyId, tariffName: order.delivery?.company?.tariff }), type, companyId, tariff: order.delivery?.company?.tariff ?? null } : null,
+    option:
+      type && companyId !== undefined
+        ? {
+            key: optionKey(type, { deliveryCompanyId: companyId, tariffName: order.delivery?.company?.tariff }),
+            type,
+            companyId,
+            tariff: order.delivery?.company?.tariff ?? null,
+          }
+        : null,
     pointId: order.delivery?.point?.id ?? null,
     courierDate: order.clientDeliveryDate ?? null,
     courierTime: order.clientCourierTime ?? null,

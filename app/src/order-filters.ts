@@ -11,7 +11,15 @@ export type ListCode = NonNullable<OrdersQuery['list']>;
 export const LISTS: ListCode[] = [1, 9, 2, 3, 4, 6, 5, 7, 8, 0];
 
 const NUMBER_FIELDS = ['deliveryType', 'shopId', 'warehouseId', 'reservationStatus'] as const;
-const FLAG_FIELDS = ['stickerFormed', 'wasInAct', 'packed', 'storagingEnds', 'withCod', 'codReceived', 'autoReservation'] as const;
+const FLAG_FIELDS = [
+  'stickerFormed',
+  'wasInAct',
+  'packed',
+  'storagingEnds',
+  'withCod',
+  'codReceived',
+  'autoReservation',
+] as const;
 const TEXT_FIELDS = ['dateFrom', 'dateTo', 'recipientCountry', 'recipientCity', 'search'] as const;
 const NUMBER_ARRAY_FIELDS = ['statuses', 'paymentMethods'] as const;
 
@@ -31,7 +39,9 @@ export const DEFAULT_PER_PAGE = 50;
 export function viewFromSearch(search: URLSearchParams, defaultList: ListCode = 1): OrdersView {
   const list = Number(search.get('list') ?? defaultList);
   const page = Math.max(1, Number(search.get('page') ?? 1) || 1);
-  const perPage = [20, 50, 100, 200].includes(Number(search.get('perPage'))) ? Number(search.get('perPage')) : DEFAULT_PER_PAGE;
+  const perPage = [20, 50, 100, 200].includes(Number(search.get('perPage')))
+    ? Number(search.get('perPage'))
+    : DEFAULT_PER_PAGE;
   const filters: OrdersView['filters'] = {};
   const writable = filters as Record<string, unknown>;
   for (const field of NUMBER_FIELDS) {
@@ -76,5 +86,7 @@ export function ordersQuery(view: OrdersView, list: ListCode = view.list): Order
 
 /** How many filters are set (search apart): the Filters button says so. */
 export function countFilters(view: OrdersView): number {
-  return Object.entries(view.filters).filter(([field, value]) => field !== 'search' && value !== undefined && !(Array.isArray(value) && value.length === 0)).length;
+  return Object.entries(view.filters).filter(
+    ([field, value]) => field !== 'search' && value !== undefined && !(Array.isArray(value) && value.length === 0),
+  ).length;
 }

@@ -19,7 +19,12 @@ async function load(locale: Locale): Promise<Reference> {
     api.GET('/v2/lists/delivery-companies').then(ok),
     api.GET('/v2/lists/order-statuses', { params: { query: { lang: locale } } }).then(ok),
   ]);
-  return { shops, warehouses, companies: companies.map((company) => ({ id: company.id, name: company.name })), statuses };
+  return {
+    shops,
+    warehouses,
+    companies: companies.map((company) => ({ id: company.id, name: company.name })),
+    statuses,
+  };
 }
 
 export function useReference(locale: Locale): Reference | null {
@@ -33,7 +38,10 @@ export function useReference(locale: Locale): Reference | null {
       // a failure (the session ended, the network) is asked again next time
       pending.catch(() => cache.delete(locale));
     }
-    pending.then((value) => live && setReference(value), () => undefined);
+    pending.then(
+      (value) => live && setReference(value),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -22,7 +22,10 @@ export interface ExampleOptions {
   attempts?: number;
 }
 
-export async function createConfirmAndTrack(api: DeliveryClient, options: ExampleOptions): Promise<{ orderId: number; tracking: TrackingRecord }> {
+export async function createConfirmAndTrack(
+  api: DeliveryClient,
+  options: ExampleOptions,
+): Promise<{ orderId: number; tracking: TrackingRecord }> {
   const log = options.log ?? (() => undefined);
   let shopId = options.shopId;
   if (shopId === undefined) {
@@ -32,31 +35,58 @@ export async function createConfirmAndTrack(api: DeliveryClient, options: Exampl
         body: {
           name: 'Склад на Складской',
           type: 1,
-          address: { street: 'Складская улица', house: '7', city: { countryCode: 'RU', name: 'Москва', region: 'Москва' } },
+          address: {
+            street: 'Складская улица',
+            house: '7',
+            city: { countryCode: 'RU', name: 'Москва', region: 'Москва' },
+          },
           contact: { name: 'Иван Петров', phone: '+79161234567' },
           schedule: [workday, workday, workday, workday, workday, null, null],
         },
       }),
     );
-    shopId = ok(await api.POST('/v2/shops', { body: { name: 'Магазин из примера', brand: 'Пример', warehouse: { id: warehouse.id } } })).id;
+    shopId = ok(
+      await api.POST('/v2/shops', {
+        body: { name: 'Магазин из примера', brand: 'Пример', warehouse: { id: warehouse.id } },
+      }),
+    ).id;
     log(`created warehouse ${warehouse.id} and shop ${shopId}`);
   }
 
-  const book = { priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } };
+  const book = {
+    priceDeclared: 800,
+    priceCod: 900,
+    count: 1,
+    weight: 0.5,
+    dimensions: { width: 15, height: 4, length: 22 },
+  };
   const prices = ok(
     await api.POST('/v2/calculator', {
       params: { header: { 'Shop-Id': shopId } },
-      body: { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [book], priceDeclared: 800, priceCod: 900, type: 1 },
+      body: {
+        reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
+        products: [book],
+        priceDeclared: 800,
+        priceCod: 900,
+        type: 1,
+      },
     }),
   );
   // a company of the service (a number); an account's own delivery method is '{accountId}_{methodId}'
-  const company = prices['1'].find((candidate): candidate is typeof candidate & { deliveryCompanyId: number } => typeof candidate.deliveryCompanyId === 'number' && candidate.points !== undefined && candidate.points.length > 0);
+  const company = prices['1'].find(
+    (candidate): candidate is typeof candidate & { deliveryCompanyId: number } =>
+      typeof candidate.deliveryCompanyId === 'number' && candidate.points !== undefined && candidate.points.length > 0,
+  );
   const firstPoint = company?.points?.[0];
   if (!company || firstPoint === undefined) throw new Error('No company delivers to a pickup point in Санкт-Петербург');
   const pointId = typeof firstPoint === 'number' ? firstPoint : firstPoint.id;
   log(`${company.deliveryCompanyName}: ${company.totalPrice ?? company.points?.length} to point ${pointId}`);
 
-  const [shipment] = ok(await api.GET('/v2/orders/shipment', { params: { query: { region: 'Москва', companyId: company.deliveryCompanyId, pickupType: 1 } } }));
+  const [shipment] = ok(
+    await api.GET('/v2/orders/shipment', {
+      params: { query: { region: 'Москва', companyId: company.deliveryCompanyId, pickupType: 1 } },
+    }),
+  );
   const dropOff = shipment?.pickupPointRequired ? shipment.points[0]?.id : undefined;
 
   const order: OrderInput = {
@@ -68,7 +98,9 @@ export async function createConfirmAndTrack(api: DeliveryClient, options: Exampl
     delivery: { company: { id: company.deliveryCompanyId }, type: 1, point: { id: pointId } },
     ...(dropOff !== undefined ? { pickup: { pointId: dropOff } } : {}),
   };
-  const orderId = ok(await api.POST('/v2/orders', { params: { header: { 'Idempotency-Key': randomUUID() } }, body: order })).id;
+  const orderId = ok(
+    await api.POST('/v2/orders', { params: { header: { 'Idempotency-Key': randomUUID() } }, body: order }),
+  ).id;
   log(`created order ${orderId} (a draft)`);
   ok(await api.POST('/v2/orders/confirm', { body: { ids: [orderId] } }));
   log(`confirmed order ${orderId}`);
@@ -76,7 +108,9 @@ export async function createConfirmAndTrack(api: DeliveryClient, options: Exampl
   for (let attempt = 0; attempt < (options.attempts ?? 30); attempt++) {
     const tracking = ok(await api.GET('/v2/tracking', { params: { query: { id: orderId } } }));
     const latest = tracking.statusHistory[0];
-    log(`status ${latest?.code} ${latest?.name ?? ''}${tracking.trackNumber ? `, track number ${tracking.trackNumber}` : ''}`);
+    log(
+      `status ${latest?.code} ${latest?.name ?? ''}${tracking.trackNumber ? `, track number ${tracking.trackNumber}` : ''}`,
+    );
     if (tracking.trackNumber) return { orderId, tracking };
     await options.wait();
   }

@@ -30,5 +30,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const files = await generatedFiles();
   fs.writeFileSync(DOCUMENT_FILE, files.document);
   fs.writeFileSync(SCHEMA_FILE, files.schema);
-  process.stdout.write(`wrote ${path.relative(process.cwd(), DOCUMENT_FILE)} and ${path.relative(process.cwd(), SCHEMA_FILE)}\n`);
+  process.stdout.write(
+    `wrote ${path.relative(process.cwd(), DOCUMENT_FILE)} and ${path.relative(process.cwd(), SCHEMA_FILE)}\n`,
+  );
 }

@@ -6,7 +6,13 @@
  */
 import { BoxberryDriver } from './boxberry/driver.js';
 import { CdekDriver } from './cdek/driver.js';
-import { DEFAULT_REMOTE_POLICY, RemoteCompany, type RemoteCallObserver, type RemoteLogger, type RemotePolicy } from './remote-call.js';
+import {
+  DEFAULT_REMOTE_POLICY,
+  RemoteCompany,
+  type RemoteCallObserver,
+  type RemoteLogger,
+  type RemotePolicy,
+} from './remote-call.js';
 import { RussianPostDriver } from './russian-post/driver.js';
 import type { CompanyFile } from './tariff/rate-card.js';
 import type { ContractDriver } from './types.js';
@@ -34,7 +40,12 @@ export interface ContractCompany {
   hasTestEnvironment: boolean;
   /** Whether the company publishes a pickup-point directory we import (modules/carrier-integrations/points-import). */
   hasPointDirectory: boolean;
-  create(remote: RemoteCompany, credentials: Record<string, string>, testMode: boolean, urls: ContractUrls): ContractDriver;
+  create(
+    remote: RemoteCompany,
+    credentials: Record<string, string>,
+    testMode: boolean,
+    urls: ContractUrls,
+  ): ContractDriver;
 }
 
 /** Ids from 1001: clear of the built-in companies (1-9) and of operators' own (carriers.json, usually 100s). */
@@ -43,28 +54,63 @@ export const BOXBERRY_ID = 1002;
 export const RUSSIAN_POST_ID = 1003;
 export const YANDEX_DELIVERY_ID = 1004;
 
-const commonFile = { driver: 'contract' as const, coverage: { minPopulation: 0 }, cashPaymentAvailable: true, cardPaymentAvailable: true };
+const commonFile = {
+  driver: 'contract' as const,
+  coverage: { minPopulation: 0 },
+  cashPaymentAvailable: true,
+  cardPaymentAvailable: true,
+};
 
 export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
   {
-    file: { ...commonFile, id: CDEK_ID, code: 'cdek', name: 'СДЭК', deliveryTypes: [1, 2], holdDays: 7, pickup: { dropOff: true, direct: true, pricePickup: 0, pickupPointRequired: false, commentAvailable: true } },
+    file: {
+      ...commonFile,
+      id: CDEK_ID,
+      code: 'cdek',
+      name: 'СДЭК',
+      deliveryTypes: [1, 2],
+      holdDays: 7,
+      pickup: { dropOff: true, direct: true, pricePickup: 0, pickupPointRequired: false, commentAvailable: true },
+    },
     params: [
       { key: 'clientId', name: { ru: 'Идентификатор клиента (Account)', en: 'Client id (Account)' } },
       { key: 'clientSecret', name: { ru: 'Секретный ключ (Secure password)', en: 'Client secret (Secure password)' } },
     ],
     hasTestEnvironment: true,
     hasPointDirectory: true,
-    create: (remote, credentials, testMode, urls) => new CdekDriver(remote, { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, { baseUrl: testMode ? urls.cdekTest : urls.cdek }),
+    create: (remote, credentials, testMode, urls) =>
+      new CdekDriver(
+        remote,
+        { clientId: credentials.clientId, clientSecret: credentials.clientSecret },
+        { baseUrl: testMode ? urls.cdekTest : urls.cdek },
+      ),
   },
   {
-    file: { ...commonFile, id: BOXBERRY_ID, code: 'boxberry', name: 'Boxberry', deliveryTypes: [1, 2], holdDays: 7, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
+    file: {
+      ...commonFile,
+      id: BOXBERRY_ID,
+      code: 'boxberry',
+      name: 'Boxberry',
+      deliveryTypes: [1, 2],
+      holdDays: 7,
+      pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false },
+    },
     params: [{ key: 'token', name: { ru: 'API-токен', en: 'API token' } }],
     hasTestEnvironment: false,
     hasPointDirectory: true,
     create: (remote, credentials, _testMode, urls) => new BoxberryDriver(remote, credentials.token, urls.boxberry),
   },
   {
-    file: { ...commonFile, id: RUSSIAN_POST_ID, code: 'russian-post', name: 'Почта России', isPost: true, deliveryTypes: [3], holdDays: 30, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
+    file: {
+      ...commonFile,
+      id: RUSSIAN_POST_ID,
+      code: 'russian-post',
+      name: 'Почта России',
+      isPost: true,
+      deliveryTypes: [3],
+      holdDays: 30,
+      pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false },
+    },
     params: [
       { key: 'accessToken', name: { ru: 'Токен авторизации приложения', en: 'Application access token' } },
       { key: 'login', name: { ru: 'Логин личного кабинета', en: 'Account login' } },
@@ -78,20 +124,47 @@ export const CONTRACT_COMPANIES: readonly ContractCompany[] = [
     create: (remote, credentials, _testMode, urls) =>
       new RussianPostDriver(
         remote,
-        { accessToken: credentials.accessToken, login: credentials.login, password: credentials.password, indexFrom: credentials.indexFrom, trackingLogin: credentials.trackingLogin, trackingPassword: credentials.trackingPassword },
+        {
+          accessToken: credentials.accessToken,
+          login: credentials.login,
+          password: credentials.password,
+          indexFrom: credentials.indexFrom,
+          trackingLogin: credentials.trackingLogin,
+          trackingPassword: credentials.trackingPassword,
+        },
         { baseUrl: urls.russianPost, trackingUrl: urls.russianPostTracking },
       ),
   },
   {
     // Yandex takes no cash at delivery (card at receipt only); parcels are handed in at the contract's station
-    file: { ...commonFile, id: YANDEX_DELIVERY_ID, code: 'yandex-delivery', name: 'Яндекс Доставка', deliveryTypes: [1, 2], holdDays: 7, cashPaymentAvailable: false, pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false } },
+    file: {
+      ...commonFile,
+      id: YANDEX_DELIVERY_ID,
+      code: 'yandex-delivery',
+      name: 'Яндекс Доставка',
+      deliveryTypes: [1, 2],
+      holdDays: 7,
+      cashPaymentAvailable: false,
+      pickup: { dropOff: true, direct: false, pricePickup: 0, pickupPointRequired: false },
+    },
     params: [
-      { key: 'token', name: { ru: 'OAuth-токен (Интеграция → Получить токен)', en: 'OAuth token (Integration → Get token)' } },
-      { key: 'platformStationId', name: { ru: 'ID склада отгрузки (platform_station_id)', en: 'Shipping station id (platform_station_id)' } },
+      {
+        key: 'token',
+        name: { ru: 'OAuth-токен (Интеграция → Получить токен)', en: 'OAuth token (Integration → Get token)' },
+      },
+      {
+        key: 'platformStationId',
+        name: { ru: 'ID склада отгрузки (platform_station_id)', en: 'Shipping station id (platform_station_id)' },
+      },
     ],
     hasTestEnvironment: true,
     hasPointDirectory: true,
-    create: (remote, credentials, testMode, urls) => new YandexDeliveryDriver(remote, { token: credentials.token, stationId: credentials.platformStationId }, testMode ? urls.yandexDeliveryTest : urls.yandexDelivery),
+    create: (remote, credentials, testMode, urls) =>
+      new YandexDeliveryDriver(
+        remote,
+        { token: credentials.token, stationId: credentials.platformStationId },
+        testMode ? urls.yandexDeliveryTest : urls.yandexDelivery,
+      ),
   },
 ];
 

@@ -8,11 +8,32 @@ import { CarrierError, type QuoteRequest, type ShipmentRequest } from './types.j
 
 const file = readDataFile<CompaniesFile>('carriers/companies.json');
 const punktir = file.companies.find((company) => company.id === 1)!;
-const driver = new TariffDriver(punktir, toRateCard(punktir, file.zoneLimitsKm), (parcel) => `http://delivery.test/track/${parcel.companyCode}/${parcel.trackNumber}/${parcel.accountId}.${parcel.orderId}`);
+const driver = new TariffDriver(
+  punktir,
+  toRateCard(punktir, file.zoneLimitsKm),
+  (parcel) =>
+    `http://delivery.test/track/${parcel.companyCode}/${parcel.trackNumber}/${parcel.accountId}.${parcel.orderId}`,
+);
 const signal = new AbortController().signal;
-const order: ShipmentRequest = { orderId: 1234567, accountId: 5, type: 1, pointId: 10000001, recipientLocalityId: 498817, cargo: { weightGrams: 1000, volumeCm3: 0, places: [] }, declaredKopecks: 0, codKopecks: 0 };
+const order: ShipmentRequest = {
+  orderId: 1234567,
+  accountId: 5,
+  type: 1,
+  pointId: 10000001,
+  recipientLocalityId: 498817,
+  cargo: { weightGrams: 1000, volumeCm3: 0, places: [] },
+  declaredKopecks: 0,
+  codKopecks: 0,
+};
 const place = { latitude: 55.75, longitude: 37.62, regionCode: '48', localityId: 524901, population: 1e7 };
-const request: QuoteRequest = { types: [2], sender: place, recipient: place, distanceKm: 0, cargo: { weightGrams: 1000, volumeCm3: 0, places: [] }, priceMode: 1 };
+const request: QuoteRequest = {
+  types: [2],
+  sender: place,
+  recipient: place,
+  distanceKm: 0,
+  cargo: { weightGrams: 1000, volumeCm3: 0, places: [] },
+  priceMode: 1,
+};
 
 describe('tariff driver: register, cancel, track', () => {
   it('gives a deterministic track number with a check digit and a tracking URL', async () => {
@@ -45,14 +66,26 @@ describe('http driver', () => {
   let broken: FakeCarrier;
   let garbage: FakeCarrier;
   beforeAll(async () => {
-    [fast, broken, garbage] = await Promise.all([startFakeCarrier({ price: 410.5 }), startFakeCarrier({ mode: 'error' }), startFakeCarrier({ mode: 'garbage' })]);
+    [fast, broken, garbage] = await Promise.all([
+      startFakeCarrier({ price: 410.5 }),
+      startFakeCarrier({ mode: 'error' }),
+      startFakeCarrier({ mode: 'garbage' }),
+    ]);
   });
   afterAll(async () => Promise.all([fast, broken, garbage].map((carrier) => carrier.close())));
 
   it('maps remote answers to quotes in kopecks, dropping malformed ones and types not asked', () => {
     const quotes = mapQuotes(
       [
-        { type: 2, price: 199.99, daysMin: 1, daysMax: 3, services: [{ id: 7, price: 20 }], codPercent: 2, codMinimum: 15 },
+        {
+          type: 2,
+          price: 199.99,
+          daysMin: 1,
+          daysMax: 3,
+          services: [{ id: 7, price: 20 }],
+          codPercent: 2,
+          codMinimum: 15,
+        },
         { type: 1, price: 100, daysMin: 1, daysMax: 1 },
         { type: 2, price: 'free', daysMin: 1, daysMax: 1 },
         { type: 9, price: 1, daysMin: 1, daysMax: 1 },
@@ -66,7 +99,12 @@ describe('http driver', () => {
         priceDeliveryKopecks: 19999,
         days: { min: 1, max: 3 },
         services: [{ id: 7, priceKopecks: 2000 }],
-        commissions: { declared: { percent: 0, minimumKopecks: 0 }, codCash: { percent: 2, minimumKopecks: 1500 }, codCard: { percent: 2, minimumKopecks: 1500 }, acquiring: { percent: 0, minimumKopecks: 0 } },
+        commissions: {
+          declared: { percent: 0, minimumKopecks: 0 },
+          codCash: { percent: 2, minimumKopecks: 1500 },
+          codCard: { percent: 2, minimumKopecks: 1500 },
+          acquiring: { percent: 0, minimumKopecks: 0 },
+        },
       },
     ]);
     expect(mapQuotes({ quotes: [{ type: 2, price: 1, daysMin: 1, daysMax: 1 }] }, [2])).toHaveLength(1);
@@ -78,7 +116,13 @@ describe('http driver', () => {
     expect(
       mapTrackEvents(
         [
-          { trackNumber: 'R1', statusCode: 44, at: '2026-03-01T09:00:00+03:00', description: 'Вручено', paymentMethod: 'card' },
+          {
+            trackNumber: 'R1',
+            statusCode: 44,
+            at: '2026-03-01T09:00:00+03:00',
+            description: 'Вручено',
+            paymentMethod: 'card',
+          },
           { trackNumber: 'R2', statusCode: 44, paymentMethod: 'cheque' },
           { trackNumber: 'R3', statusCode: 47, at: 'yesterday', paymentMethod: 'cash' },
           { trackNumber: '', statusCode: 44 },
@@ -88,7 +132,13 @@ describe('http driver', () => {
         now,
       ),
     ).toEqual([
-      { trackNumber: 'R1', statusCode: 44, at: '2026-03-01T09:00:00+03:00', description: 'Вручено', paymentMethod: 'card' },
+      {
+        trackNumber: 'R1',
+        statusCode: 44,
+        at: '2026-03-01T09:00:00+03:00',
+        description: 'Вручено',
+        paymentMethod: 'card',
+      },
       { trackNumber: 'R2', statusCode: 44, at: now.toISOString(), description: '' },
       { trackNumber: 'R3', statusCode: 47, at: now.toISOString(), description: '', paymentMethod: 'cash' },
     ]);
@@ -98,7 +148,10 @@ describe('http driver', () => {
   it('quotes and registers over HTTP; errors and garbage become CarrierError', async () => {
     const quotes = await new HttpDriver(201, fast.baseUrl).quote(request, signal);
     expect(quotes[0]).toMatchObject({ type: 2, priceDeliveryKopecks: 41050, tariffName: 'Remote courier' });
-    expect(await new HttpDriver(201, fast.baseUrl).register(order, signal)).toEqual({ trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' });
+    expect(await new HttpDriver(201, fast.baseUrl).register(order, signal)).toEqual({
+      trackNumber: 'REMOTE1',
+      trackingUrl: 'http://carrier.test/REMOTE1',
+    });
     await expect(new HttpDriver(202, broken.baseUrl).quote(request, signal)).rejects.toThrow(/answered 502/);
     await expect(new HttpDriver(203, garbage.baseUrl).quote(request, signal)).rejects.toThrow(/not JSON/);
     await expect(new HttpDriver(204, 'http://127.0.0.1:1').quote(request, signal)).rejects.toBeInstanceOf(CarrierError);

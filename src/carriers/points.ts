@@ -42,25 +42,155 @@ export interface DeliveryPoint {
 }
 
 const STREETS = [
-  'ул. Ленина', 'ул. Советская', 'ул. Мира', 'пр-т Победы', 'ул. Гагарина', 'ул. Пушкина', 'ул. Садовая', 'ул. Молодёжная',
-  'ул. Лесная', 'ул. Школьная', 'ул. Центральная', 'ул. Кирова', 'ул. Октябрьская', 'ул. Комсомольская', 'ул. Первомайская',
-  'ул. Заводская', 'ул. Набережная', 'пр-т Ленина', 'ул. Чехова', 'ул. Горького', 'ул. Строителей', 'ул. Маяковского',
-  'ул. Южная', 'бул. Гоголя', 'ул. Лермонтова', 'ул. Свободы', 'ул. Карла Маркса', 'ул. Московская', 'ул. Пролетарская',
-  'ул. Дзержинского', 'ул. Фрунзе', 'ул. Чапаева', 'ул. Суворова', 'ул. Новая', 'ул. Полевая', 'ул. Зелёная',
+  'ул. Ленина',
+  'ул. Советская',
+  'ул. Мира',
+  'пр-т Победы',
+  'ул. Гагарина',
+  'ул. Пушкина',
+  'ул. Садовая',
+  'ул. Молодёжная',
+  'ул. Лесная',
+  'ул. Школьная',
+  'ул. Центральная',
+  'ул. Кирова',
+  'ул. Октябрьская',
+  'ул. Комсомольская',
+  'ул. Первомайская',
+  'ул. Заводская',
+  'ул. Набережная',
+  'пр-т Ленина',
+  'ул. Чехова',
+  'ул. Горького',
+  'ул. Строителей',
+  'ул. Маяковского',
+  'ул. Южная',
+  'бул. Гоголя',
+  'ул. Лермонтова',
+  'ул. Свободы',
+  'ул. Карла Маркса',
+  'ул. Московская',
+  'ул. Пролетарская',
+  'ул. Дзержинского',
+  'ул. Фрунзе',
+  'ул. Чапаева',
+  'ул. Суворова',
+  'ул. Новая',
+  'ул. Полевая',
+  'ул. Зелёная',
 ];
-const DISTRICTS = ['Центральный', 'Ленинский', 'Кировский', 'Октябрьский', 'Советский', 'Заводской', 'Железнодорожный', 'Фрунзенский'];
+const DISTRICTS = [
+  'Центральный',
+  'Ленинский',
+  'Кировский',
+  'Октябрьский',
+  'Советский',
+  'Заводской',
+  'Железнодорожный',
+  'Фрунзенский',
+];
 const METRO: Record<number, string[]> = {
-  524901: ['Тверская', 'Пушкинская', 'Арбатская', 'Киевская', 'Курская', 'Таганская', 'Белорусская', 'Маяковская', 'Сокол', 'Аэропорт',
-    'Динамо', 'Войковская', 'Речной вокзал', 'Щукинская', 'Тушинская', 'Бауманская', 'Электрозаводская', 'Семёновская', 'Измайловская',
-    'Первомайская', 'Выхино', 'Кузьминки', 'Текстильщики', 'Марьино', 'Братиславская', 'Юго-Западная', 'Беляево', 'Тёплый Стан',
-    'Медведково', 'Бабушкинская', 'ВДНХ', 'Алексеевская', 'Рижская', 'Сокольники', 'Преображенская площадь', 'Черкизовская'],
-  498817: ['Невский проспект', 'Гостиный двор', 'Маяковская', 'Площадь Восстания', 'Владимирская', 'Технологический институт',
-    'Московская', 'Звёздная', 'Купчино', 'Приморская', 'Василеостровская', 'Петроградская', 'Чёрная речка', 'Пионерская',
-    'Озерки', 'Проспект Просвещения', 'Ладожская', 'Новочеркасская', 'Дыбенко', 'Автово', 'Кировский завод', 'Нарвская'],
-  1496747: ['Площадь Ленина', 'Октябрьская', 'Речной вокзал', 'Студенческая', 'Красный проспект', 'Гагаринская', 'Заельцовская', 'Маршала Покрышкина'],
-  1486209: ['Площадь 1905 года', 'Динамо', 'Уральская', 'Машиностроителей', 'Геологическая', 'Чкаловская', 'Ботаническая'],
-  551487: ['Кремлёвская', 'Площадь Тукая', 'Суконная слобода', 'Аметьево', 'Горки', 'Проспект Победы', 'Козья слобода', 'Яшьлек'],
-  520555: ['Московская', 'Горьковская', 'Ленинская', 'Заречная', 'Двигатель Революции', 'Пролетарская', 'Буревестник', 'Бурнаковская'],
+  524901: [
+    'Тверская',
+    'Пушкинская',
+    'Арбатская',
+    'Киевская',
+    'Курская',
+    'Таганская',
+    'Белорусская',
+    'Маяковская',
+    'Сокол',
+    'Аэропорт',
+    'Динамо',
+    'Войковская',
+    'Речной вокзал',
+    'Щукинская',
+    'Тушинская',
+    'Бауманская',
+    'Электрозаводская',
+    'Семёновская',
+    'Измайловская',
+    'Первомайская',
+    'Выхино',
+    'Кузьминки',
+    'Текстильщики',
+    'Марьино',
+    'Братиславская',
+    'Юго-Западная',
+    'Беляево',
+    'Тёплый Стан',
+    'Медведково',
+    'Бабушкинская',
+    'ВДНХ',
+    'Алексеевская',
+    'Рижская',
+    'Сокольники',
+    'Преображенская площадь',
+    'Черкизовская',
+  ],
+  498817: [
+    'Невский проспект',
+    'Гостиный двор',
+    'Маяковская',
+    'Площадь Восстания',
+    'Владимирская',
+    'Технологический институт',
+    'Московская',
+    'Звёздная',
+    'Купчино',
+    'Приморская',
+    'Василеостровская',
+    'Петроградская',
+    'Чёрная речка',
+    'Пионерская',
+    'Озерки',
+    'Проспект Просвещения',
+    'Ладожская',
+    'Новочеркасская',
+    'Дыбенко',
+    'Автово',
+    'Кировский завод',
+    'Нарвская',
+  ],
+  1496747: [
+    'Площадь Ленина',
+    'Октябрьская',
+    'Речной вокзал',
+    'Студенческая',
+    'Красный проспект',
+    'Гагаринская',
+    'Заельцовская',
+    'Маршала Покрышкина',
+  ],
+  1486209: [
+    'Площадь 1905 года',
+    'Динамо',
+    'Уральская',
+    'Машиностроителей',
+    'Геологическая',
+    'Чкаловская',
+    'Ботаническая',
+  ],
+  551487: [
+    'Кремлёвская',
+    'Площадь Тукая',
+    'Суконная слобода',
+    'Аметьево',
+    'Горки',
+    'Проспект Победы',
+    'Козья слобода',
+    'Яшьлек',
+  ],
+  520555: [
+    'Московская',
+    'Горьковская',
+    'Ленинская',
+    'Заречная',
+    'Двигатель Революции',
+    'Пролетарская',
+    'Буревестник',
+    'Бурнаковская',
+  ],
 };
 
 const SCHEDULES: Array<Array<WorkingHours | null>> = [
@@ -69,21 +199,52 @@ const SCHEDULES: Array<Array<WorkingHours | null>> = [
   [...Array(6).fill({ from: '11:00', to: '20:00' }), { from: '11:00', to: '17:00' }],
 ];
 const LOCKER_SCHEDULE: Array<WorkingHours | null> = Array(7).fill({ from: '00:00', to: '24:00' });
-const POST_SCHEDULE: Array<WorkingHours | null> = [...Array(5).fill({ from: '08:00', to: '20:00' }), { from: '09:00', to: '18:00' }, null];
-const DESCRIPTIONS = ['Вход со стороны двора', 'В торговом центре, 1 этаж', 'Рядом с остановкой', 'В продуктовом магазине', 'Отдельный вход, вывеска у двери'];
-const LOCKER_DESCRIPTIONS = ['В холле супермаркета', 'У входа в торговый центр', 'В вестибюле бизнес-центра', 'На территории АЗС'];
+const POST_SCHEDULE: Array<WorkingHours | null> = [
+  ...Array(5).fill({ from: '08:00', to: '20:00' }),
+  { from: '09:00', to: '18:00' },
+  null,
+];
+const DESCRIPTIONS = [
+  'Вход со стороны двора',
+  'В торговом центре, 1 этаж',
+  'Рядом с остановкой',
+  'В продуктовом магазине',
+  'Отдельный вход, вывеска у двери',
+];
+const LOCKER_DESCRIPTIONS = [
+  'В холле супермаркета',
+  'У входа в торговый центр',
+  'В вестибюле бизнес-центра',
+  'На территории АЗС',
+];
 
-export const NO_POINT_LIMITS: PointLimits = { maxSizeA: null, maxSizeB: null, maxSizeC: null, maxSizeSum: null, minWeight: null, maxWeight: null, maxCod: null, maxVolume: null };
+export const NO_POINT_LIMITS: PointLimits = {
+  maxSizeA: null,
+  maxSizeB: null,
+  maxSizeC: null,
+  maxSizeSum: null,
+  minWeight: null,
+  maxWeight: null,
+  maxCod: null,
+  maxVolume: null,
+};
 
 function pointCount(company: CompanyFile, locality: Locality): number {
   const network = company.points;
   if (!network) return 0;
   const exact = locality.population / network.perPopulation;
-  const count = network.postOffices ? Math.max(1, Math.round(exact)) : exact >= 0.5 ? Math.max(1, Math.round(exact)) : 0;
+  const count = network.postOffices
+    ? Math.max(1, Math.round(exact))
+    : exact >= 0.5
+      ? Math.max(1, Math.round(exact))
+      : 0;
   return Math.min(count, network.max);
 }
 
-export function covers(company: Pick<CompanyFile, 'coverage'>, locality: Pick<Locality, 'population' | 'regionCode'>): boolean {
+export function covers(
+  company: Pick<CompanyFile, 'coverage'>,
+  locality: Pick<Locality, 'population' | 'regionCode'>,
+): boolean {
   if (locality.population < company.coverage.minPopulation) return false;
   return !company.coverage.regions || company.coverage.regions.includes(locality.regionCode);
 }
@@ -123,26 +284,47 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
         const angle = spot() * 2 * Math.PI;
         const distance = radiusKm * Math.sqrt(spot());
         const latitude = locality.latitude + (distance / 111.2) * Math.sin(angle);
-        const longitude = locality.longitude + (distance / (111.2 * Math.cos((locality.latitude * Math.PI) / 180))) * Math.cos(angle);
+        const longitude =
+          locality.longitude + (distance / (111.2 * Math.cos((locality.latitude * Math.PI) / 180))) * Math.cos(angle);
         const address = `${locality.name}, ${street}, д. ${house}`;
         const metroLine = METRO[locality.id];
         const metro = metroLine ? [metroLine[Math.floor(spot() * metroLine.length)]] : null;
-        const district = locality.population >= 300000 ? `р-н ${DISTRICTS[Math.floor(((angle / (2 * Math.PI)) * DISTRICTS.length) % DISTRICTS.length)]}` : null;
+        const district =
+          locality.population >= 300000
+            ? `р-н ${DISTRICTS[Math.floor(((angle / (2 * Math.PI)) * DISTRICTS.length) % DISTRICTS.length)]}`
+            : null;
         const limits = company.pointLimits?.[String(type)] ?? NO_POINT_LIMITS;
         const idNumber = company.id * 10_000_000 + sequence;
-        const postIndex = locality.zip ? String(Number(locality.zip) + Math.floor(next() * 90)).padStart(6, '0') : regionalPostIndex(postalPrefixes, locality, sequence);
+        const postIndex = locality.zip
+          ? String(Number(locality.zip) + Math.floor(next() * 90)).padStart(6, '0')
+          : regionalPostIndex(postalPrefixes, locality, sequence);
         all.push({
           id: idNumber,
           companyId: company.id,
           localityId: locality.id,
           type,
-          name: type === 3 ? `Отделение почтовой связи ${postIndex ?? sequence}` : type === 2 ? `Постамат ${company.name} №${sequence}` : `${company.name}, ${street}, ${house}`,
+          name:
+            type === 3
+              ? `Отделение почтовой связи ${postIndex ?? sequence}`
+              : type === 2
+                ? `Постамат ${company.name} №${sequence}`
+                : `${company.name}, ${street}, ${house}`,
           latitude: Math.round(latitude * 1e6) / 1e6,
           longitude: Math.round(longitude * 1e6) / 1e6,
-          description: type === 2 ? LOCKER_DESCRIPTIONS[Math.floor(next() * LOCKER_DESCRIPTIONS.length)] : type === 3 ? null : DESCRIPTIONS[Math.floor(next() * DESCRIPTIONS.length)],
+          description:
+            type === 2
+              ? LOCKER_DESCRIPTIONS[Math.floor(next() * LOCKER_DESCRIPTIONS.length)]
+              : type === 3
+                ? null
+                : DESCRIPTIONS[Math.floor(next() * DESCRIPTIONS.length)],
           address,
           zipCode: postIndex,
-          schedule: type === 2 ? LOCKER_SCHEDULE : type === 3 ? POST_SCHEDULE : SCHEDULES[Math.floor(next() * SCHEDULES.length)],
+          schedule:
+            type === 2
+              ? LOCKER_SCHEDULE
+              : type === 3
+                ? POST_SCHEDULE
+                : SCHEDULES[Math.floor(next() * SCHEDULES.length)],
           district,
           metro,
           photos: null,

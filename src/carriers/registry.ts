@@ -78,7 +78,9 @@ export class CarrierRegistry {
 
   /** A company as the account ships with it: a real one only under the account's own contract. */
   companyOf(accountId: number, companyId: number): Promise<RegisteredCompany | undefined> {
-    return this.accountCompanies ? this.accountCompanies.companyOf(accountId, companyId) : Promise.resolve(this.get(companyId));
+    return this.accountCompanies
+      ? this.accountCompanies.companyOf(accountId, companyId)
+      : Promise.resolve(this.get(companyId));
   }
 
   /** Whether the account ships with a company through a contract in the company's test environment (never for built-in ones). */
@@ -127,7 +129,14 @@ export class CarrierRegistry {
   }
 
   /** The company's points nearest to a place (within `withinKm`) that `accept` takes, closest first. */
-  nearestPoints(companyId: number, latitude: number, longitude: number, count: number, withinKm: number, accept: (point: DeliveryPoint) => boolean): DeliveryPoint[] {
+  nearestPoints(
+    companyId: number,
+    latitude: number,
+    longitude: number,
+    count: number,
+    withinKm: number,
+    accept: (point: DeliveryPoint) => boolean,
+  ): DeliveryPoint[] {
     const found: DeliveryPoint[] = [];
     for (const point of this.nearbyCandidates(companyId, latitude, longitude, withinKm)) {
       if (!accept(point)) continue;
@@ -149,7 +158,10 @@ export class CarrierRegistry {
       const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
       if (km <= withinKm) found.push({ point, km });
     }
-    const candidates = found.sort((a, b) => a.km - b.km).slice(0, NEARBY_CANDIDATES).map((entry) => entry.point);
+    const candidates = found
+      .sort((a, b) => a.km - b.km)
+      .slice(0, NEARBY_CANDIDATES)
+      .map((entry) => entry.point);
     if (this.nearby.size >= NEARBY_CACHE_SIZE) this.nearby.clear();
     this.nearby.set(key, candidates);
     return candidates;

@@ -20,7 +20,14 @@
  */
 import Bottleneck from 'bottleneck';
 import CircuitBreaker from 'opossum';
-import { HttpNoAnswer, jsonOfText, msLeft, sendRequest, type HttpAnswer, type HttpRequest } from '../platform/remote-http.js';
+import {
+  HttpNoAnswer,
+  jsonOfText,
+  msLeft,
+  sendRequest,
+  type HttpAnswer,
+  type HttpRequest,
+} from '../platform/remote-http.js';
 import { CarrierError } from './types.js';
 
 /**
@@ -143,9 +150,13 @@ export class RemoteCompany {
       rollingCountTimeout: policy.breaker.windowMs,
       // a refusal (the company answered, and said no) is not the company failing
       // nor is a 429 that says when to come back (it holds every call until then instead)
-      errorFilter: (error: unknown) => (error instanceof CarrierError && !error.transient) || (error instanceof CarrierRetryAfterError && error.throttled),
+      errorFilter: (error: unknown) =>
+        (error instanceof CarrierError && !error.transient) ||
+        (error instanceof CarrierRetryAfterError && error.throttled),
     });
-    this.breaker.on('open', () => this.logger?.warn({ company: code }, 'delivery company circuit opened: calls stop until it half-opens'));
+    this.breaker.on('open', () =>
+      this.logger?.warn({ company: code }, 'delivery company circuit opened: calls stop until it half-opens'),
+    );
     this.breaker.on('close', () => this.logger?.info({ company: code }, 'delivery company circuit closed'));
     this.limiter = new Bottleneck({ maxConcurrent: policy.concurrent, minTime: Math.ceil(1000 / policy.perSecond) });
   }
@@ -160,11 +171,23 @@ export class RemoteCompany {
    * timeout (`attemptTimeoutMs`, the policy's unless the operation needs longer) or the
    * caller's; it throws CarrierError for the company's answers (transient for 5xx/429/unreachable).
    */
-  async run<T>(operation: string, kind: RemoteKind, signal: AbortSignal, attempt: (signal: AbortSignal) => Promise<T>, attemptTimeoutMs = this.policy.timeoutMs): Promise<T> {
+  async run<T>(
+    operation: string,
+    kind: RemoteKind,
+    signal: AbortSignal,
+    attempt: (signal: AbortSignal) => Promise<T>,
+    attemptTimeoutMs = this.policy.timeoutMs,
+  ): Promise<T> {
     const started = performance.now();
     let attempts = 0;
     const finish = (outcome: RemoteOutcome) => {
-      const record: RemoteCallRecord = { company: this.code, operation, durationMs: Math.round(performance.now() - started), outcome, attempts };
+      const record: RemoteCallRecord = {
+        company: this.code,
+        operation,
+        durationMs: Math.round(performance.now() - started),
+        outcome,
+        attempts,
+      };
       this.observer?.remoteCall(record);
       if (outcome === 'ok') this.logger?.info(record, 'delivery company call');
       else this.logger?.warn(record, 'delivery company call failed');
@@ -193,9 +216,11 @@ export class RemoteCompany {
       } catch (error) {
         const failure = this.explain(error, signal);
         const wait = error instanceof CarrierRetryAfterError ? error.retryAfterMs : null;
-        if (wait !== null) this.quietUntil = Math.max(this.quietUntil, Date.now() + Math.min(wait, this.policy.breaker.resetMs));
+        if (wait !== null)
+          this.quietUntil = Math.max(this.quietUntil, Date.now() + Math.min(wait, this.policy.breaker.resetMs));
         const counted = failure.transient && failure.outcome !== 'open' && failure.outcome !== 'throttled';
-        if (counted && ++this.failuresInRow >= this.policy.breaker.consecutive && !this.breaker.opened) this.breaker.open();
+        if (counted && ++this.failuresInRow >= this.policy.breaker.consecutive && !this.breaker.opened)
+          this.breaker.open();
         const retry = failure.transient && attempts < maxAttempts && !signal.aborted && !this.breaker.opened;
         const delay = Math.max(this.policy.backoffMs * 2 ** (attempts - 1) * (1 + Math.random() * 0.5), wait ?? 0);
         // no retry the caller's deadline would cut short: its answer now, not at the deadline
@@ -223,7 +248,12 @@ export class RemoteCompany {
   }
 
   private waitRefusal(ms: number): CarrierRetryAfterError {
-    return new CarrierRetryAfterError(this.companyId, `The delivery company asked to wait ${Math.ceil(ms / 1000)} s before the next call.`, ms, true);
+    return new CarrierRetryAfterError(
+      this.companyId,
+      `The delivery company asked to wait ${Math.ceil(ms / 1000)} s before the next call.`,
+      ms,
+      true,
+    );
   }
 
   private limited<T>(attempt: (signal: AbortSignal) => Promise<T>, outer: AbortSignal, timeoutMs: number): Promise<T> {
@@ -240,14 +270,38 @@ export class RemoteCompany {
 
   private explain(error: unknown, signal: AbortSignal): { outcome: RemoteOutcome; transient: boolean; error: Error } {
     if (error instanceof Error && (error as { code?: string }).code === 'EOPENBREAKER') {
-      return { outcome: 'open', transient: true, error: new CarrierError(this.companyId, 'The delivery company keeps failing; it is not asked for a while.', true) };
+      return {
+        outcome: 'open',
+        transient: true,
+        error: new CarrierError(
+          this.companyId,
+          'The delivery company keeps failing; it is not asked for a while.',
+          true,
+        ),
+      };
     }
-    if (error instanceof CompanyTimeout) return { outcome: 'timeout', transient: true, error: new CarrierError(this.companyId, `The delivery company gave ${error.message}.`, true) };
-    if (signal.aborted) return { outcome: 'timeout', transient: true, error: error instanceof Error ? error : new Error(String(error)) };
+    if (error instanceof CompanyTimeout)
+      return {
+        outcome: 'timeout',
+        transient: true,
+        error: new CarrierError(this.companyId, `The delivery company gave ${error.message}.`, true),
+      };
+    if (signal.aborted)
+      return { outcome: 'timeout', transient: true, error: error instanceof Error ? error : new Error(String(error)) };
     if (error instanceof CarrierAuthError) return { outcome: 'auth', transient: false, error };
-    if (error instanceof CarrierRetryAfterError && error.throttled) return { outcome: 'throttled', transient: true, error };
-    if (error instanceof CarrierError) return { outcome: error.transient ? 'failed' : 'refused', transient: error.transient, error };
-    return { outcome: 'failed', transient: true, error: new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`, true) };
+    if (error instanceof CarrierRetryAfterError && error.throttled)
+      return { outcome: 'throttled', transient: true, error };
+    if (error instanceof CarrierError)
+      return { outcome: error.transient ? 'failed' : 'refused', transient: error.transient, error };
+    return {
+      outcome: 'failed',
+      transient: true,
+      error: new CarrierError(
+        this.companyId,
+        `The delivery company is not reachable: ${(error as Error).message}`,
+        true,
+      ),
+    };
   }
 
   /** Stops the breaker's timers (tests, shutdown). */
@@ -262,10 +316,14 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -290,19 +348,29 @@ export async function exchange(companyId: number, request: RemoteRequest, signal
   try {
     answer = await sendRequest(request, signal);
   } catch (error) {
-    if (error instanceof HttpNoAnswer) throw new CarrierError(companyId, `The delivery company is not reachable: ${error.message}`, true);
+    if (error instanceof HttpNoAnswer)
+      throw new CarrierError(companyId, `The delivery company is not reachable: ${error.message}`, true);
     throw error;
   }
-  if (answer.status === 429) throw new CarrierRetryAfterError(companyId, 'The delivery company asks to slow down (429).', answer.retryAfterMs, true);
-  if (answer.status === 503 && answer.retryAfterMs !== null) throw new CarrierRetryAfterError(companyId, 'The delivery company answered 503.', answer.retryAfterMs, false);
+  if (answer.status === 429)
+    throw new CarrierRetryAfterError(
+      companyId,
+      'The delivery company asks to slow down (429).',
+      answer.retryAfterMs,
+      true,
+    );
+  if (answer.status === 503 && answer.retryAfterMs !== null)
+    throw new CarrierRetryAfterError(companyId, 'The delivery company answered 503.', answer.retryAfterMs, false);
   if (answer.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${answer.status}.`, true);
-  if ((answer.status === 401 || answer.status === 403) && !request.passStatuses?.includes(answer.status)) throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${answer.status}).`);
+  if ((answer.status === 401 || answer.status === 403) && !request.passStatuses?.includes(answer.status))
+    throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${answer.status}).`);
   return answer;
 }
 
 /** The answer's JSON, or a CarrierError naming the company's answer as not JSON. */
 export function jsonOf(companyId: number, answer: RemoteAnswer): unknown {
   const body = jsonOfText(answer.text);
-  if (body === undefined) throw new CarrierError(companyId, `The delivery company answered something that is not JSON (${answer.status}).`);
+  if (body === undefined)
+    throw new CarrierError(companyId, `The delivery company answered something that is not JSON (${answer.status}).`);
   return body;
 }

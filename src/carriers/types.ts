@@ -83,7 +83,12 @@ export interface CarrierQuote {
   days: { min: number; max: number };
   /** Every service the company offers on this tariff, with its price. */
   services: Array<{ id: number; priceKopecks: number }>;
-  commissions: { declared: CommissionRule; codCash: CommissionRule; codCard: CommissionRule; acquiring: CommissionRule };
+  commissions: {
+    declared: CommissionRule;
+    codCash: CommissionRule;
+    codCard: CommissionRule;
+    acquiring: CommissionRule;
+  };
   /** Price factor by pickup point type (e.g. lockers cheaper); 1 when absent. */
   pointPriceFactors?: Partial<Record<number, number>>;
 }
@@ -208,7 +213,15 @@ export interface PickupRequest {
   date: string;
   /** The warehouse's working hours that day (`HH:MM`): the courier comes within them. */
   hours: { from: string; to: string };
-  address: { countryCode: string; city: string; region: string | null; street: string; house: string | null; bulk: string | null; flat: string | null };
+  address: {
+    countryCode: string;
+    city: string;
+    region: string | null;
+    street: string;
+    house: string | null;
+    bulk: string | null;
+    flat: string | null;
+  };
   contact: { name: string; phone: string };
   weightKg: number;
   countOrders: number;

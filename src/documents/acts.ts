@@ -18,12 +18,25 @@ function totalWeightKg(orders: readonly ActOrder[]): number {
 
 const ORDER_COLUMNS: TableColumn<ActOrder>[] = [
   { header: '№', share: 4, align: 'right', value: (_order, index) => String(index + 1) },
-  { header: 'Заказ', share: 11, value: (order) => (order.cmsId ? `${order.orderId}\n${order.cmsId}` : String(order.orderId)) },
+  {
+    header: 'Заказ',
+    share: 11,
+    value: (order) => (order.cmsId ? `${order.orderId}\n${order.cmsId}` : String(order.orderId)),
+  },
   { header: 'Трек-номер', share: 17, value: (order) => order.trackNumber },
-  { header: 'Получатель', share: 24, value: (order) => (order.city ? `${order.recipientName}\n${order.city}` : order.recipientName) },
+  {
+    header: 'Получатель',
+    share: 24,
+    value: (order) => (order.city ? `${order.recipientName}\n${order.city}` : order.recipientName),
+  },
   { header: 'Мест', share: 6, align: 'right', value: (order) => String(order.places) },
   { header: 'Вес', share: 10, align: 'right', value: (order) => formatWeight(order.weightKg) },
-  { header: 'Объявленная ценность', share: 14, align: 'right', value: (order) => formatMoney(order.declaredValueKopecks) },
+  {
+    header: 'Объявленная ценность',
+    share: 14,
+    align: 'right',
+    value: (order) => formatMoney(order.declaredValueKopecks),
+  },
   { header: 'Наложенный платёж', share: 14, align: 'right', value: (order) => formatMoney(order.codKopecks) },
 ];
 
@@ -51,7 +64,11 @@ function header(writer: PageWriter, title: string, act: HandoverActInput): void 
 
 /** The act a courier signs when taking the orders of one company from one warehouse. */
 export async function renderHandoverAct(act: HandoverActInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Акт приёма-передачи № ${act.number}` });
+  const { doc, end } = openDocument({
+    size: [A4.width, A4.height],
+    margin: PAGE_MARGIN,
+    title: `Акт приёма-передачи № ${act.number}`,
+  });
   const writer = new PageWriter(doc);
   header(writer, 'Акт приёма-передачи отправлений', act);
   writer.text('Отправитель передал, а служба доставки приняла следующие отправления:', { size: 10, gapAfter: 6 });
@@ -67,7 +84,11 @@ export async function renderHandoverAct(act: HandoverActInput): Promise<Buffer> 
 
 /** The waybill: same orders, with the transport units the company asked to count. */
 export async function renderWaybill(waybill: WaybillInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Транспортная накладная № ${waybill.number}` });
+  const { doc, end } = openDocument({
+    size: [A4.width, A4.height],
+    margin: PAGE_MARGIN,
+    title: `Транспортная накладная № ${waybill.number}`,
+  });
   const writer = new PageWriter(doc);
   header(writer, 'Транспортная накладная', waybill);
   const units: Array<[string, number | null | undefined]> = [
@@ -86,13 +107,20 @@ export async function renderWaybill(waybill: WaybillInput): Promise<Buffer> {
  * Code128 to scan at collection, with signature lines for the sender and the courier.
  */
 export async function renderPickupAct(act: PickupActInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Акт передачи курьеру № ${act.number}` });
+  const { doc, end } = openDocument({
+    size: [A4.width, A4.height],
+    margin: PAGE_MARGIN,
+    title: `Акт передачи курьеру № ${act.number}`,
+  });
   const writer = new PageWriter(doc);
   writer.heading(`Акт приёма-передачи отправлений курьеру № ${act.number} от ${formatDate(act.date)}`);
   writer.fields([
     ['Отправитель', formatParty(act.sender)],
     ['Склад отгрузки', `${act.warehouse.name}, ${formatAddress(act.warehouse.address)}`],
-    ['Забор', act.type === 3 ? `консолидированный забор (${act.company.name})` : `курьер службы доставки ${act.company.name}`],
+    [
+      'Забор',
+      act.type === 3 ? `консолидированный забор (${act.company.name})` : `курьер службы доставки ${act.company.name}`,
+    ],
     ['Номер заявки', act.pickupNumber ?? 'ещё не присвоен'],
     ['Интервал', act.time ? `${formatDate(act.date)}, ${act.time.from}–${act.time.to}` : formatDate(act.date)],
   ]);
@@ -104,6 +132,10 @@ export async function renderPickupAct(act: PickupActInput): Promise<Buffer> {
   writer.signatures(['Сдал (отправитель)', 'Принял (курьер)']);
   writer.gap(10);
   writer.text('Трек-номера для сканера', { size: 11, bold: true, gapAfter: 6 });
-  for (const order of act.orders) writer.barcode(order.trackNumber, `Заказ ${order.orderId}${order.cmsId ? ` (${order.cmsId})` : ''}, мест: ${order.places}`);
+  for (const order of act.orders)
+    writer.barcode(
+      order.trackNumber,
+      `Заказ ${order.orderId}${order.cmsId ? ` (${order.cmsId})` : ''}, мест: ${order.places}`,
+    );
   return end();
 }

@@ -22,31 +22,52 @@ export function totalCount(goods: readonly GoodsLine[]): number {
 function assemblyOrder(writer: PageWriter, order: AssemblyOrder, position: number): void {
   // Keep an order's title with at least the head of its table.
   writer.ensure(90);
-  const reference = [`Заказ № ${order.orderId}`, order.cmsId ? `в магазине ${order.cmsId}` : '', order.trackNumber ? `трек ${order.trackNumber}` : '']
+  const reference = [
+    `Заказ № ${order.orderId}`,
+    order.cmsId ? `в магазине ${order.cmsId}` : '',
+    order.trackNumber ? `трек ${order.trackNumber}` : '',
+  ]
     .filter((part) => part !== '')
     .join(' · ');
   writer.text(`${position}. ${reference}`, { size: 11, bold: true, gapAfter: 2 });
-  writer.text(`Получатель: ${order.recipientName}${order.company ? ` · ${order.company}` : ''}`, { size: 9, gapAfter: 4 });
+  writer.text(`Получатель: ${order.recipientName}${order.company ? ` · ${order.company}` : ''}`, {
+    size: 9,
+    gapAfter: 4,
+  });
   writer.table(GOODS_COLUMNS, order.goods, { totals: ['', 'Всего единиц', '', '', String(totalCount(order.goods))] });
   const boxes = (order.boxes ?? []).map((box) => {
-    const size = box.dimensions ? ` (${box.dimensions.length}×${box.dimensions.width}×${box.dimensions.height} см)` : '';
+    const size = box.dimensions
+      ? ` (${box.dimensions.length}×${box.dimensions.width}×${box.dimensions.height} см)`
+      : '';
     return `${box.name}${size} — ${box.count} шт.`;
   });
   if (boxes.length > 0) writer.text(`Упаковка: ${boxes.join('; ')}`, { size: 9, gapAfter: 2 });
-  if (order.commentForAssembly) writer.text(`Комментарий для сборки: ${order.commentForAssembly}`, { size: 9, bold: true, gapAfter: 2 });
+  if (order.commentForAssembly)
+    writer.text(`Комментарий для сборки: ${order.commentForAssembly}`, { size: 9, bold: true, gapAfter: 2 });
   if (order.documentsForWarehouse) writer.text(`Документы: ${order.documentsForWarehouse}`, { size: 9, gapAfter: 2 });
   writer.gap(10);
 }
 
 /** One statement for many orders: what to pick and how to pack each. */
 export async function renderAssemblyStatement(statement: AssemblyStatementInput): Promise<Buffer> {
-  const { doc, end } = openDocument({ size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Сборочный лист № ${statement.number}` });
+  const { doc, end } = openDocument({
+    size: [A4.width, A4.height],
+    margin: PAGE_MARGIN,
+    title: `Сборочный лист № ${statement.number}`,
+  });
   const writer = new PageWriter(doc);
   writer.heading(`Сборочный лист № ${statement.number} от ${formatDate(statement.date)}`);
   const units = statement.orders.reduce((total, order) => total + totalCount(order.goods), 0);
   writer.fields([
     ['Владелец товара', statement.owner],
-    ['Склад', statement.warehouse ? [statement.warehouse.name, formatAddress(statement.warehouse.address)].filter((part) => part !== '').join(', ') : ''],
+    [
+      'Склад',
+      statement.warehouse
+        ? [statement.warehouse.name, formatAddress(statement.warehouse.address)]
+            .filter((part) => part !== '')
+            .join(', ')
+        : '',
+    ],
     ['Заказов', String(statement.orders.length)],
     ['Единиц товара', String(units)],
   ]);

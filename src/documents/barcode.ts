@@ -42,7 +42,15 @@ export function code128(text: string): BarcodePattern | null {
  * the box: the module is as wide as fits, capped at `maxModule` points so a short code is
  * not stretched. Returns the width of the bars drawn.
  */
-export function drawBarcode(doc: Pdf, pattern: BarcodePattern, x: number, y: number, maxWidth: number, height: number, maxModule = 1.7): number {
+export function drawBarcode(
+  doc: Pdf,
+  pattern: BarcodePattern,
+  x: number,
+  y: number,
+  maxWidth: number,
+  height: number,
+  maxModule = 1.7,
+): number {
   const module = Math.min(maxModule, maxWidth / (pattern.modules + 2 * QUIET_ZONE_MODULES));
   const drawnWidth = module * pattern.modules;
   const left = x + (maxWidth - drawnWidth) / 2;

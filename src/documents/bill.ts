@@ -37,10 +37,17 @@ const COLUMNS: TableColumn<BillLine>[] = [
 
 /** Writes the bill's PDF into `out` and ends it. */
 export async function renderBill(out: NodeJS.WritableStream, bill: BillInput): Promise<void> {
-  const { doc, end } = openDocumentInto(out, { size: [A4.width, A4.height], margin: PAGE_MARGIN, title: `Счёт № ${bill.number}` });
+  const { doc, end } = openDocumentInto(out, {
+    size: [A4.width, A4.height],
+    margin: PAGE_MARGIN,
+    title: `Счёт № ${bill.number}`,
+  });
   const writer = new PageWriter(doc);
   writer.heading(`Счёт № ${bill.number} от ${formatDate(bill.date)}`);
-  writer.text(`За услуги с ${formatDate(bill.periodFirstDay)} по ${formatDate(bill.periodLastDay)}`, { align: 'center', gapAfter: 8 });
+  writer.text(`За услуги с ${formatDate(bill.periodFirstDay)} по ${formatDate(bill.periodLastDay)}`, {
+    align: 'center',
+    gapAfter: 8,
+  });
   writer.fields([
     ['Исполнитель', bill.service.name],
     ['ИНН / КПП', `${bill.service.inn} / ${bill.service.kpp}`],
@@ -48,8 +55,17 @@ export async function renderBill(out: NodeJS.WritableStream, bill: BillInput): P
     ['Банковские реквизиты', bill.service.bank],
   ]);
   writer.fields([['Заказчик', `${bill.customer.name} (аккаунт № ${bill.customer.accountId})`]]);
-  await writer.streamedTable(COLUMNS, bill.lines, { totals: () => ['', 'Итого', String(bill.count), formatMoney(bill.sum)] });
-  writer.text(`Всего наименований ${bill.count}, на сумму ${formatMoney(bill.sum)}. НДС не облагается.`, { size: 10, bold: true, gapAfter: 4 });
-  writer.text('Оплата означает согласие с объёмом оказанных услуг. Счёт выставлен по итогам расчётного периода и не изменяется; исправление оформляется новым документом.', { size: 8.5 });
+  await writer.streamedTable(COLUMNS, bill.lines, {
+    totals: () => ['', 'Итого', String(bill.count), formatMoney(bill.sum)],
+  });
+  writer.text(`Всего наименований ${bill.count}, на сумму ${formatMoney(bill.sum)}. НДС не облагается.`, {
+    size: 10,
+    bold: true,
+    gapAfter: 4,
+  });
+  writer.text(
+    'Оплата означает согласие с объёмом оказанных услуг. Счёт выставлен по итогам расчётного периода и не изменяется; исправление оформляется новым документом.',
+    { size: 8.5 },
+  );
   await end();
 }

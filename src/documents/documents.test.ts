@@ -4,20 +4,40 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pdfBarcodes, pdfInfo, pdfText, pdfToolsMissing, readZip } from '../../test/support/pdf-tools.js';
-import { sampleAssemblyStatement, sampleHandoverAct, sampleStickerOrder, sampleSupplyAct, trackNumberOf } from '../../test/support/document-samples.js';
+import {
+  sampleAssemblyStatement,
+  sampleHandoverAct,
+  sampleStickerOrder,
+  sampleSupplyAct,
+  trackNumberOf,
+} from '../../test/support/document-samples.js';
 import { code128 } from './barcode.js';
 import { formatAddress } from './format.js';
-import { renderAssemblyStatement, renderHandoverAct, renderStickers, renderStickerZip, renderSupplyAct, renderWaybill, STICKER_FORMATS } from './index.js';
+import {
+  renderAssemblyStatement,
+  renderHandoverAct,
+  renderStickers,
+  renderStickerZip,
+  renderSupplyAct,
+  renderWaybill,
+  STICKER_FORMATS,
+} from './index.js';
 import type { StickerFormat, StickerOrder } from './types.js';
 
 const withTools = it.skipIf(pdfToolsMissing !== '');
 
 /** Page sizes in points as pdfinfo prints them. */
-const PAGE_POINTS: Record<StickerFormat, [number, number]> = { 1: [595.276, 841.89], 2: [283.465, 425.197], 3: [212.598, 340.157] };
+const PAGE_POINTS: Record<StickerFormat, [number, number]> = {
+  1: [595.276, 841.89],
+  2: [283.465, 425.197],
+  3: [212.598, 340.157],
+};
 
 const orders: StickerOrder[] = Array.from({ length: 6 }, (_, index) => sampleStickerOrder(index));
 /** Orders 0 and 3 have two places each: 8 labels. */
-const labelTracks = orders.flatMap((order) => Array.from({ length: order.places?.length || 1 }, () => order.trackNumber));
+const labelTracks = orders.flatMap((order) =>
+  Array.from({ length: order.places?.length || 1 }, () => order.trackNumber),
+);
 
 function expectPageSizes(sizes: Array<[number, number]>, expected: [number, number]): void {
   for (const [width, height] of sizes) {
@@ -38,67 +58,82 @@ describe('stickers', () => {
   withTools(`have the page count and page size of each format${pdfToolsMissing}`, async () => {
     for (const format of [1, 2, 3] as const) {
       const info = pdfInfo(await renderStickers(orders, format));
-      expect(info.pages, `format ${format}`).toBe(format === 1 ? Math.ceil(labelTracks.length / 4) : labelTracks.length);
+      expect(info.pages, `format ${format}`).toBe(
+        format === 1 ? Math.ceil(labelTracks.length / 4) : labelTracks.length,
+      );
       expect(info.sizes).toHaveLength(info.pages);
       expectPageSizes(info.sizes, PAGE_POINTS[format]);
     }
   });
 
-  withTools(`carry sender, recipient, address or point, company, ids, places, weight and COD as text${pdfToolsMissing}`, async () => {
-    for (const format of [1, 2, 3] as const) {
-      const text = pdfText(await renderStickers(orders, format));
-      for (const order of orders) {
-        expect(text, `format ${format}`).toContain(order.trackNumber);
-        expect(text).toContain(`Заказ № ${order.orderId}`);
-        expect(text).toContain(order.cmsId as string);
+  withTools(
+    `carry sender, recipient, address or point, company, ids, places, weight and COD as text${pdfToolsMissing}`,
+    async () => {
+      for (const format of [1, 2, 3] as const) {
+        const text = pdfText(await renderStickers(orders, format));
+        for (const order of orders) {
+          expect(text, `format ${format}`).toContain(order.trackNumber);
+          expect(text).toContain(`Заказ № ${order.orderId}`);
+          expect(text).toContain(order.cmsId as string);
+        }
+        expect(text).toContain('Иванова Мария Сергеевна');
+        expect(text).toContain('Ёлкина Юлия Эдуардовна');
+        expect(text).toContain('Получатель');
+        expect(text).toContain('Отправитель');
+        expect(text).toContain('ООО «Ромашка»');
+        expect(text).toContain('СДЭК');
+        expect(text).toContain('Почта России');
+        expect(text).toContain('Санкт-Петербург');
+        expect(text).toContain('Пункт выдачи «Невский»');
+        expect(text).toContain('Место 1/2');
+        expect(text).toContain('Место 2/2');
+        expect(text).toContain('Место 1/1');
+        // Order 1: COD 1 501,00 ₽; order 0: prepaid, weight of its places shown.
+        expect(text).toContain('Наложенный платёж: 1 501,00 ₽');
+        expect(text).toContain('Оплачено');
+        expect(text).toContain('Вес места: 0,75 кг');
+        expect(text).toContain('Вес: 1,75 кг');
       }
-      expect(text).toContain('Иванова Мария Сергеевна');
-      expect(text).toContain('Ёлкина Юлия Эдуардовна');
-      expect(text).toContain('Получатель');
-      expect(text).toContain('Отправитель');
-      expect(text).toContain('ООО «Ромашка»');
-      expect(text).toContain('СДЭК');
-      expect(text).toContain('Почта России');
-      expect(text).toContain('Санкт-Петербург');
-      expect(text).toContain('Пункт выдачи «Невский»');
-      expect(text).toContain('Место 1/2');
-      expect(text).toContain('Место 2/2');
-      expect(text).toContain('Место 1/1');
-      // Order 1: COD 1 501,00 ₽; order 0: prepaid, weight of its places shown.
-      expect(text).toContain('Наложенный платёж: 1 501,00 ₽');
-      expect(text).toContain('Оплачено');
-      expect(text).toContain('Вес места: 0,75 кг');
-      expect(text).toContain('Вес: 1,75 кг');
-    }
-  });
+    },
+  );
 
-  withTools(`barcodes decode to the track numbers, label by label, at a thermal printer's 203 dpi${pdfToolsMissing}`, { timeout: 120_000 }, async () => {
-    // zbar reports the same symbol once per page: compare the distinct tracks of each sheet.
-    const distinct = (tracks: string[]): string[] => [...new Set(tracks)].sort();
-    const a4 = pdfBarcodes(await renderStickers(orders, 1));
-    expect(a4.map(distinct)).toEqual([distinct(labelTracks.slice(0, 4)), distinct(labelTracks.slice(4, 8))]);
-    for (const format of [2, 3] as const) {
-      expect(pdfBarcodes(await renderStickers(orders, format)), `format ${format}`).toEqual(labelTracks.map((track) => [track]));
-    }
-  });
+  withTools(
+    `barcodes decode to the track numbers, label by label, at a thermal printer's 203 dpi${pdfToolsMissing}`,
+    { timeout: 120_000 },
+    async () => {
+      // zbar reports the same symbol once per page: compare the distinct tracks of each sheet.
+      const distinct = (tracks: string[]): string[] => [...new Set(tracks)].sort();
+      const a4 = pdfBarcodes(await renderStickers(orders, 1));
+      expect(a4.map(distinct)).toEqual([distinct(labelTracks.slice(0, 4)), distinct(labelTracks.slice(4, 8))]);
+      for (const format of [2, 3] as const) {
+        expect(pdfBarcodes(await renderStickers(orders, format)), `format ${format}`).toEqual(
+          labelTracks.map((track) => [track]),
+        );
+      }
+    },
+  );
 
-  withTools(`never overflow a label: long values are cut, pages stay one per label${pdfToolsMissing}`, { timeout: 120_000 }, async () => {
-    const long = `${'Очень длинное значение '.repeat(20)}${'Ж'.repeat(300)}`;
-    const crowded: StickerOrder = {
-      ...sampleStickerOrder(1),
-      recipient: { name: long, phone: '+7 900 000-00-00', legalName: long },
-      sender: { name: long, legalName: long, phone: long, address: long },
-      destination: { kind: 'point', point: { name: long, address: long } },
-      company: { name: long, tariff: long },
-      comment: long,
-    };
-    const other: StickerOrder = { ...crowded, trackNumber: trackNumberOf(99) };
-    for (const format of [1, 2, 3] as const) {
-      const pdf = await renderStickers([crowded, other], format);
-      expect(pdfInfo(pdf).pages, `format ${format}`).toBe(format === 1 ? 1 : 2);
-      expect(pdfBarcodes(pdf).flat().sort()).toEqual([crowded.trackNumber, other.trackNumber].sort());
-    }
-  });
+  withTools(
+    `never overflow a label: long values are cut, pages stay one per label${pdfToolsMissing}`,
+    { timeout: 120_000 },
+    async () => {
+      const long = `${'Очень длинное значение '.repeat(20)}${'Ж'.repeat(300)}`;
+      const crowded: StickerOrder = {
+        ...sampleStickerOrder(1),
+        recipient: { name: long, phone: '+7 900 000-00-00', legalName: long },
+        sender: { name: long, legalName: long, phone: long, address: long },
+        destination: { kind: 'point', point: { name: long, address: long } },
+        company: { name: long, tariff: long },
+        comment: long,
+      };
+      const other: StickerOrder = { ...crowded, trackNumber: trackNumberOf(99) };
+      for (const format of [1, 2, 3] as const) {
+        const pdf = await renderStickers([crowded, other], format);
+        expect(pdfInfo(pdf).pages, `format ${format}`).toBe(format === 1 ? 1 : 2);
+        expect(pdfBarcodes(pdf).flat().sort()).toEqual([crowded.trackNumber, other.trackNumber].sort());
+      }
+    },
+  );
 
   withTools(`print a track number Code128 cannot carry as text only${pdfToolsMissing}`, async () => {
     const cyrillicTrack: StickerOrder = { ...sampleStickerOrder(2), trackNumber: 'ТРЕК-1' };
@@ -213,8 +248,27 @@ describe('assembly statement and supply act', () => {
 
 describe('addresses', () => {
   it('read as a person writes them, skipping empty parts and a region equal to the city', () => {
-    expect(formatAddress({ zipCode: '101000', region: 'Москва', city: 'Москва', street: 'ул. Мясницкая', house: '1', bulk: null, flat: '' })).toBe('101000, Москва, ул. Мясницкая, д. 1');
-    expect(formatAddress({ city: 'Казань', region: 'Республика Татарстан', street: 'ул. Баумана', house: '5', bulk: '2', flat: '7' })).toBe('Республика Татарстан, Казань, ул. Баумана, д. 5, корп. 2, кв. 7');
+    expect(
+      formatAddress({
+        zipCode: '101000',
+        region: 'Москва',
+        city: 'Москва',
+        street: 'ул. Мясницкая',
+        house: '1',
+        bulk: null,
+        flat: '',
+      }),
+    ).toBe('101000, Москва, ул. Мясницкая, д. 1');
+    expect(
+      formatAddress({
+        city: 'Казань',
+        region: 'Республика Татарстан',
+        street: 'ул. Баумана',
+        house: '5',
+        bulk: '2',
+        flat: '7',
+      }),
+    ).toBe('Республика Татарстан, Казань, ул. Баумана, д. 5, корп. 2, кв. 7');
     expect(formatAddress('  Москва, Тверская, 1 ')).toBe('Москва, Тверская, 1');
     expect(formatAddress(null)).toBe('');
   });
@@ -226,12 +280,30 @@ describe('movement report workbook', () => {
     const ExcelJS = (await import('exceljs')).default;
     const { writeMovementReport } = await import('./movement-report.js');
     async function* rows() {
-      for (const date of ['2026-01-01', '2026-01-02', '2026-01-03', null]) yield { productId: 1, vendorCode: 'A-1', name: 'Лампа', date, opening: 1, received: 1, shipped: 0, returned: 0, writtenOff: 0, closing: 2 };
+      for (const date of ['2026-01-01', '2026-01-02', '2026-01-03', null])
+        yield {
+          productId: 1,
+          vendorCode: 'A-1',
+          name: 'Лампа',
+          date,
+          opening: 1,
+          received: 1,
+          shipped: 0,
+          returned: 0,
+          writtenOff: 0,
+          closing: 2,
+        };
     }
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (chunk: Buffer) => chunks.push(chunk));
-    await writeMovementReport(out, { warehouseName: 'Склад', from: '2026-01-01', to: '2026-01-03', rows: rows(), rowsPerSheet: 3 });
+    await writeMovementReport(out, {
+      warehouseName: 'Склад',
+      from: '2026-01-01',
+      to: '2026-01-03',
+      rows: rows(),
+      rowsPerSheet: 3,
+    });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Движение товаров', 'Движение товаров 2']);

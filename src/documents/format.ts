@@ -23,6 +23,9 @@ export function formatAddress(address: PostalAddress | string | null | undefined
 
 /** "Иванов Иван, +7 900 000-00-00" with the legal entity first when there is one. */
 export function formatParty(party: DocumentParty): string {
-  const name = present(party.legalName) && party.legalName.trim() !== party.name.trim() ? `${party.legalName.trim()} (${party.name.trim()})` : party.name.trim();
+  const name =
+    present(party.legalName) && party.legalName.trim() !== party.name.trim()
+      ? `${party.legalName.trim()} (${party.name.trim()})`
+      : party.name.trim();
   return present(party.phone) ? `${name}, ${party.phone.trim()}` : name;
 }

@@ -58,7 +58,15 @@ export async function writeMovementReport(out: NodeJS.WritableStream, sheet: Mov
     for await (const row of sheet.rows) {
       const total = row.date === null;
       if (total) for (const key of AMOUNTS) grand[key] += row[key];
-      yield { cells: [row.vendorCode, row.name, total ? 'Итого' : formatDate(row.date as string), ...AMOUNTS.map((key) => row[key])], bold: total };
+      yield {
+        cells: [
+          row.vendorCode,
+          row.name,
+          total ? 'Итого' : formatDate(row.date as string),
+          ...AMOUNTS.map((key) => row[key]),
+        ],
+        bold: total,
+      };
     }
   }
   await writeWorkbook(out, [
@@ -74,6 +82,12 @@ export async function writeMovementReport(out: NodeJS.WritableStream, sheet: Mov
 }
 
 /** Several warehouses: one xlsx each, in a ZIP written into `out`. */
-export async function writeMovementReportZip(out: NodeJS.WritableStream, sheets: Array<{ fileName: string; sheet: MovementReportSheet }>): Promise<void> {
-  await writeWorkbookZip(out, sheets.map(({ fileName, sheet }) => ({ fileName, write: (entry) => writeMovementReport(entry, sheet) })));
+export async function writeMovementReportZip(
+  out: NodeJS.WritableStream,
+  sheets: Array<{ fileName: string; sheet: MovementReportSheet }>,
+): Promise<void> {
+  await writeWorkbookZip(
+    out,
+    sheets.map(({ fileName, sheet }) => ({ fileName, write: (entry) => writeMovementReport(entry, sheet) })),
+  );
 }

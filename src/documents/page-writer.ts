@@ -48,7 +48,10 @@ export class PageWriter {
     if (this.y + height > this.bottom) this.newPage();
   }
 
-  text(value: string, options: { size?: number; bold?: boolean; align?: 'left' | 'center' | 'right'; gapAfter?: number } = {}): void {
+  text(
+    value: string,
+    options: { size?: number; bold?: boolean; align?: 'left' | 'center' | 'right'; gapAfter?: number } = {},
+  ): void {
     const size = options.size ?? 10;
     this.doc.font(options.bold ? FONT.bold : FONT.regular).fontSize(size);
     const height = this.doc.heightOfString(value, { width: this.width });
@@ -73,14 +76,22 @@ export class PageWriter {
   }
 
   /** A bordered table; the header row is repeated on every page it spans. `totals` is a last bold row. */
-  table<Row>(columns: TableColumn<Row>[], rows: readonly Row[], options: { size?: number; totals?: string[] } = {}): void {
+  table<Row>(
+    columns: TableColumn<Row>[],
+    rows: readonly Row[],
+    options: { size?: number; totals?: string[] } = {},
+  ): void {
     const table = this.openTable(columns, options.size);
     rows.forEach((row, index) => table.row(row, index));
     table.close(options.totals);
   }
 
   /** `table` of rows pulled one at a time (a database read in pages): no row is held after it is drawn. */
-  async streamedTable<Row>(columns: TableColumn<Row>[], rows: AsyncIterable<Row>, options: { size?: number; totals?: () => string[] } = {}): Promise<void> {
+  async streamedTable<Row>(
+    columns: TableColumn<Row>[],
+    rows: AsyncIterable<Row>,
+    options: { size?: number; totals?: () => string[] } = {},
+  ): Promise<void> {
     const table = this.openTable(columns, options.size);
     let index = 0;
     for await (const row of rows) table.row(row, index++);
@@ -88,7 +99,10 @@ export class PageWriter {
   }
 
   /** Draws the header now; then each row (the header again on every new page) and a bold closing row. */
-  private openTable<Row>(columns: TableColumn<Row>[], size = 8.5): { row(row: Row, index: number): void; close(totals?: string[]): void } {
+  private openTable<Row>(
+    columns: TableColumn<Row>[],
+    size = 8.5,
+  ): { row(row: Row, index: number): void; close(totals?: string[]): void } {
     const totalShare = columns.reduce((sum, column) => sum + column.share, 0);
     const widths = columns.map((column) => (column.share / totalShare) * this.width);
     const header = columns.map((column) => column.header);
@@ -104,9 +118,15 @@ export class PageWriter {
     const draw = (cells: string[], bold: boolean, height: number, shaded: boolean): void => {
       let x = this.margin;
       if (shaded) this.doc.save().rect(this.margin, this.y, this.width, height).fillColor('#eeeeee').fill().restore();
-      this.doc.font(bold ? FONT.bold : FONT.regular).fontSize(size).fillColor('black');
+      this.doc
+        .font(bold ? FONT.bold : FONT.regular)
+        .fontSize(size)
+        .fillColor('black');
       cells.forEach((cell, index) => {
-        this.doc.text(cell, x + CELL_PADDING, this.y + CELL_PADDING, { width: widths[index] - 2 * CELL_PADDING, align: shaded ? 'left' : (columns[index].align ?? 'left') });
+        this.doc.text(cell, x + CELL_PADDING, this.y + CELL_PADDING, {
+          width: widths[index] - 2 * CELL_PADDING,
+          align: shaded ? 'left' : (columns[index].align ?? 'left'),
+        });
         this.doc.rect(x, this.y, widths[index], height);
         x += widths[index];
       });
@@ -126,7 +146,11 @@ export class PageWriter {
     this.ensure(headerHeight * 2);
     drawHeader();
     return {
-      row: (row, index) => drawRow(columns.map((column) => column.value(row, index)), false),
+      row: (row, index) =>
+        drawRow(
+          columns.map((column) => column.value(row, index)),
+          false,
+        ),
       close: (totals) => {
         if (totals) drawRow(totals, true);
         this.y += 8;
@@ -141,9 +165,20 @@ export class PageWriter {
     if (!pattern) return;
     this.ensure(BARCODE_HEIGHT + 30);
     const doc = this.doc;
-    doc.font(FONT.regular).fontSize(8).fillColor('black').text(caption, this.margin, this.y, { width: this.width, lineBreak: false, ellipsis: true });
+    doc
+      .font(FONT.regular)
+      .fontSize(8)
+      .fillColor('black')
+      .text(caption, this.margin, this.y, { width: this.width, lineBreak: false, ellipsis: true });
     drawBarcode(doc, pattern, this.margin, this.y + 12, BARCODE_WIDTH, BARCODE_HEIGHT);
-    doc.font(FONT.regular).fontSize(8).text(text, this.margin, this.y + 14 + BARCODE_HEIGHT, { width: BARCODE_WIDTH, align: 'center', lineBreak: false });
+    doc
+      .font(FONT.regular)
+      .fontSize(8)
+      .text(text, this.margin, this.y + 14 + BARCODE_HEIGHT, {
+        width: BARCODE_WIDTH,
+        align: 'center',
+        lineBreak: false,
+      });
     this.y += BARCODE_HEIGHT + 30;
   }
 
@@ -155,7 +190,10 @@ export class PageWriter {
     const name = '____________________________';
     for (const party of parties) {
       const prefix = `${party}: `;
-      this.doc.font(FONT.regular).fontSize(10).text(`${prefix}${signature} / ${name} /`, this.margin, this.y, { width: this.width, lineBreak: false });
+      this.doc
+        .font(FONT.regular)
+        .fontSize(10)
+        .text(`${prefix}${signature} / ${name} /`, this.margin, this.y, { width: this.width, lineBreak: false });
       const signatureX = this.margin + this.doc.widthOfString(prefix);
       const signatureWidth = this.doc.widthOfString(signature);
       const nameX = signatureX + signatureWidth + this.doc.widthOfString(' / ');

@@ -63,7 +63,11 @@ export function openDocument(options: DocumentOptions): { doc: Pdf; end(): Promi
 }
 
 /** `openDocument` whose bytes go into `out` as pages are flushed (a file of any length, never held). */
-export function openDocumentInto(out: NodeJS.WritableStream, options: DocumentOptions, forgetLayoutsEveryPages = 1): { doc: Pdf; end(): Promise<void> } {
+export function openDocumentInto(
+  out: NodeJS.WritableStream,
+  options: DocumentOptions,
+  forgetLayoutsEveryPages = 1,
+): { doc: Pdf; end(): Promise<void> } {
   const doc = newDocument(options);
   forgetWordLayoutsOnEachPage(doc, forgetLayoutsEveryPages);
   const done = new Promise<void>((resolve, reject) => {
@@ -95,7 +99,8 @@ function forgetWordLayoutsOnEachPage(doc: Pdf, everyPages: number): void {
   doc.on('pageAdded', () => {
     pages += 1;
     if (pages % everyPages !== 0) return;
-    for (const font of Object.values(fonts._fontFamilies ?? {})) if (font.layoutCache) font.layoutCache = Object.create(null) as Record<string, unknown>;
+    for (const font of Object.values(fonts._fontFamilies ?? {}))
+      if (font.layoutCache) font.layoutCache = Object.create(null) as Record<string, unknown>;
   });
 }
 

@@ -44,7 +44,8 @@ export class Bitmap {
       if (targetRow < 0 || targetRow >= this.height) continue;
       for (let column = 0; column < source.width; column += 1) {
         const targetColumn = x + column;
-        if (source.dots[row * source.width + column] && targetColumn >= 0 && targetColumn < this.width) this.dots[targetRow * this.width + targetColumn] = 1;
+        if (source.dots[row * source.width + column] && targetColumn >= 0 && targetColumn < this.width)
+          this.dots[targetRow * this.width + targetColumn] = 1;
       }
     }
   }
@@ -114,8 +115,16 @@ function edgesOf(commands: fontkit.PathCommand[], scale: number): Edge[] {
       for (let step = 1; step <= 8; step += 1) {
         const t = step / 8;
         const u = 1 - t;
-        if (command === 'quadraticCurveTo') lineTo(u * u * fromX + 2 * u * t * points[0] + t * t * points[2], u * u * fromY + 2 * u * t * points[1] + t * t * points[3]);
-        else lineTo(u * u * u * fromX + 3 * u * u * t * points[0] + 3 * u * t * t * points[2] + t * t * t * points[4], u * u * u * fromY + 3 * u * u * t * points[1] + 3 * u * t * t * points[3] + t * t * t * points[5]);
+        if (command === 'quadraticCurveTo')
+          lineTo(
+            u * u * fromX + 2 * u * t * points[0] + t * t * points[2],
+            u * u * fromY + 2 * u * t * points[1] + t * t * points[3],
+          );
+        else
+          lineTo(
+            u * u * u * fromX + 3 * u * u * t * points[0] + 3 * u * t * t * points[2] + t * t * t * points[4],
+            u * u * u * fromY + 3 * u * u * t * points[1] + 3 * u * t * t * points[3] + t * t * t * points[5],
+          );
       }
     }
   }
@@ -134,7 +143,11 @@ const glyphImages = new Map<string, GlyphImage | null>();
 
 /** Non-zero winding scanline fill at dot centres. */
 function fillGlyph(glyph: fontkit.Glyph, scale: number, offsetX: number): GlyphImage | null {
-  const edges = edgesOf(glyph.path.commands, scale).map((edge) => ({ ...edge, x0: edge.x0 + offsetX, x1: edge.x1 + offsetX }));
+  const edges = edgesOf(glyph.path.commands, scale).map((edge) => ({
+    ...edge,
+    x0: edge.x0 + offsetX,
+    x1: edge.x1 + offsetX,
+  }));
   if (edges.length === 0) return null;
   let minX = Infinity;
   let maxX = -Infinity;
@@ -157,7 +170,10 @@ function fillGlyph(glyph: fontkit.Glyph, scale: number, offsetX: number): GlyphI
       const down = edge.y1 > edge.y0;
       const [upper, lower] = down ? [edge.y0, edge.y1] : [edge.y1, edge.y0];
       if (scanY < upper || scanY >= lower) continue;
-      crossings.push({ x: edge.x0 + ((scanY - edge.y0) / (edge.y1 - edge.y0)) * (edge.x1 - edge.x0), winding: down ? 1 : -1 });
+      crossings.push({
+        x: edge.x0 + ((scanY - edge.y0) / (edge.y1 - edge.y0)) * (edge.x1 - edge.x0),
+        winding: down ? 1 : -1,
+      });
     }
     crossings.sort((a, b) => a.x - b.x);
     let winding = 0;
@@ -166,13 +182,20 @@ function fillGlyph(glyph: fontkit.Glyph, scale: number, offsetX: number): GlyphI
       if (winding === 0) continue;
       const from = Math.ceil(crossings[index].x - 0.5 - left);
       const to = Math.floor(crossings[index + 1].x - 0.5 - left);
-      for (let column = Math.max(0, from); column <= Math.min(bitmap.width - 1, to); column += 1) bitmap.dots[row * bitmap.width + column] = 1;
+      for (let column = Math.max(0, from); column <= Math.min(bitmap.width - 1, to); column += 1)
+        bitmap.dots[row * bitmap.width + column] = 1;
     }
   }
   return { bitmap, left, top };
 }
 
-function glyphImage(weight: FontWeight, glyph: fontkit.Glyph, sizeDots: number, scale: number, subDot: number): GlyphImage | null {
+function glyphImage(
+  weight: FontWeight,
+  glyph: fontkit.Glyph,
+  sizeDots: number,
+  scale: number,
+  subDot: number,
+): GlyphImage | null {
   // Pen positions are kept to a quarter dot so spacing stays even along a line.
   const key = `${weight}:${sizeDots}:${glyph.id}:${subDot}`;
   let image = glyphImages.get(key);
@@ -248,7 +271,10 @@ function drawLine(text: string, sizeDots: number, weight: FontWeight): Bitmap {
   const scale = sizeDots / face.unitsPerEm;
   const glyphs = glyphsOf(text, weight);
   const baseline = Math.ceil((face.ascent * sizeDots) / face.unitsPerEm);
-  const bitmap = new Bitmap(Math.max(1, Math.ceil(textWidth(text, sizeDots, weight)) + 1), lineHeight(sizeDots, weight));
+  const bitmap = new Bitmap(
+    Math.max(1, Math.ceil(textWidth(text, sizeDots, weight)) + 1),
+    lineHeight(sizeDots, weight),
+  );
   let pen = 0;
   for (const { glyph, advance } of glyphs) {
     const whole = Math.floor(pen);
@@ -263,7 +289,13 @@ function drawLine(text: string, sizeDots: number, weight: FontWeight): Bitmap {
  * `text` broken into at most `maxLines` lines no wider than `width` dots, at spaces (a word
  * wider than a line is cut); what does not fit ends the last line with "…".
  */
-export function wrapText(text: string, width: number, sizeDots: number, weight: FontWeight, maxLines: number): string[] {
+export function wrapText(
+  text: string,
+  width: number,
+  sizeDots: number,
+  weight: FontWeight,
+  maxLines: number,
+): string[] {
   const fits = (line: string): boolean => textWidth(line, sizeDots, weight) <= width;
   const lines: string[] = [];
   for (const word of text.split(/\s+/).filter((item) => item !== '')) {
@@ -292,7 +324,8 @@ export function toPng(bitmap: Bitmap, dpi: number): Buffer {
   // PNG greyscale 1-bit: 0 is black; each row starts with its filter byte (0, none).
   const raw = Buffer.alloc((bytesPerRow + 1) * bitmap.height);
   for (let row = 0; row < bitmap.height; row += 1) {
-    for (let byte = 0; byte < bytesPerRow; byte += 1) raw[row * (bytesPerRow + 1) + 1 + byte] = ~rows[row * bytesPerRow + byte] & 0xff;
+    for (let byte = 0; byte < bytesPerRow; byte += 1)
+      raw[row * (bytesPerRow + 1) + 1 + byte] = ~rows[row * bytesPerRow + byte] & 0xff;
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(bitmap.width, 0);
@@ -303,7 +336,13 @@ export function toPng(bitmap: Bitmap, dpi: number): Buffer {
   physical.writeUInt32BE(dotsPerMetre, 0);
   physical.writeUInt32BE(dotsPerMetre, 4);
   physical[8] = 1;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('pHYs', physical), chunk('IDAT', deflateSync(raw, { level: 1 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('pHYs', physical),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -314,7 +353,6 @@ function chunk(type: string, data: Buffer): Buffer {
   crc.writeUInt32BE(crc32(data, crc32(type)) >>> 0, 0);
   return Buffer.concat([head, data, crc]);
 }
-
 
 /**
  * A repeat count in ZPL II's compression of ^GF data: G..Y are 1..19, g..z are 20..400 in

@@ -40,15 +40,42 @@ export function reportSheet<Row>(spec: ReportSheetSpec<Row>, rows: AsyncIterable
     filters: spec.filters,
     columns: spec.columns,
     rows: filled(),
-    totals: () => spec.columns.map((column, index) => (index === 0 ? `Итого: ${count}` : column.sum ? sums[index] : null)),
+    totals: () =>
+      spec.columns.map((column, index) => (index === 0 ? `Итого: ${count}` : column.sum ? sums[index] : null)),
   };
 }
 
-const text = <Row>(header: string, width: number, value: (row: Row) => string | null): ReportColumn<Row> => ({ header, width, kind: 'text', value });
-const integer = <Row>(header: string, width: number, value: (row: Row) => number | null, sum = false): ReportColumn<Row> => ({ header, width, kind: 'integer', value, sum });
-const money = <Row>(header: string, value: (row: Row) => number | null): ReportColumn<Row> => ({ header, width: 14, kind: 'money', value, sum: true });
-const dateTime = <Row>(header: string, value: (row: Row) => string | null): ReportColumn<Row> => ({ header, width: 17, kind: 'datetime', value });
-const date = <Row>(header: string, value: (row: Row) => string | null): ReportColumn<Row> => ({ header, width: 12, kind: 'date', value });
+const text = <Row>(header: string, width: number, value: (row: Row) => string | null): ReportColumn<Row> => ({
+  header,
+  width,
+  kind: 'text',
+  value,
+});
+const integer = <Row>(
+  header: string,
+  width: number,
+  value: (row: Row) => number | null,
+  sum = false,
+): ReportColumn<Row> => ({ header, width, kind: 'integer', value, sum });
+const money = <Row>(header: string, value: (row: Row) => number | null): ReportColumn<Row> => ({
+  header,
+  width: 14,
+  kind: 'money',
+  value,
+  sum: true,
+});
+const dateTime = <Row>(header: string, value: (row: Row) => string | null): ReportColumn<Row> => ({
+  header,
+  width: 17,
+  kind: 'datetime',
+  value,
+});
+const date = <Row>(header: string, value: (row: Row) => string | null): ReportColumn<Row> => ({
+  header,
+  width: 12,
+  kind: 'date',
+  value,
+});
 
 /** An order as the order reports show it. */
 export interface OrderReportRow {
@@ -171,7 +198,10 @@ function productAtWarehouseColumns<Row extends ProductAtWarehouse>(): Array<Repo
   ];
 }
 
-export const STOCK_COLUMNS: ReadonlyArray<ReportColumn<StockReportRow>> = [...productAtWarehouseColumns<StockReportRow>(), integer('Остаток', 10, (row) => row.quantity, true)];
+export const STOCK_COLUMNS: ReadonlyArray<ReportColumn<StockReportRow>> = [
+  ...productAtWarehouseColumns<StockReportRow>(),
+  integer('Остаток', 10, (row) => row.quantity, true),
+];
 
 /** Units of goods leaving circulation at a fulfilment warehouse (the marking-code write-off report). */
 export interface MarkCodeReportRow {

@@ -26,7 +26,11 @@ export interface StickerPlan {
 
 const FORMAT_SUFFIX: Record<StickerFormat, string> = { 1: 'a4', 2: '100x150', 3: '75x120' };
 
-export const OUTPUT_CONTENT_TYPE: Record<LabelOutput, string> = { pdf: 'application/pdf', zpl: 'application/zpl', png: 'image/png' };
+export const OUTPUT_CONTENT_TYPE: Record<LabelOutput, string> = {
+  pdf: 'application/pdf',
+  zpl: 'application/zpl',
+  png: 'image/png',
+};
 
 /** How many labels (one a place) the orders print. */
 export function labelCount(orders: readonly StickerOrder[]): number {
@@ -42,7 +46,11 @@ export function stickerFileName(plan: StickerPlan, type: StickerFormat): string 
 /** Our labels of the orders as entries: a PDF per type, one ZPL stream, or a PNG per label. `onLabel` after each label. */
 export function stickerEntries(orders: readonly StickerOrder[], plan: StickerPlan, onLabel?: () => void): FileEntry[] {
   if (orders.length === 0) return [];
-  if (plan.output === 'pdf') return plan.types.map((type) => ({ name: stickerFileName(plan, type), write: (out) => writeStickers(out, orders, type, onLabel) }));
+  if (plan.output === 'pdf')
+    return plan.types.map((type) => ({
+      name: stickerFileName(plan, type),
+      write: (out) => writeStickers(out, orders, type, onLabel),
+    }));
   const type = plan.types[0] as ThermalStickerType;
   if (plan.output === 'zpl') {
     return [
@@ -60,16 +68,26 @@ export function stickerEntries(orders: readonly StickerOrder[], plan: StickerPla
   }
   return orders.flatMap((order) => {
     const places = Math.max(1, order.places?.length ?? 0);
-    return Array.from({ length: places }, (_, index): FileEntry => ({
-      name: stickerImageName(order, index + 1),
-      async write(out) {
-        const weight = order.places?.[index]?.weightKg;
-        const label = thermalSticker(order, index + 1, places, places > 1 && typeof weight === 'number' ? weight : null, type, plan.dpi);
-        out.write(pngOf(label));
-        onLabel?.();
-        await endOf(out);
-      },
-    }));
+    return Array.from(
+      { length: places },
+      (_, index): FileEntry => ({
+        name: stickerImageName(order, index + 1),
+        async write(out) {
+          const weight = order.places?.[index]?.weightKg;
+          const label = thermalSticker(
+            order,
+            index + 1,
+            places,
+            places > 1 && typeof weight === 'number' ? weight : null,
+            type,
+            plan.dpi,
+          );
+          out.write(pngOf(label));
+          onLabel?.();
+          await endOf(out);
+        },
+      }),
+    );
   });
 }
 
@@ -87,7 +105,10 @@ export function bytesEntry(name: string, bytes: Buffer): FileEntry {
 /** One entry written as the file itself, several as a ZIP of them. */
 export async function writeEntries(out: NodeJS.WritableStream, entries: readonly FileEntry[]): Promise<void> {
   if (entries.length === 1) return entries[0].write(out);
-  await writeWorkbookZip(out, entries.map((entry) => ({ fileName: entry.name, write: entry.write })));
+  await writeWorkbookZip(
+    out,
+    entries.map((entry) => ({ fileName: entry.name, write: entry.write })),
+  );
 }
 
 function endOf(out: NodeJS.WritableStream): Promise<void> {

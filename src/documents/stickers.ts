@@ -52,7 +52,13 @@ function* labelsOf(orders: Iterable<StickerOrder>): Generator<Label> {
     const barcode = code128(order.trackNumber);
     for (let index = 0; index < places.length; index += 1) {
       const weight = places[index].weightKg;
-      yield { order, barcode, place: index + 1, placeCount: places.length, placeWeightKg: places.length > 1 && typeof weight === 'number' ? weight : null };
+      yield {
+        order,
+        barcode,
+        place: index + 1,
+        placeCount: places.length,
+        placeWeightKg: places.length > 1 && typeof weight === 'number' ? weight : null,
+      };
     }
   }
 }
@@ -70,14 +76,23 @@ class Column {
     this.y = top;
   }
 
-  text(value: string, options: { size: number; bold?: boolean; lines?: number; align?: 'left' | 'center' | 'right'; gapAfter?: number }): void {
+  text(
+    value: string,
+    options: { size: number; bold?: boolean; lines?: number; align?: 'left' | 'center' | 'right'; gapAfter?: number },
+  ): void {
     if (value === '') return;
     this.doc.font(options.bold ? FONT.bold : FONT.regular).fontSize(options.size);
     const lineHeight = this.doc.currentLineHeight(true);
     const lines = Math.min(options.lines ?? 1, Math.floor((this.bottom - this.y) / lineHeight));
     if (lines < 1) return;
     const height = lines * lineHeight;
-    this.doc.text(value, this.x, this.y, { width: this.width, height: height + 0.5, ellipsis: '…', align: options.align ?? 'left', lineGap: 0 });
+    this.doc.text(value, this.x, this.y, {
+      width: this.width,
+      height: height + 0.5,
+      ellipsis: '…',
+      align: options.align ?? 'left',
+      lineGap: 0,
+    });
     // pdfkit leaves doc.y under the last line it drew: advance by that, so a short value
     // leaves no gap (and the text is not laid out a second time to measure it).
     this.y = Math.min(this.y + height, Math.max(this.y, this.doc.y)) + (options.gapAfter ?? 0);
@@ -92,7 +107,14 @@ class Column {
   rule(gap: number): void {
     if (this.y + gap > this.bottom) return;
     this.y += gap / 2;
-    this.doc.save().moveTo(this.x, this.y).lineTo(this.x + this.width, this.y).lineWidth(0.6).strokeColor('black').stroke().restore();
+    this.doc
+      .save()
+      .moveTo(this.x, this.y)
+      .lineTo(this.x + this.width, this.y)
+      .lineWidth(0.6)
+      .strokeColor('black')
+      .stroke()
+      .restore();
     this.y += gap / 2;
   }
 
@@ -101,7 +123,15 @@ class Column {
   }
 }
 
-function drawLabel(doc: Pdf, label: Label, x: number, y: number, width: number, height: number, spec: FormatSpec): void {
+function drawLabel(
+  doc: Pdf,
+  label: Label,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  spec: FormatSpec,
+): void {
   const { order } = label;
   const size = spec.fontSize;
   const innerX = x + spec.padding;
@@ -114,9 +144,15 @@ function drawLabel(doc: Pdf, label: Label, x: number, y: number, width: number, 
   const cod = order.codKopecks && order.codKopecks > 0 ? order.codKopecks : 0;
   doc.save().rect(innerX, bandTop, innerWidth, bandHeight).lineWidth(1).strokeColor('black').stroke().restore();
   const band = new Column(doc, innerX + size * 0.4, bandTop + size * 0.3, innerWidth - size * 0.8, bottom);
-  const weightText = label.placeWeightKg !== null ? `Вес места: ${formatWeight(label.placeWeightKg)} (заказ ${formatWeight(order.weightKg)})` : `Вес: ${formatWeight(order.weightKg)}`;
+  const weightText =
+    label.placeWeightKg !== null
+      ? `Вес места: ${formatWeight(label.placeWeightKg)} (заказ ${formatWeight(order.weightKg)})`
+      : `Вес: ${formatWeight(order.weightKg)}`;
   band.text(weightText, { size, bold: true });
-  band.text(cod > 0 ? `Наложенный платёж: ${formatMoney(cod)}` : 'Оплачено, без наложенного платежа', { size: cod > 0 ? size * 1.15 : size, bold: cod > 0 });
+  band.text(cod > 0 ? `Наложенный платёж: ${formatMoney(cod)}` : 'Оплачено, без наложенного платежа', {
+    size: cod > 0 ? size * 1.15 : size,
+    bold: cod > 0,
+  });
 
   const column = new Column(doc, innerX, y + spec.padding, innerWidth, bandTop - size * 0.4);
   // Header: company on the left, place n/N on the right, both bold.
@@ -124,11 +160,21 @@ function drawLabel(doc: Pdf, label: Label, x: number, y: number, width: number, 
   doc.font(FONT.bold).fontSize(size * 1.4);
   const placeWidth = doc.widthOfString(placeText);
   doc.text(placeText, innerX + innerWidth - placeWidth, column.y, { width: placeWidth + 1, lineBreak: false });
-  const company = new Column(doc, innerX, column.y, innerWidth - placeWidth - size, column.y + size * 1.4 * 1.2 + size * 1.2);
+  const company = new Column(
+    doc,
+    innerX,
+    column.y,
+    innerWidth - placeWidth - size,
+    column.y + size * 1.4 * 1.2 + size * 1.2,
+  );
   company.text(order.company.name, { size: size * 1.4, bold: true });
   if (order.company.tariff) company.text(order.company.tariff, { size: size * 0.9 });
   column.skip(company.y - column.y);
-  column.text(`Заказ № ${order.orderId}${order.cmsId ? ` · в магазине ${order.cmsId}` : ''}`, { size, bold: true, gapAfter: size * 0.4 });
+  column.text(`Заказ № ${order.orderId}${order.cmsId ? ` · в магазине ${order.cmsId}` : ''}`, {
+    size,
+    bold: true,
+    gapAfter: size * 0.4,
+  });
 
   // Barcode of the track number, then the number in text under it.
   const barcodeHeight = Math.max(mm(12), Math.min(mm(25), height * 0.17));
@@ -146,7 +192,11 @@ function drawLabel(doc: Pdf, label: Label, x: number, y: number, width: number, 
   column.skip(size * 0.4);
   if (order.destination.kind === 'point') {
     const point = order.destination.point;
-    column.text(`Пункт выдачи: ${point.name}${point.code ? ` (${point.code})` : ''}`, { size: size * 1.1, bold: true, lines: 2 });
+    column.text(`Пункт выдачи: ${point.name}${point.code ? ` (${point.code})` : ''}`, {
+      size: size * 1.1,
+      bold: true,
+      lines: 2,
+    });
     column.text(point.address, { size: size * 1.1, lines: 3 });
   } else {
     // The locality large: it is what a sorting centre reads first.
@@ -171,13 +221,27 @@ export async function renderStickers(orders: readonly StickerOrder[], format: St
 }
 
 /** `renderStickers` written into `out` page by page (a batch of any size is never held whole); `onLabel` after each label. */
-export async function writeStickers(out: NodeJS.WritableStream, orders: Iterable<StickerOrder>, format: StickerFormat, onLabel?: () => void): Promise<void> {
-  const { doc, end } = openDocumentInto(out, { size: STICKER_FORMATS[format].page, margin: 0, title: 'Наклейки' }, LAYOUTS_KEPT_PAGES);
+export async function writeStickers(
+  out: NodeJS.WritableStream,
+  orders: Iterable<StickerOrder>,
+  format: StickerFormat,
+  onLabel?: () => void,
+): Promise<void> {
+  const { doc, end } = openDocumentInto(
+    out,
+    { size: STICKER_FORMATS[format].page, margin: 0, title: 'Наклейки' },
+    LAYOUTS_KEPT_PAGES,
+  );
   await drawStickers(doc, orders, format, onLabel);
   await end();
 }
 
-async function drawStickers(doc: Pdf, orders: Iterable<StickerOrder>, format: StickerFormat, onLabel?: () => void): Promise<void> {
+async function drawStickers(
+  doc: Pdf,
+  orders: Iterable<StickerOrder>,
+  format: StickerFormat,
+  onLabel?: () => void,
+): Promise<void> {
   const spec = STICKER_FORMATS[format];
   const [columns, rows] = spec.grid;
   const cellWidth = spec.page[0] / columns;
@@ -190,7 +254,15 @@ async function drawStickers(doc: Pdf, orders: Iterable<StickerOrder>, format: St
       if (perPage > 1) drawCutLines(doc, spec, columns, rows);
     }
     const cell = slot % perPage;
-    drawLabel(doc, label, (cell % columns) * cellWidth, Math.floor(cell / columns) * cellHeight, cellWidth, cellHeight, spec);
+    drawLabel(
+      doc,
+      label,
+      (cell % columns) * cellWidth,
+      Math.floor(cell / columns) * cellHeight,
+      cellWidth,
+      cellHeight,
+      spec,
+    );
     slot += 1;
     onLabel?.();
     // Hundreds of labels are a second of CPU: let the server answer other requests meanwhile.
@@ -202,7 +274,8 @@ async function drawStickers(doc: Pdf, orders: Iterable<StickerOrder>, format: St
 function drawCutLines(doc: Pdf, spec: FormatSpec, columns: number, rows: number): void {
   const [width, height] = spec.page;
   doc.save().lineWidth(0.5).strokeColor('#888888').dash(4, { space: 4 });
-  for (let column = 1; column < columns; column += 1) doc.moveTo((width / columns) * column, 0).lineTo((width / columns) * column, height);
+  for (let column = 1; column < columns; column += 1)
+    doc.moveTo((width / columns) * column, 0).lineTo((width / columns) * column, height);
   for (let row = 1; row < rows; row += 1) doc.moveTo(0, (height / rows) * row).lineTo(width, (height / rows) * row);
   doc.stroke().undash().restore();
 }

@@ -25,7 +25,11 @@ const PRODUCT_LABEL_MM: [number, number] = [58, 40];
  * label goes on each unit, else 1.
  */
 export function supplyProductLabels(supply: SupplyActInput, perUnit: boolean, dpi: PrinterDpi): LabelCopies[] {
-  return supply.goods.map((line, index) => ({ name: `${index + 1}-${fileSafe(line.vendorCode ?? line.name)}`, label: productLabel(supply.supplyId, line, dpi), copies: perUnit ? line.count : 1 }));
+  return supply.goods.map((line, index) => ({
+    name: `${index + 1}-${fileSafe(line.vendorCode ?? line.name)}`,
+    label: productLabel(supply.supplyId, line, dpi),
+    copies: perUnit ? line.count : 1,
+  }));
 }
 
 function productLabel(supplyId: number, line: SupplyGoodsLine, dpi: PrinterDpi): ThermalLabel {
@@ -34,7 +38,17 @@ function productLabel(supplyId: number, line: SupplyGoodsLine, dpi: PrinterDpi):
   const size = canvas.dots(2.6);
   const column = new LabelColumn(canvas, padding, padding, canvas.width - 2 * padding, canvas.height - padding);
   column.text(line.name, size, { weight: 'bold', lines: 2 });
-  column.text([line.vendorCode ? `Арт. ${line.vendorCode}` : '', line.batch ? `партия ${line.batch}` : '', line.expires ? `годен до ${formatDate(line.expires)}` : ''].filter((part) => part !== '').join(' · '), Math.round(size * 0.85), { lines: 2, gapAfter: Math.round(size * 0.3) });
+  column.text(
+    [
+      line.vendorCode ? `Арт. ${line.vendorCode}` : '',
+      line.batch ? `партия ${line.batch}` : '',
+      line.expires ? `годен до ${formatDate(line.expires)}` : '',
+    ]
+      .filter((part) => part !== '')
+      .join(' · '),
+    Math.round(size * 0.85),
+    { lines: 2, gapAfter: Math.round(size * 0.3) },
+  );
   const code = line.barcodes?.[0] ?? line.vendorCode ?? '';
   column.code128(code, canvas.dots(12), Math.round(size * 0.1));
   column.text(code, Math.round(size * 0.9), { align: 'center' });
@@ -57,16 +71,31 @@ export function pickupActLabels(act: PickupActInput, dpi: PrinterDpi): ThermalLa
     const column = new LabelColumn(canvas, padding, padding, canvas.width - 2 * padding, canvas.height - padding);
     const rows = pages.length === 0 ? ACT_ROWS_FIRST : ACT_ROWS;
     if (pages.length === 0) {
-      column.text(`Акт передачи курьеру № ${act.number} от ${formatDate(act.date)}`, Math.round(size * 1.15), { weight: 'bold', lines: 2 });
-      column.text(`${act.company.name}${act.pickupNumber ? `, заявка ${act.pickupNumber}` : ''}${act.time ? `, ${act.time.from}–${act.time.to}` : ''}`, size, { lines: 2 });
-      column.text(`${act.warehouse.name}: заказов ${act.orders.length}, мест ${act.orders.reduce((sum, order) => sum + order.places, 0)}`, size, { lines: 2 });
+      column.text(`Акт передачи курьеру № ${act.number} от ${formatDate(act.date)}`, Math.round(size * 1.15), {
+        weight: 'bold',
+        lines: 2,
+      });
+      column.text(
+        `${act.company.name}${act.pickupNumber ? `, заявка ${act.pickupNumber}` : ''}${act.time ? `, ${act.time.from}–${act.time.to}` : ''}`,
+        size,
+        { lines: 2 },
+      );
+      column.text(
+        `${act.warehouse.name}: заказов ${act.orders.length}, мест ${act.orders.reduce((sum, order) => sum + order.places, 0)}`,
+        size,
+        { lines: 2 },
+      );
       column.rule(Math.round(size * 0.8));
     }
     const rowHeight = Math.floor((column.bottom - column.y) / rows);
     for (const order of act.orders.slice(next, next + rows)) {
       const top = column.y;
       column.code128(order.trackNumber, Math.round(rowHeight * 0.55), Math.round(size * 0.1));
-      column.text(`${order.trackNumber} · заказ ${order.orderId}${order.cmsId ? ` (${order.cmsId})` : ''}, мест: ${order.places}`, Math.round(size * 0.85), { align: 'center' });
+      column.text(
+        `${order.trackNumber} · заказ ${order.orderId}${order.cmsId ? ` (${order.cmsId})` : ''}, мест: ${order.places}`,
+        Math.round(size * 0.85),
+        { align: 'center' },
+      );
       column.y = top + rowHeight;
     }
     next += rows;
@@ -88,7 +117,12 @@ export interface ThermalFile {
 
 /** Labels as one ZPL stream (copies by `^PQ`), or as PNGs (one per label; a ZIP when several, copies in the name). */
 export async function thermalFile(labels: readonly LabelCopies[], output: 'zpl' | 'png'): Promise<ThermalFile> {
-  if (output === 'zpl') return { bytes: Buffer.from(labels.map((item) => zplOf(item.label, item.copies)).join(''), 'utf8'), contentType: 'application/zpl', extension: 'zpl' };
+  if (output === 'zpl')
+    return {
+      bytes: Buffer.from(labels.map((item) => zplOf(item.label, item.copies)).join(''), 'utf8'),
+      contentType: 'application/zpl',
+      extension: 'zpl',
+    };
   if (labels.length === 1) return { bytes: pngOf(labels[0].label), contentType: 'image/png', extension: 'png' };
   const entries: FileEntry[] = labels.map((item) => ({
     name: `${item.name}${item.copies > 1 ? `-x${item.copies}` : ''}.png`,

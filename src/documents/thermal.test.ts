@@ -73,7 +73,10 @@ describe('thermal stickers in ZPL', () => {
   }
 
   withZbar(`renders, as a ZPL renderer draws it, the same dots as our PNG, and both scan${zbarMissing}`, async () => {
-    for (const [type, dpi] of [[2, 203], [3, 300]] as Array<[ThermalStickerType, PrinterDpi]>) {
+    for (const [type, dpi] of [
+      [2, 203],
+      [3, 300],
+    ] as Array<[ThermalStickerType, PrinterDpi]>) {
       const zpl = await thermalStickersZpl(orders.slice(0, 2), type, dpi);
       const pngs = await thermalStickersPng(orders.slice(0, 2), type, dpi);
       const rendered = await renderZpl(zpl, SIZES[type][0], SIZES[type][1], dpi === 300 ? 12 : 8);
@@ -130,7 +133,12 @@ describe('thermal stickers in ZPL', () => {
 
   it('a 1-bit PNG per label at the printer resolution', async () => {
     const pngs = await thermalStickersPng(orders, 2, 300);
-    expect(pngs.map((png) => png.name)).toEqual(labelTracks.map((order, index) => `${order.orderId}-${index > 0 && labelTracks[index - 1].orderId === order.orderId ? 2 : 1}.png`));
+    expect(pngs.map((png) => png.name)).toEqual(
+      labelTracks.map(
+        (order, index) =>
+          `${order.orderId}-${index > 0 && labelTracks[index - 1].orderId === order.orderId ? 2 : 1}.png`,
+      ),
+    );
     const { width, height } = pngDots(pngs[0].bytes);
     expect([width, height]).toEqual([1200, 1800]);
     expect(pngs[0].bytes[24]).toBe(1);

@@ -39,7 +39,11 @@ export class LabelCanvas {
   readonly height: number;
   readonly marks: Mark[] = [];
 
-  constructor(widthMm: number, heightMm: number, readonly dpi: PrinterDpi) {
+  constructor(
+    widthMm: number,
+    heightMm: number,
+    readonly dpi: PrinterDpi,
+  ) {
     this.dpmm = dotsPerMm(dpi);
     this.width = Math.round(widthMm * this.dpmm);
     this.height = Math.round(heightMm * this.dpmm);
@@ -50,10 +54,21 @@ export class LabelCanvas {
   }
 
   /** One line at (x, y), aligned in `width`; answers its height. */
-  line(text: string, x: number, y: number, width: number, size: number, weight: FontWeight, align: 'left' | 'center' | 'right' = 'left'): number {
+  line(
+    text: string,
+    x: number,
+    y: number,
+    width: number,
+    size: number,
+    weight: FontWeight,
+    align: 'left' | 'center' | 'right' = 'left',
+  ): number {
     if (text === '') return 0;
     const bitmap = renderText(text, size, weight);
-    const offset = align === 'left' ? 0 : Math.max(0, align === 'center' ? Math.floor((width - bitmap.width) / 2) : width - bitmap.width);
+    const offset =
+      align === 'left'
+        ? 0
+        : Math.max(0, align === 'center' ? Math.floor((width - bitmap.width) / 2) : width - bitmap.width);
     this.marks.push({ kind: 'text', x: x + offset, y, bitmap });
     return lineHeight(size, weight);
   }
@@ -62,10 +77,21 @@ export class LabelCanvas {
   code128(text: string, x: number, y: number, width: number, height: number, maxModuleMm = 0.5): boolean {
     const pattern = code128(text);
     if (!pattern) return false;
-    const module = Math.min(Math.max(1, Math.round(maxModuleMm * this.dpmm)), Math.floor(width / (pattern.modules + 2 * QUIET_ZONE_MODULES)));
+    const module = Math.min(
+      Math.max(1, Math.round(maxModuleMm * this.dpmm)),
+      Math.floor(width / (pattern.modules + 2 * QUIET_ZONE_MODULES)),
+    );
     // Under two dots a bar is too thin to read off a worn thermal head.
     if (module < 2) return false;
-    this.marks.push({ kind: 'code128', x: x + Math.floor((width - pattern.modules * module) / 2), y, height, module, text, pattern });
+    this.marks.push({
+      kind: 'code128',
+      x: x + Math.floor((width - pattern.modules * module) / 2),
+      y,
+      height,
+      module,
+      text,
+      pattern,
+    });
     return true;
   }
 
@@ -88,8 +114,14 @@ export class LabelCanvas {
 }
 
 function qrMatrix(text: string): boolean[][] {
-  const [symbol] = bwipjs.raw('qrcode', text, 'eclevel=Q') as unknown as Array<{ pixs: number[]; pixx: number; pixy: number }>;
-  return Array.from({ length: symbol.pixy }, (_, row) => Array.from({ length: symbol.pixx }, (_, column) => symbol.pixs[row * symbol.pixx + column] === 1));
+  const [symbol] = bwipjs.raw('qrcode', text, 'eclevel=Q') as unknown as Array<{
+    pixs: number[];
+    pixx: number;
+    pixy: number;
+  }>;
+  return Array.from({ length: symbol.pixy }, (_, row) =>
+    Array.from({ length: symbol.pixx }, (_, column) => symbol.pixs[row * symbol.pixx + column] === 1),
+  );
 }
 
 /**
@@ -105,7 +137,11 @@ export class LabelColumn {
     readonly bottom: number,
   ) {}
 
-  text(value: string, size: number, options: { weight?: FontWeight; lines?: number; align?: 'left' | 'center' | 'right'; gapAfter?: number } = {}): void {
+  text(
+    value: string,
+    size: number,
+    options: { weight?: FontWeight; lines?: number; align?: 'left' | 'center' | 'right'; gapAfter?: number } = {},
+  ): void {
     if (value === '') return;
     const weight = options.weight ?? 'regular';
     const height = lineHeight(size, weight);
@@ -182,10 +218,16 @@ export function bitmapOf(label: ThermalLabel): Bitmap {
         bitmap.draw(mark.bitmap, mark.x, mark.y);
         break;
       case 'code128':
-        for (const [offset, width] of mark.pattern.bars) bitmap.fillRect(mark.x + offset * mark.module, mark.y, width * mark.module, mark.height);
+        for (const [offset, width] of mark.pattern.bars)
+          bitmap.fillRect(mark.x + offset * mark.module, mark.y, width * mark.module, mark.height);
         break;
       case 'qr':
-        mark.matrix.forEach((row, y) => row.forEach((on, x) => on && bitmap.fillRect(mark.x + x * mark.module, mark.y + y * mark.module, mark.module, mark.module)));
+        mark.matrix.forEach((row, y) =>
+          row.forEach(
+            (on, x) =>
+              on && bitmap.fillRect(mark.x + x * mark.module, mark.y + y * mark.module, mark.module, mark.module),
+          ),
+        );
         break;
       case 'box':
         bitmap.frame(mark.x, mark.y, mark.width, mark.height, mark.thickness);

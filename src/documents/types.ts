@@ -116,7 +116,11 @@ export interface AssemblyOrder {
   company?: string | null;
   goods: GoodsLine[];
   /** Boxes to pack into (from the account's boxes), with how many of each. */
-  boxes?: Array<{ name: string; dimensions?: { length: number; width: number; height: number } | null; count: number }> | null;
+  boxes?: Array<{
+    name: string;
+    dimensions?: { length: number; width: number; height: number } | null;
+    count: number;
+  }> | null;
   commentForAssembly?: string | null;
   documentsForWarehouse?: string | null;
 }

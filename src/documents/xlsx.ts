@@ -54,7 +54,18 @@ export const ROWS_PER_SHEET = 1_000_000;
 const ROWS_PER_CHUNK = 500;
 
 /** Style ids of styles.xml (cellXfs order). */
-const STYLE = { plain: 0, bold: 1, title: 2, date: 3, datetime: 4, money: 5, boldMoney: 6, boldDate: 7, number: 8, boldNumber: 9 } as const;
+const STYLE = {
+  plain: 0,
+  bold: 1,
+  title: 2,
+  date: 3,
+  datetime: 4,
+  money: 5,
+  boldMoney: 6,
+  boldDate: 7,
+  number: 8,
+  boldNumber: 9,
+} as const;
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -65,7 +76,9 @@ const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationsh
 function escapeXml(text: string): string {
   // control characters other than tab and line breaks are not allowed in XML 1.0
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] as string);
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char] as string);
 }
 
 /** Kopecks as an exact decimal text of roubles: 12345 -> "123.45", -5 -> "-0.05". */
@@ -210,7 +223,9 @@ export async function writeWorkbook(out: NodeJS.WritableStream, sheets: readonly
 
     // One worksheet's XML, made as the ZIP asks for it.
     async function* worksheetXml(): AsyncGenerator<Buffer> {
-      const cols = sheet.columns.map((column, i) => `<col min="${i + 1}" max="${i + 1}" width="${column.width}" customWidth="1"/>`).join('');
+      const cols = sheet.columns
+        .map((column, i) => `<col min="${i + 1}" max="${i + 1}" width="${column.width}" customWidth="1"/>`)
+        .join('');
       const title = part > 1 ? `${sheet.title} (продолжение, лист ${part})` : sheet.title;
       let chunk =
         `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="${headerRow}" topLeftCell="A${headerRow + 1}" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>` +
@@ -238,7 +253,11 @@ export async function writeWorkbook(out: NodeJS.WritableStream, sheets: readonly
     do {
       part += 1;
       names.push(continuationName(sheet.name, part));
-      await appendEntry(zip, Readable.from(worksheetXml(), { objectMode: false }), `xl/worksheets/sheet${names.length}.xml`);
+      await appendEntry(
+        zip,
+        Readable.from(worksheetXml(), { objectMode: false }),
+        `xl/worksheets/sheet${names.length}.xml`,
+      );
     } while (!next.done);
   }
   for (const entry of workbookParts(names)) await appendEntry(zip, entry.xml, entry.name);
@@ -247,7 +266,10 @@ export async function writeWorkbook(out: NodeJS.WritableStream, sheets: readonly
 }
 
 /** Several workbooks, each written by `write`, as entries of one ZIP written into `out`. */
-export async function writeWorkbookZip(out: NodeJS.WritableStream, entries: Array<{ fileName: string; write: (entry: NodeJS.WritableStream) => Promise<void> }>): Promise<void> {
+export async function writeWorkbookZip(
+  out: NodeJS.WritableStream,
+  entries: Array<{ fileName: string; write: (entry: NodeJS.WritableStream) => Promise<void> }>,
+): Promise<void> {
   const { zip, done } = openZip(out);
   for (const { fileName, write } of entries) {
     const entry = new PassThrough();

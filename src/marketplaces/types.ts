@@ -75,7 +75,13 @@ export interface MarketplaceAdapter {
   /** Checks the credentials with a cheap call; throws MarketplaceAuthError or MarketplaceUnavailableError. */
   checkCredentials(credentials: Credentials, signal: AbortSignal): Promise<void>;
   /** The next page of orders after `cursor` (null: the first poll), at most `limit`. */
-  fetchOrders(credentials: Credentials, cursor: unknown, limit: number, now: Date, signal: AbortSignal): Promise<OrderPage>;
+  fetchOrders(
+    credentials: Credentials,
+    cursor: unknown,
+    limit: number,
+    now: Date,
+    signal: AbortSignal,
+  ): Promise<OrderPage>;
   /**
    * The seller's own warehouses as the marketplace lists them now (ids and names; neither
    * list gives an address we could place by FIAS), or null when the marketplace has no such list.
@@ -111,7 +117,10 @@ export class MarketplaceNotFoundError extends MarketplaceUnavailableError {
 }
 
 /** Reads one order's status per call, skipping the orders the marketplace no longer knows. */
-export async function statusesOneByOne(numbers: string[], read: (number: string) => Promise<StatusUpdate | null>): Promise<StatusUpdate[]> {
+export async function statusesOneByOne(
+  numbers: string[],
+  read: (number: string) => Promise<StatusUpdate | null>,
+): Promise<StatusUpdate[]> {
   const updates: StatusUpdate[] = [];
   for (const number of numbers) {
     try {
@@ -149,5 +158,9 @@ export function instantOrNull(value: unknown): string | null {
 }
 
 export function textOrNull(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null;
+  return typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : typeof value === 'number'
+      ? String(value)
+      : null;
 }

@@ -66,7 +66,11 @@ export function managerRequestScope(scope: Scope, shopHeader: string | string[] 
   if (shops === undefined) return scope;
   const named = typeof shopHeader === 'string' && shopHeader !== '' ? Number(shopHeader) : null;
   if (named !== null && !shops.includes(named)) {
-    throw forbidden(Number.isSafeInteger(named) ? `Shop ${shopHeader} is not one of the shops you manage.` : 'The Shop-Id header must name one of the shops you manage.');
+    throw forbidden(
+      Number.isSafeInteger(named)
+        ? `Shop ${shopHeader} is not one of the shops you manage.`
+        : 'The Shop-Id header must name one of the shops you manage.',
+    );
   }
   const shopId = named ?? shops[0];
   if (shopId === undefined) {
@@ -110,7 +114,6 @@ export class TokenResolver {
     shared?.watch(REVOKED_TOKENS_TOPIC, () => this.forgetAll());
   }
 
-
   private remembering(): boolean {
     return this.ttlMs > 0 && (this.shared === null || this.shared.enabled);
   }
@@ -123,7 +126,8 @@ export class TokenResolver {
     const generation = this.generation;
     const scope = await this.lookUp(token);
     // Unknown tokens are not remembered: a key created a moment ago must work at once.
-    if (scope && generation === this.generation && this.remembering()) this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
+    if (scope && generation === this.generation && this.remembering())
+      this.remembered.set(token, { scope, until: Math.min(now + this.ttlMs, scope.expiresAtMs ?? Infinity) });
     return scope;
   }
 
@@ -155,12 +159,15 @@ export function installAuthentication(app: FastifyInstance, tokens: TokenResolve
     const session = header === undefined ? sessionTokenOf(request) : null;
     const token = session ?? bearerToken(request);
     if (!token) {
-      throw header
-        ? unauthorized('The Authorization header must be "Bearer <token>".')
-        : unauthorized();
+      throw header ? unauthorized('The Authorization header must be "Bearer <token>".') : unauthorized();
     }
     const scope = await tokens.resolve(token);
-    if (!scope) throw new AppError(401, session ? 'session_expired' : 'invalid_token', session ? 'The session has ended: sign in again.' : 'The token is unknown, revoked or expired.');
+    if (!scope)
+      throw new AppError(
+        401,
+        session ? 'session_expired' : 'invalid_token',
+        session ? 'The session has ended: sign in again.' : 'The token is unknown, revoked or expired.',
+      );
     if (session) {
       await checkCsrf(app, request);
       request.sessionToken = session;
@@ -180,13 +187,17 @@ export function requireAccountWide(scope: Scope, action: string): void {
 /** Only the account's token and its owners may manage employees and the account's tokens. */
 export function requireOwner(scope: Scope, action: string): void {
   requireAccountWide(scope, action);
-  if (scope.kind === 'employee' && scope.role !== 'owner') throw forbidden(`Only an owner of the account can ${action}.`);
+  if (scope.kind === 'employee' && scope.role !== 'owner')
+    throw forbidden(`Only an owner of the account can ${action}.`);
 }
 
 /** Refuses a shop API key reaching a shop other than its own. */
 export function requireShopAccess(scope: Scope, shopId: number): void {
   if (scope.shopKeyShopId !== null && scope.shopKeyShopId !== shopId) {
-    if (scope.role === 'manager') throw forbidden(`This request acts for shop ${scope.shopKeyShopId}: name shop ${shopId} in the Shop-Id header if you manage it.`);
+    if (scope.role === 'manager')
+      throw forbidden(
+        `This request acts for shop ${scope.shopKeyShopId}: name shop ${shopId} in the Shop-Id header if you manage it.`,
+      );
     throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId} and cannot act for shop ${shopId}.`);
   }
 }

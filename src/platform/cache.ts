@@ -21,7 +21,6 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { DatabaseMessages } from './db/database.js';
 
-
 /**
  * A map that forgets its least recently used entries beyond a number of entries and, optionally,
  * a total weight (bytes): `lru-cache` underneath (issue 26 replaced the hand-written one), this
@@ -177,7 +176,13 @@ export class AccountReadCache {
    * An answer may weigh more or less once used (a page unzipped for a client that does not
    * take gzip, or recompressed smaller): it is weighed again after the request used it.
    */
-  async read<T>(accountId: number, topic: CacheTopic, key: string, load: () => Promise<T>, bytes?: (value: T) => number): Promise<T> {
+  async read<T>(
+    accountId: number,
+    topic: CacheTopic,
+    key: string,
+    load: () => Promise<T>,
+    bytes?: (value: T) => number,
+  ): Promise<T> {
     if (!this.enabled) return load();
     const version = this.version(accountId, topic);
     const epoch = this.epoch;
@@ -210,7 +215,11 @@ const CACHE_CHANNEL = 'read_cache';
  * Shares `cache` with the other processes on the database: this process's invalidations are
  * sent to them and theirs are applied here. Until listening works, nothing is served from memory.
  */
-export async function shareAcrossProcesses(cache: AccountReadCache, messages: DatabaseMessages, onError: (error: unknown) => void): Promise<void> {
+export async function shareAcrossProcesses(
+  cache: AccountReadCache,
+  messages: DatabaseMessages,
+  onError: (error: unknown) => void,
+): Promise<void> {
   // our own messages come back to us too: known by this id and skipped
   const self = randomUUID();
   cache.sharedWith({

@@ -42,17 +42,33 @@ const wallClocks = new Map<string, Intl.DateTimeFormat>();
 export function wallClockIn(timeZone: string, instant: string | Date): string {
   let formatter = wallClocks.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
     wallClocks.set(timeZone, formatter);
   }
-  const parts = Object.fromEntries(formatter.formatToParts(typeof instant === 'string' ? new Date(instant) : instant).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatter
+      .formatToParts(typeof instant === 'string' ? new Date(instant) : instant)
+      .map((part) => [part.type, part.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /** Midnight of `date` in `timeZone`, as an ISO instant. */
 export function startOfDay(date: string, timeZone: string): string {
   const noonUtc = new Date(`${date}T12:00:00Z`);
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(noonUtc).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+  const name =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(noonUtc)
+      .find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
   const offset = name === 'GMT' ? '+00:00' : name.replace('GMT', '');
   return new Date(`${date}T00:00:00${offset}`).toISOString();
 }

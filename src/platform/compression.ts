@@ -35,7 +35,11 @@ export class JsonBody {
   private gzipRequests = 0;
 
   /** `length`: the size of the plain bytes. */
-  private constructor(plain: Buffer | null, assembled: Buffer | null, readonly length: number) {
+  private constructor(
+    plain: Buffer | null,
+    assembled: Buffer | null,
+    readonly length: number,
+  ) {
     this.plain = plain;
     this.assembled = assembled;
   }
@@ -101,8 +105,13 @@ export function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 /** Sends the JSON bytes, gzipped when they are large and the client accepts it. */
-export async function sendJsonBody(request: FastifyRequest, reply: FastifyReply, json: JsonBody): Promise<FastifyReply> {
+export async function sendJsonBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  json: JsonBody,
+): Promise<FastifyReply> {
   reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
-  if (json.length >= GZIP_FROM_BYTES && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(await json.gzipped());
+  if (json.length >= GZIP_FROM_BYTES && acceptsGzip(request))
+    return reply.header('content-encoding', 'gzip').send(await json.gzipped());
   return reply.send(json.body);
 }

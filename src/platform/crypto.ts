@@ -1,9 +1,22 @@
 /** Tokens, password hashes and encryption of secrets at rest. */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual, createHmac } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+  createHmac,
+} from 'node:crypto';
 import { promisify } from 'node:util';
 import { BoundedMap } from './cache.js';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 /** A new bearer token: a readable prefix (what it is) and 32 random bytes. */
 export function newToken(prefix: 'acc' | 'emp' | 'shp' | 'opr'): string {

@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const files = () => t.runtime.services.files;
 const download = (name: string) => t.app.inject({ method: 'GET', url: `/files/${name}` });
-const chunkCount = async (name: string) => (await t.runtime.database.db.selectFrom('file_chunks').select('seq').where('name', '=', name).execute()).length;
+const chunkCount = async (name: string) =>
+  (await t.runtime.database.db.selectFrom('file_chunks').select('seq').where('name', '=', name).execute()).length;
 
 describe('file store in the database', () => {
   it('is the default with PostgreSQL and not with SQLite; FILE_STORE chooses', () => {
@@ -39,7 +40,12 @@ describe('file store in the database', () => {
 
   it('keeps a file of several chunks byte for byte and writes nothing to DATA_DIR', async () => {
     const bytes = randomBytes(FILE_CHUNK_BYTES * 2 + 12345);
-    const stored = await files().put(accountId, { bytes, contentType: 'application/zip', extension: 'zip', downloadName: 'всё.zip' });
+    const stored = await files().put(accountId, {
+      bytes,
+      contentType: 'application/zip',
+      extension: 'zip',
+      downloadName: 'всё.zip',
+    });
     expect(stored.size).toBe(bytes.length);
     expect(await chunkCount(stored.name)).toBe(3);
     const response = await download(stored.name);
@@ -52,10 +58,14 @@ describe('file store in the database', () => {
 
   it('takes a streamed write, and an empty file', async () => {
     const parts = [Buffer.from('a'.repeat(700_000)), Buffer.from('b'.repeat(700_000))];
-    const stored = await files().putStreamed(accountId, { contentType: 'text/plain', extension: 'txt' }, async (out) => {
-      for (const part of parts) out.write(part);
-      out.end();
-    });
+    const stored = await files().putStreamed(
+      accountId,
+      { contentType: 'text/plain', extension: 'txt' },
+      async (out) => {
+        for (const part of parts) out.write(part);
+        out.end();
+      },
+    );
     expect(stored.size).toBe(1_400_000);
     expect(Buffer.compare((await download(stored.name)).rawPayload, Buffer.concat(parts))).toBe(0);
     const empty = await files().put(accountId, { bytes: Buffer.alloc(0), contentType: 'text/plain', extension: 'txt' });
@@ -75,8 +85,16 @@ describe('file store in the database', () => {
   });
 
   it('expires: 404 at once, then the purge deletes the row and its chunks', async () => {
-    const stored = await files().put(accountId, { bytes: randomBytes(FILE_CHUNK_BYTES + 1), contentType: 'application/pdf', extension: 'pdf' });
-    await t.runtime.database.db.updateTable('files').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('name', '=', stored.name).execute();
+    const stored = await files().put(accountId, {
+      bytes: randomBytes(FILE_CHUNK_BYTES + 1),
+      contentType: 'application/pdf',
+      extension: 'pdf',
+    });
+    await t.runtime.database.db
+      .updateTable('files')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('name', '=', stored.name)
+      .execute();
     expect((await download(stored.name)).statusCode).toBe(404);
     expect(await files().purgeExpired()).toBeGreaterThanOrEqual(1);
     expect(await chunkCount(stored.name)).toBe(0);
@@ -84,7 +102,10 @@ describe('file store in the database', () => {
 
   it('serves a file written to DATA_DIR before the switch, and moves it in without anyone doing it by hand', async () => {
     const config = { publicUrl: 'http://delivery.test', ttlDays: 30 };
-    const local = new LocalFileStore(new FileCatalog(t.runtime.database.db), { ...config, directory: path.join(dataDir, 'files') });
+    const local = new LocalFileStore(new FileCatalog(t.runtime.database.db), {
+      ...config,
+      directory: path.join(dataDir, 'files'),
+    });
     const bytes = Buffer.from('%PDF-1.7 written by FILE_STORE=local');
     const old = await local.put(accountId, { bytes, contentType: 'application/pdf', extension: 'pdf' });
     expect(Buffer.compare((await download(old.name)).rawPayload, bytes)).toBe(0);

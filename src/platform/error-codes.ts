@@ -30,7 +30,7 @@ export const ERROR_CODES = {
   forbidden: 'A shop API key reaching outside its shop, or an employee doing what only the account may (403).',
   rate_limited: 'Too many requests this minute: retry after Retry-After (429).',
   session_expired: "The dashboard's session cookie names a token that has ended: sign in again (401).",
-  csrf_token_invalid: 'An unsafe call of a cookie session without the session\'s X-CSRF-Token (403).',
+  csrf_token_invalid: "An unsafe call of a cookie session without the session's X-CSRF-Token (403).",
   not_a_login: 'Only an employee login token is ended by signing out (409).',
   last_owner: 'The last owner of an account cannot be removed or made a shop manager (409).',
   // the Shop-Id header
@@ -38,13 +38,13 @@ export const ERROR_CODES = {
   unknown_shop: 'Shop-Id names no shop of this account.',
   invalid_shop_id: 'Shop-Id is not a shop id (a positive integer).',
   // records
-  not_found: 'No such record in this account (another account\'s records are not found either).',
+  not_found: "No such record in this account (another account's records are not found either).",
   file_not_ready: 'The file is still being written: ask again after Retry-After (202).',
   email_taken: 'An employee with this e-mail already exists.',
-  duplicate_vendor_code: "Another product of the shop has this vendor code.",
+  duplicate_vendor_code: 'Another product of the shop has this vendor code.',
   duplicate_binding: 'A product of the shop is already bound to this marketplace product.',
   warehouse_in_use: 'The warehouse is the sending warehouse of a shop: it cannot be deleted.',
-  warehouse_not_editable: "A fulfilment warehouse of the service: only its staff change it.",
+  warehouse_not_editable: 'A fulfilment warehouse of the service: only its staff change it.',
   warehouse_type_immutable: 'A warehouse does not change between sender and fulfilment.',
   // state and business rules
   order_state: "The order's status does not allow the operation (errors[] lists each refused id in batches).",
@@ -56,7 +56,7 @@ export const ERROR_CODES = {
   unknown_sender_locality: "The sender's locality cannot be found in the directory.",
   option_unavailable: 'The company cannot deliver this cart there (or the point cannot take it).',
   price_changed: 'The price the buyer saw is no longer the price: the new quote is in the answer, nothing was made.',
-  not_own_delivery: "The order is with a delivery company: its statuses come from the company, not the shop.",
+  not_own_delivery: 'The order is with a delivery company: its statuses come from the company, not the shop.',
   not_simulated: 'The order is not with a built-in (simulated) company, or the simulation is off.',
   live_contract: 'The sandbox is refused to an account with a live delivery company contract.',
   period_closed: 'The billing period is closed.',
@@ -86,7 +86,8 @@ export const ERROR_CODES = {
   // the service
   idempotency_key_reused: 'The Idempotency-Key came before with another body (409).',
   idempotency_request_in_progress: 'The first request with this Idempotency-Key is still running (409).',
-  idempotency_outcome_unknown: 'The first request with this Idempotency-Key was carried out but its answer was lost (a crash): it is not run twice (409).',
+  idempotency_outcome_unknown:
+    'The first request with this Idempotency-Key was carried out but its answer was lost (a crash): it is not run twice (409).',
   widget_not_built: 'The checkout widget is not built on this instance (npm run build).',
   app_not_built: 'The dashboard is not built on this instance (npm run build).',
   shutting_down: 'The process is stopping: retry (503).',

@@ -33,13 +33,22 @@ async function download(url: string, headers: Record<string, string> = {}) {
 }
 
 async function expire(name: string): Promise<void> {
-  await t.runtime.database.db.updateTable('files').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('name', '=', name).execute();
+  await t.runtime.database.db
+    .updateTable('files')
+    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+    .where('name', '=', name)
+    .execute();
 }
 
 describe('file store: happy path', () => {
   it('stores bytes under an unguessable name and serves them at PUBLIC_URL/files/<name> without a token', async () => {
     const pdf = await renderStickers([sampleStickerOrder(1)], 2);
-    const stored = await t.runtime.services.files.put(accountId, { bytes: pdf, contentType: 'application/pdf', extension: 'pdf', downloadName: 'stickers.pdf' });
+    const stored = await t.runtime.services.files.put(accountId, {
+      bytes: pdf,
+      contentType: 'application/pdf',
+      extension: 'pdf',
+      downloadName: 'stickers.pdf',
+    });
     expect(stored.url).toBe(`http://delivery.test/files/${stored.name}`);
     expect(stored.name).toMatch(/^[A-Za-z0-9_-]{22}\.pdf$/);
     expect(stored.size).toBe(pdf.length);
@@ -73,8 +82,14 @@ describe('file store: happy path', () => {
   });
 
   it('names the download in UTF-8 when the name is not ASCII, and falls back to the stored name', async () => {
-    expect(contentDisposition('Наклейки 21.11.pdf')).toBe(`inline; filename="________ 21.11.pdf"; filename*=UTF-8''%D0%9D%D0%B0%D0%BA%D0%BB%D0%B5%D0%B9%D0%BA%D0%B8%2021.11.pdf`);
-    const stored = await t.runtime.services.files.put(accountId, { bytes: Buffer.from('PK\u0005\u0006'), contentType: 'application/zip', extension: 'zip' });
+    expect(contentDisposition('Наклейки 21.11.pdf')).toBe(
+      `inline; filename="________ 21.11.pdf"; filename*=UTF-8''%D0%9D%D0%B0%D0%BA%D0%BB%D0%B5%D0%B9%D0%BA%D0%B8%2021.11.pdf`,
+    );
+    const stored = await t.runtime.services.files.put(accountId, {
+      bytes: Buffer.from('PK\u0005\u0006'),
+      contentType: 'application/zip',
+      extension: 'zip',
+    });
     const response = await download(stored.url);
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-disposition']).toBe(`inline; filename="${stored.name}"`);
@@ -83,12 +98,22 @@ describe('file store: happy path', () => {
 
 describe('file store: not found', () => {
   it('answers 404 with the error body for an unknown, malformed or listing name', async () => {
-    for (const url of ['/files/AAAAAAAAAAAAAAAAAAAAAA.pdf', '/files/..%2F..%2Fservice.db', '/files/..', '/files/secret.key']) {
+    for (const url of [
+      '/files/AAAAAAAAAAAAAAAAAAAAAA.pdf',
+      '/files/..%2F..%2Fservice.db',
+      '/files/..',
+      '/files/secret.key',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
       // `/files/..` is resolved by the router before it reaches the route: still our 404 body.
       const body = response.json();
-      expect(body).toEqual({ code: expect.stringMatching(/^(not_found|route_not_found)$/), message: expect.any(String), errors: [], logId: expect.any(String) });
+      expect(body).toEqual({
+        code: expect.stringMatching(/^(not_found|route_not_found)$/),
+        message: expect.any(String),
+        errors: [],
+        logId: expect.any(String),
+      });
       if (url !== '/files/..') expect(body.message).toBe('File was not found.');
     }
     const listing = await t.app.inject({ method: 'GET', url: '/files/' });
@@ -98,30 +123,59 @@ describe('file store: not found', () => {
   });
 
   it('answers 404 once a file has expired, and the purge removes its bytes and its row', async () => {
-    const kept = await t.runtime.services.files.put(accountId, { bytes: Buffer.from('kept'), contentType: 'text/plain', extension: 'txt' });
+    const kept = await t.runtime.services.files.put(accountId, {
+      bytes: Buffer.from('kept'),
+      contentType: 'text/plain',
+      extension: 'txt',
+    });
     const expired: StoredFile[] = [];
     for (let index = 0; index < 3; index += 1) {
-      expired.push(await t.runtime.services.files.put(accountId, { bytes: Buffer.from(`old ${index}`), contentType: 'text/plain', extension: 'txt' }));
+      expired.push(
+        await t.runtime.services.files.put(accountId, {
+          bytes: Buffer.from(`old ${index}`),
+          contentType: 'text/plain',
+          extension: 'txt',
+        }),
+      );
     }
     for (const file of expired) await expire(file.name);
     for (const file of expired) expect((await download(file.url)).statusCode).toBe(404);
 
     expect(await t.runtime.services.files.purgeExpired()).toBe(3);
-    for (const file of expired) expect(fs.existsSync(path.join(dataDir, 'files', file.name.slice(0, 2), file.name))).toBe(false);
-    const rows = await t.runtime.database.db.selectFrom('files').select('name').where('name', 'in', expired.map((file) => file.name)).execute();
+    for (const file of expired)
+      expect(fs.existsSync(path.join(dataDir, 'files', file.name.slice(0, 2), file.name))).toBe(false);
+    const rows = await t.runtime.database.db
+      .selectFrom('files')
+      .select('name')
+      .where(
+        'name',
+        'in',
+        expired.map((file) => file.name),
+      )
+      .execute();
     expect(rows).toEqual([]);
     expect(await t.runtime.services.files.purgeExpired()).toBe(0);
     expect((await download(kept.url)).statusCode).toBe(200);
   });
 
   it('answers 404 when the bytes are gone though the row is live', async () => {
-    const stored = await t.runtime.services.files.put(accountId, { bytes: Buffer.from('x'), contentType: 'text/plain', extension: 'txt' });
+    const stored = await t.runtime.services.files.put(accountId, {
+      bytes: Buffer.from('x'),
+      contentType: 'text/plain',
+      extension: 'txt',
+    });
     fs.rmSync(path.join(dataDir, 'files', stored.name.slice(0, 2), stored.name));
     expect((await download(stored.url)).statusCode).toBe(404);
   });
 
   it('refuses an extension that is not plain letters or digits', async () => {
-    await expect(t.runtime.services.files.put(accountId, { bytes: Buffer.from('x'), contentType: 'text/plain', extension: '../pdf' })).rejects.toThrow(/extension/);
+    await expect(
+      t.runtime.services.files.put(accountId, {
+        bytes: Buffer.from('x'),
+        contentType: 'text/plain',
+        extension: '../pdf',
+      }),
+    ).rejects.toThrow(/extension/);
   });
 });
 

@@ -77,7 +77,11 @@ export interface OpenedFile extends StoredFile {
 export interface FileStore {
   put(accountId: number, file: NewFile): Promise<StoredFile>;
   /** Like `put`, for files too large to hold: `write` streams the bytes into the file and resolves once it has ended. */
-  putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile>;
+  putStreamed(
+    accountId: number,
+    file: Omit<NewFile, 'bytes'>,
+    write: (out: NodeJS.WritableStream) => Promise<void>,
+  ): Promise<StoredFile>;
   /** The public URL a file of this name has (or will have, once written). */
   urlOf(name: string): string;
   /** The live file of that name, or null (unknown, malformed, expired or its bytes gone). */
@@ -92,7 +96,8 @@ const EXTENSION_PATTERN = /^[a-z0-9]{1,10}$/;
 const PURGE_BATCH = 500;
 
 export function newFileName(extension: string): string {
-  if (!EXTENSION_PATTERN.test(extension)) throw new Error(`file extension must be 1-10 lower-case letters or digits, got "${extension}"`);
+  if (!EXTENSION_PATTERN.test(extension))
+    throw new Error(`file extension must be 1-10 lower-case letters or digits, got "${extension}"`);
   return `${randomBytes(16).toString('base64url')}.${extension}`;
 }
 
@@ -117,15 +122,29 @@ export class FileCatalog {
 
   async insert(row: FileRow): Promise<void> {
     const { in_database: inDatabase, ...columns } = row;
-    await this.db.insertInto('files').values({ ...columns, in_database: flag(inDatabase ?? false) }).execute();
+    await this.db
+      .insertInto('files')
+      .values({ ...columns, in_database: flag(inDatabase ?? false) })
+      .execute();
   }
 
   async findLive(name: string, now: Date): Promise<FileRow | undefined> {
-    return this.db.selectFrom('files').selectAll().where('name', '=', name).where('expires_at', '>', now.toISOString()).executeTakeFirst();
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('name', '=', name)
+      .where('expires_at', '>', now.toISOString())
+      .executeTakeFirst();
   }
 
   async expiredNames(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('files').select('name').where('expires_at', '<=', now.toISOString()).orderBy('expires_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('files')
+      .select('name')
+      .where('expires_at', '<=', now.toISOString())
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
     return rows.map((row) => row.name);
   }
 
@@ -135,7 +154,12 @@ export class FileCatalog {
 
   /** Live files whose bytes are in some process's directory (FILE_STORE=local). */
   async liveInDirectories(now: Date): Promise<FileRow[]> {
-    return this.db.selectFrom('files').selectAll().where('in_database', '=', false).where('expires_at', '>', now.toISOString()).execute();
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('in_database', '=', false)
+      .where('expires_at', '>', now.toISOString())
+      .execute();
   }
 }
 
@@ -162,7 +186,11 @@ abstract class CatalogedFileStore implements FileStore {
     this.now = options.now ?? (() => new Date());
   }
 
-  abstract putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile>;
+  abstract putStreamed(
+    accountId: number,
+    file: Omit<NewFile, 'bytes'>,
+    write: (out: NodeJS.WritableStream) => Promise<void>,
+  ): Promise<StoredFile>;
   abstract open(name: string): Promise<OpenedFile | null>;
   abstract purgeExpired(now?: Date): Promise<number>;
 
@@ -182,7 +210,8 @@ abstract class CatalogedFileStore implements FileStore {
   /** The name a new file gets: the reserved one (checked), else a fresh one. */
   protected nameFor(file: Omit<NewFile, 'bytes'>): string {
     if (!file.contentType) throw new Error('a stored file needs a content type');
-    if (file.name !== undefined && !isFileName(file.name)) throw new Error('a reserved file name must come from newFileName');
+    if (file.name !== undefined && !isFileName(file.name))
+      throw new Error('a reserved file name must come from newFileName');
     return file.name ?? newFileName(file.extension);
   }
 
@@ -235,7 +264,11 @@ export class LocalFileStore extends CatalogedFileStore {
     return path.join(this.local.directory, name.slice(0, 2), name);
   }
 
-  async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
+  async putStreamed(
+    accountId: number,
+    file: Omit<NewFile, 'bytes'>,
+    write: (out: NodeJS.WritableStream) => Promise<void>,
+  ): Promise<StoredFile> {
     const name = this.nameFor(file);
     const target = this.pathOf(name);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
@@ -292,7 +325,11 @@ export class LocalFileStore extends CatalogedFileStore {
 }
 
 /** Runs `write` into `out` and waits until `done` (the bytes are where `out` puts them); a failure destroys `out`. */
-async function writeAll(out: Writable, done: Promise<unknown>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+async function writeAll(
+  out: Writable,
+  done: Promise<unknown>,
+  write: (out: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
   // destroyed after a failing writer, `done` may reject too ("premature close"): the same failure
   done.catch(() => undefined);
   try {
@@ -305,7 +342,11 @@ async function writeAll(out: Writable, done: Promise<unknown>, write: (out: Node
   }
 }
 
-async function purgeInBatches(catalog: FileCatalog, now: Date, removeBytes: (names: string[]) => Promise<void>): Promise<number> {
+async function purgeInBatches(
+  catalog: FileCatalog,
+  now: Date,
+  removeBytes: (names: string[]) => Promise<void>,
+): Promise<number> {
   let purged = 0;
   for (;;) {
     const names = await catalog.expiredNames(now, PURGE_BATCH);
@@ -388,11 +429,18 @@ export class DatabaseFileStore extends CatalogedFileStore {
     super(catalog, options);
   }
 
-  async putStreamed(accountId: number, file: Omit<NewFile, 'bytes'>, write: (out: NodeJS.WritableStream) => Promise<void>): Promise<StoredFile> {
+  async putStreamed(
+    accountId: number,
+    file: Omit<NewFile, 'bytes'>,
+    write: (out: NodeJS.WritableStream) => Promise<void>,
+  ): Promise<StoredFile> {
     const name = this.nameFor(file);
     const row = this.rowOf(accountId, name, file, 0);
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('files').values({ ...row, in_database: true }).execute();
+      await trx
+        .insertInto('files')
+        .values({ ...row, in_database: true })
+        .execute();
       const out = new ChunkWriter(async (seq, bytes) => {
         await trx.insertInto('file_chunks').values({ name, seq, bytes }).execute();
       });
@@ -408,14 +456,22 @@ export class DatabaseFileStore extends CatalogedFileStore {
     if (!row) return null;
     if (!flag(row.in_database ?? false)) return this.before.openRow(row);
     // bytes, not objects: the stream reads ahead one chunk, not sixteen
-    return this.opened(row, Readable.from(this.chunksOf(name, Number(row.size)), { objectMode: false, highWaterMark: FILE_CHUNK_BYTES }));
+    return this.opened(
+      row,
+      Readable.from(this.chunksOf(name, Number(row.size)), { objectMode: false, highWaterMark: FILE_CHUNK_BYTES }),
+    );
   }
 
   /** One chunk at a time: a download holds at most one chunk in memory. */
   private async *chunksOf(name: string, size: number): AsyncGenerator<Buffer> {
     let sent = 0;
     for (let seq = 0; sent < size; seq++) {
-      const chunk = await this.db.selectFrom('file_chunks').select('bytes').where('name', '=', name).where('seq', '=', seq).executeTakeFirst();
+      const chunk = await this.db
+        .selectFrom('file_chunks')
+        .select('bytes')
+        .where('name', '=', name)
+        .where('seq', '=', seq)
+        .executeTakeFirst();
       // purged while it was being downloaded
       if (!chunk) throw new Error(`file ${name} lost its bytes while being read`);
       sent += chunk.bytes.length;
@@ -439,10 +495,22 @@ export class DatabaseFileStore extends CatalogedFileStore {
       if (!fs.existsSync(file)) continue;
       const bytes = await fs.promises.readFile(file);
       const moved = await this.db.transaction().execute(async (trx) => {
-        const claimed = await trx.updateTable('files').set({ in_database: true }).where('name', '=', row.name).where('in_database', '=', false).executeTakeFirst();
+        const claimed = await trx
+          .updateTable('files')
+          .set({ in_database: true })
+          .where('name', '=', row.name)
+          .where('in_database', '=', false)
+          .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) return false;
         for (let seq = 0; seq * FILE_CHUNK_BYTES < bytes.length; seq++) {
-          await trx.insertInto('file_chunks').values({ name: row.name, seq, bytes: bytes.subarray(seq * FILE_CHUNK_BYTES, (seq + 1) * FILE_CHUNK_BYTES) }).execute();
+          await trx
+            .insertInto('file_chunks')
+            .values({
+              name: row.name,
+              seq,
+              bytes: bytes.subarray(seq * FILE_CHUNK_BYTES, (seq + 1) * FILE_CHUNK_BYTES),
+            })
+            .execute();
         }
         return true;
       });

@@ -14,7 +14,8 @@ let client: ApiClient;
 beforeAll(async () => {
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
   });
   t = await createTestApp({
     env: { LOG_LEVEL: 'info' },
@@ -58,7 +59,12 @@ describe('error bodies', () => {
   it('answers an unknown route with a 404 body', async () => {
     const response = await client.post('/v2/nothing-here', { a: 1 });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ code: 'route_not_found', message: 'There is no POST /v2/nothing-here endpoint.', errors: [], logId: response.headers['x-log-id'] });
+    expect(response.body).toEqual({
+      code: 'route_not_found',
+      message: 'There is no POST /v2/nothing-here endpoint.',
+      errors: [],
+      logId: response.headers['x-log-id'],
+    });
   });
 
   it('hides the details of a bug from the client but logs them', async () => {
@@ -72,7 +78,10 @@ describe('error bodies', () => {
   });
 
   it('refuses a body over the limit with 413 and an unknown media type with 415', async () => {
-    const huge = await client.post('/v2/boxes', { name: 'x'.repeat(3 * 1024 * 1024), dimensions: { width: 1, height: 1, length: 1 } });
+    const huge = await client.post('/v2/boxes', {
+      name: 'x'.repeat(3 * 1024 * 1024),
+      dimensions: { width: 1, height: 1, length: 1 },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('body_too_large');
     const xml = await client.call('POST', '/v2/boxes', undefined, { headers: { 'content-type': 'application/xml' } });
@@ -110,9 +119,16 @@ describe('Idempotency-Key', () => {
 
     const bad = await client.post('/v2/boxes', { name: 'bad' }, { headers: { 'idempotency-key': 'bad-first' } });
     expect(bad.status).toBe(400);
-    expect((await client.post('/v2/boxes', boxBody({ name: 'bad' }), { headers: { 'idempotency-key': 'bad-first' } })).status).toBe(201);
+    expect(
+      (await client.post('/v2/boxes', boxBody({ name: 'bad' }), { headers: { 'idempotency-key': 'bad-first' } }))
+        .status,
+    ).toBe(201);
 
-    const racing = await Promise.all(Array.from({ length: 5 }, () => client.post('/v2/boxes', boxBody({ name: 'Racing' }), { headers: { 'idempotency-key': 'race' } })));
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        client.post('/v2/boxes', boxBody({ name: 'Racing' }), { headers: { 'idempotency-key': 'race' } }),
+      ),
+    );
     const statuses = racing.map((response) => response.status).sort();
     expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
@@ -148,8 +164,13 @@ describe('service endpoints', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     const createBox = document.paths['/v2/boxes'].post;
-    expect(Object.keys(createBox.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-    expect(createBox.requestBody.content['application/json'].schema.properties.dimensions.properties.width).toMatchObject({ type: 'integer', minimum: 1, maximum: 999 });
+    expect(Object.keys(createBox.requestBody.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(
+      createBox.requestBody.content['application/json'].schema.properties.dimensions.properties.width,
+    ).toMatchObject({ type: 'integer', minimum: 1, maximum: 999 });
     expect(document.paths['/v2/shops'].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
       expect.arrayContaining(['name', 'brand', 'warehouseId', 'onlyFulfilment', 'onlyMergedPickup', 'page', 'perPage']),
     );
@@ -185,7 +206,14 @@ describe('record ids in paths', () => {
     const document = (await t.client().get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const calls = Object.entries(document.paths)
       .filter(([pathName]) => pathName.endsWith('/{id}'))
-      .flatMap(([pathName, methods]) => ['get', 'delete'].filter((method) => method in methods).map((method) => ({ method: method.toUpperCase() as 'GET' | 'DELETE', url: pathName.replace('{id}', '99999999999999999999') })));
+      .flatMap(([pathName, methods]) =>
+        ['get', 'delete']
+          .filter((method) => method in methods)
+          .map((method) => ({
+            method: method.toUpperCase() as 'GET' | 'DELETE',
+            url: pathName.replace('{id}', '99999999999999999999'),
+          })),
+      );
     expect(calls.length).toBeGreaterThan(5);
     for (const call of calls) {
       const response = await client.call(call.method, call.url);

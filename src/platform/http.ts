@@ -6,7 +6,15 @@ import { randomUUID } from 'node:crypto';
 import querystring from 'node:querystring';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
+import type {
+  ConnectionError,
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import qs from 'qs';
@@ -85,7 +93,11 @@ function describeFrameworkError(error: FastifyError): { status: number; code: Er
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, code: 'body_too_large', message: 'The request body is larger than this endpoint accepts.' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, code: 'unsupported_media_type', message: 'Send the body as application/json or application/x-www-form-urlencoded.' };
+      return {
+        status: 415,
+        code: 'unsupported_media_type',
+        message: 'Send the body as application/json or application/x-www-form-urlencoded.',
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, code: 'bad_request', message: 'The Content-Length header does not match the body.' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -127,16 +139,34 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   }
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     request.log.info({ code: 'path_parameter_too_long', status: 414 }, error.message);
-    sendError(reply, 414, body('path_parameter_too_long', `A part of the URL path is longer than ${MAX_PARAM_LENGTH} characters.`));
+    sendError(
+      reply,
+      414,
+      body('path_parameter_too_long', `A part of the URL path is longer than ${MAX_PARAM_LENGTH} characters.`),
+    );
     return;
   }
   request.log.error({ err: error }, 'Unhandled framework error');
-  sendError(reply, 500, body('internal_error', 'Something went wrong on our side. Please quote the log id to support.'));
+  sendError(
+    reply,
+    500,
+    body('internal_error', 'Something went wrong on our side. Please quote the log id to support.'),
+  );
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: ErrorCode; message: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', message: 'The request did not arrive in time.' },
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', message: 'The request headers are larger than the server accepts.' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    code: 'request_timeout',
+    message: 'The request did not arrive in time.',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    message: 'The request headers are larger than the server accepts.',
+  },
 };
 
 /**
@@ -145,11 +175,21 @@ const CLIENT_ERRORS: Record<string, { status: number; reason: string; code: Erro
  */
 export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const known = CLIENT_ERRORS[error.code] ?? { status: 400, reason: 'Bad Request', code: 'bad_request', message: 'The request is not valid HTTP.' };
+  const known = CLIENT_ERRORS[error.code] ?? {
+    status: 400,
+    reason: 'Bad Request',
+    code: 'bad_request',
+    message: 'The request is not valid HTTP.',
+  };
   const logId = newLogId();
   this.log.info({ logId, code: known.code, status: known.status, err: error }, 'client error');
   if (socket.writable) {
-    const body = JSON.stringify({ code: known.code, message: known.message, errors: [], logId } satisfies ErrorBodyShape);
+    const body = JSON.stringify({
+      code: known.code,
+      message: known.message,
+      errors: [],
+      logId,
+    } satisfies ErrorBodyShape);
     socket.write(
       `HTTP/1.1 ${known.status} ${known.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `x-log-id: ${logId}\r\nConnection: close\r\n\r\n${body}`,
@@ -178,7 +218,12 @@ export function installHttpConventions(app: FastifyInstance): void {
     reply.header('x-log-id', request.id);
     if (stopping) {
       reply.header('connection', 'close');
-      sendError(reply, 503, { code: 'shutting_down', message: 'The server is stopping; send the request again.', errors: [], logId: request.id });
+      sendError(reply, 503, {
+        code: 'shutting_down',
+        message: 'The server is stopping; send the request again.',
+        errors: [],
+        logId: request.id,
+      });
       return;
     }
     done();
@@ -195,7 +240,10 @@ export function installHttpConventions(app: FastifyInstance): void {
       return;
     }
     if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      done(new AppError(400, 'json_too_deep', `The body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`), undefined);
+      done(
+        new AppError(400, 'json_too_deep', `The body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`),
+        undefined,
+      );
       return;
     }
     defaultJsonParser(request, text, done);
@@ -205,7 +253,10 @@ export function installHttpConventions(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const logId = request.id;
     if (error instanceof AppError) {
-      request.log.info({ code: error.code, status: error.statusCode, errors: error.errors.slice(0, 20) }, error.message);
+      request.log.info(
+        { code: error.code, status: error.statusCode, errors: error.errors.slice(0, 20) },
+        error.message,
+      );
       sendError(reply, error.statusCode, { code: error.code, message: error.message, errors: error.errors, logId });
       return;
     }
@@ -235,4 +286,10 @@ export function installHttpConventions(app: FastifyInstance): void {
 }
 
 /** The Fastify instance as routes see it: TypeBox schemas give typed requests. */
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

@@ -34,7 +34,8 @@ const errorLines: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   const logStream = new PassThrough();
   logStream.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) errorLines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line.trim()) errorLines.push(JSON.parse(line) as Record<string, unknown>);
   });
   t = await createTestApp({
     env: { LOG_LEVEL: 'error' },
@@ -51,13 +52,19 @@ beforeAll(async () => {
         { schema: { body: Type.Object({ name: Type.String() }), response: { 201: Created } } },
         async (request, reply) => {
           if (request.headers['x-test-die'] === 'before-effect') await die(request.headers['idempotency-key']);
-          const id = await t.runtime.services.boxes.create(request.scope, { ...boxBody(), name: request.body.name } as never);
+          const id = await t.runtime.services.boxes.create(request.scope, {
+            ...boxBody(),
+            name: request.body.name,
+          } as never);
           return reply.code(201).send({ id });
         },
       );
       // An answer that is known only when it is sent (a body made after the effect).
       app.post('/v2/test/report', { schema: { body: Type.Object({ name: Type.String() }) } }, async (request) => {
-        const id = await t.runtime.services.boxes.create(request.scope, { ...boxBody(), name: request.body.name } as never);
+        const id = await t.runtime.services.boxes.create(request.scope, {
+          ...boxBody(),
+          name: request.body.name,
+        } as never);
         return { made: [id], at: 'now' };
       });
     },
@@ -70,13 +77,21 @@ afterAll(async () => t.close());
 /** What a kill -9 leaves: the key's owner no longer renews its lease. */
 async function ownerDies(key: string): Promise<void> {
   const past = new Date(Date.now() - 1000).toISOString();
-  const result = await t.runtime.database.db.updateTable('idempotency_keys').set({ owner: 'dead-host:1:0', lease_until: past }).where('account_id', '=', account.accountId).where('idem_key', '=', key).executeTakeFirst();
+  const result = await t.runtime.database.db
+    .updateTable('idempotency_keys')
+    .set({ owner: 'dead-host:1:0', lease_until: past })
+    .where('account_id', '=', account.accountId)
+    .where('idem_key', '=', key)
+    .executeTakeFirst();
   expect(Number(result.numUpdatedRows)).toBe(1);
 }
 
-
-const orders = async (cmsId: string) => ((await client.get(`/v2/orders?list=0&search=${cmsId}`)).body as Array<{ id: number; cmsId: string }>).filter((order) => order.cmsId === cmsId);
-const boxes = async (name: string) => (await client.get(`/v2/boxes?name=${encodeURIComponent(name)}`)).body as Array<{ id: number }>;
+const orders = async (cmsId: string) =>
+  ((await client.get(`/v2/orders?list=0&search=${cmsId}`)).body as Array<{ id: number; cmsId: string }>).filter(
+    (order) => order.cmsId === cmsId,
+  );
+const boxes = async (name: string) =>
+  (await client.get(`/v2/boxes?name=${encodeURIComponent(name)}`)).body as Array<{ id: number }>;
 
 describe('Idempotency-Key after a crash', () => {
   it('replays the answer of an order whose effect committed but whose answer never went out, and creates no second order', async () => {
@@ -169,7 +184,11 @@ describe('Idempotency-Key after a crash', () => {
       const first = client.post('/v2/boxes', boxBody({ name: 'Stalled' }), { headers: key });
       await atStall;
       await ownerDies('box-stalled');
-      await t.runtime.database.db.updateTable('idempotency_keys').set({ owner: 'another-host:2:0', lease_until: new Date(Date.now() + IDEMPOTENCY_LEASE_MS).toISOString() }).where('idem_key', '=', 'box-stalled').execute();
+      await t.runtime.database.db
+        .updateTable('idempotency_keys')
+        .set({ owner: 'another-host:2:0', lease_until: new Date(Date.now() + IDEMPOTENCY_LEASE_MS).toISOString() })
+        .where('idem_key', '=', 'box-stalled')
+        .execute();
       resume();
       const answer = await first;
       expect(answer.status).toBe(409);
@@ -190,10 +209,16 @@ describe('Idempotency-Key after a crash', () => {
     const order = await client.post('/v2/orders', orderBody(account, { cmsId: 'KEYED-1' }), key('order'));
     const answers = [warehouse, shop, product, kit, box, order];
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 201]);
-    const rows = await t.runtime.database.db.selectFrom('idempotency_keys').select(['idem_key', 'status_code', 'response_body', 'effect_committed']).where('idem_key', 'like', 'create-%').orderBy('idem_key').execute();
+    const rows = await t.runtime.database.db
+      .selectFrom('idempotency_keys')
+      .select(['idem_key', 'status_code', 'response_body', 'effect_committed'])
+      .where('idem_key', 'like', 'create-%')
+      .orderBy('idem_key')
+      .execute();
     expect(rows).toHaveLength(6);
     // the recorded answer and the sent one agree (a difference is logged as an error)
     expect(errorLines.filter((line) => String(line.msg).startsWith('idempotency:'))).toEqual([]);
-    for (const answer of answers) expect(rows.map((row) => JSON.parse(row.response_body as string))).toContainEqual(answer.body);
+    for (const answer of answers)
+      expect(rows.map((row) => JSON.parse(row.response_body as string))).toContainEqual(answer.body);
   });
 });

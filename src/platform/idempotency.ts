@@ -120,7 +120,12 @@ function createdId(result: QueryResult<unknown>): number | null {
   return null;
 }
 
-const inProgress = () => new AppError(409, 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed. Retry in a moment.');
+const inProgress = () =>
+  new AppError(
+    409,
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still being processed. Retry in a moment.',
+  );
 
 export function installIdempotency(app: FastifyInstance, database: Database): void {
   const db: Kysely<Tables> = database.db;
@@ -131,7 +136,12 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
 
   const leaseUntil = (now = new Date()) => new Date(now.getTime() + IDEMPOTENCY_LEASE_MS).toISOString();
   const renewLeases = async () => {
-    await db.updateTable('idempotency_keys').set({ lease_until: leaseUntil() }).where('owner', '=', owner).where('status_code', 'is', null).execute();
+    await db
+      .updateTable('idempotency_keys')
+      .set({ lease_until: leaseUntil() })
+      .where('owner', '=', owner)
+      .where('status_code', 'is', null)
+      .execute();
   };
   const started = () => {
     running++;
@@ -170,7 +180,12 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
       if (keyed.marked.has(transaction) && answer === null) return;
       const marking = db
         .updateTable('idempotency_keys')
-        .set({ effect_committed: true, status_code: answer?.status ?? null, response_body: answer?.body ?? null, response_type: answer?.body ? JSON_TYPE : null })
+        .set({
+          effect_committed: true,
+          status_code: answer?.status ?? null,
+          response_body: answer?.body ?? null,
+          response_type: answer?.body ? JSON_TYPE : null,
+        })
         .where('account_id', '=', keyed.accountId)
         .where('idem_key', '=', keyed.key)
         .where('owner', '=', owner)
@@ -190,7 +205,10 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
   app.decorateRequest('keyedRequest', null);
 
   const preHandlerFor = (success: SuccessAnswer) =>
-    async function idempotencyPreHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    async function idempotencyPreHandler(
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<FastifyReply | undefined> {
       if (!request.scope) return undefined;
       const header = request.headers['idempotency-key'];
       if (header === undefined) return undefined;
@@ -203,10 +221,19 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
       const accountId = request.scope.accountId;
       const fingerprint = requestFingerprint(request);
       const now = new Date();
-      const keyRow = () => db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key);
+      const keyRow = () =>
+        db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key);
       const begin = () => {
         request.idempotencyKey = key;
-        request.keyedRequest = { accountId, key, success, recorded: null, marked: new WeakMap(), finished: false, wrote: false };
+        request.keyedRequest = {
+          accountId,
+          key,
+          success,
+          recorded: null,
+          marked: new WeakMap(),
+          finished: false,
+          wrote: false,
+        };
         started();
         return undefined;
       };
@@ -214,12 +241,20 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
       for (let attempt = 0; attempt < 3; attempt++) {
         const stored = await keyRow().executeTakeFirst();
         if (stored && now.getTime() - Date.parse(stored.created_at) > IDEMPOTENCY_TTL_MS) {
-          await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('idem_key', '=', key).where('created_at', '=', stored.created_at).execute();
+          await db
+            .deleteFrom('idempotency_keys')
+            .where('account_id', '=', accountId)
+            .where('idem_key', '=', key)
+            .where('created_at', '=', stored.created_at)
+            .execute();
           continue;
         }
         if (stored) {
           if (stored.request_hash !== fingerprint) {
-            throw conflict('idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+            throw conflict(
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+            );
           }
           if (stored.status_code !== null) {
             reply.header('idempotent-replayed', 'true');
@@ -243,8 +278,12 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
             .where('idem_key', '=', key)
             .where('status_code', 'is', null)
             .where('effect_committed', '=', false);
-          takeOver = stored.owner === null ? takeOver.where('owner', 'is', null) : takeOver.where('owner', '=', stored.owner);
-          takeOver = stored.lease_until === null ? takeOver.where('lease_until', 'is', null) : takeOver.where('lease_until', '=', stored.lease_until);
+          takeOver =
+            stored.owner === null ? takeOver.where('owner', 'is', null) : takeOver.where('owner', '=', stored.owner);
+          takeOver =
+            stored.lease_until === null
+              ? takeOver.where('lease_until', 'is', null)
+              : takeOver.where('lease_until', '=', stored.lease_until);
           const taken = await takeOver.executeTakeFirst();
           if (Number(taken.numUpdatedRows) === 1) return begin();
           continue;
@@ -285,21 +324,48 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
       if (reply.statusCode >= 500 || (payload !== null && payload !== undefined && typeof payload !== 'string')) {
         // Not replayable (a failure the client should retry, or a stream): forget the key,
         // unless the effect committed: then the retry must learn that, not run it again.
-        await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('idem_key', '=', key).where('owner', '=', owner).where('effect_committed', '=', false).execute();
-        await db.updateTable('idempotency_keys').set({ lease_until: null }).where('account_id', '=', accountId).where('idem_key', '=', key).where('owner', '=', owner).execute();
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('account_id', '=', accountId)
+          .where('idem_key', '=', key)
+          .where('owner', '=', owner)
+          .where('effect_committed', '=', false)
+          .execute();
+        await db
+          .updateTable('idempotency_keys')
+          .set({ lease_until: null })
+          .where('account_id', '=', accountId)
+          .where('idem_key', '=', key)
+          .where('owner', '=', owner)
+          .execute();
         return payload;
       }
       const body = (payload as string | null | undefined) ?? null;
       // Both mean that a retry after a crash would not get this answer: a route to look into.
-      if (keyed.recorded && reply.statusCode < 300 && (keyed.recorded.status !== reply.statusCode || keyed.recorded.body !== body)) {
-        request.log.error({ recorded: keyed.recorded, sent: { status: reply.statusCode, body } }, 'idempotency: the answer recorded with the effect differs from the answer sent; the one sent is stored');
+      if (
+        keyed.recorded &&
+        reply.statusCode < 300 &&
+        (keyed.recorded.status !== reply.statusCode || keyed.recorded.body !== body)
+      ) {
+        request.log.error(
+          { recorded: keyed.recorded, sent: { status: reply.statusCode, body } },
+          'idempotency: the answer recorded with the effect differs from the answer sent; the one sent is stored',
+        );
       } else if (!keyed.recorded && keyed.wrote && keyed.success !== 'unknown' && reply.statusCode < 300) {
-        request.log.error({ sent: { status: reply.statusCode, body } }, 'idempotency: the effect committed without its answer (no id came back from its first write)');
+        request.log.error(
+          { sent: { status: reply.statusCode, body } },
+          'idempotency: the effect committed without its answer (no id came back from its first write)',
+        );
       }
       const contentType = reply.getHeader('content-type');
       await db
         .updateTable('idempotency_keys')
-        .set({ status_code: reply.statusCode, response_body: body, response_type: typeof contentType === 'string' ? contentType : null, lease_until: null })
+        .set({
+          status_code: reply.statusCode,
+          response_body: body,
+          response_type: typeof contentType === 'string' ? contentType : null,
+          lease_until: null,
+        })
         .where('account_id', '=', accountId)
         .where('idem_key', '=', key)
         .where('owner', '=', owner)
@@ -320,7 +386,9 @@ export function installIdempotency(app: FastifyInstance, database: Database): vo
     const handler = route.handler;
     route.handler = function keyedHandler(this: FastifyInstance, request, reply) {
       const keyed = request.keyedRequest;
-      return keyed ? keyedRequests.run(keyed, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+      return keyed
+        ? keyedRequests.run(keyed, () => handler.call(this, request, reply))
+        : handler.call(this, request, reply);
     };
   });
 }

@@ -77,7 +77,11 @@ describe('job queue', () => {
     });
     const id = await jobs.enqueue(accountId, 'test.permanent', {});
     await worker.runDue();
-    expect(await jobs.status(id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'address rejected by the carrier' });
+    expect(await jobs.status(id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: 'address rejected by the carrier',
+    });
   });
 
   it('keeps one unfinished job per unique key', async () => {
@@ -111,7 +115,10 @@ describe('job queue', () => {
     const finished = await jobs.enqueue(accountId, 'test.purge', {});
     await worker.runDue();
     const pending = await jobs.enqueue(accountId, 'test.purge-later', {}, { runAt: new Date(Date.now() + 3600_000) });
-    const kinds = async () => (await t.runtime.database.db.selectFrom('jobs').select('id').where('id', 'in', [finished, pending]).execute()).map((row) => row.id);
+    const kinds = async () =>
+      (
+        await t.runtime.database.db.selectFrom('jobs').select('id').where('id', 'in', [finished, pending]).execute()
+      ).map((row) => row.id);
     expect(await jobs.purgeFinished(7 * 86400_000)).toBe(0);
     expect(await kinds()).toHaveLength(2);
     expect(await jobs.purgeFinished(7 * 86400_000, new Date(Date.now() + 8 * 86400_000))).toBeGreaterThanOrEqual(1);
@@ -119,7 +126,9 @@ describe('job queue', () => {
   });
 
   it('never gives one job to two workers claiming at the same time', async () => {
-    const ids = await Promise.all(Array.from({ length: 30 }, (_, index) => queue().enqueue(accountId, 'test.race', { index })));
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => queue().enqueue(accountId, 'test.race', { index })),
+    );
     const runs = new Map<number, number>();
     const workers = [queue(), queue(), queue()].map((jobs) => {
       const worker = new JobWorker(jobs, quietLogger, { concurrency: 3 });
@@ -143,7 +152,9 @@ describe('job queue', () => {
     const now = Date.now();
     expect((await dead.claim(['test.dead-worker'], 10, new Date(now))).map((job) => job.id)).toEqual([id]);
     expect(await alive.claim(['test.dead-worker'], 10, new Date(now + JOB_LEASE_MS - 1000))).toEqual([]);
-    expect((await alive.claim(['test.dead-worker'], 10, new Date(now + JOB_LEASE_MS + 1000))).map((job) => job.id)).toEqual([id]);
+    expect(
+      (await alive.claim(['test.dead-worker'], 10, new Date(now + JOB_LEASE_MS + 1000))).map((job) => job.id),
+    ).toEqual([id]);
   });
 
   it('keeps a long job of a live worker by renewing its lease, and aborts it there if it was taken over', async () => {

@@ -125,7 +125,13 @@ export class JobQueue {
    * Adds a job; pass the transaction of the change that causes it so both commit together.
    * With `uniqueKey`, a job of that kind and key still pending or running is reused.
    */
-  async enqueue<P>(accountId: number | null, kind: string, payload: P, options: EnqueueOptions = {}, db: Db = this.db): Promise<number> {
+  async enqueue<P>(
+    accountId: number | null,
+    kind: string,
+    payload: P,
+    options: EnqueueOptions = {},
+    db: Db = this.db,
+  ): Promise<number> {
     if (options.uniqueKey) {
       const existing = await db
         .selectFrom('jobs')
@@ -188,7 +194,13 @@ export class JobQueue {
       if (ids.length === 0) return [];
       return trx
         .updateTable('jobs')
-        .set({ status: 'running', locked_by: this.workerId, locked_until: lockedUntil, attempts: sql`attempts + 1`, updated_at: nowIso })
+        .set({
+          status: 'running',
+          locked_by: this.workerId,
+          locked_until: lockedUntil,
+          attempts: sql`attempts + 1`,
+          updated_at: nowIso,
+        })
         .where('id', 'in', ids)
         .returning(['id', 'account_id', 'kind', 'payload', 'attempts', 'max_attempts'])
         .execute();
@@ -223,7 +235,13 @@ export class JobQueue {
   async complete(job: Job): Promise<void> {
     await this.db
       .updateTable('jobs')
-      .set({ status: 'done', locked_by: null, locked_until: null, last_error: null, updated_at: new Date().toISOString() })
+      .set({
+        status: 'done',
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        updated_at: new Date().toISOString(),
+      })
       .where('id', '=', job.id)
       .where('locked_by', '=', this.workerId)
       .execute();
@@ -253,9 +271,17 @@ export class JobQueue {
     return status;
   }
 
-  async status(id: number): Promise<{ status: JobStatus; attempts: number; lastError: string | null; runAt: string } | undefined> {
-    const row = await this.db.selectFrom('jobs').select(['status', 'attempts', 'last_error', 'run_at']).where('id', '=', id).executeTakeFirst();
-    return row ? { status: row.status as JobStatus, attempts: row.attempts, lastError: row.last_error, runAt: row.run_at } : undefined;
+  async status(
+    id: number,
+  ): Promise<{ status: JobStatus; attempts: number; lastError: string | null; runAt: string } | undefined> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts', 'last_error', 'run_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row
+      ? { status: row.status as JobStatus, attempts: row.attempts, lastError: row.last_error, runAt: row.run_at }
+      : undefined;
   }
 
   /**
@@ -270,13 +296,21 @@ export class JobQueue {
       .where('status', 'in', ['pending', 'running', 'failed'])
       .groupBy(['kind', 'status'])
       .execute();
-    return rows.map((row) => ({ kind: row.kind, status: row.status as Exclude<JobStatus, 'done'>, count: Number(row.count) }));
+    return rows.map((row) => ({
+      kind: row.kind,
+      status: row.status as Exclude<JobStatus, 'done'>,
+      count: Number(row.count),
+    }));
   }
 
   /** Forgets finished jobs older than `olderThanMs`. */
   async purgeFinished(olderThanMs: number, now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - olderThanMs).toISOString();
-    const result = await this.db.deleteFrom('jobs').where('status', 'in', ['done', 'failed']).where('updated_at', '<', cutoff).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('jobs')
+      .where('status', 'in', ['done', 'failed'])
+      .where('updated_at', '<', cutoff)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }
@@ -360,9 +394,12 @@ export class JobWorker {
 
   private startHeartbeat(): void {
     if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => {
-      this.renewLeases().catch((error: unknown) => this.logger.error({ err: error }, 'job lease renewal failed'));
-    }, Math.max(1, Math.floor(this.queue.lockMs / 3)));
+    this.heartbeat = setInterval(
+      () => {
+        this.renewLeases().catch((error: unknown) => this.logger.error({ err: error }, 'job lease renewal failed'));
+      },
+      Math.max(1, Math.floor(this.queue.lockMs / 3)),
+    );
     this.heartbeat.unref();
   }
 

@@ -146,7 +146,10 @@ class GzipAssembly {
  * A JSON array of packed objects, gzipped: each object gets `leading`, members of its own
  * (`"id":15`), in front of its packed ones. `length` is the size of the JSON once unzipped.
  */
-export function gzipObjectArray(items: ReadonlyArray<{ leading: string; packed: Buffer }>): { gzip: Buffer; length: number } {
+export function gzipObjectArray(items: ReadonlyArray<{ leading: string; packed: Buffer }>): {
+  gzip: Buffer;
+  length: number;
+} {
   const assembly = new GzipAssembly();
   items.forEach((item, index) => {
     // the packed members are `}` alone for an empty object: no comma after the leading ones then

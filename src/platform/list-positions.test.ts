@@ -31,7 +31,8 @@ describe('list positions', () => {
     const order = [7, 0, 3, 19, 1, 2, 18, 5, 5, 12, 6, 4, 19, 0];
     for (const page of order) expect(readPage(positions, page * 50, 50)).toEqual(rows.slice(page * 50, page * 50 + 50));
     // pages of another size over the same positions
-    for (const offset of [0, 10, 49, 50, 51, 333, 980]) expect(readPage(positions, offset, 20)).toEqual(rows.slice(offset, offset + 20));
+    for (const offset of [0, 10, 49, 50, 51, 333, 980])
+      expect(readPage(positions, offset, 20)).toEqual(rows.slice(offset, offset + 20));
   });
 
   it('records nothing for an empty page past the end', () => {

@@ -22,7 +22,11 @@ describe('mail settings', () => {
   });
 
   it('take smtp:// and smtps:// URLs and an address or "Name <address>"', () => {
-    const config = loadConfig({ ...base, SMTP_URL: 'smtps://user:secret@mail.example.com:465', MAIL_FROM: 'Магазин <shop@example.com>' });
+    const config = loadConfig({
+      ...base,
+      SMTP_URL: 'smtps://user:secret@mail.example.com:465',
+      MAIL_FROM: 'Магазин <shop@example.com>',
+    });
     expect(config.smtpUrl).toBe('smtps://user:secret@mail.example.com:465');
     expect(config.mailFrom).toBe('Магазин <shop@example.com>');
     expect(problemsOf({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'noreply@example.com' })).toEqual([]);

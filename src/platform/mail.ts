@@ -18,7 +18,12 @@ export interface Mailer {
 /** A mailer for `smtp://host:port` (or `smtps://`, with user:password when the server asks). */
 export function smtpMailer(smtpUrl: string, from: string, options: { timeoutMs?: number } = {}): Mailer {
   const timeout = options.timeoutMs ?? 30_000;
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  });
   return {
     async send(message: MailMessage): Promise<void> {
       await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
@@ -28,4 +33,3 @@ export function smtpMailer(smtpUrl: string, from: string, options: { timeoutMs?:
     },
   };
 }
-

@@ -45,7 +45,12 @@ export class Metrics {
   constructor(sources: MetricSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.requestSeconds = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from receiving a request to sending its answer, by route pattern and status.',
@@ -62,7 +67,7 @@ export class Metrics {
     });
     this.remoteCalls = new Counter({
       name: 'delivery_carrier_remote_calls_total',
-      help: 'Calls to real delivery companies\' APIs (retries inside one call counted once), by company, operation and outcome: ok, refused, auth, failed, timeout, open (circuit open: not asked).',
+      help: "Calls to real delivery companies' APIs (retries inside one call counted once), by company, operation and outcome: ok, refused, auth, failed, timeout, open (circuit open: not asked).",
       labelNames: ['company', 'operation', 'outcome'],
       registers,
     });
@@ -73,7 +78,12 @@ export class Metrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.companyTimeouts = new Counter({ name: 'delivery_calculator_company_timeouts_total', help: 'Calculator calls a delivery company left unanswered by the deadline.', labelNames: ['company'], registers });
+    this.companyTimeouts = new Counter({
+      name: 'delivery_calculator_company_timeouts_total',
+      help: 'Calculator calls a delivery company left unanswered by the deadline.',
+      labelNames: ['company'],
+      registers,
+    });
 
     // Job counts come from the shared job table: every process of one database reports the same numbers.
     const seenJobSeries = new Set<string>();
@@ -149,7 +159,8 @@ function sameSecret(given: string, expected: string): boolean {
 function requireMetricsToken(request: FastifyRequest, token: string): void {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   if (!match) throw unauthorized('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".');
-  if (!sameSecret(match[1], token)) throw new AppError(401, 'invalid_token', 'The token is not this service\'s METRICS_TOKEN.');
+  if (!sameSecret(match[1], token))
+    throw new AppError(401, 'invalid_token', "The token is not this service's METRICS_TOKEN.");
 }
 
 /** Counts every answer, whatever route and status. */
@@ -167,10 +178,12 @@ export function metricsRoute(app: FastifyInstance, metrics: Metrics, metricsToke
     {
       config: { public: true },
       logLevel: 'warn',
-      schema: { operation: { id: 'getMetrics' },
+      schema: {
+        operation: { id: 'getMetrics' },
         tags: ['Service'],
         summary: 'Prometheus metrics of this process',
-        description: 'Prometheus text format. Needs the header `Authorization: Bearer METRICS_TOKEN` (its value) when the service sets METRICS_TOKEN.',
+        description:
+          'Prometheus text format. Needs the header `Authorization: Bearer METRICS_TOKEN` (its value) when the service sets METRICS_TOKEN.',
         security: metricsToken ? [{ bearer: [] }] : [],
       },
     },

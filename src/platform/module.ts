@@ -40,7 +40,10 @@ export interface AreaCommand<TUses> {
 }
 
 /** A string option of `util.parseArgs`'s values. */
-export function stringOption(values: Record<string, string | boolean | (string | boolean)[] | undefined>, name: string): string | undefined {
+export function stringOption(
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>,
+  name: string,
+): string | undefined {
   const value = values[name];
   return typeof value === 'string' ? value : undefined;
 }
@@ -83,6 +86,8 @@ export interface ModuleDefinition<TUses = unknown, TTables extends object = obje
 }
 
 /** Checks a definition against the shape while keeping its own types (for `src/modules.ts`). */
-export function defineModule<TUses, TTables extends object = object>(definition: ModuleDefinition<TUses, TTables>): ModuleDefinition<TUses, TTables> {
+export function defineModule<TUses, TTables extends object = object>(
+  definition: ModuleDefinition<TUses, TTables>,
+): ModuleDefinition<TUses, TTables> {
   return definition;
 }

@@ -51,12 +51,17 @@ declare module 'fastify' {
 export const SHOP_ID_HEADER: HeaderDoc = {
   name: 'Shop-Id',
   required: false,
-  description: 'A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused).',
+  description:
+    'A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused).',
   schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
 };
 
 /** Shop-Id for an operation that needs a shop, saying what the shop is for. */
-export const requiredShopHeader = (description: string): HeaderDoc => ({ ...SHOP_ID_HEADER, required: true, description });
+export const requiredShopHeader = (description: string): HeaderDoc => ({
+  ...SHOP_ID_HEADER,
+  required: true,
+  description,
+});
 
 interface RouteWithOperation {
   method: string | string[];
@@ -177,7 +182,13 @@ function hoistNamed(node: unknown, schemas: Record<string, unknown>): unknown {
 }
 
 function headerParameter(header: HeaderDoc): Parameter {
-  return { in: 'header', name: header.name, required: header.required, description: header.description, schema: header.schema };
+  return {
+    in: 'header',
+    name: header.name,
+    required: header.required,
+    description: header.description,
+    schema: header.schema,
+  };
 }
 
 /**
@@ -188,7 +199,9 @@ function headerParameter(header: HeaderDoc): Parameter {
 function declareHeaders(operation: Operation, headers: HeaderDoc[], specific = false): void {
   const parameters = (operation.parameters ??= []);
   for (const header of headers) {
-    const existing = parameters.find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === header.name.toLowerCase());
+    const existing = parameters.find(
+      (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === header.name.toLowerCase(),
+    );
     if (!existing) {
       parameters.push(headerParameter(header));
       continue;
@@ -219,12 +232,17 @@ function describeResponse(status: string, response: Response, statuses: Record<s
 
 function describe(operation: Operation, doc: OperationDoc | undefined): void {
   const text = operation.description ?? operation.summary ?? '';
-  const source = doc?.contract ? `Contract ${doc.contract} (api-v2.md).` : 'Extension: not in the contract (api-v2.md).';
+  const source = doc?.contract
+    ? `Contract ${doc.contract} (api-v2.md).`
+    : 'Extension: not in the contract (api-v2.md).';
   operation.description = text ? `${text}\n\n${source}` : source;
 }
 
 /** The `transform` and `transformObject` options of @fastify/swagger that apply `plan`. */
-export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTransform; transformObject: SwaggerTransformObject } {
+export function openapiTransforms(plan: DocumentPlan): {
+  transform: SwaggerTransform;
+  transformObject: SwaggerTransformObject;
+} {
   const names = new Map<object, string>(Object.entries(plan.schemas).map(([name, schema]) => [schema, name]));
 
   const transform: SwaggerTransform = ({ schema, url }) => {
@@ -241,7 +259,9 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
     const components = (document.components ??= {});
     const schemas = (components.schemas ??= {});
     components.headers = { ...components.headers, ...plan.everyResponseHeaders };
-    const everyResponseHeader = Object.fromEntries(Object.keys(plan.everyResponseHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+    const everyResponseHeader = Object.fromEntries(
+      Object.keys(plan.everyResponseHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+    );
     // a route of several methods gives them one operation object: each method needs its own
     const seen = new Set<Operation>();
     for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -259,11 +279,15 @@ export function openapiTransforms(plan: DocumentPlan): { transform: SwaggerTrans
         if (operation.parameters?.length === 0) delete operation.parameters;
         // the JSON media only: a form body spells nested values in bracket keys
         const content = operation.requestBody?.content;
-        if (doc?.examples && content?.['application/json']) content['application/json'] = { ...content['application/json'], examples: doc.examples };
+        if (doc?.examples && content?.['application/json'])
+          content['application/json'] = { ...content['application/json'], examples: doc.examples };
         const responses = (operation.responses ??= {});
         if (path.startsWith('/v2/')) {
           for (const [status, description] of Object.entries(plan.everyV2Response)) {
-            responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+            responses[status] ??= {
+              description,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            };
           }
         }
         for (const [status, response] of Object.entries(responses)) {

@@ -29,9 +29,27 @@ export function installRequestIdEcho(app: FastifyInstance): void {
 }
 
 /** Headers a browser page may send: those of the contract, of our extensions, and tracing. */
-const CORS_ALLOWED_HEADERS = ['Authorization', 'Shop-Id', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Type', 'Company-Id'];
+const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Shop-Id',
+  'Content-Type',
+  'Idempotency-Key',
+  'X-Request-Id',
+  'Type',
+  'Company-Id',
+];
 /** Headers a browser page may read: paging, support ids, rate limits. */
-export const CORS_EXPOSED_HEADERS = ['X-Total-Count', 'X-Page', 'X-Per-Page', 'x-log-id', 'x-request-id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+export const CORS_EXPOSED_HEADERS = [
+  'X-Total-Count',
+  'X-Page',
+  'X-Per-Page',
+  'x-log-id',
+  'x-request-id',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
 
 /**
  * CORS for CORS_ORIGINS (none by default: a bearer token in a page is readable by everyone
@@ -44,7 +62,11 @@ export interface CorsDelegate {
   options(request: FastifyRequest): Promise<FastifyCorsOptions>;
 }
 
-export async function installCors(app: FastifyInstance, origins: string[], delegates: CorsDelegate[] = []): Promise<void> {
+export async function installCors(
+  app: FastifyInstance,
+  origins: string[],
+  delegates: CorsDelegate[] = [],
+): Promise<void> {
   if (origins.length === 0 && delegates.length === 0) return;
   const options: FastifyCorsOptions =
     origins.length === 0
@@ -64,7 +86,10 @@ export async function installCors(app: FastifyInstance, origins: string[], deleg
     delegator: (request, callback) => {
       const own = delegates.find((delegate) => request.url.startsWith(delegate.prefix));
       if (!own) return callback(null, options);
-      own.options(request).then((answer) => callback(null, answer), (error: Error) => callback(error, { origin: false }));
+      own.options(request).then(
+        (answer) => callback(null, answer),
+        (error: Error) => callback(error, { origin: false }),
+      );
     },
   });
 }
@@ -81,7 +106,8 @@ export function installVersionRoute(app: FastifyInstance, config: { databaseKind
     '/version',
     {
       config: { public: true },
-      schema: { operation: { id: 'getVersion' },
+      schema: {
+        operation: { id: 'getVersion' },
         tags: ['Service'],
         summary: 'Versions of the service, Node.js and the API, and the database kind',
         security: [],
@@ -89,7 +115,9 @@ export function installVersionRoute(app: FastifyInstance, config: { databaseKind
           200: Type.Object({
             version: Type.String({ description: 'of this service (package.json)' }),
             node: Type.String({ description: 'Node.js running it' }),
-            database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], { description: 'The database engine: sqlite or postgres' }),
+            database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], {
+              description: 'The database engine: sqlite or postgres',
+            }),
             apiVersion: Type.String({ description: 'of the API contract served under /v2' }),
           }),
         },

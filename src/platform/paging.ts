@@ -13,9 +13,21 @@ export const MAX_PAGE = INT32_MAX;
 
 /** Query fields of every paged list; spread into a list's query schema. */
 export const PagingQueryFields = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 (at most ${MAX_PAGE}).` })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: `Page number, from 1 (at most ${MAX_PAGE}).`,
+    }),
+  ),
   perPage: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: `Results per page, 1 to ${MAX_PER_PAGE}.` }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PER_PAGE,
+      default: DEFAULT_PER_PAGE,
+      description: `Results per page, 1 to ${MAX_PER_PAGE}.`,
+    }),
   ),
 };
 
@@ -59,7 +71,10 @@ export function sendCachedPage<T>(reply: FastifyReply, page: Page<T>, at: Paging
   setPagingHeaders(reply, page.total, at);
   let body = serializedItems.get(page.items);
   if (body === undefined) {
-    const json = reply.serializeInput(page.items as unknown as { [key: string]: unknown }, itemsSchema as unknown as { [key: string]: unknown });
+    const json = reply.serializeInput(
+      page.items as unknown as { [key: string]: unknown },
+      itemsSchema as unknown as { [key: string]: unknown },
+    );
     body = Buffer.from(json, 'utf8');
     serializedItems.set(page.items, body);
   }

@@ -49,7 +49,11 @@ function refuse(reply: FastifyReply, verdict: Verdict, what: string): void {
   if (verdict.isAllowed || !verdict.isExceeded) return;
   const seconds = Math.max(1, verdict.ttlInSeconds);
   reply.header('retry-after', String(seconds));
-  throw new AppError(429, 'rate_limited', `Too many requests: at most ${verdict.max} a minute ${what}. Retry in ${seconds} s.`);
+  throw new AppError(
+    429,
+    'rate_limited',
+    `Too many requests: at most ${verdict.max} a minute ${what}. Retry in ${seconds} s.`,
+  );
 }
 
 /** Installs the limits; call before authentication. */
@@ -88,10 +92,18 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
  * budget per key alone would let one scraper starve every buyer of the shop. Call inside the
  * plugin of the routes it guards.
  */
-export async function installKeyAndAddressLimit(app: FastifyInstance, perMinute: number, keyOf: (request: FastifyRequest) => string): Promise<void> {
+export async function installKeyAndAddressLimit(
+  app: FastifyInstance,
+  perMinute: number,
+  keyOf: (request: FastifyRequest) => string,
+): Promise<void> {
   if (perMinute <= 0) return;
   if (!app.hasDecorator('createRateLimit')) await app.register(rateLimit, { global: false });
-  const limiter = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS, keyGenerator: (request) => `key:${sha256(keyOf(request))}:${request.ip}` });
+  const limiter = app.createRateLimit({
+    max: perMinute,
+    timeWindow: WINDOW_MS,
+    keyGenerator: (request) => `key:${sha256(keyOf(request))}:${request.ip}`,
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return;
     refuse(reply, await limiter(request), 'for one key from one address');

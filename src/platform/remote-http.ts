@@ -58,7 +58,12 @@ export async function sendRequest(request: HttpRequest, signal: AbortSignal): Pr
     body = request.rawBody;
   }
   try {
-    const response = await fetch(request.url, { method: request.method, headers: { ...defaults, ...request.headers }, body, signal });
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: { ...defaults, ...request.headers },
+      body,
+      signal,
+    });
     const bytes = Buffer.from(await response.arrayBuffer());
     return {
       status: response.status,

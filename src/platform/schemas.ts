@@ -24,11 +24,15 @@ export const RecordId = (description?: string) =>
 export const INT32_MAX = 2_147_483_647;
 
 /** An id from a fixed list (a delivery company, a service, a time slot), kept in 32-bit columns. */
-export const CodeId = (description?: string) => Type.Integer({ minimum: 1, maximum: INT32_MAX, ...(description ? { description } : {}) });
+export const CodeId = (description?: string) =>
+  Type.Integer({ minimum: 1, maximum: INT32_MAX, ...(description ? { description } : {}) });
 
 export const IdParams = Type.Object({ id: RecordId('Identifier') });
 
-export const Created = Type.Object({ id: Type.Integer({ description: 'Identifier of the created record' }) }, { description: 'Created' });
+export const Created = Type.Object(
+  { id: Type.Integer({ description: 'Identifier of the created record' }) },
+  { description: 'Created' },
+);
 
 /** 0 or 1 in a query filter (`true`/`false` accepted too). */
 export const ZeroOne = Type.Enum([0, 1], { description: '0 or 1' });
@@ -41,10 +45,18 @@ export const SideCm = Type.Integer({ minimum: 1, maximum: 999, description: 'cm,
  * empty value: a WordPress plugin rounds every parcel under 0.125 m³ down to 0, and the goods'
  * or the widget's sizes must then apply instead of a refusal.
  */
-export const OverallSideCm = Type.Number({ minimum: 0, maximum: 999, description: 'cm, 1 to 999; 0 or empty: not given (the goods\' or the widget\'s sizes apply)' });
+export const OverallSideCm = Type.Number({
+  minimum: 0,
+  maximum: 999,
+  description: "cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply)",
+});
 
 /** A weight in kilograms, to the gram. The gram precision is checked by `gramsOf()`. */
-export const WeightKg = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg, to the gram (3 decimals), at least 0.001' });
+export const WeightKg = Type.Number({
+  minimum: 0.001,
+  maximum: 100000,
+  description: 'kg, to the gram (3 decimals), at least 0.001',
+});
 
 /** A calendar day, YYYY-MM-DD, described for its field. */
 export const DayText = (description: string) => Type.String({ format: 'date', description, examples: ['2026-12-01'] });
@@ -68,13 +80,13 @@ export const Phone = Type.String({
 
 /** The error codes of the closed catalogue (platform/error-codes.ts), published once as `ErrorCode`. */
 export const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
-    type: 'string',
-    enum: Object.keys(ERROR_CODES),
-    description: `Stable machine-readable code, one of a closed catalogue:\n${Object.entries(ERROR_CODES)
-      .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
-      .join('\n')}`,
-    examples: ['validation_failed'],
-  });
+  type: 'string',
+  enum: Object.keys(ERROR_CODES),
+  description: `Stable machine-readable code, one of a closed catalogue:\n${Object.entries(ERROR_CODES)
+    .map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
+    .join('\n')}`,
+  examples: ['validation_failed'],
+});
 
 export const ErrorBody = Type.Object(
   {
@@ -83,7 +95,9 @@ export const ErrorBody = Type.Object(
     errors: Type.Array(
       Type.Object({
         field: Type.Optional(Type.String({ description: 'Path of the field, e.g. products[2].dimensions.width' })),
-        id: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: 'Id of the record (batch operations)' })),
+        id: Type.Optional(
+          Type.Union([Type.Integer(), Type.String()], { description: 'Id of the record (batch operations)' }),
+        ),
         message: Type.String(),
       }),
     ),

@@ -14,10 +14,20 @@ export function maskCredential(value: string): string {
 }
 
 /** Exactly the integration's keys, each a non-empty string; every wrong key named at once (400). */
-export function readCredentials(params: Record<string, string | undefined>, keys: string[], ownerName: string, fieldPrefix = ''): Credentials {
+export function readCredentials(
+  params: Record<string, string | undefined>,
+  keys: string[],
+  ownerName: string,
+  fieldPrefix = '',
+): Credentials {
   const problems = new FieldErrorCollector();
   const known = new Set(keys);
-  for (const key of Object.keys(params)) if (!known.has(key)) problems.add(`${fieldPrefix}${key}`, `is not an integration parameter of ${ownerName} (expected ${keys.join(', ')})`);
+  for (const key of Object.keys(params))
+    if (!known.has(key))
+      problems.add(
+        `${fieldPrefix}${key}`,
+        `is not an integration parameter of ${ownerName} (expected ${keys.join(', ')})`,
+      );
   const credentials: Credentials = {};
   for (const key of keys) {
     const value = params[key]?.trim();
@@ -29,7 +39,10 @@ export function readCredentials(params: Record<string, string | undefined>, keys
 }
 
 /** The sealed JSON for the database and the masked copy for GET. */
-export function sealCredentials(secretBox: SecretBox, credentials: Credentials): { sealed: string; masked: Record<string, string> } {
+export function sealCredentials(
+  secretBox: SecretBox,
+  credentials: Credentials,
+): { sealed: string; masked: Record<string, string> } {
   return {
     sealed: secretBox.seal(JSON.stringify(credentials)),
     masked: Object.fromEntries(Object.entries(credentials).map(([key, value]) => [key, maskCredential(value)])),

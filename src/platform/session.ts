@@ -69,14 +69,29 @@ export async function checkCsrf(app: FastifyInstance, request: FastifyRequest): 
   await new Promise<void>((resolve, reject) => {
     // The plugin answers a refusal itself (reply.send(error)); this stand-in turns it into the
     // house error instead, so the refusal has the usual body and log id.
-    const refusal = { send: () => reject(new AppError(403, 'csrf_token_invalid', `The ${CSRF_HEADER} header is missing or not this session's: reload the page and sign in again if it persists.`)) };
+    const refusal = {
+      send: () =>
+        reject(
+          new AppError(
+            403,
+            'csrf_token_invalid',
+            `The ${CSRF_HEADER} header is missing or not this session's: reload the page and sign in again if it persists.`,
+          ),
+        ),
+    };
     app.csrfProtection(request, refusal as unknown as FastifyReply, () => resolve());
   });
 }
 
 /** Starts the session: the cookie, and the CSRF token for the page to keep in memory. */
 export function startSession(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: string): string {
-  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: request.server.sessionCookieSecure, expires: new Date(expiresAt) });
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.server.sessionCookieSecure,
+    expires: new Date(expiresAt),
+  });
   // the new session's binding: the plugin reads the cookie from the request, which has the old one or none
   request.cookies[SESSION_COOKIE] = token;
   return csrfTokenFor(reply, token);

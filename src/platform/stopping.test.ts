@@ -10,7 +10,13 @@ interface Answer {
 }
 
 /** A server on a real port with a route that answers only when told to. */
-async function serverWithHeldRoute(): Promise<{ t: TestApp; port: number; release(): void; entered: Promise<void>; stopBegan: Promise<void> }> {
+async function serverWithHeldRoute(): Promise<{
+  t: TestApp;
+  port: number;
+  release(): void;
+  entered: Promise<void>;
+  stopBegan: Promise<void>;
+}> {
   let release = () => undefined as void;
   let entered = () => undefined as void;
   let stopBegan = () => undefined as void;
@@ -30,7 +36,13 @@ async function serverWithHeldRoute(): Promise<{ t: TestApp; port: number; releas
     },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  return { t, port: (t.app.server.address() as AddressInfo).port, release: () => release(), entered: enteredPromise, stopBegan: stopBeganPromise };
+  return {
+    t,
+    port: (t.app.server.address() as AddressInfo).port,
+    release: () => release(),
+    entered: enteredPromise,
+    stopBegan: stopBeganPromise,
+  };
 }
 
 /** A keep-alive client, as PHP curl handles and pooled agents are: the connection stays open after the answer. */
@@ -39,7 +51,9 @@ function get(port: number, agent: http.Agent, path: string): Promise<Answer> {
     http
       .get({ host: '127.0.0.1', port, path, agent }, (response) => {
         response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+        );
       })
       .on('error', reject);
   });

@@ -83,7 +83,8 @@ function allowsNull(node: SchemaNode): boolean {
 /** Whether a string can be a valid value of the node (so '' is a value, not "nothing"). */
 function acceptsString(node: SchemaNode): boolean {
   if (node.anyOf) return node.anyOf.some((branch) => acceptsString(branch));
-  if (node.enum || node.const !== undefined) return (node.enum ?? [node.const]).some((item) => typeof item === 'string');
+  if (node.enum || node.const !== undefined)
+    return (node.enum ?? [node.const]).some((item) => typeof item === 'string');
   const types = typesOf(node);
   return types.length === 0 || types.includes('string');
 }
@@ -121,7 +122,9 @@ function unstorableTextProblem(text: string): string | undefined {
   if (!SUSPECT_TEXT.test(text)) return undefined;
   const match = UNSTORABLE_TEXT.exec(text);
   if (!match) return undefined;
-  return match[0] === '\u0000' ? 'must not contain a NUL character (U+0000)' : 'must be valid Unicode text (it holds an unpaired UTF-16 surrogate)';
+  return match[0] === '\u0000'
+    ? 'must not contain a NUL character (U+0000)'
+    : 'must be valid Unicode text (it holds an unpaired UTF-16 surrogate)';
 }
 
 /**
@@ -139,7 +142,9 @@ function findUnstorableText(value: unknown, path: Array<string | number>, found:
     found.push({ field: fieldOf(path), message: 'is nested too deep' });
     return;
   }
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [index, item])
+    : Object.entries(value);
   for (const [key, item] of entries) {
     const keyProblem = typeof key === 'string' ? unstorableTextProblem(key) : undefined;
     if (keyProblem) {
@@ -293,7 +298,11 @@ class Coercer {
       return arrayBranch ? this.coerce(arrayBranch, value) : value;
     }
     // a number where a branch takes numbers stays one (not the text of another branch: a company id 2, not "2")
-    if (typeof value === 'number' && concrete.some((branch) => typesOf(branch).some((type) => type === 'integer' || type === 'number'))) return value;
+    if (
+      typeof value === 'number' &&
+      concrete.some((branch) => typesOf(branch).some((type) => type === 'integer' || type === 'number'))
+    )
+      return value;
     for (const branch of concrete) {
       const coerced = this.coerce(branch, value);
       if (coerced !== value) return coerced;
@@ -305,8 +314,17 @@ class Coercer {
     let list: unknown[];
     if (Array.isArray(value)) list = value;
     else if (isPlainObject(value)) list = indexedObjectToArray(value) ?? [value];
-    else if (typeof value === 'string' && this.stringly && node.items && this.isCommaListItem(node.items) && value.includes(',')) {
-      list = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    else if (
+      typeof value === 'string' &&
+      this.stringly &&
+      node.items &&
+      this.isCommaListItem(node.items) &&
+      value.includes(',')
+    ) {
+      list = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
     } else list = [value];
     if (!node.items) return list;
     const items = node.items;
@@ -363,10 +381,19 @@ class Coercer {
   /** Items a comma list can carry unambiguously (`types=a,b`, `ids=1,2`): numbers, and names none of which holds a comma. */
   private isCommaListItem(node: SchemaNode): boolean {
     // a number or an own delivery method id ('12_3') holds no comma either (a `{0,14}` quantifier matches none)
-    if (node.anyOf) return node.anyOf.every((branch) => this.isCommaListItem(branch) || (typesOf(branch).includes('string') && branch.pattern !== undefined && !branch.pattern.replace(/\{\d+(,\d*)?\}/g, '').includes(',')));
+    if (node.anyOf)
+      return node.anyOf.every(
+        (branch) =>
+          this.isCommaListItem(branch) ||
+          (typesOf(branch).includes('string') &&
+            branch.pattern !== undefined &&
+            !branch.pattern.replace(/\{\d+(,\d*)?\}/g, '').includes(',')),
+      );
     const types = typesOf(node);
     if (types.includes('integer') || types.includes('number')) return true;
-    return node.enum?.every((item) => typeof item === 'number' || (typeof item === 'string' && !item.includes(','))) ?? false;
+    return (
+      node.enum?.every((item) => typeof item === 'number' || (typeof item === 'string' && !item.includes(','))) ?? false
+    );
   }
 
   private coerceObject(node: SchemaNode, value: unknown): Coerced {
@@ -380,14 +407,19 @@ class Coercer {
       let coerced: Coerced = ABSENT;
       if (given !== undefined) {
         this.path.push(key);
-        coerced = given === '' ? this.emptyProperty(propertyNode, !required.includes(key)) : this.coerce(propertyNode, given);
+        coerced =
+          given === '' ? this.emptyProperty(propertyNode, !required.includes(key)) : this.coerce(propertyNode, given);
         this.path.pop();
       }
       if (coerced !== ABSENT) result[key] = coerced;
       else if (propertyNode.default !== undefined) result[key] = structuredClone(propertyNode.default);
     }
     const patterned = node.patternProperties ? Object.values(node.patternProperties) : [];
-    const extraNode = isPlainObject(extra as unknown) ? (extra as SchemaNode) : patterned.length === 1 ? patterned[0] : undefined;
+    const extraNode = isPlainObject(extra as unknown)
+      ? (extra as SchemaNode)
+      : patterned.length === 1
+        ? patterned[0]
+        : undefined;
     if (extraNode) {
       for (const [key, item] of Object.entries(value)) {
         if (key in properties || !this.checkKey(key)) continue;
@@ -413,7 +445,10 @@ class Coercer {
 // Error messages
 
 function resolvePointer(root: SchemaNode, pointer: string): SchemaNode | undefined {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter((part) => part !== '');
+  const parts = pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '');
   let node: unknown = root;
   for (const part of parts) {
     if (!isPlainObject(node) && !Array.isArray(node)) return undefined;
@@ -433,7 +468,12 @@ function valueAt(value: unknown, instancePath: string): unknown {
 
 /** `['products', 2, 'name']` -> `products[2].name` */
 function fieldOf(path: Array<string | number>): string {
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '') || '(body)';
+  return (
+    path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`))
+      .join('')
+      .replace(/^\./, '') || '(body)'
+  );
 }
 
 /** `/products/2/dimensions/width` -> `products[2].dimensions.width` */
@@ -494,7 +534,13 @@ function describeNode(node: SchemaNode): string {
   const literals = literalValues(node);
   if (literals) return `must be one of: ${describeLiterals(literals)}`;
   if (node.anyOf) {
-    const words = node.anyOf.map((branch) => (branch.format ? FORMAT_WORDS[branch.format] : undefined) ?? typesOf(branch).map((type) => TYPE_WORDS[type] ?? type).join(' or '));
+    const words = node.anyOf.map(
+      (branch) =>
+        (branch.format ? FORMAT_WORDS[branch.format] : undefined) ??
+        typesOf(branch)
+          .map((type) => TYPE_WORDS[type] ?? type)
+          .join(' or '),
+    );
     return `must be ${[...new Set(words.filter((word) => word !== ''))].join(' or ')}`;
   }
   return 'has an invalid value';
@@ -561,7 +607,9 @@ function messageFor(error: RawError, node: SchemaNode | undefined): string {
  */
 function resolveUnionErrors(raw: RawError[]): RawError[] {
   const dropped = new Set<RawError>();
-  const unions = raw.filter((error) => error.keyword === 'anyOf').sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  const unions = raw
+    .filter((error) => error.keyword === 'anyOf')
+    .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
   for (const union of unions) {
     if (dropped.has(union)) continue;
     const prefix = `${union.schemaPath}/anyOf/`;
@@ -572,7 +620,11 @@ function resolveUnionErrors(raw: RawError[]): RawError[] {
       branches.set(branch, [...(branches.get(branch) ?? []), error]);
     }
     const kindMismatch = (errors: RawError[]) =>
-      errors.some((error) => error.instancePath === union.instancePath && (error.keyword === 'type' || error.keyword === 'const' || error.keyword === 'enum'));
+      errors.some(
+        (error) =>
+          error.instancePath === union.instancePath &&
+          (error.keyword === 'type' || error.keyword === 'const' || error.keyword === 'enum'),
+      );
     const matching = [...branches.values()].filter((errors) => !kindMismatch(errors));
     const kept = matching.length === 1 ? new Set(matching[0]) : new Set<RawError>();
     for (const errors of branches.values()) for (const error of errors) if (!kept.has(error)) dropped.add(error);
@@ -591,7 +643,10 @@ function withoutRestatedExtras(raw: RawError[]): RawError[] {
   return raw.filter((error) => {
     if (error.keyword !== 'additionalProperties') return true;
     const extras = (error.params.additionalProperties as string[] | undefined) ?? [];
-    return extras.length === 0 || !extras.every((key) => reported.has(`${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    return (
+      extras.length === 0 ||
+      !extras.every((key) => reported.has(`${error.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`))
+    );
   });
 }
 
@@ -612,7 +667,8 @@ export function translateErrors(root: SchemaNode, rawErrors: RawError[], prefix 
     if (byField.has(field)) continue;
     const node = resolvePointer(root, error.schemaPath);
     // An empty string that a rule refuses is one problem whatever the rule: it is empty.
-    const empty = error.keyword !== 'not' && error.keyword !== 'additionalProperties' && valueAt(value, error.instancePath) === '';
+    const empty =
+      error.keyword !== 'not' && error.keyword !== 'additionalProperties' && valueAt(value, error.instancePath) === '';
     byField.set(field, { field, message: empty ? 'must not be empty' : messageFor(error, node) });
   }
   return [...byField.values()];
@@ -647,7 +703,11 @@ function isFormEncoded(value: unknown): boolean {
  * form-encoded bodies get string coercion; header parts keep the headers they do not
  * declare (authentication must still see them).
  */
-export function compileValidator<T = unknown>(schema: TSchema, part: RequestPart, options: ValidatorOptions = {}): CompiledValidator<T> {
+export function compileValidator<T = unknown>(
+  schema: TSchema,
+  part: RequestPart,
+  options: ValidatorOptions = {},
+): CompiledValidator<T> {
   const root = schema as unknown as SchemaNode;
   const check = Compile(schema);
   const rootIsObject = typesOf(root).includes('object');
@@ -667,7 +727,12 @@ export function compileValidator<T = unknown>(schema: TSchema, part: RequestPart
       }
       const problems = coercer.issues;
       if (problems.length === 0 && check.Check(coerced)) return coerced as T;
-      const errors = mergeErrors(problems, problems.length > 0 && check.Check(coerced) ? [] : translateErrors(root, check.Errors(coerced) as RawError[], '', coerced));
+      const errors = mergeErrors(
+        problems,
+        problems.length > 0 && check.Check(coerced)
+          ? []
+          : translateErrors(root, check.Errors(coerced) as RawError[], '', coerced),
+      );
       if (part === 'headers') for (const error of errors) error.field = headerLabel(error.field ?? '');
       throw validationError(errors);
     },
@@ -680,7 +745,12 @@ function mergeErrors(first: ErrorItem[], second: ErrorItem[]): ErrorItem[] {
   return [...first, ...second.filter((error) => !seen.has(error.field))];
 }
 
-const HEADER_LABELS: Record<string, string> = { 'shop-id': 'Shop-Id', 'company-id': 'Company-Id', type: 'Type', 'idempotency-key': 'Idempotency-Key' };
+const HEADER_LABELS: Record<string, string> = {
+  'shop-id': 'Shop-Id',
+  'company-id': 'Company-Id',
+  type: 'Type',
+  'idempotency-key': 'Idempotency-Key',
+};
 
 function headerLabel(field: string): string {
   return HEADER_LABELS[field] ?? field;

@@ -56,7 +56,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...env,
   });
   const ownSchema = config.databaseKind === 'postgres' && !options.beside;
-  const schema = options.beside ? options.beside.schema : ownSchema ? `test_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const schema = options.beside
+    ? options.beside.schema
+    : ownSchema
+      ? `test_${process.pid}_${randomBytes(4).toString('hex')}`
+      : undefined;
   if (schema && ownSchema) {
     const admin = new pg.Client({ connectionString: config.databaseUrl });
     await admin.connect();
@@ -64,7 +68,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     await admin.end();
   }
   const runtime = await startRuntime(config, { schema, secret: 'test-secret-test-secret-test-secret-0123' });
-  const app = await buildApp({ config, database: runtime.database, services: runtime.services, logStream: options.logStream });
+  const app = await buildApp({
+    config,
+    database: runtime.database,
+    services: runtime.services,
+    logStream: options.logStream,
+  });
   options.configure?.(app);
   await app.ready();
 

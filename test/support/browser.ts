@@ -20,7 +20,16 @@ const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -41,7 +50,12 @@ export function tilePng(): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, 0xe8)]);
   const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** axe-core's serious and critical findings on the page (or inside `include`), as "rule: target" lines. */
@@ -49,10 +63,21 @@ export async function accessibilityFindings(page: Page, include?: string): Promi
   // evaluated by the driver, not a <script> tag: a page with a strict CSP refuses inline scripts
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(fs.readFileSync(AXE_SCRIPT, 'utf8'));
   return page.evaluate(async (selector) => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            context: unknown,
+            options: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     const whole = (globalThis as unknown as { document: unknown }).document;
     const result = await axe.run(selector ? { include: [[selector]] } : whole, { resultTypes: ['violations'] });
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
   }, include ?? null);
 }
 

@@ -34,7 +34,12 @@ export class ApiClient {
     return new ApiClient(this.app, token);
   }
 
-  async call<T = any>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  async call<T = any>(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     let payload: string | undefined;
@@ -49,7 +54,8 @@ export class ApiClient {
     }
     const response = await this.app.inject({ method, url, headers, payload });
     let parsed: unknown = undefined;
-    if (response.body !== '' && String(response.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(response.body);
+    if (response.body !== '' && String(response.headers['content-type'] ?? '').includes('json'))
+      parsed = JSON.parse(response.body);
     return { status: response.statusCode, body: parsed as T, text: response.body, headers: response.headers };
   }
 

@@ -1,7 +1,20 @@
 /** Realistic inputs for the document renderers (tests and bench/documents.ts). */
-import type { ActOrder, AssemblyStatementInput, GoodsLine, HandoverActInput, StickerOrder, SupplyActInput } from '../../src/documents/types.js';
+import type {
+  ActOrder,
+  AssemblyStatementInput,
+  GoodsLine,
+  HandoverActInput,
+  StickerOrder,
+  SupplyActInput,
+} from '../../src/documents/types.js';
 
-const RECIPIENTS = ['Иванова Мария Сергеевна', 'Петров Пётр Ильич', 'Сидоров Семён', 'Ёлкина Юлия Эдуардовна', 'Smith John'];
+const RECIPIENTS = [
+  'Иванова Мария Сергеевна',
+  'Петров Пётр Ильич',
+  'Сидоров Семён',
+  'Ёлкина Юлия Эдуардовна',
+  'Smith John',
+];
 const COMPANIES = ['СДЭК', 'Почта России', 'Боксберри', 'DPD'];
 
 export function trackNumberOf(index: number): string {
@@ -21,11 +34,33 @@ export function sampleStickerOrder(index: number): StickerOrder {
       phone: '+7 495 000-00-00',
       address: { zipCode: '101000', city: 'Москва', street: 'ул. Мясницкая', house: '1' },
     },
-    recipient: { name: RECIPIENTS[index % RECIPIENTS.length], phone: `+7 900 ${String(1_000_000 + index).slice(1, 4)}-45-67` },
+    recipient: {
+      name: RECIPIENTS[index % RECIPIENTS.length],
+      phone: `+7 900 ${String(1_000_000 + index).slice(1, 4)}-45-67`,
+    },
     destination:
       index % 2 === 0
-        ? { kind: 'address', address: { zipCode: '190000', region: 'Ленинградская область', city: 'Санкт-Петербург', street: 'Невский проспект', house: '28', bulk: '2', flat: String(index) } }
-        : { kind: 'point', point: { id: 77, name: 'Пункт выдачи «Невский»', address: 'Санкт-Петербург, Невский пр., 100', code: 'SPB-100' } },
+        ? {
+            kind: 'address',
+            address: {
+              zipCode: '190000',
+              region: 'Ленинградская область',
+              city: 'Санкт-Петербург',
+              street: 'Невский проспект',
+              house: '28',
+              bulk: '2',
+              flat: String(index),
+            },
+          }
+        : {
+            kind: 'point',
+            point: {
+              id: 77,
+              name: 'Пункт выдачи «Невский»',
+              address: 'Санкт-Петербург, Невский пр., 100',
+              code: 'SPB-100',
+            },
+          },
     weightKg: 1.25 + (index % 5) * 0.5,
     places: index % 3 === 0 ? [{ weightKg: 0.75 }, { weightKg: 0.5 + (index % 5) * 0.5 }] : null,
     codKopecks: index % 2 === 1 ? 150_000 + index * 100 : 0,
@@ -53,7 +88,10 @@ export function sampleHandoverAct(orders: number): HandoverActInput {
     date: '2026-11-21',
     company: { name: 'СДЭК' },
     sender: { name: 'Петров Пётр', legalName: 'ООО «Ромашка»', phone: '+7 495 000-00-00' },
-    warehouse: { name: 'Склад на Мясницкой', address: { zipCode: '101000', city: 'Москва', street: 'ул. Мясницкая', house: '1' } },
+    warehouse: {
+      name: 'Склад на Мясницкой',
+      address: { zipCode: '101000', city: 'Москва', street: 'ул. Мясницкая', house: '1' },
+    },
     orders: Array.from({ length: orders }, (_, index) => sampleActOrder(index)),
   };
 }

@@ -41,7 +41,12 @@ export interface FakeCarrier {
 }
 
 export async function startFakeCarrier(options: FakeCarrierOptions = {}): Promise<FakeCarrier> {
-  const state = { requests: 0, holdExtensions: [] as unknown[], pickupBookings: [] as Array<Record<string, unknown>>, pickupCancels: [] as string[] };
+  const state = {
+    requests: 0,
+    holdExtensions: [] as unknown[],
+    pickupBookings: [] as Array<Record<string, unknown>>,
+    pickupCancels: [] as string[],
+  };
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -58,44 +63,72 @@ export async function startFakeCarrier(options: FakeCarrierOptions = {}): Promis
         }
         const asked = (JSON.parse(body || '{}') as { types?: number[] }).types ?? [2];
         if (request.url === '/quote') {
-          const quotes = asked.filter((type) => type === 2).map((type) => ({ type, tariffName: 'Remote courier', price: options.price ?? 333, daysMin: 1, daysMax: 2, services: [{ id: 1, price: 10 }], codPercent: 1, ...(options.codCardPercent !== undefined ? { codCardPercent: options.codCardPercent } : {}) }));
+          const quotes = asked
+            .filter((type) => type === 2)
+            .map((type) => ({
+              type,
+              tariffName: 'Remote courier',
+              price: options.price ?? 333,
+              daysMin: 1,
+              daysMax: 2,
+              services: [{ id: 1, price: 10 }],
+              codPercent: 1,
+              ...(options.codCardPercent !== undefined ? { codCardPercent: options.codCardPercent } : {}),
+            }));
           response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(quotes));
           return;
         }
         if (request.url === '/orders') {
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' }));
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' }));
           return;
         }
         if (request.url === '/extend-hold') {
           state.holdExtensions.push(JSON.parse(body || '{}'));
           const status = options.extendHoldStatus ?? 200;
-          response.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{"granted":true}' : '{"error":"storage cannot be extended"}');
+          response
+            .writeHead(status, { 'content-type': 'application/json' })
+            .end(status === 200 ? '{"granted":true}' : '{"error":"storage cannot be extended"}');
           return;
         }
         if (request.url === '/pickups') {
-          const booking = JSON.parse(body || '{}') as Record<string, unknown> & { pickupId?: number; hours?: { from: string; to: string } };
+          const booking = JSON.parse(body || '{}') as Record<string, unknown> & {
+            pickupId?: number;
+            hours?: { from: string; to: string };
+          };
           state.pickupBookings.push(booking);
           if (options.pickupRefusal) {
-            response.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ message: options.pickupRefusal }));
+            response
+              .writeHead(422, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ message: options.pickupRefusal }));
             return;
           }
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ number: `RP-${booking.pickupId}`, timeFrom: '11:00', timeTo: '15:00' }));
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ number: `RP-${booking.pickupId}`, timeFrom: '11:00', timeTo: '15:00' }));
           return;
         }
         if (request.url === '/pickups/cancel') {
           state.pickupCancels.push(String((JSON.parse(body || '{}') as { number?: string }).number));
           const status = options.pickupCancelStatus ?? 200;
-          response.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{"canceled":true}' : '{"message":"the courier is already on the way"}');
+          response
+            .writeHead(status, { 'content-type': 'application/json' })
+            .end(status === 200 ? '{"canceled":true}' : '{"message":"the courier is already on the way"}');
           return;
         }
         if (request.url === '/pickups/status') {
           const number = String((JSON.parse(body || '{}') as { number?: string }).number);
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ state: options.pickupState?.(number) ?? 'scheduled' }));
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ state: options.pickupState?.(number) ?? 'scheduled' }));
           return;
         }
         if (request.url === '/track' && options.track) {
           const trackNumbers = (JSON.parse(body || '{}') as { trackNumbers?: string[] }).trackNumbers ?? [];
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.track(trackNumbers)));
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify(options.track(trackNumbers)));
           return;
         }
         response.writeHead(200, { 'content-type': 'application/json' }).end('[]');

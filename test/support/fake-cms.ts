@@ -49,20 +49,37 @@ const PAYMENTS: Record<FakePlatform, Record<string, string>> = {
 
 /** Where each plugin answers, and the resource name it finds in a request URL. */
 const ROUTES: Record<FakePlatform, { base: string; resourceOf(url: URL): string | null }> = {
-  woocommerce: { base: '/wp-json/saferoute-api/', resourceOf: (url) => (url.pathname.startsWith('/wp-json/saferoute-api/') ? url.pathname.slice('/wp-json/saferoute-api/'.length) : null) },
+  woocommerce: {
+    base: '/wp-json/saferoute-api/',
+    resourceOf: (url) =>
+      url.pathname.startsWith('/wp-json/saferoute-api/') ? url.pathname.slice('/wp-json/saferoute-api/'.length) : null,
+  },
   // .htaccess rewrites <base><name> to sr-api.php?r=<name>
-  bitrix: { base: '/bitrix/components/saferoute.widget/api/', resourceOf: (url) => (url.pathname.startsWith('/bitrix/components/saferoute.widget/api/') ? url.pathname.slice('/bitrix/components/saferoute.widget/api/'.length) : null) },
+  bitrix: {
+    base: '/bitrix/components/saferoute.widget/api/',
+    resourceOf: (url) =>
+      url.pathname.startsWith('/bitrix/components/saferoute.widget/api/')
+        ? url.pathname.slice('/bitrix/components/saferoute.widget/api/'.length)
+        : null,
+  },
   // the name is found with strpos on `route`
   opencart: {
     base: '/index.php?route=extension/module/saferoute/api/',
     resourceOf: (url) => {
       const route = url.searchParams.get('route') ?? '';
-      for (const name of ['statuses.json', 'payment-methods.json', 'order-status-update']) if (route.includes(name)) return name;
+      for (const name of ['statuses.json', 'payment-methods.json', 'order-status-update'])
+        if (route.includes(name)) return name;
       return null;
     },
   },
   // $_GET['rewrite'] = saferoute/api/<name>
-  diafan: { base: '/delivery/get/saferoute/api/', resourceOf: (url) => (url.pathname.startsWith('/delivery/get/saferoute/api/') ? url.pathname.slice('/delivery/get/saferoute/api/'.length) : null) },
+  diafan: {
+    base: '/delivery/get/saferoute/api/',
+    resourceOf: (url) =>
+      url.pathname.startsWith('/delivery/get/saferoute/api/')
+        ? url.pathname.slice('/delivery/get/saferoute/api/'.length)
+        : null,
+  },
 };
 
 function json(response: http.ServerResponse, status: number, body: unknown): number {
@@ -75,7 +92,17 @@ function bare(response: http.ServerResponse, status: number): number {
 }
 
 export async function startFakeCms(platform: FakePlatform, token: string, shopId = '', apiKey = ''): Promise<FakeCms> {
-  const cms: FakeCms = { platform, apiUrl: '', calls: [], orders: new Map(), stock: new Map(), token, shopId, apiKey, close: async () => undefined };
+  const cms: FakeCms = {
+    platform,
+    apiUrl: '',
+    calls: [],
+    orders: new Map(),
+    stock: new Map(),
+    token,
+    shopId,
+    apiKey,
+    close: async () => undefined,
+  };
   const route = ROUTES[platform];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -83,20 +110,30 @@ export async function startFakeCms(platform: FakePlatform, token: string, shopId
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://cms.test');
       const contentType = String(request.headers['content-type'] ?? '');
-      const post = contentType.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) : {};
+      const post = contentType.startsWith('application/x-www-form-urlencoded')
+        ? Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
+        : {};
       const resource = route.resourceOf(url) ?? '';
       const status = answer(resource, request, response, post);
       cms.calls.push({ resource, method: request.method ?? '', contentType, headers: request.headers, post, status });
     });
   });
 
-  function answer(resource: string, request: http.IncomingMessage, response: http.ServerResponse, post: Record<string, string>): number {
+  function answer(
+    resource: string,
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    post: Record<string, string>,
+  ): number {
     const header = (name: string) => String(request.headers[name] ?? '');
     // auth, as each plugin checks it
     if (platform === 'diafan') {
-      if (header('token') !== cms.token || header('shop-id') !== cms.shopId || header('api-key') !== cms.apiKey) return json(response, 200, { status: 'error', error: 'Неверные данные авторизации' });
+      if (header('token') !== cms.token || header('shop-id') !== cms.shopId || header('api-key') !== cms.apiKey)
+        return json(response, 200, { status: 'error', error: 'Неверные данные авторизации' });
     } else if (header('token') !== cms.token) {
-      return platform === 'woocommerce' ? json(response, 401, { code: 'invalid_token', message: 'Invalid token', data: { status: 401 } }) : bare(response, 401);
+      return platform === 'woocommerce'
+        ? json(response, 401, { code: 'invalid_token', message: 'Invalid token', data: { status: 401 } })
+        : bare(response, 401);
     }
     if (resource === 'statuses.json' && request.method === 'GET') return json(response, 200, STATUSES[platform]);
     if (resource === 'payment-methods.json' && request.method === 'GET') return json(response, 200, PAYMENTS[platform]);
@@ -108,7 +145,8 @@ export async function startFakeCms(platform: FakePlatform, token: string, shopId
         return json(response, 200, { status: 'ok' });
       }
       if (platform === 'diafan') {
-        if (!post.id || !cms.orders.has(post.id)) return json(response, 200, { status: 'error', error: 'Заказ не найден' });
+        if (!post.id || !cms.orders.has(post.id))
+          return json(response, 200, { status: 'error', error: 'Заказ не найден' });
         cms.orders.set(post.id, post.statusCMS);
         return json(response, 200, { status: 'ok' });
       }

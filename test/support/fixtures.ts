@@ -12,7 +12,14 @@ export function warehouseBody(overrides: Record<string, unknown> = {}) {
       house: '7',
       bulk: null,
       flat: null,
-      city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', type: 'г', region: 'Москва', area: null },
+      city: {
+        countryCode: 'RU',
+        name: 'Москва',
+        fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5',
+        type: 'г',
+        region: 'Москва',
+        area: null,
+      },
     },
     contact: { name: 'Иван Петров', position: 'Кладовщик', phone: '+79161234567' },
     schedule: [WEEKDAYS, WEEKDAYS, WEEKDAYS, WEEKDAYS, WEEKDAYS, null, null],
@@ -61,7 +68,14 @@ export function productBody(overrides: Record<string, unknown> = {}) {
 }
 
 export function kitBody(shopId: number, productIds: number[], overrides: Record<string, unknown> = {}) {
-  return { shopId, name: 'Набор футболок', vendorCode: 'KIT-1', discount: 5, products: productIds.map((id, index) => ({ id, count: index + 1 })), ...overrides };
+  return {
+    shopId,
+    name: 'Набор футболок',
+    vendorCode: 'KIT-1',
+    discount: 5,
+    products: productIds.map((id, index) => ({ id, count: index + 1 })),
+    ...overrides,
+  };
 }
 
 /** The next Monday-to-Friday day after `after` (today in Moscow): the test warehouses work on weekdays. */

@@ -23,19 +23,40 @@ export interface FulfilmentAccount {
   worker: JobWorker;
 }
 
-export async function fulfilmentAccount(t: TestApp, options: { autoReserve?: boolean; name?: string } = {}): Promise<FulfilmentAccount> {
+export async function fulfilmentAccount(
+  t: TestApp,
+  options: { autoReserve?: boolean; name?: string } = {},
+): Promise<FulfilmentAccount> {
   const account = await t.newAccount(options.name ?? 'Fulfilment owner');
   const owner = account.client;
-  const warehouse = await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: FULFILMENT_WAREHOUSE, fulfilmentAutoReserve: options.autoReserve ?? true }));
+  const warehouse = await owner.post(
+    '/v2/warehouses',
+    warehouseBody({
+      name: 'Фулфилмент',
+      type: 2,
+      fulfilmentWarehouseId: FULFILMENT_WAREHOUSE,
+      fulfilmentAutoReserve: options.autoReserve ?? true,
+    }),
+  );
   expect(warehouse.status, JSON.stringify(warehouse.body)).toBe(201);
-  const shopId = (await owner.post('/v2/shops', shopBody(warehouse.body.id, { name: 'Фулфилмент-магазин' }))).body.id as number;
+  const shopId = (await owner.post('/v2/shops', shopBody(warehouse.body.id, { name: 'Фулфилмент-магазин' }))).body
+    .id as number;
   const ownWarehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
   const ownShopId = (await owner.post('/v2/shops', shopBody(ownWarehouseId))).body.id as number;
   const shopKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey as string;
   // orders' jobs (registration, tracking) and the fulfilment ones (the built-in warehouses' clock, auto-reservation)
   const worker = orderJobWorker(t);
   t.runtime.services.supplies.registerJobs(worker);
-  return { owner, accountId: account.accountId, warehouseId: warehouse.body.id, shopId, shopKey, ownShopId, pointId: pickupPointIn(t), worker };
+  return {
+    owner,
+    accountId: account.accountId,
+    warehouseId: warehouse.body.id,
+    shopId,
+    shopKey,
+    ownShopId,
+    pointId: pickupPointIn(t),
+    worker,
+  };
 }
 
 export async function newProduct(owner: ApiClient, overrides: Record<string, unknown> = {}): Promise<number> {
@@ -45,7 +66,12 @@ export async function newProduct(owner: ApiClient, overrides: Record<string, unk
 }
 
 /** An order of the fulfilment shop for catalogue goods: `[productId, count]` per line. */
-export function fulfilmentOrder(t: TestApp, at: FulfilmentAccount, goods: Array<[number, number]>, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function fulfilmentOrder(
+  t: TestApp,
+  at: FulfilmentAccount,
+  goods: Array<[number, number]>,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     shopId: at.shopId,
     cmsId: 'FF-1',
@@ -58,21 +84,41 @@ export function fulfilmentOrder(t: TestApp, at: FulfilmentAccount, goods: Array<
 }
 
 /** Goods straight into stock, as an accepted supply would bring them (tests of stock rules that are not about supplies). */
-export async function putInStock(t: TestApp, accountId: number, productId: number, count: number, batch: { batch: string; expires: string } | null = null, fulfilmentWarehouseId = FULFILMENT_WAREHOUSE): Promise<void> {
+export async function putInStock(
+  t: TestApp,
+  accountId: number,
+  productId: number,
+  count: number,
+  batch: { batch: string; expires: string } | null = null,
+  fulfilmentWarehouseId = FULFILMENT_WAREHOUSE,
+): Promise<void> {
   const store = t.runtime.services.stock.store;
   await store.transaction((trx) =>
-    store.receive(trx, accountId, { fulfilmentWarehouseId, productId, batch: batch?.batch ?? '', expires: batch?.expires ?? null }, count, { actor: 'test', employeeId: null, reason: 'test stock' }),
+    store.receive(
+      trx,
+      accountId,
+      { fulfilmentWarehouseId, productId, batch: batch?.batch ?? '', expires: batch?.expires ?? null },
+      count,
+      { actor: 'test', employeeId: null, reason: 'test stock' },
+    ),
   );
 }
 
 /** Every stock row of the account against the sum of its movements and its allocations: the books must agree. */
 export async function expectBooksBalance(t: TestApp, accountId: number): Promise<void> {
   const db = t.runtime.database.db;
-  const rows = await db.selectFrom('stock').select(['id', 'quantity', 'reserved']).where('account_id', '=', accountId).execute();
+  const rows = await db
+    .selectFrom('stock')
+    .select(['id', 'quantity', 'reserved'])
+    .where('account_id', '=', accountId)
+    .execute();
   for (const row of rows) {
     const moved = await db
       .selectFrom('stock_movements')
-      .select([sql<number>`coalesce(sum(quantity_delta), 0)`.as('quantity'), sql<number>`coalesce(sum(reserved_delta), 0)`.as('reserved')])
+      .select([
+        sql<number>`coalesce(sum(quantity_delta), 0)`.as('quantity'),
+        sql<number>`coalesce(sum(reserved_delta), 0)`.as('reserved'),
+      ])
       .where('stock_id', '=', row.id)
       .executeTakeFirstOrThrow();
     const held = await db
@@ -81,7 +127,10 @@ export async function expectBooksBalance(t: TestApp, accountId: number): Promise
       .where('stock_id', '=', row.id)
       .where('state', '=', 'reserved')
       .executeTakeFirstOrThrow();
-    expect({ quantity: Number(row.quantity), reserved: Number(row.reserved) }).toEqual({ quantity: Number(moved.quantity), reserved: Number(moved.reserved) });
+    expect({ quantity: Number(row.quantity), reserved: Number(row.reserved) }).toEqual({
+      quantity: Number(moved.quantity),
+      reserved: Number(moved.reserved),
+    });
     expect(Number(held.reserved)).toBe(Number(row.reserved));
     expect(Number(row.reserved)).toBeLessThanOrEqual(Number(row.quantity));
   }

@@ -30,7 +30,11 @@ export function orderJobWorker(t: TestApp): JobWorker {
 }
 
 /** Creates, confirms and registers an order: it comes back Prepared (13) with a track number. */
-export async function preparedOrder(client: ApiClient, worker: JobWorker, body: Record<string, unknown>): Promise<{ id: number; trackNumber: string }> {
+export async function preparedOrder(
+  client: ApiClient,
+  worker: JobWorker,
+  body: Record<string, unknown>,
+): Promise<{ id: number; trackNumber: string }> {
   const created = await client.post('/v2/orders', body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as number;
@@ -42,11 +46,24 @@ export async function preparedOrder(client: ApiClient, worker: JobWorker, body: 
 }
 
 /** A small valid order of `shopId`: one book, cash on delivery, to `pointId` in Санкт-Петербург (company 1). */
-export function orderBody(at: { shopId: number; pointId: number }, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function orderBody(
+  at: { shopId: number; pointId: number },
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     shopId: at.shopId,
     cmsId: 'SITE-77',
-    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      {
+        name: 'Книга',
+        vendorCode: 'BOOK-1',
+        priceDeclared: 800,
+        priceCod: 900,
+        count: 1,
+        weight: 0.5,
+        dimensions: { width: 15, height: 4, length: 22 },
+      },
+    ],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: at.pointId } },
@@ -68,13 +85,28 @@ export interface OrderingAccount {
 }
 
 /** What order tests start from: an account with a warehouse and two shops, the first one's key, a pickup point and a job worker. */
-export async function orderingAccount(t: TestApp, options: { name?: string; otherShopOwnWarehouse?: boolean } = {}): Promise<OrderingAccount> {
+export async function orderingAccount(
+  t: TestApp,
+  options: { name?: string; otherShopOwnWarehouse?: boolean } = {},
+): Promise<OrderingAccount> {
   const account = await t.newAccount(options.name ?? 'Owner');
   const owner = account.client;
   const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
   const shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id as number;
-  const otherWarehouseId = options.otherShopOwnWarehouse ? ((await owner.post('/v2/warehouses', warehouseBody({ name: 'Второй склад' }))).body.id as number) : warehouseId;
-  const otherShopId = (await owner.post('/v2/shops', shopBody(otherWarehouseId, { name: 'Второй магазин' }))).body.id as number;
+  const otherWarehouseId = options.otherShopOwnWarehouse
+    ? ((await owner.post('/v2/warehouses', warehouseBody({ name: 'Второй склад' }))).body.id as number)
+    : warehouseId;
+  const otherShopId = (await owner.post('/v2/shops', shopBody(otherWarehouseId, { name: 'Второй магазин' }))).body
+    .id as number;
   const shopKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey as string;
-  return { owner, accountId: account.accountId, warehouseId, shopId, otherShopId, shopKey, pointId: pickupPointIn(t), worker: orderJobWorker(t) };
+  return {
+    owner,
+    accountId: account.accountId,
+    warehouseId,
+    shopId,
+    otherShopId,
+    shopKey,
+    pointId: pickupPointIn(t),
+    worker: orderJobWorker(t),
+  };
 }

@@ -16,7 +16,10 @@ function installed(command: string): boolean {
 const missing = ['pdfinfo', 'pdftotext', 'pdftoppm', 'zbarimg'].filter((command) => !installed(command));
 
 /** '' when every tool is there, else a reason to put in the names of the tests that skip. */
-export const pdfToolsMissing = missing.length === 0 ? '' : ` [SKIPPED: ${missing.join(', ')} not installed; apt-get install -y poppler-utils zbar-tools]`;
+export const pdfToolsMissing =
+  missing.length === 0
+    ? ''
+    : ` [SKIPPED: ${missing.join(', ')} not installed; apt-get install -y poppler-utils zbar-tools]`;
 if (pdfToolsMissing) process.stderr.write(`pdf-tools:${pdfToolsMissing}\n`);
 
 function withFile<T>(bytes: Buffer, work: (file: string, dir: string) => T): T {
@@ -41,7 +44,9 @@ export function pdfInfo(bytes: Buffer): PdfInfo {
     const summary = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
     const pages = Number(/^Pages:\s+(\d+)/m.exec(summary)?.[1]);
     const detail = execFileSync('pdfinfo', ['-f', '1', '-l', String(pages), file], { encoding: 'utf8' });
-    const sizes = [...detail.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((match): [number, number] => [Number(match[1]), Number(match[2])]);
+    const sizes = [...detail.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map(
+      (match): [number, number] => [Number(match[1]), Number(match[2])],
+    );
     return { pages, sizes };
   });
 }
@@ -52,7 +57,12 @@ export function pdfInfo(bytes: Buffer): PdfInfo {
  * as one phrase.
  */
 export function pdfText(bytes: Buffer): string {
-  return withFile(bytes, (file) => execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).replace(/[\s\u00a0\u202f]+/g, ' '));
+  return withFile(bytes, (file) =>
+    execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).replace(
+      /[\s\u00a0\u202f]+/g,
+      ' ',
+    ),
+  );
 }
 
 /**
@@ -63,7 +73,10 @@ export function pdfText(bytes: Buffer): string {
 export function pdfBarcodes(bytes: Buffer, dpi = 203): string[][] {
   return withFile(bytes, (file, dir) => {
     execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-png', file, path.join(dir, 'page')]);
-    const pages = fs.readdirSync(dir).filter((name) => name.startsWith('page') && name.endsWith('.png')).sort((a, b) => Number(/(\d+)\.png$/.exec(a)?.[1]) - Number(/(\d+)\.png$/.exec(b)?.[1]));
+    const pages = fs
+      .readdirSync(dir)
+      .filter((name) => name.startsWith('page') && name.endsWith('.png'))
+      .sort((a, b) => Number(/(\d+)\.png$/.exec(a)?.[1]) - Number(/(\d+)\.png$/.exec(b)?.[1]));
     return pages.map((page) => {
       const result = spawnSync('zbarimg', ['-q', '--raw', path.join(dir, page)], { encoding: 'utf8' });
       // zbarimg exits 4 when a page has no barcode at all.

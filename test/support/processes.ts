@@ -91,7 +91,9 @@ export async function startProcess(databaseUrl: string, env: Record<string, stri
   let printed = '';
   child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   void exited.then(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   return {
     url,
@@ -117,7 +119,8 @@ export async function untilReady(service: ServiceProcess, timeoutMs = 45_000): P
     } catch {
       // not listening yet
     }
-    if (Date.now() - started > timeoutMs) throw new Error(`the process did not serve within ${timeoutMs} ms:\n${service.output()}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`the process did not serve within ${timeoutMs} ms:\n${service.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -133,10 +136,19 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
 }
 
 /** A JSON call to a process. */
-export async function call(service: ServiceProcess, token: string | null, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function call(
+  service: ServiceProcess,
+  token: string | null,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${service.url}${url}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();

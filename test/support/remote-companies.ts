@@ -9,12 +9,43 @@ import type { DeliveryType, QuoteRequest, ShipmentDetails, ShipmentRequest } fro
 import type { FakeRealCarrier } from './fake-real-carriers.js';
 
 /** Milliseconds instead of seconds; the breaker opens by the window (4 calls), not by calls in a row. */
-export const FAST: RemotePolicy = { timeoutMs: 300, retries: 2, backoffMs: 5, perSecond: 1000, concurrent: 10, breaker: { errorPercent: 50, volume: 4, consecutive: 100, resetMs: 200, windowMs: 10_000 } };
+export const FAST: RemotePolicy = {
+  timeoutMs: 300,
+  retries: 2,
+  backoffMs: 5,
+  perSecond: 1000,
+  concurrent: 10,
+  breaker: { errorPercent: 50, volume: 4, consecutive: 100, resetMs: 200, windowMs: 10_000 },
+};
 export const signal = () => AbortSignal.timeout(5000);
-const place = (name: string, postalCode: string) => ({ latitude: 55.75, longitude: 37.62, regionCode: '77', localityId: 524901, population: 1e7, name, postalCode, countryCode: 'RU' });
+const place = (name: string, postalCode: string) => ({
+  latitude: 55.75,
+  longitude: 37.62,
+  regionCode: '77',
+  localityId: 524901,
+  population: 1e7,
+  name,
+  postalCode,
+  countryCode: 'RU',
+});
 /** Moscow to St Petersburg, 1.2 kg in a 30×20×10 box, every type asked. */
-export const quoteRequest: QuoteRequest = { types: [1, 2, 3], sender: place('Москва', '125009'), recipient: place('Санкт-Петербург', '190000'), distanceKm: 630, cargo: { weightGrams: 1200, volumeCm3: 6000, places: [{ weightGrams: 1200, sidesCm: [30, 20, 10] }] }, priceMode: 1 };
-export const recipientAddress = { countryCode: 'RU', postalCode: '190000', city: 'Санкт-Петербург', region: 'Санкт-Петербург', street: 'Невский проспект', house: '1', flat: '5' };
+export const quoteRequest: QuoteRequest = {
+  types: [1, 2, 3],
+  sender: place('Москва', '125009'),
+  recipient: place('Санкт-Петербург', '190000'),
+  distanceKm: 630,
+  cargo: { weightGrams: 1200, volumeCm3: 6000, places: [{ weightGrams: 1200, sidesCm: [30, 20, 10] }] },
+  priceMode: 1,
+};
+export const recipientAddress = {
+  countryCode: 'RU',
+  postalCode: '190000',
+  city: 'Санкт-Петербург',
+  region: 'Санкт-Петербург',
+  street: 'Невский проспект',
+  house: '1',
+  flat: '5',
+};
 
 const orderIds = new Map<string, number>();
 
@@ -23,7 +54,12 @@ const orderIds = new Map<string, number>();
  * collect (two T-shirts at 500 ₽ and a delivery charge of 200 ₽); `details` replace the
  * defaults (a pickup point's code, a comment).
  */
-export function shipmentRequest(number: string, type: DeliveryType, details: Partial<ShipmentDetails> = {}, codKopecks = 120_000): ShipmentRequest {
+export function shipmentRequest(
+  number: string,
+  type: DeliveryType,
+  details: Partial<ShipmentDetails> = {},
+  codKopecks = 120_000,
+): ShipmentRequest {
   // one order id per shop number, as the service has: companies numbering by our id (CDEK) see one order per number
   const orderId = orderIds.get(number) ?? 7000 + orderIds.size;
   orderIds.set(number, orderId);
@@ -42,11 +78,25 @@ export function shipmentRequest(number: string, type: DeliveryType, details: Par
       number,
       recipient: { fullName: 'Котова Светлана Ивановна', phone: '+79215556677', email: null },
       address: recipientAddress,
-      sender: { name: 'Магазин', phone: '+74950000000', address: { ...recipientAddress, city: 'Москва', postalCode: '125009' } },
+      sender: {
+        name: 'Магазин',
+        phone: '+74950000000',
+        address: { ...recipientAddress, city: 'Москва', postalCode: '125009' },
+      },
       pointCode: null,
       sidesCm: [30, 20, 10],
       comment: null,
-      goods: [{ name: 'Футболка хлопковая', article: 'TS-001', count: 2, codKopecks: unitCod, declaredKopecks: 75_000, weightGrams: 500, vat: 20 }],
+      goods: [
+        {
+          name: 'Футболка хлопковая',
+          article: 'TS-001',
+          count: 2,
+          codKopecks: unitCod,
+          declaredKopecks: 75_000,
+          weightGrams: 500,
+          vat: 20,
+        },
+      ],
       deliveryCodKopecks: codKopecks - unitCod * 2,
       tariffName: null,
       ...details,
@@ -60,7 +110,13 @@ export class RecordedRemotes {
   readonly made: RemoteCompany[] = [];
 
   remote(companyId: number, code: string, policy: RemotePolicy = FAST): RemoteCompany {
-    const made = new RemoteCompany(companyId, code, policy, { remoteCall: (record) => this.records.push(record) }, null);
+    const made = new RemoteCompany(
+      companyId,
+      code,
+      policy,
+      { remoteCall: (record) => this.records.push(record) },
+      null,
+    );
     this.made.push(made);
     return made;
   }
@@ -89,7 +145,13 @@ export class RecordedRemotes {
  * repeatedly, answers at once while open, half-opens after `resetMs` and closes after a
  * good call; `quote` is one call through the driver, answering `quotes` quotes when well.
  */
-export async function expectCircuitCycle(company: RemoteCompany, fake: FakeRealCarrier, records: RemoteCallRecord[], quote: () => Promise<unknown[]>, quotes: number): Promise<void> {
+export async function expectCircuitCycle(
+  company: RemoteCompany,
+  fake: FakeRealCarrier,
+  records: RemoteCallRecord[],
+  quote: () => Promise<unknown[]>,
+  quotes: number,
+): Promise<void> {
   await quote();
   fake.mode = '500';
   for (let index = 0; index < 4; index++) await quote().catch(() => undefined);

@@ -29,14 +29,23 @@ export interface DocumentedOperation {
 
 export function operationsOf(document: OpenApiDocument): DocumentedOperation[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase() as Method, path, operation })),
+    Object.entries(item).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      method: method.toUpperCase() as Method,
+      path,
+      operation,
+    })),
   );
 }
 
-export const isPublic = (operation: DocumentOperation): boolean => Array.isArray(operation.security) && operation.security.length === 0;
+export const isPublic = (operation: DocumentOperation): boolean =>
+  Array.isArray(operation.security) && operation.security.length === 0;
 
 /** The path parameters of an operation that are ids of an account's records. */
-export const recordIds = (operation: DocumentedOperation): string[] => (operation.operation.parameters ?? []).filter((parameter) => parameter.in === 'path' && /^(id|\w+Id)$/.test(parameter.name)).map((parameter) => parameter.name);
+export const recordIds = (operation: DocumentedOperation): string[] =>
+  (operation.operation.parameters ?? [])
+    .filter((parameter) => parameter.in === 'path' && /^(id|\w+Id)$/.test(parameter.name))
+    .map((parameter) => parameter.name);
 
 /** The operation's own example body (the docs page's), else an empty object for a body it takes. */
 function bodyOf(operation: DocumentedOperation, bodies: Record<string, unknown>): unknown {
@@ -47,8 +56,16 @@ function bodyOf(operation: DocumentedOperation, bodies: Record<string, unknown>)
   return example ? example.value : {};
 }
 
-export function call(client: ApiClient, operation: DocumentedOperation, ids: Record<string, number | string>, headers: Record<string, string> = {}, bodies: Record<string, unknown> = {}): Promise<ApiResponse> {
-  const url = operation.path.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(String(ids[name] ?? 1)));
+export function call(
+  client: ApiClient,
+  operation: DocumentedOperation,
+  ids: Record<string, number | string>,
+  headers: Record<string, string> = {},
+  bodies: Record<string, unknown> = {},
+): Promise<ApiResponse> {
+  const url = operation.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
+    encodeURIComponent(String(ids[name] ?? 1)),
+  );
   return client.call(operation.method, url, bodyOf(operation, bodies), { headers });
 }
 
@@ -74,22 +91,34 @@ export interface SweepOptions {
 }
 
 /** Runs the three rules over `operations`; answers the operations that broke a rule. */
-export async function sweepRefusals(operations: DocumentedOperation[], options: SweepOptions): Promise<Record<'401' | '403' | '404', Refusal[]>> {
+export async function sweepRefusals(
+  operations: DocumentedOperation[],
+  options: SweepOptions,
+): Promise<Record<'401' | '403' | '404', Refusal[]>> {
   const broken: Record<'401' | '403' | '404', Refusal[]> = { '401': [], '403': [], '404': [] };
   for (const operation of operations) {
     if (isPublic(operation.operation)) continue;
     const ids = options.ownerIds(operation);
     if (!(operation.key in options.exemptions['401'])) {
       const answer = await call(options.anonymous, operation, ids, {}, options.bodies);
-      if (answer.status !== 401) broken['401'].push({ key: operation.key, status: answer.status, code: answer.body?.code });
+      if (answer.status !== 401)
+        broken['401'].push({ key: operation.key, status: answer.status, code: answer.body?.code });
     }
     if (operation.path.startsWith('/v2/') && !(operation.key in options.exemptions['403'])) {
-      const answer = await call(options.shopKey, operation, ids, { 'Shop-Id': String(options.otherShopId) }, options.bodies);
-      if (answer.status !== 403) broken['403'].push({ key: operation.key, status: answer.status, code: answer.body?.code });
+      const answer = await call(
+        options.shopKey,
+        operation,
+        ids,
+        { 'Shop-Id': String(options.otherShopId) },
+        options.bodies,
+      );
+      if (answer.status !== 403)
+        broken['403'].push({ key: operation.key, status: answer.status, code: answer.body?.code });
     }
     if (recordIds(operation).length > 0 && !(operation.key in options.exemptions['404'])) {
       const answer = await call(options.stranger, operation, ids, {}, options.bodies);
-      if (answer.status !== 404) broken['404'].push({ key: operation.key, status: answer.status, code: answer.body?.code });
+      if (answer.status !== 404)
+        broken['404'].push({ key: operation.key, status: answer.status, code: answer.body?.code });
     }
   }
   return broken;

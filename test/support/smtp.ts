@@ -25,7 +25,12 @@ function decodeHeader(value: string): string {
     .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_match, encoding: string, text: string) =>
       encoding.toLowerCase() === 'b'
         ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16))), 'latin1').toString('utf8'),
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9a-f]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16))),
+            'latin1',
+          ).toString('utf8'),
     );
 }
 

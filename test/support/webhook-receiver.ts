@@ -26,13 +26,30 @@ export interface FakeReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(handle?: (call: ReceivedCall, response: http.ServerResponse) => void): Promise<FakeReceiver> {
-  const receiver: FakeReceiver = { url: '', port: 0, received: [], mode: 'ok', redirectTo: '', hanging: 0, close: async () => undefined };
+export async function startReceiver(
+  handle?: (call: ReceivedCall, response: http.ServerResponse) => void,
+): Promise<FakeReceiver> {
+  const receiver: FakeReceiver = {
+    url: '',
+    port: 0,
+    received: [],
+    mode: 'ok',
+    redirectTo: '',
+    hanging: 0,
+    close: async () => undefined,
+  };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const call: ReceivedCall = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), answered: 0 };
+      const call: ReceivedCall = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+        answered: 0,
+      };
       if (receiver.mode === 'hang') {
         receiver.hanging += 1;
         return;

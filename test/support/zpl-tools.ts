@@ -36,11 +36,14 @@ export function parseZpl(zpl: string): ParsedLabel[] {
       const at = { x: Number(origin[1]), y: Number(origin[2]) };
       label.origins.push(at);
       const data = /\^FD([\s\S]*)$/.exec(field)?.[1] ?? '';
-      const decoded = field.includes('^FH') ? data.replace(/_([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : data;
+      const decoded = field.includes('^FH')
+        ? data.replace(/_([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        : data;
       if (field.includes('^BC')) label.code128.push(decoded);
       if (field.includes('^BQ')) label.qr.push(decoded.replace(/^[LMQH]A,/, ''));
       const graphic = /\^GFA,(\d+),(\d+),(\d+),/.exec(field);
-      if (graphic) label.graphics.push({ ...at, bytesPerRow: Number(graphic[3]), rows: Number(graphic[1]) / Number(graphic[3]) });
+      if (graphic)
+        label.graphics.push({ ...at, bytesPerRow: Number(graphic[3]), rows: Number(graphic[1]) / Number(graphic[3]) });
     }
     return label;
   });
@@ -53,7 +56,9 @@ let renderer: Promise<ZplRenderer> | null = null;
 
 /** Each label of the stream as a PNG, as Zebrash draws it on a label of that size and resolution. */
 export async function renderZpl(zpl: string, widthMm: number, heightMm: number, dpmm: number): Promise<Buffer[]> {
-  renderer ??= (createRequire(import.meta.url)('zpl-renderer-js') as { ready: Promise<{ api: ZplRenderer }> }).ready.then((loaded) => loaded.api);
+  renderer ??= (
+    createRequire(import.meta.url)('zpl-renderer-js') as { ready: Promise<{ api: ZplRenderer }> }
+  ).ready.then((loaded) => loaded.api);
   const images = await (await renderer).zplToBase64MultipleAsync(zpl, widthMm, heightMm, dpmm);
   return images.map((image) => Buffer.from(image, 'base64'));
 }
@@ -65,7 +70,10 @@ export function imageBarcodes(png: Buffer): string[] {
     const file = path.join(dir, 'label.png');
     fs.writeFileSync(file, png);
     const out = execFileSync('zbarimg', ['--quiet', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return out.split('\n').filter((line) => line !== '').sort();
+    return out
+      .split('\n')
+      .filter((line) => line !== '')
+      .sort();
   } catch (error) {
     // zbarimg exits 4 when it finds no barcode
     if ((error as { status?: number }).status === 4) return [];
@@ -116,7 +124,8 @@ export function pngDots(png: Buffer): { width: number; height: number; dots: Uin
   const dots = new Uint8Array(width * height);
   for (let row = 0; row < height; row += 1) {
     for (let column = 0; column < width; column += 1) {
-      if (depth === 1) dots[row * width + column] = (rows[row * stride + (column >> 3)] >> (7 - (column & 7))) & 1 ? 0 : 1;
+      if (depth === 1)
+        dots[row * width + column] = (rows[row * stride + (column >> 3)] >> (7 - (column & 7))) & 1 ? 0 : 1;
       else {
         const at = row * stride + column * channels;
         // dark and opaque is ink; a transparent pixel is paper

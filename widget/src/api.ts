@@ -6,8 +6,16 @@
  */
 import type { operations } from '../../clients/typescript/src/schema.js';
 
-type Json<K extends keyof operations, S extends 200 | 201> = operations[K]['responses'] extends { [status in S]: { content: { 'application/json': infer T } } } ? T : never;
-type Body<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer T } } } ? T : never;
+type Json<K extends keyof operations, S extends 200 | 201> = operations[K]['responses'] extends {
+  [status in S]: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
+type Body<K extends keyof operations> = operations[K] extends {
+  requestBody: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
 
 export type Locality = Json<'searchWidgetLocalities', 200>[number];
 type PointsAnswer = Json<'listWidgetPoints', 200>;
@@ -40,7 +48,12 @@ export class Api {
     const url = `${this.base}/widget/v1/api${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.key)}`;
     let response: Response;
     try {
-      response = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      response = await fetch(
+        url,
+        body === undefined
+          ? {}
+          : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      );
     } catch {
       throw new WidgetError('unreachable', 'The delivery service is unreachable.', 0);
     }
@@ -52,8 +65,17 @@ export class Api {
       // a proxy's HTML page: reported below by the status alone
     }
     if (!response.ok) {
-      const error = (parsed ?? {}) as { code?: string; message?: string; errors?: Array<{ field?: string; message: string }> };
-      throw new WidgetError(error.code ?? `http_${response.status}`, error.message ?? `HTTP ${response.status}`, response.status, error.errors ?? []);
+      const error = (parsed ?? {}) as {
+        code?: string;
+        message?: string;
+        errors?: Array<{ field?: string; message: string }>;
+      };
+      throw new WidgetError(
+        error.code ?? `http_${response.status}`,
+        error.message ?? `HTTP ${response.status}`,
+        response.status,
+        error.errors ?? [],
+      );
     }
     return parsed as T;
   }

@@ -67,18 +67,35 @@ function products(options: LegacyOptions): WidgetOptions['products'] {
 }
 
 /** Widget data as plugins read it (spec 1.6). */
-function widgetData(selection: Selection & { choice?: Record<string, unknown> }, city: { name: string; region: string; fias: string; type: string } | null): Record<string, unknown> {
+function widgetData(
+  selection: Selection & { choice?: Record<string, unknown> },
+  city: { name: string; region: string; fias: string; type: string } | null,
+): Record<string, unknown> {
   const quote = selection.quote as Option & { point: Point | null };
-  const choice = (selection.choice ?? {}) as { contacts?: { fullName?: string; phone?: string; email?: string }; address?: { street?: string; house?: string; flat?: string }; courier?: { date?: string; intervalId?: number } };
+  const choice = (selection.choice ?? {}) as {
+    contacts?: { fullName?: string; phone?: string; email?: string };
+    address?: { street?: string; house?: string; flat?: string };
+    courier?: { date?: string; intervalId?: number };
+  };
   const cod = quote.cashPaymentAvailable || quote.cardPaymentAvailable;
-  const address = [city?.name, choice.address?.street, choice.address?.house, choice.address?.flat].filter(Boolean).join(', ');
+  const address = [city?.name, choice.address?.street, choice.address?.house, choice.address?.flat]
+    .filter(Boolean)
+    .join(', ');
   return {
-    city: city ? { name: city.name, region: city.region, countryIsoCode: 'RU', fias: city.fias, type: city.type } : null,
+    city: city
+      ? { name: city.name, region: city.region, countryIsoCode: 'RU', fias: city.fias, type: city.type }
+      : null,
     contacts: {
       fullName: choice.contacts?.fullName ?? '',
       phone: choice.contacts?.phone ?? '',
       email: choice.contacts?.email ?? '',
-      address: { street: choice.address?.street ?? '', building: choice.address?.house ?? '', bulk: '', apartment: choice.address?.flat ?? '', zipCode: quote.mode === 3 ? (quote.point?.zipCode ?? '') : '' },
+      address: {
+        street: choice.address?.street ?? '',
+        building: choice.address?.house ?? '',
+        bulk: '',
+        apartment: choice.address?.flat ?? '',
+        zipCode: quote.mode === 3 ? (quote.point?.zipCode ?? '') : '',
+      },
     },
     delivery: {
       type: quote.mode,
@@ -96,14 +113,26 @@ function widgetData(selection: Selection & { choice?: Record<string, unknown> },
       nppDisabled: !cod,
       isMyDelivery: false,
       point: quote.point
-        ? { id: quote.point.id, address: quote.point.address, zipCode: quote.point.zipCode, cashPaymentAvailable: quote.point.cashPaymentAvailable, cardPaymentAvailable: quote.point.cardPaymentAvailable }
+        ? {
+            id: quote.point.id,
+            address: quote.point.address,
+            zipCode: quote.point.zipCode,
+            cashPaymentAvailable: quote.point.cashPaymentAvailable,
+            cardPaymentAvailable: quote.point.cardPaymentAvailable,
+          }
         : undefined,
     },
-    deliveryDate: choice.courier?.date ? { date: choice.courier.date, time: { id: choice.courier.intervalId ?? null } } : null,
+    deliveryDate: choice.courier?.date
+      ? { date: choice.courier.date, time: { id: choice.courier.intervalId ?? null } }
+      : null,
     payType: null,
     payTypeCommission: 0,
     comment: '',
-    _meta: { widgetSettings: {}, fullDeliveryAddress: quote.point ? quote.point.address : address, commonDeliveryData: `${quote.companyName}, ${quote.totalPrice} ₽` },
+    _meta: {
+      widgetSettings: {},
+      fullDeliveryAddress: quote.point ? quote.point.address : address,
+      commonDeliveryData: `${quote.companyName}, ${quote.totalPrice} ₽`,
+    },
   };
 }
 
@@ -121,7 +150,9 @@ export class SafeRouteCartWidget {
       products: products(options),
       cod: options.nppOption === true,
       ...(options.deliveryType ? { modes: [options.deliveryType] } : {}),
-      ...(options.regionName || options.fias ? { defaultLocation: { name: options.regionName, fias: options.fias } } : {}),
+      ...(options.regionName || options.fias
+        ? { defaultLocation: { name: options.regionName, fias: options.fias } }
+        : {}),
       map: TILES ? { tiles: TILES, attribution: '© OpenStreetMap' } : 'none',
       askContacts: true,
       contacts: { fullName: options.userFullName, phone: options.userPhone, email: options.userEmail },

@@ -64,7 +64,11 @@ const POINT_MODES = [1, 3];
 const CITY_SPAN = { lon: 0.18, lat: 0.09 };
 const CITY_ZOOM = 13;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
   if (text !== undefined) node.textContent = text;
@@ -112,14 +116,32 @@ export class Widget {
     const box = el('div', { class: 'w', part: 'widget' });
     const search = el('div', { class: 'search' });
     const inputId = 'dw-city';
-    const input = el('input', { id: inputId, type: 'search', autocomplete: 'off', placeholder: w.cityPlaceholder, role: 'combobox', 'aria-expanded': 'false', 'aria-controls': 'dw-suggest' });
+    const input = el('input', {
+      id: inputId,
+      type: 'search',
+      autocomplete: 'off',
+      placeholder: w.cityPlaceholder,
+      role: 'combobox',
+      'aria-expanded': 'false',
+      'aria-controls': 'dw-suggest',
+    });
     const suggest = el('ul', { id: 'dw-suggest', class: 'suggest', role: 'listbox', hidden: '' });
     search.append(el('label', { for: inputId }, w.city), input, suggest);
     const contacts = el('div', { class: 'contacts', hidden: '' });
     if (options.askContacts) {
       contacts.hidden = false;
-      for (const [name, label, type] of [['fullName', w.fullName, 'text'], ['phone', w.phone, 'tel'], ['email', 'E-mail', 'email']] as const) {
-        const input = el('input', { name, type, placeholder: label, 'aria-label': label, autocomplete: name === 'fullName' ? 'name' : name === 'phone' ? 'tel' : 'email' });
+      for (const [name, label, type] of [
+        ['fullName', w.fullName, 'text'],
+        ['phone', w.phone, 'tel'],
+        ['email', 'E-mail', 'email'],
+      ] as const) {
+        const input = el('input', {
+          name,
+          type,
+          placeholder: label,
+          'aria-label': label,
+          autocomplete: name === 'fullName' ? 'name' : name === 'phone' ? 'tel' : 'email',
+        });
         input.value = options.contacts?.[name] ?? '';
         contacts.append(input);
       }
@@ -138,7 +160,11 @@ export class Widget {
     this.wireSearch();
     if (this.mapOptions()) {
       for (const view of ['list', 'map'] as const) {
-        const button = el('button', { type: 'button', 'aria-pressed': String(view === 'list'), 'data-view': view }, view === 'list' ? w.list : w.map);
+        const button = el(
+          'button',
+          { type: 'button', 'aria-pressed': String(view === 'list'), 'data-view': view },
+          view === 'list' ? w.list : w.map,
+        );
         button.addEventListener('click', () => this.showView(view));
         views.append(button);
       }
@@ -173,9 +199,14 @@ export class Widget {
   /** Finds a city by name (and region) or fias, and shows its options. */
   async setLocation(location: { name?: string; region?: string; fias?: string }): Promise<void> {
     try {
-      const found = location.fias ? [{ fias: location.fias, name: location.name ?? '', region: location.region ?? '' } as Locality] : await this.api.localities(location.name ?? '');
-      const city = location.region ? (found.find((item) => item.region.includes(location.region as string)) ?? found[0]) : found[0];
-      if (!city) return this.fail(new WidgetError('unknown_locality', `${location.name ?? location.fias} not found`, 400));
+      const found = location.fias
+        ? [{ fias: location.fias, name: location.name ?? '', region: location.region ?? '' } as Locality]
+        : await this.api.localities(location.name ?? '');
+      const city = location.region
+        ? (found.find((item) => item.region.includes(location.region as string)) ?? found[0])
+        : found[0];
+      if (!city)
+        return this.fail(new WidgetError('unknown_locality', `${location.name ?? location.fias} not found`, 400));
       await this.chooseCity(city);
     } catch (error) {
       this.fail(error);
@@ -251,7 +282,11 @@ export class Widget {
     suggest.replaceChildren(
       ...found.map((city) => {
         const item = el('li', { role: 'option' });
-        item.append(el('b', {}, city.name), document.createTextNode(' '), el('span', { class: 'muted' }, `${city.type}, ${city.region}`));
+        item.append(
+          el('b', {}, city.name),
+          document.createTextNode(' '),
+          el('span', { class: 'muted' }, `${city.type}, ${city.region}`),
+        );
         item.addEventListener('click', () => void this.chooseCity(city));
         return item;
       }),
@@ -269,13 +304,21 @@ export class Widget {
 
   private cart(): Record<string, unknown> {
     const { products, declaredValue, cod } = this.options;
-    return { city: { fias: this.city?.fias, name: this.city?.name }, products, ...(declaredValue !== undefined ? { declaredValue } : {}), cod: cod ?? false };
+    return {
+      city: { fias: this.city?.fias, name: this.city?.name },
+      products,
+      ...(declaredValue !== undefined ? { declaredValue } : {}),
+      cod: cod ?? false,
+    };
   }
 
   private async loadQuotes(): Promise<void> {
     this.setStatus(this.words.loading);
     try {
-      const answer = await this.api.quotes({ ...this.cart(), ...(this.options.modes ? { modes: this.options.modes } : {}) });
+      const answer = await this.api.quotes({
+        ...this.cart(),
+        ...(this.options.modes ? { modes: this.options.modes } : {}),
+      });
       if (this.destroyed) return;
       this.city = { ...answer.city };
       this.quotes = answer.options;
@@ -310,7 +353,10 @@ export class Widget {
         const soonest = Math.min(...options.map((option) => option.deliveryDays.min));
         const line = el('li', { class: 'item card', 'data-mode': String(mode) });
         const text = el('div');
-        text.append(el('b', {}, w.modes[mode]), el('span', { class: 'muted' }, `${w.soonest} ${w.days(soonest, soonest)}`));
+        text.append(
+          el('b', {}, w.modes[mode]),
+          el('span', { class: 'muted' }, `${w.soonest} ${w.days(soonest, soonest)}`),
+        );
         line.append(text, el('span', { class: 'price' }, `${w.from} ${money(cheapest, this.options.locale)}`));
         return line;
       }),
@@ -325,8 +371,14 @@ export class Widget {
     const w = this.words;
     this.parts.tabs.replaceChildren(
       ...this.availableModes().map((mode) => {
-        const cheapest = Math.min(...this.quotes.filter((option) => option.mode === mode).map((option) => option.totalPrice));
-        const button = el('button', { type: 'button', 'aria-pressed': String(mode === this.mode), 'data-mode': String(mode) }, w.modes[mode]);
+        const cheapest = Math.min(
+          ...this.quotes.filter((option) => option.mode === mode).map((option) => option.totalPrice),
+        );
+        const button = el(
+          'button',
+          { type: 'button', 'aria-pressed': String(mode === this.mode), 'data-mode': String(mode) },
+          w.modes[mode],
+        );
         button.append(el('small', {}, `${w.from} ${money(cheapest, this.options.locale)}`));
         button.addEventListener('click', () => void this.showMode(mode));
         return button;
@@ -336,7 +388,8 @@ export class Widget {
 
   private async showMode(mode: number): Promise<void> {
     this.mode = mode;
-    for (const button of this.parts.tabs.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.mode === String(mode)));
+    for (const button of this.parts.tabs.querySelectorAll('button'))
+      button.setAttribute('aria-pressed', String(button.dataset.mode === String(mode)));
     this.parts.views.hidden = !POINT_MODES.includes(mode) || !this.mapOptions();
     this.parts.extra.replaceChildren();
     this.emit('change', { mode, city: this.city });
@@ -355,16 +408,37 @@ export class Widget {
 
   private cityView(): string {
     const city = this.city as Locality;
-    return [city.longitude - CITY_SPAN.lon, city.latitude - CITY_SPAN.lat, city.longitude + CITY_SPAN.lon, city.latitude + CITY_SPAN.lat].map((value) => value.toFixed(5)).join(',');
+    return [
+      city.longitude - CITY_SPAN.lon,
+      city.latitude - CITY_SPAN.lat,
+      city.longitude + CITY_SPAN.lon,
+      city.latitude + CITY_SPAN.lat,
+    ]
+      .map((value) => value.toFixed(5))
+      .join(',');
   }
 
   /** Points of a viewport that take this cart; the map asks again as it moves. */
   async loadPoints(bbox: string, zoom: number, firstOfTab = false): Promise<void> {
     const mine = ++this.pointsAsked;
-    const weight = this.options.products.reduce((sum, product) => sum + (product.weight ?? 0) * (product.count ?? 1), 0);
+    const weight = this.options.products.reduce(
+      (sum, product) => sum + (product.weight ?? 0) * (product.count ?? 1),
+      0,
+    );
     const mode = this.mode;
-    const companyIds = [...new Set(this.quotes.filter((option) => option.mode === mode && typeof option.companyId === 'number').map((option) => option.companyId))];
-    const query = new URLSearchParams({ bbox, zoom: String(zoom), ...(weight > 0 ? { weight: String(Math.round(weight * 1000) / 1000) } : {}), ...(this.options.cod ? { cod: '1' } : {}) });
+    const companyIds = [
+      ...new Set(
+        this.quotes
+          .filter((option) => option.mode === mode && typeof option.companyId === 'number')
+          .map((option) => option.companyId),
+      ),
+    ];
+    const query = new URLSearchParams({
+      bbox,
+      zoom: String(zoom),
+      ...(weight > 0 ? { weight: String(Math.round(weight * 1000) / 1000) } : {}),
+      ...(this.options.cod ? { cod: '1' } : {}),
+    });
     for (const id of companyIds) query.append('companyIds', String(id));
     // the pickup tab shows points and lockers, the post tab the post offices where a parcel waits
     for (const type of mode === 3 ? [3] : [1, 2]) query.append('types', String(type));
@@ -400,8 +474,20 @@ export class Widget {
       .slice(0, 100);
     this.parts.list.replaceChildren(
       ...items.map(({ point, option }) => {
-        const extras = [point.cashPaymentAvailable ? this.words.cash : '', point.cardPaymentAvailable ? this.words.card : '', point.fittingAvailable ? this.words.fitting : ''].filter(Boolean).join(', ');
-        return this.item(point.name.includes(option.companyName) ? point.name : `${option.companyName} · ${point.name}`, `${point.address}${extras ? ` · ${extras}` : ''}`, option, { 'data-point': String(point.id) }, () => void this.selectPoint(point.id));
+        const extras = [
+          point.cashPaymentAvailable ? this.words.cash : '',
+          point.cardPaymentAvailable ? this.words.card : '',
+          point.fittingAvailable ? this.words.fitting : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+        return this.item(
+          point.name.includes(option.companyName) ? point.name : `${option.companyName} · ${point.name}`,
+          `${point.address}${extras ? ` · ${extras}` : ''}`,
+          option,
+          { 'data-point': String(point.id) },
+          () => void this.selectPoint(point.id),
+        );
       }),
     );
   }
@@ -410,22 +496,48 @@ export class Widget {
     const options = this.quotes.filter((option) => option.mode === mode);
     this.parts.list.replaceChildren(
       ...options.map((option) =>
-        this.item(option.companyName, option.tariffName ?? '', option, { 'data-company': String(option.companyId) }, () => {
-          const address = this.address();
-          if (mode === 2 && !address.street) {
-            this.setStatus(this.words.needStreet, true);
-            return;
-          }
-          const interval = (this.parts.extra.querySelector('select') as HTMLSelectElement | null)?.value;
-          void this.choose({ mode, companyId: option.companyId, ...(address.street ? { address } : {}), ...(mode === 2 ? { courier: { date: option.deliveryDate.to, ...(interval ? { intervalId: Number(interval) } : {}) } } : {}) });
-        }),
+        this.item(
+          option.companyName,
+          option.tariffName ?? '',
+          option,
+          { 'data-company': String(option.companyId) },
+          () => {
+            const address = this.address();
+            if (mode === 2 && !address.street) {
+              this.setStatus(this.words.needStreet, true);
+              return;
+            }
+            const interval = (this.parts.extra.querySelector('select') as HTMLSelectElement | null)?.value;
+            void this.choose({
+              mode,
+              companyId: option.companyId,
+              ...(address.street ? { address } : {}),
+              ...(mode === 2
+                ? { courier: { date: option.deliveryDate.to, ...(interval ? { intervalId: Number(interval) } : {}) } }
+                : {}),
+            });
+          },
+        ),
       ),
     );
   }
 
-  private item(title: string, subtitle: string, option: Option, attributes: Record<string, string>, onChoose: () => void): HTMLLIElement {
+  private item(
+    title: string,
+    subtitle: string,
+    option: Option,
+    attributes: Record<string, string>,
+    onChoose: () => void,
+  ): HTMLLIElement {
     const text = el('div');
-    text.append(el('b', {}, title), el('span', { class: 'muted' }, `${subtitle}${subtitle ? ' · ' : ''}${this.words.days(option.deliveryDays.min, option.deliveryDays.max)}`));
+    text.append(
+      el('b', {}, title),
+      el(
+        'span',
+        { class: 'muted' },
+        `${subtitle}${subtitle ? ' · ' : ''}${this.words.days(option.deliveryDays.min, option.deliveryDays.max)}`,
+      ),
+    );
     // an information page lists what there is: nothing to choose
     if (this.options.kind === 'info') {
       const line = el('li', { class: 'item info', ...attributes });
@@ -447,7 +559,11 @@ export class Widget {
   private renderAddress(): void {
     const w = this.words;
     const row = el('div', { class: 'address' });
-    for (const [name, label] of [['street', w.street], ['house', w.house], ['flat', w.flat]] as const) {
+    for (const [name, label] of [
+      ['street', w.street],
+      ['house', w.house],
+      ['flat', w.flat],
+    ] as const) {
       const input = el('input', { name, placeholder: label, 'aria-label': label, autocomplete: 'off' });
       row.append(input);
     }
@@ -465,13 +581,15 @@ export class Widget {
   }
 
   private address(): { street?: string; house?: string; flat?: string } {
-    const value = (name: string) => (this.parts.extra.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
+    const value = (name: string) =>
+      (this.parts.extra.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
     return { street: value('street'), house: value('house'), flat: value('flat') };
   }
 
   /** The contacts typed (askContacts), or null when a required one is missing. */
   contacts(): { fullName?: string; phone?: string; email?: string } | null {
-    const value = (name: string) => (this.root.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
+    const value = (name: string) =>
+      (this.root.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
     return { fullName: value('fullName'), phone: value('phone'), email: value('email') };
   }
 
@@ -488,10 +606,14 @@ export class Widget {
     try {
       const selection = await this.api.select({ ...this.cart(), ...choice, ...(contacts ? { contacts } : {}) });
       for (const item of this.parts.list.querySelectorAll('.item')) {
-        const mine = choice.pointId ? (item as HTMLElement).dataset.point === String(choice.pointId) : (item as HTMLElement).dataset.company === String(choice.companyId);
+        const mine = choice.pointId
+          ? (item as HTMLElement).dataset.point === String(choice.pointId)
+          : (item as HTMLElement).dataset.company === String(choice.companyId);
         item.setAttribute('aria-selected', String(mine));
       }
-      this.setStatus(`${this.words.chosen}: ${selection.quote.companyName}${selection.quote.point ? `, ${selection.quote.point.address}` : ''} — ${money(selection.quote.totalPrice, this.options.locale)}`);
+      this.setStatus(
+        `${this.words.chosen}: ${selection.quote.companyName}${selection.quote.point ? `, ${selection.quote.point.address}` : ''} — ${money(selection.quote.totalPrice, this.options.locale)}`,
+      );
       // what the buyer chose, beside the priced answer: address, slot, contacts
       this.emit('select', { ...selection, choice: { ...choice, ...(contacts ? { contacts } : {}) } });
       return selection;
@@ -510,7 +632,8 @@ export class Widget {
 
   private showView(view: 'list' | 'map'): void {
     this.view = view;
-    for (const button of this.parts.views.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.view === view));
+    for (const button of this.parts.views.querySelectorAll('button'))
+      button.setAttribute('aria-pressed', String(button.dataset.view === view));
     this.parts.list.hidden = view === 'map';
     this.parts.mapBox.hidden = view !== 'map';
     if (view === 'list') return this.renderPoints();

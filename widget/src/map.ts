@@ -13,7 +13,12 @@ export interface MapView {
   destroy(): void;
 }
 
-export function createMap(box: HTMLElement, root: ShadowRoot, options: MapOptions, on: { moved(bbox: string, zoom: number): void; chosen(id: number): void }): MapView {
+export function createMap(
+  box: HTMLElement,
+  root: ShadowRoot,
+  options: MapOptions,
+  on: { moved(bbox: string, zoom: number): void; chosen(id: number): void },
+): MapView {
   const style = document.createElement('style');
   style.textContent = leafletCss;
   root.append(style);
@@ -22,7 +27,10 @@ export function createMap(box: HTMLElement, root: ShadowRoot, options: MapOption
   const layer = L.layerGroup().addTo(map);
   const report = () => {
     const b = map.getBounds();
-    on.moved([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((value) => value.toFixed(5)).join(','), map.getZoom());
+    on.moved(
+      [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((value) => value.toFixed(5)).join(','),
+      map.getZoom(),
+    );
   };
   map.on('moveend', report);
   return {
@@ -34,7 +42,11 @@ export function createMap(box: HTMLElement, root: ShadowRoot, options: MapOption
       layer.clearLayers();
       for (const cluster of clusters) {
         const size = Math.min(56, 26 + Math.log10(cluster.count) * 10);
-        const icon = L.divIcon({ className: '', html: `<div class="cluster" style="width:${size}px;height:${size}px">${cluster.count}</div>`, iconSize: [size, size] });
+        const icon = L.divIcon({
+          className: '',
+          html: `<div class="cluster" style="width:${size}px;height:${size}px">${cluster.count}</div>`,
+          iconSize: [size, size],
+        });
         L.marker([cluster.latitude, cluster.longitude], { icon, keyboard: false })
           .on('click', () => map.setView([cluster.latitude, cluster.longitude], map.getZoom() + 2))
           .addTo(layer);
@@ -42,7 +54,13 @@ export function createMap(box: HTMLElement, root: ShadowRoot, options: MapOption
       for (const point of points) {
         const option = priceOf(point);
         if (!option) continue;
-        L.circleMarker([point.latitude, point.longitude], { radius: 8, color: '#fff', weight: 2, fillColor: '#2f6fed', fillOpacity: 1 })
+        L.circleMarker([point.latitude, point.longitude], {
+          radius: 8,
+          color: '#fff',
+          weight: 2,
+          fillColor: '#2f6fed',
+          fillOpacity: 1,
+        })
           .bindTooltip(`${option.companyName}: ${point.address} — ${option.totalPrice} ₽`)
           .on('click', () => on.chosen(point.id))
           .addTo(layer)

@@ -19,7 +19,15 @@ export interface MapPoint {
   label: string;
 }
 
-export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; chosen: number | null; onChoose(id: number): void }) {
+export function PointMap({
+  points,
+  chosen,
+  onChoose,
+}: {
+  points: MapPoint[];
+  chosen: number | null;
+  onChoose(id: number): void;
+}) {
   const { t } = useText();
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
@@ -30,7 +38,8 @@ export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; cho
     const config = pageConfig();
     const created = L.map(box.current, { zoomControl: true, attributionControl: Boolean(config.mapTiles) });
     created.attributionControl?.setPrefix('Leaflet');
-    if (config.mapTiles) L.tileLayer(config.mapTiles, { attribution: config.mapAttribution, maxZoom: 19 }).addTo(created);
+    if (config.mapTiles)
+      L.tileLayer(config.mapTiles, { attribution: config.mapAttribution, maxZoom: 19 }).addTo(created);
     layer.current = L.layerGroup().addTo(created);
     map.current = created;
     return () => {
@@ -46,7 +55,13 @@ export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; cho
     group.clearLayers();
     for (const point of points) {
       const isChosen = point.id === chosen;
-      const marker = L.circleMarker([point.latitude, point.longitude], { radius: isChosen ? 11 : 8, color: '#fff', weight: 2, fillColor: isChosen ? '#d9480f' : '#364fc7', fillOpacity: 1 })
+      const marker = L.circleMarker([point.latitude, point.longitude], {
+        radius: isChosen ? 11 : 8,
+        color: '#fff',
+        weight: 2,
+        fillColor: isChosen ? '#d9480f' : '#364fc7',
+        fillOpacity: 1,
+      })
         .bindTooltip(point.label)
         .on('click', () => onChoose(point.id))
         .addTo(group);
@@ -66,7 +81,13 @@ export function PointMap({ points, chosen, onChoose }: { points: MapPoint[]; cho
       <ScrollArea.Autosize mah={160} mt={4}>
         <Group gap={4}>
           {points.slice(0, 50).map((point) => (
-            <Button key={point.id} size="compact-xs" variant={point.id === chosen ? 'filled' : 'default'} onClick={() => onChoose(point.id)} data-point-button={point.id}>
+            <Button
+              key={point.id}
+              size="compact-xs"
+              variant={point.id === chosen ? 'filled' : 'default'}
+              onClick={() => onChoose(point.id)}
+              data-point-button={point.id}
+            >
               {point.label.slice(0, 48)}
             </Button>
           ))}

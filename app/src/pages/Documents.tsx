@@ -16,7 +16,10 @@ export function DocumentsPage() {
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
-    Promise.all([api.GET('/v2/orders/stickers').then(ok), api.GET('/v2/orders/waybills', { params: { query: { perPage: 50 } } }).then(ok)]).then(([sets, acts]) => {
+    Promise.all([
+      api.GET('/v2/orders/stickers').then(ok),
+      api.GET('/v2/orders/waybills', { params: { query: { perPage: 50 } } }).then(ok),
+    ]).then(([sets, acts]) => {
       setStickers(sets);
       setWaybills(acts);
     }, setError);

@@ -23,7 +23,10 @@ export function NotificationsPage() {
         setError(caught);
       }
     }, setError);
-    api.GET('/v2/notifications', { params: { query: { unread: 1, perPage: 1 } } }).then((result) => setUnread(totalOf(result.response)), () => undefined);
+    api.GET('/v2/notifications', { params: { query: { unread: 1, perPage: 1 } } }).then(
+      (result) => setUnread(totalOf(result.response)),
+      () => undefined,
+    );
   }, []);
   useEffect(load, [load]);
 
@@ -43,7 +46,11 @@ export function NotificationsPage() {
         <Title order={2}>
           {t('notifications')} <Badge color={unread > 0 ? 'red' : 'gray'}>{`${unread} ${t('unread')}`}</Badge>
         </Title>
-        <Button variant="default" disabled={unread === 0} onClick={() => void markRead(items.filter((item) => !item.read).map((item) => item.id))}>
+        <Button
+          variant="default"
+          disabled={unread === 0}
+          onClick={() => void markRead(items.filter((item) => !item.read).map((item) => item.id))}
+        >
           {t('markRead')}
         </Button>
       </Group>

@@ -5,7 +5,23 @@
  * declared value. The API's field errors land on their fields. The form is kept in
  * sessionStorage as it is typed: an ended session or a reload gives it back.
  */
-import { Alert, Autocomplete, Button, Card, Group, NumberInput, Radio, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -20,7 +36,15 @@ import { formatMoney, todayIn } from '../format';
 import { useText, type TextKey } from '../i18n';
 import { useReference } from '../reference';
 import { useSignedIn } from '../session';
-import { draftFromOrder, EMPTY_DRAFT, optionKey, orderBodyOf, calculatorBodyOf, type GoodsLine, type OrderDraft } from '../order-draft';
+import {
+  draftFromOrder,
+  EMPTY_DRAFT,
+  optionKey,
+  orderBodyOf,
+  calculatorBodyOf,
+  type GoodsLine,
+  type OrderDraft,
+} from '../order-draft';
 
 type Locality = operations['searchLocalities']['responses'][200]['content']['application/json'][number];
 type Quote = Schemas['DeliveryCompany'];
@@ -48,18 +72,15 @@ export function OrderForm() {
   // editing: the order as it is, unless a draft of it was being typed
   useEffect(() => {
     if (editing === null || drafts.load(draftKey)) return;
-    api.GET('/v2/orders/{id}', { params: { path: { id: editing } } }).then(
-      (result) => {
-        try {
-          const loaded = draftFromOrder(ok(result) as Order);
-          setDraft(loaded);
-          setCityText(loaded.city?.name ?? '');
-        } catch (caught) {
-          setError(caught);
-        }
-      },
-      setError,
-    );
+    api.GET('/v2/orders/{id}', { params: { path: { id: editing } } }).then((result) => {
+      try {
+        const loaded = draftFromOrder(ok(result) as Order);
+        setDraft(loaded);
+        setCityText(loaded.city?.name ?? '');
+      } catch (caught) {
+        setError(caught);
+      }
+    }, setError);
   }, [editing, draftKey]);
 
   const update = useCallback(
@@ -79,7 +100,10 @@ export function OrderForm() {
     const typed = debouncedCity.trim();
     if (typed.length < 2 || typed === draft.city?.name) return;
     let live = true;
-    api.GET('/v2/lists/localities', { params: { query: { q: typed, limit: 10 } } }).then((result) => live && result.data && setCities(result.data), () => undefined);
+    api.GET('/v2/lists/localities', { params: { query: { q: typed, limit: 10 } } }).then(
+      (result) => live && result.data && setCities(result.data),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -111,29 +135,67 @@ export function OrderForm() {
 
   const chosenQuote = useMemo(() => {
     if (!quotes || !draft.option) return null;
-    return quotes[String(draft.option.type) as '1' | '2' | '3']?.find((quote) => optionKey(draft.option?.type ?? 1, quote) === draft.option?.key) ?? null;
+    return (
+      quotes[String(draft.option.type) as '1' | '2' | '3']?.find(
+        (quote) => optionKey(draft.option?.type ?? 1, quote) === draft.option?.key,
+      ) ?? null
+    );
   }, [quotes, draft.option]);
 
   const mapPoints = useMemo<MapPoint[]>(() => {
     if (!chosenQuote || draft.option?.type !== 1) return [];
-    return (chosenQuote.points ?? []).flatMap((point) => (typeof point === 'number' ? [] : [{ id: point.id, latitude: Number(point.latitude), longitude: Number(point.longitude), label: `${point.name}: ${point.address} — ${formatMoney(point.totalPrice, locale)}` }]));
+    return (chosenQuote.points ?? []).flatMap((point) =>
+      typeof point === 'number'
+        ? []
+        : [
+            {
+              id: point.id,
+              latitude: Number(point.latitude),
+              longitude: Number(point.longitude),
+              label: `${point.name}: ${point.address} — ${formatMoney(point.totalPrice, locale)}`,
+            },
+          ],
+    );
   }, [chosenQuote, draft.option?.type, locale]);
   const choosePoint = useCallback((pointId: number) => update({ pointId }), [update]);
 
   // the courier's intervals of the chosen company and day
   useEffect(() => {
     const city = draft.city;
-    if (draft.option?.type !== 2 || !city || !draft.shopId || !draft.courierDate || typeof draft.option.companyId !== 'number') return setIntervals([]);
+    if (
+      draft.option?.type !== 2 ||
+      !city ||
+      !draft.shopId ||
+      !draft.courierDate ||
+      typeof draft.option.companyId !== 'number'
+    )
+      return setIntervals([]);
     let live = true;
     api
-      .GET('/v2/couriers/schedule', { params: { query: { cityFias: city.fias, cityType: city.type, cityName: city.name, cityRegion: city.region, shopId: draft.shopId, companyId: draft.option.companyId, date: draft.courierDate } } })
-      .then((result) => live && setIntervals(result.data ?? []), () => undefined);
+      .GET('/v2/couriers/schedule', {
+        params: {
+          query: {
+            cityFias: city.fias,
+            cityType: city.type,
+            cityName: city.name,
+            cityRegion: city.region,
+            shopId: draft.shopId,
+            companyId: draft.option.companyId,
+            date: draft.courierDate,
+          },
+        },
+      })
+      .then(
+        (result) => live && setIntervals(result.data ?? []),
+        () => undefined,
+      );
     return () => {
       live = false;
     };
   }, [draft.option, draft.city, draft.shopId, draft.courierDate]);
 
-  const setLine = (index: number, patch: Partial<GoodsLine>) => update({ goods: draft.goods.map((line, at) => (at === index ? { ...line, ...patch } : line)) });
+  const setLine = (index: number, patch: Partial<GoodsLine>) =>
+    update({ goods: draft.goods.map((line, at) => (at === index ? { ...line, ...patch } : line)) });
 
   const submit = async () => {
     setBusy(true);
@@ -143,7 +205,9 @@ export function OrderForm() {
       const body = orderBodyOf(draft);
       let orderId = editing;
       if (editing === null) {
-        orderId = ok(await api.POST('/v2/orders', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body })).id;
+        orderId = ok(
+          await api.POST('/v2/orders', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body }),
+        ).id;
       } else {
         ok(await api.PUT('/v2/orders/{id}', { params: { path: { id: editing } }, body }));
       }
@@ -165,8 +229,19 @@ export function OrderForm() {
       <Title order={2}>{editing === null ? t('newOrder') : `${t('order')} ${editing}`}</Title>
       <Card withBorder>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Select label={t('shop')} value={draft.shopId ? String(draft.shopId) : null} onChange={(value) => update({ shopId: value ? Number(value) : null })} data={(reference?.shops ?? []).map((shop) => ({ value: String(shop.id), label: shop.name }))} error={err('shopId')} />
-          <TextInput label={t('cmsId')} value={draft.cmsId} onChange={(event) => update({ cmsId: event.currentTarget.value })} error={err('cmsId')} />
+          <Select
+            label={t('shop')}
+            value={draft.shopId ? String(draft.shopId) : null}
+            onChange={(value) => update({ shopId: value ? Number(value) : null })}
+            data={(reference?.shops ?? []).map((shop) => ({ value: String(shop.id), label: shop.name }))}
+            error={err('shopId')}
+          />
+          <TextInput
+            label={t('cmsId')}
+            value={draft.cmsId}
+            onChange={(event) => update({ cmsId: event.currentTarget.value })}
+            error={err('cmsId')}
+          />
         </SimpleGrid>
       </Card>
       <Card withBorder>
@@ -174,9 +249,30 @@ export function OrderForm() {
           {t('recipient')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput label={t('recipientName')} required value={draft.fullName} onChange={(event) => update({ fullName: event.currentTarget.value })} error={err('recipient.fullName')} data-testid="recipient-name" />
-          <TextInput label={t('phone')} required type="tel" value={draft.phone} onChange={(event) => update({ phone: event.currentTarget.value })} error={err('recipient.phone')} data-testid="recipient-phone" />
-          <TextInput label={t('email')} type="email" value={draft.email} onChange={(event) => update({ email: event.currentTarget.value })} error={err('recipient.email')} />
+          <TextInput
+            label={t('recipientName')}
+            required
+            value={draft.fullName}
+            onChange={(event) => update({ fullName: event.currentTarget.value })}
+            error={err('recipient.fullName')}
+            data-testid="recipient-name"
+          />
+          <TextInput
+            label={t('phone')}
+            required
+            type="tel"
+            value={draft.phone}
+            onChange={(event) => update({ phone: event.currentTarget.value })}
+            error={err('recipient.phone')}
+            data-testid="recipient-phone"
+          />
+          <TextInput
+            label={t('email')}
+            type="email"
+            value={draft.email}
+            onChange={(event) => update({ email: event.currentTarget.value })}
+            error={err('recipient.email')}
+          />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 4 }} mt="xs">
           <Autocomplete
@@ -188,7 +284,17 @@ export function OrderForm() {
               const found = cities.find((city) => cityLabel(city) === value);
               if (found) {
                 setCityText(found.name);
-                update({ city: { name: found.name, fias: found.fias, type: found.type, region: found.region, countryCode: found.countryCode }, option: null, pointId: null });
+                update({
+                  city: {
+                    name: found.name,
+                    fias: found.fias,
+                    type: found.type,
+                    region: found.region,
+                    countryCode: found.countryCode,
+                  },
+                  option: null,
+                  pointId: null,
+                });
               }
             }}
             data={[...new Set(cities.map(cityLabel))]}
@@ -196,9 +302,24 @@ export function OrderForm() {
             error={err('deliveryAddress.city', 'deliveryAddress.city.name', 'deliveryAddress')}
             data-testid="city"
           />
-          <TextInput label={t('street')} value={draft.street} onChange={(event) => update({ street: event.currentTarget.value })} error={err('deliveryAddress.street')} />
-          <TextInput label={t('house')} value={draft.house} onChange={(event) => update({ house: event.currentTarget.value })} error={err('deliveryAddress.house')} />
-          <TextInput label={t('flat')} value={draft.flat} onChange={(event) => update({ flat: event.currentTarget.value })} error={err('deliveryAddress.flat')} />
+          <TextInput
+            label={t('street')}
+            value={draft.street}
+            onChange={(event) => update({ street: event.currentTarget.value })}
+            error={err('deliveryAddress.street')}
+          />
+          <TextInput
+            label={t('house')}
+            value={draft.house}
+            onChange={(event) => update({ house: event.currentTarget.value })}
+            error={err('deliveryAddress.house')}
+          />
+          <TextInput
+            label={t('flat')}
+            value={draft.flat}
+            onChange={(event) => update({ flat: event.currentTarget.value })}
+            error={err('deliveryAddress.flat')}
+          />
         </SimpleGrid>
       </Card>
       <Card withBorder>
@@ -208,25 +329,92 @@ export function OrderForm() {
         <Stack gap="xs">
           {draft.goods.map((line, index) => (
             <SimpleGrid key={index} cols={{ base: 2, sm: 5, lg: 10 }} spacing="xs">
-              <TextInput label={t('goodsName')} value={line.name} onChange={(event) => setLine(index, { name: event.currentTarget.value })} error={err(`products[${index}].name`, `products.${index}.name`)} />
-              <TextInput label={t('vendorCode')} value={line.vendorCode} onChange={(event) => setLine(index, { vendorCode: event.currentTarget.value })} />
-              <NumberInput label={t('count')} min={1} value={line.count} onChange={(value) => setLine(index, { count: Number(value) || 1 })} />
-              <NumberInput label={t('priceDeclared')} min={0} value={line.priceDeclared ?? ''} onChange={(value) => setLine(index, { priceDeclared: number(value) })} />
-              <NumberInput label={t('priceCod')} min={0} value={line.priceCod ?? ''} onChange={(value) => setLine(index, { priceCod: number(value) })} />
-              <NumberInput label={t('weight')} min={0.001} step={0.1} decimalScale={3} value={line.weight ?? ''} onChange={(value) => setLine(index, { weight: number(value) })} error={err(`products[${index}].weight`, `products.${index}.weight`)} />
-              <NumberInput label={t('width')} min={1} max={999} value={line.width ?? ''} onChange={(value) => setLine(index, { width: number(value) })} />
-              <NumberInput label={t('height')} min={1} max={999} value={line.height ?? ''} onChange={(value) => setLine(index, { height: number(value) })} />
-              <NumberInput label={t('length')} min={1} max={999} value={line.length ?? ''} onChange={(value) => setLine(index, { length: number(value) })} />
-              <Button variant="subtle" color="red" mt={24} disabled={draft.goods.length === 1} onClick={() => update({ goods: draft.goods.filter((_, at) => at !== index) })}>
+              <TextInput
+                label={t('goodsName')}
+                value={line.name}
+                onChange={(event) => setLine(index, { name: event.currentTarget.value })}
+                error={err(`products[${index}].name`, `products.${index}.name`)}
+              />
+              <TextInput
+                label={t('vendorCode')}
+                value={line.vendorCode}
+                onChange={(event) => setLine(index, { vendorCode: event.currentTarget.value })}
+              />
+              <NumberInput
+                label={t('count')}
+                min={1}
+                value={line.count}
+                onChange={(value) => setLine(index, { count: Number(value) || 1 })}
+              />
+              <NumberInput
+                label={t('priceDeclared')}
+                min={0}
+                value={line.priceDeclared ?? ''}
+                onChange={(value) => setLine(index, { priceDeclared: number(value) })}
+              />
+              <NumberInput
+                label={t('priceCod')}
+                min={0}
+                value={line.priceCod ?? ''}
+                onChange={(value) => setLine(index, { priceCod: number(value) })}
+              />
+              <NumberInput
+                label={t('weight')}
+                min={0.001}
+                step={0.1}
+                decimalScale={3}
+                value={line.weight ?? ''}
+                onChange={(value) => setLine(index, { weight: number(value) })}
+                error={err(`products[${index}].weight`, `products.${index}.weight`)}
+              />
+              <NumberInput
+                label={t('width')}
+                min={1}
+                max={999}
+                value={line.width ?? ''}
+                onChange={(value) => setLine(index, { width: number(value) })}
+              />
+              <NumberInput
+                label={t('height')}
+                min={1}
+                max={999}
+                value={line.height ?? ''}
+                onChange={(value) => setLine(index, { height: number(value) })}
+              />
+              <NumberInput
+                label={t('length')}
+                min={1}
+                max={999}
+                value={line.length ?? ''}
+                onChange={(value) => setLine(index, { length: number(value) })}
+              />
+              <Button
+                variant="subtle"
+                color="red"
+                mt={24}
+                disabled={draft.goods.length === 1}
+                onClick={() => update({ goods: draft.goods.filter((_, at) => at !== index) })}
+              >
                 {t('remove')}
               </Button>
             </SimpleGrid>
           ))}
           <Group>
-            <Button variant="default" size="xs" onClick={() => update({ goods: [...draft.goods, { ...EMPTY_DRAFT.goods[0] }] })}>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => update({ goods: [...draft.goods, { ...EMPTY_DRAFT.goods[0] }] })}
+            >
               {t('addGoods')}
             </Button>
-            <NumberInput label={t('places')} min={1} max={99} w={100} value={draft.places} onChange={(value) => update({ places: Number(value) || 1 })} />
+            <NumberInput
+              label={t('places')}
+              min={1}
+              max={99}
+              w={100}
+              value={draft.places}
+              onChange={(value) => update({ places: Number(value) || 1 })}
+            />
           </Group>
         </Stack>
       </Card>
@@ -235,7 +423,9 @@ export function OrderForm() {
           {t('pricesLive')}
         </Title>
         <ApiError error={quoteError} />
-        {quotes && (['1', '2', '3'] as const).every((type) => quotes[type].length === 0) && <Text c="gray.7">{t('noOptions')}</Text>}
+        {quotes && (['1', '2', '3'] as const).every((type) => quotes[type].length === 0) && (
+          <Text c="gray.7">{t('noOptions')}</Text>
+        )}
         {quotes && (
           <Radio.Group value={draft.option?.key ?? ''} aria-label={t('delivery')}>
             <Table data-testid="quotes">
@@ -246,7 +436,22 @@ export function OrderForm() {
                     return (
                       <Table.Tr key={key} data-option={key}>
                         <Table.Td>
-                          <Radio value={key} aria-label={`${quote.deliveryCompanyName} ${quote.tariffName ?? ''} ${t(`type${type}` as TextKey)}`} onChange={() => update({ option: { key, type: Number(type) as 1 | 2 | 3, companyId: quote.deliveryCompanyId, tariff: quote.tariffName ?? null }, pointId: null, courierTime: null })} />
+                          <Radio
+                            value={key}
+                            aria-label={`${quote.deliveryCompanyName} ${quote.tariffName ?? ''} ${t(`type${type}` as TextKey)}`}
+                            onChange={() =>
+                              update({
+                                option: {
+                                  key,
+                                  type: Number(type) as 1 | 2 | 3,
+                                  companyId: quote.deliveryCompanyId,
+                                  tariff: quote.tariffName ?? null,
+                                },
+                                pointId: null,
+                                courierTime: null,
+                              })
+                            }
+                          />
                         </Table.Td>
                         <Table.Td>{t(`type${type}` as TextKey)}</Table.Td>
                         <Table.Td>
@@ -274,20 +479,55 @@ export function OrderForm() {
             <Text size="sm" data-testid="chosen-point">
               {t('pointChosen')}: {mapPoints.find((point) => point.id === draft.pointId)?.label ?? '—'}
             </Text>
-            {err('delivery.point', 'delivery.point.id') && <Text c="red" size="sm">{err('delivery.point', 'delivery.point.id')}</Text>}
+            {err('delivery.point', 'delivery.point.id') && (
+              <Text c="red" size="sm">
+                {err('delivery.point', 'delivery.point.id')}
+              </Text>
+            )}
           </Stack>
         )}
         {draft.option?.type === 2 && (
           <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
-            <DateInput valueFormat="YYYY-MM-DD" label={t('courierDate')} minDate={todayIn(session.timeZone)} value={draft.courierDate} onChange={(value) => update({ courierDate: value ? String(value).slice(0, 10) : null, courierTime: null })} error={err('clientDeliveryDate')} clearable />
-            <Select label={t('courierTime')} value={draft.courierTime ? String(draft.courierTime) : null} onChange={(value) => update({ courierTime: value ? Number(value) : null })} data={intervals.map((interval) => ({ value: String(interval.id), label: `${interval.timeFrom}–${interval.timeTo}` }))} error={err('clientCourierTime')} />
+            <DateInput
+              valueFormat="YYYY-MM-DD"
+              label={t('courierDate')}
+              minDate={todayIn(session.timeZone)}
+              value={draft.courierDate}
+              onChange={(value) =>
+                update({ courierDate: value ? String(value).slice(0, 10) : null, courierTime: null })
+              }
+              error={err('clientDeliveryDate')}
+              clearable
+            />
+            <Select
+              label={t('courierTime')}
+              value={draft.courierTime ? String(draft.courierTime) : null}
+              onChange={(value) => update({ courierTime: value ? Number(value) : null })}
+              data={intervals.map((interval) => ({
+                value: String(interval.id),
+                label: `${interval.timeFrom}–${interval.timeTo}`,
+              }))}
+              error={err('clientCourierTime')}
+            />
           </SimpleGrid>
         )}
       </Card>
       <Card withBorder>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <NumberInput label={t('priceDeclared')} min={0} value={draft.priceDeclared ?? ''} onChange={(value) => update({ priceDeclared: number(value) })} error={err('priceDeclared')} />
-          <Textarea label={t('comment')} value={draft.comment} onChange={(event) => update({ comment: event.currentTarget.value })} autosize minRows={1} />
+          <NumberInput
+            label={t('priceDeclared')}
+            min={0}
+            value={draft.priceDeclared ?? ''}
+            onChange={(value) => update({ priceDeclared: number(value) })}
+            error={err('priceDeclared')}
+          />
+          <Textarea
+            label={t('comment')}
+            value={draft.comment}
+            onChange={(event) => update({ comment: event.currentTarget.value })}
+            autosize
+            minRows={1}
+          />
         </SimpleGrid>
       </Card>
       {Object.keys(fields).length > 0 && <Alert color="red">{t('fieldErrors')}</Alert>}

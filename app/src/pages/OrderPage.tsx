@@ -32,7 +32,10 @@ export function OrderPage() {
         setError(caught);
       }
     }, setError);
-    api.GET('/v2/tracking', { params: { query: { id } } }).then((result) => setTracking(result.data ?? null), () => undefined);
+    api.GET('/v2/tracking', { params: { query: { id } } }).then(
+      (result) => setTracking(result.data ?? null),
+      () => undefined,
+    );
   }, [id]);
   useEffect(load, [load]);
 
@@ -44,7 +47,8 @@ export function OrderPage() {
       if (action === 'sticker') {
         const { file } = ok(await api.POST('/v2/orders/stickers', { body: { ids, type: 1 } }));
         globalThis.open(fileHref(file), '_blank', 'noopener');
-      } else if (action === 'confirm' || action === 'confirmPreorder') ok(await api.POST('/v2/orders/confirm', { body: { ids, preOrder: action === 'confirmPreorder' } }));
+      } else if (action === 'confirm' || action === 'confirmPreorder')
+        ok(await api.POST('/v2/orders/confirm', { body: { ids, preOrder: action === 'confirmPreorder' } }));
       else if (action === 'cancel') ok(await api.POST('/v2/orders/cancel', { body: { ids } }));
       else if (action === 'pack') ok(await api.POST('/v2/orders/pack', { body: { ids } }));
       else if (action === 'unpack') ok(await api.POST('/v2/orders/unpack', { body: { ids } }));
@@ -90,7 +94,13 @@ export function OrderPage() {
                 {t('edit')}
               </Button>
             ) : (
-              <Button key={action} variant={action === 'confirm' || action === 'sticker' ? 'filled' : 'default'} color={action === 'cancel' ? 'red' : undefined} onClick={() => void act(action)} data-testid={`action-${action}`}>
+              <Button
+                key={action}
+                variant={action === 'confirm' || action === 'sticker' ? 'filled' : 'default'}
+                color={action === 'cancel' ? 'red' : undefined}
+                onClick={() => void act(action)}
+                data-testid={`action-${action}`}
+              >
                 {t(action)}
               </Button>
             ),
@@ -111,10 +121,18 @@ export function OrderPage() {
           <Text>{order.recipient?.fullName}</Text>
           <Text size="sm">{order.recipient?.phone}</Text>
           <Text size="sm">
-            {[order.deliveryAddress?.city?.name, order.deliveryAddress?.street, order.deliveryAddress?.house, order.deliveryAddress?.flat].filter(Boolean).join(', ')}
+            {[
+              order.deliveryAddress?.city?.name,
+              order.deliveryAddress?.street,
+              order.deliveryAddress?.house,
+              order.deliveryAddress?.flat,
+            ]
+              .filter(Boolean)
+              .join(', ')}
           </Text>
           <Text size="sm" mt="xs">
-            {delivery?.company?.name} {delivery?.company?.tariff ? `· ${delivery.company.tariff}` : ''} · {t(`type${delivery?.type ?? 1}` as TextKey)}
+            {delivery?.company?.name} {delivery?.company?.tariff ? `· ${delivery.company.tariff}` : ''} ·{' '}
+            {t(`type${delivery?.type ?? 1}` as TextKey)}
           </Text>
           {delivery?.point && <Text size="sm">{delivery.point.address}</Text>}
           <Text size="sm">
@@ -170,7 +188,13 @@ export function OrderPage() {
           </Text>
           {order.trackingUrl && (
             // the service's tracking page (sealed link): what the recipient gets, with the company's status
-            <Anchor href={order.trackingUrl} target="_blank" rel="noopener noreferrer" size="sm" data-testid="recipient-page">
+            <Anchor
+              href={order.trackingUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              data-testid="recipient-page"
+            >
               {t('recipientPage')}
             </Anchor>
           )}

@@ -3,7 +3,27 @@
  * server-side paging (X-Total-Count), selection across the page, and the batch operations with
  * each order's refusal next to it. The view lives in the URL (a reload keeps it).
  */
-import { Alert, Anchor, Badge, Button, Checkbox, Collapse, Group, Menu, MultiSelect, NumberInput, Pagination, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Collapse,
+  Group,
+  Menu,
+  MultiSelect,
+  NumberInput,
+  Pagination,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -12,11 +32,27 @@ import { batchErrorsOf, type BatchErrors } from '../batch';
 import { ApiError } from '../components/ApiError';
 import { formatInstant, formatMoney } from '../format';
 import { useText, type TextKey } from '../i18n';
-import { countFilters, FLAGS, LISTS, ordersQuery, searchFromView, viewFromSearch, type ListCode, type OrdersView } from '../order-filters';
+import {
+  countFilters,
+  FLAGS,
+  LISTS,
+  ordersQuery,
+  searchFromView,
+  viewFromSearch,
+  type ListCode,
+  type OrdersView,
+} from '../order-filters';
 import { fileHref, useReference } from '../reference';
 import { useSignedIn } from '../session';
 
-type BatchPath = '/v2/orders/confirm' | '/v2/orders/cancel' | '/v2/orders/duplicate' | '/v2/orders/duplicate-back' | '/v2/orders/return' | '/v2/orders/pack' | '/v2/orders/unpack';
+type BatchPath =
+  | '/v2/orders/confirm'
+  | '/v2/orders/cancel'
+  | '/v2/orders/duplicate'
+  | '/v2/orders/duplicate-back'
+  | '/v2/orders/return'
+  | '/v2/orders/pack'
+  | '/v2/orders/unpack';
 
 const BATCHES: Array<{ key: TextKey; path: BatchPath; body?: { preOrder: boolean } }> = [
   { key: 'confirm', path: '/v2/orders/confirm' },
@@ -55,9 +91,14 @@ function useOrders(view: OrdersView) {
     // the tabs' counts under the same filters: one row each, the total in X-Total-Count
     Promise.all(
       LISTS.map((list) =>
-        api.GET('/v2/orders', { params: { query: { ...ordersQuery(view, list), page: 1, perPage: 1 } } }).then((result) => [list, result.response.ok ? totalOf(result.response) : undefined] as const),
+        api
+          .GET('/v2/orders', { params: { query: { ...ordersQuery(view, list), page: 1, perPage: 1 } } })
+          .then((result) => [list, result.response.ok ? totalOf(result.response) : undefined] as const),
       ),
-    ).then((pairs) => live && setCounts(Object.fromEntries(pairs.filter(([, count]) => count !== undefined))), () => undefined);
+    ).then(
+      (pairs) => live && setCounts(Object.fromEntries(pairs.filter(([, count]) => count !== undefined))),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -80,19 +121,104 @@ function Filters({ view, change }: { view: OrdersView; change(filters: OrdersVie
   const numberOrUndefined = (value: string | null) => (value ? Number(value) : undefined);
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="xs" data-testid="filters">
-      <Select label={t('deliveryType')} clearable placeholder={t('any')} value={f.deliveryType ? String(f.deliveryType) : null} onChange={(value) => set({ deliveryType: numberOrUndefined(value) as 1 | 2 | 3 | undefined })} data={[1, 2, 3].map((type) => ({ value: String(type), label: t(`type${type}` as TextKey) }))} />
-      <Select label={t('shop')} clearable placeholder={t('any')} value={f.shopId !== undefined ? String(f.shopId) : null} onChange={(value) => set({ shopId: numberOrUndefined(value) })} data={(reference?.shops ?? []).map((shop) => ({ value: String(shop.id), label: shop.name }))} />
-      <Select label={t('warehouse')} clearable placeholder={t('any')} value={f.warehouseId !== undefined ? String(f.warehouseId) : null} onChange={(value) => set({ warehouseId: numberOrUndefined(value) })} data={(reference?.warehouses ?? []).map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
-      <MultiSelect label={t('companies')} clearable placeholder={t('any')} value={(f.deliveryCompanies ?? []).map(String)} onChange={(values) => set({ deliveryCompanies: values.map((value) => (/^\d+$/.test(value) ? Number(value) : value)) })} data={(reference?.companies ?? []).map((company) => ({ value: String(company.id), label: company.name }))} />
-      <TextInput label={t('dateFrom')} type="date" value={f.dateFrom ?? ''} onChange={(event) => set({ dateFrom: event.currentTarget.value || undefined })} />
-      <TextInput label={t('dateTo')} type="date" value={f.dateTo ?? ''} onChange={(event) => set({ dateTo: event.currentTarget.value || undefined })} />
-      <MultiSelect label={t('statuses')} clearable searchable placeholder={t('any')} value={(f.statuses ?? []).map(String)} onChange={(values) => set({ statuses: values.map(Number) })} data={Object.entries(reference?.statuses ?? {}).map(([code, name]) => ({ value: code, label: `${code} ${name}` }))} />
-      <MultiSelect label={t('paymentMethods')} clearable placeholder={t('any')} value={(f.paymentMethods ?? []).map(String)} onChange={(values) => set({ paymentMethods: values.map(Number) })} data={[1, 2, 3].map((code) => ({ value: String(code), label: t(`pay${code}` as TextKey) }))} />
-      <TextInput label={t('recipientCity')} value={f.recipientCity ?? ''} onChange={(event) => set({ recipientCity: event.currentTarget.value || undefined })} />
-      <TextInput label={t('recipientCountry')} maxLength={2} value={f.recipientCountry ?? ''} onChange={(event) => set({ recipientCountry: event.currentTarget.value.toUpperCase() || undefined })} />
-      <Select label={t('reservationStatus')} clearable placeholder={t('any')} value={f.reservationStatus !== undefined ? String(f.reservationStatus) : null} onChange={(value) => set({ reservationStatus: numberOrUndefined(value) as 0 | 1 | 2 | 3 | undefined })} data={[0, 1, 2, 3].map((code) => ({ value: String(code), label: t(`reservation${code}` as TextKey) }))} />
+      <Select
+        label={t('deliveryType')}
+        clearable
+        placeholder={t('any')}
+        value={f.deliveryType ? String(f.deliveryType) : null}
+        onChange={(value) => set({ deliveryType: numberOrUndefined(value) as 1 | 2 | 3 | undefined })}
+        data={[1, 2, 3].map((type) => ({ value: String(type), label: t(`type${type}` as TextKey) }))}
+      />
+      <Select
+        label={t('shop')}
+        clearable
+        placeholder={t('any')}
+        value={f.shopId !== undefined ? String(f.shopId) : null}
+        onChange={(value) => set({ shopId: numberOrUndefined(value) })}
+        data={(reference?.shops ?? []).map((shop) => ({ value: String(shop.id), label: shop.name }))}
+      />
+      <Select
+        label={t('warehouse')}
+        clearable
+        placeholder={t('any')}
+        value={f.warehouseId !== undefined ? String(f.warehouseId) : null}
+        onChange={(value) => set({ warehouseId: numberOrUndefined(value) })}
+        data={(reference?.warehouses ?? []).map((warehouse) => ({
+          value: String(warehouse.id),
+          label: warehouse.name,
+        }))}
+      />
+      <MultiSelect
+        label={t('companies')}
+        clearable
+        placeholder={t('any')}
+        value={(f.deliveryCompanies ?? []).map(String)}
+        onChange={(values) =>
+          set({ deliveryCompanies: values.map((value) => (/^\d+$/.test(value) ? Number(value) : value)) })
+        }
+        data={(reference?.companies ?? []).map((company) => ({ value: String(company.id), label: company.name }))}
+      />
+      <TextInput
+        label={t('dateFrom')}
+        type="date"
+        value={f.dateFrom ?? ''}
+        onChange={(event) => set({ dateFrom: event.currentTarget.value || undefined })}
+      />
+      <TextInput
+        label={t('dateTo')}
+        type="date"
+        value={f.dateTo ?? ''}
+        onChange={(event) => set({ dateTo: event.currentTarget.value || undefined })}
+      />
+      <MultiSelect
+        label={t('statuses')}
+        clearable
+        searchable
+        placeholder={t('any')}
+        value={(f.statuses ?? []).map(String)}
+        onChange={(values) => set({ statuses: values.map(Number) })}
+        data={Object.entries(reference?.statuses ?? {}).map(([code, name]) => ({
+          value: code,
+          label: `${code} ${name}`,
+        }))}
+      />
+      <MultiSelect
+        label={t('paymentMethods')}
+        clearable
+        placeholder={t('any')}
+        value={(f.paymentMethods ?? []).map(String)}
+        onChange={(values) => set({ paymentMethods: values.map(Number) })}
+        data={[1, 2, 3].map((code) => ({ value: String(code), label: t(`pay${code}` as TextKey) }))}
+      />
+      <TextInput
+        label={t('recipientCity')}
+        value={f.recipientCity ?? ''}
+        onChange={(event) => set({ recipientCity: event.currentTarget.value || undefined })}
+      />
+      <TextInput
+        label={t('recipientCountry')}
+        maxLength={2}
+        value={f.recipientCountry ?? ''}
+        onChange={(event) => set({ recipientCountry: event.currentTarget.value.toUpperCase() || undefined })}
+      />
+      <Select
+        label={t('reservationStatus')}
+        clearable
+        placeholder={t('any')}
+        value={f.reservationStatus !== undefined ? String(f.reservationStatus) : null}
+        onChange={(value) => set({ reservationStatus: numberOrUndefined(value) as 0 | 1 | 2 | 3 | undefined })}
+        data={[0, 1, 2, 3].map((code) => ({ value: String(code), label: t(`reservation${code}` as TextKey) }))}
+      />
       {FLAGS.map((name) => (
-        <Select key={name} label={t(name)} clearable placeholder={t('any')} value={f[name] !== undefined ? String(f[name]) : null} onChange={(value) => set({ [name]: flag(value) })} data={flagData} />
+        <Select
+          key={name}
+          label={t(name)}
+          clearable
+          placeholder={t('any')}
+          value={f[name] !== undefined ? String(f[name]) : null}
+          onChange={(value) => set({ [name]: flag(value) })}
+          data={flagData}
+        />
       ))}
     </SimpleGrid>
   );
@@ -117,7 +243,8 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
 
   const go = useCallback((next: OrdersView) => setParams(searchFromView(next)), [setParams]);
   useEffect(() => {
-    if ((view.filters.search ?? '') !== debouncedSearch.trim()) go({ ...view, page: 1, filters: { ...view.filters, search: debouncedSearch.trim() || undefined } });
+    if ((view.filters.search ?? '') !== debouncedSearch.trim())
+      go({ ...view, page: 1, filters: { ...view.filters, search: debouncedSearch.trim() || undefined } });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedSearch]);
   // a new list or page: the selection and the old errors are of other rows
@@ -180,7 +307,16 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
         <Tabs value={String(view.list)} onChange={(value) => go({ ...view, list: Number(value) as ListCode, page: 1 })}>
           <Tabs.List>
             {LISTS.map((list) => (
-              <Tabs.Tab key={list} value={String(list)} data-testid={`tab-${list}`} rightSection={<Badge size="sm" variant="light" data-testid={`count-${list}`}>{counts[list] ?? '…'}</Badge>}>
+              <Tabs.Tab
+                key={list}
+                value={String(list)}
+                data-testid={`tab-${list}`}
+                rightSection={
+                  <Badge size="sm" variant="light" data-testid={`count-${list}`}>
+                    {counts[list] ?? '…'}
+                  </Badge>
+                }
+              >
                 {t(`list${list}` as TextKey)}
               </Tabs.Tab>
             ))}
@@ -188,8 +324,20 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
         </Tabs>
       )}
       <Group align="end" wrap="wrap">
-        <TextInput aria-label={t('search')} placeholder={t('search')} value={searchText} onChange={(event) => setSearchText(event.currentTarget.value)} w={{ base: '100%', sm: 420 }} data-testid="search" />
-        <Button variant="default" onClick={() => setFiltersOpen((open) => !open)} aria-expanded={filtersOpen} data-testid="filters-toggle">
+        <TextInput
+          aria-label={t('search')}
+          placeholder={t('search')}
+          value={searchText}
+          onChange={(event) => setSearchText(event.currentTarget.value)}
+          w={{ base: '100%', sm: 420 }}
+          data-testid="search"
+        />
+        <Button
+          variant="default"
+          onClick={() => setFiltersOpen((open) => !open)}
+          aria-expanded={filtersOpen}
+          data-testid="filters-toggle"
+        >
           {t('filters')}
           {countFilters(view) > 0 ? ` (${countFilters(view)})` : ''}
         </Button>
@@ -215,24 +363,49 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
           </Menu.Target>
           <Menu.Dropdown>
             {BATCHES.map((batch) => (
-              <Menu.Item key={batch.key} data-testid={`batch-${batch.key}`} onClick={() => void runBatch(t(batch.key), () => api.POST(batch.path, { body: { ids, ...batch.body } }))}>
+              <Menu.Item
+                key={batch.key}
+                data-testid={`batch-${batch.key}`}
+                onClick={() =>
+                  void runBatch(t(batch.key), () => api.POST(batch.path, { body: { ids, ...batch.body } }))
+                }
+              >
                 {t(batch.key)}
               </Menu.Item>
             ))}
-            <Menu.Item onClick={() => void runBatch(t('extendHold'), () => api.POST('/v2/orders/extend-hold', { body: { ids, days: holdDays } }))}>
+            <Menu.Item
+              onClick={() =>
+                void runBatch(t('extendHold'), () =>
+                  api.POST('/v2/orders/extend-hold', { body: { ids, days: holdDays } }),
+                )
+              }
+            >
               {t('extendHold')} ({holdDays} {t('days_')})
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item data-testid="batch-stickers" onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids, type: 1 } }))}>
+            <Menu.Item
+              data-testid="batch-stickers"
+              onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids, type: 1 } }))}
+            >
               {t('stickers')} (A4)
             </Menu.Item>
             <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids } }))}>
               {t('stickers')}: {t('allFormats')}
             </Menu.Item>
-            <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>{t('assemblyStatement')}</Menu.Item>
+            <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>
+              {t('assemblyStatement')}
+            </Menu.Item>
           </Menu.Dropdown>
         </Menu>
-        <NumberInput size="xs" w={90} aria-label={`${t('extendHold')}: ${t('days')}`} min={1} max={30} value={holdDays} onChange={(value) => setHoldDays(Number(value) || 1)} />
+        <NumberInput
+          size="xs"
+          w={90}
+          aria-label={`${t('extendHold')}: ${t('days')}`}
+          min={1}
+          max={30}
+          value={holdDays}
+          onChange={(value) => setHoldDays(Number(value) || 1)}
+        />
       </Group>
       {batchError !== null && (
         <>
@@ -256,7 +429,12 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>
-                <Checkbox aria-label={t('selectPage')} checked={allSelected} indeterminate={!allSelected && pageIds.some((id) => selected.has(id))} onChange={() => setSelected(allSelected ? new Set() : new Set(pageIds))} />
+                <Checkbox
+                  aria-label={t('selectPage')}
+                  checked={allSelected}
+                  indeterminate={!allSelected && pageIds.some((id) => selected.has(id))}
+                  onChange={() => setSelected(allSelected ? new Set() : new Set(pageIds))}
+                />
               </Table.Th>
               <Table.Th>{t('id')}</Table.Th>
               <Table.Th>{t('created')}</Table.Th>
@@ -274,9 +452,17 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               const status = order.statusHistory?.[0];
               const rowError = rowErrors.get(order.id) ?? order.error;
               return (
-                <Table.Tr key={order.id} data-order={order.id} bg={selected.has(order.id) ? 'var(--mantine-color-indigo-light)' : undefined}>
+                <Table.Tr
+                  key={order.id}
+                  data-order={order.id}
+                  bg={selected.has(order.id) ? 'var(--mantine-color-indigo-light)' : undefined}
+                >
                   <Table.Td>
-                    <Checkbox aria-label={`${t('selectOrder')} ${order.id}`} checked={selected.has(order.id)} onChange={() => toggle(order.id)} />
+                    <Checkbox
+                      aria-label={`${t('selectOrder')} ${order.id}`}
+                      checked={selected.has(order.id)}
+                      onChange={() => toggle(order.id)}
+                    />
                   </Table.Td>
                   <Table.Td>
                     <Anchor component={Link} to={`/orders/${order.id}`}>
@@ -287,10 +473,16 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
                   <Table.Td>{order.cmsId ?? '—'}</Table.Td>
                   <Table.Td>{order.recipient?.fullName}</Table.Td>
                   <Table.Td>{order.deliveryAddress?.city?.name}</Table.Td>
-                  <Table.Td>{order.delivery?.company?.name ?? reference?.companies.find((company) => company.id === order.delivery?.company?.id)?.name}</Table.Td>
+                  <Table.Td>
+                    {order.delivery?.company?.name ??
+                      reference?.companies.find((company) => company.id === order.delivery?.company?.id)?.name}
+                  </Table.Td>
                   <Table.Td>{status ? (reference?.statuses[String(status.code)] ?? status.name) : '—'}</Table.Td>
                   <Table.Td>{formatMoney(order.delivery?.totalPrice, locale)}</Table.Td>
-                  <Table.Td className={rowError ? 'row-error' : undefined} data-testid={rowErrors.has(order.id) ? 'row-error' : undefined}>
+                  <Table.Td
+                    className={rowError ? 'row-error' : undefined}
+                    data-testid={rowErrors.has(order.id) ? 'row-error' : undefined}
+                  >
                     {rowError ?? ''}
                   </Table.Td>
                 </Table.Tr>
@@ -304,8 +496,20 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
         <Text size="sm" data-testid="total">
           {t('total')}: {total}
         </Text>
-        <Pagination total={Math.max(1, Math.ceil(total / view.perPage))} value={view.page} onChange={(page) => go({ ...view, page })} siblings={1} getControlProps={(control) => ({ 'aria-label': String(control) })} />
-        <Select w={110} aria-label={t('perPage')} value={String(view.perPage)} onChange={(value) => go({ ...view, page: 1, perPage: Number(value) })} data={['20', '50', '100', '200']} />
+        <Pagination
+          total={Math.max(1, Math.ceil(total / view.perPage))}
+          value={view.page}
+          onChange={(page) => go({ ...view, page })}
+          siblings={1}
+          getControlProps={(control) => ({ 'aria-label': String(control) })}
+        />
+        <Select
+          w={110}
+          aria-label={t('perPage')}
+          value={String(view.perPage)}
+          onChange={(value) => go({ ...view, page: 1, perPage: Number(value) })}
+          data={['20', '50', '100', '200']}
+        />
       </Group>
     </Stack>
   );

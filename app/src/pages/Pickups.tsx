@@ -1,5 +1,20 @@
 /** Pickups: book a courier or the consolidated pickup for a warehouse and day (companies, prices, free threshold); the list and archive; cancel; the handover act. */
-import { Anchor, Badge, Button, Card, Group, Radio, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Radio,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useCallback, useEffect, useState } from 'react';
 import type { operations } from '../../../clients/typescript/src/index';
@@ -56,7 +71,12 @@ function BookPickup({ booked }: { booked(): void }) {
     setBusy(true);
     setError(null);
     try {
-      ok(await api.POST('/v2/pickups', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body: { warehouseId, companyId, type, date, comment: comment || null } }));
+      ok(
+        await api.POST('/v2/pickups', {
+          params: { header: { 'Idempotency-Key': idempotencyKey() } },
+          body: { warehouseId, companyId, type, date, comment: comment || null },
+        }),
+      );
       booked();
     } catch (caught) {
       setError(caught);
@@ -71,7 +91,15 @@ function BookPickup({ booked }: { booked(): void }) {
         {t('bookPickup')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Select label={t('warehouse')} value={warehouseId ? String(warehouseId) : null} onChange={(value) => setWarehouseId(value ? Number(value) : null)} data={(reference?.warehouses ?? []).map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
+        <Select
+          label={t('warehouse')}
+          value={warehouseId ? String(warehouseId) : null}
+          onChange={(value) => setWarehouseId(value ? Number(value) : null)}
+          data={(reference?.warehouses ?? []).map((warehouse) => ({
+            value: String(warehouse.id),
+            label: warehouse.name,
+          }))}
+        />
         <Select
           label={t('pickupType')}
           value={String(type)}
@@ -81,18 +109,48 @@ function BookPickup({ booked }: { booked(): void }) {
             { value: '3', label: t('pickupType3') },
           ]}
         />
-        <DateInput valueFormat="YYYY-MM-DD" label={t('pickupDate')} minDate={todayIn(session.timeZone)} value={date} onChange={(value) => setDate(value ? String(value).slice(0, 10) : null)} data-testid="pickup-date" />
+        <DateInput
+          valueFormat="YYYY-MM-DD"
+          label={t('pickupDate')}
+          minDate={todayIn(session.timeZone)}
+          value={date}
+          onChange={(value) => setDate(value ? String(value).slice(0, 10) : null)}
+          data-testid="pickup-date"
+        />
       </SimpleGrid>
-      <Radio.Group label={t('company')} value={companyId ? String(companyId) : ''} onChange={(value) => setCompanyId(Number(value))} mt="sm">
+      <Radio.Group
+        label={t('company')}
+        value={companyId ? String(companyId) : ''}
+        onChange={(value) => setCompanyId(Number(value))}
+        mt="sm"
+      >
         <Stack gap={4} mt={4}>
           {companies.map((company) => (
-            <Radio key={company.id} value={String(company.id)} label={`${company.name} — ${formatMoney(company.price, locale)}${company.countFree > 0 ? ` (${t('freeFrom', { count: company.countFree })})` : ''}`} data-testid={`pickup-company-${company.id}`} />
+            <Radio
+              key={company.id}
+              value={String(company.id)}
+              label={`${company.name} — ${formatMoney(company.price, locale)}${company.countFree > 0 ? ` (${t('freeFrom', { count: company.countFree })})` : ''}`}
+              data-testid={`pickup-company-${company.id}`}
+            />
           ))}
         </Stack>
       </Radio.Group>
-      {companies.find((company) => company.id === companyId)?.commentAvailable && <TextInput label={t('comment')} mt="xs" value={comment} onChange={(event) => setComment(event.currentTarget.value)} />}
+      {companies.find((company) => company.id === companyId)?.commentAvailable && (
+        <TextInput
+          label={t('comment')}
+          mt="xs"
+          value={comment}
+          onChange={(event) => setComment(event.currentTarget.value)}
+        />
+      )}
       <ApiError error={error} />
-      <Button mt="sm" onClick={() => void book()} loading={busy} disabled={companyId === null || !date} data-testid="book-pickup">
+      <Button
+        mt="sm"
+        onClick={() => void book()}
+        loading={busy}
+        disabled={companyId === null || !date}
+        data-testid="book-pickup"
+      >
         {t('book')}
       </Button>
     </Card>
@@ -168,8 +226,14 @@ export function PickupsPage() {
                   <Table.Td>{pickup.companyName}</Table.Td>
                   <Table.Td>{pickup.warehouse.name}</Table.Td>
                   <Table.Td>
-                    <Badge color={pickup.status === 5 ? 'red' : 'gray'}>{pickup.statusHistory[0]?.name ?? pickup.status}</Badge>
-                    {pickup.error && <Text size="xs" c="red">{pickup.error}</Text>}
+                    <Badge color={pickup.status === 5 ? 'red' : 'gray'}>
+                      {pickup.statusHistory[0]?.name ?? pickup.status}
+                    </Badge>
+                    {pickup.error && (
+                      <Text size="xs" c="red">
+                        {pickup.error}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{pickup.countOrders}</Table.Td>
                   <Table.Td>{formatMoney(pickup.price, locale)}</Table.Td>

@@ -38,8 +38,21 @@ export function SignIn() {
                 {t('sessionEnded')}
               </Alert>
             )}
-            <TextInput label={t('email')} type="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
-            <PasswordInput label={t('password')} autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+            <TextInput
+              label={t('email')}
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+            />
+            <PasswordInput
+              label={t('password')}
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
             <ApiError error={error} />
             <Button type="submit" loading={busy}>
               {t('signIn')}

@@ -15,4 +15,3 @@ export function nextActions(order: Pick<Order, 'statusHistory' | 'isPacked'>): T
   actions.push('duplicate', 'duplicateBack', 'return', 'extendHold');
   return actions;
 }
-

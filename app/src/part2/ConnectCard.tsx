@@ -49,7 +49,12 @@ export function ConnectCard(props: {
               {param.name[locale]}: <code>{param.value}</code>
             </Text>
           ) : (
-            <PasswordInput key={param.key} label={param.name[locale]} value={values[param.key] ?? ''} onChange={(event) => setValues({ ...values, [param.key]: event.currentTarget.value })} />
+            <PasswordInput
+              key={param.key}
+              label={param.name[locale]}
+              value={values[param.key] ?? ''}
+              onChange={(event) => setValues({ ...values, [param.key]: event.currentTarget.value })}
+            />
           ),
         )}
         {!props.connected && props.extra}

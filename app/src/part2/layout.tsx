@@ -6,14 +6,26 @@ import { actingShop, setActingShop } from '../acting-shop';
 import { useText, type TextKey } from '../i18n';
 
 // each page loads on first use (as part 1's order form and pickups): the first paint carries none of them
-const ProductsPage = lazy(() => import('../pages/catalogue/Products').then((module) => ({ default: module.ProductsPage })));
+const ProductsPage = lazy(() =>
+  import('../pages/catalogue/Products').then((module) => ({ default: module.ProductsPage })),
+);
 const StockPage = lazy(() => import('../pages/fulfilment/Stock').then((module) => ({ default: module.StockPage })));
-const SuppliesPage = lazy(() => import('../pages/fulfilment/Supplies').then((module) => ({ default: module.SuppliesPage })));
-const MarketplacesPage = lazy(() => import('../pages/marketplaces/Marketplaces').then((module) => ({ default: module.MarketplacesPage })));
+const SuppliesPage = lazy(() =>
+  import('../pages/fulfilment/Supplies').then((module) => ({ default: module.SuppliesPage })),
+);
+const MarketplacesPage = lazy(() =>
+  import('../pages/marketplaces/Marketplaces').then((module) => ({ default: module.MarketplacesPage })),
+);
 const BillsPage = lazy(() => import('../pages/money/Bills').then((module) => ({ default: module.BillsPage })));
-const EmployeesPage = lazy(() => import('../pages/settings/Employees').then((module) => ({ default: module.EmployeesPage })));
-const IntegrationsPage = lazy(() => import('../pages/settings/Integrations').then((module) => ({ default: module.IntegrationsPage })));
-const ShopsSettingsPage = lazy(() => import('../pages/settings/Shops').then((module) => ({ default: module.ShopsSettingsPage })));
+const EmployeesPage = lazy(() =>
+  import('../pages/settings/Employees').then((module) => ({ default: module.EmployeesPage })),
+);
+const IntegrationsPage = lazy(() =>
+  import('../pages/settings/Integrations').then((module) => ({ default: module.IntegrationsPage })),
+);
+const ShopsSettingsPage = lazy(() =>
+  import('../pages/settings/Shops').then((module) => ({ default: module.ShopsSettingsPage })),
+);
 import { useSession, type SessionView } from '../session';
 
 /** Outside the signed-in layout: staff open it with their operator token. */
@@ -38,7 +50,10 @@ const SECTIONS: Section[] = [
   { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
 ];
 
-export const PART2_SECTIONS: Array<{ path: string; label: TextKey }> = SECTIONS.map(({ path, label }) => ({ path, label }));
+export const PART2_SECTIONS: Array<{ path: string; label: TextKey }> = SECTIONS.map(({ path, label }) => ({
+  path,
+  label,
+}));
 
 const isManager = (session: SessionView) => session.role === 'manager';
 
@@ -48,7 +63,9 @@ export function visibleTo(session: SessionView): (section: { path: string }) => 
 }
 
 export function part2Routes(session: SessionView): ReactElement[] {
-  return SECTIONS.filter(visibleTo(session)).map((section) => <Route key={section.path} path={section.path} element={section.element} />);
+  return SECTIONS.filter(visibleTo(session)).map((section) => (
+    <Route key={section.path} path={section.path} element={section.element} />
+  ));
 }
 
 /** A manager chooses the shop their requests act for; the page reloads its data under the new shop. */
@@ -56,10 +73,23 @@ export function ActingShopSwitch() {
   const { t } = useText();
   const { session } = useSession();
   const shops = session?.managedShops ?? null;
-  const [shopId, setShopId] = useState<number | null>(() => (shops ? setActingShop(null, shops.map((shop) => shop.id)) : null));
+  const [shopId, setShopId] = useState<number | null>(() =>
+    shops
+      ? setActingShop(
+          null,
+          shops.map((shop) => shop.id),
+        )
+      : null,
+  );
   useEffect(() => {
     if (!shops) setActingShop(null, []);
-    else setShopId(setActingShop(actingShop(), shops.map((shop) => shop.id)));
+    else
+      setShopId(
+        setActingShop(
+          actingShop(),
+          shops.map((shop) => shop.id),
+        ),
+      );
   }, [shops]);
   if (!shops || shops.length === 0) return null;
   return (
@@ -72,7 +102,10 @@ export function ActingShopSwitch() {
       data-testid="acting-shop"
       onChange={(value) => {
         if (!value) return;
-        setActingShop(Number(value), shops.map((shop) => shop.id));
+        setActingShop(
+          Number(value),
+          shops.map((shop) => shop.id),
+        );
         // every page's data was read for the other shop: start over in the new one
         globalThis.location.reload();
       }}

@@ -23,7 +23,11 @@ export type TrackingRecord = Schemas['TrackingRecord'];
 export type ErrorBody = Schemas['Error'];
 
 /** The JSON body an operation takes, by operationId (`RequestBody<'createOrder'>`). */
-export type RequestBody<Id extends keyof operations> = operations[Id] extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
+export type RequestBody<Id extends keyof operations> = operations[Id] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
 export type OrderInput = RequestBody<'createOrder'>;
 export type CalculatorInput = RequestBody<'calculateDelivery'>;
 
@@ -37,7 +41,11 @@ export interface DeliveryClientOptions extends Omit<ClientOptions, 'baseUrl'> {
 }
 
 export function createDeliveryClient({ baseUrl, token, headers, ...options }: DeliveryClientOptions): DeliveryClient {
-  return createClient<paths>({ ...options, baseUrl: baseUrl.replace(/\/+$/, ''), headers: { ...headers, authorization: `Bearer ${token}` } });
+  return createClient<paths>({
+    ...options,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { ...headers, authorization: `Bearer ${token}` },
+  });
 }
 
 /** An error answer of the service, with what its body says; quote `logId` to support. */
@@ -59,6 +67,7 @@ export class DeliveryApiError extends Error {
 
 /** The data of a successful answer; an error answer throws a DeliveryApiError. */
 export function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.error !== undefined || !result.response.ok) throw new DeliveryApiError(result.response.status, result.error as Partial<ErrorBody> | undefined);
+  if (result.error !== undefined || !result.response.ok)
+    throw new DeliveryApiError(result.response.status, result.error as Partial<ErrorBody> | undefined);
   return result.data as T;
 }

@@ -27,7 +27,10 @@ describe('generated TypeScript client', () => {
   it('creates, confirms and tracks an order (the example script)', async () => {
     const worker = orderJobWorker(t);
     const lines: string[] = [];
-    const { orderId, tracking } = await createConfirmAndTrack(api, { wait: async () => void (await worker.runDue()), log: (line) => lines.push(line) });
+    const { orderId, tracking } = await createConfirmAndTrack(api, {
+      wait: async () => void (await worker.runDue()),
+      log: (line) => lines.push(line),
+    });
     expect(tracking.trackNumber).toEqual(expect.any(String));
     expect(tracking.statusHistory.map((change) => change.code)).toEqual(expect.arrayContaining([13, 12, 11]));
     const order = ok(await api.GET('/v2/orders/{id}', { params: { path: { id: orderId } } }));
@@ -54,7 +57,13 @@ describe('generated TypeScript client', () => {
 
   it('is generated from the document the service serves today (npm run client:generate)', async () => {
     const files = await generatedFiles();
-    expect(fs.readFileSync(DOCUMENT_FILE, 'utf8') === files.document, 'clients/typescript/openapi.json is stale: npm run client:generate').toBe(true);
-    expect(fs.readFileSync(SCHEMA_FILE, 'utf8') === files.schema, 'clients/typescript/src/schema.ts is stale: npm run client:generate').toBe(true);
+    expect(
+      fs.readFileSync(DOCUMENT_FILE, 'utf8') === files.document,
+      'clients/typescript/openapi.json is stale: npm run client:generate',
+    ).toBe(true);
+    expect(
+      fs.readFileSync(SCHEMA_FILE, 'utf8') === files.schema,
+      'clients/typescript/src/schema.ts is stale: npm run client:generate',
+    ).toBe(true);
   });
 });

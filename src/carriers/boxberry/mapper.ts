@@ -9,14 +9,25 @@
  * and alexbxb723/boxberry_api (request names, `sdata` JSON of ParselCreate). Errors come as
  * `{"err": "..."}` (or `[{"err": "..."}]`) with HTTP 200.
  */
-import { DEFAULT_SIDES_CM, type CarrierQuote, type ImportedPoint, type QuoteRequest, type ShipmentRequest, type TrackingEvent } from '../types.js';
+import {
+  DEFAULT_SIDES_CM,
+  type CarrierQuote,
+  type ImportedPoint,
+  type QuoteRequest,
+  type ShipmentRequest,
+  type TrackingEvent,
+} from '../types.js';
 import { moscowTime } from '../geo.js';
 
 /** Boxberry's refusal text of an answer, or null when it is not one. */
 export function errorOf(body: unknown): string | null {
   const first = Array.isArray(body) ? body[0] : body;
   const err = first && typeof first === 'object' ? (first as { err?: unknown }).err : undefined;
-  return typeof err === 'string' && err !== '' ? err.slice(0, 500) : err === true ? 'Boxberry refused the request.' : null;
+  return typeof err === 'string' && err !== ''
+    ? err.slice(0, 500)
+    : err === true
+      ? 'Boxberry refused the request.'
+      : null;
 }
 
 /** Where DeliveryCosts prices to: a pickup point by its code (`target`), or a courier delivery by the recipient's postal code (`zip`). */
@@ -27,7 +38,12 @@ export type CostsDestination = { type: 1; target: string } | { type: 2; zip: str
  * declared value (Boxberry's insurance fee), `paysum` what the recipient pays on delivery
  * (its COD fee).
  */
-export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDestination, declaredRoubles: number, codRoubles: number): Record<string, string> {
+export function deliveryCostsQuery(
+  request: QuoteRequest,
+  destination: CostsDestination,
+  declaredRoubles: number,
+  codRoubles: number,
+): Record<string, string> {
   // the sides registration sends (the default cube when unknown), so the price is the parcel's
   const sides = request.cargo.places[0]?.sidesCm ?? DEFAULT_SIDES_CM;
   return {
@@ -41,11 +57,17 @@ export function deliveryCostsQuery(request: QuoteRequest, destination: CostsDest
   };
 }
 
-const TARIFF_NAMES: Record<CostsDestination['type'], string> = { 1: 'Boxberry Пункт выдачи', 2: 'Boxberry Курьерская доставка' };
+const TARIFF_NAMES: Record<CostsDestination['type'], string> = {
+  1: 'Boxberry Пункт выдачи',
+  2: 'Boxberry Курьерская доставка',
+};
 
 /** The sums of a quote request as DeliveryCosts takes them (roubles). */
 export function costsSums(request: QuoteRequest): { declaredRoubles: number; codRoubles: number } {
-  return { declaredRoubles: Math.max(0, request.declaredKopecks ?? 0) / 100, codRoubles: Math.max(0, request.codKopecks ?? 0) / 100 };
+  return {
+    declaredRoubles: Math.max(0, request.declaredKopecks ?? 0) / 100,
+    codRoubles: Math.max(0, request.codKopecks ?? 0) / 100,
+  };
 }
 
 /**
@@ -84,13 +106,19 @@ const money = (kopecks: number) => (Math.round(kopecks) / 100).toFixed(2);
  */
 export function weightsOf(order: ShipmentRequest): Record<string, string> {
   const sides = order.details?.sidesCm ?? null;
-  const places = order.cargo.places.length > 0 ? order.cargo.places : [{ weightGrams: order.cargo.weightGrams, sidesCm: sides }];
+  const places =
+    order.cargo.places.length > 0 ? order.cargo.places : [{ weightGrams: order.cargo.weightGrams, sidesCm: sides }];
   const weights: Record<string, string> = {};
   places.forEach((place, index) => {
     const suffix = index === 0 ? '' : String(index + 1);
     const [x, y, z] = place.sidesCm ?? sides ?? DEFAULT_SIDES_CM;
     const grams = place.weightGrams > 0 ? place.weightGrams : order.cargo.weightGrams / places.length;
-    Object.assign(weights, { [`weight${suffix}`]: String(Math.max(1, Math.round(grams))), [`x${suffix}`]: String(Math.ceil(x)), [`y${suffix}`]: String(Math.ceil(y)), [`z${suffix}`]: String(Math.ceil(z)) });
+    Object.assign(weights, {
+      [`weight${suffix}`]: String(Math.max(1, Math.round(grams))),
+      [`x${suffix}`]: String(Math.ceil(x)),
+      [`y${suffix}`]: String(Math.ceil(y)),
+      [`z${suffix}`]: String(Math.ceil(z)),
+    });
   });
   return weights;
 }
@@ -105,14 +133,29 @@ export function weightsOf(order: ShipmentRequest): Record<string, string> {
 export function parcelData(order: ShipmentRequest): object {
   const details = order.details;
   if (!details) throw new Error('Boxberry needs the recipient and the address of the order');
-  const address = [details.address.street, details.address.house, details.address.flat ? `кв. ${details.address.flat}` : null].filter(Boolean).join(', ');
+  const address = [
+    details.address.street,
+    details.address.house,
+    details.address.flat ? `кв. ${details.address.flat}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return {
     order_id: details.number,
     price: money(order.declaredKopecks),
     payment_sum: money(order.codKopecks),
     delivery_sum: money(details.deliveryCodKopecks ?? 0),
     vid: order.type === 1 ? '1' : '2',
-    ...(order.type === 1 ? {} : { kurdost: { index: details.address.postalCode ?? '', citi: details.address.city, addressp: address, comentk: details.comment ?? '' } }),
+    ...(order.type === 1
+      ? {}
+      : {
+          kurdost: {
+            index: details.address.postalCode ?? '',
+            citi: details.address.city,
+            addressp: address,
+            comentk: details.comment ?? '',
+          },
+        }),
     shop: { name: order.type === 1 ? (details.pointCode ?? '') : '', name1: '' },
     customer: { fio: details.recipient.fullName, phone: details.recipient.phone, email: details.recipient.email ?? '' },
     items: (details.goods ?? []).map((line) => ({
@@ -133,7 +176,9 @@ export function parcelData(order: ShipmentRequest): object {
 /** ParcelInfo's parcel of an order number (`[{order_id, track_number, …}]`), or null when Boxberry has none. */
 export function parcelOfInfo(body: unknown, orderId: string): { track: string } | null {
   if (!Array.isArray(body)) return null;
-  const found = (body as Array<{ order_id?: unknown; track_number?: unknown } | null>).find((item) => item?.order_id === orderId && typeof item.track_number === 'string' && item.track_number !== '');
+  const found = (body as Array<{ order_id?: unknown; track_number?: unknown } | null>).find(
+    (item) => item?.order_id === orderId && typeof item.track_number === 'string' && item.track_number !== '',
+  );
   return found ? { track: found.track_number as string } : null;
 }
 
@@ -175,7 +220,8 @@ export function eventsOfStatuses(trackNumber: string, body: unknown): TrackingEv
     const statusCode = statusOfName(item.Name);
     if (statusCode === null) continue;
     // Boxberry writes its status times in Moscow time without an offset ("2020-12-26 12:23:26")
-    const at = typeof item.Date === 'string' ? (moscowTime(item.Date) ?? new Date().toISOString()) : new Date().toISOString();
+    const at =
+      typeof item.Date === 'string' ? (moscowTime(item.Date) ?? new Date().toISOString()) : new Date().toISOString();
     events.push({ trackNumber, statusCode, at, description: item.Name });
   }
   return events.sort((a, b) => a.at.localeCompare(b.at));
@@ -187,11 +233,18 @@ const WEEKDAYS = ['пн', 'вт', 'ср', 'чт', 'пт', 'сб', 'вс'];
 export function scheduleOf(text: string): ImportedPoint['schedule'] {
   const schedule: ImportedPoint['schedule'] = Array.from({ length: 7 }, () => null);
   for (const part of text.toLowerCase().split(/[,;]/)) {
-    const match = /(пн|вт|ср|чт|пт|сб|вс)(?:\s*-\s*(пн|вт|ср|чт|пт|сб|вс))?\s*:?\s*(\d{1,2})[.:](\d\d)\s*-\s*(\d{1,2})[.:](\d\d)/.exec(part);
+    const match =
+      /(пн|вт|ср|чт|пт|сб|вс)(?:\s*-\s*(пн|вт|ср|чт|пт|сб|вс))?\s*:?\s*(\d{1,2})[.:](\d\d)\s*-\s*(\d{1,2})[.:](\d\d)/.exec(
+        part,
+      );
     if (!match) continue;
     const first = WEEKDAYS.indexOf(match[1]);
     const last = match[2] ? WEEKDAYS.indexOf(match[2]) : first;
-    for (let day = first; day <= last; day++) schedule[day] = { from: `${match[3].padStart(2, '0')}:${match[4]}`, to: `${match[5].padStart(2, '0')}:${match[6]}` };
+    for (let day = first; day <= last; day++)
+      schedule[day] = {
+        from: `${match[3].padStart(2, '0')}:${match[4]}`,
+        to: `${match[5].padStart(2, '0')}:${match[6]}`,
+      };
   }
   return schedule;
 }
@@ -202,7 +255,14 @@ export function pointsOf(body: unknown): ImportedPoint[] {
   const points: ImportedPoint[] = [];
   for (const item of body as Array<Record<string, unknown> | null>) {
     const gps = typeof item?.GPS === 'string' ? item.GPS.split(',').map(Number) : [];
-    if (!item || typeof item.Code !== 'string' || gps.length !== 2 || gps.some((value) => !Number.isFinite(value)) || typeof item.CityName !== 'string') continue;
+    if (
+      !item ||
+      typeof item.Code !== 'string' ||
+      gps.length !== 2 ||
+      gps.some((value) => !Number.isFinite(value)) ||
+      typeof item.CityName !== 'string'
+    )
+      continue;
     const name = typeof item.Name === 'string' ? item.Name : item.Code;
     points.push({
       code: item.Code,
@@ -211,15 +271,24 @@ export function pointsOf(body: unknown): ImportedPoint[] {
       countryCode: 'RU',
       city: item.CityName,
       postalCode: typeof item.PostCode === 'string' && item.PostCode !== '' ? item.PostCode : null,
-      address: typeof item.AddressReduce === 'string' ? item.AddressReduce : typeof item.Address === 'string' ? item.Address : '',
+      address:
+        typeof item.AddressReduce === 'string'
+          ? item.AddressReduce
+          : typeof item.Address === 'string'
+            ? item.Address
+            : '',
       latitude: gps[0],
       longitude: gps[1],
       schedule: scheduleOf(typeof item.WorkShedule === 'string' ? item.WorkShedule : ''),
       cashPaymentAvailable: item.OnlyPrepaidOrders !== 'Yes',
       cardPaymentAvailable: item.Acquiring === 'Yes',
       fittingAvailable: item.ReceptionLaP === 'Yes' || item.Fitting === 'Yes',
-      maxWeightGrams: Number.isFinite(Number(item.LoadLimit)) && Number(item.LoadLimit) > 0 ? Math.round(Number(item.LoadLimit) * 1000) : null,
-      description: typeof item.TripDescription === 'string' && item.TripDescription !== '' ? item.TripDescription : null,
+      maxWeightGrams:
+        Number.isFinite(Number(item.LoadLimit)) && Number(item.LoadLimit) > 0
+          ? Math.round(Number(item.LoadLimit) * 1000)
+          : null,
+      description:
+        typeof item.TripDescription === 'string' && item.TripDescription !== '' ? item.TripDescription : null,
     });
   }
   return points;

@@ -19,11 +19,19 @@ export class BoxberryProxy {
 
   async get(method: string, params: Record<string, string>, signal: AbortSignal): Promise<unknown> {
     const query = new URLSearchParams({ token: this.token, method, ...params });
-    return this.read(await exchange(this.companyId, { method: 'GET', url: `${this.baseUrl}?${query.toString()}` }, signal));
+    return this.read(
+      await exchange(this.companyId, { method: 'GET', url: `${this.baseUrl}?${query.toString()}` }, signal),
+    );
   }
 
   async post(method: string, sdata: unknown, signal: AbortSignal): Promise<unknown> {
-    return this.read(await exchange(this.companyId, { method: 'POST', url: this.baseUrl, form: { token: this.token, method, sdata: JSON.stringify(sdata) } }, signal));
+    return this.read(
+      await exchange(
+        this.companyId,
+        { method: 'POST', url: this.baseUrl, form: { token: this.token, method, sdata: JSON.stringify(sdata) } },
+        signal,
+      ),
+    );
   }
 
   /** A file Boxberry links to (a label), as bytes. */
@@ -35,7 +43,8 @@ export class BoxberryProxy {
     const body = jsonOf(this.companyId, answer);
     const refusal = errorOf(body);
     if (refusal !== null) {
-      if (AUTH_WORDS.test(refusal)) throw new CarrierAuthError(this.companyId, `Boxberry refused the token: ${refusal}`);
+      if (AUTH_WORDS.test(refusal))
+        throw new CarrierAuthError(this.companyId, `Boxberry refused the token: ${refusal}`);
       throw new CarrierError(this.companyId, `Boxberry refused: ${refusal}`);
     }
     if (answer.status >= 400) throw new CarrierError(this.companyId, `Boxberry answered ${answer.status}.`);

@@ -8,7 +8,19 @@
  * shevernitskiy/cdek (src/types/api/{request,response,webhook}.ts: field names, status codes),
  * and Karrio's CDEK-like connectors for the mapper/proxy split.
  */
-import { DEFAULT_SIDES_CM, type CarrierQuote, type CommissionRule, type DeliveryType, type ImportedPoint, type PickupProgress, type PickupRequest, type QuoteRequest, type ShipmentAddress, type ShipmentRequest, type TrackingEvent } from '../types.js';
+import {
+  DEFAULT_SIDES_CM,
+  type CarrierQuote,
+  type CommissionRule,
+  type DeliveryType,
+  type ImportedPoint,
+  type PickupProgress,
+  type PickupRequest,
+  type QuoteRequest,
+  type ShipmentAddress,
+  type ShipmentRequest,
+  type TrackingEvent,
+} from '../types.js';
 
 /**
  * CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker,
@@ -38,7 +50,14 @@ export interface CdekPackage {
   length?: number;
   width?: number;
   height?: number;
-  items?: Array<{ name: string; ware_key: string; payment: { value: number }; cost: number; weight: number; amount: number }>;
+  items?: Array<{
+    name: string;
+    ware_key: string;
+    payment: { value: number };
+    cost: number;
+    weight: number;
+    amount: number;
+  }>;
 }
 
 export interface CdekTariff {
@@ -59,15 +78,31 @@ export interface CdekProblem {
 export function problemsOf(body: unknown): CdekProblem[] {
   if (!body || typeof body !== 'object') return [];
   const record = body as { errors?: unknown; requests?: Array<{ errors?: unknown }> };
-  const list = [...(Array.isArray(record.errors) ? record.errors : []), ...(Array.isArray(record.requests) ? record.requests.flatMap((request) => (Array.isArray(request?.errors) ? request.errors : [])) : [])];
-  return list.filter((item): item is CdekProblem => !!item && typeof item.code === 'string').map((item) => ({ code: item.code, message: typeof item.message === 'string' ? item.message : item.code }));
+  const list = [
+    ...(Array.isArray(record.errors) ? record.errors : []),
+    ...(Array.isArray(record.requests)
+      ? record.requests.flatMap((request) => (Array.isArray(request?.errors) ? request.errors : []))
+      : []),
+  ];
+  return list
+    .filter((item): item is CdekProblem => !!item && typeof item.code === 'string')
+    .map((item) => ({ code: item.code, message: typeof item.message === 'string' ? item.message : item.code }));
 }
 
 export function problemText(problems: CdekProblem[]): string {
-  return problems.map((problem) => `${problem.message} (${problem.code})`).join('; ').slice(0, 500);
+  return problems
+    .map((problem) => `${problem.message} (${problem.code})`)
+    .join('; ')
+    .slice(0, 500);
 }
 
-function location(place: { postalCode?: string | null; name?: string; countryCode?: string; latitude: number; longitude: number }): CdekLocation {
+function location(place: {
+  postalCode?: string | null;
+  name?: string;
+  countryCode?: string;
+  latitude: number;
+  longitude: number;
+}): CdekLocation {
   const found: CdekLocation = { country_code: place.countryCode ?? 'RU' };
   if (place.postalCode) found.postal_code = place.postalCode;
   if (place.name) found.city = place.name;
@@ -79,27 +114,63 @@ function location(place: { postalCode?: string | null; name?: string; countryCod
 }
 
 /** Our places as CDEK packages (grams, whole cm): the cargo's places, else one place of the whole weight. */
-function packagesOf(cargo: QuoteRequest['cargo'], sidesCm: [number, number, number] | null = null): Array<Required<Pick<CdekPackage, 'weight' | 'length' | 'width' | 'height'>>> {
+function packagesOf(
+  cargo: QuoteRequest['cargo'],
+  sidesCm: [number, number, number] | null = null,
+): Array<Required<Pick<CdekPackage, 'weight' | 'length' | 'width' | 'height'>>> {
   const places = cargo.places.length > 0 ? cargo.places : [{ weightGrams: cargo.weightGrams, sidesCm }];
   const total = places.reduce((sum, place) => sum + place.weightGrams, 0);
   return places.map((place, index) => {
     const sides = place.sidesCm ?? sidesCm ?? DEFAULT_SIDES_CM;
     // places without a weight of their own share what is left of the cargo's
-    const grams = place.weightGrams > 0 ? place.weightGrams : Math.max(0, cargo.weightGrams - total) / places.filter((item) => item.weightGrams <= 0).length;
-    return { weight: Math.max(1, Math.round(index === 0 && total <= 0 ? cargo.weightGrams : grams)), length: Math.max(1, Math.ceil(sides[0])), width: Math.max(1, Math.ceil(sides[1])), height: Math.max(1, Math.ceil(sides[2])) };
+    const grams =
+      place.weightGrams > 0
+        ? place.weightGrams
+        : Math.max(0, cargo.weightGrams - total) / places.filter((item) => item.weightGrams <= 0).length;
+    return {
+      weight: Math.max(1, Math.round(index === 0 && total <= 0 ? cargo.weightGrams : grams)),
+      length: Math.max(1, Math.ceil(sides[0])),
+      width: Math.max(1, Math.ceil(sides[1])),
+      height: Math.max(1, Math.ceil(sides[2])),
+    };
   });
 }
 
 /** What both calculator calls take. `type` 1 is the online shop's contract (2 would be delivery). */
 function calculatorBody(request: QuoteRequest) {
-  return { type: 1, currency: 1, from_location: location(request.sender), to_location: location(request.recipient), packages: packagesOf(request.cargo) };
+  return {
+    type: 1,
+    currency: 1,
+    from_location: location(request.sender),
+    to_location: location(request.recipient),
+    packages: packagesOf(request.cargo),
+  };
 }
 
 /** The calculator request of a registration: the same route, places and sizes the order is registered with. */
 export function quoteOfShipment(order: ShipmentRequest): QuoteRequest {
-  const place = (address: ShipmentAddress | null | undefined): QuoteRequest['sender'] => ({ latitude: 0, longitude: 0, regionCode: '', localityId: 0, population: 0, name: address?.city, postalCode: address?.postalCode, countryCode: address?.countryCode });
-  const cargo = order.cargo.places.length > 0 || !order.details?.sidesCm ? order.cargo : { ...order.cargo, places: [{ weightGrams: order.cargo.weightGrams, sidesCm: order.details.sidesCm }] };
-  return { types: [order.type], sender: place(order.details?.sender.address), recipient: place(order.details?.address), distanceKm: 0, cargo, priceMode: 1 };
+  const place = (address: ShipmentAddress | null | undefined): QuoteRequest['sender'] => ({
+    latitude: 0,
+    longitude: 0,
+    regionCode: '',
+    localityId: 0,
+    population: 0,
+    name: address?.city,
+    postalCode: address?.postalCode,
+    countryCode: address?.countryCode,
+  });
+  const cargo =
+    order.cargo.places.length > 0 || !order.details?.sidesCm
+      ? order.cargo
+      : { ...order.cargo, places: [{ weightGrams: order.cargo.weightGrams, sidesCm: order.details.sidesCm }] };
+  return {
+    types: [order.type],
+    sender: place(order.details?.sender.address),
+    recipient: place(order.details?.address),
+    distanceKm: 0,
+    cargo,
+    priceMode: 1,
+  };
 }
 
 /** POST /v2/calculator/tarifflist body. */
@@ -108,8 +179,17 @@ export function tariffListRequest(request: QuoteRequest): object {
 }
 
 function tariffsOf(body: unknown): CdekTariff[] {
-  const list = body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes) ? (body as { tariff_codes: CdekTariff[] }).tariff_codes : [];
-  return list.filter((tariff) => !!tariff && MODE_TO_TYPE[tariff.delivery_mode] !== undefined && typeof tariff.delivery_sum === 'number' && tariff.delivery_sum >= 0);
+  const list =
+    body && typeof body === 'object' && Array.isArray((body as { tariff_codes?: unknown }).tariff_codes)
+      ? (body as { tariff_codes: CdekTariff[] }).tariff_codes
+      : [];
+  return list.filter(
+    (tariff) =>
+      !!tariff &&
+      MODE_TO_TYPE[tariff.delivery_mode] !== undefined &&
+      typeof tariff.delivery_sum === 'number' &&
+      tariff.delivery_sum >= 0,
+  );
 }
 
 /** The CDEK mode of a pickup point of our type (2 a parcel locker, else an office). */
@@ -142,8 +222,14 @@ export function chosenTariffs(body: unknown, asked: DeliveryType[], pointType?: 
       if (best) chosen.byType.set(type, best);
       continue;
     }
-    chosen.office = pointType === undefined || pointMode(pointType) === POINT_MODE.office ? cheapest(list.filter((tariff) => tariff.delivery_mode === POINT_MODE.office)) : undefined;
-    chosen.locker = pointType === undefined || pointMode(pointType) === POINT_MODE.locker ? cheapest(list.filter((tariff) => tariff.delivery_mode === POINT_MODE.locker)) : undefined;
+    chosen.office =
+      pointType === undefined || pointMode(pointType) === POINT_MODE.office
+        ? cheapest(list.filter((tariff) => tariff.delivery_mode === POINT_MODE.office))
+        : undefined;
+    chosen.locker =
+      pointType === undefined || pointMode(pointType) === POINT_MODE.locker
+        ? cheapest(list.filter((tariff) => tariff.delivery_mode === POINT_MODE.locker))
+        : undefined;
     // an office's tariff stands for the type (lockers priced by their factor); without one, the locker's
     const base = chosen.office ?? chosen.locker;
     if (base) chosen.byType.set(1, base);
@@ -166,7 +252,11 @@ export function tariffsToPrice(chosen: ChosenTariffs): CdekTariff[] {
  * no per-service sums; this calculation does (`services[]`).
  */
 export function tariffRequest(request: QuoteRequest, tariffCode: number): object {
-  return { ...calculatorBody(request), tariff_code: tariffCode, services: [{ code: 'INSURANCE', parameter: String(Math.max(0, request.declaredKopecks ?? 0) / 100) }] };
+  return {
+    ...calculatorBody(request),
+    tariff_code: tariffCode,
+    services: [{ code: 'INSURANCE', parameter: String(Math.max(0, request.declaredKopecks ?? 0) / 100) }],
+  };
 }
 
 /** CDEK's insurance sum in a /v2/calculator/tariff answer (its `total_sum`, else `sum`), kopecks; 0 when it lists none. */
@@ -202,7 +292,14 @@ export function quotesFromTariffs(chosen: ChosenTariffs, insurance?: CdekInsuran
     priceDeliveryKopecks: Math.round(tariff.delivery_sum * 100),
     days: { min: tariff.period_min ?? 0, max: Math.max(tariff.period_min ?? 0, tariff.period_max ?? 0) },
     // CDEK prices fitting, inspection and partial buyout only when the order is made: offered at 0
-    services: type === 1 ? [{ id: 4, priceKopecks: 0 }, { id: 6, priceKopecks: 0 }, { id: 7, priceKopecks: 0 }] : [{ id: 4, priceKopecks: 0 }],
+    services:
+      type === 1
+        ? [
+            { id: 4, priceKopecks: 0 },
+            { id: 6, priceKopecks: 0 },
+            { id: 7, priceKopecks: 0 },
+          ]
+        : [{ id: 4, priceKopecks: 0 }],
     commissions: {
       declared: declaredRule(tariff.tariff_code, insurance),
       codCash: { percent: 3, minimumKopecks: 0 },
@@ -210,13 +307,16 @@ export function quotesFromTariffs(chosen: ChosenTariffs, insurance?: CdekInsuran
       acquiring: { percent: 0, minimumKopecks: 0 },
     },
     // lockers (our point type 2) at their own tariff's price: the quote's factor gives it back to the kopeck
-    ...(type === 1 && chosen.office && chosen.locker && chosen.office.delivery_sum > 0 ? { pointPriceFactors: { 2: chosen.locker.delivery_sum / chosen.office.delivery_sum } } : {}),
+    ...(type === 1 && chosen.office && chosen.locker && chosen.office.delivery_sum > 0
+      ? { pointPriceFactors: { 2: chosen.locker.delivery_sum / chosen.office.delivery_sum } }
+      : {}),
   }));
 }
 
 function declaredRule(tariffCode: number, insurance: CdekInsurance | undefined): CommissionRule {
   const kopecks = insurance?.byTariff.get(tariffCode);
-  if (!insurance || kopecks === undefined || insurance.declaredKopecks <= 0) return { percent: 0.75, minimumKopecks: 0 };
+  if (!insurance || kopecks === undefined || insurance.declaredKopecks <= 0)
+    return { percent: 0.75, minimumKopecks: 0 };
   // six decimals: shown as a percent, and still CDEK's sum to the kopeck below ~10 million roubles
   return { percent: Math.round((kopecks * 1e8) / insurance.declaredKopecks) / 1e6, minimumKopecks: 0 };
 }
@@ -227,8 +327,17 @@ function declaredRule(tariffCode: number, insurance: CdekInsurance | undefined):
  * the tariff and price it shows; else (a tariff CDEK no longer lists on the route) the
  * cheapest of that type and kind. `pointType` is our point type (2 a parcel locker); null: unknown.
  */
-export function tariffCodeFor(body: unknown, type: DeliveryType, pointType: number | null = null, tariffName: string | null = null): number | null {
-  const ours = tariffsOf(body).filter((tariff) => MODE_TO_TYPE[tariff.delivery_mode] === type && (type !== 1 || pointType === null || tariff.delivery_mode === pointMode(pointType)));
+export function tariffCodeFor(
+  body: unknown,
+  type: DeliveryType,
+  pointType: number | null = null,
+  tariffName: string | null = null,
+): number | null {
+  const ours = tariffsOf(body).filter(
+    (tariff) =>
+      MODE_TO_TYPE[tariff.delivery_mode] === type &&
+      (type !== 1 || pointType === null || tariff.delivery_mode === pointMode(pointType)),
+  );
   const named = tariffName === null ? undefined : ours.find((tariff) => tariff.tariff_name === tariffName);
   return (named ?? cheapest(ours))?.tariff_code ?? null;
 }
@@ -263,7 +372,8 @@ export function orderRequest(order: ShipmentRequest, tariffCode: number): object
   const known = goods.reduce((sum, line) => sum + (line.weightGrams ?? 0) * line.count, 0);
   const units = goods.reduce((sum, line) => sum + (line.weightGrams === null ? line.count : 0), 0);
   // goods without a weight share what the packages weigh beyond the goods that have one
-  const unknownUnitGrams = units > 0 ? Math.max(1, Math.floor((packages.reduce((sum, item) => sum + item.weight, 0) - known) / units)) : 0;
+  const unknownUnitGrams =
+    units > 0 ? Math.max(1, Math.floor((packages.reduce((sum, item) => sum + item.weight, 0) - known) / units)) : 0;
   const shopNumber = details.number !== cdekNumberOf(order) ? `Заказ магазина ${details.number}` : null;
   const comment = [shopNumber, details.comment].filter(Boolean).join('. ').slice(0, 255);
   return {
@@ -272,12 +382,35 @@ export function orderRequest(order: ShipmentRequest, tariffCode: number): object
     tariff_code: tariffCode,
     ...(comment ? { comment } : {}),
     delivery_recipient_cost: { value: roubles(details.deliveryCodKopecks ?? 0) },
-    ...(details.sender.address ? { from_location: { country_code: details.sender.address.countryCode, postal_code: details.sender.address.postalCode ?? undefined, city: details.sender.address.city, address: addressLine(details.sender.address) } } : {}),
+    ...(details.sender.address
+      ? {
+          from_location: {
+            country_code: details.sender.address.countryCode,
+            postal_code: details.sender.address.postalCode ?? undefined,
+            city: details.sender.address.city,
+            address: addressLine(details.sender.address),
+          },
+        }
+      : {}),
     ...(order.type === 1 && details.pointCode
       ? { delivery_point: details.pointCode }
-      : { to_location: { country_code: details.address.countryCode, postal_code: details.address.postalCode ?? undefined, city: details.address.city, address: addressLine(details.address) } }),
-    recipient: { name: details.recipient.fullName, phones: [{ number: details.recipient.phone }], ...(details.recipient.email ? { email: details.recipient.email } : {}) },
-    sender: { name: details.sender.name, ...(details.sender.phone ? { phones: [{ number: details.sender.phone }] } : {}) },
+      : {
+          to_location: {
+            country_code: details.address.countryCode,
+            postal_code: details.address.postalCode ?? undefined,
+            city: details.address.city,
+            address: addressLine(details.address),
+          },
+        }),
+    recipient: {
+      name: details.recipient.fullName,
+      phones: [{ number: details.recipient.phone }],
+      ...(details.recipient.email ? { email: details.recipient.email } : {}),
+    },
+    sender: {
+      name: details.sender.name,
+      ...(details.sender.phone ? { phones: [{ number: details.sender.phone }] } : {}),
+    },
     packages: packages.map((item, index) => ({
       number: String(index + 1),
       ...item,
@@ -287,7 +420,10 @@ export function orderRequest(order: ShipmentRequest, tariffCode: number): object
             items: goods.map((line) => ({
               name: line.name.slice(0, 255),
               ware_key: line.article.slice(0, 50),
-              payment: { value: roubles(line.codKopecks), ...(line.vat !== null && line.codKopecks > 0 ? { vat_rate: line.vat } : {}) },
+              payment: {
+                value: roubles(line.codKopecks),
+                ...(line.vat !== null && line.codKopecks > 0 ? { vat_rate: line.vat } : {}),
+              },
               cost: roubles(line.declaredKopecks),
               weight: line.weightGrams ?? unknownUnitGrams,
               amount: line.count,
@@ -308,14 +444,22 @@ export interface CdekOrderInfo {
 
 /** The answer of POST /v2/orders (202) or GET /v2/orders/{uuid} / ?im_number=. */
 export function orderInfo(body: unknown): CdekOrderInfo | null {
-  const record = body as { entity?: { uuid?: unknown; cdek_number?: unknown }; requests?: Array<{ state?: unknown }> } | null;
+  const record = body as {
+    entity?: { uuid?: unknown; cdek_number?: unknown };
+    requests?: Array<{ state?: unknown }>;
+  } | null;
   const uuid = record?.entity?.uuid;
   if (typeof uuid !== 'string' || uuid === '') return null;
   const cdekNumber = record?.entity?.cdek_number;
   const states = (record?.requests ?? []).map((request) => request?.state);
   return {
     uuid,
-    cdekNumber: typeof cdekNumber === 'string' && cdekNumber !== '' ? cdekNumber : typeof cdekNumber === 'number' ? String(cdekNumber) : null,
+    cdekNumber:
+      typeof cdekNumber === 'string' && cdekNumber !== ''
+        ? cdekNumber
+        : typeof cdekNumber === 'number'
+          ? String(cdekNumber)
+          : null,
     state: states.includes('INVALID') ? 'invalid' : states.includes('WAITING') ? 'waiting' : 'accepted',
     problems: problemsOf(body),
   };
@@ -365,32 +509,57 @@ export const CDEK_STATUS: Readonly<Record<string, number>> = {
 function statusEvent(trackNumber: string, code: unknown, at: unknown, name: unknown): TrackingEvent | null {
   const statusCode = typeof code === 'string' ? CDEK_STATUS[code] : undefined;
   if (statusCode === undefined) return null;
-  return { trackNumber, statusCode, at: typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(), description: typeof name === 'string' ? name : code as string };
+  return {
+    trackNumber,
+    statusCode,
+    at: typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(),
+    description: typeof name === 'string' ? name : (code as string),
+  };
 }
 
 /** An order's `entity.statuses[]` (newest first in CDEK's answer) as our events, oldest first. */
 export function eventsOfOrder(trackNumber: string, body: unknown): TrackingEvent[] {
-  const statuses = (body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown; name?: unknown }> } } | null)?.entity?.statuses;
+  const statuses = (
+    body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown; name?: unknown }> } } | null
+  )?.entity?.statuses;
   if (!Array.isArray(statuses)) return [];
-  return statuses.map((status) => statusEvent(trackNumber, status?.code, status?.date_time, status?.name)).filter((event): event is TrackingEvent => event !== null).sort((a, b) => a.at.localeCompare(b.at));
+  return statuses
+    .map((status) => statusEvent(trackNumber, status?.code, status?.date_time, status?.name))
+    .filter((event): event is TrackingEvent => event !== null)
+    .sort((a, b) => a.at.localeCompare(b.at));
 }
 
 /** A webhook of type ORDER_STATUS as our event (null: another type, or a status we do not track). */
 export function eventOfWebhook(body: unknown): TrackingEvent | null {
-  const update = body as { type?: unknown; attributes?: { cdek_number?: unknown; code?: unknown; status_date_time?: unknown; is_return?: unknown } } | null;
+  const update = body as {
+    type?: unknown;
+    attributes?: { cdek_number?: unknown; code?: unknown; status_date_time?: unknown; is_return?: unknown };
+  } | null;
   if (update?.type !== 'ORDER_STATUS' || typeof update.attributes?.cdek_number !== 'string') return null;
-  return statusEvent(update.attributes.cdek_number, update.attributes.code, update.attributes.status_date_time, update.attributes.code);
+  return statusEvent(
+    update.attributes.cdek_number,
+    update.attributes.code,
+    update.attributes.status_date_time,
+    update.attributes.code,
+  );
 }
 
 /** The uuids of GET /v2/webhooks's ORDER_STATUS subscriptions to `url` (its answer: an array of `{uuid, type, url}`). */
 export function statusWebhookUuids(body: unknown, url: string): string[] {
   if (!Array.isArray(body)) return [];
-  return body.filter((item: { type?: unknown; url?: unknown; uuid?: unknown } | null) => item?.type === 'ORDER_STATUS' && item.url === url && typeof item.uuid === 'string').map((item: { uuid: string }) => item.uuid);
+  return body
+    .filter(
+      (item: { type?: unknown; url?: unknown; uuid?: unknown } | null) =>
+        item?.type === 'ORDER_STATUS' && item.url === url && typeof item.uuid === 'string',
+    )
+    .map((item: { uuid: string }) => item.uuid);
 }
 
 /** POST /v2/intakes body: the courier comes to the warehouse within its hours. */
 export function intakeRequest(request: PickupRequest): object {
-  const address = [request.address.street, request.address.house, request.address.bulk, request.address.flat].filter(Boolean).join(', ');
+  const address = [request.address.street, request.address.house, request.address.bulk, request.address.flat]
+    .filter(Boolean)
+    .join(', ');
   return {
     intake_date: request.date,
     intake_time_from: request.hours.from,
@@ -405,10 +574,13 @@ export function intakeRequest(request: PickupRequest): object {
 
 /** GET /v2/intakes/{uuid}: its newest status as our pickup state. */
 export function intakeProgress(body: unknown): PickupProgress {
-  const statuses = (body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown }> } } | null)?.entity?.statuses ?? [];
-  const newest = [...statuses].sort((a, b) => String(b?.date_time ?? '').localeCompare(String(a?.date_time ?? '')))[0]?.code;
+  const statuses =
+    (body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown }> } } | null)?.entity?.statuses ?? [];
+  const newest = [...statuses].sort((a, b) => String(b?.date_time ?? '').localeCompare(String(a?.date_time ?? '')))[0]
+    ?.code;
   if (newest === 'DONE') return { state: 'done' };
-  if (newest === 'REMOVED' || newest === 'INVALID' || newest === 'DELAYED') return { state: 'canceled', message: `CDEK: ${String(newest)}` };
+  if (newest === 'REMOVED' || newest === 'INVALID' || newest === 'DELAYED')
+    return { state: 'canceled', message: `CDEK: ${String(newest)}` };
   return { state: 'scheduled' };
 }
 
@@ -419,12 +591,32 @@ export function pointsOf(body: unknown): ImportedPoint[] {
   if (!Array.isArray(body)) return [];
   const points: ImportedPoint[] = [];
   for (const item of body as Array<Record<string, unknown> | null>) {
-    const where = item?.location as { country_code?: unknown; city?: unknown; postal_code?: unknown; address?: unknown; latitude?: unknown; longitude?: unknown } | undefined;
-    if (!item || typeof item.code !== 'string' || !where || typeof where.latitude !== 'number' || typeof where.longitude !== 'number' || typeof where.city !== 'string') continue;
+    const where = item?.location as
+      | {
+          country_code?: unknown;
+          city?: unknown;
+          postal_code?: unknown;
+          address?: unknown;
+          latitude?: unknown;
+          longitude?: unknown;
+        }
+      | undefined;
+    if (
+      !item ||
+      typeof item.code !== 'string' ||
+      !where ||
+      typeof where.latitude !== 'number' ||
+      typeof where.longitude !== 'number' ||
+      typeof where.city !== 'string'
+    )
+      continue;
     const schedule: ImportedPoint['schedule'] = Array.from({ length: DAYS }, () => null);
-    for (const slot of Array.isArray(item.work_time_list) ? (item.work_time_list as Array<{ day?: unknown; time?: unknown }>) : []) {
+    for (const slot of Array.isArray(item.work_time_list)
+      ? (item.work_time_list as Array<{ day?: unknown; time?: unknown }>)
+      : []) {
       const match = typeof slot?.time === 'string' ? /^(\d\d:\d\d)\/(\d\d:\d\d)$/.exec(slot.time) : null;
-      if (match && typeof slot.day === 'number' && slot.day >= 1 && slot.day <= DAYS) schedule[slot.day - 1] = { from: match[1], to: match[2] };
+      if (match && typeof slot.day === 'number' && slot.day >= 1 && slot.day <= DAYS)
+        schedule[slot.day - 1] = { from: match[1], to: match[2] };
     }
     points.push({
       code: item.code,

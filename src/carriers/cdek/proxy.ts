@@ -29,10 +29,19 @@ export class CdekProxy {
     if (this.token && this.token.expiresAt > Date.now()) return this.token.value;
     // one token request at a time, however many calls wait for it
     this.pendingToken ??= (async () => {
-      const query = new URLSearchParams({ grant_type: 'client_credentials', client_id: this.credentials.clientId, client_secret: this.credentials.clientSecret });
-      const answer = await exchange(this.companyId, { method: 'POST', url: `${this.root()}/oauth/token?${query.toString()}`, form: {} }, signal);
+      const query = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: this.credentials.clientId,
+        client_secret: this.credentials.clientSecret,
+      });
+      const answer = await exchange(
+        this.companyId,
+        { method: 'POST', url: `${this.root()}/oauth/token?${query.toString()}`, form: {} },
+        signal,
+      );
       const body = jsonOf(this.companyId, answer) as { access_token?: unknown; expires_in?: unknown } | null;
-      if (answer.status >= 400 || typeof body?.access_token !== 'string') throw new CarrierAuthError(this.companyId, 'CDEK refused the client id and secret.');
+      if (answer.status >= 400 || typeof body?.access_token !== 'string')
+        throw new CarrierAuthError(this.companyId, 'CDEK refused the client id and secret.');
       const lifetimeMs = (typeof body.expires_in === 'number' ? body.expires_in : 3600) * 1000;
       this.token = { value: body.access_token, expiresAt: Date.now() + Math.max(0, lifetimeMs - TOKEN_MARGIN_MS) };
       return body.access_token;
@@ -52,16 +61,28 @@ export class CdekProxy {
     const body = jsonOf(this.companyId, answer);
     if (answer.status >= 400) {
       const problems = problemsOf(body);
-      throw new CarrierError(this.companyId, problems.length > 0 ? `CDEK refused: ${problemText(problems)}` : `CDEK answered ${answer.status}.`);
+      throw new CarrierError(
+        this.companyId,
+        problems.length > 0 ? `CDEK refused: ${problemText(problems)}` : `CDEK answered ${answer.status}.`,
+      );
     }
     return body;
   }
 
-  async raw(method: 'GET' | 'POST' | 'DELETE', pathOrUrl: string, signal: AbortSignal, json?: unknown): Promise<RemoteAnswer> {
+  async raw(
+    method: 'GET' | 'POST' | 'DELETE',
+    pathOrUrl: string,
+    signal: AbortSignal,
+    json?: unknown,
+  ): Promise<RemoteAnswer> {
     const token = await this.accessToken(signal);
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.root()}${pathOrUrl}`;
     try {
-      return await exchange(this.companyId, { method, url, headers: { authorization: `Bearer ${token}` }, json }, signal);
+      return await exchange(
+        this.companyId,
+        { method, url, headers: { authorization: `Bearer ${token}` }, json },
+        signal,
+      );
     } catch (error) {
       // a token revoked before its time: forget it, so the next call asks for a new one
       if (error instanceof CarrierAuthError) this.token = null;

@@ -2,7 +2,19 @@
  * The `http` driver: a delivery company reached over HTTP/JSON at a base URL.
  * Proxy (I/O) here; the mapping of its answers is in `mapQuotes` and `mapTrackEvents` (pure).
  */
-import type { CarrierDriver, CarrierQuote, DeliveryType, PaymentMethod, PickupBooking, PickupProgress, PickupRequest, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import type {
+  CarrierDriver,
+  CarrierQuote,
+  DeliveryType,
+  PaymentMethod,
+  PickupBooking,
+  PickupProgress,
+  PickupRequest,
+  QuoteRequest,
+  Registration,
+  ShipmentRequest,
+  TrackingEvent,
+} from '../types.js';
 import { CarrierError, DELIVERY_TYPES, PAYMENT_METHODS } from '../types.js';
 
 /** What a remote carrier answers to POST {base}/quote. */
@@ -22,18 +34,31 @@ export interface RemoteQuote {
 
 /** Remote answers (roubles) to our quotes (kopecks); malformed entries are dropped. */
 export function mapQuotes(body: unknown, asked: DeliveryType[]): CarrierQuote[] {
-  const list = Array.isArray(body) ? body : body && typeof body === 'object' && Array.isArray((body as { quotes?: unknown }).quotes) ? (body as { quotes: unknown[] }).quotes : [];
+  const list = Array.isArray(body)
+    ? body
+    : body && typeof body === 'object' && Array.isArray((body as { quotes?: unknown }).quotes)
+      ? (body as { quotes: unknown[] }).quotes
+      : [];
   const quotes: CarrierQuote[] = [];
   for (const item of list as RemoteQuote[]) {
-    if (!item || !DELIVERY_TYPES.includes(item.type as DeliveryType) || !asked.includes(item.type as DeliveryType)) continue;
-    if (typeof item.price !== 'number' || !(item.price >= 0) || typeof item.daysMin !== 'number' || typeof item.daysMax !== 'number') continue;
+    if (!item || !DELIVERY_TYPES.includes(item.type as DeliveryType) || !asked.includes(item.type as DeliveryType))
+      continue;
+    if (
+      typeof item.price !== 'number' ||
+      !(item.price >= 0) ||
+      typeof item.daysMin !== 'number' ||
+      typeof item.daysMax !== 'number'
+    )
+      continue;
     const kopecks = (roubles: number | undefined) => Math.round((roubles ?? 0) * 100);
     quotes.push({
       type: item.type as DeliveryType,
       tariffName: item.tariffName ?? null,
       priceDeliveryKopecks: kopecks(item.price),
       days: { min: item.daysMin, max: Math.max(item.daysMin, item.daysMax) },
-      services: (item.services ?? []).filter((service) => Number.isInteger(service.id)).map((service) => ({ id: service.id, priceKopecks: kopecks(service.price) })),
+      services: (item.services ?? [])
+        .filter((service) => Number.isInteger(service.id))
+        .map((service) => ({ id: service.id, priceKopecks: kopecks(service.price) })),
       commissions: {
         declared: { percent: item.insurancePercent ?? 0, minimumKopecks: 0 },
         codCash: { percent: item.codPercent ?? 0, minimumKopecks: kopecks(item.codMinimum) },
@@ -50,7 +75,8 @@ export function mapTrackEvents(body: unknown, now = new Date()): TrackingEvent[]
   if (!Array.isArray(body)) return [];
   const events: TrackingEvent[] = [];
   for (const item of body as Array<Partial<Record<keyof TrackingEvent, unknown>> | null>) {
-    if (!item || typeof item.trackNumber !== 'string' || item.trackNumber === '' || !Number.isInteger(item.statusCode)) continue;
+    if (!item || typeof item.trackNumber !== 'string' || item.trackNumber === '' || !Number.isInteger(item.statusCode))
+      continue;
     const event: TrackingEvent = {
       trackNumber: item.trackNumber,
       statusCode: item.statusCode as number,
@@ -58,7 +84,8 @@ export function mapTrackEvents(body: unknown, now = new Date()): TrackingEvent[]
       description: typeof item.description === 'string' ? item.description : '',
     };
     // anything else than cash or card is not something we can tell: as if unsaid
-    if (PAYMENT_METHODS.includes(item.paymentMethod as PaymentMethod)) event.paymentMethod = item.paymentMethod as PaymentMethod;
+    if (PAYMENT_METHODS.includes(item.paymentMethod as PaymentMethod))
+      event.paymentMethod = item.paymentMethod as PaymentMethod;
     events.push(event);
   }
   return events;
@@ -73,22 +100,27 @@ export class HttpDriver implements CarrierDriver {
   ) {}
 
   async quote(request: QuoteRequest, signal: AbortSignal): Promise<CarrierQuote[]> {
-    const body = await this.call('/quote', {
-      types: request.types,
-      distanceKm: Math.round(request.distanceKm),
-      from: { latitude: request.sender.latitude, longitude: request.sender.longitude },
-      to: { latitude: request.recipient.latitude, longitude: request.recipient.longitude },
-      weightKg: request.cargo.weightGrams / 1000,
-      volumeM3: request.cargo.volumeCm3 / 1e6,
-      places: request.cargo.places.map((place) => ({ weightKg: place.weightGrams / 1000, sidesCm: place.sidesCm })),
-      priceMode: request.priceMode,
-    }, signal);
+    const body = await this.call(
+      '/quote',
+      {
+        types: request.types,
+        distanceKm: Math.round(request.distanceKm),
+        from: { latitude: request.sender.latitude, longitude: request.sender.longitude },
+        to: { latitude: request.recipient.latitude, longitude: request.recipient.longitude },
+        weightKg: request.cargo.weightGrams / 1000,
+        volumeM3: request.cargo.volumeCm3 / 1e6,
+        places: request.cargo.places.map((place) => ({ weightKg: place.weightGrams / 1000, sidesCm: place.sidesCm })),
+        priceMode: request.priceMode,
+      },
+      signal,
+    );
     return mapQuotes(body, request.types);
   }
 
   async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
     const body = (await this.call('/orders', order, signal)) as Partial<Registration>;
-    if (typeof body?.trackNumber !== 'string' || typeof body.trackingUrl !== 'string') throw new CarrierError(this.companyId, 'The delivery company answered without a track number.');
+    if (typeof body?.trackNumber !== 'string' || typeof body.trackingUrl !== 'string')
+      throw new CarrierError(this.companyId, 'The delivery company answered without a track number.');
     return { trackNumber: body.trackNumber, trackingUrl: body.trackingUrl };
   }
 
@@ -105,9 +137,17 @@ export class HttpDriver implements CarrierDriver {
   }
 
   async schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<PickupBooking> {
-    const body = (await this.call('/pickups', request, signal, true)) as Partial<Record<keyof PickupBooking, unknown>> | null;
+    const body = (await this.call('/pickups', request, signal, true)) as Partial<
+      Record<keyof PickupBooking, unknown>
+    > | null;
     const number = typeof body?.number === 'number' ? String(body.number) : body?.number;
-    if (typeof number !== 'string' || number === '' || typeof body?.timeFrom !== 'string' || typeof body.timeTo !== 'string') throw new CarrierError(this.companyId, 'The delivery company answered without a pickup number and interval.');
+    if (
+      typeof number !== 'string' ||
+      number === '' ||
+      typeof body?.timeFrom !== 'string' ||
+      typeof body.timeTo !== 'string'
+    )
+      throw new CarrierError(this.companyId, 'The delivery company answered without a pickup number and interval.');
     return { number, timeFrom: body.timeFrom, timeTo: body.timeTo };
   }
 
@@ -116,7 +156,10 @@ export class HttpDriver implements CarrierDriver {
   }
 
   async pickupProgress(number: string, signal: AbortSignal): Promise<PickupProgress> {
-    const body = (await this.call('/pickups/status', { number }, signal)) as { state?: unknown; message?: unknown } | null;
+    const body = (await this.call('/pickups/status', { number }, signal)) as {
+      state?: unknown;
+      message?: unknown;
+    } | null;
     const state = body?.state === 'done' || body?.state === 'canceled' ? body.state : 'scheduled';
     return typeof body?.message === 'string' ? { state, message: body.message } : { state };
   }
@@ -133,7 +176,11 @@ export class HttpDriver implements CarrierDriver {
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      throw new CarrierError(this.companyId, `The delivery company is not reachable: ${(error as Error).message}`, true);
+      throw new CarrierError(
+        this.companyId,
+        `The delivery company is not reachable: ${(error as Error).message}`,
+        true,
+      );
     }
     const text = await response.text();
     const transient = response.status >= 500 || response.status === 429;
@@ -141,7 +188,8 @@ export class HttpDriver implements CarrierDriver {
       const reason = refusalReason(text);
       if (reason) throw new CarrierError(this.companyId, `The delivery company refused: ${reason}`);
     }
-    if (!response.ok) throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`, transient);
+    if (!response.ok)
+      throw new CarrierError(this.companyId, `The delivery company answered ${response.status}.`, transient);
     try {
       return text === '' ? null : (JSON.parse(text) as unknown);
     } catch {
@@ -154,7 +202,8 @@ export class HttpDriver implements CarrierDriver {
 function refusalReason(text: string): string | null {
   try {
     const body = JSON.parse(text) as { message?: unknown; error?: unknown } | null;
-    const reason = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : null;
+    const reason =
+      typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : null;
     return reason ? reason.slice(0, 500) : null;
   } catch {
     return null;

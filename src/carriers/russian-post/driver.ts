@@ -4,7 +4,17 @@
  * the otpravka API has no status history; the batch tracking API needs a separate contract.
  */
 import { DIRECTORY_TIMEOUT_MS, type RemoteCompany } from '../remote-call.js';
-import type { CarrierQuote, ContractDriver, ImportedPoint, PickupBooking, PickupProgress, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import type {
+  CarrierQuote,
+  ContractDriver,
+  ImportedPoint,
+  PickupBooking,
+  PickupProgress,
+  QuoteRequest,
+  Registration,
+  ShipmentRequest,
+  TrackingEvent,
+} from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
 import { eachPassportElement } from './passport.js';
@@ -34,42 +44,77 @@ export class RussianPostDriver implements ContractDriver {
     const declared = request.declaredKopecks ?? 0;
     const body = request.types.includes(3) ? mapper.tariffRequest(request, this.credentials.indexFrom) : null;
     if (!body) return [];
-    return mapper.quoteOfTariff(await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/1.0/tariff', attempt, body)), declared);
+    return mapper.quoteOfTariff(
+      await this.remote.run('quote', 'safe', signal, (attempt) =>
+        this.proxy.call('POST', '/1.0/tariff', attempt, body),
+      ),
+      declared,
+    );
   }
 
   /** The order by its number in the backlog, if an earlier attempt made it. */
   private async lookup(number: string, signal: AbortSignal): Promise<{ id: number; barcode: string | null } | null> {
-    const body = await this.remote.run('lookup', 'safe', signal, (attempt) => this.proxy.call('GET', `/1.0/backlog/search?query=${encodeURIComponent(number)}`, attempt));
+    const body = await this.remote.run('lookup', 'safe', signal, (attempt) =>
+      this.proxy.call('GET', `/1.0/backlog/search?query=${encodeURIComponent(number)}`, attempt),
+    );
     return mapper.backlogEntry(body);
   }
 
   /** Looks up by order number before creating, so a retry never puts a second parcel in the backlog. */
   async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
     const number = order.details?.number;
-    if (!number) throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient and the address of the order.');
+    if (!number)
+      throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient and the address of the order.');
     let entry = await this.lookup(number, signal);
     if (!entry) {
       // `index-to` is required: said here rather than left to a refusal of index 0
-      if (mapper.indexToOf(order) === null) throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient\'s postal code (six digits) or a post office.');
-      const created = mapper.backlogResult(await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('PUT', '/1.0/user/backlog', attempt, [mapper.backlogOrder(order, this.credentials.indexFrom)])));
-      if ('problems' in created) throw new CarrierError(this.remote.companyId, `Russian Post refused: ${created.problems}`);
+      if (mapper.indexToOf(order) === null)
+        throw new CarrierError(
+          this.remote.companyId,
+          "Russian Post needs the recipient's postal code (six digits) or a post office.",
+        );
+      const created = mapper.backlogResult(
+        await this.remote.run('register', 'once', signal, (attempt) =>
+          this.proxy.call('PUT', '/1.0/user/backlog', attempt, [
+            mapper.backlogOrder(order, this.credentials.indexFrom),
+          ]),
+        ),
+      );
+      if ('problems' in created)
+        throw new CarrierError(this.remote.companyId, `Russian Post refused: ${created.problems}`);
       const id = created.id;
-      entry = mapper.backlogEntry(await this.remote.run('order', 'safe', signal, (attempt) => this.proxy.call('GET', `/1.0/backlog/${id}`, attempt)));
+      entry = mapper.backlogEntry(
+        await this.remote.run('order', 'safe', signal, (attempt) =>
+          this.proxy.call('GET', `/1.0/backlog/${id}`, attempt),
+        ),
+      );
     }
-    if (!entry?.barcode) throw new CarrierError(this.remote.companyId, 'Russian Post has not given the parcel a barcode yet.', true);
+    if (!entry?.barcode)
+      throw new CarrierError(this.remote.companyId, 'Russian Post has not given the parcel a barcode yet.', true);
     return { trackNumber: entry.barcode, trackingUrl: `https://www.pochta.ru/tracking?barcode=${entry.barcode}` };
   }
 
   async cancel(trackNumber: string, signal: AbortSignal): Promise<void> {
     const entry = await this.lookup(trackNumber, signal);
     if (!entry) return;
-    await this.remote.run('cancel', 'once', signal, (attempt) => this.proxy.call('DELETE', '/1.0/backlog', attempt, [entry.id]));
+    await this.remote.run('cancel', 'once', signal, (attempt) =>
+      this.proxy.call('DELETE', '/1.0/backlog', attempt, [entry.id]),
+    );
   }
 
   async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
     const events: TrackingEvent[] = [];
     for (const trackNumber of trackNumbers) {
-      const xml = await this.remote.run('track', 'safe', signal, (attempt) => this.proxy.soap(mapper.operationHistoryEnvelope(trackNumber, this.credentials.trackingLogin, this.credentials.trackingPassword), attempt));
+      const xml = await this.remote.run('track', 'safe', signal, (attempt) =>
+        this.proxy.soap(
+          mapper.operationHistoryEnvelope(
+            trackNumber,
+            this.credentials.trackingLogin,
+            this.credentials.trackingPassword,
+          ),
+          attempt,
+        ),
+      );
       if (mapper.faultOf(xml)) continue;
       events.push(...mapper.eventsOfHistory(trackNumber, xml));
     }
@@ -81,7 +126,10 @@ export class RussianPostDriver implements ContractDriver {
   }
 
   async schedulePickup(): Promise<PickupBooking> {
-    throw new CarrierError(this.remote.companyId, 'Russian Post parcels are handed in at the post office of the contract (drop-off); its courier is arranged with that office.');
+    throw new CarrierError(
+      this.remote.companyId,
+      'Russian Post parcels are handed in at the post office of the contract (drop-off); its courier is arranged with that office.',
+    );
   }
 
   async cancelPickup(): Promise<void> {
@@ -96,8 +144,11 @@ export class RussianPostDriver implements ContractDriver {
   async label(trackNumber: string, signal: AbortSignal): Promise<Buffer> {
     const entry = await this.lookup(trackNumber, signal);
     if (!entry) throw new CarrierError(this.remote.companyId, 'Russian Post does not know this parcel.');
-    const answer = await this.remote.run('label', 'safe', signal, (attempt) => this.proxy.raw('GET', `/1.0/forms/${entry.id}/f7pdf`, attempt));
-    if (!answer.bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new CarrierError(this.remote.companyId, 'Russian Post answered a label that is not a PDF.', true);
+    const answer = await this.remote.run('label', 'safe', signal, (attempt) =>
+      this.proxy.raw('GET', `/1.0/forms/${entry.id}/f7pdf`, attempt),
+    );
+    if (!answer.bytes.subarray(0, 5).equals(Buffer.from('%PDF-')))
+      throw new CarrierError(this.remote.companyId, 'Russian Post answered a label that is not a PDF.', true);
     return answer.bytes;
   }
 
@@ -108,7 +159,13 @@ export class RussianPostDriver implements ContractDriver {
    * postamats (PVZ, APS) take the ECOM product, which this driver does not register.
    */
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
-    const zip = await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.download(`/1.0/unloading-passport/zip?type=${PASSPORT_OBJECTS}`, attempt), DIRECTORY_TIMEOUT_MS);
+    const zip = await this.remote.run(
+      'points',
+      'safe',
+      signal,
+      (attempt) => this.proxy.download(`/1.0/unloading-passport/zip?type=${PASSPORT_OBJECTS}`, attempt),
+      DIRECTORY_TIMEOUT_MS,
+    );
     const offices: ImportedPoint[] = [];
     try {
       eachPassportElement(zip, (element) => {
@@ -116,7 +173,10 @@ export class RussianPostDriver implements ContractDriver {
         if (office) offices.push(office);
       });
     } catch (error) {
-      throw new CarrierError(this.remote.companyId, `Russian Post's post-office unloading could not be read: ${(error as Error).message}`);
+      throw new CarrierError(
+        this.remote.companyId,
+        `Russian Post's post-office unloading could not be read: ${(error as Error).message}`,
+      );
     }
     return offices;
   }

@@ -22,14 +22,19 @@ const POST_INDEX = /^\d{6}$/;
 /** The index a parcel goes to: the post office an order chose, else the address's postal code; null without a six-digit one. */
 export function indexToOf(order: ShipmentRequest): string | null {
   const details = order.details;
-  const office = order.type === 3 && details?.pointCode && POST_INDEX.test(details.pointCode) ? details.pointCode : null;
+  const office =
+    order.type === 3 && details?.pointCode && POST_INDEX.test(details.pointCode) ? details.pointCode : null;
   const index = office ?? details?.address.postalCode ?? null;
   return index !== null && POST_INDEX.test(index) ? index : null;
 }
 
 /** The parcel's category: with cash on delivery, with a declared value, or ordinary. */
 export function mailCategoryOf(declaredKopecks: number, codKopecks: number): string {
-  return codKopecks > 0 ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY' : declaredKopecks > 0 ? 'WITH_DECLARED_VALUE' : 'ORDINARY';
+  return codKopecks > 0
+    ? 'WITH_DECLARED_VALUE_AND_CASH_ON_DELIVERY'
+    : declaredKopecks > 0
+      ? 'WITH_DECLARED_VALUE'
+      : 'ORDINARY';
 }
 
 /** The value a parcel is insured for: its declared value, and with COD at least the sum collected (a COD parcel is declared). */
@@ -45,7 +50,8 @@ export function insuredKopecksOf(declaredKopecks: number, codKopecks: number): n
  */
 export function tariffRequest(request: QuoteRequest, indexFrom: string): object | null {
   const declaredKopecks = insuredKopecksOf(request.declaredKopecks ?? 0, request.codKopecks ?? 0);
-  const indexTo = request.pointCode && POST_INDEX.test(request.pointCode) ? request.pointCode : request.recipient.postalCode;
+  const indexTo =
+    request.pointCode && POST_INDEX.test(request.pointCode) ? request.pointCode : request.recipient.postalCode;
   if (!indexTo) return null;
   const sides = request.cargo.places[0]?.sidesCm;
   return {
@@ -55,7 +61,9 @@ export function tariffRequest(request: QuoteRequest, indexFrom: string): object 
     'mail-type': 'POSTAL_PARCEL',
     mass: Math.max(1, Math.round(request.cargo.weightGrams)),
     ...(declaredKopecks > 0 ? { 'declared-value': declaredKopecks } : {}),
-    ...(sides ? { dimension: { length: Math.ceil(sides[0]), width: Math.ceil(sides[1]), height: Math.ceil(sides[2]) } } : {}),
+    ...(sides
+      ? { dimension: { length: Math.ceil(sides[0]), width: Math.ceil(sides[1]), height: Math.ceil(sides[2]) } }
+      : {}),
     fragile: false,
   };
 }
@@ -67,12 +75,20 @@ export function tariffRequest(request: QuoteRequest, indexFrom: string): object 
  * commission, as a percent that gives its sum back (the calculator adds it once).
  */
 export function quoteOfTariff(body: unknown, declaredKopecks = 0): CarrierQuote[] {
-  const tariff = body as { 'total-rate'?: unknown; 'total-vat'?: unknown; 'insurance-rate'?: { rate?: unknown; vat?: unknown }; 'delivery-time'?: { 'min-days'?: unknown; 'max-days'?: unknown } } | null;
+  const tariff = body as {
+    'total-rate'?: unknown;
+    'total-vat'?: unknown;
+    'insurance-rate'?: { rate?: unknown; vat?: unknown };
+    'delivery-time'?: { 'min-days'?: unknown; 'max-days'?: unknown };
+  } | null;
   if (typeof tariff?.['total-rate'] !== 'number') return [];
   const vat = typeof tariff['total-vat'] === 'number' ? tariff['total-vat'] : 0;
   const max = Number(tariff['delivery-time']?.['max-days'] ?? 0) || 0;
   const min = Number(tariff['delivery-time']?.['min-days'] ?? max) || max;
-  const insurance = declaredKopecks > 0 ? (Number(tariff['insurance-rate']?.rate) || 0) + (Number(tariff['insurance-rate']?.vat) || 0) : 0;
+  const insurance =
+    declaredKopecks > 0
+      ? (Number(tariff['insurance-rate']?.rate) || 0) + (Number(tariff['insurance-rate']?.vat) || 0)
+      : 0;
   return [
     {
       type: 3,
@@ -82,7 +98,10 @@ export function quoteOfTariff(body: unknown, declaredKopecks = 0): CarrierQuote[
       services: [],
       commissions: {
         // no declared value: Russian Post's published 4% shown for what a shop may declare at the order
-        declared: { percent: insurance > 0 ? Math.round((insurance / declaredKopecks) * 100 * 1e6) / 1e6 : 4, minimumKopecks: 0 },
+        declared: {
+          percent: insurance > 0 ? Math.round((insurance / declaredKopecks) * 100 * 1e6) / 1e6 : 4,
+          minimumKopecks: 0,
+        },
         codCash: { percent: 5, minimumKopecks: 0 },
         codCard: { percent: 5, minimumKopecks: 0 },
         acquiring: { percent: 0, minimumKopecks: 0 },
@@ -126,19 +145,34 @@ export function backlogOrder(order: ShipmentRequest, indexFrom: string): object 
     'given-name': givenName ?? details.recipient.fullName,
     ...(middleName ? { 'middle-name': middleName } : {}),
     'tel-address': Number(details.recipient.phone.replace(/\D/g, '')) || undefined,
-    ...(insuredKopecksOf(order.declaredKopecks, order.codKopecks) > 0 ? { 'insr-value': insuredKopecksOf(order.declaredKopecks, order.codKopecks) } : {}),
+    ...(insuredKopecksOf(order.declaredKopecks, order.codKopecks) > 0
+      ? { 'insr-value': insuredKopecksOf(order.declaredKopecks, order.codKopecks) }
+      : {}),
     ...(withCod ? { payment: order.codKopecks } : {}),
-    ...(details.sidesCm ? { dimension: { length: Math.ceil(details.sidesCm[0]), width: Math.ceil(details.sidesCm[1]), height: Math.ceil(details.sidesCm[2]) } } : {}),
+    ...(details.sidesCm
+      ? {
+          dimension: {
+            length: Math.ceil(details.sidesCm[0]),
+            width: Math.ceil(details.sidesCm[1]),
+            height: Math.ceil(details.sidesCm[2]),
+          },
+        }
+      : {}),
     ...(details.comment ? { comment: details.comment.slice(0, 200) } : {}),
   };
 }
 
 /** The id PUT /1.0/user/backlog made, or the errors it gave (`errors[].error-codes[].description`). */
 export function backlogResult(body: unknown): { id: number } | { problems: string } {
-  const result = body as { 'result-ids'?: unknown; errors?: Array<{ 'error-codes'?: Array<{ code?: unknown; description?: unknown }> }> } | null;
+  const result = body as {
+    'result-ids'?: unknown;
+    errors?: Array<{ 'error-codes'?: Array<{ code?: unknown; description?: unknown }> }>;
+  } | null;
   const ids = Array.isArray(result?.['result-ids']) ? result['result-ids'] : [];
   if (typeof ids[0] === 'number') return { id: ids[0] };
-  const problems = (result?.errors ?? []).flatMap((error) => error?.['error-codes'] ?? []).map((code) => `${String(code?.description ?? code?.code ?? 'error')} (${String(code?.code ?? '')})`);
+  const problems = (result?.errors ?? [])
+    .flatMap((error) => error?.['error-codes'] ?? [])
+    .map((code) => `${String(code?.description ?? code?.code ?? 'error')} (${String(code?.code ?? '')})`);
   return { problems: problems.join('; ').slice(0, 500) || 'Russian Post answered without an order id.' };
 }
 
@@ -192,7 +226,12 @@ export function eventsOfHistory(trackNumber: string, xml: string): TrackingEvent
     if (statusCode === undefined) continue;
     const at = tagText(record, 'OperDate');
     const name = (operAttr ? tagText(operAttr, 'Name') : null) ?? (operType ? tagText(operType, 'Name') : null) ?? '';
-    events.push({ trackNumber, statusCode, at: at && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(), description: name });
+    events.push({
+      trackNumber,
+      statusCode,
+      at: at && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(),
+      description: name,
+    });
   }
   return events.sort((a, b) => a.at.localeCompare(b.at));
 }
@@ -213,7 +252,11 @@ const HOURS = /(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})/;
  * breaks), "вс, выходной" or "вт, открыто:" without hours is closed, "круглосуточно" all day.
  * `open` says whether any day opens at all.
  */
-export function weekOfWorkTime(lines: unknown): { schedule: Array<{ from: string; to: string } | null>; open: boolean; listed: boolean } {
+export function weekOfWorkTime(lines: unknown): {
+  schedule: Array<{ from: string; to: string } | null>;
+  open: boolean;
+  listed: boolean;
+} {
   const schedule: Array<{ from: string; to: string } | null> = Array(7).fill(null);
   let listed = false;
   for (const line of Array.isArray(lines) ? lines : []) {
@@ -261,11 +304,23 @@ export function officeOfPassport(element: unknown): ImportedPoint | null {
   const index = text(address.index);
   const latitude = Number(office?.latitude);
   const longitude = Number(office?.longitude);
-  if (!POST_INDEX.test(index) || !Number.isFinite(latitude) || !Number.isFinite(longitude) || (latitude === 0 && longitude === 0)) return null;
+  if (
+    !POST_INDEX.test(index) ||
+    !Number.isFinite(latitude) ||
+    !Number.isFinite(longitude) ||
+    (latitude === 0 && longitude === 0)
+  )
+    return null;
   const week = weekOfWorkTime(office?.workTime);
   if (week.listed && !week.open) return null;
   const place = text(address.place);
-  const building = [text(address.house) && `д. ${text(address.house)}`, text(address.corpus) && `к. ${text(address.corpus)}`, text(address.building) && `стр. ${text(address.building)}`].filter(Boolean).join(' ');
+  const building = [
+    text(address.house) && `д. ${text(address.house)}`,
+    text(address.corpus) && `к. ${text(address.corpus)}`,
+    text(address.building) && `стр. ${text(address.building)}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const options = office?.ecomOptions ?? {};
   const weightKg = Number(options.weightLimit);
   return {

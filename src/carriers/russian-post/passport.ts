@@ -37,7 +37,8 @@ export function eachPassportElement(zip: Uint8Array, visit: (element: unknown) =
     file.start();
   });
   unzip.register(UnzipInflate);
-  for (let offset = 0; offset < zip.length && !failure; offset += SLICE_BYTES) unzip.push(zip.subarray(offset, offset + SLICE_BYTES), offset + SLICE_BYTES >= zip.length);
+  for (let offset = 0; offset < zip.length && !failure; offset += SLICE_BYTES)
+    unzip.push(zip.subarray(offset, offset + SLICE_BYTES), offset + SLICE_BYTES >= zip.length);
   if (failure) throw failure;
   if (!found) throw new Error('the zip holds no text file');
   return reader.count;
@@ -78,7 +79,12 @@ class ArrayElementReader {
       if (code === QUOTE) {
         this.inString = true;
       } else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
-        if (code === OPEN_OBJECT && this.open.length === 2 && this.open[0] === OPEN_OBJECT && this.open[1] === OPEN_ARRAY) {
+        if (
+          code === OPEN_OBJECT &&
+          this.open.length === 2 &&
+          this.open[0] === OPEN_OBJECT &&
+          this.open[1] === OPEN_ARRAY
+        ) {
           this.parts = [];
           start = i;
         }

@@ -30,19 +30,44 @@ export class RussianPostProxy {
     return { authorization: `AccessToken ${this.credentials.accessToken}`, 'x-user-authorization': `Basic ${basic}` };
   }
 
-  async raw(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, signal: AbortSignal, json?: unknown, accept?: string): Promise<RemoteAnswer> {
-    return exchange(this.companyId, { method, url: `${this.baseUrl.replace(/\/+$/, '')}${path}`, headers: { ...this.headers(), ...(accept ? { accept } : {}) }, json }, signal);
+  async raw(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    signal: AbortSignal,
+    json?: unknown,
+    accept?: string,
+  ): Promise<RemoteAnswer> {
+    return exchange(
+      this.companyId,
+      {
+        method,
+        url: `${this.baseUrl.replace(/\/+$/, '')}${path}`,
+        headers: { ...this.headers(), ...(accept ? { accept } : {}) },
+        json,
+      },
+      signal,
+    );
   }
 
   /** A 4xx answer as a refusal naming its `desc` (or `message`). */
   private refusal(answer: RemoteAnswer, body: unknown): CarrierError {
     const reason = body as { desc?: unknown; message?: unknown } | null;
-    const text = typeof reason?.desc === 'string' ? reason.desc : typeof reason?.message === 'string' ? reason.message : `answered ${answer.status}`;
+    const text =
+      typeof reason?.desc === 'string'
+        ? reason.desc
+        : typeof reason?.message === 'string'
+          ? reason.message
+          : `answered ${answer.status}`;
     return new CarrierError(this.companyId, `Russian Post refused: ${text.slice(0, 500)}`);
   }
 
   /** A call whose 4xx answer is a refusal (its `desc` or `error-codes` named). */
-  async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, signal: AbortSignal, json?: unknown): Promise<unknown> {
+  async call(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    signal: AbortSignal,
+    json?: unknown,
+  ): Promise<unknown> {
     const answer = await this.raw(method, path, signal, json);
     const body = jsonOf(this.companyId, answer);
     if (answer.status >= 400) throw this.refusal(answer, body);
@@ -65,7 +90,16 @@ export class RussianPostProxy {
   }
 
   async soap(envelope: string, signal: AbortSignal): Promise<string> {
-    const answer = await exchange(this.companyId, { method: 'POST', url: this.trackingUrl, headers: { 'content-type': 'application/soap+xml;charset=UTF-8', accept: 'application/soap+xml' }, rawBody: envelope }, signal);
+    const answer = await exchange(
+      this.companyId,
+      {
+        method: 'POST',
+        url: this.trackingUrl,
+        headers: { 'content-type': 'application/soap+xml;charset=UTF-8', accept: 'application/soap+xml' },
+        rawBody: envelope,
+      },
+      signal,
+    );
     return answer.text;
   }
 }

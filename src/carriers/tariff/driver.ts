@@ -1,18 +1,38 @@
 /** The `tariff` driver: prices from a rate card in data/, no network. */
 import { createHash } from 'node:crypto';
 import { covers } from '../points.js';
-import type { CarrierDriver, CarrierQuote, DeliveryType, PickupBooking, PickupProgress, PickupRequest, QuoteRequest, Registration, ShipmentRequest, TrackingEvent, TrackingLinkMaker } from '../types.js';
+import type {
+  CarrierDriver,
+  CarrierQuote,
+  DeliveryType,
+  PickupBooking,
+  PickupProgress,
+  PickupRequest,
+  QuoteRequest,
+  Registration,
+  ShipmentRequest,
+  TrackingEvent,
+  TrackingLinkMaker,
+} from '../types.js';
 import { CarrierError } from '../types.js';
 import { chargeableGrams, daysOf, limitProblem, scaled, weightPriceKopecks, zoneOf } from './pricing.js';
 import type { CompanyFile, RateCard } from './rate-card.js';
 
 /** Quotes of a card for a request (pure): one per delivery type the card offers and the request asks. */
-export function quoteByCard(card: RateCard, company: Pick<CompanyFile, 'coverage'>, request: QuoteRequest): CarrierQuote[] {
+export function quoteByCard(
+  card: RateCard,
+  company: Pick<CompanyFile, 'coverage'>,
+  request: QuoteRequest,
+): CarrierQuote[] {
   // outside its coverage a network may still offer its nearest points (isFar), never a courier
   const covered = covers(company, request.recipient);
   if (limitProblem(request.cargo, card.limits)) return [];
   const zone = zoneOf(request.distanceKm, card.zoneLimitsKm);
-  const base = weightPriceKopecks(card, zone, chargeableGrams(request.cargo, card.volumetricDivisor, request.priceMode));
+  const base = weightPriceKopecks(
+    card,
+    zone,
+    chargeableGrams(request.cargo, card.volumetricDivisor, request.priceMode),
+  );
   const quotes: CarrierQuote[] = [];
   for (const type of request.types) {
     const tariff = card.types[type];
@@ -63,9 +83,16 @@ export class TariffDriver implements CarrierDriver {
       throw new CarrierError(this.company.id, `${this.company.name} does not deliver with type ${order.type}.`);
     }
     const digest = createHash('sha256').update(`${this.company.id}:${order.accountId}:${order.orderId}`).digest();
-    const digits = String(digest.readUInt32BE(0) % 100000).padStart(5, '0') + String(order.orderId % 100000).padStart(5, '0');
+    const digits =
+      String(digest.readUInt32BE(0) % 100000).padStart(5, '0') + String(order.orderId % 100000).padStart(5, '0');
     const trackNumber = `${this.prefix}${digits}${checkDigit(digits)}`;
-    const trackingUrl = this.trackingLink({ companyId: this.company.id, companyCode: this.company.code, trackNumber, accountId: order.accountId, orderId: order.orderId });
+    const trackingUrl = this.trackingLink({
+      companyId: this.company.id,
+      companyCode: this.company.code,
+      trackNumber,
+      accountId: order.accountId,
+      orderId: order.orderId,
+    });
     return { trackNumber, trackingUrl };
   }
 
@@ -87,13 +114,19 @@ export class TariffDriver implements CarrierDriver {
    */
   async schedulePickup(request: PickupRequest, signal: AbortSignal): Promise<PickupBooking> {
     signal.throwIfAborted();
-    if (request.type === 4 && !this.company.pickup?.direct) throw new CarrierError(this.company.id, `${this.company.name} has no courier of its own to collect parcels.`);
-    return { number: `${this.prefix}-P${String(request.pickupId).padStart(8, '0')}`, timeFrom: request.hours.from, timeTo: request.hours.to };
+    if (request.type === 4 && !this.company.pickup?.direct)
+      throw new CarrierError(this.company.id, `${this.company.name} has no courier of its own to collect parcels.`);
+    return {
+      number: `${this.prefix}-P${String(request.pickupId).padStart(8, '0')}`,
+      timeFrom: request.hours.from,
+      timeTo: request.hours.to,
+    };
   }
 
   async cancelPickup(number: string, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    if (!number.startsWith(`${this.prefix}-P`)) throw new CarrierError(this.company.id, `${number} is not a pickup of ${this.company.name}.`);
+    if (!number.startsWith(`${this.prefix}-P`))
+      throw new CarrierError(this.company.id, `${number} is not a pickup of ${this.company.name}.`);
   }
 
   /** Built-in pickups are collected by the pickups area's clock: the company itself only knows they are booked. */
@@ -105,7 +138,14 @@ export class TariffDriver implements CarrierDriver {
   /** The tariff driver knows only that a parcel was registered; the journey is simulated elsewhere. */
   async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
     signal.throwIfAborted();
-    return trackNumbers.filter((number) => this.isOwn(number)).map((trackNumber) => ({ trackNumber, statusCode: 13, at: new Date().toISOString(), description: 'Registered with the delivery company' }));
+    return trackNumbers
+      .filter((number) => this.isOwn(number))
+      .map((trackNumber) => ({
+        trackNumber,
+        statusCode: 13,
+        at: new Date().toISOString(),
+        description: 'Registered with the delivery company',
+      }));
   }
 
   private get prefix(): string {
@@ -118,6 +158,7 @@ export class TariffDriver implements CarrierDriver {
   }
 
   private requireOwn(trackNumber: string): void {
-    if (!this.isOwn(trackNumber)) throw new CarrierError(this.company.id, `${trackNumber} is not a track number of ${this.company.name}.`);
+    if (!this.isOwn(trackNumber))
+      throw new CarrierError(this.company.id, `${trackNumber} is not a track number of ${this.company.name}.`);
   }
 }

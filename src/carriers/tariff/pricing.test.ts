@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { readDataFile } from '../../platform/reference-data.js';
 import type { Cargo } from '../types.js';
-import { chargeableGrams, commissionKopecks, daysOf, limitProblem, volumetricGrams, weightPriceKopecks, zoneOf } from './pricing.js';
+import {
+  chargeableGrams,
+  commissionKopecks,
+  daysOf,
+  limitProblem,
+  volumetricGrams,
+  weightPriceKopecks,
+  zoneOf,
+} from './pricing.js';
 import { quoteByCard } from './driver.js';
 import { toRateCard, type CompaniesFile } from './rate-card.js';
 import { distanceKm } from '../geo.js';
@@ -43,7 +51,13 @@ describe('tariff pricing (pure)', () => {
   });
 
   it('prices by weight breaks, then per started kg over the last break', () => {
-    const rates = { breaks: [{ upToGrams: 1000, pricesKopecks: [10000, 20000] }, { upToGrams: 5000, pricesKopecks: [15000, 30000] }], perKgOverKopecks: [1000, 2000] };
+    const rates = {
+      breaks: [
+        { upToGrams: 1000, pricesKopecks: [10000, 20000] },
+        { upToGrams: 5000, pricesKopecks: [15000, 30000] },
+      ],
+      perKgOverKopecks: [1000, 2000],
+    };
     expect(weightPriceKopecks(rates, 0, 1)).toBe(10000);
     expect(weightPriceKopecks(rates, 0, 1000)).toBe(10000);
     expect(weightPriceKopecks(rates, 0, 1001)).toBe(15000);
@@ -70,20 +84,46 @@ describe('tariff pricing (pure)', () => {
   });
 
   it('adds transit days of the type to the zone days', () => {
-    expect(daysOf({ days: [[1, 2], [3, 5]] }, 1, 1)).toEqual({ min: 4, max: 6 });
+    expect(
+      daysOf(
+        {
+          days: [
+            [1, 2],
+            [3, 5],
+          ],
+        },
+        1,
+        1,
+      ),
+    ).toEqual({ min: 4, max: 6 });
     expect(daysOf({ days: [[1, 2]] }, 4)).toEqual({ min: 1, max: 2 });
   });
 
   it('quotes a card: types, type factor, coverage, limits', () => {
     const punktir = file.companies.find((company) => company.id === 1)!;
-    const place = (population: number, regionCode = '48') => ({ latitude: 55.75, longitude: 37.62, regionCode, localityId: 1, population });
-    const request = { types: [1, 2, 3] as Array<1 | 2 | 3>, sender: place(1e7), recipient: place(1e6), distanceKm: 10, cargo: cargo(800), priceMode: 1 as const };
+    const place = (population: number, regionCode = '48') => ({
+      latitude: 55.75,
+      longitude: 37.62,
+      regionCode,
+      localityId: 1,
+      population,
+    });
+    const request = {
+      types: [1, 2, 3] as Array<1 | 2 | 3>,
+      sender: place(1e7),
+      recipient: place(1e6),
+      distanceKm: 10,
+      cargo: cargo(800),
+      priceMode: 1 as const,
+    };
     const quotes = quoteByCard(card(1), punktir, request);
     expect(quotes.map((quote) => quote.type)).toEqual([1, 2]);
     expect(quotes[0].priceDeliveryKopecks).toBe(14900);
     expect(quotes[1].priceDeliveryKopecks).toBe(Math.round(14900 * 1.45));
     expect(quotes[1].days).toEqual({ min: 2, max: 3 });
-    expect(quoteByCard(card(1), punktir, { ...request, recipient: place(5000) }).map((quote) => quote.type)).toEqual([1]);
+    expect(quoteByCard(card(1), punktir, { ...request, recipient: place(5000) }).map((quote) => quote.type)).toEqual([
+      1,
+    ]);
     expect(quoteByCard(card(1), punktir, { ...request, cargo: cargo(31000) })).toEqual([]);
     const regional = file.companies.find((company) => company.id === 8)!;
     expect(quoteByCard(card(8), regional, { ...request, types: [2] })).toEqual([]);

@@ -30,13 +30,18 @@ export function limitProblem(cargo: Cargo, limits: RateCard['limits']): string |
   for (const place of cargo.places) {
     if (!place.sidesCm) continue;
     if (place.sidesCm[0] > limits.maxSideCm) return `has a side over ${limits.maxSideCm} cm`;
-    if (place.sidesCm[0] + place.sidesCm[1] + place.sidesCm[2] > limits.maxSumOfSidesCm) return `has sides summing over ${limits.maxSumOfSidesCm} cm`;
+    if (place.sidesCm[0] + place.sidesCm[1] + place.sidesCm[2] > limits.maxSumOfSidesCm)
+      return `has sides summing over ${limits.maxSumOfSidesCm} cm`;
   }
   return null;
 }
 
 /** Price of a chargeable weight in a zone: the first weight break that holds it, then per started kg over the last break. */
-export function weightPriceKopecks(card: Pick<RateCard, 'breaks' | 'perKgOverKopecks'>, zone: number, grams: number): number {
+export function weightPriceKopecks(
+  card: Pick<RateCard, 'breaks' | 'perKgOverKopecks'>,
+  zone: number,
+  grams: number,
+): number {
   const column = (prices: number[]) => prices[Math.min(zone, prices.length - 1)];
   for (const line of card.breaks) if (grams <= line.upToGrams) return column(line.pricesKopecks);
   const last = card.breaks[card.breaks.length - 1];

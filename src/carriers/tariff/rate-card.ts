@@ -62,7 +62,14 @@ export interface CompanyFile {
    * (`direct`, for `pricePickup` roubles, free from `countFree` orders; 0: never free), and
    * whether its courier takes a comment.
    */
-  pickup?: { dropOff: boolean; direct: boolean; pricePickup: number; pickupPointRequired: boolean; countFree?: number; commentAvailable?: boolean };
+  pickup?: {
+    dropOff: boolean;
+    direct: boolean;
+    pricePickup: number;
+    pickupPointRequired: boolean;
+    countFree?: number;
+    commentAvailable?: boolean;
+  };
 }
 
 export interface CompaniesFile {
@@ -88,14 +95,20 @@ export interface RateCard {
 }
 
 export function toRateCard(company: CompanyFile, zoneLimitsKm: number[]): RateCard {
-  if (!company.breaks?.length || !company.days?.length || !company.limits) throw new Error(`Company ${company.id} has no rate card`);
+  if (!company.breaks?.length || !company.days?.length || !company.limits)
+    throw new Error(`Company ${company.id} has no rate card`);
   const types: RateCard['types'] = {};
   for (const type of company.deliveryTypes) {
     const entry = company.types?.[String(type)];
-    types[type] = { tariffName: entry?.tariffName ?? company.name, priceFactor: entry?.priceFactor ?? 1, extraDays: entry?.extraDays ?? 0 };
+    types[type] = {
+      tariffName: entry?.tariffName ?? company.name,
+      priceFactor: entry?.priceFactor ?? 1,
+      extraDays: entry?.extraDays ?? 0,
+    };
   }
   const pointPriceFactors: RateCard['pointPriceFactors'] = {};
-  for (const [pointType, factor] of Object.entries(company.pointPriceFactors ?? {})) if (factor !== undefined) pointPriceFactors[Number(pointType)] = factor;
+  for (const [pointType, factor] of Object.entries(company.pointPriceFactors ?? {}))
+    if (factor !== undefined) pointPriceFactors[Number(pointType)] = factor;
   return {
     companyId: company.id,
     zoneLimitsKm,
@@ -106,13 +119,20 @@ export function toRateCard(company: CompanyFile, zoneLimitsKm: number[]): RateCa
       maxSideCm: company.limits.maxSideCm,
       maxSumOfSidesCm: company.limits.maxSumOfSidesCm,
     },
-    breaks: company.breaks.map((line) => ({ upToGrams: Math.round(line.upToKg * 1000), pricesKopecks: line.prices.map(toKopecks) })),
+    breaks: company.breaks.map((line) => ({
+      upToGrams: Math.round(line.upToKg * 1000),
+      pricesKopecks: line.prices.map(toKopecks),
+    })),
     perKgOverKopecks: (company.perKgOver ?? []).map(toKopecks),
     days: company.days,
     types,
     pointPriceFactors,
     insurance: { percent: company.insurance?.percent ?? 0, minimumKopecks: toKopecks(company.insurance?.minimum ?? 0) },
-    cod: { cashPercent: company.cod?.cashPercent ?? 0, cardPercent: company.cod?.cardPercent ?? 0, minimumKopecks: toKopecks(company.cod?.minimum ?? 0) },
+    cod: {
+      cashPercent: company.cod?.cashPercent ?? 0,
+      cardPercent: company.cod?.cardPercent ?? 0,
+      minimumKopecks: toKopecks(company.cod?.minimum ?? 0),
+    },
     acquiring: { percent: company.acquiring?.percent ?? 0, minimumKopecks: toKopecks(company.acquiring?.minimum ?? 0) },
     services: (company.services ?? []).map((service) => ({ id: service.id, priceKopecks: toKopecks(service.price) })),
   };

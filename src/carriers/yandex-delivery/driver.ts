@@ -4,7 +4,17 @@
  * station (the shop's warehouse or drop-off point registered with Yandex).
  */
 import { DIRECTORY_TIMEOUT_MS, type RemoteCompany } from '../remote-call.js';
-import type { CarrierQuote, ContractDriver, ImportedPoint, PickupBooking, PickupProgress, QuoteRequest, Registration, ShipmentRequest, TrackingEvent } from '../types.js';
+import type {
+  CarrierQuote,
+  ContractDriver,
+  ImportedPoint,
+  PickupBooking,
+  PickupProgress,
+  QuoteRequest,
+  Registration,
+  ShipmentRequest,
+  TrackingEvent,
+} from '../types.js';
 import { CarrierError } from '../types.js';
 import * as mapper from './mapper.js';
 import { YandexDeliveryProxy } from './proxy.js';
@@ -29,7 +39,9 @@ export class YandexDeliveryDriver implements ContractDriver {
 
   /** location/detect answers only to a valid token (the station id is checked by the first quote). */
   async checkCredentials(signal: AbortSignal): Promise<void> {
-    await this.remote.run('auth', 'once', signal, (attempt) => this.proxy.call('POST', '/location/detect', attempt, { location: 'Москва' }));
+    await this.remote.run('auth', 'once', signal, (attempt) =>
+      this.proxy.call('POST', '/location/detect', attempt, { location: 'Москва' }),
+    );
   }
 
   /** pricing-calculator once per type asked (courier: `time_interval`; pickup point: `self_pickup` to the calculator's point). */
@@ -39,7 +51,12 @@ export class YandexDeliveryDriver implements ContractDriver {
       asked.map(async (type) => {
         const body = mapper.pricingRequest(request, type, this.credentials.stationId);
         if (!body) return [];
-        return mapper.quoteOfPricing(await this.remote.run('quote', 'safe', signal, (attempt) => this.proxy.call('POST', '/pricing-calculator', attempt, body)), type);
+        return mapper.quoteOfPricing(
+          await this.remote.run('quote', 'safe', signal, (attempt) =>
+            this.proxy.call('POST', '/pricing-calculator', attempt, body),
+          ),
+          type,
+        );
       }),
     );
     const quotes = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
@@ -50,7 +67,11 @@ export class YandexDeliveryDriver implements ContractDriver {
 
   /** request/info by `request_id` or by our order number (`request_code`); null when Yandex holds none. */
   private async info(query: string, signal: AbortSignal): Promise<mapper.YandexRequestInfo | null> {
-    return mapper.requestInfo(await this.remote.run('lookup', 'safe', signal, (attempt) => this.proxy.find('GET', `/request/info?${query}`, attempt)));
+    return mapper.requestInfo(
+      await this.remote.run('lookup', 'safe', signal, (attempt) =>
+        this.proxy.find('GET', `/request/info?${query}`, attempt),
+      ),
+    );
   }
 
   /**
@@ -62,14 +83,19 @@ export class YandexDeliveryDriver implements ContractDriver {
    */
   async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
     const number = order.details?.number;
-    if (!number) throw new CarrierError(this.remote.companyId, 'Yandex Delivery needs the recipient and the address of the order.');
+    if (!number)
+      throw new CarrierError(
+        this.remote.companyId,
+        'Yandex Delivery needs the recipient and the address of the order.',
+      );
     const byNumber = `request_code=${encodeURIComponent(number)}`;
     let info = await this.info(byNumber, signal);
     if (!info) {
       try {
         info = await this.create(order, signal);
       } catch (error) {
-        if (!(error instanceof CarrierError) || error.transient || !mapper.isDuplicateNumber(error.message)) throw error;
+        if (!(error instanceof CarrierError) || error.transient || !mapper.isDuplicateNumber(error.message))
+          throw error;
         info = await this.info(byNumber, signal);
         if (!info) throw error;
       }
@@ -79,16 +105,33 @@ export class YandexDeliveryDriver implements ContractDriver {
 
   private async create(order: ShipmentRequest, signal: AbortSignal): Promise<mapper.YandexRequestInfo> {
     const body = mapper.offersRequest(order, this.credentials.stationId);
-    const offerId = mapper.bestOffer(await this.remote.run('offers', 'safe', signal, (attempt) => this.proxy.call('POST', '/offers/create', attempt, body)));
+    const offerId = mapper.bestOffer(
+      await this.remote.run('offers', 'safe', signal, (attempt) =>
+        this.proxy.call('POST', '/offers/create', attempt, body),
+      ),
+    );
     if (!offerId) throw new CarrierError(this.remote.companyId, 'Yandex Delivery offered no delivery for this order.');
-    const requestId = mapper.confirmedRequestId(await this.remote.run('register', 'once', signal, (attempt) => this.proxy.call('POST', '/offers/confirm', attempt, { offer_id: offerId })));
+    const requestId = mapper.confirmedRequestId(
+      await this.remote.run('register', 'once', signal, (attempt) =>
+        this.proxy.call('POST', '/offers/confirm', attempt, { offer_id: offerId }),
+      ),
+    );
     // asked again later (the job's retry), the lookup by number finds the order
-    if (!requestId) throw new CarrierError(this.remote.companyId, 'Yandex Delivery confirmed the offer without the order id.', true);
-    return (await this.info(`request_id=${encodeURIComponent(requestId)}`, signal)) ?? { requestId, sharingUrl: null, status: null };
+    if (!requestId)
+      throw new CarrierError(this.remote.companyId, 'Yandex Delivery confirmed the offer without the order id.', true);
+    return (
+      (await this.info(`request_id=${encodeURIComponent(requestId)}`, signal)) ?? {
+        requestId,
+        sharingUrl: null,
+        status: null,
+      }
+    );
   }
 
   async cancel(trackNumber: string, signal: AbortSignal): Promise<void> {
-    const answer = await this.remote.run('cancel', 'once', signal, (attempt) => this.proxy.find('POST', '/request/cancel', attempt, { request_id: trackNumber }));
+    const answer = await this.remote.run('cancel', 'once', signal, (attempt) =>
+      this.proxy.find('POST', '/request/cancel', attempt, { request_id: trackNumber }),
+    );
     if (answer === null) return; // nothing to cancel
     const refusal = mapper.cancelRefusal(answer);
     if (refusal) throw new CarrierError(this.remote.companyId, `Yandex Delivery refused: ${refusal}`);
@@ -97,7 +140,9 @@ export class YandexDeliveryDriver implements ContractDriver {
   async track(trackNumbers: string[], signal: AbortSignal): Promise<TrackingEvent[]> {
     const events: TrackingEvent[] = [];
     for (const trackNumber of trackNumbers) {
-      const body = await this.remote.run('track', 'safe', signal, (attempt) => this.proxy.find('GET', `/request/history?request_id=${encodeURIComponent(trackNumber)}`, attempt));
+      const body = await this.remote.run('track', 'safe', signal, (attempt) =>
+        this.proxy.find('GET', `/request/history?request_id=${encodeURIComponent(trackNumber)}`, attempt),
+      );
       events.push(...mapper.eventsOfHistory(trackNumber, body)); // unknown to Yandex: nothing to report
     }
     return events;
@@ -108,7 +153,10 @@ export class YandexDeliveryDriver implements ContractDriver {
   }
 
   async schedulePickup(): Promise<PickupBooking> {
-    throw new CarrierError(this.remote.companyId, 'Yandex Delivery parcels are handed in at the platform station of the contract; its intakes (отгрузки) are arranged in the Yandex Delivery cabinet.');
+    throw new CarrierError(
+      this.remote.companyId,
+      'Yandex Delivery parcels are handed in at the platform station of the contract; its intakes (отгрузки) are arranged in the Yandex Delivery cabinet.',
+    );
   }
 
   async cancelPickup(): Promise<void> {
@@ -121,13 +169,28 @@ export class YandexDeliveryDriver implements ContractDriver {
 
   /** Yandex requires its own label on the parcel: request/generate-labels answers the PDF. */
   async label(trackNumber: string, signal: AbortSignal): Promise<Buffer> {
-    const answer = await this.remote.run('label', 'safe', signal, (attempt) => this.proxy.file('/request/generate-labels', attempt, { request_ids: [trackNumber], generate_type: 'one', language: 'ru' }));
-    if (!answer.bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new CarrierError(this.remote.companyId, 'Yandex Delivery answered a label that is not a PDF.', true);
+    const answer = await this.remote.run('label', 'safe', signal, (attempt) =>
+      this.proxy.file('/request/generate-labels', attempt, {
+        request_ids: [trackNumber],
+        generate_type: 'one',
+        language: 'ru',
+      }),
+    );
+    if (!answer.bytes.subarray(0, 5).equals(Buffer.from('%PDF-')))
+      throw new CarrierError(this.remote.companyId, 'Yandex Delivery answered a label that is not a PDF.', true);
     return answer.bytes;
   }
 
   /** pickup-points/list with an empty filter: every point, locker and drop-off warehouse (the mapper keeps points and lockers). */
   async points(signal: AbortSignal): Promise<ImportedPoint[]> {
-    return mapper.pointsOf(await this.remote.run('points', 'safe', signal, (attempt) => this.proxy.call('POST', '/pickup-points/list', attempt, {}), DIRECTORY_TIMEOUT_MS));
+    return mapper.pointsOf(
+      await this.remote.run(
+        'points',
+        'safe',
+        signal,
+        (attempt) => this.proxy.call('POST', '/pickup-points/list', attempt, {}),
+        DIRECTORY_TIMEOUT_MS,
+      ),
+    );
   }
 }

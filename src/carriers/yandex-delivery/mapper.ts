@@ -10,7 +10,15 @@
  * server A1-x-Tech/mcp-yandex-dostavka (which calls are side-effect free). Money is kopecks
  * in requests and "225.7 RUB" strings in answers; weights grams, sides cm.
  */
-import { DEFAULT_SIDES_CM, type CarrierQuote, type DeliveryType, type ImportedPoint, type QuoteRequest, type ShipmentRequest, type TrackingEvent } from '../types.js';
+import {
+  DEFAULT_SIDES_CM,
+  type CarrierQuote,
+  type DeliveryType,
+  type ImportedPoint,
+  type QuoteRequest,
+  type ShipmentRequest,
+  type TrackingEvent,
+} from '../types.js';
 
 /** Our delivery type -> Yandex's tariff / last-mile policy. */
 const POLICY: Record<1 | 2, 'self_pickup' | 'time_interval'> = { 1: 'self_pickup', 2: 'time_interval' };
@@ -19,22 +27,41 @@ const TARIFF_NAMES: Record<1 | 2, string> = { 1: 'Яндекс Доставка 
 /** Yandex's refusal `{code, message}` as one sentence, or null when the body is not one. */
 export function problemOf(body: unknown): string | null {
   const problem = body as { code?: unknown; message?: unknown } | null;
-  if (!problem || typeof problem !== 'object' || (typeof problem.code !== 'string' && typeof problem.message !== 'string')) return null;
-  const message = typeof problem.message === 'string' && problem.message !== '' ? problem.message : String(problem.code);
+  if (
+    !problem ||
+    typeof problem !== 'object' ||
+    (typeof problem.code !== 'string' && typeof problem.message !== 'string')
+  )
+    return null;
+  const message =
+    typeof problem.message === 'string' && problem.message !== '' ? problem.message : String(problem.code);
   return (typeof problem.code === 'string' ? `${message} (${problem.code})` : message).slice(0, 500);
 }
 
 /** "225.7 RUB" (or a bare number) as kopecks; null when it is not a price. */
 export function kopecksOf(price: unknown): number | null {
-  const amount = typeof price === 'number' ? price : typeof price === 'string' ? Number(price.trim().split(/\s+/)[0]?.replace(',', '.')) : NaN;
+  const amount =
+    typeof price === 'number'
+      ? price
+      : typeof price === 'string'
+        ? Number(price.trim().split(/\s+/)[0]?.replace(',', '.'))
+        : NaN;
   return Number.isFinite(amount) && amount >= 0 ? Math.round(amount * 100) : null;
 }
 
 /** A place's `physical_dims`: grams, and dx length, dy height, dz width (the documentation's order) in cm. */
 /** `physical_dims`: grams and cm, always with sides (the default cube when unknown), for the quote and the order alike. */
-function dimsOf(weightGrams: number, known: [number, number, number] | null): { weight_gross: number; dx: number; dy: number; dz: number } {
+function dimsOf(
+  weightGrams: number,
+  known: [number, number, number] | null,
+): { weight_gross: number; dx: number; dy: number; dz: number } {
   const sides = known ?? DEFAULT_SIDES_CM;
-  return { weight_gross: Math.max(1, Math.round(weightGrams)), dx: Math.ceil(sides[0]), dy: Math.ceil(sides[2]), dz: Math.ceil(sides[1]) };
+  return {
+    weight_gross: Math.max(1, Math.round(weightGrams)),
+    dx: Math.ceil(sides[0]),
+    dy: Math.ceil(sides[2]),
+    dz: Math.ceil(sides[1]),
+  };
 }
 
 function placesOf(cargo: QuoteRequest['cargo']): Array<{ physical_dims: ReturnType<typeof dimsOf> }> {
@@ -83,7 +110,13 @@ export function quoteOfPricing(body: unknown, type: 1 | 2): CarrierQuote[] {
       tariffName: TARIFF_NAMES[type],
       priceDeliveryKopecks: price,
       days: { min: days, max: days },
-      services: type === 1 ? [{ id: 4, priceKopecks: 0 }, { id: 7, priceKopecks: 0 }] : [{ id: 4, priceKopecks: 0 }],
+      services:
+        type === 1
+          ? [
+              { id: 4, priceKopecks: 0 },
+              { id: 7, priceKopecks: 0 },
+            ]
+          : [{ id: 4, priceKopecks: 0 }],
       commissions: {
         declared: { percent: 0, minimumKopecks: 0 },
         codCash: { percent: COMMISSION_ON_PAYMENT, minimumKopecks: 0 },
@@ -109,12 +142,33 @@ export function quoteOfPricing(body: unknown, type: 1 | 2): CarrierQuote[] {
 function itemsOf(order: ShipmentRequest, barcode: string): object[] {
   const details = order.details;
   const withCod = order.codKopecks > 0;
-  const goods = details?.goods?.length ? details.goods : [{ name: `Заказ ${details?.number ?? order.orderId}`, article: String(order.orderId), count: 1, codKopecks: order.codKopecks, declaredKopecks: order.declaredKopecks, weightGrams: null, vat: null }];
+  const goods = details?.goods?.length
+    ? details.goods
+    : [
+        {
+          name: `Заказ ${details?.number ?? order.orderId}`,
+          article: String(order.orderId),
+          count: 1,
+          codKopecks: order.codKopecks,
+          declaredKopecks: order.declaredKopecks,
+          weightGrams: null,
+          vat: null,
+        },
+      ];
   const seen = new Set<string>();
   return goods.map((line, index) => {
     const article = seen.has(line.article) ? `${line.article}-${index + 1}` : line.article;
     seen.add(article);
-    return { count: line.count, name: line.name, article, billing_details: { unit_price: withCod ? line.codKopecks : line.declaredKopecks, assessed_unit_price: line.declaredKopecks }, place_barcode: barcode };
+    return {
+      count: line.count,
+      name: line.name,
+      article,
+      billing_details: {
+        unit_price: withCod ? line.codKopecks : line.declaredKopecks,
+        assessed_unit_price: line.declaredKopecks,
+      },
+      place_barcode: barcode,
+    };
   });
 }
 
@@ -129,7 +183,10 @@ export function offersRequest(order: ShipmentRequest, stationId: string): object
   const street = [address.street, address.house].filter(Boolean).join(', ');
   const fullAddress = [address.city, street].filter(Boolean).join(', ');
   return {
-    info: { operator_request_id: details.number, ...(details.comment ? { comment: details.comment.slice(0, 300) } : {}) },
+    info: {
+      operator_request_id: details.number,
+      ...(details.comment ? { comment: details.comment.slice(0, 300) } : {}),
+    },
     source: { platform_station: { platform_id: stationId } },
     destination:
       order.type === 1 && details.pointCode
@@ -149,9 +206,17 @@ export function offersRequest(order: ShipmentRequest, stationId: string): object
             },
           },
     items: itemsOf(order, barcode),
-    places: [{ physical_dims: dimsOf(order.cargo.weightGrams, details.sidesCm ?? order.cargo.places[0]?.sidesCm ?? null), barcode }],
+    places: [
+      {
+        physical_dims: dimsOf(order.cargo.weightGrams, details.sidesCm ?? order.cargo.places[0]?.sidesCm ?? null),
+        barcode,
+      },
+    ],
     // the delivery charge the recipient pays, apart from the goods (kopecks)
-    billing_info: { payment_method: withCod ? 'card_on_receipt' : 'already_paid', delivery_cost: withCod ? (details.deliveryCodKopecks ?? 0) : 0 },
+    billing_info: {
+      payment_method: withCod ? 'card_on_receipt' : 'already_paid',
+      delivery_cost: withCod ? (details.deliveryCodKopecks ?? 0) : 0,
+    },
     recipient_info: {
       first_name: firstName ?? details.recipient.fullName,
       ...(lastName && firstName ? { last_name: lastName } : {}),
@@ -168,7 +233,10 @@ export function bestOffer(body: unknown): string | null {
   const offers = (body as { offers?: unknown } | null)?.offers;
   if (!Array.isArray(offers)) return null;
   let best: { id: string; price: number; by: string } | null = null;
-  for (const offer of offers as Array<{ offer_id?: unknown; offer_details?: { pricing_total?: unknown; delivery_interval?: { min?: unknown } } } | null>) {
+  for (const offer of offers as Array<{
+    offer_id?: unknown;
+    offer_details?: { pricing_total?: unknown; delivery_interval?: { min?: unknown } };
+  } | null>) {
     if (typeof offer?.offer_id !== 'string' || offer.offer_id === '') continue;
     const price = kopecksOf(offer.offer_details?.pricing_total) ?? Number.MAX_SAFE_INTEGER;
     const by = String(offer.offer_details?.delivery_interval?.min ?? '');
@@ -276,11 +344,22 @@ export function eventsOfHistory(trackNumber: string, body: unknown): TrackingEve
   const history = (body as { state_history?: unknown } | null)?.state_history;
   if (!Array.isArray(history)) return [];
   const events: TrackingEvent[] = [];
-  for (const state of history as Array<{ status?: unknown; description?: unknown; timestamp?: unknown; timestamp_utc?: unknown; reason?: unknown } | null>) {
+  for (const state of history as Array<{
+    status?: unknown;
+    description?: unknown;
+    timestamp?: unknown;
+    timestamp_utc?: unknown;
+    reason?: unknown;
+  } | null>) {
     if (typeof state?.status !== 'string') continue;
     const statusCode = statusCodeOf(state.status, state.reason);
     if (statusCode === null) continue;
-    events.push({ trackNumber, statusCode, at: momentOf(state.timestamp_utc, state.timestamp), description: typeof state.description === 'string' && state.description !== '' ? state.description : state.status });
+    events.push({
+      trackNumber,
+      statusCode,
+      at: momentOf(state.timestamp_utc, state.timestamp),
+      description: typeof state.description === 'string' && state.description !== '' ? state.description : state.status,
+    });
   }
   return events.sort((a, b) => a.at.localeCompare(b.at));
 }
@@ -289,10 +368,20 @@ export function eventsOfHistory(trackNumber: string, body: unknown): TrackingEve
 export function cancelRefusal(body: unknown): string | null {
   const answer = body as { status?: unknown; reason?: unknown; description?: unknown } | null;
   if (answer?.status !== 'ERROR') return null;
-  return [answer.description, answer.reason].filter((part) => typeof part === 'string' && part !== '').join(' ') || 'Yandex Delivery did not cancel the order.';
+  return (
+    [answer.description, answer.reason].filter((part) => typeof part === 'string' && part !== '').join(' ') ||
+    'Yandex Delivery did not cancel the order.'
+  );
 }
 
-const COUNTRY_CODES: Readonly<Record<string, string>> = { Россия: 'RU', Беларусь: 'BY', Казахстан: 'KZ', Армения: 'AM', Кыргызстан: 'KG', Узбекистан: 'UZ' };
+const COUNTRY_CODES: Readonly<Record<string, string>> = {
+  Россия: 'RU',
+  Беларусь: 'BY',
+  Казахстан: 'KZ',
+  Армения: 'AM',
+  Кыргызстан: 'KG',
+  Узбекистан: 'UZ',
+};
 
 function clock(time: unknown, fallback: string): string {
   const value = time as { hours?: unknown; minutes?: unknown } | null;
@@ -304,7 +393,9 @@ function clock(time: unknown, fallback: string): string {
 export function scheduleOf(schedule: unknown): ImportedPoint['schedule'] {
   const week: ImportedPoint['schedule'] = Array.from({ length: 7 }, () => null);
   const restrictions = (schedule as { restrictions?: unknown } | null)?.restrictions;
-  for (const rule of Array.isArray(restrictions) ? (restrictions as Array<{ days?: unknown; time_from?: unknown; time_to?: unknown } | null>) : []) {
+  for (const rule of Array.isArray(restrictions)
+    ? (restrictions as Array<{ days?: unknown; time_from?: unknown; time_to?: unknown } | null>)
+    : []) {
     if (!Array.isArray(rule?.days)) continue;
     const hours = { from: clock(rule.time_from, '00:00'), to: clock(rule.time_to, '24:00') };
     for (const day of rule.days) if (typeof day === 'number' && day >= 1 && day <= 7) week[day - 1] = hours;
@@ -324,14 +415,32 @@ export function pointsOf(body: unknown, now = new Date()): ImportedPoint[] {
   const points: ImportedPoint[] = [];
   for (const item of list as Array<Record<string, unknown> | null>) {
     const position = item?.position as { latitude?: unknown; longitude?: unknown } | undefined;
-    const address = (item?.address ?? {}) as { country?: unknown; locality?: unknown; postal_code?: unknown; full_address?: unknown; street?: unknown; house?: unknown; comment?: unknown };
+    const address = (item?.address ?? {}) as {
+      country?: unknown;
+      locality?: unknown;
+      postal_code?: unknown;
+      full_address?: unknown;
+      street?: unknown;
+      house?: unknown;
+      comment?: unknown;
+    };
     if (!item || typeof item.id !== 'string' || (item.type !== 'pickup_point' && item.type !== 'terminal')) continue;
-    if (typeof position?.latitude !== 'number' || typeof position.longitude !== 'number' || typeof address.locality !== 'string') continue;
+    if (
+      typeof position?.latitude !== 'number' ||
+      typeof position.longitude !== 'number' ||
+      typeof address.locality !== 'string'
+    )
+      continue;
     const deactivation = typeof item.deactivation_date === 'string' ? Date.parse(item.deactivation_date) : NaN;
     if (!Number.isNaN(deactivation) && deactivation <= now.getTime()) continue;
     const methods = Array.isArray(item.payment_methods) ? item.payment_methods : [];
     const services = (item.pickup_services ?? {}) as { is_fitting_allowed?: unknown };
-    const instruction = typeof item.instruction === 'string' && item.instruction !== '' ? item.instruction : typeof address.comment === 'string' && address.comment !== '' ? address.comment : null;
+    const instruction =
+      typeof item.instruction === 'string' && item.instruction !== ''
+        ? item.instruction
+        : typeof address.comment === 'string' && address.comment !== ''
+          ? address.comment
+          : null;
     points.push({
       code: item.id,
       type: item.type === 'terminal' ? 2 : 1,
@@ -339,7 +448,10 @@ export function pointsOf(body: unknown, now = new Date()): ImportedPoint[] {
       countryCode: typeof address.country === 'string' ? (COUNTRY_CODES[address.country] ?? address.country) : 'RU',
       city: address.locality,
       postalCode: typeof address.postal_code === 'string' && address.postal_code !== '' ? address.postal_code : null,
-      address: typeof address.full_address === 'string' ? address.full_address : [address.street, address.house].filter((part) => typeof part === 'string').join(', '),
+      address:
+        typeof address.full_address === 'string'
+          ? address.full_address
+          : [address.street, address.house].filter((part) => typeof part === 'string').join(', '),
       latitude: position.latitude,
       longitude: position.longitude,
       schedule: scheduleOf(item.schedule),

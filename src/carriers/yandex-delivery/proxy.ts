@@ -56,15 +56,28 @@ export class YandexDeliveryProxy {
 
   /** A 4xx answer as a refusal naming Yandex's `message` and `code`. */
   private refusal(answer: RemoteAnswer): CarrierError {
-    return new CarrierError(this.companyId, `Yandex Delivery refused: ${problemOf(this.bodyOf(answer)) ?? `HTTP ${answer.status}`}`);
+    return new CarrierError(
+      this.companyId,
+      `Yandex Delivery refused: ${problemOf(this.bodyOf(answer)) ?? `HTTP ${answer.status}`}`,
+    );
   }
 
   /**
    * The answer as it came (a PDF, or a status the mapper reads). `passStatuses`: 401/403
    * statuses handed back instead of thrown as refused credentials.
    */
-  private raw(method: 'GET' | 'POST', path: string, signal: AbortSignal, json?: unknown, passStatuses?: readonly number[]): Promise<RemoteAnswer> {
+  private raw(
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal,
+    json?: unknown,
+    passStatuses?: readonly number[],
+  ): Promise<RemoteAnswer> {
     const url = `${this.baseUrl.replace(/\/+$/, '')}${API_ROOT}${path}`;
-    return exchange(this.companyId, { method, url, headers: { authorization: `Bearer ${this.token}`, 'accept-language': 'ru' }, json, passStatuses }, signal);
+    return exchange(
+      this.companyId,
+      { method, url, headers: { authorization: `Bearer ${this.token}`, 'accept-language': 'ru' }, json, passStatuses },
+      signal,
+    );
   }
 }

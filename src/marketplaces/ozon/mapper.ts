@@ -11,7 +11,15 @@
  * models of the public SDKs bevice/owozon (docs/posting/fbs_list.md) and a-ulianov/OzonAPI
  * (PostingFBSListRequest: "since and to are required, the period at most one year").
  */
-import { instantOrNull, kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
+import {
+  instantOrNull,
+  kopecksOf,
+  textOrNull,
+  type FetchedOrder,
+  type MarketplaceOrderStatus,
+  type OrderPage,
+  type StatusUpdate,
+} from '../types.js';
 
 export interface OzonCursor {
   since: string;
@@ -63,7 +71,9 @@ interface OzonPosting {
   tpl_integration_type?: unknown;
   delivery_method?: { warehouse_id?: unknown; warehouse?: unknown } | null;
   products?: Array<{ price?: unknown; offer_id?: unknown; name?: unknown; sku?: unknown; quantity?: unknown }> | null;
-  customer?: { address?: { city?: unknown; region?: unknown; address_tail?: unknown; country?: unknown } | null } | null;
+  customer?: {
+    address?: { city?: unknown; region?: unknown; address_tail?: unknown; country?: unknown } | null;
+  } | null;
 }
 
 export function mapPosting(posting: OzonPosting): FetchedOrder | null {
@@ -96,9 +106,18 @@ export function mapPosting(posting: OzonPosting): FetchedOrder | null {
         ].filter((entry): entry is [string, string] => entry[1] !== null),
       ),
     })),
-    shippingWarehouse: Number.isSafeInteger(warehouseId) && warehouseId > 0 ? { id: warehouseId, name: textOrNull(posting.delivery_method?.warehouse) ?? '' } : null,
+    shippingWarehouse:
+      Number.isSafeInteger(warehouseId) && warehouseId > 0
+        ? { id: warehouseId, name: textOrNull(posting.delivery_method?.warehouse) ?? '' }
+        : null,
     deliveryAddress: city
-      ? { city: { countryCode: 'RU', name: city, fias: null, type: null, region: textOrNull(address?.region) }, street: textOrNull(address?.address_tail), house: null, bulk: null, flat: null }
+      ? {
+          city: { countryCode: 'RU', name: city, fias: null, type: null, region: textOrNull(address?.region) },
+          street: textOrNull(address?.address_tail),
+          house: null,
+          bulk: null,
+          flat: null,
+        }
       : null,
     bundleKey: textOrNull(posting.order_number),
   };
@@ -108,7 +127,9 @@ export function mapPosting(posting: OzonPosting): FetchedOrder | null {
 export function mapPostingStatus(body: unknown): StatusUpdate | null {
   const posting = (body as { result?: OzonPosting | null }).result;
   const order = posting ? mapPosting(posting) : null;
-  return order ? { number: order.number, status: order.status, statusName: order.statusName, acceptedAt: order.acceptedAt } : null;
+  return order
+    ? { number: order.number, status: order.status, statusName: order.statusName, acceptedAt: order.acceptedAt }
+    : null;
 }
 
 /** The answer of /v3/posting/fbs/list as a page, and where the next one starts. */
@@ -117,7 +138,8 @@ export function mapPostingList(body: unknown, cursor: OzonCursor, now: Date): Or
   const postings = Array.isArray(result?.postings) ? result.postings : [];
   const orders = postings.map(mapPosting).filter((order): order is FetchedOrder => order !== null);
   const to = cursor.to ?? now.toISOString();
-  if (result?.has_next === true && postings.length > 0) return { orders, cursor: { since: cursor.since, to, offset: cursor.offset + postings.length }, more: true };
+  if (result?.has_next === true && postings.length > 0)
+    return { orders, cursor: { since: cursor.since, to, offset: cursor.offset + postings.length }, more: true };
   // the window is read: the next one starts where it ended
   return { orders, cursor: { since: to, to: null, offset: 0 }, more: false };
 }

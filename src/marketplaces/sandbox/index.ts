@@ -4,7 +4,14 @@
  * (and, a few intervals later, overdue for acceptance). Deterministic: order n is always
  * the same order. The token "invalid" is refused, to show a refusal.
  */
-import { MarketplaceAuthError, type Credentials, type FetchedOrder, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
+import {
+  MarketplaceAuthError,
+  type Credentials,
+  type FetchedOrder,
+  type MarketplaceAdapter,
+  type OrderPage,
+  type StatusUpdate,
+} from '../types.js';
 
 export interface SandboxCursor {
   startedAt: string;
@@ -34,7 +41,19 @@ export function sandboxOrder(n: number, createdAt: Date, intervalMs: number): Fe
     deliveryPriceFactKopecks: null,
     products: [{ name: goods.name, count: 1 + (n % 2), priceKopecks: goods.price, identifiers: { sku: goods.sku } }],
     shippingWarehouse: SANDBOX_WAREHOUSE,
-    deliveryAddress: { city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', type: 'г', region: 'Москва' }, street: 'Тверская улица', house: String(n % 30 + 1), bulk: null, flat: String(n) },
+    deliveryAddress: {
+      city: {
+        countryCode: 'RU',
+        name: 'Москва',
+        fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5',
+        type: 'г',
+        region: 'Москва',
+      },
+      street: 'Тверская улица',
+      house: String((n % 30) + 1),
+      bulk: null,
+      flat: String(n),
+    },
     // orders 5k+1 and 5k+2 are one buyer's basket
     bundleKey: n % 5 === 1 || n % 5 === 2 ? `SBX-B${Math.ceil(n / 5)}` : null,
   };
@@ -44,7 +63,8 @@ export class SandboxAdapter implements MarketplaceAdapter {
   constructor(private readonly orderIntervalMs: number) {}
 
   async checkCredentials(credentials: Credentials): Promise<void> {
-    if ((credentials.token ?? '').trim().toLowerCase() === 'invalid') throw new MarketplaceAuthError('The sandbox refuses the token "invalid" (any other token is accepted).');
+    if ((credentials.token ?? '').trim().toLowerCase() === 'invalid')
+      throw new MarketplaceAuthError('The sandbox refuses the token "invalid" (any other token is accepted).');
   }
 
   async fetchOrders(_credentials: Credentials, cursor: unknown, limit: number, now: Date): Promise<OrderPage> {
@@ -53,7 +73,8 @@ export class SandboxAdapter implements MarketplaceAdapter {
     const due = this.orderIntervalMs > 0 ? Math.floor((now.getTime() - start) / this.orderIntervalMs) + 1 : 0;
     const upTo = Math.min(due, at.produced + limit);
     const orders: FetchedOrder[] = [];
-    for (let n = at.produced + 1; n <= upTo; n++) orders.push(sandboxOrder(n, new Date(start + (n - 1) * this.orderIntervalMs), this.orderIntervalMs));
+    for (let n = at.produced + 1; n <= upTo; n++)
+      orders.push(sandboxOrder(n, new Date(start + (n - 1) * this.orderIntervalMs), this.orderIntervalMs));
     return { orders, cursor: { startedAt: at.startedAt, produced: Math.max(at.produced, upTo) }, more: upTo < due };
   }
 

@@ -1,5 +1,11 @@
 /** The Wildberries adapter: FBS/DBS assembly tasks, paged by WB's `next` token. */
-import { warehouseList, type Credentials, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
+import {
+  warehouseList,
+  type Credentials,
+  type MarketplaceAdapter,
+  type OrderPage,
+  type StatusUpdate,
+} from '../types.js';
 import { mapOrderList, mapStatuses, ordersQuery, STATUS_BATCH, type WildberriesCursor } from './mapper.js';
 import { WildberriesProxy } from './proxy.js';
 
@@ -14,7 +20,13 @@ export class WildberriesAdapter implements MarketplaceAdapter {
     await this.proxy.warehouses(credentials, signal);
   }
 
-  async fetchOrders(credentials: Credentials, cursor: unknown, limit: number, now: Date, signal: AbortSignal): Promise<OrderPage> {
+  async fetchOrders(
+    credentials: Credentials,
+    cursor: unknown,
+    limit: number,
+    now: Date,
+    signal: AbortSignal,
+  ): Promise<OrderPage> {
     const at = cursor as WildberriesCursor | null;
     const pageSize = Math.min(limit, 1000);
     const body = await this.proxy.orders(credentials, ordersQuery(at, pageSize, now), signal);
@@ -30,7 +42,10 @@ export class WildberriesAdapter implements MarketplaceAdapter {
   async fetchStatuses(credentials: Credentials, numbers: string[], signal: AbortSignal): Promise<StatusUpdate[]> {
     const ids = numbers.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
     const updates: StatusUpdate[] = [];
-    for (let start = 0; start < ids.length; start += STATUS_BATCH) updates.push(...mapStatuses(await this.proxy.statuses(credentials, ids.slice(start, start + STATUS_BATCH), signal)));
+    for (let start = 0; start < ids.length; start += STATUS_BATCH)
+      updates.push(
+        ...mapStatuses(await this.proxy.statuses(credentials, ids.slice(start, start + STATUS_BATCH), signal)),
+      );
     return updates;
   }
 }

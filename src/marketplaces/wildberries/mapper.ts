@@ -11,7 +11,14 @@
  * ...} with X-Ratelimit-Retry; GET /api/v3/warehouses (seller's warehouses). Header
  * `Authorization: <token>`. The list carries no status: a new assembly task is "new".
  */
-import { instantOrNull, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
+import {
+  instantOrNull,
+  textOrNull,
+  type FetchedOrder,
+  type MarketplaceOrderStatus,
+  type OrderPage,
+  type StatusUpdate,
+} from '../types.js';
 
 export interface WildberriesCursor {
   next: number;
@@ -25,7 +32,11 @@ const WINDOW_SECONDS = 30 * 86_400 - 3_600;
 export function ordersQuery(cursor: WildberriesCursor | null, limit: number, now: Date): URLSearchParams {
   const earliest = Math.floor(now.getTime() / 1000) - WINDOW_SECONDS;
   // the `next` token is what keeps the place; dateFrom only has to stay inside WB's window
-  return new URLSearchParams({ limit: String(limit), next: String(cursor?.next ?? 0), dateFrom: String(Math.max(cursor?.dateFrom ?? earliest, earliest)) });
+  return new URLSearchParams({
+    limit: String(limit),
+    next: String(cursor?.next ?? 0),
+    dateFrom: String(Math.max(cursor?.dateFrom ?? earliest, earliest)),
+  });
 }
 
 interface WildberriesOrder {
@@ -66,9 +77,25 @@ export function mapOrder(order: WildberriesOrder): FetchedOrder | null {
     deliveryPriceKopecks: 0,
     deliveryPriceFactKopecks: null,
     // one assembly task is one unit of one product
-    products: [{ name: article ?? nmId ?? '', count: 1, priceKopecks: Math.round(Number(order.price) || 0), identifiers }],
+    products: [
+      { name: article ?? nmId ?? '', count: 1, priceKopecks: Math.round(Number(order.price) || 0), identifiers },
+    ],
     shippingWarehouse: Number.isSafeInteger(warehouseId) && warehouseId > 0 ? { id: warehouseId, name: '' } : null,
-    deliveryAddress: fullAddress ? { city: { countryCode: 'RU', name: fullAddress.split(',')[0]?.trim() ?? fullAddress, fias: null, type: null, region: null }, street: fullAddress, house: null, bulk: null, flat: null } : null,
+    deliveryAddress: fullAddress
+      ? {
+          city: {
+            countryCode: 'RU',
+            name: fullAddress.split(',')[0]?.trim() ?? fullAddress,
+            fias: null,
+            type: null,
+            region: null,
+          },
+          street: fullAddress,
+          house: null,
+          bulk: null,
+          flat: null,
+        }
+      : null,
     bundleKey: textOrNull(order.orderUid),
   };
 }
@@ -79,12 +106,24 @@ export function mapOrderList(body: unknown, cursor: WildberriesCursor | null, li
   const orders = raw.map(mapOrder).filter((order): order is FetchedOrder => order !== null);
   const next = Number(answer.next);
   const dateFrom = Number(ordersQuery(cursor, limit, now).get('dateFrom'));
-  return { orders, cursor: { next: Number.isSafeInteger(next) && next > 0 ? next : (cursor?.next ?? 0), dateFrom }, more: raw.length >= limit };
+  return {
+    orders,
+    cursor: { next: Number.isSafeInteger(next) && next > 0 ? next : (cursor?.next ?? 0), dateFrom },
+    more: raw.length >= limit,
+  };
 }
 
 /** WB's own states of an assembly task (supplierStatus) and of the buyer's order (wbStatus). */
 const SUPPLIER_STATUS: Record<string, MarketplaceOrderStatus> = { new: 1, confirm: 2, complete: 3, cancel: 5 };
-const WB_STATUS: Record<string, MarketplaceOrderStatus> = { sorted: 3, ready_for_pickup: 3, sold: 4, canceled: 5, canceled_by_client: 5, declined_by_client: 5, defect: 5 };
+const WB_STATUS: Record<string, MarketplaceOrderStatus> = {
+  sorted: 3,
+  ready_for_pickup: 3,
+  sold: 4,
+  canceled: 5,
+  canceled_by_client: 5,
+  declined_by_client: 5,
+  defect: 5,
+};
 
 /**
  * The answer of POST /api/v3/orders/status ({orders: [{id, supplierStatus, wbStatus}]}):
@@ -97,7 +136,14 @@ export function mapStatuses(body: unknown): StatusUpdate[] {
     const supplier = textOrNull(item.supplierStatus) ?? 'new';
     const wb = textOrNull(item.wbStatus) ?? 'waiting';
     if (!number) return [];
-    return [{ number, status: WB_STATUS[wb] ?? SUPPLIER_STATUS[supplier] ?? 1, statusName: `${supplier}/${wb}`, acceptedAt: null }];
+    return [
+      {
+        number,
+        status: WB_STATUS[wb] ?? SUPPLIER_STATUS[supplier] ?? 1,
+        statusName: `${supplier}/${wb}`,
+        acceptedAt: null,
+      },
+    ];
   });
 }
 

@@ -1,5 +1,12 @@
 /** The Yandex Market adapter: a campaign's orders, paged by page_token. */
-import { MarketplaceAuthError, statusesOneByOne, type Credentials, type MarketplaceAdapter, type OrderPage, type StatusUpdate } from '../types.js';
+import {
+  MarketplaceAuthError,
+  statusesOneByOne,
+  type Credentials,
+  type MarketplaceAdapter,
+  type OrderPage,
+  type StatusUpdate,
+} from '../types.js';
 import { mapOrderList, mapOrderStatus, ordersQuery, type YandexCursor } from './mapper.js';
 import { YandexProxy } from './proxy.js';
 
@@ -11,11 +18,18 @@ export class YandexMarketAdapter implements MarketplaceAdapter {
   }
 
   async checkCredentials(credentials: Credentials, signal: AbortSignal): Promise<void> {
-    if (!/^\d{1,19}$/.test(credentials.campaignId ?? '')) throw new MarketplaceAuthError('The campaign ID is a number (see "API and modules" in the seller office).');
+    if (!/^\d{1,19}$/.test(credentials.campaignId ?? ''))
+      throw new MarketplaceAuthError('The campaign ID is a number (see "API and modules" in the seller office).');
     await this.proxy.campaign(credentials, signal);
   }
 
-  async fetchOrders(credentials: Credentials, cursor: unknown, _limit: number, now: Date, signal: AbortSignal): Promise<OrderPage> {
+  async fetchOrders(
+    credentials: Credentials,
+    cursor: unknown,
+    _limit: number,
+    now: Date,
+    signal: AbortSignal,
+  ): Promise<OrderPage> {
     const at = cursor as YandexCursor | null;
     const body = await this.proxy.orders(credentials, ordersQuery(at, now), signal);
     return mapOrderList(body, at, now);
@@ -28,6 +42,8 @@ export class YandexMarketAdapter implements MarketplaceAdapter {
 
   /** One order per call (GET .../orders/{orderId}); the caller bounds how many. */
   fetchStatuses(credentials: Credentials, numbers: string[], signal: AbortSignal): Promise<StatusUpdate[]> {
-    return statusesOneByOne(numbers, async (number) => mapOrderStatus(await this.proxy.order(credentials, number, signal)));
+    return statusesOneByOne(numbers, async (number) =>
+      mapOrderStatus(await this.proxy.order(credentials, number, signal)),
+    );
   }
 }

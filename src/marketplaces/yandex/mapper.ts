@@ -13,7 +13,14 @@
  * errors {status: "ERROR", errors[]{code, message}}. Header `Api-Key`. The SDK
  * MrSmitix/ympa (docs/CampaignsApi.md) lists the same paths under /campaigns.
  */
-import { kopecksOf, textOrNull, type FetchedOrder, type MarketplaceOrderStatus, type OrderPage, type StatusUpdate } from '../types.js';
+import {
+  kopecksOf,
+  textOrNull,
+  type FetchedOrder,
+  type MarketplaceOrderStatus,
+  type OrderPage,
+  type StatusUpdate,
+} from '../types.js';
 
 export interface YandexCursor {
   fromDate: string;
@@ -39,7 +46,10 @@ export function instantOf(value: unknown): string | null {
 }
 
 export function ordersQuery(cursor: YandexCursor | null, now: Date): URLSearchParams {
-  const query = new URLSearchParams({ fromDate: cursor?.fromDate ?? yandexDate(new Date(now.getTime() - 30 * 86_400_000)), limit: String(PAGE_LIMIT) });
+  const query = new URLSearchParams({
+    fromDate: cursor?.fromDate ?? yandexDate(new Date(now.getTime() - 30 * 86_400_000)),
+    limit: String(PAGE_LIMIT),
+  });
   if (cursor?.pageToken) query.set('page_token', cursor.pageToken);
   return query;
 }
@@ -61,7 +71,14 @@ interface YandexOrder {
   items?: Array<{ offerId?: unknown; offerName?: unknown; price?: unknown; count?: unknown }> | null;
   delivery?: {
     deliveryPartnerType?: unknown;
-    address?: { country?: unknown; city?: unknown; street?: unknown; house?: unknown; block?: unknown; apartment?: unknown } | null;
+    address?: {
+      country?: unknown;
+      city?: unknown;
+      street?: unknown;
+      house?: unknown;
+      block?: unknown;
+      apartment?: unknown;
+    } | null;
     region?: { name?: unknown } | null;
     shipments?: Array<{ shipmentDate?: unknown }> | null;
   } | null;
@@ -87,11 +104,28 @@ export function mapOrder(order: YandexOrder): FetchedOrder | null {
     deliveryPriceFactKopecks: null,
     products: (order.items ?? []).map((item) => {
       const offerId = textOrNull(item.offerId);
-      return { name: textOrNull(item.offerName) ?? offerId ?? '', count: Math.max(1, Math.trunc(Number(item.count) || 1)), priceKopecks: kopecksOf(item.price), identifiers: (offerId ? { sku: offerId } : {}) as Record<string, string> };
+      return {
+        name: textOrNull(item.offerName) ?? offerId ?? '',
+        count: Math.max(1, Math.trunc(Number(item.count) || 1)),
+        priceKopecks: kopecksOf(item.price),
+        identifiers: (offerId ? { sku: offerId } : {}) as Record<string, string>,
+      };
     }),
     shippingWarehouse: null,
     deliveryAddress: city
-      ? { city: { countryCode: 'RU', name: city, fias: null, type: null, region: textOrNull(order.delivery?.region?.name) }, street: textOrNull(address?.street), house: textOrNull(address?.house), bulk: textOrNull(address?.block), flat: textOrNull(address?.apartment) }
+      ? {
+          city: {
+            countryCode: 'RU',
+            name: city,
+            fias: null,
+            type: null,
+            region: textOrNull(order.delivery?.region?.name),
+          },
+          street: textOrNull(address?.street),
+          house: textOrNull(address?.house),
+          bulk: textOrNull(address?.block),
+          flat: textOrNull(address?.apartment),
+        }
       : null,
     bundleKey: null,
   };
@@ -101,12 +135,16 @@ export function mapOrder(order: YandexOrder): FetchedOrder | null {
 export function mapOrderStatus(body: unknown): StatusUpdate | null {
   const found = (body as { order?: YandexOrder | null }).order;
   const order = found ? mapOrder(found) : null;
-  return order ? { number: order.number, status: order.status, statusName: order.statusName, acceptedAt: order.acceptedAt } : null;
+  return order
+    ? { number: order.number, status: order.status, statusName: order.statusName, acceptedAt: order.acceptedAt }
+    : null;
 }
 
 export function mapOrderList(body: unknown, cursor: YandexCursor | null, now: Date): OrderPage {
   const answer = body as { orders?: YandexOrder[]; paging?: { nextPageToken?: unknown } };
-  const orders = (Array.isArray(answer.orders) ? answer.orders : []).map(mapOrder).filter((order): order is FetchedOrder => order !== null);
+  const orders = (Array.isArray(answer.orders) ? answer.orders : [])
+    .map(mapOrder)
+    .filter((order): order is FetchedOrder => order !== null);
   const fromDate = cursor?.fromDate ?? ordersQuery(null, now).get('fromDate') ?? yandexDate(now);
   const nextPageToken = textOrNull(answer.paging?.nextPageToken);
   if (nextPageToken) return { orders, cursor: { fromDate, pageToken: nextPageToken }, more: true };

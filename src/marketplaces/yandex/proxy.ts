@@ -10,15 +10,35 @@ export class YandexProxy {
   }
 
   campaign(credentials: Credentials, signal: AbortSignal): Promise<unknown> {
-    return callJson('Yandex Market', { method: 'GET', url: this.campaignUrl(credentials), headers: { 'Api-Key': credentials.apiKey ?? '' } }, signal);
+    return callJson(
+      'Yandex Market',
+      { method: 'GET', url: this.campaignUrl(credentials), headers: { 'Api-Key': credentials.apiKey ?? '' } },
+      signal,
+    );
   }
 
   /** GET /v2/campaigns/{campaignId}/orders/{orderId}. */
   order(credentials: Credentials, orderId: string, signal: AbortSignal): Promise<unknown> {
-    return callJson('Yandex Market', { method: 'GET', url: `${this.campaignUrl(credentials)}/orders/${encodeURIComponent(orderId)}`, headers: { 'Api-Key': credentials.apiKey ?? '' } }, signal);
+    return callJson(
+      'Yandex Market',
+      {
+        method: 'GET',
+        url: `${this.campaignUrl(credentials)}/orders/${encodeURIComponent(orderId)}`,
+        headers: { 'Api-Key': credentials.apiKey ?? '' },
+      },
+      signal,
+    );
   }
 
   orders(credentials: Credentials, query: URLSearchParams, signal: AbortSignal): Promise<unknown> {
-    return callJson('Yandex Market', { method: 'GET', url: `${this.campaignUrl(credentials)}/orders?${query}`, headers: { 'Api-Key': credentials.apiKey ?? '' } }, signal);
+    return callJson(
+      'Yandex Market',
+      {
+        method: 'GET',
+        url: `${this.campaignUrl(credentials)}/orders?${query}`,
+        headers: { 'Api-Key': credentials.apiKey ?? '' },
+      },
+      signal,
+    );
   }
 }

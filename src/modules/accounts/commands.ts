@@ -30,14 +30,16 @@ export const accountCommand: AreaCommand<{ accounts: AccountService }> = {
       if (!name) throw new CommandUsageError('account create needs --name <name>');
       const email = stringOption(values, 'email');
       const password = stringOption(values, 'password');
-      if ((email === undefined) !== (password === undefined)) throw new CommandUsageError('--email and --password go together');
+      if ((email === undefined) !== (password === undefined))
+        throw new CommandUsageError('--email and --password go together');
       const created = await (await open()).accounts.createAccount({
         name,
         timeZone: stringOption(values, 'time-zone'),
         employee: email && password ? { email, password } : undefined,
       });
       if (json) return `${JSON.stringify({ accountId: created.accountId, token: created.token })}\n`;
-      const employee = created.employeeId !== null ? `Employee ${created.employeeId} can log in with POST /v2/auth/login.\n` : '';
+      const employee =
+        created.employeeId !== null ? `Employee ${created.employeeId} can log in with POST /v2/auth/login.\n` : '';
       return `Account ${created.accountId} created.\nAPI token (shown once, keep it safe): ${created.token}\n${employee}`;
     }
 
@@ -45,16 +47,27 @@ export const accountCommand: AreaCommand<{ accounts: AccountService }> = {
       const id = Number(stringOption(values, 'id'));
       if (!Number.isInteger(id) || id < 1) throw new CommandUsageError('account token needs --id <accountId>');
       const token = await (await open()).accounts.issueAccountToken(id, 'issued by the CLI');
-      return json ? `${JSON.stringify({ accountId: id, token })}\n` : `API token for account ${id} (shown once): ${token}\n`;
+      return json
+        ? `${JSON.stringify({ accountId: id, token })}\n`
+        : `API token for account ${id} (shown once): ${token}\n`;
     }
     if (action === 'employee') {
       // an employee of an existing account (the first start's one, say): who signs in to the dashboard at /app/
       const id = Number(stringOption(values, 'id'));
       const email = stringOption(values, 'email');
       const password = stringOption(values, 'password');
-      if (!Number.isInteger(id) || id < 1 || !email || !password) throw new CommandUsageError('account employee needs --id <accountId> --email <e-mail> --password <password> [--name <name>]');
-      const employeeId = await (await open()).accounts.addEmployee(id, { name: stringOption(values, 'name') ?? email, email, password });
-      return json ? `${JSON.stringify({ accountId: id, employeeId })}\n` : `Employee ${employeeId} of account ${id} can sign in at /app/ (and POST /v2/auth/login).\n`;
+      if (!Number.isInteger(id) || id < 1 || !email || !password)
+        throw new CommandUsageError(
+          'account employee needs --id <accountId> --email <e-mail> --password <password> [--name <name>]',
+        );
+      const employeeId = await (await open()).accounts.addEmployee(id, {
+        name: stringOption(values, 'name') ?? email,
+        email,
+        password,
+      });
+      return json
+        ? `${JSON.stringify({ accountId: id, employeeId })}\n`
+        : `Employee ${employeeId} of account ${id} can sign in at /app/ (and POST /v2/auth/login).\n`;
     }
     throw new CommandUsageError(`unknown account command "${action ?? ''}"`);
   },

@@ -11,13 +11,30 @@ const OWNERS_ONLY = 'Only the account token and owners (403 for managers and sho
 export function employeeRoutes(app: App, services: { employees: EmployeeService }): void {
   app.get(
     '/v2/employees',
-    { schema: { operation: { id: 'listEmployees' }, tags, summary: "The account's employees with their roles and shops", description: OWNERS_ONLY, response: { 200: Type.Array(EmployeeView), ...errorResponses(403) } } },
+    {
+      schema: {
+        operation: { id: 'listEmployees' },
+        tags,
+        summary: "The account's employees with their roles and shops",
+        description: OWNERS_ONLY,
+        response: { 200: Type.Array(EmployeeView), ...errorResponses(403) },
+      },
+    },
     async (request) => services.employees.list(request.scope),
   );
 
   app.get(
     '/v2/employees/:id',
-    { schema: { operation: { id: 'getEmployee' }, tags, summary: 'Get an employee', description: OWNERS_ONLY, params: IdParams, response: { 200: EmployeeView, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getEmployee' },
+        tags,
+        summary: 'Get an employee',
+        description: OWNERS_ONLY,
+        params: IdParams,
+        response: { 200: EmployeeView, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => services.employees.get(request.scope, request.params.id),
   );
 
@@ -33,7 +50,8 @@ export function employeeRoutes(app: App, services: { employees: EmployeeService 
         response: { 201: Created, ...errorResponses(403, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send({ id: await services.employees.invite(request.scope, request.body) }),
+    async (request, reply) =>
+      reply.code(201).send({ id: await services.employees.invite(request.scope, request.body) }),
   );
 
   app.put(

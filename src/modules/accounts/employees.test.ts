@@ -30,26 +30,45 @@ async function invite(body: Record<string, unknown>): Promise<number> {
 beforeAll(async () => {
   t = await createTestApp();
   shop = await orderingAccount(t, { name: 'Roles shop' });
-  thirdShopId = (await shop.owner.post('/v2/shops', shopBody(shop.warehouseId, { name: 'Третий магазин' }))).body.id as number;
+  thirdShopId = (await shop.owner.post('/v2/shops', shopBody(shop.warehouseId, { name: 'Третий магазин' }))).body
+    .id as number;
 });
 afterAll(async () => t?.close());
 
 describe('employees (owners manage them)', () => {
   it('invites a manager of two shops, lists, changes and removes them', async () => {
-    const id = await invite({ name: 'Менеджер', email: 'Manager@Shop.example', role: 'manager', shopIds: [shop.otherShopId, shop.shopId] });
+    const id = await invite({
+      name: 'Менеджер',
+      email: 'Manager@Shop.example',
+      role: 'manager',
+      shopIds: [shop.otherShopId, shop.shopId],
+    });
     const list = await shop.owner.get('/v2/employees');
     expect(list.status).toBe(200);
-    expect(list.body).toContainEqual({ id, name: 'Менеджер', email: 'manager@shop.example', role: 'manager', shopIds: [shop.otherShopId, shop.shopId], createdAt: expect.any(String) });
+    expect(list.body).toContainEqual({
+      id,
+      name: 'Менеджер',
+      email: 'manager@shop.example',
+      role: 'manager',
+      shopIds: [shop.otherShopId, shop.shopId],
+      createdAt: expect.any(String),
+    });
 
     const manager = await signIn('manager@shop.example');
     const who = await manager.get('/v2/auth/session');
-    expect(who.body).toMatchObject({ kind: 'employee', role: 'manager', managedShops: [{ id: shop.otherShopId }, { id: shop.shopId }] });
+    expect(who.body).toMatchObject({
+      kind: 'employee',
+      role: 'manager',
+      managedShops: [{ id: shop.otherShopId }, { id: shop.shopId }],
+    });
 
     const changed = await shop.owner.put(`/v2/employees/${id}`, { role: 'manager', shopIds: [thirdShopId] });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ role: 'manager', shopIds: [thirdShopId] });
     // the change applies to the manager's next request
-    expect((await manager.get(`/v2/shops/${shop.shopId}`, { headers: { 'shop-id': String(shop.shopId) } })).status).toBe(403);
+    expect(
+      (await manager.get(`/v2/shops/${shop.shopId}`, { headers: { 'shop-id': String(shop.shopId) } })).status,
+    ).toBe(403);
     expect((await manager.get(`/v2/shops/${thirdShopId}`)).status).toBe(200);
 
     expect((await shop.owner.delete(`/v2/employees/${id}`)).status).toBe(204);
@@ -72,23 +91,49 @@ describe('employees (owners manage them)', () => {
 
   it('refuses bad input with field errors and writes nothing', async () => {
     const before = (await shop.owner.get('/v2/employees')).body.length;
-    const noShops = await shop.owner.post('/v2/employees', { email: 'm1@shop.example', password: PASSWORD, role: 'manager' });
+    const noShops = await shop.owner.post('/v2/employees', {
+      email: 'm1@shop.example',
+      password: PASSWORD,
+      role: 'manager',
+    });
     expect(noShops.status).toBe(400);
     expect(noShops.body.errors).toContainEqual(expect.objectContaining({ field: 'shopIds' }));
-    const unknownShop = await shop.owner.post('/v2/employees', { email: 'm2@shop.example', password: PASSWORD, role: 'manager', shopIds: [shop.shopId, 999999] });
+    const unknownShop = await shop.owner.post('/v2/employees', {
+      email: 'm2@shop.example',
+      password: PASSWORD,
+      role: 'manager',
+      shopIds: [shop.shopId, 999999],
+    });
     expect(unknownShop.status).toBe(400);
     expect(unknownShop.body.errors).toContainEqual(expect.objectContaining({ field: 'shopIds[1]' }));
-    const ownerWithShops = await shop.owner.post('/v2/employees', { email: 'm3@shop.example', password: PASSWORD, role: 'owner', shopIds: [shop.shopId] });
+    const ownerWithShops = await shop.owner.post('/v2/employees', {
+      email: 'm3@shop.example',
+      password: PASSWORD,
+      role: 'owner',
+      shopIds: [shop.shopId],
+    });
     expect(ownerWithShops.status).toBe(400);
-    const badRole = await shop.owner.post('/v2/employees', { email: 'm4@shop.example', password: PASSWORD, role: 'admin' });
+    const badRole = await shop.owner.post('/v2/employees', {
+      email: 'm4@shop.example',
+      password: PASSWORD,
+      role: 'admin',
+    });
     expect(badRole.status).toBe(400);
     expect(badRole.body.code).toBe('validation_failed');
-    const shortPassword = await shop.owner.post('/v2/employees', { email: 'm5@shop.example', password: 'short', role: 'owner' });
+    const shortPassword = await shop.owner.post('/v2/employees', {
+      email: 'm5@shop.example',
+      password: 'short',
+      role: 'owner',
+    });
     expect(shortPassword.status).toBe(400);
     expect(shortPassword.body.errors).toContainEqual(expect.objectContaining({ field: 'password' }));
     expect((await shop.owner.get('/v2/employees')).body.length).toBe(before);
     await invite({ email: 'taken@shop.example', role: 'owner' });
-    const taken = await shop.owner.post('/v2/employees', { email: 'taken@shop.example', password: PASSWORD, role: 'owner' });
+    const taken = await shop.owner.post('/v2/employees', {
+      email: 'taken@shop.example',
+      password: PASSWORD,
+      role: 'owner',
+    });
     expect(taken.status).toBe(409);
   });
 });
@@ -101,8 +146,14 @@ describe('roles enforced by the API', () => {
   beforeAll(async () => {
     await invite({ email: 'shop1.manager@shop.example', role: 'manager', shopIds: [shop.shopId] });
     manager = await signIn('shop1.manager@shop.example');
-    ownOrderId = (await shop.owner.post('/v2/orders', orderBody({ shopId: shop.shopId, pointId: shop.pointId }), { headers: { 'shop-id': String(shop.shopId) } })).body.id as number;
-    const other = await shop.owner.post('/v2/orders', orderBody({ shopId: shop.otherShopId, pointId: shop.pointId }), { headers: { 'shop-id': String(shop.otherShopId) } });
+    ownOrderId = (
+      await shop.owner.post('/v2/orders', orderBody({ shopId: shop.shopId, pointId: shop.pointId }), {
+        headers: { 'shop-id': String(shop.shopId) },
+      })
+    ).body.id as number;
+    const other = await shop.owner.post('/v2/orders', orderBody({ shopId: shop.otherShopId, pointId: shop.pointId }), {
+      headers: { 'shop-id': String(shop.otherShopId) },
+    });
     expect(other.status, JSON.stringify(other.body)).toBe(201);
     otherOrderId = other.body.id as number;
   });
@@ -128,7 +179,11 @@ describe('roles enforced by the API', () => {
 
   it('a manager cannot manage employees nor do what concerns the whole account', async () => {
     expect((await manager.get('/v2/employees')).status).toBe(403);
-    const invited = await manager.post('/v2/employees', { email: 'sneaky@shop.example', password: PASSWORD, role: 'owner' });
+    const invited = await manager.post('/v2/employees', {
+      email: 'sneaky@shop.example',
+      password: PASSWORD,
+      role: 'owner',
+    });
     expect(invited.status).toBe(403);
     expect((await manager.post('/v2/shops', shopBody(shop.warehouseId))).status).toBe(403);
     expect((await manager.post(`/v2/shops/${shop.shopId}/api-key`)).status).toBe(403);

@@ -34,7 +34,11 @@ export class EmployeeService {
   async invite(scope: Scope, input: EmployeeInvite): Promise<number> {
     requireOwner(scope, 'invite employees');
     const shopIds = await this.checkShops(scope, input.role, input.shopIds ?? []);
-    const id = await this.accounts.addEmployee(scope.accountId, { name: input.name ?? '', email: input.email, password: input.password });
+    const id = await this.accounts.addEmployee(scope.accountId, {
+      name: input.name ?? '',
+      email: input.email,
+      password: input.password,
+    });
     await this.store.setRole(scope.accountId, id, { role: input.role, shopIds });
     return id;
   }
@@ -80,7 +84,8 @@ export class EmployeeService {
   private async checkShops(scope: Scope, role: EmployeeRecord['role'], requested: number[]): Promise<number[]> {
     const shopIds = [...new Set(requested)];
     const errors = new FieldErrorCollector();
-    if (role === 'owner' && shopIds.length > 0) errors.add('shopIds', 'must be empty for an owner, who sees every shop');
+    if (role === 'owner' && shopIds.length > 0)
+      errors.add('shopIds', 'must be empty for an owner, who sees every shop');
     if (role === 'manager' && shopIds.length === 0) errors.add('shopIds', 'must name at least one shop for a manager');
     const known = await this.store.existingShopIds(scope.accountId, shopIds);
     shopIds.forEach((shopId, index) => {

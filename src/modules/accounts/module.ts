@@ -13,8 +13,16 @@ export const accountsModule = defineModule<AccountsRouteServices, AccountTables>
   dependsOn: [],
   migrationHistory: ['0001_foundation', '0080_employee_roles'],
   tags: [
-    { name: 'Employees (extension)', description: 'Extension (issue 31): owners invite employees as owners or shop managers; a manager sees only the shops given to them, each request acting for one of them (the Shop-Id header, default the first), as that shop\'s API key would.' },
-    { name: 'Authentication', description: 'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).' },
+    {
+      name: 'Employees (extension)',
+      description:
+        "Extension (issue 31): owners invite employees as owners or shop managers; a manager sees only the shops given to them, each request acting for one of them (the Shop-Id header, default the first), as that shop's API key would.",
+    },
+    {
+      name: 'Authentication',
+      description:
+        'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).',
+    },
   ],
   schemas: { LoginResult: LoginResponse, SessionView, Employee: EmployeeView },
   routes: (app, services) => {

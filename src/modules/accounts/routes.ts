@@ -32,7 +32,8 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
     '/v2/auth/login',
     {
       config: { public: true },
-      schema: { operation: { id: 'logIn' },
+      schema: {
+        operation: { id: 'logIn' },
         tags,
         summary: 'Log in as an employee',
         description: 'Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401.',
@@ -48,7 +49,8 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
     '/v2/auth/session',
     {
       config: { public: true },
-      schema: { operation: { id: 'startDashboardSession' },
+      schema: {
+        operation: { id: 'startDashboardSession' },
         tags,
         summary: "Sign in to the dashboard: the login token in an HttpOnly cookie, and the session's CSRF token",
         description:
@@ -69,7 +71,14 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
 
   app.get(
     '/v2/auth/session',
-    { schema: { operation: { id: 'getSession' }, tags, summary: 'Who is signed in (the session cookie or the Bearer token), with the CSRF token of a cookie session', response: { 200: SessionView, ...errorResponses() } } },
+    {
+      schema: {
+        operation: { id: 'getSession' },
+        tags,
+        summary: 'Who is signed in (the session cookie or the Bearer token), with the CSRF token of a cookie session',
+        response: { 200: SessionView, ...errorResponses() },
+      },
+    },
     async (request, reply) => {
       const { scope } = request;
       reply.header('cache-control', 'no-store');
@@ -84,9 +93,11 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
   app.delete(
     '/v2/auth/session',
     {
-      schema: { operation: { id: 'endSession' },
+      schema: {
+        operation: { id: 'endSession' },
         tags,
-        summary: "Sign out: the employee's login token (cookie or Bearer) stops working in every process, and the cookie is cleared",
+        summary:
+          "Sign out: the employee's login token (cookie or Bearer) stops working in every process, and the cookie is cleared",
         description: 'Account tokens and shop keys are not ended this way (409 not_a_login).',
         response: { 204: NoContent, ...errorResponses(409) },
       },

@@ -1,7 +1,12 @@
 import Type, { type Static } from 'typebox';
 
 export const LoginBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 254, description: 'E-mail of an employee', examples: ['owner@shop.example'] }),
+  email: Type.String({
+    minLength: 1,
+    maxLength: 254,
+    description: 'E-mail of an employee',
+    examples: ['owner@shop.example'],
+  }),
   password: Type.String({ minLength: 1, maxLength: 1024 }),
 });
 
@@ -12,17 +17,29 @@ export const LoginResponse = Type.Object({
 
 export const SessionView = Type.Object(
   {
-    kind: Type.Union([Type.Literal('account'), Type.Literal('employee'), Type.Literal('shop')], { description: 'What the caller signed in with' }),
+    kind: Type.Union([Type.Literal('account'), Type.Literal('employee'), Type.Literal('shop')], {
+      description: 'What the caller signed in with',
+    }),
     accountId: Type.Integer(),
     accountName: Type.String(),
     employeeId: Type.Union([Type.Integer(), Type.Null()]),
     timeZone: Type.String({ description: "The account's time zone (IANA): dates are shown in it" }),
-    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the session (or token) stops working; null: never' }),
-    csrfToken: Type.Union([Type.String(), Type.Null()], { description: 'With the session cookie: send it as the header `X-CSRF-Token` on every POST, PUT, PATCH and DELETE. Null for Bearer callers.' }),
-    role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Null()], { description: "An employee's role; null for account tokens and shop keys" })),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the session (or token) stops working; null: never',
+    }),
+    csrfToken: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'With the session cookie: send it as the header `X-CSRF-Token` on every POST, PUT, PATCH and DELETE. Null for Bearer callers.',
+    }),
+    role: Type.Optional(
+      Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Null()], {
+        description: "An employee's role; null for account tokens and shop keys",
+      }),
+    ),
     managedShops: Type.Optional(
       Type.Union([Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })), Type.Null()], {
-        description: "A manager's shops (the first is the default; choose another with the Shop-Id header); null when not a manager",
+        description:
+          "A manager's shops (the first is the default; choose another with the Shop-Id header); null when not a manager",
       }),
     ),
   },
@@ -30,7 +47,8 @@ export const SessionView = Type.Object(
 );
 
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('manager')], {
-  description: 'owner: the whole account, its employees and tokens; manager: only the shops given (each request acts for one of them, chosen by the Shop-Id header, default the first)',
+  description:
+    'owner: the whole account, its employees and tokens; manager: only the shops given (each request acts for one of them, chosen by the Shop-Id header, default the first)',
 });
 const ShopIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
   maxItems: 1000,
@@ -52,7 +70,11 @@ export const EmployeeView = Type.Object(
 export const EmployeeInvite = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200 })),
   email: Type.String({ minLength: 1, maxLength: 254 }),
-  password: Type.String({ minLength: 1, maxLength: 1024, description: 'The first password, handed to the employee by the owner (at least 8 characters)' }),
+  password: Type.String({
+    minLength: 1,
+    maxLength: 1024,
+    description: 'The first password, handed to the employee by the owner (at least 8 characters)',
+  }),
   role: Role,
   shopIds: Type.Optional(ShopIds),
 });

@@ -47,7 +47,10 @@ export class AccountService {
   }
 
   /** Every account made before the instant, page by page (the billing period job walks them). */
-  async *accountsCreatedBefore(createdBefore: string, pageSize = 1000): AsyncGenerator<{ id: number; name: string; timeZone: string; createdAt: string }> {
+  async *accountsCreatedBefore(
+    createdBefore: string,
+    pageSize = 1000,
+  ): AsyncGenerator<{ id: number; name: string; timeZone: string; createdAt: string }> {
     for (let afterId = 0; ; ) {
       const page = await this.store.accountsCreatedBefore(createdBefore, afterId, pageSize);
       yield* page;
@@ -76,15 +79,23 @@ export class AccountService {
     const accountId = await this.store.insertAccount(name, timeZone, createdAt);
     const token = await this.issueAccountToken(accountId, 'created with the account');
     let employeeId: number | null = null;
-    if (input.employee) employeeId = await this.addEmployee(accountId, { name: input.employee.name ?? name, ...input.employee });
+    if (input.employee)
+      employeeId = await this.addEmployee(accountId, { name: input.employee.name ?? name, ...input.employee });
     return { accountId, token, employeeId };
   }
 
   /** A new long-lived account token; returned once. */
   async issueAccountToken(accountId: number, label: string): Promise<string> {
-    if (!(await this.store.accountExists(accountId))) throw new AppError(404, 'not_found', `Account ${accountId} was not found.`);
+    if (!(await this.store.accountExists(accountId)))
+      throw new AppError(404, 'not_found', `Account ${accountId} was not found.`);
     const token = newToken('acc');
-    await this.store.insertToken(accountId, { employeeId: null, hash: hashToken(token), label, createdAt: nowIso(), expiresAt: null });
+    await this.store.insertToken(accountId, {
+      employeeId: null,
+      hash: hashToken(token),
+      label,
+      createdAt: nowIso(),
+      expiresAt: null,
+    });
     return token;
   }
 
@@ -101,8 +112,10 @@ export class AccountService {
   private async checkEmployee(rawEmail: string, password: string): Promise<string> {
     const email = rawEmail.trim().toLowerCase();
     if (!EMAIL.test(email)) throw fieldError('email', 'must be an e-mail address');
-    if (password.length < MIN_PASSWORD_LENGTH) throw fieldError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
-    if (await this.store.emailTaken(email)) throw conflict('email_taken', `An employee with the e-mail ${email} already exists.`);
+    if (password.length < MIN_PASSWORD_LENGTH)
+      throw fieldError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+    if (await this.store.emailTaken(email))
+      throw conflict('email_taken', `An employee with the e-mail ${email} already exists.`);
     return email;
   }
 
@@ -116,7 +129,13 @@ export class AccountService {
     const token = newToken('emp');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.defaults.loginTokenDays * 86_400_000).toISOString();
-    await this.store.insertToken(employee.accountId, { employeeId: employee.id, hash: hashToken(token), label: 'login', createdAt: now.toISOString(), expiresAt });
+    await this.store.insertToken(employee.accountId, {
+      employeeId: employee.id,
+      hash: hashToken(token),
+      label: 'login',
+      createdAt: now.toISOString(),
+      expiresAt,
+    });
     await this.store.deleteExpiredTokens(now.toISOString());
     return { token, expiresAt };
   }
@@ -126,7 +145,8 @@ export class AccountService {
    * TokenResolver.revoke after it so no process remembers the token.
    */
   async revokeLoginToken(scope: Scope, token: string): Promise<void> {
-    if (scope.kind !== 'employee') throw conflict('not_a_login', 'Only an employee login ends by signing out; account tokens and shop keys stay.');
+    if (scope.kind !== 'employee')
+      throw conflict('not_a_login', 'Only an employee login ends by signing out; account tokens and shop keys stay.');
     await this.store.deleteLoginToken(scope.accountId, hashToken(token));
   }
 
@@ -134,10 +154,20 @@ export class AccountService {
    * The account's employees with their e-mails, oldest first, for work outside a request
    * (notifications): owners first, then managers with the shops they may see (null: every shop).
    */
-  async employeesOf(accountId: number): Promise<Array<{ id: number; name: string; email: string; shopIds: number[] | null }>> {
+  async employeesOf(
+    accountId: number,
+  ): Promise<Array<{ id: number; name: string; email: string; shopIds: number[] | null }>> {
     const records = await this.store.employeeRecords(accountId);
-    const view = (record: (typeof records)[number]) => ({ id: record.id, name: record.name, email: record.email, shopIds: record.role === 'owner' ? null : record.shopIds });
-    return [...records.filter((record) => record.role === 'owner'), ...records.filter((record) => record.role !== 'owner')].map(view);
+    const view = (record: (typeof records)[number]) => ({
+      id: record.id,
+      name: record.name,
+      email: record.email,
+      shopIds: record.role === 'owner' ? null : record.shopIds,
+    });
+    return [
+      ...records.filter((record) => record.role === 'owner'),
+      ...records.filter((record) => record.role !== 'owner'),
+    ].map(view);
   }
 
   /** The ids of `ids` that are not employees of the caller's account. */

@@ -35,7 +35,11 @@ function cookiesOf(response: LightMyRequestResponse): string[] {
 }
 
 async function signIn(): Promise<Session> {
-  const response = await t.app.inject({ method: 'POST', url: '/v2/auth/session', payload: { email: EMAIL, password: PASSWORD } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/v2/auth/session',
+    payload: { email: EMAIL, password: PASSWORD },
+  });
   expect(response.statusCode).toBe(200);
   const setCookie = cookiesOf(response);
   const cookies = setCookie.map((line) => line.split(';')[0]).join('; ');
@@ -56,18 +60,38 @@ describe('the dashboard session (cookie and CSRF token)', () => {
 
     const who = await t.app.inject({ method: 'GET', url: '/v2/auth/session', headers: { cookie: session.cookies } });
     expect(who.statusCode).toBe(200);
-    expect(who.json()).toMatchObject({ kind: 'employee', accountId, accountName: 'Cookie shop', timeZone: expect.any(String), csrfToken: expect.any(String) });
+    expect(who.json()).toMatchObject({
+      kind: 'employee',
+      accountId,
+      accountName: 'Cookie shop',
+      timeZone: expect.any(String),
+      csrfToken: expect.any(String),
+    });
 
-    const listed = await t.app.inject({ method: 'GET', url: '/v2/orders?list=0', headers: { cookie: session.cookies } });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/v2/orders?list=0',
+      headers: { cookie: session.cookies },
+    });
     expect(listed.statusCode).toBe(200);
-    const created = await t.app.inject({ method: 'POST', url: '/v2/boxes', payload: boxBody, headers: { cookie: session.cookies, 'x-csrf-token': session.csrfToken } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v2/boxes',
+      payload: boxBody,
+      headers: { cookie: session.cookies, 'x-csrf-token': session.csrfToken },
+    });
     expect(created.statusCode).toBe(201);
     // a token the page fetched again after a reload works as well
-    const again = await t.app.inject({ method: 'POST', url: '/v2/boxes', payload: boxBody, headers: { cookie: session.cookies, 'x-csrf-token': who.json().csrfToken } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/v2/boxes',
+      payload: boxBody,
+      headers: { cookie: session.cookies, 'x-csrf-token': who.json().csrfToken },
+    });
     expect(again.statusCode).toBe(201);
   });
 
-  it('refuses an unsafe call with a missing, forged or another session\'s CSRF token, writing nothing', async () => {
+  it("refuses an unsafe call with a missing, forged or another session's CSRF token, writing nothing", async () => {
     const session = await signIn();
     const other = await signIn();
     const before = await boxCount();
@@ -83,7 +107,11 @@ describe('the dashboard session (cookie and CSRF token)', () => {
 
   it('signs out: the cookie is cleared and the session no longer works anywhere', async () => {
     const session = await signIn();
-    const out = await t.app.inject({ method: 'DELETE', url: '/v2/auth/session', headers: { cookie: session.cookies, 'x-csrf-token': session.csrfToken } });
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/v2/auth/session',
+      headers: { cookie: session.cookies, 'x-csrf-token': session.csrfToken },
+    });
     expect(out.statusCode).toBe(204);
     expect(cookiesOf(out).some((line) => line.startsWith('dashboard_session=;'))).toBe(true);
     const after = await t.app.inject({ method: 'GET', url: '/v2/orders?list=0', headers: { cookie: session.cookies } });
@@ -93,11 +121,23 @@ describe('the dashboard session (cookie and CSRF token)', () => {
 
   it('refuses an expired session cookie, and a wrong password (401, no cookie)', async () => {
     const session = await signIn();
-    await t.runtime.database.db.updateTable('access_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('employee_id', 'is not', null).execute();
+    await t.runtime.database.db
+      .updateTable('access_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('employee_id', 'is not', null)
+      .execute();
     t.runtime.services.tokens.forgetAll();
-    const expired = await t.app.inject({ method: 'GET', url: '/v2/auth/session', headers: { cookie: session.cookies } });
+    const expired = await t.app.inject({
+      method: 'GET',
+      url: '/v2/auth/session',
+      headers: { cookie: session.cookies },
+    });
     expect(expired.statusCode).toBe(401);
-    const wrong = await t.app.inject({ method: 'POST', url: '/v2/auth/session', payload: { email: EMAIL, password: 'not the password' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/v2/auth/session',
+      payload: { email: EMAIL, password: 'not the password' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().code).toBe('invalid_credentials');
     expect(cookiesOf(wrong).some((line) => line.startsWith('dashboard_session='))).toBe(false);
@@ -108,15 +148,32 @@ describe('the dashboard session (cookie and CSRF token)', () => {
   it('leaves Bearer tokens as they were: no CSRF token needed, a cookie beside one is ignored, an account token cannot sign out', async () => {
     const session = await signIn();
     const before = await boxCount();
-    const created = await t.app.inject({ method: 'POST', url: '/v2/boxes', payload: boxBody, headers: { authorization: `Bearer ${ownerToken}` } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v2/boxes',
+      payload: boxBody,
+      headers: { authorization: `Bearer ${ownerToken}` },
+    });
     expect(created.statusCode).toBe(201);
     // the Authorization header wins: a wrong Bearer token is refused even with a good cookie
-    const wrongBearer = await t.app.inject({ method: 'GET', url: '/v2/boxes', headers: { authorization: 'Bearer acc_nope', cookie: session.cookies } });
+    const wrongBearer = await t.app.inject({
+      method: 'GET',
+      url: '/v2/boxes',
+      headers: { authorization: 'Bearer acc_nope', cookie: session.cookies },
+    });
     expect(wrongBearer.statusCode).toBe(401);
     expect(wrongBearer.json().code).toBe('invalid_token');
-    const who = await t.app.inject({ method: 'GET', url: '/v2/auth/session', headers: { authorization: `Bearer ${ownerToken}` } });
+    const who = await t.app.inject({
+      method: 'GET',
+      url: '/v2/auth/session',
+      headers: { authorization: `Bearer ${ownerToken}` },
+    });
     expect(who.json()).toMatchObject({ kind: 'account', csrfToken: null, expiresAt: null });
-    const out = await t.app.inject({ method: 'DELETE', url: '/v2/auth/session', headers: { authorization: `Bearer ${ownerToken}` } });
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/v2/auth/session',
+      headers: { authorization: `Bearer ${ownerToken}` },
+    });
     expect(out.statusCode).toBe(409);
     expect((await t.client(ownerToken).get('/v2/boxes')).status).toBe(200);
     expect(await boxCount()).toBe(before + 1);

@@ -23,7 +23,10 @@ export class AccountStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async countAccounts(): Promise<number> {
-    const row = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -33,8 +36,19 @@ export class AccountStore {
   }
 
   /** Accounts made before `createdBefore`, by id after `afterId` (a page of `limit`). */
-  async accountsCreatedBefore(createdBefore: string, afterId: number, limit: number): Promise<Array<{ id: number; name: string; timeZone: string; createdAt: string }>> {
-    const rows = await this.db.selectFrom('accounts').select(['id', 'name', 'time_zone', 'created_at']).where('created_at', '<', createdBefore).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  async accountsCreatedBefore(
+    createdBefore: string,
+    afterId: number,
+    limit: number,
+  ): Promise<Array<{ id: number; name: string; timeZone: string; createdAt: string }>> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'name', 'time_zone', 'created_at'])
+      .where('created_at', '<', createdBefore)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ id: row.id, name: row.name, timeZone: row.time_zone, createdAt: row.created_at }));
   }
 
@@ -57,17 +71,36 @@ export class AccountStore {
     return row.id;
   }
 
-  async insertToken(accountId: number, token: { employeeId: number | null; hash: string; label: string; createdAt: string; expiresAt: string | null }): Promise<void> {
+  async insertToken(
+    accountId: number,
+    token: { employeeId: number | null; hash: string; label: string; createdAt: string; expiresAt: string | null },
+  ): Promise<void> {
     await this.db
       .insertInto('access_tokens')
-      .values({ account_id: accountId, employee_id: token.employeeId, token_hash: token.hash, label: token.label, created_at: token.createdAt, expires_at: token.expiresAt })
+      .values({
+        account_id: accountId,
+        employee_id: token.employeeId,
+        token_hash: token.hash,
+        label: token.label,
+        created_at: token.createdAt,
+        expires_at: token.expiresAt,
+      })
       .execute();
   }
 
-  async insertEmployee(accountId: number, employee: { name: string; email: string; passwordHash: string; createdAt: string }): Promise<number> {
+  async insertEmployee(
+    accountId: number,
+    employee: { name: string; email: string; passwordHash: string; createdAt: string },
+  ): Promise<number> {
     const row = await this.db
       .insertInto('employees')
-      .values({ account_id: accountId, name: employee.name, email: employee.email, password_hash: employee.passwordHash, created_at: employee.createdAt })
+      .values({
+        account_id: accountId,
+        name: employee.name,
+        email: employee.email,
+        password_hash: employee.passwordHash,
+        created_at: employee.createdAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -91,28 +124,51 @@ export class AccountStore {
   /** The ids among `ids` that are employees of the account. */
   async existingEmployeeIds(accountId: number, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('employees').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('employees')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
     return new Set(rows.map((row) => row.id));
   }
 
   /** The account's employees, oldest first (the first is the one created with the account). */
   async employees(accountId: number): Promise<Array<{ id: number; name: string; email: string }>> {
-    return this.db.selectFrom('employees').select(['id', 'name', 'email']).where('account_id', '=', accountId).orderBy('id').execute();
+    return this.db
+      .selectFrom('employees')
+      .select(['id', 'name', 'email'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
   }
 
   /** Deletes one employee's login token; answers whether it existed. */
   async deleteLoginToken(accountId: number, tokenHash: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('access_tokens').where('account_id', '=', accountId).where('token_hash', '=', tokenHash).where('employee_id', 'is not', null).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('access_tokens')
+      .where('account_id', '=', accountId)
+      .where('token_hash', '=', tokenHash)
+      .where('employee_id', 'is not', null)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async deleteExpiredTokens(now: string): Promise<void> {
-    await this.db.deleteFrom('access_tokens').where('expires_at', 'is not', null).where('expires_at', '<', now).execute();
+    await this.db
+      .deleteFrom('access_tokens')
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<', now)
+      .execute();
   }
 
   /** The account's employees with their roles and shops, oldest first. */
   async employeeRecords(accountId: number, onlyId?: number): Promise<EmployeeRecord[]> {
-    let query = this.db.selectFrom('employees').select(['id', 'name', 'email', 'role', 'created_at']).where('account_id', '=', accountId).orderBy('id');
+    let query = this.db
+      .selectFrom('employees')
+      .select(['id', 'name', 'email', 'role', 'created_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('id');
     if (onlyId !== undefined) query = query.where('id', '=', onlyId);
     const rows = await query.execute();
     if (rows.length === 0) return [];
@@ -141,7 +197,12 @@ export class AccountStore {
   /** The ids among `ids` that are shops of the account. */
   async existingShopIds(accountId: number, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('shops').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('shops')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
     return new Set(rows.map((row) => Number(row.id)));
   }
 
@@ -159,12 +220,21 @@ export class AccountStore {
   }
 
   async countOwners(accountId: number): Promise<number> {
-    const row = await this.db.selectFrom('employees').select((eb) => eb.fn.countAll<number>().as('count')).where('account_id', '=', accountId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('employees')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('account_id', '=', accountId)
+      .where('role', '=', 'owner')
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   /** Sets an employee's role and shops in one transaction (the shops replaced as a whole). */
-  async setRole(accountId: number, employeeId: number, change: { name?: string; role: EmployeeRole; shopIds: number[] }): Promise<void> {
+  async setRole(
+    accountId: number,
+    employeeId: number,
+    change: { name?: string; role: EmployeeRole; shopIds: number[] },
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('employees')
@@ -172,11 +242,22 @@ export class AccountStore {
         .where('account_id', '=', accountId)
         .where('id', '=', employeeId)
         .execute();
-      await trx.deleteFrom('employee_shops').where('account_id', '=', accountId).where('employee_id', '=', employeeId).execute();
+      await trx
+        .deleteFrom('employee_shops')
+        .where('account_id', '=', accountId)
+        .where('employee_id', '=', employeeId)
+        .execute();
       if (change.shopIds.length > 0) {
         await trx
           .insertInto('employee_shops')
-          .values(change.shopIds.map((shopId, position) => ({ account_id: accountId, employee_id: employeeId, shop_id: shopId, position })))
+          .values(
+            change.shopIds.map((shopId, position) => ({
+              account_id: accountId,
+              employee_id: employeeId,
+              shop_id: shopId,
+              position,
+            })),
+          )
           .execute();
       }
     });
@@ -185,9 +266,21 @@ export class AccountStore {
   /** Deletes an employee with their tokens and shops; answers whether they existed. */
   async deleteEmployee(accountId: number, employeeId: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('access_tokens').where('account_id', '=', accountId).where('employee_id', '=', employeeId).execute();
-      await trx.deleteFrom('employee_shops').where('account_id', '=', accountId).where('employee_id', '=', employeeId).execute();
-      const result = await trx.deleteFrom('employees').where('account_id', '=', accountId).where('id', '=', employeeId).executeTakeFirst();
+      await trx
+        .deleteFrom('access_tokens')
+        .where('account_id', '=', accountId)
+        .where('employee_id', '=', employeeId)
+        .execute();
+      await trx
+        .deleteFrom('employee_shops')
+        .where('account_id', '=', accountId)
+        .where('employee_id', '=', employeeId)
+        .execute();
+      const result = await trx
+        .deleteFrom('employees')
+        .where('account_id', '=', accountId)
+        .where('id', '=', employeeId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
   }

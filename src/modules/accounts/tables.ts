@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Flag, Id, Instant } from '../../platform/db/column-types.js';
+import type { Id, Instant } from '../../platform/db/column-types.js';
 
 export interface AccountTables {
   accounts: {

@@ -15,12 +15,23 @@ export async function resolveToken(db: Kysely<Tables>, token: string, now = new 
       .where('shops.api_key_hash', '=', tokenHash)
       .executeTakeFirst();
     if (!row) return null;
-    return { accountId: row.accountId, timeZone: row.timeZone, kind: 'shop', shopKeyShopId: row.shopId, employeeId: null };
+    return {
+      accountId: row.accountId,
+      timeZone: row.timeZone,
+      kind: 'shop',
+      shopKeyShopId: row.shopId,
+      employeeId: null,
+    };
   }
   const row = await db
     .selectFrom('access_tokens')
     .innerJoin('accounts', 'accounts.id', 'access_tokens.account_id')
-    .select(['access_tokens.account_id as accountId', 'access_tokens.employee_id as employeeId', 'access_tokens.expires_at as expiresAt', 'accounts.time_zone as timeZone'])
+    .select([
+      'access_tokens.account_id as accountId',
+      'access_tokens.employee_id as employeeId',
+      'access_tokens.expires_at as expiresAt',
+      'accounts.time_zone as timeZone',
+    ])
     .where('access_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return null;
@@ -35,11 +46,20 @@ export async function resolveToken(db: Kysely<Tables>, token: string, now = new 
     ...(row.expiresAt !== null ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
   };
   if (row.employeeId !== null) {
-    const employee = await db.selectFrom('employees').select('role').where('id', '=', row.employeeId).executeTakeFirst();
+    const employee = await db
+      .selectFrom('employees')
+      .select('role')
+      .where('id', '=', row.employeeId)
+      .executeTakeFirst();
     if (!employee) return null;
     scope.role = employee.role === 'manager' ? 'manager' : 'owner';
     if (scope.role === 'manager') {
-      const shops = await db.selectFrom('employee_shops').select('shop_id').where('employee_id', '=', row.employeeId).orderBy('position').execute();
+      const shops = await db
+        .selectFrom('employee_shops')
+        .select('shop_id')
+        .where('employee_id', '=', row.employeeId)
+        .orderBy('position')
+        .execute();
       scope.managedShopIds = shops.map((shop) => Number(shop.shop_id));
     }
   }

@@ -28,16 +28,34 @@ describe('boxes: happy path', () => {
 
     const read = await owner.get(`/v2/boxes/${id}`);
     expect(read.status).toBe(200);
-    expect(read.body).toEqual({ id, name: 'Коробка S', dimensions: { width: 20, height: 10, length: 30 }, weight: 0.15 });
+    expect(read.body).toEqual({
+      id,
+      name: 'Коробка S',
+      dimensions: { width: 20, height: 10, length: 30 },
+      weight: 0.15,
+    });
 
-    const replaced = await owner.put(`/v2/boxes/${id}`, { name: 'Коробка M', dimensions: { width: 30, height: 20, length: 40 } });
+    const replaced = await owner.put(`/v2/boxes/${id}`, {
+      name: 'Коробка M',
+      dimensions: { width: 30, height: 20, length: 40 },
+    });
     expect(replaced.status).toBe(204);
     expect(replaced.text).toBe('');
-    expect((await owner.get(`/v2/boxes/${id}`)).body).toEqual({ id, name: 'Коробка M', dimensions: { width: 30, height: 20, length: 40 }, weight: null });
+    expect((await owner.get(`/v2/boxes/${id}`)).body).toEqual({
+      id,
+      name: 'Коробка M',
+      dimensions: { width: 30, height: 20, length: 40 },
+      weight: null,
+    });
 
     const patched = await owner.patch(`/v2/boxes/${id}`, { dimensions: { height: 25 }, weight: 0.2 });
     expect(patched.status).toBe(204);
-    expect((await owner.get(`/v2/boxes/${id}`)).body).toEqual({ id, name: 'Коробка M', dimensions: { width: 30, height: 25, length: 40 }, weight: 0.2 });
+    expect((await owner.get(`/v2/boxes/${id}`)).body).toEqual({
+      id,
+      name: 'Коробка M',
+      dimensions: { width: 30, height: 25, length: 40 },
+      weight: 0.2,
+    });
 
     expect((await owner.delete(`/v2/boxes/${id}`)).status).toBe(204);
     expect((await owner.get(`/v2/boxes/${id}`)).status).toBe(404);
@@ -45,8 +63,15 @@ describe('boxes: happy path', () => {
 
   it('lists with every filter, paging headers and newest first', async () => {
     const ids: number[] = [];
-    for (const [name, width, weight] of [['Малая коробка', 10, 0.1], ['Средняя КОРОБКА', 20, 0.25], ['Пакет', 20, 0.015]] as const) {
-      ids.push((await owner.post('/v2/boxes', boxBody({ name, dimensions: { width, height: 5, length: 30 }, weight }))).body.id);
+    for (const [name, width, weight] of [
+      ['Малая коробка', 10, 0.1],
+      ['Средняя КОРОБКА', 20, 0.25],
+      ['Пакет', 20, 0.015],
+    ] as const) {
+      ids.push(
+        (await owner.post('/v2/boxes', boxBody({ name, dimensions: { width, height: 5, length: 30 }, weight }))).body
+          .id,
+      );
     }
     const all = await owner.get('/v2/boxes?perPage=2');
     expect(all.status).toBe(200);
@@ -59,14 +84,20 @@ describe('boxes: happy path', () => {
     const byName = await owner.get(`/v2/boxes?name=${encodeURIComponent('коробка')}`);
     expect(byName.body.map((box: { name: string }) => box.name).sort()).toEqual(['Малая коробка', 'Средняя КОРОБКА']);
     expect((await owner.get('/v2/boxes?width=20')).body).toHaveLength(2);
-    expect((await owner.get('/v2/boxes?width=20&height=5&length=30&weight=0.015')).body.map((box: { id: number }) => box.id)).toEqual([ids[2]]);
+    expect(
+      (await owner.get('/v2/boxes?width=20&height=5&length=30&weight=0.015')).body.map((box: { id: number }) => box.id),
+    ).toEqual([ids[2]]);
     expect((await owner.get('/v2/boxes?height=6')).body).toEqual([]);
     expect((await owner.get('/v2/boxes?name=' + encodeURIComponent('%'))).body).toEqual([]);
   });
 
   it('takes the PHP form-encoded spelling of the same box', async () => {
     const json = await owner.post('/v2/boxes', boxBody({ name: 'Form box' }));
-    const form = await owner.post('/v2/boxes', 'name=Form+box&dimensions%5Bwidth%5D=20&dimensions%5Bheight%5D=10&dimensions%5Blength%5D=30&weight=0.150&id=999&extra=1', { form: true });
+    const form = await owner.post(
+      '/v2/boxes',
+      'name=Form+box&dimensions%5Bwidth%5D=20&dimensions%5Bheight%5D=10&dimensions%5Blength%5D=30&weight=0.150&id=999&extra=1',
+      { form: true },
+    );
     expect(form.status).toBe(201);
     const [a, b] = await Promise.all([owner.get(`/v2/boxes/${json.body.id}`), owner.get(`/v2/boxes/${form.body.id}`)]);
     expect({ ...b.body, id: 0 }).toEqual({ ...a.body, id: 0 });
@@ -87,7 +118,9 @@ describe('boxes: bad input', () => {
       ]),
     );
     const missing = await owner.post('/v2/boxes', { name: 'x', dimensions: { width: 1 } });
-    expect(missing.body.errors).toEqual(expect.arrayContaining([{ field: 'dimensions.height', message: 'is required' }]));
+    expect(missing.body.errors).toEqual(
+      expect.arrayContaining([{ field: 'dimensions.height', message: 'is required' }]),
+    );
     expect(await countBoxes(owner)).toBe(before);
   });
 
@@ -109,9 +142,16 @@ describe('boxes: bad input', () => {
   });
 
   it('refuses a body that is not JSON', async () => {
-    const response = await owner.call('POST', '/v2/boxes', undefined, { headers: { 'content-type': 'application/json' } });
+    const response = await owner.call('POST', '/v2/boxes', undefined, {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
-    const broken = await t.app.inject({ method: 'POST', url: '/v2/boxes', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, payload: '{"name":' });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/v2/boxes',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(broken.statusCode).toBe(400);
     expect(JSON.parse(broken.body).code).toBe('invalid_json');
   });

@@ -10,9 +10,7 @@ export const boxesModule = defineModule<BoxesRouteServices, BoxTables>({
   offers: ['boxes'],
   dependsOn: [],
   migrationHistory: ['0001_foundation'],
-  tags: [
-    { name: 'Boxes', description: 'Contract 4.7: parcel boxes.' },
-  ],
+  tags: [{ name: 'Boxes', description: 'Contract 4.7: parcel boxes.' }],
   schemas: { Box },
   routes: boxRoutes,
 });

@@ -12,7 +12,9 @@ export type BoxInput = Static<typeof BoxInput>;
 /** PATCH: any part of a box; dimensions may be sent one side at a time. */
 export const BoxPatch = Type.Object({
   name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  dimensions: Type.Optional(Type.Object({ width: Type.Optional(SideCm), height: Type.Optional(SideCm), length: Type.Optional(SideCm) })),
+  dimensions: Type.Optional(
+    Type.Object({ width: Type.Optional(SideCm), height: Type.Optional(SideCm), length: Type.Optional(SideCm) }),
+  ),
   weight: Type.Optional(Nullable(WeightKg)),
 });
 export type BoxPatch = Static<typeof BoxPatch>;

@@ -51,9 +51,16 @@ export class BoxService {
 
   private validate(input: BoxInput): BoxValues {
     const problems = new FieldErrorCollector();
-    const weightGrams = input.weight === undefined || input.weight === null ? null : gramsOf(input.weight, 'weight', problems);
+    const weightGrams =
+      input.weight === undefined || input.weight === null ? null : gramsOf(input.weight, 'weight', problems);
     problems.throwIfAny();
     const name = input.name?.trim() ?? null;
-    return { name: name === '' ? null : name, width: input.dimensions.width, height: input.dimensions.height, length: input.dimensions.length, weightGrams };
+    return {
+      name: name === '' ? null : name,
+      width: input.dimensions.width,
+      height: input.dimensions.height,
+      length: input.dimensions.length,
+      weightGrams,
+    };
   }
 }

@@ -59,7 +59,12 @@ export class BoxStore {
   }
 
   async get(accountId: number, id: number): Promise<Box | undefined> {
-    const row = await this.db.selectFrom('boxes').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('boxes')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toModel(row) : undefined;
   }
 
@@ -84,7 +89,11 @@ export class BoxStore {
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('boxes').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('boxes')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -52,11 +52,47 @@ describe('calculator: happy path and response shapes', () => {
     expect(ids(response.body['3'])).toEqual([6]);
 
     const pickup = byId(response.body['1'], 1);
-    expect(pickup).toMatchObject({ deliveryCompanyName: 'Пунктир', deliveryDriver: 'tariff', pickupCompanyId: 1, isPost: false, specificity: [], services: {} });
+    expect(pickup).toMatchObject({
+      deliveryCompanyName: 'Пунктир',
+      deliveryDriver: 'tariff',
+      pickupCompanyId: 1,
+      isPost: false,
+      specificity: [],
+      services: {},
+    });
     expect(pickup.totalPrice).toBeUndefined();
     expect(pickup.points.length).toBeGreaterThan(100);
     const point = pickup.points[0];
-    for (const key of ['id', 'name', 'longitude', 'latitude', 'type', 'description', 'address', 'schedule', 'metro', 'district', 'photos', 'union', 'deliveryCompanyId', 'deliveryCompanyName', 'deliveryDriver', 'deliveryDays', 'deliveryDate', 'deliveryHoldDays', 'priceCommissionCod', 'priceDelivery', 'totalPrice', 'isFar', 'zipCode', 'fittingAvailable', 'checkupAvailable', 'partialBuyoutAvailable', 'cashPaymentAvailable', 'cardPaymentAvailable']) {
+    for (const key of [
+      'id',
+      'name',
+      'longitude',
+      'latitude',
+      'type',
+      'description',
+      'address',
+      'schedule',
+      'metro',
+      'district',
+      'photos',
+      'union',
+      'deliveryCompanyId',
+      'deliveryCompanyName',
+      'deliveryDriver',
+      'deliveryDays',
+      'deliveryDate',
+      'deliveryHoldDays',
+      'priceCommissionCod',
+      'priceDelivery',
+      'totalPrice',
+      'isFar',
+      'zipCode',
+      'fittingAvailable',
+      'checkupAvailable',
+      'partialBuyoutAvailable',
+      'cashPaymentAvailable',
+      'cardPaymentAvailable',
+    ]) {
       expect(point, key).toHaveProperty(key);
     }
     expect(typeof point.latitude).toBe('string');
@@ -64,7 +100,12 @@ describe('calculator: happy path and response shapes', () => {
     expect(point.address).toMatch(/^Санкт-Петербург, /);
 
     const courier = byId(response.body['2'], 7);
-    expect(courier).toMatchObject({ isExpress: true, timeSelectAvailable: true, cashPaymentAvailable: true, cardPaymentAvailable: true });
+    expect(courier).toMatchObject({
+      isExpress: true,
+      timeSelectAvailable: true,
+      cashPaymentAvailable: true,
+      cardPaymentAvailable: true,
+    });
     expect(courier.totalPrice).toBe(courier.priceDelivery);
     expect(courier.points).toBeUndefined();
     const post = response.body['3'][0];
@@ -76,7 +117,8 @@ describe('calculator: happy path and response shapes', () => {
   it('serves a small town from fewer companies, with points nearby marked isFar when the town has none', async () => {
     const udomlya = await calc({ reception: { cityName: 'Удомля', region: 'Тверская область' } });
     expect(ids(udomlya.body['1'])).toContain(1);
-    for (const company of udomlya.body['1']) for (const point of company.points) expect(point.isFar).toBe(company.deliveryCompanyId !== 1);
+    for (const company of udomlya.body['1'])
+      for (const point of company.points) expect(point.isFar).toBe(company.deliveryCompanyId !== 1);
     expect(ids(udomlya.body['2'])).toEqual([1]);
     expect(ids(udomlya.body['3'])).toEqual([6]);
     const far = await calc({ reception: { cityName: 'Новозавидовский' } });
@@ -92,7 +134,8 @@ describe('calculator: happy path and response shapes', () => {
   it('groups points at one address or too close to tell apart under one union value', async () => {
     const response = await calc({ reception: { cityName: 'Москва' } });
     const unions = new Map<string, number>();
-    for (const company of response.body['1']) for (const point of company.points) unions.set(point.union, (unions.get(point.union) ?? 0) + 1);
+    for (const company of response.body['1'])
+      for (const point of company.points) unions.set(point.union, (unions.get(point.union) ?? 0) + 1);
     expect([...unions.values()].some((count) => count > 1)).toBe(true);
   });
 
@@ -103,7 +146,11 @@ describe('calculator: happy path and response shapes', () => {
   });
 
   it('works without Shop-Id from sender.* and pickupType', async () => {
-    const response = await owner.post('/v2/calculator', { reception: { cityName: 'Новосибирск' }, sender: { cityName: 'Екатеринбург' }, pickupType: 1 });
+    const response = await owner.post('/v2/calculator', {
+      reception: { cityName: 'Новосибирск' },
+      sender: { cityName: 'Екатеринбург' },
+      pickupType: 1,
+    });
     expect(response.status).toBe(200);
     expect(ids(response.body['1'])).toContain(8);
   });
@@ -113,7 +160,12 @@ describe('calculator: happy path and response shapes', () => {
     const zipped = await t.app.inject({
       method: 'POST',
       url: '/v2/calculator',
-      headers: { authorization: `Bearer ${owner.token}`, 'shop-id': String(shopId), 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate' },
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        'shop-id': String(shopId),
+        'content-type': 'application/json',
+        'accept-encoding': 'gzip, deflate',
+      },
       payload: JSON.stringify({ reception: { cityName: 'Москва' } }),
     });
     expect(zipped.headers['content-encoding']).toBe('gzip');
@@ -123,7 +175,23 @@ describe('calculator: happy path and response shapes', () => {
   });
 
   it('takes the PHP form-encoded spelling of the same call and answers the same', async () => {
-    const body = { ...SPB, products: [{ vendorCode: 'A1', priceDeclared: 1500, priceCod: 1500, count: 2, weight: 0.4, dimensions: { width: 20, height: 10, length: 30 } }], services: [1, 7], calcDeclared: true, hidePointFullInfo: true, type: 1 };
+    const body = {
+      ...SPB,
+      products: [
+        {
+          vendorCode: 'A1',
+          priceDeclared: 1500,
+          priceCod: 1500,
+          count: 2,
+          weight: 0.4,
+          dimensions: { width: 20, height: 10, length: 30 },
+        },
+      ],
+      services: [1, 7],
+      calcDeclared: true,
+      hidePointFullInfo: true,
+      type: 1,
+    };
     const json = await calc(body);
     const form = await owner.post('/v2/calculator', body, { form: true, headers: { 'shop-id': String(shopId) } });
     expect(form.status).toBe(200);
@@ -161,7 +229,8 @@ describe('calculator: every parameter changes the answer as the contract says', 
     expect(ids(required.body['1'])).not.toContain(2);
     expect(ids(required.body['2'])).not.toContain(9 + 100);
     expect(required.body['3']).toEqual([]);
-    for (const company of required.body['1']) for (const point of company.points) expect(point.fittingAvailable).toBe(true);
+    for (const company of required.body['1'])
+      for (const point of company.points) expect(point.fittingAvailable).toBe(true);
   });
 
   it('declared value and cash on delivery add their commissions, unless calcDeclared / calcCod are false', async () => {
@@ -172,7 +241,12 @@ describe('calculator: every parameter changes the answer as the contract says', 
     expect(priced.priceCommissionCod).toBe(100);
     expect(priced.priceCommissionCodCard).toBe(112);
     expect(priced.totalPrice).toBeCloseTo(base.totalPrice + 50 + 100, 2);
-    const off = byId((await calc({ ...SPB, type: 2, priceDeclared: 10000, priceCod: 4000, calcDeclared: false, calcCod: false })).body['2'], 1);
+    const off = byId(
+      (await calc({ ...SPB, type: 2, priceDeclared: 10000, priceCod: 4000, calcDeclared: false, calcCod: false })).body[
+        '2'
+      ],
+      1,
+    );
     expect(off.priceCommissionDeclared).toBe(0);
     expect(off.priceCommissionCod).toBe(0);
     expect(off.totalPrice).toBe(base.totalPrice);
@@ -189,7 +263,12 @@ describe('calculator: every parameter changes the answer as the contract says', 
   });
 
   it('goods add up per unit times count into declared value, COD and weight', async () => {
-    const goods = byId((await calc({ ...SPB, type: 2, products: [{ priceDeclared: 2000, priceCod: 2000, count: 2, weight: 3 }] })).body['2'], 1);
+    const goods = byId(
+      (await calc({ ...SPB, type: 2, products: [{ priceDeclared: 2000, priceCod: 2000, count: 2, weight: 3 }] })).body[
+        '2'
+      ],
+      1,
+    );
     expect(goods.priceCommissionDeclared).toBe(20);
     expect(goods.priceCommissionCod).toBe(100);
     const light = byId((await calc({ ...SPB, type: 2, weight: 1 })).body['2'], 1);
@@ -197,10 +276,23 @@ describe('calculator: every parameter changes the answer as the contract says', 
   });
 
   it('kits sent by id bring their goods from the catalogue', async () => {
-    const product = (await owner.post('/v2/products', productBody({ vendorCode: 'CALC-HEAVY', weight: 4, priceDeclared: 1000, priceCod: 1000 }))).body.id;
-    const kit = (await owner.post('/v2/kits', kitBody(shopId, [product], { vendorCode: 'CALC-KIT', discount: 10, products: [{ id: product, count: 2 }] }))).body.id;
+    const product = (
+      await owner.post(
+        '/v2/products',
+        productBody({ vendorCode: 'CALC-HEAVY', weight: 4, priceDeclared: 1000, priceCod: 1000 }),
+      )
+    ).body.id;
+    const kit = (
+      await owner.post(
+        '/v2/kits',
+        kitBody(shopId, [product], { vendorCode: 'CALC-KIT', discount: 10, products: [{ id: product, count: 2 }] }),
+      )
+    ).body.id;
     const byKit = byId((await calc({ ...SPB, type: 2, kits: [{ id: kit, count: 2 }] })).body['2'], 1);
-    const byWeight = byId((await calc({ ...SPB, type: 2, weight: 16, priceDeclared: 4000, priceCod: 3600 })).body['2'], 1);
+    const byWeight = byId(
+      (await calc({ ...SPB, type: 2, weight: 16, priceDeclared: 4000, priceCod: 3600 })).body['2'],
+      1,
+    );
     expect(byKit.priceDelivery).toBe(byWeight.priceDelivery);
     expect(byKit.priceCommissionDeclared).toBe(byWeight.priceCommissionDeclared);
     expect(byKit.priceCommissionCod).toBe(byWeight.priceCommissionCod);
@@ -237,7 +329,8 @@ describe('calculator: every parameter changes the answer as the contract says', 
 
   it('delivery dates skip weekends and the sender warehouse holidays', async () => {
     const plain = byId((await calc({ ...SPB, type: 2 })).body['2'], 1);
-    for (const date of [plain.deliveryDate.from, plain.deliveryDate.to]) expect([0, 6]).not.toContain(new Date(`${date}T00:00:00Z`).getUTCDay());
+    for (const date of [plain.deliveryDate.from, plain.deliveryDate.to])
+      expect([0, 6]).not.toContain(new Date(`${date}T00:00:00Z`).getUTCDay());
     const holidays: string[] = [];
     for (let i = 0; i < 20; i++) holidays.push(new Date(Date.now() + i * 86_400_000).toISOString().slice(0, 10));
     const warehouseId = (await owner.post('/v2/warehouses', warehouseBody({ holidays }))).body.id;
@@ -282,7 +375,11 @@ describe('calculator: carriers over HTTP and the deadline', () => {
       expect(ids(patient.body['2'])).toEqual(expect.arrayContaining([1, 101, 102]));
       expect(ids(patient.body['2'])).not.toContain(103);
       expect(ids(patient.body['2'])).not.toContain(104);
-      expect(byId(patient.body['2'], 101)).toMatchObject({ deliveryDriver: 'http', priceDelivery: 250, tariffName: 'Remote courier' });
+      expect(byId(patient.body['2'], 101)).toMatchObject({
+        deliveryDriver: 'http',
+        priceDelivery: 250,
+        tariffName: 'Remote courier',
+      });
     } finally {
       for (const id of [101, 102, 103, 104]) registry.remove(id);
     }
@@ -291,13 +388,25 @@ describe('calculator: carriers over HTTP and the deadline', () => {
 
 describe('calculator/one and calculator/company', () => {
   it('calculates one company and type from the headers', async () => {
-    const one = await owner.post('/v2/calculator/one', { ...SPB, weight: 2 }, { headers: { 'shop-id': String(shopId), type: '2', 'company-id': '3' } });
+    const one = await owner.post(
+      '/v2/calculator/one',
+      { ...SPB, weight: 2 },
+      { headers: { 'shop-id': String(shopId), type: '2', 'company-id': '3' } },
+    );
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ deliveryCompanyId: 3, deliveryCompanyName: 'Коробейник', timeSelectAvailable: true });
+    expect(one.body).toMatchObject({
+      deliveryCompanyId: 3,
+      deliveryCompanyName: 'Коробейник',
+      timeSelectAvailable: true,
+    });
     expect(typeof one.body.totalPrice).toBe('number');
-    const pickup = await owner.post('/v2/calculator/one', SPB, { headers: { 'shop-id': String(shopId), type: '1', 'company-id': '1' } });
+    const pickup = await owner.post('/v2/calculator/one', SPB, {
+      headers: { 'shop-id': String(shopId), type: '1', 'company-id': '1' },
+    });
     expect(pickup.body.points[0]).toHaveProperty('totalPrice');
-    const impossible = await owner.post('/v2/calculator/one', SPB, { headers: { 'shop-id': String(shopId), type: '3', 'company-id': '4' } });
+    const impossible = await owner.post('/v2/calculator/one', SPB, {
+      headers: { 'shop-id': String(shopId), type: '3', 'company-id': '4' },
+    });
     expect(impossible.status).toBe(200);
     expect(impossible.body).toEqual([]);
   });
@@ -305,8 +414,13 @@ describe('calculator/one and calculator/company', () => {
   it('refuses calculator/one without its headers', async () => {
     const missing = await owner.post('/v2/calculator/one', SPB, { headers: { 'shop-id': String(shopId) } });
     expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual([{ field: 'Type', message: 'is required' }, { field: 'Company-Id', message: 'is required' }]);
-    const wrong = await owner.post('/v2/calculator/one', SPB, { headers: { 'shop-id': String(shopId), type: '5', 'company-id': 'x' } });
+    expect(missing.body.errors).toEqual([
+      { field: 'Type', message: 'is required' },
+      { field: 'Company-Id', message: 'is required' },
+    ]);
+    const wrong = await owner.post('/v2/calculator/one', SPB, {
+      headers: { 'shop-id': String(shopId), type: '5', 'company-id': 'x' },
+    });
     expect(wrong.body.errors.map((error: { field: string }) => error.field)).toEqual(['Type', 'Company-Id']);
     const noShop = await owner.post('/v2/calculator/one', SPB, { headers: { type: '1', 'company-id': '1' } });
     expect(noShop.status).toBe(400);
@@ -314,14 +428,26 @@ describe('calculator/one and calculator/company', () => {
   });
 
   it('lists the companies that deliver to a place, by type', async () => {
-    const response = await owner.post('/v2/calculator/company', { reception: { cityName: 'Санкт-Петербург' } }, { headers: { 'shop-id': String(shopId) } });
+    const response = await owner.post(
+      '/v2/calculator/company',
+      { reception: { cityName: 'Санкт-Петербург' } },
+      { headers: { 'shop-id': String(shopId) } },
+    );
     expect(response.status).toBe(200);
     expect(response.body['1']).toEqual(expect.arrayContaining([1, 2, 3, 9]));
     expect(response.body['3']).toEqual([6]);
-    const oneLine = await owner.post('/v2/calculator/company', { type: 2, reception: { addressString: 'Россия, г Екатеринбург' } }, { headers: { 'shop-id': String(shopId) } });
+    const oneLine = await owner.post(
+      '/v2/calculator/company',
+      { type: 2, reception: { addressString: 'Россия, г Екатеринбург' } },
+      { headers: { 'shop-id': String(shopId) } },
+    );
     expect(oneLine.body['2']).toEqual(expect.arrayContaining([1, 4, 8]));
     expect(oneLine.body['1']).toEqual([]);
-    const nowhere = await owner.post('/v2/calculator/company', { reception: { cityName: 'Нигдеград' } }, { headers: { 'shop-id': String(shopId) } });
+    const nowhere = await owner.post(
+      '/v2/calculator/company',
+      { reception: { cityName: 'Нигдеград' } },
+      { headers: { 'shop-id': String(shopId) } },
+    );
     expect(nowhere.body).toEqual({ '1': [], '2': [], '3': [] });
   });
 });
@@ -329,7 +455,13 @@ describe('calculator/one and calculator/company', () => {
 describe('widget settings and applyWidgetSettings', () => {
   it('stores settings per shop and applies them only when asked', async () => {
     expect((await owner.get(`/v2/shops/${otherShopId}/widget-settings`)).body).toEqual({
-      defaultDimensions: null, defaultWeight: null, priceRules: [], freeDeliveryFrom: null, rounding: null, hiddenCompanyIds: [], defaultServices: [],
+      defaultDimensions: null,
+      defaultWeight: null,
+      priceRules: [],
+      freeDeliveryFrom: null,
+      rounding: null,
+      hiddenCompanyIds: [],
+      defaultServices: [],
     });
     const settings = {
       defaultDimensions: { width: 30, height: 20, length: 40 },
@@ -341,7 +473,10 @@ describe('widget settings and applyWidgetSettings', () => {
       defaultServices: [1],
     };
     expect((await owner.put(`/v2/shops/${otherShopId}/widget-settings`, settings)).status).toBe(204);
-    expect((await owner.get(`/v2/shops/${otherShopId}/widget-settings`)).body).toMatchObject({ ...settings, priceRules: [{ type: 2, companyId: null, kind: 'markup', percent: 10, amount: null }] });
+    expect((await owner.get(`/v2/shops/${otherShopId}/widget-settings`)).body).toMatchObject({
+      ...settings,
+      priceRules: [{ type: 2, companyId: null, kind: 'markup', percent: 10, amount: null }],
+    });
     const headers = { 'shop-id': String(otherShopId) };
 
     const plain = await calc({ ...SPB, type: 2 }, headers);
@@ -356,18 +491,29 @@ describe('widget settings and applyWidgetSettings', () => {
 
     const defaults = byId((await calc({ ...SPB, type: 2, applyDefaultDimensions: true }, headers)).body['2'], 1);
     expect(defaults.priceDelivery).toBeGreaterThan(before.priceDelivery);
-    const ownWeight = byId((await calc({ ...SPB, type: 2, applyDefaultDimensions: true, weight: 1 }, headers)).body['2'], 1);
+    const ownWeight = byId(
+      (await calc({ ...SPB, type: 2, applyDefaultDimensions: true, weight: 1 }, headers)).body['2'],
+      1,
+    );
     expect(ownWeight.priceDelivery).toBeLessThan(defaults.priceDelivery);
 
     await owner.put(`/v2/shops/${otherShopId}/widget-settings`, { freeDeliveryFrom: 5000 });
-    const free = byId((await calc({ ...SPB, type: 2, applyWidgetSettings: true, priceDeclared: 6000 }, headers)).body['2'], 1);
+    const free = byId(
+      (await calc({ ...SPB, type: 2, applyWidgetSettings: true, priceDeclared: 6000 }, headers)).body['2'],
+      1,
+    );
     expect(free.totalPrice).toBe(0);
   });
 
   it('refuses bad settings and foreign shops', async () => {
-    const bad = await owner.put(`/v2/shops/${otherShopId}/widget-settings`, { priceRules: [{ kind: 'gift' }], rounding: { step: 0, mode: 'up' } });
+    const bad = await owner.put(`/v2/shops/${otherShopId}/widget-settings`, {
+      priceRules: [{ kind: 'gift' }],
+      rounding: { step: 0, mode: 'up' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['priceRules[0].kind', 'rounding.step']));
+    expect(bad.body.errors.map((error: { field: string }) => error.field)).toEqual(
+      expect.arrayContaining(['priceRules[0].kind', 'rounding.step']),
+    );
     expect((await stranger.get(`/v2/shops/${otherShopId}/widget-settings`)).status).toBe(404);
     expect((await stranger.put(`/v2/shops/${otherShopId}/widget-settings`, {})).status).toBe(404);
     expect((await t.client().get(`/v2/shops/${otherShopId}/widget-settings`)).status).toBe(401);
@@ -376,23 +522,48 @@ describe('widget settings and applyWidgetSettings', () => {
 
 describe('calculator: bad input', () => {
   it('names every bad field', async () => {
-    const response = await calc({ ...SPB, weight: -1, type: 5, products: [{ dimensions: { width: 0 }, count: 0 }], timeout: 'soon', servicesRequired: [99] });
+    const response = await calc({
+      ...SPB,
+      weight: -1,
+      type: 5,
+      products: [{ dimensions: { width: 0 }, count: 0 }],
+      timeout: 'soon',
+      servicesRequired: [99],
+    });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('validation_failed');
     expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual(
-      expect.arrayContaining(['weight', 'type', 'products[0].dimensions.width', 'products[0].count', 'timeout', 'servicesRequired[0]']),
+      expect.arrayContaining([
+        'weight',
+        'type',
+        'products[0].dimensions.width',
+        'products[0].count',
+        'timeout',
+        'servicesRequired[0]',
+      ]),
     );
-    expect(response.body.errors).toEqual(expect.arrayContaining([{ field: 'servicesRequired[0]', message: 'must be a service id of GET /v2/lists/services (1 to 22)' }]));
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'servicesRequired[0]', message: 'must be a service id of GET /v2/lists/services (1 to 22)' },
+      ]),
+    );
   });
 
   it('needs the sender and pickupType without Shop-Id, and the recipient locality', async () => {
     const noSender = await owner.post('/v2/calculator', SPB);
     expect(noSender.status).toBe(400);
-    expect(noSender.body.errors.map((error: { field: string }) => error.field)).toEqual(['sender.cityName', 'pickupType']);
+    expect(noSender.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'sender.cityName',
+      'pickupType',
+    ]);
     const noReception = await calc({ weight: 1 });
     expect(noReception.status).toBe(400);
     expect(noReception.body.errors[0].field).toBe('reception.cityName');
-    const unknownSender = await owner.post('/v2/calculator', { ...SPB, sender: { cityName: 'Нигдеград' }, pickupType: 1 });
+    const unknownSender = await owner.post('/v2/calculator', {
+      ...SPB,
+      sender: { cityName: 'Нигдеград' },
+      pickupType: 1,
+    });
     expect(unknownSender.status).toBe(400);
     expect(unknownSender.body.code).toBe('unknown_locality');
   });
@@ -407,7 +578,9 @@ describe('calculator: security', () => {
 
   it("refuses another account's shop in Shop-Id with 400", async () => {
     for (const url of ['/v2/calculator', '/v2/calculator/one', '/v2/calculator/company']) {
-      const response = await owner.post(url, SPB, { headers: { 'shop-id': String(strangerShopId), type: '1', 'company-id': '1' } });
+      const response = await owner.post(url, SPB, {
+        headers: { 'shop-id': String(strangerShopId), type: '1', 'company-id': '1' },
+      });
       expect(response.status, url).toBe(400);
       expect(response.body.code).toBe('unknown_shop');
     }
@@ -416,7 +589,9 @@ describe('calculator: security', () => {
   it('refuses a shop key naming another shop with 403', async () => {
     const apiKey = (await owner.get(`/v2/shops/${shopId}`)).body.apiKey;
     const shopClient = owner.withToken(apiKey);
-    expect((await shopClient.post('/v2/calculator', SPB, { headers: { 'shop-id': String(otherShopId) } })).status).toBe(403);
+    expect((await shopClient.post('/v2/calculator', SPB, { headers: { 'shop-id': String(otherShopId) } })).status).toBe(
+      403,
+    );
     const own = await shopClient.post('/v2/calculator', { ...SPB, type: 3 });
     expect(own.status).toBe(200);
     expect(ids(own.body['3'])).toEqual([6]);

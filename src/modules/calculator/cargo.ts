@@ -57,7 +57,10 @@ export function buildCargo(input: CargoInput, defaults: CargoDefaults | null): C
   const overallSides = sidesOf(input.dimensions);
   let places: CargoPlace[];
   if (input.places?.length) {
-    places = input.places.map((place) => ({ sidesCm: sidesOf(place.dimensions) ?? defaults?.sides ?? null, weightGrams: grams(place.weight) }));
+    places = input.places.map((place) => ({
+      sidesCm: sidesOf(place.dimensions) ?? defaults?.sides ?? null,
+      weightGrams: grams(place.weight),
+    }));
   } else {
     const items = [...(input.products ?? []), ...(input.kits ?? [])];
     let weightGrams = 0;
@@ -82,9 +85,12 @@ export function buildCargo(input: CargoInput, defaults: CargoDefaults | null): C
       weightGrams: Math.floor(shipmentGrams / count) + (index === 0 ? shipmentGrams % count : 0),
     }));
   }
-  let weightGrams = input.weight !== undefined ? grams(input.weight) : places.reduce((sum, place) => sum + place.weightGrams, 0);
+  let weightGrams =
+    input.weight !== undefined ? grams(input.weight) : places.reduce((sum, place) => sum + place.weightGrams, 0);
   if (weightGrams <= 0) weightGrams = defaults?.weightGrams ?? DEFAULT_WEIGHT_GRAMS;
   const volumeCm3 =
-    input.volume !== undefined ? Math.round(input.volume * 1e6) : Math.round(places.reduce((sum, place) => sum + (place.sidesCm ? volumeOf(place.sidesCm) : 0), 0));
+    input.volume !== undefined
+      ? Math.round(input.volume * 1e6)
+      : Math.round(places.reduce((sum, place) => sum + (place.sidesCm ? volumeOf(place.sidesCm) : 0), 0));
   return { weightGrams, volumeCm3, places };
 }

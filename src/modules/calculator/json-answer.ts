@@ -59,7 +59,9 @@ export class JsonAnswers {
       return;
     }
     if (option.idsOnly) {
-      parts.push(Buffer.from(`${head.slice(0, -1)},"points":[${option.points.map((item) => item.point.id).join(',')}]}`));
+      parts.push(
+        Buffer.from(`${head.slice(0, -1)},"points":[${option.points.map((item) => item.point.id).join(',')}]}`),
+      );
       return;
     }
     parts.push(Buffer.from(`${head.slice(0, -1)},"points":[`));
@@ -76,7 +78,9 @@ export class JsonAnswers {
           shared = `,"deliveryDays":${JSON.stringify(price.dates.deliveryDays)},"deliveryDate":${JSON.stringify(price.dates.deliveryDate)},"deliveryHoldDays":${option.holdDays}`;
           sharedByDates.set(price.dates, shared);
         }
-        tail = Buffer.from(`${shared},"priceCommissionCod":${toRoubles(price.codKopecks)},"priceDelivery":${toRoubles(price.deliveryKopecks)},"totalPrice":${toRoubles(price.totalKopecks)},"isFar":${price.isFar}`);
+        tail = Buffer.from(
+          `${shared},"priceCommissionCod":${toRoubles(price.codKopecks)},"priceDelivery":${toRoubles(price.deliveryKopecks)},"totalPrice":${toRoubles(price.totalKopecks)},"isFar":${price.isFar}`,
+        );
         tails.set(price, tail);
       }
       parts.push(fragment.head, tail, fragment.end);
@@ -99,9 +103,32 @@ export class JsonAnswers {
     const key = point.id;
     let fragment = this.pointFragments.get(key);
     if (fragment === undefined) {
-      const model = presentPoint(point, option.company.deliveryCompanyName, option.company.deliveryDriver, { deliveryDate: { from: '', to: '' }, deliveryDays: { min: 0, max: 0 } }, 0, 0, 0, 0, false);
-      const { deliveryDays: _days, deliveryDate: _date, deliveryHoldDays: _hold, priceCommissionCod: _cod, priceDelivery: _delivery, totalPrice: _total, isFar: _far, zipCode, ...fixed } = model;
-      fragment = { head: Buffer.from(JSON.stringify(fixed).slice(0, -1)), end: Buffer.from(`,"zipCode":${JSON.stringify(zipCode)}}`) };
+      const model = presentPoint(
+        point,
+        option.company.deliveryCompanyName,
+        option.company.deliveryDriver,
+        { deliveryDate: { from: '', to: '' }, deliveryDays: { min: 0, max: 0 } },
+        0,
+        0,
+        0,
+        0,
+        false,
+      );
+      const {
+        deliveryDays: _days,
+        deliveryDate: _date,
+        deliveryHoldDays: _hold,
+        priceCommissionCod: _cod,
+        priceDelivery: _delivery,
+        totalPrice: _total,
+        isFar: _far,
+        zipCode,
+        ...fixed
+      } = model;
+      fragment = {
+        head: Buffer.from(JSON.stringify(fixed).slice(0, -1)),
+        end: Buffer.from(`,"zipCode":${JSON.stringify(zipCode)}}`),
+      };
       if (this.pointFragments.size >= POINT_FRAGMENTS) this.pointFragments.clear();
       this.pointFragments.set(key, fragment);
     }

@@ -4,8 +4,23 @@
  */
 import type { DeliveryType } from '../../carriers/types.js';
 import { toRoubles } from '../../platform/money.js';
-import { OWN_DRIVER, ownMethodId, pointsNear, priceKopecksOf, serves, type OwnMethod } from '../delivery-methods/rules.js';
-import { OWN_HOLD_DAYS, placeOf, presentOwnPoint, priceRulesOf, type CompanyOption, type Context, type PointDates } from './present.js';
+import {
+  OWN_DRIVER,
+  ownMethodId,
+  pointsNear,
+  priceKopecksOf,
+  serves,
+  type OwnMethod,
+} from '../delivery-methods/rules.js';
+import {
+  OWN_HOLD_DAYS,
+  placeOf,
+  presentOwnPoint,
+  priceRulesOf,
+  type CompanyOption,
+  type Context,
+  type PointDates,
+} from './present.js';
 import { applyPriceRules } from './rules.js';
 import type { DeliveryCompanyResult } from './schemas.js';
 
@@ -33,7 +48,13 @@ export function ownOptions(
     if (!serves(method, placeOf(context.recipient), placeOf(context.sender))) continue;
     const net = priceKopecksOf(method, context.cargo.weightGrams, context.orderKopecks);
     if (net === null) continue;
-    const total = context.widget ? applyPriceRules(net, priceRulesOf(context.widget), { type: method.type, companyId: 0, orderKopecks: context.orderKopecks }) : net;
+    const total = context.widget
+      ? applyPriceRules(net, priceRulesOf(context.widget), {
+          type: method.type,
+          companyId: 0,
+          orderKopecks: context.orderKopecks,
+        })
+      : net;
     const methodDates = dates(method.days);
     const company: DeliveryCompanyResult = {
       deliveryCompanyId: id,
@@ -60,8 +81,16 @@ export function ownOptions(
     if (method.type === 1) {
       const near = pointsNear(method, context.recipient);
       if (near.length === 0) continue;
-      company.points = context.hidePointFullInfo ? near.map((point) => point.id) : near.map((point) => presentOwnPoint(point, method, company, net, total));
-      options.push({ company, points: null, holdDays: OWN_HOLD_DAYS, idsOnly: context.hidePointFullInfo, ownTotalKopecks: total });
+      company.points = context.hidePointFullInfo
+        ? near.map((point) => point.id)
+        : near.map((point) => presentOwnPoint(point, method, company, net, total));
+      options.push({
+        company,
+        points: null,
+        holdDays: OWN_HOLD_DAYS,
+        idsOnly: context.hidePointFullInfo,
+        ownTotalKopecks: total,
+      });
       continue;
     }
     company.cashPaymentAvailable = method.cashPaymentAvailable;

@@ -12,7 +12,10 @@ import type { OrderMoney, PriceRules } from './rules.js';
 import type { CalculatorPoint, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
 
 /** Services a point must offer for a required service: 4 inspection, 6 partial buyout, 7 fitting. */
-const POINT_SERVICE_FLAGS: Record<number, keyof Pick<DeliveryPoint, 'checkupAvailable' | 'partialBuyoutAvailable' | 'fittingAvailable'>> = {
+const POINT_SERVICE_FLAGS: Record<
+  number,
+  keyof Pick<DeliveryPoint, 'checkupAvailable' | 'partialBuyoutAvailable' | 'fittingAvailable'>
+> = {
   4: 'checkupAvailable',
   6: 'partialBuyoutAvailable',
   7: 'fittingAvailable',
@@ -81,12 +84,33 @@ export function toModel(option: CompanyOption): DeliveryCompanyResult {
     ...company,
     points: option.idsOnly
       ? option.points.map((item) => item.point.id)
-      : option.points.map(({ point, price }) => presentPoint(point, company.deliveryCompanyName, company.deliveryDriver, price.dates, option.holdDays, price.codKopecks, price.deliveryKopecks, price.totalKopecks, price.isFar)),
+      : option.points.map(({ point, price }) =>
+          presentPoint(
+            point,
+            company.deliveryCompanyName,
+            company.deliveryDriver,
+            price.dates,
+            option.holdDays,
+            price.codKopecks,
+            price.deliveryKopecks,
+            price.totalKopecks,
+            price.isFar,
+          ),
+        ),
   };
 }
 
 export function place(locality: Locality): QuotePlace {
-  return { latitude: locality.latitude, longitude: locality.longitude, regionCode: locality.regionCode, localityId: locality.id, population: locality.population, name: locality.name, postalCode: locality.zip, countryCode: locality.countryCode };
+  return {
+    latitude: locality.latitude,
+    longitude: locality.longitude,
+    regionCode: locality.regionCode,
+    localityId: locality.id,
+    population: locality.population,
+    name: locality.name,
+    postalCode: locality.zip,
+    countryCode: locality.countryCode,
+  };
 }
 
 export function placeOf(locality: Locality) {
@@ -94,7 +118,13 @@ export function placeOf(locality: Locality) {
 }
 
 /** A shop's own pickup point in the calculator's shape (company id a string, convention 12). */
-export function presentOwnPoint(point: OwnPoint, method: OwnMethod, company: DeliveryCompanyResult, netKopecks: number, totalKopecks: number): CalculatorPoint {
+export function presentOwnPoint(
+  point: OwnPoint,
+  method: OwnMethod,
+  company: DeliveryCompanyResult,
+  netKopecks: number,
+  totalKopecks: number,
+): CalculatorPoint {
   return {
     id: point.id,
     name: point.name,
@@ -221,5 +251,9 @@ export function cheapest(options: CompanyOption[]): CompanyOption[] {
   const low = Math.min(...options.map(lowestPrice));
   return options
     .filter((option) => lowestPrice(option) === low)
-    .map((option) => (option.points ? { ...option, points: option.points.filter((item) => item.price.totalKopecks / 100 === low) } : option));
+    .map((option) =>
+      option.points
+        ? { ...option, points: option.points.filter((item) => item.price.totalKopecks / 100 === low) }
+        : option,
+    );
 }

@@ -7,7 +7,14 @@ import type { ShopService } from '../shops/service.js';
 import type { CalculatorService } from './service.js';
 import type { WidgetSettingsService } from './widget-settings.js';
 import type { DeliveryType } from '../../carriers/types.js';
-import { CalculatorBody, CalculatorResult, CompanyBody, CompanyIdsResult, DeliveryCompanyResult, WidgetSettings } from './schemas.js';
+import {
+  CalculatorBody,
+  CalculatorResult,
+  CompanyBody,
+  CompanyIdsResult,
+  DeliveryCompanyResult,
+  WidgetSettings,
+} from './schemas.js';
 import { requiredShopHeader, type ExampleDoc } from '../../platform/openapi.js';
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN, parseOwnMethodId } from '../delivery-methods/rules.js';
 
@@ -19,7 +26,9 @@ export const CALCULATOR_EXAMPLE: ExampleDoc = {
     sender: { countryCode: 'RU', cityName: 'Москва' },
     reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
     pickupType: 1,
-    products: [{ priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      { priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } },
+    ],
     priceDeclared: 800,
     priceCod: 900,
   },
@@ -39,9 +48,9 @@ function companyIdOf(header: string): number | string {
 
 /** Companies left out of a calculation are logged, never failing the call. */
 function logFailures(request: FastifyRequest) {
-  return (companyId: number, reason: string) => request.log.warn({ companyId, reason }, 'delivery company left out of the calculation');
+  return (companyId: number, reason: string) =>
+    request.log.warn({ companyId, reason }, 'delivery company left out of the calculation');
 }
-
 
 /** The services these routes use, and no other. */
 export interface CalculatorRouteServices {
@@ -53,7 +62,8 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.post(
     '/v2/calculator',
     {
-      schema: { operation: { id: 'calculateDelivery', contract: '4.12', examples: { calculator: CALCULATOR_EXAMPLE } },
+      schema: {
+        operation: { id: 'calculateDelivery', contract: '4.12', examples: { calculator: CALCULATOR_EXAMPLE } },
         tags,
         summary: 'Calculate delivery across companies',
         description:
@@ -65,7 +75,9 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
     async (request, reply) => {
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
       // already JSON text: a big city's hundreds of points are joined from pre-serialised parts
-      const answer = await services.calculator.calculateJson(request.scope, shop, request.body, { onCompanyFailed: logFailures(request) });
+      const answer = await services.calculator.calculateJson(request.scope, shop, request.body, {
+        onCompanyFailed: logFailures(request),
+      });
       // a big city's points are hundreds of kB
       return sendJsonBody(request, reply, answer);
     },
@@ -74,25 +86,41 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.post(
     '/v2/calculator/one',
     {
-      schema: { operation: {
+      schema: {
+        operation: {
           id: 'calculateDeliveryByCompany',
           contract: '4.12',
           headers: [
             requiredShopHeader('The shop whose warehouse sends the parcel.'),
-            { name: 'Type', required: true, description: 'Delivery type: 1 pickup point, 2 courier, 3 national post.', schema: { type: 'integer', enum: [1, 2, 3] } },
+            {
+              name: 'Type',
+              required: true,
+              description: 'Delivery type: 1 pickup point, 2 courier, 3 national post.',
+              schema: { type: 'integer', enum: [1, 2, 3] },
+            },
             {
               name: 'Company-Id',
               required: true,
-              description: "The delivery company to calculate (GET /v2/lists/delivery-companies), or an own delivery method as '{accountId}_{methodId}' (GET /v2/delivery-methods).",
-              schema: { anyOf: [{ type: 'integer', minimum: 1, maximum: 999_999_999 }, { type: 'string', pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH }] },
+              description:
+                "The delivery company to calculate (GET /v2/lists/delivery-companies), or an own delivery method as '{accountId}_{methodId}' (GET /v2/delivery-methods).",
+              schema: {
+                anyOf: [
+                  { type: 'integer', minimum: 1, maximum: 999_999_999 },
+                  { type: 'string', pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH },
+                ],
+              },
             },
           ],
         },
         tags,
         summary: 'Calculate delivery by one company and type',
-        description: 'Headers Shop-Id, Type (1, 2 or 3) and Company-Id are required; body as /v2/calculator (type and companyIds come from the headers). One DeliveryCompany, or [] when it cannot deliver.',
+        description:
+          'Headers Shop-Id, Type (1, 2 or 3) and Company-Id are required; body as /v2/calculator (type and companyIds come from the headers). One DeliveryCompany, or [] when it cannot deliver.',
         body: CalculatorBody,
-        response: { 200: { anyOf: [DeliveryCompanyResult, { type: 'array', maxItems: 0 }] }, ...errorResponses(403, 422) },
+        response: {
+          200: { anyOf: [DeliveryCompanyResult, { type: 'array', maxItems: 0 }] },
+          ...errorResponses(403, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -102,10 +130,22 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
       if (!type) problems.push({ field: 'Type', message: 'is required' });
       else if (!/^[123]$/.test(type)) problems.push({ field: 'Type', message: 'must be 1, 2 or 3' });
       if (!companyId) problems.push({ field: 'Company-Id', message: 'is required' });
-      else if (!/^[1-9]\d{0,8}$/.test(companyId) && !parseOwnMethodId(companyId)) problems.push({ field: 'Company-Id', message: "must be a delivery company id, or an own delivery method's '{accountId}_{methodId}'" });
+      else if (!/^[1-9]\d{0,8}$/.test(companyId) && !parseOwnMethodId(companyId))
+        problems.push({
+          field: 'Company-Id',
+          message: "must be a delivery company id, or an own delivery method's '{accountId}_{methodId}'",
+        });
       const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], true);
-      if (problems.length) throw new AppError(400, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
-      const json = await services.calculator.calculateOneJson(request.scope, shop, request.body, Number(type) as DeliveryType, companyIdOf(companyId as string), logFailures(request));
+      if (problems.length)
+        throw new AppError(400, 'validation_failed', `${problems[0].field}: ${problems[0].message}`, problems);
+      const json = await services.calculator.calculateOneJson(
+        request.scope,
+        shop,
+        request.body,
+        Number(type) as DeliveryType,
+        companyIdOf(companyId as string),
+        logFailures(request),
+      );
       return reply.type('application/json; charset=utf-8').send(json as unknown as DeliveryCompanyResult);
     },
   );
@@ -113,10 +153,16 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.post(
     '/v2/calculator/company',
     {
-      schema: { operation: { id: 'listDeliveringCompanies', contract: '4.12', headers: [requiredShopHeader('The shop whose widget settings and warehouse apply.')] },
+      schema: {
+        operation: {
+          id: 'listDeliveringCompanies',
+          contract: '4.12',
+          headers: [requiredShopHeader('The shop whose widget settings and warehouse apply.')],
+        },
         tags,
         summary: 'Which companies deliver to a place',
-        description: 'Header Shop-Id required. Answers, per delivery type, the ids of the companies that can deliver there.',
+        description:
+          'Header Shop-Id required. Answers, per delivery type, the ids of the companies that can deliver there.',
         body: CompanyBody,
         response: { 200: CompanyIdsResult, ...errorResponses(403) },
       },
@@ -131,10 +177,12 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.get(
     '/v2/shops/:id/widget-settings',
     {
-      schema: { operation: { id: 'getWidgetSettings' },
+      schema: {
+        operation: { id: 'getWidgetSettings' },
         tags: ['Shops'],
         summary: 'Widget settings of a shop (extension)',
-        description: 'Defaults and price rules used by the calculator when a call sends applyWidgetSettings / applyDefaultDimensions.',
+        description:
+          'Defaults and price rules used by the calculator when a call sends applyWidgetSettings / applyDefaultDimensions.',
         params: IdParams,
         response: { 200: WidgetSettings, ...errorResponses(403, 404) },
       },
@@ -145,7 +193,8 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.put(
     '/v2/shops/:id/widget-settings',
     {
-      schema: { operation: { id: 'replaceWidgetSettings' },
+      schema: {
+        operation: { id: 'replaceWidgetSettings' },
         tags: ['Shops'],
         summary: 'Replace the widget settings of a shop (extension)',
         params: IdParams,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildCargo } from './cargo.js';
-import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks } from './rules.js';
+import {
+  addWorkingDays,
+  applyPriceRules,
+  calendarDaysBetween,
+  commissionsOf,
+  deliveryCostKopecks,
+  totalKopecks,
+} from './rules.js';
 import type { CarrierQuote } from '../../carriers/types.js';
 
 const quote: CarrierQuote = {
@@ -19,22 +26,47 @@ const quote: CarrierQuote = {
 
 describe('calculator rules (pure)', () => {
   it('takes insurance on the declared value, COD on cash plus the delivery price paid on delivery, acquiring on the prepayment', () => {
-    const commissions = commissionsOf(quote, { declaredKopecks: 1_000_000, codKopecks: 500_000, clientPriceKopecks: 50_000, prePayKopecks: 20_000 });
+    const commissions = commissionsOf(quote, {
+      declaredKopecks: 1_000_000,
+      codKopecks: 500_000,
+      clientPriceKopecks: 50_000,
+      prePayKopecks: 20_000,
+    });
     expect(commissions).toEqual({ declared: 5000, codCash: 11000, codCard: 16500, acquiring: 400 });
     expect(totalKopecks(30000, 5000, commissions, true)).toBe(30000 + 5000 + 5000 + 11000 + 400);
     expect(totalKopecks(30000, 0, commissions, false)).toBe(30000 + 5000 + 16500 + 400);
-    expect(commissionsOf(quote, { declaredKopecks: 100, codKopecks: 0, clientPriceKopecks: 0, prePayKopecks: 0 })).toEqual({ declared: 1000, codCash: 0, codCard: 0, acquiring: 0 });
+    expect(
+      commissionsOf(quote, { declaredKopecks: 100, codKopecks: 0, clientPriceKopecks: 0, prePayKopecks: 0 }),
+    ).toEqual({ declared: 1000, codCash: 0, codCard: 0, acquiring: 0 });
   });
 
   it('costs a priced delivery with the COD commission actually incurred: card, cash or none', () => {
-    const delivery = { priceDelivery: 300, requiredServices: [{ price: 50 }], priceCommissionDeclared: 50, priceCommissionCod: 110, priceCommissionCodCard: 165, priceCommissionAcquiring: 4 };
+    const delivery = {
+      priceDelivery: 300,
+      requiredServices: [{ price: 50 }],
+      priceCommissionDeclared: 50,
+      priceCommissionCod: 110,
+      priceCommissionCodCard: 165,
+      priceCommissionAcquiring: 4,
+    };
     const commissions = { declared: 5000, codCash: 11000, codCard: 16500, acquiring: 400 };
     // what totalPrice contains, by the same sum
     expect(deliveryCostKopecks(delivery, 'cash')).toBe(totalKopecks(30000, 5000, commissions, true));
     expect(deliveryCostKopecks(delivery, 'card')).toBe(totalKopecks(30000, 5000, commissions, false));
     expect(deliveryCostKopecks(delivery, 'card')).toBe(30000 + 5000 + 5000 + 16500 + 400);
     expect(deliveryCostKopecks(delivery, 'none')).toBe(30000 + 5000 + 5000 + 400);
-    expect(deliveryCostKopecks({ ...delivery, priceDelivery: 0.1, requiredServices: [], priceCommissionDeclared: 0.2, priceCommissionAcquiring: 0 }, 'none')).toBe(30);
+    expect(
+      deliveryCostKopecks(
+        {
+          ...delivery,
+          priceDelivery: 0.1,
+          requiredServices: [],
+          priceCommissionDeclared: 0.2,
+          priceCommissionAcquiring: 0,
+        },
+        'none',
+      ),
+    ).toBe(30);
   });
 
   it('applies widget price rules by type and company, free delivery, then rounding', () => {
@@ -65,23 +97,46 @@ describe('calculator rules (pure)', () => {
   });
 
   it('builds the cargo from places, goods (per unit x count) or overall values, with defaults', () => {
-    expect(buildCargo({}, null)).toEqual({ weightGrams: 1000, volumeCm3: 0, places: [{ sidesCm: null, weightGrams: 0 }] });
-    const goods = buildCargo({ products: [{ weight: 0.5, count: 3, dimensions: { width: 20, height: 5, length: 30 } }, { weight: 1 }] }, null);
+    expect(buildCargo({}, null)).toEqual({
+      weightGrams: 1000,
+      volumeCm3: 0,
+      places: [{ sidesCm: null, weightGrams: 0 }],
+    });
+    const goods = buildCargo(
+      { products: [{ weight: 0.5, count: 3, dimensions: { width: 20, height: 5, length: 30 } }, { weight: 1 }] },
+      null,
+    );
     expect(goods.weightGrams).toBe(2500);
     expect(goods.places[0].sidesCm).toEqual([30, 20, 15]);
     expect(goods.volumeCm3).toBe(9000);
-    const places = buildCargo({ places: [{ weight: 2, dimensions: { width: 10, height: 10, length: 10 } }, { weight: 3 }] }, null);
+    const places = buildCargo(
+      { places: [{ weight: 2, dimensions: { width: 10, height: 10, length: 10 } }, { weight: 3 }] },
+      null,
+    );
     expect(places.weightGrams).toBe(5000);
     expect(places.places).toHaveLength(2);
     // Overall sizes are the whole shipment's: two places share its 60 000 cm³ and its 4 kg.
     expect(buildCargo({ weight: 4, dimensions: { width: 40, height: 30, length: 50 }, itemCount: 2 }, null)).toEqual({
       weightGrams: 4000,
       volumeCm3: 60000,
-      places: [{ sidesCm: [40, 30, 25], weightGrams: 2000 }, { sidesCm: [40, 30, 25], weightGrams: 2000 }],
+      places: [
+        { sidesCm: [40, 30, 25], weightGrams: 2000 },
+        { sidesCm: [40, 30, 25], weightGrams: 2000 },
+      ],
     });
-    expect(buildCargo({ weight: 2, dimensions: { width: 40, height: 30, length: 30 }, itemCount: 3 }, null).volumeCm3).toBe(36000);
+    expect(
+      buildCargo({ weight: 2, dimensions: { width: 40, height: 30, length: 30 }, itemCount: 3 }, null).volumeCm3,
+    ).toBe(36000);
     // Sides of 0 are "not given": the goods' sizes apply.
-    expect(buildCargo({ products: [{ weight: 0.5, dimensions: { width: 20, height: 5, length: 30 } }], dimensions: { width: 0, height: 0, length: 0 } }, null).places[0].sidesCm).toEqual([30, 20, 5]);
+    expect(
+      buildCargo(
+        {
+          products: [{ weight: 0.5, dimensions: { width: 20, height: 5, length: 30 } }],
+          dimensions: { width: 0, height: 0, length: 0 },
+        },
+        null,
+      ).places[0].sidesCm,
+    ).toEqual([30, 20, 5]);
     expect(buildCargo({ weight: 1, volume: 0.05 }, null).volumeCm3).toBe(50000);
     const defaults = buildCargo({}, { weightGrams: 700, sides: [40, 30, 20] });
     expect(defaults.weightGrams).toBe(700);

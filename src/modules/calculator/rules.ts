@@ -33,8 +33,19 @@ export function commissionsOf(quote: CarrierQuote, money: OrderMoney): Commissio
 }
 
 /** The total: delivery, required services, insurance, COD (cash where the company takes cash, else card) and acquiring. */
-export function totalKopecks(deliveryKopecks: number, requiredServicesKopecks: number, commissions: Commissions, cashAvailable: boolean): number {
-  return deliveryKopecks + requiredServicesKopecks + commissions.declared + (cashAvailable ? commissions.codCash : commissions.codCard) + commissions.acquiring;
+export function totalKopecks(
+  deliveryKopecks: number,
+  requiredServicesKopecks: number,
+  commissions: Commissions,
+  cashAvailable: boolean,
+): number {
+  return (
+    deliveryKopecks +
+    requiredServicesKopecks +
+    commissions.declared +
+    (cashAvailable ? commissions.codCash : commissions.codCard) +
+    commissions.acquiring
+  );
 }
 
 /** How the recipient paid what was collected on delivery; `none` when nothing was (no COD). */
@@ -82,7 +93,11 @@ export interface PriceRules {
 }
 
 /** The customer's price of a delivery after the shop's widget rules, in order: rules, free delivery, rounding. */
-export function applyPriceRules(kopecks: number, rules: PriceRules, context: { type: number; companyId: number; orderKopecks: number }): number {
+export function applyPriceRules(
+  kopecks: number,
+  rules: PriceRules,
+  context: { type: number; companyId: number; orderKopecks: number },
+): number {
   let price = kopecks;
   for (const rule of rules.rules) {
     if (rule.type !== undefined && rule.type !== null && rule.type !== context.type) continue;

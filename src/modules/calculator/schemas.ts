@@ -6,7 +6,11 @@ const Text = Type.Optional(Type.String({ maxLength: 255 }));
 const Money = Type.Optional(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles' }));
 const Side = Type.Number({ minimum: 1, maximum: 999, description: 'cm' });
 const Weight = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg' });
-const Dimensions = Type.Object({ width: Type.Optional(Side), height: Type.Optional(Side), length: Type.Optional(Side) });
+const Dimensions = Type.Object({
+  width: Type.Optional(Side),
+  height: Type.Optional(Side),
+  length: Type.Optional(Side),
+});
 const OverallDimensions = Type.Object(
   { width: Type.Optional(OverallSideCm), height: Type.Optional(OverallSideCm), length: Type.Optional(OverallSideCm) },
   { description: 'The whole shipment, split evenly over itemCount places' },
@@ -14,12 +18,21 @@ const OverallDimensions = Type.Object(
 /** A delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12). */
 export const CompanyRef = Type.Union([
   CodeId(),
-  Type.String({ pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH, 'x-message': "must be a company id or an own delivery method id '{accountId}_{methodId}'" }),
+  Type.String({
+    pattern: OWN_METHOD_ID_PATTERN,
+    maxLength: OWN_METHOD_ID_MAX_LENGTH,
+    'x-message': "must be a company id or an own delivery method id '{accountId}_{methodId}'",
+  }),
 ]);
 /** A company id as answered: a number, or a string for an own delivery method (convention 12). */
-export const CompanyIdOut = Type.Union([Type.Integer(), Type.String()], { description: "A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12)" });
+export const CompanyIdOut = Type.Union([Type.Integer(), Type.String()], {
+  description: "A company's number, or '{accountId}_{methodId}' for an own delivery method (convention 12)",
+});
 const DeliveryTypeCode = Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' });
-const ServiceIds = Type.Array(Type.Integer({ minimum: 1, maximum: 22, 'x-message': 'must be a service id of GET /v2/lists/services (1 to 22)' }), { maxItems: 50 });
+const ServiceIds = Type.Array(
+  Type.Integer({ minimum: 1, maximum: 22, 'x-message': 'must be a service id of GET /v2/lists/services (1 to 22)' }),
+  { maxItems: 50 },
+);
 
 export const AddressInput = Type.Object({
   countryCode: Text,
@@ -50,7 +63,9 @@ export const CalculatorBody = Type.Object({
   sender: Type.Optional(AddressInput),
   pickupType: Type.Optional(Type.Enum([1, 2, 3, 4], { description: 'Required when no Shop-Id is sent' })),
   products: Type.Optional(Type.Array(Goods, { maxItems: 1000, description: 'Goods; all values per unit' })),
-  kits: Type.Optional(Type.Array(Type.Object({ id: Type.Optional(RecordId()), ...Goods.properties }), { maxItems: 1000 })),
+  kits: Type.Optional(
+    Type.Array(Type.Object({ id: Type.Optional(RecordId()), ...Goods.properties }), { maxItems: 1000 }),
+  ),
   priceDeclared: Money,
   priceCod: Money,
   priceClient: Money,
@@ -67,7 +82,12 @@ export const CalculatorBody = Type.Object({
   services: Type.Optional(ServiceIds),
   servicesRequired: Type.Optional(ServiceIds),
   type: Type.Optional(DeliveryTypeCode),
-  companyIds: Type.Optional(Type.Array(CompanyRef, { maxItems: 100, description: "Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12)" })),
+  companyIds: Type.Optional(
+    Type.Array(CompanyRef, {
+      maxItems: 100,
+      description: "Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12)",
+    }),
+  ),
   onlyCheap: Type.Optional(Type.Boolean({ default: false })),
   calcDeclared: Type.Optional(Type.Boolean({ default: true })),
   calcCod: Type.Optional(Type.Boolean({ default: true })),
@@ -75,12 +95,19 @@ export const CalculatorBody = Type.Object({
   applyWidgetSettings: Type.Optional(Type.Boolean({ default: false })),
   applyDefaultDimensions: Type.Optional(Type.Boolean({ default: false })),
   timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 120000, default: 20000, description: 'ms' })),
-  places: Type.Optional(Type.Array(Type.Object({ weight: Type.Optional(Weight), dimensions: Type.Optional(Dimensions) }), { maxItems: 99 })),
+  places: Type.Optional(
+    Type.Array(Type.Object({ weight: Type.Optional(Weight), dimensions: Type.Optional(Dimensions) }), { maxItems: 99 }),
+  ),
   weight: Type.Optional(Weight),
   dimensions: Type.Optional(OverallDimensions),
   itemCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, default: 1 })),
   volume: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'm3' })),
-  priceMode: Type.Optional(Type.Enum([1, 2, 3], { default: 1, description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume' })),
+  priceMode: Type.Optional(
+    Type.Enum([1, 2, 3], {
+      default: 1,
+      description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume',
+    }),
+  ),
 });
 export type CalculatorBody = Static<typeof CalculatorBody>;
 
@@ -93,7 +120,14 @@ export const OneHeaders = Type.Object({
 export const CompanyBody = Type.Object({
   type: Type.Optional(DeliveryTypeCode),
   reception: Type.Optional(
-    Type.Object({ cityFias: Text, zipCode: Text, cityName: Text, countryCode: Text, region: Text, addressString: Type.Optional(Type.String({ maxLength: 1000 })) }),
+    Type.Object({
+      cityFias: Text,
+      zipCode: Text,
+      cityName: Text,
+      countryCode: Text,
+      region: Text,
+      addressString: Type.Optional(Type.String({ maxLength: 1000 })),
+    }),
   ),
   applyWidgetSettings: Type.Optional(Type.Boolean({ default: false })),
 });
@@ -101,7 +135,13 @@ export type CompanyBody = Static<typeof CompanyBody>;
 
 const Days = Type.Object({ min: Type.Integer(), max: Type.Integer() });
 const Dates = Type.Object({ from: Type.String(), to: Type.String() });
-const DeliveryService = Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number(), checked: Type.Boolean(), required: Type.Boolean() });
+const DeliveryService = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  price: Type.Number(),
+  checked: Type.Boolean(),
+  required: Type.Boolean(),
+});
 const WorkingHours = Type.Object({ from: Type.String(), to: Type.String() });
 
 /** Commissions in money and percent: in a calculator answer and in an order's delivery. */
@@ -176,7 +216,11 @@ export type DeliveryCompanyResult = Static<typeof DeliveryCompanyResult>;
 export type CalculatorPoint = Static<typeof CalculatorPoint>;
 
 export const CalculatorResult = Type.Object(
-  { '1': Type.Array(DeliveryCompanyResult), '2': Type.Array(DeliveryCompanyResult), '3': Type.Array(DeliveryCompanyResult) },
+  {
+    '1': Type.Array(DeliveryCompanyResult),
+    '2': Type.Array(DeliveryCompanyResult),
+    '3': Type.Array(DeliveryCompanyResult),
+  },
   { description: "Keys '1' pickup points, '2' courier, '3' national post; three empty arrays when nothing delivers" },
 );
 export type CalculatorResult = Static<typeof CalculatorResult>;
@@ -196,19 +240,41 @@ export const WidgetSettings = Type.Object(
         Type.Object({
           type: Type.Optional(Nullable(DeliveryTypeCode)),
           companyId: Type.Optional(Nullable(CodeId())),
-          kind: Type.Enum(['markup', 'discount', 'fixed'], { description: 'markup or discount by percent and/or amount; fixed: the price is amount' }),
+          kind: Type.Enum(['markup', 'discount', 'fixed'], {
+            description: 'markup or discount by percent and/or amount; fixed: the price is amount',
+          }),
           percent: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1000 }))),
           amount: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'roubles' }))),
         }),
         { maxItems: 100 },
       ),
     ),
-    freeDeliveryFrom: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'Order sum (roubles) from which delivery is free for the customer' }))),
-    rounding: Type.Optional(Nullable(Type.Object({ step: Type.Number({ exclusiveMinimum: 0, maximum: 10000, description: 'roubles' }), mode: Type.Enum(['up', 'down', 'nearest'], { description: 'Rounding of the price to the step: up, down or to the nearest' }) }))),
+    freeDeliveryFrom: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: 100_000_000,
+          description: 'Order sum (roubles) from which delivery is free for the customer',
+        }),
+      ),
+    ),
+    rounding: Type.Optional(
+      Nullable(
+        Type.Object({
+          step: Type.Number({ exclusiveMinimum: 0, maximum: 10000, description: 'roubles' }),
+          mode: Type.Enum(['up', 'down', 'nearest'], {
+            description: 'Rounding of the price to the step: up, down or to the nearest',
+          }),
+        }),
+      ),
+    ),
     hiddenCompanyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 100 })),
     defaultServices: Type.Optional(Type.Array(CodeId(), { maxItems: 50 })),
   },
-  { description: 'Widget settings of a shop (extension): defaults and price rules applied when a calculator call sends applyWidgetSettings / applyDefaultDimensions' },
+  {
+    description:
+      'Widget settings of a shop (extension): defaults and price rules applied when a calculator call sends applyWidgetSettings / applyDefaultDimensions',
+  },
 );
 export type WidgetSettings = Static<typeof WidgetSettings>;
 
@@ -216,7 +282,13 @@ export type WidgetSettings = Static<typeof WidgetSettings>;
 export interface WidgetSettingsFull {
   defaultDimensions: { width: number; height: number; length: number } | null;
   defaultWeight: number | null;
-  priceRules: Array<{ type: 1 | 2 | 3 | null; companyId: number | null; kind: 'markup' | 'discount' | 'fixed'; percent: number | null; amount: number | null }>;
+  priceRules: Array<{
+    type: 1 | 2 | 3 | null;
+    companyId: number | null;
+    kind: 'markup' | 'discount' | 'fixed';
+    percent: number | null;
+    amount: number | null;
+  }>;
   freeDeliveryFrom: number | null;
   rounding: { step: number; mode: 'up' | 'down' | 'nearest' } | null;
   hiddenCompanyIds: number[];

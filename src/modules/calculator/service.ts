@@ -17,12 +17,37 @@ import type { Locality } from '../localities/source.js';
 import type { Shop } from '../shops/schemas.js';
 import { AnswerCache, type Answer } from './answer-cache.js';
 import { buildCargo } from './cargo.js';
-import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, deliveryCostKopecks, totalKopecks } from './rules.js';
-import type { CalculatorBody, CalculatorPoint, CalculatorResult, CompanyBody, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
+import {
+  addWorkingDays,
+  applyPriceRules,
+  calendarDaysBetween,
+  commissionsOf,
+  deliveryCostKopecks,
+  totalKopecks,
+} from './rules.js';
+import type {
+  CalculatorBody,
+  CalculatorPoint,
+  CalculatorResult,
+  CompanyBody,
+  DeliveryCompanyResult,
+  WidgetSettingsFull,
+} from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
 import { JsonAnswers } from './json-answer.js';
 import { ownOptions } from './own-options.js';
-import { cheapest, place, placeOf, pointTakes, priceRulesOf, toModel, type CompanyOption, type Context, type PointOption, type PointPrice } from './present.js';
+import {
+  cheapest,
+  place,
+  placeOf,
+  pointTakes,
+  priceRulesOf,
+  toModel,
+  type CompanyOption,
+  type Context,
+  type PointOption,
+  type PointPrice,
+} from './present.js';
 
 /** The widget area filters its map's points as the calculator does. */
 export { pointTakes } from './present.js';
@@ -60,7 +85,9 @@ export interface CompanyQuoteObserver {
 }
 
 /** A priced delivery for an order: the calculator's option, and what the shop's free-delivery threshold means for it. */
-export type OrderQuote = DeliveryCompanyResult & { deliveryCostThresholds: { deliveryCost: number | null; threshold: number | null } };
+export type OrderQuote = DeliveryCompanyResult & {
+  deliveryCostThresholds: { deliveryCost: number | null; threshold: number | null };
+};
 
 /** What orders need to price a delivery: a calculator body plus the chosen company, type and point. */
 export interface DeliveryQuoteRequest extends CalculatorBody {
@@ -74,7 +101,19 @@ export interface DeliveryQuoteRequest extends CalculatorBody {
 
 /** What the calculator needs of the kits area. */
 export interface KitLookup {
-  get(scope: Scope, id: number): Promise<{ discount: number; products: Array<{ count: number; weight: number | null; priceDeclared: number | null; priceCod: number | null; dimensions: { width: number | null; height: number | null; length: number | null } }> }>;
+  get(
+    scope: Scope,
+    id: number,
+  ): Promise<{
+    discount: number;
+    products: Array<{
+      count: number;
+      weight: number | null;
+      priceDeclared: number | null;
+      priceCod: number | null;
+      dimensions: { width: number | null; height: number | null; length: number | null };
+    }>;
+  }>;
 }
 
 interface GoodsItem {
@@ -100,7 +139,12 @@ export class CalculatorService {
   constructor(
     private readonly reference: ReferenceData,
     private readonly widgetSettings: WidgetSettingsService,
-    options: { cacheSeconds?: number; kits?: KitLookup; observer?: CompanyQuoteObserver; ownMethods?: OwnMethodSource } = {},
+    options: {
+      cacheSeconds?: number;
+      kits?: KitLookup;
+      observer?: CompanyQuoteObserver;
+      ownMethods?: OwnMethodSource;
+    } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
     this.kits = options.kits ?? null;
@@ -130,7 +174,12 @@ export class CalculatorService {
         found = await this.kits.get(scope, kit.id);
       } catch (error) {
         if (error instanceof AppError && error.statusCode === 404) {
-          throw new AppError(400, 'validation_failed', `kits[${index}].id: kit ${kit.id} is not a kit of this account.`, [{ field: `kits[${index}].id`, message: 'is not a kit of this account' }]);
+          throw new AppError(
+            400,
+            'validation_failed',
+            `kits[${index}].id: kit ${kit.id} is not a kit of this account.`,
+            [{ field: `kits[${index}].id`, message: 'is not a kit of this account' }],
+          );
         }
         throw error;
       }
@@ -150,7 +199,12 @@ export class CalculatorService {
     return goods;
   }
 
-  async calculate(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions = {}): Promise<CalculatorResult> {
+  async calculate(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    options: CalculationOptions = {},
+  ): Promise<CalculatorResult> {
     const found = await this.options(scope, shop, body, options);
     return { '1': found['1'].map(toModel), '2': found['2'].map(toModel), '3': found['3'].map(toModel) };
   }
@@ -159,7 +213,12 @@ export class CalculatorService {
    * The same answer as `calculate`, as JSON text: the unchanging part of every pickup point is
    * serialised once per process, so a big city's hundreds of points cost a string join.
    */
-  async calculateJson(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions = {}): Promise<Answer> {
+  async calculateJson(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    options: CalculationOptions = {},
+  ): Promise<Answer> {
     const key = this.answers.enabled ? await this.answerKey(scope, shop, body, options) : null;
     const known = key === null ? undefined : this.answers.get(key);
     if (known) return known;
@@ -177,25 +236,65 @@ export class CalculatorService {
   }
 
   /** Everything an answer depends on, or null when it must not be reused (a company over HTTP may answer differently). */
-  private async answerKey(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<string | null> {
-    if ((await this.reference.registry.companiesOf(scope.accountId)).some(({ driver }) => driver.code !== 'tariff')) return null;
+  private async answerKey(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    options: CalculationOptions,
+  ): Promise<string | null> {
+    if ((await this.reference.registry.companiesOf(scope.accountId)).some(({ driver }) => driver.code !== 'tariff'))
+      return null;
     // kits named by id change with the catalogue
     if (body.kits?.some((kit) => kit.id !== undefined)) return null;
-    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : null;
-    const warehouse = shop ? { city: shop.warehouse.address.city, holidays: shop.warehouse.holidays, pickupType: shop.warehouse.pickupType, dropOffPoints: shop.warehouse.dropOffPoints } : null;
+    const widget =
+      shop && (body.applyWidgetSettings || body.applyDefaultDimensions)
+        ? await this.widgetSettings.forShop(scope, shop.id)
+        : null;
+    const warehouse = shop
+      ? {
+          city: shop.warehouse.address.city,
+          holidays: shop.warehouse.holidays,
+          pickupType: shop.warehouse.pickupType,
+          dropOffPoints: shop.warehouse.dropOffPoints,
+        }
+      : null;
     // a change to an own method bumps its version (every process hears of it through the read cache)
     const own = (await this.ownMethodsOf(scope)).map((method) => `${method.id}:${method.version}`).join(',');
-    return JSON.stringify([this.reference.registry.generation, own, scope.accountId, todayIn(scope.timeZone), warehouse, widget, options.type ?? null, options.companyIds ?? null, options.pointId ?? null, options.dropOffChosenFor ?? null, body]);
+    return JSON.stringify([
+      this.reference.registry.generation,
+      own,
+      scope.accountId,
+      todayIn(scope.timeZone),
+      warehouse,
+      widget,
+      options.type ?? null,
+      options.companyIds ?? null,
+      options.pointId ?? null,
+      options.dropOffChosenFor ?? null,
+      body,
+    ]);
   }
 
   /** One option as JSON text (calculator/one), or `[]`. */
-  async calculateOneJson(scope: Scope, shop: Shop | null, body: CalculatorBody, type: DeliveryType, companyId: number | string, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<string> {
+  async calculateOneJson(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    type: DeliveryType,
+    companyId: number | string,
+    onCompanyFailed?: CalculationOptions['onCompanyFailed'],
+  ): Promise<string> {
     const found = await this.options(scope, shop, body, { type, companyIds: [companyId], onCompanyFailed });
     const option = found[String(type) as '1' | '2' | '3'][0];
     return option ? this.json.optionJson(option) : '[]';
   }
 
-  private async options(scope: Scope, shop: Shop | null, body: CalculatorBody, options: CalculationOptions): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
+  private async options(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    options: CalculationOptions,
+  ): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
     const result: Record<'1' | '2' | '3', CompanyOption[]> = { '1': [], '2': [], '3': [] };
     const context = await this.context(scope, shop, body, options.widget);
     if (!context) return result;
@@ -203,7 +302,9 @@ export class CalculatorService {
     const type = options.type ?? (body.type as DeliveryType | undefined);
     const wantedIds = options.companyIds ?? body.companyIds;
     const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
-    const ownMethodOptions = ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds, (days) => this.dates(context, days));
+    const ownMethodOptions = ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds, (days) =>
+      this.dates(context, days),
+    );
     const eligible = (await this.reference.registry.companiesOf(scope.accountId)).filter(({ company }) => {
       if (wantedIds && !wantedIds.includes(company.id)) return false;
       if (hidden.has(company.id)) return false;
@@ -211,7 +312,14 @@ export class CalculatorService {
       if (context.pickupType === 1 && company.pickup && !company.pickup.dropOff) return false;
       if (context.pickupType === 4 && company.pickup && !company.pickup.direct) return false;
       // its orders would wait for a drop-off point that does not exist (orders/drop-off.ts): offer only what can be shipped
-      if (context.pickupType === 1 && company.pickup?.pickupPointRequired && !context.dropOffChosen.has(company.id) && options.dropOffChosenFor !== company.id && this.reference.registry.pointsIn(company.id, context.sender.id).length === 0) return false;
+      if (
+        context.pickupType === 1 &&
+        company.pickup?.pickupPointRequired &&
+        !context.dropOffChosen.has(company.id) &&
+        options.dropOffChosenFor !== company.id &&
+        this.reference.registry.pointsIn(company.id, context.sender.id).length === 0
+      )
+        return false;
       return true;
     });
 
@@ -219,20 +327,36 @@ export class CalculatorService {
       types: type ? [type] : [1, 2, 3],
       sender: place(context.sender),
       recipient: place(context.recipient),
-      distanceKm: distanceKm(context.sender.latitude, context.sender.longitude, context.recipient.latitude, context.recipient.longitude),
+      distanceKm: distanceKm(
+        context.sender.latitude,
+        context.sender.longitude,
+        context.recipient.latitude,
+        context.recipient.longitude,
+      ),
       cargo: context.cargo,
       priceMode: context.priceMode,
       declaredKopecks: context.money.declaredKopecks,
       codKopecks: context.money.codKopecks + context.money.clientPriceKopecks,
     };
     const requestOf = (entry: RegisteredCompany): QuoteRequest => {
-      const pointCode = request.types.includes(1) || options.pointId !== undefined ? this.pointCodeFor(entry, context, options.pointId) : undefined;
+      const pointCode =
+        request.types.includes(1) || options.pointId !== undefined
+          ? this.pointCodeFor(entry, context, options.pointId)
+          : undefined;
       if (pointCode === undefined) return request;
       // the chosen point's kind: companies with a tariff per kind (CDEK office or locker) price that one
       const chosen = options.pointId === undefined ? undefined : this.reference.registry.point(options.pointId);
-      return chosen?.companyId === entry.company.id ? { ...request, pointCode, pointType: chosen.type } : { ...request, pointCode };
+      return chosen?.companyId === entry.company.id
+        ? { ...request, pointCode, pointType: chosen.type }
+        : { ...request, pointCode };
     };
-    const quotes = await quoteAll(eligible, requestOf, body.timeout ?? DEFAULT_TIMEOUT_MS, options.onCompanyFailed, this.observer);
+    const quotes = await quoteAll(
+      eligible,
+      requestOf,
+      body.timeout ?? DEFAULT_TIMEOUT_MS,
+      options.onCompanyFailed,
+      this.observer,
+    );
 
     for (const { entry, quotes: companyQuotes } of quotes) {
       for (const quote of companyQuotes) {
@@ -242,24 +366,49 @@ export class CalculatorService {
         if (item) result[String(quote.type) as '1' | '2' | '3'].push(item);
       }
     }
-    for (const option of ownMethodOptions) result[String(option.company.points ? 1 : option.company.isPost ? 3 : 2) as '1' | '2' | '3'].push(option);
+    for (const option of ownMethodOptions)
+      result[String(option.company.points ? 1 : option.company.isPost ? 3 : 2) as '1' | '2' | '3'].push(option);
     if (body.onlyCheap) for (const key of ['1', '2', '3'] as const) result[key] = cheapest(result[key]);
     return result;
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
-  async quoteOne(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, onCompanyFailed?: CalculationOptions['onCompanyFailed']): Promise<OrderQuote | null> {
+  async quoteOne(
+    scope: Scope,
+    shop: Shop | null,
+    request: DeliveryQuoteRequest,
+    onCompanyFailed?: CalculationOptions['onCompanyFailed'],
+  ): Promise<OrderQuote | null> {
     // a pickup point, or the post office a post order names (companies price to it: Russian Post's index-to)
-    const pointId = (request.deliveryType === 1 || request.deliveryType === 3) && request.pointId ? request.pointId : undefined;
-    const dropOffChosenFor = request.dropOffPointId && typeof request.companyId === 'number' ? request.companyId : undefined;
+    const pointId =
+      (request.deliveryType === 1 || request.deliveryType === 3) && request.pointId ? request.pointId : undefined;
+    const dropOffChosenFor =
+      request.dropOffPointId && typeof request.companyId === 'number' ? request.companyId : undefined;
     // read once for the quote's context and for the free-delivery threshold
-    const widget = shop && (request.applyWidgetSettings || request.applyDefaultDimensions) ? await this.widgetSettings.forShop(scope, shop.id) : undefined;
-    const result = await this.calculate(scope, shop, { ...request, onlyCheap: false }, { type: request.deliveryType, companyIds: [request.companyId], onCompanyFailed, pointId, dropOffChosenFor, widget });
+    const widget =
+      shop && (request.applyWidgetSettings || request.applyDefaultDimensions)
+        ? await this.widgetSettings.forShop(scope, shop.id)
+        : undefined;
+    const result = await this.calculate(
+      scope,
+      shop,
+      { ...request, onlyCheap: false },
+      {
+        type: request.deliveryType,
+        companyIds: [request.companyId],
+        onCompanyFailed,
+        pointId,
+        dropOffChosenFor,
+        widget,
+      },
+    );
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];
     if (!company) return null;
     let chosen: DeliveryCompanyResult = company;
     if (request.deliveryType === 1 && request.pointId) {
-      const points = (company.points ?? []).filter((point) => (typeof point === 'number' ? point : point.id) === request.pointId);
+      const points = (company.points ?? []).filter(
+        (point) => (typeof point === 'number' ? point : point.id) === request.pointId,
+      );
       if (!points.length) return null;
       chosen = { ...company, points };
     }
@@ -272,7 +421,13 @@ export class CalculatorService {
    * rules without the free-delivery step). Both null unless the order applies widget settings
    * and the shop has such a threshold.
    */
-  private async thresholds(scope: Scope, shop: Shop | null, request: DeliveryQuoteRequest, option: DeliveryCompanyResult, known?: WidgetSettingsFull): Promise<OrderQuote['deliveryCostThresholds']> {
+  private async thresholds(
+    scope: Scope,
+    shop: Shop | null,
+    request: DeliveryQuoteRequest,
+    option: DeliveryCompanyResult,
+    known?: WidgetSettingsFull,
+  ): Promise<OrderQuote['deliveryCostThresholds']> {
     const none = { deliveryCost: null, threshold: null };
     if (!shop || !request.applyWidgetSettings) return none;
     const widget = known ?? (await this.widgetSettings.forShop(scope, shop.id));
@@ -291,12 +446,24 @@ export class CalculatorService {
       },
       cash ? 'cash' : 'card',
     );
-    const belowThreshold = applyPriceRules(cost, { ...priceRulesOf(widget), freeDeliveryFromKopecks: null }, { type: request.deliveryType, companyId: typeof request.companyId === 'number' ? request.companyId : 0, orderKopecks: 0 });
+    const belowThreshold = applyPriceRules(
+      cost,
+      { ...priceRulesOf(widget), freeDeliveryFromKopecks: null },
+      {
+        type: request.deliveryType,
+        companyId: typeof request.companyId === 'number' ? request.companyId : 0,
+        orderKopecks: 0,
+      },
+    );
     return { deliveryCost: toRoubles(belowThreshold), threshold: widget.freeDeliveryFrom };
   }
 
   /** Which companies can deliver to a place at all (calculator/company). */
-  async companiesFor(scope: Scope, shop: Shop, body: CompanyBody): Promise<Record<'1' | '2' | '3', Array<number | string>>> {
+  async companiesFor(
+    scope: Scope,
+    shop: Shop,
+    body: CompanyBody,
+  ): Promise<Record<'1' | '2' | '3', Array<number | string>>> {
     const answer: Record<'1' | '2' | '3', Array<number | string>> = { '1': [], '2': [], '3': [] };
     const reception = body.reception ?? {};
     const recipient = this.reference.localities.find({
@@ -307,15 +474,23 @@ export class CalculatorService {
       zipCode: reception.zipCode,
     });
     if (!recipient) return answer;
-    const sender = this.reference.localities.find({ countryCode: shop.warehouse.address.city.countryCode, fias: shop.warehouse.address.city.fias ?? undefined, name: shop.warehouse.address.city.name, region: shop.warehouse.address.city.region ?? undefined });
-    const hidden = new Set(body.applyWidgetSettings ? (await this.widgetSettings.forShop(scope, shop.id)).hiddenCompanyIds : []);
+    const sender = this.reference.localities.find({
+      countryCode: shop.warehouse.address.city.countryCode,
+      fias: shop.warehouse.address.city.fias ?? undefined,
+      name: shop.warehouse.address.city.name,
+      region: shop.warehouse.address.city.region ?? undefined,
+    });
+    const hidden = new Set(
+      body.applyWidgetSettings ? (await this.widgetSettings.forShop(scope, shop.id)).hiddenCompanyIds : [],
+    );
     for (const { company } of this.reference.registry.all()) {
       if (hidden.has(company.id)) continue;
       if (company.coverage.minPopulation > recipient.population) continue;
       if (company.coverage.regions && !company.coverage.regions.includes(recipient.regionCode)) continue;
       for (const type of company.deliveryTypes) {
         if (body.type !== undefined && body.type !== type) continue;
-        if (type === 1 && company.points && this.reference.registry.pointsIn(company.id, recipient.id).length === 0) continue;
+        if (type === 1 && company.points && this.reference.registry.pointsIn(company.id, recipient.id).length === 0)
+          continue;
         answer[String(type) as '1' | '2' | '3'].push(company.id);
       }
     }
@@ -328,7 +503,12 @@ export class CalculatorService {
     return answer;
   }
 
-  private async context(scope: Scope, shop: Shop | null, body: CalculatorBody, known?: WidgetSettingsFull): Promise<Context | null> {
+  private async context(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    known?: WidgetSettingsFull,
+  ): Promise<Context | null> {
     const problems = new FieldErrorCollector();
     const localities = this.reference.localities;
     let sender: Locality | undefined;
@@ -336,38 +516,77 @@ export class CalculatorService {
     let holidays: string[] = [];
     const dropOffChosen = new Set<number>();
     if (shop) {
-      for (const { companyId, pointId } of shop.warehouse.dropOffPoints) if (this.reference.registry.point(pointId)?.companyId === companyId) dropOffChosen.add(companyId);
+      for (const { companyId, pointId } of shop.warehouse.dropOffPoints)
+        if (this.reference.registry.point(pointId)?.companyId === companyId) dropOffChosen.add(companyId);
       const city = shop.warehouse.address.city;
-      sender = localities.find({ countryCode: city.countryCode, fias: city.fias, name: city.name, region: city.region });
+      sender = localities.find({
+        countryCode: city.countryCode,
+        fias: city.fias,
+        name: city.name,
+        region: city.region,
+      });
       pickupType = body.pickupType ?? shop.warehouse.pickupType;
       holidays = shop.warehouse.holidays;
       if (!sender) {
-        throw new AppError(422, 'unknown_sender_locality', `The locality of the shop's warehouse (${city.name}) is not one we deliver from.`, [
-          { field: 'Shop-Id', message: 'its warehouse is in a locality we do not know' },
-        ]);
+        throw new AppError(
+          422,
+          'unknown_sender_locality',
+          `The locality of the shop's warehouse (${city.name}) is not one we deliver from.`,
+          [{ field: 'Shop-Id', message: 'its warehouse is in a locality we do not know' }],
+        );
       }
     } else {
       const from = body.sender ?? {};
-      if (!from.cityFias && !from.cityName && !from.zipCode) problems.add('sender.cityName', 'is required when no Shop-Id is sent (or sender.cityFias, or sender.zipCode)');
+      if (!from.cityFias && !from.cityName && !from.zipCode)
+        problems.add('sender.cityName', 'is required when no Shop-Id is sent (or sender.cityFias, or sender.zipCode)');
       if (body.pickupType === undefined) problems.add('pickupType', 'is required when no Shop-Id is sent');
       problems.throwIfAny();
-      sender = localities.find({ countryCode: from.countryCode, fias: from.cityFias, name: from.cityName, region: from.region, zipCode: from.zipCode });
-      if (!sender) throw new AppError(400, 'unknown_locality', 'The sender locality was not found.', [{ field: 'sender.cityName', message: 'is not a known locality' }]);
+      sender = localities.find({
+        countryCode: from.countryCode,
+        fias: from.cityFias,
+        name: from.cityName,
+        region: from.region,
+        zipCode: from.zipCode,
+      });
+      if (!sender)
+        throw new AppError(400, 'unknown_locality', 'The sender locality was not found.', [
+          { field: 'sender.cityName', message: 'is not a known locality' },
+        ]);
       pickupType = body.pickupType as number;
     }
     const to = body.reception ?? {};
     if (!to.cityFias && !to.cityName && !to.zipCode) {
-      throw new AppError(400, 'validation_failed', 'reception: give the recipient locality (cityFias, cityName or zipCode).', [{ field: 'reception.cityName', message: 'is required (or reception.cityFias, or reception.zipCode)' }]);
+      throw new AppError(
+        400,
+        'validation_failed',
+        'reception: give the recipient locality (cityFias, cityName or zipCode).',
+        [{ field: 'reception.cityName', message: 'is required (or reception.cityFias, or reception.zipCode)' }],
+      );
     }
-    const recipient = localities.find({ countryCode: to.countryCode, fias: to.cityFias, name: to.cityName, region: to.region, zipCode: to.zipCode });
+    const recipient = localities.find({
+      countryCode: to.countryCode,
+      fias: to.cityFias,
+      name: to.cityName,
+      region: to.region,
+      zipCode: to.zipCode,
+    });
     if (!recipient) return null;
 
-    const widget = shop && (body.applyWidgetSettings || body.applyDefaultDimensions) ? (known ?? (await this.widgetSettings.forShop(scope, shop.id))) : null;
+    const widget =
+      shop && (body.applyWidgetSettings || body.applyDefaultDimensions)
+        ? (known ?? (await this.widgetSettings.forShop(scope, shop.id)))
+        : null;
     const defaults =
       widget && body.applyDefaultDimensions
         ? {
             weightGrams: widget.defaultWeight === null ? null : Math.round(widget.defaultWeight * 1000),
-            sides: widget.defaultDimensions ? ([widget.defaultDimensions.width, widget.defaultDimensions.height, widget.defaultDimensions.length].sort((a, b) => b - a) as [number, number, number]) : null,
+            sides: widget.defaultDimensions
+              ? ([
+                  widget.defaultDimensions.width,
+                  widget.defaultDimensions.height,
+                  widget.defaultDimensions.length,
+                ].sort((a, b) => b - a) as [number, number, number])
+              : null,
           }
         : null;
     const kits = body.kits?.length ? await this.expandKits(scope, body.kits) : [];
@@ -375,14 +594,29 @@ export class CalculatorService {
 
     const goods: GoodsItem[] = [...(body.products ?? []), ...kits];
     const goodsDeclared = goods.reduce((sum, item) => sum + toKopecks(item.priceDeclared ?? 0) * (item.count ?? 1), 0);
-    const goodsCod = goods.reduce((sum, item) => sum + Math.max(0, toKopecks(item.priceCod ?? 0) - toKopecks(item.discount ?? 0)) * (item.count ?? 1), 0);
-    const marketplace = body.marketplace && (body.marketplace.id || body.marketplace.fbo || body.marketplace.fbs) ? body.marketplace : null;
-    const declaredKopecks = body.calcDeclared === false ? 0 : body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared;
+    const goodsCod = goods.reduce(
+      (sum, item) =>
+        sum + Math.max(0, toKopecks(item.priceCod ?? 0) - toKopecks(item.discount ?? 0)) * (item.count ?? 1),
+      0,
+    );
+    const marketplace =
+      body.marketplace && (body.marketplace.id || body.marketplace.fbo || body.marketplace.fbs)
+        ? body.marketplace
+        : null;
+    const declaredKopecks =
+      body.calcDeclared === false
+        ? 0
+        : body.priceDeclared !== undefined
+          ? toKopecks(body.priceDeclared)
+          : goodsDeclared;
     const codBase = body.priceCod !== undefined ? toKopecks(body.priceCod) : goodsCod;
     const codKopecks = body.calcCod === false || marketplace ? 0 : Math.max(0, codBase - toKopecks(body.discount ?? 0));
     const required = new Set(body.servicesRequired ?? []);
     if (marketplace?.fbo) required.add(MARKETPLACE_SUPPLY_SERVICE);
-    const shown = new Set([...(body.services ?? []), ...(body.applyWidgetSettings && widget ? widget.defaultServices : [])]);
+    const shown = new Set([
+      ...(body.services ?? []),
+      ...(body.applyWidgetSettings && widget ? widget.defaultServices : []),
+    ]);
 
     return {
       sender,
@@ -399,7 +633,11 @@ export class CalculatorService {
         clientPriceKopecks: marketplace ? 0 : toKopecks(body.priceClient ?? 0),
         prePayKopecks: toKopecks(body.pricePrePayClient ?? 0),
       },
-      orderKopecks: Math.max(0, (body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared) - toKopecks(body.discount ?? 0)),
+      orderKopecks: Math.max(
+        0,
+        (body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared) -
+          toKopecks(body.discount ?? 0),
+      ),
       shown,
       required,
       widget: body.applyWidgetSettings ? widget : null,
@@ -407,7 +645,12 @@ export class CalculatorService {
     };
   }
 
-  private present(entry: RegisteredCompany, quote: CarrierQuote, context: Context, onlyPointId?: number): CompanyOption | null {
+  private present(
+    entry: RegisteredCompany,
+    quote: CarrierQuote,
+    context: Context,
+    onlyPointId?: number,
+  ): CompanyOption | null {
     const { company, driver } = entry;
     const offered = new Map(quote.services.map((service) => [service.id, service.priceKopecks]));
     for (const id of context.required) if (!offered.has(id)) return null;
@@ -427,7 +670,14 @@ export class CalculatorService {
     if (context.money.codKopecks > 0 && !cashAvailable && !cardAvailable) return null;
     const commissions = commissionsOf(quote, context.money);
     const dates = this.dates(context, quote.days);
-    const customerPrice = (kopecks: number) => (context.widget ? applyPriceRules(kopecks, priceRulesOf(context.widget), { type: quote.type, companyId: company.id, orderKopecks: context.orderKopecks }) : kopecks);
+    const customerPrice = (kopecks: number) =>
+      context.widget
+        ? applyPriceRules(kopecks, priceRulesOf(context.widget), {
+            type: quote.type,
+            companyId: company.id,
+            orderKopecks: context.orderKopecks,
+          })
+        : kopecks;
 
     const base: DeliveryCompanyResult = {
       deliveryCompanyId: company.id,
@@ -456,7 +706,9 @@ export class CalculatorService {
       base.cashPaymentAvailable = cashAvailable;
       base.cardPaymentAvailable = cardAvailable;
       base.priceDelivery = toRoubles(quote.priceDeliveryKopecks);
-      base.totalPrice = toRoubles(customerPrice(totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable)));
+      base.totalPrice = toRoubles(
+        customerPrice(totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable)),
+      );
       if (quote.type === 2) {
         base.isExpress = company.isExpress === true;
         base.timeSelectAvailable = company.timeSelectAvailable === true;
@@ -467,7 +719,10 @@ export class CalculatorService {
     const found = this.pointsFor(entry, context);
     const points = onlyPointId === undefined ? found : found.filter(({ point }) => point.id === onlyPointId);
     if (points.length === 0) return null;
-    const farDates = this.dates(context, { min: quote.days.min + FAR_EXTRA_DAYS, max: quote.days.max + FAR_EXTRA_DAYS });
+    const farDates = this.dates(context, {
+      min: quote.days.min + FAR_EXTRA_DAYS,
+      max: quote.days.max + FAR_EXTRA_DAYS,
+    });
     // one price per kind of point, way of payment and distance, not one per point
     const prices = new Map<number, PointPrice>();
     const presented: PointOption[] = points.map(({ point, isFar }) => {
@@ -498,7 +753,11 @@ export class CalculatorService {
    * so such a company offers no type 1 there rather than a price for a far point. Post
    * offices (type 3) stand for no pickup point; one is named only when the order chose it.
    */
-  private pointCodeFor(entry: RegisteredCompany, context: Context, chosenPointId: number | undefined): string | undefined {
+  private pointCodeFor(
+    entry: RegisteredCompany,
+    context: Context,
+    chosenPointId: number | undefined,
+  ): string | undefined {
     if (chosenPointId !== undefined) {
       const chosen = this.reference.registry.point(chosenPointId);
       return chosen?.companyId === entry.company.id ? chosen.code : undefined;
@@ -519,7 +778,14 @@ export class CalculatorService {
     const local = this.reference.registry.pointsIn(entry.company.id, context.recipient.id).filter(accept);
     if (local.length > 0) return local.map((point) => ({ point, isFar: false }));
     return this.reference.registry
-      .nearestPoints(entry.company.id, context.recipient.latitude, context.recipient.longitude, FAR_POINTS, FAR_WITHIN_KM, accept)
+      .nearestPoints(
+        entry.company.id,
+        context.recipient.latitude,
+        context.recipient.longitude,
+        FAR_POINTS,
+        FAR_WITHIN_KM,
+        accept,
+      )
       .map((point) => ({ point, isFar: true }));
   }
 
@@ -545,7 +811,10 @@ export class CalculatorService {
     const known = days;
     return (workingDays: number) => {
       while (known.length <= workingDays) {
-        const date = known.length === 0 ? addWorkingDays(context.today, 0, context.holidays) : addWorkingDays(known[known.length - 1].date, 1, context.holidays);
+        const date =
+          known.length === 0
+            ? addWorkingDays(context.today, 0, context.holidays)
+            : addWorkingDays(known[known.length - 1].date, 1, context.holidays);
         known.push({ date, calendarDays: calendarDaysBetween(context.today, date) });
       }
       return known[workingDays];
@@ -559,7 +828,10 @@ export class CalculatorService {
 
 /** "Россия, г Москва" / "Москва, ул. ..." -> the locality part of a one-line address. */
 function localityOfAddress(address: string): string {
-  const parts = address.split(',').map((part) => part.trim()).filter(Boolean);
+  const parts = address
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const withType = parts.find((part) => /^(г|город|пгт|с|пос|д|рп)\.?\s/iu.test(part));
   if (withType) return withType;
   const noCountry = parts.filter((part) => !/^(россия|russia|рф|ru)$/iu.test(part) && !/^\d{6}$/.test(part));
@@ -588,7 +860,8 @@ async function quoteAll(
     const answers = await Promise.all(
       entries.map(async (entry) => {
         const started = performance.now();
-        const observed = (outcome: CompanyQuoteOutcome) => observer?.companyQuoted(entry.company.id, (performance.now() - started) / 1000, outcome);
+        const observed = (outcome: CompanyQuoteOutcome) =>
+          observer?.companyQuoted(entry.company.id, (performance.now() - started) / 1000, outcome);
         try {
           const outcome = await Promise.race([entry.driver.quote(requestOf(entry), controller.signal), deadline]);
           if (outcome === 'timeout') {
@@ -600,7 +873,10 @@ async function quoteAll(
           return { entry, quotes: outcome };
         } catch (error) {
           observed(controller.signal.aborted ? 'timeout' : 'error');
-          onFailed?.(entry.company.id, controller.signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message);
+          onFailed?.(
+            entry.company.id,
+            controller.signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message,
+          );
           return { entry, quotes: [] };
         }
       }),

@@ -20,7 +20,12 @@ export class WidgetSettingsStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async get(accountId: number, shopId: number): Promise<WidgetSettingsFull | null> {
-    const row = await this.db.selectFrom('widget_settings').select('settings').where('account_id', '=', accountId).where('shop_id', '=', shopId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('widget_settings')
+      .select('settings')
+      .where('account_id', '=', accountId)
+      .where('shop_id', '=', shopId)
+      .executeTakeFirst();
     return row ? fromJson<WidgetSettingsFull>(row.settings) : null;
   }
 
@@ -29,7 +34,11 @@ export class WidgetSettingsStore {
     await this.db
       .insertInto('widget_settings')
       .values(values)
-      .onConflict((conflict) => conflict.columns(['account_id', 'shop_id']).doUpdateSet({ settings: values.settings, updated_at: values.updated_at }))
+      .onConflict((conflict) =>
+        conflict
+          .columns(['account_id', 'shop_id'])
+          .doUpdateSet({ settings: values.settings, updated_at: values.updated_at }),
+      )
       .execute();
   }
 }

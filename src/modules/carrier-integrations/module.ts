@@ -5,14 +5,21 @@ import type { CarrierPointImport } from './points-import.js';
 import { CarrierIntegration } from './schemas.js';
 import type { CarrierIntegrationTables } from './tables.js';
 
-export const carrierIntegrationsModule = defineModule<CarrierIntegrationsRouteServices & { carrierPoints: CarrierPointImport }, CarrierIntegrationTables>({
+export const carrierIntegrationsModule = defineModule<
+  CarrierIntegrationsRouteServices & { carrierPoints: CarrierPointImport },
+  CarrierIntegrationTables
+>({
   area: 'carrier-integrations',
   purpose: "The accounts' own contracts with real delivery companies, their point imports and status webhooks.",
   offers: ['carrierIntegrations', 'contractCompanies', 'carrierPoints', 'carrierWebhooks'],
   dependsOn: ['companies', 'orders'],
   migrationHistory: ['0016_carrier_accounts', '0021_carrier_retired_contracts'],
   tags: [
-    { name: 'Delivery company contracts (extension)', description: 'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post, Yandex Delivery); without one it ships with the simulated companies (the sandbox).' },
+    {
+      name: 'Delivery company contracts (extension)',
+      description:
+        'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post, Yandex Delivery); without one it ships with the simulated companies (the sandbox).',
+    },
   ],
   schemas: { CarrierIntegration },
   routes: carrierIntegrationRoutes,

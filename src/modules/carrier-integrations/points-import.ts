@@ -35,7 +35,10 @@ export class CarrierPointImport {
   ) {}
 
   private withDirectories(): number[] {
-    return this.companies.all().filter((company) => company.hasPointDirectory).map((company) => company.file.id);
+    return this.companies
+      .all()
+      .filter((company) => company.hasPointDirectory)
+      .map((company) => company.file.id);
   }
 
   registerJobs(worker: JobWorker): void {
@@ -57,13 +60,24 @@ export class CarrierPointImport {
   async scheduleRounds(at = new Date()): Promise<void> {
     if (this.everyHours <= 0) return;
     const slot = Math.floor(at.getTime() / (this.everyHours * 3_600_000));
-    await this.jobs.enqueue(null, POINTS_SCHEDULE_JOB, {}, { runAt: at, uniqueKey: `carrier-points-schedule:${slot}`, maxAttempts: 1 });
+    await this.jobs.enqueue(
+      null,
+      POINTS_SCHEDULE_JOB,
+      {},
+      { runAt: at, uniqueKey: `carrier-points-schedule:${slot}`, maxAttempts: 1 },
+    );
   }
 
   /** Queues an import of a company's directory (a no-op while one waits); connecting a contract calls it. */
   async queueImport(companyId: number, db?: Transaction<Tables>): Promise<void> {
     if (!this.withDirectories().includes(companyId)) return;
-    await this.jobs.enqueue(null, POINTS_IMPORT_JOB, { companyId }, { uniqueKey: `carrier-points-import:${companyId}`, maxAttempts: 4 }, db);
+    await this.jobs.enqueue(
+      null,
+      POINTS_IMPORT_JOB,
+      { companyId },
+      { uniqueKey: `carrier-points-import:${companyId}`, maxAttempts: 4 },
+      db,
+    );
   }
 
   /**
@@ -71,7 +85,10 @@ export class CarrierPointImport {
    * holds. An empty directory changes nothing: it is far likelier a bad answer than a
    * company that closed every point.
    */
-  async importPoints(companyId: number, signal: AbortSignal = AbortSignal.timeout(IMPORT_TIMEOUT_MS)): Promise<PointImportOutcome> {
+  async importPoints(
+    companyId: number,
+    signal: AbortSignal = AbortSignal.timeout(IMPORT_TIMEOUT_MS),
+  ): Promise<PointImportOutcome> {
     const company = this.companies.get(companyId);
     if (!company) return { accountId: null, visible: 0, added: 0, hidden: 0 };
     for (const contract of await this.integrations.contractsWith(companyId)) {
@@ -79,7 +96,10 @@ export class CarrierPointImport {
       if (!driver) continue;
       const directory = await driver.points(signal);
       if (directory.length === 0) return { accountId: contract.accountId, visible: 0, added: 0, hidden: 0 };
-      return { accountId: contract.accountId, ...(await this.reference.replaceImportedPoints(companyId, company.file, directory)) };
+      return {
+        accountId: contract.accountId,
+        ...(await this.reference.replaceImportedPoints(companyId, company.file, directory)),
+      };
     }
     return { accountId: null, visible: 0, added: 0, hidden: 0 };
   }

@@ -4,10 +4,15 @@ import { errorResponses, NoContent } from '../../platform/schemas.js';
 import type { CarrierIntegrationService } from './service.js';
 import type { CarrierWebhooks } from './webhooks.js';
 import { PushResult } from '../orders/schemas.js';
-import { CarrierCompanyParams, CarrierIntegration, CarrierIntegrationBody, CarrierWebhookBody, CarrierWebhookParams } from './schemas.js';
+import {
+  CarrierCompanyParams,
+  CarrierIntegration,
+  CarrierIntegrationBody,
+  CarrierWebhookBody,
+  CarrierWebhookParams,
+} from './schemas.js';
 
 const tags = ['Delivery company contracts (extension)'];
-
 
 /** The services these routes use, and no other. */
 export interface CarrierIntegrationsRouteServices {
@@ -18,10 +23,12 @@ export function carrierIntegrationRoutes(app: App, services: CarrierIntegrations
   app.get(
     '/v2/carrier-integrations',
     {
-      schema: { operation: { id: 'listCarrierIntegrations' },
+      schema: {
+        operation: { id: 'listCarrierIntegrations' },
         tags,
-        summary: 'Real delivery companies and the account\'s contracts with them',
-        description: 'No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`, `yandex-delivery`). Parameters are shown masked.',
+        summary: "Real delivery companies and the account's contracts with them",
+        description:
+          'No paging. Without a contract an account ships with the simulated companies (the sandbox); a connected company appears in the calculator with its deliveryDriver (`cdek`, `boxberry`, `russian-post`, `yandex-delivery`). Parameters are shown masked.',
         response: { 200: Type.Array(CarrierIntegration), ...errorResponses() },
       },
     },
@@ -31,12 +38,13 @@ export function carrierIntegrationRoutes(app: App, services: CarrierIntegrations
   app.post(
     '/v2/carrier-integrations/:companyId',
     {
-      schema: { operation: { id: 'connectCarrierIntegration' },
+      schema: {
+        operation: { id: 'connectCarrierIntegration' },
         tags,
-        summary: 'Connect the account\'s own contract with a delivery company',
+        summary: "Connect the account's own contract with a delivery company",
         description:
-          'The body\'s params hold exactly the keys of the company\'s integrationParams. They are checked with the company first (a token asked for): a refusal is 422 carrier_auth_failed, a company that does not answer 503 carrier_unavailable; nothing is stored then. ' +
-          'Stored sealed with the instance secret (AES-256-GCM), never shown or logged in clear. testMode=true uses the company\'s test environment (400 where it has none). Connecting again replaces the contract. Account tokens only.',
+          "The body's params hold exactly the keys of the company's integrationParams. They are checked with the company first (a token asked for): a refusal is 422 carrier_auth_failed, a company that does not answer 503 carrier_unavailable; nothing is stored then. " +
+          "Stored sealed with the instance secret (AES-256-GCM), never shown or logged in clear. testMode=true uses the company's test environment (400 where it has none). Connecting again replaces the contract. Account tokens only.",
         params: CarrierCompanyParams,
         body: CarrierIntegrationBody,
         response: { 204: NoContent, ...errorResponses(403, 404, 422, 503) },
@@ -51,12 +59,13 @@ export function carrierIntegrationRoutes(app: App, services: CarrierIntegrations
   app.delete(
     '/v2/carrier-integrations/:companyId',
     {
-      schema: { operation: { id: 'disconnectCarrierIntegration' },
+      schema: {
+        operation: { id: 'disconnectCarrierIntegration' },
         tags,
-        summary: 'Disconnect the account\'s contract with a delivery company',
+        summary: "Disconnect the account's contract with a delivery company",
         description:
-          'The company leaves the account\'s calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404. ' +
-          'Where the company sends status webhooks (CDEK), a job then deletes the account\'s subscription with it (retried while the company does not answer; the disconnect itself never waits for it); the sealed credentials are kept only until that job has run, then deleted.',
+          "The company leaves the account's calculator. Orders already registered keep their track numbers (their tracking stops). Not connected: 404. " +
+          "Where the company sends status webhooks (CDEK), a job then deletes the account's subscription with it (retried while the company does not answer; the disconnect itself never waits for it); the sealed credentials are kept only until that job has run, then deleted.",
         params: CarrierCompanyParams,
         response: { 204: NoContent, ...errorResponses(403, 404) },
       },
@@ -71,12 +80,13 @@ export function carrierIntegrationRoutes(app: App, services: CarrierIntegrations
     '/v2/carrier-webhooks/:company/:token',
     {
       config: { public: true },
-      schema: { operation: { id: 'receiveCarrierWebhook' },
+      schema: {
+        operation: { id: 'receiveCarrierWebhook' },
         tags,
         summary: 'A real delivery company sends a status update of a parcel (CDEK webhooks)',
         description:
-          'The address is the account\'s own (its token is signed with the instance secret) and is subscribed with the company when the contract is connected (CDEK: POST /v2/webhooks, type ORDER_STATUS); no bearer token. ' +
-          'The update is mapped to our status codes and applied to that account\'s order with the track number, as a poll would. Other types, unknown statuses and unknown track numbers answer 200 and are listed in ignored or left out; an address we did not give (or a contract since disconnected) is 404.',
+          "The address is the account's own (its token is signed with the instance secret) and is subscribed with the company when the contract is connected (CDEK: POST /v2/webhooks, type ORDER_STATUS); no bearer token. " +
+          "The update is mapped to our status codes and applied to that account's order with the track number, as a poll would. Other types, unknown statuses and unknown track numbers answer 200 and are listed in ignored or left out; an address we did not give (or a contract since disconnected) is 404.",
         security: [],
         params: CarrierWebhookParams,
         body: CarrierWebhookBody,

@@ -5,20 +5,33 @@ const LocalText = Type.Object({ ru: Type.String(), en: Type.String() });
 
 export const CarrierIntegration = Type.Object(
   {
-    companyId: Type.Integer({ description: 'The company\'s id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post, 1004 Yandex Delivery' }),
-    code: Type.String({ description: 'The calculator\'s deliveryDriver for this company' }),
+    companyId: Type.Integer({
+      description:
+        "The company's id in calculator answers and orders: 1001 CDEK, 1002 Boxberry, 1003 Russian Post, 1004 Yandex Delivery",
+    }),
+    code: Type.String({ description: "The calculator's deliveryDriver for this company" }),
     name: Type.String(),
     logo: Type.String({ description: 'URL' }),
-    deliveryTypes: Type.Array(Type.Integer(), { description: 'Delivery types the connector quotes: 1 pickup point, 2 courier, 3 post' }),
-    connected: Type.Boolean({ description: 'The account\'s parameters were checked with the company and are stored (sealed)' }),
-    testMode: Type.Boolean({ description: 'The contract is with the company\'s test environment: registrations there ship nothing' }),
-    hasTestEnvironment: Type.Boolean({ description: 'Whether the company has a test environment testMode can switch to' }),
+    deliveryTypes: Type.Array(Type.Integer(), {
+      description: 'Delivery types the connector quotes: 1 pickup point, 2 courier, 3 post',
+    }),
+    connected: Type.Boolean({
+      description: "The account's parameters were checked with the company and are stored (sealed)",
+    }),
+    testMode: Type.Boolean({
+      description: "The contract is with the company's test environment: registrations there ship nothing",
+    }),
+    hasTestEnvironment: Type.Boolean({
+      description: 'Whether the company has a test environment testMode can switch to',
+    }),
     connectedAt: Nullable(Type.String({ format: 'date-time' })),
     integrationParams: Type.Array(
       Type.Object({
         key: Type.String(),
         name: LocalText,
-        value: Type.String({ description: 'Masked: only the last 4 characters of values of 8 or more are shown; empty when not connected' }),
+        value: Type.String({
+          description: 'Masked: only the last 4 characters of values of 8 or more are shown; empty when not connected',
+        }),
       }),
     ),
   },
@@ -28,18 +41,30 @@ export type CarrierIntegration = Static<typeof CarrierIntegration>;
 
 export const CarrierIntegrationBody = Type.Object(
   {
-    params: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 4096 }), { maxProperties: 20, description: 'Exactly the keys of the company\'s integrationParams' }),
-    testMode: Type.Optional(Type.Boolean({ description: 'Use the company\'s test environment (only where hasTestEnvironment); default false: live' })),
+    params: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 4096 }), {
+      maxProperties: 20,
+      description: "Exactly the keys of the company's integrationParams",
+    }),
+    testMode: Type.Optional(
+      Type.Boolean({
+        description: "Use the company's test environment (only where hasTestEnvironment); default false: live",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type CarrierIntegrationBody = Static<typeof CarrierIntegrationBody>;
 
-export const CarrierCompanyParams = Type.Object({ companyId: CodeId('A real delivery company (GET /v2/carrier-integrations)') });
+export const CarrierCompanyParams = Type.Object({
+  companyId: CodeId('A real delivery company (GET /v2/carrier-integrations)'),
+});
 
 export const CarrierWebhookParams = Type.Object({
-  company: Type.Enum(['cdek'], { description: 'cdek: CDEK (the only company with status webhooks yet)', 'x-message': 'must be cdek' }),
-  token: Type.String({ minLength: 1, maxLength: 100, description: 'The account\'s signed token of the address' }),
+  company: Type.Enum(['cdek'], {
+    description: 'cdek: CDEK (the only company with status webhooks yet)',
+    'x-message': 'must be cdek',
+  }),
+  token: Type.String({ minLength: 1, maxLength: 100, description: "The account's signed token of the address" }),
 });
 export type CarrierWebhookParams = Static<typeof CarrierWebhookParams>;
 

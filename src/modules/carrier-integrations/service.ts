@@ -42,7 +42,9 @@ interface AccountContracts {
 
 export class CarrierIntegrationService {
   private readonly accounts = new Map<number, AccountContracts>();
-  private readonly connectedListeners: Array<(companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>> = [];
+  private readonly connectedListeners: Array<
+    (companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>
+  > = [];
   private readonly disconnectedListeners: DisconnectFollowUp[] = [];
 
   constructor(
@@ -73,7 +75,11 @@ export class CarrierIntegrationService {
         testMode: record?.testMode ?? false,
         hasTestEnvironment: company.hasTestEnvironment,
         connectedAt: record?.connectedAt ?? null,
-        integrationParams: company.params.map((param) => ({ key: param.key, name: param.name, value: record?.masked[param.key] ?? '' })),
+        integrationParams: company.params.map((param) => ({
+          key: param.key,
+          name: param.name,
+          value: record?.masked[param.key] ?? '',
+        })),
       };
     });
   }
@@ -87,16 +93,30 @@ export class CarrierIntegrationService {
     const company = this.company(companyId);
     const testMode = body.testMode ?? false;
     if (testMode && !company.hasTestEnvironment) {
-      throw badRequest(`${company.file.name} has no test environment; without a contract the simulated companies are the sandbox.`, [{ field: 'testMode', message: `${company.file.name} has no test environment` }]);
+      throw badRequest(
+        `${company.file.name} has no test environment; without a contract the simulated companies are the sandbox.`,
+        [{ field: 'testMode', message: `${company.file.name} has no test environment` }],
+      );
     }
-    const credentials = readCredentials(body.params ?? {}, company.params.map((param) => param.key), company.file.name, 'params.');
+    const credentials = readCredentials(
+      body.params ?? {},
+      company.params.map((param) => param.key),
+      company.file.name,
+      'params.',
+    );
     const driver = this.companies.driver(companyId, credentials, testMode);
     try {
       await driver.checkCredentials(AbortSignal.timeout(CHECK_TIMEOUT_MS));
     } catch (error) {
-      if (error instanceof CarrierAuthError) throw unprocessable('carrier_auth_failed', `${company.file.name} refused these credentials: ${error.message}`);
-      if (error instanceof CarrierError && !error.transient) throw unprocessable('carrier_auth_failed', `${company.file.name} refused: ${error.message}`);
-      throw new AppError(503, 'carrier_unavailable', `${company.file.name} could not check the credentials now; try again later. ${(error as Error).message}`);
+      if (error instanceof CarrierAuthError)
+        throw unprocessable('carrier_auth_failed', `${company.file.name} refused these credentials: ${error.message}`);
+      if (error instanceof CarrierError && !error.transient)
+        throw unprocessable('carrier_auth_failed', `${company.file.name} refused: ${error.message}`);
+      throw new AppError(
+        503,
+        'carrier_unavailable',
+        `${company.file.name} could not check the credentials now; try again later. ${(error as Error).message}`,
+      );
     }
     const { sealed, masked } = sealCredentials(this.secretBox, credentials);
     await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode }, async (trx) => {
@@ -125,16 +145,29 @@ export class CarrierIntegrationService {
     const company = this.company(companyId);
     const accountId = scope.accountId;
     const followUp = this.disconnectedListeners.find((listener) => listener.needed(accountId, companyId)) ?? null;
-    const retain = followUp ? (retiredId: number, trx: Transaction<Tables>) => followUp.queue({ id: retiredId, accountId, companyId }, trx) : null;
-    if (!(await this.store.remove(accountId, companyId, retain))) throw notFound(`Contract with ${company.file.name}`, companyId);
+    const retain = followUp
+      ? (retiredId: number, trx: Transaction<Tables>) => followUp.queue({ id: retiredId, accountId, companyId }, trx)
+      : null;
+    if (!(await this.store.remove(accountId, companyId, retain)))
+      throw notFound(`Contract with ${company.file.name}`, companyId);
     this.accounts.delete(accountId);
   }
 
   /** The driver of a disconnected contract kept for its follow-up, or undefined once it ran. */
-  async retiredDriver(accountId: number, retiredId: number): Promise<{ companyId: number; driver: ContractDriver } | undefined> {
+  async retiredDriver(
+    accountId: number,
+    retiredId: number,
+  ): Promise<{ companyId: number; driver: ContractDriver } | undefined> {
     const retired = await this.store.retired(accountId, retiredId);
     if (!retired || !this.companies.get(retired.companyId)) return undefined;
-    return { companyId: retired.companyId, driver: this.companies.driver(retired.companyId, openCredentials(this.secretBox, retired.sealedCredentials), retired.testMode) };
+    return {
+      companyId: retired.companyId,
+      driver: this.companies.driver(
+        retired.companyId,
+        openCredentials(this.secretBox, retired.sealedCredentials),
+        retired.testMode,
+      ),
+    };
   }
 
   /** Erases a disconnected contract's credentials (its follow-up ran, or gave up). */
@@ -149,7 +182,9 @@ export class CarrierIntegrationService {
 
   /** The names of the companies the account has a live contract with (read from the database): the sandbox refuses such accounts. */
   async liveContractNames(accountId: number): Promise<string[]> {
-    return (await this.store.list(accountId)).filter((record) => !record.testMode).map((record) => this.companies.get(record.companyId)?.file.name ?? `company ${record.companyId}`);
+    return (await this.store.list(accountId))
+      .filter((record) => !record.testMode)
+      .map((record) => this.companies.get(record.companyId)?.file.name ?? `company ${record.companyId}`);
   }
 
   // --- for the calculator, orders, tracking and pickups ---
@@ -166,9 +201,28 @@ export class CarrierIntegrationService {
       if (!company) continue;
       // the same contract keeps its driver (and its OAuth token) across re-reads
       const previous = known?.entries.get(record.companyId);
-      const same = previous && known?.testMode.get(record.companyId) === record.testMode && (previous as RegisteredCompany & { sealed?: string }).sealed === record.sealedCredentials;
-      const driver = same ? known.drivers.get(record.companyId) ?? this.companies.driver(record.companyId, openCredentials(this.secretBox, record.sealedCredentials), record.testMode) : this.companies.driver(record.companyId, openCredentials(this.secretBox, record.sealedCredentials), record.testMode);
-      const entry = same ? previous : Object.assign({ company: { ...company.file, logo: `${this.publicUrl}/logos/${company.file.code}.svg` }, driver }, { sealed: record.sealedCredentials });
+      const same =
+        previous &&
+        known?.testMode.get(record.companyId) === record.testMode &&
+        (previous as RegisteredCompany & { sealed?: string }).sealed === record.sealedCredentials;
+      const driver = same
+        ? (known.drivers.get(record.companyId) ??
+          this.companies.driver(
+            record.companyId,
+            openCredentials(this.secretBox, record.sealedCredentials),
+            record.testMode,
+          ))
+        : this.companies.driver(
+            record.companyId,
+            openCredentials(this.secretBox, record.sealedCredentials),
+            record.testMode,
+          );
+      const entry = same
+        ? previous
+        : Object.assign(
+            { company: { ...company.file, logo: `${this.publicUrl}/logos/${company.file.code}.svg` }, driver },
+            { sealed: record.sealedCredentials },
+          );
       entries.set(record.companyId, entry);
       drivers.set(record.companyId, driver);
       testMode.set(record.companyId, record.testMode);

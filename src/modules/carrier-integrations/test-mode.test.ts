@@ -24,7 +24,11 @@ afterAll(async () => {
   await cdek.close();
 });
 
-const cdekOrder = (cmsId: string) => orderBody({ shopId: account.shopId, pointId: account.pointId }, { cmsId, delivery: { company: { id: CDEK }, type: 2 } });
+const cdekOrder = (cmsId: string) =>
+  orderBody(
+    { shopId: account.shopId, pointId: account.pointId },
+    { cmsId, delivery: { company: { id: CDEK }, type: 2 } },
+  );
 
 describe('delivery.testMode', () => {
   it('is true on orders through a contract in the test environment, from creation through registration', async () => {
@@ -35,15 +39,24 @@ describe('delivery.testMode', () => {
     const { id } = await preparedOrder(account.owner, account.worker, cdekOrder('TEST-1'));
     const order = (await account.owner.get(`/v2/orders/${id}`)).body;
     expect(order.delivery.testMode).toBe(true);
-    const listed = (await account.owner.get(`/v2/orders?perPage=100`)).body as Array<{ id: number; delivery: { testMode?: boolean } }>;
+    const listed = (await account.owner.get(`/v2/orders?perPage=100`)).body as Array<{
+      id: number;
+      delivery: { testMode?: boolean };
+    }>;
     expect(listed.find((item) => item.id === id)?.delivery.testMode).toBe(true);
   });
 
   it('is absent through a live contract and with built-in companies', async () => {
-    expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, { params, testMode: false })).status).toBe(204);
+    expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, { params, testMode: false })).status).toBe(
+      204,
+    );
     const { id } = await preparedOrder(account.owner, account.worker, cdekOrder('LIVE-1'));
     expect((await account.owner.get(`/v2/orders/${id}`)).body.delivery).not.toHaveProperty('testMode');
-    const builtIn = await preparedOrder(account.owner, account.worker, orderBody({ shopId: account.shopId, pointId: account.pointId }));
+    const builtIn = await preparedOrder(
+      account.owner,
+      account.worker,
+      orderBody({ shopId: account.shopId, pointId: account.pointId }),
+    );
     expect((await account.owner.get(`/v2/orders/${builtIn.id}`)).body.delivery).not.toHaveProperty('testMode');
   });
 });

@@ -31,12 +31,24 @@ afterAll(async () => {
   await cdek.close();
 });
 
-const send = (path: string, payload: unknown) => t.app.inject({ method: 'POST', url: path, payload: payload as Record<string, unknown> });
+const send = (path: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: path, payload: payload as Record<string, unknown> });
 const pathOf = (url: string) => new URL(url).pathname;
-const update = (cdekNumber: string, code: string) => ({ type: 'ORDER_STATUS', date_time: '2026-01-05T10:00:00+0000', uuid: 'u-1', attributes: { is_return: false, cdek_number: cdekNumber, code, status_date_time: new Date().toISOString(), city_name: 'Москва' } });
+const update = (cdekNumber: string, code: string) => ({
+  type: 'ORDER_STATUS',
+  date_time: '2026-01-05T10:00:00+0000',
+  uuid: 'u-1',
+  attributes: {
+    is_return: false,
+    cdek_number: cdekNumber,
+    code,
+    status_date_time: new Date().toISOString(),
+    city_name: 'Москва',
+  },
+});
 
 describe('CDEK webhooks', () => {
-  it('subscribes the account\'s own address when the contract is connected, once', async () => {
+  it("subscribes the account's own address when the contract is connected, once", async () => {
     expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(204);
     await account.worker.runDue();
     expect((await account.owner.post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(204);
@@ -46,8 +58,11 @@ describe('CDEK webhooks', () => {
     expect(url).toMatch(new RegExp(`/v2/carrier-webhooks/cdek/${account.accountId}-[0-9a-f]{64}$`));
   });
 
-  it('moves the account\'s order by an ORDER_STATUS update; other updates are ignored with 200', async () => {
-    const body = orderBody({ shopId: account.shopId, pointId: account.pointId }, { cmsId: 'HOOK-1', delivery: { company: { id: CDEK }, type: 2 } });
+  it("moves the account's order by an ORDER_STATUS update; other updates are ignored with 200", async () => {
+    const body = orderBody(
+      { shopId: account.shopId, pointId: account.pointId },
+      { cmsId: 'HOOK-1', delivery: { company: { id: CDEK }, type: 2 } },
+    );
     const { id, trackNumber } = await preparedOrder(account.owner, account.worker, body);
     hookTrack = trackNumber;
     const path = pathOf(t.runtime.services.carrierWebhooks.urlOf(account.accountId, CDEK) as string);
@@ -55,36 +70,60 @@ describe('CDEK webhooks', () => {
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json()).toEqual({ applied: 1, ignored: [] });
     expect((await account.owner.get(`/v2/orders/${id}`)).body.status).toBe(412);
-    expect((await send(path, { type: 'PRINT_FORM', attributes: { url: 'x' } })).json()).toEqual({ applied: 0, ignored: [] });
+    expect((await send(path, { type: 'PRINT_FORM', attributes: { url: 'x' } })).json()).toEqual({
+      applied: 0,
+      ignored: [],
+    });
     expect((await send(path, update(trackNumber, 'SOMETHING_NEW'))).json()).toEqual({ applied: 0, ignored: [] });
-    expect((await send(path, update('999', 'DELIVERED'))).json()).toMatchObject({ applied: 0, ignored: [{ trackNumber: '999' }] });
+    expect((await send(path, update('999', 'DELIVERED'))).json()).toMatchObject({
+      applied: 0,
+      ignored: [{ trackNumber: '999' }],
+    });
   });
 
-  it('is 404 at an address we did not give, and never moves another account\'s order', async () => {
+  it("is 404 at an address we did not give, and never moves another account's order", async () => {
     const path = pathOf(t.runtime.services.carrierWebhooks.urlOf(account.accountId, CDEK) as string);
     const forged = path.replace(/-[0-9a-f]{64}$/, `-${'0'.repeat(64)}`);
     const refused = await send(forged, update('1', 'DELIVERED'));
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toMatchObject({ code: 'not_found', errors: [], logId: expect.any(String) });
     expect((await send(path.replace('/cdek/', '/boxberry/'), update('1', 'DELIVERED'))).statusCode).toBe(400);
-    expect((await send(`/v2/carrier-webhooks/cdek/${stranger.accountId}-abc`, update('1', 'DELIVERED'))).statusCode).toBe(404);
+    expect(
+      (await send(`/v2/carrier-webhooks/cdek/${stranger.accountId}-abc`, update('1', 'DELIVERED'))).statusCode,
+    ).toBe(404);
     // the stranger has no contract: its own signed address is not live either
     const strangers = pathOf(t.runtime.services.carrierWebhooks.urlOf(stranger.accountId, CDEK) as string);
     expect((await send(strangers, update('1', 'DELIVERED'))).statusCode).toBe(404);
     expect((await send(path, { attributes: {} })).statusCode).toBe(400);
     // with a contract of its own, the stranger's address still reaches only its own orders
     expect((await stranger.owner.post(`/v2/carrier-integrations/${CDEK}`, cdekParams)).status).toBe(204);
-    expect((await send(strangers, update(hookTrack, 'DELIVERED'))).json()).toMatchObject({ applied: 0, ignored: [{ trackNumber: hookTrack }] });
+    expect((await send(strangers, update(hookTrack, 'DELIVERED'))).json()).toMatchObject({
+      applied: 0,
+      ignored: [{ trackNumber: hookTrack }],
+    });
   });
 });
 
 describe('disconnecting a CDEK contract', () => {
   const urlOf = (who: OrderingAccount) => t.runtime.services.carrierWebhooks.urlOf(who.accountId, CDEK) as string;
-  const retiredRows = () => t.runtime.database.db.selectFrom('carrier_retired_contracts').select(['account_id', 'credentials']).execute();
-  const unsubscribeJobs = () => t.runtime.database.db.selectFrom('jobs').select(['id', 'status', 'last_error']).where('kind', '=', WEBHOOK_UNSUBSCRIBE_JOB).orderBy('id').execute();
-  const makeDue = () => t.runtime.database.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1000).toISOString() }).where('kind', '=', WEBHOOK_UNSUBSCRIBE_JOB).where('status', '=', 'pending').execute();
+  const retiredRows = () =>
+    t.runtime.database.db.selectFrom('carrier_retired_contracts').select(['account_id', 'credentials']).execute();
+  const unsubscribeJobs = () =>
+    t.runtime.database.db
+      .selectFrom('jobs')
+      .select(['id', 'status', 'last_error'])
+      .where('kind', '=', WEBHOOK_UNSUBSCRIBE_JOB)
+      .orderBy('id')
+      .execute();
+  const makeDue = () =>
+    t.runtime.database.db
+      .updateTable('jobs')
+      .set({ run_at: new Date(Date.now() - 1000).toISOString() })
+      .where('kind', '=', WEBHOOK_UNSUBSCRIBE_JOB)
+      .where('status', '=', 'pending')
+      .execute();
 
-  it('deletes the account\'s subscription with CDEK by a job, then erases the credentials kept for it', async () => {
+  it("deletes the account's subscription with CDEK by a job, then erases the credentials kept for it", async () => {
     await account.worker.runDue(); // the stranger's subscription, from its connect above
     expect(cdek.webhooks.map((hook) => hook.url)).toEqual([urlOf(account), urlOf(stranger)]);
     expect((await account.owner.delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(204);
@@ -130,7 +169,11 @@ describe('disconnecting a CDEK contract', () => {
     try {
       expect((await account.owner.delete(`/v2/carrier-integrations/${CDEK}`)).status).toBe(204);
       const last = (await unsubscribeJobs()).at(-1);
-      await t.runtime.database.db.updateTable('jobs').set({ max_attempts: 1 }).where('id', '=', Number(last?.id)).execute();
+      await t.runtime.database.db
+        .updateTable('jobs')
+        .set({ max_attempts: 1 })
+        .where('id', '=', Number(last?.id))
+        .execute();
       await account.worker.runDue();
       expect((await unsubscribeJobs()).at(-1)).toMatchObject({ status: 'failed' });
       expect(await retiredRows()).toEqual([]);

@@ -43,7 +43,9 @@ export class CarrierWebhooks implements DisconnectFollowUp {
   /** The address a company sends an account's status updates to. */
   urlOf(accountId: number, companyId: number): string | null {
     const code = Object.keys(WEBHOOK_READERS).find((key) => WEBHOOK_READERS[key].companyId === companyId);
-    return code ? `${this.options.publicUrl}/v2/carrier-webhooks/${code}/${accountId}-${this.signature(accountId, companyId)}` : null;
+    return code
+      ? `${this.options.publicUrl}/v2/carrier-webhooks/${code}/${accountId}-${this.signature(accountId, companyId)}`
+      : null;
   }
 
   registerJobs(worker: JobWorker): void {
@@ -69,7 +71,13 @@ export class CarrierWebhooks implements DisconnectFollowUp {
 
   /** Queues the deletion of a disconnected contract's subscription, in the disconnect's transaction. */
   async queue(retired: { id: number; accountId: number; companyId: number }, trx: Transaction<Tables>): Promise<void> {
-    await this.jobs.enqueue(retired.accountId, WEBHOOK_UNSUBSCRIBE_JOB, { retiredId: retired.id }, { uniqueKey: `carrier-webhook-unsubscribe:${retired.id}`, maxAttempts: UNSUBSCRIBE_ATTEMPTS }, trx);
+    await this.jobs.enqueue(
+      retired.accountId,
+      WEBHOOK_UNSUBSCRIBE_JOB,
+      { retiredId: retired.id },
+      { uniqueKey: `carrier-webhook-unsubscribe:${retired.id}`, maxAttempts: UNSUBSCRIBE_ATTEMPTS },
+      trx,
+    );
   }
 
   /**
@@ -77,11 +85,19 @@ export class CarrierWebhooks implements DisconnectFollowUp {
    * contract's credentials. An account that connected the company again meanwhile keeps it:
    * the address is the same, and the new contract's subscription is made once, not twice.
    */
-  async unsubscribe(accountId: number, retiredId: number, signal: AbortSignal = AbortSignal.timeout(60_000)): Promise<void> {
+  async unsubscribe(
+    accountId: number,
+    retiredId: number,
+    signal: AbortSignal = AbortSignal.timeout(60_000),
+  ): Promise<void> {
     const retired = await this.integrations.retiredDriver(accountId, retiredId);
     if (!retired) return;
     const url = this.urlOf(accountId, retired.companyId);
-    if (url && retired.driver.unsubscribeStatusWebhook && !(await this.integrations.isConnected(accountId, retired.companyId))) {
+    if (
+      url &&
+      retired.driver.unsubscribeStatusWebhook &&
+      !(await this.integrations.isConnected(accountId, retired.companyId))
+    ) {
       await retired.driver.unsubscribeStatusWebhook(url, signal);
     }
     await this.integrations.forgetRetired(accountId, retiredId);
@@ -90,11 +106,21 @@ export class CarrierWebhooks implements DisconnectFollowUp {
   /** Queues the subscription of a newly connected contract (companies without webhooks: nothing). */
   async queueSubscription(accountId: number, companyId: number, db?: Transaction<Tables>): Promise<void> {
     if (!this.urlOf(accountId, companyId)) return;
-    await this.jobs.enqueue(accountId, WEBHOOK_SUBSCRIBE_JOB, { accountId, companyId }, { uniqueKey: `carrier-webhook:${accountId}:${companyId}`, maxAttempts: 6 }, db);
+    await this.jobs.enqueue(
+      accountId,
+      WEBHOOK_SUBSCRIBE_JOB,
+      { accountId, companyId },
+      { uniqueKey: `carrier-webhook:${accountId}:${companyId}`, maxAttempts: 6 },
+      db,
+    );
   }
 
   /** Subscribes the account's address with the company through its contract (a retried job does not subscribe twice). */
-  async subscribe(accountId: number, companyId: number, signal: AbortSignal = AbortSignal.timeout(60_000)): Promise<boolean> {
+  async subscribe(
+    accountId: number,
+    companyId: number,
+    signal: AbortSignal = AbortSignal.timeout(60_000),
+  ): Promise<boolean> {
     const url = this.urlOf(accountId, companyId);
     const driver = await this.integrations.contractDriver(accountId, companyId);
     if (!url || !driver?.subscribeStatusWebhook) return false;
@@ -115,7 +141,8 @@ export class CarrierWebhooks implements DisconnectFollowUp {
     const accountId = Number(match[1]);
     const expected = Buffer.from(this.signature(accountId, reader.companyId));
     if (!timingSafeEqual(expected, Buffer.from(match[2]))) throw notFound('Webhook address', token);
-    if (!(await this.integrations.contractDriver(accountId, reader.companyId))) throw notFound('Webhook address', token);
+    if (!(await this.integrations.contractDriver(accountId, reader.companyId)))
+      throw notFound('Webhook address', token);
     const event = reader.eventOf(body);
     if (!event) return { applied: 0, ignored: [] };
     return this.tracking.applyEvents(reader.companyId, [event], accountId);

@@ -15,8 +15,11 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = (await t.newAccount('Owner')).client;
   stranger = (await t.newAccount('Stranger')).client;
-  shopId = (await owner.post('/v2/shops', shopBody((await owner.post('/v2/warehouses', warehouseBody())).body.id))).body.id;
-  const fulfilment = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))).body.id;
+  shopId = (await owner.post('/v2/shops', shopBody((await owner.post('/v2/warehouses', warehouseBody())).body.id))).body
+    .id;
+  const fulfilment = (
+    await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))
+  ).body.id;
   fulfilmentShopId = (await owner.post('/v2/shops', shopBody(fulfilment, { name: 'ФФ' }))).body.id;
 });
 afterAll(async () => t.close());
@@ -30,13 +33,20 @@ describe('reference lists of delivery', () => {
     expect(plain.body.delivery[0]).toEqual({ id: 1, name: 'Проверка целостности упаковки' });
     expect((await owner.get(`/v2/lists/services?shopId=${shopId}`)).body).toEqual(plain.body);
     const fulfilment = await owner.get(`/v2/lists/services?shopId=${fulfilmentShopId}`);
-    expect(fulfilment.body.packing.map((item: { id: number }) => item.id)).toEqual(expect.arrayContaining([9, 10, 11, 12, 13, 14, 15, 17, 20, 21]));
+    expect(fulfilment.body.packing.map((item: { id: number }) => item.id)).toEqual(
+      expect.arrayContaining([9, 10, 11, 12, 13, 14, 15, 17, 20, 21]),
+    );
   });
 
   it('lists delivery companies (at least 8, with types) and return companies', async () => {
     const companies = await owner.get('/v2/lists/delivery-companies');
     expect(companies.body.length).toBeGreaterThanOrEqual(8);
-    expect(companies.body[0]).toEqual({ id: 1, name: 'Пунктир', logo: 'http://delivery.test/logos/punktir.svg', deliveryTypes: [1, 2] });
+    expect(companies.body[0]).toEqual({
+      id: 1,
+      name: 'Пунктир',
+      logo: 'http://delivery.test/logos/punktir.svg',
+      deliveryTypes: [1, 2],
+    });
     const types = new Set(companies.body.flatMap((company: { deliveryTypes: number[] }) => company.deliveryTypes));
     expect([...types].sort()).toEqual([1, 2, 3]);
     const logo = await t.client().get('/logos/punktir.svg');
@@ -57,7 +67,16 @@ describe('reference lists of delivery', () => {
     expect(Number(moscow.headers['x-total-count'])).toBeGreaterThan(300);
     expect(moscow.body).toHaveLength(5);
     const point = moscow.body[0];
-    expect(Object.keys(point.limits).sort()).toEqual(['maxCod', 'maxSizeA', 'maxSizeB', 'maxSizeC', 'maxSizeSum', 'maxVolume', 'maxWeight', 'minWeight']);
+    expect(Object.keys(point.limits).sort()).toEqual([
+      'maxCod',
+      'maxSizeA',
+      'maxSizeB',
+      'maxSizeC',
+      'maxSizeSum',
+      'maxVolume',
+      'maxWeight',
+      'minWeight',
+    ]);
     expect(point.schedule).toHaveLength(7);
     expect(point.address).toMatch(/^Москва, /);
 
@@ -80,10 +99,14 @@ describe('reference lists of delivery', () => {
     const express = await owner.get(`/v2/couriers/schedule?${query}&companyId=4`);
     expect(express.status).toBe(200);
     expect(express.body).toHaveLength(4);
-    expect(express.body.filter((item: { isDefault: boolean }) => item.isDefault)).toEqual([{ id: 402, timeFrom: '13:00', timeTo: '16:00', isDefault: true }]);
+    expect(express.body.filter((item: { isDefault: boolean }) => item.isDefault)).toEqual([
+      { id: 402, timeFrom: '13:00', timeTo: '16:00', isDefault: true },
+    ]);
     expect((await owner.get(`/v2/couriers/schedule?${query}&companyId=2`)).body).toEqual([]);
     const town = `cityFias=x&cityType=г&cityName=${encodeURIComponent('Подольск')}&cityRegion=${encodeURIComponent('Московская область')}&shopId=${shopId}&date=${nextYear}&companyId=1`;
-    expect((await owner.get(`/v2/couriers/schedule?${town}`)).body).toEqual([{ id: 101, timeFrom: '09:00', timeTo: '18:00', isDefault: true }]);
+    expect((await owner.get(`/v2/couriers/schedule?${town}`)).body).toEqual([
+      { id: 101, timeFrom: '09:00', timeTo: '18:00', isDefault: true },
+    ]);
     const nowhere = `cityFias=x&cityType=г&cityName=${encodeURIComponent('Удомля')}&cityRegion=${encodeURIComponent('Тверская область')}&shopId=${shopId}&date=${nextYear}&companyId=4`;
     expect((await owner.get(`/v2/couriers/schedule?${nowhere}`)).body).toEqual([]);
   });
@@ -91,12 +114,33 @@ describe('reference lists of delivery', () => {
   it('validates every parameter of the courier schedule', async () => {
     const missing = await owner.get('/v2/couriers/schedule');
     expect(missing.status).toBe(400);
-    expect(missing.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['cityFias', 'cityName', 'cityRegion', 'cityType', 'companyId', 'date', 'shopId']);
+    expect(missing.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      'cityFias',
+      'cityName',
+      'cityRegion',
+      'cityType',
+      'companyId',
+      'date',
+      'shopId',
+    ]);
     const base = `cityFias=${MOSCOW}&cityType=г&cityName=${encodeURIComponent('Москва')}&cityRegion=${encodeURIComponent('Москва')}&shopId=${shopId}`;
-    expect((await owner.get(`/v2/couriers/schedule?${base}&companyId=4&date=01.02.2030`)).body.errors[0].field).toBe('date');
-    expect((await owner.get(`/v2/couriers/schedule?${base}&companyId=4&date=2000-01-01`)).body.errors[0]).toEqual({ field: 'date', message: 'must be today or later' });
-    expect((await owner.get(`/v2/couriers/schedule?${base}&companyId=999&date=${nextYear}`)).body.code).toBe('unknown_company');
-    expect((await owner.get(`/v2/couriers/schedule?cityFias=x&cityType=г&cityName=Nowhere&cityRegion=x&shopId=${shopId}&companyId=4&date=${nextYear}`)).body.code).toBe('unknown_locality');
+    expect((await owner.get(`/v2/couriers/schedule?${base}&companyId=4&date=01.02.2030`)).body.errors[0].field).toBe(
+      'date',
+    );
+    expect((await owner.get(`/v2/couriers/schedule?${base}&companyId=4&date=2000-01-01`)).body.errors[0]).toEqual({
+      field: 'date',
+      message: 'must be today or later',
+    });
+    expect((await owner.get(`/v2/couriers/schedule?${base}&companyId=999&date=${nextYear}`)).body.code).toBe(
+      'unknown_company',
+    );
+    expect(
+      (
+        await owner.get(
+          `/v2/couriers/schedule?cityFias=x&cityType=г&cityName=Nowhere&cityRegion=x&shopId=${shopId}&companyId=4&date=${nextYear}`,
+        )
+      ).body.code,
+    ).toBe('unknown_locality');
   });
 
   it('answers the shipment methods of a region and of one city', async () => {
@@ -110,12 +154,19 @@ describe('reference lists of delivery', () => {
     expect(region.body['2'].mergedWarehouses[0].schedule).toHaveLength(7);
     expect(region.body['3']).toMatchObject({ available: true, minPrice: 500, countForFree: 10 });
     expect(region.body.companiesForExceptions[0]).toHaveProperty('directTransportPoints');
-    const city = await owner.get(`/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Москва')}&fias=${MOSCOW}`);
+    const city = await owner.get(
+      `/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Москва')}&fias=${MOSCOW}`,
+    );
     expect(city.body['1'].companies[0].directTransportPoints.length).toBeGreaterThan(0);
-    const town = await owner.get(`/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Тверская обл')}&fias=gn:452949`);
+    const town = await owner.get(
+      `/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Тверская обл')}&fias=gn:452949`,
+    );
     expect(town.body['2'].available).toBe(false);
     expect(town.body['3'].available).toBe(false);
-    expect((await owner.get('/v2/warehouses/shipment?countryCode=BY')).body['1']).toEqual({ available: false, companies: [] });
+    expect((await owner.get('/v2/warehouses/shipment?countryCode=BY')).body['1']).toEqual({
+      available: false,
+      companies: [],
+    });
   });
 
   it('validates the shipment methods query', async () => {
@@ -123,25 +174,37 @@ describe('reference lists of delivery', () => {
     expect(noRegion.status).toBe(400);
     expect(noRegion.body.errors).toEqual([{ field: 'region', message: 'is required when countryCode is RU' }]);
     expect((await owner.get('/v2/warehouses/shipment')).body.errors[0].field).toBe('countryCode');
-    expect((await owner.get('/v2/warehouses/shipment?countryCode=Russia&region=x')).body.errors[0].field).toBe('countryCode');
+    expect((await owner.get('/v2/warehouses/shipment?countryCode=Russia&region=x')).body.errors[0].field).toBe(
+      'countryCode',
+    );
   });
 
   it('answers the shipment options of a company for drop-off and direct shipment', async () => {
-    const dropOff = await owner.get(`/v2/orders/shipment?region=${encodeURIComponent('Москва')}&fias=${MOSCOW}&companyId=1&pickupType=1`);
+    const dropOff = await owner.get(
+      `/v2/orders/shipment?region=${encodeURIComponent('Москва')}&fias=${MOSCOW}&companyId=1&pickupType=1`,
+    );
     expect(dropOff.status).toBe(200);
     expect(dropOff.body).toHaveLength(3);
     expect(dropOff.body[0]).toMatchObject({ pricePickup: 0, pickupPointRequired: true });
     expect(dropOff.body[0].points.length).toBeGreaterThan(0);
-    const direct = await owner.get(`/v2/orders/shipment?countryCode=RU&region=${encodeURIComponent('Москва')}&companyId=1&pickupType=4`);
+    const direct = await owner.get(
+      `/v2/orders/shipment?countryCode=RU&region=${encodeURIComponent('Москва')}&companyId=1&pickupType=4`,
+    );
     expect(direct.body[0]).toMatchObject({ pricePickup: 300, pickupPointRequired: false, points: [] });
     expect(direct.body[0].pickupDate.from < direct.body[1].pickupDate.from).toBe(true);
-    expect((await owner.get(`/v2/orders/shipment?region=${encodeURIComponent('Москва')}&companyId=4&pickupType=1`)).body).toEqual([]);
+    expect(
+      (await owner.get(`/v2/orders/shipment?region=${encodeURIComponent('Москва')}&companyId=4&pickupType=1`)).body,
+    ).toEqual([]);
   });
 
   it('validates the shipment options query', async () => {
     const response = await owner.get('/v2/orders/shipment?pickupType=2');
     expect(response.status).toBe(400);
-    expect(response.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['companyId', 'pickupType', 'region']);
+    expect(response.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      'companyId',
+      'pickupType',
+      'region',
+    ]);
     expect((await owner.get(`/v2/orders/shipment?region=x&companyId=999&pickupType=1`)).status).toBe(404);
   });
 });
@@ -161,7 +224,15 @@ describe('reference data import', () => {
 describe('reference lists: security', () => {
   it('needs a token on every list', async () => {
     const anonymous = t.client();
-    for (const url of ['/v2/lists/services', '/v2/lists/delivery-companies', '/v2/lists/return-companies', '/v2/lists/points', '/v2/couriers/schedule', '/v2/warehouses/shipment?countryCode=RU&region=x', '/v2/orders/shipment']) {
+    for (const url of [
+      '/v2/lists/services',
+      '/v2/lists/delivery-companies',
+      '/v2/lists/return-companies',
+      '/v2/lists/points',
+      '/v2/couriers/schedule',
+      '/v2/warehouses/shipment?countryCode=RU&region=x',
+      '/v2/orders/shipment',
+    ]) {
       expect((await anonymous.get(url)).status, url).toBe(401);
     }
   });

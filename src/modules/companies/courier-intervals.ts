@@ -19,5 +19,10 @@ export function courierIntervalsIn(company: Company, locality: Locality): Courie
   const all = company.courierIntervals ?? [['09:00', '18:00']];
   const intervals = locality.population >= NARROW_INTERVALS_FROM_POPULATION ? all : all.slice(0, 1);
   const defaultIndex = (company.defaultInterval ?? 0) < intervals.length ? (company.defaultInterval ?? 0) : 0;
-  return intervals.map(([timeFrom, timeTo], index) => ({ id: company.id * 100 + index + 1, timeFrom, timeTo, isDefault: index === defaultIndex }));
+  return intervals.map(([timeFrom, timeTo], index) => ({
+    id: company.id * 100 + index + 1,
+    timeFrom,
+    timeTo,
+    isDefault: index === defaultIndex,
+  }));
 }

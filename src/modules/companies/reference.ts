@@ -18,7 +18,12 @@ import type { ReferenceStore } from './store.js';
 
 /** Bump when the generator's output changes for the same input files. */
 const GENERATOR_VERSION = '2';
-const DATA_FILES = ['carriers/companies.json', 'localities/big-cities.json', 'localities/ru-regions.json', 'localities/ru-postal-prefixes.json'];
+const DATA_FILES = [
+  'carriers/companies.json',
+  'localities/big-cities.json',
+  'localities/ru-regions.json',
+  'localities/ru-postal-prefixes.json',
+];
 
 export interface ServiceInfo {
   id: number;
@@ -46,10 +51,20 @@ export class ReferenceData {
 
   constructor(
     private readonly store: ReferenceStore,
-    private readonly options: { publicUrl: string; dataDir: string; trackingLink: TrackingLinkMaker; accountCompanies?: () => AccountCompanies | null },
+    private readonly options: {
+      publicUrl: string;
+      dataDir: string;
+      trackingLink: TrackingLinkMaker;
+      accountCompanies?: () => AccountCompanies | null;
+    },
   ) {
     this.file = readDataFile<CompaniesFile>('carriers/companies.json');
-    this.registry = new CarrierRegistry(options.publicUrl, this.file.zoneLimitsKm, options.trackingLink, options.accountCompanies);
+    this.registry = new CarrierRegistry(
+      options.publicUrl,
+      this.file.zoneLimitsKm,
+      options.trackingLink,
+      options.accountCompanies,
+    );
     this.services = readDataFile<{ services: ServiceInfo[] }>('carriers/services.json').services;
     this.returnCompanies = readDataFile<ReturnCompany[]>('carriers/return-companies.json');
   }
@@ -110,7 +125,11 @@ export class ReferenceData {
    * calculator and lists). Each point goes to the locality of its city (the nearest one when
    * the name is unknown or far off); limits carry the directory's maximum weight.
    */
-  async replaceImportedPoints(companyId: number, company: Pick<CompanyFile, 'pointLimits'>, imported: ImportedPoint[]): Promise<{ visible: number; added: number; hidden: number }> {
+  async replaceImportedPoints(
+    companyId: number,
+    company: Pick<CompanyFile, 'pointLimits'>,
+    imported: ImportedPoint[],
+  ): Promise<{ visible: number; added: number; hidden: number }> {
     const points: Array<Omit<DeliveryPoint, 'id'> & { code: string }> = [];
     for (const item of imported) {
       if (item.countryCode.toUpperCase() !== 'RU') continue;
@@ -149,7 +168,8 @@ export class ReferenceData {
 
   private localityOf(point: ImportedPoint): Locality | undefined {
     const named = this.localities.find({ name: point.city, zipCode: point.postalCode ?? undefined });
-    if (named && distanceKm(named.latitude, named.longitude, point.latitude, point.longitude) <= NAMED_LOCALITY_KM) return named;
+    if (named && distanceKm(named.latitude, named.longitude, point.latitude, point.longitude) <= NAMED_LOCALITY_KM)
+      return named;
     let nearest: Locality | undefined;
     let nearestKm = Infinity;
     for (const locality of this.localities.all) {

@@ -24,7 +24,6 @@ import {
 
 const tags = ['Reference lists'];
 
-
 /** The services these routes use, and no other. */
 export interface CompaniesRouteServices {
   contractCompanies: ContractCompanies;
@@ -47,34 +46,69 @@ export function logoSvg(name: string, code: string): string {
 }
 
 export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices): void {
-  app.get<{ Params: { file: string } }>('/logos/:file', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const code = request.params.file.replace(/\.svg$/, '');
-    // the instance's companies, and the real ones an account may contract with (their cards name this address too)
-    const company = services.reference.registry.all().find((entry) => entry.company.code === code)?.company ?? services.contractCompanies.all().find((entry) => entry.file.code === code)?.file;
-    if (!company) return reply.code(404).send({ code: 'not_found', message: 'No such logo.', errors: [], logId: request.id });
-    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logoSvg(company.name, company.code));
-  });
+  app.get<{ Params: { file: string } }>(
+    '/logos/:file',
+    { config: { public: true }, schema: { hide: true } },
+    async (request, reply) => {
+      const code = request.params.file.replace(/\.svg$/, '');
+      // the instance's companies, and the real ones an account may contract with (their cards name this address too)
+      const company =
+        services.reference.registry.all().find((entry) => entry.company.code === code)?.company ??
+        services.contractCompanies.all().find((entry) => entry.file.code === code)?.file;
+      if (!company)
+        return reply.code(404).send({ code: 'not_found', message: 'No such logo.', errors: [], logId: request.id });
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .send(logoSvg(company.name, company.code));
+    },
+  );
 
   // Reference lists answer POST too, filters in the body (read-by-post.ts).
   app.route({
     method: GET_OR_POST,
     url: '/v2/lists/services',
     preValidation: bodyAsQuery,
-    schema: { operationByMethod: { GET: { id: 'listServices', contract: '4.1' }, POST: { id: 'listServicesByPost', contract: '4.1' } }, tags, summary: 'Additional services', querystring: ServicesQuery, response: { 200: ServicesList, ...errorResponses(403, 404) } },
+    schema: {
+      operationByMethod: {
+        GET: { id: 'listServices', contract: '4.1' },
+        POST: { id: 'listServicesByPost', contract: '4.1' },
+      },
+      tags,
+      summary: 'Additional services',
+      querystring: ServicesQuery,
+      response: { 200: ServicesList, ...errorResponses(403, 404) },
+    },
     handler: async (request) => services.deliveryCompanies.services(request.scope, request.query.shopId),
   });
 
   app.route({
     method: GET_OR_POST,
     url: '/v2/lists/delivery-companies',
-    schema: { operationByMethod: { GET: { id: 'listDeliveryCompanies', contract: '4.1' }, POST: { id: 'listDeliveryCompaniesByPost', contract: '4.1' } }, tags, summary: 'Delivery companies', response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() } },
+    schema: {
+      operationByMethod: {
+        GET: { id: 'listDeliveryCompanies', contract: '4.1' },
+        POST: { id: 'listDeliveryCompaniesByPost', contract: '4.1' },
+      },
+      tags,
+      summary: 'Delivery companies',
+      response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() },
+    },
     handler: async () => services.deliveryCompanies.deliveryCompanies(),
   });
 
   app.route({
     method: GET_OR_POST,
     url: '/v2/lists/return-companies',
-    schema: { operationByMethod: { GET: { id: 'listReturnCompanies', contract: '4.1' }, POST: { id: 'listReturnCompaniesByPost', contract: '4.1' } }, tags, summary: 'Return companies', response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() } },
+    schema: {
+      operationByMethod: {
+        GET: { id: 'listReturnCompanies', contract: '4.1' },
+        POST: { id: 'listReturnCompaniesByPost', contract: '4.1' },
+      },
+      tags,
+      summary: 'Return companies',
+      response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() },
+    },
     handler: async () => services.deliveryCompanies.returnCompanies(),
   });
 
@@ -82,10 +116,15 @@ export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices
     method: GET_OR_POST,
     url: '/v2/lists/points',
     preValidation: bodyAsQuery,
-    schema: { operationByMethod: { GET: { id: 'listPickupPoints', contract: '4.1' }, POST: { id: 'listPickupPointsByPost', contract: '4.1' } },
+    schema: {
+      operationByMethod: {
+        GET: { id: 'listPickupPoints', contract: '4.1' },
+        POST: { id: 'listPickupPointsByPost', contract: '4.1' },
+      },
       tags,
       summary: 'Pickup points',
-      description: 'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.',
+      description:
+        'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.',
       querystring: PointsQuery,
       response: { 200: { ...Type.Array(PointItem), headers: PAGING_HEADERS }, ...errorResponses() },
     },
@@ -97,17 +136,27 @@ export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices
 
   app.get(
     '/v2/couriers/schedule',
-    { schema: { operation: { id: 'listCourierIntervals', contract: '4.1' }, tags, summary: 'Courier time intervals', querystring: CourierScheduleQuery, response: { 200: Type.Array(CourierInterval), ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'listCourierIntervals', contract: '4.1' },
+        tags,
+        summary: 'Courier time intervals',
+        querystring: CourierScheduleQuery,
+        response: { 200: Type.Array(CourierInterval), ...errorResponses(403, 404) },
+      },
+    },
     async (request) => services.deliveryCompanies.courierSchedule(request.scope, request.query),
   );
 
   app.get(
     '/v2/warehouses/shipment',
     {
-      schema: { operation: { id: 'listWarehouseShipmentMethods', contract: '4.1' },
+      schema: {
+        operation: { id: 'listWarehouseShipmentMethods', contract: '4.1' },
         tags: ['Warehouses'],
         summary: 'Shipment methods from a place',
-        description: "Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.",
+        description:
+          "Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.",
         querystring: WarehouseShipmentQuery,
         response: { 200: WarehouseShipment, ...errorResponses() },
       },
@@ -118,11 +167,12 @@ export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices
   app.get(
     '/v2/orders/shipment',
     {
-      schema: { operation: { id: 'listOrderShipmentOptions', contract: '4.4' },
+      schema: {
+        operation: { id: 'listOrderShipmentOptions', contract: '4.4' },
         tags: ['Orders'],
         summary: 'Shipment options for a company and pickup type',
         description:
-          'The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse\'s holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.',
+          "The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse's holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.",
         querystring: OrderShipmentQuery,
         response: { 200: Type.Array(ShipmentOption), ...errorResponses(403, 404) },
       },

@@ -7,13 +7,19 @@ const NamedItem = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const ServicesQuery = Type.Object({
   shopId: Type.Optional(RecordId('Adds the fulfilment services when the shop ships from a fulfilment warehouse')),
 });
-export const ServicesList = Type.Object({ delivery: Type.Array(NamedItem), packing: Type.Array(NamedItem) }, { description: 'Services list' });
+export const ServicesList = Type.Object(
+  { delivery: Type.Array(NamedItem), packing: Type.Array(NamedItem) },
+  { description: 'Services list' },
+);
 
 export const DeliveryCompanyItem = Type.Object(
   { id: Type.Integer(), name: Type.String(), logo: Type.String(), deliveryTypes: Type.Array(Type.Integer()) },
   { description: 'Delivery company' },
 );
-export const ReturnCompanyItem = Type.Object({ id: Type.Integer(), name: Type.String(), logo: Type.String() }, { description: 'Return company' });
+export const ReturnCompanyItem = Type.Object(
+  { id: Type.Integer(), name: Type.String(), logo: Type.String() },
+  { description: 'Return company' },
+);
 
 const Hours = Type.Object({ from: Type.String(), to: Type.String() });
 const LimitValue = Nullable(Type.Number());
@@ -28,7 +34,9 @@ export const PointItem = Type.Object(
     type: Type.Integer({ description: '1 pickup point, 2 parcel locker, 3 post office' }),
     description: Nullable(Type.String()),
     address: Type.String(),
-    zipCode: Type.String({ description: "Postal code (generated points: the region's digits where the place's own code is not known)" }),
+    zipCode: Type.String({
+      description: "Postal code (generated points: the region's digits where the place's own code is not known)",
+    }),
     schedule: Type.Array(Nullable(Hours), { description: '7 values, Monday to Sunday; null is a day off' }),
     district: Nullable(Type.String()),
     metro: Nullable(Type.Array(Type.String())),
@@ -39,8 +47,14 @@ export const PointItem = Type.Object(
     cashPaymentAvailable: Type.Boolean(),
     cardPaymentAvailable: Type.Boolean(),
     limits: Type.Object({
-      maxSizeA: LimitValue, maxSizeB: LimitValue, maxSizeC: LimitValue, maxSizeSum: LimitValue,
-      minWeight: LimitValue, maxWeight: LimitValue, maxCod: LimitValue, maxVolume: LimitValue,
+      maxSizeA: LimitValue,
+      maxSizeB: LimitValue,
+      maxSizeC: LimitValue,
+      maxSizeSum: LimitValue,
+      minWeight: LimitValue,
+      maxWeight: LimitValue,
+      maxCod: LimitValue,
+      maxVolume: LimitValue,
     }),
   },
   { description: 'Pickup point' },
@@ -50,9 +64,20 @@ export type PointItem = Static<typeof PointItem>;
 export const PointsQuery = Type.Object({
   id: Type.Optional(RecordId()),
   companyId: Type.Optional(CodeId()),
-  cityFias: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'FIAS id of the city (or the `gn:NNN` id we answer for cities without one)' })),
+  cityFias: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'FIAS id of the city (or the `gn:NNN` id we answer for cities without one)',
+    }),
+  ),
   country: Type.Optional(CountryCode),
-  types: Type.Optional(Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: 'Point types: 1 pickup point, 2 parcel locker, 3 post office' })),
+  types: Type.Optional(
+    Type.Array(Type.Enum([1, 2, 3]), {
+      maxItems: 3,
+      description: 'Point types: 1 pickup point, 2 parcel locker, 3 post office',
+    }),
+  ),
   ...PagingQueryFields,
 });
 export type PointsQuery = Static<typeof PointsQuery>;
@@ -106,7 +131,12 @@ export type MergedWarehouse = Static<typeof MergedWarehouse>;
 export const WarehouseShipment = Type.Object({
   '1': Type.Object({ available: Type.Boolean(), companies: Type.Array(PickupCompany) }),
   '2': Type.Object({ available: Type.Boolean(), mergedWarehouses: Type.Array(MergedWarehouse) }),
-  '3': Type.Object({ available: Type.Boolean(), companies: Type.Array(PickupCompany), minPrice: Type.Number(), countForFree: Type.Integer() }),
+  '3': Type.Object({
+    available: Type.Boolean(),
+    companies: Type.Array(PickupCompany),
+    minPrice: Type.Number(),
+    countForFree: Type.Integer(),
+  }),
   '4': Type.Object({ available: Type.Boolean(), companies: Type.Array(PickupCompany) }),
   companiesForExceptions: Type.Array(PickupCompany),
 });
@@ -117,7 +147,10 @@ export const OrderShipmentQuery = Type.Object({
   region: Type.String({ minLength: 1, maxLength: 255 }),
   fias: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   companyId: CodeId(),
-  pickupType: Type.Enum([1, 4], { description: 'Pickup type: 1 drop-off to the company, 4 direct shipment', 'x-message': 'must be 1 (drop-off) or 4 (direct shipment)' }),
+  pickupType: Type.Enum([1, 4], {
+    description: 'Pickup type: 1 drop-off to the company, 4 direct shipment',
+    'x-message': 'must be 1 (drop-off) or 4 (direct shipment)',
+  }),
 });
 export type OrderShipmentQuery = Static<typeof OrderShipmentQuery>;
 
@@ -126,7 +159,16 @@ export const ShipmentOption = Type.Object(
     pickupDate: Type.Object({ from: Type.String(), to: Type.String() }),
     pricePickup: Type.Number(),
     pickupPointRequired: Type.Boolean(),
-    points: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), address: Type.String(), latitude: Type.String(), longitude: Type.String(), type: Type.Integer() })),
+    points: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        address: Type.String(),
+        latitude: Type.String(),
+        longitude: Type.String(),
+        type: Type.Integer(),
+      }),
+    ),
   },
   { description: 'Shipment option' },
 );

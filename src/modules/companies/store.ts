@@ -24,7 +24,11 @@ export class ReferenceStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async loadedVersion(name: string): Promise<string | null> {
-    const row = await this.db.selectFrom('reference_versions').select('version').where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('reference_versions')
+      .select('version')
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row?.version ?? null;
   }
 
@@ -39,8 +43,18 @@ export class ReferenceStore {
           .insertInto('localities')
           .values(
             localities.slice(i, i + CHUNK).map((l) => ({
-              id: l.id, country_code: l.countryCode, name: l.name, name_en: l.nameEn, type: l.type, region: l.region, region_code: l.regionCode,
-              latitude: l.latitude, longitude: l.longitude, population: l.population, fias: l.fias, zip: l.zip,
+              id: l.id,
+              country_code: l.countryCode,
+              name: l.name,
+              name_en: l.nameEn,
+              type: l.type,
+              region: l.region,
+              region_code: l.regionCode,
+              latitude: l.latitude,
+              longitude: l.longitude,
+              population: l.population,
+              fias: l.fias,
+              zip: l.zip,
             })),
           )
           .execute();
@@ -48,7 +62,16 @@ export class ReferenceStore {
       for (let i = 0; i < points.length; i += CHUNK) {
         await trx
           .insertInto('delivery_points')
-          .values(points.slice(i, i + CHUNK).map((p) => ({ id: p.id, company_id: p.companyId, locality_id: p.localityId, type: p.type, country_code: 'RU', data: toJson(p) })))
+          .values(
+            points.slice(i, i + CHUNK).map((p) => ({
+              id: p.id,
+              company_id: p.companyId,
+              locality_id: p.localityId,
+              type: p.type,
+              country_code: 'RU',
+              data: toJson(p),
+            })),
+          )
           .execute();
       }
       await trx.deleteFrom('reference_versions').where('name', '=', name).execute();
@@ -78,7 +101,13 @@ export class ReferenceStore {
 
   /** Imported points still in their companies' directories. */
   async importedPoints(): Promise<DeliveryPoint[]> {
-    const rows = await this.db.selectFrom('delivery_points').select('data').where('code', 'is not', null).where('hidden', '=', false).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('delivery_points')
+      .select('data')
+      .where('code', 'is not', null)
+      .where('hidden', '=', false)
+      .orderBy('id')
+      .execute();
     return rows.map((row) => fromJson<DeliveryPoint>(row.data));
   }
 
@@ -88,9 +117,17 @@ export class ReferenceStore {
    * id of the company's range (companyId * 10^7 + n), a code gone from the directory is
    * hidden, never deleted. Answers the company's visible points.
    */
-  async replaceImported(companyId: number, points: Array<Omit<DeliveryPoint, 'id'> & { code: string }>): Promise<{ points: DeliveryPoint[]; added: number; hidden: number }> {
+  async replaceImported(
+    companyId: number,
+    points: Array<Omit<DeliveryPoint, 'id'> & { code: string }>,
+  ): Promise<{ points: DeliveryPoint[]; added: number; hidden: number }> {
     return this.db.transaction().execute(async (trx) => {
-      const known = await trx.selectFrom('delivery_points').select(['id', 'code', 'hidden', 'data']).where('company_id', '=', companyId).where('code', 'is not', null).execute();
+      const known = await trx
+        .selectFrom('delivery_points')
+        .select(['id', 'code', 'hidden', 'data'])
+        .where('company_id', '=', companyId)
+        .where('code', 'is not', null)
+        .execute();
       const rowOfId = new Map(known.map((row) => [Number(row.id), row]));
       const idOfCode = new Map(known.map((row) => [row.code as string, Number(row.id)]));
       let nextId = Math.max(companyId * IMPORTED_ID_RANGE, ...known.map((row) => Number(row.id))) + 1;
@@ -111,7 +148,11 @@ export class ReferenceStore {
           const data = toJson(updated);
           // a directory mostly says again what it said: only points that changed (or come back) are written
           if (!stored || flag(stored.hidden) || !isDeepStrictEqual(fromJson(stored.data), JSON.parse(data))) {
-            await trx.updateTable('delivery_points').set({ data, locality_id: updated.localityId, type: updated.type, country_code: 'RU', hidden: false }).where('id', '=', id).execute();
+            await trx
+              .updateTable('delivery_points')
+              .set({ data, locality_id: updated.localityId, type: updated.type, country_code: 'RU', hidden: false })
+              .where('id', '=', id)
+              .execute();
           }
           seen.add(id);
           visible.push(updated);
@@ -120,11 +161,27 @@ export class ReferenceStore {
       for (let i = 0; i < fresh.length; i += CHUNK) {
         await trx
           .insertInto('delivery_points')
-          .values(fresh.slice(i, i + CHUNK).map((p) => ({ id: p.id, company_id: p.companyId, locality_id: p.localityId, type: p.type, country_code: 'RU', data: toJson(p), code: p.code ?? null, hidden: false })))
+          .values(
+            fresh.slice(i, i + CHUNK).map((p) => ({
+              id: p.id,
+              company_id: p.companyId,
+              locality_id: p.localityId,
+              type: p.type,
+              country_code: 'RU',
+              data: toJson(p),
+              code: p.code ?? null,
+              hidden: false,
+            })),
+          )
           .execute();
       }
       const gone = known.filter((row) => !seen.has(Number(row.id)) && !flag(row.hidden)).map((row) => Number(row.id));
-      for (let i = 0; i < gone.length; i += CHUNK) await trx.updateTable('delivery_points').set({ hidden: true }).where('id', 'in', gone.slice(i, i + CHUNK)).execute();
+      for (let i = 0; i < gone.length; i += CHUNK)
+        await trx
+          .updateTable('delivery_points')
+          .set({ hidden: true })
+          .where('id', 'in', gone.slice(i, i + CHUNK))
+          .execute();
       return { points: visible, added: fresh.length, hidden: gone.length };
     });
   }

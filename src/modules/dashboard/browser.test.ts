@@ -17,7 +17,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { accessibilityFindings, BROWSER_TESTS, DESKTOP, launchChromium, PHONE, screenshots, tilePng } from '../../../test/support/browser.js';
+import {
+  accessibilityFindings,
+  BROWSER_TESTS,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  screenshots,
+  tilePng,
+} from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { orderBody, orderJobWorker, pickupPointIn } from '../../../test/support/orders.js';
@@ -52,7 +60,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   /** The layout's transitions after a resize have ended (the navigation slides away on a phone). */
   async function settled(): Promise<void> {
     await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ finished: Promise<unknown> }> } }).document;
+      const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ finished: Promise<unknown> }> } })
+        .document;
       return Promise.all(doc.getAnimations().map((animation) => animation.finished));
     });
   }
@@ -78,20 +87,29 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   beforeAll(async () => {
     appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
     await buildApp(appDir);
-    tiles = http.createServer((_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(tile));
+    tiles = http.createServer(
+      (_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(tile),
+    );
     await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
     const tileOrigin = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
-    t = await createTestApp({ env: { APP_DIR: appDir, APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`, APP_MAP_ATTRIBUTION: '© test tiles' } });
+    t = await createTestApp({
+      env: { APP_DIR: appDir, APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`, APP_MAP_ATTRIBUTION: '© test tiles' },
+    });
     const account = await t.newAccount('Магазин чая');
     owner = account.client;
-    await t.runtime.services.accounts.addEmployee(account.accountId, { name: 'Оператор', email: EMAIL, password: PASSWORD });
+    await t.runtime.services.accounts.addEmployee(account.accountId, {
+      name: 'Оператор',
+      email: EMAIL,
+      password: PASSWORD,
+    });
     const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
     shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id as number;
     worker = orderJobWorker(t);
     // two orders for the batch: one draft, one canceled (confirming it fails)
     const pointId = pickupPointIn(t);
     await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-1' }));
-    const canceled = (await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-2' }))).body.id as number;
+    const canceled = (await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-2' }))).body
+      .id as number;
     expect((await owner.post('/v2/orders/cancel', { ids: [canceled] })).status).toBe(204);
     origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
@@ -148,7 +166,10 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByTestId('recipient-name').fill('Ольга Смирнова');
     await page.getByTestId('recipient-phone').fill('+79211234567');
     await page.getByTestId('city').fill('Санкт-Пет');
-    await page.getByRole('option', { name: /^Санкт-Петербург/ }).first().click();
+    await page
+      .getByRole('option', { name: /^Санкт-Петербург/ })
+      .first()
+      .click();
     await page.getByLabel('Улица').fill('Невский проспект');
     await page.getByLabel('Дом', { exact: true }).fill('10');
     await page.getByLabel('Название').fill('Чай улун');
@@ -181,7 +202,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(stickerUrl).toMatch(/\/files\//);
     const pdf = Buffer.from(await (await context.request.get(stickerUrl)).body());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    if (!pdfToolsMissing) expect(pdfText(pdf)).toContain(String((await owner.get(`/v2/orders/${orderId}`)).body.trackNumber));
+    if (!pdfToolsMissing)
+      expect(pdfText(pdf)).toContain(String((await owner.get(`/v2/orders/${orderId}`)).body.trackNumber));
 
     // a pickup for the next working day
     await page.getByRole('link', { name: 'Заборы' }).click();
@@ -219,7 +241,11 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await expect.poll(() => page.getByTestId('log-id').textContent()).toMatch(/\S+/);
     await check('orders-batch-error');
 
-    for (const [link, name] of [['Проблемные', 'problems'], ['Документы', 'documents'], ['Уведомления', 'notifications']] as const) {
+    for (const [link, name] of [
+      ['Проблемные', 'problems'],
+      ['Документы', 'documents'],
+      ['Уведомления', 'notifications'],
+    ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       await check(name);
@@ -247,7 +273,9 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const session = cookies.find((cookie) => cookie.name === 'dashboard_session');
     expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe('Strict');
-    const after = await fetch(`${origin}/v2/auth/session`, { headers: { cookie: `dashboard_session=${session?.value}` } });
+    const after = await fetch(`${origin}/v2/auth/session`, {
+      headers: { cookie: `dashboard_session=${session?.value}` },
+    });
     expect(after.status).toBe(401);
     await after.text();
     expect(cspViolations).toEqual([]);

@@ -15,8 +15,20 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { accessibilityFindings, BROWSER_TESTS, DESKTOP, launchChromium, PHONE, screenshots } from '../../../test/support/browser.js';
-import { FULFILMENT_WAREHOUSE, fulfilmentAccount, fulfilmentOrder, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
+import {
+  accessibilityFindings,
+  BROWSER_TESTS,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  screenshots,
+} from '../../../test/support/browser.js';
+import {
+  FULFILMENT_WAREHOUSE,
+  fulfilmentAccount,
+  fulfilmentOrder,
+  type FulfilmentAccount,
+} from '../../../test/support/fulfilment.js';
 import { orderBody, preparedOrder } from '../../../test/support/orders.js';
 import { IMPORT_COLUMNS } from '../products/import/layout.js';
 
@@ -85,13 +97,31 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     at = await fulfilmentAccount(t, { name: 'Чайная лавка' });
     t.runtime.services.marketplaceOrders.registerJobs(at.worker);
     await t.runtime.services.accounts.addEmployee(at.accountId, { name: 'Владелец', ...OWNER });
-    expect((await at.owner.post('/v2/employees', { name: 'Менеджер', ...MANAGER, role: 'manager', shopIds: [at.ownShopId] })).status).toBe(201);
+    expect(
+      (await at.owner.post('/v2/employees', { name: 'Менеджер', ...MANAGER, role: 'manager', shopIds: [at.ownShopId] }))
+        .status,
+    ).toBe(201);
     staffToken = (await t.runtime.services.supplies.createOperatorToken(FULFILMENT_WAREHOUSE, 'Смена 1')).token;
-    managerOrderId = (await at.owner.post('/v2/orders', orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'MANAGERS-1' }))).body.id as number;
-    otherOrderId = (await at.owner.post('/v2/orders', orderBody({ shopId: at.shopId, pointId: at.pointId }, { cmsId: 'NOT-HIS-1' }))).body.id as number;
+    managerOrderId = (
+      await at.owner.post(
+        '/v2/orders',
+        orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'MANAGERS-1' }),
+      )
+    ).body.id as number;
+    otherOrderId = (
+      await at.owner.post('/v2/orders', orderBody({ shopId: at.shopId, pointId: at.pointId }, { cmsId: 'NOT-HIS-1' }))
+    ).body.id as number;
     // a bill: a delivered order's charges, the period closed by the sandbox
-    const delivered = await preparedOrder(at.owner, at.worker, orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'BILLED-1' }));
-    for (let step = 0; step < 10 && (await at.owner.post(`/v2/sandbox/orders/${delivered.id}/advance`)).status === 200; step++);
+    const delivered = await preparedOrder(
+      at.owner,
+      at.worker,
+      orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'BILLED-1' }),
+    );
+    for (
+      let step = 0;
+      step < 10 && (await at.owner.post(`/v2/sandbox/orders/${delivered.id}/advance`)).status === 200;
+      step++
+    );
     expect((await at.owner.post('/v2/sandbox/billing-period/close')).status).toBe(200);
     origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
@@ -177,7 +207,9 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     await sandbox.getByText('Подключён').waitFor();
     await t.runtime.services.marketplaceOrders.poll(at.accountId, SANDBOX_MARKETPLACE, undefined, new Date());
     await page.getByTestId('reload-marketplace-orders').click();
-    await expect.poll(() => page.getByTestId('marketplace-orders').locator('tbody tr').count(), POLL).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId('marketplace-orders').locator('tbody tr').count(), POLL)
+      .toBeGreaterThan(0);
     expect(await page.getByTestId('marketplace-orders').textContent()).toContain('SBX-');
     await check('marketplaces');
 

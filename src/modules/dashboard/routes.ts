@@ -45,7 +45,10 @@ function escapeAttribute(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-export async function dashboardRoutes(app: App, config: Pick<Config, 'appDir' | 'appMapTiles' | 'appMapAttribution'>): Promise<void> {
+export async function dashboardRoutes(
+  app: App,
+  config: Pick<Config, 'appDir' | 'appMapTiles' | 'appMapAttribution'>,
+): Promise<void> {
   const indexFile = path.join(config.appDir, 'index.html');
   // read once: the files change only with a new build, which means a new start
   const page = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
@@ -87,7 +90,8 @@ export async function dashboardRoutes(app: App, config: Pick<Config, 'appDir' | 
   }
   app.get('/app/*', hidden, async (request, reply) => {
     // a missing asset is a 404, not the page (a stale tab asking for an old build's file)
-    if (request.url.startsWith('/app/assets/')) throw new AppError(404, 'route_not_found', `There is no ${request.url.split('?')[0]}.`);
+    if (request.url.startsWith('/app/assets/'))
+      throw new AppError(404, 'route_not_found', `There is no ${request.url.split('?')[0]}.`);
     return sendPage(reply);
   });
 }

@@ -62,11 +62,26 @@ function pointsBody(overrides: Record<string, unknown> = {}) {
     name: 'Наши пункты',
     type: 1,
     localities: [spbFias],
-    priceRules: [{ orderSumFrom: 3000, price: 99 }, { weightTo: 10, price: 250 }],
+    priceRules: [
+      { orderSumFrom: 3000, price: 99 },
+      { weightTo: 10, price: 250 },
+    ],
     days: { min: 2, max: 3 },
     points: [
-      { name: 'Пункт на Литейном', address: 'Санкт-Петербург, Литейный проспект, 10', latitude: 59.9386, longitude: 30.3484, schedule: [WORKDAY, WORKDAY, WORKDAY, WORKDAY, WORKDAY, '11:00-16:00', null], zipCode: '191028' },
-      { name: 'Пункт на Невском', address: 'Санкт-Петербург, Невский проспект, 100', latitude: 59.9322, longitude: 30.3557 },
+      {
+        name: 'Пункт на Литейном',
+        address: 'Санкт-Петербург, Литейный проспект, 10',
+        latitude: 59.9386,
+        longitude: 30.3484,
+        schedule: [WORKDAY, WORKDAY, WORKDAY, WORKDAY, WORKDAY, '11:00-16:00', null],
+        zipCode: '191028',
+      },
+      {
+        name: 'Пункт на Невском',
+        address: 'Санкт-Петербург, Невский проспект, 100',
+        latitude: 59.9322,
+        longitude: 30.3557,
+      },
     ],
     cashPaymentAvailable: true,
     cardPaymentAvailable: false,
@@ -82,7 +97,15 @@ async function createMethod(body: Record<string, unknown>): Promise<string> {
 
 const fields = (body: { errors: Array<{ field: string }> }) => body.errors.map((error) => error.field).sort();
 
-const book = { name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } };
+const book = {
+  name: 'Книга',
+  vendorCode: 'BOOK-1',
+  priceDeclared: 800,
+  priceCod: 900,
+  count: 1,
+  weight: 0.5,
+  dimensions: { width: 15, height: 4, length: 22 },
+};
 
 describe('/v2/delivery-methods', () => {
   it('creates, reads, lists, replaces (points keep their ids) and deletes a method; a form body is the same request', async () => {
@@ -96,27 +119,54 @@ describe('/v2/delivery-methods', () => {
       type: 1,
       localities: [spbFias],
       radiusKm: null,
-      priceRules: [{ weightTo: null, orderSumFrom: 3000, price: 99 }, { weightTo: 10, orderSumFrom: null, price: 250 }],
+      priceRules: [
+        { weightTo: null, orderSumFrom: 3000, price: 99 },
+        { weightTo: 10, orderSumFrom: null, price: 250 },
+      ],
       freeFrom: null,
       days: { min: 2, max: 3 },
       cashPaymentAvailable: true,
       cardPaymentAvailable: false,
     });
     expect(read.body.points).toHaveLength(2);
-    expect(read.body.points[0]).toMatchObject({ name: 'Пункт на Литейном', schedule: [WORKDAY, WORKDAY, WORKDAY, WORKDAY, WORKDAY, { from: '11:00', to: '16:00' }, null], zipCode: '191028' });
+    expect(read.body.points[0]).toMatchObject({
+      name: 'Пункт на Литейном',
+      schedule: [WORKDAY, WORKDAY, WORKDAY, WORKDAY, WORKDAY, { from: '11:00', to: '16:00' }, null],
+      zipCode: '191028',
+    });
     // the method's number alone names it too
     expect((await owner.get(`/v2/delivery-methods/${id.split('_')[1]}`)).body.id).toBe(id);
 
     const [kept] = read.body.points as Array<{ id: number }>;
-    const replaced = await owner.put(`/v2/delivery-methods/${id}`, pointsBody({ name: 'Наши пункты выдачи', points: [{ ...pointsBody().points[0], id: kept.id, name: 'Литейный' }, { name: 'Новый', address: 'Санкт-Петербург, Садовая, 1', latitude: 59.93, longitude: 30.32 }] }));
+    const replaced = await owner.put(
+      `/v2/delivery-methods/${id}`,
+      pointsBody({
+        name: 'Наши пункты выдачи',
+        points: [
+          { ...pointsBody().points[0], id: kept.id, name: 'Литейный' },
+          { name: 'Новый', address: 'Санкт-Петербург, Садовая, 1', latitude: 59.93, longitude: 30.32 },
+        ],
+      }),
+    );
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(204);
     const after = (await owner.get(`/v2/delivery-methods/${id}`)).body;
     expect(after.name).toBe('Наши пункты выдачи');
-    expect(after.points.map((point: { id: number; name: string }) => [point.id === kept.id, point.name])).toEqual([[true, 'Литейный'], [false, 'Новый']]);
+    expect(after.points.map((point: { id: number; name: string }) => [point.id === kept.id, point.name])).toEqual([
+      [true, 'Литейный'],
+      [false, 'Новый'],
+    ]);
 
     const form = await owner.post('/v2/delivery-methods', courierBody({ name: 'Курьеры из формы' }), { form: true });
     expect(form.status, JSON.stringify(form.body)).toBe(201);
-    expect((await owner.get(`/v2/delivery-methods/${form.body.id}`)).body).toMatchObject({ type: 2, radiusKm: 30, priceRules: [{ weightTo: 5, price: 300 }, { weightTo: null, price: 600 }], freeFrom: 5000 });
+    expect((await owner.get(`/v2/delivery-methods/${form.body.id}`)).body).toMatchObject({
+      type: 2,
+      radiusKm: 30,
+      priceRules: [
+        { weightTo: 5, price: 300 },
+        { weightTo: null, price: 600 },
+      ],
+      freeFrom: 5000,
+    });
 
     const list = await owner.get('/v2/delivery-methods?type=2');
     expect(list.status).toBe(200);
@@ -140,10 +190,21 @@ describe('/v2/delivery-methods', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('validation_failed');
-    expect(fields(bad.body)).toEqual(['days.max', 'localities[0]', 'points', 'priceRules[0].price', 'priceRules[0].weightTo']);
+    expect(fields(bad.body)).toEqual([
+      'days.max',
+      'localities[0]',
+      'points',
+      'priceRules[0].price',
+      'priceRules[0].weightTo',
+    ]);
     expect(bad.body.logId).toEqual(expect.any(String));
 
-    const schema = await owner.post('/v2/delivery-methods', { name: '', type: 4, priceRules: [], days: { min: -1, max: 2 } });
+    const schema = await owner.post('/v2/delivery-methods', {
+      name: '',
+      type: 4,
+      priceRules: [],
+      days: { min: -1, max: 2 },
+    });
     expect(schema.status).toBe(400);
     expect(fields(schema.body)).toEqual(expect.arrayContaining(['name', 'type', 'priceRules', 'days.min']));
 
@@ -154,7 +215,10 @@ describe('/v2/delivery-methods', () => {
     expect(fields(pointless.body)).toEqual(['points']);
 
     const id = await createMethod(courierBody({ name: 'Для PUT' }));
-    const foreignPoint = await owner.put(`/v2/delivery-methods/${id}`, pointsBody({ points: [{ ...pointsBody().points[0], id: 999999 }] }));
+    const foreignPoint = await owner.put(
+      `/v2/delivery-methods/${id}`,
+      pointsBody({ points: [{ ...pointsBody().points[0], id: 999999 }] }),
+    );
     expect(foreignPoint.status).toBe(400);
     expect(fields(foreignPoint.body)).toEqual(['points[0].id']);
     expect((await owner.get(`/v2/delivery-methods/${id}`)).body.type).toBe(2);
@@ -163,11 +227,16 @@ describe('/v2/delivery-methods', () => {
     await owner.delete(`/v2/delivery-methods/${id}`);
   });
 
-  it('needs a token; another account\'s method is not found; a shop key reads but does not change', async () => {
+  it("needs a token; another account's method is not found; a shop key reads but does not change", async () => {
     const id = await createMethod(courierBody({ name: 'Чужим не видно' }));
     expect((await t.client().get('/v2/delivery-methods')).status).toBe(401);
     expect((await t.client().post('/v2/delivery-methods', courierBody())).status).toBe(401);
-    for (const call of [stranger.get(`/v2/delivery-methods/${id}`), stranger.put(`/v2/delivery-methods/${id}`, courierBody()), stranger.delete(`/v2/delivery-methods/${id}`), stranger.get(`/v2/delivery-methods/${id.split('_')[1]}`)]) {
+    for (const call of [
+      stranger.get(`/v2/delivery-methods/${id}`),
+      stranger.put(`/v2/delivery-methods/${id}`, courierBody()),
+      stranger.delete(`/v2/delivery-methods/${id}`),
+      stranger.get(`/v2/delivery-methods/${id.split('_')[1]}`),
+    ]) {
       expect((await call).status).toBe(404);
     }
     expect((await stranger.get('/v2/delivery-methods')).body).toEqual([]);
@@ -193,49 +262,123 @@ describe('the calculator with own methods', () => {
 
     const moscow = await owner.post('/v2/calculator', toMoscow, { headers });
     expect(moscow.status).toBe(200);
-    const ours = moscow.body['2'].find((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier);
-    expect(ours).toMatchObject({ deliveryCompanyName: 'Свои курьеры', pickupCompanyId: courier, deliveryDriver: 'own', priceDelivery: 300, totalPrice: 300, priceCommissionCod: 0, deliveryPlanDays: { min: 1, max: 2 }, cashPaymentAvailable: true });
-    expect(moscow.body['2'].some((option: { deliveryCompanyId: unknown }) => typeof option.deliveryCompanyId === 'number')).toBe(true);
-    expect(moscow.body['1'].some((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === points)).toBe(false);
+    const ours = moscow.body['2'].find(
+      (option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier,
+    );
+    expect(ours).toMatchObject({
+      deliveryCompanyName: 'Свои курьеры',
+      pickupCompanyId: courier,
+      deliveryDriver: 'own',
+      priceDelivery: 300,
+      totalPrice: 300,
+      priceCommissionCod: 0,
+      deliveryPlanDays: { min: 1, max: 2 },
+      cashPaymentAvailable: true,
+    });
+    expect(
+      moscow.body['2'].some((option: { deliveryCompanyId: unknown }) => typeof option.deliveryCompanyId === 'number'),
+    ).toBe(true);
+    expect(moscow.body['1'].some((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === points)).toBe(
+      false,
+    );
 
     // the second bracket by weight, free from the order sum
     const heavy = await owner.post('/v2/calculator', { ...toMoscow, weight: 7, companyIds: [courier] }, { headers });
     expect(heavy.body['2']).toHaveLength(1);
     expect(heavy.body['2'][0].totalPrice).toBe(600);
-    const dear = await owner.post('/v2/calculator', { ...toMoscow, priceDeclared: 6000, companyIds: [courier] }, { headers });
+    const dear = await owner.post(
+      '/v2/calculator',
+      { ...toMoscow, priceDeclared: 6000, companyIds: [courier] },
+      { headers },
+    );
     expect(dear.body['2'][0].totalPrice).toBe(0);
 
     // pickup points in Санкт-Петербург, the brackets' order decides (sum first)
-    const spb = await owner.post('/v2/calculator', { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [book], companyIds: [points, 1] }, { headers });
-    const pointOption = spb.body['1'].find((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === points);
+    const spb = await owner.post(
+      '/v2/calculator',
+      { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [book], companyIds: [points, 1] },
+      { headers },
+    );
+    const pointOption = spb.body['1'].find(
+      (option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === points,
+    );
     expect(pointOption.points).toHaveLength(2);
-    expect(pointOption.points[0]).toMatchObject({ name: 'Пункт на Литейном', deliveryCompanyId: points, deliveryDriver: 'own', totalPrice: 250, cashPaymentAvailable: true, cardPaymentAvailable: false, isFar: false, latitude: '59.9386' });
-    expect(spb.body['1'].map((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId).sort()).toEqual([1, points].sort());
-    expect(spb.body['2'].some((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier)).toBe(false);
-    const rich = await owner.post('/v2/calculator', { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [{ ...book, priceDeclared: 3000 }], companyIds: [points], hidePointFullInfo: true }, { headers });
+    expect(pointOption.points[0]).toMatchObject({
+      name: 'Пункт на Литейном',
+      deliveryCompanyId: points,
+      deliveryDriver: 'own',
+      totalPrice: 250,
+      cashPaymentAvailable: true,
+      cardPaymentAvailable: false,
+      isFar: false,
+      latitude: '59.9386',
+    });
+    expect(spb.body['1'].map((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId).sort()).toEqual(
+      [1, points].sort(),
+    );
+    expect(spb.body['2'].some((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier)).toBe(
+      false,
+    );
+    const rich = await owner.post(
+      '/v2/calculator',
+      {
+        reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
+        products: [{ ...book, priceDeclared: 3000 }],
+        companyIds: [points],
+        hidePointFullInfo: true,
+      },
+      { headers },
+    );
     expect(rich.body['1'][0].points).toEqual(pointOption.points.map((point: { id: number }) => point.id));
     expect(rich.body['1'][0].points.length).toBe(2);
 
-    const one = await owner.post('/v2/calculator/one', toMoscow, { headers: { ...headers, Type: '2', 'Company-Id': courier } });
+    const one = await owner.post('/v2/calculator/one', toMoscow, {
+      headers: { ...headers, Type: '2', 'Company-Id': courier },
+    });
     expect(one.status).toBe(200);
     expect(one.body).toMatchObject({ deliveryCompanyId: courier, totalPrice: 300 });
 
-    const companies = await owner.post('/v2/calculator/company', { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' } }, { headers });
+    const companies = await owner.post(
+      '/v2/calculator/company',
+      { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' } },
+      { headers },
+    );
     expect(companies.body['1']).toContain(points);
     expect(companies.body['2']).not.toContain(courier);
-    expect((await owner.post('/v2/calculator/company', { reception: { countryCode: 'RU', cityName: 'Москва' }, type: 2 }, { headers })).body['2']).toContain(courier);
+    expect(
+      (
+        await owner.post(
+          '/v2/calculator/company',
+          { reception: { countryCode: 'RU', cityName: 'Москва' }, type: 2 },
+          { headers },
+        )
+      ).body['2'],
+    ).toContain(courier);
 
     // a remembered answer does not outlive a change of the method
     expect((await owner.post('/v2/calculator', toMoscow, { headers })).body).toEqual(moscow.body);
-    expect((await owner.put(`/v2/delivery-methods/${courier}`, courierBody({ priceRules: [{ price: 350 }] }))).status).toBe(204);
+    expect(
+      (await owner.put(`/v2/delivery-methods/${courier}`, courierBody({ priceRules: [{ price: 350 }] }))).status,
+    ).toBe(204);
     const changed = await owner.post('/v2/calculator', toMoscow, { headers });
-    expect(changed.body['2'].find((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier).totalPrice).toBe(350);
+    expect(
+      changed.body['2'].find((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier)
+        .totalPrice,
+    ).toBe(350);
     expect((await owner.delete(`/v2/delivery-methods/${courier}`)).status).toBe(204);
     const gone = await owner.post('/v2/calculator', toMoscow, { headers });
-    expect(gone.body['2'].some((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier)).toBe(false);
+    expect(gone.body['2'].some((option: { deliveryCompanyId: unknown }) => option.deliveryCompanyId === courier)).toBe(
+      false,
+    );
 
     // another account's methods are never offered, even when asked for
-    const foreign = await stranger.post('/v2/calculator', { sender: { countryCode: 'RU', cityName: 'Москва' }, pickupType: 1, reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [book], companyIds: [points] });
+    const foreign = await stranger.post('/v2/calculator', {
+      sender: { countryCode: 'RU', cityName: 'Москва' },
+      pickupType: 1,
+      reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
+      products: [book],
+      companyIds: [points],
+    });
     expect(foreign.body).toEqual({ '1': [], '2': [], '3': [] });
     const badId = await owner.post('/v2/calculator', { ...toMoscow, companyIds: ['1_x'] }, { headers });
     expect(badId.status).toBe(400);
@@ -247,21 +390,46 @@ describe('an order with an own delivery method', () => {
   it('goes from the calculator to delivered: no registration, the shop moves its status, history, events and tracking follow', async () => {
     const method = await createMethod(pointsBody({ name: 'Пункты для заказа' }));
     const headers = { 'Shop-Id': String(shopId) };
-    const offer = (await owner.post('/v2/calculator', { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [book], type: 1, companyIds: [method] }, { headers })).body['1'][0];
+    const offer = (
+      await owner.post(
+        '/v2/calculator',
+        {
+          reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
+          products: [book],
+          type: 1,
+          companyIds: [method],
+        },
+        { headers },
+      )
+    ).body['1'][0];
     const point = offer.points[0];
 
     const created = await owner.post('/v2/orders', {
       shopId,
       cmsId: 'OWN-1',
       products: [book],
-      deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
+      deliveryAddress: {
+        city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+        street: 'Литейный проспект',
+        house: '3',
+      },
       recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
       delivery: { company: { id: offer.deliveryCompanyId }, type: 1, point: { id: point.id } },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as number;
     const draft = (await owner.get(`/v2/orders/${id}`)).body;
-    expect(draft).toMatchObject({ status: 11, error: null, delivery: { company: { id: method, name: 'Пункты для заказа', abbr: 'OWN' }, type: 1, totalPrice: 250, price: 250, point: { id: point.id, name: 'Пункт на Литейном', holdDays: 7 } } });
+    expect(draft).toMatchObject({
+      status: 11,
+      error: null,
+      delivery: {
+        company: { id: method, name: 'Пункты для заказа', abbr: 'OWN' },
+        type: 1,
+        totalPrice: 250,
+        price: 250,
+        point: { id: point.id, name: 'Пункт на Литейном', holdDays: 7 },
+      },
+    });
 
     // the shop cannot move a draft
     const early = await owner.post(`/v2/orders/status/${id}`, { code: 14 });
@@ -280,7 +448,11 @@ describe('an order with an own delivery method', () => {
     expect(wrongKind.status).toBe(409);
     expect((await owner.post(`/v2/orders/status/${id}`, { code: 13 })).status).toBe(400);
     for (const code of [14, 411, 42]) {
-      const moved = await owner.post(`/v2/orders/status/${id}`, { code, description: `step ${code}` }, { form: code === 411 });
+      const moved = await owner.post(
+        `/v2/orders/status/${id}`,
+        { code, description: `step ${code}` },
+        { form: code === 411 },
+      );
       expect(moved.status, JSON.stringify(moved.body)).toBe(204);
     }
     const waiting = (await owner.get(`/v2/orders/${id}`)).body;
@@ -296,11 +468,17 @@ describe('an order with an own delivery method', () => {
     // after delivery only a return may follow
     expect((await owner.post(`/v2/orders/status/${id}`, { code: 411 })).status).toBe(409);
 
-    const events = (await owner.get('/v2/events?types=order.status_changed')).body.filter((event: { orderId: number }) => event.orderId === id);
+    const events = (await owner.get('/v2/events?types=order.status_changed')).body.filter(
+      (event: { orderId: number }) => event.orderId === id,
+    );
     expect(events.map((event: { statusTo: number }) => event.statusTo)).toEqual([13, 14, 411, 42, 44]);
     const tracking = await owner.get(`/v2/tracking?trackNumber=${ready.trackNumber}`);
     expect(tracking.status).toBe(200);
-    expect(tracking.body).toMatchObject({ id, trackNumber: ready.trackNumber, delivery: { company: 'Пункты для заказа' } });
+    expect(tracking.body).toMatchObject({
+      id,
+      trackNumber: ready.trackNumber,
+      delivery: { company: 'Пункты для заказа' },
+    });
     expect(tracking.body.statusHistory[0].code).toBe(44);
 
     // the shop carried it and took its cash: the period's bill and COD remittance leave it out
@@ -310,7 +488,7 @@ describe('an order with an own delivery method', () => {
     expect(agent.filter((report) => report.type === 1)).toEqual([]);
   });
 
-  it('refuses an unknown or foreign method id, statuses of a company\'s order, and reaches no other account or shop', async () => {
+  it("refuses an unknown or foreign method id, statuses of a company's order, and reaches no other account or shop", async () => {
     const method = await createMethod(courierBody({ name: 'Курьер для проверок' }));
     const body = (companyId: number | string, type = 2) => ({
       shopId,
@@ -321,14 +499,32 @@ describe('an order with an own delivery method', () => {
     });
     const foreign = await owner.post('/v2/orders', body(`${strangerAccountId}_${method.split('_')[1]}`));
     expect(foreign.status).toBe(400);
-    expect(foreign.body.errors).toEqual([{ field: 'delivery.company.id', message: expect.stringContaining('is not a delivery method of this account') }]);
+    expect(foreign.body.errors).toEqual([
+      { field: 'delivery.company.id', message: expect.stringContaining('is not a delivery method of this account') },
+    ]);
     // a part longer than 15 digits is bad input wherever an own id is taken, not an unknown method
     const tooLong = `${accountId}_1234567890123456`;
     const longOrder = await owner.post('/v2/orders', body(tooLong));
     expect(longOrder.status).toBe(400);
     expect(fields(longOrder.body)).toContain('delivery.company.id');
-    expect((await owner.post('/v2/calculator', { reception: { countryCode: 'RU', cityName: 'Москва' }, products: [book], companyIds: [tooLong] }, { headers: { 'Shop-Id': String(shopId) } })).status).toBe(400);
-    expect((await owner.post('/v2/calculator/one', { reception: { countryCode: 'RU', cityName: 'Москва' }, products: [book] }, { headers: { 'Shop-Id': String(shopId), Type: '2', 'Company-Id': tooLong } })).status).toBe(400);
+    expect(
+      (
+        await owner.post(
+          '/v2/calculator',
+          { reception: { countryCode: 'RU', cityName: 'Москва' }, products: [book], companyIds: [tooLong] },
+          { headers: { 'Shop-Id': String(shopId) } },
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await owner.post(
+          '/v2/calculator/one',
+          { reception: { countryCode: 'RU', cityName: 'Москва' }, products: [book] },
+          { headers: { 'Shop-Id': String(shopId), Type: '2', 'Company-Id': tooLong } },
+        )
+      ).status,
+    ).toBe(400);
     const wrongType = await owner.post('/v2/orders', body(method, 3));
     expect(fields(wrongType.body)).toEqual(['delivery.type']);
 
@@ -353,7 +549,7 @@ describe('an order with an own delivery method', () => {
     expect(refused.body.code).toBe('not_own_delivery');
   });
 
-  it('lists orders filtered by the string id, alone or with company numbers; another account\'s id matches nothing', async () => {
+  it("lists orders filtered by the string id, alone or with company numbers; another account's id matches nothing", async () => {
     const method = await createMethod(courierBody({ name: 'Курьер для списков' }));
     const body = (companyId: number | string) => ({
       shopId,
@@ -395,7 +591,10 @@ describe('an order with an own delivery method', () => {
     expect((await owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
     const sticker = await owner.post('/v2/orders/stickers', { ids: [id], type: 2 });
     expect(sticker.status, JSON.stringify(sticker.body)).toBe(200);
-    const file = await t.app.inject({ method: 'GET', url: (sticker.body.file as string).slice('http://delivery.test'.length) });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: (sticker.body.file as string).slice('http://delivery.test'.length),
+    });
     expect(file.statusCode).toBe(200);
     const text = pdfText(file.rawPayload);
     expect(text).toContain('Доставка МойБренд');

@@ -11,7 +11,11 @@ export const deliveryMethodsModule = defineModule<DeliveryMethodsRouteServices, 
   dependsOn: ['companies'],
   migrationHistory: ['0017_own_delivery_methods'],
   tags: [
-    { name: 'Delivery methods', description: "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents." },
+    {
+      name: 'Delivery methods',
+      description:
+        "Extension: the account's own delivery methods (the shop delivers itself); their ids '{accountId}_{methodId}' (convention 12) are company ids in the calculator, orders, lists and documents.",
+    },
   ],
   schemas: { DeliveryMethod },
   routes: deliveryMethodRoutes,
@@ -19,6 +23,6 @@ export const deliveryMethodsModule = defineModule<DeliveryMethodsRouteServices, 
 
 declare module '../../platform/cache.js' {
   interface CacheTopics {
-  'delivery-methods': 'the account’s own delivery methods (delivery-methods/service.ts)';
+    'delivery-methods': 'the account’s own delivery methods (delivery-methods/service.ts)';
   }
 }

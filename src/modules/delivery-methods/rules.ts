@@ -94,15 +94,26 @@ export function serves(method: Pick<OwnMethod, 'localities' | 'radiusKm'>, recip
 
 /** The method's points near the recipient's locality (type 1). */
 export function pointsNear(method: Pick<OwnMethod, 'points'>, recipient: Place): OwnPoint[] {
-  return method.points.filter((point) => distanceKm(point.latitude, point.longitude, recipient.latitude, recipient.longitude) <= OWN_POINTS_WITHIN_KM);
+  return method.points.filter(
+    (point) =>
+      distanceKm(point.latitude, point.longitude, recipient.latitude, recipient.longitude) <= OWN_POINTS_WITHIN_KM,
+  );
 }
 
 /**
  * What the method charges: free from its order sum, else the first bracket holding the
  * parcel; null when no bracket does (the method does not take it).
  */
-export function priceKopecksOf(method: Pick<OwnMethod, 'priceRules' | 'freeFromKopecks'>, weightGrams: number, orderKopecks: number): number | null {
-  const rule = method.priceRules.find((item) => (item.weightToGrams === null || weightGrams <= item.weightToGrams) && (item.orderSumFromKopecks === null || orderKopecks >= item.orderSumFromKopecks));
+export function priceKopecksOf(
+  method: Pick<OwnMethod, 'priceRules' | 'freeFromKopecks'>,
+  weightGrams: number,
+  orderKopecks: number,
+): number | null {
+  const rule = method.priceRules.find(
+    (item) =>
+      (item.weightToGrams === null || weightGrams <= item.weightToGrams) &&
+      (item.orderSumFromKopecks === null || orderKopecks >= item.orderSumFromKopecks),
+  );
   if (!rule) return null;
   if (method.freeFromKopecks !== null && orderKopecks >= method.freeFromKopecks) return 0;
   return rule.priceKopecks;

@@ -39,7 +39,8 @@ export function presentMethod(method: OwnMethod): DeliveryMethod {
 }
 
 function kopecks(roubles: number, field: string, problems: FieldErrorCollector): number {
-  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6) problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
+  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6)
+    problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
   return toKopecks(roubles);
 }
 
@@ -65,7 +66,9 @@ export class DeliveryMethodService {
   // ---------------------------------------------------------------- endpoints
 
   async list(scope: Scope, query: DeliveryMethodListQuery, paging: Paging): Promise<Page<DeliveryMethod>> {
-    const all = (await this.methodsOf(scope.accountId)).filter((method) => query.type === undefined || method.type === query.type).reverse();
+    const all = (await this.methodsOf(scope.accountId))
+      .filter((method) => query.type === undefined || method.type === query.type)
+      .reverse();
     return { items: all.slice(paging.offset, paging.offset + paging.perPage).map(presentMethod), total: all.length };
   }
 
@@ -83,7 +86,17 @@ export class DeliveryMethodService {
   async replace(scope: Scope, idText: string, input: DeliveryMethodInput): Promise<void> {
     this.requireAccountWide(scope);
     const current = await this.found(scope, idText);
-    if (!(await this.store.update(scope.accountId, current.id, this.validate(input, current.points.map((point) => point.id))))) throw notFound('Delivery method', idText);
+    if (
+      !(await this.store.update(
+        scope.accountId,
+        current.id,
+        this.validate(
+          input,
+          current.points.map((point) => point.id),
+        ),
+      ))
+    )
+      throw notFound('Delivery method', idText);
     this.changed(scope.accountId);
   }
 
@@ -99,13 +112,21 @@ export class DeliveryMethodService {
 
   /** A shop's key serves one shop's plugin: it may read the account's methods, not change them. */
   private requireAccountWide(scope: Scope): void {
-    if (scope.shopKeyShopId !== null) throw forbidden("A shop's API key may read the account's delivery methods but not change them; use an account token.");
+    if (scope.shopKeyShopId !== null)
+      throw forbidden(
+        "A shop's API key may read the account's delivery methods but not change them; use an account token.",
+      );
   }
 
   /** `'{accountId}_{methodId}'` of this account, or the method's number alone; anything else is not found. */
   private async found(scope: Scope, idText: string): Promise<OwnMethod> {
-    const parsed = parseOwnMethodId(idText) ?? (/^[1-9]\d{0,14}$/.test(idText) ? { accountId: scope.accountId, methodId: Number(idText) } : null);
-    const method = parsed && parsed.accountId === scope.accountId ? await this.store.get(scope.accountId, parsed.methodId) : undefined;
+    const parsed =
+      parseOwnMethodId(idText) ??
+      (/^[1-9]\d{0,14}$/.test(idText) ? { accountId: scope.accountId, methodId: Number(idText) } : null);
+    const method =
+      parsed && parsed.accountId === scope.accountId
+        ? await this.store.get(scope.accountId, parsed.methodId)
+        : undefined;
     if (!method) throw notFound('Delivery method', idText);
     return method;
   }
@@ -115,31 +136,46 @@ export class DeliveryMethodService {
     const localities: string[] = [];
     for (const [index, entry] of (input.localities ?? []).entries()) {
       const locality = this.reference.localities.byFiasOrOwnId(entry);
-      if (!locality) problems.add(`localities[${index}]`, `${entry} is not a locality we know (a FIAS id, or gn:<id> as the service answers)`);
+      if (!locality)
+        problems.add(
+          `localities[${index}]`,
+          `${entry} is not a locality we know (a FIAS id, or gn:<id> as the service answers)`,
+        );
       else localities.push(LocalityDirectory.fiasOf(locality));
     }
     const radiusKm = input.radiusKm ?? null;
-    if (localities.length === 0 && radiusKm === null && problems.isEmpty) problems.add('localities', 'give the localities served, or radiusKm around the warehouse');
+    if (localities.length === 0 && radiusKm === null && problems.isEmpty)
+      problems.add('localities', 'give the localities served, or radiusKm around the warehouse');
     if (input.days.min > input.days.max) problems.add('days.max', 'must not be less than days.min');
 
     const priceRules = input.priceRules.map((rule, index) => {
       const field = `priceRules[${index}]`;
       return {
-        weightToGrams: rule.weightTo === undefined || rule.weightTo === null ? null : gramsOf(rule.weightTo, `${field}.weightTo`, problems),
-        orderSumFromKopecks: rule.orderSumFrom === undefined || rule.orderSumFrom === null ? null : kopecks(rule.orderSumFrom, `${field}.orderSumFrom`, problems),
+        weightToGrams:
+          rule.weightTo === undefined || rule.weightTo === null
+            ? null
+            : gramsOf(rule.weightTo, `${field}.weightTo`, problems),
+        orderSumFromKopecks:
+          rule.orderSumFrom === undefined || rule.orderSumFrom === null
+            ? null
+            : kopecks(rule.orderSumFrom, `${field}.orderSumFrom`, problems),
         priceKopecks: kopecks(rule.price, `${field}.price`, problems),
       };
     });
-    const freeFromKopecks = input.freeFrom === undefined || input.freeFrom === null ? null : kopecks(input.freeFrom, 'freeFrom', problems);
+    const freeFromKopecks =
+      input.freeFrom === undefined || input.freeFrom === null ? null : kopecks(input.freeFrom, 'freeFrom', problems);
 
     const points = (input.points ?? []).map((point, index) => {
       const field = `points[${index}]`;
-      if (point.id !== undefined && point.id !== null && !ownPointIds.includes(point.id)) problems.add(`${field}.id`, `point ${point.id} is not a point of this method (leave id out for a new point)`);
+      if (point.id !== undefined && point.id !== null && !ownPointIds.includes(point.id))
+        problems.add(`${field}.id`, `point ${point.id} is not a point of this method (leave id out for a new point)`);
       const schedule = point.schedule
         ? point.schedule.map((day, dayIndex) => {
             const hours = normaliseScheduleDay(day);
-            if (hours && (!TIME.test(hours.from) || !TIME.test(hours.to))) problems.add(`${field}.schedule[${dayIndex}]`, 'must hold times between 00:00 and 24:00');
-            else if (hours && hours.from >= hours.to) problems.add(`${field}.schedule[${dayIndex}]`, 'must end after it starts');
+            if (hours && (!TIME.test(hours.from) || !TIME.test(hours.to)))
+              problems.add(`${field}.schedule[${dayIndex}]`, 'must hold times between 00:00 and 24:00');
+            else if (hours && hours.from >= hours.to)
+              problems.add(`${field}.schedule[${dayIndex}]`, 'must end after it starts');
             return hours;
           })
         : null;
@@ -154,7 +190,8 @@ export class DeliveryMethodService {
         zipCode: point.zipCode?.trim() || null,
       };
     });
-    if (input.type === 1 && points.length === 0) problems.add('points', 'a pickup-point method (type 1) needs at least one point of the shop');
+    if (input.type === 1 && points.length === 0)
+      problems.add('points', 'a pickup-point method (type 1) needs at least one point of the shop');
     if (input.type !== 1 && points.length > 0) problems.add('points', 'only a pickup-point method (type 1) has points');
     const pointIds = points.map((point) => point.id).filter((id) => id !== null);
     if (new Set(pointIds).size !== pointIds.length) problems.add('points', 'each point id may appear once');

@@ -3,7 +3,6 @@ import type { Tables } from '../../platform/db/tables.js';
 import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
 import type { OwnMethod, OwnPoint, PriceRule } from './rules.js';
 
-
 /** What a method is made of, validated (the service's job), before it has an id. */
 export type MethodValues = Omit<OwnMethod, 'id' | 'accountId' | 'version' | 'points'> & {
   /** `id` null: a new point. */
@@ -78,18 +77,40 @@ export class DeliveryMethodStore {
   /** Every method of the account, with its points, oldest first (the calculator reads them all). */
   async all(accountId: number): Promise<OwnMethod[]> {
     const [rows, points] = await Promise.all([
-      this.db.selectFrom('delivery_methods').selectAll().where('account_id', '=', accountId).orderBy('id', 'asc').execute(),
-      this.db.selectFrom('delivery_method_points').selectAll().where('account_id', '=', accountId).orderBy('id', 'asc').execute(),
+      this.db
+        .selectFrom('delivery_methods')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('id', 'asc')
+        .execute(),
+      this.db
+        .selectFrom('delivery_method_points')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('id', 'asc')
+        .execute(),
     ]);
     const byMethod = new Map<number, OwnPoint[]>();
-    for (const point of points) byMethod.set(point.method_id, [...(byMethod.get(point.method_id) ?? []), pointOf(point)]);
+    for (const point of points)
+      byMethod.set(point.method_id, [...(byMethod.get(point.method_id) ?? []), pointOf(point)]);
     return rows.map((row) => methodOf(row, byMethod.get(row.id) ?? []));
   }
 
   async get(accountId: number, id: number, db: Kysely<Tables> = this.db): Promise<OwnMethod | undefined> {
-    const row = await db.selectFrom('delivery_methods').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('delivery_methods')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return undefined;
-    const points = await db.selectFrom('delivery_method_points').selectAll().where('account_id', '=', accountId).where('method_id', '=', id).orderBy('id', 'asc').execute();
+    const points = await db
+      .selectFrom('delivery_method_points')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('method_id', '=', id)
+      .orderBy('id', 'asc')
+      .execute();
     return methodOf(row, points.map(pointOf));
   }
 
@@ -109,7 +130,12 @@ export class DeliveryMethodStore {
   /** Replaces the method; points sent with their id keep it, the others are made, those not sent go. False when it is gone. */
   async update(accountId: number, id: number, values: MethodValues): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('delivery_methods').select('version').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      const current = await trx
+        .selectFrom('delivery_methods')
+        .select('version')
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!current) return false;
       await trx
         .updateTable('delivery_methods')
@@ -118,7 +144,10 @@ export class DeliveryMethodStore {
         .where('id', '=', id)
         .execute();
       const kept = values.points.map((point) => point.id).filter((pointId): pointId is number => pointId !== null);
-      let gone = trx.deleteFrom('delivery_method_points').where('account_id', '=', accountId).where('method_id', '=', id);
+      let gone = trx
+        .deleteFrom('delivery_method_points')
+        .where('account_id', '=', accountId)
+        .where('method_id', '=', id);
       if (kept.length) gone = gone.where('id', 'not in', kept);
       await gone.execute();
       await this.writePoints(trx, accountId, id, values.points);
@@ -126,17 +155,41 @@ export class DeliveryMethodStore {
     });
   }
 
-  private async writePoints(trx: Transaction<Tables>, accountId: number, methodId: number, points: MethodValues['points']): Promise<void> {
+  private async writePoints(
+    trx: Transaction<Tables>,
+    accountId: number,
+    methodId: number,
+    points: MethodValues['points'],
+  ): Promise<void> {
     for (const point of points) {
-      if (point.id === null) await trx.insertInto('delivery_method_points').values({ account_id: accountId, method_id: methodId, ...pointColumns(point) }).execute();
-      else await trx.updateTable('delivery_method_points').set(pointColumns(point)).where('account_id', '=', accountId).where('method_id', '=', methodId).where('id', '=', point.id).execute();
+      if (point.id === null)
+        await trx
+          .insertInto('delivery_method_points')
+          .values({ account_id: accountId, method_id: methodId, ...pointColumns(point) })
+          .execute();
+      else
+        await trx
+          .updateTable('delivery_method_points')
+          .set(pointColumns(point))
+          .where('account_id', '=', accountId)
+          .where('method_id', '=', methodId)
+          .where('id', '=', point.id)
+          .execute();
     }
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('delivery_method_points').where('account_id', '=', accountId).where('method_id', '=', id).execute();
-      const result = await trx.deleteFrom('delivery_methods').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      await trx
+        .deleteFrom('delivery_method_points')
+        .where('account_id', '=', accountId)
+        .where('method_id', '=', id)
+        .execute();
+      const result = await trx
+        .deleteFrom('delivery_methods')
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
   }

@@ -10,7 +10,11 @@ import { orderingAccount, preparedOrder } from '../../../test/support/orders.js'
 import type { JobWorker } from '../../platform/jobs.js';
 
 const withTools = it.skipIf(pdfToolsMissing !== '');
-const PAGE_POINTS: Record<1 | 2 | 3, [number, number]> = { 1: [595.276, 841.89], 2: [283.465, 425.197], 3: [212.598, 340.157] };
+const PAGE_POINTS: Record<1 | 2 | 3, [number, number]> = {
+  1: [595.276, 841.89],
+  2: [283.465, 425.197],
+  3: [212.598, 340.157],
+};
 
 let t: TestApp;
 let owner: ApiClient;
@@ -25,7 +29,15 @@ let worker: JobWorker;
 beforeAll(async () => {
   t = await createTestApp();
   let key: string;
-  ({ owner, warehouseId, shopId, otherShopId, shopKey: key, pointId, worker } = await orderingAccount(t, { name: 'Владелец', otherShopOwnWarehouse: true }));
+  ({
+    owner,
+    warehouseId,
+    shopId,
+    otherShopId,
+    shopKey: key,
+    pointId,
+    worker,
+  } = await orderingAccount(t, { name: 'Владелец', otherShopOwnWarehouse: true }));
   shopKey = owner.withToken(key);
   stranger = (await t.newAccount('Чужой')).client;
 });
@@ -35,7 +47,18 @@ function orderBody(overrides: Record<string, unknown> = {}) {
   return {
     shopId,
     cmsId: 'SITE-77',
-    products: [{ name: 'Книга «Война и мир»', vendorCode: 'BOOK-1', barcode: '4601234567893', priceDeclared: 800, priceCod: 900, count: 2, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      {
+        name: 'Книга «Война и мир»',
+        vendorCode: 'BOOK-1',
+        barcode: '4601234567893',
+        priceDeclared: 800,
+        priceCod: 900,
+        count: 2,
+        weight: 0.5,
+        dimensions: { width: 15, height: 4, length: 22 },
+      },
+    ],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
@@ -45,11 +68,26 @@ function orderBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** A courier order of ТрансЛайн (company 5, carrier B: its handover counts boxes or pallets). */
-const carrierBBody = (overrides: Record<string, unknown> = {}) => orderBody({ delivery: { company: { id: 5 }, type: 2 }, recipient: { fullName: 'Пётр Ёлкин', phone: '+79215550000' }, ...overrides });
+const carrierBBody = (overrides: Record<string, unknown> = {}) =>
+  orderBody({
+    delivery: { company: { id: 5 }, type: 2 },
+    recipient: { fullName: 'Пётр Ёлкин', phone: '+79215550000' },
+    ...overrides,
+  });
 
 /** A post order of Национальная почта (company 6, carrier A: its handover counts bags). */
 const carrierABody = (overrides: Record<string, unknown> = {}) =>
-  orderBody({ delivery: { company: { id: 6 }, type: 3 }, deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '28', zipCode: '191186' }, recipient: { fullName: 'Зоя Щербакова', phone: '+79215557788' }, ...overrides });
+  orderBody({
+    delivery: { company: { id: 6 }, type: 3 },
+    deliveryAddress: {
+      city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+      street: 'Невский проспект',
+      house: '28',
+      zipCode: '191186',
+    },
+    recipient: { fullName: 'Зоя Щербакова', phone: '+79215557788' },
+    ...overrides,
+  });
 
 async function draft(client: ApiClient = owner, body: Record<string, unknown> = orderBody()): Promise<number> {
   const created = await client.post('/v2/orders', body);
@@ -57,7 +95,10 @@ async function draft(client: ApiClient = owner, body: Record<string, unknown> = 
   return created.body.id;
 }
 
-async function prepared(body: Record<string, unknown> = orderBody(), client: ApiClient = owner): Promise<{ id: number; trackNumber: string }> {
+async function prepared(
+  body: Record<string, unknown> = orderBody(),
+  client: ApiClient = owner,
+): Promise<{ id: number; trackNumber: string }> {
   return preparedOrder(client, worker, body);
 }
 
@@ -65,7 +106,11 @@ async function prepared(body: Record<string, unknown> = orderBody(), client: Api
 async function download(url: string): Promise<{ status: number; bytes: Buffer; type: string }> {
   expect(url.startsWith('http://delivery.test/files/')).toBe(true);
   const response = await t.app.inject({ method: 'GET', url: url.slice('http://delivery.test'.length) });
-  return { status: response.statusCode, bytes: response.rawPayload, type: String(response.headers['content-type'] ?? '') };
+  return {
+    status: response.statusCode,
+    bytes: response.rawPayload,
+    type: String(response.headers['content-type'] ?? ''),
+  };
 }
 
 const order = async (id: number) => (await owner.get(`/v2/orders/${id}`)).body;
@@ -81,7 +126,12 @@ function expectPageSizes(sizes: Array<[number, number]>, expected: [number, numb
 describe('POST /v2/orders/stickers', () => {
   it('answers one PDF per type, a ZIP of the three without type, marks stickerFormed, and lists the sets of today', async () => {
     const one = await prepared();
-    const two = await prepared(orderBody({ places: [{ weight: 0.6 }, { weight: 0.4 }], recipient: { fullName: 'Юлия Эдуардовна Ёлкина', phone: '+79215551122' } }));
+    const two = await prepared(
+      orderBody({
+        places: [{ weight: 0.6 }, { weight: 0.4 }],
+        recipient: { fullName: 'Юлия Эдуардовна Ёлкина', phone: '+79215551122' },
+      }),
+    );
     expect((await order(one.id)).stickerFormed).toBe(false);
 
     const files: Record<number, string> = {};
@@ -116,28 +166,64 @@ describe('POST /v2/orders/stickers', () => {
     expect(sets.status).toBe(200);
     const mine = sets.body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id));
     expect(mine).toHaveLength(5);
-    expect(mine[0]).toEqual({ id: expect.any(Number), date: expect.any(String), deliveryCompanySticker: files[1], postSticker: null, stickers: [{ type: 1, file: files[1] }], orderIds: [one.id, two.id], format: 'pdf', dpi: null, status: 'ready', progress: { done: 3, total: 3 } });
+    expect(mine[0]).toEqual({
+      id: expect.any(Number),
+      date: expect.any(String),
+      deliveryCompanySticker: files[1],
+      postSticker: null,
+      stickers: [{ type: 1, file: files[1] }],
+      orderIds: [one.id, two.id],
+      format: 'pdf',
+      dpi: null,
+      status: 'ready',
+      progress: { done: 3, total: 3 },
+    });
     expect(mine[4].deliveryCompanySticker).toBe(all.body.file);
     expect(mine[4].stickers.map((item: { type: number }) => item.type)).toEqual([1, 2, 3]);
     for (const item of mine[4].stickers) expect((await download(item.file)).status).toBe(200);
     // a file URL is a capability: the token is not needed, a wrong name is 404
     const name = all.body.file.slice('http://delivery.test/files/'.length);
-    expect((await t.app.inject({ method: 'GET', url: `/files/${name.slice(0, 10)}${'A'.repeat(12)}.zip` })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/files/${name.slice(0, 10)}${'A'.repeat(12)}.zip` })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/files/not-a-name.pdf' })).statusCode).toBe(404);
     // a set formed yesterday (account time zone) is not listed
-    const accountId = (await t.runtime.database.db.selectFrom('orders').select('account_id').where('id', '=', one.id).executeTakeFirstOrThrow()).account_id;
+    const accountId = (
+      await t.runtime.database.db
+        .selectFrom('orders')
+        .select('account_id')
+        .where('id', '=', one.id)
+        .executeTakeFirstOrThrow()
+    ).account_id;
     await t.runtime.database.db
       .insertInto('sticker_sets')
-      .values({ account_id: accountId, shop_id: shopId, format: 2, file_url: files[2], files: '[]', order_ids: JSON.stringify([one.id]), created_at: new Date(Date.now() - 2 * 86400_000).toISOString() })
+      .values({
+        account_id: accountId,
+        shop_id: shopId,
+        format: 2,
+        file_url: files[2],
+        files: '[]',
+        order_ids: JSON.stringify([one.id]),
+        created_at: new Date(Date.now() - 2 * 86400_000).toISOString(),
+      })
       .execute();
-    expect((await owner.get('/v2/orders/stickers')).body.filter((set: { orderIds: number[] }) => set.orderIds.includes(one.id))).toHaveLength(5);
+    expect(
+      (await owner.get('/v2/orders/stickers')).body.filter((set: { orderIds: number[] }) =>
+        set.orderIds.includes(one.id),
+      ),
+    ).toHaveLength(5);
     // another account sees none of them
     expect((await stranger.get('/v2/orders/stickers')).body).toEqual([]);
   });
 
   withTools(`PDFs have the pages, sizes, text and barcodes of each format${pdfToolsMissing}`, async () => {
     const one = await prepared();
-    const two = await prepared(orderBody({ places: [{ weight: 0.6 }, { weight: 0.4 }], recipient: { fullName: 'Юлия Эдуардовна Ёлкина', phone: '+79215551122' } }));
+    const two = await prepared(
+      orderBody({
+        places: [{ weight: 0.6 }, { weight: 0.4 }],
+        recipient: { fullName: 'Юлия Эдуардовна Ёлкина', phone: '+79215551122' },
+      }),
+    );
     const labels = 3; // one place + two places
     for (const type of [1, 2, 3] as const) {
       const response = await owner.post('/v2/orders/stickers', { ids: [one.id, two.id], type });
@@ -146,9 +232,20 @@ describe('POST /v2/orders/stickers', () => {
       expect(info.pages, `type ${type}`).toBe(type === 1 ? 1 : labels);
       expectPageSizes(info.sizes, PAGE_POINTS[type]);
       const text = pdfText(bytes);
-      for (const expected of [one.trackNumber, two.trackNumber, 'Светлана Котова', 'Юлия Эдуардовна Ёлкина', `Заказ № ${one.id}`, 'SITE-77', 'Пунктир', 'МойБренд']) expect(text, `type ${type}`).toContain(expected);
+      for (const expected of [
+        one.trackNumber,
+        two.trackNumber,
+        'Светлана Котова',
+        'Юлия Эдуардовна Ёлкина',
+        `Заказ № ${one.id}`,
+        'SITE-77',
+        'Пунктир',
+        'МойБренд',
+      ])
+        expect(text, `type ${type}`).toContain(expected);
       // a thermal page per label; on the A4 sheet zbar reports identical symbols of one page once
-      const expected = type === 1 ? [one.trackNumber, two.trackNumber] : [one.trackNumber, two.trackNumber, two.trackNumber];
+      const expected =
+        type === 1 ? [one.trackNumber, two.trackNumber] : [one.trackNumber, two.trackNumber, two.trackNumber];
       expect(pdfBarcodes(bytes).flat().sort()).toEqual(expected.sort());
     }
     const zip = readZip((await download((await owner.post('/v2/orders/stickers', { ids: [one.id] })).body.file)).bytes);
@@ -184,7 +281,7 @@ describe('POST /v2/orders/stickers', () => {
     expect((await owner.get('/v2/orders/stickers')).body.length).toBe(before);
   });
 
-  it('needs a token; another account gets 404, a shop key 403 on another shop\'s order', async () => {
+  it("needs a token; another account gets 404, a shop key 403 on another shop's order", async () => {
     const mine = await prepared();
     const otherShop = await prepared(orderBody({ shopId: otherShopId }));
     expect((await t.client().post('/v2/orders/stickers', { ids: [mine.id] })).status).toBe(401);
@@ -209,13 +306,31 @@ describe('waybills and acts', () => {
   it('says which carriers need counts of places', async () => {
     const plain = await prepared();
     const b = await prepared(carrierBBody());
-    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).body).toEqual({ carrierARequired: false, carrierBRequired: false });
-    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id, b.id] })).body).toEqual({ carrierARequired: false, carrierBRequired: true });
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).body).toEqual({
+      carrierARequired: false,
+      carrierBRequired: false,
+    });
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id, b.id] })).body).toEqual({
+      carrierARequired: false,
+      carrierBRequired: true,
+    });
     const a = await prepared(carrierABody());
-    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [a.id, plain.id] })).body).toEqual({ carrierARequired: true, carrierBRequired: false });
-    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [a.id, b.id] })).body).toEqual({ carrierARequired: true, carrierBRequired: true });
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [a.id, plain.id] })).body).toEqual({
+      carrierARequired: true,
+      carrierBRequired: false,
+    });
+    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [a.id, b.id] })).body).toEqual({
+      carrierARequired: true,
+      carrierBRequired: true,
+    });
     // a draft of carrier B does not count: it cannot be handed over
-    expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [plain.id, await draft(owner, carrierBBody())] })).body).toEqual({ carrierARequired: false, carrierBRequired: false });
+    expect(
+      (
+        await owner.post('/v2/orders/waybills/check-places-required', {
+          ids: [plain.id, await draft(owner, carrierBBody())],
+        })
+      ).body,
+    ).toEqual({ carrierARequired: false, carrierBRequired: false });
     expect((await owner.post('/v2/orders/waybills/check-places-required', { ids: [] })).status).toBe(400);
     expect((await t.client().post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).status).toBe(401);
     expect((await stranger.post('/v2/orders/waybills/check-places-required', { ids: [plain.id] })).status).toBe(404);
@@ -232,7 +347,11 @@ describe('waybills and acts', () => {
     expect(fields(missingPlaces.body)).toEqual(['carrierBPlaces']);
     expect((await order(a1.id)).wasInAct).toBe(false);
 
-    const formed = await owner.post('/v2/orders/waybills', { date: '2026-11-23', ids: [a1.id, draftId, a2.id, b.id], carrierBPlaces: 3 });
+    const formed = await owner.post('/v2/orders/waybills', {
+      date: '2026-11-23',
+      ids: [a1.id, draftId, a2.id, b.id],
+      carrierBPlaces: 3,
+    });
     expect(formed.status).toBe(200);
     expect(formed.body.error).toEqual([{ orderId: draftId, message: expect.stringContaining('status 11') }]);
     expect(formed.body.success).toHaveLength(2);
@@ -254,9 +373,21 @@ describe('waybills and acts', () => {
     expect(list.headers['x-per-page']).toBe('2');
     const setA = list.body.find((set: { id: number }) => set.id === actA.id);
     const setB = list.body.find((set: { id: number }) => set.id === actB.id);
-    expect(setA).toEqual({ id: actA.id, date: '2026-11-23', company: 'Пунктир', countOrders: 2, file: actA.file, warehouse: { id: warehouseId, name: 'Склад на Складской', address: expect.stringContaining('Москва') } });
+    expect(setA).toEqual({
+      id: actA.id,
+      date: '2026-11-23',
+      company: 'Пунктир',
+      countOrders: 2,
+      file: actA.file,
+      warehouse: { id: warehouseId, name: 'Склад на Складской', address: expect.stringContaining('Москва') },
+    });
     expect(setA).not.toHaveProperty('crossDockFile');
-    expect(setB).toMatchObject({ company: 'ТрансЛайн', countOrders: 1, file: actB.file, crossDockFile: actB.crossDockFile });
+    expect(setB).toMatchObject({
+      company: 'ТрансЛайн',
+      countOrders: 1,
+      file: actB.file,
+      crossDockFile: actB.crossDockFile,
+    });
     expect((await owner.get('/v2/orders/waybills?warehouseId=999999')).body).toEqual([]);
     expect((await stranger.get('/v2/orders/waybills')).body).toEqual([]);
   });
@@ -265,7 +396,14 @@ describe('waybills and acts', () => {
     const a = await prepared();
     const b = await prepared(carrierBBody());
     const post = await prepared(carrierABody());
-    const formed = (await owner.post('/v2/orders/waybills', { date: '2026-11-24', ids: [a.id, b.id, post.id], carrierBPlaces: 2, carrierAPlaces: 5 })).body;
+    const formed = (
+      await owner.post('/v2/orders/waybills', {
+        date: '2026-11-24',
+        ids: [a.id, b.id, post.id],
+        carrierBPlaces: 2,
+        carrierAPlaces: 5,
+      })
+    ).body;
     expect(formed.success).toHaveLength(3);
     const postSet = formed.success.find((item: { orderIds: number[] }) => item.orderIds.includes(post.id));
     const postWaybill = pdfText((await download(postSet.crossDockFile)).bytes);
@@ -302,14 +440,17 @@ describe('waybills and acts', () => {
     expect((await order(a.id)).wasInAct).toBe(false);
   });
 
-  it('needs a token; another account\'s and another shop\'s orders are per-order errors', async () => {
+  it("needs a token; another account's and another shop's orders are per-order errors", async () => {
     const mine = await prepared();
     const otherShop = await prepared(orderBody({ shopId: otherShopId }));
     expect((await t.client().post('/v2/orders/waybills', { date: '2026-11-23', ids: [mine.id] })).status).toBe(401);
     expect((await t.client().get('/v2/orders/waybills')).status).toBe(401);
     const foreign = await stranger.post('/v2/orders/waybills', { date: '2026-11-23', ids: [mine.id] });
     expect(foreign.status).toBe(200);
-    expect(foreign.body).toEqual({ success: [], error: [{ orderId: mine.id, message: `Order ${mine.id} was not found.` }] });
+    expect(foreign.body).toEqual({
+      success: [],
+      error: [{ orderId: mine.id, message: `Order ${mine.id} was not found.` }],
+    });
     const reaching = await shopKey.post('/v2/orders/waybills', { date: '2026-11-23', ids: [mine.id, otherShop.id] });
     expect(reaching.status).toBe(200);
     expect(reaching.body.error).toEqual([{ orderId: otherShop.id, message: expect.stringContaining('another shop') }]);
@@ -324,7 +465,21 @@ describe('waybills and acts', () => {
 describe('POST /v2/orders/act-assembly', () => {
   it('answers one PDF statement of the orders', async () => {
     const a = await prepared();
-    const d = await draft(owner, orderBody({ products: [{ name: 'Чайник электрический', vendorCode: 'KET-9', priceDeclared: 1500, count: 1, weight: 1.2, dimensions: { width: 20, height: 25, length: 20 } }] }));
+    const d = await draft(
+      owner,
+      orderBody({
+        products: [
+          {
+            name: 'Чайник электрический',
+            vendorCode: 'KET-9',
+            priceDeclared: 1500,
+            count: 1,
+            weight: 1.2,
+            dimensions: { width: 20, height: 25, length: 20 },
+          },
+        ],
+      }),
+    );
     const response = await owner.post('/v2/orders/act-assembly', { ids: [a.id, d] });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['file']);
@@ -334,17 +489,57 @@ describe('POST /v2/orders/act-assembly', () => {
   });
 
   withTools(`lists the goods to pick, vendor codes, barcodes, counts and comments${pdfToolsMissing}`, async () => {
-    await owner.post('/v2/boxes', { name: 'Коробка для чайников', dimensions: { width: 30, height: 30, length: 40 }, weight: 0.3 });
-    const boxed = await draft(owner, orderBody({ places: [{ weight: 1.5, dimensions: { width: 40, height: 30, length: 30 } }, { weight: 1, dimensions: { width: 15, height: 10, length: 20 } }] }));
-    const boxedText = pdfText((await download((await owner.post('/v2/orders/act-assembly', { ids: [boxed] })).body.file)).bytes);
+    await owner.post('/v2/boxes', {
+      name: 'Коробка для чайников',
+      dimensions: { width: 30, height: 30, length: 40 },
+      weight: 0.3,
+    });
+    const boxed = await draft(
+      owner,
+      orderBody({
+        places: [
+          { weight: 1.5, dimensions: { width: 40, height: 30, length: 30 } },
+          { weight: 1, dimensions: { width: 15, height: 10, length: 20 } },
+        ],
+      }),
+    );
+    const boxedText = pdfText(
+      (await download((await owner.post('/v2/orders/act-assembly', { ids: [boxed] })).body.file)).bytes,
+    );
     expect(boxedText).toContain('Коробка для чайников');
     expect(boxedText).toMatch(/Коробка 20×15×10 см/);
     const a = await prepared();
-    const d = await draft(owner, orderBody({ commentForAssembly: null, products: [{ name: 'Чайник электрический', vendorCode: 'KET-9', priceDeclared: 1500, count: 1, weight: 1.2, dimensions: { width: 20, height: 25, length: 20 } }] }));
+    const d = await draft(
+      owner,
+      orderBody({
+        commentForAssembly: null,
+        products: [
+          {
+            name: 'Чайник электрический',
+            vendorCode: 'KET-9',
+            priceDeclared: 1500,
+            count: 1,
+            weight: 1.2,
+            dimensions: { width: 20, height: 25, length: 20 },
+          },
+        ],
+      }),
+    );
     const bytes = (await download((await owner.post('/v2/orders/act-assembly', { ids: [a.id, d] })).body.file)).bytes;
     expect(pdfInfo(bytes).sizes[0][0]).toBeCloseTo(595.276, 1);
     const text = pdfText(bytes);
-    for (const expected of ['Книга «Война и мир»', 'BOOK-1', '4601234567893', 'Чайник электрический', 'KET-9', 'Упаковать в пупырчатую плёнку', 'Светлана Котова', String(a.id), String(d)]) expect(text).toContain(expected);
+    for (const expected of [
+      'Книга «Война и мир»',
+      'BOOK-1',
+      '4601234567893',
+      'Чайник электрический',
+      'KET-9',
+      'Упаковать в пупырчатую плёнку',
+      'Светлана Котова',
+      String(a.id),
+      String(d),
+    ])
+      expect(text).toContain(expected);
   });
 
   it('refuses bad input; needs a token; 404 another account, 403 another shop', async () => {

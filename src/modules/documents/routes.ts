@@ -3,10 +3,22 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses } from '../../platform/schemas.js';
 import type { DocumentService } from './service.js';
-import { FileResult, IdsBody, LabelPrinter, LabelPrinterBody, PlacesRequired, WarehouseParams, StickerSet, StickersBody, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
+import {
+  FileResult,
+  IdsBody,
+  LabelPrinter,
+  LabelPrinterBody,
+  PlacesRequired,
+  WarehouseParams,
+  StickerSet,
+  StickersBody,
+  WaybillListQuery,
+  WaybillSet,
+  WaybillsBody,
+  WaybillsResult,
+} from './schemas.js';
 
 const tags = ['Documents'];
-
 
 /** The services these routes use, and no other. */
 export interface DocumentsRouteServices {
@@ -18,10 +30,13 @@ export function documentRoutes(app: App, services: DocumentsRouteServices): void
   app.post(
     '/v2/orders/stickers',
     {
-      schema: { operation: { id: 'createStickers', contract: '4.5' },
+      schema: {
+        operation: { id: 'createStickers', contract: '4.5' },
         tags,
-        summary: 'Labels of Prepared orders (status 13): a real company\'s own label where it prints one, ours otherwise, as PDF, ZPL or PNG; one file, or a ZIP of our files and the companies\' labels; marks the orders stickerFormed',
-        description: 'Sets of up to STICKER_SYNC_LABELS labels (1000) are written before the answer; larger ones (up to 10,000 orders) by a job: `file` answers 202 with Retry-After until it is written, and GET /v2/orders/stickers shows the set\'s status and progress.',
+        summary:
+          "Labels of Prepared orders (status 13): a real company's own label where it prints one, ours otherwise, as PDF, ZPL or PNG; one file, or a ZIP of our files and the companies' labels; marks the orders stickerFormed",
+        description:
+          "Sets of up to STICKER_SYNC_LABELS labels (1000) are written before the answer; larger ones (up to 10,000 orders) by a job: `file` answers 202 with Retry-After until it is written, and GET /v2/orders/stickers shows the set's status and progress.",
         body: StickersBody,
         response: { 200: FileResult, ...errorResponses(403, 404, 409) },
       },
@@ -31,37 +46,86 @@ export function documentRoutes(app: App, services: DocumentsRouteServices): void
 
   app.get(
     '/v2/orders/stickers',
-    { schema: { operation: { id: 'listStickers', contract: '4.5' }, tags, summary: 'Sticker sets formed today (account time zone)', response: { 200: Type.Array(StickerSet), ...errorResponses() } } },
+    {
+      schema: {
+        operation: { id: 'listStickers', contract: '4.5' },
+        tags,
+        summary: 'Sticker sets formed today (account time zone)',
+        response: { 200: Type.Array(StickerSet), ...errorResponses() },
+      },
+    },
     async (request) => documents.stickerSetsToday(request.scope),
   );
 
   app.get(
     '/v2/warehouses/:id/label-printer',
-    { schema: { operation: { id: 'getWarehouseLabelPrinter' }, tags, summary: 'Extension: the resolution of the warehouse\'s label printer (zpl and png stickers of its orders)', params: WarehouseParams, response: { 200: LabelPrinter, ...errorResponses(404) } } },
+    {
+      schema: {
+        operation: { id: 'getWarehouseLabelPrinter' },
+        tags,
+        summary: "Extension: the resolution of the warehouse's label printer (zpl and png stickers of its orders)",
+        params: WarehouseParams,
+        response: { 200: LabelPrinter, ...errorResponses(404) },
+      },
+    },
     async (request) => documents.labelPrinter(request.scope, request.params.id),
   );
 
   app.put(
     '/v2/warehouses/:id/label-printer',
-    { schema: { operation: { id: 'setWarehouseLabelPrinter' }, tags, summary: 'Extension: sets the resolution of the warehouse\'s label printer (account tokens only)', params: WarehouseParams, body: LabelPrinterBody, response: { 200: LabelPrinter, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'setWarehouseLabelPrinter' },
+        tags,
+        summary: "Extension: sets the resolution of the warehouse's label printer (account tokens only)",
+        params: WarehouseParams,
+        body: LabelPrinterBody,
+        response: { 200: LabelPrinter, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => documents.setLabelPrinter(request.scope, request.params.id, request.body),
   );
 
   app.post(
     '/v2/orders/waybills/check-places-required',
-    { schema: { operation: { id: 'checkWaybillPlacesRequired', contract: '4.5' }, tags, summary: 'Whether the handover needs counts of bags (carrier A) or boxes/pallets (carrier B)', body: IdsBody, response: { 200: PlacesRequired, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'checkWaybillPlacesRequired', contract: '4.5' },
+        tags,
+        summary: 'Whether the handover needs counts of bags (carrier A) or boxes/pallets (carrier B)',
+        body: IdsBody,
+        response: { 200: PlacesRequired, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => documents.placesRequired(request.scope, request.body.ids),
   );
 
   app.post(
     '/v2/orders/waybills',
-    { schema: { operation: { id: 'createWaybills', contract: '4.5' }, tags, summary: 'Handover acts (and waybills where needed) per company and warehouse for Prepared orders; others are listed in error; marks wasInAct', body: WaybillsBody, response: { 200: WaybillsResult, ...errorResponses() } } },
+    {
+      schema: {
+        operation: { id: 'createWaybills', contract: '4.5' },
+        tags,
+        summary:
+          'Handover acts (and waybills where needed) per company and warehouse for Prepared orders; others are listed in error; marks wasInAct',
+        body: WaybillsBody,
+        response: { 200: WaybillsResult, ...errorResponses() },
+      },
+    },
     async (request) => documents.formWaybills(request.scope, request.body),
   );
 
   app.get(
     '/v2/orders/waybills',
-    { schema: { operation: { id: 'listWaybills', contract: '4.5' }, tags, summary: 'Waybill sets, newest first', querystring: WaybillListQuery, response: { 200: { ...Type.Array(WaybillSet), headers: PAGING_HEADERS }, ...errorResponses() } } },
+    {
+      schema: {
+        operation: { id: 'listWaybills', contract: '4.5' },
+        tags,
+        summary: 'Waybill sets, newest first',
+        querystring: WaybillListQuery,
+        response: { 200: { ...Type.Array(WaybillSet), headers: PAGING_HEADERS }, ...errorResponses() },
+      },
+    },
     async (request, reply) => {
       const at = paging(request.query);
       return sendPage(reply, await documents.listWaybillSets(request.scope, request.query, at), at);
@@ -70,7 +134,15 @@ export function documentRoutes(app: App, services: DocumentsRouteServices): void
 
   app.post(
     '/v2/orders/act-assembly',
-    { schema: { operation: { id: 'createAssemblyStatement', contract: '4.5' }, tags, summary: 'Assembly statement: the goods to pick per order, boxes and comments', body: IdsBody, response: { 200: FileResult, ...errorResponses(403, 404, 409) } } },
+    {
+      schema: {
+        operation: { id: 'createAssemblyStatement', contract: '4.5' },
+        tags,
+        summary: 'Assembly statement: the goods to pick per order, boxes and comments',
+        body: IdsBody,
+        response: { 200: FileResult, ...errorResponses(403, 404, 409) },
+      },
+    },
     async (request) => documents.assemblyStatement(request.scope, request.body.ids),
   );
 }

@@ -8,11 +8,26 @@ import type { Box } from '../boxes/schemas.js';
 import { MAX_PER_PAGE } from '../../platform/paging.js';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
-import { AppError, conflict, fieldErrors, FieldErrorCollector, notFound, type ErrorItem } from '../../platform/errors.js';
+import {
+  AppError,
+  conflict,
+  fieldErrors,
+  FieldErrorCollector,
+  notFound,
+  type ErrorItem,
+} from '../../platform/errors.js';
 import { requireAccountWide } from '../../platform/auth.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import { pipeline } from 'node:stream/promises';
-import { bytesEntry, labelCount, type FileEntry, OUTPUT_CONTENT_TYPE, stickerEntries, writeEntries, type StickerPlan } from '../../documents/sticker-files.js';
+import {
+  bytesEntry,
+  labelCount,
+  type FileEntry,
+  OUTPUT_CONTENT_TYPE,
+  stickerEntries,
+  writeEntries,
+  type StickerPlan,
+} from '../../documents/sticker-files.js';
 import type { PrinterDpi } from '../../documents/thermal.js';
 import { newFileName, type FileStore } from '../../platform/files.js';
 import { toKopecks } from '../../platform/money.js';
@@ -34,7 +49,17 @@ import type { OrderService } from '../orders/service.js';
 import { STATUS } from '../orders/state.js';
 import type { Warehouse } from '../warehouses/schemas.js';
 import type { WarehouseService } from '../warehouses/service.js';
-import type { LabelPrinter, LabelPrinterBody, PlacesRequired, StickerSet, StickersBody, WaybillListQuery, WaybillSet, WaybillsBody, WaybillsResult } from './schemas.js';
+import type {
+  LabelPrinter,
+  LabelPrinterBody,
+  PlacesRequired,
+  StickerSet,
+  StickersBody,
+  WaybillListQuery,
+  WaybillSet,
+  WaybillsBody,
+  WaybillsResult,
+} from './schemas.js';
 import type { DocumentStore } from './store.js';
 
 type Order = OrderDoc & { id: number };
@@ -62,7 +87,14 @@ export interface CompanyLabels {
 const NO_COMPANY_LABELS: CompanyLabels = { printsOwn: async () => false, label: async () => null };
 const FORMAT_SUFFIX: Record<StickerFormat, string> = { 1: 'a4', 2: '100x150', 3: '75x120' };
 
-function postal(address: { city: { countryCode?: string | null; name: string | null; region?: string | null; area?: string | null }; street?: string | null; house?: string | null; bulk?: string | null; flat?: string | null; zipCode?: string | null }): PostalAddress {
+function postal(address: {
+  city: { countryCode?: string | null; name: string | null; region?: string | null; area?: string | null };
+  street?: string | null;
+  house?: string | null;
+  bulk?: string | null;
+  flat?: string | null;
+  zipCode?: string | null;
+}): PostalAddress {
   return {
     countryCode: address.city.countryCode ?? null,
     zipCode: address.zipCode ?? null,
@@ -94,7 +126,12 @@ function placesOf(order: Order): number {
 }
 
 export function senderOf(order: Order): DocumentParty {
-  return { name: order.sender.fullName ?? order.brand, phone: order.sender.phone, legalName: order.brand || null, address: postal(order.senderAddress) };
+  return {
+    name: order.sender.fullName ?? order.brand,
+    phone: order.sender.phone,
+    legalName: order.brand || null,
+    address: postal(order.senderAddress),
+  };
 }
 
 export function stickerOrderOf(order: Order): StickerOrder {
@@ -103,12 +140,24 @@ export function stickerOrderOf(order: Order): StickerOrder {
     orderId: order.id,
     cmsId: order.cmsId,
     trackNumber: order.trackNumber ?? '',
-    company: { name: order.delivery.company.name ?? `Company ${order.delivery.company.id}`, tariff: order.delivery.company.tariff },
+    company: {
+      name: order.delivery.company.name ?? `Company ${order.delivery.company.id}`,
+      tariff: order.delivery.company.tariff,
+    },
     sender: senderOf(order),
-    recipient: { name: order.recipient.fullName, phone: order.recipient.phone, legalName: order.recipient.legalEntity?.name ?? null },
-    destination: point ? { kind: 'point', point: { id: point.id, name: point.name, address: point.address } } : { kind: 'address', address: postal(order.deliveryAddress) },
+    recipient: {
+      name: order.recipient.fullName,
+      phone: order.recipient.phone,
+      legalName: order.recipient.legalEntity?.name ?? null,
+    },
+    destination: point
+      ? { kind: 'point', point: { id: point.id, name: point.name, address: point.address } }
+      : { kind: 'address', address: postal(order.deliveryAddress) },
     weightKg: weightKgOf(order),
-    places: order.places.length > 0 ? order.places.map((place) => ({ weightKg: place.weight })) : Array.from({ length: placesOf(order) }, () => ({})),
+    places:
+      order.places.length > 0
+        ? order.places.map((place) => ({ weightKg: place.weight }))
+        : Array.from({ length: placesOf(order) }, () => ({})),
     codKopecks: toKopecks(order.priceCod ?? 0),
     comment: order.comment,
   };
@@ -132,7 +181,10 @@ type BoxLine = NonNullable<AssemblyOrder['boxes']>[number];
 
 function sidesKey(sides: Array<number | null | undefined>): string | null {
   if (sides.some((side) => side === null || side === undefined)) return null;
-  return (sides as number[]).slice().sort((a, b) => b - a).join('x');
+  return (sides as number[])
+    .slice()
+    .sort((a, b) => b - a)
+    .join('x');
 }
 
 /**
@@ -140,9 +192,10 @@ function sidesKey(sides: Array<number | null | undefined>): string | null {
  * same size when there is one, else described by its size; places without sizes are left out.
  */
 function boxesOf(order: Order, catalogue: Map<string, Box>): BoxLine[] | null {
-  const sizes = order.places.length > 0
-    ? order.places.map((place) => place.dimensions)
-    : Array.from({ length: placesOf(order) }, () => order.dimensions);
+  const sizes =
+    order.places.length > 0
+      ? order.places.map((place) => place.dimensions)
+      : Array.from({ length: placesOf(order) }, () => order.dimensions);
   const lines = new Map<string, BoxLine>();
   for (const size of sizes) {
     const key = size ? sidesKey([size.length, size.width, size.height]) : null;
@@ -151,7 +204,12 @@ function boxesOf(order: Order, catalogue: Map<string, Box>): BoxLine[] | null {
     const name = box?.name ?? `Коробка ${key.replaceAll('x', '×')} см`;
     const line = lines.get(`${name}|${key}`);
     if (line) line.count += 1;
-    else lines.set(`${name}|${key}`, { name, dimensions: { length: size.length as number, width: size.width as number, height: size.height as number }, count: 1 });
+    else
+      lines.set(`${name}|${key}`, {
+        name,
+        dimensions: { length: size.length as number, width: size.width as number, height: size.height as number },
+        count: 1,
+      });
   }
   return lines.size > 0 ? [...lines.values()] : null;
 }
@@ -163,7 +221,12 @@ function assemblyOrderOf(order: Order, catalogue: Map<string, Box>): AssemblyOrd
     trackNumber: order.trackNumber,
     recipientName: order.recipient.fullName,
     company: order.delivery.company.name,
-    goods: order.products.map((line) => ({ name: line.name ?? line.vendorCode ?? '—', vendorCode: line.vendorCode, barcodes: line.barcode ? [line.barcode] : [], count: line.count })),
+    goods: order.products.map((line) => ({
+      name: line.name ?? line.vendorCode ?? '—',
+      vendorCode: line.vendorCode,
+      barcodes: line.barcode ? [line.barcode] : [],
+      count: line.count,
+    })),
     boxes: boxesOf(order, catalogue),
     commentForAssembly: order.commentForAssembly,
     documentsForWarehouse: order.documentsForWarehouse,
@@ -228,7 +291,9 @@ export class DocumentService {
     const waiting = orders.filter((order) => order.trackNumber && typeof order.delivery.company.id === 'number');
     const next = async (): Promise<void> => {
       for (let order = waiting.shift(); order; order = waiting.shift()) {
-        const label = await this.companyLabels.label(scope.accountId, order.delivery.company.id as number, order.trackNumber as string, signal).catch(() => null);
+        const label = await this.companyLabels
+          .label(scope.accountId, order.delivery.company.id as number, order.trackNumber as string, signal)
+          .catch(() => null);
         if (label) labels.set(order.id, label);
       }
     };
@@ -241,7 +306,11 @@ export class DocumentService {
    * (as the orders area's batches do): 409 when a visible order is refused, else 403 for
    * another shop's orders, else 404.
    */
-  private async visibleAll(scope: Scope, ids: number[], refuse: ((order: Order) => string | null) | null): Promise<Order[]> {
+  private async visibleAll(
+    scope: Scope,
+    ids: number[],
+    refuse: ((order: Order) => string | null) | null,
+  ): Promise<Order[]> {
     const unique = [...new Set(ids)];
     const found = await this.orders.getMany(scope, unique);
     const refused: ErrorItem[] = [];
@@ -257,7 +326,9 @@ export class DocumentService {
       } else if (shops.has(id)) foreign.push({ id, message: `Order ${id} belongs to another shop.` });
       else missing.push({ id, message: `Order ${id} was not found.` });
     }
-    const all = [...refused, ...foreign, ...missing].sort((a, b) => unique.indexOf(a.id as number) - unique.indexOf(b.id as number));
+    const all = [...refused, ...foreign, ...missing].sort(
+      (a, b) => unique.indexOf(a.id as number) - unique.indexOf(b.id as number),
+    );
     if (all.length > 0) {
       const summary = `${all.length} of ${unique.length} order${unique.length > 1 ? 's' : ''} cannot be processed; nothing was formed. ${all[0].message}`;
       if (refused.length) throw conflict('order_state', summary, all);
@@ -279,11 +350,20 @@ export class DocumentService {
   async formStickers(scope: Scope, body: StickersBody): Promise<{ file: string }> {
     const output = body.format ?? 'pdf';
     const problems = new FieldErrorCollector();
-    if (output !== 'pdf' && body.type === 1) problems.add('type', `is 1 (A4 sheets), which print as PDF only; format ${output} is for the thermal types 2 (100x150 mm) and 3 (75x120 mm)`);
-    if (output === 'pdf' && body.dpi !== undefined) problems.add('dpi', 'applies to format zpl or png only: a PDF prints at any resolution');
+    if (output !== 'pdf' && body.type === 1)
+      problems.add(
+        'type',
+        `is 1 (A4 sheets), which print as PDF only; format ${output} is for the thermal types 2 (100x150 mm) and 3 (75x120 mm)`,
+      );
+    if (output === 'pdf' && body.dpi !== undefined)
+      problems.add('dpi', 'applies to format zpl or png only: a PDF prints at any resolution');
     problems.throwIfAny();
     const orders = await this.visibleAll(scope, body.ids, (order) => statusRefusal(order, 'stickers are formed'));
-    const plan: StickerPlan = { output, types: body.type ? [body.type] : output === 'pdf' ? FORMATS : [2], dpi: body.dpi ?? (await this.printerDpiOf(scope, orders)) };
+    const plan: StickerPlan = {
+      output,
+      types: body.type ? [body.type] : output === 'pdf' ? FORMATS : [2],
+      dpi: body.dpi ?? (await this.printerDpiOf(scope, orders)),
+    };
     const today = todayIn(scope.timeZone);
     const labels = labelCount(orders.map(stickerOrderOf));
     const shopIds = new Set(orders.map((order) => order.shopId));
@@ -299,17 +379,48 @@ export class DocumentService {
     };
     if (labels <= this.options.syncLabels) {
       const written = await this.writeStickerFile(scope, orders, plan, today, null, () => undefined);
-      await this.store.insertStickerSet({ ...set, file_url: written.url, files: JSON.stringify(written.files), labels_done: labels, status: 'ready', file_name: null });
-      await this.orders.markDocuments(scope, orders.map((order) => order.id), { stickerFormed: true });
+      await this.store.insertStickerSet({
+        ...set,
+        file_url: written.url,
+        files: JSON.stringify(written.files),
+        labels_done: labels,
+        status: 'ready',
+        file_name: null,
+      });
+      await this.orders.markDocuments(
+        scope,
+        orders.map((order) => order.id),
+        { stickerFormed: true },
+      );
       return { file: written.url };
     }
     // A large set: the kind of file is known now (one entry or a ZIP), so its name can be handed out.
     const single = ourEntryCount(plan, labels) === 1 && !(await this.anyPrintsOwnLabel(scope, orders));
     const fileName = newFileName(single ? plan.output : 'zip');
     const url = this.files.urlOf(fileName);
-    const setId = await this.store.insertStickerSet({ ...set, file_url: url, files: '[]', labels_done: 0, status: 'pending', file_name: fileName });
+    const setId = await this.store.insertStickerSet({
+      ...set,
+      file_url: url,
+      files: '[]',
+      labels_done: 0,
+      status: 'pending',
+      file_name: fileName,
+    });
     if (!this.jobs) throw new Error('DocumentService needs the job queue for large sticker sets');
-    await this.jobs.enqueue<StickerJob>(scope.accountId, STICKERS_JOB, { accountId: scope.accountId, timeZone: scope.timeZone, setId, fileName, ids: orders.map((order) => order.id), plan, today }, { maxAttempts: 3 });
+    await this.jobs.enqueue<StickerJob>(
+      scope.accountId,
+      STICKERS_JOB,
+      {
+        accountId: scope.accountId,
+        timeZone: scope.timeZone,
+        setId,
+        fileName,
+        ids: orders.map((order) => order.id),
+        plan,
+        today,
+      },
+      { maxAttempts: 3 },
+    );
     return { file: url };
   }
 
@@ -330,8 +441,16 @@ export class DocumentService {
             void this.store.updateStickerSet(accountId, setId, { labels_done: done }).catch(() => undefined);
           }
         });
-        await this.store.updateStickerSet(accountId, setId, { status: 'ready', labels_done: done, files: JSON.stringify(written.files) });
-        await this.orders.markDocuments(scope, orders.map((order) => order.id), { stickerFormed: true });
+        await this.store.updateStickerSet(accountId, setId, {
+          status: 'ready',
+          labels_done: done,
+          files: JSON.stringify(written.files),
+        });
+        await this.orders.markDocuments(
+          scope,
+          orders.map((order) => order.id),
+          { stickerFormed: true },
+        );
       } catch (error) {
         if (job.attempts >= job.maxAttempts) await this.store.updateStickerSet(accountId, setId, { status: 'failed' });
         throw error;
@@ -346,7 +465,11 @@ export class DocumentService {
 
   /** Whether any order's company prints its own label: then the file is a ZIP whatever the companies answer. */
   private async anyPrintsOwnLabel(scope: Scope, orders: Order[]): Promise<boolean> {
-    const companies = new Set(orders.filter((order) => order.trackNumber && typeof order.delivery.company.id === 'number').map((order) => order.delivery.company.id as number));
+    const companies = new Set(
+      orders
+        .filter((order) => order.trackNumber && typeof order.delivery.company.id === 'number')
+        .map((order) => order.delivery.company.id as number),
+    );
     for (const companyId of companies) if (await this.companyLabels.printsOwn(scope.accountId, companyId)) return true;
     return false;
   }
@@ -363,10 +486,19 @@ export class DocumentService {
    * Writes the set's file (under `fileName` when one was handed out): ours for the orders whose
    * company gives no label of its own, the companies' labels beside them.
    */
-  private async writeStickerFile(scope: Scope, orders: Order[], plan: StickerPlan, today: string, fileName: string | null, onLabel: () => void): Promise<{ url: string; files: Array<{ type: StickerFormat; file: string }> }> {
+  private async writeStickerFile(
+    scope: Scope,
+    orders: Order[],
+    plan: StickerPlan,
+    today: string,
+    fileName: string | null,
+    onLabel: () => void,
+  ): Promise<{ url: string; files: Array<{ type: StickerFormat; file: string }> }> {
     const companyLabels = await this.companyLabelsOf(scope, orders);
     const ours = orders.filter((order) => !companyLabels.has(order.id)).map(stickerOrderOf);
-    const theirs = orders.filter((order) => companyLabels.has(order.id)).map((order) => bytesEntry(`labels/${order.id}-${order.trackNumber}.pdf`, companyLabels.get(order.id) as Buffer));
+    const theirs = orders
+      .filter((order) => companyLabels.has(order.id))
+      .map((order) => bytesEntry(`labels/${order.id}-${order.trackNumber}.pdf`, companyLabels.get(order.id) as Buffer));
     let entries = [...stickerEntries(ours, plan, onLabel), ...theirs];
     const single = entries.length === 1;
     // Our PDFs in a ZIP are also kept apart (the set lists each format's PDF): each is written
@@ -377,7 +509,11 @@ export class DocumentService {
       if (!single) {
         const stored: FileEntry[] = [];
         for (const [index, type] of plan.types.entries()) {
-          const file = await this.files.putStreamed(scope.accountId, { contentType: PDF, extension: 'pdf', downloadName: `stickers-${FORMAT_SUFFIX[type]}-${today}.pdf` }, (out) => pdfs[index].write(out));
+          const file = await this.files.putStreamed(
+            scope.accountId,
+            { contentType: PDF, extension: 'pdf', downloadName: `stickers-${FORMAT_SUFFIX[type]}-${today}.pdf` },
+            (out) => pdfs[index].write(out),
+          );
           files.push({ type, file: file.url });
           stored.push(this.storedEntry(pdfs[index].name, file.name));
         }
@@ -387,8 +523,16 @@ export class DocumentService {
     const ownFormat = single && theirs.length === 0;
     const extension = single ? (ownFormat ? plan.output : 'pdf') : 'zip';
     const contentType = single ? (ownFormat ? OUTPUT_CONTENT_TYPE[plan.output] : PDF) : 'application/zip';
-    const downloadName = single ? (ownFormat ? entries[0].name.replace(/(\.[a-z]+)$/, `-${today}$1`) : `label-${orders.find((order) => companyLabels.has(order.id))?.trackNumber}.pdf`) : `stickers-${today}.zip`;
-    const file = await this.files.putStreamed(scope.accountId, { contentType, extension, downloadName, ...(fileName ? { name: fileName } : {}) }, (out) => writeEntries(out, entries));
+    const downloadName = single
+      ? ownFormat
+        ? entries[0].name.replace(/(\.[a-z]+)$/, `-${today}$1`)
+        : `label-${orders.find((order) => companyLabels.has(order.id))?.trackNumber}.pdf`
+      : `stickers-${today}.zip`;
+    const file = await this.files.putStreamed(
+      scope.accountId,
+      { contentType, extension, downloadName, ...(fileName ? { name: fileName } : {}) },
+      (out) => writeEntries(out, entries),
+    );
     if (plan.output === 'pdf' && ours.length > 0 && single) files.push({ type: plan.types[0], file: file.url });
     return { url: file.url, files };
   }
@@ -408,7 +552,12 @@ export class DocumentService {
   /** Sets formed today in the account's time zone, oldest first. */
   async stickerSetsToday(scope: Scope, now: Date = new Date()): Promise<StickerSet[]> {
     const today = todayIn(scope.timeZone, now);
-    const rows = await this.store.stickerSetsBetween(scope.accountId, startOfDay(today, scope.timeZone), startOfDay(addDays(today, 1), scope.timeZone), scope.shopKeyShopId);
+    const rows = await this.store.stickerSetsBetween(
+      scope.accountId,
+      startOfDay(today, scope.timeZone),
+      startOfDay(addDays(today, 1), scope.timeZone),
+      scope.shopKeyShopId,
+    );
     return rows.map((row) => ({
       id: row.id,
       date: row.created_at,
@@ -431,7 +580,7 @@ export class DocumentService {
   }
 
   async setLabelPrinter(scope: Scope, warehouseId: number, body: LabelPrinterBody): Promise<LabelPrinter> {
-    requireAccountWide(scope, 'set a warehouse\'s label printer');
+    requireAccountWide(scope, "set a warehouse's label printer");
     await this.requireWarehouse(scope, warehouseId);
     await this.store.setPrinterDpi(scope.accountId, warehouseId, body.dpi, new Date().toISOString());
     return { warehouseId, dpi: body.dpi, custom: true };
@@ -459,7 +608,11 @@ export class DocumentService {
     const ready: Order[] = [];
     for (const id of unique) {
       const order = found.get(id);
-      if (!order) error.push({ orderId: id, message: shops.has(id) ? `Order ${id} belongs to another shop.` : `Order ${id} was not found.` });
+      if (!order)
+        error.push({
+          orderId: id,
+          message: shops.has(id) ? `Order ${id} belongs to another shop.` : `Order ${id} was not found.`,
+        });
       else {
         const reason = statusRefusal(order, 'acts and waybills are formed');
         if (reason) error.push({ orderId: id, message: `${reason}.` });
@@ -470,7 +623,10 @@ export class DocumentService {
     const problems: ErrorItem[] = [];
     for (const carrier of [PLACES_CARRIERS.A, PLACES_CARRIERS.B]) {
       if (body[carrier.field] === undefined && ready.some((order) => order.delivery.company.id === carrier.companyId)) {
-        problems.push({ field: carrier.field, message: `is required: orders of company ${carrier.companyId} are handed over with a waybill counting ${carrier.units} (see check-places-required)` });
+        problems.push({
+          field: carrier.field,
+          message: `is required: orders of company ${carrier.companyId} are handed over with a waybill counting ${carrier.units} (see check-places-required)`,
+        });
       }
     }
     if (problems.length > 0) throw fieldErrors(problems);
@@ -482,8 +638,11 @@ export class DocumentService {
       group.push(order);
       groups.set(key, group);
     }
-    const warehouseIds = [...new Set(ready.map((order) => order.warehouseId).filter((id): id is number => id !== null))];
-    const warehouses: Map<number, Warehouse> = warehouseIds.length > 0 ? await this.warehouses.getMany(scope, warehouseIds) : new Map();
+    const warehouseIds = [
+      ...new Set(ready.map((order) => order.warehouseId).filter((id): id is number => id !== null)),
+    ];
+    const warehouses: Map<number, Warehouse> =
+      warehouseIds.length > 0 ? await this.warehouses.getMany(scope, warehouseIds) : new Map();
     const success: WaybillsResult['success'] = [];
     for (const group of groups.values()) {
       const first = group[0];
@@ -491,7 +650,11 @@ export class DocumentService {
       const companyName = first.delivery.company.name ?? `Company ${companyId}`;
       const known = first.warehouseId !== null ? warehouses.get(first.warehouseId) : undefined;
       const warehouseAddress = known ? postal({ ...known.address, zipCode: null }) : postal(first.senderAddress);
-      const warehouse = { id: known?.id ?? first.warehouseId ?? null, name: known?.name ?? 'Адрес отправителя', address: formatAddress(warehouseAddress) };
+      const warehouse = {
+        id: known?.id ?? first.warehouseId ?? null,
+        name: known?.name ?? 'Адрес отправителя',
+        address: formatAddress(warehouseAddress),
+      };
       const carrier = [PLACES_CARRIERS.A, PLACES_CARRIERS.B].find((item) => item.companyId === companyId);
       const setId = await this.store.insertWaybillSet({
         account_id: scope.accountId,
@@ -509,28 +672,67 @@ export class DocumentService {
         created_at: new Date().toISOString(),
       });
       try {
-        const sender: DocumentParty = { name: first.brand || (first.sender.fullName ?? ''), phone: first.sender.phone, legalName: known?.senderOtherEntity.enabled ? (known.senderOtherEntity.company?.name ?? null) : null, address: postal(first.senderAddress) };
-        const input = { number: setId, date: body.date, company: { name: companyName }, sender, warehouse: { name: warehouse.name, address: warehouseAddress }, orders: group.map(actOrderOf) };
-        const act = await this.files.put(scope.accountId, { bytes: await renderHandoverAct(input), contentType: PDF, extension: 'pdf', downloadName: `act-${setId}-${body.date}.pdf` });
+        const sender: DocumentParty = {
+          name: first.brand || (first.sender.fullName ?? ''),
+          phone: first.sender.phone,
+          legalName: known?.senderOtherEntity.enabled ? (known.senderOtherEntity.company?.name ?? null) : null,
+          address: postal(first.senderAddress),
+        };
+        const input = {
+          number: setId,
+          date: body.date,
+          company: { name: companyName },
+          sender,
+          warehouse: { name: warehouse.name, address: warehouseAddress },
+          orders: group.map(actOrderOf),
+        };
+        const act = await this.files.put(scope.accountId, {
+          bytes: await renderHandoverAct(input),
+          contentType: PDF,
+          extension: 'pdf',
+          downloadName: `act-${setId}-${body.date}.pdf`,
+        });
         let waybillUrl: string | null = null;
         if (carrier) {
           const count = body[carrier.field] as number;
           const waybill = await renderWaybill({ ...input, containers: { [carrier.units]: count } });
-          waybillUrl = (await this.files.put(scope.accountId, { bytes: waybill, contentType: PDF, extension: 'pdf', downloadName: `waybill-${setId}-${body.date}.pdf` })).url;
+          waybillUrl = (
+            await this.files.put(scope.accountId, {
+              bytes: waybill,
+              contentType: PDF,
+              extension: 'pdf',
+              downloadName: `waybill-${setId}-${body.date}.pdf`,
+            })
+          ).url;
         }
         await this.store.completeWaybillSet(scope.accountId, setId, act.url, waybillUrl);
-        success.push({ id: setId, file: act.url, ...(waybillUrl ? { crossDockFile: waybillUrl } : {}), orderIds: group.map((order) => order.id) });
+        success.push({
+          id: setId,
+          file: act.url,
+          ...(waybillUrl ? { crossDockFile: waybillUrl } : {}),
+          orderIds: group.map((order) => order.id),
+        });
       } catch (failure) {
         await this.store.deleteWaybillSet(scope.accountId, setId);
         throw failure;
       }
     }
-    if (ready.length > 0) await this.orders.markDocuments(scope, ready.map((order) => order.id), { wasInAct: true });
+    if (ready.length > 0)
+      await this.orders.markDocuments(
+        scope,
+        ready.map((order) => order.id),
+        { wasInAct: true },
+      );
     return { success, error };
   }
 
   async listWaybillSets(scope: Scope, query: WaybillListQuery, at: Paging): Promise<Page<WaybillSet>> {
-    const page = await this.store.waybillSets(scope.accountId, { warehouseId: query.warehouseId, shopId: scope.shopKeyShopId }, at.offset, at.perPage);
+    const page = await this.store.waybillSets(
+      scope.accountId,
+      { warehouseId: query.warehouseId, shopId: scope.shopKeyShopId },
+      at.offset,
+      at.perPage,
+    );
     return {
       total: page.total,
       items: page.rows.map((row) => ({
@@ -548,11 +750,16 @@ export class DocumentService {
   // ---------------------------------------------------------------- assembly
 
   async assemblyStatement(scope: Scope, ids: number[]): Promise<{ file: string }> {
-    const orders = await this.visibleAll(scope, ids, (order) => (order.status === STATUS.canceled ? `Order ${order.id} is canceled; nothing to assemble` : null));
+    const orders = await this.visibleAll(scope, ids, (order) =>
+      order.status === STATUS.canceled ? `Order ${order.id} is canceled; nothing to assemble` : null,
+    );
     const today = todayIn(scope.timeZone);
     const warehouseId = orders[0].warehouseId;
     const sameWarehouse = orders.every((order) => order.warehouseId === warehouseId);
-    const warehouse = sameWarehouse && warehouseId !== null ? (await this.warehouses.getMany(scope, [warehouseId])).get(warehouseId) : undefined;
+    const warehouse =
+      sameWarehouse && warehouseId !== null
+        ? (await this.warehouses.getMany(scope, [warehouseId])).get(warehouseId)
+        : undefined;
     const accountBoxes = await this.boxes.list(scope, {}, { page: 1, perPage: MAX_PER_PAGE, offset: 0 });
     const catalogue = new Map<string, Box>();
     for (const box of accountBoxes.items) {
@@ -566,7 +773,12 @@ export class DocumentService {
       warehouse: warehouse ? { name: warehouse.name, address: postal({ ...warehouse.address, zipCode: null }) } : null,
       orders: orders.map((order) => assemblyOrderOf(order, catalogue)),
     });
-    const file = await this.files.put(scope.accountId, { bytes: pdf, contentType: PDF, extension: 'pdf', downloadName: `assembly-${today}.pdf` });
+    const file = await this.files.put(scope.accountId, {
+      bytes: pdf,
+      contentType: PDF,
+      extension: 'pdf',
+      downloadName: `assembly-${today}.pdf`,
+    });
     return { file: file.url };
   }
 }

@@ -10,9 +10,7 @@ export const eventsModule = defineModule<EventsRouteServices, EventTables>({
   offers: ['events'],
   dependsOn: [],
   migrationHistory: ['0008_events'],
-  tags: [
-    { name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' },
-  ],
+  tags: [{ name: 'Events', description: 'Order events after a cursor (extension; contract 6 leaves delivery open).' }],
   schemas: { Event: EventSchema },
   routes: eventRoutes,
   jobs: (worker, services) => {

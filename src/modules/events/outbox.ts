@@ -10,9 +10,24 @@ import type { OrderEventDraft } from './types.js';
 type Db = Kysely<Tables> | Transaction<Tables>;
 
 /** The columns an INSERT ... SELECT of events fills, in the order of `eventsSelect`. */
-export const OUTBOX_COLUMNS = ['account_id', 'shop_id', 'order_id', 'type', 'status_from', 'status_to', 'at', 'payload'] as const;
+export const OUTBOX_COLUMNS = [
+  'account_id',
+  'shop_id',
+  'order_id',
+  'type',
+  'status_from',
+  'status_to',
+  'at',
+  'payload',
+] as const;
 
-export function outboxRows(accountId: number, shopId: number | null, orderId: number, drafts: OrderEventDraft[], at: string) {
+export function outboxRows(
+  accountId: number,
+  shopId: number | null,
+  orderId: number,
+  drafts: OrderEventDraft[],
+  at: string,
+) {
   return drafts.map((draft) => ({
     account_id: accountId,
     shop_id: shopId,
@@ -34,7 +49,13 @@ export async function writeOrderEvents(db: Db, rows: ReturnType<typeof outboxRow
  * written, column `id`), for `WITH source AS (INSERT|UPDATE ... RETURNING id) INSERT INTO
  * order_events ... SELECT`: one statement, and no event when the write matched no row.
  */
-export function eventsSelect(source: string, accountId: number, shopId: number | null, drafts: OrderEventDraft[], at: string): RawBuilder<unknown> {
+export function eventsSelect(
+  source: string,
+  accountId: number,
+  shopId: number | null,
+  drafts: OrderEventDraft[],
+  at: string,
+): RawBuilder<unknown> {
   const from = sql.table(source);
   const selects = drafts.map(
     (draft) =>

@@ -3,22 +3,39 @@ import { Instant, Nullable, RecordId } from '../../platform/schemas.js';
 import { EVENT_TYPES } from './types.js';
 
 export const EventTypeSchema = Type.Enum([...EVENT_TYPES], {
-  description: 'order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop\'s border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)',
+  description:
+    "order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)",
 });
 
 export const EventListQuery = Type.Object({
-  afterId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Answer events after this id: 0 at first, then the id of the last event received' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events per call, 1 to 1000' })),
-  types: Type.Optional(Type.Array(EventTypeSchema, { maxItems: 10, description: 'Only these types (types=a,b or types[]=a)' })),
+  afterId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      description: 'Answer events after this id: 0 at first, then the id of the last event received',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Events per call, 1 to 1000' }),
+  ),
+  types: Type.Optional(
+    Type.Array(EventTypeSchema, { maxItems: 10, description: 'Only these types (types=a,b or types[]=a)' }),
+  ),
   shopId: Type.Optional(RecordId("Only this shop's orders (a shop API key sees only its own shop anyway)")),
 });
 export type EventListQuery = Static<typeof EventListQuery>;
 
 export const EventSchema = Type.Object(
   {
-    id: Type.Integer({ description: 'Position in the account\'s stream: increasing, never reused; pass the last one as afterId' }),
+    id: Type.Integer({
+      description: "Position in the account's stream: increasing, never reused; pass the last one as afterId",
+    }),
     type: EventTypeSchema,
-    orderId: Type.Integer({ description: 'The order; 0 for an event of no order of the orders area (fulfilment.supply_accepted, marketplace_order.created, pickup.status_changed, supply.status_changed, bill.issued)' }),
+    orderId: Type.Integer({
+      description:
+        'The order; 0 for an event of no order of the orders area (fulfilment.supply_accepted, marketplace_order.created, pickup.status_changed, supply.status_changed, bill.issued)',
+    }),
     shopId: Nullable(Type.Integer()),
     statusFrom: Nullable(Type.Integer({ description: 'Status before the change (null for order.created)' })),
     statusTo: Nullable(Type.Integer({ description: 'Status after the change' })),
@@ -30,7 +47,12 @@ export const EventSchema = Type.Object(
         description: Type.Optional(Nullable(Type.String())),
         error: Type.Optional(Nullable(Type.String())),
         holdDate: Type.Optional(Nullable(Type.String())),
-        reason: Type.Optional(Type.Enum(['status', 'requested'], { description: 'Why the order goes back (order.sent_for_return): status, its company reported the return; requested, the shop asked for it' })),
+        reason: Type.Optional(
+          Type.Enum(['status', 'requested'], {
+            description:
+              'Why the order goes back (order.sent_for_return): status, its company reported the return; requested, the shop asked for it',
+          }),
+        ),
         productId: Type.Optional(Type.Integer()),
         vendorCode: Type.Optional(Nullable(Type.String())),
         available: Type.Optional(Type.Integer()),
@@ -38,7 +60,9 @@ export const EventSchema = Type.Object(
         fulfilmentWarehouseId: Type.Optional(Type.Integer()),
         supplyId: Type.Optional(Type.Integer()),
         hasDiscrepancies: Type.Optional(Type.Boolean()),
-        marketplaceOrderId: Type.Optional(Type.Integer({ description: 'marketplace_order.created: GET /v2/marketplace-orders/{id}' })),
+        marketplaceOrderId: Type.Optional(
+          Type.Integer({ description: 'marketplace_order.created: GET /v2/marketplace-orders/{id}' }),
+        ),
         marketplaceId: Type.Optional(Type.Integer()),
         pickupId: Type.Optional(Type.Integer()),
         billId: Type.Optional(Type.Integer()),

@@ -26,7 +26,12 @@ export class EventService {
     if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);
     const shopId = scope.shopKeyShopId ?? query.shopId;
     await this.store.sequence();
-    const events = await this.store.page(scope.accountId, { afterId: query.afterId ?? 0, limit: query.limit ?? 100, types: query.types, ...(shopId !== undefined ? { shopId } : {}) });
+    const events = await this.store.page(scope.accountId, {
+      afterId: query.afterId ?? 0,
+      limit: query.limit ?? 100,
+      types: query.types,
+      ...(shopId !== undefined ? { shopId } : {}),
+    });
     return events.map(({ accountId: _account, ...event }) => event);
   }
 
@@ -43,7 +48,12 @@ export class EventService {
    * another process handled the batch first, this one rolls back and stops. Answers the
    * number of events handled.
    */
-  async consume<P>(name: string, batch: number, plan: (events: AccountEvent[]) => Promise<P>, write: (planned: P, trx: Transaction<Tables>) => Promise<void>): Promise<number> {
+  async consume<P>(
+    name: string,
+    batch: number,
+    plan: (events: AccountEvent[]) => Promise<P>,
+    write: (planned: P, trx: Transaction<Tables>) => Promise<void>,
+  ): Promise<number> {
     let handled = 0;
     for (;;) {
       const from = await this.consumerPosition(name);
@@ -83,7 +93,12 @@ export class EventService {
   /** Makes sure a purge is due (each purge schedules the next; one per hour across processes). */
   async schedulePurge(at = new Date()): Promise<void> {
     const slot = Math.floor(at.getTime() / PURGE_EVERY_MS);
-    await this.jobs.enqueue(null, EVENTS_PURGE_JOB, {}, { runAt: at, uniqueKey: `events-purge:${slot}`, maxAttempts: 1 });
+    await this.jobs.enqueue(
+      null,
+      EVENTS_PURGE_JOB,
+      {},
+      { runAt: at, uniqueKey: `events-purge:${slot}`, maxAttempts: 1 },
+    );
   }
 
   /** Forgets events older than the retention; the number forgotten. */

@@ -55,7 +55,12 @@ export class EventStore {
    */
   async sequence(): Promise<void> {
     if (this.kind !== 'postgres') return;
-    const waiting = await this.db.selectFrom('order_events').select('id').where('seq', 'is', null).limit(1).executeTakeFirst();
+    const waiting = await this.db
+      .selectFrom('order_events')
+      .select('id')
+      .where('seq', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
     if (!waiting) return;
     await this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${SEQUENCER_LOCK})`.execute(trx);
@@ -68,7 +73,11 @@ export class EventStore {
   /** A page of one account's events after a position, oldest first. */
   async page(accountId: number, filter: EventFilter): Promise<AccountEvent[]> {
     const position = this.position;
-    let query = this.db.selectFrom('order_events').selectAll().where('account_id', '=', accountId).where(position, '>', filter.afterId);
+    let query = this.db
+      .selectFrom('order_events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where(position, '>', filter.afterId);
     if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
     if (filter.types?.length) query = query.where('type', 'in', [...filter.types]);
     const rows = await query.orderBy(position).limit(filter.limit).execute();
@@ -78,13 +87,23 @@ export class EventStore {
   /** Every account's events after a position, oldest first (consumers inside the service). */
   async after(position: number, limit: number): Promise<AccountEvent[]> {
     const column = this.position;
-    const rows = await this.db.selectFrom('order_events').selectAll().where(column, '>', position).orderBy(column).limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('order_events')
+      .selectAll()
+      .where(column, '>', position)
+      .orderBy(column)
+      .limit(limit)
+      .execute();
     return rows.map((row) => this.toEvent(row));
   }
 
   /** The position a consumer has handled, 0 for a new one. */
   async consumerPosition(name: string): Promise<number> {
-    const row = await this.db.selectFrom('event_consumers').select('position').where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('event_consumers')
+      .select('position')
+      .where('name', '=', name)
+      .executeTakeFirst();
     return row ? Number(row.position) : 0;
   }
 
@@ -92,10 +111,19 @@ export class EventStore {
   async advanceConsumer(name: string, from: number, to: number, db: Db = this.db): Promise<boolean> {
     const now = nowIso();
     if (from === 0) {
-      const inserted = await db.insertInto('event_consumers').values({ name, position: to, updated_at: now }).onConflict((conflict) => conflict.column('name').doNothing()).executeTakeFirst();
+      const inserted = await db
+        .insertInto('event_consumers')
+        .values({ name, position: to, updated_at: now })
+        .onConflict((conflict) => conflict.column('name').doNothing())
+        .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return true;
     }
-    const result = await db.updateTable('event_consumers').set({ position: to, updated_at: now }).where('name', '=', name).where('position', '=', from).executeTakeFirst();
+    const result = await db
+      .updateTable('event_consumers')
+      .set({ position: to, updated_at: now })
+      .where('name', '=', name)
+      .where('position', '=', from)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -103,7 +131,9 @@ export class EventStore {
   async purge(before: string): Promise<number> {
     let total = 0;
     for (;;) {
-      const ids = (await this.db.selectFrom('order_events').select('id').where('at', '<', before).limit(5000).execute()).map((row) => row.id);
+      const ids = (
+        await this.db.selectFrom('order_events').select('id').where('at', '<', before).limit(5000).execute()
+      ).map((row) => row.id);
       if (ids.length === 0) return total;
       await this.db.deleteFrom('order_events').where('id', 'in', ids).execute();
       total += ids.length;

@@ -12,8 +12,16 @@ export const fulfilmentModule = defineModule<FulfilmentRouteServices, Fulfilment
   dependsOn: ['warehouses', 'products', 'kits', 'shops', 'accounts', 'orders'],
   migrationHistory: ['0012_fulfilment', '0019_marketplace_followup'],
   tags: [
-    { name: 'Fulfilment supplies', description: 'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.' },
-    { name: 'Fulfilment warehouse staff (extension)', description: 'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).' },
+    {
+      name: 'Fulfilment supplies',
+      description:
+        'Contract 4.11: supplies of goods to the fulfilment warehouses of the service, their acts and statuses.',
+    },
+    {
+      name: 'Fulfilment warehouse staff (extension)',
+      description:
+        'Extension: the staff of a fulfilment warehouse mark supplies arrived and accepted, with the counted goods (operator tokens from the CLI).',
+    },
   ],
   schemas: { Supply },
   routes: fulfilmentRoutes,

@@ -3,7 +3,13 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { fulfilmentAccount, fulfilmentOrder, newProduct, putInStock, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
+import {
+  fulfilmentAccount,
+  fulfilmentOrder,
+  newProduct,
+  putInStock,
+  type FulfilmentAccount,
+} from '../../../test/support/fulfilment.js';
 import { readZip } from '../../../test/support/pdf-tools.js';
 
 let t: TestApp;
@@ -25,7 +31,14 @@ beforeAll(async () => {
   await a.worker.runDue();
   const { trackNumber } = (await a.owner.get(`/v2/orders/${id}`)).body;
   const secret = t.runtime.services.tracking.pushSecret(1);
-  for (const statusCode of [41, 411, 412, 42, 51, 71, 72]) await t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode }] }, { headers: { 'x-carrier-secret': secret } });
+  for (const statusCode of [41, 411, 412, 42, 51, 71, 72])
+    await t
+      .client()
+      .post(
+        '/v2/tracking/events/1',
+        { events: [{ trackNumber, statusCode }] },
+        { headers: { 'x-carrier-secret': secret } },
+      );
 });
 afterAll(async () => t.close());
 
@@ -45,13 +58,26 @@ async function sheetRows(bytes: Buffer): Promise<unknown[][]> {
 
 describe('movement report', () => {
   it('answers one xlsx per product and day with totals at one warehouse', async () => {
-    const response = await a.owner.post('/v2/products/movement-report', { date: { from: addDays(today(), -3), to: today() }, ids: [lamp] });
+    const response = await a.owner.post('/v2/products/movement-report', {
+      date: { from: addDays(today(), -3), to: today() },
+      ids: [lamp],
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const { bytes, type } = await download(response.body.file);
     expect(type).toContain('spreadsheetml');
     const rows = await sheetRows(bytes);
     expect(String(rows[0][0])).toContain('Фулфилмент Москва (Подольск)');
-    expect(rows[1]).toEqual(['Артикул', 'Товар', 'Дата', 'Остаток на начало', 'Поступило', 'Отгружено', 'Возвращено', 'Списано', 'Остаток на конец']);
+    expect(rows[1]).toEqual([
+      'Артикул',
+      'Товар',
+      'Дата',
+      'Остаток на начало',
+      'Поступило',
+      'Отгружено',
+      'Возвращено',
+      'Списано',
+      'Остаток на конец',
+    ]);
     expect(rows.slice(2)).toEqual([
       ['REP-LAMP', 'Лампа', today().split('-').reverse().join('.'), 0, 10, 4, 4, 0, 10],
       ['REP-LAMP', 'Лампа', 'Итого', 0, 10, 4, 4, 0, 10],
@@ -60,12 +86,19 @@ describe('movement report', () => {
   });
 
   it('answers a ZIP of one xlsx per warehouse; a product without movements in the period shows its balance', async () => {
-    const response = await a.owner.post('/v2/products/movement-report', { date: { from: addDays(today(), 1), to: addDays(today(), 2) }, ids: [lamp, chair] }, { form: true });
+    const response = await a.owner.post(
+      '/v2/products/movement-report',
+      { date: { from: addDays(today(), 1), to: addDays(today(), 2) }, ids: [lamp, chair] },
+      { form: true },
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const { bytes, type } = await download(response.body.file);
     expect(type).toContain('zip');
     const entries = readZip(bytes);
-    expect([...entries.keys()].map((name) => name.replace(/-\d{4}.*$/, ''))).toEqual(['movements-101', 'movements-102']);
+    expect([...entries.keys()].map((name) => name.replace(/-\d{4}.*$/, ''))).toEqual([
+      'movements-101',
+      'movements-102',
+    ]);
     const at102 = await sheetRows([...entries.values()][1]);
     expect(at102.slice(2)).toEqual([
       ['REP-CHAIR', 'Стул', 'Итого', 3, 0, 0, 0, 0, 3],
@@ -73,7 +106,7 @@ describe('movement report', () => {
     ]);
   });
 
-  it('refuses bad input, goods that were never stocked, other accounts\' goods and a shop key of a shop without fulfilment', async () => {
+  it("refuses bad input, goods that were never stocked, other accounts' goods and a shop key of a shop without fulfilment", async () => {
     const never = await newProduct(a.owner, { vendorCode: 'REP-NEVER' });
     const post = (body: unknown, client = a.owner) => client.post('/v2/products/movement-report', body);
     const bad = await post({ date: { from: today(), to: addDays(today(), -1) }, ids: [lamp, 999999] });
@@ -86,6 +119,8 @@ describe('movement report', () => {
     expect((await post({ date: { from: today(), to: today() }, ids: [lamp] }, other)).status).toBe(400);
     const ownShopKey = a.owner.withToken((await a.owner.get(`/v2/shops/${a.ownShopId}`)).body.apiKey);
     expect((await post({ date: { from: today(), to: today() }, ids: [lamp] }, ownShopKey)).status).toBe(403);
-    expect((await post({ date: { from: today(), to: today() }, ids: [lamp] }, a.owner.withToken(a.shopKey))).status).toBe(200);
+    expect(
+      (await post({ date: { from: today(), to: today() }, ids: [lamp] }, a.owner.withToken(a.shopKey))).status,
+    ).toBe(200);
   });
 });

@@ -9,7 +9,12 @@ import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import { addDays, startOfDay } from '../../platform/clock.js';
 import { FieldErrorCollector, forbidden, unprocessable } from '../../platform/errors.js';
 import type { FileStore } from '../../platform/files.js';
-import { writeMovementReport, writeMovementReportZip, type MovementReportRow, type MovementReportSheet } from '../../documents/movement-report.js';
+import {
+  writeMovementReport,
+  writeMovementReportZip,
+  type MovementReportRow,
+  type MovementReportSheet,
+} from '../../documents/movement-report.js';
 import type { ProductService } from '../products/service.js';
 import type { ShopService } from '../shops/service.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
@@ -45,7 +50,8 @@ export class MovementReportService {
     const problems = new FieldErrorCollector();
     const { from, to } = body.date;
     if (to < from) problems.add('date.to', 'must not be before date.from');
-    else if (addDays(from, MAX_DAYS - 1) < to) problems.add('date.to', `must be at most ${MAX_DAYS} days after date.from`);
+    else if (addDays(from, MAX_DAYS - 1) < to)
+      problems.add('date.to', `must be at most ${MAX_DAYS} days after date.from`);
     const ids = [...new Set(body.ids)].sort((a, b) => a - b);
     const catalogue = await this.products.getMany(scope, ids);
     body.ids.forEach((id, index) => {
@@ -58,10 +64,18 @@ export class MovementReportService {
     if (scope.shopKeyShopId !== null) {
       requireShopAccess(scope, scope.shopKeyShopId);
       const warehouse = (await this.shops.get(scope, scope.shopKeyShopId)).warehouse;
-      if (warehouse.type !== WAREHOUSE_TYPE.fulfilment) throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}, which keeps no goods at a fulfilment warehouse.`);
+      if (warehouse.type !== WAREHOUSE_TYPE.fulfilment)
+        throw forbidden(
+          `This API key belongs to shop ${scope.shopKeyShopId}, which keeps no goods at a fulfilment warehouse.`,
+        );
       warehouseIds = warehouseIds.filter((id) => id === warehouse.fulfilmentWarehouseId);
     }
-    if (warehouseIds.length === 0) throw unprocessable('no_fulfilment_stock', 'None of these products has ever been at a fulfilment warehouse: there is nothing to report.', [{ field: 'ids', message: 'no stock at any fulfilment warehouse' }]);
+    if (warehouseIds.length === 0)
+      throw unprocessable(
+        'no_fulfilment_stock',
+        'None of these products has ever been at a fulfilment warehouse: there is nothing to report.',
+        [{ field: 'ids', message: 'no stock at any fulfilment warehouse' }],
+      );
 
     const names = new Map((await this.warehouses.fulfilmentWarehouses()).map((item) => [item.id, item.name]));
     // day boundaries in the account's zone, as instants: a movement's day is found by comparing its time
@@ -77,17 +91,36 @@ export class MovementReportService {
     const stamp = `${from}_${to}`;
     const file =
       warehouseIds.length === 1
-        ? await this.files.putStreamed(scope.accountId, { contentType: XLSX, extension: 'xlsx', downloadName: `movements-${warehouseIds[0]}-${stamp}.xlsx` }, (out) => writeMovementReport(out, sheetOf(warehouseIds[0])))
-        : await this.files.putStreamed(scope.accountId, { contentType: 'application/zip', extension: 'zip', downloadName: `movements-${stamp}.zip` }, (out) =>
-            writeMovementReportZip(out, warehouseIds.map((id) => ({ fileName: `movements-${id}-${stamp}.xlsx`, sheet: sheetOf(id) }))),
+        ? await this.files.putStreamed(
+            scope.accountId,
+            { contentType: XLSX, extension: 'xlsx', downloadName: `movements-${warehouseIds[0]}-${stamp}.xlsx` },
+            (out) => writeMovementReport(out, sheetOf(warehouseIds[0])),
+          )
+        : await this.files.putStreamed(
+            scope.accountId,
+            { contentType: 'application/zip', extension: 'zip', downloadName: `movements-${stamp}.zip` },
+            (out) =>
+              writeMovementReportZip(
+                out,
+                warehouseIds.map((id) => ({ fileName: `movements-${id}-${stamp}.xlsx`, sheet: sheetOf(id) })),
+              ),
           );
     return { file: file.url };
   }
 
   /** Each product's days with movements, then its total row; products without movements get their total row only. */
-  private async *rows(accountId: number, warehouseId: number, ids: number[], catalogue: Map<number, { vendorCode: string; name: string }>, days: string[], starts: string[]): AsyncGenerator<MovementReportRow> {
+  private async *rows(
+    accountId: number,
+    warehouseId: number,
+    ids: number[],
+    catalogue: Map<number, { vendorCode: string; name: string }>,
+    days: string[],
+    starts: string[],
+  ): AsyncGenerator<MovementReportRow> {
     const opening = await this.stock.balancesBefore(accountId, warehouseId, ids, starts[0]);
-    const movements = this.stock.onHandMovements(accountId, warehouseId, ids, starts[0], starts[starts.length - 1])[Symbol.asyncIterator]();
+    const movements = this.stock
+      .onHandMovements(accountId, warehouseId, ids, starts[0], starts[starts.length - 1])
+      [Symbol.asyncIterator]();
     let next = await movements.next();
     for (const productId of ids) {
       const product = catalogue.get(productId);

@@ -6,12 +6,24 @@ import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/sc
 import type { MovementReportService } from './movement-report.js';
 import type { SupplyService } from './supply-service.js';
 import { FileResult } from '../documents/schemas.js';
-import { AcceptanceBody, MovementReportBody, OperatorSupply, ReportFile, OperatorSupplyQuery, Supply, SupplyCreated, SupplyIdBody, SupplyInput, SupplyLabelsBody, SupplyListQuery } from './schemas.js';
+import {
+  AcceptanceBody,
+  MovementReportBody,
+  OperatorSupply,
+  ReportFile,
+  OperatorSupplyQuery,
+  Supply,
+  SupplyCreated,
+  SupplyIdBody,
+  SupplyInput,
+  SupplyLabelsBody,
+  SupplyListQuery,
+} from './schemas.js';
 
 const tags = ['Fulfilment supplies'];
 const staffTags = ['Fulfilment warehouse staff (extension)'];
-const STAFF_AUTH = 'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.';
-
+const STAFF_AUTH =
+  'Send "Authorization: Bearer opr_..." (a token of the warehouse\'s staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.';
 
 /** The services these routes use, and no other. */
 export interface FulfilmentRouteServices {
@@ -22,10 +34,11 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
   app.get(
     '/v2/products/shipments',
     {
-      schema: { operation: { id: 'listSupplies', contract: '4.11' },
+      schema: {
+        operation: { id: 'listSupplies', contract: '4.11' },
         tags,
         summary: 'List supplies',
-        description: 'Newest first. A shop API key sees the supplies to its shop\'s fulfilment warehouse only.',
+        description: "Newest first. A shop API key sees the supplies to its shop's fulfilment warehouse only.",
         querystring: SupplyListQuery,
         response: { 200: { ...Type.Array(Supply), headers: PAGING_HEADERS }, ...errorResponses(403) },
       },
@@ -38,17 +51,27 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
 
   app.get(
     '/v2/products/shipments/:id',
-    { schema: { operation: { id: 'getSupply' }, tags, summary: 'Get a supply (extension)', params: IdParams, response: { 200: Supply, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getSupply' },
+        tags,
+        summary: 'Get a supply (extension)',
+        params: IdParams,
+        response: { 200: Supply, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => services.supplies.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/products/shipments/:id/labels',
     {
-      schema: { operation: { id: 'createSupplyProductLabels' },
+      schema: {
+        operation: { id: 'createSupplyProductLabels' },
         tags,
         summary: 'Product labels of a supply for a thermal printer (extension)',
-        description: 'A 58x40 mm label per product line: its barcode (the product\'s first, else its vendor code) as Code 128, name, vendor code, batch and expiry. perUnit (default true): as many copies as units (ZPL ^PQ; PNG names carry the count), else one per product.',
+        description:
+          "A 58x40 mm label per product line: its barcode (the product's first, else its vendor code) as Code 128, name, vendor code, batch and expiry. perUnit (default true): as many copies as units (ZPL ^PQ; PNG names carry the count), else one per product.",
         params: IdParams,
         body: SupplyLabelsBody,
         response: { 200: FileResult, ...errorResponses(403, 404) },
@@ -60,12 +83,13 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
   app.post(
     '/v2/products/shipments',
     {
-      schema: { operation: { id: 'createSupply', contract: '4.11' },
+      schema: {
+        operation: { id: 'createSupply', contract: '4.11' },
         tags,
         summary: 'Create a supply (Draft) and its act',
         description:
           'Goods the shop sends to a fulfilment warehouse of the service. Batch-accounted goods need `batch` and `expires`. ' +
-          'Answers the new supply\'s id and the URL of its act (PDF: goods, vendor codes, scannable barcodes, counts, places, and the supply\'s number as a barcode).',
+          "Answers the new supply's id and the URL of its act (PDF: goods, vendor codes, scannable barcodes, counts, places, and the supply's number as a barcode).",
         body: SupplyInput,
         response: { 201: SupplyCreated, ...errorResponses(403) },
       },
@@ -75,7 +99,15 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
 
   app.post(
     '/v2/products/shipments/confirm',
-    { schema: { operation: { id: 'confirmSupply', contract: '4.11' }, tags, summary: 'Confirm a Draft supply', body: SupplyIdBody, response: { 204: NoContent, ...errorResponses(403, 404, 409) } } },
+    {
+      schema: {
+        operation: { id: 'confirmSupply', contract: '4.11' },
+        tags,
+        summary: 'Confirm a Draft supply',
+        body: SupplyIdBody,
+        response: { 204: NoContent, ...errorResponses(403, 404, 409) },
+      },
+    },
     async (request, reply) => {
       await services.supplies.confirm(request.scope, request.body.id);
       return reply.code(204).send();
@@ -85,10 +117,12 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
   app.delete(
     '/v2/products/shipments',
     {
-      schema: { operation: { id: 'deleteSupply', contract: '4.11' },
+      schema: {
+        operation: { id: 'deleteSupply', contract: '4.11' },
         tags,
         summary: 'Delete a Draft supply',
-        description: 'The supply becomes Canceled (5) and stays listed with its history. `id` may come in the body or in the query string (`?id=15`), as clients send a DELETE\'s parameters.',
+        description:
+          "The supply becomes Canceled (5) and stays listed with its history. `id` may come in the body or in the query string (`?id=15`), as clients send a DELETE's parameters.",
         querystring: Type.Object({ id: Type.Optional(RecordId('The supply (when the body does not name it)')) }),
         body: Type.Optional(SupplyIdBody),
         response: { 204: NoContent, ...errorResponses(403, 404, 409) },
@@ -104,11 +138,12 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
   app.post(
     '/v2/products/movement-report',
     {
-      schema: { operation: { id: 'createMovementReport', contract: '4.5' },
+      schema: {
+        operation: { id: 'createMovementReport', contract: '4.5' },
         tags: ['Documents'],
         summary: 'Movement report of products at fulfilment warehouses (xlsx)',
         description:
-          'Per product and day (in the account\'s time zone): opening balance, received, shipped, returned, written off, closing balance, with each product\'s and the warehouse\'s totals. ' +
+          "Per product and day (in the account's time zone): opening balance, received, shipped, returned, written off, closing balance, with each product's and the warehouse's totals. " +
           'One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.',
         body: MovementReportBody,
         response: { 200: ReportFile, ...errorResponses(403, 422) },
@@ -121,9 +156,10 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
     '/v2/fulfilment/operator/supplies',
     {
       config: { public: true },
-      schema: { operation: { id: 'listSuppliesAtWarehouse' },
+      schema: {
+        operation: { id: 'listSuppliesAtWarehouse' },
         tags: staffTags,
-        summary: 'Supplies on the way to, or at, the staff\'s warehouse',
+        summary: "Supplies on the way to, or at, the staff's warehouse",
         description: `Every account's supplies to this warehouse; by default Confirmed (2) and Arrived (3), oldest first. ${STAFF_AUTH}`,
         querystring: OperatorSupplyQuery,
         response: { 200: { ...Type.Array(OperatorSupply), headers: PAGING_HEADERS }, ...errorResponses() },
@@ -140,10 +176,20 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
     '/v2/fulfilment/operator/supplies/:id/arrived',
     {
       config: { public: true },
-      schema: { operation: { id: 'markSupplyArrived' }, tags: staffTags, summary: 'The supply arrived (Confirmed to Arrived)', description: STAFF_AUTH, params: IdParams, response: { 204: NoContent, ...errorResponses(404, 409) } },
+      schema: {
+        operation: { id: 'markSupplyArrived' },
+        tags: staffTags,
+        summary: 'The supply arrived (Confirmed to Arrived)',
+        description: STAFF_AUTH,
+        params: IdParams,
+        response: { 204: NoContent, ...errorResponses(404, 409) },
+      },
     },
     async (request, reply) => {
-      await services.supplies.arrived(await services.supplies.operatorOf(request.headers.authorization), request.params.id);
+      await services.supplies.arrived(
+        await services.supplies.operatorOf(request.headers.authorization),
+        request.params.id,
+      );
       return reply.code(204).send();
     },
   );
@@ -152,7 +198,8 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
     '/v2/fulfilment/operator/supplies/:id/accepted',
     {
       config: { public: true },
-      schema: { operation: { id: 'acceptSupply' },
+      schema: {
+        operation: { id: 'acceptSupply' },
         tags: staffTags,
         summary: 'The supply is counted and accepted (Arrived to Accepted)',
         description:
@@ -164,7 +211,11 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
       },
     },
     async (request, reply) => {
-      await services.supplies.accept(await services.supplies.operatorOf(request.headers.authorization), request.params.id, request.body);
+      await services.supplies.accept(
+        await services.supplies.operatorOf(request.headers.authorization),
+        request.params.id,
+        request.body,
+      );
       return reply.code(204).send();
     },
   );

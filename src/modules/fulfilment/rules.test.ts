@@ -3,7 +3,15 @@ import { demandOf, discrepancyOf } from './rules.js';
 
 describe('fulfilment rules', () => {
   it('adds up lines of one product and expands kits named by vendor code; unknown lines are kept apart', () => {
-    const kits = new Map([['KIT-1', [{ productId: 7, count: 2 }, { productId: 9, count: 1 }]]]);
+    const kits = new Map([
+      [
+        'KIT-1',
+        [
+          { productId: 7, count: 2 },
+          { productId: 9, count: 1 },
+        ],
+      ],
+    ]);
     const products = new Map([['SOCKS', 9]]);
     const demand = demandOf(
       [
@@ -15,7 +23,10 @@ describe('fulfilment rules', () => {
       kits,
       products,
     );
-    expect([...demand.needs]).toEqual([[7, 7], [9, 5]]);
+    expect([...demand.needs]).toEqual([
+      [7, 7],
+      [9, 5],
+    ]);
     expect(demand.unknown).toEqual([{ productId: null, vendorCode: 'BOOK-1', name: 'Book', count: 1 }]);
   });
 

@@ -25,7 +25,11 @@ export interface Demand {
  * one is matched by vendor code, first against the shop's kits (expanded into their goods,
  * times the line's count), then against the catalogue.
  */
-export function demandOf(lines: DemandLine[], kits: Map<string, KitComponent[]>, productsByVendorCode: Map<string, number>): Demand {
+export function demandOf(
+  lines: DemandLine[],
+  kits: Map<string, KitComponent[]>,
+  productsByVendorCode: Map<string, number>,
+): Demand {
   const needs = new Map<number, number>();
   const unknown: DemandLine[] = [];
   const add = (productId: number, count: number) => needs.set(productId, (needs.get(productId) ?? 0) + count);
@@ -61,5 +65,9 @@ export interface Discrepancy {
 /** Short: declared but not found; surplus: found beyond the act; damaged: found unfit (not taken into stock). */
 export function discrepancyOf(line: CountedLine): Discrepancy {
   const found = line.accepted + line.damaged;
-  return { short: Math.max(0, line.declared - found), surplus: Math.max(0, found - line.declared), damaged: line.damaged };
+  return {
+    short: Math.max(0, line.declared - found),
+    surplus: Math.max(0, found - line.declared),
+    damaged: line.damaged,
+  };
 }

@@ -4,10 +4,15 @@ import { PagingQueryFields } from '../../platform/paging.js';
 import { DayText, Nullable, RecordId } from '../../platform/schemas.js';
 import { ThermalLabelsFields } from '../documents/schemas.js';
 
-
 /** Supply status codes (DESIGN.md). */
 export const SUPPLY_STATUS = { draft: 1, confirmed: 2, arrived: 3, accepted: 4, canceled: 5 } as const;
-export const SUPPLY_STATUS_NAMES: Record<number, string> = { 1: 'Draft', 2: 'Confirmed', 3: 'Arrived', 4: 'Accepted', 5: 'Canceled' };
+export const SUPPLY_STATUS_NAMES: Record<number, string> = {
+  1: 'Draft',
+  2: 'Confirmed',
+  3: 'Arrived',
+  4: 'Accepted',
+  5: 'Canceled',
+};
 export const SUPPLY_TYPES = ['boxes', 'pallets'] as const;
 
 const Count = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Units' });
@@ -15,8 +20,12 @@ const Count = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Units
 export const SupplyLineInput = Type.Object({
   id: RecordId('A product of the catalogue'),
   count: Count,
-  batch: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Batch number: required for goods with batchAccounting' }))),
-  expires: Type.Optional(Nullable(DayText('Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting'))),
+  batch: Type.Optional(
+    Nullable(Type.String({ maxLength: 64, description: 'Batch number: required for goods with batchAccounting' })),
+  ),
+  expires: Type.Optional(
+    Nullable(DayText('Expiry date of the batch, YYYY-MM-DD: required for goods with batchAccounting')),
+  ),
 });
 
 export const SupplyInput = Type.Object({
@@ -24,7 +33,11 @@ export const SupplyInput = Type.Object({
   fulfilmentWarehouseId: RecordId('One of GET /v2/warehouses?hold=1'),
   places: Type.Integer({ minimum: 1, maximum: 9999, description: 'Boxes or pallets' }),
   type: Type.Enum([...SUPPLY_TYPES], { description: 'boxes or pallets' }),
-  products: Type.Array(SupplyLineInput, { minItems: 1, maxItems: 2000, description: '[{id, count}], plus batch and expires for batch-accounted goods' }),
+  products: Type.Array(SupplyLineInput, {
+    minItems: 1,
+    maxItems: 2000,
+    description: '[{id, count}], plus batch and expires for batch-accounted goods',
+  }),
   employeeId: Type.Optional(Nullable(RecordId('The employee who prepared the supply'))),
 });
 export type SupplyInput = Static<typeof SupplyInput>;
@@ -34,7 +47,9 @@ export type SupplyIdBody = Static<typeof SupplyIdBody>;
 
 export const SupplyListQuery = Type.Object({
   fulfilmentWarehouseId: Type.Optional(RecordId()),
-  status: Type.Optional(Type.Enum([1, 2, 3, 4, 5], { description: '1 Draft, 2 Confirmed, 3 Arrived, 4 Accepted, 5 Canceled' })),
+  status: Type.Optional(
+    Type.Enum([1, 2, 3, 4, 5], { description: '1 Draft, 2 Confirmed, 3 Arrived, 4 Accepted, 5 Canceled' }),
+  ),
   ...PagingQueryFields,
 });
 export type SupplyListQuery = Static<typeof SupplyListQuery>;
@@ -55,7 +70,11 @@ export const SupplyLine = Type.Object({
   batch: Nullable(Type.String()),
   expires: Nullable(Type.String()),
   count: Type.Integer({ description: 'Declared on the act' }),
-  accepted: Nullable(Type.Integer({ description: 'Extension: good units counted at acceptance (these entered stock); null until accepted' })),
+  accepted: Nullable(
+    Type.Integer({
+      description: 'Extension: good units counted at acceptance (these entered stock); null until accepted',
+    }),
+  ),
   damaged: Nullable(Type.Integer({ description: 'Extension: units found unfit (not taken into stock)' })),
   short: Nullable(Type.Integer({ description: 'Extension: declared but not found' })),
   surplus: Nullable(Type.Integer({ description: 'Extension: found beyond the act' })),
@@ -116,15 +135,24 @@ export type OperatorSupplyQuery = Static<typeof OperatorSupplyQuery>;
 export const OperatorSupply = Type.Object({ accountId: Type.Integer(), supply: Supply });
 
 export const MovementReportBody = Type.Object({
-  date: Type.Object({ from: DayText('First day, YYYY-MM-DD'), to: DayText('Last day, YYYY-MM-DD (at most 366 days after from)') }),
+  date: Type.Object({
+    from: DayText('First day, YYYY-MM-DD'),
+    to: DayText('Last day, YYYY-MM-DD (at most 366 days after from)'),
+  }),
   ids: Type.Array(RecordId(), { minItems: 1, maxItems: 2000, description: 'Products to report' }),
 });
 export type MovementReportBody = Static<typeof MovementReportBody>;
 
-export const ReportFile = Type.Object({ file: Type.String({ description: 'URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several' }) });
+export const ReportFile = Type.Object({
+  file: Type.String({
+    description: 'URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several',
+  }),
+});
 
 export const SupplyLabelsBody = Type.Object({
   ...ThermalLabelsFields,
-  perUnit: Type.Optional(Type.Boolean({ description: 'true (default): a label for each unit; false: one per product' })),
+  perUnit: Type.Optional(
+    Type.Boolean({ description: 'true (default): a label for each unit; false: one per product' }),
+  ),
 });
 export type SupplyLabelsBody = Static<typeof SupplyLabelsBody>;

@@ -44,16 +44,30 @@ export class StockService implements ProductStock, OrderFulfilment {
   }
 
   /** On hand per warehouse and product just before an instant (reports: stock balance, storage charged). */
-  onHandBefore(accountId: number, before: string, fulfilmentWarehouseId?: number): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
+  onHandBefore(
+    accountId: number,
+    before: string,
+    fulfilmentWarehouseId?: number,
+  ): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
     return this.store.onHandBefore(accountId, before, fulfilmentWarehouseId);
   }
 
   /** On-hand movements of the account in [from, to), in time order, page by page (reports). */
-  movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}) {
+  movementsBetween(
+    accountId: number,
+    from: string,
+    to: string,
+    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {},
+  ) {
     return this.store.movementsBetween(accountId, from, to, options);
   }
 
-  countMovementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}): Promise<number> {
+  countMovementsBetween(
+    accountId: number,
+    from: string,
+    to: string,
+    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {},
+  ): Promise<number> {
     return this.store.countMovementsBetween(accountId, from, to, options);
   }
 
@@ -70,7 +84,10 @@ export class StockService implements ProductStock, OrderFulfilment {
 
   // ---------------------------------------------------------------- ProductStock
 
-  async of(scope: Scope, productIds: number[]): Promise<Map<number, { quantity: number | null; rests: ProductRest[] }>> {
+  async of(
+    scope: Scope,
+    productIds: number[],
+  ): Promise<Map<number, { quantity: number | null; rests: ProductRest[] }>> {
     const rows = await this.store.rowsOf(scope.accountId, productIds);
     const answer = new Map<number, { quantity: number | null; rests: ProductRest[] }>();
     if (rows.length === 0) return answer;
@@ -80,13 +97,27 @@ export class StockService implements ProductStock, OrderFulfilment {
       if (!entry) answer.set(row.productId, (entry = { quantity: 0, rests: [] }));
       let rest = entry.rests.find((item) => item.warehouseId === row.fulfilmentWarehouseId);
       if (!rest) {
-        rest = { warehouseId: row.fulfilmentWarehouseId, name: names.get(row.fulfilmentWarehouseId) ?? '', quantity: 0, reserved: 0, available: 0, batches: [] };
+        rest = {
+          warehouseId: row.fulfilmentWarehouseId,
+          name: names.get(row.fulfilmentWarehouseId) ?? '',
+          quantity: 0,
+          reserved: 0,
+          available: 0,
+          batches: [],
+        };
         entry.rests.push(rest);
       }
       rest.quantity += row.quantity;
       rest.reserved += row.reserved;
       rest.available += row.quantity - row.reserved;
-      if (row.batch !== '') rest.batches.push({ batch: row.batch, expires: row.expires, quantity: row.quantity, reserved: row.reserved, available: row.quantity - row.reserved });
+      if (row.batch !== '')
+        rest.batches.push({
+          batch: row.batch,
+          expires: row.expires,
+          quantity: row.quantity,
+          reserved: row.reserved,
+          available: row.quantity - row.reserved,
+        });
       entry.quantity = (entry.quantity ?? 0) + row.quantity - row.reserved;
     }
     return answer;
@@ -116,12 +147,23 @@ export class StockService implements ProductStock, OrderFulfilment {
       // products in id order: two orders reserving the same goods take their rows in one order
       needs: [...demand.needs]
         .sort((a, b) => a[0] - b[0])
-        .map(([productId, count]) => ({ productId, count, name: products.get(productId)?.name ?? null, vendorCode: products.get(productId)?.vendorCode ?? null })),
+        .map(([productId, count]) => ({
+          productId,
+          count,
+          name: products.get(productId)?.name ?? null,
+          vendorCode: products.get(productId)?.vendorCode ?? null,
+        })),
       unknown: demand.unknown.map((line) => ({ name: line.name, vendorCode: line.vendorCode, count: line.count })),
     };
   }
 
-  reserve(db: Db, accountId: number, orderId: number, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
+  reserve(
+    db: Db,
+    accountId: number,
+    orderId: number,
+    plan: ReservationPlan,
+    actor: StockActor,
+  ): Promise<GoodsShortage[]> {
     return this.reserveFor(db, accountId, { orderId }, plan, actor);
   }
 
@@ -136,7 +178,11 @@ export class StockService implements ProductStock, OrderFulfilment {
    * (kits are not bound to marketplaces, so no expansion), in product id order like orders'
    * plans. Worked out before the caller's transaction.
    */
-  async planGoods(accountId: number, fulfilmentWarehouseId: number, lines: Array<{ productId: number; count: number; name: string | null; vendorCode: string | null }>): Promise<ReservationPlan> {
+  async planGoods(
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    lines: Array<{ productId: number; count: number; name: string | null; vendorCode: string | null }>,
+  ): Promise<ReservationPlan> {
     const needs = new Map<number, ReservationPlan['needs'][number]>();
     for (const line of lines) {
       const need = needs.get(line.productId);
@@ -147,11 +193,22 @@ export class StockService implements ProductStock, OrderFulfilment {
       const low = shop.notifications.events.productEndsInFulfilment;
       return low.enabled && low.border !== null ? [{ shopId: shop.id, border: low.border }] : [];
     });
-    return { borders, fulfilmentWarehouseId, needs: [...needs.values()].sort((a, b) => a.productId - b.productId), unknown: [] };
+    return {
+      borders,
+      fulfilmentWarehouseId,
+      needs: [...needs.values()].sort((a, b) => a.productId - b.productId),
+      unknown: [],
+    };
   }
 
   /** Holds a marketplace order's goods, all or nothing (the shortages, nothing held, when any is short). */
-  reserveForMarketplaceOrder(db: Db, accountId: number, marketplaceOrderId: number, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
+  reserveForMarketplaceOrder(
+    db: Db,
+    accountId: number,
+    marketplaceOrderId: number,
+    plan: ReservationPlan,
+    actor: StockActor,
+  ): Promise<GoodsShortage[]> {
     return this.reserveFor(db, accountId, { marketplaceOrderId }, plan, actor);
   }
 
@@ -165,17 +222,36 @@ export class StockService implements ProductStock, OrderFulfilment {
     return this.shipFor(db, accountId, { marketplaceOrderId }, actor);
   }
 
-  private async reserveFor(db: Db, accountId: number, holder: StockHolder, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]> {
+  private async reserveFor(
+    db: Db,
+    accountId: number,
+    holder: StockHolder,
+    plan: ReservationPlan,
+    actor: StockActor,
+  ): Promise<GoodsShortage[]> {
     const place = plan.fulfilmentWarehouseId;
     if (place === null) return describe(plan, new Map());
     const orderId = 'orderId' in holder ? holder.orderId : 0;
-    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `reserved for order ${holder.orderId}` : `reserved for marketplace order ${holder.marketplaceOrderId}` };
+    const note: MovementNote = {
+      ...actor,
+      ...holder,
+      reason:
+        'orderId' in holder
+          ? `reserved for order ${holder.orderId}`
+          : `reserved for marketplace order ${holder.marketplaceOrderId}`,
+    };
     let failed: GoodsShortage | null = null;
     const drained: Array<{ need: ReservationPlan['needs'][number]; before: number; after: number }> = [];
     for (const need of plan.needs) {
       const { got, before } = await this.take(db, accountId, place, need.productId, need.count, note);
       if (got < need.count) {
-        failed = { id: need.productId, name: need.name, vendorCode: need.vendorCode, restCount: got, missingCount: need.count - got };
+        failed = {
+          id: need.productId,
+          name: need.name,
+          vendorCode: need.vendorCode,
+          restCount: got,
+          missingCount: need.count - got,
+        };
         break;
       }
       drained.push({ need, before, after: before - got });
@@ -186,21 +262,54 @@ export class StockService implements ProductStock, OrderFulfilment {
     }
     // short: give back what this order took here, so the other orders of a batch are judged on the stock they would find
     await this.releaseFor(db, accountId, holder, actor);
-    const shortages = describe(plan, await this.availableAt(accountId, place, plan.needs.map((need) => need.productId), db));
+    const shortages = describe(
+      plan,
+      await this.availableAt(
+        accountId,
+        place,
+        plan.needs.map((need) => need.productId),
+        db,
+      ),
+    );
     // goods given back by others meanwhile may cover it now; the reservation failed all the same
     return shortages.length > 0 ? shortages : [failed as GoodsShortage];
   }
 
   async shortages(scope: Scope, doc: OrderDoc): Promise<GoodsShortage[]> {
     const plan = await this.plan(scope, doc);
-    const available = plan.fulfilmentWarehouseId === null ? new Map<number, number>() : await this.availableAt(scope.accountId, plan.fulfilmentWarehouseId, plan.needs.map((need) => need.productId));
+    const available =
+      plan.fulfilmentWarehouseId === null
+        ? new Map<number, number>()
+        : await this.availableAt(
+            scope.accountId,
+            plan.fulfilmentWarehouseId,
+            plan.needs.map((need) => need.productId),
+          );
     return describe(plan, available);
   }
 
   private async releaseFor(db: Db, accountId: number, holder: StockHolder, actor: StockActor): Promise<void> {
-    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `reserve of order ${holder.orderId} released` : `reserve of marketplace order ${holder.marketplaceOrderId} released` };
+    const note: MovementNote = {
+      ...actor,
+      ...holder,
+      reason:
+        'orderId' in holder
+          ? `reserve of order ${holder.orderId} released`
+          : `reserve of marketplace order ${holder.marketplaceOrderId} released`,
+    };
     for (const allocation of await this.store.allocationsOf(db, accountId, holder)) {
-      if (allocation.state === 'reserved') await this.store.release(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
+      if (allocation.state === 'reserved')
+        await this.store.release(
+          db,
+          accountId,
+          allocation,
+          {
+            id: allocation.stockId,
+            fulfilmentWarehouseId: allocation.fulfilmentWarehouseId,
+            productId: allocation.productId,
+          },
+          note,
+        );
     }
   }
 
@@ -209,9 +318,27 @@ export class StockService implements ProductStock, OrderFulfilment {
   }
 
   private async shipFor(db: Db, accountId: number, holder: StockHolder, actor: StockActor): Promise<void> {
-    const note: MovementNote = { ...actor, ...holder, reason: 'orderId' in holder ? `order ${holder.orderId} handed to the delivery company` : `marketplace order ${holder.marketplaceOrderId} handed over for delivery` };
+    const note: MovementNote = {
+      ...actor,
+      ...holder,
+      reason:
+        'orderId' in holder
+          ? `order ${holder.orderId} handed to the delivery company`
+          : `marketplace order ${holder.marketplaceOrderId} handed over for delivery`,
+    };
     for (const allocation of await this.store.allocationsOf(db, accountId, holder)) {
-      if (allocation.state === 'reserved') await this.store.ship(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
+      if (allocation.state === 'reserved')
+        await this.store.ship(
+          db,
+          accountId,
+          allocation,
+          {
+            id: allocation.stockId,
+            fulfilmentWarehouseId: allocation.fulfilmentWarehouseId,
+            productId: allocation.productId,
+          },
+          note,
+        );
     }
   }
 
@@ -220,24 +347,51 @@ export class StockService implements ProductStock, OrderFulfilment {
     let any = false;
     for (const allocation of await this.store.allocationsOf(db, accountId, { orderId })) {
       if (allocation.state !== 'shipped') continue;
-      await this.store.returnBack(db, accountId, allocation, { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: allocation.productId }, note);
+      await this.store.returnBack(
+        db,
+        accountId,
+        allocation,
+        {
+          id: allocation.stockId,
+          fulfilmentWarehouseId: allocation.fulfilmentWarehouseId,
+          productId: allocation.productId,
+        },
+        note,
+      );
       any = true;
     }
     return any;
   }
 
   /** What a shop's CMS is told of products at a fulfilment warehouse (product-quantity-update): each one's vendor code and available units. */
-  async quantitiesAt(accountId: number, fulfilmentWarehouseId: number, productIds: number[]): Promise<Map<number, { vendorCode: string | null; available: number }>> {
+  async quantitiesAt(
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productIds: number[],
+  ): Promise<Map<number, { vendorCode: string | null; available: number }>> {
     const available = await this.availableAt(accountId, fulfilmentWarehouseId, productIds);
-    const products = productIds.length ? await this.products.getMany(processScope(accountId), productIds) : new Map<number, Product>();
-    return new Map(productIds.map((id) => [id, { vendorCode: products.get(id)?.vendorCode ?? null, available: available.get(id) ?? 0 }]));
+    const products = productIds.length
+      ? await this.products.getMany(processScope(accountId), productIds)
+      : new Map<number, Product>();
+    return new Map(
+      productIds.map((id) => [
+        id,
+        { vendorCode: products.get(id)?.vendorCode ?? null, available: available.get(id) ?? 0 },
+      ]),
+    );
   }
 
   /** Available units per product at a fulfilment warehouse. */
-  async availableAt(accountId: number, fulfilmentWarehouseId: number, productIds: number[], db?: Db): Promise<Map<number, number>> {
+  async availableAt(
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productIds: number[],
+    db?: Db,
+  ): Promise<Map<number, number>> {
     const rows = await this.store.rowsAt(accountId, fulfilmentWarehouseId, productIds, db);
     const available = new Map<number, number>();
-    for (const row of rows) available.set(row.productId, (available.get(row.productId) ?? 0) + row.quantity - row.reserved);
+    for (const row of rows)
+      available.set(row.productId, (available.get(row.productId) ?? 0) + row.quantity - row.reserved);
     return available;
   }
 
@@ -248,7 +402,14 @@ export class StockService implements ProductStock, OrderFulfilment {
    * reservation took from meanwhile is read again: the guarded UPDATE decides, never a
    * stale read.
    */
-  private async take(db: Db, accountId: number, fulfilmentWarehouseId: number, productId: number, need: number, note: MovementNote): Promise<{ got: number; before: number }> {
+  private async take(
+    db: Db,
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productId: number,
+    need: number,
+    note: MovementNote,
+  ): Promise<{ got: number; before: number }> {
     let got = 0;
     const rows = await this.store.rowsAt(accountId, fulfilmentWarehouseId, [productId], db);
     const before = rows.reduce((sum, row) => sum + row.quantity - row.reserved, 0);
@@ -269,13 +430,37 @@ export class StockService implements ProductStock, OrderFulfilment {
    * productEndsInFulfilment: a shop is told once, when a reservation takes a product's
    * available stock from above its border to or below it (the reserving order is the event's).
    */
-  private async lowStockEvents(db: Db, accountId: number, orderId: number, fulfilmentWarehouseId: number, borders: ReservationPlan['borders'], drained: Array<{ need: ReservationPlan['needs'][number]; before: number; after: number }>): Promise<void> {
+  private async lowStockEvents(
+    db: Db,
+    accountId: number,
+    orderId: number,
+    fulfilmentWarehouseId: number,
+    borders: ReservationPlan['borders'],
+    drained: Array<{ need: ReservationPlan['needs'][number]; before: number; after: number }>,
+  ): Promise<void> {
     const now = new Date().toISOString();
     for (const { shopId, border } of borders) {
       for (const { need, before, after } of drained) {
         if (!(before > border && after <= border)) continue;
-        const payload = { cmsId: null, trackNumber: null, productId: need.productId, vendorCode: need.vendorCode, available: after, border, fulfilmentWarehouseId };
-        await writeOrderEvents(db, outboxRows(accountId, shopId, orderId, [{ type: 'fulfilment.product_ends', statusFrom: null, statusTo: null, payload }], now));
+        const payload = {
+          cmsId: null,
+          trackNumber: null,
+          productId: need.productId,
+          vendorCode: need.vendorCode,
+          available: after,
+          border,
+          fulfilmentWarehouseId,
+        };
+        await writeOrderEvents(
+          db,
+          outboxRows(
+            accountId,
+            shopId,
+            orderId,
+            [{ type: 'fulfilment.product_ends', statusFrom: null, statusTo: null, payload }],
+            now,
+          ),
+        );
       }
     }
   }
@@ -286,11 +471,21 @@ export class StockService implements ProductStock, OrderFulfilment {
   }
 
   private async demand(scope: Scope, doc: OrderDoc): Promise<Demand> {
-    const unnamed = doc.products.filter((line) => line.id === null && line.vendorCode).map((line) => (line.vendorCode as string).trim());
-    const kits = unnamed.length && doc.shopId !== null ? await this.kits.componentsByVendorCode(scope, doc.shopId, unnamed) : new Map();
+    const unnamed = doc.products
+      .filter((line) => line.id === null && line.vendorCode)
+      .map((line) => (line.vendorCode as string).trim());
+    const kits =
+      unnamed.length && doc.shopId !== null
+        ? await this.kits.componentsByVendorCode(scope, doc.shopId, unnamed)
+        : new Map();
     const byCode = unnamed.length ? await this.products.idsByVendorCode(scope, unnamed) : new Map<string, number>();
     return demandOf(
-      doc.products.map((line) => ({ productId: line.id, vendorCode: line.vendorCode, name: line.name, count: line.count })),
+      doc.products.map((line) => ({
+        productId: line.id,
+        vendorCode: line.vendorCode,
+        name: line.name,
+        count: line.count,
+      })),
       kits,
       byCode,
     );
@@ -302,6 +497,12 @@ function describe(plan: ReservationPlan, available: Map<number, number>): GoodsS
   const short = plan.needs
     .map((need) => ({ need, rest: Math.max(0, available.get(need.productId) ?? 0) }))
     .filter(({ need, rest }) => rest < need.count)
-    .map(({ need, rest }) => ({ id: need.productId, name: need.name, vendorCode: need.vendorCode, restCount: rest, missingCount: need.count - rest }));
+    .map(({ need, rest }) => ({
+      id: need.productId,
+      name: need.name,
+      vendorCode: need.vendorCode,
+      restCount: rest,
+      missingCount: need.count - rest,
+    }));
   return [...short, ...plan.unknown.map((line) => ({ id: null, ...line, restCount: 0, missingCount: line.count }))];
 }

@@ -44,9 +44,25 @@ export interface Allocation {
   state: 'reserved' | 'shipped' | 'returned';
 }
 
-const STOCK_COLUMNS = ['id', 'fulfilment_warehouse_id', 'product_id', 'batch', 'expires', 'quantity', 'reserved'] as const;
+const STOCK_COLUMNS = [
+  'id',
+  'fulfilment_warehouse_id',
+  'product_id',
+  'batch',
+  'expires',
+  'quantity',
+  'reserved',
+] as const;
 
-function toRow(row: { id: number; fulfilment_warehouse_id: number; product_id: number; batch: string; expires: string | null; quantity: number; reserved: number }): StockRow {
+function toRow(row: {
+  id: number;
+  fulfilment_warehouse_id: number;
+  product_id: number;
+  batch: string;
+  expires: string | null;
+  quantity: number;
+  reserved: number;
+}): StockRow {
   return {
     id: row.id,
     fulfilmentWarehouseId: row.fulfilment_warehouse_id,
@@ -68,12 +84,23 @@ export class StockStore {
   /** Every stock row of these products, at any fulfilment warehouse. */
   async rowsOf(accountId: number, productIds: number[], db: Db = this.db): Promise<StockRow[]> {
     if (productIds.length === 0) return [];
-    const rows = await db.selectFrom('stock').select(STOCK_COLUMNS).where('account_id', '=', accountId).where('product_id', 'in', productIds).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('stock')
+      .select(STOCK_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('product_id', 'in', productIds)
+      .orderBy('id')
+      .execute();
     return rows.map(toRow);
   }
 
   /** Rows of these products at one warehouse, first-expiring first (no expiry last), then oldest row. */
-  async rowsAt(accountId: number, fulfilmentWarehouseId: number, productIds: number[], db: Db = this.db): Promise<StockRow[]> {
+  async rowsAt(
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productIds: number[],
+    db: Db = this.db,
+  ): Promise<StockRow[]> {
     if (productIds.length === 0) return [];
     const rows = await db
       .selectFrom('stock')
@@ -89,7 +116,12 @@ export class StockStore {
   }
 
   async row(accountId: number, stockId: number, db: Db = this.db): Promise<StockRow | undefined> {
-    const row = await db.selectFrom('stock').select(STOCK_COLUMNS).where('account_id', '=', accountId).where('id', '=', stockId).executeTakeFirst();
+    const row = await db
+      .selectFrom('stock')
+      .select(STOCK_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('id', '=', stockId)
+      .executeTakeFirst();
     return row ? toRow(row) : undefined;
   }
 
@@ -107,17 +139,43 @@ export class StockStore {
   }
 
   /** Goods entering stock (a supply accepted): the row is made on first arrival. */
-  async receive(db: Db, accountId: number, goods: { fulfilmentWarehouseId: number; productId: number; batch: string; expires: string | null }, count: number, note: MovementNote): Promise<number> {
+  async receive(
+    db: Db,
+    accountId: number,
+    goods: { fulfilmentWarehouseId: number; productId: number; batch: string; expires: string | null },
+    count: number,
+    note: MovementNote,
+  ): Promise<number> {
     const now = nowIso();
     const row = await db
       .insertInto('stock')
-      .values({ account_id: accountId, fulfilment_warehouse_id: goods.fulfilmentWarehouseId, product_id: goods.productId, batch: goods.batch, expires: goods.expires, quantity: count, reserved: 0, updated_at: now })
+      .values({
+        account_id: accountId,
+        fulfilment_warehouse_id: goods.fulfilmentWarehouseId,
+        product_id: goods.productId,
+        batch: goods.batch,
+        expires: goods.expires,
+        quantity: count,
+        reserved: 0,
+        updated_at: now,
+      })
       .onConflict((conflict) =>
-        conflict.columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch']).doUpdateSet({ quantity: sql`stock.quantity + ${count}`, updated_at: now }),
+        conflict
+          .columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch'])
+          .doUpdateSet({ quantity: sql`stock.quantity + ${count}`, updated_at: now }),
       )
       .returning('id')
       .executeTakeFirstOrThrow();
-    await this.record(db, accountId, { id: row.id, fulfilmentWarehouseId: goods.fulfilmentWarehouseId, productId: goods.productId }, 'supply', count, 0, note, now);
+    await this.record(
+      db,
+      accountId,
+      { id: row.id, fulfilmentWarehouseId: goods.fulfilmentWarehouseId, productId: goods.productId },
+      'supply',
+      count,
+      0,
+      note,
+      now,
+    );
     return row.id;
   }
 
@@ -133,42 +191,111 @@ export class StockStore {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     await this.record(db, accountId, stock, 'reserve', 0, count, note, now);
-    await db.insertInto('stock_allocations').values({ account_id: accountId, order_id: note.orderId ?? 0, marketplace_order_id: note.marketplaceOrderId ?? null, stock_id: stock.id, quantity: count, state: 'reserved', updated_at: now }).execute();
+    await db
+      .insertInto('stock_allocations')
+      .values({
+        account_id: accountId,
+        order_id: note.orderId ?? 0,
+        marketplace_order_id: note.marketplaceOrderId ?? null,
+        stock_id: stock.id,
+        quantity: count,
+        state: 'reserved',
+        updated_at: now,
+      })
+      .execute();
     return true;
   }
 
   /** Gives back what an allocation holds (reserve cancelled, order cancelled). */
-  async release(db: Db, accountId: number, allocation: Allocation, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, note: MovementNote): Promise<void> {
+  async release(
+    db: Db,
+    accountId: number,
+    allocation: Allocation,
+    stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>,
+    note: MovementNote,
+  ): Promise<void> {
     const now = nowIso();
-    await this.guarded(db, accountId, stock.id, { reserved: sql`reserved - ${allocation.quantity}` }, sql<boolean>`reserved >= ${allocation.quantity}`, now);
+    await this.guarded(
+      db,
+      accountId,
+      stock.id,
+      { reserved: sql`reserved - ${allocation.quantity}` },
+      sql<boolean>`reserved >= ${allocation.quantity}`,
+      now,
+    );
     await this.record(db, accountId, stock, 'release', 0, -allocation.quantity, note, now);
-    await db.deleteFrom('stock_allocations').where('account_id', '=', accountId).where('id', '=', allocation.id).execute();
+    await db
+      .deleteFrom('stock_allocations')
+      .where('account_id', '=', accountId)
+      .where('id', '=', allocation.id)
+      .execute();
   }
 
   /** The parcel left with the delivery company: the held goods leave the warehouse. */
-  async ship(db: Db, accountId: number, allocation: Allocation, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, note: MovementNote): Promise<void> {
+  async ship(
+    db: Db,
+    accountId: number,
+    allocation: Allocation,
+    stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>,
+    note: MovementNote,
+  ): Promise<void> {
     const now = nowIso();
     const n = allocation.quantity;
-    await this.guarded(db, accountId, stock.id, { quantity: sql`quantity - ${n}`, reserved: sql`reserved - ${n}` }, sql<boolean>`reserved >= ${n}`, now);
+    await this.guarded(
+      db,
+      accountId,
+      stock.id,
+      { quantity: sql`quantity - ${n}`, reserved: sql`reserved - ${n}` },
+      sql<boolean>`reserved >= ${n}`,
+      now,
+    );
     await this.record(db, accountId, stock, 'ship', -n, -n, note, now);
     await this.setState(db, accountId, allocation.id, 'shipped', now);
   }
 
   /** A returned parcel reached the warehouse: its goods are on hand again. */
-  async returnBack(db: Db, accountId: number, allocation: Allocation, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, note: MovementNote): Promise<void> {
+  async returnBack(
+    db: Db,
+    accountId: number,
+    allocation: Allocation,
+    stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>,
+    note: MovementNote,
+  ): Promise<void> {
     const now = nowIso();
-    await this.guarded(db, accountId, stock.id, { quantity: sql`quantity + ${allocation.quantity}` }, sql<boolean>`1 = 1`, now);
+    await this.guarded(
+      db,
+      accountId,
+      stock.id,
+      { quantity: sql`quantity + ${allocation.quantity}` },
+      sql<boolean>`1 = 1`,
+      now,
+    );
     await this.record(db, accountId, stock, 'return', allocation.quantity, 0, note, now);
     await this.setState(db, accountId, allocation.id, 'returned', now);
   }
 
-  async allocationsOf(db: Db, accountId: number, holder: StockHolder): Promise<Array<Allocation & { fulfilmentWarehouseId: number; productId: number }>> {
+  async allocationsOf(
+    db: Db,
+    accountId: number,
+    holder: StockHolder,
+  ): Promise<Array<Allocation & { fulfilmentWarehouseId: number; productId: number }>> {
     const rows = await db
       .selectFrom('stock_allocations')
       .innerJoin('stock', 'stock.id', 'stock_allocations.stock_id')
-      .select(['stock_allocations.id', 'stock_allocations.stock_id', 'stock_allocations.quantity', 'stock_allocations.state', 'stock.fulfilment_warehouse_id', 'stock.product_id'])
+      .select([
+        'stock_allocations.id',
+        'stock_allocations.stock_id',
+        'stock_allocations.quantity',
+        'stock_allocations.state',
+        'stock.fulfilment_warehouse_id',
+        'stock.product_id',
+      ])
       .where('stock_allocations.account_id', '=', accountId)
-      .where((eb) => ('orderId' in holder ? eb('stock_allocations.order_id', '=', holder.orderId) : eb('stock_allocations.marketplace_order_id', '=', holder.marketplaceOrderId)))
+      .where((eb) =>
+        'orderId' in holder
+          ? eb('stock_allocations.order_id', '=', holder.orderId)
+          : eb('stock_allocations.marketplace_order_id', '=', holder.marketplaceOrderId),
+      )
       .orderBy('stock_allocations.id')
       .execute();
     return rows.map((row) => ({
@@ -181,12 +308,30 @@ export class StockStore {
     }));
   }
 
-  private async setState(db: Db, accountId: number, allocationId: number, state: Allocation['state'], now: string): Promise<void> {
-    await db.updateTable('stock_allocations').set({ state, updated_at: now }).where('account_id', '=', accountId).where('id', '=', allocationId).execute();
+  private async setState(
+    db: Db,
+    accountId: number,
+    allocationId: number,
+    state: Allocation['state'],
+    now: string,
+  ): Promise<void> {
+    await db
+      .updateTable('stock_allocations')
+      .set({ state, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('id', '=', allocationId)
+      .execute();
   }
 
   /** An UPDATE of one row that must apply: a guard that fails means the books are broken, and the transaction must not commit. */
-  private async guarded(db: Db, accountId: number, stockId: number, set: Record<string, unknown>, guard: ReturnType<typeof sql<boolean>>, now: string): Promise<void> {
+  private async guarded(
+    db: Db,
+    accountId: number,
+    stockId: number,
+    set: Record<string, unknown>,
+    guard: ReturnType<typeof sql<boolean>>,
+    now: string,
+  ): Promise<void> {
     const result = await db
       .updateTable('stock')
       .set({ ...set, updated_at: now })
@@ -194,10 +339,20 @@ export class StockStore {
       .where('id', '=', stockId)
       .where(guard)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new Error(`stock row ${stockId} of account ${accountId} does not hold what its allocation says`);
+    if (Number(result.numUpdatedRows) !== 1)
+      throw new Error(`stock row ${stockId} of account ${accountId} does not hold what its allocation says`);
   }
 
-  private async record(db: Db, accountId: number, stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>, kind: MovementKind, quantityDelta: number, reservedDelta: number, note: MovementNote, at: string): Promise<void> {
+  private async record(
+    db: Db,
+    accountId: number,
+    stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>,
+    kind: MovementKind,
+    quantityDelta: number,
+    reservedDelta: number,
+    note: MovementNote,
+    at: string,
+  ): Promise<void> {
     await db
       .insertInto('stock_movements')
       .values({
@@ -219,8 +374,22 @@ export class StockStore {
       .execute();
     // what is available changed: told in the same transaction (a shop's CMS shows the quantity; webhooks carry it)
     if (quantityDelta - reservedDelta !== 0) {
-      const payload = { cmsId: null, trackNumber: null, productId: stock.productId, fulfilmentWarehouseId: stock.fulfilmentWarehouseId };
-      await writeOrderEvents(db, outboxRows(accountId, null, note.orderId ?? 0, [{ type: 'fulfilment.stock_changed', statusFrom: null, statusTo: null, payload }], at));
+      const payload = {
+        cmsId: null,
+        trackNumber: null,
+        productId: stock.productId,
+        fulfilmentWarehouseId: stock.fulfilmentWarehouseId,
+      };
+      await writeOrderEvents(
+        db,
+        outboxRows(
+          accountId,
+          null,
+          note.orderId ?? 0,
+          [{ type: 'fulfilment.stock_changed', statusFrom: null, statusTo: null, payload }],
+          at,
+        ),
+      );
     }
   }
 
@@ -237,12 +406,18 @@ export class StockStore {
       .orderBy('fulfilment_warehouse_id')
       .orderBy('product_id')
       .execute();
-    for (const row of rows) held.set(row.fulfilment_warehouse_id, [...(held.get(row.fulfilment_warehouse_id) ?? []), row.product_id]);
+    for (const row of rows)
+      held.set(row.fulfilment_warehouse_id, [...(held.get(row.fulfilment_warehouse_id) ?? []), row.product_id]);
     return held;
   }
 
   /** On hand per product at a warehouse just before `before` (the sum of the movements until then). */
-  async balancesBefore(accountId: number, fulfilmentWarehouseId: number, productIds: number[], before: string): Promise<Map<number, number>> {
+  async balancesBefore(
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productIds: number[],
+    before: string,
+  ): Promise<Map<number, number>> {
     if (productIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('stock_movements')
@@ -260,7 +435,14 @@ export class StockStore {
    * The movements that change what is on hand, product by product in time order, read in
    * pages (keyset on product, time, id): a year of a large catalogue is never read at once.
    */
-  async *onHandMovements(accountId: number, fulfilmentWarehouseId: number, productIds: number[], from: string, to: string, pageSize = 5000): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number }> {
+  async *onHandMovements(
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productIds: number[],
+    from: string,
+    to: string,
+    pageSize = 5000,
+  ): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number }> {
     if (productIds.length === 0) return;
     let after: { productId: number; at: string; id: number } | null = null;
     for (;;) {
@@ -276,11 +458,23 @@ export class StockStore {
       if (after) {
         const { productId, at, id } = after;
         query = query.where((eb) =>
-          eb.or([eb('product_id', '>', productId), eb.and([eb('product_id', '=', productId), eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])])])]),
+          eb.or([
+            eb('product_id', '>', productId),
+            eb.and([
+              eb('product_id', '=', productId),
+              eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]),
+            ]),
+          ]),
         );
       }
       const rows = await query.orderBy('product_id').orderBy('at').orderBy('id').limit(pageSize).execute();
-      for (const row of rows) yield { productId: row.product_id, at: row.at, kind: row.kind as MovementKind, delta: Number(row.quantity_delta) };
+      for (const row of rows)
+        yield {
+          productId: row.product_id,
+          at: row.at,
+          kind: row.kind as MovementKind,
+          delta: Number(row.quantity_delta),
+        };
       if (rows.length < pageSize) return;
       const last = rows[rows.length - 1];
       after = { productId: last.product_id, at: last.at, id: last.id };
@@ -288,49 +482,116 @@ export class StockStore {
   }
 
   /** On hand per warehouse and product of the account just before `before`, goods with any on hand (a warehouse alone when given). */
-  async onHandBefore(accountId: number, before: string, fulfilmentWarehouseId?: number): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
+  async onHandBefore(
+    accountId: number,
+    before: string,
+    fulfilmentWarehouseId?: number,
+  ): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
     let query = this.db
       .selectFrom('stock_movements')
       .select(['fulfilment_warehouse_id', 'product_id', sql<number>`sum(quantity_delta)`.as('quantity')])
       .where('account_id', '=', accountId)
       .where('at', '<', before);
     if (fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId);
-    const rows = await query.groupBy(['fulfilment_warehouse_id', 'product_id']).orderBy('fulfilment_warehouse_id').orderBy('product_id').execute();
-    return rows.map((row) => ({ fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, quantity: Number(row.quantity) })).filter((row) => row.quantity !== 0);
+    const rows = await query
+      .groupBy(['fulfilment_warehouse_id', 'product_id'])
+      .orderBy('fulfilment_warehouse_id')
+      .orderBy('product_id')
+      .execute();
+    return rows
+      .map((row) => ({
+        fulfilmentWarehouseId: row.fulfilment_warehouse_id,
+        productId: row.product_id,
+        quantity: Number(row.quantity),
+      }))
+      .filter((row) => row.quantity !== 0);
   }
 
   /** The account's on-hand movements in [from, to), only `kinds` and one warehouse when given (one filter for reading and counting). */
-  private movementsIn(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number }) {
-    let query = this.db.selectFrom('stock_movements').where('account_id', '=', accountId).where('at', '>=', from).where('at', '<', to).where('quantity_delta', '!=', 0);
+  private movementsIn(
+    accountId: number,
+    from: string,
+    to: string,
+    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number },
+  ) {
+    let query = this.db
+      .selectFrom('stock_movements')
+      .where('account_id', '=', accountId)
+      .where('at', '>=', from)
+      .where('at', '<', to)
+      .where('quantity_delta', '!=', 0);
     if (options.kinds?.length) query = query.where('kind', 'in', options.kinds);
-    if (options.fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', options.fulfilmentWarehouseId);
+    if (options.fulfilmentWarehouseId !== undefined)
+      query = query.where('fulfilment_warehouse_id', '=', options.fulfilmentWarehouseId);
     return query;
   }
 
   /** How many movements `movementsBetween` would read (a report's size before it is written). */
-  async countMovementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}): Promise<number> {
-    const row = await this.movementsIn(accountId, from, to, options).select(sql<number>`count(*)`.as('count')).executeTakeFirst();
+  async countMovementsBetween(
+    accountId: number,
+    from: string,
+    to: string,
+    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {},
+  ): Promise<number> {
+    const row = await this.movementsIn(accountId, from, to, options)
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 
   /** Stock lines (product × warehouse) the account has, at one warehouse when given: at most the rows of a stock report. */
   async countStockLines(accountId: number, fulfilmentWarehouseId?: number): Promise<number> {
-    let query = this.db.selectFrom('stock').select(sql<number>`count(*)`.as('count')).where('account_id', '=', accountId);
+    let query = this.db
+      .selectFrom('stock')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('account_id', '=', accountId);
     if (fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId);
     return Number((await query.executeTakeFirst())?.count ?? 0);
   }
 
   /** The account's on-hand movements in [from, to) in time order, read in keyset pages; only `kinds` when given. */
-  async *movementsBetween(accountId: number, from: string, to: string, options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {}, pageSize = 5000): AsyncGenerator<{ fulfilmentWarehouseId: number; productId: number; orderId: number | null; marketplaceOrderId: number | null; kind: MovementKind; delta: number; at: string }> {
+  async *movementsBetween(
+    accountId: number,
+    from: string,
+    to: string,
+    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {},
+    pageSize = 5000,
+  ): AsyncGenerator<{
+    fulfilmentWarehouseId: number;
+    productId: number;
+    orderId: number | null;
+    marketplaceOrderId: number | null;
+    kind: MovementKind;
+    delta: number;
+    at: string;
+  }> {
     let after: { at: string; id: number } | null = null;
     for (;;) {
-      let query = this.movementsIn(accountId, from, to, options).select(['id', 'fulfilment_warehouse_id', 'product_id', 'order_id', 'marketplace_order_id', 'kind', 'quantity_delta', 'at']);
+      let query = this.movementsIn(accountId, from, to, options).select([
+        'id',
+        'fulfilment_warehouse_id',
+        'product_id',
+        'order_id',
+        'marketplace_order_id',
+        'kind',
+        'quantity_delta',
+        'at',
+      ]);
       if (after) {
         const { at, id } = after;
         query = query.where((eb) => eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]));
       }
       const rows = await query.orderBy('at').orderBy('id').limit(pageSize).execute();
-      for (const row of rows) yield { fulfilmentWarehouseId: row.fulfilment_warehouse_id, productId: row.product_id, orderId: row.order_id, marketplaceOrderId: row.marketplace_order_id ?? null, kind: row.kind as MovementKind, delta: Number(row.quantity_delta), at: row.at };
+      for (const row of rows)
+        yield {
+          fulfilmentWarehouseId: row.fulfilment_warehouse_id,
+          productId: row.product_id,
+          orderId: row.order_id,
+          marketplaceOrderId: row.marketplace_order_id ?? null,
+          kind: row.kind as MovementKind,
+          delta: Number(row.quantity_delta),
+          at: row.at,
+        };
       if (rows.length < pageSize) return;
       const last = rows[rows.length - 1];
       after = { at: last.at, id: last.id };

@@ -1,7 +1,15 @@
 /** Fulfilment stock through HTTP: products' quantity and rests, reservations of orders, the books. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { expectBooksBalance, FULFILMENT_WAREHOUSE, fulfilmentAccount, fulfilmentOrder, newProduct, putInStock, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
+import {
+  expectBooksBalance,
+  FULFILMENT_WAREHOUSE,
+  fulfilmentAccount,
+  fulfilmentOrder,
+  newProduct,
+  putInStock,
+  type FulfilmentAccount,
+} from '../../../test/support/fulfilment.js';
 import { kitBody } from '../../../test/support/fixtures.js';
 
 let t: TestApp;
@@ -47,7 +55,11 @@ describe('product stock', () => {
     const at102 = await a.owner.get('/v2/products?fulfilmentWarehouseId=102');
     expect(at102.status).toBe(200);
     expect(at102.body.map((item: { id: number }) => item.id)).toEqual([plain]);
-    expect((await a.owner.get(`/v2/products?fulfilmentWarehouseId=${FULFILMENT_WAREHOUSE}&perPage=1000`)).body.map((item: { id: number }) => item.id).sort()).toEqual([plain, batched].sort());
+    expect(
+      (await a.owner.get(`/v2/products?fulfilmentWarehouseId=${FULFILMENT_WAREHOUSE}&perPage=1000`)).body
+        .map((item: { id: number }) => item.id)
+        .sort(),
+    ).toEqual([plain, batched].sort());
     expect((await a.owner.get('/v2/products?fulfilmentWarehouseId=0')).status).toBe(400);
 
     const stranger = (await t.newAccount('Stranger')).client;
@@ -65,7 +77,12 @@ describe('reservations', () => {
     await putInStock(t, a.accountId, socks, 10);
     const kit = await a.owner.post('/v2/kits', kitBody(a.shopId, [shirt, socks], { vendorCode: 'RES-KIT' }));
     expect(kit.status).toBe(201);
-    const id = await order([[shirt, 1]], { products: [{ id: shirt, count: 1 }, { name: 'Набор', vendorCode: 'RES-KIT', count: 2 }] });
+    const id = await order([[shirt, 1]], {
+      products: [
+        { id: shirt, count: 1 },
+        { name: 'Набор', vendorCode: 'RES-KIT', count: 2 },
+      ],
+    });
 
     expect((await a.owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
     expect(await reservation(id)).toBe(2);
@@ -89,7 +106,12 @@ describe('reservations', () => {
     const none = await order([[good, 1]], { products: [{ name: 'Нет в каталоге', vendorCode: 'NOWHERE', count: 1 }] });
 
     const rests = await a.owner.post('/v2/orders/check-rests', { ids: [fits, none] });
-    expect(rests.body).toEqual([{ id: none, missingProducts: [{ id: null, name: 'Нет в каталоге', vendorCode: 'NOWHERE', restCount: 0, missingCount: 1 }] }]);
+    expect(rests.body).toEqual([
+      {
+        id: none,
+        missingProducts: [{ id: null, name: 'Нет в каталоге', vendorCode: 'NOWHERE', restCount: 0, missingCount: 1 }],
+      },
+    ]);
 
     const refused = await a.owner.post('/v2/orders/confirm', { ids: [fits, short, none] });
     expect(refused.status).toBe(409);
@@ -102,11 +124,18 @@ describe('reservations', () => {
 
     expect((await a.owner.post('/v2/orders/confirm', { ids: [fits] })).status).toBe(204);
     expect(await a.owner.post('/v2/orders/check-rests', { ids: [short] }).then((response) => response.body)).toEqual([
-      { id: short, missingProducts: [{ id: good, name: 'Футболка красная', vendorCode: 'SHORT-A', restCount: 1, missingCount: 1 }] },
+      {
+        id: short,
+        missingProducts: [{ id: good, name: 'Футболка красная', vendorCode: 'SHORT-A', restCount: 1, missingCount: 1 }],
+      },
     ]);
     expect((await a.owner.post('/v2/orders/confirm', { ids: [short], preOrder: true })).status).toBe(204);
     await a.worker.runDue();
-    expect((await a.owner.get(`/v2/orders/${short}`)).body).toMatchObject({ status: 12, trackNumber: null, reservationStatus: { key: 1 } });
+    expect((await a.owner.get(`/v2/orders/${short}`)).body).toMatchObject({
+      status: 12,
+      trackNumber: null,
+      reservationStatus: { key: 1 },
+    });
     expect((await product(good)).rests[0]).toMatchObject({ reserved: 2, available: 1 });
 
     // by hand, once the goods are there: reserved, and registered
@@ -126,8 +155,14 @@ describe('reservations', () => {
     const id = await order([[milk, 3]]);
     expect((await a.owner.put(`/v2/orders/reservation/${id}`)).status).toBe(204);
     const batches = (await product(milk)).rests[0].batches;
-    expect(batches.find((item: { batch: string }) => item.batch === 'SOON')).toMatchObject({ reserved: 2, available: 0 });
-    expect(batches.find((item: { batch: string }) => item.batch === 'LATE')).toMatchObject({ reserved: 1, available: 4 });
+    expect(batches.find((item: { batch: string }) => item.batch === 'SOON')).toMatchObject({
+      reserved: 2,
+      available: 0,
+    });
+    expect(batches.find((item: { batch: string }) => item.batch === 'LATE')).toMatchObject({
+      reserved: 1,
+      available: 4,
+    });
     expect((await a.owner.put(`/v2/orders/reservation/${id}`)).status).toBe(409);
     expect((await a.owner.put(`/v2/orders/reservation-cancel/${id}`)).status).toBe(204);
     expect(await reservation(id)).toBe(3);
@@ -146,7 +181,13 @@ describe('reservations', () => {
     await a.worker.runDue();
     const { trackNumber } = (await a.owner.get(`/v2/orders/${id}`)).body;
     const push = (statusCode: number) =>
-      t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+      t
+        .client()
+        .post(
+          '/v2/tracking/events/1',
+          { events: [{ trackNumber, statusCode }] },
+          { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+        );
 
     expect((await push(41)).body.applied).toBe(1);
     expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 1, reserved: 0, available: 1 });

@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { expectBooksBalance, FULFILMENT_WAREHOUSE, fulfilmentAccount, fulfilmentOrder, newProduct, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
+import {
+  expectBooksBalance,
+  FULFILMENT_WAREHOUSE,
+  fulfilmentAccount,
+  fulfilmentOrder,
+  newProduct,
+  type FulfilmentAccount,
+} from '../../../test/support/fulfilment.js';
 import { pdfBarcodes, pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 
 let t: TestApp;
@@ -44,7 +51,10 @@ async function newSupply(body: Record<string, unknown> = supplyBody(), client: A
 }
 
 const supply = async (id: number) => (await a.owner.get(`/v2/products/shipments/${id}`)).body;
-const rest = async (productId: number) => (await a.owner.get(`/v2/products/${productId}`)).body.rests.find((item: { warehouseId: number }) => item.warehouseId === FULFILMENT_WAREHOUSE);
+const rest = async (productId: number) =>
+  (await a.owner.get(`/v2/products/${productId}`)).body.rests.find(
+    (item: { warehouseId: number }) => item.warehouseId === FULFILMENT_WAREHOUSE,
+  );
 const count = async () => Number((await a.owner.get('/v2/products/shipments')).headers['x-total-count']);
 
 describe('supplies: the shop side', () => {
@@ -70,14 +80,25 @@ describe('supplies: the shop side', () => {
       file,
       employeeId: null,
     });
-    expect((await a.owner.get('/v2/products/shipments?status=2')).body.map((item: { id: number }) => item.id)).not.toContain(id);
+    expect(
+      (await a.owner.get('/v2/products/shipments?status=2')).body.map((item: { id: number }) => item.id),
+    ).not.toContain(id);
 
     const downloaded = await t.app.inject({ method: 'GET', url: file.slice('http://delivery.test'.length) });
     expect(downloaded.statusCode).toBe(200);
     expect(String(downloaded.headers['content-type'])).toContain('application/pdf');
     if (!pdfToolsMissing) {
       const text = pdfText(downloaded.rawPayload);
-      for (const phrase of [`Акт поставки товаров № ${id} от 01.12.2026`, 'SUP-SHIRT', 'SUP-MILK', 'M-1', '01.02.2027', 'Количество коробов: 2', 'Единиц товара: 15']) expect(text).toContain(phrase);
+      for (const phrase of [
+        `Акт поставки товаров № ${id} от 01.12.2026`,
+        'SUP-SHIRT',
+        'SUP-MILK',
+        'M-1',
+        '01.02.2027',
+        'Количество коробов: 2',
+        'Единиц товара: 15',
+      ])
+        expect(text).toContain(phrase);
       const scanned = pdfBarcodes(downloaded.rawPayload).flat();
       expect(scanned).toEqual(expect.arrayContaining([`SUPPLY-${id}`, '4601234567890', '4607000000017']));
     }
@@ -90,17 +111,29 @@ describe('supplies: the shop side', () => {
     const bad = async (body: Record<string, unknown>, fields: string[]) => {
       const response = await a.owner.post('/v2/products/shipments', body);
       expect(response.status, JSON.stringify(response.body)).toBe(400);
-      expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(fields));
+      expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual(
+        expect.arrayContaining(fields),
+      );
     };
     await bad(supplyBody({ date: '01.12.2026', type: 'crates', places: 0 }), ['date', 'type', 'places']);
     await bad(supplyBody({ fulfilmentWarehouseId: 999 }), ['fulfilmentWarehouseId']);
     await bad(supplyBody({ products: [] }), ['products']);
-    await bad(supplyBody({ products: [{ id: foreign, count: 1 }, { id: milk, count: 1 }, { id: shirt, count: 1 }, { id: shirt, count: 2 }] }), ['products[0].id', 'products[1].batch', 'products[1].expires', 'products[3].id']);
+    await bad(
+      supplyBody({
+        products: [
+          { id: foreign, count: 1 },
+          { id: milk, count: 1 },
+          { id: shirt, count: 1 },
+          { id: shirt, count: 2 },
+        ],
+      }),
+      ['products[0].id', 'products[1].batch', 'products[1].expires', 'products[3].id'],
+    );
     await bad(supplyBody({ employeeId: 987654 }), ['employeeId']);
     expect(await count()).toBe(before);
   });
 
-  it('confirms and deletes only a Draft; another account sees none of it; a shop key stays with its shop\'s warehouse', async () => {
+  it("confirms and deletes only a Draft; another account sees none of it; a shop key stays with its shop's warehouse", async () => {
     const kept = await newSupply();
     const dropped = await newSupply();
     const other = (await t.newAccount('Other')).client;
@@ -132,7 +165,8 @@ describe('supplies: the shop side', () => {
     const shopKey = a.owner.withToken(a.shopKey);
     expect((await shopKey.get('/v2/products/shipments')).status).toBe(200);
     expect((await shopKey.post('/v2/products/shipments', supplyBody({ fulfilmentWarehouseId: 102 }))).status).toBe(403);
-    const elsewhere = (await a.owner.post('/v2/products/shipments', supplyBody({ fulfilmentWarehouseId: 102 }))).body.id;
+    const elsewhere = (await a.owner.post('/v2/products/shipments', supplyBody({ fulfilmentWarehouseId: 102 }))).body
+      .id;
     expect((await shopKey.post('/v2/products/shipments/confirm', { id: elsewhere })).status).toBe(403);
     expect((await shopKey.call('DELETE', `/v2/products/shipments?id=${elsewhere}`)).status).toBe(403);
     expect((await shopKey.get('/v2/products/shipments?fulfilmentWarehouseId=102')).status).toBe(403);
@@ -149,7 +183,10 @@ describe('supplies: the warehouse side', () => {
     expect((await a.owner.post('/v2/products/shipments/confirm', { id })).status).toBe(204);
     const queue = await staff.get('/v2/fulfilment/operator/supplies');
     expect(queue.status).toBe(200);
-    expect(queue.body.find((item: { supply: { id: number } }) => item.supply.id === id)).toMatchObject({ accountId: a.accountId, supply: { status: 2 } });
+    expect(queue.body.find((item: { supply: { id: number } }) => item.supply.id === id)).toMatchObject({
+      accountId: a.accountId,
+      supply: { status: 2 },
+    });
 
     expect((await t.client().post(`/v2/fulfilment/operator/supplies/${id}/arrived`)).status).toBe(401);
     expect((await a.owner.post(`/v2/fulfilment/operator/supplies/${id}/arrived`)).status).toBe(401);
@@ -160,7 +197,12 @@ describe('supplies: the warehouse side', () => {
     expect((await supply(id)).status).toBe(3);
 
     const before = { shirt: (await rest(shirt))?.quantity ?? 0, milk: (await rest(milk))?.quantity ?? 0 };
-    const wrong = await staff.post(`/v2/fulfilment/operator/supplies/${id}/accepted`, { products: [{ id: shirt, accepted: 1 }, { id: milk, batch: 'OTHER', accepted: 1 }] });
+    const wrong = await staff.post(`/v2/fulfilment/operator/supplies/${id}/accepted`, {
+      products: [
+        { id: shirt, accepted: 1 },
+        { id: milk, batch: 'OTHER', accepted: 1 },
+      ],
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors.map((error: { field: string }) => error.field)).toEqual(['products[1].id']);
     expect((await supply(id)).status).toBe(3);
@@ -203,7 +245,11 @@ describe('supplies: the warehouse side', () => {
       const id = await newSupply(supplyBody({ products: [{ id: lamp, count: units }] }));
       expect((await a.owner.post('/v2/products/shipments/confirm', { id })).status).toBe(204);
       await a.worker.runDue(LATER());
-      expect(await supply(id)).toMatchObject({ status: 4, hasDiscrepancies: false, products: [{ accepted: units, short: 0 }] });
+      expect(await supply(id)).toMatchObject({
+        status: 4,
+        hasDiscrepancies: false,
+        products: [{ accepted: units, short: 0 }],
+      });
     };
     const reservationOf = async (id: number) => (await a.owner.get(`/v2/orders/${id}`)).body.reservationStatus.key;
 
@@ -212,7 +258,7 @@ describe('supplies: the warehouse side', () => {
     expect([await reservationOf(first), await reservationOf(second)]).toEqual([1, 1]);
     await bring(2);
     expect([await reservationOf(first), await reservationOf(second)]).toEqual([2, 2]);
-    expect((await rest(lamp))).toMatchObject({ quantity: 4, reserved: 4, available: 0 });
+    expect(await rest(lamp)).toMatchObject({ quantity: 4, reserved: 4, available: 0 });
     const auto = (await a.owner.get('/v2/orders?autoReservation=1')).body.map((item: { id: number }) => item.id);
     expect(auto).toEqual(expect.arrayContaining([first, second]));
     await a.worker.runDue(LATER());

@@ -4,7 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { FULFILMENT_WAREHOUSE, fulfilmentAccount, newProduct, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
+import {
+  FULFILMENT_WAREHOUSE,
+  fulfilmentAccount,
+  newProduct,
+  type FulfilmentAccount,
+} from '../../../test/support/fulfilment.js';
 import { readZip } from '../../../test/support/pdf-tools.js';
 import { imageBarcodes, parseZpl, renderZpl, zbarMissing } from '../../../test/support/zpl-tools.js';
 
@@ -42,23 +47,37 @@ async function download(url: string): Promise<Buffer> {
 }
 
 describe('POST /v2/products/shipments/{id}/labels', () => {
-  withZbar(`answers ZPL with a label per product, as many copies as units, whose barcodes scan${zbarMissing}`, async () => {
-    const response = await a.owner.post(`/v2/products/shipments/${supplyId}/labels`, {});
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect(response.body.file).toMatch(/\.zpl$/);
-    const zpl = (await download(response.body.file)).toString('utf8');
-    const labels = parseZpl(zpl);
-    expect(labels.map((label) => [label.width, label.height])).toEqual([[464, 320], [464, 320]]);
-    // the product's barcode, else its vendor code
-    expect(labels.map((label) => label.code128)).toEqual([['4601234567890'], ['LBL-MILK']]);
-    expect([...zpl.matchAll(/\^PQ(\d+)/g)].map((match) => Number(match[1]))).toEqual([3, 2]);
-    const rendered = await renderZpl(zpl, 58, 40, 8);
-    expect(imageBarcodes(rendered[0])).toEqual(['CODE-128:4601234567890']);
-    expect(imageBarcodes(rendered[1])).toEqual(['CODE-128:LBL-MILK']);
+  withZbar(
+    `answers ZPL with a label per product, as many copies as units, whose barcodes scan${zbarMissing}`,
+    async () => {
+      const response = await a.owner.post(`/v2/products/shipments/${supplyId}/labels`, {});
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body.file).toMatch(/\.zpl$/);
+      const zpl = (await download(response.body.file)).toString('utf8');
+      const labels = parseZpl(zpl);
+      expect(labels.map((label) => [label.width, label.height])).toEqual([
+        [464, 320],
+        [464, 320],
+      ]);
+      // the product's barcode, else its vendor code
+      expect(labels.map((label) => label.code128)).toEqual([['4601234567890'], ['LBL-MILK']]);
+      expect([...zpl.matchAll(/\^PQ(\d+)/g)].map((match) => Number(match[1]))).toEqual([3, 2]);
+      const rendered = await renderZpl(zpl, 58, 40, 8);
+      expect(imageBarcodes(rendered[0])).toEqual(['CODE-128:4601234567890']);
+      expect(imageBarcodes(rendered[1])).toEqual(['CODE-128:LBL-MILK']);
 
-    const perProduct = parseZpl((await download((await a.owner.post(`/v2/products/shipments/${supplyId}/labels`, { perUnit: false, dpi: 300 })).body.file)).toString('utf8'));
-    expect(perProduct[0].width).toBe(696);
-  });
+      const perProduct = parseZpl(
+        (
+          await download(
+            (
+              await a.owner.post(`/v2/products/shipments/${supplyId}/labels`, { perUnit: false, dpi: 300 })
+            ).body.file,
+          )
+        ).toString('utf8'),
+      );
+      expect(perProduct[0].width).toBe(696);
+    },
+  );
 
   withZbar(`answers PNGs in a ZIP, the copies in their names${zbarMissing}`, async () => {
     const response = await a.owner.post(`/v2/products/shipments/${supplyId}/labels`, { format: 'png' });
@@ -68,15 +87,23 @@ describe('POST /v2/products/shipments/{id}/labels', () => {
   });
 
   it('refuses a bad format or dpi with field errors; another account 404; a shop key of a shop without fulfilment 403; no token 401', async () => {
-    for (const [body, field] of [[{ format: 'pdf' }, 'format'], [{ dpi: 96 }, 'dpi'], [{ perUnit: 'maybe' }, 'perUnit']] as const) {
+    for (const [body, field] of [
+      [{ format: 'pdf' }, 'format'],
+      [{ dpi: 96 }, 'dpi'],
+      [{ perUnit: 'maybe' }, 'perUnit'],
+    ] as const) {
       const response = await a.owner.post(`/v2/products/shipments/${supplyId}/labels`, body);
       expect(response.status).toBe(400);
       expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field);
     }
     expect((await t.client().post(`/v2/products/shipments/${supplyId}/labels`, {})).status).toBe(401);
-    expect((await (await t.newAccount('Чужой')).client.post(`/v2/products/shipments/${supplyId}/labels`, {})).status).toBe(404);
+    expect(
+      (await (await t.newAccount('Чужой')).client.post(`/v2/products/shipments/${supplyId}/labels`, {})).status,
+    ).toBe(404);
     const ownShopKey = (await a.owner.get(`/v2/shops/${a.ownShopId}`)).body.apiKey as string;
-    expect((await a.owner.withToken(ownShopKey).post(`/v2/products/shipments/${supplyId}/labels`, {})).status).toBe(403);
+    expect((await a.owner.withToken(ownShopKey).post(`/v2/products/shipments/${supplyId}/labels`, {})).status).toBe(
+      403,
+    );
     expect((await a.owner.withToken(a.shopKey).post(`/v2/products/shipments/${supplyId}/labels`, {})).status).toBe(200);
   });
 });

@@ -89,17 +89,32 @@ export class SupplyStore {
   }
 
   async setFile(accountId: number, id: number, file: string): Promise<void> {
-    await this.db.updateTable('supplies').set({ file }).where('account_id', '=', accountId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('supplies')
+      .set({ file })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async get(accountId: number, id: number, db: Db = this.db): Promise<SupplyRecord | undefined> {
-    const row = await db.selectFrom('supplies').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('supplies')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
-  async list(accountId: number, filter: SupplyFilter, paging: Paging): Promise<{ items: SupplyRecord[]; total: number }> {
+  async list(
+    accountId: number,
+    filter: SupplyFilter,
+    paging: Paging,
+  ): Promise<{ items: SupplyRecord[]; total: number }> {
     let query = this.db.selectFrom('supplies').where('account_id', '=', accountId);
-    if (filter.fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', filter.fulfilmentWarehouseId);
+    if (filter.fulfilmentWarehouseId !== undefined)
+      query = query.where('fulfilment_warehouse_id', '=', filter.fulfilmentWarehouseId);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     const [rows, count] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute(),
@@ -110,13 +125,25 @@ export class SupplyStore {
 
   /** Warehouse staff (every account): a supply of their warehouse. */
   async atWarehouse(fulfilmentWarehouseId: number, id: number): Promise<SupplyRecord | undefined> {
-    const row = await this.db.selectFrom('supplies').selectAll().where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('supplies')
+      .selectAll()
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Warehouse staff (every account): supplies on the way to, or at, their warehouse. */
-  async listAtWarehouse(fulfilmentWarehouseId: number, statuses: number[], paging: Paging): Promise<{ items: SupplyRecord[]; total: number }> {
-    const query = this.db.selectFrom('supplies').where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId).where('status', 'in', statuses);
+  async listAtWarehouse(
+    fulfilmentWarehouseId: number,
+    statuses: number[],
+    paging: Paging,
+  ): Promise<{ items: SupplyRecord[]; total: number }> {
+    const query = this.db
+      .selectFrom('supplies')
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('status', 'in', statuses);
     const [rows, count] = await Promise.all([
       query.selectAll().orderBy('id').limit(paging.perPage).offset(paging.offset).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -128,18 +155,34 @@ export class SupplyStore {
    * Moves a supply on if it is still in `from` (compare-and-set): false when someone else
    * moved it first. The move writes its supply.status_changed event with it (webhooks).
    */
-  async move(db: Db, accountId: number, id: number, from: number, change: { status: number; statusHistory: SupplyStatusItem[]; lines?: StoredLine[] }): Promise<boolean> {
+  async move(
+    db: Db,
+    accountId: number,
+    id: number,
+    from: number,
+    change: { status: number; statusHistory: SupplyStatusItem[]; lines?: StoredLine[] },
+  ): Promise<boolean> {
     return withinTransaction(db, async (trx) => {
       const result = await trx
         .updateTable('supplies')
-        .set({ status: change.status, status_history: toJson(change.statusHistory), ...(change.lines ? { products: toJson(change.lines) } : {}), updated_at: nowIso() })
+        .set({
+          status: change.status,
+          status_history: toJson(change.statusHistory),
+          ...(change.lines ? { products: toJson(change.lines) } : {}),
+          updated_at: nowIso(),
+        })
         .where('account_id', '=', accountId)
         .where('id', '=', id)
         .where('status', '=', from)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       // a supply is the account's, no order's (order id 0) and no shop's
-      const event = { type: 'supply.status_changed' as const, statusFrom: from, statusTo: change.status, payload: { cmsId: null, trackNumber: null, supplyId: id } };
+      const event = {
+        type: 'supply.status_changed' as const,
+        statusFrom: from,
+        statusTo: change.status,
+        payload: { cmsId: null, trackNumber: null, supplyId: id },
+      };
       await writeOrderEvents(trx, outboxRows(accountId, null, 0, [event], nowIso()));
       return true;
     });
@@ -155,7 +198,11 @@ export class SupplyStore {
   }
 
   async operatorByTokenHash(tokenHash: string): Promise<{ id: number; fulfilmentWarehouseId: number } | undefined> {
-    const row = await this.db.selectFrom('operator_tokens').select(['id', 'fulfilment_warehouse_id']).where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('operator_tokens')
+      .select(['id', 'fulfilment_warehouse_id'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     return row ? { id: row.id, fulfilmentWarehouseId: row.fulfilment_warehouse_id } : undefined;
   }
 }

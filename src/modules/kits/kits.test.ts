@@ -26,7 +26,8 @@ beforeAll(async () => {
   shopB = await newShop(owner, 'Shop B');
   keyA = owner.withToken((await owner.get(`/v2/shops/${shopA}`)).body.apiKey);
   products = [];
-  for (const vendorCode of ['P-1', 'P-2', 'P-3']) products.push((await owner.post('/v2/products', productBody({ vendorCode, name: `Товар ${vendorCode}` }))).body.id);
+  for (const vendorCode of ['P-1', 'P-2', 'P-3'])
+    products.push((await owner.post('/v2/products', productBody({ vendorCode, name: `Товар ${vendorCode}` }))).body.id);
   strangerProduct = (await stranger.post('/v2/products', productBody({ vendorCode: 'S-1' }))).body.id;
   strangerShop = await newShop(stranger, 'Stranger shop');
 });
@@ -40,7 +41,10 @@ const kitIds = (response: { body: { id: number }[] }) => response.body.map((kit)
 
 describe('kits: happy path', () => {
   it('creates, reads, replaces and deletes a kit; GET carries full products with count', async () => {
-    const created = await owner.post('/v2/kits', kitBody(shopA, [products[0], products[1]], { vendorCode: 'KIT-CYCLE' }));
+    const created = await owner.post(
+      '/v2/kits',
+      kitBody(shopA, [products[0], products[1]], { vendorCode: 'KIT-CYCLE' }),
+    );
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(Number) });
     const id = created.body.id;
@@ -49,39 +53,73 @@ describe('kits: happy path', () => {
     expect(read.status).toBe(200);
     const product0 = (await owner.get(`/v2/products/${products[0]}`)).body;
     const product1 = (await owner.get(`/v2/products/${products[1]}`)).body;
-    expect(read.body).toEqual({ id, shopId: shopA, name: 'Набор футболок', vendorCode: 'KIT-CYCLE', discount: 5, products: [{ ...product0, count: 1 }, { ...product1, count: 2 }] });
+    expect(read.body).toEqual({
+      id,
+      shopId: shopA,
+      name: 'Набор футболок',
+      vendorCode: 'KIT-CYCLE',
+      discount: 5,
+      products: [
+        { ...product0, count: 1 },
+        { ...product1, count: 2 },
+      ],
+    });
 
-    const replaced = await owner.put(`/v2/kits/${id}`, { name: 'Другой набор', vendorCode: 'KIT-CYCLE', products: [{ id: products[2], count: 3 }] });
+    const replaced = await owner.put(`/v2/kits/${id}`, {
+      name: 'Другой набор',
+      vendorCode: 'KIT-CYCLE',
+      products: [{ id: products[2], count: 3 }],
+    });
     expect(replaced.status).toBe(204);
     expect(replaced.text).toBe('');
     const after = (await owner.get(`/v2/kits/${id}`)).body;
     expect(after).toMatchObject({ id, shopId: shopA, name: 'Другой набор', discount: 0 });
-    expect(after.products.map((product: { id: number; count: number }) => [product.id, product.count])).toEqual([[products[2], 3]]);
+    expect(after.products.map((product: { id: number; count: number }) => [product.id, product.count])).toEqual([
+      [products[2], 3],
+    ]);
 
     expect((await owner.delete(`/v2/kits/${id}`)).status).toBe(204);
     expect((await owner.get(`/v2/kits/${id}`)).status).toBe(404);
   });
 
   it('keeps showing a product that was deleted from the catalogue', async () => {
-    const doomed = (await owner.post('/v2/products', productBody({ vendorCode: 'DOOMED', name: 'Снятый товар' }))).body.id;
-    const id = (await owner.post('/v2/kits', kitBody(shopA, [products[0], doomed], { vendorCode: 'KIT-DOOMED' }))).body.id;
+    const doomed = (await owner.post('/v2/products', productBody({ vendorCode: 'DOOMED', name: 'Снятый товар' }))).body
+      .id;
+    const id = (await owner.post('/v2/kits', kitBody(shopA, [products[0], doomed], { vendorCode: 'KIT-DOOMED' }))).body
+      .id;
     expect((await owner.delete(`/v2/products/${doomed}`)).status).toBe(204);
     const kit = (await owner.get(`/v2/kits/${id}`)).body;
-    expect(kit.products.map((product: { id: number; name: string; count: number }) => [product.id, product.name, product.count])).toEqual([
+    expect(
+      kit.products.map((product: { id: number; name: string; count: number }) => [
+        product.id,
+        product.name,
+        product.count,
+      ]),
+    ).toEqual([
       [products[0], 'Товар P-1', 1],
       [doomed, 'Снятый товар', 2],
     ]);
     // A deleted product cannot be put into a kit any more.
     const refused = await owner.put(`/v2/kits/${id}`, kitBody(shopA, [doomed], { vendorCode: 'KIT-DOOMED' }));
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ field: 'products[0].id', message: `product ${doomed} does not exist in this account` }]);
+    expect(refused.body.errors).toEqual([
+      { field: 'products[0].id', message: `product ${doomed} does not exist in this account` },
+    ]);
   });
 
   it('takes the shop from the Shop-Id header or from the shop API key when shopId is left out', async () => {
-    const byHeader = await owner.post('/v2/kits', { name: 'По заголовку', vendorCode: 'KIT-HEADER', products: [{ id: products[0], count: 1 }] }, { headers: { 'Shop-Id': String(shopB) } });
+    const byHeader = await owner.post(
+      '/v2/kits',
+      { name: 'По заголовку', vendorCode: 'KIT-HEADER', products: [{ id: products[0], count: 1 }] },
+      { headers: { 'Shop-Id': String(shopB) } },
+    );
     expect(byHeader.status).toBe(201);
     expect((await owner.get(`/v2/kits/${byHeader.body.id}`)).body.shopId).toBe(shopB);
-    const byKey = await keyA.post('/v2/kits', { name: 'Ключом', vendorCode: 'KIT-KEY', products: [{ id: products[0], count: 1 }] });
+    const byKey = await keyA.post('/v2/kits', {
+      name: 'Ключом',
+      vendorCode: 'KIT-KEY',
+      products: [{ id: products[0], count: 1 }],
+    });
     expect(byKey.status).toBe(201);
     expect((await owner.get(`/v2/kits/${byKey.body.id}`)).body.shopId).toBe(shopA);
   });
@@ -128,10 +166,17 @@ describe('kits: happy path', () => {
     const duplicate = await owner.post('/v2/kits', kitBody(shopA, [products[1]], { vendorCode: 'KIT-UNIQUE' }));
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.code).toBe('duplicate_vendor_code');
-    expect(duplicate.body.errors).toEqual([{ field: 'vendorCode', message: `is already used by kit ${first} of shop ${shopA}` }]);
-    expect((await owner.post('/v2/kits', kitBody(shopB, [products[1]], { vendorCode: 'KIT-UNIQUE' }))).status).toBe(201);
-    const second = (await owner.post('/v2/kits', kitBody(shopA, [products[1]], { vendorCode: 'KIT-UNIQUE-2' }))).body.id;
-    expect((await owner.put(`/v2/kits/${second}`, kitBody(shopA, [products[1]], { vendorCode: 'KIT-UNIQUE' }))).status).toBe(409);
+    expect(duplicate.body.errors).toEqual([
+      { field: 'vendorCode', message: `is already used by kit ${first} of shop ${shopA}` },
+    ]);
+    expect((await owner.post('/v2/kits', kitBody(shopB, [products[1]], { vendorCode: 'KIT-UNIQUE' }))).status).toBe(
+      201,
+    );
+    const second = (await owner.post('/v2/kits', kitBody(shopA, [products[1]], { vendorCode: 'KIT-UNIQUE-2' }))).body
+      .id;
+    expect(
+      (await owner.put(`/v2/kits/${second}`, kitBody(shopA, [products[1]], { vendorCode: 'KIT-UNIQUE' }))).status,
+    ).toBe(409);
   });
 });
 
@@ -149,17 +194,56 @@ describe('kits: bad input', () => {
   it('refuses missing and out-of-range fields, naming them, writing nothing', async () => {
     const before = await countKits(owner);
     const cases: [Record<string, unknown>, { field: string; message: string }[]][] = [
-      [{ shopId: shopA }, [{ field: 'name', message: 'is required' }, { field: 'vendorCode', message: 'is required' }, { field: 'products', message: 'is required' }]],
+      [
+        { shopId: shopA },
+        [
+          { field: 'name', message: 'is required' },
+          { field: 'vendorCode', message: 'is required' },
+          { field: 'products', message: 'is required' },
+        ],
+      ],
       [kitBody(shopA, [], { vendorCode: 'K-BAD' }), [{ field: 'products', message: 'must not be empty' }]],
-      [kitBody(shopA, [products[0]], { vendorCode: 'K-BAD', discount: 101 }), [{ field: 'discount', message: 'must be at most 100' }]],
-      [kitBody(shopA, [products[0]], { vendorCode: 'K-BAD', discount: -1 }), [{ field: 'discount', message: 'must be at least 0' }]],
-      [kitBody(shopA, [products[0]], { vendorCode: 'K-BAD', products: [{ id: products[0], count: 0 }] }), [{ field: 'products[0].count', message: 'must be at least 1' }]],
-      [kitBody(shopA, [999999], { vendorCode: 'K-BAD' }), [{ field: 'products[0].id', message: 'product 999999 does not exist in this account' }]],
-      [kitBody(shopA, [products[0], strangerProduct], { vendorCode: 'K-BAD' }), [{ field: 'products[1].id', message: `product ${strangerProduct} does not exist in this account` }]],
-      [kitBody(shopA, [products[0], products[0]], { vendorCode: 'K-BAD' }), [{ field: 'products[1].id', message: `product ${products[0]} is already listed at products[0]; raise its count instead` }]],
-      [kitBody(999999, [products[0]], { vendorCode: 'K-BAD' }), [{ field: 'shopId', message: 'shop 999999 does not exist in this account' }]],
-      [kitBody(strangerShop, [products[0]], { vendorCode: 'K-BAD' }), [{ field: 'shopId', message: `shop ${strangerShop} does not exist in this account` }]],
-      [{ ...kitBody(shopA, [products[0]], { vendorCode: 'K-BAD' }), shopId: undefined }, [{ field: 'shopId', message: 'is required (or send the Shop-Id header)' }]],
+      [
+        kitBody(shopA, [products[0]], { vendorCode: 'K-BAD', discount: 101 }),
+        [{ field: 'discount', message: 'must be at most 100' }],
+      ],
+      [
+        kitBody(shopA, [products[0]], { vendorCode: 'K-BAD', discount: -1 }),
+        [{ field: 'discount', message: 'must be at least 0' }],
+      ],
+      [
+        kitBody(shopA, [products[0]], { vendorCode: 'K-BAD', products: [{ id: products[0], count: 0 }] }),
+        [{ field: 'products[0].count', message: 'must be at least 1' }],
+      ],
+      [
+        kitBody(shopA, [999999], { vendorCode: 'K-BAD' }),
+        [{ field: 'products[0].id', message: 'product 999999 does not exist in this account' }],
+      ],
+      [
+        kitBody(shopA, [products[0], strangerProduct], { vendorCode: 'K-BAD' }),
+        [{ field: 'products[1].id', message: `product ${strangerProduct} does not exist in this account` }],
+      ],
+      [
+        kitBody(shopA, [products[0], products[0]], { vendorCode: 'K-BAD' }),
+        [
+          {
+            field: 'products[1].id',
+            message: `product ${products[0]} is already listed at products[0]; raise its count instead`,
+          },
+        ],
+      ],
+      [
+        kitBody(999999, [products[0]], { vendorCode: 'K-BAD' }),
+        [{ field: 'shopId', message: 'shop 999999 does not exist in this account' }],
+      ],
+      [
+        kitBody(strangerShop, [products[0]], { vendorCode: 'K-BAD' }),
+        [{ field: 'shopId', message: `shop ${strangerShop} does not exist in this account` }],
+      ],
+      [
+        { ...kitBody(shopA, [products[0]], { vendorCode: 'K-BAD' }), shopId: undefined },
+        [{ field: 'shopId', message: 'is required (or send the Shop-Id header)' }],
+      ],
       [kitBody(shopA, [products[0]], { vendorCode: '  ' }), [{ field: 'vendorCode', message: 'must not be empty' }]],
     ];
     for (const [body, errors] of cases) {
@@ -167,7 +251,11 @@ describe('kits: bad input', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.errors, JSON.stringify(body)).toEqual(errors);
     }
-    const foreignHeader = await owner.post('/v2/kits', { ...kitBody(shopA, [products[0]], { vendorCode: 'K-BAD' }), shopId: undefined }, { headers: { 'Shop-Id': String(strangerShop) } });
+    const foreignHeader = await owner.post(
+      '/v2/kits',
+      { ...kitBody(shopA, [products[0]], { vendorCode: 'K-BAD' }), shopId: undefined },
+      { headers: { 'Shop-Id': String(strangerShop) } },
+    );
     expect(foreignHeader.status).toBe(400);
     expect(foreignHeader.body.code).toBe('unknown_shop');
     expect(await countKits(owner)).toBe(before);
@@ -192,7 +280,9 @@ describe('kits: security', () => {
   });
 
   it("hides one account's kits from another (404) and changes nothing", async () => {
-    const id = (await owner.post('/v2/kits', kitBody(shopA, [products[0]], { vendorCode: 'KIT-PRIVATE', name: 'Private kit' }))).body.id;
+    const id = (
+      await owner.post('/v2/kits', kitBody(shopA, [products[0]], { vendorCode: 'KIT-PRIVATE', name: 'Private kit' }))
+    ).body.id;
     expect((await stranger.get(`/v2/kits/${id}`)).status).toBe(404);
     expect((await stranger.put(`/v2/kits/${id}`, kitBody(strangerShop, [strangerProduct]))).status).toBe(404);
     expect((await stranger.delete(`/v2/kits/${id}`)).status).toBe(404);
@@ -204,12 +294,18 @@ describe('kits: security', () => {
     const inB = (await owner.post('/v2/kits', kitBody(shopB, [products[0]], { vendorCode: 'KIT-IN-B' }))).body.id;
     const inA = (await keyA.post('/v2/kits', kitBody(shopA, [products[0]], { vendorCode: 'KIT-IN-A' }))).body.id;
     expect((await keyA.get(`/v2/kits/${inA}`)).status).toBe(200);
-    for (const response of [await keyA.get(`/v2/kits/${inB}`), await keyA.put(`/v2/kits/${inB}`, kitBody(shopB, [products[1]], { vendorCode: 'KIT-IN-B' })), await keyA.delete(`/v2/kits/${inB}`)]) {
+    for (const response of [
+      await keyA.get(`/v2/kits/${inB}`),
+      await keyA.put(`/v2/kits/${inB}`, kitBody(shopB, [products[1]], { vendorCode: 'KIT-IN-B' })),
+      await keyA.delete(`/v2/kits/${inB}`),
+    ]) {
       expect(response.status).toBe(403);
       expect(response.body.code).toBe('forbidden');
     }
     expect((await keyA.post('/v2/kits', kitBody(shopB, [products[0]], { vendorCode: 'KIT-SNEAK' }))).status).toBe(403);
-    expect((await keyA.put(`/v2/kits/${inA}`, kitBody(shopB, [products[0]], { vendorCode: 'KIT-IN-A' }))).status).toBe(403);
+    expect((await keyA.put(`/v2/kits/${inA}`, kitBody(shopB, [products[0]], { vendorCode: 'KIT-IN-A' }))).status).toBe(
+      403,
+    );
     expect((await keyA.get(`/v2/kits?shopId=${shopB}`)).status).toBe(403);
     const seen = (await keyA.get('/v2/kits?perPage=1000')).body as { shopId: number }[];
     expect(seen.length).toBeGreaterThan(0);

@@ -10,9 +10,7 @@ export const kitsModule = defineModule<KitsRouteServices, KitTables>({
   offers: ['kits'],
   dependsOn: ['shops', 'products'],
   migrationHistory: ['0003_catalogue'],
-  tags: [
-    { name: 'Kits', description: 'Contract 4.7: kits of products.' },
-  ],
+  tags: [{ name: 'Kits', description: 'Contract 4.7: kits of products.' }],
   schemas: { Kit },
   routes: kitRoutes,
 });

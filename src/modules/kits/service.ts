@@ -11,9 +11,11 @@ import type { KitFilter, KitRecord, KitStore, KitValues } from './store.js';
 type ShopHeader = string | string[] | undefined;
 
 function duplicateVendorCode(vendorCode: string, shopId: number, existingId: number | undefined): AppError {
-  return conflict('duplicate_vendor_code', `A kit with vendor code "${vendorCode}" already exists in shop ${shopId}; kit vendor codes are unique within a shop.`, [
-    { field: 'vendorCode', message: `is already used by kit ${existingId ?? 'another kit'} of shop ${shopId}` },
-  ]);
+  return conflict(
+    'duplicate_vendor_code',
+    `A kit with vendor code "${vendorCode}" already exists in shop ${shopId}; kit vendor codes are unique within a shop.`,
+    [{ field: 'vendorCode', message: `is already used by kit ${existingId ?? 'another kit'} of shop ${shopId}` }],
+  );
 }
 
 export class KitService {
@@ -41,7 +43,11 @@ export class KitService {
   }
 
   /** The goods of the shop's kits with these vendor codes (fulfilment expands an order's kits into them). */
-  async componentsByVendorCode(scope: Scope, shopId: number, vendorCodes: string[]): Promise<Map<string, Array<{ productId: number; count: number }>>> {
+  async componentsByVendorCode(
+    scope: Scope,
+    shopId: number,
+    vendorCodes: string[],
+  ): Promise<Map<string, Array<{ productId: number; count: number }>>> {
     const ids = new Map<string, number>();
     for (const code of new Set(vendorCodes)) {
       const id = await this.store.idByVendorCode(scope.accountId, shopId, code);
@@ -90,13 +96,18 @@ export class KitService {
     const record = await this.store.get(scope.accountId, id);
     if (!record) throw notFound('Kit', id);
     if (scope.shopKeyShopId !== null && scope.shopKeyShopId !== record.shopId) {
-      throw forbidden(`Kit ${id} belongs to shop ${record.shopId}; this API key belongs to shop ${scope.shopKeyShopId}.`);
+      throw forbidden(
+        `Kit ${id} belongs to shop ${record.shopId}; this API key belongs to shop ${scope.shopKeyShopId}.`,
+      );
     }
     return record;
   }
 
   private async present(scope: Scope, records: KitRecord[]): Promise<Kit[]> {
-    const lines = await this.store.linesOf(scope.accountId, records.map((record) => record.id));
+    const lines = await this.store.linesOf(
+      scope.accountId,
+      records.map((record) => record.id),
+    );
     const productIds = [...lines.values()].flat().map((line) => line.productId);
     const products = await this.products.getMany(scope, productIds);
     return records.map((record) => ({
@@ -114,7 +125,8 @@ export class KitService {
     if (input.shopId !== undefined) {
       shopId = input.shopId;
       requireShopAccess(scope, shopId);
-      if (!(await this.shops.exists(scope, shopId))) problems.add('shopId', `shop ${shopId} does not exist in this account`);
+      if (!(await this.shops.exists(scope, shopId)))
+        problems.add('shopId', `shop ${shopId} does not exist in this account`);
     } else {
       const shop = await this.shops.resolveShopHeader(scope, shopHeader, false);
       if (shop) shopId = shop.id;
@@ -128,12 +140,20 @@ export class KitService {
     if (name === '') problems.add('name', 'must not be empty');
     if (vendorCode === '') problems.add('vendorCode', 'must not be empty');
 
-    const known = await this.products.existingIds(scope, input.products.map((line) => line.id));
+    const known = await this.products.existingIds(
+      scope,
+      input.products.map((line) => line.id),
+    );
     const seen = new Map<number, number>();
     input.products.forEach((line, index) => {
       const earlier = seen.get(line.id);
-      if (earlier !== undefined) problems.add(`products[${index}].id`, `product ${line.id} is already listed at products[${earlier}]; raise its count instead`);
-      else if (!known.has(line.id)) problems.add(`products[${index}].id`, `product ${line.id} does not exist in this account`);
+      if (earlier !== undefined)
+        problems.add(
+          `products[${index}].id`,
+          `product ${line.id} is already listed at products[${earlier}]; raise its count instead`,
+        );
+      else if (!known.has(line.id))
+        problems.add(`products[${index}].id`, `product ${line.id} does not exist in this account`);
       seen.set(line.id, earlier ?? index);
     });
     problems.throwIfAny();

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
-import { containsPattern as likePattern, nowIso, searchText, } from '../../platform/db/values.js';
+import { containsPattern as likePattern, nowIso, searchText } from '../../platform/db/values.js';
 import type { Page, Paging } from '../../platform/paging.js';
 
 export interface KitLine {
@@ -50,7 +50,6 @@ function contains(column: SearchColumn, needle: string) {
   return sql<boolean>`${sql.ref(column)} like ${likePattern(needle)} escape '\\'`;
 }
 
-
 /** SQL of kits and their goods, always scoped by account. */
 export class KitStore {
   constructor(private readonly db: Kysely<Tables>) {}
@@ -72,7 +71,12 @@ export class KitStore {
   }
 
   async get(accountId: number, id: number): Promise<KitRecord | undefined> {
-    const row = await this.db.selectFrom('kits').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('kits')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
@@ -92,7 +96,12 @@ export class KitStore {
     return lines;
   }
 
-  async idByVendorCode(accountId: number, shopId: number, vendorCode: string, exceptId?: number): Promise<number | undefined> {
+  async idByVendorCode(
+    accountId: number,
+    shopId: number,
+    vendorCode: string,
+    exceptId?: number,
+  ): Promise<number | undefined> {
     let query = this.db
       .selectFrom('kits')
       .select('id')
@@ -111,7 +120,18 @@ export class KitStore {
         .values({ account_id: accountId, ...toColumns(values), created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('kit_products').values(values.lines.map((line, position) => ({ account_id: accountId, kit_id: row.id, position, product_id: line.productId, count: line.count }))).execute();
+      await trx
+        .insertInto('kit_products')
+        .values(
+          values.lines.map((line, position) => ({
+            account_id: accountId,
+            kit_id: row.id,
+            position,
+            product_id: line.productId,
+            count: line.count,
+          })),
+        )
+        .execute();
       return row.id;
     });
   }
@@ -126,7 +146,18 @@ export class KitStore {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       await trx.deleteFrom('kit_products').where('account_id', '=', accountId).where('kit_id', '=', id).execute();
-      await trx.insertInto('kit_products').values(values.lines.map((line, position) => ({ account_id: accountId, kit_id: id, position, product_id: line.productId, count: line.count }))).execute();
+      await trx
+        .insertInto('kit_products')
+        .values(
+          values.lines.map((line, position) => ({
+            account_id: accountId,
+            kit_id: id,
+            position,
+            product_id: line.productId,
+            count: line.count,
+          })),
+        )
+        .execute();
       return true;
     });
   }
@@ -134,7 +165,11 @@ export class KitStore {
   async delete(accountId: number, id: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('kit_products').where('account_id', '=', accountId).where('kit_id', '=', id).execute();
-      const result = await trx.deleteFrom('kits').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      const result = await trx
+        .deleteFrom('kits')
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
   }

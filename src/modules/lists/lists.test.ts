@@ -17,7 +17,13 @@ describe('GET /v2/lists/order-statuses', () => {
     expect(response.status).toBe(200);
     expect(response.body['11']).toBe('Черновик');
     expect(response.body['462']).toBe('Отказ при вручении');
-    expect(Object.keys(response.body).map(Number).sort((a, b) => a - b)).toEqual([1, 10, 11, 12, 13, 14, 15, 31, 32, 33, 41, 42, 43, 44, 46, 47, 51, 52, 61, 62, 71, 72, 74, 83, 411, 412, 461, 462]);
+    expect(
+      Object.keys(response.body)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([
+      1, 10, 11, 12, 13, 14, 15, 31, 32, 33, 41, 42, 43, 44, 46, 47, 51, 52, 61, 62, 71, 72, 74, 83, 411, 412, 461, 462,
+    ]);
     expect(response.headers['x-log-id']).toMatch(/^[0-9a-f]{32}$/);
   });
 

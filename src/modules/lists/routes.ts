@@ -7,7 +7,6 @@ import { LocalityNameQuery, WidgetLocality } from '../widget/schemas.js';
 import type { WidgetService } from '../widget/service.js';
 import { OrderStatuses, OrderStatusesQuery } from './schemas.js';
 
-
 /** The services these routes use, and no other. */
 export interface ListsRouteServices {
   orderStatuses: OrderStatusDirectory;
@@ -18,7 +17,11 @@ export function listRoutes(app: App, services: ListsRouteServices): void {
     method: GET_OR_POST,
     url: '/v2/lists/order-statuses',
     preValidation: bodyAsQuery,
-    schema: { operationByMethod: { GET: { id: 'listOrderStatuses', contract: '4.1' }, POST: { id: 'listOrderStatusesByPost', contract: '4.1' } },
+    schema: {
+      operationByMethod: {
+        GET: { id: 'listOrderStatuses', contract: '4.1' },
+        POST: { id: 'listOrderStatusesByPost', contract: '4.1' },
+      },
       tags: ['Reference lists'],
       summary: 'Order statuses',
       description: 'Every order status code with its name in the requested language. POST takes `lang` in the body.',
@@ -31,10 +34,12 @@ export function listRoutes(app: App, services: ListsRouteServices): void {
   app.get(
     '/v2/lists/localities',
     {
-      schema: { operation: { id: 'searchLocalities' },
+      schema: {
+        operation: { id: 'searchLocalities' },
         tags: ['Reference lists'],
         summary: 'Localities whose name (Russian or English) starts with the typed text, the largest first',
-        description: 'The city search of an order form: send the answer back as deliveryAddress.city (fias, name, type, region) or the calculator\'s reception.',
+        description:
+          "The city search of an order form: send the answer back as deliveryAddress.city (fias, name, type, region) or the calculator's reception.",
         querystring: LocalityNameQuery,
         response: { 200: Type.Array(WidgetLocality), ...errorResponses() },
       },

@@ -1,7 +1,9 @@
 import Type from 'typebox';
 
 export const OrderStatusesQuery = Type.Object({
-  lang: Type.Optional(Type.Enum(['ru', 'en'], { default: 'ru', description: 'Language of the names; Russian by default' })),
+  lang: Type.Optional(
+    Type.Enum(['ru', 'en'], { default: 'ru', description: 'Language of the names; Russian by default' }),
+  ),
 });
 
 export const OrderStatuses = Type.Record(Type.String({ pattern: '^\\d+$' }), Type.String(), {

@@ -48,7 +48,9 @@ export class LocalityDirectory {
       if (candidates?.length) {
         if (query.region) {
           const wanted = regionKey(query.region);
-          const inRegion = candidates.find((candidate) => regionKey(candidate.region) === wanted || regionKey(candidate.name) === wanted);
+          const inRegion = candidates.find(
+            (candidate) => regionKey(candidate.region) === wanted || regionKey(candidate.name) === wanted,
+          );
           if (inRegion) return inRegion;
         }
         return candidates[0];

@@ -14,8 +14,10 @@ describe('localities', () => {
   });
 
   it('finds a locality by Russian name with or without г., by English name, with ё or е', () => {
-    for (const name of ['Москва', 'г. Москва', 'г.Москва', 'город Москва', 'moscow', 'MOSCOW']) expect(directory.find({ name })?.name, name).toBe('Москва');
-    for (const name of ['Санкт-Петербург', 'Saint Petersburg']) expect(directory.find({ name })?.name).toBe('Санкт-Петербург');
+    for (const name of ['Москва', 'г. Москва', 'г.Москва', 'город Москва', 'moscow', 'MOSCOW'])
+      expect(directory.find({ name })?.name, name).toBe('Москва');
+    for (const name of ['Санкт-Петербург', 'Saint Petersburg'])
+      expect(directory.find({ name })?.name).toBe('Санкт-Петербург');
     expect(directory.find({ name: 'Нижний Новгород' })?.region).toBe('Нижегородская область');
     expect(directory.find({ name: 'Екатеринбург' })?.nameEn).toBe('Yekaterinburg');
     expect(directory.find({ name: 'Орел' })?.name).toBe('Орёл');
@@ -42,7 +44,7 @@ describe('localities', () => {
     expect(bgnToCyrillic('Novozavidovskiy')).toBe('Новозавидовский');
     expect(bgnToCyrillic('Elista')).toBe('Элиста');
     expect(bgnToCyrillic('Yelets')).toBe('Елец');
-    expect(bgnToCyrillic("Ryazan’")).toBe('Рязань');
+    expect(bgnToCyrillic('Ryazan’')).toBe('Рязань');
     expect(cleanName('  г.  Москва ')).toBe('москва');
     expect(nameKey('Набережные Челны')).toBe(nameKey('Naberezhnyye Chelny'));
   });

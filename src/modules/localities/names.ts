@@ -5,9 +5,43 @@
  */
 
 const CYRILLIC_TO_LATIN: Record<string, string> = {
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n',
-  о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch', ъ: '', ы: 'y',
-  ь: '', э: 'e', ю: 'yu', я: 'ya', і: 'i', ї: 'i', є: 'e', ў: 'u',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  й: 'y',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
+  я: 'ya',
+  і: 'i',
+  ї: 'i',
+  є: 'e',
+  ў: 'u',
 };
 
 /** Locality type words that shops put before (or after) the name. */
@@ -47,7 +81,10 @@ export function regionKey(raw: string): string {
   const cleaned = raw
     .toLowerCase()
     .replace(/ё/g, 'е')
-    .replace(/\b(область|обл|край|республика|респ|автономный округ|ао|аобл|г|город|oblast|krai|kray|republic)\b\.?/gu, ' ')
+    .replace(
+      /\b(область|обл|край|республика|респ|автономный округ|ао|аобл|г|город|oblast|krai|kray|republic)\b\.?/gu,
+      ' ',
+    )
     .replace(/(^|\s)(область|обл|край|республика|респ|автономный округ|ао|г)\.?(?=\s|$)/gu, ' ');
   return nameKey(cleaned).slice(0, 6);
 }
@@ -86,8 +123,34 @@ const SEQUENCES: Array<[RegExp, string]> = [
 ];
 
 const LETTERS: Record<string, string> = {
-  a: 'а', b: 'б', v: 'в', g: 'г', d: 'д', e: 'е', z: 'з', i: 'и', k: 'к', l: 'л', m: 'м', n: 'н', o: 'о', p: 'п', r: 'р',
-  s: 'с', t: 'т', u: 'у', f: 'ф', h: 'х', c: 'к', w: 'в', x: 'кс', q: 'к', j: 'й', '’': 'ь', "'": 'ь', '”': 'ъ',
+  a: 'а',
+  b: 'б',
+  v: 'в',
+  g: 'г',
+  d: 'д',
+  e: 'е',
+  z: 'з',
+  i: 'и',
+  k: 'к',
+  l: 'л',
+  m: 'м',
+  n: 'н',
+  o: 'о',
+  p: 'п',
+  r: 'р',
+  s: 'с',
+  t: 'т',
+  u: 'у',
+  f: 'ф',
+  h: 'х',
+  c: 'к',
+  w: 'в',
+  x: 'кс',
+  q: 'к',
+  j: 'й',
+  '’': 'ь',
+  "'": 'ь',
+  '”': 'ъ',
 };
 
 function wordToCyrillic(word: string): string {

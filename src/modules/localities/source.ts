@@ -34,7 +34,13 @@ export function geoNamesVersion(): string {
 }
 
 function localityType(city: GeoNamesCity): string {
-  if (city.featureCode === 'PPLC' || city.featureCode === 'PPLA' || city.featureCode === 'PPLA2' || city.population >= 12000) return 'г';
+  if (
+    city.featureCode === 'PPLC' ||
+    city.featureCode === 'PPLA' ||
+    city.featureCode === 'PPLA2' ||
+    city.population >= 12000
+  )
+    return 'г';
   return city.population >= 3000 ? 'пгт' : 'с';
 }
 
@@ -45,7 +51,13 @@ export function buildLocalities(): Locality[] {
   const bigCities = readDataFile<Record<string, BigCity | string>>('localities/big-cities.json');
   const localities: Locality[] = [];
   for (const city of cities) {
-    if (city.country !== 'RU' || city.featureCode === 'PPLX' || city.featureCode === 'PPLH' || city.featureCode === 'PPLQ') continue;
+    if (
+      city.country !== 'RU' ||
+      city.featureCode === 'PPLX' ||
+      city.featureCode === 'PPLH' ||
+      city.featureCode === 'PPLQ'
+    )
+      continue;
     const region = regions[city.adminCode];
     if (!region) continue;
     const big = bigCities[String(city.cityId)];

@@ -7,7 +7,6 @@ import { BundleQuery, MarketplaceOrder, MarketplaceOrderListQuery } from './sche
 
 const tags = ['Marketplaces'];
 
-
 /** The services these routes use, and no other. */
 export interface MarketplaceOrdersRouteServices {
   marketplaceOrders: MarketplaceOrderService;
@@ -16,10 +15,12 @@ export function marketplaceOrderRoutes(app: App, services: MarketplaceOrdersRout
   app.get(
     '/v2/marketplace-orders',
     {
-      schema: { operation: { id: 'listMarketplaceOrders', contract: '4.9' },
+      schema: {
+        operation: { id: 'listMarketplaceOrders', contract: '4.9' },
         tags,
         summary: 'Orders read from the connected marketplaces',
-        description: 'Newest first. A shop API key sees its shop\'s orders only. Orders are read from the marketplaces\' FBS/DBS lists; FBO orders are not read yet (shippingMode=2 matches none). Extension: shopId, the shop notified of an order.',
+        description:
+          "Newest first. A shop API key sees its shop's orders only. Orders are read from the marketplaces' FBS/DBS lists; FBO orders are not read yet (shippingMode=2 matches none). Extension: shopId, the shop notified of an order.",
         querystring: MarketplaceOrderListQuery,
         response: { 200: { ...Type.Array(MarketplaceOrder), headers: PAGING_HEADERS }, ...errorResponses() },
       },
@@ -34,7 +35,8 @@ export function marketplaceOrderRoutes(app: App, services: MarketplaceOrdersRout
   app.get(
     '/v2/marketplace-orders/bundles',
     {
-      schema: { operation: { id: 'listMarketplaceOrderBundle', contract: '4.9' },
+      schema: {
+        operation: { id: 'listMarketplaceOrderBundle', contract: '4.9' },
         tags,
         summary: 'The orders of a bundle (shipped together)',
         description: 'An unknown bundle is 404.',
@@ -47,7 +49,15 @@ export function marketplaceOrderRoutes(app: App, services: MarketplaceOrdersRout
 
   app.get(
     '/v2/marketplace-orders/:id',
-    { schema: { operation: { id: 'getMarketplaceOrder', contract: '4.9' }, tags, summary: 'A marketplace order', params: IdParams, response: { 200: MarketplaceOrder, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getMarketplaceOrder', contract: '4.9' },
+        tags,
+        summary: 'A marketplace order',
+        params: IdParams,
+        response: { 200: MarketplaceOrder, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => services.marketplaceOrders.get(request.scope, request.params.id),
   );
 }

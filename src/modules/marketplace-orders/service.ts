@@ -8,13 +8,28 @@ import { PermanentJobError, RetryLaterError, type JobQueue, type JobWorker } fro
 import { toRoubles } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import { addDays, startOfDay } from '../../platform/clock.js';
-import { MarketplaceAuthError, MarketplaceUnavailableError, type FetchedOrder, type MarketplaceAddress } from '../../marketplaces/types.js';
+import {
+  MarketplaceAuthError,
+  MarketplaceUnavailableError,
+  type FetchedOrder,
+  type MarketplaceAddress,
+} from '../../marketplaces/types.js';
 import type { MarketplaceService, OpenIntegration } from '../marketplaces/service.js';
 import type { BoundProduct, ProductService } from '../products/service.js';
 import type { MarketplaceOrder, MarketplaceOrderListQuery } from './schemas.js';
 import type { StockService } from '../fulfilment/stock-service.js';
 import type { StockActor } from '../orders/fulfilment-port.js';
-import { RESERVATION, rowFlags, type MarketplaceOrderFilter, type MarketplaceOrderStore, type NewMarketplaceOrder, type OrderRow, type ProductError, type ReservationStatus, type StoredProduct } from './store.js';
+import {
+  RESERVATION,
+  rowFlags,
+  type MarketplaceOrderFilter,
+  type MarketplaceOrderStore,
+  type NewMarketplaceOrder,
+  type OrderRow,
+  type ProductError,
+  type ReservationStatus,
+  type StoredProduct,
+} from './store.js';
 
 export const POLL_JOB = 'marketplaces.poll';
 export const SCHEDULE_JOB = 'marketplaces.schedule';
@@ -30,7 +45,13 @@ export const MAX_REMATCHES_PER_RUN = 500;
 const POLL_ACTOR: StockActor = { actor: `process:${POLL_JOB}`, employeeId: null };
 const DISCONNECT_ACTOR: StockActor = { actor: 'process:marketplaces.disconnect', employeeId: null };
 
-const NO_ADDRESS: MarketplaceAddress = { city: { countryCode: 'RU', name: '', fias: null, type: null, region: null }, street: null, house: null, bulk: null, flat: null };
+const NO_ADDRESS: MarketplaceAddress = {
+  city: { countryCode: 'RU', name: '', fias: null, type: null, region: null },
+  street: null,
+  house: null,
+  bulk: null,
+  flat: null,
+};
 
 export interface PollOutcome {
   fetched: number;
@@ -50,7 +71,10 @@ export class MarketplaceOrderService {
     private readonly marketplaces: MarketplaceService,
     private readonly products: ProductService,
     private readonly jobs: JobQueue,
-    private readonly stock: Pick<StockService, 'planGoods' | 'reserveForMarketplaceOrder' | 'releaseMarketplaceOrder' | 'shipMarketplaceOrder'>,
+    private readonly stock: Pick<
+      StockService,
+      'planGoods' | 'reserveForMarketplaceOrder' | 'releaseMarketplaceOrder' | 'shipMarketplaceOrder'
+    >,
     private readonly options: { pollSeconds: number },
   ) {
     marketplaces.whenConnected((accountId, marketplaceId) => this.schedulePoll(accountId, marketplaceId));
@@ -61,7 +85,12 @@ export class MarketplaceOrderService {
 
   // --- reads ---
 
-  async list(scope: Scope, query: MarketplaceOrderListQuery, paging: Paging, now = new Date()): Promise<Page<MarketplaceOrder>> {
+  async list(
+    scope: Scope,
+    query: MarketplaceOrderListQuery,
+    paging: Paging,
+    now = new Date(),
+  ): Promise<Page<MarketplaceOrder>> {
     const filter: MarketplaceOrderFilter = {};
     const codes = new Set(query.statuses ?? []);
     if (query.list) filter.statusCodes = codes.size ? [...codes].filter((code) => code === query.list) : [query.list];
@@ -72,7 +101,8 @@ export class MarketplaceOrderService {
     if (query.marketplaces?.length) filter.marketplaceIds = query.marketplaces;
     if (query.shippingMode !== undefined) filter.shippingMode = query.shippingMode;
     if (query.warehouseId !== undefined) filter.warehouseId = query.warehouseId;
-    if (query.marketplaceAcceptExpired !== undefined) filter.acceptExpired = { value: query.marketplaceAcceptExpired, now: now.toISOString() };
+    if (query.marketplaceAcceptExpired !== undefined)
+      filter.acceptExpired = { value: query.marketplaceAcceptExpired, now: now.toISOString() };
     if (scope.shopKeyShopId !== null) filter.shopId = scope.shopKeyShopId;
     const page = await this.store.list(scope.accountId, filter, paging);
     return { items: await this.present(scope.accountId, page.items, now), total: page.total };
@@ -82,7 +112,10 @@ export class MarketplaceOrderService {
     const row = await this.store.get(scope.accountId, id);
     if (!row) throw notFound('Marketplace order', id);
     // an order of no shop (none existed when it was read) is the account's: no shop key reaches it, as in the list
-    if (row.shop_id === null && scope.shopKeyShopId !== null) throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}; marketplace order ${id} belongs to no shop.`);
+    if (row.shop_id === null && scope.shopKeyShopId !== null)
+      throw forbidden(
+        `This API key belongs to shop ${scope.shopKeyShopId}; marketplace order ${id} belongs to no shop.`,
+      );
     if (row.shop_id !== null) requireShopAccess(scope, row.shop_id);
     return (await this.present(scope.accountId, [row], now))[0] as MarketplaceOrder;
   }
@@ -95,7 +128,10 @@ export class MarketplaceOrderService {
   }
 
   private async present(accountId: number, rows: OrderRow[], now: Date): Promise<MarketplaceOrder[]> {
-    const sizes = await this.store.bundleSizes(accountId, rows.flatMap((row) => (row.bundle_key ? [row.bundle_key] : [])));
+    const sizes = await this.store.bundleSizes(
+      accountId,
+      rows.flatMap((row) => (row.bundle_key ? [row.bundle_key] : [])),
+    );
     const nowIso = now.toISOString();
     return rows.map((row) => {
       const parts = rowFlags(row);
@@ -115,15 +151,31 @@ export class MarketplaceOrderService {
         deliveryPrice: toRoubles(row.delivery_price),
         deliveryPriceFact: row.delivery_price_fact === null ? null : toRoubles(row.delivery_price_fact),
         priceDeclared: toRoubles(row.price_declared),
-        products: parts.products.map((product) => ({ productId: product.productId, vendorCode: product.vendorCode, name: product.name, count: product.count, price: toRoubles(product.priceKopecks), identifiers: product.identifiers })),
-        dimensions: { width: parts.dimensions.width, height: parts.dimensions.height, length: parts.dimensions.length, weight: parts.dimensions.weightGrams / 1000 },
+        products: parts.products.map((product) => ({
+          productId: product.productId,
+          vendorCode: product.vendorCode,
+          name: product.name,
+          count: product.count,
+          price: toRoubles(product.priceKopecks),
+          identifiers: product.identifiers,
+        })),
+        dimensions: {
+          width: parts.dimensions.width,
+          height: parts.dimensions.height,
+          length: parts.dimensions.length,
+          weight: parts.dimensions.weightGrams / 1000,
+        },
         shippingWarehouse: parts.shippingWarehouse,
         deliveryAddress: parts.deliveryAddress,
         // a bundle is shown when it holds more than this order
         bundle: row.bundle_key && bundleSize > 1 ? { id: row.bundle_key, count: bundleSize } : null,
         isFulfilment: parts.isFulfilment,
         errors: parts.errors,
-        marketplaceAcceptExpired: row.accepted_at === null && row.accept_planned_at !== null && new Date(row.accept_planned_at).toISOString() < nowIso && (row.status_code === 1 || row.status_code === 2),
+        marketplaceAcceptExpired:
+          row.accepted_at === null &&
+          row.accept_planned_at !== null &&
+          new Date(row.accept_planned_at).toISOString() < nowIso &&
+          (row.status_code === 1 || row.status_code === 2),
       };
     });
   }
@@ -136,7 +188,8 @@ export class MarketplaceOrderService {
     });
     worker.register(SCHEDULE_JOB, async () => {
       try {
-        for (const { accountId, marketplaceId } of await this.marketplaces.allConnected()) await this.schedulePoll(accountId, marketplaceId);
+        for (const { accountId, marketplaceId } of await this.marketplaces.allConnected())
+          await this.schedulePoll(accountId, marketplaceId);
       } finally {
         await this.scheduleRounds(new Date(Date.now() + this.options.pollSeconds * 1000));
       }
@@ -147,12 +200,22 @@ export class MarketplaceOrderService {
   async scheduleRounds(at = new Date()): Promise<void> {
     if (this.options.pollSeconds <= 0) return;
     const slot = Math.floor(at.getTime() / (this.options.pollSeconds * 1000));
-    await this.jobs.enqueue(null, SCHEDULE_JOB, {}, { runAt: at, uniqueKey: `marketplaces-schedule:${slot}`, maxAttempts: 1 });
+    await this.jobs.enqueue(
+      null,
+      SCHEDULE_JOB,
+      {},
+      { runAt: at, uniqueKey: `marketplaces-schedule:${slot}`, maxAttempts: 1 },
+    );
   }
 
   /** One poll job per (account, marketplace) at a time: enqueuing it again while one waits is a no-op. */
   async schedulePoll(accountId: number, marketplaceId: number, at = new Date()): Promise<void> {
-    await this.jobs.enqueue(accountId, POLL_JOB, { accountId, marketplaceId }, { runAt: at, uniqueKey: `marketplace-poll:${accountId}:${marketplaceId}`, maxAttempts: 6 });
+    await this.jobs.enqueue(
+      accountId,
+      POLL_JOB,
+      { accountId, marketplaceId },
+      { runAt: at, uniqueKey: `marketplace-poll:${accountId}:${marketplaceId}`, maxAttempts: 6 },
+    );
   }
 
   /**
@@ -160,14 +223,25 @@ export class MarketplaceOrderService {
    * MAX_ORDERS_PER_RUN; the cursor is saved after every stored page, so a failure loses
    * nothing and repeats at most that page (whose orders the unique index keeps single).
    */
-  async poll(accountId: number, marketplaceId: number, signal: AbortSignal = AbortSignal.timeout(60_000), now = new Date()): Promise<PollOutcome> {
+  async poll(
+    accountId: number,
+    marketplaceId: number,
+    signal: AbortSignal = AbortSignal.timeout(60_000),
+    now = new Date(),
+  ): Promise<PollOutcome> {
     const integration = await this.marketplaces.openIntegration(accountId, marketplaceId);
     if (!integration) return { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0, rematched: 0 };
     let cursor = integration.cursor;
     const outcome: PollOutcome = { fetched: 0, stored: 0, more: false, changed: 0, reserved: 0, rematched: 0 };
     try {
       do {
-        const page = await integration.adapter.fetchOrders(integration.credentials, cursor, Math.min(PAGE_SIZE, MAX_ORDERS_PER_RUN - outcome.fetched), now, signal);
+        const page = await integration.adapter.fetchOrders(
+          integration.credentials,
+          cursor,
+          Math.min(PAGE_SIZE, MAX_ORDERS_PER_RUN - outcome.fetched),
+          now,
+          signal,
+        );
         const wanted = page.orders.filter((order) => this.modeEnabled(integration, order.shippingMode));
         const created = await this.store.insertNew(accountId, await this.toNewOrders(integration, wanted, now));
         outcome.fetched += page.orders.length;
@@ -186,7 +260,9 @@ export class MarketplaceOrderService {
       }
       if (error instanceof MarketplaceAuthError) {
         // retrying cannot help until the account sends new credentials; the next round tries again
-        await this.marketplaces.savePollState(accountId, marketplaceId, { error: `credentials refused: ${error.message}` });
+        await this.marketplaces.savePollState(accountId, marketplaceId, {
+          error: `credentials refused: ${error.message}`,
+        });
         throw new PermanentJobError(`${integration.marketplace.name} refused the stored credentials: ${error.message}`);
       }
       throw error;
@@ -206,27 +282,56 @@ export class MarketplaceOrderService {
     const { accountId } = integration;
     const rows = await this.store.notFinal(accountId, integration.marketplace.id, MAX_STATUS_CHECKS_PER_RUN);
     if (rows.length === 0) return 0;
-    const updates = new Map((await integration.adapter.fetchStatuses(integration.credentials, rows.map((row) => row.marketplace_order_number), signal)).map((update) => [update.number, update]));
+    const updates = new Map(
+      (
+        await integration.adapter.fetchStatuses(
+          integration.credentials,
+          rows.map((row) => row.marketplace_order_number),
+          signal,
+        )
+      ).map((update) => [update.number, update]),
+    );
     const at = now.toISOString();
     let changed = 0;
     for (const row of rows) {
       const update = updates.get(row.marketplace_order_number);
       if (!update || (update.status === row.status_code && update.statusName === row.status_name)) continue;
       const applied = await this.store.transaction(async (trx) => {
-        if (!(await this.store.changeStatus(trx, accountId, row, { code: update.status, name: update.statusName, date: at, acceptedAt: update.acceptedAt }))) return false;
+        if (
+          !(await this.store.changeStatus(trx, accountId, row, {
+            code: update.status,
+            name: update.statusName,
+            date: at,
+            acceptedAt: update.acceptedAt,
+          }))
+        )
+          return false;
         if (update.status === 5) {
-          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.released, null)) await this.stock.releaseMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
-          else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.released, null);
+          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.released, null))
+            await this.stock.releaseMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
+          else
+            await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.released, null);
         } else if (update.status >= 3) {
           // the marketplace has the parcel: what it held left the warehouse; what it waited for is wanted no more
-          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.shipped, null)) await this.stock.shipMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
+          if (await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.shipped, null))
+            await this.stock.shipMarketplaceOrder(trx, accountId, row.id, POLL_ACTOR);
           else await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null);
         }
         return true;
       });
       if (applied) changed++;
     }
-    await this.store.markChecked(accountId, rows.filter((row) => !updates.has(row.marketplace_order_number) || updates.get(row.marketplace_order_number)?.statusName === row.status_name).map((row) => row.id), at);
+    await this.store.markChecked(
+      accountId,
+      rows
+        .filter(
+          (row) =>
+            !updates.has(row.marketplace_order_number) ||
+            updates.get(row.marketplace_order_number)?.statusName === row.status_name,
+        )
+        .map((row) => row.id),
+      at,
+    );
     return changed;
   }
 
@@ -239,21 +344,41 @@ export class MarketplaceOrderService {
   async reserveWaitingGoods(accountId: number, marketplaceId: number): Promise<number> {
     let reserved = 0;
     for (const row of await this.store.waitingForGoods(accountId, marketplaceId, MAX_RESERVATIONS_PER_RUN)) {
-      const place = row.shipping_warehouse_id === null ? undefined : this.marketplaces.directory.warehouse(marketplaceId, row.shipping_warehouse_id)?.fulfilmentWarehouseId;
+      const place =
+        row.shipping_warehouse_id === null
+          ? undefined
+          : this.marketplaces.directory.warehouse(marketplaceId, row.shipping_warehouse_id)?.fulfilmentWarehouseId;
       const products = rowFlags(row).products;
-      const lines = products.flatMap((product) => (product.productId === null ? [] : [{ productId: product.productId, count: product.count, name: product.name, vendorCode: product.vendorCode }]));
+      const lines = products.flatMap((product) =>
+        product.productId === null
+          ? []
+          : [
+              {
+                productId: product.productId,
+                count: product.count,
+                name: product.name,
+                vendorCode: product.vendorCode,
+              },
+            ],
+      );
       if (place === undefined || lines.length === 0) {
-        await this.store.transaction((trx) => this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null));
+        await this.store.transaction((trx) =>
+          this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.none, null),
+        );
         continue;
       }
       const plan = await this.stock.planGoods(accountId, place, lines);
       const held = await this.store.transaction(async (trx) => {
         // the order is claimed first: two runs never reserve it twice
-        if (!(await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.held, null))) return false;
+        if (!(await this.store.moveReservation(trx, accountId, row.id, RESERVATION.waiting, RESERVATION.held, null)))
+          return false;
         const short = await this.stock.reserveForMarketplaceOrder(trx, accountId, row.id, plan, POLL_ACTOR);
         if (short.length === 0) return true;
         const errors: ProductError[] = short.map((item) => ({
-          product: Math.max(0, products.findIndex((product) => product.productId === item.id)),
+          product: Math.max(
+            0,
+            products.findIndex((product) => product.productId === item.id),
+          ),
           message: `Not enough goods at the fulfilment warehouse: ${item.restCount} available, ${item.missingCount} more needed; reserved at a later poll once they arrive.`,
         }));
         await this.store.moveReservation(trx, accountId, row.id, RESERVATION.held, RESERVATION.waiting, errors);
@@ -283,7 +408,11 @@ export class MarketplaceOrderService {
   }
 
   private modeEnabled(integration: OpenIntegration, mode: number): boolean {
-    return (mode === 1 && integration.settings.fbsEnabled) || (mode === 2 && integration.settings.fboEnabled) || (mode === 3 && integration.settings.dbsEnabled);
+    return (
+      (mode === 1 && integration.settings.fbsEnabled) ||
+      (mode === 2 && integration.settings.fboEnabled) ||
+      (mode === 3 && integration.settings.dbsEnabled)
+    );
   }
 
   /**
@@ -294,11 +423,18 @@ export class MarketplaceOrderService {
     accountId: number,
     marketplace: { id: number; name: string },
     orders: Array<{ products: P[] }>,
-  ): Promise<{ bound: Map<string, BoundProduct>; matched: Array<{ products: StoredProduct[]; errors: ProductError[] | null }> }> {
+  ): Promise<{
+    bound: Map<string, BoundProduct>;
+    matched: Array<{ products: StoredProduct[]; errors: ProductError[] | null }>;
+  }> {
     const bound = await this.products.boundProducts(
       accountId,
       marketplace.id,
-      orders.flatMap((order) => order.products.flatMap((product) => Object.entries(product.identifiers).map(([name, value]) => ({ name, value })))),
+      orders.flatMap((order) =>
+        order.products.flatMap((product) =>
+          Object.entries(product.identifiers).map(([name, value]) => ({ name, value })),
+        ),
+      ),
     );
     const matched = orders.map((order) => {
       const errors: ProductError[] = [];
@@ -307,10 +443,23 @@ export class MarketplaceOrderService {
           .map(([name, value]) => bound.get(`${name}\u0000${value}`))
           .find((item): item is BoundProduct => item !== undefined);
         if (!match) {
-          const named = Object.entries(product.identifiers).map(([name, value]) => `${name} ${value}`).join(', ') || 'no identifier';
-          errors.push({ product: index, message: `No catalogue product is bound to ${marketplace.name} ${named}; add it to a product's bindings.` });
+          const named =
+            Object.entries(product.identifiers)
+              .map(([name, value]) => `${name} ${value}`)
+              .join(', ') || 'no identifier';
+          errors.push({
+            product: index,
+            message: `No catalogue product is bound to ${marketplace.name} ${named}; add it to a product's bindings.`,
+          });
         }
-        return { productId: match?.id ?? null, vendorCode: match?.vendorCode ?? null, name: product.name || match?.name || '', count: product.count, priceKopecks: product.priceKopecks, identifiers: product.identifiers };
+        return {
+          productId: match?.id ?? null,
+          vendorCode: match?.vendorCode ?? null,
+          name: product.name || match?.name || '',
+          count: product.count,
+          priceKopecks: product.priceKopecks,
+          identifiers: product.identifiers,
+        };
       });
       return { products, errors: errors.length ? errors : null };
     });
@@ -318,8 +467,15 @@ export class MarketplaceOrderService {
   }
 
   /** Whether an order's goods are to be held: shipped from a fulfilment warehouse, still to be shipped, every product matched. */
-  private holdsGoods(isFulfilment: boolean, statusCode: number, products: StoredProduct[], errors: ProductError[] | null): ReservationStatus {
-    return isFulfilment && (statusCode === 1 || statusCode === 2) && errors === null && products.length > 0 ? RESERVATION.waiting : RESERVATION.none;
+  private holdsGoods(
+    isFulfilment: boolean,
+    statusCode: number,
+    products: StoredProduct[],
+    errors: ProductError[] | null,
+  ): ReservationStatus {
+    return isFulfilment && (statusCode === 1 || statusCode === 2) && errors === null && products.length > 0
+      ? RESERVATION.waiting
+      : RESERVATION.none;
   }
 
   /**
@@ -331,25 +487,40 @@ export class MarketplaceOrderService {
   async rematchUnbound(accountId: number, marketplace: { id: number; name: string }): Promise<number> {
     const rows = await this.store.unmatchedOpen(accountId, marketplace.id, MAX_REMATCHES_PER_RUN);
     if (rows.length === 0) return 0;
-    const { bound, matched } = await this.matchProducts(accountId, marketplace, rows.map((row) => ({ products: rowFlags(row).products })));
+    const { bound, matched } = await this.matchProducts(
+      accountId,
+      marketplace,
+      rows.map((row) => ({ products: rowFlags(row).products })),
+    );
     let changed = 0;
     for (const [index, row] of rows.entries()) {
       const { products, errors } = matched[index] as { products: StoredProduct[]; errors: ProductError[] | null };
       const before = rowFlags(row).products;
       if (products.every((product, at) => product.productId === before[at]?.productId)) continue;
-      const update = { products, errors, dimensions: this.dimensionsOf(products, bound), reservationStatus: this.holdsGoods(rowFlags(row).isFulfilment, row.status_code, products, errors) };
+      const update = {
+        products,
+        errors,
+        dimensions: this.dimensionsOf(products, bound),
+        reservationStatus: this.holdsGoods(rowFlags(row).isFulfilment, row.status_code, products, errors),
+      };
       if (await this.store.rematch(accountId, row, update)) changed++;
     }
     return changed;
   }
 
   /** Our model of fetched orders: products matched to the catalogue through bindings, sizes from the catalogue. */
-  private async toNewOrders(integration: OpenIntegration, orders: FetchedOrder[], now: Date): Promise<NewMarketplaceOrder[]> {
+  private async toNewOrders(
+    integration: OpenIntegration,
+    orders: FetchedOrder[],
+    now: Date,
+  ): Promise<NewMarketplaceOrder[]> {
     const marketplaceId = integration.marketplace.id;
     const { bound, matched } = await this.matchProducts(integration.accountId, integration.marketplace, orders);
     return orders.map((order, index) => {
       const { products, errors } = matched[index] as { products: StoredProduct[]; errors: ProductError[] | null };
-      const reference = order.shippingWarehouse ? this.marketplaces.directory.warehouse(marketplaceId, order.shippingWarehouse.id) : undefined;
+      const reference = order.shippingWarehouse
+        ? this.marketplaces.directory.warehouse(marketplaceId, order.shippingWarehouse.id)
+        : undefined;
       return {
         marketplaceId,
         shopId: integration.shopId,
@@ -366,12 +537,19 @@ export class MarketplaceOrderService {
         priceDeclaredKopecks: order.products.reduce((sum, product) => sum + product.priceKopecks * product.count, 0),
         products,
         dimensions: this.dimensionsOf(products, bound),
-        shippingWarehouse: order.shippingWarehouse ? { id: order.shippingWarehouse.id, name: order.shippingWarehouse.name || reference?.name || '' } : null,
+        shippingWarehouse: order.shippingWarehouse
+          ? { id: order.shippingWarehouse.id, name: order.shippingWarehouse.name || reference?.name || '' }
+          : null,
         deliveryAddress: order.deliveryAddress ?? NO_ADDRESS,
         bundleKey: order.bundleKey,
         isFulfilment: reference?.fulfilmentWarehouseId !== undefined,
         errors,
-        reservationStatus: this.holdsGoods(reference?.fulfilmentWarehouseId !== undefined, order.status, products, errors),
+        reservationStatus: this.holdsGoods(
+          reference?.fulfilmentWarehouseId !== undefined,
+          order.status,
+          products,
+          errors,
+        ),
       };
     });
   }
@@ -383,7 +561,9 @@ export class MarketplaceOrderService {
     products.forEach((product) => {
       const catalogue = product.productId === null ? undefined : byId.get(product.productId);
       if (!catalogue) return;
-      const [thin, middle, long] = [catalogue.width ?? 0, catalogue.height ?? 0, catalogue.length ?? 0].sort((a, b) => a - b) as [number, number, number];
+      const [thin, middle, long] = [catalogue.width ?? 0, catalogue.height ?? 0, catalogue.length ?? 0].sort(
+        (a, b) => a - b,
+      ) as [number, number, number];
       result.length = Math.max(result.length, long);
       result.width = Math.max(result.width, middle);
       result.height += thin * product.count;

@@ -114,14 +114,30 @@ export class MarketplaceOrderStore {
             created_at: now,
             reservation_status: order.reservationStatus,
           })
-          .onConflict((conflict) => conflict.columns(['account_id', 'marketplace_id', 'marketplace_order_number']).doNothing())
+          .onConflict((conflict) =>
+            conflict.columns(['account_id', 'marketplace_id', 'marketplace_order_number']).doNothing(),
+          )
           .returning('id')
           .executeTakeFirst();
         if (!row) continue;
         created.push(row.id);
-        const payload = { cmsId: order.number, trackNumber: null, marketplaceOrderId: row.id, marketplaceId: order.marketplaceId };
+        const payload = {
+          cmsId: order.number,
+          trackNumber: null,
+          marketplaceOrderId: row.id,
+          marketplaceId: order.marketplaceId,
+        };
         // orderId 0: the event is of no order of the orders area; the marketplace order is in the payload
-        await writeOrderEvents(trx, outboxRows(accountId, order.shopId, 0, [{ type: 'marketplace_order.created', statusFrom: null, statusTo: order.statusCode, payload }], now));
+        await writeOrderEvents(
+          trx,
+          outboxRows(
+            accountId,
+            order.shopId,
+            0,
+            [{ type: 'marketplace_order.created', statusFrom: null, statusTo: order.statusCode, payload }],
+            now,
+          ),
+        );
       }
       return created;
     });
@@ -132,7 +148,11 @@ export class MarketplaceOrderStore {
   }
 
   private ofMarketplace(accountId: number, marketplaceId: number) {
-    return this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('marketplace_id', '=', marketplaceId);
+    return this.db
+      .selectFrom('marketplace_orders')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('marketplace_id', '=', marketplaceId);
   }
 
   /** Orders of one marketplace waiting for goods, oldest first. */
@@ -146,14 +166,24 @@ export class MarketplaceOrderStore {
 
   /** Orders of one marketplace holding goods or waiting for them. */
   async withGoodsInPlay(accountId: number, marketplaceId: number): Promise<OrderRow[]> {
-    return this.ofMarketplace(accountId, marketplaceId).where('reservation_status', 'in', [RESERVATION.waiting, RESERVATION.held]).orderBy('id').execute();
+    return this.ofMarketplace(accountId, marketplaceId)
+      .where('reservation_status', 'in', [RESERVATION.waiting, RESERVATION.held])
+      .orderBy('id')
+      .execute();
   }
 
   /**
    * Moves an order's reservation from one state to another; false when it was not in `from`
    * any more (another run moved it first): the caller then does nothing.
    */
-  async moveReservation(trx: Transaction<Tables>, accountId: number, id: number, from: ReservationStatus, to: ReservationStatus, errors: ProductError[] | null): Promise<boolean> {
+  async moveReservation(
+    trx: Transaction<Tables>,
+    accountId: number,
+    id: number,
+    from: ReservationStatus,
+    to: ReservationStatus,
+    errors: ProductError[] | null,
+  ): Promise<boolean> {
     const result = await trx
       .updateTable('marketplace_orders')
       .set({ reservation_status: to, reservation_errors: errors ? toJson(errors) : null })
@@ -166,14 +196,28 @@ export class MarketplaceOrderStore {
 
   /** Orders not final with products no binding named at their last match, oldest first. */
   async unmatchedOpen(accountId: number, marketplaceId: number, limit: number): Promise<OrderRow[]> {
-    return this.ofMarketplace(accountId, marketplaceId).where('errors', 'is not', null).where('status_code', 'not in', FINAL_STATUSES).orderBy('id').limit(limit).execute();
+    return this.ofMarketplace(accountId, marketplaceId)
+      .where('errors', 'is not', null)
+      .where('status_code', 'not in', FINAL_STATUSES)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   /**
    * An order's products matched anew; only while it still has unmatched products and holds
    * no goods (one poll of a marketplace runs at a time; a repeat would write the same).
    */
-  async rematch(accountId: number, row: OrderRow, update: { products: StoredProduct[]; errors: ProductError[] | null; dimensions: NewMarketplaceOrder['dimensions']; reservationStatus: ReservationStatus }): Promise<boolean> {
+  async rematch(
+    accountId: number,
+    row: OrderRow,
+    update: {
+      products: StoredProduct[];
+      errors: ProductError[] | null;
+      dimensions: NewMarketplaceOrder['dimensions'];
+      reservationStatus: ReservationStatus;
+    },
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('marketplace_orders')
       .set({
@@ -204,18 +248,37 @@ export class MarketplaceOrderStore {
 
   async markChecked(accountId: number, ids: number[], at: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('marketplace_orders').set({ status_checked_at: at }).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    await this.db
+      .updateTable('marketplace_orders')
+      .set({ status_checked_at: at })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /**
    * A new status of a stored order, appended to its history; guarded by the status it was
    * read in, so two runs never append the same change twice. False when it had moved on.
    */
-  async changeStatus(trx: Transaction<Tables>, accountId: number, row: OrderRow, change: StatusChange & { acceptedAt: string | null }): Promise<boolean> {
-    const history = [...fromJson<StatusChange[]>(row.status_history), { code: change.code, name: change.name, date: change.date }];
+  async changeStatus(
+    trx: Transaction<Tables>,
+    accountId: number,
+    row: OrderRow,
+    change: StatusChange & { acceptedAt: string | null },
+  ): Promise<boolean> {
+    const history = [
+      ...fromJson<StatusChange[]>(row.status_history),
+      { code: change.code, name: change.name, date: change.date },
+    ];
     const result = await trx
       .updateTable('marketplace_orders')
-      .set({ status_code: change.code, status_name: change.name, status_history: toJson(history), accepted_at: row.accepted_at ?? change.acceptedAt, status_checked_at: change.date })
+      .set({
+        status_code: change.code,
+        status_name: change.name,
+        status_history: toJson(history),
+        accepted_at: row.accepted_at ?? change.acceptedAt,
+        status_checked_at: change.date,
+      })
       .where('account_id', '=', accountId)
       .where('id', '=', row.id)
       .where('status_code', '=', row.status_code)
@@ -227,7 +290,10 @@ export class MarketplaceOrderStore {
   async list(accountId: number, filter: MarketplaceOrderFilter, paging: Paging): Promise<Page<OrderRow>> {
     let query = this.db.selectFrom('marketplace_orders').where('account_id', '=', accountId);
     // an empty set (a list and statuses that share no code) matches nothing; `in ()` is no SQL
-    if (filter.statusCodes) query = filter.statusCodes.length ? query.where('status_code', 'in', filter.statusCodes) : query.where(sql<boolean>`1 = 0`);
+    if (filter.statusCodes)
+      query = filter.statusCodes.length
+        ? query.where('status_code', 'in', filter.statusCodes)
+        : query.where(sql<boolean>`1 = 0`);
     if (filter.createdFrom) query = query.where('marketplace_created_at', '>=', filter.createdFrom);
     if (filter.createdBefore) query = query.where('marketplace_created_at', '<', filter.createdBefore);
     if (filter.search) query = query.where('search_text', 'like', containsPattern(filter.search));
@@ -238,9 +304,19 @@ export class MarketplaceOrderStore {
     if (filter.acceptExpired) {
       const { now, value } = filter.acceptExpired;
       query = query.where((eb) => {
-        if (value) return eb.and([eb('accepted_at', 'is', null), eb('accept_planned_at', '<', now), eb('status_code', 'in', AWAITING_ACCEPTANCE)]);
+        if (value)
+          return eb.and([
+            eb('accepted_at', 'is', null),
+            eb('accept_planned_at', '<', now),
+            eb('status_code', 'in', AWAITING_ACCEPTANCE),
+          ]);
         // spelt out rather than NOT(...): a null planned date would make NOT(...) null, hiding the row
-        return eb.or([eb('accepted_at', 'is not', null), eb('accept_planned_at', 'is', null), eb('accept_planned_at', '>=', now), eb('status_code', 'not in', AWAITING_ACCEPTANCE)]);
+        return eb.or([
+          eb('accepted_at', 'is not', null),
+          eb('accept_planned_at', 'is', null),
+          eb('accept_planned_at', '>=', now),
+          eb('status_code', 'not in', AWAITING_ACCEPTANCE),
+        ]);
       });
     }
     const [rows, count] = await Promise.all([
@@ -251,11 +327,20 @@ export class MarketplaceOrderStore {
   }
 
   async get(accountId: number, id: number): Promise<OrderRow | undefined> {
-    return this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('marketplace_orders')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async byBundle(accountId: number, bundleKey: string, shopId?: number): Promise<OrderRow[]> {
-    let query = this.db.selectFrom('marketplace_orders').selectAll().where('account_id', '=', accountId).where('bundle_key', '=', bundleKey);
+    let query = this.db
+      .selectFrom('marketplace_orders')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('bundle_key', '=', bundleKey);
     if (shopId !== undefined) query = query.where('shop_id', '=', shopId);
     return query.orderBy('id').execute();
   }
@@ -276,7 +361,13 @@ export class MarketplaceOrderStore {
 
 /** What the list's `search` looks in: the number, and each product's name, vendor code and identifiers. */
 function searchTextOf(number: string, products: StoredProduct[]): string {
-  return [number, ...products.flatMap((product) => [product.name, product.vendorCode ?? '', ...Object.values(product.identifiers)])].join(' ').toLowerCase().replace(/ё/g, 'е');
+  return [
+    number,
+    ...products.flatMap((product) => [product.name, product.vendorCode ?? '', ...Object.values(product.identifiers)]),
+  ]
+    .join(' ')
+    .toLowerCase()
+    .replace(/ё/g, 'е');
 }
 
 export function rowFlags(row: OrderRow) {
@@ -285,10 +376,14 @@ export function rowFlags(row: OrderRow) {
     products: fromJson<StoredProduct[]>(row.products),
     statusHistory: fromJson<StatusChange[]>(row.status_history),
     dimensions: fromJson<NewMarketplaceOrder['dimensions']>(row.dimensions),
-    shippingWarehouse: row.shipping_warehouse === null ? null : fromJson<{ id: number; name: string }>(row.shipping_warehouse),
+    shippingWarehouse:
+      row.shipping_warehouse === null ? null : fromJson<{ id: number; name: string }>(row.shipping_warehouse),
     deliveryAddress: fromJson<MarketplaceAddress>(row.delivery_address),
     // the goods short at the last reservation attempt are errors of the order as well
-    errors: mergedErrors(row.errors === null ? null : fromJson<ProductError[]>(row.errors), row.reservation_errors === null ? null : fromJson<ProductError[]>(row.reservation_errors)),
+    errors: mergedErrors(
+      row.errors === null ? null : fromJson<ProductError[]>(row.errors),
+      row.reservation_errors === null ? null : fromJson<ProductError[]>(row.reservation_errors),
+    ),
   };
 }
 

@@ -11,7 +11,11 @@ export const marketplacesModule = defineModule<MarketplacesRouteServices, Market
   dependsOn: ['shops', 'warehouses'],
   migrationHistory: ['0015_marketplaces'],
   tags: [
-    { name: 'Marketplaces', description: 'Contract 4.9: marketplaces, the account\'s integrations with them, their warehouses and the orders read from them.' },
+    {
+      name: 'Marketplaces',
+      description:
+        "Contract 4.9: marketplaces, the account's integrations with them, their warehouses and the orders read from them.",
+    },
   ],
   schemas: { Marketplace, MarketplaceWarehouse },
   routes: marketplaceRoutes,

@@ -48,7 +48,9 @@ export class MarketplaceDirectory {
 
   /** Whether the marketplace offers a shipping mode (1 FBS, 2 FBO, 3 DBS). */
   offers(record: MarketplaceRecord, shippingMode: number): boolean {
-    return (shippingMode === 1 && record.fbs) || (shippingMode === 2 && record.fbo) || (shippingMode === 3 && record.dbs);
+    return (
+      (shippingMode === 1 && record.fbs) || (shippingMode === 2 && record.fbo) || (shippingMode === 3 && record.dbs)
+    );
   }
 
   /** The reference warehouse a marketplace ships an order from, if we know it. */

@@ -7,17 +7,28 @@ import { requireAccountWide, type Scope } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { AppError, FieldErrorCollector, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { openCredentials, readCredentials, sealCredentials } from '../../platform/sealed-credentials.js';
-import { MarketplaceAuthError, MarketplaceUnavailableError, type Credentials, type MarketplaceAdapter } from '../../marketplaces/types.js';
+import {
+  MarketplaceAuthError,
+  MarketplaceUnavailableError,
+  type Credentials,
+  type MarketplaceAdapter,
+} from '../../marketplaces/types.js';
 import type { ShopService } from '../shops/service.js';
 import type { MarketplaceDirectory, MarketplaceRecord } from './reference.js';
-import type { IntegrationBody, Marketplace, MarketplaceListQuery, MarketplaceWarehouse, MarketplaceWarehouseQuery, SettingsBody } from './schemas.js';
+import type {
+  IntegrationBody,
+  Marketplace,
+  MarketplaceListQuery,
+  MarketplaceWarehouse,
+  MarketplaceWarehouseQuery,
+  SettingsBody,
+} from './schemas.js';
 import type { IntegrationRecord, IntegrationStore } from './store.js';
 
 /** How long GET /v2/marketplaces/warehouses waits for a marketplace's live list before answering from the reference. */
 const LIVE_WAREHOUSES_TIMEOUT_MS = 3_000;
 
 const CHECK_TIMEOUT_MS = 20_000;
-
 
 /** A connected integration as the poll needs it: the credentials opened. */
 export interface OpenIntegration {
@@ -56,7 +67,9 @@ export class MarketplaceService {
   }
 
   async list(scope: Scope, query: MarketplaceListQuery): Promise<Marketplace[]> {
-    const integrations = new Map((await this.store.list(scope.accountId)).map((integration) => [integration.marketplaceId, integration]));
+    const integrations = new Map(
+      (await this.store.list(scope.accountId)).map((integration) => [integration.marketplaceId, integration]),
+    );
     const integrated = query.isIntegration === undefined ? null : await this.integratedWithWarehouses();
     return this.directory.all
       .filter((record) => query.shippingMode === undefined || this.directory.offers(record, query.shippingMode))
@@ -75,7 +88,11 @@ export class MarketplaceService {
       fbo: record.fbo,
       dbs: record.dbs,
       connected: integration !== undefined,
-      integrationParams: record.integrationParams.map((param) => ({ name: param.name, key: param.key, value: integration?.masked[param.key] ?? '' })),
+      integrationParams: record.integrationParams.map((param) => ({
+        name: param.name,
+        key: param.key,
+        value: integration?.masked[param.key] ?? '',
+      })),
       settings: integration ? integration.settings : null,
       bindingNames: record.bindingNames,
     };
@@ -103,7 +120,11 @@ export class MarketplaceService {
         throw unprocessable('marketplace_auth_failed', `${record.name} refused these credentials: ${error.message}`);
       }
       if (error instanceof MarketplaceUnavailableError) {
-        throw new AppError(503, 'marketplace_unavailable', `${record.name} could not check the credentials now; try again later. ${error.message}`);
+        throw new AppError(
+          503,
+          'marketplace_unavailable',
+          `${record.name} could not check the credentials now; try again later. ${error.message}`,
+        );
       }
       throw error;
     }
@@ -130,17 +151,23 @@ export class MarketplaceService {
     const record = this.marketplace(marketplaceId);
     if (!(await this.store.get(scope.accountId, marketplaceId))) throw notFound(`An integration with ${record.name}`);
     await this.onDisconnecting(scope.accountId, marketplaceId);
-    if (!(await this.store.remove(scope.accountId, marketplaceId))) throw notFound(`An integration with ${record.name}`);
+    if (!(await this.store.remove(scope.accountId, marketplaceId)))
+      throw notFound(`An integration with ${record.name}`);
   }
 
   /** Exactly the marketplace's keys, each a non-empty string; every wrong key named at once. */
   private credentialsFrom(record: MarketplaceRecord, params: IntegrationBody): Credentials {
-    return readCredentials(params, record.integrationParams.map((param) => param.key), record.name);
+    return readCredentials(
+      params,
+      record.integrationParams.map((param) => param.key),
+      record.name,
+    );
   }
 
   private adapterOf(record: MarketplaceRecord): MarketplaceAdapter {
     const adapter = this.adapters.get(record.code);
-    if (!adapter) throw unprocessable('marketplace_without_integration', `${record.name} has no integration in this service.`);
+    if (!adapter)
+      throw unprocessable('marketplace_without_integration', `${record.name} has no integration in this service.`);
     return adapter;
   }
 
@@ -153,10 +180,16 @@ export class MarketplaceService {
     if (body.dbsEnabled && !record.dbs) problems.add('dbsEnabled', `${record.name} offers no DBS`);
     problems.throwIfAny();
     if (body.fbsEnabled === undefined && body.fboEnabled === undefined && body.dbsEnabled === undefined) {
-      throw badRequest('Send at least one of fbsEnabled, fboEnabled, dbsEnabled.', [{ field: 'fbsEnabled', message: 'at least one setting is required' }]);
+      throw badRequest('Send at least one of fbsEnabled, fboEnabled, dbsEnabled.', [
+        { field: 'fbsEnabled', message: 'at least one setting is required' },
+      ]);
     }
     const current = await this.store.get(scope.accountId, marketplaceId);
-    if (!current) throw conflict('marketplace_not_connected', `${record.name} is not connected: send its integration parameters first (POST /v2/marketplaces/integration/${marketplaceId}).`);
+    if (!current)
+      throw conflict(
+        'marketplace_not_connected',
+        `${record.name} is not connected: send its integration parameters first (POST /v2/marketplaces/integration/${marketplaceId}).`,
+      );
     const settings = { ...current.settings };
     if (body.fbsEnabled !== undefined) settings.fbsEnabled = body.fbsEnabled;
     if (body.fboEnabled !== undefined) settings.fboEnabled = body.fboEnabled;
@@ -173,9 +206,19 @@ export class MarketplaceService {
   async warehouses(scope: Scope, query: MarketplaceWarehouseQuery): Promise<MarketplaceWarehouse[]> {
     const record = this.marketplace(query.marketplaceId);
     const fias = query.fias.trim().toLowerCase();
-    const here = record.warehouses.filter((warehouse) => warehouse.shippingModes.includes(query.shippingMode) && warehouse.address.city.fias?.toLowerCase() === fias);
-    const live = here.length > 0 && query.shippingMode !== 2 ? await this.liveWarehouses(scope.accountId, record.id) : null;
-    return here.filter((warehouse) => !live || live.has(warehouse.id)).map((warehouse) => ({ id: warehouse.id, name: live?.get(warehouse.id) || warehouse.name, address: warehouse.address }));
+    const here = record.warehouses.filter(
+      (warehouse) =>
+        warehouse.shippingModes.includes(query.shippingMode) && warehouse.address.city.fias?.toLowerCase() === fias,
+    );
+    const live =
+      here.length > 0 && query.shippingMode !== 2 ? await this.liveWarehouses(scope.accountId, record.id) : null;
+    return here
+      .filter((warehouse) => !live || live.has(warehouse.id))
+      .map((warehouse) => ({
+        id: warehouse.id,
+        name: live?.get(warehouse.id) || warehouse.name,
+        address: warehouse.address,
+      }));
   }
 
   /** The seller's warehouses as the marketplace lists them now (id → name), or null: use the reference. */
@@ -183,7 +226,10 @@ export class MarketplaceService {
     const integration = await this.openIntegration(accountId, marketplaceId);
     if (!integration) return null;
     try {
-      const list = await integration.adapter.listWarehouses(integration.credentials, AbortSignal.timeout(LIVE_WAREHOUSES_TIMEOUT_MS));
+      const list = await integration.adapter.listWarehouses(
+        integration.credentials,
+        AbortSignal.timeout(LIVE_WAREHOUSES_TIMEOUT_MS),
+      );
       return list ? new Map(list.map((warehouse) => [warehouse.id, warehouse.name])) : null;
     } catch (error) {
       // a read must not fail because the marketplace does: the reference data answers
@@ -215,7 +261,11 @@ export class MarketplaceService {
     };
   }
 
-  savePollState(accountId: number, marketplaceId: number, state: { cursor?: unknown; error: string | null }): Promise<void> {
+  savePollState(
+    accountId: number,
+    marketplaceId: number,
+    state: { cursor?: unknown; error: string | null },
+  ): Promise<void> {
     return this.store.savePollState(accountId, marketplaceId, state);
   }
 }

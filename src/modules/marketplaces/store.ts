@@ -30,7 +30,11 @@ function toRecord(row: Selectable<Tables['marketplace_integrations']>): Integrat
     shopId: row.shop_id,
     sealedCredentials: row.credentials,
     masked: fromJson(row.masked),
-    settings: { fbsEnabled: flag(row.fbs_enabled), fboEnabled: flag(row.fbo_enabled), dbsEnabled: flag(row.dbs_enabled) },
+    settings: {
+      fbsEnabled: flag(row.fbs_enabled),
+      fboEnabled: flag(row.fbo_enabled),
+      dbsEnabled: flag(row.dbs_enabled),
+    },
     cursor: row.cursor === null ? null : fromJson(row.cursor),
     connectedAt: row.connected_at,
     lastPollAt: row.last_poll_at,
@@ -42,18 +46,31 @@ export class IntegrationStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async list(accountId: number): Promise<IntegrationRecord[]> {
-    const rows = await this.db.selectFrom('marketplace_integrations').selectAll().where('account_id', '=', accountId).execute();
+    const rows = await this.db
+      .selectFrom('marketplace_integrations')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .execute();
     return rows.map(toRecord);
   }
 
   async get(accountId: number, marketplaceId: number): Promise<IntegrationRecord | undefined> {
-    const row = await this.db.selectFrom('marketplace_integrations').selectAll().where('account_id', '=', accountId).where('marketplace_id', '=', marketplaceId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('marketplace_integrations')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('marketplace_id', '=', marketplaceId)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Every connected (account, marketplace): what the scheduler polls. */
   async allConnected(): Promise<Array<{ accountId: number; marketplaceId: number }>> {
-    const rows = await this.db.selectFrom('marketplace_integrations').select(['account_id', 'marketplace_id']).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('marketplace_integrations')
+      .select(['account_id', 'marketplace_id'])
+      .orderBy('id')
+      .execute();
     return rows.map((row) => ({ accountId: row.account_id, marketplaceId: row.marketplace_id }));
   }
 
@@ -72,7 +89,11 @@ export class IntegrationStore {
       last_error: null,
       updated_at: now,
     };
-    const settings = { fbs_enabled: values.settings.fbsEnabled, fbo_enabled: values.settings.fboEnabled, dbs_enabled: values.settings.dbsEnabled };
+    const settings = {
+      fbs_enabled: values.settings.fbsEnabled,
+      fbo_enabled: values.settings.fboEnabled,
+      dbs_enabled: values.settings.dbsEnabled,
+    };
     await this.db
       .insertInto('marketplace_integrations')
       .values({ account_id: accountId, marketplace_id: marketplaceId, ...connection, ...settings })
@@ -83,14 +104,27 @@ export class IntegrationStore {
 
   /** Deletes the integration, its sealed credentials with it; false when there was none. */
   async remove(accountId: number, marketplaceId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('marketplace_integrations').where('account_id', '=', accountId).where('marketplace_id', '=', marketplaceId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('marketplace_integrations')
+      .where('account_id', '=', accountId)
+      .where('marketplace_id', '=', marketplaceId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
-  async saveSettings(accountId: number, marketplaceId: number, settings: IntegrationRecord['settings']): Promise<boolean> {
+  async saveSettings(
+    accountId: number,
+    marketplaceId: number,
+    settings: IntegrationRecord['settings'],
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('marketplace_integrations')
-      .set({ fbs_enabled: settings.fbsEnabled, fbo_enabled: settings.fboEnabled, dbs_enabled: settings.dbsEnabled, updated_at: nowIso() })
+      .set({
+        fbs_enabled: settings.fbsEnabled,
+        fbo_enabled: settings.fboEnabled,
+        dbs_enabled: settings.dbsEnabled,
+        updated_at: nowIso(),
+      })
       .where('account_id', '=', accountId)
       .where('marketplace_id', '=', marketplaceId)
       .executeTakeFirst();
@@ -98,11 +132,20 @@ export class IntegrationStore {
   }
 
   /** Where the poll stopped, and how it ended (error null: well). */
-  async savePollState(accountId: number, marketplaceId: number, state: { cursor?: unknown; error: string | null }): Promise<void> {
+  async savePollState(
+    accountId: number,
+    marketplaceId: number,
+    state: { cursor?: unknown; error: string | null },
+  ): Promise<void> {
     const now = nowIso();
     await this.db
       .updateTable('marketplace_integrations')
-      .set({ ...(state.cursor !== undefined ? { cursor: toJson(state.cursor) } : {}), last_poll_at: now, last_error: state.error, updated_at: now })
+      .set({
+        ...(state.cursor !== undefined ? { cursor: toJson(state.cursor) } : {}),
+        last_poll_at: now,
+        last_error: state.error,
+        updated_at: now,
+      })
       .where('account_id', '=', accountId)
       .where('marketplace_id', '=', marketplaceId)
       .execute();

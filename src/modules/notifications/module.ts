@@ -10,9 +10,7 @@ export const notificationsModule = defineModule<NotificationsRouteServices, Noti
   offers: ['notifications'],
   dependsOn: ['events', 'shops', 'accounts', 'orders', 'lists'],
   migrationHistory: ['0008_events'],
-  tags: [
-    { name: 'Notifications', description: 'Notifications of the caller (extension; contract 6).' },
-  ],
+  tags: [{ name: 'Notifications', description: 'Notifications of the caller (extension; contract 6).' }],
   schemas: { Notification: NotificationView },
   routes: notificationRoutes,
   jobs: (worker, services) => {

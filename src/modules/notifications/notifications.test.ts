@@ -17,18 +17,38 @@ let boss: ApiClient;
 let warehouseId: number;
 let pointId: number;
 let worker: JobWorker;
-const ALL_ON = { ordersExpirationInPickupPoint: true, ordersSentForReturn: true, newOrder: true, newProblemOrder: true };
+const ALL_ON = {
+  ordersExpirationInPickupPoint: true,
+  ordersSentForReturn: true,
+  newOrder: true,
+  newProblemOrder: true,
+};
 const suffix = Math.random().toString(36).slice(2, 8);
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
-  t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '0', SMTP_URL: smtp.url, MAIL_FROM: 'Доставка <noreply@delivery.test>' } });
-  const created = await t.runtime.services.accounts.createAccount({ name: 'Notified', employee: { name: 'Owner', email: `owner-${suffix}@shop.test`, password: 'password-1' } });
+  t = await createTestApp({
+    env: { SIMULATION_STEP_SECONDS: '0', SMTP_URL: smtp.url, MAIL_FROM: 'Доставка <noreply@delivery.test>' },
+  });
+  const created = await t.runtime.services.accounts.createAccount({
+    name: 'Notified',
+    employee: { name: 'Owner', email: `owner-${suffix}@shop.test`, password: 'password-1' },
+  });
   accountId = created.accountId;
   owner = t.client(created.token);
-  employeeId = await t.runtime.services.accounts.addEmployee(accountId, { name: 'Manager', email: `manager-${suffix}@shop.test`, password: 'password-2' });
-  employee = t.client((await t.client().post('/v2/auth/login', { email: `manager-${suffix}@shop.test`, password: 'password-2' })).body.token);
-  boss = t.client((await t.client().post('/v2/auth/login', { email: `owner-${suffix}@shop.test`, password: 'password-1' })).body.token);
+  employeeId = await t.runtime.services.accounts.addEmployee(accountId, {
+    name: 'Manager',
+    email: `manager-${suffix}@shop.test`,
+    password: 'password-2',
+  });
+  employee = t.client(
+    (await t.client().post('/v2/auth/login', { email: `manager-${suffix}@shop.test`, password: 'password-2' })).body
+      .token,
+  );
+  boss = t.client(
+    (await t.client().post('/v2/auth/login', { email: `owner-${suffix}@shop.test`, password: 'password-1' })).body
+      .token,
+  );
   warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
   pointId = pickupPointIn(t);
   worker = orderJobWorker(t);
@@ -40,7 +60,10 @@ afterAll(async () => {
 });
 
 async function newShop(notifications: Record<string, unknown>, emailNotifications = false): Promise<number> {
-  const response = await owner.post('/v2/shops', shopBody(warehouseId, { name: `Shop ${Math.random()}`, emailNotifications, notifications }));
+  const response = await owner.post(
+    '/v2/shops',
+    shopBody(warehouseId, { name: `Shop ${Math.random()}`, emailNotifications, notifications }),
+  );
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.id;
 }
@@ -63,7 +86,15 @@ async function deliver(): Promise<void> {
   await worker.runDue();
 }
 
-const mine = async (client: ApiClient, query = '') => (await client.get(`/v2/notifications?perPage=1000${query}`)).body as Array<{ id: number; type: string; orderId: number; text: string; read: boolean; email: string }>;
+const mine = async (client: ApiClient, query = '') =>
+  (await client.get(`/v2/notifications?perPage=1000${query}`)).body as Array<{
+    id: number;
+    type: string;
+    orderId: number;
+    text: string;
+    read: boolean;
+    email: string;
+  }>;
 
 describe('notifications', () => {
   it('tells the account owner and every employee of a new order, and e-mails them', async () => {
@@ -76,14 +107,23 @@ describe('notifications', () => {
     expect(ownerList.status).toBe(200);
     expect(ownerList.headers['x-total-count']).toBeDefined();
     const forOwner = (await mine(owner)).filter((item) => item.orderId === id);
-    expect(forOwner).toMatchObject([{ type: 'newOrder', text: expect.stringContaining(`New order ${id} (N-1)`), read: false, email: 'sent' }]);
-    expect((await mine(employee)).filter((item) => item.orderId === id)).toMatchObject([{ type: 'newOrder', email: 'sent' }]);
+    expect(forOwner).toMatchObject([
+      { type: 'newOrder', text: expect.stringContaining(`New order ${id} (N-1)`), read: false, email: 'sent' },
+    ]);
+    expect((await mine(employee)).filter((item) => item.orderId === id)).toMatchObject([
+      { type: 'newOrder', email: 'sent' },
+    ]);
     // the owner's own employee login is an employee too: it reads the employee notifications, not the account's
     // (its address had the owner's mail already: one mail per address)
-    expect((await mine(boss)).filter((item) => item.orderId === id)).toMatchObject([{ type: 'newOrder', email: 'none' }]);
+    expect((await mine(boss)).filter((item) => item.orderId === id)).toMatchObject([
+      { type: 'newOrder', email: 'none' },
+    ]);
 
     const mails = smtp.mails.slice(mailsBefore);
-    expect(mails.map((mail) => mail.to[0]).sort()).toEqual([`manager-${suffix}@shop.test`, `owner-${suffix}@shop.test`]);
+    expect(mails.map((mail) => mail.to[0]).sort()).toEqual([
+      `manager-${suffix}@shop.test`,
+      `owner-${suffix}@shop.test`,
+    ]);
     expect(mails[0].from).toBe('noreply@delivery.test');
     expect(mails[0].subject).toContain(`New order ${id} (N-1)`);
     // dispatching again makes nothing twice
@@ -92,9 +132,17 @@ describe('notifications', () => {
   });
 
   it('makes nothing when the flags are off, and only for the employees named', async () => {
-    const silent = await newShop({ events: { newOrder: false }, currentAccount: { enabled: true }, employees: { enabled: true } });
+    const silent = await newShop({
+      events: { newOrder: false },
+      currentAccount: { enabled: true },
+      employees: { enabled: true },
+    });
     const nobody = await newShop({ events: ALL_ON, currentAccount: { enabled: false }, employees: { enabled: false } });
-    const named = await newShop({ events: { newOrder: true }, currentAccount: { enabled: false }, employees: { enabled: true, ids: [employeeId] } });
+    const named = await newShop({
+      events: { newOrder: true },
+      currentAccount: { enabled: false },
+      employees: { enabled: true, ids: [employeeId] },
+    });
     const ids: number[] = [];
     for (const shopId of [silent, nobody, named]) ids.push((await owner.post('/v2/orders', orderBody(shopId))).body.id);
     const mailsBefore = smtp.mails.length;
@@ -109,7 +157,14 @@ describe('notifications', () => {
   it('e-mails the customer at the pickup point with the last day of storage, and tells the shop of problems and returns', async () => {
     const shopId = await newShop({ events: ALL_ON, currentAccount: { enabled: true } }, true);
     const { id, trackNumber } = await preparedOrder(owner, worker, orderBody(shopId, { cmsId: 'SITE-42' }));
-    const pushed = (code: number) => t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode: code }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+    const pushed = (code: number) =>
+      t
+        .client()
+        .post(
+          '/v2/tracking/events/1',
+          { events: [{ trackNumber, statusCode: code }] },
+          { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+        );
     await pushed(41);
     await pushed(42);
     const mailsBefore = smtp.mails.length;
@@ -118,17 +173,32 @@ describe('notifications', () => {
     const [year, month, day] = order.delivery.point.holdDate.split('-');
     const customer = smtp.mails.slice(mailsBefore).filter((mail) => mail.to[0] === 'svetlana@buyer.test');
     expect(customer).toHaveLength(1);
-    expect(customer[0].subject).toBe(`${order.brand}: заказ № SITE-42 ждёт вас в пункте выдачи до ${day}.${month}.${year}`);
+    expect(customer[0].subject).toBe(
+      `${order.brand}: заказ № SITE-42 ждёт вас в пункте выдачи до ${day}.${month}.${year}`,
+    );
     expect(customer[0].raw).toContain('svetlana@buyer.test');
 
     expect((await owner.post('/v2/orders/return', { ids: [id] })).status).toBe(204);
     await deliver();
-    expect((await mine(owner)).filter((item) => item.orderId === id).map((item) => item.type)).toContain('ordersSentForReturn');
+    expect((await mine(owner)).filter((item) => item.orderId === id).map((item) => item.type)).toContain(
+      'ordersSentForReturn',
+    );
 
     const refused = await preparedOrder(owner, worker, orderBody(shopId));
-    await t.client().post('/v2/tracking/events/1', { events: [{ trackNumber: refused.trackNumber, statusCode: 462 }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+    await t
+      .client()
+      .post(
+        '/v2/tracking/events/1',
+        { events: [{ trackNumber: refused.trackNumber, statusCode: 462 }] },
+        { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+      );
     await deliver();
-    expect((await mine(owner)).filter((item) => item.orderId === refused.id).map((item) => item.type).sort()).toEqual(['newOrder', 'newProblemOrder']);
+    expect(
+      (await mine(owner))
+        .filter((item) => item.orderId === refused.id)
+        .map((item) => item.type)
+        .sort(),
+    ).toEqual(['newOrder', 'newProblemOrder']);
   });
 
   it('retries an e-mail the SMTP server refused, without holding anything up', async () => {
@@ -153,7 +223,11 @@ describe('notifications', () => {
     for (const body of [{}, { ids: [] }, { ids: ['x'] }, { ids: [0] }]) {
       const response = await owner.post('/v2/notifications/read', body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), errors: [expect.objectContaining({ field: expect.any(String) })] });
+      expect(response.body).toMatchObject({
+        code: 'validation_failed',
+        message: expect.any(String),
+        errors: [expect.objectContaining({ field: expect.any(String) })],
+      });
     }
     expect((await owner.get('/v2/notifications?unread=2')).status).toBe(400);
 
@@ -184,11 +258,23 @@ describe('without an SMTP server', () => {
     try {
       const { client } = await plain.newAccount('No mail');
       const warehouse = (await client.post('/v2/warehouses', warehouseBody())).body.id;
-      const shopId = (await client.post('/v2/shops', shopBody(warehouse, { notifications: { events: { newOrder: true }, currentAccount: { enabled: true } } }))).body.id;
+      const shopId = (
+        await client.post(
+          '/v2/shops',
+          shopBody(warehouse, { notifications: { events: { newOrder: true }, currentAccount: { enabled: true } } }),
+        )
+      ).body.id;
       const point = pickupPointIn(plain);
-      const id = (await client.post('/v2/orders', { ...orderBody(shopId), delivery: { company: { id: 1 }, type: 1, point: { id: point } } })).body.id;
+      const id = (
+        await client.post('/v2/orders', {
+          ...orderBody(shopId),
+          delivery: { company: { id: 1 }, type: 1, point: { id: point } },
+        })
+      ).body.id;
       await plain.runtime.services.notifications.dispatch();
-      expect((await client.get('/v2/notifications')).body).toMatchObject([{ orderId: id, type: 'newOrder', email: 'none' }]);
+      expect((await client.get('/v2/notifications')).body).toMatchObject([
+        { orderId: id, type: 'newOrder', email: 'none' },
+      ]);
     } finally {
       await plain.close();
     }

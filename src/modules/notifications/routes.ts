@@ -7,7 +7,6 @@ import { NotificationListQuery, NotificationView, ReadBody } from './schemas.js'
 
 const tags = ['Notifications'];
 
-
 /** The services these routes use, and no other. */
 export interface NotificationsRouteServices {
   notifications: NotificationService;
@@ -16,10 +15,12 @@ export function notificationRoutes(app: App, services: NotificationsRouteService
   app.get(
     '/v2/notifications',
     {
-      schema: { operation: { id: 'listNotifications' },
+      schema: {
+        operation: { id: 'listNotifications' },
         tags,
         summary: "The caller's notifications, newest first (extension)",
-        description: "An employee login sees the employee's notifications, an account token the account owner's. Which events notify whom is set per shop in Shop.notifications.",
+        description:
+          "An employee login sees the employee's notifications, an account token the account owner's. Which events notify whom is set per shop in Shop.notifications.",
         querystring: NotificationListQuery,
         response: { 200: { ...Type.Array(NotificationView), headers: PAGING_HEADERS }, ...errorResponses(403) },
       },
@@ -32,7 +33,15 @@ export function notificationRoutes(app: App, services: NotificationsRouteService
 
   app.post(
     '/v2/notifications/read',
-    { schema: { operation: { id: 'markNotificationsRead' }, tags, summary: "Mark the caller's notifications read (extension)", body: ReadBody, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'markNotificationsRead' },
+        tags,
+        summary: "Mark the caller's notifications read (extension)",
+        body: ReadBody,
+        response: { 204: NoContent, ...errorResponses(403, 404) },
+      },
+    },
     async (request, reply) => {
       await services.notifications.markRead(request.scope, request.body.ids);
       return reply.code(204).send();

@@ -72,7 +72,8 @@ export function recipientsOf(settings: Notifications, employees: Employee[]): Pe
     mailed.add(email);
     return email;
   };
-  if (settings.currentAccount.enabled) people.push({ recipient: 'account', employeeId: null, email: mailOnce(employees[0]?.email ?? null) });
+  if (settings.currentAccount.enabled)
+    people.push({ recipient: 'account', employeeId: null, email: mailOnce(employees[0]?.email ?? null) });
   if (settings.employees.enabled) {
     const named = new Set(settings.employees.ids);
     for (const employee of employees) {
@@ -98,7 +99,12 @@ function orderRef(event: AccountEvent): string {
 }
 
 /** A sentence for the shop owner (English, like every message of the API). */
-export function notificationText(type: NotificationType, event: AccountEvent, shopName: string, statusName: (code: number) => string): string {
+export function notificationText(
+  type: NotificationType,
+  event: AccountEvent,
+  shopName: string,
+  statusName: (code: number) => string,
+): string {
   const ref = orderRef(event);
   switch (type) {
     case 'newOrder':
@@ -106,7 +112,9 @@ export function notificationText(type: NotificationType, event: AccountEvent, sh
         ? `New marketplace order ${event.payload.marketplaceOrderId} (${event.payload.cmsId}) in shop "${shopName}".`
         : `New order ${ref} in shop "${shopName}".`;
     case 'newProblemOrder': {
-      const why = event.payload.error ?? (event.statusTo !== null ? `status ${event.statusTo} ${statusName(event.statusTo)}` : 'a problem');
+      const why =
+        event.payload.error ??
+        (event.statusTo !== null ? `status ${event.statusTo} ${statusName(event.statusTo)}` : 'a problem');
       return `Order ${ref} of shop "${shopName}" needs attention: ${why}.`;
     }
     case 'ordersSentForReturn':
@@ -151,7 +159,12 @@ function russianDate(date: string): string {
  * delivery with a courier (43), delivered (44).
  */
 export function customerMail(event: AccountEvent, order: CustomerOrder): { subject: string; text: string } | null {
-  if (event.type !== 'order.status_changed' || event.statusTo === null || !CUSTOMER_MAIL_STATUSES.includes(event.statusTo)) return null;
+  if (
+    event.type !== 'order.status_changed' ||
+    event.statusTo === null ||
+    !CUSTOMER_MAIL_STATUSES.includes(event.statusTo)
+  )
+    return null;
   const number = order.cmsId ?? String(order.id);
   const hello = order.recipientName ? `Здравствуйте, ${order.recipientName}!` : 'Здравствуйте!';
   const track = order.trackNumber ? `\nТрек-номер: ${order.trackNumber}` : '';
@@ -168,8 +181,14 @@ export function customerMail(event: AccountEvent, order: CustomerOrder): { subje
       };
     }
     case 43:
-      return { subject: `${order.brand}: заказ № ${number} передан курьеру`, text: `${hello}\n\nВаш заказ № ${number} передан курьеру и сегодня будет у вас.${track}${link}${sign}` };
+      return {
+        subject: `${order.brand}: заказ № ${number} передан курьеру`,
+        text: `${hello}\n\nВаш заказ № ${number} передан курьеру и сегодня будет у вас.${track}${link}${sign}`,
+      };
     default:
-      return { subject: `${order.brand}: заказ № ${number} доставлен`, text: `${hello}\n\nВаш заказ № ${number} доставлен. Спасибо за покупку!${track}${sign}` };
+      return {
+        subject: `${order.brand}: заказ № ${number} доставлен`,
+        text: `${hello}\n\nВаш заказ № ${number} доставлен. Спасибо за покупку!${track}${sign}`,
+      };
   }
 }

@@ -17,7 +17,16 @@ import type { AccountEvent } from '../events/types.js';
 import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
-import { CUSTOMER_MAIL_STATUSES, customerMail, notificationText, notificationTypeOf, recipientsOf, type CustomerOrder, type Employee, type AccountNoticeType } from './rules.js';
+import {
+  CUSTOMER_MAIL_STATUSES,
+  customerMail,
+  notificationText,
+  notificationTypeOf,
+  recipientsOf,
+  type CustomerOrder,
+  type Employee,
+  type AccountNoticeType,
+} from './rules.js';
 import type { NotificationListQuery, NotificationView } from './schemas.js';
 import type { NewNotification, NotificationRow, NotificationStore } from './store.js';
 
@@ -64,7 +73,8 @@ export class NotificationService {
     });
     worker.register<{ notificationId: number }>(EMAIL_JOB, (job) => this.emailNotification(job));
     worker.register<CustomerMailJob>(CUSTOMER_EMAIL_JOB, async (job) => {
-      if (this.mailer) await this.mailer.send({ to: job.payload.to, subject: job.payload.subject, text: job.payload.text });
+      if (this.mailer)
+        await this.mailer.send({ to: job.payload.to, subject: job.payload.subject, text: job.payload.text });
     });
   }
 
@@ -72,42 +82,73 @@ export class NotificationService {
   async scheduleDispatch(at = new Date()): Promise<void> {
     if (this.options.dispatchSeconds <= 0) return;
     const slot = Math.floor(at.getTime() / (this.options.dispatchSeconds * 1000));
-    await this.jobs.enqueue(null, DISPATCH_JOB, {}, { runAt: at, uniqueKey: `notifications-dispatch:${slot}`, maxAttempts: 1 });
+    await this.jobs.enqueue(
+      null,
+      DISPATCH_JOB,
+      {},
+      { runAt: at, uniqueKey: `notifications-dispatch:${slot}`, maxAttempts: 1 },
+    );
   }
 
   /** Handles every event not handled yet; the number of events read. */
   dispatch(): Promise<number> {
-    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ notifications, customerMails }, trx) => {
-      const added = await this.store.insert(notifications, trx);
-      if (this.mailer) {
-        for (const row of added) if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
-        for (const mail of customerMails) await this.jobs.enqueue(mail.accountId, CUSTOMER_EMAIL_JOB, mail.job, { uniqueKey: `customer-mail:${mail.job.eventId}` }, trx);
-      }
-    });
+    return this.events.consume(
+      CONSUMER,
+      BATCH,
+      (events) => this.plan(events),
+      async ({ notifications, customerMails }, trx) => {
+        const added = await this.store.insert(notifications, trx);
+        if (this.mailer) {
+          for (const row of added)
+            if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
+          for (const mail of customerMails)
+            await this.jobs.enqueue(
+              mail.accountId,
+              CUSTOMER_EMAIL_JOB,
+              mail.job,
+              { uniqueKey: `customer-mail:${mail.job.eventId}` },
+              trx,
+            );
+        }
+      },
+    );
   }
 
   /** The notifications and customer e-mails of a batch of events. */
-  private async plan(events: AccountEvent[]): Promise<{ notifications: NewNotification[]; customerMails: Array<{ accountId: number; job: CustomerMailJob }> }> {
+  private async plan(
+    events: AccountEvent[],
+  ): Promise<{ notifications: NewNotification[]; customerMails: Array<{ accountId: number; job: CustomerMailJob }> }> {
     const notifications: NewNotification[] = [];
     const customerMails: Array<{ accountId: number; job: CustomerMailJob }> = [];
     const byAccount = new Map<number, AccountEvent[]>();
-    for (const event of events) if (event.shopId !== null) byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event]);
+    for (const event of events)
+      if (event.shopId !== null) byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event]);
     const now = nowIso();
     for (const [accountId, accountEvents] of byAccount) {
-      const shops = await this.shops.notificationSettingsOf(accountId, accountEvents.map((event) => event.shopId as number));
+      const shops = await this.shops.notificationSettingsOf(
+        accountId,
+        accountEvents.map((event) => event.shopId as number),
+      );
       let employees: Employee[] | null = null;
       const mailOrders: AccountEvent[] = [];
       for (const event of accountEvents) {
         const shop = shops.get(event.shopId as number);
         if (!shop) continue;
-        if (shop.emailNotifications && event.type === 'order.status_changed' && CUSTOMER_MAIL_STATUSES.includes(event.statusTo ?? 0)) mailOrders.push(event);
+        if (
+          shop.emailNotifications &&
+          event.type === 'order.status_changed' &&
+          CUSTOMER_MAIL_STATUSES.includes(event.statusTo ?? 0)
+        )
+          mailOrders.push(event);
         const type = notificationTypeOf(event, shop.notifications);
         if (!type) continue;
         employees ??= await this.accounts.employeesOf(accountId);
         const text = notificationText(type, event, shop.name, (code) => this.statuses.name(code, 'en'));
         const shopId = event.shopId as number;
         // a manager hears only of the shops given to them
-        const withAccess = employees.filter((employee) => employee.shopIds === null || employee.shopIds.includes(shopId));
+        const withAccess = employees.filter(
+          (employee) => employee.shopIds === null || employee.shopIds.includes(shopId),
+        );
         for (const person of recipientsOf(shop.notifications, withAccess)) {
           notifications.push({
             account_id: accountId,
@@ -129,9 +170,21 @@ export class NotificationService {
     return { notifications, customerMails };
   }
 
-  private async customerMails(accountId: number, events: AccountEvent[]): Promise<Array<{ accountId: number; job: CustomerMailJob }>> {
-    const scope: Scope = { accountId, timeZone: await this.accounts.timeZoneOf(accountId), kind: 'account', shopKeyShopId: null, employeeId: null };
-    const orders = await this.orders.getMany(scope, events.map((event) => event.orderId));
+  private async customerMails(
+    accountId: number,
+    events: AccountEvent[],
+  ): Promise<Array<{ accountId: number; job: CustomerMailJob }>> {
+    const scope: Scope = {
+      accountId,
+      timeZone: await this.accounts.timeZoneOf(accountId),
+      kind: 'account',
+      shopKeyShopId: null,
+      employeeId: null,
+    };
+    const orders = await this.orders.getMany(
+      scope,
+      events.map((event) => event.orderId),
+    );
     const mails: Array<{ accountId: number; job: CustomerMailJob }> = [];
     for (const event of events) {
       const order = orders.get(event.orderId);
@@ -171,12 +224,29 @@ export class NotificationService {
    * A notice to the account owner that no order event made (a webhook endpoint disabled),
    * e-mailed like the others. `key` keeps one notice per thing (event_id of the row).
    */
-  async notifyOwner(accountId: number, notice: { type: AccountNoticeType; key: number; shopId: number | null; text: string }): Promise<void> {
+  async notifyOwner(
+    accountId: number,
+    notice: { type: AccountNoticeType; key: number; shopId: number | null; text: string },
+  ): Promise<void> {
     const owner = (await this.accounts.employeesOf(accountId))[0];
     const email = this.mailer && owner?.email ? owner.email : null;
     await this.store.transaction(async (trx) => {
       const [row] = await this.store.insert(
-        [{ account_id: accountId, recipient: 'account', employee_id: null, event_id: notice.key, type: notice.type, order_id: null, shop_id: notice.shopId, text: notice.text, email_to: email, email_status: email ? 'pending' : 'none', created_at: nowIso() }],
+        [
+          {
+            account_id: accountId,
+            recipient: 'account',
+            employee_id: null,
+            event_id: notice.key,
+            type: notice.type,
+            order_id: null,
+            shop_id: notice.shopId,
+            text: notice.text,
+            email_to: email,
+            email_status: email ? 'pending' : 'none',
+            created_at: nowIso(),
+          },
+        ],
         trx,
       );
       if (row?.email_to) await this.jobs.enqueue(accountId, EMAIL_JOB, { notificationId: row.id }, {}, trx);
@@ -188,13 +258,19 @@ export class NotificationService {
   /** Whose notifications the caller reads: an employee's own, an account token the owner's; a shop key is no person. */
   private recipientOf(scope: Scope): string {
     // a shop manager's requests carry their shop as a key would, but a manager is a person
-    if ((scope.shopKeyShopId !== null && scope.employeeId === null) || scope.kind === 'shop') throw forbidden('A shop API key has no notifications; use an account token or an employee login.');
+    if ((scope.shopKeyShopId !== null && scope.employeeId === null) || scope.kind === 'shop')
+      throw forbidden('A shop API key has no notifications; use an account token or an employee login.');
     return scope.employeeId !== null ? `employee:${scope.employeeId}` : 'account';
   }
 
   async list(scope: Scope, query: NotificationListQuery, paging: Paging): Promise<Page<NotificationView>> {
     const recipient = this.recipientOf(scope);
-    const page = await this.store.page(scope.accountId, recipient, query.unread === undefined ? {} : { unread: query.unread === 1 }, paging);
+    const page = await this.store.page(
+      scope.accountId,
+      recipient,
+      query.unread === undefined ? {} : { unread: query.unread === 1 },
+      paging,
+    );
     return { items: page.items.map(viewOf), total: page.total };
   }
 
@@ -205,7 +281,12 @@ export class NotificationService {
     const owned = await this.store.owned(scope.accountId, recipient, unique);
     const missing = unique.filter((id) => !owned.has(id));
     if (missing.length) {
-      throw new AppError(404, 'not_found', `${missing.length} of ${unique.length} notification${unique.length > 1 ? 's' : ''} were not found; nothing was changed. Notification ${missing[0]} was not found.`, missing.map((id) => ({ id, message: `Notification ${id} was not found.` })));
+      throw new AppError(
+        404,
+        'not_found',
+        `${missing.length} of ${unique.length} notification${unique.length > 1 ? 's' : ''} were not found; nothing was changed. Notification ${missing[0]} was not found.`,
+        missing.map((id) => ({ id, message: `Notification ${id} was not found.` })),
+      );
     }
     await this.store.markRead(scope.accountId, recipient, unique);
   }

@@ -16,7 +16,10 @@ export class NotificationStore {
   }
 
   /** Adds notifications; one already made (same event, type, person) is left as it is. The rows added. */
-  async insert(rows: NewNotification[], db: Db = this.db): Promise<Array<{ id: number; account_id: number; email_to: string | null }>> {
+  async insert(
+    rows: NewNotification[],
+    db: Db = this.db,
+  ): Promise<Array<{ id: number; account_id: number; email_to: string | null }>> {
     if (rows.length === 0) return [];
     return db
       .insertInto('notifications')
@@ -26,8 +29,16 @@ export class NotificationStore {
       .execute();
   }
 
-  async page(accountId: number, recipient: string, filter: { unread?: boolean }, paging: Paging): Promise<Page<NotificationRow>> {
-    let query = this.db.selectFrom('notifications').where('account_id', '=', accountId).where('recipient', '=', recipient);
+  async page(
+    accountId: number,
+    recipient: string,
+    filter: { unread?: boolean },
+    paging: Paging,
+  ): Promise<Page<NotificationRow>> {
+    let query = this.db
+      .selectFrom('notifications')
+      .where('account_id', '=', accountId)
+      .where('recipient', '=', recipient);
     if (filter.unread === true) query = query.where('read_at', 'is', null);
     if (filter.unread === false) query = query.where('read_at', 'is not', null);
     const [items, total] = await Promise.all([
@@ -40,17 +51,35 @@ export class NotificationStore {
   /** The ids among `ids` that are this person's notifications. */
   async owned(accountId: number, recipient: string, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.selectFrom('notifications').select('id').where('account_id', '=', accountId).where('recipient', '=', recipient).where('id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('recipient', '=', recipient)
+      .where('id', 'in', ids)
+      .execute();
     return new Set(rows.map((row) => row.id));
   }
 
   async markRead(accountId: number, recipient: string, ids: number[]): Promise<void> {
-    await this.db.updateTable('notifications').set({ read_at: nowIso() }).where('account_id', '=', accountId).where('recipient', '=', recipient).where('id', 'in', ids).where('read_at', 'is', null).execute();
+    await this.db
+      .updateTable('notifications')
+      .set({ read_at: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('recipient', '=', recipient)
+      .where('id', 'in', ids)
+      .where('read_at', 'is', null)
+      .execute();
   }
 
   /** A notification for its e-mail job (which knows the account). */
   async get(accountId: number, id: number): Promise<NotificationRow | undefined> {
-    return this.db.selectFrom('notifications').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async setEmailStatus(accountId: number, id: number, status: 'sent' | 'failed'): Promise<void> {

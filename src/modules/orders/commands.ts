@@ -4,11 +4,14 @@ import { CommandUsageError, stringOption, type AreaCommand } from '../../platfor
 import type { TrackingService } from './tracking.js';
 
 export const carrierCommand: AreaCommand<{ tracking: TrackingService }> = {
-  usage: ['carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}'],
+  usage: [
+    'carrier secret --id <companyId>            the X-Carrier-Secret of a company for POST /v2/tracking/events/{companyId}',
+  ],
   async run(args, open) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { id: { type: 'string' } } });
     const id = Number(stringOption(values, 'id'));
-    if (positionals[0] !== 'secret' || !Number.isInteger(id) || id < 1) throw new CommandUsageError('usage: carrier secret --id <companyId>');
+    if (positionals[0] !== 'secret' || !Number.isInteger(id) || id < 1)
+      throw new CommandUsageError('usage: carrier secret --id <companyId>');
     return `${(await open()).tracking.pushSecret(id)}\n`;
   },
 };

@@ -20,7 +20,15 @@ import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
 import { closedReason } from '../warehouses/working-days.js';
 import { ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
 import { chooseDropOffPoint, needsDropOffPoint, type DropOffChoice } from './drop-off.js';
-import { composeOrder, declaredValueKopecks, serviceIdsOf, type OrderDoc, type Pricing, type ProductLine, type SenderSnapshot } from './document.js';
+import {
+  composeOrder,
+  declaredValueKopecks,
+  serviceIdsOf,
+  type OrderDoc,
+  type Pricing,
+  type ProductLine,
+  type SenderSnapshot,
+} from './document.js';
 import type { OrderInput, StatusHistoryItem } from './schemas.js';
 
 /** How long pricing an order may wait for a company (ms). */
@@ -40,13 +48,21 @@ export const NO_OWN_METHODS: OwnMethodLookup = { method: async () => undefined }
  * keys back in its own order (shortest first), and the stored order is sent as it is.
  */
 function cityOf(city: Warehouse['address']['city']): OrderDoc['senderAddress']['city'] {
-  return { countryCode: city.countryCode, name: city.name, fias: city.fias ?? null, type: city.type ?? null, region: city.region ?? null, area: city.area ?? null };
+  return {
+    countryCode: city.countryCode,
+    name: city.name,
+    fias: city.fias ?? null,
+    type: city.type ?? null,
+    region: city.region ?? null,
+    area: city.area ?? null,
+  };
 }
 
 /** Roubles given to the kopeck, else a field error. */
 function kopecksOf(roubles: number | null | undefined, field: string, problems: FieldErrorCollector): number {
   if (roubles === null || roubles === undefined) return 0;
-  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6) problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
+  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6)
+    problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
   return toKopecks(roubles);
 }
 
@@ -60,25 +76,42 @@ export class OrderComposer {
   ) {}
 
   /** Validates a request and prices it: the document of a new (or replaced) order. */
-  async compose(scope: Scope, input: OrderInput, shopHeader: ShopHeader, history: StatusHistoryItem[], copy = false): Promise<OrderDoc> {
+  async compose(
+    scope: Scope,
+    input: OrderInput,
+    shopHeader: ShopHeader,
+    history: StatusHistoryItem[],
+    copy = false,
+  ): Promise<OrderDoc> {
     const shop = await this.shops.resolveShopHeader(scope, input.shopId ? String(input.shopId) : shopHeader, false);
     const problems = new FieldErrorCollector();
     const sender = this.senderOf(shop, input, problems);
     const products = await this.productLines(scope, input, problems);
     const companyId = input.delivery.company.id;
-    const company = typeof companyId === 'number' ? (await this.reference.registry.companyOf(scope.accountId, companyId))?.company : undefined;
+    const company =
+      typeof companyId === 'number'
+        ? (await this.reference.registry.companyOf(scope.accountId, companyId))?.company
+        : undefined;
     const ownId = ownMethodOf(scope.accountId, companyId);
     const own = ownId === null ? undefined : await this.ownMethods.method(scope.accountId, ownId);
     if (typeof companyId === 'string') {
-      if (!own) problems.add('delivery.company.id', `${companyId} is not a delivery method of this account (GET /v2/delivery-methods)`);
-      else if (own.type !== input.delivery.type) problems.add('delivery.type', `${own.name} delivers with type ${own.type} only`);
+      if (!own)
+        problems.add(
+          'delivery.company.id',
+          `${companyId} is not a delivery method of this account (GET /v2/delivery-methods)`,
+        );
+      else if (own.type !== input.delivery.type)
+        problems.add('delivery.type', `${own.name} delivers with type ${own.type} only`);
     } else if (!company) problems.add('delivery.company.id', `${companyId} is not a delivery company of this service`);
-    else if (!company.deliveryTypes.includes(input.delivery.type as DeliveryType)) problems.add('delivery.type', `${company.name} does not deliver with type ${input.delivery.type}`);
+    else if (!company.deliveryTypes.includes(input.delivery.type as DeliveryType))
+      problems.add('delivery.type', `${company.name} does not deliver with type ${input.delivery.type}`);
     const pointMissing = input.delivery.type === 1 && !input.delivery.point?.id;
     if (pointMissing && !copy) problems.add('delivery.point.id', 'is required for delivery to a pickup point (type 1)');
-    for (const [index, place] of (input.places ?? []).entries()) if (place.weight) gramsOf(place.weight, `places[${index}].weight`, problems);
+    for (const [index, place] of (input.places ?? []).entries())
+      if (place.weight) gramsOf(place.weight, `places[${index}].weight`, problems);
     if (input.dimensions?.weight) gramsOf(input.dimensions.weight, 'dimensions.weight', problems);
-    for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const) kopecksOf(input[field], field, problems);
+    for (const field of ['priceDeclared', 'discount', 'clientPrice', 'clientPrePay'] as const)
+      kopecksOf(input[field], field, problems);
     const clientCourierTime = company ? this.courierTimeOf(input, company, problems) : null;
     if (company && !copy) this.checkDropOffPoint(input, company, problems);
     if (company && !copy) this.checkPickup(input, company, shop?.warehouse ?? null, scope.timeZone, problems);
@@ -86,7 +119,9 @@ export class OrderComposer {
 
     const dropOff = company ? this.dropOffPointOf(input, sender, company, shop?.warehouse ?? null) : null;
     // a copy sent the other way has no point yet: a draft asking for one
-    const priced = pointMissing ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' } : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null);
+    const priced = pointMissing
+      ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' }
+      : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null);
     // the calculator offers no such company there, so its pricing failed for the same reason: say the fix once
     const pricing = dropOff?.problem ? { ...priced, error: dropOff.problem } : priced;
     const pickup = dropOff?.pointId ? { ...input.pickup, pointId: dropOff.pointId } : input.pickup;
@@ -105,7 +140,10 @@ export class OrderComposer {
       pricing,
       now: history[history.length - 1]?.date ?? new Date().toISOString(),
       history,
-      testMode: typeof companyId === 'number' && company?.driver === 'contract' && (await this.reference.registry.isTestMode(scope.accountId, companyId)),
+      testMode:
+        typeof companyId === 'number' &&
+        company?.driver === 'contract' &&
+        (await this.reference.registry.isTestMode(scope.accountId, companyId)),
     });
   }
 
@@ -117,13 +155,25 @@ export class OrderComposer {
   private courierTimeOf(input: OrderInput, company: Company, problems: FieldErrorCollector): number | null {
     if (input.delivery.type !== 2) return null;
     const city = input.deliveryAddress.city;
-    const locality = this.reference.localities.find({ countryCode: city.countryCode, fias: city.fias ?? undefined, name: city.name, region: city.region ?? undefined });
+    const locality = this.reference.localities.find({
+      countryCode: city.countryCode,
+      fias: city.fias ?? undefined,
+      name: city.name,
+      region: city.region ?? undefined,
+    });
     const intervals = locality ? courierIntervalsIn(company, locality) : [];
     const asked = input.clientCourierTime;
     if (asked === undefined || asked === null) return intervals.find((interval) => interval.isDefault)?.id ?? null;
     if (!intervals.some((interval) => interval.id === asked)) {
-      const offered = intervals.map((interval) => `${interval.id} (${interval.timeFrom}-${interval.timeTo})`).join(', ');
-      problems.add('clientCourierTime', offered ? `is not a courier interval of ${company.name} there; choose one of ${offered} (GET /v2/couriers/schedule)` : `${company.name} offers no courier interval there`);
+      const offered = intervals
+        .map((interval) => `${interval.id} (${interval.timeFrom}-${interval.timeTo})`)
+        .join(', ');
+      problems.add(
+        'clientCourierTime',
+        offered
+          ? `is not a courier interval of ${company.name} there; choose one of ${offered} (GET /v2/couriers/schedule)`
+          : `${company.name} offers no courier interval there`,
+      );
     }
     return asked;
   }
@@ -141,19 +191,39 @@ export class OrderComposer {
    * warehouse set for the company, else the company's point nearest the sender; a company
    * that needs one and has none there makes the order a draft with an error, never a refusal.
    */
-  private dropOffPointOf(input: OrderInput, sender: SenderSnapshot, company: Company, warehouse: Warehouse | null): DropOffChoice {
+  private dropOffPointOf(
+    input: OrderInput,
+    sender: SenderSnapshot,
+    company: Company,
+    warehouse: Warehouse | null,
+  ): DropOffChoice {
     const pickupType = input.pickup?.type ?? sender.defaultPickupType;
     const city = sender.senderAddress.city;
-    const locality = city.name ? this.reference.localities.find({ countryCode: city.countryCode, fias: city.fias ?? undefined, name: city.name, region: city.region ?? undefined }) : undefined;
+    const locality = city.name
+      ? this.reference.localities.find({
+          countryCode: city.countryCode,
+          fias: city.fias ?? undefined,
+          name: city.name,
+          region: city.region ?? undefined,
+        })
+      : undefined;
     const setting = warehouse?.dropOffPoints.find((entry) => entry.companyId === company.id)?.pointId ?? null;
     return chooseDropOffPoint({
       company,
       pickupType,
       givenPointId: input.pickup?.pointId ?? null,
       // a point the warehouse chose and the company has since closed is not used
-      warehouseDefault: setting !== null && this.reference.registry.point(setting)?.companyId === company.id ? setting : null,
-      candidates: locality && needsDropOffPoint(company, pickupType) ? this.reference.registry.pointsIn(company.id, locality.id) : [],
-      sender: { placeName: city.name, centre: locality ? { latitude: locality.latitude, longitude: locality.longitude } : null, street: sender.senderAddress.street },
+      warehouseDefault:
+        setting !== null && this.reference.registry.point(setting)?.companyId === company.id ? setting : null,
+      candidates:
+        locality && needsDropOffPoint(company, pickupType)
+          ? this.reference.registry.pointsIn(company.id, locality.id)
+          : [],
+      sender: {
+        placeName: city.name,
+        centre: locality ? { latitude: locality.latitude, longitude: locality.longitude } : null,
+        street: sender.senderAddress.street,
+      },
     });
   }
 
@@ -164,14 +234,29 @@ export class OrderComposer {
    * needs a day the warehouse works: no pickup can be booked on another (POST /v2/pickups),
    * and the order would wait at 13 for ever.
    */
-  private checkPickup(input: OrderInput, company: Company, warehouse: Warehouse | null, timeZone: string, problems: FieldErrorCollector): void {
+  private checkPickup(
+    input: OrderInput,
+    company: Company,
+    warehouse: Warehouse | null,
+    timeZone: string,
+    problems: FieldErrorCollector,
+  ): void {
     const type = input.pickup?.type;
-    if (type === 1 && company.pickup && !company.pickup.dropOff) problems.add('pickup.type', `${company.name} takes no drop-offs at its points; use 4 (its courier) or another company (GET /v2/orders/shipment)`);
-    if (type === 4 && !company.pickup?.direct) problems.add('pickup.type', `${company.name} has no courier of its own to collect parcels; use 1 (drop-off) or another company (GET /v2/orders/shipment)`);
+    if (type === 1 && company.pickup && !company.pickup.dropOff)
+      problems.add(
+        'pickup.type',
+        `${company.name} takes no drop-offs at its points; use 4 (its courier) or another company (GET /v2/orders/shipment)`,
+      );
+    if (type === 4 && !company.pickup?.direct)
+      problems.add(
+        'pickup.type',
+        `${company.name} has no courier of its own to collect parcels; use 1 (drop-off) or another company (GET /v2/orders/shipment)`,
+      );
     const date = input.pickup?.date;
     if (!date) return;
     const day = date.slice(0, 10);
-    const waitsForPickup = warehouse !== null && warehouse.type === WAREHOUSE_TYPE.own && [3, 4].includes(type ?? warehouse.pickupType);
+    const waitsForPickup =
+      warehouse !== null && warehouse.type === WAREHOUSE_TYPE.own && [3, 4].includes(type ?? warehouse.pickupType);
     const closed = waitsForPickup ? closedReason(warehouse, day) : null;
     if (day < todayIn(timeZone)) problems.add('pickup.date', 'must be today or later');
     else if (closed) problems.add('pickup.date', `${closed}: no pickup collects that day`);
@@ -186,7 +271,13 @@ export class OrderComposer {
         brand: shop.brand,
         fulfilment: warehouse.type === 2,
         defaultPickupType: warehouse.pickupType,
-        senderAddress: { city: cityOf(warehouse.address.city), street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat },
+        senderAddress: {
+          city: cityOf(warehouse.address.city),
+          street: warehouse.address.street,
+          house: warehouse.address.house,
+          bulk: warehouse.address.bulk,
+          flat: warehouse.address.flat,
+        },
         sender: { fullName: warehouse.contact.name, phone: warehouse.contact.phone },
       };
     }
@@ -203,7 +294,14 @@ export class OrderComposer {
       fulfilment: false,
       defaultPickupType: null,
       senderAddress: {
-        city: { countryCode: (city?.countryCode ?? 'RU').toUpperCase(), name: city?.name ?? null, fias: city?.fias ?? null, type: city?.type ?? null, region: city?.region ?? null, area: city?.area ?? null },
+        city: {
+          countryCode: (city?.countryCode ?? 'RU').toUpperCase(),
+          name: city?.name ?? null,
+          fias: city?.fias ?? null,
+          type: city?.type ?? null,
+          region: city?.region ?? null,
+          area: city?.area ?? null,
+        },
         street: address?.street ?? null,
         house: address?.house ?? null,
         bulk: address?.bulk ?? null,
@@ -223,7 +321,8 @@ export class OrderComposer {
       const product = item.id ? catalogue.get(item.id) : undefined;
       if (item.id && !product) problems.add(`${field}.id`, `product ${item.id} does not exist in this account`);
       if (!item.id && !item.name) problems.add(`${field}.name`, 'is required unless the line names a product (id)');
-      const pick = <T>(own: T | null | undefined, fallback: T | null | undefined): T | null => (own !== undefined && own !== null ? own : (fallback ?? null));
+      const pick = <T>(own: T | null | undefined, fallback: T | null | undefined): T | null =>
+        own !== undefined && own !== null ? own : (fallback ?? null);
       const weight = pick(item.weight, product?.weight);
       return {
         id: product ? product.id : null,
@@ -231,7 +330,11 @@ export class OrderComposer {
         nameEn: pick(item.nameEn, product?.nameEn),
         vendorCode: pick(item.vendorCode, product?.vendorCode),
         vat: pick<number>(item.vat, product?.vat),
-        priceDeclaredKopecks: kopecksOf(pick(item.priceDeclared, product?.priceDeclared), `${field}.priceDeclared`, problems),
+        priceDeclaredKopecks: kopecksOf(
+          pick(item.priceDeclared, product?.priceDeclared),
+          `${field}.priceDeclared`,
+          problems,
+        ),
         priceCodKopecks: kopecksOf(pick(item.priceCod, product?.priceCod), `${field}.priceCod`, problems),
         prePayKopecks: kopecksOf(item.prePay, `${field}.prePay`, problems),
         discountKopecks: kopecksOf(item.discount, `${field}.discount`, problems),
@@ -251,11 +354,20 @@ export class OrderComposer {
   }
 
   /** Prices the chosen company, type and point; a refusal is the order's error, never a failed request. */
-  private async price(scope: Scope, shop: Shop | null, input: OrderInput, products: ProductLine[], ownMethodName: string | undefined, dropOffPointId: number | null): Promise<Pricing> {
+  private async price(
+    scope: Scope,
+    shop: Shop | null,
+    input: OrderInput,
+    products: ProductLine[],
+    ownMethodName: string | undefined,
+    dropOffPointId: number | null,
+  ): Promise<Pricing> {
     const city = input.deliveryAddress.city;
     const from = input.senderAddress?.city;
     const sides = (value: { width?: number | null; height?: number | null; length?: number | null } | undefined) =>
-      value && value.width && value.height && value.length ? { width: value.width, height: value.height, length: value.length } : undefined;
+      value && value.width && value.height && value.length
+        ? { width: value.width, height: value.height, length: value.length }
+        : undefined;
     const request: DeliveryQuoteRequest = {
       companyId: input.delivery.company.id,
       deliveryType: input.delivery.type as DeliveryType,
@@ -273,7 +385,12 @@ export class OrderComposer {
       ...(shop
         ? {}
         : {
-            sender: { countryCode: from?.countryCode ?? 'RU', ...(from?.name ? { cityName: from.name } : {}), ...(from?.fias ? { cityFias: from.fias } : {}), ...(from?.region ? { region: from.region } : {}) },
+            sender: {
+              countryCode: from?.countryCode ?? 'RU',
+              ...(from?.name ? { cityName: from.name } : {}),
+              ...(from?.fias ? { cityFias: from.fias } : {}),
+              ...(from?.region ? { region: from.region } : {}),
+            },
           }),
       ...(input.pickup?.type ? { pickupType: input.pickup.type } : {}),
       products: products.map((line) => ({
@@ -284,12 +401,23 @@ export class OrderComposer {
         ...(line.weightGrams ? { weight: line.weightGrams / 1000 } : {}),
         ...(sides(line.dimensions) ? { dimensions: sides(line.dimensions) } : {}),
       })),
-      priceDeclared: declaredValueKopecks(products.map((line) => ({ priceDeclared: line.priceDeclaredKopecks / 100, count: line.count })), input.priceDeclared) / 100,
+      priceDeclared:
+        declaredValueKopecks(
+          products.map((line) => ({ priceDeclared: line.priceDeclaredKopecks / 100, count: line.count })),
+          input.priceDeclared,
+        ) / 100,
       ...(input.clientPrice ? { priceClient: input.clientPrice } : {}),
       ...(input.clientPrePay ? { pricePrePayClient: input.clientPrePay } : {}),
       ...(input.discount ? { discount: input.discount } : {}),
       servicesRequired: serviceIdsOf(input),
-      ...(input.places?.length ? { places: input.places.map((place) => ({ ...(place.weight ? { weight: place.weight } : {}), ...(sides(place.dimensions) ? { dimensions: sides(place.dimensions) } : {}) })) } : {}),
+      ...(input.places?.length
+        ? {
+            places: input.places.map((place) => ({
+              ...(place.weight ? { weight: place.weight } : {}),
+              ...(sides(place.dimensions) ? { dimensions: sides(place.dimensions) } : {}),
+            })),
+          }
+        : {}),
       ...(input.dimensions?.weight ? { weight: input.dimensions.weight } : {}),
       ...(sides(input.dimensions) ? { dimensions: sides(input.dimensions) } : {}),
       ...(input.dimensions?.places ? { itemCount: input.dimensions.places } : {}),
@@ -303,9 +431,19 @@ export class OrderComposer {
       const quote = await this.calculator.quoteOne(scope, shop, request, (_companyId, reason) => (failure = reason));
       if (quote) return { quote, error: null };
       const companyId = input.delivery.company.id;
-      const company = ownMethodName ?? (typeof companyId === 'number' ? (await this.reference.registry.companyOf(scope.accountId, companyId))?.company.name : undefined) ?? `Company ${companyId}`;
+      const company =
+        ownMethodName ??
+        (typeof companyId === 'number'
+          ? (await this.reference.registry.companyOf(scope.accountId, companyId))?.company.name
+          : undefined) ??
+        `Company ${companyId}`;
       const where = input.delivery.type === 1 ? ` to point ${input.delivery.point?.id}` : '';
-      return { quote: null, error: failure ? `${company} did not price the delivery: ${failure}` : `${company} cannot deliver this order${where} (delivery type ${input.delivery.type}).` };
+      return {
+        quote: null,
+        error: failure
+          ? `${company} did not price the delivery: ${failure}`
+          : `${company} cannot deliver this order${where} (delivery type ${input.delivery.type}).`,
+      };
     } catch (error) {
       if (error instanceof AppError) return { quote: null, error: error.message };
       throw error;

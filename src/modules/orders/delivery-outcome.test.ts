@@ -48,7 +48,17 @@ async function accountIn(timeZone: string): Promise<{ client: ApiClient; shopId:
 function orderBody(overrides: Record<string, unknown> = {}, shop = shopId) {
   return {
     shopId: shop,
-    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      {
+        name: 'Книга',
+        vendorCode: 'BOOK-1',
+        priceDeclared: 800,
+        priceCod: 900,
+        count: 1,
+        weight: 0.5,
+        dimensions: { width: 15, height: 4, length: 22 },
+      },
+    ],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
@@ -59,7 +69,13 @@ const courier = { delivery: { company: { id: 1 }, type: 2 } };
 const prepaid = { products: [{ name: 'Книга', priceDeclared: 800, priceCod: 0, count: 1, weight: 0.5 }] };
 
 function push(companyId: number, events: unknown[]) {
-  return t.client().post(`/v2/tracking/events/${companyId}`, { events }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(companyId) } });
+  return t
+    .client()
+    .post(
+      `/v2/tracking/events/${companyId}`,
+      { events },
+      { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(companyId) } },
+    );
 }
 
 const codes = (order: { statusHistory: Array<{ code: number }> }) => order.statusHistory.map((item) => item.code);
@@ -76,7 +92,13 @@ interface PricedDelivery {
 /** The expected factPrice, added up here from what the order shows. */
 function costOf(delivery: PricedDelivery, paid: 'cash' | 'card' | 'none'): number {
   const cod = paid === 'cash' ? delivery.priceCommissionCod : paid === 'card' ? delivery.priceCommissionCodCard : 0;
-  return roubles(delivery.price + delivery.services.reduce((sum, service) => sum + service.price, 0) + delivery.priceCommissionDeclared + cod + delivery.priceCommissionAcquiring);
+  return roubles(
+    delivery.price +
+      delivery.services.reduce((sum, service) => sum + service.price, 0) +
+      delivery.priceCommissionDeclared +
+      cod +
+      delivery.priceCommissionAcquiring,
+  );
 }
 
 describe('hold dates in the account time zone', () => {
@@ -101,16 +123,28 @@ describe('hold dates in the account time zone', () => {
     const holdDays = (await east.client.get(`/v2/orders/${dueEast.id}`)).body.delivery.point.holdDays as number;
     // arrival (holdDays - 1) days ago: the hold ends tomorrow; (holdDays - 2) days ago: the day after
     const now = Date.now();
-    await push(1, [{ trackNumber: dueEast.trackNumber, statusCode: 42, at: new Date(now - (holdDays - 1) * DAY).toISOString() }]);
-    await push(1, [{ trackNumber: notYetWest.trackNumber, statusCode: 42, at: new Date(now - (holdDays - 2) * DAY).toISOString() }]);
-    expect((await east.client.get(`/v2/orders/${dueEast.id}`)).body.delivery.point).toMatchObject({ holdDate: addDays(todayIn('Pacific/Kiritimati'), 1), storagingEnds: false });
-    expect((await west.client.get(`/v2/orders/${notYetWest.id}`)).body.delivery.point).toMatchObject({ holdDate: addDays(todayIn('Pacific/Pago_Pago'), 2), storagingEnds: false });
+    await push(1, [
+      { trackNumber: dueEast.trackNumber, statusCode: 42, at: new Date(now - (holdDays - 1) * DAY).toISOString() },
+    ]);
+    await push(1, [
+      { trackNumber: notYetWest.trackNumber, statusCode: 42, at: new Date(now - (holdDays - 2) * DAY).toISOString() },
+    ]);
+    expect((await east.client.get(`/v2/orders/${dueEast.id}`)).body.delivery.point).toMatchObject({
+      holdDate: addDays(todayIn('Pacific/Kiritimati'), 1),
+      storagingEnds: false,
+    });
+    expect((await west.client.get(`/v2/orders/${notYetWest.id}`)).body.delivery.point).toMatchObject({
+      holdDate: addDays(todayIn('Pacific/Pago_Pago'), 2),
+      storagingEnds: false,
+    });
 
     await t.runtime.services.tracking.schedulePolling();
     await worker.runDue();
     expect((await east.client.get(`/v2/orders/${dueEast.id}`)).body.delivery.point.storagingEnds).toBe(true);
     expect((await west.client.get(`/v2/orders/${notYetWest.id}`)).body.delivery.point.storagingEnds).toBe(false);
-    expect((await east.client.get('/v2/orders?list=4&storagingEnds=1')).body.map((item: { id: number }) => item.id)).toEqual([dueEast.id]);
+    expect(
+      (await east.client.get('/v2/orders?list=4&storagingEnds=1')).body.map((item: { id: number }) => item.id),
+    ).toEqual([dueEast.id]);
     expect((await west.client.get('/v2/orders?list=4&storagingEnds=1')).body).toEqual([]);
   });
 });
@@ -126,7 +160,9 @@ describe('how the recipient paid, and the actual price at delivery', () => {
     expect(before.delivery.factPrice).toBeNull();
     expect(before.delivery.priceCommissionCodCard).not.toBe(before.delivery.priceCommissionCod);
 
-    expect((await push(1, [{ trackNumber: card.trackNumber, statusCode: 44, paymentMethod: 'cheque' }])).status).toBe(400);
+    expect((await push(1, [{ trackNumber: card.trackNumber, statusCode: 44, paymentMethod: 'cheque' }])).status).toBe(
+      400,
+    );
     const result = await push(1, [
       { trackNumber: card.trackNumber, statusCode: 44, paymentMethod: 'card' },
       { trackNumber: cash.trackNumber, statusCode: 44, paymentMethod: 'cash' },
@@ -139,7 +175,9 @@ describe('how the recipient paid, and the actual price at delivery', () => {
     expect(byCard.pay).toMatchObject({ type: 3, status: { code: 'paid' } });
     expect(byCard.delivery.factPrice).toBe(costOf(byCard.delivery, 'card'));
     // the total assumed cash (the company takes it); the card commission is what it actually cost
-    expect(byCard.delivery.factPrice).toBe(roubles(byCard.delivery.totalPrice - byCard.delivery.priceCommissionCod + byCard.delivery.priceCommissionCodCard));
+    expect(byCard.delivery.factPrice).toBe(
+      roubles(byCard.delivery.totalPrice - byCard.delivery.priceCommissionCod + byCard.delivery.priceCommissionCodCard),
+    );
 
     const byCash = (await owner.get(`/v2/orders/${cash.id}`)).body;
     expect(byCash.pay).toMatchObject({ type: 2, status: { code: 'paid' } });
@@ -155,7 +193,9 @@ describe('how the recipient paid, and the actual price at delivery', () => {
     expect(prepaidOrder.delivery.factPrice).toBe(costOf(prepaidOrder.delivery, 'none'));
 
     // the payment type filter of the lists sees the card payment
-    const listed = (await owner.get('/v2/orders?list=5&paymentMethods[]=3')).body.map((item: { id: number }) => item.id);
+    const listed = (await owner.get('/v2/orders?list=5&paymentMethods[]=3')).body.map(
+      (item: { id: number }) => item.id,
+    );
     expect(listed).toEqual(expect.arrayContaining([card.id, partly.id]));
     expect(listed).not.toContain(cash.id);
   });
@@ -167,7 +207,11 @@ describe('how the recipient paid, and the actual price at delivery', () => {
     for (const id of ids) {
       const order = (await owner.get(`/v2/orders/${id}`)).body;
       if (order.status !== 44) continue;
-      const expected = journeyOf(ownerAccountId, id, 2, { cod: true, cashPaymentAvailable: true, cardPaymentAvailable: true }).find((step) => step.code === 44)?.paymentMethod;
+      const expected = journeyOf(ownerAccountId, id, 2, {
+        cod: true,
+        cashPaymentAvailable: true,
+        cardPaymentAvailable: true,
+      }).find((step) => step.code === 44)?.paymentMethod;
       expect(order.delivery.cardPaymentAvailable).toBe(true);
       expect(order.pay.type, `order ${id}`).toBe(expected === 'card' ? 3 : 2);
       expect(order.delivery.factPrice).toBe(costOf(order.delivery, expected ?? 'cash'));
@@ -175,12 +219,35 @@ describe('how the recipient paid, and the actual price at delivery', () => {
   });
 
   it('takes the payment method from a company reached over HTTP when it is polled', async () => {
-    const carrier = await startFakeCarrier({ price: 333, codCardPercent: 2.5, track: (trackNumbers) => trackNumbers.map((trackNumber) => ({ trackNumber, statusCode: 44, description: 'Вручено', paymentMethod: 'card' })) });
+    const carrier = await startFakeCarrier({
+      price: 333,
+      codCardPercent: 2.5,
+      track: (trackNumbers) =>
+        trackNumbers.map((trackNumber) => ({
+          trackNumber,
+          statusCode: 44,
+          description: 'Вручено',
+          paymentMethod: 'card',
+        })),
+    });
     const registry = t.runtime.services.reference.registry;
-    registry.add({ driver: 'http', deliveryTypes: [2], coverage: { minPopulation: 0 }, id: 203, code: 'remote-card', name: 'Удалённый с картой', baseUrl: carrier.baseUrl });
+    registry.add({
+      driver: 'http',
+      deliveryTypes: [2],
+      coverage: { minPopulation: 0 },
+      id: 203,
+      code: 'remote-card',
+      name: 'Удалённый с картой',
+      baseUrl: carrier.baseUrl,
+    });
     try {
       const { id } = await preparedOrder(owner, worker, orderBody({ delivery: { company: { id: 203 }, type: 2 } }));
-      expect((await owner.get(`/v2/orders/${id}`)).body.delivery).toMatchObject({ price: 333, totalPrice: 342, priceCommissionCod: 9, priceCommissionCodCard: 22.5 });
+      expect((await owner.get(`/v2/orders/${id}`)).body.delivery).toMatchObject({
+        price: 333,
+        totalPrice: 342,
+        priceCommissionCod: 9,
+        priceCommissionCodCard: 22.5,
+      });
       await t.runtime.services.tracking.schedulePolling();
       await worker.runDue();
       const order = (await owner.get(`/v2/orders/${id}`)).body;
@@ -201,19 +268,41 @@ describe('longer storage asked of a company reached over HTTP', () => {
       [206, 422],
     ] as const) {
       const carrier = await startFakeCarrier({ extendHoldStatus: status });
-      registry.add({ driver: 'http', deliveryTypes: [2], coverage: { minPopulation: 0 }, id: companyId, code: `remote-hold-${companyId}`, name: 'Удалённый', baseUrl: carrier.baseUrl });
+      registry.add({
+        driver: 'http',
+        deliveryTypes: [2],
+        coverage: { minPopulation: 0 },
+        id: companyId,
+        code: `remote-hold-${companyId}`,
+        name: 'Удалённый',
+        baseUrl: carrier.baseUrl,
+      });
       try {
-        const { id, trackNumber } = await preparedOrder(owner, worker, orderBody({ delivery: { company: { id: companyId }, type: 2 } }));
+        const { id, trackNumber } = await preparedOrder(
+          owner,
+          worker,
+          orderBody({ delivery: { company: { id: companyId }, type: 2 } }),
+        );
         expect((await push(companyId, [{ trackNumber, statusCode: 42 }])).body).toMatchObject({ applied: 1 });
         expect((await owner.post('/v2/orders/extend-hold', { ids: [id], days: 4 })).status).toBe(204);
         // asked, not yet answered: nothing is pretended
-        expect((await owner.get(`/v2/orders/${id}`)).body.tasks).toEqual([{ type: 'extend-hold', date: expect.any(String), status: 'requested', days: 4 }]);
+        expect((await owner.get(`/v2/orders/${id}`)).body.tasks).toEqual([
+          { type: 'extend-hold', date: expect.any(String), status: 'requested', days: 4 },
+        ]);
         expect(carrier.holdExtensions).toEqual([]);
         await worker.runDue();
         expect(carrier.holdExtensions).toEqual([{ trackNumber, days: 4 }]);
         const [task] = (await owner.get(`/v2/orders/${id}`)).body.tasks;
-        if (status === 200) expect(task).toEqual({ type: 'extend-hold', date: expect.any(String), status: 'done', days: 4 });
-        else expect(task).toEqual({ type: 'extend-hold', date: expect.any(String), status: 'refused', days: 4, message: 'The delivery company answered 422.' });
+        if (status === 200)
+          expect(task).toEqual({ type: 'extend-hold', date: expect.any(String), status: 'done', days: 4 });
+        else
+          expect(task).toEqual({
+            type: 'extend-hold',
+            date: expect.any(String),
+            status: 'refused',
+            days: 4,
+            message: 'The delivery company answered 422.',
+          });
       } finally {
         registry.remove(companyId);
         await carrier.close();
@@ -225,10 +314,17 @@ describe('longer storage asked of a company reached over HTTP', () => {
 describe('deliveryCostThresholds from the shop widget settings', () => {
   it('shows the free-delivery threshold and the price below it when the order applies widget settings', async () => {
     const widgetShop = await newShop(owner);
-    const settings = { priceRules: [{ kind: 'markup', percent: 10 }], freeDeliveryFrom: 5000, rounding: { step: 10, mode: 'up' } };
+    const settings = {
+      priceRules: [{ kind: 'markup', percent: 10 }],
+      freeDeliveryFrom: 5000,
+      rounding: { step: 10, mode: 'up' },
+    };
     expect((await owner.put(`/v2/shops/${widgetShop}/widget-settings`, settings)).status).toBe(204);
     const create = async (overrides: Record<string, unknown>) => {
-      const response = await owner.post('/v2/orders', orderBody({ ...courier, applyWidgetSettings: true, ...overrides }, widgetShop));
+      const response = await owner.post(
+        '/v2/orders',
+        orderBody({ ...courier, applyWidgetSettings: true, ...overrides }, widgetShop),
+      );
       expect(response.status).toBe(201);
       return (await owner.get(`/v2/orders/${response.body.id}`)).body;
     };
@@ -247,13 +343,26 @@ describe('deliveryCostThresholds from the shop widget settings', () => {
     expect(big.deliveryCostThresholds.deliveryCost).toBeGreaterThan(0);
     // the same order under a higher threshold is charged exactly that
     await owner.put(`/v2/shops/${widgetShop}/widget-settings`, { ...settings, freeDeliveryFrom: 100000 });
-    expect((await owner.put(`/v2/orders/${big.id}`, orderBody({ ...courier, applyWidgetSettings: true, ...bigBody }, widgetShop))).status).toBe(204);
+    expect(
+      (
+        await owner.put(
+          `/v2/orders/${big.id}`,
+          orderBody({ ...courier, applyWidgetSettings: true, ...bigBody }, widgetShop),
+        )
+      ).status,
+    ).toBe(204);
     const repriced = (await owner.get(`/v2/orders/${big.id}`)).body;
     expect(repriced.delivery.totalPrice).toBe(big.deliveryCostThresholds.deliveryCost);
-    expect(repriced.deliveryCostThresholds).toEqual({ threshold: 100000, deliveryCost: big.deliveryCostThresholds.deliveryCost });
+    expect(repriced.deliveryCostThresholds).toEqual({
+      threshold: 100000,
+      deliveryCost: big.deliveryCostThresholds.deliveryCost,
+    });
 
     // without widget settings applied, or without a threshold: both null
-    expect((await create({ applyWidgetSettings: false })).deliveryCostThresholds).toEqual({ deliveryCost: null, threshold: null });
+    expect((await create({ applyWidgetSettings: false })).deliveryCostThresholds).toEqual({
+      deliveryCost: null,
+      threshold: null,
+    });
     await owner.put(`/v2/shops/${widgetShop}/widget-settings`, { ...settings, freeDeliveryFrom: null });
     expect((await create({})).deliveryCostThresholds).toEqual({ deliveryCost: null, threshold: null });
   });
@@ -270,7 +379,9 @@ describe('a requested return turns a simulated parcel back', () => {
     expect(delivered).not.toBeNull();
     const id = delivered as number;
     expect((await owner.post('/v2/orders/return', { ids: [id] })).status).toBe(204);
-    expect((await owner.get(`/v2/orders/${id}`)).body.tasks).toEqual([{ type: 'return', date: expect.any(String), status: 'requested' }]);
+    expect((await owner.get(`/v2/orders/${id}`)).body.tasks).toEqual([
+      { type: 'return', date: expect.any(String), status: 'requested' },
+    ]);
     await worker.runDue(FAR_FUTURE());
     const order = (await owner.get(`/v2/orders/${id}`)).body;
     expect(codes(order).slice(0, 5)).toEqual([72, 71, 61, 44, 43]);

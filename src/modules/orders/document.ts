@@ -79,7 +79,9 @@ export interface ComposeInput {
 export const OWN_METHOD_ABBR = 'OWN';
 
 export function serviceIdsOf(input: OrderInput): number[] {
-  return [...new Set((input.delivery.services ?? []).map((service) => (typeof service === 'number' ? service : service.id)))];
+  return [
+    ...new Set((input.delivery.services ?? []).map((service) => (typeof service === 'number' ? service : service.id))),
+  ];
 }
 
 const nn = <T>(value: T | null | undefined): T | null => (value === undefined || value === '' ? null : value);
@@ -90,7 +92,10 @@ const givenSide = (value: number | null | undefined): number | null => (value ? 
  * The declared value of an order (insurance, stickers, the company's registration). The
  * contract: the order's `priceDeclared` applies only when no good carries a declared value.
  */
-export function declaredValueKopecks(goods: ReadonlyArray<{ priceDeclared: number | null; count: number }>, orderPriceDeclared: number | null | undefined): number {
+export function declaredValueKopecks(
+  goods: ReadonlyArray<{ priceDeclared: number | null; count: number }>,
+  orderPriceDeclared: number | null | undefined,
+): number {
   const goodsKopecks = goods.reduce((sum, line) => sum + toKopecks(line.priceDeclared ?? 0) * line.count, 0);
   if (goodsKopecks > 0) return goodsKopecks;
   return orderPriceDeclared === null || orderPriceDeclared === undefined ? 0 : toKopecks(orderPriceDeclared);
@@ -160,7 +165,8 @@ export function composeOrder(args: ComposeInput): OrderDoc {
   const serviceIds = serviceIdsOf(input);
   const offered = new Set((company?.services ?? []).map((service) => service.id));
   const codKopecks = codKopecksOf(input, products);
-  const prePayKopecks = products.reduce((sum, line) => sum + line.prePayKopecks * line.count, 0) + toKopecks(input.clientPrePay ?? 0);
+  const prePayKopecks =
+    products.reduce((sum, line) => sum + line.prePayKopecks * line.count, 0) + toKopecks(input.clientPrePay ?? 0);
   const pickupType = input.pickup?.type ?? null;
   const point =
     input.delivery.type === 1
@@ -184,9 +190,14 @@ export function composeOrder(args: ComposeInput): OrderDoc {
     stickerFormed: false,
     wasInAct: false,
     isPacked: false,
-    exceptionDeliveryCompany: pickupType !== null && sender.defaultPickupType !== null && pickupType !== sender.defaultPickupType,
+    exceptionDeliveryCompany:
+      pickupType !== null && sender.defaultPickupType !== null && pickupType !== sender.defaultPickupType,
     error: pricing.error,
-    pay: { type: paymentTypeOf(codKopecks), prePay: toRoubles(prePayKopecks), status: { code: 'not_paid', date: args.now } },
+    pay: {
+      type: paymentTypeOf(codKopecks),
+      prePay: toRoubles(prePayKopecks),
+      status: { code: 'not_paid', date: args.now },
+    },
     priceCod: toRoubles(codKopecks),
     cmsId: nn(input.cmsId),
     shopId: sender.shopId,
@@ -215,7 +226,11 @@ export function composeOrder(args: ComposeInput): OrderDoc {
     reservationStatus: { key: RESERVATION.none, date: null },
     places: (input.places ?? []).map((place) => ({
       weight: nn(place.weight),
-      dimensions: { width: nn(place.dimensions?.width), height: nn(place.dimensions?.height), length: nn(place.dimensions?.length) },
+      dimensions: {
+        width: nn(place.dimensions?.width),
+        height: nn(place.dimensions?.height),
+        length: nn(place.dimensions?.length),
+      },
     })),
     dimensions: {
       width: givenSide(input.dimensions?.width),
@@ -262,8 +277,12 @@ export function composeOrder(args: ComposeInput): OrderDoc {
         tariff: quote?.tariffName ?? nn(input.delivery.company.tariff),
       },
       type: input.delivery.type,
-      cashPaymentAvailable: point ? (pricedPoint?.cashPaymentAvailable ?? args.knownPoint?.cashPaymentAvailable ?? false) : (quote?.cashPaymentAvailable ?? company?.cashPaymentAvailable ?? true),
-      cardPaymentAvailable: point ? (pricedPoint?.cardPaymentAvailable ?? args.knownPoint?.cardPaymentAvailable ?? false) : (quote?.cardPaymentAvailable ?? company?.cardPaymentAvailable ?? true),
+      cashPaymentAvailable: point
+        ? (pricedPoint?.cashPaymentAvailable ?? args.knownPoint?.cashPaymentAvailable ?? false)
+        : (quote?.cashPaymentAvailable ?? company?.cashPaymentAvailable ?? true),
+      cardPaymentAvailable: point
+        ? (pricedPoint?.cardPaymentAvailable ?? args.knownPoint?.cardPaymentAvailable ?? false)
+        : (quote?.cardPaymentAvailable ?? company?.cardPaymentAvailable ?? true),
       fittingAvailable: point ? (pricedPoint?.fittingAvailable ?? false) : offered.has(7),
       checkupAvailable: point ? (pricedPoint?.checkupAvailable ?? false) : offered.has(4),
       partialBuyoutAvailable: point ? (pricedPoint?.partialBuyoutAvailable ?? false) : offered.has(6),
@@ -272,7 +291,11 @@ export function composeOrder(args: ComposeInput): OrderDoc {
       price: pricedPoint ? pricedPoint.priceDelivery : (quote?.priceDelivery ?? null),
       totalPrice: pricedPoint ? pricedPoint.totalPrice : (quote?.totalPrice ?? null),
       factPrice: null,
-      services: serviceIds.map((id) => ({ id, name: quote?.services[String(id)]?.name ?? args.serviceNames.get(id) ?? `Service ${id}`, price: quote?.services[String(id)]?.price ?? 0 })),
+      services: serviceIds.map((id) => ({
+        id,
+        name: quote?.services[String(id)]?.name ?? args.serviceNames.get(id) ?? `Service ${id}`,
+        price: quote?.services[String(id)]?.price ?? 0,
+      })),
       point,
       ...(args.testMode ? { testMode: true } : {}),
       priceCommissionDeclared: quote?.priceCommissionDeclared ?? 0,
@@ -299,7 +322,8 @@ export function composeOrder(args: ComposeInput): OrderDoc {
 
 /** The request that would create this order again (duplicate), from what the order keeps. */
 export function inputOf(doc: OrderDoc): OrderInput {
-  const strip = <T extends Record<string, unknown>>(value: T) => Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null)) as T;
+  const strip = <T extends Record<string, unknown>>(value: T) =>
+    Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null)) as T;
   return {
     cmsId: doc.cmsId,
     shopId: doc.shopId,
@@ -324,8 +348,21 @@ export function inputOf(doc: OrderDoc): OrderInput {
     priceDeclared: doc.priceDeclared,
     discount: doc.discount,
     places: doc.places.map((place) => ({ weight: place.weight, dimensions: place.dimensions })),
-    dimensions: { width: doc.dimensions.width, height: doc.dimensions.height, length: doc.dimensions.length, weight: doc.dimensions.weight, places: doc.dimensions.places },
-    deliveryAddress: { ...doc.deliveryAddress, city: { ...doc.deliveryAddress.city, countryCode: doc.deliveryAddress.city.countryCode ?? 'RU', name: doc.deliveryAddress.city.name ?? '' } },
+    dimensions: {
+      width: doc.dimensions.width,
+      height: doc.dimensions.height,
+      length: doc.dimensions.length,
+      weight: doc.dimensions.weight,
+      places: doc.dimensions.places,
+    },
+    deliveryAddress: {
+      ...doc.deliveryAddress,
+      city: {
+        ...doc.deliveryAddress.city,
+        countryCode: doc.deliveryAddress.city.countryCode ?? 'RU',
+        name: doc.deliveryAddress.city.name ?? '',
+      },
+    },
     recipient: { ...doc.recipient, legalEntity: doc.recipient.legalEntity },
     senderAddress: doc.shopId === null ? doc.senderAddress : null,
     sender: doc.shopId === null ? doc.sender : null,
@@ -356,14 +393,27 @@ export function reversedInputOf(doc: OrderDoc): OrderInput {
     ...input,
     shopId: null,
     deliveryAddress: {
-      city: { countryCode: from.city.countryCode ?? 'RU', name: from.city.name ?? '', fias: from.city.fias, type: from.city.type, region: from.city.region, area: from.city.area },
+      city: {
+        countryCode: from.city.countryCode ?? 'RU',
+        name: from.city.name ?? '',
+        fias: from.city.fias,
+        type: from.city.type,
+        region: from.city.region,
+        area: from.city.area,
+      },
       street: from.street,
       house: from.house,
       bulk: from.bulk,
       flat: from.flat,
       zipCode: null,
     },
-    recipient: { fullName: doc.sender.fullName ?? doc.brand, phone: doc.sender.phone ?? '', additionalPhone: null, email: null, legalEntity: null },
+    recipient: {
+      fullName: doc.sender.fullName ?? doc.brand,
+      phone: doc.sender.phone ?? '',
+      additionalPhone: null,
+      email: null,
+      legalEntity: null,
+    },
     senderAddress: {
       city: { ...doc.deliveryAddress.city },
       street: doc.deliveryAddress.street,

@@ -21,25 +21,51 @@ describe('the drop-off rule', () => {
   const near = point(12, 'ул. Садовая, 1', 55.751, 37.611);
   const onStreet = point(13, 'Ленина улица, 40', 55.8, 37.7);
 
-  it('takes the order\'s point, then the warehouse\'s, then one on the sender\'s street, then the nearest the centre', () => {
-    const ask = (overrides: Partial<Parameters<typeof chooseDropOffPoint>[0]>) => chooseDropOffPoint({ company, pickupType: 1, givenPointId: null, warehouseDefault: null, candidates: [far, near, onStreet], sender, ...overrides });
+  it("takes the order's point, then the warehouse's, then one on the sender's street, then the nearest the centre", () => {
+    const ask = (overrides: Partial<Parameters<typeof chooseDropOffPoint>[0]>) =>
+      chooseDropOffPoint({
+        company,
+        pickupType: 1,
+        givenPointId: null,
+        warehouseDefault: null,
+        candidates: [far, near, onStreet],
+        sender,
+        ...overrides,
+      });
     expect(ask({ givenPointId: 99 })).toEqual({ pointId: 99, chosenBy: 'order', problem: null });
     expect(ask({ warehouseDefault: 98 })).toEqual({ pointId: 98, chosenBy: 'warehouse', problem: null });
     expect(ask({})).toEqual({ pointId: 13, chosenBy: 'nearest', problem: null });
-    expect(ask({ sender: { ...sender, street: 'Складская улица' } })).toEqual({ pointId: 12, chosenBy: 'nearest', problem: null });
+    expect(ask({ sender: { ...sender, street: 'Складская улица' } })).toEqual({
+      pointId: 12,
+      chosenBy: 'nearest',
+      problem: null,
+    });
     expect(nearestToSender([far, near], { ...sender, street: null })?.id).toBe(12);
   });
 
   it('needs no point for another pickup type or a company that takes parcels at any point', () => {
     const base = { company, pickupType: 1, givenPointId: null, warehouseDefault: null, candidates: [near], sender };
     expect(chooseDropOffPoint({ ...base, pickupType: 4 })).toEqual({ pointId: null, chosenBy: null, problem: null });
-    expect(chooseDropOffPoint({ ...base, company: { ...company, pickup: { pickupPointRequired: false } } })).toEqual({ pointId: null, chosenBy: null, problem: null });
+    expect(chooseDropOffPoint({ ...base, company: { ...company, pickup: { pickupPointRequired: false } } })).toEqual({
+      pointId: null,
+      chosenBy: null,
+      problem: null,
+    });
   });
 
   it('names the fix when the company has no point there', () => {
-    const choice = chooseDropOffPoint({ company, pickupType: 1, givenPointId: null, warehouseDefault: null, candidates: [], sender });
+    const choice = chooseDropOffPoint({
+      company,
+      pickupType: 1,
+      givenPointId: null,
+      warehouseDefault: null,
+      candidates: [],
+      sender,
+    });
     expect(choice.pointId).toBeNull();
-    expect(choice.problem).toMatch(/^Пунктир takes parcels only at a drop-off point chosen in advance and has none in Москва: .*dropOffPoints.*pickup\.pointId/);
+    expect(choice.problem).toMatch(
+      /^Пунктир takes parcels only at a drop-off point chosen in advance and has none in Москва: .*dropOffPoints.*pickup\.pointId/,
+    );
   });
 
   it('reads street names without their kind', () => {
@@ -71,7 +97,17 @@ function orderOf(companyId: number, overrides: Record<string, unknown> = {}): Re
   return {
     shopId: a.shopId,
     cmsId: `DROP-${companyId}`,
-    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      {
+        name: 'Книга',
+        vendorCode: 'BOOK-1',
+        priceDeclared: 800,
+        priceCod: 900,
+        count: 1,
+        weight: 0.5,
+        dimensions: { width: 15, height: 4, length: 22 },
+      },
+    ],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: companyId }, type: 1, point: { id: pointsOf(companyId, 'Санкт-Петербург')[0].id } },
@@ -99,7 +135,9 @@ describe('orders without a drop-off point, for each company that needs one', () 
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const order = (await a.owner.get(`/v2/orders/${created.body.id}`)).body;
     expect(order).toMatchObject({ status: 11, pickup: { pointId: null } });
-    expect(order.error).toMatch(/^Северо-Запад Логистик takes parcels only at a drop-off point chosen in advance and has none in Москва/);
+    expect(order.error).toMatch(
+      /^Северо-Запад Логистик takes parcels only at a drop-off point chosen in advance and has none in Москва/,
+    );
     const problems = (await a.owner.get('/v2/orders?list=6&perPage=1000')).body as Array<{ id: number }>;
     expect(problems.map((item) => item.id)).toContain(order.id);
     const confirm = await a.owner.post('/v2/orders/confirm', { ids: [order.id] });
@@ -108,7 +146,9 @@ describe('orders without a drop-off point, for each company that needs one', () 
 
     // fixed by PUT with a point of its own elsewhere
     const elsewhere = pointsOf(9, 'Санкт-Петербург')[1].id;
-    expect((await a.owner.put(`/v2/orders/${order.id}`, orderOf(9, { pickup: { pointId: elsewhere } }))).status).toBe(204);
+    expect((await a.owner.put(`/v2/orders/${order.id}`, orderOf(9, { pickup: { pointId: elsewhere } }))).status).toBe(
+      204,
+    );
     const fixed = (await a.owner.get(`/v2/orders/${order.id}`)).body;
     expect(fixed).toMatchObject({ error: null, pickup: { pointId: elsewhere } });
     expect((await a.owner.post('/v2/orders/confirm', { ids: [order.id] })).status).toBe(204);
@@ -118,7 +158,9 @@ describe('orders without a drop-off point, for each company that needs one', () 
     const before = await orderCount();
     const refused = await a.owner.post('/v2/orders', orderOf(1, { pickup: { pointId: pointsOf(3, 'Москва')[0].id } }));
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ field: 'pickup.pointId', message: expect.stringContaining('is not a drop-off point of Пунктир') }]);
+    expect(refused.body.errors).toEqual([
+      { field: 'pickup.pointId', message: expect.stringContaining('is not a drop-off point of Пунктир') },
+    ]);
     expect(await orderCount()).toBe(before);
   });
 
@@ -126,7 +168,10 @@ describe('orders without a drop-off point, for each company that needs one', () 
     for (const body of [orderOf(1, { pickup: { type: 4 } }), orderOf(3)]) {
       const created = await a.owner.post('/v2/orders', body);
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      expect((await a.owner.get(`/v2/orders/${created.body.id}`)).body).toMatchObject({ error: null, pickup: { pointId: null } });
+      expect((await a.owner.get(`/v2/orders/${created.body.id}`)).body).toMatchObject({
+        error: null,
+        pickup: { pointId: null },
+      });
     }
   });
 
@@ -135,7 +180,9 @@ describe('orders without a drop-off point, for each company that needs one', () 
     const [copy] = (await a.owner.post('/v2/orders/duplicate', { ids: [source] })).body as Array<{ newId: number }>;
     const original = (await a.owner.get(`/v2/orders/${source}`)).body;
     expect((await a.owner.get(`/v2/orders/${copy.newId}`)).body.pickup.pointId).toBe(original.pickup.pointId);
-    const [back] = (await a.owner.post('/v2/orders/duplicate-back', { ids: [source] })).body as Array<{ newId: number }>;
+    const [back] = (await a.owner.post('/v2/orders/duplicate-back', { ids: [source] })).body as Array<{
+      newId: number;
+    }>;
     const reversed = (await a.owner.get(`/v2/orders/${back.newId}`)).body;
     // sent from Санкт-Петербург now: a point there (the delivery point is asked for, as before)
     expect(pointsOf(1, 'Санкт-Петербург').map((item) => item.id)).toContain(reversed.pickup.pointId);
@@ -145,21 +192,44 @@ describe('orders without a drop-off point, for each company that needs one', () 
 describe("a warehouse's own drop-off points (extension)", () => {
   it('are used by its orders and make the calculator offer the company there', async () => {
     const spbPoint = pointsOf(9, 'Санкт-Петербург')[0].id;
-    const calc = () => a.owner.post('/v2/calculator', { reception: { cityName: 'Санкт-Петербург', countryCode: 'RU' }, weight: 1, type: 1 }, { headers: { 'Shop-Id': String(a.shopId) } });
-    expect(((await calc()).body['1'] as Array<{ deliveryCompanyId: number }>).map((item) => item.deliveryCompanyId)).not.toContain(9);
+    const calc = () =>
+      a.owner.post(
+        '/v2/calculator',
+        { reception: { cityName: 'Санкт-Петербург', countryCode: 'RU' }, weight: 1, type: 1 },
+        { headers: { 'Shop-Id': String(a.shopId) } },
+      );
+    expect(
+      ((await calc()).body['1'] as Array<{ deliveryCompanyId: number }>).map((item) => item.deliveryCompanyId),
+    ).not.toContain(9);
 
     const warehouse = (await a.owner.get(`/v2/warehouses/${a.warehouseId}`)).body;
-    const saved = await a.owner.put(`/v2/warehouses/${a.warehouseId}`, warehouseBody({ dropOffPoints: [{ companyId: 9, pointId: spbPoint }] }));
+    const saved = await a.owner.put(
+      `/v2/warehouses/${a.warehouseId}`,
+      warehouseBody({ dropOffPoints: [{ companyId: 9, pointId: spbPoint }] }),
+    );
     expect(saved.status, JSON.stringify(saved.body)).toBe(204);
-    expect((await a.owner.get(`/v2/warehouses/${a.warehouseId}`)).body.dropOffPoints).toEqual([{ companyId: 9, pointId: spbPoint }]);
-    expect(((await calc()).body['1'] as Array<{ deliveryCompanyId: number }>).map((item) => item.deliveryCompanyId)).toContain(9);
+    expect((await a.owner.get(`/v2/warehouses/${a.warehouseId}`)).body.dropOffPoints).toEqual([
+      { companyId: 9, pointId: spbPoint },
+    ]);
+    expect(
+      ((await calc()).body['1'] as Array<{ deliveryCompanyId: number }>).map((item) => item.deliveryCompanyId),
+    ).toContain(9);
     const created = (await a.owner.post('/v2/orders', orderOf(9))).body.id as number;
-    expect((await a.owner.get(`/v2/orders/${created}`)).body).toMatchObject({ error: null, pickup: { pointId: spbPoint } });
+    expect((await a.owner.get(`/v2/orders/${created}`)).body).toMatchObject({
+      error: null,
+      pickup: { pointId: spbPoint },
+    });
 
     // a PUT that does not name them keeps them (plugins know nothing of them); [] clears them
-    expect((await a.owner.put(`/v2/warehouses/${a.warehouseId}`, warehouseBody({ name: warehouse.name }))).status).toBe(204);
-    expect((await a.owner.get(`/v2/warehouses/${a.warehouseId}`)).body.dropOffPoints).toEqual([{ companyId: 9, pointId: spbPoint }]);
-    expect((await a.owner.put(`/v2/warehouses/${a.warehouseId}`, warehouseBody({ dropOffPoints: [] }))).status).toBe(204);
+    expect((await a.owner.put(`/v2/warehouses/${a.warehouseId}`, warehouseBody({ name: warehouse.name }))).status).toBe(
+      204,
+    );
+    expect((await a.owner.get(`/v2/warehouses/${a.warehouseId}`)).body.dropOffPoints).toEqual([
+      { companyId: 9, pointId: spbPoint },
+    ]);
+    expect((await a.owner.put(`/v2/warehouses/${a.warehouseId}`, warehouseBody({ dropOffPoints: [] }))).status).toBe(
+      204,
+    );
     expect((await a.owner.get(`/v2/warehouses/${a.warehouseId}`)).body.dropOffPoints).toEqual([]);
   });
 
@@ -178,7 +248,12 @@ describe("a warehouse's own drop-off points (extension)", () => {
       }),
     );
     expect(refused.status).toBe(400);
-    expect(refused.body.errors.map((error: { field: string }) => error.field)).toEqual(['dropOffPoints[0].companyId', 'dropOffPoints[2].companyId', 'dropOffPoints[3].companyId', 'dropOffPoints[4].pointId']);
+    expect(refused.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'dropOffPoints[0].companyId',
+      'dropOffPoints[2].companyId',
+      'dropOffPoints[3].companyId',
+      'dropOffPoints[4].pointId',
+    ]);
     expect(Number((await a.owner.get('/v2/warehouses?perPage=1')).headers['x-total-count'])).toBe(before);
   });
 

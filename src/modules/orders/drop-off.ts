@@ -53,7 +53,8 @@ export function chooseDropOffPoint(question: DropOffQuestion): DropOffChoice {
   const { company, givenPointId } = question;
   if (givenPointId !== null) return { pointId: givenPointId, chosenBy: 'order', problem: null };
   if (!needsDropOffPoint(company, question.pickupType)) return { pointId: null, chosenBy: null, problem: null };
-  if (question.warehouseDefault !== null) return { pointId: question.warehouseDefault, chosenBy: 'warehouse', problem: null };
+  if (question.warehouseDefault !== null)
+    return { pointId: question.warehouseDefault, chosenBy: 'warehouse', problem: null };
   const nearest = nearestToSender(question.candidates, question.sender);
   if (nearest) return { pointId: nearest.id, chosenBy: 'nearest', problem: null };
   const where = question.sender.placeName ? ` in ${question.sender.placeName}` : " in the sender's locality";
@@ -73,20 +74,31 @@ export function chooseDropOffPoint(question: DropOffQuestion): DropOffChoice {
  * (where a warehouse address without coordinates is most likely); ties go to the lower id, so
  * the same order always gets the same point.
  */
-export function nearestToSender(candidates: readonly DeliveryPoint[], sender: DropOffSender): DeliveryPoint | undefined {
+export function nearestToSender(
+  candidates: readonly DeliveryPoint[],
+  sender: DropOffSender,
+): DeliveryPoint | undefined {
   if (candidates.length === 0) return undefined;
   const street = streetKey(sender.street);
   const onStreet = street ? candidates.filter((point) => streetKey(point.address.split(',')[0]) === street) : [];
   const pool = onStreet.length ? onStreet : candidates;
   const centre = sender.centre;
-  const distance = (point: DeliveryPoint) => (centre ? distanceKm(centre.latitude, centre.longitude, point.latitude, point.longitude) : 0);
+  const distance = (point: DeliveryPoint) =>
+    centre ? distanceKm(centre.latitude, centre.longitude, point.latitude, point.longitude) : 0;
   return [...pool].sort((a, b) => distance(a) - distance(b) || a.id - b.id)[0];
 }
 
-const STREET_WORDS = /(^|\s)(ул|улица|пр-т|просп|проспект|пр|бул|бульвар|пер|переулок|ш|шоссе|наб|набережная|пл|площадь|street|st|avenue|ave)\.?(?=\s|$)/g;
+const STREET_WORDS =
+  /(^|\s)(ул|улица|пр-т|просп|проспект|пр|бул|бульвар|пер|переулок|ш|шоссе|наб|набережная|пл|площадь|street|st|avenue|ave)\.?(?=\s|$)/g;
 
 /** A street name without its kind and punctuation, lower case, ё as е: "ул. Ленина" and "Ленина улица" are one street. */
 export function streetKey(street: string | null | undefined): string {
   if (!street) return '';
-  return street.toLowerCase().replace(/ё/g, 'е').replace(/[.,]/g, ' ').replace(STREET_WORDS, ' ').replace(/\s+/g, ' ').trim();
+  return street
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[.,]/g, ' ')
+    .replace(STREET_WORDS, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

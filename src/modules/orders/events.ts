@@ -45,30 +45,70 @@ export function orderEventsOf(before: { status: number; doc: Buffer } | null, af
   const events: OrderEventDraft[] = [];
   if (before === null) {
     events.push({ type: 'order.created', statusFrom: null, statusTo: now.status, payload: base });
-    if (inProblems(now)) events.push({ type: 'order.problem', statusFrom: null, statusTo: now.status, payload: { ...base, error: now.error } });
+    if (inProblems(now))
+      events.push({
+        type: 'order.problem',
+        statusFrom: null,
+        statusTo: now.status,
+        payload: { ...base, error: now.error },
+      });
     return events;
   }
   // nothing that makes an event can have happened: skip reading the old document
-  const mayMatter = before.status !== now.status || now.error !== null || now.storagingEnds || now.returnRequests > 0 || now.reservation === RESERVATION.preorder;
+  const mayMatter =
+    before.status !== now.status ||
+    now.error !== null ||
+    now.storagingEnds ||
+    now.returnRequests > 0 ||
+    now.reservation === RESERVATION.preorder;
   if (!mayMatter) return events;
   const was = factsOf(parseDoc(before.doc));
   if (was.status !== now.status) {
     const latest = after.statusHistory[0];
     const description = latest && latest.code === now.status ? latest.description : null;
-    events.push({ type: 'order.status_changed', statusFrom: was.status, statusTo: now.status, payload: { ...base, description } });
+    events.push({
+      type: 'order.status_changed',
+      statusFrom: was.status,
+      statusTo: now.status,
+      payload: { ...base, description },
+    });
   }
-  if (!inProblems(was) && inProblems(now)) events.push({ type: 'order.problem', statusFrom: was.status, statusTo: now.status, payload: { ...base, error: now.error } });
+  if (!inProblems(was) && inProblems(now))
+    events.push({
+      type: 'order.problem',
+      statusFrom: was.status,
+      statusTo: now.status,
+      payload: { ...base, error: now.error },
+    });
   const returnByStatus = RETURN_STARTS.includes(now.status) && !RETURN_STATUSES.includes(was.status);
   const returnRequested = now.returnRequests > was.returnRequests;
   if (returnByStatus || returnRequested) {
-    events.push({ type: 'order.sent_for_return', statusFrom: was.status, statusTo: now.status, payload: { ...base, reason: returnByStatus ? 'status' : 'requested' } });
+    events.push({
+      type: 'order.sent_for_return',
+      statusFrom: was.status,
+      statusTo: now.status,
+      payload: { ...base, reason: returnByStatus ? 'status' : 'requested' },
+    });
   }
   if (!was.storagingEnds && now.storagingEnds) {
-    events.push({ type: 'order.storage_ending', statusFrom: was.status, statusTo: now.status, payload: { ...base, holdDate: after.delivery.point?.holdDate ?? null } });
+    events.push({
+      type: 'order.storage_ending',
+      statusFrom: was.status,
+      statusTo: now.status,
+      payload: { ...base, holdDate: after.delivery.point?.holdDate ?? null },
+    });
   }
   // an order becomes a preorder only when its goods are missing at the fulfilment warehouse
   if (was.reservation !== RESERVATION.preorder && now.reservation === RESERVATION.preorder) {
-    events.push({ type: 'fulfilment.goods_missing', statusFrom: was.status, statusTo: now.status, payload: { ...base, description: 'Goods are missing at the fulfilment warehouse: the order waits for them as a preorder' } });
+    events.push({
+      type: 'fulfilment.goods_missing',
+      statusFrom: was.status,
+      statusTo: now.status,
+      payload: {
+        ...base,
+        description: 'Goods are missing at the fulfilment warehouse: the order waits for them as a preorder',
+      },
+    });
   }
   // a fulfilment order's goods are back in stock with the parcel (orders/service.ts writeCarrierStatus)
   if (after.fulfilment && was.status !== STATUS.returned && now.status === STATUS.returned) {

@@ -41,7 +41,13 @@ export interface ReservationPlan {
 export interface OrderFulfilment {
   plan(scope: Scope, doc: OrderDoc): Promise<ReservationPlan>;
   /** Reserves the plan, all or nothing: the shortages, and nothing held, when any good is short. */
-  reserve(db: Db, accountId: number, orderId: number, plan: ReservationPlan, actor: StockActor): Promise<GoodsShortage[]>;
+  reserve(
+    db: Db,
+    accountId: number,
+    orderId: number,
+    plan: ReservationPlan,
+    actor: StockActor,
+  ): Promise<GoodsShortage[]>;
   /** What the order would lack now (no writes). */
   shortages(scope: Scope, doc: OrderDoc): Promise<GoodsShortage[]>;
   /** Gives back whatever the order holds. */
@@ -53,13 +59,24 @@ export interface OrderFulfilment {
 }
 
 function everythingMissing(doc: OrderDoc): GoodsShortage[] {
-  return doc.products.map((line) => ({ id: line.id, name: line.name, vendorCode: line.vendorCode, restCount: 0, missingCount: line.count }));
+  return doc.products.map((line) => ({
+    id: line.id,
+    name: line.name,
+    vendorCode: line.vendorCode,
+    restCount: 0,
+    missingCount: line.count,
+  }));
 }
 
 /** Orders of a service without fulfilment stock: nothing is ever available. */
 export const NO_FULFILMENT: OrderFulfilment = {
   async plan(_scope, doc) {
-    return { fulfilmentWarehouseId: null, needs: [], unknown: doc.products.map((line) => ({ name: line.name, vendorCode: line.vendorCode, count: line.count })), borders: [] };
+    return {
+      fulfilmentWarehouseId: null,
+      needs: [],
+      unknown: doc.products.map((line) => ({ name: line.name, vendorCode: line.vendorCode, count: line.count })),
+      borders: [],
+    };
   },
   async reserve(_db, _accountId, _orderId, plan) {
     return plan.unknown.map((line) => ({ id: null, ...line, restCount: 0, missingCount: line.count }));

@@ -14,15 +14,29 @@ describe('simulated journey (pure)', () => {
   });
 
   it('says how a COD recipient paid: cash only without a card, card where cash is not taken, else about 40% by card', () => {
-    const deliveredStep = (id: number, options: Parameters<typeof journeyOf>[3]) => journeyOf(1, id, 2, options).find((step) => step.code === 44);
+    const deliveredStep = (id: number, options: Parameters<typeof journeyOf>[3]) =>
+      journeyOf(1, id, 2, options).find((step) => step.code === 44);
     const delivered = ORDERS.filter((id) => journeyOf(1, id, 2).at(-1)?.code === 44);
     expect(deliveredStep(delivered[0], {})?.paymentMethod).toBeUndefined();
-    expect(delivered.every((id) => deliveredStep(id, { cod: true, cardPaymentAvailable: false })?.paymentMethod === 'cash')).toBe(true);
-    expect(delivered.every((id) => deliveredStep(id, { cod: true, cashPaymentAvailable: false, cardPaymentAvailable: true })?.paymentMethod === 'card')).toBe(true);
-    const byCard = delivered.filter((id) => deliveredStep(id, { cod: true, cashPaymentAvailable: true, cardPaymentAvailable: true })?.paymentMethod === 'card').length;
+    expect(
+      delivered.every((id) => deliveredStep(id, { cod: true, cardPaymentAvailable: false })?.paymentMethod === 'cash'),
+    ).toBe(true);
+    expect(
+      delivered.every(
+        (id) =>
+          deliveredStep(id, { cod: true, cashPaymentAvailable: false, cardPaymentAvailable: true })?.paymentMethod ===
+          'card',
+      ),
+    ).toBe(true);
+    const byCard = delivered.filter(
+      (id) =>
+        deliveredStep(id, { cod: true, cashPaymentAvailable: true, cardPaymentAvailable: true })?.paymentMethod ===
+        'card',
+    ).length;
     expect(Math.abs(byCard / delivered.length - CARD_SHARE_PERCENT / 100)).toBeLessThan(0.05);
     // the payment does not change where the journey goes
-    for (const id of ORDERS.slice(0, 50)) expect(codes(journeyOf(1, id, 1, { cod: true, cardPaymentAvailable: true }))).toEqual(codes(journeyOf(1, id, 1)));
+    for (const id of ORDERS.slice(0, 50))
+      expect(codes(journeyOf(1, id, 1, { cod: true, cardPaymentAvailable: true }))).toEqual(codes(journeyOf(1, id, 1)));
   });
 
   it('turns back from the point (51, 71, 72) or after delivery (61, 71, 72) when a return was requested', () => {

@@ -54,7 +54,9 @@ function deliveredStep(paymentRoll: number, options: JourneyOptions): JourneySte
   const cash = options.cashPaymentAvailable ?? true;
   const card = options.cardPaymentAvailable === true;
   const byCard = card && (!cash || paymentRoll < CARD_SHARE_PERCENT);
-  return byCard ? { code: 44, description: 'Delivered, paid by card', paymentMethod: 'card' } : { code: 44, description: 'Delivered, paid in cash', paymentMethod: 'cash' };
+  return byCard
+    ? { code: 44, description: 'Delivered, paid by card', paymentMethod: 'card' }
+    : { code: 44, description: 'Delivered, paid in cash', paymentMethod: 'cash' };
 }
 
 /** The way to where a return was requested: the happy path up to the point (42) or the delivery (44). */
@@ -68,12 +70,27 @@ export function returnLegStart(deliveryType: number, returnFrom: 42 | 44): numbe
   return forwardTo(deliveryType, returnFrom, { code: 44, description: '' }).length;
 }
 
-export function journeyOf(accountId: number, orderId: number, deliveryType: number, options: JourneyOptions = {}): JourneyStep[] {
+export function journeyOf(
+  accountId: number,
+  orderId: number,
+  deliveryType: number,
+  options: JourneyOptions = {},
+): JourneyStep[] {
   const rolls = rollsOf(accountId, orderId);
   const roll = rolls.outcome;
   const delivered = deliveredStep(rolls.payment, options);
-  if (options.returnFrom === 42) return [...forwardTo(deliveryType, 42, delivered), { code: 51, description: 'Handed over for return at the sender\'s request' }, ...BACK];
-  if (options.returnFrom === 44) return [...forwardTo(deliveryType, 44, delivered), { code: 61, description: 'Accepted at sorting for return' }, ...BACK];
+  if (options.returnFrom === 42)
+    return [
+      ...forwardTo(deliveryType, 42, delivered),
+      { code: 51, description: "Handed over for return at the sender's request" },
+      ...BACK,
+    ];
+  if (options.returnFrom === 44)
+    return [
+      ...forwardTo(deliveryType, 44, delivered),
+      { code: 61, description: 'Accepted at sorting for return' },
+      ...BACK,
+    ];
   if (deliveryType === 2) {
     if (roll < 8) return [...START, OUT, { code: 462, description: 'The recipient refused the parcel' }, ...BACK];
     return [...START, OUT, delivered];

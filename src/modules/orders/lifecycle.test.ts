@@ -21,7 +21,9 @@ beforeAll(async () => {
   owner = (await t.newAccount('Owner')).client;
   const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id;
   shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
-  const fulfilmentId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))).body.id;
+  const fulfilmentId = (
+    await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))
+  ).body.id;
   fulfilmentShopId = (await owner.post('/v2/shops', shopBody(fulfilmentId, { name: 'Фулфилмент-магазин' }))).body.id;
   pointId = pickupPointIn(t);
   worker = orderJobWorker(t);
@@ -32,7 +34,17 @@ function orderBody(overrides: Record<string, unknown> = {}) {
   return {
     shopId,
     cmsId: 'SITE-77',
-    products: [{ name: 'Книга', vendorCode: 'BOOK-1', priceDeclared: 800, priceCod: 900, count: 1, weight: 0.5, dimensions: { width: 15, height: 4, length: 22 } }],
+    products: [
+      {
+        name: 'Книга',
+        vendorCode: 'BOOK-1',
+        priceDeclared: 800,
+        priceCod: 900,
+        count: 1,
+        weight: 0.5,
+        dimensions: { width: 15, height: 4, length: 22 },
+      },
+    ],
     deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
     recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
@@ -50,10 +62,13 @@ describe('journey: events pushed by the company', () => {
   it('travels from draft to delivered through pushed events, with hold dates at the point', async () => {
     const { id, trackNumber } = await prepared();
     const secret = t.runtime.services.tracking.pushSecret(1);
-    const push = (events: unknown[], key = secret) => t.client().post('/v2/tracking/events/1', { events }, { headers: { 'x-carrier-secret': key } });
+    const push = (events: unknown[], key = secret) =>
+      t.client().post('/v2/tracking/events/1', { events }, { headers: { 'x-carrier-secret': key } });
 
     expect((await push([{ trackNumber, statusCode: 41 }], 'wrong')).status).toBe(401);
-    expect((await t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode: 41 }] })).status).toBe(400);
+    expect((await t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode: 41 }] })).status).toBe(
+      400,
+    );
     expect((await push([{ trackNumber, statusCode: 41 }], t.runtime.services.tracking.pushSecret(2))).status).toBe(401);
     expect(await codes((await owner.get(`/v2/orders/${id}`)).body)).toEqual([13, 12, 11]);
 
@@ -63,14 +78,23 @@ describe('journey: events pushed by the company', () => {
       { trackNumber: 'NOPE123', statusCode: 41 },
     ]);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ applied: 2, ignored: [{ trackNumber: 'NOPE123', message: 'no order of this company has this track number' }] });
+    expect(first.body).toEqual({
+      applied: 2,
+      ignored: [{ trackNumber: 'NOPE123', message: 'no order of this company has this track number' }],
+    });
     const atPoint = await push([{ trackNumber, statusCode: 42, description: 'Ждёт в пункте выдачи' }]);
     expect(atPoint.body.applied).toBe(1);
     let order = (await owner.get(`/v2/orders/${id}`)).body;
     expect(order.status).toBe(42);
-    expect(order.statusHistory[0]).toMatchObject({ code: 42, name: expect.any(String), description: 'Ждёт в пункте выдачи' });
+    expect(order.statusHistory[0]).toMatchObject({
+      code: 42,
+      name: expect.any(String),
+      description: 'Ждёт в пункте выдачи',
+    });
     expect(order.delivery.point.holdDate).toMatch(/^\d{4}-\d\d-\d\d$/);
-    expect((await owner.get(`/v2/orders?list=4&search=${trackNumber}`)).body.map((item: { id: number }) => item.id)).toEqual([id]);
+    expect(
+      (await owner.get(`/v2/orders?list=4&search=${trackNumber}`)).body.map((item: { id: number }) => item.id),
+    ).toEqual([id]);
 
     // extend-hold: only at the point; the built-in company grants it at once
     const holdDate = order.delivery.point.holdDate;
@@ -81,15 +105,23 @@ describe('journey: events pushed by the company', () => {
     expect((await owner.post('/v2/orders/extend-hold', { ids: [id], days: 0 })).status).toBe(400);
 
     expect((await push([{ trackNumber, statusCode: 44 }])).body.applied).toBe(1);
-    expect((await push([{ trackNumber, statusCode: 41 }])).body).toEqual({ applied: 0, ignored: [{ trackNumber, message: 'status 41 does not apply to an order in status 44' }] });
+    expect((await push([{ trackNumber, statusCode: 41 }])).body).toEqual({
+      applied: 0,
+      ignored: [{ trackNumber, message: 'status 41 does not apply to an order in status 44' }],
+    });
     expect((await push([{ trackNumber, statusCode: 11 }])).status).toBe(400);
     order = (await owner.get(`/v2/orders/${id}`)).body;
     expect(codes(order)).toEqual([44, 42, 411, 41, 13, 12, 11]);
     expect(order.pay.status.code).toBe('paid');
-    expect((await owner.get('/v2/orders?list=5&codReceived=1')).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect((await owner.get('/v2/orders?list=5&codReceived=1')).body.map((item: { id: number }) => item.id)).toContain(
+      id,
+    );
     expect((await owner.post('/v2/orders/cancel', { ids: [id] })).status).toBe(409);
     expect((await owner.post('/v2/orders/return', { ids: [id] })).status).toBe(204);
-    expect((await owner.get(`/v2/orders/${id}`)).body.tasks.map((task: { type: string }) => task.type)).toEqual(['extend-hold', 'return']);
+    expect((await owner.get(`/v2/orders/${id}`)).body.tasks.map((task: { type: string }) => task.type)).toEqual([
+      'extend-hold',
+      'return',
+    ]);
   });
 });
 
@@ -106,7 +138,12 @@ describe('order lists follow the order', () => {
   }
 
   it('moves an order from list to list as its status changes; problems take orders with an error; statuses[] narrows a list', async () => {
-    const unpriced = (await owner.post('/v2/orders', orderBody({ cmsId: 'LISTS-ERROR', deliveryAddress: { city: { countryCode: 'RU', name: 'Нигдебург' } } }))).body.id as number;
+    const unpriced = (
+      await owner.post(
+        '/v2/orders',
+        orderBody({ cmsId: 'LISTS-ERROR', deliveryAddress: { city: { countryCode: 'RU', name: 'Нигдебург' } } }),
+      )
+    ).body.id as number;
     expect((await owner.get(`/v2/orders/${unpriced}`)).body).toMatchObject({ status: 11, error: expect.any(String) });
     expect(await listsOf('LISTS-ERROR')).toEqual([1, 6]);
     expect(await listsOf('LISTS-ERROR', '&statuses[]=11')).toEqual([1, 6]);
@@ -114,8 +151,21 @@ describe('order lists follow the order', () => {
 
     const { trackNumber } = await prepared(orderBody({ cmsId: 'LISTS-JOURNEY' }));
     expect(await listsOf('LISTS-JOURNEY')).toEqual([2]);
-    const push = (statusCode: number) => t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
-    for (const [statusCode, list] of [[41, 3], [42, 4], [462, 6], [71, 7], [72, 7]] as const) {
+    const push = (statusCode: number) =>
+      t
+        .client()
+        .post(
+          '/v2/tracking/events/1',
+          { events: [{ trackNumber, statusCode }] },
+          { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+        );
+    for (const [statusCode, list] of [
+      [41, 3],
+      [42, 4],
+      [462, 6],
+      [71, 7],
+      [72, 7],
+    ] as const) {
       expect((await push(statusCode)).body.applied, `status ${statusCode}`).toBe(1);
       expect(await listsOf('LISTS-JOURNEY'), `status ${statusCode}`).toEqual([list]);
     }
@@ -137,11 +187,18 @@ describe('registration with a company reached over HTTP', () => {
     try {
       const ok = (await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 201 }, type: 2 } }))).body.id;
       const lost = (await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 202 }, type: 2 } }))).body.id;
-      expect((await owner.get(`/v2/orders/${ok}`)).body.delivery).toMatchObject({ price: 250, company: { name: 'Удалённый' } });
+      expect((await owner.get(`/v2/orders/${ok}`)).body.delivery).toMatchObject({
+        price: 250,
+        company: { name: 'Удалённый' },
+      });
       await goingDown.close();
       expect((await owner.post('/v2/orders/confirm', { ids: [ok, lost] })).status).toBe(204);
       await worker.runDue();
-      expect((await owner.get(`/v2/orders/${ok}`)).body).toMatchObject({ status: 13, trackNumber: 'REMOTE1', trackingUrl: 'http://carrier.test/REMOTE1' });
+      expect((await owner.get(`/v2/orders/${ok}`)).body).toMatchObject({
+        status: 13,
+        trackNumber: 'REMOTE1',
+        trackingUrl: 'http://carrier.test/REMOTE1',
+      });
       expect((await owner.get(`/v2/orders/${lost}`)).body.status).toBe(12);
       for (let day = 1; day <= 10; day++) await worker.runDue(new Date(Date.now() + day * 86400_000));
       const failed = (await owner.get(`/v2/orders/${lost}`)).body;
@@ -164,7 +221,12 @@ describe('journey: the periodic poll of companies reached over HTTP', () => {
       code: 'http',
       track: async (trackNumbers: string[]): Promise<TrackingEvent[]> => {
         asked.push(trackNumbers);
-        return trackNumbers.map((trackNumber) => ({ trackNumber, statusCode: 411, at: new Date().toISOString(), description: 'In transit (polled)' }));
+        return trackNumbers.map((trackNumber) => ({
+          trackNumber,
+          statusCode: 411,
+          at: new Date().toISOString(),
+          description: 'In transit (polled)',
+        }));
       },
     });
     try {
@@ -217,7 +279,17 @@ describe('OpenAPI', () => {
     const response = await t.client().get('/openapi.json');
     expect(response.status).toBe(200);
     const paths = response.body.paths;
-    for (const path of ['/v2/orders', '/v2/orders/{id}', '/v2/orders/confirm', '/v2/orders/cancel', '/v2/orders/check-rests', '/v2/orders/reservation/{id}', '/v2/tracking', '/v2/tracking/events/{companyId}']) expect(paths[path], path).toBeDefined();
+    for (const path of [
+      '/v2/orders',
+      '/v2/orders/{id}',
+      '/v2/orders/confirm',
+      '/v2/orders/cancel',
+      '/v2/orders/check-rests',
+      '/v2/orders/reservation/{id}',
+      '/v2/tracking',
+      '/v2/tracking/events/{companyId}',
+    ])
+      expect(paths[path], path).toBeDefined();
     expect(paths['/v2/tracking/events/{companyId}'].post.security).toEqual([]);
   });
 });
@@ -251,20 +323,36 @@ describe('tracking record', () => {
 describe('for the documents area', () => {
   it('reads orders by id and marks stickers formed and acts, which the prepared-list filters see', async () => {
     const { id } = await prepared();
-    const scope = { accountId: await accountOf(id), timeZone: 'Europe/Moscow', kind: 'account' as const, shopKeyShopId: null, employeeId: null };
+    const scope = {
+      accountId: await accountOf(id),
+      timeZone: 'Europe/Moscow',
+      kind: 'account' as const,
+      shopKeyShopId: null,
+      employeeId: null,
+    };
     const orders = await t.runtime.services.orders.getMany(scope, [id, 999999]);
     expect([...orders.keys()]).toEqual([id]);
     expect(orders.get(id)?.trackNumber).toMatch(/^[A-Z]{2}\d{11}$/);
     await t.runtime.services.orders.markDocuments(scope, [id], { stickerFormed: true });
-    expect((await owner.get(`/v2/orders?list=2&stickerFormed=1&wasInAct=0&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect(
+      (await owner.get(`/v2/orders?list=2&stickerFormed=1&wasInAct=0&search=${id}`)).body.map(
+        (item: { id: number }) => item.id,
+      ),
+    ).toContain(id);
     await t.runtime.services.orders.markDocuments(scope, [id], { wasInAct: true });
     expect((await owner.get(`/v2/orders/${id}`)).body).toMatchObject({ stickerFormed: true, wasInAct: true });
-    expect((await owner.get(`/v2/orders?list=2&wasInAct=1&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect(
+      (await owner.get(`/v2/orders?list=2&wasInAct=1&search=${id}`)).body.map((item: { id: number }) => item.id),
+    ).toContain(id);
   });
 });
 
 async function accountOf(orderId: number): Promise<number> {
-  const row = await t.runtime.database.db.selectFrom('orders').select('account_id').where('id', '=', orderId).executeTakeFirstOrThrow();
+  const row = await t.runtime.database.db
+    .selectFrom('orders')
+    .select('account_id')
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
   return row.account_id;
 }
 
@@ -276,7 +364,15 @@ describe('other operations', () => {
     const newId = copy.body[0].newId;
     expect(copy.body).toEqual([{ id: source, newId }]);
     const [a, b] = [(await owner.get(`/v2/orders/${source}`)).body, (await owner.get(`/v2/orders/${newId}`)).body];
-    expect(b).toMatchObject({ status: 11, cmsId: 'DUP-1', comment: 'copy me', shopId, recipient: a.recipient, deliveryAddress: a.deliveryAddress, delivery: { company: a.delivery.company, point: { id: pointId } } });
+    expect(b).toMatchObject({
+      status: 11,
+      cmsId: 'DUP-1',
+      comment: 'copy me',
+      shopId,
+      recipient: a.recipient,
+      deliveryAddress: a.deliveryAddress,
+      delivery: { company: a.delivery.company, point: { id: pointId } },
+    });
     expect(b.statusHistory[0].description).toBe(`Copy of order ${source}`);
 
     const back = await owner.post('/v2/orders/duplicate-back', { ids: [source] });
@@ -299,7 +395,9 @@ describe('other operations', () => {
     expect((await owner.post('/v2/orders/pack', { ids: [id] })).status).toBe(204);
     expect((await owner.get(`/v2/orders/${id}`)).body.isPacked).toBe(true);
     expect((await owner.post('/v2/orders/pack', { ids: [id] })).status).toBe(409);
-    expect((await owner.get(`/v2/orders?list=1&packed=1&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect(
+      (await owner.get(`/v2/orders?list=1&packed=1&search=${id}`)).body.map((item: { id: number }) => item.id),
+    ).toContain(id);
     expect((await owner.post('/v2/orders/unpack', { ids: [id] })).status).toBe(204);
     expect((await owner.post('/v2/orders/unpack', { ids: [id] })).status).toBe(409);
     expect((await owner.post('/v2/orders/pack', { ids: [] })).status).toBe(400);
@@ -307,12 +405,22 @@ describe('other operations', () => {
 
   it('checks rests of drafts only: a fulfilment shop lacks everything until stock exists', async () => {
     const own = (await owner.post('/v2/orders', orderBody())).body.id;
-    const ff = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId, products: [{ name: 'Книга', vendorCode: 'BOOK-1', count: 2, weight: 0.5 }] }))).body.id;
+    const ff = (
+      await owner.post(
+        '/v2/orders',
+        orderBody({
+          shopId: fulfilmentShopId,
+          products: [{ name: 'Книга', vendorCode: 'BOOK-1', count: 2, weight: 0.5 }],
+        }),
+      )
+    ).body.id;
     const ffConfirmed = (await owner.post('/v2/orders', orderBody({ shopId: fulfilmentShopId }))).body.id;
     expect((await owner.post('/v2/orders/confirm', { ids: [ffConfirmed], preOrder: true })).status).toBe(204);
     const response = await owner.post('/v2/orders/check-rests', { ids: [own, ff, ffConfirmed] });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([{ id: ff, missingProducts: [{ id: null, name: 'Книга', vendorCode: 'BOOK-1', restCount: 0, missingCount: 2 }] }]);
+    expect(response.body).toEqual([
+      { id: ff, missingProducts: [{ id: null, name: 'Книга', vendorCode: 'BOOK-1', restCount: 0, missingCount: 2 }] },
+    ]);
     expect((await owner.post('/v2/orders/check-rests', { ids: [own] })).body).toEqual([]);
     expect((await owner.post('/v2/orders/check-rests', { ids: [999999] })).status).toBe(404);
   });

@@ -25,19 +25,25 @@ afterAll(async () => database.close());
 
 async function planOf(filter: OrderFilter, beforeId?: number): Promise<string> {
   const compiled = store.pageIds(7, filter, 50, beforeId === undefined ? { skip: 0 } : { beforeId, skip: 0 }).compile();
-  const result = await database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+  const result = await database.db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+  );
   return result.rows.map((row) => row.detail).join(' | ');
 }
 
 describe('order list pages on SQLite', () => {
-  const lists = Object.entries(LIST_STATUSES).filter(([, statuses]) => statuses !== null).map(([list]) => Number(list));
+  const lists = Object.entries(LIST_STATUSES)
+    .filter(([, statuses]) => statuses !== null)
+    .map(([list]) => Number(list));
 
   it.each(lists)('reads list %i from one index range, first page and far page', async (list) => {
     const filter: OrderFilter = list === LIST_PROBLEMS ? { problem: true } : { list };
     for (const beforeId of [undefined, 123_456]) {
       const plan = await planOf(filter, beforeId);
       const index = list === LIST_PROBLEMS ? 'orders_account_problem' : 'orders_account_list';
-      expect(plan, `list ${list}, before ${beforeId}`).toMatch(new RegExp(`^SEARCH orders USING COVERING INDEX ${index} \\(account_id=\\? AND \\w+=\\?( AND id<\\?)?\\)$`));
+      expect(plan, `list ${list}, before ${beforeId}`).toMatch(
+        new RegExp(`^SEARCH orders USING COVERING INDEX ${index} \\(account_id=\\? AND \\w+=\\?( AND id<\\?)?\\)$`),
+      );
     }
   });
 });

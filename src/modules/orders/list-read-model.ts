@@ -62,7 +62,13 @@ export class OrderListReadModel {
     const filter = this.filterOf(scope, query);
     const key = JSON.stringify(filter);
     const [json, total] = await Promise.all([
-      this.cache.read(scope.accountId, ORDERS_CACHE_TOPIC, `page:${paging.offset}:${paging.perPage}:${key}`, () => this.readPage(scope.accountId, key, filter, paging), (page) => page.weight),
+      this.cache.read(
+        scope.accountId,
+        ORDERS_CACHE_TOPIC,
+        `page:${paging.offset}:${paging.perPage}:${key}`,
+        () => this.readPage(scope.accountId, key, filter, paging),
+        (page) => page.weight,
+      ),
       this.total(scope.accountId, key, filter),
     ]);
     return { json, total };
@@ -74,9 +80,17 @@ export class OrderListReadModel {
    * what page 2 does instead of stepping over 20 000 orders.
    */
   private async readPage(accountId: number, key: string, filter: OrderFilter, paging: Paging): Promise<JsonBody> {
-    const positions = await this.cache.read(accountId, ORDERS_CACHE_TOPIC, `positions:${key}`, async () => new ListPositions());
+    const positions = await this.cache.read(
+      accountId,
+      ORDERS_CACHE_TOPIC,
+      `positions:${key}`,
+      async () => new ListPositions(),
+    );
     const rows = await this.store.list(accountId, filter, paging.perPage, positions.startFor(paging.offset));
-    positions.record(paging.offset, rows.map((row) => row.id));
+    positions.record(
+      paging.offset,
+      rows.map((row) => row.id),
+    );
     return pageOf(rows);
   }
 
@@ -107,8 +121,13 @@ export class OrderListReadModel {
     if (query.dateTo) filter.createdBefore = startOfDay(addDays(query.dateTo, 1), scope.timeZone);
     if (query.deliveryCompanies?.length) {
       // another account's own method ids match none of the caller's orders
-      const own = query.deliveryCompanies.map((id) => ownMethodOf(scope.accountId, id)).filter((id): id is number => id !== null);
-      filter.companies = { companyIds: query.deliveryCompanies.filter((id): id is number => typeof id === 'number'), ownMethodIds: own };
+      const own = query.deliveryCompanies
+        .map((id) => ownMethodOf(scope.accountId, id))
+        .filter((id): id is number => id !== null);
+      filter.companies = {
+        companyIds: query.deliveryCompanies.filter((id): id is number => typeof id === 'number'),
+        ownMethodIds: own,
+      };
     }
     if (query.paymentMethods?.length) filter.paymentTypes = query.paymentMethods;
     if (query.stickerFormed !== undefined) filter.stickerFormed = query.stickerFormed === 1;
@@ -136,7 +155,11 @@ export class OrderListReadModel {
    * orders whose status changed at or after the instant (every status reached in a period);
    * with `handedOver` or `delivered` the pages follow that instant's index instead of the id.
    */
-  async *scanForReport(accountId: number, filter: ReportOrderFilter, pageSize = 1000): AsyncGenerator<OrderDoc & { id: number }> {
+  async *scanForReport(
+    accountId: number,
+    filter: ReportOrderFilter,
+    pageSize = 1000,
+  ): AsyncGenerator<OrderDoc & { id: number }> {
     const where = reportFilterOf(filter);
     const period = filter.handedOver ? 'handed_over_at' : filter.delivered ? 'delivered_at' : null;
     if (period) {

@@ -10,12 +10,30 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
   purpose: 'Orders: creation and pricing, batch operations, the list read model, carrier follow-up (tracking).',
   offers: ['orders', 'tracking'],
   dependsOn: ['shops', 'products', 'calculator', 'companies', 'lists', 'fulfilment', 'delivery-methods', 'accounts'],
-  migrationHistory: ['0006_orders', '0009_packed_orders', '0010_order_lists', '0013_pickups', '0017_own_delivery_methods', '0020_report_indexes'],
+  migrationHistory: [
+    '0006_orders',
+    '0009_packed_orders',
+    '0010_order_lists',
+    '0013_pickups',
+    '0017_own_delivery_methods',
+    '0020_report_indexes',
+  ],
   tags: [
-    { name: 'Tracking', description: 'Contract 4.1 (GET /v2/tracking); extensions: the recipient tracking page and the delivery companies\' status push.' },
+    {
+      name: 'Tracking',
+      description:
+        "Contract 4.1 (GET /v2/tracking); extensions: the recipient tracking page and the delivery companies' status push.",
+    },
     { name: 'Orders', description: 'Contract 4.4: orders, their batch operations, reservation and shipment options.' },
   ],
-  schemas: { Order, OrderStatusChange: StatusHistoryItem, TrackingRecord, MissingProducts, DuplicatedOrders: DuplicateResult, PushResult },
+  schemas: {
+    Order,
+    OrderStatusChange: StatusHistoryItem,
+    TrackingRecord,
+    MissingProducts,
+    DuplicatedOrders: DuplicateResult,
+    PushResult,
+  },
   routes: (app, services) => {
     orderRoutes(app, services);
     trackingRoutes(app, services);
@@ -31,6 +49,6 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
 
 declare module '../../platform/cache.js' {
   interface CacheTopics {
-  orders: 'pages, counts and list positions of the account’s orders (orders/service.ts)';
+    orders: 'pages, counts and list positions of the account’s orders (orders/service.ts)';
   }
 }

@@ -27,7 +27,11 @@ beforeAll(async () => {
   otherShopId = (await owner.post('/v2/shops', shopBody(warehouseId, { name: 'Второй магазин' }))).body.id;
   shopKey = owner.withToken((await owner.get(`/v2/shops/${shopId}`)).body.apiKey);
   const spb = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
-  pointId = t.runtime.services.reference.registry.pointsIn(1, spb!.id).find((point) => point.cashPaymentAvailable && point.limits.maxWeight === null)?.id ?? t.runtime.services.reference.registry.pointsIn(1, spb!.id)[0].id;
+  pointId =
+    t.runtime.services.reference.registry
+      .pointsIn(1, spb!.id)
+      .find((point) => point.cashPaymentAvailable && point.limits.maxWeight === null)?.id ??
+    t.runtime.services.reference.registry.pointsIn(1, spb!.id)[0].id;
   worker = new JobWorker(t.runtime.services.jobs, quiet);
   t.runtime.services.tracking.registerJobs(worker);
 });
@@ -38,11 +42,33 @@ function orderBody(overrides: Record<string, unknown> = {}) {
     shopId,
     cmsId: 'WC-1001',
     products: [
-      { name: 'Футболка красная', vendorCode: 'TS-1', priceDeclared: 1000, priceCod: 1500, count: 2, weight: 0.3, dimensions: { width: 20, height: 3, length: 25 } },
-      { name: 'Кружка', vendorCode: 'MUG-1', priceDeclared: 300, priceCod: 450, count: 1, weight: 0.4, dimensions: { width: 10, height: 10, length: 12 } },
+      {
+        name: 'Футболка красная',
+        vendorCode: 'TS-1',
+        priceDeclared: 1000,
+        priceCod: 1500,
+        count: 2,
+        weight: 0.3,
+        dimensions: { width: 20, height: 3, length: 25 },
+      },
+      {
+        name: 'Кружка',
+        vendorCode: 'MUG-1',
+        priceDeclared: 300,
+        priceCod: 450,
+        count: 1,
+        weight: 0.4,
+        dimensions: { width: 10, height: 10, length: 12 },
+      },
       { name: 'Носки', vendorCode: 'SOCK-1', priceDeclared: 100, priceCod: 200, count: 3, weight: 0.05 },
     ],
-    deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Невский проспект', house: '10', flat: '5', zipCode: '191025' },
+    deliveryAddress: {
+      city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+      street: 'Невский проспект',
+      house: '10',
+      flat: '5',
+      zipCode: '191025',
+    },
     recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122', email: 'petr@example.com' },
     delivery: { company: { id: 1 }, type: 1, point: { id: pointId } },
     clientPrice: 250,
@@ -51,7 +77,8 @@ function orderBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const courier = (overrides: Record<string, unknown> = {}) => orderBody({ delivery: { company: { id: 1 }, type: 2 }, ...overrides });
+const courier = (overrides: Record<string, unknown> = {}) =>
+  orderBody({ delivery: { company: { id: 1 }, type: 2 }, ...overrides });
 
 async function create(client: ApiClient = owner, body: Record<string, unknown> = orderBody()): Promise<number> {
   const response = await client.post('/v2/orders', body);
@@ -85,8 +112,18 @@ describe('orders: create, read, change', () => {
       isPacked: false,
       senderAddress: { city: { name: 'Москва' }, street: 'Складская улица' },
       sender: { fullName: 'Иван Петров', phone: '+79161234567' },
-      recipient: { fullName: 'Пётр Сидоров', phone: '+79990001122', email: 'petr@example.com', additionalPhone: null, legalEntity: { name: null, TIN: null } },
-      delivery: { company: { id: 1, name: 'Пунктир' }, type: 1, point: { id: pointId, holdDate: null, storagingEnds: false } },
+      recipient: {
+        fullName: 'Пётр Сидоров',
+        phone: '+79990001122',
+        email: 'petr@example.com',
+        additionalPhone: null,
+        legalEntity: { name: null, TIN: null },
+      },
+      delivery: {
+        company: { id: 1, name: 'Пунктир' },
+        type: 1,
+        point: { id: pointId, holdDate: null, storagingEnds: false },
+      },
       pay: { type: 2, status: { code: 'not_paid' } },
     });
     // goods 1500*2 + 450 + 200*3 = 4050, plus the delivery charged to the customer
@@ -103,21 +140,46 @@ describe('orders: create, read, change', () => {
   });
 
   it('ignores a sender sent with shopId, and requires it without one', async () => {
-    const id = await create(owner, orderBody({ sender: { fullName: 'Кто-то', phone: '+70000000000' }, senderAddress: { city: { countryCode: 'RU', name: 'Казань' } } }));
+    const id = await create(
+      owner,
+      orderBody({
+        sender: { fullName: 'Кто-то', phone: '+70000000000' },
+        senderAddress: { city: { countryCode: 'RU', name: 'Казань' } },
+      }),
+    );
     expect((await owner.get(`/v2/orders/${id}`)).body.sender.fullName).toBe('Иван Петров');
 
     const before = await count();
     const missing = await owner.post('/v2/orders', courier({ shopId: undefined }));
     expect(missing.status).toBe(400);
-    expect(missing.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['senderAddress.city.name', 'sender.fullName', 'sender.phone', 'pickup.type']));
+    expect(missing.body.errors.map((error: { field: string }) => error.field)).toEqual(
+      expect.arrayContaining(['senderAddress.city.name', 'sender.fullName', 'sender.phone', 'pickup.type']),
+    );
     expect(await count()).toBe(before);
 
-    const own = await create(owner, courier({ shopId: undefined, sender: { fullName: 'ИП Смирнов', phone: '+79161112233' }, senderAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '1' }, pickup: { type: 1, pointId: dropOffPointOf(t, 1) } }));
+    const own = await create(
+      owner,
+      courier({
+        shopId: undefined,
+        sender: { fullName: 'ИП Смирнов', phone: '+79161112233' },
+        senderAddress: { city: { countryCode: 'RU', name: 'Москва' }, street: 'Тверская', house: '1' },
+        pickup: { type: 1, pointId: dropOffPointOf(t, 1) },
+      }),
+    );
     const order = (await owner.get(`/v2/orders/${own}`)).body;
-    expect(order).toMatchObject({ shopId: null, sender: { fullName: 'ИП Смирнов' }, senderAddress: { city: { name: 'Москва' }, street: 'Тверская' }, pickup: { type: 1, pointId: dropOffPointOf(t, 1) }, error: null });
+    expect(order).toMatchObject({
+      shopId: null,
+      sender: { fullName: 'ИП Смирнов' },
+      senderAddress: { city: { name: 'Москва' }, street: 'Тверская' },
+      pickup: { type: 1, pointId: dropOffPointOf(t, 1) },
+      error: null,
+    });
     expect(order.delivery.totalPrice).toBeGreaterThan(0);
     // the special value shopId=0: the orders made without a shop
-    const withoutShop = (await owner.get('/v2/orders?list=0&shopId=0&perPage=1000')).body as Array<{ id: number; shopId: number | null }>;
+    const withoutShop = (await owner.get('/v2/orders?list=0&shopId=0&perPage=1000')).body as Array<{
+      id: number;
+      shopId: number | null;
+    }>;
     expect(withoutShop.map((item) => item.id)).toContain(own);
     expect(withoutShop.every((item) => item.shopId === null)).toBe(true);
     expect((await shopKey.get('/v2/orders?list=0&shopId=0')).status).toBe(403);
@@ -128,17 +190,33 @@ describe('orders: create, read, change', () => {
     const productId = (await owner.post('/v2/products', productBody({ vendorCode: 'REF-1' }))).body.id;
     const id = await create(owner, courier({ products: [{ id: productId, count: 2 }] }));
     const line = (await owner.get(`/v2/orders/${id}`)).body.products[0];
-    expect(line).toMatchObject({ id: productId, name: 'Футболка красная', vendorCode: 'REF-1', priceDeclared: 1500, priceCod: 1990.5, weight: 0.25, count: 2, barcode: '4601234567890' });
+    expect(line).toMatchObject({
+      id: productId,
+      name: 'Футболка красная',
+      vendorCode: 'REF-1',
+      priceDeclared: 1500,
+      priceCod: 1990.5,
+      weight: 0.25,
+      count: 2,
+      barcode: '4601234567890',
+    });
     // the catalogue as it is now, not as an earlier order read it
-    expect((await owner.patch(`/v2/products/${productId}`, { name: 'Футболка синяя', priceCod: 2100 })).status).toBe(204);
+    expect((await owner.patch(`/v2/products/${productId}`, { name: 'Футболка синяя', priceCod: 2100 })).status).toBe(
+      204,
+    );
     const later = await create(owner, courier({ products: [{ id: productId, count: 1 }] }));
-    expect((await owner.get(`/v2/orders/${later}`)).body.products[0]).toMatchObject({ name: 'Футболка синяя', priceCod: 2100 });
+    expect((await owner.get(`/v2/orders/${later}`)).body.products[0]).toMatchObject({
+      name: 'Футболка синяя',
+      priceCod: 2100,
+    });
     await owner.delete(`/v2/products/${productId}`);
     expect((await owner.get(`/v2/orders/${id}`)).body.products[0].name).toBe('Футболка красная');
     expect((await owner.get(`/v2/orders/${later}`)).body.products[0].name).toBe('Футболка синяя');
     const unknown = await owner.post('/v2/orders', courier({ products: [{ id: 999999 }] }));
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([{ field: 'products[0].id', message: 'product 999999 does not exist in this account' }]);
+    expect(unknown.body.errors).toEqual([
+      { field: 'products[0].id', message: 'product 999999 does not exist in this account' },
+    ]);
   });
 
   it('keeps a delivery that cannot be priced as a draft with its error', async () => {
@@ -150,7 +228,9 @@ describe('orders: create, read, change', () => {
     const confirm = await owner.post('/v2/orders/confirm', { ids: [id] });
     expect(confirm.status).toBe(409);
     expect(confirm.body.errors).toEqual([{ id, message: expect.stringMatching(/not priced/) }]);
-    expect((await owner.get(`/v2/orders?list=6&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+    expect((await owner.get(`/v2/orders?list=6&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(
+      id,
+    );
   });
 
   it('refuses bad input with field paths and writes nothing', async () => {
@@ -165,8 +245,22 @@ describe('orders: create, read, change', () => {
     });
     expect(response.status).toBe(400);
     const fields = response.body.errors.map((error: { field: string }) => error.field);
-    expect(fields).toEqual(expect.arrayContaining(['products[0].weight', 'products[0].dimensions.width', 'dimensions.places', 'deliveryAddress.city.countryCode', 'deliveryAddress.city.name', 'recipient.fullName', 'recipient.phone', 'delivery.type']));
-    const rules = await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 4 }, type: 1 }, priceDeclared: 10.555 }));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'products[0].weight',
+        'products[0].dimensions.width',
+        'dimensions.places',
+        'deliveryAddress.city.countryCode',
+        'deliveryAddress.city.name',
+        'recipient.fullName',
+        'recipient.phone',
+        'delivery.type',
+      ]),
+    );
+    const rules = await owner.post(
+      '/v2/orders',
+      orderBody({ delivery: { company: { id: 4 }, type: 1 }, priceDeclared: 10.555 }),
+    );
     expect(rules.status).toBe(400);
     expect(rules.body.errors).toEqual(
       expect.arrayContaining([
@@ -175,16 +269,27 @@ describe('orders: create, read, change', () => {
         { field: 'priceDeclared', message: 'must be given to the kopeck (at most 2 decimals)' },
       ]),
     );
-    expect((await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 999 }, type: 2 } }))).status).toBe(400);
+    expect((await owner.post('/v2/orders', orderBody({ delivery: { company: { id: 999 }, type: 2 } }))).status).toBe(
+      400,
+    );
     expect(await count()).toBe(before);
   });
 
   it('replaces a draft with PUT (priced again) and refuses it after confirmation', async () => {
     const id = await create();
-    const put = await owner.put(`/v2/orders/${id}`, courier({ cmsId: 'WC-CHANGED', recipient: { fullName: 'Анна', phone: '+79990000000' } }));
+    const put = await owner.put(
+      `/v2/orders/${id}`,
+      courier({ cmsId: 'WC-CHANGED', recipient: { fullName: 'Анна', phone: '+79990000000' } }),
+    );
     expect(put.status).toBe(204);
     const order = (await owner.get(`/v2/orders/${id}`)).body;
-    expect(order).toMatchObject({ id, cmsId: 'WC-CHANGED', recipient: { fullName: 'Анна' }, delivery: { type: 2, point: null }, status: 11 });
+    expect(order).toMatchObject({
+      id,
+      cmsId: 'WC-CHANGED',
+      recipient: { fullName: 'Анна' },
+      delivery: { type: 2, point: null },
+      status: 11,
+    });
     expect(order.delivery.totalPrice).toBeGreaterThan(0);
     expect((await owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
     const refused = await owner.put(`/v2/orders/${id}`, courier());
@@ -196,7 +301,13 @@ describe('orders: create, read, change', () => {
   it('patches only the fields of the contract and refuses any other with 400', async () => {
     const id = await create();
     const patch = await owner.patch(`/v2/orders/${id}`, {
-      recipient: { fullName: 'Пётр Новый', phone: '+79995554433', additionalPhone: '+79995554434', email: 'new@example.com', legalEntity: { name: 'ООО Ромашка', TIN: '7701234567' } },
+      recipient: {
+        fullName: 'Пётр Новый',
+        phone: '+79995554433',
+        additionalPhone: '+79995554434',
+        email: 'new@example.com',
+        legalEntity: { name: 'ООО Ромашка', TIN: '7701234567' },
+      },
       cmsId: 'WC-NEW',
       comment: 'Новый комментарий',
       commentForAssembly: 'Упаковать в пузырчатую плёнку',
@@ -204,13 +315,24 @@ describe('orders: create, read, change', () => {
     });
     expect(patch.status).toBe(204);
     expect((await owner.get(`/v2/orders/${id}`)).body).toMatchObject({
-      recipient: { fullName: 'Пётр Новый', phone: '+79995554433', additionalPhone: '+79995554434', email: 'new@example.com', legalEntity: { name: 'ООО Ромашка', TIN: '7701234567' } },
+      recipient: {
+        fullName: 'Пётр Новый',
+        phone: '+79995554433',
+        additionalPhone: '+79995554434',
+        email: 'new@example.com',
+        legalEntity: { name: 'ООО Ромашка', TIN: '7701234567' },
+      },
       cmsId: 'WC-NEW',
       comment: 'Новый комментарий',
       commentForAssembly: 'Упаковать в пузырчатую плёнку',
       documentsForWarehouse: 'Счёт-фактура',
     });
-    for (const body of [{ deliveryAddress: { city: { name: 'Казань' } } }, { recipient: { address: 'x' } }, { delivery: { type: 2 } }, { clientPrice: 1 }]) {
+    for (const body of [
+      { deliveryAddress: { city: { name: 'Казань' } } },
+      { recipient: { address: 'x' } },
+      { delivery: { type: 2 } },
+      { clientPrice: 1 },
+    ]) {
       const refused = await owner.patch(`/v2/orders/${id}`, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.errors[0].message).toBe('cannot be changed by PATCH');
@@ -227,7 +349,17 @@ describe('orders: list filters', () => {
     const shop = (await client.post('/v2/shops', shopBody(warehouseId))).body.id;
     const shop2 = (await client.post('/v2/shops', shopBody(warehouseId, { name: 'B' }))).body.id;
     const a = await create(client, orderBody({ shopId: shop, cmsId: 'A-1' }));
-    const b = await create(client, courier({ shopId: shop2, cmsId: 'B-2', recipient: { fullName: 'Ольга Ёлкина', phone: '+7 (916) 555-44-33' }, deliveryAddress: { city: { countryCode: 'RU', name: 'Нижний Новгород' } }, products: [{ name: 'x', priceCod: 0, weight: 1 }], clientPrice: 0 }));
+    const b = await create(
+      client,
+      courier({
+        shopId: shop2,
+        cmsId: 'B-2',
+        recipient: { fullName: 'Ольга Ёлкина', phone: '+7 (916) 555-44-33' },
+        deliveryAddress: { city: { countryCode: 'RU', name: 'Нижний Новгород' } },
+        products: [{ name: 'x', priceCod: 0, weight: 1 }],
+        clientPrice: 0,
+      }),
+    );
     const c = await create(client, courier({ shopId: shop, cmsId: 'C-3', delivery: { company: { id: 7 }, type: 2 } }));
     await client.post('/v2/orders/pack', { ids: [c] });
     await client.post('/v2/orders/confirm', { ids: [c] });
@@ -281,7 +413,11 @@ describe('orders: list filters', () => {
     const ownShopId = (await client.post('/v2/shops', shopBody(warehouseId))).body.id;
     for (let index = 0; index < 6; index++) await create(client, orderBody({ shopId: ownShopId }));
     const read = (encoding?: string) =>
-      t.app.inject({ method: 'GET', url: '/v2/orders?list=0&perPage=50', headers: { authorization: `Bearer ${client.token}`, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+      t.app.inject({
+        method: 'GET',
+        url: '/v2/orders?list=0&perPage=50',
+        headers: { authorization: `Bearer ${client.token}`, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
     const plain = await read();
     expect(plain.rawPayload.length).toBeGreaterThan(16 * 1024);
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -314,13 +450,23 @@ describe('orders: list filters', () => {
     const warehouseId = (await client.post('/v2/warehouses', warehouseBody())).body.id;
     const ownShopId = (await client.post('/v2/shops', shopBody(warehouseId))).body.id;
     const made: number[] = [];
-    for (let index = 0; index < 23; index++) made.push(await create(client, index % 3 === 0 ? courier({ shopId: ownShopId }) : orderBody({ shopId: ownShopId })));
-    const idsOf = async (query: string) => ((await client.get(`/v2/orders?${query}`)).body as Array<{ id: number }>).map((order) => order.id);
+    for (let index = 0; index < 23; index++)
+      made.push(
+        await create(client, index % 3 === 0 ? courier({ shopId: ownShopId }) : orderBody({ shopId: ownShopId })),
+      );
+    const idsOf = async (query: string) =>
+      ((await client.get(`/v2/orders?${query}`)).body as Array<{ id: number }>).map((order) => order.id);
     const expectPagesAgree = async (filter: string) => {
       const all = await idsOf(`${filter}&perPage=1000`);
       // pages read out of order: later pages start after the last order of a page read before them
-      for (const page of [3, 1, 2, 5, 4, 3, 6]) expect(await idsOf(`${filter}&perPage=4&page=${page}`), `${filter} page ${page}`).toEqual(all.slice((page - 1) * 4, page * 4));
-      for (const page of [2, 7, 3]) expect(await idsOf(`${filter}&perPage=3&page=${page}`), `${filter} perPage 3 page ${page}`).toEqual(all.slice((page - 1) * 3, page * 3));
+      for (const page of [3, 1, 2, 5, 4, 3, 6])
+        expect(await idsOf(`${filter}&perPage=4&page=${page}`), `${filter} page ${page}`).toEqual(
+          all.slice((page - 1) * 4, page * 4),
+        );
+      for (const page of [2, 7, 3])
+        expect(await idsOf(`${filter}&perPage=3&page=${page}`), `${filter} perPage 3 page ${page}`).toEqual(
+          all.slice((page - 1) * 3, page * 3),
+        );
       return all;
     };
     expect(await expectPagesAgree('list=0')).toEqual([...made].reverse());
@@ -335,7 +481,13 @@ describe('orders: list filters', () => {
   });
 
   it('refuses bad filters with 400', async () => {
-    for (const query of ['list=10', 'list=0&withCod=2', 'list=0&dateFrom=yesterday', 'list=0&perPage=1001', 'list=0&deliveryType=4']) {
+    for (const query of [
+      'list=10',
+      'list=0&withCod=2',
+      'list=0&dateFrom=yesterday',
+      'list=0&perPage=1001',
+      'list=0&deliveryType=4',
+    ]) {
       const response = await owner.get(`/v2/orders?${query}`);
       expect(response.status, query).toBe(400);
     }
@@ -381,7 +533,9 @@ describe('orders: confirmation and registration', () => {
       const order = (await owner.get(`/v2/orders/${id}`)).body;
       expect(calls).toBe(2);
       expect(order).toMatchObject({ status: 83, error: 'The address is not served.', trackNumber: null });
-      expect((await owner.get(`/v2/orders?list=6&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(id);
+      expect((await owner.get(`/v2/orders?list=6&search=${id}`)).body.map((item: { id: number }) => item.id)).toContain(
+        id,
+      );
       // an order in error is fixed with PUT (a draft again) or canceled
       expect((await owner.put(`/v2/orders/${id}`, courier())).status).toBe(204);
       expect((await owner.get(`/v2/orders/${id}`)).body).toMatchObject({ status: 11, error: null });
@@ -402,7 +556,11 @@ describe('orders: confirmation and registration', () => {
     });
     try {
       const id = await create();
-      const answers = await Promise.all([owner.post('/v2/orders/confirm', { ids: [id] }), owner.post('/v2/orders/confirm', { ids: [id] }), owner.post('/v2/orders/confirm', { ids: [id] })]);
+      const answers = await Promise.all([
+        owner.post('/v2/orders/confirm', { ids: [id] }),
+        owner.post('/v2/orders/confirm', { ids: [id] }),
+        owner.post('/v2/orders/confirm', { ids: [id] }),
+      ]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([204, 409, 409]);
       await Promise.all([worker.runDue(), worker.runDue()]);
       expect(calls).toBe(1);
@@ -453,12 +611,39 @@ describe('orders: WooCommerce plugin, form-encoded', () => {
       cmsId: '5501',
       shopId,
       products: [
-        { name: 'Худи', nameEn: 'Hoodie', vendorCode: 'HD-1', vat: 20, priceDeclared: 2500, priceCod: 2500, prePay: 0, tnved: '6110', count: 1, weight: 0.7, brand: 'МойБренд', producingCountry: 'RU', barcode: '4600000000001', dimensions: { width: 30, height: 5, length: 40 }, discount: 0 },
+        {
+          name: 'Худи',
+          nameEn: 'Hoodie',
+          vendorCode: 'HD-1',
+          vat: 20,
+          priceDeclared: 2500,
+          priceCod: 2500,
+          prePay: 0,
+          tnved: '6110',
+          count: 1,
+          weight: 0.7,
+          brand: 'МойБренд',
+          producingCountry: 'RU',
+          barcode: '4600000000001',
+          dimensions: { width: 30, height: 5, length: 40 },
+          discount: 0,
+        },
       ],
       discount: 0,
       dimensions: { places: 1 },
-      deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург', type: 'г', region: 'Санкт-Петербург' }, street: 'Садовая', house: '5', flat: '12', zipCode: '190000' },
-      recipient: { fullName: 'Мария Иванова', phone: '+79112223344', email: 'maria@example.com', legalEntity: { name: '' } },
+      deliveryAddress: {
+        city: { countryCode: 'RU', name: 'Санкт-Петербург', type: 'г', region: 'Санкт-Петербург' },
+        street: 'Садовая',
+        house: '5',
+        flat: '12',
+        zipCode: '190000',
+      },
+      recipient: {
+        fullName: 'Мария Иванова',
+        phone: '+79112223344',
+        email: 'maria@example.com',
+        legalEntity: { name: '' },
+      },
       applyWidgetSettings: true,
       applyDefaultDimensions: false,
       delivery: { company: { id: 1 }, type: 2, services: [{ id: 4 }] },
@@ -473,7 +658,16 @@ describe('orders: WooCommerce plugin, form-encoded', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id;
     const order = (await shopKey.get(`/v2/orders/${id}`)).body;
-    expect(order).toMatchObject({ cmsId: '5501', shopId, status: 11, error: null, services: [4], products: [{ name: 'Худи', vat: 20, count: 1, weight: 0.7 }], clientPrice: 300, priceCod: 2800 });
+    expect(order).toMatchObject({
+      cmsId: '5501',
+      shopId,
+      status: 11,
+      error: null,
+      services: [4],
+      products: [{ name: 'Худи', vat: 20, count: 1, weight: 0.7 }],
+      clientPrice: 300,
+      priceCod: 2800,
+    });
     expect(order.delivery.services).toEqual([{ id: 4, name: expect.any(String), price: expect.any(Number) }]);
     const confirm = await shopKey.post('/v2/orders/confirm', `ids%5B0%5D=${id}`, { form: true });
     expect(confirm.status).toBe(204);
@@ -516,7 +710,9 @@ describe('orders: security', () => {
     expect(batch.body.errors).toEqual([{ id: other, message: `Order ${other} belongs to another shop.` }]);
     expect(await status(mine)).toBe(11);
     expect((await shopKey.post('/v2/orders', orderBody({ shopId: otherShopId }))).status).toBe(403);
-    const listed = (await shopKey.get('/v2/orders?list=0&perPage=1000')).body.map((order: { shopId: number }) => order.shopId);
+    const listed = (await shopKey.get('/v2/orders?list=0&perPage=1000')).body.map(
+      (order: { shopId: number }) => order.shopId,
+    );
     expect(new Set(listed)).toEqual(new Set([shopId]));
     expect((await shopKey.get(`/v2/orders?list=0&shopId=${otherShopId}`)).status).toBe(403);
     expect((await shopKey.get(`/v2/tracking?id=${other}`)).status).toBe(404);

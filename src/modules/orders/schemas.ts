@@ -1,6 +1,15 @@
 import Type, { type Static } from 'typebox';
 import { PagingQueryFields } from '../../platform/paging.js';
-import { CodeId, CountryCode, DateText, INT32_MAX, Nullable, OverallSideCm, RecordId, ZeroOne } from '../../platform/schemas.js';
+import {
+  CodeId,
+  CountryCode,
+  DateText,
+  INT32_MAX,
+  Nullable,
+  OverallSideCm,
+  RecordId,
+  ZeroOne,
+} from '../../platform/schemas.js';
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from '../delivery-methods/rules.js';
 import { CommissionFields, CompanyIdOut, CompanyRef } from '../calculator/schemas.js';
 
@@ -10,7 +19,15 @@ const OptionalMoney = Type.Optional(Nullable(Money));
 const Side = Type.Number({ minimum: 1, maximum: 999, description: 'cm, 1 to 999' });
 const Weight = Type.Number({ minimum: 0.001, maximum: 100000, description: 'kg, at least 0.001, to the gram' });
 /** A date; form clients send an empty value for none. */
-const OptionalDate = Type.Optional(Nullable(Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2})?$', 'x-message': 'must be a date in the form YYYY-MM-DD', description: 'YYYY-MM-DD' })));
+const OptionalDate = Type.Optional(
+  Nullable(
+    Type.String({
+      pattern: '^(\\d{4}-\\d{2}-\\d{2})?$',
+      'x-message': 'must be a date in the form YYYY-MM-DD',
+      description: 'YYYY-MM-DD',
+    }),
+  ),
+);
 
 const CityInput = Type.Object({
   countryCode: CountryCode,
@@ -29,7 +46,11 @@ const SenderCityInput = Type.Object({
   area: Text(),
 });
 
-const SidesInput = Type.Object({ width: Type.Optional(Nullable(Side)), height: Type.Optional(Nullable(Side)), length: Type.Optional(Nullable(Side)) });
+const SidesInput = Type.Object({
+  width: Type.Optional(Nullable(Side)),
+  height: Type.Optional(Nullable(Side)),
+  length: Type.Optional(Nullable(Side)),
+});
 
 export const OrderProductInput = Type.Object({
   id: Type.Optional(Nullable(RecordId('A product of the catalogue: fields not sent are taken from it'))),
@@ -53,20 +74,36 @@ export type OrderProductInput = Static<typeof OrderProductInput>;
 
 const RecipientInput = Type.Object({
   fullName: Type.String({ minLength: 1, maxLength: 255 }),
-  phone: Type.String({ minLength: 5, maxLength: 32, pattern: '^\\+?[0-9 ()\\-]{5,32}$', 'x-message': 'must be a phone number of digits, with an optional leading +' }),
+  phone: Type.String({
+    minLength: 5,
+    maxLength: 32,
+    pattern: '^\\+?[0-9 ()\\-]{5,32}$',
+    'x-message': 'must be a phone number of digits, with an optional leading +',
+  }),
   additionalPhone: Text(32),
   email: Text(),
   legalEntity: Type.Optional(Nullable(Type.Object({ name: Text(), TIN: Text(12) }))),
 });
 
 const DeliveryInput = Type.Object({
-  company: Type.Object({ id: CompanyRef, tariff: Text() }, { description: "id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12)" }),
+  company: Type.Object(
+    { id: CompanyRef, tariff: Text() },
+    {
+      description:
+        "id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12)",
+    },
+  ),
   type: Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' }),
   services: Type.Optional(
-    Type.Array(Type.Union([CodeId(), Type.Object({ id: CodeId() })], { 'x-message': 'must be a service id or {"id": <service id>}' }), {
-      maxItems: 50,
-      description: 'Additional services: ids, or objects with id; their price is added to the total',
-    }),
+    Type.Array(
+      Type.Union([CodeId(), Type.Object({ id: CodeId() })], {
+        'x-message': 'must be a service id or {"id": <service id>}',
+      }),
+      {
+        maxItems: 50,
+        description: 'Additional services: ids, or objects with id; their price is added to the total',
+      },
+    ),
   ),
   point: Type.Optional(Nullable(Type.Object({ id: RecordId() }))),
 });
@@ -77,14 +114,20 @@ const orderFields = {
   products: Type.Optional(Type.Array(OrderProductInput, { maxItems: 1000 })),
   priceDeclared: OptionalMoney,
   discount: OptionalMoney,
-  places: Type.Optional(Type.Array(Type.Object({ weight: Type.Optional(Nullable(Weight)), dimensions: Type.Optional(SidesInput) }), { maxItems: 99 })),
+  places: Type.Optional(
+    Type.Array(Type.Object({ weight: Type.Optional(Nullable(Weight)), dimensions: Type.Optional(SidesInput) }), {
+      maxItems: 99,
+    }),
+  ),
   dimensions: Type.Optional(
     Type.Object({
       width: Type.Optional(Nullable(OverallSideCm)),
       height: Type.Optional(Nullable(OverallSideCm)),
       length: Type.Optional(Nullable(OverallSideCm)),
       weight: Type.Optional(Nullable(Weight)),
-      places: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 99, description: 'Number of places, 1 to 99, default 1' }))),
+      places: Type.Optional(
+        Nullable(Type.Integer({ minimum: 1, maximum: 99, description: 'Number of places, 1 to 99, default 1' })),
+      ),
     }),
   ),
   deliveryAddress: Type.Object({
@@ -96,18 +139,35 @@ const orderFields = {
     zipCode: Text(16),
   }),
   recipient: RecipientInput,
-  senderAddress: Type.Optional(Nullable(Type.Object({ city: Type.Optional(SenderCityInput), street: Text(), house: Text(32), bulk: Text(32), flat: Text(32) }))),
+  senderAddress: Type.Optional(
+    Nullable(
+      Type.Object({
+        city: Type.Optional(SenderCityInput),
+        street: Text(),
+        house: Text(32),
+        bulk: Text(32),
+        flat: Text(32),
+      }),
+    ),
+  ),
   sender: Type.Optional(Nullable(Type.Object({ fullName: Text(), phone: Text(32) }))),
   pickup: Type.Optional(
     Nullable(
       Type.Object({
-        type: Type.Optional(Nullable(Type.Enum([1, 4], { description: '1 drop-off to the company, 4 direct shipment' }))),
+        type: Type.Optional(
+          Nullable(Type.Enum([1, 4], { description: '1 drop-off to the company, 4 direct shipment' })),
+        ),
         date: OptionalDate,
         pointId: Type.Optional(Nullable(RecordId())),
       }),
     ),
   ),
-  priceMode: Type.Optional(Type.Enum([1, 2, 3], { default: 1, description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume' })),
+  priceMode: Type.Optional(
+    Type.Enum([1, 2, 3], {
+      default: 1,
+      description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume',
+    }),
+  ),
   applyWidgetSettings: Type.Optional(Type.Boolean({ default: false })),
   applyDefaultDimensions: Type.Optional(Type.Boolean({ default: false })),
   delivery: DeliveryInput,
@@ -135,7 +195,9 @@ export const OrderPatch = Type.Object(
           phone: Type.Optional(RecipientInput.properties.phone),
           additionalPhone: Text(32),
           email: Text(),
-          legalEntity: Type.Optional(Nullable(Type.Object({ name: Text(), TIN: Text(12) }, { additionalProperties: NotPatchable }))),
+          legalEntity: Type.Optional(
+            Nullable(Type.Object({ name: Text(), TIN: Text(12) }, { additionalProperties: NotPatchable })),
+          ),
         },
         { additionalProperties: NotPatchable },
       ),
@@ -150,10 +212,22 @@ export const OrderPatch = Type.Object(
 export type OrderPatch = Static<typeof OrderPatch>;
 
 const NullableString = Nullable(Type.String());
-const City = Type.Object({ countryCode: NullableString, name: NullableString, fias: NullableString, type: NullableString, region: NullableString, area: NullableString });
+const City = Type.Object({
+  countryCode: NullableString,
+  name: NullableString,
+  fias: NullableString,
+  type: NullableString,
+  region: NullableString,
+  area: NullableString,
+});
 const Schedule = Nullable(Type.Array(Nullable(Type.Object({ from: Type.String(), to: Type.String() }))));
 
-export const StatusHistoryItem = Type.Object({ code: Type.Integer({ description: 'Status code (GET /v2/lists/order-statuses)' }), name: Type.String(), date: Type.String({ description: 'RFC 3339' }), description: NullableString });
+export const StatusHistoryItem = Type.Object({
+  code: Type.Integer({ description: 'Status code (GET /v2/lists/order-statuses)' }),
+  name: Type.String(),
+  date: Type.String({ description: 'RFC 3339' }),
+  description: NullableString,
+});
 
 export const OrderPoint = Type.Object(
   {
@@ -191,7 +265,11 @@ export const OrderProduct = Type.Object({
   brand: NullableString,
   producingCountry: NullableString,
   barcode: NullableString,
-  dimensions: Type.Object({ width: Nullable(Type.Number()), height: Nullable(Type.Number()), length: Nullable(Type.Number()) }),
+  dimensions: Type.Object({
+    width: Nullable(Type.Number()),
+    height: Nullable(Type.Number()),
+    length: Nullable(Type.Number()),
+  }),
 });
 
 export const Order = Type.Object(
@@ -207,7 +285,13 @@ export const Order = Type.Object(
     isPacked: Type.Boolean(),
     exceptionDeliveryCompany: Type.Boolean(),
     error: NullableString,
-    pay: Type.Object({ type: Type.Integer({ description: '1 prepaid, 2 cash on delivery, 3 card on delivery (once the company reports a card payment)' }), prePay: Type.Number(), status: Type.Object({ code: Type.String({ description: 'not_paid, paid or refunded' }), date: Type.String() }) }),
+    pay: Type.Object({
+      type: Type.Integer({
+        description: '1 prepaid, 2 cash on delivery, 3 card on delivery (once the company reports a card payment)',
+      }),
+      prePay: Type.Number(),
+      status: Type.Object({ code: Type.String({ description: 'not_paid, paid or refunded' }), date: Type.String() }),
+    }),
     priceCod: Type.Number(),
     cmsId: NullableString,
     shopId: Nullable(Type.Integer()),
@@ -216,11 +300,32 @@ export const Order = Type.Object(
     priceDeclared: Nullable(Type.Number()),
     discount: Type.Number(),
     deliveryCostThresholds: Type.Object({
-      deliveryCost: Nullable(Type.Number({ description: "Delivery price charged to the customer when the bought-out sum is below the threshold: the shop's widget price rules without free delivery (null unless applyWidgetSettings and the shop's widget settings have freeDeliveryFrom)" })),
-      threshold: Nullable(Type.Number({ description: "Threshold sum of buyout: the shop's widget freeDeliveryFrom (null unless applyWidgetSettings)" })),
+      deliveryCost: Nullable(
+        Type.Number({
+          description:
+            "Delivery price charged to the customer when the bought-out sum is below the threshold: the shop's widget price rules without free delivery (null unless applyWidgetSettings and the shop's widget settings have freeDeliveryFrom)",
+        }),
+      ),
+      threshold: Nullable(
+        Type.Number({
+          description: "Threshold sum of buyout: the shop's widget freeDeliveryFrom (null unless applyWidgetSettings)",
+        }),
+      ),
     }),
-    reservationStatus: Type.Object({ key: Type.Integer({ description: '0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled' }), date: NullableString }),
-    places: Type.Array(Type.Object({ weight: Nullable(Type.Number()), dimensions: Type.Object({ width: Nullable(Type.Number()), height: Nullable(Type.Number()), length: Nullable(Type.Number()) }) })),
+    reservationStatus: Type.Object({
+      key: Type.Integer({ description: '0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled' }),
+      date: NullableString,
+    }),
+    places: Type.Array(
+      Type.Object({
+        weight: Nullable(Type.Number()),
+        dimensions: Type.Object({
+          width: Nullable(Type.Number()),
+          height: Nullable(Type.Number()),
+          length: Nullable(Type.Number()),
+        }),
+      }),
+    ),
     dimensions: Type.Object({
       width: Nullable(Type.Number()),
       height: Nullable(Type.Number()),
@@ -229,7 +334,14 @@ export const Order = Type.Object(
       factWeight: Nullable(Type.Number()),
       places: Nullable(Type.Integer()),
     }),
-    deliveryAddress: Type.Object({ city: City, street: NullableString, house: NullableString, bulk: NullableString, flat: NullableString, zipCode: NullableString }),
+    deliveryAddress: Type.Object({
+      city: City,
+      street: NullableString,
+      house: NullableString,
+      bulk: NullableString,
+      flat: NullableString,
+      zipCode: NullableString,
+    }),
     recipient: Type.Object({
       fullName: Type.String(),
       phone: Type.String(),
@@ -237,14 +349,32 @@ export const Order = Type.Object(
       email: NullableString,
       legalEntity: Type.Object({ name: NullableString, TIN: NullableString }),
     }),
-    senderAddress: Type.Object({ city: City, street: NullableString, house: NullableString, bulk: NullableString, flat: NullableString }),
+    senderAddress: Type.Object({
+      city: City,
+      street: NullableString,
+      house: NullableString,
+      bulk: NullableString,
+      flat: NullableString,
+    }),
     sender: Type.Object({ fullName: NullableString, phone: NullableString }),
-    pickup: Type.Object({ type: Nullable(Type.Integer({ description: 'Pickup type: 1 drop-off to the company, 4 direct shipment' })), date: NullableString, pointId: Nullable(Type.Integer()) }),
-    priceMode: Type.Integer({ description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume' }),
+    pickup: Type.Object({
+      type: Nullable(Type.Integer({ description: 'Pickup type: 1 drop-off to the company, 4 direct shipment' })),
+      date: NullableString,
+      pointId: Nullable(Type.Integer()),
+    }),
+    priceMode: Type.Integer({
+      description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume',
+    }),
     services: Type.Array(Type.Integer()),
     applyWidgetSettings: Type.Boolean(),
     delivery: Type.Object({
-      company: Type.Object({ id: CompanyIdOut, name: NullableString, abbr: NullableString, logo: NullableString, tariff: NullableString }),
+      company: Type.Object({
+        id: CompanyIdOut,
+        name: NullableString,
+        abbr: NullableString,
+        logo: NullableString,
+        tariff: NullableString,
+      }),
       type: Type.Integer({ description: '1 pickup point, 2 courier, 3 national post' }),
       cashPaymentAvailable: Type.Boolean(),
       cardPaymentAvailable: Type.Boolean(),
@@ -255,11 +385,21 @@ export const Order = Type.Object(
       days: Type.Object({ min: Nullable(Type.Integer()), max: Nullable(Type.Integer()) }),
       price: Nullable(Type.Number()),
       totalPrice: Nullable(Type.Number()),
-      factPrice: Nullable(Type.Number({ description: 'Set on delivery: the cost to the shop (delivery, required services, insurance, acquiring and the COD commission of how the recipient paid: card, cash or none); no widget rules' })),
+      factPrice: Nullable(
+        Type.Number({
+          description:
+            'Set on delivery: the cost to the shop (delivery, required services, insurance, acquiring and the COD commission of how the recipient paid: card, cash or none); no widget rules',
+        }),
+      ),
       services: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), price: Type.Number() })),
       point: Nullable(OrderPoint),
       ...CommissionFields,
-      testMode: Type.Optional(Type.Boolean({ description: "Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment" })),
+      testMode: Type.Optional(
+        Type.Boolean({
+          description:
+            "Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment",
+        }),
+      ),
     }),
     clientPrice: Type.Number(),
     clientPrePay: Nullable(Type.Number()),
@@ -268,10 +408,27 @@ export const Order = Type.Object(
     comment: NullableString,
     commentForAssembly: NullableString,
     documentsForWarehouse: NullableString,
-    tasks: Type.Array(Type.Object({ type: Type.String({ description: 'return | extend-hold' }), date: Type.String(), status: Type.String({ description: 'requested | done | refused (a return is done when the parcel is back with the sender, 72; an extension is done when the company granted it)' }), days: Type.Optional(Type.Integer()), message: Type.Optional(Type.String({ description: 'Why the company refused' })) })),
+    tasks: Type.Array(
+      Type.Object({
+        type: Type.String({ description: 'return | extend-hold' }),
+        date: Type.String(),
+        status: Type.String({
+          description:
+            'requested | done | refused (a return is done when the parcel is back with the sender, 72; an extension is done when the company granted it)',
+        }),
+        days: Type.Optional(Type.Integer()),
+        message: Type.Optional(Type.String({ description: 'Why the company refused' })),
+      }),
+    ),
     // sent since issue 5 but never published: the schema now says what the stored document holds
-    brand: Type.Optional(Type.String({ description: "Extension: the brand the customer sees (the shop's, copied when the order was made)" })),
-    fulfilment: Type.Optional(Type.Boolean({ description: 'Extension: the goods are kept at a fulfilment warehouse of the service' })),
+    brand: Type.Optional(
+      Type.String({
+        description: "Extension: the brand the customer sees (the shop's, copied when the order was made)",
+      }),
+    ),
+    fulfilment: Type.Optional(
+      Type.Boolean({ description: 'Extension: the goods are kept at a fulfilment warehouse of the service' }),
+    ),
   },
   { description: 'Order' },
 );
@@ -280,15 +437,25 @@ export type OrderPointModel = Static<typeof OrderPoint>;
 export type StatusHistoryItem = Static<typeof StatusHistoryItem>;
 
 /** Codes and company ids, kept in 32-bit integer columns. */
-const IntList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: INT32_MAX }), { maxItems: 100, description }));
+const IntList = (description: string) =>
+  Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: INT32_MAX }), { maxItems: 100, description }));
 
 export const OrderListQuery = Type.Object({
-  list: Type.Optional(Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
-    default: 0,
-    description: 'Order list (default 0): 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
-  })),
+  list: Type.Optional(
+    Type.Enum([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {
+      default: 0,
+      description:
+        'Order list (default 0): 0 all, 1 drafts, 2 prepared, 3 in delivery, 4 at pickup point, 5 delivered, 6 problems, 7 returns, 8 canceled, 9 preorders',
+    }),
+  ),
   deliveryType: Type.Optional(Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 national post' })),
-  shopId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "The shop's orders; 0: orders without a shop (sender given in the order)" })),
+  shopId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: "The shop's orders; 0: orders without a shop (sender given in the order)",
+    }),
+  ),
   warehouseId: Type.Optional(RecordId()),
   dateFrom: Type.Optional(DateText),
   dateTo: Type.Optional(DateText),
@@ -297,7 +464,11 @@ export const OrderListQuery = Type.Object({
     Type.Array(
       Type.Union([
         Type.Integer({ minimum: 0, maximum: INT32_MAX }),
-        Type.String({ pattern: OWN_METHOD_ID_PATTERN, maxLength: OWN_METHOD_ID_MAX_LENGTH, 'x-message': "must be a company id or an own delivery method id '{accountId}_{methodId}'" }),
+        Type.String({
+          pattern: OWN_METHOD_ID_PATTERN,
+          maxLength: OWN_METHOD_ID_MAX_LENGTH,
+          'x-message': "must be a company id or an own delivery method id '{accountId}_{methodId}'",
+        }),
       ]),
       { maxItems: 100, description: "Company ids; own delivery methods as '{accountId}_{methodId}' (convention 12)" },
     ),
@@ -311,8 +482,14 @@ export const OrderListQuery = Type.Object({
   codReceived: Type.Optional(ZeroOne),
   recipientCountry: Type.Optional(Type.String({ maxLength: 2 })),
   recipientCity: Type.Optional(Type.String({ maxLength: 255 })),
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the id, cmsId, track number, recipient name or phone' })),
-  reservationStatus: Type.Optional(Type.Enum([0, 1, 2, 3], { description: 'Reservation status: 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled' })),
+  search: Type.Optional(
+    Type.String({ maxLength: 255, description: 'Substring of the id, cmsId, track number, recipient name or phone' }),
+  ),
+  reservationStatus: Type.Optional(
+    Type.Enum([0, 1, 2, 3], {
+      description: 'Reservation status: 0 none, 1 Preorder, 2 In reserve, 3 Reserve cancelled',
+    }),
+  ),
   autoReservation: Type.Optional(ZeroOne),
   ...PagingQueryFields,
 });
@@ -323,18 +500,31 @@ export const IdsBody = Type.Object({ ids: Ids });
 export type IdsBody = Static<typeof IdsBody>;
 export const ConfirmBody = Type.Object({ ids: Ids, preOrder: Type.Optional(Type.Boolean({ default: false })) });
 export type ConfirmBody = Static<typeof ConfirmBody>;
-export const ExtendHoldBody = Type.Object({ ids: Ids, days: Type.Integer({ minimum: 1, maximum: 30, description: 'Extension in days' }) });
+export const ExtendHoldBody = Type.Object({
+  ids: Ids,
+  days: Type.Integer({ minimum: 1, maximum: 30, description: 'Extension in days' }),
+});
 export type ExtendHoldBody = Static<typeof ExtendHoldBody>;
 
 export const MissingProducts = Type.Array(
   Type.Object({
     id: Type.Integer(),
-    missingProducts: Type.Array(Type.Object({ id: Nullable(Type.Integer()), name: NullableString, vendorCode: NullableString, restCount: Type.Integer(), missingCount: Type.Integer() })),
+    missingProducts: Type.Array(
+      Type.Object({
+        id: Nullable(Type.Integer()),
+        name: NullableString,
+        vendorCode: NullableString,
+        restCount: Type.Integer(),
+        missingCount: Type.Integer(),
+      }),
+    ),
   }),
 );
 export type MissingProducts = Static<typeof MissingProducts>;
 
-export const DuplicateResult = Type.Array(Type.Object({ id: Type.Integer(), newId: Type.Integer() }), { description: 'Extension: the new order of each id' });
+export const DuplicateResult = Type.Array(Type.Object({ id: Type.Integer(), newId: Type.Integer() }), {
+  description: 'Extension: the new order of each id',
+});
 
 export const TrackingQuery = Type.Object({
   id: Type.Optional(RecordId()),
@@ -371,12 +561,18 @@ export const TrackingRecord = Type.Object(
 export type TrackingRecord = Static<typeof TrackingRecord>;
 
 export const PushParams = Type.Object({ companyId: CodeId() });
-export const PushHeaders = Type.Object({ 'x-carrier-secret': Type.String({ minLength: 1, description: "The company's own secret" }) });
+export const PushHeaders = Type.Object({
+  'x-carrier-secret': Type.String({ minLength: 1, description: "The company's own secret" }),
+});
 export const PushBody = Type.Object({
   events: Type.Array(
     Type.Object({
       trackNumber: Type.String({ minLength: 1, maxLength: 64 }),
-      statusCode: Type.Integer({ minimum: 0, maximum: INT32_MAX, description: 'Status code of the service (GET /v2/lists/order-statuses)' }),
+      statusCode: Type.Integer({
+        minimum: 0,
+        maximum: INT32_MAX,
+        description: 'Status code of the service (GET /v2/lists/order-statuses)',
+      }),
       at: Type.Optional(Type.String({ format: 'date-time' })),
       description: Type.Optional(Type.String({ maxLength: 500 })),
       paymentMethod: Type.Optional(
@@ -390,9 +586,11 @@ export const PushBody = Type.Object({
   ),
 });
 export type PushBody = Static<typeof PushBody>;
-export const PushResult = Type.Object({ applied: Type.Integer(), ignored: Type.Array(Type.Object({ trackNumber: Type.String(), message: Type.String() })) });
+export const PushResult = Type.Object({
+  applied: Type.Integer(),
+  ignored: Type.Array(Type.Object({ trackNumber: Type.String(), message: Type.String() })),
+});
 export type PushResult = Static<typeof PushResult>;
-
 
 /** Statuses a shop may give an order of its own delivery method (extension, issue 18). */
 export const OWN_DELIVERY_STATUSES = [14, 411, 412, 42, 43, 46, 44, 47, 461, 462, 71, 72, 74] as const;
@@ -403,6 +601,10 @@ export const OwnStatusBody = Type.Object({
       'The status the shop moves its own delivery to: 14 shipped by sender, 411 in transit, 412 arrived in the city, 42 at the pickup point (type 1), 43 out for delivery (types 2, 3), 46 date moved, 44 delivered, 47 partly delivered, 461 refused before delivery, 462 refused upon delivery, 71 returning, 72 returned, 74 partly returned',
   }),
   description: Type.Optional(Type.String({ maxLength: 500 })),
-  paymentMethod: Type.Optional(Type.Enum(['cash', 'card'], { description: 'With 44 or 47: how the recipient paid what was collected on delivery' })),
+  paymentMethod: Type.Optional(
+    Type.Enum(['cash', 'card'], {
+      description: 'With 44 or 47: how the recipient paid what was collected on delivery',
+    }),
+  ),
 });
 export type OwnStatusBody = Static<typeof OwnStatusBody>;

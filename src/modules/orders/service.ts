@@ -8,7 +8,15 @@ import { processScope, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import type { JsonBody } from '../../platform/compression.js';
 import { todayIn } from '../../platform/clock.js';
-import { AppError, conflict, FieldErrorCollector, forbidden, notFound, type ErrorCode, type ErrorItem } from '../../platform/errors.js';
+import {
+  AppError,
+  conflict,
+  FieldErrorCollector,
+  forbidden,
+  notFound,
+  type ErrorCode,
+  type ErrorItem,
+} from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Paging } from '../../platform/paging.js';
 import type { CalculatorService } from '../calculator/service.js';
@@ -17,9 +25,33 @@ import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { ProductService } from '../products/service.js';
 import type { ShopService } from '../shops/service.js';
 import { extendPointHold, inputOf, parseDoc, reversedInputOf, withId, type OrderDoc } from './document.js';
-import type { ConfirmBody, ExtendHoldBody, MissingProducts, OrderInput, OrderListQuery, OrderPatch, StatusHistoryItem } from './schemas.js';
-import { actorOf, NO_FULFILMENT, type GoodsShortage, type OrderFulfilment, type ReservationPlan, type StockActor } from './fulfilment-port.js';
-import { afterConfirm, afterUpdate, RESERVATION, refusal, STATUS, stockMoveOf, type Operation, type OrderState } from './state.js';
+import type {
+  ConfirmBody,
+  ExtendHoldBody,
+  MissingProducts,
+  OrderInput,
+  OrderListQuery,
+  OrderPatch,
+  StatusHistoryItem,
+} from './schemas.js';
+import {
+  actorOf,
+  NO_FULFILMENT,
+  type GoodsShortage,
+  type OrderFulfilment,
+  type ReservationPlan,
+  type StockActor,
+} from './fulfilment-port.js';
+import {
+  afterConfirm,
+  afterUpdate,
+  RESERVATION,
+  refusal,
+  STATUS,
+  stockMoveOf,
+  type Operation,
+  type OrderState,
+} from './state.js';
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 import { OrderListReadModel, ORDERS_CACHE_TOPIC, type ReportOrderFilter } from './list-read-model.js';
 import { NO_OWN_METHODS, OrderComposer, type OwnMethodLookup, type ShopHeader } from './composer.js';
@@ -43,7 +75,6 @@ export const REGISTER_JOB = 'orders.register';
 export const CARRIER_CANCEL_JOB = 'orders.carrier-cancel';
 export const EXTEND_HOLD_JOB = 'orders.extend-hold';
 
-
 /** Where an order is after a change, to write it back. */
 interface Change {
   doc: OrderDoc;
@@ -58,11 +89,22 @@ interface Refused {
 
 /** "TSHIRT-RED: 1 of 3 available; BOOK-1: 0 of 2 available" */
 export function describeShortage(short: GoodsShortage[]): string {
-  return short.map((item) => `${item.vendorCode ?? item.name ?? `product ${item.id}`}: ${item.restCount} of ${item.restCount + item.missingCount} available`).join('; ');
+  return short
+    .map(
+      (item) =>
+        `${item.vendorCode ?? item.name ?? `product ${item.id}`}: ${item.restCount} of ${item.restCount + item.missingCount} available`,
+    )
+    .join('; ');
 }
 
 function stateOf(record: OrderRecord, doc: OrderDoc): OrderState {
-  return { status: record.status, error: doc.error, isPacked: doc.isPacked, reservationStatus: doc.reservationStatus.key, fulfilment: doc.fulfilment };
+  return {
+    status: record.status,
+    error: doc.error,
+    isPacked: doc.isPacked,
+    reservationStatus: doc.reservationStatus.key,
+    fulfilment: doc.fulfilment,
+  };
 }
 
 export interface OrderServiceOptions {
@@ -71,7 +113,6 @@ export interface OrderServiceOptions {
 }
 
 export class OrderService {
-
   constructor(
     private readonly store: OrderStore,
     private readonly shops: ShopService,
@@ -117,7 +158,11 @@ export class OrderService {
   }
 
   /** Orders for reports in keyset pages (list-read-model.ts). */
-  scanForReport(accountId: number, filter: ReportOrderFilter, pageSize = 1000): AsyncGenerator<OrderDoc & { id: number }> {
+  scanForReport(
+    accountId: number,
+    filter: ReportOrderFilter,
+    pageSize = 1000,
+  ): AsyncGenerator<OrderDoc & { id: number }> {
     return this.reads.scanForReport(accountId, filter, pageSize);
   }
 
@@ -151,7 +196,11 @@ export class OrderService {
   }
 
   /** Marks orders as having stickers formed and/or having been in an act (documents area). */
-  async markDocuments(scope: Scope, ids: number[], marks: { stickerFormed?: boolean; wasInAct?: boolean }): Promise<void> {
+  async markDocuments(
+    scope: Scope,
+    ids: number[],
+    marks: { stickerFormed?: boolean; wasInAct?: boolean },
+  ): Promise<void> {
     await this.store.transaction(async (trx) => {
       const records = await this.store.getMany(scope.accountId, ids, trx, true);
       for (const record of records.values()) {
@@ -168,7 +217,9 @@ export class OrderService {
   // ---------------------------------------------------------------- create and change
 
   async create(scope: Scope, input: OrderInput, shopHeader: ShopHeader): Promise<number> {
-    const doc = await this.composer.compose(scope, input, shopHeader, [this.historyItem(STATUS.draft, new Date().toISOString())]);
+    const doc = await this.composer.compose(scope, input, shopHeader, [
+      this.historyItem(STATUS.draft, new Date().toISOString()),
+    ]);
     const id = await this.store.shortWrite((trx) => this.store.insert(scope.accountId, doc, {}, trx));
     this.changed(scope.accountId);
     return id;
@@ -178,13 +229,27 @@ export class OrderService {
     const record = await this.accessible(scope, id);
     const current = parseDoc(record.doc);
     const refused = refusal('update', stateOf(record, current));
-    if (refused) throw conflict('order_state', `Order ${id} cannot be changed: ${refused}.`, [{ id, message: refused }]);
+    if (refused)
+      throw conflict('order_state', `Order ${id} cannot be changed: ${refused}.`, [{ id, message: refused }]);
     const now = new Date().toISOString();
     const status = afterUpdate(record.status);
-    const history = status === record.status ? current.statusHistory : [this.historyItem(status, now, 'Changed by the sender'), ...current.statusHistory];
-    const header = input.shopId ? undefined : (current.shopId !== null && scope.shopKeyShopId === null && shopHeader === undefined ? String(current.shopId) : shopHeader);
+    const history =
+      status === record.status
+        ? current.statusHistory
+        : [this.historyItem(status, now, 'Changed by the sender'), ...current.statusHistory];
+    const header = input.shopId
+      ? undefined
+      : current.shopId !== null && scope.shopKeyShopId === null && shopHeader === undefined
+        ? String(current.shopId)
+        : shopHeader;
     const doc = await this.composer.compose(scope, input, header, history);
-    const next: OrderDoc = { ...doc, creationDate: current.creationDate, tasks: current.tasks, isPacked: current.isPacked, reservationStatus: current.reservationStatus };
+    const next: OrderDoc = {
+      ...doc,
+      creationDate: current.creationDate,
+      tasks: current.tasks,
+      isPacked: current.isPacked,
+      reservationStatus: current.reservationStatus,
+    };
     if (!(await this.store.update(scope.accountId, record, next))) throw this.raced(id);
     this.changed(scope.accountId);
   }
@@ -193,18 +258,26 @@ export class OrderService {
     const record = await this.accessible(scope, id);
     const doc = parseDoc(record.doc);
     const refused = refusal('patch', stateOf(record, doc));
-    if (refused) throw conflict('order_state', `Order ${id} cannot be changed: ${refused}.`, [{ id, message: refused }]);
+    if (refused)
+      throw conflict('order_state', `Order ${id} cannot be changed: ${refused}.`, [{ id, message: refused }]);
     if (patch.recipient) {
       const { legalEntity, ...contact } = patch.recipient;
-      for (const [key, value] of Object.entries(contact)) if (value !== undefined) (doc.recipient as Record<string, unknown>)[key] = typeof value === 'string' ? value.trim() : value;
+      for (const [key, value] of Object.entries(contact))
+        if (value !== undefined)
+          (doc.recipient as Record<string, unknown>)[key] = typeof value === 'string' ? value.trim() : value;
       if (legalEntity === null) doc.recipient.legalEntity = { name: null, TIN: null };
-      else if (legalEntity) doc.recipient.legalEntity = { name: legalEntity.name !== undefined ? legalEntity.name : doc.recipient.legalEntity.name, TIN: legalEntity.TIN !== undefined ? legalEntity.TIN : doc.recipient.legalEntity.TIN };
+      else if (legalEntity)
+        doc.recipient.legalEntity = {
+          name: legalEntity.name !== undefined ? legalEntity.name : doc.recipient.legalEntity.name,
+          TIN: legalEntity.TIN !== undefined ? legalEntity.TIN : doc.recipient.legalEntity.TIN,
+        };
     }
     const problems = new FieldErrorCollector();
     if (!doc.recipient.fullName) problems.add('recipient.fullName', 'must not be empty');
     if (!doc.recipient.phone) problems.add('recipient.phone', 'must not be empty');
     problems.throwIfAny();
-    for (const key of ['cmsId', 'comment', 'commentForAssembly', 'documentsForWarehouse'] as const) if (patch[key] !== undefined) doc[key] = patch[key] ?? null;
+    for (const key of ['cmsId', 'comment', 'commentForAssembly', 'documentsForWarehouse'] as const)
+      if (patch[key] !== undefined) doc[key] = patch[key] ?? null;
     if (!(await this.store.update(scope.accountId, record, doc))) throw this.raced(id);
     this.changed(scope.accountId);
   }
@@ -225,7 +298,9 @@ export class OrderService {
     const unique = [...new Set(ids)];
     await this.store.transaction(async (trx) => {
       const records = await this.store.getMany(scope.accountId, unique, trx, true);
-      const failures = this.checkAll(scope, unique, records, (record, doc) => refusal(operation, stateOf(record, doc), options));
+      const failures = this.checkAll(scope, unique, records, (record, doc) =>
+        refusal(operation, stateOf(record, doc), options),
+      );
       if (failures) throw failures;
       const refused: Array<ErrorItem & { code: ErrorCode }> = [];
       for (const id of unique) {
@@ -235,32 +310,45 @@ export class OrderService {
           refused.push({ id, message: `Order ${id}: ${change.refused}.`, code: change.code });
           continue;
         }
-        if (!(await this.store.update(scope.accountId, record, change.doc, change.extras ?? {}, trx))) throw this.raced(id);
+        if (!(await this.store.update(scope.accountId, record, change.doc, change.extras ?? {}, trx)))
+          throw this.raced(id);
       }
       // the transaction rolls back: what the other ids reserved meanwhile is given back too
       if (refused.length) {
         const summary = `${refused.length} of ${unique.length} order${unique.length > 1 ? 's' : ''} cannot be processed; nothing was changed. ${refused[0].message}`;
-        throw conflict(refused[0].code, summary, refused.map(({ id, message }) => ({ id, message })));
+        throw conflict(
+          refused[0].code,
+          summary,
+          refused.map(({ id, message }) => ({ id, message })),
+        );
       }
     });
     this.changed(scope.accountId);
   }
 
   /** The error of a batch naming every failing id, or null when all may proceed. */
-  private checkAll(scope: Scope, ids: number[], records: Map<number, OrderRecord>, check: (record: OrderRecord, doc: OrderDoc) => string | null): AppError | null {
+  private checkAll(
+    scope: Scope,
+    ids: number[],
+    records: Map<number, OrderRecord>,
+    check: (record: OrderRecord, doc: OrderDoc) => string | null,
+  ): AppError | null {
     const missing: ErrorItem[] = [];
     const foreign: ErrorItem[] = [];
     const refused: ErrorItem[] = [];
     for (const id of ids) {
       const record = records.get(id);
       if (!record) missing.push({ id, message: `Order ${id} was not found.` });
-      else if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId) foreign.push({ id, message: `Order ${id} belongs to another shop.` });
+      else if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId)
+        foreign.push({ id, message: `Order ${id} belongs to another shop.` });
       else {
         const reason = check(record, parseDoc(record.doc));
         if (reason) refused.push({ id, message: `Order ${id}: ${reason}.` });
       }
     }
-    const all = [...refused, ...foreign, ...missing].sort((a, b) => ids.indexOf(a.id as number) - ids.indexOf(b.id as number));
+    const all = [...refused, ...foreign, ...missing].sort(
+      (a, b) => ids.indexOf(a.id as number) - ids.indexOf(b.id as number),
+    );
     if (all.length === 0) return null;
     const summary = `${all.length} of ${ids.length} order${ids.length > 1 ? 's' : ''} cannot be processed; nothing was changed. ${all[0].message}`;
     if (refused.length) return conflict('order_state', summary, all);
@@ -295,12 +383,23 @@ export class OrderService {
             else if (asPreorder) reservation = RESERVATION.preorder;
             else {
               missing.set(record.id, describeShortage(short));
-              return { refused: `goods are missing at the fulfilment warehouse (${describeShortage(short)}); confirm it as a preorder (preOrder) to wait for them`, code: 'insufficient_stock' };
+              return {
+                refused: `goods are missing at the fulfilment warehouse (${describeShortage(short)}); confirm it as a preorder (preOrder) to wait for them`,
+                code: 'insufficient_stock',
+              };
             }
           } else if (!doc.fulfilment) reservation = afterConfirm(preOrder).reservationStatus;
           doc.status = STATUS.confirmed;
-          doc.statusHistory = [this.historyItem(STATUS.confirmed, now, reservation === RESERVATION.preorder ? 'Confirmed as a preorder' : null), ...doc.statusHistory];
-          if (reservation !== null && reservation !== doc.reservationStatus.key) doc.reservationStatus = { key: reservation, date: now };
+          doc.statusHistory = [
+            this.historyItem(
+              STATUS.confirmed,
+              now,
+              reservation === RESERVATION.preorder ? 'Confirmed as a preorder' : null,
+            ),
+            ...doc.statusHistory,
+          ];
+          if (reservation !== null && reservation !== doc.reservationStatus.key)
+            doc.reservationStatus = { key: reservation, date: now };
           // a preorder is registered once its goods are reserved; an own method's order has no company to register with
           if (doc.reservationStatus.key !== RESERVATION.preorder) {
             if (isOwnMethodOrder(doc)) this.readyForOwnDelivery(scope.accountId, record.id, doc, now);
@@ -312,7 +411,8 @@ export class OrderService {
       );
     } catch (error) {
       // the batch rolled back, but the shops are told which orders lack goods (orderProductsNotAvailableInFulfilment)
-      if (error instanceof AppError && error.code === 'insufficient_stock') await this.goodsMissing(scope.accountId, missing);
+      if (error instanceof AppError && error.code === 'insufficient_stock')
+        await this.goodsMissing(scope.accountId, missing);
       throw error;
     }
   }
@@ -322,16 +422,36 @@ export class OrderService {
     const records = await this.store.getMany(accountId, [...missing.keys()], db);
     for (const record of records.values()) {
       const doc = parseDoc(record.doc);
-      await this.store.recordEvents(accountId, record, [{ type: 'fulfilment.goods_missing', statusFrom: record.status, statusTo: record.status, payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description: `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}` } }], db);
+      await this.store.recordEvents(
+        accountId,
+        record,
+        [
+          {
+            type: 'fulfilment.goods_missing',
+            statusFrom: record.status,
+            statusTo: record.status,
+            payload: {
+              cmsId: doc.cmsId,
+              trackNumber: doc.trackNumber,
+              description: `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}`,
+            },
+          },
+        ],
+        db,
+      );
     }
   }
 
   /** Reservation plans of the fulfilment orders among `ids`, made before their transaction, with the version they were made from. */
-  private async plansFor(scope: Scope, ids: number[]): Promise<Map<number, { version: number; plan: ReservationPlan }>> {
+  private async plansFor(
+    scope: Scope,
+    ids: number[],
+  ): Promise<Map<number, { version: number; plan: ReservationPlan }>> {
     const plans = new Map<number, { version: number; plan: ReservationPlan }>();
     for (const record of (await this.store.getMany(scope.accountId, ids)).values()) {
       const doc = parseDoc(record.doc);
-      if (doc.fulfilment) plans.set(record.id, { version: record.version, plan: await this.fulfilment.plan(scope, doc) });
+      if (doc.fulfilment)
+        plans.set(record.id, { version: record.version, plan: await this.fulfilment.plan(scope, doc) });
     }
     return plans;
   }
@@ -346,21 +466,39 @@ export class OrderService {
     doc.error = null;
     doc.trackNumber = ownTrackNumber(accountId, orderId);
     doc.trackingUrl = null;
-    doc.statusHistory = [this.historyItem(STATUS.prepared, at, 'Ready: the shop delivers it with its own delivery method'), ...doc.statusHistory];
+    doc.statusHistory = [
+      this.historyItem(STATUS.prepared, at, 'Ready: the shop delivers it with its own delivery method'),
+      ...doc.statusHistory,
+    ];
   }
 
   private async enqueueRegistration(accountId: number, orderId: number, trx: Db): Promise<void> {
-    await this.jobs.enqueue(accountId, REGISTER_JOB, { orderId }, { uniqueKey: `register:${accountId}:${orderId}` }, trx);
+    await this.jobs.enqueue(
+      accountId,
+      REGISTER_JOB,
+      { orderId },
+      { uniqueKey: `register:${accountId}:${orderId}` },
+      trx,
+    );
   }
 
   async cancel(scope: Scope, ids: number[]): Promise<void> {
     const now = new Date().toISOString();
     await this.batch(scope, ids, 'cancel', async (record, doc, trx) => {
-      if (doc.trackNumber) await this.jobs.enqueue(scope.accountId, CARRIER_CANCEL_JOB, { orderId: record.id, companyId: record.companyId, trackNumber: doc.trackNumber }, {}, trx);
-      if (doc.fulfilment && doc.reservationStatus.key === RESERVATION.reserved) await this.fulfilment.release(trx, scope.accountId, record.id, actorOf(scope));
+      if (doc.trackNumber)
+        await this.jobs.enqueue(
+          scope.accountId,
+          CARRIER_CANCEL_JOB,
+          { orderId: record.id, companyId: record.companyId, trackNumber: doc.trackNumber },
+          {},
+          trx,
+        );
+      if (doc.fulfilment && doc.reservationStatus.key === RESERVATION.reserved)
+        await this.fulfilment.release(trx, scope.accountId, record.id, actorOf(scope));
       doc.status = STATUS.canceled;
       doc.statusHistory = [this.historyItem(STATUS.canceled, now), ...doc.statusHistory];
-      if (doc.reservationStatus.key === RESERVATION.preorder || doc.reservationStatus.key === RESERVATION.reserved) doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
+      if (doc.reservationStatus.key === RESERVATION.preorder || doc.reservationStatus.key === RESERVATION.reserved)
+        doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
       return { doc, extras: { journeyStep: -1 } };
     });
   }
@@ -369,7 +507,11 @@ export class OrderService {
    * Records the request as a task; `journey` (tracking's) may turn a simulated parcel back,
    * inside the same transaction, and says what to write to the row.
    */
-  async requestReturn(scope: Scope, ids: number[], journey?: (record: OrderRecord, doc: OrderDoc, trx: Db) => Promise<RowExtras>): Promise<void> {
+  async requestReturn(
+    scope: Scope,
+    ids: number[],
+    journey?: (record: OrderRecord, doc: OrderDoc, trx: Db) => Promise<RowExtras>,
+  ): Promise<void> {
     const now = new Date().toISOString();
     await this.batch(scope, ids, 'return', async (record, doc, trx) => {
       doc.tasks = [...doc.tasks, { type: 'return', date: now, status: 'requested' }];
@@ -386,7 +528,13 @@ export class OrderService {
       // a company of its own asks over the wire (a job; tracking's); the built-in ones grant at once
       if (driver && driver.code !== 'tariff' && doc.trackNumber) {
         doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'requested', days: body.days }];
-        await this.jobs.enqueue(scope.accountId, EXTEND_HOLD_JOB, { orderId: record.id, days: body.days, requestedAt: now }, {}, trx);
+        await this.jobs.enqueue(
+          scope.accountId,
+          EXTEND_HOLD_JOB,
+          { orderId: record.id, days: body.days, requestedAt: now },
+          {},
+          trx,
+        );
         return { doc };
       }
       doc.tasks = [...doc.tasks, { type: 'extend-hold', date: now, status: 'done', days: body.days }];
@@ -419,7 +567,10 @@ export class OrderService {
       if (record.version !== read.version) throw this.raced(id);
       const doc = parseDoc(record.doc);
       const refused = refusal(reserve ? 'reserve' : 'cancelReserve', stateOf(record, doc));
-      if (refused) throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [{ id, message: refused }]);
+      if (refused)
+        throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [
+          { id, message: refused },
+        ]);
       if (!reserve) {
         await this.fulfilment.release(trx, scope.accountId, id, actor);
         doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
@@ -430,7 +581,8 @@ export class OrderService {
           throw conflict('insufficient_stock', `Order ${id} cannot be reserved: ${message}.`, [{ id, message }]);
         }
         doc.reservationStatus = { key: short.length ? RESERVATION.preorder : RESERVATION.reserved, date: now };
-        if (!short.length && record.status === STATUS.confirmed) await this.enqueueRegistration(scope.accountId, id, trx);
+        if (!short.length && record.status === STATUS.confirmed)
+          await this.enqueueRegistration(scope.accountId, id, trx);
       }
       if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw this.raced(id);
     });
@@ -447,7 +599,12 @@ export class OrderService {
     for (const id of unique) {
       const record = records.get(id) as OrderRecord;
       const doc = parseDoc(record.doc);
-      if (refusal('checkRests', stateOf(record, doc)) || !doc.fulfilment || doc.reservationStatus.key === RESERVATION.reserved) continue;
+      if (
+        refusal('checkRests', stateOf(record, doc)) ||
+        !doc.fulfilment ||
+        doc.reservationStatus.key === RESERVATION.reserved
+      )
+        continue;
       const missing = await this.fulfilment.shortages(scope, doc);
       if (missing.length) answer.push({ id, missingProducts: missing });
     }
@@ -465,7 +622,11 @@ export class OrderService {
     const actor: StockActor = { actor: 'process:fulfilment.auto-reserve', employeeId: null };
     const preorders = (await this.store.preorders(accountId, warehouseIds, 1000))
       .map((record) => ({ record, doc: parseDoc(record.doc) }))
-      .sort((a, b) => (a.doc.reservationStatus.date ?? '').localeCompare(b.doc.reservationStatus.date ?? '') || a.record.id - b.record.id);
+      .sort(
+        (a, b) =>
+          (a.doc.reservationStatus.date ?? '').localeCompare(b.doc.reservationStatus.date ?? '') ||
+          a.record.id - b.record.id,
+      );
     const waiting = new Set<number>();
     const reserved: number[] = [];
     for (const { record: first, doc: firstDoc } of preorders) {
@@ -476,15 +637,37 @@ export class OrderService {
         const record = (await this.store.getMany(accountId, [first.id], trx, true)).get(first.id);
         if (!record || record.version !== first.version) return [];
         const doc = parseDoc(record.doc);
-        if (doc.reservationStatus.key !== RESERVATION.preorder || !doc.fulfilment || (record.status !== STATUS.draft && record.status !== STATUS.confirmed)) return [];
+        if (
+          doc.reservationStatus.key !== RESERVATION.preorder ||
+          !doc.fulfilment ||
+          (record.status !== STATUS.draft && record.status !== STATUS.confirmed)
+        )
+          return [];
         const lacking = await this.fulfilment.reserve(trx, accountId, record.id, plan, actor);
         if (lacking.length) {
-          await this.store.recordEvents(accountId, record, [{ type: 'fulfilment.goods_missing', statusFrom: record.status, statusTo: record.status, payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description: `Goods arrived, but not enough: ${describeShortage(lacking)}` } }], trx);
+          await this.store.recordEvents(
+            accountId,
+            record,
+            [
+              {
+                type: 'fulfilment.goods_missing',
+                statusFrom: record.status,
+                statusTo: record.status,
+                payload: {
+                  cmsId: doc.cmsId,
+                  trackNumber: doc.trackNumber,
+                  description: `Goods arrived, but not enough: ${describeShortage(lacking)}`,
+                },
+              },
+            ],
+            trx,
+          );
           return lacking;
         }
         doc.reservationStatus = { key: RESERVATION.reserved, date: now };
         if (record.status === STATUS.confirmed) await this.enqueueRegistration(accountId, record.id, trx);
-        if (!(await this.store.update(accountId, record, doc, { autoReserved: true }, trx))) throw this.raced(record.id);
+        if (!(await this.store.update(accountId, record, doc, { autoReserved: true }, trx)))
+          throw this.raced(record.id);
         reserved.push(record.id);
         return [];
       });
@@ -500,8 +683,15 @@ export class OrderService {
    * False when the order changed meanwhile.
    */
   /** Orders a pickup collects (orders/store.ts readyForPickup), as answered. */
-  async readyForPickup(accountId: number, filter: Parameters<OrderStore['readyForPickup']>[1], limit: number): Promise<Array<OrderDoc & { id: number }>> {
-    return (await this.store.readyForPickup(accountId, filter, limit)).map((record) => ({ id: record.id, ...parseDoc(record.doc) }));
+  async readyForPickup(
+    accountId: number,
+    filter: Parameters<OrderStore['readyForPickup']>[1],
+    limit: number,
+  ): Promise<Array<OrderDoc & { id: number }>> {
+    return (await this.store.readyForPickup(accountId, filter, limit)).map((record) => ({
+      id: record.id,
+      ...parseDoc(record.doc),
+    }));
   }
 
   /** Orders of the account by id, as answered (a pickup's collected ones); missing ids are left out. */
@@ -513,7 +703,12 @@ export class OrderService {
     });
   }
 
-  async writeCarrierStatus(record: OrderRecord, doc: OrderDoc, extras: RowExtras, followUp?: (trx: Db) => Promise<void>): Promise<boolean> {
+  async writeCarrierStatus(
+    record: OrderRecord,
+    doc: OrderDoc,
+    extras: RowExtras,
+    followUp?: (trx: Db) => Promise<void>,
+  ): Promise<boolean> {
     const move = doc.fulfilment ? stockMoveOf(record.status, doc.status) : null;
     if (!move && !followUp) return this.store.update(record.accountId, record, doc, extras);
     const actor: StockActor = { actor: `process:company-${record.companyId}`, employeeId: null };
@@ -537,17 +732,32 @@ export class OrderService {
     for (const id of unique) {
       const source = parseDoc((records.get(id) as OrderRecord).doc);
       const input = back ? reversedInputOf(source) : inputOf(source);
-      const history = [this.historyItem(STATUS.draft, new Date().toISOString(), `${back ? 'Return copy' : 'Copy'} of order ${id}`)];
+      const history = [
+        this.historyItem(STATUS.draft, new Date().toISOString(), `${back ? 'Return copy' : 'Copy'} of order ${id}`),
+      ];
       try {
-        docs.push({ id, doc: await this.composer.compose(scope, input, input.shopId ? String(input.shopId) : undefined, history, true) });
+        docs.push({
+          id,
+          doc: await this.composer.compose(
+            scope,
+            input,
+            input.shopId ? String(input.shopId) : undefined,
+            history,
+            true,
+          ),
+        });
       } catch (error) {
-        if (error instanceof AppError && error.statusCode < 500) throw conflict('order_state', `Order ${id} cannot be copied: ${error.message}`, [{ id, message: error.message }]);
+        if (error instanceof AppError && error.statusCode < 500)
+          throw conflict('order_state', `Order ${id} cannot be copied: ${error.message}`, [
+            { id, message: error.message },
+          ]);
         throw error;
       }
     }
     const created = await this.store.transaction(async (trx) => {
       const result: Array<{ id: number; newId: number }> = [];
-      for (const { id, doc } of docs) result.push({ id, newId: await this.store.insert(scope.accountId, doc, {}, trx) });
+      for (const { id, doc } of docs)
+        result.push({ id, newId: await this.store.insert(scope.accountId, doc, {}, trx) });
       return result;
     });
     this.changed(scope.accountId);
@@ -564,12 +774,17 @@ export class OrderService {
   private async accessible(scope: Scope, id: number): Promise<OrderRecord> {
     const record = await this.store.get(scope.accountId, id);
     if (!record) throw notFound('Order', id);
-    if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId) throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}; order ${id} is not one of its orders.`);
+    if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId)
+      throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}; order ${id} is not one of its orders.`);
     return record;
   }
 
   private raced(id: number): AppError {
-    return conflict('order_changed', `Order ${id} was changed by another request at the same time; read it again and retry.`, [{ id, message: 'changed concurrently' }]);
+    return conflict(
+      'order_changed',
+      `Order ${id} was changed by another request at the same time; read it again and retry.`,
+      [{ id, message: 'changed concurrently' }],
+    );
   }
 
   /** Every write to an account's orders: cached pages and counts are no longer valid. */

@@ -9,7 +9,15 @@ import { declaredValueKopecks, type OrderDoc } from './document.js';
 
 /** Who and where, for a real company's registration (the simulated ones read only the locality). */
 export function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: string | null): ShipmentDetails {
-  const address = (from: { city: { countryCode?: string | null; name?: string | null; region?: string | null }; street: string | null; house: string | null; flat: string | null }, postalCode: string | null): ShipmentAddress => ({
+  const address = (
+    from: {
+      city: { countryCode?: string | null; name?: string | null; region?: string | null };
+      street: string | null;
+      house: string | null;
+      flat: string | null;
+    },
+    postalCode: string | null,
+  ): ShipmentAddress => ({
     countryCode: from.city.countryCode ?? 'RU',
     postalCode,
     city: from.city.name ?? '',
@@ -19,12 +27,18 @@ export function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: strin
     flat: from.flat,
   });
   const dimensions = doc.dimensions as { length?: number | null; width?: number | null; height?: number | null };
-  const sides = [dimensions.length, dimensions.width, dimensions.height].map((value) => Number(value ?? 0)).sort((a, b) => b - a);
+  const sides = [dimensions.length, dimensions.width, dimensions.height]
+    .map((value) => Number(value ?? 0))
+    .sort((a, b) => b - a);
   return {
     number: doc.cmsId ?? String(orderId),
     recipient: { fullName: doc.recipient.fullName, phone: doc.recipient.phone, email: doc.recipient.email ?? null },
     address: address(doc.deliveryAddress, doc.deliveryAddress.zipCode ?? null),
-    sender: { name: doc.sender.fullName ?? doc.brand, phone: doc.sender.phone ?? null, address: doc.senderAddress ? address(doc.senderAddress, null) : null },
+    sender: {
+      name: doc.sender.fullName ?? doc.brand,
+      phone: doc.sender.phone ?? null,
+      address: doc.senderAddress ? address(doc.senderAddress, null) : null,
+    },
     pointCode,
     pointType: doc.delivery.point?.type ?? null,
     sidesCm: sides.every((side) => side > 0) ? [sides[0], sides[1], sides[2]] : null,
@@ -34,8 +48,13 @@ export function shipmentDetails(orderId: number, doc: OrderDoc, pointCode: strin
   };
 }
 
-const given = (value: number | null | undefined) => (value === null || value === undefined || value <= 0 ? undefined : value);
-const sidesGiven = (sides: { width: number | null; height: number | null; length: number | null }) => ({ width: given(sides.width), height: given(sides.height), length: given(sides.length) });
+const given = (value: number | null | undefined) =>
+  value === null || value === undefined || value <= 0 ? undefined : value;
+const sidesGiven = (sides: { width: number | null; height: number | null; length: number | null }) => ({
+  width: given(sides.width),
+  height: given(sides.height),
+  length: given(sides.length),
+});
 
 /**
  * The parcel as the calculator priced it: the same cargo rules (places, else the goods
@@ -44,8 +63,15 @@ const sidesGiven = (sides: { width: number | null; height: number | null; length
 export function shipmentCargo(doc: OrderDoc): Cargo {
   return buildCargo(
     {
-      products: doc.products.map((line) => ({ weight: line.weight ?? undefined, dimensions: sidesGiven(line.dimensions), count: line.count })),
-      places: doc.places.map((place) => ({ weight: place.weight ?? undefined, dimensions: sidesGiven(place.dimensions) })),
+      products: doc.products.map((line) => ({
+        weight: line.weight ?? undefined,
+        dimensions: sidesGiven(line.dimensions),
+        count: line.count,
+      })),
+      places: doc.places.map((place) => ({
+        weight: place.weight ?? undefined,
+        dimensions: sidesGiven(place.dimensions),
+      })),
       weight: given(doc.dimensions.factWeight) ?? given(doc.dimensions.weight),
       dimensions: sidesGiven(doc.dimensions),
       itemCount: doc.dimensions.places ?? undefined,
@@ -62,14 +88,33 @@ export function shipmentCargo(doc: OrderDoc): Cargo {
  */
 export function shipmentGoods(orderId: number, doc: OrderDoc): { goods: ShipmentGoods[]; deliveryCodKopecks: number } {
   const codKopecks = toKopecks(doc.priceCod);
-  const delivery = Math.min(codKopecks, Math.max(0, toKopecks(doc.clientPrice ?? 0) - toKopecks(doc.clientPrePay ?? 0)));
+  const delivery = Math.min(
+    codKopecks,
+    Math.max(0, toKopecks(doc.clientPrice ?? 0) - toKopecks(doc.clientPrePay ?? 0)),
+  );
   const goodsTarget = codKopecks - delivery;
   const declaredTotal = declaredValueKopecks(doc.products, doc.priceDeclared);
   if (doc.products.length === 0) {
-    return { goods: [{ name: `Товары заказа ${orderId}`, article: String(orderId), count: 1, codKopecks: goodsTarget, declaredKopecks: declaredTotal, weightGrams: null, vat: null }], deliveryCodKopecks: delivery };
+    return {
+      goods: [
+        {
+          name: `Товары заказа ${orderId}`,
+          article: String(orderId),
+          count: 1,
+          codKopecks: goodsTarget,
+          declaredKopecks: declaredTotal,
+          weightGrams: null,
+          vat: null,
+        },
+      ],
+      deliveryCodKopecks: delivery,
+    };
   }
   const units = doc.products.reduce((sum, line) => sum + line.count, 0);
-  const linesCod = doc.products.reduce((sum, line) => sum + Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount)) * line.count, 0);
+  const linesCod = doc.products.reduce(
+    (sum, line) => sum + Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount)) * line.count,
+    0,
+  );
   const linesDeclared = doc.products.reduce((sum, line) => sum + toKopecks(line.priceDeclared) * line.count, 0);
   const goods = doc.products.map((line, index): ShipmentGoods => {
     const unitCod = Math.max(0, toKopecks(line.priceCod) - toKopecks(line.discount));
@@ -79,7 +124,8 @@ export function shipmentGoods(orderId: number, doc: OrderDoc): { goods: Shipment
       count: line.count,
       codKopecks: linesCod > 0 ? Math.floor((unitCod * goodsTarget) / linesCod) : 0,
       // an order-level declared value without per-line ones is spread evenly over the units
-      declaredKopecks: linesDeclared > 0 ? toKopecks(line.priceDeclared) : Math.floor(declaredTotal / Math.max(1, units)),
+      declaredKopecks:
+        linesDeclared > 0 ? toKopecks(line.priceDeclared) : Math.floor(declaredTotal / Math.max(1, units)),
       weightGrams: line.weight === null ? null : Math.round(line.weight * 1000),
       vat: line.vat,
     };

@@ -1,14 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsCarrierStatus, afterConfirm, afterRegistration, afterUpdate, CARRIER_STATUSES, isProblem, LIST_STATUSES, listOfStatus, refusal, RESERVATION, STATUS, stockMoveOf, type Operation, type OrderState } from './state.js';
+import {
+  acceptsCarrierStatus,
+  afterConfirm,
+  afterRegistration,
+  afterUpdate,
+  CARRIER_STATUSES,
+  isProblem,
+  LIST_STATUSES,
+  listOfStatus,
+  refusal,
+  RESERVATION,
+  STATUS,
+  stockMoveOf,
+  type Operation,
+  type OrderState,
+} from './state.js';
 
-const ALL_STATUSES = [1, 10, 11, 12, 13, 14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74, 83];
+const ALL_STATUSES = [
+  1, 10, 11, 12, 13, 14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74, 83,
+];
 
 function state(status: number, overrides: Partial<OrderState> = {}): OrderState {
   return { status, error: null, isPacked: false, reservationStatus: RESERVATION.none, fulfilment: false, ...overrides };
 }
 
 /** The statuses in which an operation is allowed, the order otherwise plain. */
-function allowedIn(operation: Operation, overrides: Partial<OrderState> = {}, options: { preOrder?: boolean } = {}): number[] {
+function allowedIn(
+  operation: Operation,
+  overrides: Partial<OrderState> = {},
+  options: { preOrder?: boolean } = {},
+): number[] {
   return ALL_STATUSES.filter((status) => refusal(operation, state(status, overrides), options) === null);
 }
 
@@ -70,7 +91,8 @@ describe('order state machine', () => {
   });
 
   it('takes carrier statuses only for registered orders, never out of a final status, and only returns after delivery', () => {
-    for (const status of [1, 10, 11, 12, 83]) for (const reported of CARRIER_STATUSES) expect(acceptsCarrierStatus(status, reported)).toBe(false);
+    for (const status of [1, 10, 11, 12, 83])
+      for (const reported of CARRIER_STATUSES) expect(acceptsCarrierStatus(status, reported)).toBe(false);
     for (const reported of CARRIER_STATUSES) expect(acceptsCarrierStatus(13, reported)).toBe(true);
     expect(acceptsCarrierStatus(13, 11)).toBe(false);
     expect(acceptsCarrierStatus(13, 83)).toBe(false);
@@ -85,7 +107,9 @@ describe('order state machine', () => {
 describe('order lists', () => {
   it('puts every status in at most one status list, the one of LIST_STATUSES', () => {
     for (const status of ALL_STATUSES) {
-      const lists = Object.entries(LIST_STATUSES).filter(([, statuses]) => statuses?.includes(status)).map(([list]) => Number(list));
+      const lists = Object.entries(LIST_STATUSES)
+        .filter(([, statuses]) => statuses?.includes(status))
+        .map(([list]) => Number(list));
       expect(lists.length, `status ${status}`).toBeLessThanOrEqual(1);
       expect(listOfStatus(status), `status ${status}`).toBe(lists[0] ?? 0);
     }

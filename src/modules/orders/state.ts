@@ -38,7 +38,9 @@ export const STATUS = {
 export const RESERVATION = { none: 0, preorder: 1, reserved: 2, cancelled: 3 } as const;
 
 /** Statuses only a delivery company reports (tracking), never a shop. */
-export const CARRIER_STATUSES: readonly number[] = [14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74];
+export const CARRIER_STATUSES: readonly number[] = [
+  14, 15, 31, 32, 33, 41, 411, 412, 42, 43, 44, 46, 461, 462, 47, 51, 52, 61, 62, 71, 72, 74,
+];
 /** After these nothing moves any more. */
 export const FINAL_STATUSES: readonly number[] = [10, 72, 74];
 const RETURN_STATUSES: readonly number[] = [33, 51, 52, 61, 62, 71, 72, 74];
@@ -65,7 +67,11 @@ export const LIST_RETURNS = 7;
 export const LIST_CANCELED = 8;
 export const LIST_PREORDERS = 9;
 
-const LIST_OF_STATUS = new Map<number, number>(Object.entries(LIST_STATUSES).flatMap(([list, statuses]) => (statuses ?? []).map((status) => [status, Number(list)] as [number, number])));
+const LIST_OF_STATUS = new Map<number, number>(
+  Object.entries(LIST_STATUSES).flatMap(([list, statuses]) =>
+    (statuses ?? []).map((status) => [status, Number(list)] as [number, number]),
+  ),
+);
 
 /** The status list (1 to 8) a status belongs to; 0 for a status of none (each belongs to one at most). */
 export function listOfStatus(status: number): number {
@@ -77,7 +83,18 @@ export function isProblem(status: number, error: string | null): boolean {
   return listOfStatus(status) === LIST_PROBLEMS || error !== null;
 }
 
-export type Operation = 'update' | 'patch' | 'confirm' | 'cancel' | 'return' | 'extendHold' | 'pack' | 'unpack' | 'reserve' | 'cancelReserve' | 'checkRests';
+export type Operation =
+  | 'update'
+  | 'patch'
+  | 'confirm'
+  | 'cancel'
+  | 'return'
+  | 'extendHold'
+  | 'pack'
+  | 'unpack'
+  | 'reserve'
+  | 'cancelReserve'
+  | 'checkRests';
 
 export interface OrderState {
   status: number;
@@ -94,34 +111,51 @@ export function refusal(operation: Operation, state: OrderState, options: { preO
   const { status } = state;
   switch (operation) {
     case 'update':
-      return status === STATUS.draft || status === STATUS.error ? null : 'only a draft or an order in error can be changed';
+      return status === STATUS.draft || status === STATUS.error
+        ? null
+        : 'only a draft or an order in error can be changed';
     case 'patch':
-      return FINAL_STATUSES.includes(status) || DELIVERED_STATUSES.includes(status) ? 'a finished order cannot be changed' : null;
+      return FINAL_STATUSES.includes(status) || DELIVERED_STATUSES.includes(status)
+        ? 'a finished order cannot be changed'
+        : null;
     case 'confirm':
       if (status !== STATUS.draft) return 'only a draft can be confirmed';
       if (state.error !== null) return `its delivery is not priced (${state.error})`;
-      if (options.preOrder && !state.fulfilment) return 'only an order of a fulfilment shop can be confirmed as a preorder';
+      if (options.preOrder && !state.fulfilment)
+        return 'only an order of a fulfilment shop can be confirmed as a preorder';
       return null;
     case 'cancel':
-      return ([STATUS.draft, STATUS.confirmed, STATUS.prepared, STATUS.error] as number[]).includes(status) ? null : 'it has been handed over to the delivery company already';
+      return ([STATUS.draft, STATUS.confirmed, STATUS.prepared, STATUS.error] as number[]).includes(status)
+        ? null
+        : 'it has been handed over to the delivery company already';
     case 'return':
-      return status === STATUS.atPoint || status === STATUS.delivered ? null : 'a return can be requested only at the pickup point or after delivery';
+      return status === STATUS.atPoint || status === STATUS.delivered
+        ? null
+        : 'a return can be requested only at the pickup point or after delivery';
     case 'extendHold':
-      return status === STATUS.atPoint ? null : 'storage can be extended only while the order waits at the pickup point';
+      return status === STATUS.atPoint
+        ? null
+        : 'storage can be extended only while the order waits at the pickup point';
     case 'pack':
-      if (!([STATUS.draft, STATUS.confirmed, STATUS.prepared] as number[]).includes(status)) return 'only an order not yet handed over can be packed';
+      if (!([STATUS.draft, STATUS.confirmed, STATUS.prepared] as number[]).includes(status))
+        return 'only an order not yet handed over can be packed';
       return state.isPacked ? 'it is packed already' : null;
     case 'unpack':
-      if (!([STATUS.draft, STATUS.confirmed, STATUS.prepared] as number[]).includes(status)) return 'only an order not yet handed over can be unpacked';
+      if (!([STATUS.draft, STATUS.confirmed, STATUS.prepared] as number[]).includes(status))
+        return 'only an order not yet handed over can be unpacked';
       return state.isPacked ? null : 'it is not packed';
     case 'reserve':
       if (!state.fulfilment) return 'only goods of a fulfilment shop are reserved';
-      if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status)) return 'only a draft or a confirmed order can be reserved';
+      if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status))
+        return 'only a draft or a confirmed order can be reserved';
       // a preorder may be reserved by hand once its goods are there
       return state.reservationStatus === RESERVATION.reserved ? 'it is reserved already' : null;
     case 'cancelReserve':
-      if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status)) return 'only a draft or a confirmed order has a reserve to cancel';
-      return state.reservationStatus === RESERVATION.preorder || state.reservationStatus === RESERVATION.reserved ? null : 'it has no reserve';
+      if (!([STATUS.draft, STATUS.confirmed] as number[]).includes(status))
+        return 'only a draft or a confirmed order has a reserve to cancel';
+      return state.reservationStatus === RESERVATION.preorder || state.reservationStatus === RESERVATION.reserved
+        ? null
+        : 'it has no reserve';
     case 'checkRests':
       return status === STATUS.draft ? null : 'only drafts are checked';
   }
@@ -144,7 +178,13 @@ export function afterRegistration(status: number, succeeded: boolean): number | 
  */
 export function acceptsCarrierStatus(current: number, reported: number): boolean {
   if (!CARRIER_STATUSES.includes(reported) || reported === current) return false;
-  if (current === STATUS.draft || current === STATUS.confirmed || current === STATUS.error || current === STATUS.unknown) return false;
+  if (
+    current === STATUS.draft ||
+    current === STATUS.confirmed ||
+    current === STATUS.error ||
+    current === STATUS.unknown
+  )
+    return false;
   if (FINAL_STATUSES.includes(current)) return false;
   if (DELIVERED_STATUSES.includes(current)) return RETURN_STATUSES.includes(reported);
   return true;
@@ -183,7 +223,10 @@ export function paymentTypeAfterDelivery(current: number, paid: 'cash' | 'card' 
 const BEFORE_HANDOVER = new Set([1, 10, 11, 12, 13, 83]);
 const DELIVERED = new Set([44, 47]);
 
-function firstDateOf(history: ReadonlyArray<{ code: number; date: string }>, counts: (code: number) => boolean): string | null {
+function firstDateOf(
+  history: ReadonlyArray<{ code: number; date: string }>,
+  counts: (code: number) => boolean,
+): string | null {
   let first: string | null = null;
   for (const item of history) if (counts(item.code) && (first === null || item.date < first)) first = item.date;
   return first === null ? null : new Date(first).toISOString();

@@ -78,7 +78,22 @@ export interface RowExtras {
 
 type Row = Selectable<Tables['orders']>;
 
-function toRecord(row: Pick<Row, 'id' | 'account_id' | 'shop_id' | 'status' | 'version' | 'journey_step' | 'track_number' | 'company_id' | 'cod_received' | 'auto_reserved' | 'doc_packed'>): OrderRecord {
+function toRecord(
+  row: Pick<
+    Row,
+    | 'id'
+    | 'account_id'
+    | 'shop_id'
+    | 'status'
+    | 'version'
+    | 'journey_step'
+    | 'track_number'
+    | 'company_id'
+    | 'cod_received'
+    | 'auto_reserved'
+    | 'doc_packed'
+  >,
+): OrderRecord {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -94,7 +109,19 @@ function toRecord(row: Pick<Row, 'id' | 'account_id' | 'shop_id' | 'status' | 'v
   };
 }
 
-const RECORD_COLUMNS = ['id', 'account_id', 'shop_id', 'status', 'version', 'journey_step', 'track_number', 'company_id', 'cod_received', 'auto_reserved', 'doc_packed'] as const;
+const RECORD_COLUMNS = [
+  'id',
+  'account_id',
+  'shop_id',
+  'status',
+  'version',
+  'journey_step',
+  'track_number',
+  'company_id',
+  'cod_received',
+  'auto_reserved',
+  'doc_packed',
+] as const;
 
 /** The indexed columns, all derived from the document. */
 function columnsOf(doc: OrderDoc) {
@@ -113,7 +140,11 @@ function columnsOf(doc: OrderDoc) {
     point_id: doc.delivery.point?.id ?? null,
     cms_id: doc.cmsId,
     track_number: doc.trackNumber,
-    search_text: searchText([doc.cmsId, doc.trackNumber, doc.recipient.fullName, doc.recipient.phone, phoneDigits].filter(Boolean).join(' | ')),
+    search_text: searchText(
+      [doc.cmsId, doc.trackNumber, doc.recipient.fullName, doc.recipient.phone, phoneDigits]
+        .filter(Boolean)
+        .join(' | '),
+    ),
     recipient_city: searchText(doc.deliveryAddress.city.name),
     recipient_country: (doc.deliveryAddress.city.countryCode ?? '').toUpperCase(),
     payment_type: doc.pay.type,
@@ -162,7 +193,18 @@ export class OrderStore {
   /** A new order and its events (order.created...): one statement on PostgreSQL, one transaction on SQLite. */
   async insert(accountId: number, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<number> {
     const now = nowIso();
-    const values = { account_id: accountId, ...columnsOf(doc), journey_step: extras.journeyStep ?? -1, cod_received: extras.codReceived ?? false, auto_reserved: extras.autoReserved ?? false, created_at: doc.creationDate, updated_at: now, status_at: now, version: 0, doc_packed: this.encode(doc) };
+    const values = {
+      account_id: accountId,
+      ...columnsOf(doc),
+      journey_step: extras.journeyStep ?? -1,
+      cod_received: extras.codReceived ?? false,
+      auto_reserved: extras.autoReserved ?? false,
+      created_at: doc.creationDate,
+      updated_at: now,
+      status_at: now,
+      version: 0,
+      doc_packed: this.encode(doc),
+    };
     const events = orderEventsOf(null, doc);
     if (this.kind === 'postgres') {
       const row = await db
@@ -198,9 +240,14 @@ export class OrderStore {
         doc_packed: this.encode(doc),
       }));
       await withinTransaction(db, async (trx) => {
-        const ids = (await trx.insertInto('orders').values(rows).returning('id').execute()).map((row) => row.id).sort((a, b) => a - b);
+        const ids = (await trx.insertInto('orders').values(rows).returning('id').execute())
+          .map((row) => row.id)
+          .sort((a, b) => a - b);
         const chunk = docs.slice(start, start + 200);
-        await writeOrderEvents(trx, chunk.flatMap((doc, index) => outboxRows(accountId, doc.shopId, ids[index], orderEventsOf(null, doc), now)));
+        await writeOrderEvents(
+          trx,
+          chunk.flatMap((doc, index) => outboxRows(accountId, doc.shopId, ids[index], orderEventsOf(null, doc), now)),
+        );
       });
     }
   }
@@ -210,14 +257,27 @@ export class OrderStore {
    * (orders/events.ts) in the same statement or transaction; false, and nothing written,
    * when someone else changed the order since it was read.
    */
-  async update(accountId: number, before: OrderRecord, doc: OrderDoc, extras: RowExtras = {}, db: Db = this.db): Promise<boolean> {
+  async update(
+    accountId: number,
+    before: OrderRecord,
+    doc: OrderDoc,
+    extras: RowExtras = {},
+    db: Db = this.db,
+  ): Promise<boolean> {
     const now = nowIso();
     const events = orderEventsOf(before, doc);
     const statusAt = before.status !== doc.status ? { status_at: now } : {};
     const write = (q: QueryCreator<Tables>) =>
       q
         .updateTable('orders')
-        .set({ ...columnsOf(doc), ...extrasOf(extras), ...statusAt, updated_at: now, version: before.version + 1, doc_packed: this.encode(doc) })
+        .set({
+          ...columnsOf(doc),
+          ...extrasOf(extras),
+          ...statusAt,
+          updated_at: now,
+          version: before.version + 1,
+          doc_packed: this.encode(doc),
+        })
         .where('account_id', '=', accountId)
         .where('id', '=', before.id)
         .where('version', '=', before.version);
@@ -240,21 +300,34 @@ export class OrderStore {
   }
 
   async get(accountId: number, id: number, db: Db = this.db): Promise<OrderRecord | undefined> {
-    const row = await db.selectFrom('orders').select(RECORD_COLUMNS).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** The orders of `ids` (locked for the transaction on PostgreSQL). */
   async getMany(accountId: number, ids: number[], db: Db = this.db, lock = false): Promise<Map<number, OrderRecord>> {
     if (ids.length === 0) return new Map();
-    let query = db.selectFrom('orders').select(RECORD_COLUMNS).where('account_id', '=', accountId).where('id', 'in', [...new Set(ids)]);
+    let query = db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...new Set(ids)]);
     if (lock && this.kind === 'postgres') query = query.forUpdate();
     const rows = await query.execute();
     return new Map(rows.map((row) => [row.id, toRecord(row)]));
   }
 
   /** Tracking lookups: by id, cms id or track number; newest first. */
-  async find(accountId: number, by: { id?: number; cmsId?: string; trackNumber?: string }, shopId: number | null): Promise<OrderRecord | undefined> {
+  async find(
+    accountId: number,
+    by: { id?: number; cmsId?: string; trackNumber?: string },
+    shopId: number | null,
+  ): Promise<OrderRecord | undefined> {
     let query = this.db.selectFrom('orders').select(RECORD_COLUMNS).where('account_id', '=', accountId);
     if (by.id !== undefined) query = query.where('id', '=', by.id);
     if (by.cmsId !== undefined) query = query.where('cms_id', '=', by.cmsId);
@@ -278,26 +351,43 @@ export class OrderStore {
     if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
     if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
     if (filter.statusChangedFrom !== undefined) query = query.where('status_at', '>=', filter.statusChangedFrom);
-    if (filter.handedOver) query = query.where('handed_over_at', '>=', filter.handedOver.from).where('handed_over_at', '<', filter.handedOver.to);
-    if (filter.delivered) query = query.where('delivered_at', '>=', filter.delivered.from).where('delivered_at', '<', filter.delivered.to);
+    if (filter.handedOver)
+      query = query
+        .where('handed_over_at', '>=', filter.handedOver.from)
+        .where('handed_over_at', '<', filter.handedOver.to);
+    if (filter.delivered)
+      query = query.where('delivered_at', '>=', filter.delivered.from).where('delivered_at', '<', filter.delivered.to);
     if (filter.statusAtLeast !== undefined) query = query.where('status', '>=', filter.statusAtLeast);
     if (filter.companies) {
       const { companyIds, ownMethodIds } = filter.companies;
-      query = query.where((eb) => eb.or([eb('company_id', 'in', companyIds.length ? companyIds : [-1]), eb('own_method_id', 'in', ownMethodIds.length ? ownMethodIds : [-1])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('company_id', 'in', companyIds.length ? companyIds : [-1]),
+          eb('own_method_id', 'in', ownMethodIds.length ? ownMethodIds : [-1]),
+        ]),
+      );
     }
     if (filter.paymentTypes?.length) query = query.where('payment_type', 'in', filter.paymentTypes);
     if (filter.stickerFormed !== undefined) query = query.where('sticker_formed', '=', filter.stickerFormed);
     if (filter.wasInAct !== undefined) query = query.where('was_in_act', '=', filter.wasInAct);
     if (filter.packed !== undefined) query = query.where('is_packed', '=', filter.packed);
-    if (filter.holdEndsBy !== undefined) query = query.where('status', '=', 42).where('hold_until', '<=', filter.holdEndsBy);
+    if (filter.holdEndsBy !== undefined)
+      query = query.where('status', '=', 42).where('hold_until', '<=', filter.holdEndsBy);
     if (filter.notHoldEndsBy !== undefined) {
       const by = filter.notHoldEndsBy;
-      query = query.where((eb) => eb.or([eb('status', '!=', 42), eb('hold_until', 'is', null), eb('hold_until', '>', by)]));
+      query = query.where((eb) =>
+        eb.or([eb('status', '!=', 42), eb('hold_until', 'is', null), eb('hold_until', '>', by)]),
+      );
     }
     if (filter.withCod !== undefined) query = query.where('with_cod', '=', filter.withCod);
-    if (filter.codReceived !== undefined) query = query.where('status', 'in', [44, 47]).where('cod_received', '=', filter.codReceived);
-    if (filter.recipientCountry !== undefined) query = query.where('recipient_country', '=', filter.recipientCountry.toUpperCase());
-    if (filter.recipientCityContains) query = query.where(sql<boolean>`recipient_city like ${containsPattern(filter.recipientCityContains)} escape '\\'`);
+    if (filter.codReceived !== undefined)
+      query = query.where('status', 'in', [44, 47]).where('cod_received', '=', filter.codReceived);
+    if (filter.recipientCountry !== undefined)
+      query = query.where('recipient_country', '=', filter.recipientCountry.toUpperCase());
+    if (filter.recipientCityContains)
+      query = query.where(
+        sql<boolean>`recipient_city like ${containsPattern(filter.recipientCityContains)} escape '\\'`,
+      );
     if (filter.search) {
       const needle = filter.search.trim();
       const pattern = containsPattern(needle);
@@ -307,7 +397,8 @@ export class OrderStore {
         return asId === null ? eb.and([text]) : eb.or([text, eb('id', '=', asId)]);
       });
     }
-    if (filter.reservationStatus !== undefined) query = query.where('reservation_status', '=', filter.reservationStatus);
+    if (filter.reservationStatus !== undefined)
+      query = query.where('reservation_status', '=', filter.reservationStatus);
     if (filter.autoReserved !== undefined) query = query.where('auto_reserved', '=', filter.autoReserved);
     return query;
   }
@@ -317,11 +408,22 @@ export class OrderStore {
    * begins: after `beforeId` when a page before it was read (platform/list-positions.ts),
    * skipping `skip` rows.
    */
-  async list(accountId: number, filter: OrderFilter, limit: number, start: PageStart): Promise<Array<{ id: number; packed: Buffer }>> {
+  async list(
+    accountId: number,
+    filter: OrderFilter,
+    limit: number,
+    start: PageStart,
+  ): Promise<Array<{ id: number; packed: Buffer }>> {
     // the page's ids first, from the index alone: the skipped rows of a far page are never read
     // (PostgreSQL would otherwise fetch and decompress the document of every skipped row)
     const ids = this.pageIds(accountId, filter, limit, start);
-    return this.db.selectFrom('orders').select(['id', 'doc_packed as packed']).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id', 'desc').execute();
+    return this.db
+      .selectFrom('orders')
+      .select(['id', 'doc_packed as packed'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .orderBy('id', 'desc')
+      .execute();
   }
 
   /** The ids of a page, newest first, as a query (its plan is tested: one index range, on any page). */
@@ -332,8 +434,18 @@ export class OrderStore {
   }
 
   /** A page of the orders matching the filter in id order after `afterId` (keyset: reports walk a million orders in pages). */
-  async scanPage(accountId: number, filter: OrderFilter, afterId: number, limit: number): Promise<Array<{ id: number; doc: Buffer }>> {
-    const rows = await this.filtered(accountId, filter).select(['id', 'doc_packed']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  async scanPage(
+    accountId: number,
+    filter: OrderFilter,
+    afterId: number,
+    limit: number,
+  ): Promise<Array<{ id: number; doc: Buffer }>> {
+    const rows = await this.filtered(accountId, filter)
+      .select(['id', 'doc_packed'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ id: row.id, doc: unpackObject(row.doc_packed) }));
   }
 
@@ -352,7 +464,11 @@ export class OrderStore {
     let query = this.filtered(accountId, filter).select(['id', by, 'doc_packed']);
     if (after) query = query.where(sql<boolean>`(${sql.ref(by)}, id) > (${after.at}, ${after.id})`);
     const rows = await query.orderBy(by).orderBy('id').limit(limit).execute();
-    return rows.map((row) => ({ id: row.id, at: new Date(row[by] ?? 0).toISOString(), doc: unpackObject(row.doc_packed) }));
+    return rows.map((row) => ({
+      id: row.id,
+      at: new Date(row[by] ?? 0).toISOString(),
+      doc: unpackObject(row.doc_packed),
+    }));
   }
 
   async count(accountId: number, filter: OrderFilter): Promise<number> {
@@ -365,18 +481,33 @@ export class OrderStore {
   /** Carrier-facing (no account): the orders of a company with this track number. */
   async byTrackNumber(companyId: number, trackNumbers: string[]): Promise<OrderRecord[]> {
     if (trackNumbers.length === 0) return [];
-    const rows = await this.db.selectFrom('orders').select(RECORD_COLUMNS).where('track_number', 'in', [...new Set(trackNumbers)]).where('company_id', '=', companyId).execute();
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('track_number', 'in', [...new Set(trackNumbers)])
+      .where('company_id', '=', companyId)
+      .execute();
     return rows.map(toRecord);
   }
 
   /** Public (no account): the latest order with this track number, of any company (a track number is printed on the parcel). */
   async latestWithTrackNumber(trackNumber: string): Promise<OrderRecord | undefined> {
-    const row = await this.db.selectFrom('orders').select(RECORD_COLUMNS).where('track_number', '=', trackNumber).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('orders')
+      .select(RECORD_COLUMNS)
+      .where('track_number', '=', trackNumber)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   /** Carrier-facing (no account): registered orders still travelling with these companies, for the tracking poll. */
-  async travelling(companyIds: number[], statuses: readonly number[], limit: number): Promise<Array<{ accountId: number; companyId: number; trackNumber: string }>> {
+  async travelling(
+    companyIds: number[],
+    statuses: readonly number[],
+    limit: number,
+  ): Promise<Array<{ accountId: number; companyId: number; trackNumber: string }>> {
     if (companyIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('orders')
@@ -387,7 +518,11 @@ export class OrderStore {
       .orderBy('updated_at')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({ accountId: row.account_id, companyId: row.company_id, trackNumber: row.track_number as string }));
+    return rows.map((row) => ({
+      accountId: row.account_id,
+      companyId: row.company_id,
+      trackNumber: row.track_number as string,
+    }));
   }
 
   /** Carrier-facing (no account): orders at a point whose storage ends by `date` and are not marked yet. */
@@ -406,7 +541,12 @@ export class OrderStore {
   }
 
   /** Events about an order that come with no change of it (goods found missing when it could not be confirmed). */
-  async recordEvents(accountId: number, record: OrderRecord, drafts: OrderEventDraft[], db: Db = this.db): Promise<void> {
+  async recordEvents(
+    accountId: number,
+    record: OrderRecord,
+    drafts: OrderEventDraft[],
+    db: Db = this.db,
+  ): Promise<void> {
     await writeOrderEvents(db, outboxRows(accountId, record.shopId, record.id, drafts, nowIso()));
   }
 
@@ -415,7 +555,11 @@ export class OrderStore {
    * named in the order, or (`byDefault`) the warehouse's default when the order names none; of
    * `companyIds` when given. Oldest first.
    */
-  async readyForPickup(accountId: number, filter: { warehouseId: number; date: string; type: number; byDefault: boolean; companyIds?: number[] }, limit: number): Promise<OrderRecord[]> {
+  async readyForPickup(
+    accountId: number,
+    filter: { warehouseId: number; date: string; type: number; byDefault: boolean; companyIds?: number[] },
+    limit: number,
+  ): Promise<OrderRecord[]> {
     let query = this.db
       .selectFrom('orders')
       .select(RECORD_COLUMNS)
@@ -423,7 +567,11 @@ export class OrderStore {
       .where('warehouse_id', '=', filter.warehouseId)
       .where('status', '=', 13)
       .where('pickup_date', '=', filter.date)
-      .where((eb) => (filter.byDefault ? eb.or([eb('pickup_type', '=', filter.type), eb('pickup_type', 'is', null)]) : eb('pickup_type', '=', filter.type)));
+      .where((eb) =>
+        filter.byDefault
+          ? eb.or([eb('pickup_type', '=', filter.type), eb('pickup_type', 'is', null)])
+          : eb('pickup_type', '=', filter.type),
+      );
     if (filter.companyIds) query = query.where('company_id', 'in', filter.companyIds.length ? filter.companyIds : [-1]);
     return (await query.orderBy('id').limit(limit).execute()).map(toRecord);
   }

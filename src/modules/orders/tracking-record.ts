@@ -7,12 +7,28 @@ import type { OrderDoc } from './document.js';
 import type { TrackingRecord } from './schemas.js';
 import { isOwnMethodOrder } from './service.js';
 
-export function trackingRecordOf(id: number, doc: OrderDoc, companyId: number, reference: ReferenceData): TrackingRecord {
+export function trackingRecordOf(
+  id: number,
+  doc: OrderDoc,
+  companyId: number,
+  reference: ReferenceData,
+): TrackingRecord {
   const company = reference.registry.get(companyId)?.company;
   const point = doc.delivery.point;
   // a shop's own point is none of the reference data's
   const known = point && !isOwnMethodOrder(doc) ? reference.registry.point(point.id) : undefined;
-  const address = doc.delivery.type === 1 ? null : [doc.deliveryAddress.zipCode, doc.deliveryAddress.city.name, doc.deliveryAddress.street, doc.deliveryAddress.house, doc.deliveryAddress.flat ? `кв. ${doc.deliveryAddress.flat}` : null].filter(Boolean).join(', ') || null;
+  const address =
+    doc.delivery.type === 1
+      ? null
+      : [
+          doc.deliveryAddress.zipCode,
+          doc.deliveryAddress.city.name,
+          doc.deliveryAddress.street,
+          doc.deliveryAddress.house,
+          doc.deliveryAddress.flat ? `кв. ${doc.deliveryAddress.flat}` : null,
+        ]
+          .filter(Boolean)
+          .join(', ') || null;
   const name = company?.name ?? doc.delivery.company.name ?? '';
   return {
     id,
@@ -28,7 +44,9 @@ export function trackingRecordOf(id: number, doc: OrderDoc, companyId: number, r
       totalPrice: doc.delivery.totalPrice,
       company: name,
       holdDays: point ? String(point.holdDays) : null,
-      logo: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="4" y="26" font-size="16">${name.replace(/[<&>]/g, '')}</text></svg>`).toString('base64'),
+      logo: Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="4" y="26" font-size="16">${name.replace(/[<&>]/g, '')}</text></svg>`,
+      ).toString('base64'),
       date: doc.delivery.date,
     },
     address,

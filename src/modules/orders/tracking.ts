@@ -11,13 +11,27 @@ import { AppError, badRequest, conflict, notFound, unprocessable } from '../../p
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
-import { codPaymentOf, declaredValueKopecks, extendPointHold, factPriceOf, parseDoc, type OrderDoc } from './document.js';
+import {
+  codPaymentOf,
+  declaredValueKopecks,
+  extendPointHold,
+  factPriceOf,
+  parseDoc,
+  type OrderDoc,
+} from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
 import { shipmentCargo, shipmentDetails } from './shipment-request.js';
 import { trackingRecordOf } from './tracking-record.js';
 import type { OwnStatusBody, PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, isOwnMethodOrder, REGISTER_JOB, type OrderService } from './service.js';
-import { acceptsCarrierStatus, afterRegistration, CARRIER_STATUSES, FINAL_STATUSES, paymentTypeAfterDelivery, STATUS } from './state.js';
+import {
+  acceptsCarrierStatus,
+  afterRegistration,
+  CARRIER_STATUSES,
+  FINAL_STATUSES,
+  paymentTypeAfterDelivery,
+  STATUS,
+} from './state.js';
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 
 export const JOURNEY_JOB = 'orders.journey';
@@ -85,8 +99,19 @@ export class TrackingService {
         const record = await this.store.get(accountId, orderId);
         if (!record || record.status !== STATUS.prepared) break;
         const simulated = this.simulated(record.companyId);
-        const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: STATUS.shipped, at: new Date().toISOString(), description };
-        const outcome = await this.apply(record, parseDoc(record.doc), event, simulated ? { journeyStep: 0 } : {}, simulated ? (trx) => this.scheduleJourney(accountId, orderId, 0, trx) : undefined);
+        const event: TrackingEvent = {
+          trackNumber: record.trackNumber ?? '',
+          statusCode: STATUS.shipped,
+          at: new Date().toISOString(),
+          description,
+        };
+        const outcome = await this.apply(
+          record,
+          parseDoc(record.doc),
+          event,
+          simulated ? { journeyStep: 0 } : {},
+          simulated ? (trx) => this.scheduleJourney(accountId, orderId, 0, trx) : undefined,
+        );
         if (outcome === 'raced') continue;
         if (outcome === 'applied') moved.push(orderId);
         break;
@@ -98,10 +123,13 @@ export class TrackingService {
   /** The jobs of orders, for the worker of a process. */
   registerJobs(worker: JobWorker): void {
     worker.register<{ orderId: number }>(REGISTER_JOB, (job, signal) => this.register(job, signal));
-    worker.register<{ orderId: number; companyId: number; trackNumber: string }>(CARRIER_CANCEL_JOB, async (job, signal) => {
-      const entry = await this.reference.registry.companyOf(job.accountId as number, job.payload.companyId);
-      if (entry) await entry.driver.cancel(job.payload.trackNumber, signal);
-    });
+    worker.register<{ orderId: number; companyId: number; trackNumber: string }>(
+      CARRIER_CANCEL_JOB,
+      async (job, signal) => {
+        const entry = await this.reference.registry.companyOf(job.accountId as number, job.payload.companyId);
+        if (entry) await entry.driver.cancel(job.payload.trackNumber, signal);
+      },
+    );
     worker.register<{ orderId: number; step?: number }>(JOURNEY_JOB, (job) => this.advanceJourney(job));
     worker.register<HoldExtension>(EXTEND_HOLD_JOB, (job, signal) => this.extendHold(job, signal));
     worker.register(POLL_JOB, (_job, signal) => this.poll(signal));
@@ -151,7 +179,13 @@ export class TrackingService {
       accountId,
       type: doc.delivery.type as ShipmentRequest['type'],
       pointId: doc.delivery.point?.id ?? null,
-      recipientLocalityId: this.reference.localities.find({ countryCode: doc.deliveryAddress.city.countryCode ?? undefined, fias: doc.deliveryAddress.city.fias ?? undefined, name: doc.deliveryAddress.city.name ?? undefined, region: doc.deliveryAddress.city.region ?? undefined })?.id ?? 0,
+      recipientLocalityId:
+        this.reference.localities.find({
+          countryCode: doc.deliveryAddress.city.countryCode ?? undefined,
+          fias: doc.deliveryAddress.city.fias ?? undefined,
+          name: doc.deliveryAddress.city.name ?? undefined,
+          region: doc.deliveryAddress.city.region ?? undefined,
+        })?.id ?? 0,
       cargo: shipmentCargo(doc),
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
@@ -170,20 +204,35 @@ export class TrackingService {
     }
   }
 
-  private async finishRegistration(record: OrderRecord, doc: OrderDoc, registration: { trackNumber: string; trackingUrl: string } | null, error: string | null): Promise<void> {
+  private async finishRegistration(
+    record: OrderRecord,
+    doc: OrderDoc,
+    registration: { trackNumber: string; trackingUrl: string } | null,
+    error: string | null,
+  ): Promise<void> {
     const next = afterRegistration(record.status, registration !== null);
     if (next === null) return;
     const now = new Date().toISOString();
     doc.status = next;
     doc.error = error;
-    doc.statusHistory = [this.orders.historyItem(next, now, error ? `Registration refused: ${error}` : 'Registered with the delivery company'), ...doc.statusHistory];
+    doc.statusHistory = [
+      this.orders.historyItem(
+        next,
+        now,
+        error ? `Registration refused: ${error}` : 'Registered with the delivery company',
+      ),
+      ...doc.statusHistory,
+    ];
     const extras: RowExtras = {};
     if (registration) {
       doc.trackNumber = registration.trackNumber;
       doc.trackingUrl = registration.trackingUrl;
     }
     // a parcel a pickup collects starts its journey when collected (handOver), not now
-    const simulated = registration !== null && this.simulated(record.companyId) && !(await this.collectedByPickup(record.accountId, doc));
+    const simulated =
+      registration !== null &&
+      this.simulated(record.companyId) &&
+      !(await this.collectedByPickup(record.accountId, doc));
     if (simulated) extras.journeyStep = 0;
     // The order at 13 and its first journey step commit together: a process dying between
     // the two left the order at 13 with nothing queued, for good (issue 25).
@@ -204,7 +253,8 @@ export class TrackingService {
   private async extendHold(job: Job<HoldExtension>, signal: AbortSignal): Promise<void> {
     const accountId = job.accountId as number;
     const { orderId, days, requestedAt } = job.payload;
-    const isThisTask = (task: OrderDoc['tasks'][number]) => task.type === 'extend-hold' && task.date === requestedAt && task.status === 'requested';
+    const isThisTask = (task: OrderDoc['tasks'][number]) =>
+      task.type === 'extend-hold' && task.date === requestedAt && task.status === 'requested';
     const record = await this.store.get(accountId, orderId);
     if (!record || !parseDoc(record.doc).tasks.some(isThisTask)) return;
     const trackNumber = record.trackNumber;
@@ -228,7 +278,15 @@ export class TrackingService {
       if (!current) return;
       const doc = parseDoc(current.doc);
       if (!doc.tasks.some(isThisTask)) return;
-      doc.tasks = doc.tasks.map((task) => (isThisTask(task) ? { ...task, status: refusedBecause ? 'refused' : 'done', ...(refusedBecause ? { message: refusedBecause } : {}) } : task));
+      doc.tasks = doc.tasks.map((task) =>
+        isThisTask(task)
+          ? {
+              ...task,
+              status: refusedBecause ? 'refused' : 'done',
+              ...(refusedBecause ? { message: refusedBecause } : {}),
+            }
+          : task,
+      );
       if (!refusedBecause) extendPointHold(doc, days, today);
       if (await this.store.update(accountId, current, doc)) {
         this.orders.changed(accountId);
@@ -246,7 +304,16 @@ export class TrackingService {
 
   /** The next simulated step, `step` being the journey index it is to apply (a job for another index is stale). */
   private async scheduleJourney(accountId: number, orderId: number, step: number, db?: Db): Promise<void> {
-    await this.jobs.enqueue(accountId, JOURNEY_JOB, { orderId, step }, { runAt: new Date(Date.now() + this.options.simulationStepSeconds * 1000), uniqueKey: `journey:${accountId}:${orderId}:${step}:${Date.now()}` }, db);
+    await this.jobs.enqueue(
+      accountId,
+      JOURNEY_JOB,
+      { orderId, step },
+      {
+        runAt: new Date(Date.now() + this.options.simulationStepSeconds * 1000),
+        uniqueKey: `journey:${accountId}:${orderId}:${step}:${Date.now()}`,
+      },
+      db,
+    );
   }
 
   private async advanceJourney(job: Job<{ orderId: number; step?: number }>): Promise<void> {
@@ -266,9 +333,18 @@ export class TrackingService {
   async advanceNow(scope: Scope, orderId: number): Promise<number> {
     const record = await this.orders.accessibleRecord(scope, orderId);
     if (this.reference.registry.get(record.companyId)?.driver.code !== 'tariff') {
-      throw new AppError(422, 'not_simulated', `Order ${orderId} is not with a built-in company: its statuses come from its company.`);
+      throw new AppError(
+        422,
+        'not_simulated',
+        `Order ${orderId} is not with a built-in company: its statuses come from its company.`,
+      );
     }
-    if (!this.simulated(record.companyId)) throw new AppError(422, 'not_simulated', 'The simulated journeys are off on this service (SIMULATION_STEP_SECONDS=0).');
+    if (!this.simulated(record.companyId))
+      throw new AppError(
+        422,
+        'not_simulated',
+        'The simulated journeys are off on this service (SIMULATION_STEP_SECONDS=0).',
+      );
     if (record.journeyStep < 0) {
       const why =
         record.status < STATUS.prepared || record.status === STATUS.error
@@ -279,7 +355,10 @@ export class TrackingService {
       throw conflict('order_state', `Order ${orderId} has no next status: ${why}.`, [{ id: orderId, message: why }]);
     }
     const outcome = await this.stepJourney(record);
-    if (outcome === 'raced') throw conflict('order_changed', `Order ${orderId} was changed at the same time; try again.`, [{ id: orderId, message: 'changed concurrently' }]);
+    if (outcome === 'raced')
+      throw conflict('order_changed', `Order ${orderId} was changed at the same time; try again.`, [
+        { id: orderId, message: 'changed concurrently' },
+      ]);
     return (await this.orders.accessibleRecord(scope, orderId)).status;
   }
 
@@ -297,9 +376,20 @@ export class TrackingService {
     if (!step) return 'none';
     const next = record.journeyStep + 1;
     const more = next < steps.length;
-    const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: step.code, at: new Date().toISOString(), description: step.description };
+    const event: TrackingEvent = {
+      trackNumber: record.trackNumber ?? '',
+      statusCode: step.code,
+      at: new Date().toISOString(),
+      description: step.description,
+    };
     if (step.paymentMethod) event.paymentMethod = step.paymentMethod;
-    const outcome = await this.apply(record, doc, event, { journeyStep: more ? next : -1 }, more ? (trx) => this.scheduleJourney(accountId, record.id, next, trx) : undefined);
+    const outcome = await this.apply(
+      record,
+      doc,
+      event,
+      { journeyStep: more ? next : -1 },
+      more ? (trx) => this.scheduleJourney(accountId, record.id, next, trx) : undefined,
+    );
     // changed by someone else meanwhile: the job is retried and reads it again
     if (outcome === 'raced') throw new Error(`order ${record.id} changed while its journey moved on`);
     return outcome;
@@ -325,11 +415,20 @@ export class TrackingService {
    * One status from the company: appended to the history, with hold dates at points.
    * `followUp` queues the work the status implies, in the transaction that writes it.
    */
-  private async apply(record: OrderRecord, doc: OrderDoc, event: TrackingEvent, extras: RowExtras = {}, followUp?: (trx: Db) => Promise<void>): Promise<'applied' | 'refused' | 'raced'> {
+  private async apply(
+    record: OrderRecord,
+    doc: OrderDoc,
+    event: TrackingEvent,
+    extras: RowExtras = {},
+    followUp?: (trx: Db) => Promise<void>,
+  ): Promise<'applied' | 'refused' | 'raced'> {
     if (!acceptsCarrierStatus(record.status, event.statusCode)) return 'refused';
     const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
     doc.status = event.statusCode;
-    doc.statusHistory = [this.orders.historyItem(event.statusCode, at, event.description || null), ...doc.statusHistory];
+    doc.statusHistory = [
+      this.orders.historyItem(event.statusCode, at, event.description || null),
+      ...doc.statusHistory,
+    ];
     const point = doc.delivery.point;
     if (event.statusCode === STATUS.atPoint && point) {
       // the arrival day of the account (its shop and recipients live by it), not of the server
@@ -348,7 +447,9 @@ export class TrackingService {
     }
     if (event.statusCode === STATUS.returned) {
       // the parcel is back: a return the shop asked for is done
-      doc.tasks = doc.tasks.map((task) => (task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task));
+      doc.tasks = doc.tasks.map((task) =>
+        task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task,
+      );
     }
     if (!(await this.orders.writeCarrierStatus(record, doc, extras, followUp))) return 'raced';
     this.orders.changed(record.accountId);
@@ -364,17 +465,39 @@ export class TrackingService {
   async setOwnStatus(scope: Scope, id: number, body: OwnStatusBody): Promise<void> {
     const record = await this.orders.accessibleRecord(scope, id);
     const doc = parseDoc(record.doc);
-    const refuse = (message: string) => conflict('order_state', `Order ${id} cannot move to ${body.code}: ${message}.`, [{ id, message }]);
-    if (!isOwnMethodOrder(doc)) throw unprocessable('not_own_delivery', `Order ${id} is delivered by ${doc.delivery.company.name ?? 'a delivery company'}, whose statuses come from the company; a shop sets statuses only of its own delivery methods.`, [{ id, message: 'not an own delivery method' }]);
-    if (body.code === STATUS.atPoint && doc.delivery.type !== 1) throw refuse('only a delivery to a pickup point (type 1) waits at a point');
-    if (body.code === STATUS.outForDelivery && doc.delivery.type === 1) throw refuse('a delivery to a pickup point is not taken out to a door');
+    const refuse = (message: string) =>
+      conflict('order_state', `Order ${id} cannot move to ${body.code}: ${message}.`, [{ id, message }]);
+    if (!isOwnMethodOrder(doc))
+      throw unprocessable(
+        'not_own_delivery',
+        `Order ${id} is delivered by ${doc.delivery.company.name ?? 'a delivery company'}, whose statuses come from the company; a shop sets statuses only of its own delivery methods.`,
+        [{ id, message: 'not an own delivery method' }],
+      );
+    if (body.code === STATUS.atPoint && doc.delivery.type !== 1)
+      throw refuse('only a delivery to a pickup point (type 1) waits at a point');
+    if (body.code === STATUS.outForDelivery && doc.delivery.type === 1)
+      throw refuse('a delivery to a pickup point is not taken out to a door');
     if (!acceptsCarrierStatus(record.status, body.code)) {
-      throw refuse(record.status < STATUS.prepared || record.status === STATUS.error ? 'confirm it first (it must be ready for shipment, 13)' : `it is ${record.status} now, and that does not lead to ${body.code}`);
+      throw refuse(
+        record.status < STATUS.prepared || record.status === STATUS.error
+          ? 'confirm it first (it must be ready for shipment, 13)'
+          : `it is ${record.status} now, and that does not lead to ${body.code}`,
+      );
     }
-    const event: TrackingEvent = { trackNumber: record.trackNumber ?? '', statusCode: body.code, at: new Date().toISOString(), description: body.description ?? '' };
+    const event: TrackingEvent = {
+      trackNumber: record.trackNumber ?? '',
+      statusCode: body.code,
+      at: new Date().toISOString(),
+      description: body.description ?? '',
+    };
     if (body.paymentMethod) event.paymentMethod = body.paymentMethod;
     const outcome = await this.apply(record, doc, event);
-    if (outcome === 'raced') throw conflict('order_changed', `Order ${id} was changed by another request at the same time; read it again and retry.`, [{ id, message: 'changed concurrently' }]);
+    if (outcome === 'raced')
+      throw conflict(
+        'order_changed',
+        `Order ${id} was changed by another request at the same time; read it again and retry.`,
+        [{ id, message: 'changed concurrently' }],
+      );
     if (outcome === 'refused') throw refuse(`it is ${record.status} now`);
   }
 
@@ -383,7 +506,10 @@ export class TrackingService {
    * not. With `accountId` (a webhook of one account's contract) only that account's orders.
    */
   async applyEvents(companyId: number, events: TrackingEvent[], accountId?: number): Promise<PushResult> {
-    const found = await this.store.byTrackNumber(companyId, events.map((event) => event.trackNumber));
+    const found = await this.store.byTrackNumber(
+      companyId,
+      events.map((event) => event.trackNumber),
+    );
     const records = accountId === undefined ? found : found.filter((record) => record.accountId === accountId);
     const byTrack = new Map(records.map((record) => [record.trackNumber as string, record]));
     let applied = 0;
@@ -403,7 +529,11 @@ export class TrackingService {
         outcome = await this.apply(record, parseDoc(record.doc), event);
       }
       if (outcome === 'applied') applied++;
-      else ignored.push({ trackNumber: event.trackNumber, message: `status ${event.statusCode} does not apply to an order in status ${record.status}` });
+      else
+        ignored.push({
+          trackNumber: event.trackNumber,
+          message: `status ${event.statusCode} does not apply to an order in status ${record.status}`,
+        });
     }
     return { applied, ignored };
   }
@@ -412,9 +542,21 @@ export class TrackingService {
     if (!this.reference.registry.get(companyId)) throw notFound('Delivery company', companyId);
     const expected = Buffer.from(this.pushSecret(companyId));
     const given = Buffer.from(secret);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError(401, 'invalid_carrier_secret', 'The X-Carrier-Secret header is not the secret of this company.');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw new AppError(
+        401,
+        'invalid_carrier_secret',
+        'The X-Carrier-Secret header is not the secret of this company.',
+      );
     const unknown = body.events.filter((event) => !CARRIER_STATUSES.includes(event.statusCode));
-    if (unknown.length) throw badRequest('Only statuses a delivery company reports can be pushed.', unknown.map((event) => ({ field: 'events.statusCode', message: `${event.statusCode} is not a status a delivery company reports` })));
+    if (unknown.length)
+      throw badRequest(
+        'Only statuses a delivery company reports can be pushed.',
+        unknown.map((event) => ({
+          field: 'events.statusCode',
+          message: `${event.statusCode} is not a status a delivery company reports`,
+        })),
+      );
     return this.applyEvents(
       companyId,
       body.events.map((event) => ({
@@ -430,7 +572,13 @@ export class TrackingService {
   /** Asks every polled company about its travelling parcels; marks storage about to end; schedules the next poll. */
   private async poll(signal: AbortSignal): Promise<void> {
     try {
-      const polled = [...this.reference.registry.all().filter((entry) => entry.driver.code !== 'tariff').map((entry) => entry.company.id), ...CONTRACT_COMPANIES.map((company) => company.file.id)];
+      const polled = [
+        ...this.reference.registry
+          .all()
+          .filter((entry) => entry.driver.code !== 'tariff')
+          .map((entry) => entry.company.id),
+        ...CONTRACT_COMPANIES.map((company) => company.file.id),
+      ];
       const travelling = await this.store.travelling(polled, [STATUS.prepared, ...ACTIVE_STATUSES], 2000);
       // a real company is asked with each account's own contract
       const byCompany = new Map<string, { accountId: number; companyId: number; trackNumbers: string[] }>();
@@ -454,7 +602,8 @@ export class TrackingService {
       for (const record of await this.store.storageEnding(latestTomorrow, 1000)) {
         const doc = parseDoc(record.doc);
         if (!doc.delivery.point?.holdDate) continue;
-        if (doc.delivery.point.holdDate > addDays(todayIn(await this.accounts.timeZoneOf(record.accountId)), 1)) continue;
+        if (doc.delivery.point.holdDate > addDays(todayIn(await this.accounts.timeZoneOf(record.accountId)), 1))
+          continue;
         doc.delivery.point.storagingEnds = true;
         if (await this.store.update(record.accountId, record, doc)) this.orders.changed(record.accountId);
       }
@@ -468,13 +617,25 @@ export class TrackingService {
   /** The orders of a company with this track number, for the public page (which checks its link's seal against each). */
   async parcelsWithTrackNumber(companyId: number, trackNumber: string): Promise<PublicParcel[]> {
     const records = await this.store.byTrackNumber(companyId, [trackNumber]);
-    return records.map((record) => ({ accountId: record.accountId, orderId: record.id, companyId: record.companyId, doc: parseDoc(record.doc) }));
+    return records.map((record) => ({
+      accountId: record.accountId,
+      orderId: record.id,
+      companyId: record.companyId,
+      doc: parseDoc(record.doc),
+    }));
   }
 
   /** The latest order with this track number of any company, for the public status-only answers. */
   async latestParcelWithTrackNumber(trackNumber: string): Promise<PublicParcel | undefined> {
     const record = await this.store.latestWithTrackNumber(trackNumber);
-    return record && { accountId: record.accountId, orderId: record.id, companyId: record.companyId, doc: parseDoc(record.doc) };
+    return (
+      record && {
+        accountId: record.accountId,
+        orderId: record.id,
+        companyId: record.companyId,
+        doc: parseDoc(record.doc),
+      }
+    );
   }
 
   // ---------------------------------------------------------------- the tracking record
@@ -482,9 +643,15 @@ export class TrackingService {
   async record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
     const id = query.id ?? query.orderId;
     if (id === undefined && !query.trackNumber && !query.cmsId) {
-      throw badRequest('Give id (or orderId), trackNumber or cmsId.', [{ field: 'id', message: 'is required (or orderId, trackNumber, cmsId)' }]);
+      throw badRequest('Give id (or orderId), trackNumber or cmsId.', [
+        { field: 'id', message: 'is required (or orderId, trackNumber, cmsId)' },
+      ]);
     }
-    const record = await this.store.find(scope.accountId, { id, cmsId: query.cmsId, trackNumber: query.trackNumber }, scope.shopKeyShopId);
+    const record = await this.store.find(
+      scope.accountId,
+      { id, cmsId: query.cmsId, trackNumber: query.trackNumber },
+      scope.shopKeyShopId,
+    );
     if (!record) throw notFound('Order');
     return trackingRecordOf(record.id, parseDoc(record.doc), record.companyId, this.reference);
   }

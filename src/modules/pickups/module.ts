@@ -10,7 +10,11 @@ export const pickupsModule = defineModule<PickupsRouteServices, PickupTables>({
   dependsOn: ['warehouses', 'shops', 'companies', 'orders', 'accounts'],
   migrationHistory: ['0013_pickups'],
   tags: [
-    { name: 'Pickups', description: 'Contract 4.10: couriers booked to collect a warehouse\'s prepared orders (consolidated pickup or direct shipment), their status and handover act.' },
+    {
+      name: 'Pickups',
+      description:
+        "Contract 4.10: couriers booked to collect a warehouse's prepared orders (consolidated pickup or direct shipment), their status and handover act.",
+    },
   ],
   routes: pickupRoutes,
   jobs: (worker, services) => {

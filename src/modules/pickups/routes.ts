@@ -9,7 +9,6 @@ import { Pickup, PickupCompaniesQuery, PickupIdBody, PickupInput, PickupListQuer
 
 const tags = ['Pickups'];
 
-
 /** The services these routes use, and no other. */
 export interface PickupsRouteServices {
   pickups: PickupService;
@@ -18,12 +17,13 @@ export function pickupRoutes(app: App, services: PickupsRouteServices): void {
   app.get(
     '/v2/pickups',
     {
-      schema: { operation: { id: 'listPickups', contract: '4.10' },
+      schema: {
+        operation: { id: 'listPickups', contract: '4.10' },
         tags,
         summary: 'List pickups',
         description:
           'Current pickups by default (New or Scheduled, or dated today or later); `archive=1`: ended ones (Done, Canceled, Error) dated before today. Newest first. ' +
-          'A shop API key sees its shop\'s warehouse\'s pickups only.',
+          "A shop API key sees its shop's warehouse's pickups only.",
         querystring: PickupListQuery,
         response: { 200: { ...Type.Array(Pickup), headers: PAGING_HEADERS }, ...errorResponses(403) },
       },
@@ -37,10 +37,12 @@ export function pickupRoutes(app: App, services: PickupsRouteServices): void {
   app.post(
     '/v2/pickups/:id/act-labels',
     {
-      schema: { operation: { id: 'createPickupActLabels' },
+      schema: {
+        operation: { id: 'createPickupActLabels' },
         tags,
-        summary: 'The handover act\'s barcodes for a thermal printer (extension)',
-        description: '100x150 mm pages: the act\'s heading, then each order\'s track number as Code 128 with the order and its places, as on the PDF act, for the courier\'s scanner.',
+        summary: "The handover act's barcodes for a thermal printer (extension)",
+        description:
+          "100x150 mm pages: the act's heading, then each order's track number as Code 128 with the order and its places, as on the PDF act, for the courier's scanner.",
         params: IdParams,
         body: Type.Object(ThermalLabelsFields),
         response: { 200: FileResult, ...errorResponses(403, 404, 409) },
@@ -52,10 +54,12 @@ export function pickupRoutes(app: App, services: PickupsRouteServices): void {
   app.get(
     '/v2/pickups/companies',
     {
-      schema: { operation: { id: 'listPickupCompanies', contract: '4.10' },
+      schema: {
+        operation: { id: 'listPickupCompanies', contract: '4.10' },
         tags,
         summary: 'Companies that can collect from a warehouse',
-        description: 'From the same reference data as GET /v2/warehouses/shipment: type 3 lists the companies going through the consolidated pickup (its price and free threshold), type 4 the companies with a courier of their own there.',
+        description:
+          'From the same reference data as GET /v2/warehouses/shipment: type 3 lists the companies going through the consolidated pickup (its price and free threshold), type 4 the companies with a courier of their own there.',
         querystring: PickupCompaniesQuery,
         response: { 200: Type.Array(PickupCompanyOffer), ...errorResponses(403, 404) },
       },
@@ -65,14 +69,23 @@ export function pickupRoutes(app: App, services: PickupsRouteServices): void {
 
   app.get(
     '/v2/pickups/:id',
-    { schema: { operation: { id: 'getPickup' }, tags, summary: 'Get a pickup (extension)', params: IdParams, response: { 200: Pickup, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getPickup' },
+        tags,
+        summary: 'Get a pickup (extension)',
+        params: IdParams,
+        response: { 200: Pickup, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => services.pickups.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/pickups',
     {
-      schema: { operation: { id: 'createPickup', contract: '4.10' },
+      schema: {
+        operation: { id: 'createPickup', contract: '4.10' },
         tags,
         summary: 'Book a pickup',
         description:
@@ -88,7 +101,8 @@ export function pickupRoutes(app: App, services: PickupsRouteServices): void {
   app.post(
     '/v2/pickups/cancel',
     {
-      schema: { operation: { id: 'cancelPickup', contract: '4.10' },
+      schema: {
+        operation: { id: 'cancelPickup', contract: '4.10' },
         tags,
         summary: 'Cancel a pickup',
         description: 'Only a New or Scheduled pickup (409 otherwise); a booked one is called off with the company too.',

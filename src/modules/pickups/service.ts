@@ -31,7 +31,15 @@ import type { Warehouse } from '../warehouses/schemas.js';
 import { WAREHOUSE_TYPE } from '../warehouses/schemas.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import { closedReason } from '../warehouses/working-days.js';
-import { PICKUP_STATUS, PICKUP_STATUS_NAMES, type Pickup, type PickupCompaniesQuery, type PickupInput, type PickupListQuery, type PickupStatusItem } from './schemas.js';
+import {
+  PICKUP_STATUS,
+  PICKUP_STATUS_NAMES,
+  type Pickup,
+  type PickupCompaniesQuery,
+  type PickupInput,
+  type PickupListQuery,
+  type PickupStatusItem,
+} from './schemas.js';
 import type { PickupRecord, PickupStore } from './store.js';
 
 export const PICKUP_BOOK_JOB = 'pickups.book';
@@ -79,13 +87,19 @@ export class PickupService {
     private readonly jobs: JobQueue,
     private readonly options: PickupOptions,
   ) {
-    warehouses.addUsageCheck(async (scope, warehouseId) => ((await this.store.countAt(scope.accountId, warehouseId)) > 0 ? ['its pickups'] : []));
+    warehouses.addUsageCheck(async (scope, warehouseId) =>
+      (await this.store.countAt(scope.accountId, warehouseId)) > 0 ? ['its pickups'] : [],
+    );
   }
 
   registerJobs(worker: JobWorker): void {
     worker.register<{ pickupId: number }>(PICKUP_BOOK_JOB, (job, signal) => this.book(job, signal));
-    worker.register<{ pickupId: number; companyId: number; number: string }>(PICKUP_CANCEL_JOB, (job, signal) => this.cancelWithCompany(job, signal));
-    worker.register<{ pickupId: number }>(PICKUP_COLLECT_JOB, (job) => this.collect(job.accountId as number, job.payload.pickupId));
+    worker.register<{ pickupId: number; companyId: number; number: string }>(PICKUP_CANCEL_JOB, (job, signal) =>
+      this.cancelWithCompany(job, signal),
+    );
+    worker.register<{ pickupId: number }>(PICKUP_COLLECT_JOB, (job) =>
+      this.collect(job.accountId as number, job.payload.pickupId),
+    );
     worker.register<{ pickupId: number }>(PICKUP_CHECK_JOB, (job, signal) => this.check(job, signal));
   }
 
@@ -99,14 +113,25 @@ export class PickupService {
   async create(scope: Scope, input: PickupInput): Promise<{ id: number }> {
     const warehouse = await this.reachable(scope, input.warehouseId);
     const problems = new FieldErrorCollector();
-    if (warehouse.type !== WAREHOUSE_TYPE.own) problems.add('warehouseId', 'is a fulfilment-type warehouse: the fulfilment warehouse of the service hands its parcels over');
+    if (warehouse.type !== WAREHOUSE_TYPE.own)
+      problems.add(
+        'warehouseId',
+        'is a fulfilment-type warehouse: the fulfilment warehouse of the service hands its parcels over',
+      );
     const closed = closedReason(warehouse, input.date);
     if (input.date < todayIn(scope.timeZone)) problems.add('date', 'must be today or later');
     else if (closed) problems.add('date', closed);
-    const offer = (await this.offersAt(scope.accountId, warehouse, input.type)).find((item) => item.id === input.companyId);
-    if (!offer) problems.add('companyId', `does not collect from this warehouse's locality by ${input.type === 3 ? 'consolidated pickup (3)' : 'direct shipment (4)'} (GET /v2/pickups/companies lists who does)`);
+    const offer = (await this.offersAt(scope.accountId, warehouse, input.type)).find(
+      (item) => item.id === input.companyId,
+    );
+    if (!offer)
+      problems.add(
+        'companyId',
+        `does not collect from this warehouse's locality by ${input.type === 3 ? 'consolidated pickup (3)' : 'direct shipment (4)'} (GET /v2/pickups/companies lists who does)`,
+      );
     const comment = input.comment?.trim() || null;
-    if (comment !== null && offer && !offer.commentAvailable) problems.add('comment', `${offer.name} takes no comment for the courier (commentAvailable is false)`);
+    if (comment !== null && offer && !offer.commentAvailable)
+      problems.add('comment', `${offer.name} takes no comment for the courier (commentAvailable is false)`);
     const weightGrams = input.weight ? gramsOf(input.weight, 'weight', problems) : DEFAULT_WEIGHT_GRAMS;
     problems.throwIfAny();
 
@@ -114,22 +139,45 @@ export class PickupService {
     const id = await this.store.db.transaction().execute(async (trx) => {
       const created = await this.store.insert(
         scope.accountId,
-        { warehouseId: warehouse.id, companyId: input.companyId, type: input.type, date: input.date, status: PICKUP_STATUS.new, statusHistory: [historyItem(PICKUP_STATUS.new)], weightGrams, comment },
+        {
+          warehouseId: warehouse.id,
+          companyId: input.companyId,
+          type: input.type,
+          date: input.date,
+          status: PICKUP_STATUS.new,
+          statusHistory: [historyItem(PICKUP_STATUS.new)],
+          weightGrams,
+          comment,
+        },
         trx,
       );
       if (created === null) {
-        throw conflict('pickup_exists', `A pickup of warehouse ${warehouse.id} by ${offer?.name ?? `company ${input.companyId}`} (type ${input.type}) on ${input.date} already exists; cancel it first to book another.`);
+        throw conflict(
+          'pickup_exists',
+          `A pickup of warehouse ${warehouse.id} by ${offer?.name ?? `company ${input.companyId}`} (type ${input.type}) on ${input.date} already exists; cancel it first to book another.`,
+        );
       }
       const runAt = new Date(Date.now() + (builtIn ? this.options.simulationSeconds * 1000 : 0));
-      await this.jobs.enqueue(scope.accountId, PICKUP_BOOK_JOB, { pickupId: created }, { runAt, uniqueKey: `pickup-book:${created}` }, trx);
+      await this.jobs.enqueue(
+        scope.accountId,
+        PICKUP_BOOK_JOB,
+        { pickupId: created },
+        { runAt, uniqueKey: `pickup-book:${created}` },
+        trx,
+      );
       return created;
     });
     return { id };
   }
 
   async list(scope: Scope, query: PickupListQuery, paging: Paging): Promise<Page<Pickup>> {
-    const warehouseId = scope.shopKeyShopId !== null ? (await this.shops.get(scope, scope.shopKeyShopId)).warehouse.id : undefined;
-    const page = await this.store.list(scope.accountId, { archive: query.archive === 1, today: todayIn(scope.timeZone), warehouseId }, paging);
+    const warehouseId =
+      scope.shopKeyShopId !== null ? (await this.shops.get(scope, scope.shopKeyShopId)).warehouse.id : undefined;
+    const page = await this.store.list(
+      scope.accountId,
+      { archive: query.archive === 1, today: todayIn(scope.timeZone), warehouseId },
+      paging,
+    );
     return { items: await this.present(scope, page.items), total: page.total };
   }
 
@@ -144,11 +192,22 @@ export class PickupService {
   async collectNow(scope: Scope, id: number): Promise<void> {
     const pickup = await this.find(scope, id);
     if ((await this.reference.registry.companyOf(scope.accountId, pickup.companyId))?.driver.code !== 'tariff') {
-      throw new AppError(422, 'not_simulated', `Pickup ${id} is booked with a company of a contract: its courier comes as the company sends it; only the built-in companies' pickups can be collected now.`);
+      throw new AppError(
+        422,
+        'not_simulated',
+        `Pickup ${id} is booked with a company of a contract: its courier comes as the company sends it; only the built-in companies' pickups can be collected now.`,
+      );
     }
     if (pickup.status !== PICKUP_STATUS.scheduled) {
-      const wait = pickup.status === PICKUP_STATUS.new ? ` (the company answers a booking ${this.options.simulationSeconds} s after it is made)` : '';
-      throw conflict('pickup_state', `Pickup ${id} is ${PICKUP_STATUS_NAMES[pickup.status]}: only a scheduled pickup can be collected${wait}.`, [{ id, message: `status ${pickup.status}` }]);
+      const wait =
+        pickup.status === PICKUP_STATUS.new
+          ? ` (the company answers a booking ${this.options.simulationSeconds} s after it is made)`
+          : '';
+      throw conflict(
+        'pickup_state',
+        `Pickup ${id} is ${PICKUP_STATUS_NAMES[pickup.status]}: only a scheduled pickup can be collected${wait}.`,
+        [{ id, message: `status ${pickup.status}` }],
+      );
     }
     await this.collect(scope.accountId, id);
   }
@@ -157,21 +216,59 @@ export class PickupService {
   async cancel(scope: Scope, id: number): Promise<void> {
     const pickup = await this.find(scope, id);
     if (!(CURRENT as readonly number[]).includes(pickup.status)) {
-      throw conflict('pickup_state', `Pickup ${id} is ${PICKUP_STATUS_NAMES[pickup.status]}: only a new or scheduled pickup can be canceled.`, [{ id, message: `status ${pickup.status}` }]);
+      throw conflict(
+        'pickup_state',
+        `Pickup ${id} is ${PICKUP_STATUS_NAMES[pickup.status]}: only a new or scheduled pickup can be canceled.`,
+        [{ id, message: `status ${pickup.status}` }],
+      );
     }
     const warehouse = await this.warehouses.get(scope, pickup.warehouseId);
     const covered = await this.covered(scope.accountId, pickup, warehouse);
     await this.store.db.transaction().execute(async (trx) => {
-      const moved = await this.store.move(scope.accountId, id, CURRENT, { status: PICKUP_STATUS.canceled, statusHistory: [historyItem(PICKUP_STATUS.canceled), ...pickup.statusHistory], orderIds: covered.map((order) => order.id) }, trx);
-      if (!moved) throw conflict('pickup_changed', `Pickup ${id} was changed at the same time (booked or canceled); read it again.`);
-      if (pickup.number !== null) await this.jobs.enqueue(scope.accountId, PICKUP_CANCEL_JOB, { pickupId: id, companyId: pickup.companyId, number: pickup.number }, { uniqueKey: `pickup-cancel:${id}` }, trx);
+      const moved = await this.store.move(
+        scope.accountId,
+        id,
+        CURRENT,
+        {
+          status: PICKUP_STATUS.canceled,
+          statusHistory: [historyItem(PICKUP_STATUS.canceled), ...pickup.statusHistory],
+          orderIds: covered.map((order) => order.id),
+        },
+        trx,
+      );
+      if (!moved)
+        throw conflict(
+          'pickup_changed',
+          `Pickup ${id} was changed at the same time (booked or canceled); read it again.`,
+        );
+      if (pickup.number !== null)
+        await this.jobs.enqueue(
+          scope.accountId,
+          PICKUP_CANCEL_JOB,
+          { pickupId: id, companyId: pickup.companyId, number: pickup.number },
+          { uniqueKey: `pickup-cancel:${id}` },
+          trx,
+        );
     });
   }
 
   // ---------------------------------------------------------------- the company's side (jobs)
 
   /** What the account's collected pickups cost in [from, to): the bill's pickup lines. */
-  async chargesIn(accountId: number, from: string, to: string): Promise<Array<{ id: number; number: string | null; date: string; companyName: string; countOrders: number; priceKopecks: number }>> {
+  async chargesIn(
+    accountId: number,
+    from: string,
+    to: string,
+  ): Promise<
+    Array<{
+      id: number;
+      number: string | null;
+      date: string;
+      companyName: string;
+      countOrders: number;
+      priceKopecks: number;
+    }>
+  > {
     const done = await this.store.doneBetween(accountId, from, to);
     return done.map((pickup) => ({
       id: pickup.id,
@@ -203,7 +300,15 @@ export class PickupService {
       type: pickup.type,
       date: pickup.date,
       hours,
-      address: { countryCode: city.countryCode, city: city.name, region: city.region ?? null, street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat },
+      address: {
+        countryCode: city.countryCode,
+        city: city.name,
+        region: city.region ?? null,
+        street: warehouse.address.street,
+        house: warehouse.address.house,
+        bulk: warehouse.address.bulk,
+        flat: warehouse.address.flat,
+      },
       contact: { name: warehouse.contact.name, phone: warehouse.contact.phone },
       weightKg: this.weightGramsOf(pickup, covered) / 1000,
       countOrders: covered.length,
@@ -220,15 +325,47 @@ export class PickupService {
     }
     const followUp = entry.driver.code === 'tariff' ? PICKUP_COLLECT_JOB : PICKUP_CHECK_JOB;
     await this.store.db.transaction().execute(async (trx) => {
-      const moved = await this.store.move(accountId, pickup.id, [PICKUP_STATUS.new], { status: PICKUP_STATUS.scheduled, statusHistory: [historyItem(PICKUP_STATUS.scheduled), ...pickup.statusHistory], number: booking.number, timeFrom: booking.timeFrom, timeTo: booking.timeTo }, trx);
+      const moved = await this.store.move(
+        accountId,
+        pickup.id,
+        [PICKUP_STATUS.new],
+        {
+          status: PICKUP_STATUS.scheduled,
+          statusHistory: [historyItem(PICKUP_STATUS.scheduled), ...pickup.statusHistory],
+          number: booking.number,
+          timeFrom: booking.timeFrom,
+          timeTo: booking.timeTo,
+        },
+        trx,
+      );
       // the courier comes in the interval: collected (built-in) or asked about (HTTP) from its start
-      if (moved) await this.jobs.enqueue(accountId, followUp, { pickupId: pickup.id }, { runAt: instantOf(pickup.date, booking.timeFrom, timeZone), uniqueKey: `${followUp}:${pickup.id}:${Date.now()}` }, trx);
+      if (moved)
+        await this.jobs.enqueue(
+          accountId,
+          followUp,
+          { pickupId: pickup.id },
+          {
+            runAt: instantOf(pickup.date, booking.timeFrom, timeZone),
+            uniqueKey: `${followUp}:${pickup.id}:${Date.now()}`,
+          },
+          trx,
+        );
       // canceled while the company answered: call its booking off (queued before this job is done: a retry finds the pickup canceled and would not)
-      else await this.jobs.enqueue(accountId, PICKUP_CANCEL_JOB, { pickupId: pickup.id, companyId: pickup.companyId, number: booking.number }, { uniqueKey: `pickup-cancel:${pickup.id}` }, trx);
+      else
+        await this.jobs.enqueue(
+          accountId,
+          PICKUP_CANCEL_JOB,
+          { pickupId: pickup.id, companyId: pickup.companyId, number: booking.number },
+          { uniqueKey: `pickup-cancel:${pickup.id}` },
+          trx,
+        );
     });
   }
 
-  private async cancelWithCompany(job: Job<{ pickupId: number; companyId: number; number: string }>, signal: AbortSignal): Promise<void> {
+  private async cancelWithCompany(
+    job: Job<{ pickupId: number; companyId: number; number: string }>,
+    signal: AbortSignal,
+  ): Promise<void> {
     const entry = await this.reference.registry.companyOf(job.accountId as number, job.payload.companyId);
     if (!entry) return;
     try {
@@ -238,7 +375,11 @@ export class PickupService {
       if (transient && job.attempts < job.maxAttempts) throw error;
       const message = error instanceof Error ? error.message : String(error);
       // the pickup stays canceled here; the shop reads that the company did not call its courier off
-      await this.store.setError(job.accountId as number, job.payload.pickupId, `The delivery company did not cancel its pickup ${job.payload.number}: ${message}`);
+      await this.store.setError(
+        job.accountId as number,
+        job.payload.pickupId,
+        `The delivery company did not cancel its pickup ${job.payload.number}: ${message}`,
+      );
       throw new PermanentJobError(message);
     }
   }
@@ -256,13 +397,24 @@ export class PickupService {
       return;
     }
     if (progress.state === 'canceled') {
-      await this.fail(pickup, progress.message ?? 'The delivery company called the pickup off.', [PICKUP_STATUS.scheduled]);
+      await this.fail(pickup, progress.message ?? 'The delivery company called the pickup off.', [
+        PICKUP_STATUS.scheduled,
+      ]);
       return;
     }
     // asked every pollSeconds from the start of the courier's interval, never before it
-    const intervalStart = instantOf(pickup.date, pickup.timeFrom ?? '00:00', await this.accounts.timeZoneOf(accountId)).getTime();
+    const intervalStart = instantOf(
+      pickup.date,
+      pickup.timeFrom ?? '00:00',
+      await this.accounts.timeZoneOf(accountId),
+    ).getTime();
     const runAt = new Date(Math.max(Date.now(), intervalStart) + this.options.pollSeconds * 1000);
-    await this.jobs.enqueue(accountId, PICKUP_CHECK_JOB, { pickupId: pickup.id }, { runAt, uniqueKey: `${PICKUP_CHECK_JOB}:${pickup.id}:${Date.now()}` });
+    await this.jobs.enqueue(
+      accountId,
+      PICKUP_CHECK_JOB,
+      { pickupId: pickup.id },
+      { runAt, uniqueKey: `${PICKUP_CHECK_JOB}:${pickup.id}:${Date.now()}` },
+    );
   }
 
   /**
@@ -290,8 +442,16 @@ export class PickupService {
     await this.tracking.handOver(accountId, pickup.orderIds ?? [], `Collected by pickup ${pickup.number ?? pickup.id}`);
   }
 
-  private async fail(pickup: PickupRecord, error: string, from: readonly number[] = [PICKUP_STATUS.new]): Promise<void> {
-    await this.store.move(pickup.accountId, pickup.id, from, { status: PICKUP_STATUS.error, statusHistory: [historyItem(PICKUP_STATUS.error), ...pickup.statusHistory], error: error.slice(0, 1000) });
+  private async fail(
+    pickup: PickupRecord,
+    error: string,
+    from: readonly number[] = [PICKUP_STATUS.new],
+  ): Promise<void> {
+    await this.store.move(pickup.accountId, pickup.id, from, {
+      status: PICKUP_STATUS.error,
+      statusHistory: [historyItem(PICKUP_STATUS.error), ...pickup.statusHistory],
+      error: error.slice(0, 1000),
+    });
   }
 
   // ---------------------------------------------------------------- orders and the pickup
@@ -303,8 +463,19 @@ export class PickupService {
    */
   /** The orders a current pickup covers: its warehouse's at 13 leaving that day, of its company (4) or of every consolidating company (3). */
   private async covered(accountId: number, pickup: PickupRecord, warehouse: Warehouse): Promise<OrderView[]> {
-    const companyIds = pickup.type === 4 ? [pickup.companyId] : (await this.offersAt(accountId, warehouse, 3)).map((offer) => offer.id);
-    return this.orders.readyForPickup(accountId, { warehouseId: warehouse.id, date: pickup.date, type: pickup.type, byDefault: warehouse.pickupType === pickup.type, companyIds }, MAX_PICKUP_ORDERS);
+    const companyIds =
+      pickup.type === 4 ? [pickup.companyId] : (await this.offersAt(accountId, warehouse, 3)).map((offer) => offer.id);
+    return this.orders.readyForPickup(
+      accountId,
+      {
+        warehouseId: warehouse.id,
+        date: pickup.date,
+        type: pickup.type,
+        byDefault: warehouse.pickupType === pickup.type,
+        companyIds,
+      },
+      MAX_PICKUP_ORDERS,
+    );
   }
 
   /**
@@ -316,14 +487,26 @@ export class PickupService {
     const offers = this.companies.pickupCompanies(warehouse.address.city, type);
     if (type !== 4 || warehouse.address.city.countryCode.toUpperCase() !== 'RU') return offers;
     for (const { company } of await this.reference.registry.companiesOf(accountId)) {
-      if (company.driver !== 'contract' || !company.pickup?.direct || offers.some((offer) => offer.id === company.id)) continue;
-      offers.push({ id: company.id, name: company.name, price: company.pickup.pricePickup, countFree: company.pickup.countFree ?? 0, commentAvailable: company.pickup.commentAvailable ?? false });
+      if (company.driver !== 'contract' || !company.pickup?.direct || offers.some((offer) => offer.id === company.id))
+        continue;
+      offers.push({
+        id: company.id,
+        name: company.name,
+        price: company.pickup.pricePickup,
+        countFree: company.pickup.countFree ?? 0,
+        commentAvailable: company.pickup.commentAvailable ?? false,
+      });
     }
     return offers;
   }
 
   /** The company's price for the pickup, 0 from its `countFree` orders (fixed when Done). */
-  private async priceKopecksOf(accountId: number, pickup: PickupRecord, warehouse: Warehouse, countOrders: number): Promise<number> {
+  private async priceKopecksOf(
+    accountId: number,
+    pickup: PickupRecord,
+    warehouse: Warehouse,
+    countOrders: number,
+  ): Promise<number> {
     const offer = (await this.offersAt(accountId, warehouse, pickup.type)).find((item) => item.id === pickup.companyId);
     if (!offer) return 0;
     return offer.countFree > 0 && countOrders >= offer.countFree ? 0 : toKopecks(offer.price);
@@ -338,13 +521,20 @@ export class PickupService {
 
   private async present(scope: Scope, records: PickupRecord[]): Promise<Pickup[]> {
     if (records.length === 0) return [];
-    const warehouses = await this.warehouses.getMany(scope, records.map((record) => record.warehouseId));
+    const warehouses = await this.warehouses.getMany(
+      scope,
+      records.map((record) => record.warehouseId),
+    );
     const pickups: Pickup[] = [];
     for (const record of records) {
       const warehouse = warehouses.get(record.warehouseId) as Warehouse;
       const current = (CURRENT as readonly number[]).includes(record.status);
-      const orders = current ? await this.covered(scope.accountId, record, warehouse) : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
-      const offer = (await this.offersAt(scope.accountId, warehouse, record.type)).find((item) => item.id === record.companyId);
+      const orders = current
+        ? await this.covered(scope.accountId, record, warehouse)
+        : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
+      const offer = (await this.offersAt(scope.accountId, warehouse, record.type)).find(
+        (item) => item.id === record.companyId,
+      );
       pickups.push({
         id: record.id,
         type: record.type,
@@ -353,7 +543,9 @@ export class PickupService {
         number: record.number,
         date: record.date,
         time: { from: record.timeFrom, to: record.timeTo },
-        price: toRoubles(record.priceKopecks ?? (await this.priceKopecksOf(scope.accountId, record, warehouse, orders.length))),
+        price: toRoubles(
+          record.priceKopecks ?? (await this.priceKopecksOf(scope.accountId, record, warehouse, orders.length)),
+        ),
         weight: this.weightGramsOf(record, orders) / 1000,
         file: await this.actOf(record, orders, warehouse),
         countOrders: orders.length,
@@ -369,15 +561,30 @@ export class PickupService {
   }
 
   /** The act's barcodes for the warehouse's thermal printer (issue 32): the orders the pickup covers now, as its PDF act lists them. */
-  async actLabels(scope: Scope, id: number, body: { format?: 'zpl' | 'png'; dpi?: PrinterDpi }): Promise<{ file: string }> {
+  async actLabels(
+    scope: Scope,
+    id: number,
+    body: { format?: 'zpl' | 'png'; dpi?: PrinterDpi },
+  ): Promise<{ file: string }> {
     const record = await this.find(scope, id);
     const warehouse = await this.reachable(scope, record.warehouseId);
     const current = (CURRENT as readonly number[]).includes(record.status);
-    const orders = current ? await this.covered(scope.accountId, record, warehouse) : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
-    if (orders.length === 0) throw conflict('no_orders', `Pickup ${id} covers no orders: its act has no barcodes to print.`);
+    const orders = current
+      ? await this.covered(scope.accountId, record, warehouse)
+      : await this.orders.byIds(scope.accountId, record.orderIds ?? []);
+    if (orders.length === 0)
+      throw conflict('no_orders', `Pickup ${id} covers no orders: its act has no barcodes to print.`);
     const pages = pickupActLabels(this.actInput(record, orders, warehouse), body.dpi ?? 203);
-    const file = await thermalFile(pages.map((label, index) => ({ name: `act-${record.id}-${index + 1}`, label, copies: 1 })), body.format ?? 'zpl');
-    const stored = await this.files.put(scope.accountId, { bytes: file.bytes, contentType: file.contentType, extension: file.extension, downloadName: `pickup-${record.id}-${record.date}.${file.extension}` });
+    const file = await thermalFile(
+      pages.map((label, index) => ({ name: `act-${record.id}-${index + 1}`, label, copies: 1 })),
+      body.format ?? 'zpl',
+    );
+    const stored = await this.files.put(scope.accountId, {
+      bytes: file.bytes,
+      contentType: file.contentType,
+      extension: file.extension,
+      downloadName: `pickup-${record.id}-${record.date}.${file.extension}`,
+    });
     return { file: stored.url };
   }
 
@@ -390,7 +597,17 @@ export class PickupService {
       time: record.timeFrom && record.timeTo ? { from: record.timeFrom, to: record.timeTo } : null,
       company: { name: this.reference.registry.get(record.companyId)?.company.name ?? `Company ${record.companyId}` },
       sender: senderOf(orders[0]),
-      warehouse: { name: warehouse.name, address: { city: warehouse.address.city.name, region: warehouse.address.city.region, street: warehouse.address.street, house: warehouse.address.house, bulk: warehouse.address.bulk, flat: warehouse.address.flat } },
+      warehouse: {
+        name: warehouse.name,
+        address: {
+          city: warehouse.address.city.name,
+          region: warehouse.address.city.region,
+          street: warehouse.address.street,
+          house: warehouse.address.house,
+          bulk: warehouse.address.bulk,
+          flat: warehouse.address.flat,
+        },
+      },
       orders: orders.map((order) => actOrderOf(order)),
     };
   }
@@ -399,9 +616,20 @@ export class PickupService {
   private async actOf(record: PickupRecord, orders: OrderView[], warehouse: Warehouse): Promise<string | null> {
     if (orders.length === 0) return null;
     const ids = orders.map((order) => order.id);
-    if (record.file && record.actOrders && record.actOrders.length === ids.length && record.actOrders.every((id, index) => id === ids[index])) return record.file;
+    if (
+      record.file &&
+      record.actOrders &&
+      record.actOrders.length === ids.length &&
+      record.actOrders.every((id, index) => id === ids[index])
+    )
+      return record.file;
     const pdf = await renderPickupAct(this.actInput(record, orders, warehouse));
-    const file = await this.files.put(record.accountId, { bytes: pdf, contentType: 'application/pdf', extension: 'pdf', downloadName: `pickup-${record.id}-${record.date}.pdf` });
+    const file = await this.files.put(record.accountId, {
+      bytes: pdf,
+      contentType: 'application/pdf',
+      extension: 'pdf',
+      downloadName: `pickup-${record.id}-${record.date}.pdf`,
+    });
     await this.store.setAct(record.accountId, record.id, file.url, ids);
     return file.url;
   }
@@ -420,7 +648,11 @@ export class PickupService {
       return await this.warehouses.get(scope, warehouseId, own);
     } catch (error) {
       if (error instanceof AppError && error.statusCode === 403) {
-        throw new AppError(403, 'forbidden', `This API key belongs to shop ${scope.shopKeyShopId}, whose warehouse is ${own}; it cannot act on warehouse ${warehouseId}.`);
+        throw new AppError(
+          403,
+          'forbidden',
+          `This API key belongs to shop ${scope.shopKeyShopId}, whose warehouse is ${own}; it cannot act on warehouse ${warehouseId}.`,
+        );
       }
       throw error;
     }

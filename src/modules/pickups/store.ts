@@ -30,10 +30,15 @@ export interface PickupRecord {
   doneAt: string | null;
 }
 
-export type NewPickup = Pick<PickupRecord, 'warehouseId' | 'companyId' | 'type' | 'date' | 'status' | 'statusHistory' | 'weightGrams' | 'comment'>;
+export type NewPickup = Pick<
+  PickupRecord,
+  'warehouseId' | 'companyId' | 'type' | 'date' | 'status' | 'statusHistory' | 'weightGrams' | 'comment'
+>;
 
 /** What a move of status may set beside it. */
-export type PickupChange = Partial<Pick<PickupRecord, 'number' | 'timeFrom' | 'timeTo' | 'error' | 'orderIds' | 'priceKopecks' | 'doneAt'>> & { status: number; statusHistory: PickupStatusItem[] };
+export type PickupChange = Partial<
+  Pick<PickupRecord, 'number' | 'timeFrom' | 'timeTo' | 'error' | 'orderIds' | 'priceKopecks' | 'doneAt'>
+> & { status: number; statusHistory: PickupStatusItem[] };
 
 type Row = Selectable<Tables['pickups']>;
 type Db = Kysely<Tables> | Transaction<Tables>;
@@ -61,7 +66,6 @@ function toRecord(row: Row): PickupRecord {
     doneAt: row.done_at,
   };
 }
-
 
 export class PickupStore {
   constructor(readonly db: Kysely<Tables>) {}
@@ -105,7 +109,12 @@ export class PickupStore {
   }
 
   async get(accountId: number, id: number): Promise<PickupRecord | undefined> {
-    const row = await this.db.selectFrom('pickups').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('pickups')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
@@ -113,7 +122,11 @@ export class PickupStore {
    * Current pickups (not yet ended, or dated today or later), or the archive: ended ones (done,
    * canceled, error: nothing more can be done with them) dated before `today`. Newest first.
    */
-  async list(accountId: number, filter: { archive: boolean; today: string; warehouseId?: number }, paging: Paging): Promise<Page<PickupRecord>> {
+  async list(
+    accountId: number,
+    filter: { archive: boolean; today: string; warehouseId?: number },
+    paging: Paging,
+  ): Promise<Page<PickupRecord>> {
     const ended = [PICKUP_STATUS.done, PICKUP_STATUS.canceled, PICKUP_STATUS.error];
     let query = this.db.selectFrom('pickups').where('account_id', '=', accountId);
     if (filter.warehouseId !== undefined) query = query.where('warehouse_id', '=', filter.warehouseId);
@@ -131,7 +144,13 @@ export class PickupStore {
    * Moves a pickup on if it is still in one of `from` (compare-and-set): false when someone
    * else moved it first. The move writes its pickup.status_changed event with it (webhooks).
    */
-  async move(accountId: number, id: number, from: readonly number[], change: PickupChange, db: Db = this.db): Promise<boolean> {
+  async move(
+    accountId: number,
+    id: number,
+    from: readonly number[],
+    change: PickupChange,
+    db: Db = this.db,
+  ): Promise<boolean> {
     const { status, statusHistory, orderIds, timeFrom, timeTo, priceKopecks, doneAt, ...rest } = change;
     return withinTransaction(db, async (trx) => {
       const result = await trx
@@ -153,7 +172,12 @@ export class PickupStore {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       // a pickup is no order (order id 0) and no shop's: account-wide readers see it
-      const event = { type: 'pickup.status_changed' as const, statusFrom: statusHistory[1]?.code ?? null, statusTo: status, payload: { cmsId: null, trackNumber: null, pickupId: id } };
+      const event = {
+        type: 'pickup.status_changed' as const,
+        statusFrom: statusHistory[1]?.code ?? null,
+        statusTo: status,
+        payload: { cmsId: null, trackNumber: null, pickupId: id },
+      };
       await writeOrderEvents(trx, outboxRows(accountId, null, 0, [event], nowIso()));
       return true;
     });
@@ -161,21 +185,44 @@ export class PickupStore {
 
   /** Pickups the courier collected in [from, to), oldest first. */
   async doneBetween(accountId: number, from: string, to: string): Promise<PickupRecord[]> {
-    const rows = await this.db.selectFrom('pickups').selectAll().where('account_id', '=', accountId).where('done_at', '>=', from).where('done_at', '<', to).orderBy('done_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('pickups')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('done_at', '>=', from)
+      .where('done_at', '<', to)
+      .orderBy('done_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toRecord);
   }
 
   async setError(accountId: number, id: number, error: string): Promise<void> {
-    await this.db.updateTable('pickups').set({ error: error.slice(0, 1000), updated_at: nowIso() }).where('account_id', '=', accountId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('pickups')
+      .set({ error: error.slice(0, 1000), updated_at: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Pickups of a warehouse, any status (a warehouse with pickups is not deleted: they show it). */
   async countAt(accountId: number, warehouseId: number): Promise<number> {
-    const row = await this.db.selectFrom('pickups').select((eb) => eb.fn.countAll<number>().as('total')).where('account_id', '=', accountId).where('warehouse_id', '=', warehouseId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('pickups')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('account_id', '=', accountId)
+      .where('warehouse_id', '=', warehouseId)
+      .executeTakeFirstOrThrow();
     return Number(row.total);
   }
 
   async setAct(accountId: number, id: number, file: string, orderIds: number[]): Promise<void> {
-    await this.db.updateTable('pickups').set({ file, act_orders: toJson(orderIds) }).where('account_id', '=', accountId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('pickups')
+      .set({ file, act_orders: toJson(orderIds) })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -30,7 +30,8 @@ async function total(query = ''): Promise<number> {
 
 describe('product totals', () => {
   it('follow every write: create, change, import, delete', async () => {
-    for (const code of ['MUG-1', 'MUG-2', 'MUG-3']) await owner.post('/v2/products', productBody({ vendorCode: code, name: `Кружка ${code}` }));
+    for (const code of ['MUG-1', 'MUG-2', 'MUG-3'])
+      await owner.post('/v2/products', productBody({ vendorCode: code, name: `Кружка ${code}` }));
     const mug = encodeURIComponent('кружка');
     expect(await total()).toBe(3);
     expect(await total(`&name=${mug}`)).toBe(3);

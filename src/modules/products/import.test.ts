@@ -124,22 +124,35 @@ describe('products import: happy path', () => {
         '11': { field: 'priceCod', message: 'must be given to the kopeck (at most 2 decimals)' },
       },
     });
-    const imported = (await client.get('/v2/products?sort=vendorCode')).body.map((product: { vendorCode: string }) => product.vendorCode);
+    const imported = (await client.get('/v2/products?sort=vendorCode')).body.map(
+      (product: { vendorCode: string }) => product.vendorCode,
+    );
     expect(imported).toEqual(['SKU-00001', 'SKU-00003', 'SKU-00011']);
   });
 
   it('overwrites the product of a known vendor code, keeping its id', async () => {
     const { client } = await t.newAccount('Overwrites');
-    const existing = (await client.post('/v2/products', productBody({ vendorCode: 'SKU-00001', name: 'Old name', brand: 'Old brand' }))).body.id;
+    const existing = (
+      await client.post('/v2/products', productBody({ vendorCode: 'SKU-00001', name: 'Old name', brand: 'Old brand' }))
+    ).body.id;
     const response = await client.post('/v2/products/import', {
       file: await xlsx([goodRow(1, { name: 'New name', brand: null, barcodes: null }), goodRow(2)]),
     });
     expect(response.body).toEqual({ success: 2, total: 2, errors: {} });
     expect(await count(client)).toBe(2);
     const overwritten = (await client.get(`/v2/products/${existing}`)).body;
-    expect(overwritten).toMatchObject({ id: existing, vendorCode: 'SKU-00001', name: 'New name', brand: null, barcodes: [], bindings: [] });
+    expect(overwritten).toMatchObject({
+      id: existing,
+      vendorCode: 'SKU-00001',
+      name: 'New name',
+      brand: null,
+      barcodes: [],
+      bindings: [],
+    });
     // Importing the same file again changes nothing but the values.
-    const again = await client.post('/v2/products/import', { file: await xlsx([goodRow(1, { name: 'Newer name' }), goodRow(2)]) });
+    const again = await client.post('/v2/products/import', {
+      file: await xlsx([goodRow(1, { name: 'Newer name' }), goodRow(2)]),
+    });
     expect(again.body).toEqual({ success: 2, total: 2, errors: {} });
     expect(await count(client)).toBe(2);
     expect((await client.get(`/v2/products/${existing}`)).body.name).toBe('Newer name');
@@ -150,7 +163,10 @@ describe('products import: happy path', () => {
     const rows = Array.from({ length: 50 }, (_, index) => goodRow(index + 1));
     // The same products in opposite orders: the writes must not deadlock each other.
     const [file, reversed] = await Promise.all([xlsx(rows), xlsx([...rows].reverse())]);
-    const responses = await Promise.all([client.post('/v2/products/import', { file }), client.post('/v2/products/import', { file: reversed })]);
+    const responses = await Promise.all([
+      client.post('/v2/products/import', { file }),
+      client.post('/v2/products/import', { file: reversed }),
+    ]);
     expect(responses.map((response) => response.body)).toEqual([
       { success: 50, total: 50, errors: {} },
       { success: 50, total: 50, errors: {} },
@@ -173,10 +189,12 @@ describe('products import: happy path', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: 2, total: 2, errors: {} });
     const products = (await client.get('/v2/products?sort=vendorCode')).body;
-    expect(products.map((product: { vendorCode: string; name: string }) => [product.vendorCode, product.name])).toEqual([
-      ['12345', 'Кофе зерновой'],
-      ['TEA-1', 'Чай'],
-    ]);
+    expect(products.map((product: { vendorCode: string; name: string }) => [product.vendorCode, product.name])).toEqual(
+      [
+        ['12345', 'Кофе зерновой'],
+        ['TEA-1', 'Чай'],
+      ],
+    );
   });
 
   it('publishes the template at a public URL, and the template itself imports', async () => {

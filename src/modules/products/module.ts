@@ -10,16 +10,14 @@ export const productsModule = defineModule<ProductsRouteServices, ProductTables>
   offers: ['products'],
   dependsOn: ['fulfilment', 'marketplaces'],
   migrationHistory: ['0003_catalogue', '0003_catalogue_search', '0015_marketplaces'],
-  tags: [
-    { name: 'Products', description: 'Contract 4.6: products and their xlsx import.' },
-  ],
+  tags: [{ name: 'Products', description: 'Contract 4.6: products and their xlsx import.' }],
   schemas: { Product, ProductImportResult: ImportResult },
   routes: productRoutes,
 });
 
 declare module '../../platform/cache.js' {
   interface CacheTopics {
-  'product-counts': 'counts of product lists (products/service.ts)';
-  'product-records': 'products read by id (products/service.ts)';
+    'product-counts': 'counts of product lists (products/service.ts)';
+    'product-records': 'products read by id (products/service.ts)';
   }
 }

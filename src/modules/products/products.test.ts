@@ -31,7 +31,11 @@ describe('products: happy path', () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ id, ...productBody({ vendorCode: 'CYCLE-1' }), quantity: null, rests: [] });
 
-    const replaced = await owner.put(`/v2/products/${id}`, { name: 'Футболка синяя', vendorCode: 'CYCLE-1', weight: 0.3 });
+    const replaced = await owner.put(`/v2/products/${id}`, {
+      name: 'Футболка синяя',
+      vendorCode: 'CYCLE-1',
+      weight: 0.3,
+    });
     expect(replaced.status).toBe(204);
     expect(replaced.text).toBe('');
     expect((await owner.get(`/v2/products/${id}`)).body).toEqual({
@@ -58,10 +62,24 @@ describe('products: happy path', () => {
       bindings: [],
     });
 
-    const patched = await owner.patch(`/v2/products/${id}`, { dimensions: { height: 4 }, vat: 10, priceCod: 99.99, barcodes: ['123'], producingCountry: 'cn' });
+    const patched = await owner.patch(`/v2/products/${id}`, {
+      dimensions: { height: 4 },
+      vat: 10,
+      priceCod: 99.99,
+      barcodes: ['123'],
+      producingCountry: 'cn',
+    });
     expect(patched.status).toBe(204);
     const afterPatch = (await owner.get(`/v2/products/${id}`)).body;
-    expect(afterPatch).toMatchObject({ name: 'Футболка синяя', weight: 0.3, dimensions: { width: null, height: 4, length: null }, vat: 10, priceCod: 99.99, barcodes: ['123'], producingCountry: 'CN' });
+    expect(afterPatch).toMatchObject({
+      name: 'Футболка синяя',
+      weight: 0.3,
+      dimensions: { width: null, height: 4, length: null },
+      vat: 10,
+      priceCod: 99.99,
+      barcodes: ['123'],
+      producingCountry: 'CN',
+    });
     expect((await owner.patch(`/v2/products/${id}`, { weight: null })).status).toBe(204);
     expect((await owner.get(`/v2/products/${id}`)).body).toMatchObject({ weight: null, vat: 10 });
 
@@ -80,7 +98,9 @@ describe('products: happy path', () => {
       ['Шар ЁЛОЧНЫЙ красный', 'TOY-002', '9505100000', ['4600000000024', '2000000000015'], 150],
       ['Гирлянда 100%', 'LIGHT_1', '9405400000', [], 990],
     ] as const) {
-      made.push((await account.post('/v2/products', productBody({ name, vendorCode, tnved, barcodes, priceCod }))).body.id);
+      made.push(
+        (await account.post('/v2/products', productBody({ name, vendorCode, tnved, barcodes, priceCod }))).body.id,
+      );
     }
     const all = await account.get('/v2/products?perPage=2');
     expect(all.status).toBe(200);
@@ -93,9 +113,13 @@ describe('products: happy path', () => {
     const beyond = await account.get('/v2/products?perPage=2&page=5');
     expect(beyond.body).toEqual([]);
     expect(beyond.headers['x-total-count']).toBe('3');
-    expect((await account.get(`/v2/products?name=${encodeURIComponent('ёлочн')}&perPage=1`)).headers['x-total-count']).toBe('2');
+    expect(
+      (await account.get(`/v2/products?name=${encodeURIComponent('ёлочн')}&perPage=1`)).headers['x-total-count'],
+    ).toBe('2');
 
-    expect(ids(await account.get(`/v2/products?name=${encodeURIComponent('ёлочн')}`)).sort()).toEqual([made[0], made[1]].sort());
+    expect(ids(await account.get(`/v2/products?name=${encodeURIComponent('ёлочн')}`)).sort()).toEqual(
+      [made[0], made[1]].sort(),
+    );
     expect(ids(await account.get(`/v2/products?name=${encodeURIComponent('ЕЛОЧНЫЙ')}`))).toEqual([made[1]]);
     expect(ids(await account.get(`/v2/products?name=${encodeURIComponent('100%')}`))).toEqual([made[2]]);
     expect((await account.get(`/v2/products?name=${encodeURIComponent('%')}`)).body).toHaveLength(1);
@@ -105,12 +129,15 @@ describe('products: happy path', () => {
     expect(ids(await account.get('/v2/products?barcode=00000000015'))).toEqual([made[1]]);
     expect(ids(await account.get(`/v2/products?ids[]=${made[0]}&ids[]=${made[2]}`))).toEqual([made[2], made[0]]);
     expect(ids(await account.get(`/v2/products?ids=${made[0]},${made[1]}`))).toEqual([made[1], made[0]]);
-    expect(ids(await account.get('/v2/products?vendorCodes[0]=TOY-001&vendorCodes[1]=LIGHT_1&vendorCodes[2]=TOY-00'))).toEqual([made[2], made[0]]);
+    expect(
+      ids(await account.get('/v2/products?vendorCodes[0]=TOY-001&vendorCodes[1]=LIGHT_1&vendorCodes[2]=TOY-00')),
+    ).toEqual([made[2], made[0]]);
     expect(ids(await account.get('/v2/products?sort=priceCod'))).toEqual([made[1], made[0], made[2]]);
     expect(ids(await account.get('/v2/products?sort=priceCod&desc=true'))).toEqual([made[2], made[0], made[1]]);
     expect(ids(await account.get('/v2/products?sort=name&desc=false'))).toEqual([made[2], made[0], made[1]]);
     expect(ids(await account.get('/v2/products?sort=id&desc=false'))).toEqual(made);
-    const unpriced = (await account.post('/v2/products', productBody({ vendorCode: 'NO-PRICE', priceCod: null }))).body.id;
+    const unpriced = (await account.post('/v2/products', productBody({ vendorCode: 'NO-PRICE', priceCod: null }))).body
+      .id;
     expect(ids(await account.get('/v2/products?sort=priceCod')).at(-1)).toBe(unpriced);
     expect(ids(await account.get('/v2/products?sort=priceCod&desc=true')).at(-1)).toBe(unpriced);
     expect((await account.delete(`/v2/products/${unpriced}`)).status).toBe(204);
@@ -123,16 +150,21 @@ describe('products: happy path', () => {
 
   it('keeps substring search in step with creates, changes, imports and deletes', async () => {
     const account = (await t.newAccount('Search sync')).client;
-    const id = (await account.post('/v2/products', productBody({ vendorCode: 'SYNC-1', name: 'Самовар тульский' }))).body.id;
+    const id = (await account.post('/v2/products', productBody({ vendorCode: 'SYNC-1', name: 'Самовар тульский' })))
+      .body.id;
     const byName = async (needle: string) => ids(await account.get(`/v2/products?name=${encodeURIComponent(needle)}`));
     expect(await byName('тульск')).toEqual([id]);
     expect((await account.patch(`/v2/products/${id}`, { name: 'Чайник электрический' })).status).toBe(204);
     expect(await byName('тульск')).toEqual([]);
     expect(await byName('ЭЛЕКТРИЧ')).toEqual([id]);
-    expect((await account.put(`/v2/products/${id}`, { name: 'Чайник заварочный', vendorCode: 'SYNC-RENAMED' })).status).toBe(204);
+    expect(
+      (await account.put(`/v2/products/${id}`, { name: 'Чайник заварочный', vendorCode: 'SYNC-RENAMED' })).status,
+    ).toBe(204);
     expect(ids(await account.get('/v2/products?vendorCode=renamed'))).toEqual([id]);
     expect(await byName('чайник')).toEqual([id]);
-    const quoted = (await account.post('/v2/products', productBody({ vendorCode: 'QUOTE-1', name: 'Конфеты "Мишка" (1/2 кг)' }))).body.id;
+    const quoted = (
+      await account.post('/v2/products', productBody({ vendorCode: 'QUOTE-1', name: 'Конфеты "Мишка" (1/2 кг)' }))
+    ).body.id;
     for (const needle of ['"мишка"', 'ка" (', '"', 'ет', '(1/2', 'AND', 'мишка OR']) {
       expect(await byName(needle), needle).toEqual(needle === 'AND' || needle === 'мишка OR' ? [] : [quoted]);
     }
@@ -143,29 +175,72 @@ describe('products: happy path', () => {
 
   it('publishes the allowed sort fields in OpenAPI', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const sort = document.paths['/v2/products'].get.parameters.find((parameter: { name: string }) => parameter.name === 'sort');
-    expect(sort.schema.enum).toEqual(['id', 'name', 'vendorCode', 'priceDeclared', 'priceCod', 'weight', 'brand', 'tnved']);
+    const sort = document.paths['/v2/products'].get.parameters.find(
+      (parameter: { name: string }) => parameter.name === 'sort',
+    );
+    expect(sort.schema.enum).toEqual([
+      'id',
+      'name',
+      'vendorCode',
+      'priceDeclared',
+      'priceCod',
+      'weight',
+      'brand',
+      'tnved',
+    ]);
     expect(document.paths['/v2/products/import/template'].get).toBeDefined();
     expect(document.paths['/v2/products/import'].post).toBeDefined();
   });
 
   it('takes the PHP form-encoded spelling of the same product', async () => {
-    const json = await owner.post('/v2/products', productBody({ vendorCode: 'FORM-JSON', bindings: [{ marketplaceId: 3, sku: 'YM-1' }] }));
-    const form = await owner.post('/v2/products', { ...productBody({ vendorCode: 'FORM-PHP', bindings: [{ marketplaceId: 3, sku: 'YM-2' }] }), id: 999, quantity: 5, rests: [{ a: 1 }], unknownField: 'x' }, { form: true });
+    const json = await owner.post(
+      '/v2/products',
+      productBody({ vendorCode: 'FORM-JSON', bindings: [{ marketplaceId: 3, sku: 'YM-1' }] }),
+    );
+    const form = await owner.post(
+      '/v2/products',
+      {
+        ...productBody({ vendorCode: 'FORM-PHP', bindings: [{ marketplaceId: 3, sku: 'YM-2' }] }),
+        id: 999,
+        quantity: 5,
+        rests: [{ a: 1 }],
+        unknownField: 'x',
+      },
+      { form: true },
+    );
     expect(form.status).toBe(201);
-    const [a, b] = await Promise.all([owner.get(`/v2/products/${json.body.id}`), owner.get(`/v2/products/${form.body.id}`)]);
-    expect({ ...b.body, id: 0, vendorCode: '', bindings: [] }).toEqual({ ...a.body, id: 0, vendorCode: '', bindings: [] });
+    const [a, b] = await Promise.all([
+      owner.get(`/v2/products/${json.body.id}`),
+      owner.get(`/v2/products/${form.body.id}`),
+    ]);
+    expect({ ...b.body, id: 0, vendorCode: '', bindings: [] }).toEqual({
+      ...a.body,
+      id: 0,
+      vendorCode: '',
+      bindings: [],
+    });
     expect(b.body.bindings).toEqual([{ marketplaceId: 3, sku: 'YM-2' }]);
-    const patched = await owner.patch(`/v2/products/${form.body.id}`, 'vat=0&markCodeRequired=1&dimensions%5Bwidth%5D=11', { form: true });
+    const patched = await owner.patch(
+      `/v2/products/${form.body.id}`,
+      'vat=0&markCodeRequired=1&dimensions%5Bwidth%5D=11',
+      { form: true },
+    );
     expect(patched.status).toBe(204);
-    expect((await owner.get(`/v2/products/${form.body.id}`)).body).toMatchObject({ vat: 0, markCodeRequired: true, dimensions: { width: 11, height: 3, length: 25 } });
+    expect((await owner.get(`/v2/products/${form.body.id}`)).body).toMatchObject({
+      vat: 0,
+      markCodeRequired: true,
+      dimensions: { width: 11, height: 3, length: 25 },
+    });
   });
 });
 
 describe('products: bad input', () => {
   it('refuses values outside the contract, naming every field, writing nothing', async () => {
     const before = await countProducts(owner);
-    const response = await owner.post('/v2/products', productBody({ vendorCode: 'BAD-1', dimensions: { width: 0, height: 1000, length: 1.5 } }));
+    const response = await owner.post(
+      '/v2/products',
+      productBody({ vendorCode: 'BAD-1', dimensions: { width: 0, height: 1000, length: 1.5 } }),
+    );
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('validation_failed');
     expect(response.body.errors).toEqual([
@@ -180,7 +255,10 @@ describe('products: bad input', () => {
       [{ photo: 'not a url' }, { field: 'photo', message: 'must be an http:// or https:// URL' }],
       [{ photo: 'ftp://example.com/a.jpg' }, { field: 'photo', message: 'must be an http:// or https:// URL' }],
       [{ barcodes: [{ code: 1 }] }, { field: 'barcodes[0]', message: 'must be a string' }],
-      [{ producingCountry: 'RUS' }, { field: 'producingCountry', message: 'must be a two-letter country code (ISO 3166-1), e.g. RU' }],
+      [
+        { producingCountry: 'RUS' },
+        { field: 'producingCountry', message: 'must be a two-letter country code (ISO 3166-1), e.g. RU' },
+      ],
       [{ markCodeRequired: 'perhaps' }, { field: 'markCodeRequired', message: 'must be true or false (1 or 0)' }],
     ];
     for (const [override, error] of cases) {
@@ -190,7 +268,12 @@ describe('products: bad input', () => {
     }
     const missing = await owner.post('/v2/products', { brand: 'x' });
     expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual(expect.arrayContaining([{ field: 'name', message: 'is required' }, { field: 'vendorCode', message: 'is required' }]));
+    expect(missing.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'name', message: 'is required' },
+        { field: 'vendorCode', message: 'is required' },
+      ]),
+    );
     expect(await countProducts(owner)).toBe(before);
   });
 
@@ -198,7 +281,10 @@ describe('products: bad input', () => {
     const cases: [Record<string, unknown>, { field: string; message: string }][] = [
       [{ weight: 0.0005 }, { field: 'weight', message: 'must be at least 0.001' }],
       [{ weight: 1.2345 }, { field: 'weight', message: 'must be given to the gram (at most 3 decimals)' }],
-      [{ priceDeclared: 10.001 }, { field: 'priceDeclared', message: 'must be given to the kopeck (at most 2 decimals)' }],
+      [
+        { priceDeclared: 10.001 },
+        { field: 'priceDeclared', message: 'must be given to the kopeck (at most 2 decimals)' },
+      ],
       [{ priceCod: -1 }, { field: 'priceCod', message: 'must be at least 0' }],
       [{ producingCountry: 'ZZ' }, { field: 'producingCountry', message: '"ZZ" is not a known country code' }],
       [{ name: '   ' }, { field: 'name', message: 'must not be empty' }],
@@ -220,7 +306,9 @@ describe('products: bad input', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.code).toBe('duplicate_vendor_code');
     expect(duplicate.body.message).toContain('"DUP-1" already exists');
-    expect(duplicate.body.errors).toEqual([{ field: 'vendorCode', message: `vendorCode "DUP-1" is already used by product ${first} of this account.` }]);
+    expect(duplicate.body.errors).toEqual([
+      { field: 'vendorCode', message: `vendorCode "DUP-1" is already used by product ${first} of this account.` },
+    ]);
     expect((await owner.put(`/v2/products/${second}`, productBody({ vendorCode: 'DUP-1' }))).status).toBe(409);
     expect((await owner.patch(`/v2/products/${second}`, { vendorCode: 'DUP-1' })).status).toBe(409);
     expect((await owner.get(`/v2/products/${second}`)).body.vendorCode).toBe('DUP-2');
@@ -230,14 +318,29 @@ describe('products: bad input', () => {
 
   it('lets exactly one of several concurrent creates with one vendor code win', async () => {
     const account = (await t.newAccount('Race')).client;
-    const responses = await Promise.all(Array.from({ length: 6 }, (_, index) => account.post('/v2/products', productBody({ vendorCode: 'RACE-1', name: `Гонка ${index}` }))));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        account.post('/v2/products', productBody({ vendorCode: 'RACE-1', name: `Гонка ${index}` })),
+      ),
+    );
     expect(responses.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
-    expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'duplicate_vendor_code')).toBe(true);
+    expect(
+      responses
+        .filter((response) => response.status === 409)
+        .every((response) => response.body.code === 'duplicate_vendor_code'),
+    ).toBe(true);
     expect((await account.get('/v2/products?vendorCodes[]=RACE-1')).body).toHaveLength(1);
   });
 
   it('refuses unknown sort fields and bad filters with 400', async () => {
-    for (const query of ['sort=color', 'desc=maybe', 'ids[0]=abc', 'fulfilmentWarehouseId=x', 'perPage=1001', 'page=0']) {
+    for (const query of [
+      'sort=color',
+      'desc=maybe',
+      'ids[0]=abc',
+      'fulfilmentWarehouseId=x',
+      'perPage=1001',
+      'page=0',
+    ]) {
       const response = await owner.get(`/v2/products?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.body.errors[0].field.startsWith(query.split(/[=[]/)[0]), query).toBe(true);

@@ -12,7 +12,6 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 /** A 2000-row file is ~150 KB, ~200 KB in base64; leave room for photos' URLs and long names. */
 const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
 
-
 /** The services these routes use, and no other. */
 export interface ProductsRouteServices {
   products: ProductService;
@@ -21,10 +20,12 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
   app.get(
     '/v2/products',
     {
-      schema: { operation: { id: 'listProducts', contract: '4.6' },
+      schema: {
+        operation: { id: 'listProducts', contract: '4.6' },
         tags,
         summary: 'List products',
-        description: 'Newest first unless `sort` is given. Substring filters ignore case. Products are account-wide: a shop API key sees them too.',
+        description:
+          'Newest first unless `sort` is given. Substring filters ignore case. Products are account-wide: a shop API key sees them too.',
         querystring: ProductListQuery,
         response: { 200: { ...Type.Array(Product), headers: PAGING_HEADERS }, ...errorResponses() },
       },
@@ -39,13 +40,17 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
     TEMPLATE_PATH,
     {
       config: { public: true },
-      schema: { operation: { id: 'getProductImportTemplate' },
+      schema: {
+        operation: { id: 'getProductImportTemplate' },
         tags,
         summary: 'Download the product import template (xlsx)',
-        description: 'The column layout of POST /v2/products/import: row 1 names the columns, products follow from row 2. Public: no token needed.',
+        description:
+          'The column layout of POST /v2/products/import: row 1 names the columns, products follow from row 2. Public: no token needed.',
         security: [],
         produces: [XLSX],
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'products-import.xlsx' }) },
+        response: {
+          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'products-import.xlsx' }),
+        },
       },
     },
     async (_request, reply) =>
@@ -60,7 +65,8 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
     '/v2/products/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
-      schema: { operation: { id: 'importProducts', contract: '4.6' },
+      schema: {
+        operation: { id: 'importProducts', contract: '4.6' },
         tags,
         summary: 'Import products from an xlsx file',
         description:
@@ -76,19 +82,45 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
 
   app.get(
     '/v2/products/:id',
-    { schema: { operation: { id: 'getProduct', contract: '4.6' }, tags, summary: 'Get a product', params: IdParams, response: { 200: Product, ...errorResponses(404) } } },
+    {
+      schema: {
+        operation: { id: 'getProduct', contract: '4.6' },
+        tags,
+        summary: 'Get a product',
+        params: IdParams,
+        response: { 200: Product, ...errorResponses(404) },
+      },
+    },
     async (request) => services.products.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/products',
-    { schema: { operation: { id: 'createProduct', contract: '4.6' }, tags, summary: 'Create a product', body: ProductInput, response: { 201: Created, ...errorResponses(409) } } },
+    {
+      schema: {
+        operation: { id: 'createProduct', contract: '4.6' },
+        tags,
+        summary: 'Create a product',
+        body: ProductInput,
+        response: { 201: Created, ...errorResponses(409) },
+      },
+    },
     async (request, reply) => reply.code(201).send({ id: await services.products.create(request.scope, request.body) }),
   );
 
   app.put(
     '/v2/products/:id',
-    { schema: { operation: { id: 'replaceProduct', contract: '4.6' }, tags, summary: 'Replace a product', description: 'Fields left out become empty.', params: IdParams, body: ProductInput, response: { 204: NoContent, ...errorResponses(404, 409) } } },
+    {
+      schema: {
+        operation: { id: 'replaceProduct', contract: '4.6' },
+        tags,
+        summary: 'Replace a product',
+        description: 'Fields left out become empty.',
+        params: IdParams,
+        body: ProductInput,
+        response: { 204: NoContent, ...errorResponses(404, 409) },
+      },
+    },
     async (request, reply) => {
       await services.products.replace(request.scope, request.params.id, request.body);
       return reply.code(204).send();
@@ -97,7 +129,17 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
 
   app.patch(
     '/v2/products/:id',
-    { schema: { operation: { id: 'patchProduct', contract: '4.6' }, tags, summary: 'Change part of a product', description: 'Only the fields sent change; null clears one.', params: IdParams, body: ProductPatch, response: { 204: NoContent, ...errorResponses(404, 409) } } },
+    {
+      schema: {
+        operation: { id: 'patchProduct', contract: '4.6' },
+        tags,
+        summary: 'Change part of a product',
+        description: 'Only the fields sent change; null clears one.',
+        params: IdParams,
+        body: ProductPatch,
+        response: { 204: NoContent, ...errorResponses(404, 409) },
+      },
+    },
     async (request, reply) => {
       await services.products.patch(request.scope, request.params.id, request.body);
       return reply.code(204).send();
@@ -107,10 +149,12 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
   app.delete(
     '/v2/products/:id',
     {
-      schema: { operation: { id: 'deleteProduct', contract: '4.6' },
+      schema: {
+        operation: { id: 'deleteProduct', contract: '4.6' },
         tags,
         summary: 'Delete a product',
-        description: 'The product leaves the catalogue (its vendor code becomes free); kits and orders that use it keep showing it.',
+        description:
+          'The product leaves the catalogue (its vendor code becomes free); kits and orders that use it keep showing it.',
         params: IdParams,
         response: { 204: NoContent, ...errorResponses(404) },
       },

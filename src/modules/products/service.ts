@@ -1,7 +1,14 @@
 /** The product catalogue of an account: goods with their sizes, weights, values and VAT. */
 import { AccountReadCache } from '../../platform/cache.js';
 import type { Scope } from '../../platform/auth.js';
-import { AppError, conflict, FieldErrorCollector, notFound, unprocessable, type ErrorItem } from '../../platform/errors.js';
+import {
+  AppError,
+  conflict,
+  FieldErrorCollector,
+  notFound,
+  unprocessable,
+  type ErrorItem,
+} from '../../platform/errors.js';
 import { gramsOf } from '../../platform/measures.js';
 import { toKopecks } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
@@ -13,7 +20,14 @@ import { renderImportTemplate } from './import/template.js';
 import { ProductInput, type ImportResult, type Product, type ProductListQuery, type ProductPatch } from './schemas.js';
 import { NO_STOCK, type ProductStock } from './stock.js';
 import { isUniqueViolation } from '../../platform/db/values.js';
-import { BindingTakenError, type BoundProductRow, type ProductFilter, type ProductRecord, type ProductStore, type ProductValues } from './store.js';
+import {
+  BindingTakenError,
+  type BoundProductRow,
+  type ProductFilter,
+  type ProductRecord,
+  type ProductStore,
+  type ProductValues,
+} from './store.js';
 
 /** A catalogue product bound to a marketplace identifier. */
 export type BoundProduct = BoundProductRow;
@@ -24,9 +38,11 @@ export type BindingNamesOf = (marketplaceId: number) => { name: string; bindingN
 const BINDING_VALUE_MAX = 255;
 
 function bindingTaken(): AppError {
-  return conflict('duplicate_binding', 'A binding identifier of this product is already bound to another product of this account; an identifier is unique per marketplace within the account.', [
-    { field: 'bindings', message: 'an identifier is already bound to another product' },
-  ]);
+  return conflict(
+    'duplicate_binding',
+    'A binding identifier of this product is already bound to another product of this account; an identifier is unique per marketplace within the account.',
+    [{ field: 'bindings', message: 'an identifier is already bound to another product' }],
+  );
 }
 
 /** Import rows are read like a form body: every cell may be text. */
@@ -34,13 +50,16 @@ const importRowValidator = compileValidator<ProductInput>(ProductInput, 'queryst
 
 function duplicateVendorCode(vendorCode: string, existingId: number | undefined): AppError {
   const message = `vendorCode "${vendorCode}" is already used by product ${existingId ?? 'another product'} of this account.`;
-  return conflict('duplicate_vendor_code', `A product with vendor code "${vendorCode}" already exists; vendor codes are unique within the account.`, [
-    { field: 'vendorCode', message },
-  ]);
+  return conflict(
+    'duplicate_vendor_code',
+    `A product with vendor code "${vendorCode}" already exists; vendor codes are unique within the account.`,
+    [{ field: 'vendorCode', message }],
+  );
 }
 
 function kopecksOf(roubles: number, field: string, problems: FieldErrorCollector): number {
-  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6) problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
+  if (Math.abs(roubles * 100 - Math.round(roubles * 100)) > 1e-6)
+    problems.add(field, 'must be given to the kopeck (at most 2 decimals)');
   return toKopecks(roubles);
 }
 
@@ -55,7 +74,11 @@ function rowToInput(row: RawRow): Record<string, unknown> {
   const dimensions: Record<string, unknown> = {};
   for (const [key, value] of row.cells) {
     if (key.startsWith('dimensions.')) dimensions[key.slice('dimensions.'.length)] = value;
-    else if (key === 'barcodes') input.barcodes = String(typeof value === 'number' ? BigInt(Math.round(value)) : value).split(/[,;\n]+/).map((part) => part.trim()).filter((part) => part !== '');
+    else if (key === 'barcodes')
+      input.barcodes = String(typeof value === 'number' ? BigInt(Math.round(value)) : value)
+        .split(/[,;\n]+/)
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
     else input[key] = value;
   }
   if (Object.keys(dimensions).length > 0) input.dimensions = dimensions;
@@ -65,7 +88,8 @@ function rowToInput(row: RawRow): Record<string, unknown> {
 /** The order in which a row's problems are reported: the file's column order. */
 const COLUMN_ORDER = new Map(IMPORT_COLUMNS.map((column, index) => [column.key, index]));
 function firstProblem(errors: ErrorItem[]): ErrorItem {
-  const rank = (item: ErrorItem) => COLUMN_ORDER.get((item.field ?? '').replace(/\[\d+\]$/, '')) ?? IMPORT_COLUMNS.length;
+  const rank = (item: ErrorItem) =>
+    COLUMN_ORDER.get((item.field ?? '').replace(/\[\d+\]$/, '')) ?? IMPORT_COLUMNS.length;
   return [...errors].sort((a, b) => rank(a) - rank(b))[0];
 }
 
@@ -86,7 +110,11 @@ export class ProductService {
   ) {}
 
   /** The live products bound to these identifiers of a marketplace, keyed by `name \0 value` (the marketplace orders' matching). */
-  boundProducts(accountId: number, marketplaceId: number, identifiers: Array<{ name: string; value: string }>): Promise<Map<string, BoundProduct>> {
+  boundProducts(
+    accountId: number,
+    marketplaceId: number,
+    identifiers: Array<{ name: string; value: string }>,
+  ): Promise<Map<string, BoundProduct>> {
     if (identifiers.length === 0) return Promise.resolve(new Map());
     return this.store.boundProducts(accountId, marketplaceId, identifiers);
   }
@@ -113,7 +141,11 @@ export class ProductService {
     const desc = query.desc ?? query.sort === undefined;
     const page = await this.store.list(scope.accountId, filter, { field: sort, desc }, paging);
     // Counting every match of a broad search is the dearest part of a list: remember it.
-    const total = page.total ?? (await this.cache.read(scope.accountId, COUNT_TOPIC, JSON.stringify(filter), () => this.store.count(scope.accountId, filter)));
+    const total =
+      page.total ??
+      (await this.cache.read(scope.accountId, COUNT_TOPIC, JSON.stringify(filter), () =>
+        this.store.count(scope.accountId, filter),
+      ));
     return { items: await this.present(scope, page.items), total };
   }
 
@@ -128,7 +160,9 @@ export class ProductService {
   async getMany(scope: Scope, ids: number[]): Promise<Map<number, Product>> {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
     // the rows, not the presented products: stock is read fresh by `present`
-    const records = await this.cache.read(scope.accountId, RECORDS_TOPIC, unique.join(','), () => this.store.getMany(scope.accountId, unique));
+    const records = await this.cache.read(scope.accountId, RECORDS_TOPIC, unique.join(','), () =>
+      this.store.getMany(scope.accountId, unique),
+    );
     const products = await this.present(scope, records);
     return new Map(products.map((product) => [product.id, product]));
   }
@@ -137,7 +171,12 @@ export class ProductService {
   async idsByVendorCode(scope: Scope, vendorCodes: string[]): Promise<Map<string, number>> {
     const codes = [...new Set(vendorCodes)];
     if (codes.length === 0) return new Map();
-    const page = await this.store.list(scope.accountId, { vendorCodes: codes }, { field: 'id', desc: false }, { page: 1, perPage: codes.length, offset: 0 });
+    const page = await this.store.list(
+      scope.accountId,
+      { vendorCodes: codes },
+      { field: 'id', desc: false },
+      { page: 1, perPage: codes.length, offset: 0 },
+    );
     return new Map(page.items.map((record) => [record.vendorCode, record.id]));
   }
 
@@ -169,7 +208,8 @@ export class ProductService {
   /** Changes only what is sent; `null` clears a field. */
   async patch(scope: Scope, id: number, patch: ProductPatch): Promise<void> {
     const current = await this.find(scope, id);
-    const pick = <K extends keyof ProductPatch & keyof ProductRecord>(key: K) => (patch[key] !== undefined ? patch[key] : current[key]);
+    const pick = <K extends keyof ProductPatch & keyof ProductRecord>(key: K) =>
+      patch[key] !== undefined ? patch[key] : current[key];
     const merged: ProductInput = {
       name: patch.name ?? current.name,
       vendorCode: patch.vendorCode ?? current.vendorCode,
@@ -267,7 +307,13 @@ export class ProductService {
   }
 
   private async present(scope: Scope, records: ProductRecord[]): Promise<Product[]> {
-    const stock = records.length === 0 ? new Map() : await this.stock.of(scope, records.map((record) => record.id));
+    const stock =
+      records.length === 0
+        ? new Map()
+        : await this.stock.of(
+            scope,
+            records.map((record) => record.id),
+          );
     return records.map(({ deleted: _deleted, ...record }) => {
       const held = stock.get(record.id);
       return { ...record, quantity: held?.quantity ?? null, rests: held?.rests ?? [] };
@@ -281,13 +327,18 @@ export class ProductService {
     const vendorCode = input.vendorCode.trim();
     if (name === '') problems.add('name', 'must not be empty');
     if (vendorCode === '') problems.add('vendorCode', 'must not be empty');
-    const money = (value: number | null | undefined, field: string) => (value === undefined || value === null ? null : kopecksOf(value, field, problems));
+    const money = (value: number | null | undefined, field: string) =>
+      value === undefined || value === null ? null : kopecksOf(value, field, problems);
     const priceDeclaredKopecks = money(input.priceDeclared, 'priceDeclared');
     const priceCodKopecks = money(input.priceCod, 'priceCod');
-    const weightGrams = input.weight === undefined || input.weight === null ? null : gramsOf(input.weight, 'weight', problems);
+    const weightGrams =
+      input.weight === undefined || input.weight === null ? null : gramsOf(input.weight, 'weight', problems);
     const producingCountry = emptyToNull(input.producingCountry)?.toUpperCase() ?? null;
-    if (producingCountry !== null && !this.countries.has(producingCountry)) problems.add('producingCountry', `"${producingCountry}" is not a known country code`);
-    const barcodes = [...new Set((input.barcodes ?? []).map((barcode) => barcode.trim()).filter((barcode) => barcode !== ''))];
+    if (producingCountry !== null && !this.countries.has(producingCountry))
+      problems.add('producingCountry', `"${producingCountry}" is not a known country code`);
+    const barcodes = [
+      ...new Set((input.barcodes ?? []).map((barcode) => barcode.trim()).filter((barcode) => barcode !== '')),
+    ];
     const bindings = this.validBindings(input.bindings ?? [], problems);
     problems.throwIfAny();
     return {
@@ -328,7 +379,12 @@ export class ProductService {
         return binding;
       }
       const { marketplaceId: rawId, ...identifiers } = binding as Record<string, unknown>;
-      const marketplaceId = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,9}$/.test(rawId.trim()) ? Number(rawId) : NaN;
+      const marketplaceId =
+        typeof rawId === 'number'
+          ? rawId
+          : typeof rawId === 'string' && /^\d{1,9}$/.test(rawId.trim())
+            ? Number(rawId)
+            : NaN;
       const marketplace = Number.isInteger(marketplaceId) ? namesOf(marketplaceId) : undefined;
       if (!marketplace) {
         problems.add(`${field}.marketplaceId`, 'must be the id of a marketplace (GET /v2/marketplaces)');
@@ -336,12 +392,26 @@ export class ProductService {
       }
       const normalised: Record<string, unknown> = { marketplaceId };
       for (const [name, value] of Object.entries(identifiers)) {
-        const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : null;
-        if (!marketplace.bindingNames.includes(name)) problems.add(`${field}.${name}`, `is not a binding of ${marketplace.name} (its bindingNames: ${marketplace.bindingNames.join(', ')})`);
-        else if (!text || text.length > BINDING_VALUE_MAX) problems.add(`${field}.${name}`, `must be a text of 1 to ${BINDING_VALUE_MAX} characters`);
+        const text =
+          typeof value === 'number' && Number.isFinite(value)
+            ? String(value)
+            : typeof value === 'string'
+              ? value.trim()
+              : null;
+        if (!marketplace.bindingNames.includes(name))
+          problems.add(
+            `${field}.${name}`,
+            `is not a binding of ${marketplace.name} (its bindingNames: ${marketplace.bindingNames.join(', ')})`,
+          );
+        else if (!text || text.length > BINDING_VALUE_MAX)
+          problems.add(`${field}.${name}`, `must be a text of 1 to ${BINDING_VALUE_MAX} characters`);
         else normalised[name] = text;
       }
-      if (Object.keys(identifiers).length === 0) problems.add(field, `names no identifier (${marketplace.name}'s bindingNames: ${marketplace.bindingNames.join(', ')})`);
+      if (Object.keys(identifiers).length === 0)
+        problems.add(
+          field,
+          `names no identifier (${marketplace.name}'s bindingNames: ${marketplace.bindingNames.join(', ')})`,
+        );
       return normalised;
     });
   }

@@ -1,7 +1,16 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
-import { containsPattern as likePattern, flag, fromJson, gramsToKg, nowIso, searchText, toJson, isUniqueViolation } from '../../platform/db/values.js';
+import {
+  containsPattern as likePattern,
+  flag,
+  fromJson,
+  gramsToKg,
+  nowIso,
+  searchText,
+  toJson,
+  isUniqueViolation,
+} from '../../platform/db/values.js';
 import { toRoubles } from '../../platform/money.js';
 import type { Paging } from '../../platform/paging.js';
 import type { ProductSortField } from './schemas.js';
@@ -137,9 +146,30 @@ function toColumns(values: ProductValues) {
 
 /** Columns an import overwrites on a known vendor code: all but the keys and created_at. */
 const UPSERT_COLUMNS = [
-  'search_vendor_code', 'name', 'search_name', 'name_en', 'vat', 'price_declared_kopecks', 'price_cod_kopecks', 'weight_grams', 'volume',
-  'width', 'height', 'length', 'expirity_days', 'photo', 'tnved', 'search_tnved', 'barcodes', 'search_barcodes', 'brand',
-  'producing_country', 'mark_code_required', 'batch_accounting', 'bindings', 'updated_at',
+  'search_vendor_code',
+  'name',
+  'search_name',
+  'name_en',
+  'vat',
+  'price_declared_kopecks',
+  'price_cod_kopecks',
+  'weight_grams',
+  'volume',
+  'width',
+  'height',
+  'length',
+  'expirity_days',
+  'photo',
+  'tnved',
+  'search_tnved',
+  'barcodes',
+  'search_barcodes',
+  'brand',
+  'producing_country',
+  'mark_code_required',
+  'batch_accounting',
+  'bindings',
+  'updated_at',
 ] as const satisfies readonly (keyof Tables['products'])[];
 
 /** Rows per INSERT of an import: 27 parameters a row keeps PostgreSQL under its 65535. */
@@ -188,12 +218,12 @@ export function bindingRows(bindings: unknown[]): Array<{ marketplace_id: number
     const { marketplaceId, ...identifiers } = binding as Record<string, unknown>;
     if (typeof marketplaceId !== 'number') continue;
     for (const [name, value] of Object.entries(identifiers)) {
-      if (typeof value === 'string') rows.set(`${marketplaceId}\u0000${name}\u0000${value}`, { marketplace_id: marketplaceId, name, value });
+      if (typeof value === 'string')
+        rows.set(`${marketplaceId}\u0000${name}\u0000${value}`, { marketplace_id: marketplaceId, name, value });
     }
   }
   return [...rows.values()];
 }
-
 
 /** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
 export class ProductStore {
@@ -206,34 +236,52 @@ export class ProductStore {
    * One page of products; `total` is null when only a count can tell it (the page is full
    * or past the end): see `count`.
    */
-  async list(accountId: number, filter: ProductFilter, order: ProductOrder, paging: Paging): Promise<{ items: ProductRecord[]; total: number | null }> {
+  async list(
+    accountId: number,
+    filter: ProductFilter,
+    order: ProductOrder,
+    paging: Paging,
+  ): Promise<{ items: ProductRecord[]; total: number | null }> {
     const query = this.filtered(accountId, filter);
     const direction = order.desc ? 'desc' : 'asc';
     let ordered = query.selectAll();
     // Empty values last in either direction, the same on both engines (their defaults differ).
-    if (order.field !== 'id') ordered = ordered.orderBy(SORT_COLUMNS[order.field], (item) => (order.desc ? item.desc() : item.asc()).nullsLast());
+    if (order.field !== 'id')
+      ordered = ordered.orderBy(SORT_COLUMNS[order.field], (item) =>
+        (order.desc ? item.desc() : item.asc()).nullsLast(),
+      );
     ordered = ordered.orderBy('id', direction);
     const rows = await ordered.limit(paging.perPage).offset(paging.offset).execute();
     // A page that is not full ends the list, so its total needs no count: most searches
     // match a page or less, and counting many matches is the dearest part of a search.
-    const total = rows.length < paging.perPage && (rows.length > 0 || paging.offset === 0) ? paging.offset + rows.length : null;
+    const total =
+      rows.length < paging.perPage && (rows.length > 0 || paging.offset === 0) ? paging.offset + rows.length : null;
     return { items: rows.map(toRecord), total };
   }
 
   /** How many live products match the filter. */
   async count(accountId: number, filter: ProductFilter): Promise<number> {
-    const counted = await this.filtered(accountId, filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const counted = await this.filtered(accountId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     return Number(counted.total);
   }
 
   private filtered(accountId: number, filter: ProductFilter) {
     let query = this.db.selectFrom('products').where('account_id', '=', accountId).where('deleted_at', 'is', null);
     if (filter.nameContains) query = query.where(containsIndexed(this.engine, 'search_name', filter.nameContains));
-    if (filter.vendorCodeContains) query = query.where(containsIndexed(this.engine, 'search_vendor_code', filter.vendorCodeContains));
+    if (filter.vendorCodeContains)
+      query = query.where(containsIndexed(this.engine, 'search_vendor_code', filter.vendorCodeContains));
     if (filter.tnvedContains) query = query.where(containsIndexed(this.engine, 'search_tnved', filter.tnvedContains));
-    if (filter.barcodeContains) query = query.where(containsIndexed(this.engine, 'search_barcodes', filter.barcodeContains));
-    if (filter.ids) query = filter.ids.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('id', 'in', filter.ids);
-    if (filter.vendorCodes) query = filter.vendorCodes.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('vendor_code', 'in', filter.vendorCodes);
+    if (filter.barcodeContains)
+      query = query.where(containsIndexed(this.engine, 'search_barcodes', filter.barcodeContains));
+    if (filter.ids)
+      query = filter.ids.length === 0 ? query.where(sql<boolean>`1 = 0`) : query.where('id', 'in', filter.ids);
+    if (filter.vendorCodes)
+      query =
+        filter.vendorCodes.length === 0
+          ? query.where(sql<boolean>`1 = 0`)
+          : query.where('vendor_code', 'in', filter.vendorCodes);
     return query;
   }
 
@@ -251,7 +299,12 @@ export class ProductStore {
   /** Products by id, deleted ones included (kits and orders keep reading what they refer to). */
   async getMany(accountId: number, ids: number[]): Promise<ProductRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('products').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('products')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
     return rows.map(toRecord);
   }
 
@@ -303,7 +356,11 @@ export class ProductStore {
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
-      await trx.deleteFrom('product_bindings').where('account_id', '=', accountId).where('product_id', '=', id).execute();
+      await trx
+        .deleteFrom('product_bindings')
+        .where('account_id', '=', accountId)
+        .where('product_id', '=', id)
+        .execute();
       await this.writeBindings(trx, accountId, id, values.bindings);
       return true;
     });
@@ -313,7 +370,12 @@ export class ProductStore {
    * The product's binding identifiers as rows: their unique index, not a read before, keeps
    * an identifier to one product per marketplace (a taken one is a BindingTakenError).
    */
-  private async writeBindings(trx: Transaction<Tables>, accountId: number, productId: number, bindings: unknown[]): Promise<void> {
+  private async writeBindings(
+    trx: Transaction<Tables>,
+    accountId: number,
+    productId: number,
+    bindings: unknown[],
+  ): Promise<void> {
     const rows = bindingRows(bindings).map((row) => ({ account_id: accountId, product_id: productId, ...row }));
     if (rows.length === 0) return;
     try {
@@ -325,21 +387,43 @@ export class ProductStore {
   }
 
   /** The products bound to these identifiers of a marketplace, keyed by `name \0 value`. */
-  async boundProducts(accountId: number, marketplaceId: number, identifiers: Array<{ name: string; value: string }>): Promise<Map<string, BoundProductRow>> {
+  async boundProducts(
+    accountId: number,
+    marketplaceId: number,
+    identifiers: Array<{ name: string; value: string }>,
+  ): Promise<Map<string, BoundProductRow>> {
     const found = new Map<string, BoundProductRow>();
     const values = [...new Set(identifiers.map((item) => item.value))];
     for (let start = 0; start < values.length; start += 1000) {
       const rows = await this.db
         .selectFrom('product_bindings')
         .innerJoin('products', 'products.id', 'product_bindings.product_id')
-        .select(['product_bindings.name as binding', 'product_bindings.value', 'products.id', 'products.vendor_code', 'products.name', 'products.width', 'products.height', 'products.length', 'products.weight_grams'])
+        .select([
+          'product_bindings.name as binding',
+          'product_bindings.value',
+          'products.id',
+          'products.vendor_code',
+          'products.name',
+          'products.width',
+          'products.height',
+          'products.length',
+          'products.weight_grams',
+        ])
         .where('product_bindings.account_id', '=', accountId)
         .where('product_bindings.marketplace_id', '=', marketplaceId)
         .where('product_bindings.value', 'in', values.slice(start, start + 1000))
         .where('products.deleted_at', 'is', null)
         .execute();
       for (const row of rows) {
-        found.set(`${row.binding}\u0000${row.value}`, { id: row.id, vendorCode: row.vendor_code, name: row.name, width: row.width, height: row.height, length: row.length, weightGrams: row.weight_grams });
+        found.set(`${row.binding}\u0000${row.value}`, {
+          id: row.id,
+          vendorCode: row.vendor_code,
+          name: row.name,
+          width: row.width,
+          height: row.height,
+          length: row.length,
+          weightGrams: row.weight_grams,
+        });
       }
     }
     return found;
@@ -364,9 +448,15 @@ export class ProductStore {
   async upsertMany(accountId: number, products: ProductValues[]): Promise<{ overwritten: number }> {
     if (products.length === 0) return { overwritten: 0 };
     // One lock order for every import, so two imports sharing vendor codes cannot deadlock.
-    const ordered = [...products].sort((a, b) => (a.vendorCode < b.vendorCode ? -1 : a.vendorCode > b.vendorCode ? 1 : 0));
+    const ordered = [...products].sort((a, b) =>
+      a.vendorCode < b.vendorCode ? -1 : a.vendorCode > b.vendorCode ? 1 : 0,
+    );
     return this.db.transaction().execute(async (trx) => {
-      const existing = await this.existingVendorCodes(trx, accountId, ordered.map((product) => product.vendorCode));
+      const existing = await this.existingVendorCodes(
+        trx,
+        accountId,
+        ordered.map((product) => product.vendorCode),
+      );
       const now = nowIso();
       for (let start = 0; start < ordered.length; start += IMPORT_BATCH) {
         const rows = ordered
@@ -379,21 +469,35 @@ export class ProductStore {
             conflict
               .columns(['account_id', 'vendor_code'])
               .where('deleted_at', 'is', null)
-              .doUpdateSet((eb) => Object.fromEntries(UPSERT_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)]))),
+              .doUpdateSet((eb) =>
+                Object.fromEntries(UPSERT_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])),
+              ),
           )
           .execute();
       }
       // an import overwrites bindings with none: their identifier rows go too
       const overwritten = [...existing];
       for (let start = 0; start < overwritten.length; start += 5000) {
-        const ids = trx.selectFrom('products').select('id').where('account_id', '=', accountId).where('vendor_code', 'in', overwritten.slice(start, start + 5000));
-        await trx.deleteFrom('product_bindings').where('account_id', '=', accountId).where('product_id', 'in', ids).execute();
+        const ids = trx
+          .selectFrom('products')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('vendor_code', 'in', overwritten.slice(start, start + 5000));
+        await trx
+          .deleteFrom('product_bindings')
+          .where('account_id', '=', accountId)
+          .where('product_id', 'in', ids)
+          .execute();
       }
       return { overwritten: existing.size };
     });
   }
 
-  private async existingVendorCodes(trx: Transaction<Tables>, accountId: number, vendorCodes: string[]): Promise<Set<string>> {
+  private async existingVendorCodes(
+    trx: Transaction<Tables>,
+    accountId: number,
+    vendorCodes: string[],
+  ): Promise<Set<string>> {
     const found = new Set<string>();
     for (let start = 0; start < vendorCodes.length; start += 5000) {
       const rows = await trx

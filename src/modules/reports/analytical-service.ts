@@ -16,7 +16,19 @@ import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import { toKopecks } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import { formatDate } from '../../documents/pdf.js';
-import { COD_COLUMNS, COMPANY_COLUMNS, MARK_CODE_COLUMNS, ORDER_COLUMNS, reportSheet, STOCK_COLUMNS, type CodReportRow, type CompanyReportRow, type MarkCodeReportRow, type OrderReportRow, type StockReportRow } from '../../documents/report-sheets.js';
+import {
+  COD_COLUMNS,
+  COMPANY_COLUMNS,
+  MARK_CODE_COLUMNS,
+  ORDER_COLUMNS,
+  reportSheet,
+  STOCK_COLUMNS,
+  type CodReportRow,
+  type CompanyReportRow,
+  type MarkCodeReportRow,
+  type OrderReportRow,
+  type StockReportRow,
+} from '../../documents/report-sheets.js';
 import { writeWorkbook, XLSX_CONTENT_TYPE, type XlsxSheet } from '../../documents/xlsx.js';
 import type { StockService } from '../fulfilment/stock-service.js';
 import type { MovementKind } from '../fulfilment/stock-store.js';
@@ -32,7 +44,14 @@ import type { ReportStore } from './store.js';
 export const ANALYTICAL_JOB = 'reports.analytical';
 /** The longest period a report may cover. */
 const MAX_DAYS = 3660;
-const TYPE_NAMES: Record<number, string> = { 1: 'Заказы', 2: 'Доставки по службам', 3: 'Возвраты', 4: 'Наложенный платёж', 5: 'Остатки на складах', 6: 'Списание кодов маркировки' };
+const TYPE_NAMES: Record<number, string> = {
+  1: 'Заказы',
+  2: 'Доставки по службам',
+  3: 'Возвраты',
+  4: 'Наложенный платёж',
+  5: 'Остатки на складах',
+  6: 'Списание кодов маркировки',
+};
 /** Stage of the marking-code write-off (type 6) -> the stock movements it lists. */
 const STAGE_MOVEMENTS: Record<number, { kind: MovementKind; name: string }> = {
   1: { kind: 'ship', name: 'отгружено получателям' },
@@ -93,27 +112,56 @@ export class AnalyticalReportService {
   }
 
   async create(scope: Scope, body: AnalyticalBody): Promise<{ file: string }> {
-    requireAccountWide(scope, 'make the account\'s analytical reports');
+    requireAccountWide(scope, "make the account's analytical reports");
     await this.check(body);
     const fileName = newFileName('xlsx');
-    const filters = { fulfilmentWarehouseId: body.fulfilmentWarehouseId ?? null, onlyMarkCodes: body.onlyMarkCodes ?? null, stage: body.stage ?? null };
-    const record = { type: body.type, from: body.date.from, to: body.date.to, filters, fileName, file: this.files.urlOf(fileName) };
+    const filters = {
+      fulfilmentWarehouseId: body.fulfilmentWarehouseId ?? null,
+      onlyMarkCodes: body.onlyMarkCodes ?? null,
+      stage: body.stage ?? null,
+    };
+    const record = {
+      type: body.type,
+      from: body.date.from,
+      to: body.date.to,
+      filters,
+      fileName,
+      file: this.files.urlOf(fileName),
+    };
     const now = new Date().toISOString();
     if ((await this.estimateRows(scope, body)) <= this.options.syncRows) {
       await this.write(scope, body, fileName);
       await this.store.insertAnalytical(scope.accountId, { ...record, status: 'ready' }, now);
     } else {
       const id = await this.store.insertAnalytical(scope.accountId, { ...record, status: 'pending' }, now);
-      await this.jobs.enqueue<AnalyticalJob>(scope.accountId, ANALYTICAL_JOB, { accountId: scope.accountId, timeZone: scope.timeZone, id, fileName, body }, { maxAttempts: 3 });
+      await this.jobs.enqueue<AnalyticalJob>(
+        scope.accountId,
+        ANALYTICAL_JOB,
+        { accountId: scope.accountId, timeZone: scope.timeZone, id, fileName, body },
+        { maxAttempts: 3 },
+      );
     }
     return { file: record.file };
   }
 
   async list(scope: Scope, query: AnalyticalQuery, at: Paging): Promise<Page<AnalyticalReport>> {
-    requireAccountWide(scope, 'read the account\'s analytical reports');
-    const range = { from: query.from ? startOfDay(query.from, scope.timeZone) : undefined, to: query.to ? startOfDay(addDays(query.to, 1), scope.timeZone) : undefined, type: query.type };
+    requireAccountWide(scope, "read the account's analytical reports");
+    const range = {
+      from: query.from ? startOfDay(query.from, scope.timeZone) : undefined,
+      to: query.to ? startOfDay(addDays(query.to, 1), scope.timeZone) : undefined,
+      type: query.type,
+    };
     const page = await this.store.listAnalytical(scope.accountId, range, at);
-    return { total: page.total, items: page.items.map((item) => ({ id: item.id, date: item.date, type: item.type as AnalyticalBody['type'], file: item.file, status: item.status as AnalyticalReport['status'] })) };
+    return {
+      total: page.total,
+      items: page.items.map((item) => ({
+        id: item.id,
+        date: item.date,
+        type: item.type as AnalyticalBody['type'],
+        file: item.file,
+        status: item.status as AnalyticalReport['status'],
+      })),
+    };
   }
 
   /** A report file a job has yet to write: its URL answers 202 with Retry-After meanwhile. */
@@ -127,19 +175,34 @@ export class AnalyticalReportService {
     if (to < from) problems.add('date.to', 'must not be before date.from');
     else if (addDays(from, MAX_DAYS) < to) problems.add('date.to', `must be at most ${MAX_DAYS} days after date.from`);
     if (body.type === 6) {
-      if (body.fulfilmentWarehouseId === undefined) problems.add('fulfilmentWarehouseId', 'is required for the marking-code write-off report (type 6)');
-      if (body.onlyMarkCodes === undefined) problems.add('onlyMarkCodes', 'is required for the marking-code write-off report (type 6)');
-      if (body.stage === undefined) problems.add('stage', 'is required for the marking-code write-off report (type 6): 1 shipped, 2 written off, 3 returned');
+      if (body.fulfilmentWarehouseId === undefined)
+        problems.add('fulfilmentWarehouseId', 'is required for the marking-code write-off report (type 6)');
+      if (body.onlyMarkCodes === undefined)
+        problems.add('onlyMarkCodes', 'is required for the marking-code write-off report (type 6)');
+      if (body.stage === undefined)
+        problems.add(
+          'stage',
+          'is required for the marking-code write-off report (type 6): 1 shipped, 2 written off, 3 returned',
+        );
     }
     if (body.fulfilmentWarehouseId !== undefined) {
-      const known = (await this.warehouses.fulfilmentWarehouses()).some((warehouse) => warehouse.id === body.fulfilmentWarehouseId);
-      if (!known) problems.add('fulfilmentWarehouseId', `${body.fulfilmentWarehouseId} is not a fulfilment warehouse of the service (GET /v2/warehouses?hold=1)`);
+      const known = (await this.warehouses.fulfilmentWarehouses()).some(
+        (warehouse) => warehouse.id === body.fulfilmentWarehouseId,
+      );
+      if (!known)
+        problems.add(
+          'fulfilmentWarehouseId',
+          `${body.fulfilmentWarehouseId} is not a fulfilment warehouse of the service (GET /v2/warehouses?hold=1)`,
+        );
     }
     problems.throwIfAny();
   }
 
   private ordersFilter(scope: Scope, body: AnalyticalBody): ReportOrderFilter {
-    const created = { createdFrom: startOfDay(body.date.from, scope.timeZone), createdBefore: startOfDay(addDays(body.date.to, 1), scope.timeZone) };
+    const created = {
+      createdFrom: startOfDay(body.date.from, scope.timeZone),
+      createdBefore: startOfDay(addDays(body.date.to, 1), scope.timeZone),
+    };
     if (body.type === 3) return { ...created, list: LIST_RETURNS };
     if (body.type === 4) return { ...created, withCod: true };
     return created;
@@ -152,7 +215,11 @@ export class AnalyticalReportService {
   private async estimateRows(scope: Scope, body: AnalyticalBody): Promise<number> {
     if (body.type <= 4) return this.orders.countForReport(scope.accountId, this.ordersFilter(scope, body));
     if (body.type === 5) return this.stock.countStockLines(scope.accountId, body.fulfilmentWarehouseId);
-    return this.stock.countMovementsBetween(scope.accountId, ...this.markCodePeriod(scope, body), this.markCodeMovements(body));
+    return this.stock.countMovementsBetween(
+      scope.accountId,
+      ...this.markCodePeriod(scope, body),
+      this.markCodeMovements(body),
+    );
   }
 
   /** The period of a marking-code report as instants: from the first day's start to the day after the last. */
@@ -162,18 +229,35 @@ export class AnalyticalReportService {
 
   /** The movements a marking-code report lists: its stage's kind at its warehouse. */
   private markCodeMovements(body: AnalyticalBody): { kinds: MovementKind[]; fulfilmentWarehouseId: number } {
-    return { kinds: [STAGE_MOVEMENTS[body.stage ?? 1].kind], fulfilmentWarehouseId: body.fulfilmentWarehouseId as number };
+    return {
+      kinds: [STAGE_MOVEMENTS[body.stage ?? 1].kind],
+      fulfilmentWarehouseId: body.fulfilmentWarehouseId as number,
+    };
   }
 
   private async write(scope: Scope, body: AnalyticalBody, fileName: string): Promise<void> {
     const sheet = await this.sheetOf(scope, body);
-    await this.files.putStreamed(scope.accountId, { name: fileName, contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `report-${body.type}-${body.date.from}_${body.date.to}.xlsx` }, (out) => writeWorkbook(out, [sheet]));
+    await this.files.putStreamed(
+      scope.accountId,
+      {
+        name: fileName,
+        contentType: XLSX_CONTENT_TYPE,
+        extension: 'xlsx',
+        downloadName: `report-${body.type}-${body.date.from}_${body.date.to}.xlsx`,
+      },
+      (out) => writeWorkbook(out, [sheet]),
+    );
   }
 
   private async filtersOf(body: AnalyticalBody): Promise<string[]> {
-    const lines = [`Период: ${formatDate(body.date.from)} — ${formatDate(body.date.to)}`, `Отчёт: ${body.type} ${TYPE_NAMES[body.type]}`];
-    if (body.fulfilmentWarehouseId !== undefined) lines.push(`Склад фулфилмента: ${await this.warehouseName(body.fulfilmentWarehouseId)}`);
-    if (body.onlyMarkCodes !== undefined) lines.push(`Только товары с маркировкой: ${body.onlyMarkCodes ? 'да' : 'нет'}`);
+    const lines = [
+      `Период: ${formatDate(body.date.from)} — ${formatDate(body.date.to)}`,
+      `Отчёт: ${body.type} ${TYPE_NAMES[body.type]}`,
+    ];
+    if (body.fulfilmentWarehouseId !== undefined)
+      lines.push(`Склад фулфилмента: ${await this.warehouseName(body.fulfilmentWarehouseId)}`);
+    if (body.onlyMarkCodes !== undefined)
+      lines.push(`Только товары с маркировкой: ${body.onlyMarkCodes ? 'да' : 'нет'}`);
     if (body.stage !== undefined) lines.push(`Этап: ${body.stage} ${STAGE_MOVEMENTS[body.stage].name}`);
     return lines;
   }
@@ -184,12 +268,18 @@ export class AnalyticalReportService {
 
   /** The names of the service's fulfilment warehouses, read once for a whole sheet. */
   private async warehouseNames(): Promise<(id: number) => string> {
-    const names = new Map((await this.warehouses.fulfilmentWarehouses()).map((warehouse) => [warehouse.id, warehouse.name]));
+    const names = new Map(
+      (await this.warehouses.fulfilmentWarehouses()).map((warehouse) => [warehouse.id, warehouse.name]),
+    );
     return (id) => names.get(id) ?? `Склад ${id}`;
   }
 
   private async sheetOf(scope: Scope, body: AnalyticalBody): Promise<XlsxSheet> {
-    const spec = { name: TYPE_NAMES[body.type], title: `${TYPE_NAMES[body.type]} за ${formatDate(body.date.from)} — ${formatDate(body.date.to)}`, filters: await this.filtersOf(body) };
+    const spec = {
+      name: TYPE_NAMES[body.type],
+      title: `${TYPE_NAMES[body.type]} за ${formatDate(body.date.from)} — ${formatDate(body.date.to)}`,
+      filters: await this.filtersOf(body),
+    };
     const orders = () => this.orders.scanForReport(scope.accountId, this.ordersFilter(scope, body));
     switch (body.type) {
       case 1:
@@ -206,7 +296,10 @@ export class AnalyticalReportService {
     }
   }
 
-  private async *orderRows(scope: Scope, orders: AsyncIterable<OrderDoc & { id: number }>): AsyncGenerator<OrderReportRow> {
+  private async *orderRows(
+    scope: Scope,
+    orders: AsyncIterable<OrderDoc & { id: number }>,
+  ): AsyncGenerator<OrderReportRow> {
     for await (const order of orders) {
       yield {
         ...orderIdentity(scope, order),
@@ -229,7 +322,17 @@ export class AnalyticalReportService {
       const id = order.delivery.company.id;
       let row = companies.get(id);
       if (!row) {
-        row = { companyId: id, company: order.delivery.company.name ?? String(id), orders: 0, delivered: 0, returned: 0, canceled: 0, cod: 0, totalPrice: 0, factPrice: 0 };
+        row = {
+          companyId: id,
+          company: order.delivery.company.name ?? String(id),
+          orders: 0,
+          delivered: 0,
+          returned: 0,
+          canceled: 0,
+          cod: 0,
+          totalPrice: 0,
+          factPrice: 0,
+        };
         companies.set(id, row);
       }
       row.orders += 1;
@@ -243,7 +346,9 @@ export class AnalyticalReportService {
       row.factPrice += toKopecks(order.delivery.factPrice ?? 0);
     }
     // companies of the service by number, then own methods by their string ids
-    yield* [...companies.values()].sort((a, b) => String(a.companyId).localeCompare(String(b.companyId), 'en', { numeric: true }));
+    yield* [...companies.values()].sort((a, b) =>
+      String(a.companyId).localeCompare(String(b.companyId), 'en', { numeric: true }),
+    );
   }
 
   private async *codRows(scope: Scope, orders: AsyncIterable<OrderDoc & { id: number }>): AsyncGenerator<CodReportRow> {
@@ -263,28 +368,57 @@ export class AnalyticalReportService {
   }
 
   private async *stockRows(scope: Scope, body: AnalyticalBody): AsyncGenerator<StockReportRow> {
-    const balances = await this.stock.onHandBefore(scope.accountId, startOfDay(addDays(body.date.to, 1), scope.timeZone), body.fulfilmentWarehouseId);
-    const catalogue = await this.products.getMany(scope, balances.map((row) => row.productId));
+    const balances = await this.stock.onHandBefore(
+      scope.accountId,
+      startOfDay(addDays(body.date.to, 1), scope.timeZone),
+      body.fulfilmentWarehouseId,
+    );
+    const catalogue = await this.products.getMany(
+      scope,
+      balances.map((row) => row.productId),
+    );
     const warehouseName = await this.warehouseNames();
     for (const row of balances) {
       const product = catalogue.get(row.productId);
-      yield { warehouse: warehouseName(row.fulfilmentWarehouseId), productId: row.productId, vendorCode: product?.vendorCode ?? '', name: product?.name ?? '', markCodeRequired: product?.markCodeRequired === true, quantity: row.quantity };
+      yield {
+        warehouse: warehouseName(row.fulfilmentWarehouseId),
+        productId: row.productId,
+        vendorCode: product?.vendorCode ?? '',
+        name: product?.name ?? '',
+        markCodeRequired: product?.markCodeRequired === true,
+        quantity: row.quantity,
+      };
     }
   }
 
   private async *markCodeRows(scope: Scope, body: AnalyticalBody): AsyncGenerator<MarkCodeReportRow> {
     const known = new Map<number, { vendorCode: string; name: string; markCodeRequired: boolean }>();
     const warehouseName = await this.warehouseName(body.fulfilmentWarehouseId as number);
-    const movements = this.stock.movementsBetween(scope.accountId, ...this.markCodePeriod(scope, body), this.markCodeMovements(body));
+    const movements = this.stock.movementsBetween(
+      scope.accountId,
+      ...this.markCodePeriod(scope, body),
+      this.markCodeMovements(body),
+    );
     for await (const movement of movements) {
       let product = known.get(movement.productId);
       if (!product) {
         const found = (await this.products.getMany(scope, [movement.productId])).get(movement.productId);
-        product = { vendorCode: found?.vendorCode ?? '', name: found?.name ?? '', markCodeRequired: found?.markCodeRequired === true };
+        product = {
+          vendorCode: found?.vendorCode ?? '',
+          name: found?.name ?? '',
+          markCodeRequired: found?.markCodeRequired === true,
+        };
         known.set(movement.productId, product);
       }
       if (body.onlyMarkCodes && !product.markCodeRequired) continue;
-      yield { date: wallClockIn(scope.timeZone, movement.at).slice(0, 10), warehouse: warehouseName, productId: movement.productId, ...product, orderId: movement.orderId, quantity: Math.abs(movement.delta) };
+      yield {
+        date: wallClockIn(scope.timeZone, movement.at).slice(0, 10),
+        warehouse: warehouseName,
+        productId: movement.productId,
+        ...product,
+        orderId: movement.orderId,
+        quantity: Math.abs(movement.delta),
+      };
     }
   }
 }

@@ -19,7 +19,12 @@ import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import { toKopecks, toRoubles } from '../../platform/money.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import { renderBill } from '../../documents/bill.js';
-import { REMITTANCE_COLUMNS, reportSheet, SERVICE_COLUMNS, type RemittanceReportRow } from '../../documents/report-sheets.js';
+import {
+  REMITTANCE_COLUMNS,
+  reportSheet,
+  SERVICE_COLUMNS,
+  type RemittanceReportRow,
+} from '../../documents/report-sheets.js';
 import { writeWorkbook, XLSX_CONTENT_TYPE } from '../../documents/xlsx.js';
 import type { AccountService } from '../accounts/service.js';
 import type { OrderService } from '../orders/service.js';
@@ -60,11 +65,22 @@ function payStatusOf(sum: number, paid: number): BillView['payStatus'] {
 }
 
 function billOf(row: { id: number; date: string; sum: number; paySum: number; file: string }): Bill {
-  return { id: row.id, date: row.date, sum: toRoubles(row.sum), payStatus: payStatusOf(row.sum, row.paySum), paySum: toRoubles(row.paySum), file: row.file };
+  return {
+    id: row.id,
+    date: row.date,
+    sum: toRoubles(row.sum),
+    payStatus: payStatusOf(row.sum, row.paySum),
+    paySum: toRoubles(row.paySum),
+    file: row.file,
+  };
 }
 
 function agentReportOf(row: AgentReportRow): AgentReport {
-  return { ...row, type: row.type === AGENT_REPORT.codRemittance ? AGENT_REPORT.codRemittance : AGENT_REPORT.servicesRendered, sum: toRoubles(row.sum) };
+  return {
+    ...row,
+    type: row.type === AGENT_REPORT.codRemittance ? AGENT_REPORT.codRemittance : AGENT_REPORT.servicesRendered,
+    sum: toRoubles(row.sum),
+  };
 }
 
 export class BillingService {
@@ -96,7 +112,12 @@ export class BillingService {
   /** Makes sure a sweep is due (each sweep schedules the next; one per slot across processes). */
   async scheduleSweep(at = new Date()): Promise<void> {
     const slot = Math.floor(at.getTime() / (SWEEP_MINUTES * 60_000));
-    await this.jobs.enqueue(null, CLOSE_DUE_JOB, {}, { runAt: at, uniqueKey: `reports-close-due:${slot}`, maxAttempts: 1 });
+    await this.jobs.enqueue(
+      null,
+      CLOSE_DUE_JOB,
+      {},
+      { runAt: at, uniqueKey: `reports-close-due:${slot}`, maxAttempts: 1 },
+    );
   }
 
   /** Queues the closing of each account's last ended period (in its zone) not closed yet. Answers how many were queued. */
@@ -107,10 +128,18 @@ export class BillingService {
       const byStart = new Map<string, Array<{ id: number; period: BillingPeriod }>>();
       for (const item of batch) byStart.set(item.period.start, [...(byStart.get(item.period.start) ?? []), item]);
       for (const [start, items] of byStart) {
-        const closed = await this.store.closedAmong(items.map((item) => item.id), start);
+        const closed = await this.store.closedAmong(
+          items.map((item) => item.id),
+          start,
+        );
         for (const item of items) {
           if (closed.has(item.id)) continue;
-          await this.jobs.enqueue<ClosePeriodPayload>(item.id, CLOSE_PERIOD_JOB, { accountId: item.id, ...item.period }, { uniqueKey: `${item.id}:${item.period.start}`, runAt: now });
+          await this.jobs.enqueue<ClosePeriodPayload>(
+            item.id,
+            CLOSE_PERIOD_JOB,
+            { accountId: item.id, ...item.period },
+            { uniqueKey: `${item.id}:${item.period.start}`, runAt: now },
+          );
           queued += 1;
         }
       }
@@ -137,7 +166,13 @@ export class BillingService {
   async closePeriod(payload: ClosePeriodPayload, now: Date): Promise<boolean> {
     if ((await this.store.closedAmong([payload.accountId], payload.start)).size > 0) return false;
     const timeZone = await this.accounts.timeZoneOf(payload.accountId);
-    const period: ChargePeriod = { accountId: payload.accountId, timeZone, start: payload.start, end: payload.end, ...instantsOf(payload, timeZone) };
+    const period: ChargePeriod = {
+      accountId: payload.accountId,
+      timeZone,
+      start: payload.start,
+      end: payload.end,
+      ...instantsOf(payload, timeZone),
+    };
     const date = lastDayOf(payload);
     const number = `${payload.accountId}-${payload.start.replaceAll('-', '')}`;
     const run = randomUUID();
@@ -147,28 +182,47 @@ export class BillingService {
       const { count, sum } = await this.draftLinesOf(period, run, now);
       if (count > 0) {
         const lines = () => this.store.draftLines(run, payload.accountId);
-        const file = await this.files.putStreamed(payload.accountId, { contentType: 'application/pdf', extension: 'pdf', downloadName: `bill-${number}.pdf` }, async (out) =>
-          renderBill(out, {
-            number,
-            date,
-            periodFirstDay: payload.start,
-            periodLastDay: date,
-            service: this.options.rates.service,
-            customer: { accountId: payload.accountId, name: await this.accounts.nameOf(payload.accountId) },
-            lines: lines(),
-            count,
-            sum,
-          }),
+        const file = await this.files.putStreamed(
+          payload.accountId,
+          { contentType: 'application/pdf', extension: 'pdf', downloadName: `bill-${number}.pdf` },
+          async (out) =>
+            renderBill(out, {
+              number,
+              date,
+              periodFirstDay: payload.start,
+              periodLastDay: date,
+              service: this.options.rates.service,
+              customer: { accountId: payload.accountId, name: await this.accounts.nameOf(payload.accountId) },
+              lines: lines(),
+              count,
+              sum,
+            }),
         );
         bill = { sum, file: file.url, run };
-        const services = await this.files.putStreamed(payload.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `services-${number}.xlsx` }, (out) =>
-          writeWorkbook(out, [reportSheet({ name: 'Оказанные услуги', title: `Отчёт агента об оказанных услугах № ${number}`, filters: this.periodLines(payload, date), columns: SERVICE_COLUMNS }, lines())]),
+        const services = await this.files.putStreamed(
+          payload.accountId,
+          { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `services-${number}.xlsx` },
+          (out) =>
+            writeWorkbook(out, [
+              reportSheet(
+                {
+                  name: 'Оказанные услуги',
+                  title: `Отчёт агента об оказанных услугах № ${number}`,
+                  filters: this.periodLines(payload, date),
+                  columns: SERVICE_COLUMNS,
+                },
+                lines(),
+              ),
+            ]),
         );
         agentReports.push({ type: AGENT_REPORT.servicesRendered, sum, file: services.url });
       }
       const remittance = await this.writeRemittance(period, number, date);
       if (remittance) agentReports.push({ type: AGENT_REPORT.codRemittance, ...remittance });
-      return await this.store.closePeriod({ accountId: payload.accountId, start: payload.start, end: payload.end, date, bill, agentReports }, now.toISOString());
+      return await this.store.closePeriod(
+        { accountId: payload.accountId, start: payload.start, end: payload.end, date, bill, agentReports },
+        now.toISOString(),
+      );
     } finally {
       await this.store.deleteDraftLines(run);
     }
@@ -185,7 +239,11 @@ export class BillingService {
     const current = periodContaining(today, this.options.period);
     const payload: ClosePeriodPayload = { accountId, start: current.start, end: addDays(today, 1) };
     if (!(await this.closePeriod(payload, now))) {
-      throw new AppError(409, 'period_closed', `The billing period from ${current.start} is closed already; the next one starts on ${current.end}.`);
+      throw new AppError(
+        409,
+        'period_closed',
+        `The billing period from ${current.start} is closed already; the next one starts on ${current.end}.`,
+      );
     }
     return { start: payload.start, lastDay: today };
   }
@@ -212,7 +270,11 @@ export class BillingService {
   }
 
   /** The COD remittance xlsx of the period, written as its orders are read; null (no file) when there are none. */
-  private async writeRemittance(period: ChargePeriod, number: string, date: string): Promise<{ sum: number; file: string } | null> {
+  private async writeRemittance(
+    period: ChargePeriod,
+    number: string,
+    date: string,
+  ): Promise<{ sum: number; file: string } | null> {
     const lines = this.remittanceOf(period)[Symbol.asyncIterator]();
     const first = await lines.next();
     if (first.done) return null;
@@ -223,19 +285,38 @@ export class BillingService {
         yield { ...next.value, deliveredAt: wallClockIn(period.timeZone, next.value.deliveredAt) };
       }
     }
-    const file = await this.files.putStreamed(period.accountId, { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `cod-remittance-${number}.xlsx` }, (out) =>
-      writeWorkbook(out, [reportSheet({ name: 'Наложенный платёж', title: `Отчёт агента о перечислении наложенного платежа № ${number}`, filters: this.periodLines(period, date), columns: REMITTANCE_COLUMNS }, rows())]),
+    const file = await this.files.putStreamed(
+      period.accountId,
+      { contentType: XLSX_CONTENT_TYPE, extension: 'xlsx', downloadName: `cod-remittance-${number}.xlsx` },
+      (out) =>
+        writeWorkbook(out, [
+          reportSheet(
+            {
+              name: 'Наложенный платёж',
+              title: `Отчёт агента о перечислении наложенного платежа № ${number}`,
+              filters: this.periodLines(period, date),
+              columns: REMITTANCE_COLUMNS,
+            },
+            rows(),
+          ),
+        ]),
     );
     return { sum: due, file: file.url };
   }
 
   private periodLines(period: BillingPeriod, lastDay: string): string[] {
-    return [`Период: ${period.start.split('-').reverse().join('.')} — ${lastDay.split('-').reverse().join('.')}`, `Расчётный период: ${this.options.period}`];
+    return [
+      `Период: ${period.start.split('-').reverse().join('.')} — ${lastDay.split('-').reverse().join('.')}`,
+      `Расчётный период: ${this.options.period}`,
+    ];
   }
 
   /** Orders delivered (44, 47) in the period with cash on delivery: what was collected, withheld and is due. */
   private async *remittanceOf(period: ChargePeriod) {
-    for await (const order of this.orders.scanForReport(period.accountId, { delivered: { from: period.from, to: period.to }, withCod: true })) {
+    for await (const order of this.orders.scanForReport(period.accountId, {
+      delivered: { from: period.from, to: period.to },
+      withCod: true,
+    })) {
       const at = deliveredAt(order);
       if (at === null || deliveredByTheShop(order)) continue;
       yield remittanceLineOf(order, at);
@@ -243,27 +324,33 @@ export class BillingService {
   }
 
   async listBills(scope: Scope, query: BillQuery, at: Paging): Promise<Page<Bill>> {
-    requireAccountWide(scope, 'read the account\'s bills');
+    requireAccountWide(scope, "read the account's bills");
     const page = await this.store.listBills(scope.accountId, query, at);
     return { total: page.total, items: page.items.map(billOf) };
   }
 
   async listAgentReports(scope: Scope, query: AgentReportQuery, at: Paging): Promise<Page<AgentReport>> {
-    requireAccountWide(scope, 'read the account\'s agent reports');
+    requireAccountWide(scope, "read the account's agent reports");
     const page = await this.store.listAgentReports(scope.accountId, query, at);
     return { total: page.total, items: page.items.map(agentReportOf) };
   }
 
   async acceptAgentReport(scope: Scope, id: number): Promise<void> {
-    requireAccountWide(scope, 'accept the account\'s agent reports');
-    if (!(await this.store.acceptAgentReport(scope.accountId, id, new Date().toISOString()))) throw notFound('Agent report', id);
+    requireAccountWide(scope, "accept the account's agent reports");
+    if (!(await this.store.acceptAgentReport(scope.accountId, id, new Date().toISOString())))
+      throw notFound('Agent report', id);
   }
 
   /** The operator of an `Authorization: Bearer opr_...` header of the billing scope; 401 otherwise. */
   async operatorOf(header: string | undefined): Promise<BillingOperator> {
     const token = /^Bearer\s+(opr_\S+)\s*$/i.exec(header ?? '')?.[1];
     const operator = token ? await this.store.operatorByTokenHash(hashToken(token)) : undefined;
-    if (!operator) throw new AppError(401, 'invalid_operator_token', 'This endpoint is for the service\'s billing operators: send "Authorization: Bearer opr_..." of the billing scope (npm run cli -- billing operator-token).');
+    if (!operator)
+      throw new AppError(
+        401,
+        'invalid_operator_token',
+        'This endpoint is for the service\'s billing operators: send "Authorization: Bearer opr_..." of the billing scope (npm run cli -- billing operator-token).',
+      );
     return operator;
   }
 
@@ -282,9 +369,11 @@ export class BillingService {
     const date = body.date ?? todayIn(await this.accounts.timeZoneOf(bill.accountId));
     const paid = await this.store.addPayment(bill, { sum, date, operatorId: operator.id }, new Date().toISOString());
     if (paid === null) {
-      throw unprocessable('overpayment', `Bill ${billId} is for ${toRoubles(bill.sum).toFixed(2)} and ${toRoubles(bill.paySum).toFixed(2)} is paid already: a payment of ${body.sum.toFixed(2)} would pay more than it.`, [
-        { field: 'sum', message: `must be at most ${toRoubles(bill.sum - bill.paySum).toFixed(2)}` },
-      ]);
+      throw unprocessable(
+        'overpayment',
+        `Bill ${billId} is for ${toRoubles(bill.sum).toFixed(2)} and ${toRoubles(bill.paySum).toFixed(2)} is paid already: a payment of ${body.sum.toFixed(2)} would pay more than it.`,
+        [{ field: 'sum', message: `must be at most ${toRoubles(bill.sum - bill.paySum).toFixed(2)}` }],
+      );
     }
     return billOf({ ...bill, paySum: paid });
   }

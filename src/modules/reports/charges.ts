@@ -51,12 +51,27 @@ export class DeliveryCharges implements ChargeSource {
   constructor(private readonly orders: OrderService) {}
 
   async *chargesIn(period: ChargePeriod): AsyncGenerator<ChargeLine> {
-    for await (const order of this.orders.scanForReport(period.accountId, { handedOver: { from: period.from, to: period.to } })) {
+    for await (const order of this.orders.scanForReport(period.accountId, {
+      handedOver: { from: period.from, to: period.to },
+    })) {
       if (deliveredByTheShop(order)) continue;
       const charges = chargesOf(order);
       const label = order.cmsId ? `${order.id} (${order.cmsId})` : String(order.id);
-      yield { source: 'delivery', description: `Доставка заказа ${label}, ${order.delivery.company.name ?? `служба ${order.delivery.company.id}`}`, orderId: order.id, quantity: 1, amount: charges.delivery };
-      for (const service of charges.services) yield { source: 'service', description: `${service.name}, заказ ${label}`, orderId: order.id, quantity: 1, amount: service.amount };
+      yield {
+        source: 'delivery',
+        description: `Доставка заказа ${label}, ${order.delivery.company.name ?? `служба ${order.delivery.company.id}`}`,
+        orderId: order.id,
+        quantity: 1,
+        amount: charges.delivery,
+      };
+      for (const service of charges.services)
+        yield {
+          source: 'service',
+          description: `${service.name}, заказ ${label}`,
+          orderId: order.id,
+          quantity: 1,
+          amount: service.amount,
+        };
     }
   }
 }
@@ -74,17 +89,35 @@ export class FulfilmentCharges implements ChargeSource {
     // orders of the service and marketplace orders shipped from a fulfilment warehouse alike
     const units = new Map<number, number>();
     const marketplaceUnits = new Map<number, number>();
-    for await (const movement of this.stock.movementsBetween(period.accountId, period.from, period.to, { kinds: ['ship'] })) {
+    for await (const movement of this.stock.movementsBetween(period.accountId, period.from, period.to, {
+      kinds: ['ship'],
+    })) {
       if (movement.orderId !== null) units.set(movement.orderId, (units.get(movement.orderId) ?? 0) - movement.delta);
-      else if (movement.marketplaceOrderId !== null) marketplaceUnits.set(movement.marketplaceOrderId, (marketplaceUnits.get(movement.marketplaceOrderId) ?? 0) - movement.delta);
+      else if (movement.marketplaceOrderId !== null)
+        marketplaceUnits.set(
+          movement.marketplaceOrderId,
+          (marketplaceUnits.get(movement.marketplaceOrderId) ?? 0) - movement.delta,
+        );
     }
     const perOrder = toKopecks(this.rates.perOrder);
     const perUnit = toKopecks(this.rates.perUnit);
     for (const [orderId, count] of [...units].sort((a, b) => a[0] - b[0])) {
-      yield { source: 'fulfilment', description: `Сборка и отгрузка заказа ${orderId} со склада фулфилмента, единиц: ${count}`, orderId, quantity: count, amount: perOrder + perUnit * count };
+      yield {
+        source: 'fulfilment',
+        description: `Сборка и отгрузка заказа ${orderId} со склада фулфилмента, единиц: ${count}`,
+        orderId,
+        quantity: count,
+        amount: perOrder + perUnit * count,
+      };
     }
     for (const [marketplaceOrderId, count] of [...marketplaceUnits].sort((a, b) => a[0] - b[0])) {
-      yield { source: 'fulfilment', description: `Сборка и отгрузка заказа маркетплейса ${marketplaceOrderId} со склада фулфилмента, единиц: ${count}`, orderId: null, quantity: count, amount: perOrder + perUnit * count };
+      yield {
+        source: 'fulfilment',
+        description: `Сборка и отгрузка заказа маркетплейса ${marketplaceOrderId} со склада фулфилмента, единиц: ${count}`,
+        orderId: null,
+        quantity: count,
+        amount: perOrder + perUnit * count,
+      };
     }
   }
 }
@@ -103,17 +136,30 @@ export class StorageCharges implements ChargeSource {
   async *chargesIn(period: ChargePeriod): AsyncGenerator<ChargeLine> {
     const ends = this.dayEnds(period);
     const unitDays = new Map<number, number>();
-    for (const row of await this.stock.onHandBefore(period.accountId, period.from)) unitDays.set(row.fulfilmentWarehouseId, (unitDays.get(row.fulfilmentWarehouseId) ?? 0) + row.quantity * ends.length);
+    for (const row of await this.stock.onHandBefore(period.accountId, period.from))
+      unitDays.set(
+        row.fulfilmentWarehouseId,
+        (unitDays.get(row.fulfilmentWarehouseId) ?? 0) + row.quantity * ends.length,
+      );
     let day = 0;
     for await (const movement of this.stock.movementsBetween(period.accountId, period.from, period.to)) {
       while (movement.at >= ends[day]) day += 1;
       // a unit that arrives (or leaves) on a day counts at that day's end and every later one
-      unitDays.set(movement.fulfilmentWarehouseId, (unitDays.get(movement.fulfilmentWarehouseId) ?? 0) + movement.delta * (ends.length - day));
+      unitDays.set(
+        movement.fulfilmentWarehouseId,
+        (unitDays.get(movement.fulfilmentWarehouseId) ?? 0) + movement.delta * (ends.length - day),
+      );
     }
     const rate = toKopecks(this.rates.perUnitDay);
     for (const [warehouseId, count] of [...unitDays].sort((a, b) => a[0] - b[0])) {
       if (count <= 0) continue;
-      yield { source: 'storage', description: `Хранение на складе «${await this.warehouseName(warehouseId)}», единице-дней: ${count}`, orderId: null, quantity: count, amount: rate * count };
+      yield {
+        source: 'storage',
+        description: `Хранение на складе «${await this.warehouseName(warehouseId)}», единице-дней: ${count}`,
+        orderId: null,
+        quantity: count,
+        amount: rate * count,
+      };
     }
   }
 }
@@ -128,7 +174,13 @@ export class PickupCharges implements ChargeSource {
     for (const pickup of await this.pickups.chargesIn(period.accountId, period.from, period.to)) {
       if (pickup.priceKopecks === 0) continue;
       const label = pickup.number ? `${pickup.id} (${pickup.number})` : String(pickup.id);
-      yield { source: 'pickup', description: `Забор груза ${label} ${pickup.date}, ${pickup.companyName}, заказов: ${pickup.countOrders}`, orderId: null, quantity: 1, amount: pickup.priceKopecks };
+      yield {
+        source: 'pickup',
+        description: `Забор груза ${label} ${pickup.date}, ${pickup.companyName}, заказов: ${pickup.countOrders}`,
+        orderId: null,
+        quantity: 1,
+        amount: pickup.priceKopecks,
+      };
     }
   }
 }

@@ -12,8 +12,15 @@ export const reportsModule = defineModule<ReportsRouteServices, ReportTables>({
   dependsOn: ['orders', 'fulfilment', 'pickups', 'products', 'warehouses', 'accounts'],
   migrationHistory: ['0014_reports', '0020_report_indexes'],
   tags: [
-    { name: 'Reports', description: 'Contract 4.8: bills and agent reports of each billing period, analytical reports (xlsx).' },
-    { name: 'Billing operators (extension)', description: 'Extension: the service\'s billing operators record payments of bills (operator tokens of the billing scope, from the CLI).' },
+    {
+      name: 'Reports',
+      description: 'Contract 4.8: bills and agent reports of each billing period, analytical reports (xlsx).',
+    },
+    {
+      name: 'Billing operators (extension)',
+      description:
+        "Extension: the service's billing operators record payments of bills (operator tokens of the billing scope, from the CLI).",
+    },
   ],
   schemas: { Bill, AgentReport, AnalyticalReport },
   routes: reportRoutes,

@@ -43,6 +43,7 @@ export function lastDayOf(period: BillingPeriod): string {
 /** The end of each day of the period (the next midnight in the zone): storage counts the units on hand then. */
 export function dayEndsOf(period: { start: string; end: string; timeZone: string }): string[] {
   const ends: string[] = [];
-  for (let day = period.start; day < period.end; day = addDays(day, 1)) ends.push(startOfDay(addDays(day, 1), period.timeZone));
+  for (let day = period.start; day < period.end; day = addDays(day, 1))
+    ends.push(startOfDay(addDays(day, 1), period.timeZone));
   return ends;
 }

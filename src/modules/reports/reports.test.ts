@@ -27,7 +27,13 @@ function reportWorker(app: TestApp): JobWorker {
 }
 
 function push(events: unknown[]) {
-  return t.client().post('/v2/tracking/events/1', { events }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+  return t
+    .client()
+    .post(
+      '/v2/tracking/events/1',
+      { events },
+      { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+    );
 }
 
 async function download(url: string): Promise<{ status: number; bytes: Buffer; headers: Record<string, unknown> }> {
@@ -35,16 +41,24 @@ async function download(url: string): Promise<{ status: number; bytes: Buffer; h
   return { status: response.statusCode, bytes: response.rawPayload, headers: response.headers };
 }
 
-
 interface OrderView {
   id: number;
   priceCod: number;
   pay: { type: number };
-  delivery: { factPrice: number | null; totalPrice: number; services: Array<{ price: number }>; priceCommissionCod: number; priceCommissionCodCard: number };
+  delivery: {
+    factPrice: number | null;
+    totalPrice: number;
+    services: Array<{ price: number }>;
+    priceCommissionCod: number;
+    priceCommissionCodCard: number;
+  };
 }
 
 /** What the bill charges an order (kopecks): its factPrice less the COD commission the remittance withholds. */
-const commissionOf = (order: OrderView) => (order.priceCod > 0 ? toKopecks(order.pay.type === 3 ? order.delivery.priceCommissionCodCard : order.delivery.priceCommissionCod) : 0);
+const commissionOf = (order: OrderView) =>
+  order.priceCod > 0
+    ? toKopecks(order.pay.type === 3 ? order.delivery.priceCommissionCodCard : order.delivery.priceCommissionCod)
+    : 0;
 
 const delivered: OrderView[] = [];
 
@@ -58,7 +72,14 @@ beforeAll(async () => {
   const methods = ['cash', 'card', undefined];
   for (const [index, body] of bodies.entries()) {
     const { id, trackNumber } = await preparedOrder(a.owner, a.worker, orderBody(a, { ...body, cmsId: `R-${index}` }));
-    expect((await push([{ trackNumber, statusCode: 41 }, { trackNumber, statusCode: 44, ...(methods[index] ? { paymentMethod: methods[index] } : {}) }])).body.applied).toBe(2);
+    expect(
+      (
+        await push([
+          { trackNumber, statusCode: 41 },
+          { trackNumber, statusCode: 44, ...(methods[index] ? { paymentMethod: methods[index] } : {}) },
+        ])
+      ).body.applied,
+    ).toBe(2);
     delivered.push((await a.owner.get(`/v2/orders/${id}`)).body);
   }
   // a draft is never charged
@@ -76,15 +97,24 @@ describe('the period job: bills and agent reports', () => {
     await t.runtime.services.billing.closeDuePeriods(tomorrow());
     await worker.runDue(tomorrow());
     const [a2, b2] = await Promise.all([
-      t.runtime.services.billing.closePeriod({ accountId: a.accountId, start: today, end: addDays(today, 1) }, new Date()),
-      t.runtime.services.billing.closePeriod({ accountId: a.accountId, start: today, end: addDays(today, 1) }, new Date()),
+      t.runtime.services.billing.closePeriod(
+        { accountId: a.accountId, start: today, end: addDays(today, 1) },
+        new Date(),
+      ),
+      t.runtime.services.billing.closePeriod(
+        { accountId: a.accountId, start: today, end: addDays(today, 1) },
+        new Date(),
+      ),
     ]);
     expect([a2, b2]).toEqual([false, false]);
 
     const bills = await a.owner.get('/v2/reports/bill');
     expect(bills.status).toBe(200);
     expect(bills.headers['x-total-count']).toBe('1');
-    const expected = delivered.reduce((sum, order) => sum + toKopecks(order.delivery.factPrice as number) - commissionOf(order), 0);
+    const expected = delivered.reduce(
+      (sum, order) => sum + toKopecks(order.delivery.factPrice as number) - commissionOf(order),
+      0,
+    );
     expect(bills.body[0]).toMatchObject({ date: today, sum: expected / 100, payStatus: 0, paySum: 0 });
     const file = await download(bills.body[0].file);
     expect(file.status).toBe(200);
@@ -94,14 +124,24 @@ describe('the period job: bills and agent reports', () => {
       for (const order of delivered) expect(text).toContain(`Доставка заказа ${order.id}`);
       expect(text).toContain('Магазин отчётов');
       expect(text).toContain('ООО «Служба доставки»');
-      expect(text).toContain(`${Math.floor(expected / 100).toLocaleString('ru-RU').replace(/\s/g, ' ')},${String(expected % 100).padStart(2, '0')}`);
+      expect(text).toContain(
+        `${Math.floor(expected / 100)
+          .toLocaleString('ru-RU')
+          .replace(/\s/g, ' ')},${String(expected % 100).padStart(2, '0')}`,
+      );
     }
     expect((await a.owner.get(`/v2/reports/bill?from=${today}&to=${today}`)).body).toHaveLength(1);
     expect((await a.owner.get('/v2/reports/bill?from=2000-01-01&to=2000-01-02')).body).toEqual([]);
   });
 
   it('makes the COD remittance (collected, withheld, due) and the services rendered, read back from their xlsx', async () => {
-    const reports = (await a.owner.get('/v2/reports/agent')).body as Array<{ id: number; type: number; sum: number; file: string; accepted: boolean }>;
+    const reports = (await a.owner.get('/v2/reports/agent')).body as Array<{
+      id: number;
+      type: number;
+      sum: number;
+      file: string;
+      accepted: boolean;
+    }>;
     expect(reports.map((report) => report.type).sort()).toEqual([1, 2]);
     const remittance = reports.find((report) => report.type === 1)!;
     const cod = delivered.filter((order) => order.priceCod > 0);
@@ -109,7 +149,16 @@ describe('the period job: bills and agent reports', () => {
     expect(remittance.sum).toBe(due / 100);
     const rows = await sheetRows((await download(remittance.file)).bytes);
     // title, the filters (period, its kind), the header (exceljs skips the empty row before it)
-    expect(rows[3]).toEqual(['Заказ', 'Номер в магазине', 'Трек-номер', 'Вручен', 'Оплата', 'Получено от получателя', 'Удержано комиссий', 'К перечислению']);
+    expect(rows[3]).toEqual([
+      'Заказ',
+      'Номер в магазине',
+      'Трек-номер',
+      'Вручен',
+      'Оплата',
+      'Получено от получателя',
+      'Удержано комиссий',
+      'К перечислению',
+    ]);
     const body = rows.slice(4, 4 + cod.length);
     expect(body.map((row) => row[0])).toEqual(cod.map((order) => order.id));
     expect(body.map((row) => row[4])).toEqual(['наличными', 'картой']);
@@ -140,7 +189,13 @@ describe('the period job: bills and agent reports', () => {
     expect((await a.owner.put('/v2/reports/agent-accept/999999')).status).toBe(404);
     expect((await a.owner.put('/v2/reports/agent-accept/abc')).status).toBe(400);
     const shopKey = a.owner.withToken(a.shopKey);
-    for (const call of [shopKey.get('/v2/reports/bill'), shopKey.get('/v2/reports/agent'), shopKey.put(`/v2/reports/agent-accept/${report.id}`), shopKey.get('/v2/reports/analytical')]) expect((await call).status).toBe(403);
+    for (const call of [
+      shopKey.get('/v2/reports/bill'),
+      shopKey.get('/v2/reports/agent'),
+      shopKey.put(`/v2/reports/agent-accept/${report.id}`),
+      shopKey.get('/v2/reports/analytical'),
+    ])
+      expect((await call).status).toBe(403);
     // a shop key's refused accept wrote nothing
     const [unaccepted] = (await a.owner.get('/v2/reports/agent?type=1')).body;
     const refused = await shopKey.put(`/v2/reports/agent-accept/${unaccepted.id}`);
@@ -148,13 +203,23 @@ describe('the period job: bills and agent reports', () => {
     expect(refused.body.code).toEqual(expect.any(String));
     expect((await a.owner.get('/v2/reports/agent?type=1')).body[0].accepted).toBe(false);
     const anonymous = t.client();
-    for (const call of [anonymous.get('/v2/reports/bill'), anonymous.get('/v2/reports/agent'), anonymous.put(`/v2/reports/agent-accept/${unaccepted.id}`), anonymous.get('/v2/reports/analytical')]) {
+    for (const call of [
+      anonymous.get('/v2/reports/bill'),
+      anonymous.get('/v2/reports/agent'),
+      anonymous.put(`/v2/reports/agent-accept/${unaccepted.id}`),
+      anonymous.get('/v2/reports/analytical'),
+    ]) {
       const answer = await call;
       expect(answer.status).toBe(401);
       expect(answer.body.code).toEqual(expect.any(String));
     }
     expect((await a.owner.get('/v2/reports/agent?type=1')).body[0].accepted).toBe(false);
-    for (const [path, field] of [['/v2/reports/agent?type=3', 'type'], ['/v2/reports/bill?from=yesterday', 'from'], ['/v2/reports/analytical?to=2026-13-01', 'to'], ['/v2/reports/bill?perPage=0', 'perPage']]) {
+    for (const [path, field] of [
+      ['/v2/reports/agent?type=3', 'type'],
+      ['/v2/reports/bill?from=yesterday', 'from'],
+      ['/v2/reports/analytical?to=2026-13-01', 'to'],
+      ['/v2/reports/bill?perPage=0', 'perPage'],
+    ]) {
       const bad = await a.owner.get(path);
       expect(bad.status, path).toBe(400);
       expect(bad.body).toMatchObject({ code: 'validation_failed', message: expect.any(String) });
@@ -194,11 +259,17 @@ describe('the period job: bills and agent reports', () => {
       const { trackNumber } = await preparedOrder(b.owner, b.worker, orderBody(b));
       await push([{ trackNumber, statusCode: 41 }]);
       const workers = [reportWorker(t), reportWorker(second)];
-      await Promise.all([t.runtime.services.billing.closeDuePeriods(tomorrow()), second.runtime.services.billing.closeDuePeriods(tomorrow())]);
+      await Promise.all([
+        t.runtime.services.billing.closeDuePeriods(tomorrow()),
+        second.runtime.services.billing.closeDuePeriods(tomorrow()),
+      ]);
       const start = todayIn('Europe/Moscow');
       const closes = await Promise.all([
         t.runtime.services.billing.closePeriod({ accountId: b.accountId, start, end: addDays(start, 1) }, new Date()),
-        second.runtime.services.billing.closePeriod({ accountId: b.accountId, start, end: addDays(start, 1) }, new Date()),
+        second.runtime.services.billing.closePeriod(
+          { accountId: b.accountId, start, end: addDays(start, 1) },
+          new Date(),
+        ),
         ...workers.map((worker) => worker.runDue(tomorrow()).then(() => false)),
       ]);
       expect(closes.filter(Boolean).length).toBeLessThanOrEqual(1);
@@ -218,30 +289,49 @@ describe('analytical reports', () => {
     const waiting = await download(made.body.file);
     expect(waiting.status).toBe(202);
     expect(waiting.headers['retry-after']).toBe('5');
-    expect((await a.owner.get('/v2/reports/analytical')).body[0]).toMatchObject({ type: 1, status: 'pending', file: made.body.file });
+    expect((await a.owner.get('/v2/reports/analytical')).body[0]).toMatchObject({
+      type: 1,
+      status: 'pending',
+      file: made.body.file,
+    });
     await reportWorker(t).runDue();
     const file = await download(made.body.file);
     expect(file.status).toBe(200);
     const rows = await sheetRows(file.bytes);
     expect(String(rows[0][0])).toContain('Заказы');
-    expect(rows.slice(1, 3).map((row) => row[0])).toEqual([expect.stringContaining('Период'), expect.stringContaining('Отчёт: 1')]);
+    expect(rows.slice(1, 3).map((row) => row[0])).toEqual([
+      expect.stringContaining('Период'),
+      expect.stringContaining('Отчёт: 1'),
+    ]);
     const header = rows[3] as string[];
-    const listed = (await a.owner.get(`/v2/orders?dateFrom=${today}&dateTo=${today}&perPage=1000`)).body as Array<{ id: number; priceCod: number; delivery: { totalPrice: number | null } }>;
+    const listed = (await a.owner.get(`/v2/orders?dateFrom=${today}&dateTo=${today}&perPage=1000`)).body as Array<{
+      id: number;
+      priceCod: number;
+      delivery: { totalPrice: number | null };
+    }>;
     const body = rows.slice(4, 4 + listed.length);
     expect(body.map((row) => row[0]).sort()).toEqual(listed.map((order) => order.id).sort());
     expect(body[0][header.indexOf('Создан')]).toBeInstanceOf(Date);
     const kopecks = (value: unknown) => Math.round(Number(value ?? 0) * 100);
     const totals = rows[4 + listed.length];
     expect(totals[0]).toBe(`Итого: ${listed.length}`);
-    expect(kopecks(totals[header.indexOf('Наложенный платёж')])).toBe(listed.reduce((sum, order) => sum + toKopecks(order.priceCod), 0));
-    expect(kopecks(totals[header.indexOf('Стоимость доставки')])).toBe(listed.reduce((sum, order) => sum + toKopecks(order.delivery.totalPrice ?? 0), 0));
+    expect(kopecks(totals[header.indexOf('Наложенный платёж')])).toBe(
+      listed.reduce((sum, order) => sum + toKopecks(order.priceCod), 0),
+    );
+    expect(kopecks(totals[header.indexOf('Стоимость доставки')])).toBe(
+      listed.reduce((sum, order) => sum + toKopecks(order.delivery.totalPrice ?? 0), 0),
+    );
     expect((await a.owner.get('/v2/reports/analytical')).body[0]).toMatchObject({ status: 'ready' });
     // another account neither lists it nor makes one of a's orders
     const other = await t.newAccount('Чужие отчёты');
     expect((await other.client.get('/v2/reports/analytical')).body).toEqual([]);
     const theirs = await other.client.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 });
     expect(theirs.status).toBe(200);
-    expect((await sheetRows((await download(theirs.body.file)).bytes)).some((row) => listed.some((order) => row[0] === order.id))).toBe(false);
+    expect(
+      (await sheetRows((await download(theirs.body.file)).bytes)).some((row) =>
+        listed.some((order) => row[0] === order.id),
+      ),
+    ).toBe(false);
   });
 
   it('writes the other reports: companies, returns, COD, stock balance, marking codes (by a job when they read more than REPORT_SYNC_ROWS)', async () => {
@@ -285,7 +375,18 @@ describe('analytical reports', () => {
     }
     const rows = await sheetRows(file.bytes);
     const header = rows[3] as string[];
-    expect(header).toEqual(['Заказ', 'Номер в магазине', 'Создан', 'Статус', 'Служба доставки', 'Наложенный платёж', 'Оплата', 'Вручен', 'Комиссия', 'К перечислению']);
+    expect(header).toEqual([
+      'Заказ',
+      'Номер в магазине',
+      'Создан',
+      'Статус',
+      'Служба доставки',
+      'Наложенный платёж',
+      'Оплата',
+      'Вручен',
+      'Комиссия',
+      'К перечислению',
+    ]);
     const listed = (await a.owner.get(`/v2/orders?dateFrom=${today}&dateTo=${today}&perPage=1000`)).body as OrderView[];
     const withCod = listed.filter((order) => order.priceCod > 0);
     const body = rows.slice(4, 4 + withCod.length);
@@ -301,13 +402,17 @@ describe('analytical reports', () => {
     const all = await a.owner.get('/v2/reports/analytical');
     const total = Number(all.headers['x-total-count']);
     expect(total).toBeGreaterThan(2);
-    expect((await a.owner.get(`/v2/reports/analytical?from=${today}&to=${today}`)).headers['x-total-count']).toBe(String(total));
+    expect((await a.owner.get(`/v2/reports/analytical?from=${today}&to=${today}`)).headers['x-total-count']).toBe(
+      String(total),
+    );
     expect((await a.owner.get(`/v2/reports/analytical?to=${addDays(today, -1)}`)).body).toEqual([]);
     expect((await a.owner.get(`/v2/reports/analytical?from=${addDays(today, 1)}`)).body).toEqual([]);
     const second = await a.owner.get('/v2/reports/analytical?page=2&perPage=1');
     expect(second.body).toEqual([all.body[1]]);
     expect(second.headers['x-total-count']).toBe(String(total));
-    expect((await a.owner.get('/v2/reports/analytical?type=2')).body.every((report: { type: number }) => report.type === 2)).toBe(true);
+    expect(
+      (await a.owner.get('/v2/reports/analytical?type=2')).body.every((report: { type: number }) => report.type === 2),
+    ).toBe(true);
   });
 
   it('refuses bad input with every problem named and writes nothing', async () => {
@@ -318,14 +423,31 @@ describe('analytical reports', () => {
     expect(reversed.body.errors.map((error: { field: string }) => error.field)).toEqual(['date.to']);
     const markCodes = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 6 });
     expect(markCodes.status).toBe(400);
-    expect(markCodes.body.errors.map((error: { field: string }) => error.field)).toEqual(['fulfilmentWarehouseId', 'onlyMarkCodes', 'stage']);
-    const unknownWarehouse = await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 6, fulfilmentWarehouseId: 9999, onlyMarkCodes: 1, stage: 1 }, { form: true });
+    expect(markCodes.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'fulfilmentWarehouseId',
+      'onlyMarkCodes',
+      'stage',
+    ]);
+    const unknownWarehouse = await a.owner.post(
+      '/v2/reports/analytical',
+      { date: { from: today, to: today }, type: 6, fulfilmentWarehouseId: 9999, onlyMarkCodes: 1, stage: 1 },
+      { form: true },
+    );
     expect(unknownWarehouse.status).toBe(400);
-    expect(unknownWarehouse.body.errors.map((error: { field: string }) => error.field)).toEqual(['fulfilmentWarehouseId']);
-    expect((await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 7 })).status).toBe(400);
+    expect(unknownWarehouse.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'fulfilmentWarehouseId',
+    ]);
+    expect((await a.owner.post('/v2/reports/analytical', { date: { from: today, to: today }, type: 7 })).status).toBe(
+      400,
+    );
     expect((await a.owner.post('/v2/reports/analytical', { date: { from: today }, type: 1 })).status).toBe(400);
-    expect((await a.owner.withToken(a.shopKey).post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 })).status).toBe(403);
-    expect((await t.client().post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 })).status).toBe(401);
+    expect(
+      (await a.owner.withToken(a.shopKey).post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await t.client().post('/v2/reports/analytical', { date: { from: today, to: today }, type: 1 })).status,
+    ).toBe(401);
     expect(Number((await a.owner.get('/v2/reports/analytical')).headers['x-total-count'])).toBe(before);
   });
 });

@@ -27,7 +27,9 @@ export function paidBy(doc: Pick<OrderDoc, 'pay' | 'delivery'>): PaidBy {
 /** The commission of collecting the cash on delivery: withheld from the cash, so never billed. */
 export function codCommissionKopecks(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod'>): number {
   if (doc.priceCod <= 0) return 0;
-  return toKopecks(paidBy(doc) === 'card' ? (doc.delivery.priceCommissionCodCard ?? 0) : (doc.delivery.priceCommissionCod ?? 0));
+  return toKopecks(
+    paidBy(doc) === 'card' ? (doc.delivery.priceCommissionCodCard ?? 0) : (doc.delivery.priceCommissionCod ?? 0),
+  );
 }
 
 export interface OrderCharges {
@@ -43,12 +45,18 @@ export interface OrderCharges {
  * customer price rules). The COD commission is left out: the remittance withholds it.
  */
 export function chargesOf(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod'>): OrderCharges {
-  const services = doc.delivery.services.map((service) => ({ id: service.id, name: service.name, amount: toKopecks(service.price) }));
+  const services = doc.delivery.services.map((service) => ({
+    id: service.id,
+    name: service.name,
+    amount: toKopecks(service.price),
+  }));
   const servicesTotal = services.reduce((sum, service) => sum + service.amount, 0);
   const delivery =
     doc.delivery.factPrice !== null
       ? toKopecks(doc.delivery.factPrice) - servicesTotal - codCommissionKopecks(doc)
-      : toKopecks(doc.delivery.price ?? 0) + toKopecks(doc.delivery.priceCommissionDeclared ?? 0) + toKopecks(doc.delivery.priceCommissionAcquiring ?? 0);
+      : toKopecks(doc.delivery.price ?? 0) +
+        toKopecks(doc.delivery.priceCommissionDeclared ?? 0) +
+        toKopecks(doc.delivery.priceCommissionAcquiring ?? 0);
   return { delivery, services };
 }
 
@@ -68,5 +76,14 @@ export interface RemittanceLine {
 export function remittanceLineOf(doc: OrderDoc & { id: number }, at: string): RemittanceLine {
   const collected = toKopecks(doc.priceCod);
   const commission = codCommissionKopecks(doc);
-  return { orderId: doc.id, cmsId: doc.cmsId, trackNumber: doc.trackNumber, deliveredAt: at, paidBy: paidBy(doc), collected, commission, due: collected - commission };
+  return {
+    orderId: doc.id,
+    cmsId: doc.cmsId,
+    trackNumber: doc.trackNumber,
+    deliveredAt: at,
+    paidBy: paidBy(doc),
+    collected,
+    commission,
+    due: collected - commission,
+  };
 }

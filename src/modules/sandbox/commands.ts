@@ -12,11 +12,16 @@ export const sandboxCommand: AreaCommand<{ sandbox: SandboxService; accounts: Ac
     "sandbox advance-order --account <id> --id <orderId>     a built-in company's order moved one status now",
   ],
   async run(args, open) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { account: { type: 'string' }, id: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { account: { type: 'string' }, id: { type: 'string' } },
+    });
     const accountId = Number(stringOption(values, 'account'));
     const id = Number(stringOption(values, 'id'));
     const action = positionals[0];
-    const usage = 'usage: sandbox close-period --account <id> | sandbox collect-pickup --account <id> --id <pickupId> | sandbox advance-order --account <id> --id <orderId>';
+    const usage =
+      'usage: sandbox close-period --account <id> | sandbox collect-pickup --account <id> --id <pickupId> | sandbox advance-order --account <id> --id <orderId>';
     if (!Number.isInteger(accountId) || accountId < 1) throw new CommandUsageError(usage);
     if (action !== 'close-period' && (!Number.isInteger(id) || id < 1)) throw new CommandUsageError(usage);
     const services = await open();
@@ -29,7 +34,8 @@ export const sandboxCommand: AreaCommand<{ sandbox: SandboxService; accounts: Ac
       await services.sandbox.collectPickup(scope, id);
       return `Pickup ${id} of account ${accountId} is collected.\n`;
     }
-    if (action === 'advance-order') return `Order ${id} of account ${accountId} is now at status ${await services.sandbox.advanceOrder(scope, id)}.\n`;
+    if (action === 'advance-order')
+      return `Order ${id} of account ${accountId} is now at status ${await services.sandbox.advanceOrder(scope, id)}.\n`;
     throw new CommandUsageError(usage);
   },
 };

@@ -11,7 +11,11 @@ export const sandboxModule = defineModule<SandboxRouteServices & { accounts: Acc
   dependsOn: ['reports', 'pickups', 'orders', 'carrier-integrations'],
   migrationHistory: [],
   tags: [
-    { name: 'Sandbox (extension)', description: 'Extension: for an account testing against the simulated companies, what would take days runs now: close the billing period, have a pickup collected, move an order one status. Refused for accounts with a live contract.' },
+    {
+      name: 'Sandbox (extension)',
+      description:
+        'Extension: for an account testing against the simulated companies, what would take days runs now: close the billing period, have a pickup collected, move an order one status. Refused for accounts with a live contract.',
+    },
   ],
   routes: sandboxRoutes,
   commands: { sandbox: sandboxCommand },

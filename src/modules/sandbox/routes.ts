@@ -9,18 +9,21 @@ export interface SandboxRouteServices {
 import { AdvancedOrder, ClosedPeriod } from './schemas.js';
 
 const tags = ['Sandbox (extension)'];
-const WHO = 'Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.';
+const WHO =
+  'Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.';
 
 export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
   app.post(
     '/v2/sandbox/billing-period/close',
     {
-      schema: { operation: { id: 'closeSandboxBillingPeriod' },
+      schema: {
+        operation: { id: 'closeSandboxBillingPeriod' },
         tags,
         summary: 'Close the current billing period now',
         description:
-          'The account\'s current billing period is cut short at the end of today and closed at once: its bill (when anything was charged) and agent reports are made as at the end of a period. ' +
-          'The period then counts as closed: later charges in it go in no bill; a second close in the same period is 409 period_closed. ' + WHO,
+          "The account's current billing period is cut short at the end of today and closed at once: its bill (when anything was charged) and agent reports are made as at the end of a period. " +
+          'The period then counts as closed: later charges in it go in no bill; a second close in the same period is 409 period_closed. ' +
+          WHO,
         response: { 200: ClosedPeriod, ...errorResponses(403, 409, 422) },
       },
     },
@@ -30,12 +33,14 @@ export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
   app.post(
     '/v2/sandbox/pickups/:id/collect',
     {
-      schema: { operation: { id: 'collectSandboxPickup' },
+      schema: {
+        operation: { id: 'collectSandboxPickup' },
         tags,
         summary: 'Have a booked pickup collected now',
         description:
-          'A built-in company\'s Scheduled pickup (2) is collected at once instead of at the start of its interval: it becomes Done (3) with the orders it covers, and they are handed over (14) and start their journey. ' +
-          'A pickup still New (the company answers a booking after PICKUP_SIMULATION_SECONDS) or finished: 409; a company of a contract: 422 not_simulated. ' + WHO,
+          "A built-in company's Scheduled pickup (2) is collected at once instead of at the start of its interval: it becomes Done (3) with the orders it covers, and they are handed over (14) and start their journey. " +
+          'A pickup still New (the company answers a booking after PICKUP_SIMULATION_SECONDS) or finished: 409; a company of a contract: 422 not_simulated. ' +
+          WHO,
         params: IdParams,
         response: { 204: NoContent, ...errorResponses(403, 404, 409, 422) },
       },
@@ -49,16 +54,21 @@ export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
   app.post(
     '/v2/sandbox/orders/:id/advance',
     {
-      schema: { operation: { id: 'advanceSandboxOrder' },
+      schema: {
+        operation: { id: 'advanceSandboxOrder' },
         tags,
         summary: 'Move an order to its next simulated status now',
         description:
           'A registered order of a built-in company takes the next step of its simulated journey at once (41, 411, 412, 42 or 43, 44; some refused and returned) instead of after SIMULATION_STEP_SECONDS; the journey goes on from there. ' +
-          'Not registered yet, waiting for its pickup, or at its journey\'s end: 409; another company, or the simulation off: 422 not_simulated. ' + WHO,
+          "Not registered yet, waiting for its pickup, or at its journey's end: 409; another company, or the simulation off: 422 not_simulated. " +
+          WHO,
         params: IdParams,
         response: { 200: AdvancedOrder, ...errorResponses(403, 404, 409, 422) },
       },
     },
-    async (request) => ({ id: request.params.id, status: await services.sandbox.advanceOrder(request.scope, request.params.id) }),
+    async (request) => ({
+      id: request.params.id,
+      status: await services.sandbox.advanceOrder(request.scope, request.params.id),
+    }),
   );
 }

@@ -23,7 +23,9 @@ let cdek: FakeRealCarrier;
 
 beforeAll(async () => {
   cdek = await startFakeCdek();
-  t = await createTestApp({ env: { ...realCarrierEnv({ cdek }), PICKUP_SIMULATION_SECONDS: '0', SIMULATION_STEP_SECONDS: '60' } });
+  t = await createTestApp({
+    env: { ...realCarrierEnv({ cdek }), PICKUP_SIMULATION_SECONDS: '0', SIMULATION_STEP_SECONDS: '60' },
+  });
   a = await orderingAccount(t);
   t.runtime.services.pickups.registerJobs(a.worker);
 });
@@ -37,7 +39,11 @@ const advance = (id: number, client = a.owner) => client.post(`/v2/sandbox/order
 describe('the sandbox on a test account', () => {
   it('collects a booked pickup now: Done, its orders handed over, then moved status by status to the end of their journey', async () => {
     const day = nextWorkday();
-    const waiting = await preparedOrder(a.owner, a.worker, orderBody(a, { cmsId: 'SBX-1', pickup: { type: 4, date: day } }));
+    const waiting = await preparedOrder(
+      a.owner,
+      a.worker,
+      orderBody(a, { cmsId: 'SBX-1', pickup: { type: 4, date: day } }),
+    );
     expect((await advance(waiting.id)).status).toBe(409);
     const booked = await a.owner.post('/v2/pickups', { warehouseId: a.warehouseId, companyId: 1, type: 4, date: day });
     expect(booked.status).toBe(201);
@@ -112,7 +118,10 @@ describe('the sandbox refuses', () => {
     expect((await live.owner.post('/v2/carrier-integrations/1001', { params, testMode: true })).status).toBe(204);
     expect((await advance(order.id, live.owner)).status).toBe(200);
     expect((await live.owner.post('/v2/carrier-integrations/1001', { params, testMode: false })).status).toBe(204);
-    for (const refused of [await advance(order.id, live.owner), await live.owner.post('/v2/sandbox/billing-period/close')]) {
+    for (const refused of [
+      await advance(order.id, live.owner),
+      await live.owner.post('/v2/sandbox/billing-period/close'),
+    ]) {
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ code: 'live_contract', message: expect.stringContaining('СДЭК') });
     }
@@ -125,7 +134,11 @@ describe('the sandbox from the command line', () => {
     const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'main.ts');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-'));
     try {
-      const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SECRET_KEY: '', LOG_LEVEL: 'silent' }, encoding: 'utf8' });
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', main, ...args], {
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SECRET_KEY: '', LOG_LEVEL: 'silent' },
+          encoding: 'utf8',
+        });
       const created = run('account', 'create', '--name', 'CLI sandbox', '--json');
       expect(created.status, created.stderr).toBe(0);
       const { accountId } = JSON.parse(created.stdout) as { accountId: number };

@@ -3,14 +3,20 @@ import Type, { type Static } from 'typebox';
 export const ClosedPeriod = Type.Object(
   {
     start: Type.String({ format: 'date', description: 'First day of the closed period' }),
-    lastDay: Type.String({ format: 'date', description: 'Its last day: today, in the account\'s time zone' }),
+    lastDay: Type.String({ format: 'date', description: "Its last day: today, in the account's time zone" }),
   },
-  { description: 'The billing period the sandbox closed: its bill and agent reports are in GET /v2/reports/bill and /v2/reports/agent' },
+  {
+    description:
+      'The billing period the sandbox closed: its bill and agent reports are in GET /v2/reports/bill and /v2/reports/agent',
+  },
 );
 export type ClosedPeriod = Static<typeof ClosedPeriod>;
 
 export const AdvancedOrder = Type.Object(
-  { id: Type.Integer(), status: Type.Integer({ description: 'The order\'s status now (GET /v2/lists/order-statuses)' }) },
+  {
+    id: Type.Integer(),
+    status: Type.Integer({ description: "The order's status now (GET /v2/lists/order-statuses)" }),
+  },
   { description: 'The order after its next simulated status' },
 );
 export type AdvancedOrder = Static<typeof AdvancedOrder>;

@@ -42,7 +42,11 @@ export class SandboxService {
     requireAccountWide(scope, `use the sandbox to ${action}`);
     const live = await this.contracts.liveContractNames(scope.accountId);
     if (live.length > 0) {
-      throw new AppError(422, 'live_contract', `The sandbox cannot ${action} for an account with a live contract (${live.join(', ')}): use a test account, or connect those companies in test mode.`);
+      throw new AppError(
+        422,
+        'live_contract',
+        `The sandbox cannot ${action} for an account with a live contract (${live.join(', ')}): use a test account, or connect those companies in test mode.`,
+      );
     }
   }
 }

@@ -10,9 +10,7 @@ export const shopsModule = defineModule<ShopsRouteServices, ShopTables>({
   offers: ['shops'],
   dependsOn: ['warehouses', 'accounts'],
   migrationHistory: ['0001_foundation'],
-  tags: [
-    { name: 'Shops', description: 'Contract 4.2; extensions: API key rotation and widget settings.' },
-  ],
+  tags: [{ name: 'Shops', description: 'Contract 4.2; extensions: API key rotation and widget settings.' }],
   schemas: { Shop, ShopApiKey: ApiKeyResponse },
   requestHooks: checkShopHeaderOnEveryCall,
   routes: shopRoutes,
@@ -20,6 +18,6 @@ export const shopsModule = defineModule<ShopsRouteServices, ShopTables>({
 
 declare module '../../platform/cache.js' {
   interface CacheTopics {
-  shops: 'pages of shops and the Shop-Id header’s shop (shops/service.ts)';
+    shops: 'pages of shops and the Shop-Id header’s shop (shops/service.ts)';
   }
 }

@@ -16,7 +16,6 @@ export const SHOP_EXAMPLE: ExampleDoc = {
 const tags = ['Shops'];
 const ShopList = Type.Array(Shop);
 
-
 /** The services these routes use, and no other. */
 export interface ShopsRouteServices {
   shops: ShopService;
@@ -38,7 +37,8 @@ export function shopRoutes(app: App, services: ShopsRouteServices): void {
   app.get(
     '/v2/shops',
     {
-      schema: { operation: { id: 'listShops', contract: '4.2' },
+      schema: {
+        operation: { id: 'listShops', contract: '4.2' },
         tags,
         summary: 'List shops',
         description: 'A shop API key sees only its own shop.',
@@ -54,14 +54,23 @@ export function shopRoutes(app: App, services: ShopsRouteServices): void {
 
   app.get(
     '/v2/shops/:id',
-    { schema: { operation: { id: 'getShop', contract: '4.2' }, tags, summary: 'Get a shop', params: IdParams, response: { 200: Shop, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getShop', contract: '4.2' },
+        tags,
+        summary: 'Get a shop',
+        params: IdParams,
+        response: { 200: Shop, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => services.shops.get(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/shops',
     {
-      schema: { operation: { id: 'createShop', contract: '4.2', examples: { shop: SHOP_EXAMPLE } },
+      schema: {
+        operation: { id: 'createShop', contract: '4.2', examples: { shop: SHOP_EXAMPLE } },
         tags,
         summary: 'Create a shop',
         description: 'The shop gets an API key (apiKey in GET), a bearer token limited to this shop.',
@@ -77,7 +86,16 @@ export function shopRoutes(app: App, services: ShopsRouteServices): void {
 
   app.put(
     '/v2/shops/:id',
-    { schema: { operation: { id: 'replaceShop', contract: '4.2', examples: { shop: SHOP_EXAMPLE } }, tags, summary: 'Replace a shop', params: IdParams, body: ShopInput, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'replaceShop', contract: '4.2', examples: { shop: SHOP_EXAMPLE } },
+        tags,
+        summary: 'Replace a shop',
+        params: IdParams,
+        body: ShopInput,
+        response: { 204: NoContent, ...errorResponses(403, 404) },
+      },
+    },
     async (request, reply) => {
       await services.shops.replace(request.scope, request.params.id, request.body);
       return reply.code(204).send();
@@ -86,7 +104,16 @@ export function shopRoutes(app: App, services: ShopsRouteServices): void {
 
   app.delete(
     '/v2/shops/:id',
-    { schema: { operation: { id: 'deleteShop', contract: '4.2' }, tags, summary: 'Delete a shop', description: 'Its API key stops working.', params: IdParams, response: { 204: NoContent, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'deleteShop', contract: '4.2' },
+        tags,
+        summary: 'Delete a shop',
+        description: 'Its API key stops working.',
+        params: IdParams,
+        response: { 204: NoContent, ...errorResponses(403, 404) },
+      },
+    },
     async (request, reply) => {
       await services.shops.delete(request.scope, request.params.id);
       return reply.code(204).send();
@@ -96,9 +123,10 @@ export function shopRoutes(app: App, services: ShopsRouteServices): void {
   app.post(
     '/v2/shops/:id/api-key',
     {
-      schema: { operation: { id: 'replaceShopApiKey' },
+      schema: {
+        operation: { id: 'replaceShopApiKey' },
         tags,
-        summary: 'Replace the shop\'s API key (extension)',
+        summary: "Replace the shop's API key (extension)",
         description: 'Issues a new apiKey; the old one stops working at once. Needs an account token.',
         params: IdParams,
         response: { 200: ApiKeyResponse, ...errorResponses(403, 404) },

@@ -17,7 +17,15 @@ export const NotificationsInput = Type.Object({
       productEndsInFulfilment: Type.Optional(
         Type.Object({
           enabled: EventFlag,
-          border: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Stock at which the low-stock notice fires' }))),
+          border: Type.Optional(
+            Nullable(
+              Type.Integer({
+                minimum: 0,
+                maximum: 1_000_000,
+                description: 'Stock at which the low-stock notice fires',
+              }),
+            ),
+          ),
         }),
       ),
       orderProductsNotAvailableInFulfilment: EventFlag,
@@ -28,7 +36,12 @@ export const NotificationsInput = Type.Object({
   employees: Type.Optional(
     Type.Object({
       enabled: EventFlag,
-      ids: Type.Optional(Type.Array(RecordId(), { maxItems: 1000, description: 'Employees to notify; empty means every employee with access to the shop' })),
+      ids: Type.Optional(
+        Type.Array(RecordId(), {
+          maxItems: 1000,
+          description: 'Employees to notify; empty means every employee with access to the shop',
+        }),
+      ),
     }),
   ),
 });
@@ -51,7 +64,25 @@ export const Notifications = Type.Object({
 export type Notifications = Static<typeof Notifications>;
 
 /** Platforms we know by name; others are accepted as given (lower case). */
-export const KNOWN_PLATFORMS = ['woocommerce', 'bitrix', 'opencart', 'joomla', 'insales', 'tilda', 'shopify', 'prestashop', 'magento', 'drupal', 'modx', 'wix', 'ecwid', 'shopscript', 'api', 'checkout', 'other'];
+export const KNOWN_PLATFORMS = [
+  'woocommerce',
+  'bitrix',
+  'opencart',
+  'joomla',
+  'insales',
+  'tilda',
+  'shopify',
+  'prestashop',
+  'magento',
+  'drupal',
+  'modx',
+  'wix',
+  'ecwid',
+  'shopscript',
+  'api',
+  'checkout',
+  'other',
+];
 
 const Flag = Type.Optional(Type.Boolean({ default: false }));
 
@@ -61,7 +92,12 @@ export const ShopInput = Type.Object({
   cmsProductsAutocomplete: Flag,
   emailNotifications: Flag,
   carrierACalling: Flag,
-  disableQuantityControlInCheckout: Type.Optional(Type.Boolean({ default: false, description: 'Has effect only when platform is "checkout" (the service\'s own checkout)' })),
+  disableQuantityControlInCheckout: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Has effect only when platform is "checkout" (the service\'s own checkout)',
+    }),
+  ),
   sendQuantityToCMS: Flag,
   platform: Type.Optional(
     Nullable(

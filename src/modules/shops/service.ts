@@ -73,11 +73,24 @@ export class ShopService {
   }
 
   /** Name, brand and notification settings of shops, for work outside a request (notifications); deleted shops are left out. */
-  async notificationSettingsOf(accountId: number, shopIds: number[]): Promise<Map<number, Pick<ShopRecord, 'id' | 'name' | 'brand' | 'emailNotifications' | 'notifications'>>> {
-    const settings = new Map<number, Pick<ShopRecord, 'id' | 'name' | 'brand' | 'emailNotifications' | 'notifications'>>();
+  async notificationSettingsOf(
+    accountId: number,
+    shopIds: number[],
+  ): Promise<Map<number, Pick<ShopRecord, 'id' | 'name' | 'brand' | 'emailNotifications' | 'notifications'>>> {
+    const settings = new Map<
+      number,
+      Pick<ShopRecord, 'id' | 'name' | 'brand' | 'emailNotifications' | 'notifications'>
+    >();
     for (const id of new Set(shopIds)) {
       const record = await this.store.get(accountId, id);
-      if (record) settings.set(id, { id, name: record.name, brand: record.brand, emailNotifications: record.emailNotifications, notifications: normaliseNotifications(record.notifications) });
+      if (record)
+        settings.set(id, {
+          id,
+          name: record.name,
+          brand: record.brand,
+          emailNotifications: record.emailNotifications,
+          notifications: normaliseNotifications(record.notifications),
+        });
     }
     return settings;
   }
@@ -96,7 +109,10 @@ export class ShopService {
     requireAccountWide(scope, 'create shops');
     const values = await this.validate(scope, input);
     const apiKey = newToken('shp');
-    const id = await this.store.insert(scope.accountId, values, { hash: hashToken(apiKey), cipher: this.secrets.seal(apiKey) });
+    const id = await this.store.insert(scope.accountId, values, {
+      hash: hashToken(apiKey),
+      cipher: this.secrets.seal(apiKey),
+    });
     this.cache.invalidate(scope.accountId, CACHE_TOPIC);
     return id;
   }
@@ -139,24 +155,41 @@ export class ShopService {
    * shop; an unknown or foreign id is a 400 (what shop plugins expect), a shop key naming
    * another shop is a 403.
    */
-  async resolveShopHeader(scope: Scope, header: string | string[] | undefined, required: boolean): Promise<Shop | null> {
+  async resolveShopHeader(
+    scope: Scope,
+    header: string | string[] | undefined,
+    required: boolean,
+  ): Promise<Shop | null> {
     const raw = (Array.isArray(header) ? header[0] : header)?.trim();
     if (raw === undefined || raw === '') {
       if (scope.shopKeyShopId !== null) return this.get(scope, scope.shopKeyShopId);
-      if (required) throw new AppError(400, 'shop_id_required', 'The Shop-Id header is required for this call.', [{ field: 'Shop-Id', message: 'is required' }]);
+      if (required)
+        throw new AppError(400, 'shop_id_required', 'The Shop-Id header is required for this call.', [
+          { field: 'Shop-Id', message: 'is required' },
+        ]);
       return null;
     }
     if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > Number.MAX_SAFE_INTEGER) {
-      throw new AppError(400, 'invalid_shop_id', 'The Shop-Id header must be the number of one of your shops.', [{ field: 'Shop-Id', message: 'must be a shop id' }]);
+      throw new AppError(400, 'invalid_shop_id', 'The Shop-Id header must be the number of one of your shops.', [
+        { field: 'Shop-Id', message: 'must be a shop id' },
+      ]);
     }
     const id = Number(raw);
     requireShopAccess(scope, id);
     // Every order and calculator call names its shop: remembered like the shop list (embedded mode, per day).
-    const shop = await this.cache.read(scope.accountId, CACHE_TOPIC, `header:${id}:${todayIn(scope.timeZone)}`, async () => {
-      const record = await this.store.get(scope.accountId, id);
-      return record ? (await this.present(scope, [record]))[0] : null;
-    });
-    if (!shop) throw new AppError(400, 'unknown_shop', `Shop-Id ${id} is not a shop of this account.`, [{ field: 'Shop-Id', message: 'is not a shop of this account' }]);
+    const shop = await this.cache.read(
+      scope.accountId,
+      CACHE_TOPIC,
+      `header:${id}:${todayIn(scope.timeZone)}`,
+      async () => {
+        const record = await this.store.get(scope.accountId, id);
+        return record ? (await this.present(scope, [record]))[0] : null;
+      },
+    );
+    if (!shop)
+      throw new AppError(400, 'unknown_shop', `Shop-Id ${id} is not a shop of this account.`, [
+        { field: 'Shop-Id', message: 'is not a shop of this account' },
+      ]);
     return shop;
   }
 
@@ -168,7 +201,10 @@ export class ShopService {
   }
 
   private async present(scope: Scope, records: ShopRecord[]): Promise<Shop[]> {
-    const warehouses = await this.warehouses.getMany(scope, records.map((record) => record.warehouseId));
+    const warehouses = await this.warehouses.getMany(
+      scope,
+      records.map((record) => record.warehouseId),
+    );
     return records.map((record) => {
       const warehouse = warehouses.get(record.warehouseId);
       if (!warehouse) throw new Error(`Shop ${record.id} refers to missing warehouse ${record.warehouseId}`);
@@ -192,11 +228,15 @@ export class ShopService {
   private async validate(scope: Scope, input: ShopInput): Promise<ShopValues> {
     const problems = new FieldErrorCollector();
     const warehouseId = typeof input.warehouse === 'number' ? input.warehouse : input.warehouse.id;
-    if (!(await this.warehouses.exists(scope, warehouseId))) problems.add('warehouse.id', `warehouse ${warehouseId} does not exist in this account`);
+    if (!(await this.warehouses.exists(scope, warehouseId)))
+      problems.add('warehouse.id', `warehouse ${warehouseId} does not exist in this account`);
     const notifications = normaliseNotifications(input.notifications);
     const unknown = await this.accounts.unknownEmployeeIds(scope, notifications.employees.ids);
     for (const id of unknown) {
-      problems.add(`notifications.employees.ids[${notifications.employees.ids.indexOf(id)}]`, `employee ${id} does not exist in this account`);
+      problems.add(
+        `notifications.employees.ids[${notifications.employees.ids.indexOf(id)}]`,
+        `employee ${id} does not exist in this account`,
+      );
     }
     problems.throwIfAny();
     return {

@@ -17,7 +17,9 @@ beforeAll(async () => {
   ownerAccountId = account.accountId;
   stranger = (await t.newAccount('Stranger')).client;
   warehouseId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Основной склад', pickupType: 1 }))).body.id;
-  fulfilmentWarehouseId = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))).body.id;
+  fulfilmentWarehouseId = (
+    await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101 }))
+  ).body.id;
 });
 afterAll(async () => t.close());
 
@@ -63,33 +65,59 @@ describe('shops: happy path', () => {
   });
 
   it('takes the warehouse as a bare id and every setting, and PUT replaces them', async () => {
-    const employeeId = await t.runtime.services.accounts.addEmployee(ownerAccountId, { name: 'Менеджер', email: 'manager@shop.example', password: 'correct horse' });
+    const employeeId = await t.runtime.services.accounts.addEmployee(ownerAccountId, {
+      name: 'Менеджер',
+      email: 'manager@shop.example',
+      password: 'correct horse',
+    });
     const notifications = {
       events: { ...EVERY_EVENT_OFF.events, newOrder: true, productEndsInFulfilment: { enabled: true, border: 5 } },
       currentAccount: { enabled: true },
       employees: { enabled: true, ids: [employeeId] },
     };
-    const id = (await owner.post('/v2/shops', { ...shopBody(warehouseId), warehouse: warehouseId, emailNotifications: true, sendQuantityToCMS: true, notifications })).body.id;
+    const id = (
+      await owner.post('/v2/shops', {
+        ...shopBody(warehouseId),
+        warehouse: warehouseId,
+        emailNotifications: true,
+        sendQuantityToCMS: true,
+        notifications,
+      })
+    ).body.id;
     const read = (await owner.get(`/v2/shops/${id}`)).body;
     expect(read.warehouse.id).toBe(warehouseId);
     expect(read.emailNotifications).toBe(true);
     expect(read.sendQuantityToCMS).toBe(true);
     expect(read.notifications).toEqual(notifications);
 
-    const put = await owner.put(`/v2/shops/${id}`, { name: 'Новое имя', brand: 'Бренд', warehouse: { id: fulfilmentWarehouseId }, platform: 'Bitrix' });
+    const put = await owner.put(`/v2/shops/${id}`, {
+      name: 'Новое имя',
+      brand: 'Бренд',
+      warehouse: { id: fulfilmentWarehouseId },
+      platform: 'Bitrix',
+    });
     expect(put.status).toBe(204);
     const after = (await owner.get(`/v2/shops/${id}`)).body;
-    expect(after).toMatchObject({ name: 'Новое имя', platform: 'bitrix', emailNotifications: false, notifications: EVERY_EVENT_OFF });
+    expect(after).toMatchObject({
+      name: 'Новое имя',
+      platform: 'bitrix',
+      emailNotifications: false,
+      notifications: EVERY_EVENT_OFF,
+    });
     expect(after.warehouse).toMatchObject({ id: fulfilmentWarehouseId, type: 2, fulfilmentAutoReserveAvailable: true });
     expect(after.apiKey).toBe(read.apiKey);
   });
 
   it('lists with every filter', async () => {
     const other = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Консолидация', pickupType: 2 }))).body.id;
-    const a = (await owner.post('/v2/shops', shopBody(warehouseId, { name: 'Цветы у дома', brand: 'ФлораМаркет' }))).body.id;
-    const b = (await owner.post('/v2/shops', shopBody(fulfilmentWarehouseId, { name: 'Книжная лавка', brand: 'Букинист' }))).body.id;
+    const a = (await owner.post('/v2/shops', shopBody(warehouseId, { name: 'Цветы у дома', brand: 'ФлораМаркет' })))
+      .body.id;
+    const b = (
+      await owner.post('/v2/shops', shopBody(fulfilmentWarehouseId, { name: 'Книжная лавка', brand: 'Букинист' }))
+    ).body.id;
     const c = (await owner.post('/v2/shops', shopBody(other, { name: 'Цветочный склад', brand: 'Флора Опт' }))).body.id;
-    const ids = async (query: string) => (await owner.get(`/v2/shops?perPage=1000&${query}`)).body.map((shop: { id: number }) => shop.id);
+    const ids = async (query: string) =>
+      (await owner.get(`/v2/shops?perPage=1000&${query}`)).body.map((shop: { id: number }) => shop.id);
     expect(await ids(`name=${encodeURIComponent('ЦВЕТ')}`)).toEqual([c, a]);
     expect(await ids(`brand=${encodeURIComponent('флора')}`)).toEqual([c, a]);
     expect(await ids(`warehouseId=${other}`)).toEqual([c]);
@@ -103,7 +131,11 @@ describe('shops: happy path', () => {
   });
 
   it('takes the PHP form-encoded spelling and gives the same shop as JSON', async () => {
-    const body = shopBody(warehouseId, { name: 'Form shop', carrierACalling: true, notifications: { events: { newOrder: true }, employees: { enabled: false } } });
+    const body = shopBody(warehouseId, {
+      name: 'Form shop',
+      carrierACalling: true,
+      notifications: { events: { newOrder: true }, employees: { enabled: false } },
+    });
     const json = (await owner.post('/v2/shops', body)).body.id;
     const form = await owner.post('/v2/shops', body, { form: true });
     expect(form.status).toBe(201);
@@ -128,13 +160,20 @@ describe('shops: happy path', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.apiKey).not.toBe(oldKey);
     expect((await owner.withToken(oldKey).get('/v2/shops')).status).toBe(401);
-    expect((await owner.withToken(rotated.body.apiKey).get('/v2/shops')).body.map((shop: { id: number }) => shop.id)).toEqual([id]);
+    expect(
+      (await owner.withToken(rotated.body.apiKey).get('/v2/shops')).body.map((shop: { id: number }) => shop.id),
+    ).toEqual([id]);
   });
 });
 
 describe('shops: lists are never stale', () => {
   it('shows every write at once: new, renamed, moved and deleted shops, and warehouse edits', async () => {
-    const list = async () => (await owner.get('/v2/shops?perPage=1000')).body as Array<{ id: number; name: string; warehouse: { id: number; name: string } }>;
+    const list = async () =>
+      (await owner.get('/v2/shops?perPage=1000')).body as Array<{
+        id: number;
+        name: string;
+        warehouse: { id: number; name: string };
+      }>;
     const warehouse = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Кэш-склад' }))).body.id;
     await list();
     const id = (await owner.post('/v2/shops', shopBody(warehouse, { name: 'Fresh' }))).body.id;
@@ -166,16 +205,26 @@ describe('shops: bad input', () => {
   it("refuses a warehouse that is not the account's and employees that do not exist", async () => {
     const before = await shopCount(owner);
     const foreignWarehouse = (await stranger.post('/v2/warehouses', warehouseBody())).body.id;
-    const response = await owner.post('/v2/shops', shopBody(foreignWarehouse, { notifications: { employees: { enabled: true, ids: [987654] } } }));
+    const response = await owner.post(
+      '/v2/shops',
+      shopBody(foreignWarehouse, { notifications: { employees: { enabled: true, ids: [987654] } } }),
+    );
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([
       { field: 'warehouse.id', message: `warehouse ${foreignWarehouse} does not exist in this account` },
       { field: 'notifications.employees.ids[0]', message: 'employee 987654 does not exist in this account' },
     ]);
     const badShape = await owner.post('/v2/shops', shopBody(warehouseId, { warehouse: 'main' }));
-    expect(badShape.body.errors).toEqual([{ field: 'warehouse', message: 'must be {"id": <warehouse id>} or a warehouse id' }]);
-    const badBorder = await owner.post('/v2/shops', shopBody(warehouseId, { notifications: { events: { productEndsInFulfilment: { enabled: true, border: -1 } } } }));
-    expect(badBorder.body.errors).toEqual([{ field: 'notifications.events.productEndsInFulfilment.border', message: 'must be at least 0' }]);
+    expect(badShape.body.errors).toEqual([
+      { field: 'warehouse', message: 'must be {"id": <warehouse id>} or a warehouse id' },
+    ]);
+    const badBorder = await owner.post(
+      '/v2/shops',
+      shopBody(warehouseId, { notifications: { events: { productEndsInFulfilment: { enabled: true, border: -1 } } } }),
+    );
+    expect(badBorder.body.errors).toEqual([
+      { field: 'notifications.events.productEndsInFulfilment.border', message: 'must be at least 0' },
+    ]);
     expect(await shopCount(owner)).toBe(before);
   });
 });
@@ -216,7 +265,11 @@ describe('shops: security', () => {
   it('stores shop API keys encrypted and hashed, never in clear', async () => {
     const id = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id;
     const key = (await owner.get(`/v2/shops/${id}`)).body.apiKey as string;
-    const row = await t.runtime.database.db.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.runtime.database.db
+      .selectFrom('shops')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(key);
     expect(row.api_key_hash).toMatch(/^[0-9a-f]{64}$/);
   });

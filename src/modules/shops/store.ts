@@ -73,7 +73,13 @@ export class ShopStore {
 
   /** The account's oldest shop, if any. */
   async firstId(accountId: number): Promise<number | null> {
-    const row = await this.db.selectFrom('shops').select('id').where('account_id', '=', accountId).orderBy('id').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('shops')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     return row?.id ?? null;
   }
 
@@ -86,7 +92,11 @@ export class ShopStore {
     if (filter.warehouseType !== undefined || filter.warehousePickupTypes !== undefined) {
       const { warehouseType, warehousePickupTypes } = filter;
       query = query.where((eb) => {
-        let sub = eb.selectFrom('warehouses').select('warehouses.id').whereRef('warehouses.id', '=', 'shops.warehouse_id').where('warehouses.account_id', '=', accountId);
+        let sub = eb
+          .selectFrom('warehouses')
+          .select('warehouses.id')
+          .whereRef('warehouses.id', '=', 'shops.warehouse_id')
+          .where('warehouses.account_id', '=', accountId);
         if (warehouseType !== undefined) sub = sub.where('warehouses.type', '=', warehouseType);
         if (warehousePickupTypes !== undefined) sub = sub.where('warehouses.pickup_type', 'in', warehousePickupTypes);
         return eb.exists(sub);
@@ -100,7 +110,12 @@ export class ShopStore {
   }
 
   async get(accountId: number, id: number): Promise<ShopRecord | undefined> {
-    const row = await this.db.selectFrom('shops').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('shops')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
@@ -108,7 +123,14 @@ export class ShopStore {
     const now = nowIso();
     const row = await this.db
       .insertInto('shops')
-      .values({ account_id: accountId, ...toColumns(values), api_key_hash: apiKey.hash, api_key_cipher: apiKey.cipher, created_at: now, updated_at: now })
+      .values({
+        account_id: accountId,
+        ...toColumns(values),
+        api_key_hash: apiKey.hash,
+        api_key_cipher: apiKey.cipher,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -135,12 +157,22 @@ export class ShopStore {
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('shops').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('shops')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async idsByWarehouse(accountId: number, warehouseId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('shops').select('id').where('account_id', '=', accountId).where('warehouse_id', '=', warehouseId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('shops')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('warehouse_id', '=', warehouseId)
+      .orderBy('id')
+      .execute();
     return rows.map((row) => row.id);
   }
 }

@@ -39,8 +39,19 @@ describe.skipIf(!chromium)('the tracking page in Chromium at a phone size', () =
     const account = await orderingAccount(t);
     const { id, trackNumber } = await preparedOrder(account.owner, account.worker, orderBody(account));
     const push = (statusCode: number, at: string) =>
-      t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode, at }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
-    for (const [code, at] of [[41, '2026-03-02T09:15:00Z'], [411, '2026-03-03T04:00:00Z'], [412, '2026-03-04T08:00:00Z'], [42, '2026-03-04T18:30:00Z']] as const) {
+      t
+        .client()
+        .post(
+          '/v2/tracking/events/1',
+          { events: [{ trackNumber, statusCode, at }] },
+          { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+        );
+    for (const [code, at] of [
+      [41, '2026-03-02T09:15:00Z'],
+      [411, '2026-03-03T04:00:00Z'],
+      [412, '2026-03-04T08:00:00Z'],
+      [42, '2026-03-04T18:30:00Z'],
+    ] as const) {
       expect((await push(code, at)).body.applied).toBe(1);
     }
     const trackingUrl = (await account.owner.get(`/v2/orders/${id}`)).body.trackingUrl as string;
@@ -54,10 +65,24 @@ describe.skipIf(!chromium)('the tracking page in Chromium at a phone size', () =
   });
 
   const browse = (...args: string[]) =>
-    run(chromium as string, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--hide-scrollbars', `--user-data-dir=${profile}`, `--window-size=${PHONE.width},${PHONE.height}`, ...args], {
-      maxBuffer: 16 * 1024 * 1024,
-      timeout: 90_000,
-    });
+    run(
+      chromium as string,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+        '--hide-scrollbars',
+        `--user-data-dir=${profile}`,
+        `--window-size=${PHONE.width},${PHONE.height}`,
+        ...args,
+      ],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 90_000,
+      },
+    );
 
   it('renders the statuses, the point and the hold date in the language the phone asks', async () => {
     const { stdout } = await browse('--accept-lang=ru-RU,ru', '--dump-dom', pageUrl);

@@ -44,7 +44,9 @@ describe('renderTrackingPage', () => {
     expect(html).toContain('Прибыл в ПВЗ на Литейном');
     expect(html).toContain('<li>Пн–Пт 10:00–20:00</li><li>Сб 10:00–18:00</li><li>Вс выходной</li>');
     expect(html).toContain('59.938600, 30.314100');
-    expect(html).toContain('href="https://www.openstreetmap.org/?mlat=59.9386&#38;mlon=30.3141#map=17/59.9386/30.3141"');
+    expect(html).toContain(
+      'href="https://www.openstreetmap.org/?mlat=59.9386&#38;mlon=30.3141#map=17/59.9386/30.3141"',
+    );
     expect(html).toMatch(/Хранится до: <strong>11\sмарта\s2026\sг\.<\/strong>/);
     expect(html).toMatch(/1\s234,50\s₽/);
     expect(html).not.toMatch(/<script|<link|src=|@import|url\(/);
@@ -75,7 +77,11 @@ describe('renderTrackingPage', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('"alert(2)"');
     // 10: each field once, the current status twice (summary and history)
-    expect(html.split('&#60;script&#62;alert(1)&#60;/script&#62;&#60;img src=x onerror=&#34;alert(2)&#34;&#62;&#39;&#96;&#38;').length - 1).toBe(10);
+    expect(
+      html.split(
+        '&#60;script&#62;alert(1)&#60;/script&#62;&#60;img src=x onerror=&#34;alert(2)&#34;&#62;&#39;&#96;&#38;',
+      ).length - 1,
+    ).toBe(10);
     const courier = renderTrackingPage(view({ point: null, deliveryType: 2, city: ATTACK }));
     expect(courier).not.toContain('<script>');
   });
@@ -88,7 +94,12 @@ describe('renderTrackingPage', () => {
 describe('scheduleLines', () => {
   it('joins days with the same hours; a locker is open all day', () => {
     expect(scheduleLines(Array(7).fill({ from: '00:00', to: '24:00' }), 'ru')).toEqual(['Пн–Вс круглосуточно']);
-    expect(scheduleLines([{ from: '09:00', to: '18:00' }, null, { from: '09:00', to: '18:00' }, null, null, null, null], 'en')).toEqual(['Mon 09:00–18:00', 'Tue closed', 'Wed 09:00–18:00', 'Thu–Sun closed']);
+    expect(
+      scheduleLines(
+        [{ from: '09:00', to: '18:00' }, null, { from: '09:00', to: '18:00' }, null, null, null, null],
+        'en',
+      ),
+    ).toEqual(['Mon 09:00–18:00', 'Tue closed', 'Wed 09:00–18:00', 'Thu–Sun closed']);
   });
 });
 

@@ -137,7 +137,14 @@ export function escapeHtml(value: string | number): string {
 export function formatInstant(iso: string, lang: Lang, timeZone: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone, day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(at);
+  return new Intl.DateTimeFormat(LOCALE[lang], {
+    timeZone,
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(at);
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -145,11 +152,21 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar day (`YYYY-MM-DD`, already a day of the account): "28 ноября 2026 г.". */
 export function formatDay(day: string, lang: Lang): string {
   if (!DAY.test(day)) return day;
-  return new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T00:00:00Z`));
+  return new Intl.DateTimeFormat(LOCALE[lang], {
+    timeZone: 'UTC',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(new Date(`${day}T00:00:00Z`));
 }
 
 function formatRoubles(amount: number, lang: Lang): string {
-  return new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2 }).format(amount);
+  return new Intl.NumberFormat(LOCALE[lang], {
+    style: 'currency',
+    currency: 'RUB',
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: 2,
+  }).format(amount);
 }
 
 /** Consecutive days with the same hours in one line: "Пн–Пт 10:00–20:00". */
@@ -235,7 +252,11 @@ function row(term: string, value: string): string {
 function pointSection(point: PointView, view: TrackingView): string {
   const text = TEXT[view.lang];
   const coordinates = `${point.latitude.toFixed(6)}, ${point.longitude.toFixed(6)}`;
-  const hours = point.schedule ? `<ul class="hours">${scheduleLines(point.schedule, view.lang).map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : null;
+  const hours = point.schedule
+    ? `<ul class="hours">${scheduleLines(point.schedule, view.lang)
+        .map((line) => `<li>${escapeHtml(line)}</li>`)
+        .join('')}</ul>`
+    : null;
   const hold = point.holdDate
     ? `<div class="hold">${escapeHtml(text.holdUntil)}: <strong>${escapeHtml(formatDay(point.holdDate, view.lang))}</strong>${point.storageEnding ? `<span class="warn">${escapeHtml(text.holdEnding)}</span>` : ''}</div>`
     : '';
@@ -258,7 +279,12 @@ function expectedText(expected: TrackingView['expected'], lang: Lang): string | 
   const { from, to } = expected;
   if (!from && !to) return null;
   if (from && to && from !== to && DAY.test(from) && DAY.test(to)) {
-    const format = new Intl.DateTimeFormat(LOCALE[lang], { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+    const format = new Intl.DateTimeFormat(LOCALE[lang], {
+      timeZone: 'UTC',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
     return format.formatRange(new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`));
   }
   return formatDay((from ?? to) as string, lang);

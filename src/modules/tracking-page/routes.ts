@@ -10,7 +10,11 @@ import { ErrorBody } from '../../platform/schemas.js';
 import type { TrackingPageService } from './service.js';
 import { pageLanguage, renderMissingPage, renderStatusOnlyPage, renderTrackingPage, type Lang } from './page.js';
 
-const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ description: '`ru` (default) or `en`; otherwise the Accept-Language header decides' })) });
+const LangQuery = Type.Object({
+  lang: Type.Optional(
+    Type.String({ description: '`ru` (default) or `en`; otherwise the Accept-Language header decides' }),
+  ),
+});
 const HtmlPage = Type.Unsafe<string>({ description: 'An HTML page (text/html)' });
 
 const PublicStatus = Type.Object({
@@ -25,19 +29,23 @@ function languageOf(request: FastifyRequest): Lang {
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    // the link is the credential: no copy kept by a shared cache, none passed on to the map site
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-robots-tag', 'noindex, nofollow')
-    .header('x-content-type-options', 'nosniff')
-    // inline CSS and nothing else: even text that escaped escaping could not run or load anything
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-    .send(html);
+  return (
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      // the link is the credential: no copy kept by a shared cache, none passed on to the map site
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-robots-tag', 'noindex, nofollow')
+      .header('x-content-type-options', 'nosniff')
+      // inline CSS and nothing else: even text that escaped escaping could not run or load anything
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      )
+      .send(html)
+  );
 }
-
 
 /** The services these routes use, and no other. */
 export interface TrackingPageRouteServices {
@@ -45,7 +53,11 @@ export interface TrackingPageRouteServices {
 }
 export function trackingPageRoutes(app: App, services: TrackingPageRouteServices): void {
   const page = services.trackingPage;
-  const pageSchema = (summary: string, description: string, params: Record<string, ReturnType<typeof Type.String>>) => ({
+  const pageSchema = (
+    summary: string,
+    description: string,
+    params: Record<string, ReturnType<typeof Type.String>>,
+  ) => ({
     tags: ['Tracking'],
     summary,
     description,
@@ -60,16 +72,21 @@ export function trackingPageRoutes(app: App, services: TrackingPageRouteServices
     '/track/:company/:trackNumber/:seal',
     {
       config: { public: true },
-      schema: { operation: { id: 'getTrackingPage' }, ...pageSchema(
-        "The recipient's tracking page (the order's trackingUrl)",
-        'Statuses, the pickup point (address, hours, coordinates, map link) or the city, the hold date, the shop and the delivery company, in Russian or English. The sealed link is the credential; an unknown or altered link is a 404 page.',
-        { company: Type.String(), trackNumber: Type.String(), seal: Type.String() },
-      ) },
+      schema: {
+        operation: { id: 'getTrackingPage' },
+        ...pageSchema(
+          "The recipient's tracking page (the order's trackingUrl)",
+          'Statuses, the pickup point (address, hours, coordinates, map link) or the city, the hold date, the shop and the delivery company, in Russian or English. The sealed link is the credential; an unknown or altered link is a 404 page.',
+          { company: Type.String(), trackNumber: Type.String(), seal: Type.String() },
+        ),
+      },
     },
     async (request, reply) => {
       const lang = languageOf(request);
       const view = await page.page(request.params.company, request.params.trackNumber, request.params.seal, lang);
-      return view ? sendPage(reply, 200, renderTrackingPage(view)) : sendPage(reply, 404, renderMissingPage(lang, request.id));
+      return view
+        ? sendPage(reply, 200, renderTrackingPage(view))
+        : sendPage(reply, 404, renderMissingPage(lang, request.id));
     },
   );
 
@@ -77,32 +94,41 @@ export function trackingPageRoutes(app: App, services: TrackingPageRouteServices
     '/track/:company/:trackNumber',
     {
       config: { public: true },
-      schema: { operation: { id: 'getUnsealedTrackingPage' }, ...pageSchema(
-        'A tracking link without its seal (issued before links were sealed): the current status only',
-        'A track number alone is guessable, so this page shows the current status and the delivery company, nothing else.',
-        { company: Type.String(), trackNumber: Type.String() },
-      ) },
+      schema: {
+        operation: { id: 'getUnsealedTrackingPage' },
+        ...pageSchema(
+          'A tracking link without its seal (issued before links were sealed): the current status only',
+          'A track number alone is guessable, so this page shows the current status and the delivery company, nothing else.',
+          { company: Type.String(), trackNumber: Type.String() },
+        ),
+      },
     },
     async (request, reply) => {
       const lang = languageOf(request);
       const view = await page.statusOnlyPage(request.params.company, request.params.trackNumber, lang);
-      return view ? sendPage(reply, 200, renderStatusOnlyPage(view)) : sendPage(reply, 404, renderMissingPage(lang, request.id));
+      return view
+        ? sendPage(reply, 200, renderStatusOnlyPage(view))
+        : sendPage(reply, 404, renderMissingPage(lang, request.id));
     },
   );
 
   // a mangled link (cut in an SMS, a segment lost) still gets a page a recipient can read
   for (const url of ['/track', '/track/*']) {
-    app.get(url, { config: { public: true }, schema: { hide: true, querystring: LangQuery } }, async (request, reply) => sendPage(reply, 404, renderMissingPage(languageOf(request), request.id)));
+    app.get(url, { config: { public: true }, schema: { hide: true, querystring: LangQuery } }, async (request, reply) =>
+      sendPage(reply, 404, renderMissingPage(languageOf(request), request.id)),
+    );
   }
 
   app.get(
     '/site/tracking/:trackNumber',
     {
       config: { public: true },
-      schema: { operation: { id: 'getPublicTrackingStatus' },
+      schema: {
+        operation: { id: 'getPublicTrackingStatus' },
         tags: ['Tracking'],
         summary: 'Extension: the current status of a track number, without a token',
-        description: 'For order-sync clients without credentials. A track number is printed on the parcel, so only the current status code, its name and date are answered: nothing of the recipient, the point or the goods.',
+        description:
+          'For order-sync clients without credentials. A track number is printed on the parcel, so only the current status code, its name and date are answered: nothing of the recipient, the point or the goods.',
         security: [],
         params: Type.Object({ trackNumber: Type.String() }),
         querystring: LangQuery,

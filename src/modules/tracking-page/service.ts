@@ -42,7 +42,12 @@ export class TrackingPageService {
     const company = this.companyByCode(companyCode);
     if (!company) return undefined;
     const parcels = await this.tracking.parcelsWithTrackNumber(company.id, trackNumber);
-    const parcel = parcels.find((candidate) => this.links.opens({ companyId: company.id, trackNumber, accountId: candidate.accountId, orderId: candidate.orderId }, seal));
+    const parcel = parcels.find((candidate) =>
+      this.links.opens(
+        { companyId: company.id, trackNumber, accountId: candidate.accountId, orderId: candidate.orderId },
+        seal,
+      ),
+    );
     if (!parcel) return undefined;
     return this.viewOf(parcel, trackNumber, lang);
   }
@@ -60,7 +65,12 @@ export class TrackingPageService {
       timeZone: await this.accounts.timeZoneOf(parcel.accountId),
       trackNumber,
       companyName: this.companyName(parcel),
-      status: { code: parcel.doc.status, name: this.statuses.name(parcel.doc.status, lang), at: latest?.date ?? parcel.doc.creationDate, description: null },
+      status: {
+        code: parcel.doc.status,
+        name: this.statuses.name(parcel.doc.status, lang),
+        at: latest?.date ?? parcel.doc.creationDate,
+        description: null,
+      },
     };
   }
 
@@ -68,7 +78,12 @@ export class TrackingPageService {
   async publicStatus(trackNumber: string, lang: Lang): Promise<PublicStatus | undefined> {
     const parcel = await this.tracking.latestParcelWithTrackNumber(trackNumber);
     if (!parcel) return undefined;
-    return { trackNumber, code: parcel.doc.status, name: this.statuses.name(parcel.doc.status, lang), date: parcel.doc.statusHistory[0]?.date ?? parcel.doc.creationDate };
+    return {
+      trackNumber,
+      code: parcel.doc.status,
+      name: this.statuses.name(parcel.doc.status, lang),
+      date: parcel.doc.statusHistory[0]?.date ?? parcel.doc.creationDate,
+    };
   }
 
   private companyByCode(code: string) {
@@ -85,12 +100,23 @@ export class TrackingPageService {
     // companies' are our English words for the status, which the name already says in the page's language.
     // Our descriptions of the other statuses are for the shop (a registration error), not the recipient.
     const companyWords = this.reference.registry.get(parcel.companyId)?.driver.code !== 'tariff';
-    const history: HistoryEntry[] = doc.statusHistory.filter((item, index) => index === 0 || !SHOP_ONLY_STATUSES.includes(item.code)).map((item) => {
-      const name = this.statuses.name(item.code, lang);
-      const description = companyWords && CARRIER_STATUSES.includes(item.code) && item.description && item.description !== name ? item.description : null;
-      return { code: item.code, name, at: item.date, description };
-    });
-    if (history.length === 0) history.push({ code: doc.status, name: this.statuses.name(doc.status, lang), at: doc.creationDate, description: null });
+    const history: HistoryEntry[] = doc.statusHistory
+      .filter((item, index) => index === 0 || !SHOP_ONLY_STATUSES.includes(item.code))
+      .map((item) => {
+        const name = this.statuses.name(item.code, lang);
+        const description =
+          companyWords && CARRIER_STATUSES.includes(item.code) && item.description && item.description !== name
+            ? item.description
+            : null;
+        return { code: item.code, name, at: item.date, description };
+      });
+    if (history.length === 0)
+      history.push({
+        code: doc.status,
+        name: this.statuses.name(doc.status, lang),
+        at: doc.creationDate,
+        description: null,
+      });
     const point = doc.delivery.point;
     const unpaid = doc.priceCod > 0 && doc.pay.status.code !== 'paid' && OUTBOUND_STATUSES.includes(doc.status);
     return {

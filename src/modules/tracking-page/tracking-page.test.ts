@@ -15,7 +15,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const push = (trackNumber: string, statusCode: number, at: string) =>
-  t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode, at }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+  t
+    .client()
+    .post(
+      '/v2/tracking/events/1',
+      { events: [{ trackNumber, statusCode, at }] },
+      { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+    );
 
 /** The path of a link (inject takes paths; the links carry PUBLIC_URL). */
 const pathOf = (url: string) => new URL(url).pathname;
@@ -63,7 +69,8 @@ describe('the tracking page', () => {
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(page.text).toContain('<html lang="ru">');
-    for (const status of ['В пункте выдачи', 'Принят службой доставки', 'Готов к отгрузке', 'Подтверждён']) expect(page.text).toContain(status);
+    for (const status of ['В пункте выдачи', 'Принят службой доставки', 'Готов к отгрузке', 'Подтверждён'])
+      expect(page.text).toContain(status);
     // the shop's draft is not the recipient's business
     expect(page.text).not.toContain('Черновик');
     // the dates in the account's zone (Moscow, UTC+3): 18:30 UTC is 21:30 there
@@ -81,7 +88,8 @@ describe('the tracking page', () => {
     expect(page.text).toContain('SITE-77');
     expect(page.text).toContain('900,00');
     // what a recipient does not need and a forwarded link must not show
-    for (const personal of ['Светлана', 'Котова', '79215556677', 'Литейный', 'Книга']) expect(page.text).not.toContain(personal);
+    for (const personal of ['Светлана', 'Котова', '79215556677', 'Литейный', 'Книга'])
+      expect(page.text).not.toContain(personal);
   });
 
   it('speaks English by ?lang=en or Accept-Language, Russian by default', async () => {
@@ -103,7 +111,13 @@ describe('the tracking page', () => {
   it('shows a courier delivery with its city only', async () => {
     const courier = orderBody(account, {
       delivery: { company: { id: 1 }, type: 2 },
-      deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3', flat: '45', zipCode: '191028' },
+      deliveryAddress: {
+        city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+        street: 'Литейный проспект',
+        house: '3',
+        flat: '45',
+        zipCode: '191028',
+      },
     });
     const { id } = await preparedOrder(account.owner, account.worker, courier);
     const page = await t.client().get(pathOf(await trackingUrlOf(id)));
@@ -115,13 +129,24 @@ describe('the tracking page', () => {
 
   it('escapes what the shop wrote (its brand, the order number)', async () => {
     const attack = '<script>alert(1)</script><img src=x onerror=alert(2)>"\'';
-    const shopId = (await account.owner.post('/v2/shops', shopBody(account.warehouseId, { name: 'XSS shop', brand: `Brand ${attack}` }))).body.id as number;
-    const { id } = await preparedOrder(account.owner, account.worker, orderBody({ ...account, shopId }, { cmsId: `N-${attack}`, comment: attack }));
+    const shopId = (
+      await account.owner.post(
+        '/v2/shops',
+        shopBody(account.warehouseId, { name: 'XSS shop', brand: `Brand ${attack}` }),
+      )
+    ).body.id as number;
+    const { id } = await preparedOrder(
+      account.owner,
+      account.worker,
+      orderBody({ ...account, shopId }, { cmsId: `N-${attack}`, comment: attack }),
+    );
     const page = await t.client().get(pathOf(await trackingUrlOf(id)));
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('<script>');
     expect(page.text).not.toContain('<img');
-    expect(page.text).toContain('Brand &#60;script&#62;alert(1)&#60;/script&#62;&#60;img src=x onerror=alert(2)&#62;&#34;&#39;');
+    expect(page.text).toContain(
+      'Brand &#60;script&#62;alert(1)&#60;/script&#62;&#60;img src=x onerror=alert(2)&#62;&#34;&#39;',
+    );
     expect(page.text).toContain('N-&#60;script&#62;');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
   });
@@ -152,7 +177,8 @@ describe('a link that names no parcel', () => {
       expect(logId, path).toMatch(/^[0-9a-f]{32}$/);
       expect(page.text, path).toContain(logId);
       expect(page.text, path).toContain('Посылка не найдена');
-      for (const leaked of ['SITE-77', 'OTHER-88', 'МойБренд', 'Готов к отгрузке']) expect(page.text, `${path} ${leaked}`).not.toContain(leaked);
+      for (const leaked of ['SITE-77', 'OTHER-88', 'МойБренд', 'Готов к отгрузке'])
+        expect(page.text, `${path} ${leaked}`).not.toContain(leaked);
     }
     expect((await t.client().get('/track/punktir/PT00000000000/x?lang=en')).text).toContain('Parcel not found');
   });
@@ -176,8 +202,15 @@ describe('GET /site/tracking/{trackNumber}', () => {
     await push(trackNumber, 41, '2026-03-02T09:15:00Z');
     const answer = await t.client().get(`/site/tracking/${trackNumber}`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ trackNumber, code: 41, name: 'Принят службой доставки', date: '2026-03-02T09:15:00.000Z' });
-    expect((await t.client().get(`/site/tracking/${trackNumber}?lang=en`)).body.name).toBe('Accepted by the delivery company');
+    expect(answer.body).toEqual({
+      trackNumber,
+      code: 41,
+      name: 'Принят службой доставки',
+      date: '2026-03-02T09:15:00.000Z',
+    });
+    expect((await t.client().get(`/site/tracking/${trackNumber}?lang=en`)).body.name).toBe(
+      'Accepted by the delivery company',
+    );
   });
 
   it('is a 404 error body for an unknown track number', async () => {

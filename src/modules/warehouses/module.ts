@@ -10,9 +10,7 @@ export const warehousesModule = defineModule<WarehousesRouteServices, WarehouseT
   offers: ['warehouses'],
   dependsOn: ['companies'],
   migrationHistory: ['0001_foundation', '0022_warehouse_drop_off_points'],
-  tags: [
-    { name: 'Warehouses', description: 'Contract 4.3, and shipment methods from a place (4.1).' },
-  ],
+  tags: [{ name: 'Warehouses', description: 'Contract 4.3, and shipment methods from a place (4.1).' }],
   schemas: { Warehouse },
   routes: warehouseRoutes,
 });

@@ -16,14 +16,23 @@ export const WAREHOUSE_EXAMPLE: ExampleDoc = {
   value: {
     name: 'Склад на Складской',
     type: 1,
-    address: { street: 'Складская улица', house: '7', city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', type: 'г', region: 'Москва' } },
+    address: {
+      street: 'Складская улица',
+      house: '7',
+      city: {
+        countryCode: 'RU',
+        name: 'Москва',
+        fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5',
+        type: 'г',
+        region: 'Москва',
+      },
+    },
     contact: { name: 'Иван Петров', position: 'Кладовщик', phone: '+79161234567' },
     schedule: [WORKDAY, WORKDAY, WORKDAY, WORKDAY, WORKDAY, null, null],
   },
 };
 
 const tags = ['Warehouses'];
-
 
 /** The services these routes use, and no other. */
 export interface WarehousesRouteServices {
@@ -34,10 +43,12 @@ export function warehouseRoutes(app: App, services: WarehousesRouteServices): vo
   app.get(
     '/v2/warehouses',
     {
-      schema: { operation: { id: 'listWarehouses', contract: '4.3' },
+      schema: {
+        operation: { id: 'listWarehouses', contract: '4.3' },
         tags,
         summary: 'List warehouses',
-        description: 'The account\'s sender warehouses; with hold=1 the service\'s fulfilment warehouses, whose ids can be given as fulfilmentWarehouseId.',
+        description:
+          "The account's sender warehouses; with hold=1 the service's fulfilment warehouses, whose ids can be given as fulfilmentWarehouseId.",
         querystring: WarehouseListQuery,
         response: { 200: { ...Type.Array(Warehouse), headers: PAGING_HEADERS }, ...errorResponses() },
       },
@@ -51,7 +62,15 @@ export function warehouseRoutes(app: App, services: WarehousesRouteServices): vo
 
   app.get(
     '/v2/warehouses/:id',
-    { schema: { operation: { id: 'getWarehouse', contract: '4.3' }, tags, summary: 'Get a warehouse', params: IdParams, response: { 200: Warehouse, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getWarehouse', contract: '4.3' },
+        tags,
+        summary: 'Get a warehouse',
+        params: IdParams,
+        response: { 200: Warehouse, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => {
       const shopWarehouse = await services.shops.warehouseOfShopKey(request.scope);
       return services.warehouses.get(request.scope, request.params.id, shopWarehouse);
@@ -60,7 +79,15 @@ export function warehouseRoutes(app: App, services: WarehousesRouteServices): vo
 
   app.post(
     '/v2/warehouses',
-    { schema: { operation: { id: 'createWarehouse', contract: '4.3', examples: { warehouse: WAREHOUSE_EXAMPLE } }, tags, summary: 'Create a warehouse', body: WarehouseInput, response: { 201: Created, ...errorResponses(403, 409) } } },
+    {
+      schema: {
+        operation: { id: 'createWarehouse', contract: '4.3', examples: { warehouse: WAREHOUSE_EXAMPLE } },
+        tags,
+        summary: 'Create a warehouse',
+        body: WarehouseInput,
+        response: { 201: Created, ...errorResponses(403, 409) },
+      },
+    },
     async (request, reply) => {
       const id = await services.warehouses.create(request.scope, request.body);
       return reply.code(201).send({ id });
@@ -70,7 +97,8 @@ export function warehouseRoutes(app: App, services: WarehousesRouteServices): vo
   app.put(
     '/v2/warehouses/:id',
     {
-      schema: { operation: { id: 'replaceWarehouse', contract: '4.3', examples: { warehouse: WAREHOUSE_EXAMPLE } },
+      schema: {
+        operation: { id: 'replaceWarehouse', contract: '4.3', examples: { warehouse: WAREHOUSE_EXAMPLE } },
         tags,
         summary: 'Replace a warehouse',
         description: 'A fulfilment warehouse cannot be edited after creation (409); the type cannot change (409).',
@@ -88,7 +116,8 @@ export function warehouseRoutes(app: App, services: WarehousesRouteServices): vo
   app.delete(
     '/v2/warehouses/:id',
     {
-      schema: { operation: { id: 'deleteWarehouse', contract: '4.3' },
+      schema: {
+        operation: { id: 'deleteWarehouse', contract: '4.3' },
         tags,
         summary: 'Delete a warehouse',
         description: 'A warehouse used by a shop cannot be deleted (409).',

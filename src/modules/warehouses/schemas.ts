@@ -10,7 +10,11 @@ export const PICKUP_TYPES = [1, 2, 3, 4] as const;
 const Text = (maxLength = 255) => Type.String({ maxLength });
 const OptionalText = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
 
-const Time = Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d|24:00)$', 'x-message': 'must be a time HH:MM', examples: ['09:00'] });
+const Time = Type.String({
+  pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d|24:00)$',
+  'x-message': 'must be a time HH:MM',
+  examples: ['09:00'],
+});
 
 export const WorkingHours = Type.Object({ from: Time, to: Time }, { description: 'Working hours of one day' });
 
@@ -36,14 +40,20 @@ export const DropOffPoint = Type.Object(
     companyId: CodeId('A delivery company (GET /v2/lists/delivery-companies)'),
     pointId: RecordId('One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them)'),
   },
-  { description: 'The drop-off point orders of this warehouse use for one company when they name none (pickup.pointId)' },
+  {
+    description: 'The drop-off point orders of this warehouse use for one company when they name none (pickup.pointId)',
+  },
 );
 const DROP_OFF_POINTS_DESCRIPTION =
   'Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). ' +
   'Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. ' +
   'Omitted in PUT: kept as it was; [] clears it.';
 
-export const Schedule = Type.Array(Nullable(WorkingHours), { minItems: 7, maxItems: 7, description: '7 values, Monday to Sunday; null is a day off' });
+export const Schedule = Type.Array(Nullable(WorkingHours), {
+  minItems: 7,
+  maxItems: 7,
+  description: '7 values, Monday to Sunday; null is a day off',
+});
 
 export const CityInput = Type.Object({
   countryCode: CountryCode,
@@ -63,15 +73,21 @@ export const City = Type.Object({
   area: Nullable(Type.String()),
 });
 
-const Tin = Type.String({ pattern: '^(\\d{10}|\\d{12})$', 'x-message': 'must be a taxpayer number (TIN) of 10 or 12 digits' });
+const Tin = Type.String({
+  pattern: '^(\\d{10}|\\d{12})$',
+  'x-message': 'must be a taxpayer number (TIN) of 10 or 12 digits',
+});
 
 export const WarehouseInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  type: Type.Enum([1, 2], { description: '1 own warehouse of the sender, 2 fulfilment (goods kept at a fulfilment warehouse of the service)' }),
+  type: Type.Enum([1, 2], {
+    description: '1 own warehouse of the sender, 2 fulfilment (goods kept at a fulfilment warehouse of the service)',
+  }),
   pickupType: Type.Optional(
     Type.Enum([...PICKUP_TYPES], {
       default: 1,
-      description: 'Extension: how parcels leave this warehouse by default (pickup type codes 1-4); orders shipped otherwise are marked exceptionDeliveryCompany',
+      description:
+        'Extension: how parcels leave this warehouse by default (pickup type codes 1-4); orders shipped otherwise are marked exceptionDeliveryCompany',
     }),
   ),
   senderOtherEntity: Type.Optional(
@@ -102,7 +118,9 @@ export const WarehouseInput = Type.Object({
     position: OptionalText(),
     phone: Phone,
   }),
-  holidays: Type.Optional(Type.Array(DateText, { maxItems: 366, description: 'Non-working days; past dates are removed automatically' })),
+  holidays: Type.Optional(
+    Type.Array(DateText, { maxItems: 366, description: 'Non-working days; past dates are removed automatically' }),
+  ),
   schedule: ScheduleInput,
   markCompletedOrders: Type.Optional(Type.Boolean({ default: false })),
   dropOffPoints: Type.Optional(Type.Array(DropOffPoint, { maxItems: 100, description: DROP_OFF_POINTS_DESCRIPTION })),
@@ -117,7 +135,9 @@ export const Warehouse = Type.Object(
     pickupType: Type.Integer({ description: 'Default pickup type, codes 1-4' }),
     senderOtherEntity: Type.Object({
       enabled: Type.Boolean(),
-      company: Nullable(Type.Object({ TIN: Nullable(Type.String()), name: Nullable(Type.String()), director: Nullable(Type.String()) })),
+      company: Nullable(
+        Type.Object({ TIN: Nullable(Type.String()), name: Nullable(Type.String()), director: Nullable(Type.String()) }),
+      ),
     }),
     fulfilmentWarehouseId: Nullable(Type.Integer()),
     fulfilmentAutoReserve: Type.Boolean(),
@@ -133,7 +153,9 @@ export const Warehouse = Type.Object(
     schedule: Schedule,
     markCompletedOrders: Type.Boolean(),
     dropOffPoints: Type.Array(DropOffPoint, { description: DROP_OFF_POINTS_DESCRIPTION }),
-    fulfilmentAutoReserveAvailable: Type.Optional(Type.Boolean({ description: 'Read-only; only on fulfilment warehouses' })),
+    fulfilmentAutoReserveAvailable: Type.Optional(
+      Type.Boolean({ description: 'Read-only; only on fulfilment warehouses' }),
+    ),
   },
   { description: 'Warehouse' },
 );

@@ -6,11 +6,20 @@ import type { Page, Paging } from '../../platform/paging.js';
 import type { CountryDirectory } from '../lists/countries.js';
 import type { Warehouse, WarehouseInput, WarehouseListQuery } from './schemas.js';
 import { WAREHOUSE_TYPE } from './schemas.js';
-import type { FulfilmentWarehouseRecord, WarehouseFilter, WarehouseRecord, WarehouseStore, WarehouseValues } from './store.js';
+import type {
+  FulfilmentWarehouseRecord,
+  WarehouseFilter,
+  WarehouseRecord,
+  WarehouseStore,
+  WarehouseValues,
+} from './store.js';
 
 /** What checks a warehouse's drop-off points: the delivery companies and their points (the carrier registry). */
 export interface DropOffPointDirectory {
-  companyOf(accountId: number, companyId: number): Promise<{ company: { name: string; pickup?: { dropOff: boolean } } } | undefined>;
+  companyOf(
+    accountId: number,
+    companyId: number,
+  ): Promise<{ company: { name: string; pickup?: { dropOff: boolean } } } | undefined>;
   point(id: number): { companyId: number } | undefined;
 }
 
@@ -46,14 +55,21 @@ export class WarehouseService {
     for (const listener of this.changeListeners) listener(scope, warehouseId);
   }
 
-  async list(scope: Scope, query: WarehouseListQuery, paging: Paging, shopWarehouseId: number | null): Promise<Page<Warehouse>> {
+  async list(
+    scope: Scope,
+    query: WarehouseListQuery,
+    paging: Paging,
+    shopWarehouseId: number | null,
+  ): Promise<Page<Warehouse>> {
     if (query.hold === 1) return this.listFulfilment(scope, query, paging);
     const filter: WarehouseFilter = {};
     if (query.name) filter.nameContains = query.name;
     if (query.onlyMergedPickup === 1) filter.pickupTypes = MERGED_PICKUP_TYPES;
     if (query.integrationMarketplaceId !== undefined) {
       const fulfilment = await this.store.listFulfilment();
-      filter.fulfilmentWarehouseIds = fulfilment.filter((item) => item.integrationMarketplaceIds.includes(query.integrationMarketplaceId as number)).map((item) => item.id);
+      filter.fulfilmentWarehouseIds = fulfilment
+        .filter((item) => item.integrationMarketplaceIds.includes(query.integrationMarketplaceId as number))
+        .map((item) => item.id);
     }
     if (shopWarehouseId !== null) filter.onlyId = shopWarehouseId;
     const page = await this.store.list(scope.accountId, filter, paging);
@@ -64,7 +80,8 @@ export class WarehouseService {
   async get(scope: Scope, id: number, visibleOnly: number | null = null): Promise<Warehouse> {
     const record = await this.store.get(scope.accountId, id);
     if (!record) throw notFound('Warehouse', id);
-    if (visibleOnly !== null && visibleOnly !== id) throw forbidden(`This API key may only read the warehouse of its shop (${visibleOnly}).`);
+    if (visibleOnly !== null && visibleOnly !== id)
+      throw forbidden(`This API key may only read the warehouse of its shop (${visibleOnly}).`);
     return (await this.present(scope, [record]))[0];
   }
 
@@ -90,10 +107,15 @@ export class WarehouseService {
     const existing = await this.store.get(scope.accountId, id);
     if (!existing) throw notFound('Warehouse', id);
     if (existing.type === WAREHOUSE_TYPE.fulfilment) {
-      throw conflict('warehouse_not_editable', `Warehouse ${id} is a fulfilment warehouse; it cannot be edited after creation. Create a new one instead.`);
+      throw conflict(
+        'warehouse_not_editable',
+        `Warehouse ${id} is a fulfilment warehouse; it cannot be edited after creation. Create a new one instead.`,
+      );
     }
     if (input.type !== existing.type) {
-      throw conflict('warehouse_type_immutable', `The type of warehouse ${id} cannot be changed after creation.`, [{ field: 'type', message: 'cannot be changed' }]);
+      throw conflict('warehouse_type_immutable', `The type of warehouse ${id} cannot be changed after creation.`, [
+        { field: 'type', message: 'cannot be changed' },
+      ]);
     }
     const values = await this.validate(scope, input, existing.dropOffPoints);
     await this.store.update(scope.accountId, id, values);
@@ -106,7 +128,10 @@ export class WarehouseService {
     const users: string[] = [];
     for (const check of this.usageChecks) users.push(...(await check(scope, id)));
     if (users.length > 0) {
-      throw conflict('warehouse_in_use', `Warehouse ${id} is used by ${users.join(', ')}; give them another warehouse first.`);
+      throw conflict(
+        'warehouse_in_use',
+        `Warehouse ${id} is used by ${users.join(', ')}; give them another warehouse first.`,
+      );
     }
     await this.store.delete(scope.accountId, id);
     this.changed(scope, id);
@@ -122,18 +147,32 @@ export class WarehouseService {
    * preorders are reserved by themselves when goods arrive (asked for, and offered there).
    * Null for an own warehouse or one that no longer exists.
    */
-  async fulfilmentOf(accountId: number, warehouseId: number): Promise<{ fulfilmentWarehouseId: number; autoReserve: boolean } | null> {
+  async fulfilmentOf(
+    accountId: number,
+    warehouseId: number,
+  ): Promise<{ fulfilmentWarehouseId: number; autoReserve: boolean } | null> {
     const record = await this.store.get(accountId, warehouseId);
     if (!record || record.type !== WAREHOUSE_TYPE.fulfilment || record.fulfilmentWarehouseId === null) return null;
-    const offered = (await this.store.listFulfilment()).find((item) => item.id === record.fulfilmentWarehouseId)?.autoReserveAvailable ?? false;
-    return { fulfilmentWarehouseId: record.fulfilmentWarehouseId, autoReserve: record.fulfilmentAutoReserve && offered };
+    const offered =
+      (await this.store.listFulfilment()).find((item) => item.id === record.fulfilmentWarehouseId)
+        ?.autoReserveAvailable ?? false;
+    return {
+      fulfilmentWarehouseId: record.fulfilmentWarehouseId,
+      autoReserve: record.fulfilmentAutoReserve && offered,
+    };
   }
 
   /** The account's fulfilment-type warehouses at `fulfilmentWarehouseId` whose preorders are reserved by themselves. */
   async autoReservingAt(accountId: number, fulfilmentWarehouseId: number): Promise<number[]> {
-    const offered = (await this.store.listFulfilment()).find((item) => item.id === fulfilmentWarehouseId)?.autoReserveAvailable ?? false;
+    const offered =
+      (await this.store.listFulfilment()).find((item) => item.id === fulfilmentWarehouseId)?.autoReserveAvailable ??
+      false;
     if (!offered) return [];
-    const page = await this.store.list(accountId, { fulfilmentWarehouseIds: [fulfilmentWarehouseId] }, { page: 1, perPage: 1000, offset: 0 });
+    const page = await this.store.list(
+      accountId,
+      { fulfilmentWarehouseIds: [fulfilmentWarehouseId] },
+      { page: 1, perPage: 1000, offset: 0 },
+    );
     return page.items.filter((item) => item.fulfilmentAutoReserve).map((item) => item.id);
   }
 
@@ -175,11 +214,14 @@ export class WarehouseService {
   private async present(scope: Scope, records: WarehouseRecord[]): Promise<Warehouse[]> {
     const today = todayIn(scope.timeZone);
     const needsReference = records.some((record) => record.type === WAREHOUSE_TYPE.fulfilment);
-    const reference = needsReference ? new Map((await this.store.listFulfilment()).map((item) => [item.id, item])) : new Map<number, FulfilmentWarehouseRecord>();
+    const reference = needsReference
+      ? new Map((await this.store.listFulfilment()).map((item) => [item.id, item]))
+      : new Map<number, FulfilmentWarehouseRecord>();
     return records.map((record) => {
       const model: Warehouse = { ...record, holidays: record.holidays.filter((date) => date >= today) };
       if (record.type === WAREHOUSE_TYPE.fulfilment) {
-        const fulfilment = record.fulfilmentWarehouseId === null ? undefined : reference.get(record.fulfilmentWarehouseId);
+        const fulfilment =
+          record.fulfilmentWarehouseId === null ? undefined : reference.get(record.fulfilmentWarehouseId);
         model.fulfilmentAutoReserveAvailable = fulfilment?.autoReserveAvailable ?? false;
       }
       return model;
@@ -187,23 +229,38 @@ export class WarehouseService {
   }
 
   /** Every rule beyond the schema; all problems are reported together. `keptDropOffPoints`: what a PUT without them keeps. */
-  private async validate(scope: Scope, input: WarehouseInput, keptDropOffPoints: Warehouse['dropOffPoints']): Promise<WarehouseValues> {
+  private async validate(
+    scope: Scope,
+    input: WarehouseInput,
+    keptDropOffPoints: Warehouse['dropOffPoints'],
+  ): Promise<WarehouseValues> {
     const problems = new FieldErrorCollector();
     const dropOffPoints = input.dropOffPoints ?? keptDropOffPoints;
     if (input.dropOffPoints) await this.checkDropOffPoints(scope, input.dropOffPoints, problems);
     const countryCode = input.address.city.countryCode.toUpperCase();
-    if (!this.countries.has(countryCode)) problems.add('address.city.countryCode', `"${input.address.city.countryCode}" is not a known country code`);
+    if (!this.countries.has(countryCode))
+      problems.add('address.city.countryCode', `"${input.address.city.countryCode}" is not a known country code`);
 
     const fulfilmentId = input.fulfilmentWarehouseId ?? null;
     const autoReserve = input.fulfilmentAutoReserve ?? false;
     if (input.type === WAREHOUSE_TYPE.fulfilment) {
       if (fulfilmentId === null) {
-        problems.add('fulfilmentWarehouseId', 'is required for a fulfilment warehouse (type 2); pick one of GET /v2/warehouses?hold=1');
+        problems.add(
+          'fulfilmentWarehouseId',
+          'is required for a fulfilment warehouse (type 2); pick one of GET /v2/warehouses?hold=1',
+        );
       } else {
         const fulfilment = (await this.store.listFulfilment()).find((item) => item.id === fulfilmentId);
-        if (!fulfilment) problems.add('fulfilmentWarehouseId', `${fulfilmentId} is not one of the fulfilment warehouses of GET /v2/warehouses?hold=1`);
+        if (!fulfilment)
+          problems.add(
+            'fulfilmentWarehouseId',
+            `${fulfilmentId} is not one of the fulfilment warehouses of GET /v2/warehouses?hold=1`,
+          );
         else if (autoReserve && !fulfilment.autoReserveAvailable) {
-          problems.add('fulfilmentAutoReserve', `fulfilment warehouse ${fulfilmentId} does not support automatic reservation`);
+          problems.add(
+            'fulfilmentAutoReserve',
+            `fulfilment warehouse ${fulfilmentId} does not support automatic reservation`,
+          );
         }
       }
     } else {
@@ -214,13 +271,16 @@ export class WarehouseService {
     const sender = input.senderOtherEntity ?? { enabled: false, company: null };
     const company = sender.company ?? null;
     if (sender.enabled) {
-      if (!company?.name?.trim()) problems.add('senderOtherEntity.company.name', 'is required when the sender is another company');
-      if (!company?.TIN) problems.add('senderOtherEntity.company.TIN', 'is required when the sender is another company');
+      if (!company?.name?.trim())
+        problems.add('senderOtherEntity.company.name', 'is required when the sender is another company');
+      if (!company?.TIN)
+        problems.add('senderOtherEntity.company.TIN', 'is required when the sender is another company');
     }
 
     const schedule = input.schedule.map((day, index) => {
       const hours = normaliseScheduleDay(day);
-      if (hours && (!TIME.test(hours.from) || !TIME.test(hours.to))) problems.add(`schedule[${index}]`, 'must hold times between 00:00 and 24:00');
+      if (hours && (!TIME.test(hours.from) || !TIME.test(hours.to)))
+        problems.add(`schedule[${index}]`, 'must hold times between 00:00 and 24:00');
       else if (hours && hours.from >= hours.to) problems.add(`schedule[${index}]`, 'must end after it starts');
       return hours;
     });
@@ -234,7 +294,9 @@ export class WarehouseService {
       pickupType: input.pickupType ?? 1,
       senderOtherEntity: {
         enabled: sender.enabled,
-        company: company ? { TIN: company.TIN ?? null, name: company.name ?? null, director: company.director ?? null } : null,
+        company: company
+          ? { TIN: company.TIN ?? null, name: company.name ?? null, director: company.director ?? null }
+          : null,
       },
       fulfilmentWarehouseId: input.type === WAREHOUSE_TYPE.fulfilment ? fulfilmentId : null,
       fulfilmentAutoReserve: input.type === WAREHOUSE_TYPE.fulfilment ? autoReserve : false,
@@ -252,7 +314,11 @@ export class WarehouseService {
           area: input.address.city.area ?? null,
         },
       },
-      contact: { name: input.contact.name.trim(), position: input.contact.position ?? null, phone: input.contact.phone.trim() },
+      contact: {
+        name: input.contact.name.trim(),
+        position: input.contact.position ?? null,
+        phone: input.contact.phone.trim(),
+      },
       holidays,
       schedule,
       markCompletedOrders: input.markCompletedOrders ?? false,
@@ -261,15 +327,29 @@ export class WarehouseService {
   }
 
   /** Each a company of the account that takes drop-offs, once, with one of its own points. */
-  private async checkDropOffPoints(scope: Scope, entries: Warehouse['dropOffPoints'], problems: FieldErrorCollector): Promise<void> {
+  private async checkDropOffPoints(
+    scope: Scope,
+    entries: Warehouse['dropOffPoints'],
+    problems: FieldErrorCollector,
+  ): Promise<void> {
     const seen = new Set<number>();
     for (const [index, { companyId, pointId }] of entries.entries()) {
       const field = `dropOffPoints[${index}]`;
       const company = (await this.dropOffPoints.companyOf(scope.accountId, companyId))?.company;
-      if (!company) problems.add(`${field}.companyId`, `${companyId} is not a delivery company of this account (GET /v2/lists/delivery-companies)`);
-      else if (seen.has(companyId)) problems.add(`${field}.companyId`, `names ${company.name} a second time; one drop-off point per company`);
-      else if (company.pickup && !company.pickup.dropOff) problems.add(`${field}.companyId`, `${company.name} takes no drop-offs at its points`);
-      else if (this.dropOffPoints.point(pointId)?.companyId !== companyId) problems.add(`${field}.pointId`, `is not a drop-off point of ${company.name} (GET /v2/orders/shipment lists them)`);
+      if (!company)
+        problems.add(
+          `${field}.companyId`,
+          `${companyId} is not a delivery company of this account (GET /v2/lists/delivery-companies)`,
+        );
+      else if (seen.has(companyId))
+        problems.add(`${field}.companyId`, `names ${company.name} a second time; one drop-off point per company`);
+      else if (company.pickup && !company.pickup.dropOff)
+        problems.add(`${field}.companyId`, `${company.name} takes no drop-offs at its points`);
+      else if (this.dropOffPoints.point(pointId)?.companyId !== companyId)
+        problems.add(
+          `${field}.pointId`,
+          `is not a drop-off point of ${company.name} (GET /v2/orders/shipment lists them)`,
+        );
       seen.add(companyId);
     }
   }

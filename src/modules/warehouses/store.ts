@@ -87,13 +87,23 @@ export class WarehouseStore {
   }
 
   async get(accountId: number, id: number): Promise<WarehouseRecord | undefined> {
-    const row = await this.db.selectFrom('warehouses').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('warehouses')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 
   async getMany(accountId: number, ids: number[]): Promise<Map<number, WarehouseRecord>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('warehouses').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const rows = await this.db
+      .selectFrom('warehouses')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
     return new Map(rows.map((row) => [row.id, toRecord(row)]));
   }
 
@@ -118,7 +128,11 @@ export class WarehouseStore {
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('warehouses').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('warehouses')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

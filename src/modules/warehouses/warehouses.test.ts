@@ -23,7 +23,10 @@ describe('warehouses: happy path', () => {
   it('creates an own warehouse and reads back every field', async () => {
     const today = todayIn('Europe/Moscow');
     const body = warehouseBody({
-      senderOtherEntity: { enabled: true, company: { TIN: '7707083893', name: 'ООО Ромашка', director: 'Петров П. П.' } },
+      senderOtherEntity: {
+        enabled: true,
+        company: { TIN: '7707083893', name: 'ООО Ромашка', director: 'Петров П. П.' },
+      },
       holidays: [addDays(today, 10), '2020-01-01', addDays(today, 3), addDays(today, 10)],
       pickupType: 3,
       markCompletedOrders: true,
@@ -37,7 +40,10 @@ describe('warehouses: happy path', () => {
       name: 'Склад на Складской',
       type: 1,
       pickupType: 3,
-      senderOtherEntity: { enabled: true, company: { TIN: '7707083893', name: 'ООО Ромашка', director: 'Петров П. П.' } },
+      senderOtherEntity: {
+        enabled: true,
+        company: { TIN: '7707083893', name: 'ООО Ромашка', director: 'Петров П. П.' },
+      },
       fulfilmentWarehouseId: null,
       fulfilmentAutoReserve: false,
       address: body.address,
@@ -66,10 +72,18 @@ describe('warehouses: happy path', () => {
   });
 
   it('creates a fulfilment warehouse tied to a hold=1 warehouse, with auto reserve where available', async () => {
-    const created = await owner.post('/v2/warehouses', warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101, fulfilmentAutoReserve: true }));
+    const created = await owner.post(
+      '/v2/warehouses',
+      warehouseBody({ name: 'Фулфилмент', type: 2, fulfilmentWarehouseId: 101, fulfilmentAutoReserve: true }),
+    );
     expect(created.status).toBe(201);
     const read = await owner.get(`/v2/warehouses/${created.body.id}`);
-    expect(read.body).toMatchObject({ type: 2, fulfilmentWarehouseId: 101, fulfilmentAutoReserve: true, fulfilmentAutoReserveAvailable: true });
+    expect(read.body).toMatchObject({
+      type: 2,
+      fulfilmentWarehouseId: 101,
+      fulfilmentAutoReserve: true,
+      fulfilmentAutoReserveAvailable: true,
+    });
     const viaMarketplace = await owner.get('/v2/warehouses?integrationMarketplaceId=3');
     expect(viaMarketplace.body.map((item: { id: number }) => item.id)).toEqual([created.body.id]);
   });
@@ -77,20 +91,42 @@ describe('warehouses: happy path', () => {
   it('replaces an own warehouse, filters by name and merged pickup, pages newest first', async () => {
     const a = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Северный склад', pickupType: 2 }))).body.id;
     const b = (await owner.post('/v2/warehouses', warehouseBody({ name: 'Южный склад' }))).body.id;
-    const put = await owner.put(`/v2/warehouses/${b}`, warehouseBody({ name: 'Южный СКЛАД №2', pickupType: 3, schedule: ['09:00-18:00', '9:00 - 18:00', '', null, { from: '10:00', to: '16:00' }, null, null] }));
+    const put = await owner.put(
+      `/v2/warehouses/${b}`,
+      warehouseBody({
+        name: 'Южный СКЛАД №2',
+        pickupType: 3,
+        schedule: ['09:00-18:00', '9:00 - 18:00', '', null, { from: '10:00', to: '16:00' }, null, null],
+      }),
+    );
     expect(put.status).toBe(204);
     const read = (await owner.get(`/v2/warehouses/${b}`)).body;
     expect(read.name).toBe('Южный СКЛАД №2');
-    expect(read.schedule).toEqual([{ from: '09:00', to: '18:00' }, { from: '09:00', to: '18:00' }, null, null, { from: '10:00', to: '16:00' }, null, null]);
+    expect(read.schedule).toEqual([
+      { from: '09:00', to: '18:00' },
+      { from: '09:00', to: '18:00' },
+      null,
+      null,
+      { from: '10:00', to: '16:00' },
+      null,
+      null,
+    ]);
     const merged = await owner.get('/v2/warehouses?onlyMergedPickup=1&perPage=100');
     const mergedIds = merged.body.map((item: { id: number }) => item.id);
     expect(mergedIds).toEqual(expect.arrayContaining([a, b]));
     expect(mergedIds.indexOf(b)).toBeLessThan(mergedIds.indexOf(a));
-    expect((await owner.get(`/v2/warehouses?name=${encodeURIComponent('южный склад')}`)).body.map((item: { id: number }) => item.id)).toEqual([b]);
+    expect(
+      (await owner.get(`/v2/warehouses?name=${encodeURIComponent('южный склад')}`)).body.map(
+        (item: { id: number }) => item.id,
+      ),
+    ).toEqual([b]);
   });
 
   it('takes a PHP form-encoded warehouse', async () => {
-    const body = warehouseBody({ name: 'Form warehouse', schedule: ['09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '', ''] });
+    const body = warehouseBody({
+      name: 'Form warehouse',
+      schedule: ['09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '', ''],
+    });
     const created = await owner.post('/v2/warehouses', body, { form: true });
     expect(created.status).toBe(201);
     const read = (await owner.get(`/v2/warehouses/${created.body.id}`)).body;
@@ -136,13 +172,21 @@ describe('warehouses: bad input and rules', () => {
         { field: 'senderOtherEntity.company.TIN', message: 'must be a taxpayer number (TIN) of 10 or 12 digits' },
       ]),
     );
-    const hours = await owner.post('/v2/warehouses', warehouseBody({ schedule: [{ from: '18:00', to: '09:00' }, null, null, null, null, null, '25:00-26:00'] }));
+    const hours = await owner.post(
+      '/v2/warehouses',
+      warehouseBody({ schedule: [{ from: '18:00', to: '09:00' }, null, null, null, null, null, '25:00-26:00'] }),
+    );
     expect(hours.body.errors).toEqual([
       { field: 'schedule[0]', message: 'must end after it starts' },
       { field: 'schedule[6]', message: 'must hold times between 00:00 and 24:00' },
     ]);
-    const country = await owner.post('/v2/warehouses', warehouseBody({ address: { street: 'x', city: { countryCode: 'QQ', name: 'Москва' } } }));
-    expect(country.body.errors).toEqual([{ field: 'address.city.countryCode', message: '"QQ" is not a known country code' }]);
+    const country = await owner.post(
+      '/v2/warehouses',
+      warehouseBody({ address: { street: 'x', city: { countryCode: 'QQ', name: 'Москва' } } }),
+    );
+    expect(country.body.errors).toEqual([
+      { field: 'address.city.countryCode', message: '"QQ" is not a known country code' },
+    ]);
   });
 
   it('applies the fulfilment rules', async () => {
@@ -150,19 +194,33 @@ describe('warehouses: bad input and rules', () => {
     const noTarget = await owner.post('/v2/warehouses', warehouseBody({ type: 2 }));
     expect(noTarget.body.errors[0].field).toBe('fulfilmentWarehouseId');
     const unknownTarget = await owner.post('/v2/warehouses', warehouseBody({ type: 2, fulfilmentWarehouseId: 999 }));
-    expect(unknownTarget.body.errors[0]).toEqual({ field: 'fulfilmentWarehouseId', message: '999 is not one of the fulfilment warehouses of GET /v2/warehouses?hold=1' });
-    const noAutoReserve = await owner.post('/v2/warehouses', warehouseBody({ type: 2, fulfilmentWarehouseId: 103, fulfilmentAutoReserve: true }));
-    expect(noAutoReserve.body.errors).toEqual([{ field: 'fulfilmentAutoReserve', message: 'fulfilment warehouse 103 does not support automatic reservation' }]);
+    expect(unknownTarget.body.errors[0]).toEqual({
+      field: 'fulfilmentWarehouseId',
+      message: '999 is not one of the fulfilment warehouses of GET /v2/warehouses?hold=1',
+    });
+    const noAutoReserve = await owner.post(
+      '/v2/warehouses',
+      warehouseBody({ type: 2, fulfilmentWarehouseId: 103, fulfilmentAutoReserve: true }),
+    );
+    expect(noAutoReserve.body.errors).toEqual([
+      { field: 'fulfilmentAutoReserve', message: 'fulfilment warehouse 103 does not support automatic reservation' },
+    ]);
     const ownWithTarget = await owner.post('/v2/warehouses', warehouseBody({ type: 1, fulfilmentWarehouseId: 101 }));
-    expect(ownWithTarget.body.errors).toEqual([{ field: 'fulfilmentWarehouseId', message: 'is only for fulfilment warehouses (type 2)' }]);
+    expect(ownWithTarget.body.errors).toEqual([
+      { field: 'fulfilmentWarehouseId', message: 'is only for fulfilment warehouses (type 2)' },
+    ]);
     const badType = await owner.post('/v2/warehouses', warehouseBody({ type: 5 }));
     expect(badType.body.errors).toEqual([{ field: 'type', message: 'must be one of: 1, 2' }]);
     expect(await total(owner)).toBe(before);
   });
 
   it('keeps a fulfilment warehouse as created, and an own warehouse of its type (409)', async () => {
-    const fulfilment = (await owner.post('/v2/warehouses', warehouseBody({ type: 2, fulfilmentWarehouseId: 102 }))).body.id;
-    const edit = await owner.put(`/v2/warehouses/${fulfilment}`, warehouseBody({ type: 2, fulfilmentWarehouseId: 102, name: 'Renamed' }));
+    const fulfilment = (await owner.post('/v2/warehouses', warehouseBody({ type: 2, fulfilmentWarehouseId: 102 }))).body
+      .id;
+    const edit = await owner.put(
+      `/v2/warehouses/${fulfilment}`,
+      warehouseBody({ type: 2, fulfilmentWarehouseId: 102, name: 'Renamed' }),
+    );
     expect(edit.status).toBe(409);
     expect(edit.body.code).toBe('warehouse_not_editable');
     expect((await owner.get(`/v2/warehouses/${fulfilment}`)).body.name).toBe('Склад на Складской');

@@ -37,7 +37,13 @@ export function cmsHeaders(target: CmsTarget): Record<string, string> {
 }
 
 /** The form fields of order-status-update (statusSR is our code; statusCMS the shop's, from its mapping). */
-export function orderStatusFields(update: { orderId: number; statusCms: string; statusSr: number; trackNumber: string | null; trackUrl: string | null }): Record<string, string> {
+export function orderStatusFields(update: {
+  orderId: number;
+  statusCms: string;
+  statusSr: number;
+  trackNumber: string | null;
+  trackUrl: string | null;
+}): Record<string, string> {
   return {
     id: String(update.orderId),
     statusCMS: update.statusCms,
@@ -87,7 +93,9 @@ export function readCmsList(body: string): Record<string, string> | null {
   try {
     const answer = JSON.parse(body) as unknown;
     if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return null;
-    return Object.fromEntries(Object.entries(answer as Record<string, unknown>).map(([key, value]) => [key, String(value)]));
+    return Object.fromEntries(
+      Object.entries(answer as Record<string, unknown>).map(([key, value]) => [key, String(value)]),
+    );
   } catch {
     return null;
   }

@@ -35,7 +35,10 @@ export class WebhookPump {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await Promise.race([Promise.all(this.running.values()), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    await Promise.race([
+      Promise.all(this.running.values()),
+      new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
+    ]);
   }
 
   /** Dispatches new events and starts due jobs in the free slots; answers how many it started. */
@@ -71,16 +74,27 @@ export class WebhookPump {
 
   private async run(job: Job<DeliverJob>, now?: Date): Promise<void> {
     // the job's lease is renewed while an endpoint's turn lasts (a turn may pass the 15 s lease)
-    const heartbeat = setInterval(() => void this.queue.renew([job.id]).catch(() => undefined), Math.max(1000, Math.floor(this.queue.lockMs / 3)));
+    const heartbeat = setInterval(
+      () => void this.queue.renew([job.id]).catch(() => undefined),
+      Math.max(1000, Math.floor(this.queue.lockMs / 3)),
+    );
     heartbeat.unref();
     try {
       const next = await this.service.runEndpoint(job.accountId as number, job.payload.endpointId, now);
       // the next turn is queued before this job completes, so a crash between the two loses nothing
       // (the key names the time: turns waiting for the same retry are one job)
-      if (next) await this.queue.enqueue(job.accountId, DELIVER_JOB, job.payload, { runAt: next, uniqueKey: `webhook:${job.payload.endpointId}:at:${next.getTime()}`, maxAttempts: 50 });
+      if (next)
+        await this.queue.enqueue(job.accountId, DELIVER_JOB, job.payload, {
+          runAt: next,
+          uniqueKey: `webhook:${job.payload.endpointId}:at:${next.getTime()}`,
+          maxAttempts: 50,
+        });
       await this.queue.complete(job);
     } catch (error) {
-      this.logger.warn({ jobId: job.id, endpointId: job.payload.endpointId, err: error }, 'webhook turn failed; it will be retried');
+      this.logger.warn(
+        { jobId: job.id, endpointId: job.payload.endpointId, err: error },
+        'webhook turn failed; it will be retried',
+      );
       await this.queue.fail(job, error).catch(() => undefined);
     } finally {
       clearInterval(heartbeat);

@@ -23,8 +23,28 @@ import type { AccountEvent } from '../events/types.js';
 import type { NotificationService } from '../notifications/service.js';
 import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
-import { acceptsQuantity, cmsAccepted, cmsHeaders, cmsUrl, formBody, orderStatusFields, productQuantityFields, readCmsList, sendsUnmappedStatus, type CmsPlatform, type CmsResource } from './cms-callbacks.js';
-import type { AttemptListQuery, CmsCallbacksInput, CmsCallbacksView, DeliveryListQuery, WebhookInput, WebhookListQuery, WebhookView } from './schemas.js';
+import {
+  acceptsQuantity,
+  cmsAccepted,
+  cmsHeaders,
+  cmsUrl,
+  formBody,
+  orderStatusFields,
+  productQuantityFields,
+  readCmsList,
+  sendsUnmappedStatus,
+  type CmsPlatform,
+  type CmsResource,
+} from './cms-callbacks.js';
+import type {
+  AttemptListQuery,
+  CmsCallbacksInput,
+  CmsCallbacksView,
+  DeliveryListQuery,
+  WebhookInput,
+  WebhookListQuery,
+  WebhookView,
+} from './schemas.js';
 import { BlockedTargetError, call, checkTargetUrl } from './ssrf-guard.js';
 import { newSigningSecret, signedHeaders } from './signing.js';
 import type { AttemptRow, DeliveryRow, EndpointRow, NewDelivery, RecordedAttempt, WebhookStore } from './store.js';
@@ -82,7 +102,10 @@ export class WebhookService {
 
   // ---------------------------------------------------------------- endpoints
 
-  async create(scope: Scope, input: WebhookInput): Promise<{ id: number; secret: string; previousSecretValidUntil: null }> {
+  async create(
+    scope: Scope,
+    input: WebhookInput,
+  ): Promise<{ id: number; secret: string; previousSecretValidUntil: null }> {
     const values = await this.validate(scope, input);
     const secret = newSigningSecret();
     const now = nowIso();
@@ -127,18 +150,29 @@ export class WebhookService {
   }
 
   /** A new secret; the old one keeps signing (both signatures are sent) for the grace period. */
-  async rotateSecret(scope: Scope, id: number): Promise<{ id: number; secret: string; previousSecretValidUntil: string }> {
+  async rotateSecret(
+    scope: Scope,
+    id: number,
+  ): Promise<{ id: number; secret: string; previousSecretValidUntil: string }> {
     const endpoint = await this.accessible(scope, id, 'webhook');
     const secret = newSigningSecret();
     const until = new Date(Date.now() + this.options.secretGraceHours * 3_600_000).toISOString();
-    await this.store.updateEndpoint(scope.accountId, id, { secret: this.secretBox.seal(secret), previous_secret: endpoint.secret, previous_secret_until: until });
+    await this.store.updateEndpoint(scope.accountId, id, {
+      secret: this.secretBox.seal(secret),
+      previous_secret: endpoint.secret,
+      previous_secret_until: until,
+    });
     return { id, secret, previousSecretValidUntil: until };
   }
 
   /** Queues a `webhook.test` message behind whatever the endpoint owes. */
   async sendTest(scope: Scope, id: number): Promise<{ deliveryId: number }> {
     const endpoint = await this.accessible(scope, id, 'webhook');
-    if (!flag(endpoint.enabled)) throw conflict('webhook_disabled', `Webhook endpoint ${id} is disabled; enable it first (PUT with enabled: true).`);
+    if (!flag(endpoint.enabled))
+      throw conflict(
+        'webhook_disabled',
+        `Webhook endpoint ${id} is disabled; enable it first (PUT with enabled: true).`,
+      );
     const at = nowIso();
     const deliveryId = await this.store.insertDelivery({
       account_id: scope.accountId,
@@ -160,15 +194,30 @@ export class WebhookService {
     return { deliveryId };
   }
 
-  async deliveries(scope: Scope, id: number, query: DeliveryListQuery, paging: Paging): Promise<Page<ReturnType<typeof deliveryViewOf>>> {
+  async deliveries(
+    scope: Scope,
+    id: number,
+    query: DeliveryListQuery,
+    paging: Paging,
+  ): Promise<Page<ReturnType<typeof deliveryViewOf>>> {
     await this.accessible(scope, id);
     const page = await this.store.deliveries(scope.accountId, id, query.status ? { status: query.status } : {}, paging);
     return { items: page.items.map(deliveryViewOf), total: page.total };
   }
 
-  async attempts(scope: Scope, id: number, query: AttemptListQuery, paging: Paging): Promise<Page<ReturnType<typeof attemptViewOf>>> {
+  async attempts(
+    scope: Scope,
+    id: number,
+    query: AttemptListQuery,
+    paging: Paging,
+  ): Promise<Page<ReturnType<typeof attemptViewOf>>> {
     await this.accessible(scope, id);
-    const page = await this.store.attempts(scope.accountId, id, query.deliveryId === undefined ? {} : { deliveryId: query.deliveryId }, paging);
+    const page = await this.store.attempts(
+      scope.accountId,
+      id,
+      query.deliveryId === undefined ? {} : { deliveryId: query.deliveryId },
+      paging,
+    );
     return { items: page.items.map(attemptViewOf), total: page.total };
   }
 
@@ -180,9 +229,18 @@ export class WebhookService {
     const endpoint = await this.accessible(scope, id);
     const delivery = await this.store.delivery(scope.accountId, id, deliveryId);
     if (!delivery) throw notFound('Delivery', deliveryId);
-    if (!flag(endpoint.enabled)) throw conflict('webhook_disabled', `Webhook endpoint ${id} is disabled; enable it first.`);
+    if (!flag(endpoint.enabled))
+      throw conflict('webhook_disabled', `Webhook endpoint ${id} is disabled; enable it first.`);
     const { id: _old, ...copy } = delivery;
-    const newId = await this.store.insertDelivery({ ...copy, status: 'pending', attempts: 0, last_status: null, last_error: null, delivered_at: null, created_at: nowIso() });
+    const newId = await this.store.insertDelivery({
+      ...copy,
+      status: 'pending',
+      attempts: 0,
+      last_status: null,
+      last_error: null,
+      delivered_at: null,
+      created_at: nowIso(),
+    });
     await this.kick(scope.accountId, id, `redeliver:${newId}`);
     return { deliveryId: newId };
   }
@@ -192,7 +250,11 @@ export class WebhookService {
     if (!endpoint) throw notFound('Webhook endpoint', id);
     if (endpoint.shop_id === null) requireAccountWide(scope, 'manage account-wide webhook endpoints');
     else requireShopAccess(scope, endpoint.shop_id);
-    if (kind === 'webhook' && endpoint.kind !== 'webhook') throw conflict('cms_callbacks', `Endpoint ${id} is a shop's CMS callbacks; change it with PUT /v2/shops/${endpoint.shop_id}/cms-callbacks.`);
+    if (kind === 'webhook' && endpoint.kind !== 'webhook')
+      throw conflict(
+        'cms_callbacks',
+        `Endpoint ${id} is a shop's CMS callbacks; change it with PUT /v2/shops/${endpoint.shop_id}/cms-callbacks.`,
+      );
     return endpoint;
   }
 
@@ -200,7 +262,8 @@ export class WebhookService {
     const problems = new FieldErrorCollector();
     if (input.shopId !== undefined) requireShopAccess(scope, input.shopId);
     const shopId = input.shopId ?? scope.shopKeyShopId;
-    if (shopId !== null && !(await this.shops.exists(scope, shopId))) problems.add('shopId', `shop ${shopId} does not exist in this account`);
+    if (shopId !== null && !(await this.shops.exists(scope, shopId)))
+      problems.add('shopId', `shop ${shopId} does not exist in this account`);
     const url = this.checkUrl(input.url, 'url', problems);
     problems.throwIfAny();
     return {
@@ -220,7 +283,10 @@ export class WebhookService {
       if (parsed.username || parsed.password) problems.add(field, 'must not carry a user name or password');
       checkTargetUrl(url, this.options.allowPrivateTargets);
     } catch (error) {
-      problems.add(field, error instanceof BlockedTargetError ? `is refused: ${error.message}` : 'must be an absolute http or https URL');
+      problems.add(
+        field,
+        error instanceof BlockedTargetError ? `is refused: ${error.message}` : 'must be an absolute http or https URL',
+      );
     }
     return url;
   }
@@ -235,8 +301,11 @@ export class WebhookService {
     await this.shopOf(scope, shopId);
     const problems = new FieldErrorCollector();
     const url = this.checkUrl(input.apiUrl, 'apiUrl', problems);
-    if (input.platform === 'diafan' && !input.apiKey?.trim()) problems.add('apiKey', 'is required for Diafan (its "API-ключ для интеграции")');
-    for (const code of Object.keys(input.statusMap ?? {})) if (!/^[1-9][0-9]{0,3}$/.test(code)) problems.add(`statusMap.${code}`, 'must be keyed by an order status code (GET /v2/lists/order-statuses)');
+    if (input.platform === 'diafan' && !input.apiKey?.trim())
+      problems.add('apiKey', 'is required for Diafan (its "API-ключ для интеграции")');
+    for (const code of Object.keys(input.statusMap ?? {}))
+      if (!/^[1-9][0-9]{0,3}$/.test(code))
+        problems.add(`statusMap.${code}`, 'must be keyed by an order status code (GET /v2/lists/order-statuses)');
     problems.throwIfAny();
     const values = {
       url,
@@ -275,18 +344,35 @@ export class WebhookService {
   }
 
   /** Reads the plugin's statuses.json and payment-methods.json, to offer the mapping. */
-  async cmsOptions(scope: Scope, shopId: number): Promise<{ statuses: Record<string, string>; paymentMethods: Record<string, string> }> {
+  async cmsOptions(
+    scope: Scope,
+    shopId: number,
+  ): Promise<{ statuses: Record<string, string>; paymentMethods: Record<string, string> }> {
     const target = await this.cmsTargetOf(scope, shopId);
     const headers = cmsHeaders(await this.cmsAddress(target));
     const read = async (resource: string) => {
       let answer;
       try {
-        answer = await call({ method: 'GET', url: cmsUrl(target.url, resource), headers, timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivateTargets, keepBytes: 256 * 1024 });
+        answer = await call({
+          method: 'GET',
+          url: cmsUrl(target.url, resource),
+          headers,
+          timeoutMs: this.options.timeoutMs,
+          allowPrivate: this.options.allowPrivateTargets,
+          keepBytes: 256 * 1024,
+        });
       } catch (error) {
-        throw unprocessable('cms_not_answering', `The shop's CMS did not answer ${resource}: ${(error as Error).message}`);
+        throw unprocessable(
+          'cms_not_answering',
+          `The shop's CMS did not answer ${resource}: ${(error as Error).message}`,
+        );
       }
       const list = answer.status === 200 ? readCmsList(answer.head) : null;
-      if (!list) throw unprocessable('cms_not_answering', `The shop's CMS answered ${resource} with HTTP ${answer.status} and no list: ${answer.head.slice(0, 200)}`);
+      if (!list)
+        throw unprocessable(
+          'cms_not_answering',
+          `The shop's CMS answered ${resource} with HTTP ${answer.status} and no list: ${answer.head.slice(0, 200)}`,
+        );
       return list;
     };
     return { statuses: await read('statuses.json'), paymentMethods: await read('payment-methods.json') };
@@ -300,7 +386,12 @@ export class WebhookService {
   private async cmsTargetOf(scope: Scope, shopId: number): Promise<EndpointRow> {
     await this.shopOf(scope, shopId);
     const target = await this.store.cmsTarget(scope.accountId, shopId);
-    if (!target) throw new AppError(404, 'not_found', `Shop ${shopId} has no CMS callbacks set; PUT /v2/shops/${shopId}/cms-callbacks sets them.`);
+    if (!target)
+      throw new AppError(
+        404,
+        'not_found',
+        `Shop ${shopId} has no CMS callbacks set; PUT /v2/shops/${shopId}/cms-callbacks sets them.`,
+      );
     return target;
   }
 
@@ -319,41 +410,84 @@ export class WebhookService {
   private async cmsAddress(row: EndpointRow) {
     const accountId = row.account_id;
     const shopId = row.shop_id as number;
-    const scope: Scope = { accountId, timeZone: await this.accounts.timeZoneOf(accountId), kind: 'account', shopKeyShopId: null, employeeId: null };
+    const scope: Scope = {
+      accountId,
+      timeZone: await this.accounts.timeZoneOf(accountId),
+      kind: 'account',
+      shopKeyShopId: null,
+      employeeId: null,
+    };
     const shop = await this.shops.get(scope, shopId);
-    const fulfilmentWarehouseId = shop.warehouse.type === WAREHOUSE_TYPE.fulfilment ? shop.warehouse.fulfilmentWarehouseId : null;
-    return { platform: row.cms_platform as CmsPlatform, baseUrl: row.url, shopId, token: shop.apiKey, apiKey: row.cms_api_key ? this.secretBox.open(row.cms_api_key) : null, sendQuantity: shop.sendQuantityToCMS, fulfilmentWarehouseId };
+    const fulfilmentWarehouseId =
+      shop.warehouse.type === WAREHOUSE_TYPE.fulfilment ? shop.warehouse.fulfilmentWarehouseId : null;
+    return {
+      platform: row.cms_platform as CmsPlatform,
+      baseUrl: row.url,
+      shopId,
+      token: shop.apiKey,
+      apiKey: row.cms_api_key ? this.secretBox.open(row.cms_api_key) : null,
+      sendQuantity: shop.sendQuantityToCMS,
+      fulfilmentWarehouseId,
+    };
   }
 
   // ---------------------------------------------------------------- dispatching events
 
   /** Queues a delivery per (new event, matching endpoint); the number of events read. */
   dispatch(): Promise<number> {
-    return this.events.consume(CONSUMER, BATCH, (events) => this.plan(events), async ({ deliveries, backingOff, leased, lastEventId }, trx) => {
-      await this.store.insertDeliveries(deliveries, trx);
-      const endpoints = new Map(deliveries.map((delivery) => [delivery.endpoint_id, delivery.account_id]));
-      // an endpoint backing off has its retry queued already: the new deliveries wait behind it
-      for (const id of backingOff) endpoints.delete(id);
-      for (const [endpointId, accountId] of endpoints) {
-        // A sender is on it (a slow or hanging receiver). It looks for pending deliveries again
-        // when its turn ends; should these land just after that look, one job per TURN_MS slot
-        // (never later than the lease's end) takes them, instead of a job per batch, each
-        // claimed only to find the endpoint busy: on SQLite those writes were what slowed the API.
-        const leaseEnds = leased.get(endpointId);
-        if (leaseEnds !== undefined) {
-          const at = Math.min(leaseEnds, Math.ceil((Date.now() + TURN_MS) / TURN_MS) * TURN_MS);
-          await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { runAt: new Date(at), uniqueKey: `webhook:${endpointId}:at:${at}`, maxAttempts: 50 }, trx);
-        } else await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${lastEventId}`, maxAttempts: 50 }, trx);
-      }
-    });
+    return this.events.consume(
+      CONSUMER,
+      BATCH,
+      (events) => this.plan(events),
+      async ({ deliveries, backingOff, leased, lastEventId }, trx) => {
+        await this.store.insertDeliveries(deliveries, trx);
+        const endpoints = new Map(deliveries.map((delivery) => [delivery.endpoint_id, delivery.account_id]));
+        // an endpoint backing off has its retry queued already: the new deliveries wait behind it
+        for (const id of backingOff) endpoints.delete(id);
+        for (const [endpointId, accountId] of endpoints) {
+          // A sender is on it (a slow or hanging receiver). It looks for pending deliveries again
+          // when its turn ends; should these land just after that look, one job per TURN_MS slot
+          // (never later than the lease's end) takes them, instead of a job per batch, each
+          // claimed only to find the endpoint busy: on SQLite those writes were what slowed the API.
+          const leaseEnds = leased.get(endpointId);
+          if (leaseEnds !== undefined) {
+            const at = Math.min(leaseEnds, Math.ceil((Date.now() + TURN_MS) / TURN_MS) * TURN_MS);
+            await this.jobs.enqueue(
+              accountId,
+              DELIVER_JOB,
+              { endpointId },
+              { runAt: new Date(at), uniqueKey: `webhook:${endpointId}:at:${at}`, maxAttempts: 50 },
+              trx,
+            );
+          } else
+            await this.jobs.enqueue(
+              accountId,
+              DELIVER_JOB,
+              { endpointId },
+              { uniqueKey: `webhook:${endpointId}:${lastEventId}`, maxAttempts: 50 },
+              trx,
+            );
+        }
+      },
+    );
   }
 
-  private async plan(events: AccountEvent[]): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number>; leased: Map<number, number>; lastEventId: number }> {
+  private async plan(
+    events: AccountEvent[],
+  ): Promise<{ deliveries: NewDelivery[]; backingOff: Set<number>; leased: Map<number, number>; lastEventId: number }> {
     const endpoints = await this.store.enabledEndpointsOf([...new Set(events.map((event) => event.accountId))]);
     const nowMs = Date.now();
-    const backingOff = new Set(endpoints.filter((endpoint) => endpoint.retry_at !== null && Date.parse(endpoint.retry_at) > nowMs).map((endpoint) => endpoint.id));
+    const backingOff = new Set(
+      endpoints
+        .filter((endpoint) => endpoint.retry_at !== null && Date.parse(endpoint.retry_at) > nowMs)
+        .map((endpoint) => endpoint.id),
+    );
     // endpoints a sender holds now, with the end of its lease (ms)
-    const leased = new Map(endpoints.filter((endpoint) => endpoint.lease_until !== null && Date.parse(endpoint.lease_until) > nowMs).map((endpoint) => [endpoint.id, Date.parse(endpoint.lease_until as string)]));
+    const leased = new Map(
+      endpoints
+        .filter((endpoint) => endpoint.lease_until !== null && Date.parse(endpoint.lease_until) > nowMs)
+        .map((endpoint) => [endpoint.id, Date.parse(endpoint.lease_until as string)]),
+    );
     const lastEventId = events[events.length - 1].id;
     if (endpoints.length === 0) return { deliveries: [], backingOff, leased, lastEventId };
     const cms = new Map<number, Awaited<ReturnType<WebhookService['cmsAddress']>> | null>();
@@ -365,13 +499,27 @@ export class WebhookService {
       for (const endpoint of endpoints) {
         if (endpoint.account_id !== event.accountId) continue;
         // stock is the account's: a shop's CMS hears of the fulfilment warehouse its shop ships from (checked below)
-        const accountStock = event.shopId === null && event.type === 'fulfilment.stock_changed' && endpoint.kind === 'cms';
+        const accountStock =
+          event.shopId === null && event.type === 'fulfilment.stock_changed' && endpoint.kind === 'cms';
         if (endpoint.shop_id !== null && endpoint.shop_id !== event.shopId && !accountStock) continue;
         const types = fromJson<string[]>(endpoint.event_types);
         if (types.length > 0 && !types.includes(event.type)) continue;
         // an endpoint hears of what happened after it was made
         if (Date.parse(event.at) < Date.parse(endpoint.created_at)) continue;
-        const base = { account_id: event.accountId, endpoint_id: endpoint.id, event_id: event.id, message_id: String(event.id), event_type: event.type, order_id: event.orderId === 0 ? null : event.orderId, status: 'pending', attempts: 0, last_status: null, last_error: null, delivered_at: null, created_at: now };
+        const base = {
+          account_id: event.accountId,
+          endpoint_id: endpoint.id,
+          event_id: event.id,
+          message_id: String(event.id),
+          event_type: event.type,
+          order_id: event.orderId === 0 ? null : event.orderId,
+          status: 'pending',
+          attempts: 0,
+          last_status: null,
+          last_error: null,
+          delivered_at: null,
+          created_at: now,
+        };
         if (endpoint.kind === 'webhook') {
           const { accountId: _account, ...data } = event;
           rows.push({ ...base, resource: null, body: JSON.stringify({ type: event.type, timestamp: event.at, data }) });
@@ -382,7 +530,13 @@ export class WebhookService {
         // the shop is gone (its callbacks go with the account only): nothing to tell its CMS
         if (!address) continue;
         if (accountStock && address.fulfilmentWarehouseId !== event.payload.fulfilmentWarehouseId) continue;
-        const callback = cmsCallbackOf(event, endpoint, address, trackUrls.get(event.orderId) ?? null, quantities.get(`${event.accountId}:${event.payload.fulfilmentWarehouseId}:${event.payload.productId}`));
+        const callback = cmsCallbackOf(
+          event,
+          endpoint,
+          address,
+          trackUrls.get(event.orderId) ?? null,
+          quantities.get(`${event.accountId}:${event.payload.fulfilmentWarehouseId}:${event.payload.productId}`),
+        );
         if (callback) rows.push({ ...base, resource: callback.resource, body: JSON.stringify(callback.fields) });
       }
     }
@@ -394,20 +548,38 @@ export class WebhookService {
    * the accounts with CMS callbacks (product-quantity-update carries the quantity as it is when
    * sent: several changes of one product all tell the latest), by "account:warehouse:product".
    */
-  private async quantitiesOf(events: AccountEvent[], endpoints: EndpointRow[]): Promise<Map<string, { vendorCode: string | null; available: number }>> {
+  private async quantitiesOf(
+    events: AccountEvent[],
+    endpoints: EndpointRow[],
+  ): Promise<Map<string, { vendorCode: string | null; available: number }>> {
     const found = new Map<string, { vendorCode: string | null; available: number }>();
-    const cmsAccounts = new Set(endpoints.filter((endpoint) => endpoint.kind === 'cms').map((endpoint) => endpoint.account_id));
+    const cmsAccounts = new Set(
+      endpoints.filter((endpoint) => endpoint.kind === 'cms').map((endpoint) => endpoint.account_id),
+    );
     const wanted = new Map<string, { accountId: number; fulfilmentWarehouseId: number; productIds: Set<number> }>();
     for (const event of events) {
       const { productId, fulfilmentWarehouseId } = event.payload;
-      if (event.type !== 'fulfilment.stock_changed' || !cmsAccounts.has(event.accountId) || productId === undefined || fulfilmentWarehouseId === undefined) continue;
+      if (
+        event.type !== 'fulfilment.stock_changed' ||
+        !cmsAccounts.has(event.accountId) ||
+        productId === undefined ||
+        fulfilmentWarehouseId === undefined
+      )
+        continue;
       const key = `${event.accountId}:${fulfilmentWarehouseId}`;
-      const entry = wanted.get(key) ?? { accountId: event.accountId, fulfilmentWarehouseId, productIds: new Set<number>() };
+      const entry = wanted.get(key) ?? {
+        accountId: event.accountId,
+        fulfilmentWarehouseId,
+        productIds: new Set<number>(),
+      };
       entry.productIds.add(productId);
       wanted.set(key, entry);
     }
     for (const [key, { accountId, fulfilmentWarehouseId, productIds }] of wanted) {
-      for (const [productId, quantity] of await this.stock.quantitiesAt(accountId, fulfilmentWarehouseId, [...productIds])) found.set(`${key}:${productId}`, quantity);
+      for (const [productId, quantity] of await this.stock.quantitiesAt(accountId, fulfilmentWarehouseId, [
+        ...productIds,
+      ]))
+        found.set(`${key}:${productId}`, quantity);
     }
     return found;
   }
@@ -415,18 +587,34 @@ export class WebhookService {
   /** The tracking links of orders whose status changes go to a CMS (order-status-update carries trackUrl). */
   private async trackUrlsOf(events: AccountEvent[], endpoints: EndpointRow[]): Promise<Map<number, string | null>> {
     const urls = new Map<number, string | null>();
-    const cmsAccounts = new Set(endpoints.filter((endpoint) => endpoint.kind === 'cms').map((endpoint) => endpoint.account_id));
+    const cmsAccounts = new Set(
+      endpoints.filter((endpoint) => endpoint.kind === 'cms').map((endpoint) => endpoint.account_id),
+    );
     const byAccount = new Map<number, number[]>();
-    for (const event of events) if (cmsAccounts.has(event.accountId) && event.type === 'order.status_changed') byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event.orderId]);
+    for (const event of events)
+      if (cmsAccounts.has(event.accountId) && event.type === 'order.status_changed')
+        byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event.orderId]);
     for (const [accountId, ids] of byAccount) {
-      const scope: Scope = { accountId, timeZone: await this.accounts.timeZoneOf(accountId), kind: 'account', shopKeyShopId: null, employeeId: null };
-      for (const [id, order] of await this.orders.getMany(scope, [...new Set(ids)])) urls.set(id, order.trackingUrl ?? null);
+      const scope: Scope = {
+        accountId,
+        timeZone: await this.accounts.timeZoneOf(accountId),
+        kind: 'account',
+        shopKeyShopId: null,
+        employeeId: null,
+      };
+      for (const [id, order] of await this.orders.getMany(scope, [...new Set(ids)]))
+        urls.set(id, order.trackingUrl ?? null);
     }
     return urls;
   }
 
   private async kick(accountId: number, endpointId: number, reason: string): Promise<void> {
-    await this.jobs.enqueue(accountId, DELIVER_JOB, { endpointId }, { uniqueKey: `webhook:${endpointId}:${reason}`, maxAttempts: 50 });
+    await this.jobs.enqueue(
+      accountId,
+      DELIVER_JOB,
+      { endpointId },
+      { uniqueKey: `webhook:${endpointId}:${reason}`, maxAttempts: 50 },
+    );
   }
 
   /** Forgets delivered and given-up deliveries (and their attempts) after the events' retention. */
@@ -472,7 +660,10 @@ export class WebhookService {
     let failingSince = endpoint.failing_since;
     let stateChanged = false;
     const record = async (retryAt: Date | null = null) => {
-      const patch = stateChanged || retryAt ? { failing_since: failingSince, consecutive_failures: failures, retry_at: retryAt?.toISOString() ?? null } : null;
+      const patch =
+        stateChanged || retryAt
+          ? { failing_since: failingSince, consecutive_failures: failures, retry_at: retryAt?.toISOString() ?? null }
+          : null;
       await this.store.recordAttempts(accountId, endpointId, done, patch);
       done = [];
       stateChanged = false;
@@ -492,7 +683,15 @@ export class WebhookService {
           const at = clock();
           const started = Date.now();
           const outcome = await this.send(endpoint, delivery);
-          done.push({ delivery, at: at.toISOString(), durationMs: Date.now() - started, httpStatus: outcome.httpStatus, error: outcome.error, responseHead: outcome.head, delivered: outcome.delivered });
+          done.push({
+            delivery,
+            at: at.toISOString(),
+            durationMs: Date.now() - started,
+            httpStatus: outcome.httpStatus,
+            error: outcome.error,
+            responseHead: outcome.head,
+            delivered: outcome.delivered,
+          });
           if (outcome.delivered) {
             if (failures > 0) stateChanged = true;
             failures = 0;
@@ -522,30 +721,59 @@ export class WebhookService {
 
   /** first * 2^(n-1), capped, times 0.8..1.2 so receivers coming back are not hit by every sender at once. */
   backOffMs(failures: number): number {
-    const base = Math.min(this.options.retryFirstSeconds * 2 ** Math.min(failures - 1, 40), this.options.retryMaxSeconds) * 1000;
+    const base =
+      Math.min(this.options.retryFirstSeconds * 2 ** Math.min(failures - 1, 40), this.options.retryMaxSeconds) * 1000;
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
 
   private async send(endpoint: EndpointRow, delivery: DeliveryRow): Promise<Outcome> {
     try {
-      const request = endpoint.kind === 'cms' ? await this.cmsRequest(endpoint, delivery) : this.webhookRequest(endpoint, delivery);
-      const answer = await call({ method: 'POST', ...request, timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivateTargets, keepBytes: RESPONSE_HEAD_BYTES });
-      const delivered = endpoint.kind === 'cms' ? cmsAccepted(answer.status, answer.head) : answer.status >= 200 && answer.status < 300;
-      return { delivered, httpStatus: answer.status, error: delivered ? null : `HTTP ${answer.status}`, head: answer.head };
+      const request =
+        endpoint.kind === 'cms' ? await this.cmsRequest(endpoint, delivery) : this.webhookRequest(endpoint, delivery);
+      const answer = await call({
+        method: 'POST',
+        ...request,
+        timeoutMs: this.options.timeoutMs,
+        allowPrivate: this.options.allowPrivateTargets,
+        keepBytes: RESPONSE_HEAD_BYTES,
+      });
+      const delivered =
+        endpoint.kind === 'cms' ? cmsAccepted(answer.status, answer.head) : answer.status >= 200 && answer.status < 300;
+      return {
+        delivered,
+        httpStatus: answer.status,
+        error: delivered ? null : `HTTP ${answer.status}`,
+        head: answer.head,
+      };
     } catch (error) {
       return { delivered: false, httpStatus: null, error: (error as Error).message.slice(0, 500), head: null };
     }
   }
 
-  private webhookRequest(endpoint: EndpointRow, delivery: DeliveryRow): { url: string; headers: Record<string, string>; body: string } {
+  private webhookRequest(
+    endpoint: EndpointRow,
+    delivery: DeliveryRow,
+  ): { url: string; headers: Record<string, string>; body: string } {
     const secrets = [this.secretBox.open(endpoint.secret)];
-    if (endpoint.previous_secret && endpoint.previous_secret_until && Date.parse(endpoint.previous_secret_until) > Date.now()) secrets.push(this.secretBox.open(endpoint.previous_secret));
+    if (
+      endpoint.previous_secret &&
+      endpoint.previous_secret_until &&
+      Date.parse(endpoint.previous_secret_until) > Date.now()
+    )
+      secrets.push(this.secretBox.open(endpoint.previous_secret));
     // signed at the real time of sending: receivers refuse timestamps far from their clock
     const headers = signedHeaders(secrets, delivery.message_id, new Date(), delivery.body);
-    return { url: endpoint.url, headers: { 'content-type': 'application/json', 'user-agent': 'delivery-service-webhooks/1', ...headers }, body: delivery.body };
+    return {
+      url: endpoint.url,
+      headers: { 'content-type': 'application/json', 'user-agent': 'delivery-service-webhooks/1', ...headers },
+      body: delivery.body,
+    };
   }
 
-  private async cmsRequest(endpoint: EndpointRow, delivery: DeliveryRow): Promise<{ url: string; headers: Record<string, string>; body: string }> {
+  private async cmsRequest(
+    endpoint: EndpointRow,
+    delivery: DeliveryRow,
+  ): Promise<{ url: string; headers: Record<string, string>; body: string }> {
     const address = await this.cmsAddress(endpoint);
     return {
       url: cmsUrl(endpoint.url, delivery.resource as CmsResource),
@@ -554,13 +782,32 @@ export class WebhookService {
     };
   }
 
-  private async disable(endpoint: EndpointRow, delivery: DeliveryRow, failingSince: string, outcome: Outcome): Promise<void> {
+  private async disable(
+    endpoint: EndpointRow,
+    delivery: DeliveryRow,
+    failingSince: string,
+    outcome: Outcome,
+  ): Promise<void> {
     const reason = `Failing since ${failingSince} (last: ${outcome.error ?? 'no answer'}); disabled after ${this.options.disableAfterHours} h without a success.`;
     await this.store.transaction(async (trx) => {
-      await this.store.updateEndpoint(endpoint.account_id, endpoint.id, { enabled: false, disabled_reason: reason, retry_at: null, consecutive_failures: 0, failing_since: failingSince }, trx);
+      await this.store.updateEndpoint(
+        endpoint.account_id,
+        endpoint.id,
+        {
+          enabled: false,
+          disabled_reason: reason,
+          retry_at: null,
+          consecutive_failures: 0,
+          failing_since: failingSince,
+        },
+        trx,
+      );
       await this.store.failPending(endpoint.account_id, endpoint.id, trx);
     });
-    const what = endpoint.kind === 'cms' ? `The CMS callbacks of shop ${endpoint.shop_id} (${endpoint.url})` : `Webhook endpoint ${endpoint.id} (${endpoint.url})`;
+    const what =
+      endpoint.kind === 'cms'
+        ? `The CMS callbacks of shop ${endpoint.shop_id} (${endpoint.url})`
+        : `Webhook endpoint ${endpoint.id} (${endpoint.url})`;
     await this.notifications.notifyOwner(endpoint.account_id, {
       type: 'webhookDisabled',
       key: delivery.id,
@@ -585,10 +832,27 @@ function cmsCallbackOf(
   if (event.type === 'order.status_changed' && event.statusTo !== null) {
     const statusCms = fromJson<Record<string, string>>(endpoint.status_map ?? '{}')[String(event.statusTo)];
     if (statusCms === undefined && !sendsUnmappedStatus(address.platform)) return null;
-    return { resource: 'order-status-update', fields: orderStatusFields({ orderId: event.orderId, statusCms: statusCms ?? '', statusSr: event.statusTo, trackNumber: event.payload.trackNumber, trackUrl }) };
+    return {
+      resource: 'order-status-update',
+      fields: orderStatusFields({
+        orderId: event.orderId,
+        statusCms: statusCms ?? '',
+        statusSr: event.statusTo,
+        trackNumber: event.payload.trackNumber,
+        trackUrl,
+      }),
+    };
   }
-  if (event.type === 'fulfilment.stock_changed' && acceptsQuantity(address.platform) && address.sendQuantity && quantity?.vendorCode) {
-    return { resource: 'product-quantity-update', fields: productQuantityFields(quantity.vendorCode, quantity.available) };
+  if (
+    event.type === 'fulfilment.stock_changed' &&
+    acceptsQuantity(address.platform) &&
+    address.sendQuantity &&
+    quantity?.vendorCode
+  ) {
+    return {
+      resource: 'product-quantity-update',
+      fields: productQuantityFields(quantity.vendorCode, quantity.available),
+    };
   }
   return null;
 }
@@ -627,5 +891,13 @@ function deliveryViewOf(row: DeliveryRow) {
 }
 
 function attemptViewOf(row: AttemptRow) {
-  return { id: row.id, deliveryId: Number(row.delivery_id), at: row.at, durationMs: row.duration_ms, httpStatus: row.http_status, error: row.error, responseHead: row.response_head };
+  return {
+    id: row.id,
+    deliveryId: Number(row.delivery_id),
+    at: row.at,
+    durationMs: row.duration_ms,
+    httpStatus: row.http_status,
+    error: row.error,
+    responseHead: row.response_head,
+  };
 }

@@ -50,14 +50,38 @@ async function loopbackName(): Promise<string | null> {
 
 describe('SSRF guard', () => {
   it('classifies addresses', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '::ffff:127.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00:ec2::254',
+      '::ffff:10.0.0.1',
+      '::ffff:127.0.0.1',
+    ]) {
       expect(blockedReason(address), address).not.toBeNull();
     }
-    for (const address of ['8.8.8.8', '93.184.216.34', '2a00:1450:4010:c05::64']) expect(blockedReason(address), address).toBeNull();
+    for (const address of ['8.8.8.8', '93.184.216.34', '2a00:1450:4010:c05::64'])
+      expect(blockedReason(address), address).toBeNull();
   });
 
   it('refuses endpoints on loopback, private, link-local and metadata addresses at creation, and writes nothing', async () => {
-    for (const url of ['http://127.0.0.1:8080/x', 'http://10.0.0.1/x', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x', 'http://localhost:3000/x', 'http://192.168.0.10/', 'http://0x7f000001/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://10.0.0.1/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/x',
+      'http://localhost:3000/x',
+      'http://192.168.0.10/',
+      'http://0x7f000001/',
+    ]) {
       const response = await owner.post('/v2/webhooks', { url });
       expect(response.status, url).toBe(400);
       expect(response.body.errors[0]).toMatchObject({ field: 'url', message: expect.stringContaining('is refused') });
@@ -76,7 +100,10 @@ describe('SSRF guard', () => {
     await pump.drain();
     expect(hook.received).toEqual([]);
     const attempts = (await owner.get(`/v2/webhooks/${created.body.id}/attempts`)).body;
-    expect(attempts[0]).toMatchObject({ httpStatus: null, error: expect.stringContaining('loopback, private, link-local or reserved') });
+    expect(attempts[0]).toMatchObject({
+      httpStatus: null,
+      error: expect.stringContaining('loopback, private, link-local or reserved'),
+    });
     await owner.delete(`/v2/webhooks/${created.body.id}`);
   });
 
@@ -85,26 +112,49 @@ describe('SSRF guard', () => {
     const target = await startReceiver();
     hook.mode = 'redirect';
     hook.redirectTo = 'http://169.254.169.254/latest/meta-data/';
-    const answer = await call({ method: 'POST', url: hook.url, headers: {}, body: '{}', timeoutMs: 2000, allowPrivate: true });
+    const answer = await call({
+      method: 'POST',
+      url: hook.url,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+      allowPrivate: true,
+    });
     expect(answer.status).toBe(302);
     hook.redirectTo = target.url;
-    expect((await call({ method: 'POST', url: hook.url, headers: {}, body: '{}', timeoutMs: 2000, allowPrivate: true })).status).toBe(302);
+    expect(
+      (await call({ method: 'POST', url: hook.url, headers: {}, body: '{}', timeoutMs: 2000, allowPrivate: true }))
+        .status,
+    ).toBe(302);
     expect(target.received).toEqual([]);
     hook.mode = 'ok';
     await target.close();
     // with private targets refused, the same loopback call never leaves
-    await expect(call({ method: 'POST', url: hook.url, headers: {}, body: '{}', timeoutMs: 2000, allowPrivate: false })).rejects.toThrow(/loopback/);
+    await expect(
+      call({ method: 'POST', url: hook.url, headers: {}, body: '{}', timeoutMs: 2000, allowPrivate: false }),
+    ).rejects.toThrow(/loopback/);
   });
 
   it('answers a refused connection and a timeout as failures, not as answers', async () => {
     const closed = await startReceiver();
     const port = closed.port;
     await closed.close();
-    await expect(call({ method: 'POST', url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 2000, allowPrivate: true })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(
+      call({
+        method: 'POST',
+        url: `http://127.0.0.1:${port}/`,
+        headers: {},
+        body: '{}',
+        timeoutMs: 2000,
+        allowPrivate: true,
+      }),
+    ).rejects.toThrow(/ECONNREFUSED/);
     const hanging = await startReceiver();
     hanging.mode = 'hang';
     const started = Date.now();
-    await expect(call({ method: 'POST', url: hanging.url, headers: {}, body: '{}', timeoutMs: 300, allowPrivate: true })).rejects.toThrow(/no answer within 300 ms/);
+    await expect(
+      call({ method: 'POST', url: hanging.url, headers: {}, body: '{}', timeoutMs: 300, allowPrivate: true }),
+    ).rejects.toThrow(/no answer within 300 ms/);
     expect(Date.now() - started).toBeLessThan(2000);
     await hanging.close();
   });

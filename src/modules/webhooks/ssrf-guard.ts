@@ -23,14 +23,16 @@ for (const [prefix, bits] of [
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 3],
-] as const) BLOCKED.addSubnet(prefix, bits, 'ipv4');
+] as const)
+  BLOCKED.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
   ['::', 128],
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
-] as const) BLOCKED.addSubnet(prefix, bits, 'ipv6');
+] as const)
+  BLOCKED.addSubnet(prefix, bits, 'ipv6');
 
 /** Refused before any byte was sent: the target is not a public address. */
 export class BlockedTargetError extends Error {
@@ -44,7 +46,9 @@ export function blockedReason(address: string): string | null {
   // ::ffff:10.0.0.1 reaches 10.0.0.1
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return blockedReason(mapped[1]);
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6') ? `${address} is a loopback, private, link-local or reserved address` : null;
+  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6')
+    ? `${address} is a loopback, private, link-local or reserved address`
+    : null;
 }
 
 function guardedLookup(allowPrivate: boolean): LookupFunction {
@@ -101,7 +105,8 @@ export interface CallAnswer {
 /** The URL is one we may call at all (scheme; an IP literal checked here, a name at connect time). */
 export function checkTargetUrl(url: string, allowPrivate: boolean): URL {
   const target = new URL(url);
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new BlockedTargetError(`${target.protocol} URLs are not called`);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new BlockedTargetError(`${target.protocol} URLs are not called`);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate) {
     const reason = blockedReason(host);
@@ -146,7 +151,11 @@ export function call(request: OutgoingCall): Promise<CallAnswer> {
         });
         answer.on('end', () => {
           clearTimeout(timer);
-          resolve({ status: answer.statusCode ?? 0, head: Buffer.concat(chunks).subarray(0, keep).toString('utf8'), contentType: String(answer.headers['content-type'] ?? '') });
+          resolve({
+            status: answer.statusCode ?? 0,
+            head: Buffer.concat(chunks).subarray(0, keep).toString('utf8'),
+            contentType: String(answer.headers['content-type'] ?? ''),
+          });
         });
         answer.on('error', (error) => {
           clearTimeout(timer);
@@ -154,7 +163,10 @@ export function call(request: OutgoingCall): Promise<CallAnswer> {
         });
       },
     );
-    const timer = setTimeout(() => outgoing.destroy(new Error(`no answer within ${request.timeoutMs} ms`)), request.timeoutMs);
+    const timer = setTimeout(
+      () => outgoing.destroy(new Error(`no answer within ${request.timeoutMs} ms`)),
+      request.timeoutMs,
+    );
     outgoing.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -34,11 +34,22 @@ export class WebhookStore {
   }
 
   endpoint(accountId: number, id: number): Promise<EndpointRow | undefined> {
-    return this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   cmsTarget(accountId: number, shopId: number): Promise<EndpointRow | undefined> {
-    return this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).where('kind', '=', 'cms').where('shop_id', '=', shopId).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'cms')
+      .where('shop_id', '=', shopId)
+      .executeTakeFirst();
   }
 
   async endpoints(accountId: number, filter: { shopId?: number }, paging: Paging): Promise<Page<EndpointRow>> {
@@ -54,23 +65,45 @@ export class WebhookStore {
   /** Enabled endpoints of these accounts (the dispatcher matches events to them). */
   enabledEndpointsOf(accountIds: number[]): Promise<EndpointRow[]> {
     if (accountIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', 'in', accountIds).where('enabled', '=', true).execute();
+    return this.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('account_id', 'in', accountIds)
+      .where('enabled', '=', true)
+      .execute();
   }
 
   async updateEndpoint(accountId: number, id: number, patch: EndpointPatch, db: Db = this.db): Promise<void> {
-    await db.updateTable('webhook_endpoints').set({ ...patch, updated_at: nowIso() }).where('account_id', '=', accountId).where('id', '=', id).execute();
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ ...patch, updated_at: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async deleteEndpoint(accountId: number, id: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('webhook_attempts').where('account_id', '=', accountId).where('endpoint_id', '=', id).execute();
-      await trx.deleteFrom('webhook_deliveries').where('account_id', '=', accountId).where('endpoint_id', '=', id).execute();
+      await trx
+        .deleteFrom('webhook_attempts')
+        .where('account_id', '=', accountId)
+        .where('endpoint_id', '=', id)
+        .execute();
+      await trx
+        .deleteFrom('webhook_deliveries')
+        .where('account_id', '=', accountId)
+        .where('endpoint_id', '=', id)
+        .execute();
       await trx.deleteFrom('webhook_endpoints').where('account_id', '=', accountId).where('id', '=', id).execute();
     });
   }
 
   async insertDeliveries(rows: NewDelivery[], db: Db = this.db): Promise<void> {
-    for (let start = 0; start < rows.length; start += 500) await db.insertInto('webhook_deliveries').values(rows.slice(start, start + 500)).execute();
+    for (let start = 0; start < rows.length; start += 500)
+      await db
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(start, start + 500))
+        .execute();
   }
 
   async insertDelivery(row: NewDelivery): Promise<number> {
@@ -91,11 +124,25 @@ export class WebhookStore {
   }
 
   delivery(accountId: number, endpointId: number, id: number): Promise<DeliveryRow | undefined> {
-    return this.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).where('endpoint_id', '=', endpointId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
-  async deliveries(accountId: number, endpointId: number, filter: { status?: string }, paging: Paging): Promise<Page<DeliveryRow>> {
-    let query = this.db.selectFrom('webhook_deliveries').where('account_id', '=', accountId).where('endpoint_id', '=', endpointId);
+  async deliveries(
+    accountId: number,
+    endpointId: number,
+    filter: { status?: string },
+    paging: Paging,
+  ): Promise<Page<DeliveryRow>> {
+    let query = this.db
+      .selectFrom('webhook_deliveries')
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId);
     if (filter.status) query = query.where('status', '=', filter.status);
     const [items, total] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute(),
@@ -104,8 +151,16 @@ export class WebhookStore {
     return { items, total: Number(total.total) };
   }
 
-  async attempts(accountId: number, endpointId: number, filter: { deliveryId?: number }, paging: Paging): Promise<Page<AttemptRow>> {
-    let query = this.db.selectFrom('webhook_attempts').where('account_id', '=', accountId).where('endpoint_id', '=', endpointId);
+  async attempts(
+    accountId: number,
+    endpointId: number,
+    filter: { deliveryId?: number },
+    paging: Paging,
+  ): Promise<Page<AttemptRow>> {
+    let query = this.db
+      .selectFrom('webhook_attempts')
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId);
     if (filter.deliveryId !== undefined) query = query.where('delivery_id', '=', filter.deliveryId);
     const [items, total] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute(),
@@ -118,19 +173,40 @@ export class WebhookStore {
    * Records attempts and their outcome on each delivery, with the endpoint's new state, in
    * one transaction: a sender records a run of successes at once rather than one commit each.
    */
-  async recordAttempts(accountId: number, endpointId: number, attempts: RecordedAttempt[], endpoint: EndpointPatch | null): Promise<void> {
+  async recordAttempts(
+    accountId: number,
+    endpointId: number,
+    attempts: RecordedAttempt[],
+    endpoint: EndpointPatch | null,
+  ): Promise<void> {
     if (attempts.length === 0 && !endpoint) return;
     await this.db.transaction().execute(async (trx) => {
       if (attempts.length) {
         await trx
           .insertInto('webhook_attempts')
-          .values(attempts.map(({ delivery, at, durationMs, httpStatus, error, responseHead }) => ({ account_id: accountId, endpoint_id: endpointId, delivery_id: delivery.id, at, duration_ms: durationMs, http_status: httpStatus, error, response_head: responseHead })))
+          .values(
+            attempts.map(({ delivery, at, durationMs, httpStatus, error, responseHead }) => ({
+              account_id: accountId,
+              endpoint_id: endpointId,
+              delivery_id: delivery.id,
+              at,
+              duration_ms: durationMs,
+              http_status: httpStatus,
+              error,
+              response_head: responseHead,
+            })),
+          )
           .execute();
       }
       for (const attempt of attempts) {
         await trx
           .updateTable('webhook_deliveries')
-          .set({ attempts: sql`attempts + 1`, last_status: attempt.httpStatus, last_error: attempt.error, ...(attempt.delivered ? { status: 'delivered', delivered_at: attempt.at } : {}) })
+          .set({
+            attempts: sql`attempts + 1`,
+            last_status: attempt.httpStatus,
+            last_error: attempt.error,
+            ...(attempt.delivered ? { status: 'delivered', delivered_at: attempt.at } : {}),
+          })
           .where('id', '=', attempt.delivery.id)
           .execute();
       }
@@ -140,7 +216,13 @@ export class WebhookStore {
 
   /** Gives up every delivery the endpoint still owes (it was disabled); the number given up. */
   async failPending(accountId: number, endpointId: number, db: Db = this.db): Promise<number> {
-    const result = await db.updateTable('webhook_deliveries').set({ status: 'failed' }).where('account_id', '=', accountId).where('endpoint_id', '=', endpointId).where('status', '=', 'pending').executeTakeFirst();
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed' })
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
@@ -161,14 +243,27 @@ export class WebhookStore {
   }
 
   async releaseLease(accountId: number, endpointId: number): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({ lease_until: null }).where('account_id', '=', accountId).where('id', '=', endpointId).execute();
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({ lease_until: null })
+      .where('account_id', '=', accountId)
+      .where('id', '=', endpointId)
+      .execute();
   }
 
   /** Forgets delivered and given-up deliveries (and their attempts) older than `before`. */
   async purge(before: string): Promise<number> {
-    const old = this.db.selectFrom('webhook_deliveries').select('id').where('created_at', '<', before).where('status', '!=', 'pending');
+    const old = this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('created_at', '<', before)
+      .where('status', '!=', 'pending');
     await this.db.deleteFrom('webhook_attempts').where('delivery_id', 'in', old).execute();
-    const result = await this.db.deleteFrom('webhook_deliveries').where('created_at', '<', before).where('status', '!=', 'pending').executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', before)
+      .where('status', '!=', 'pending')
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -31,13 +31,25 @@ const receivers: FakeReceiver[] = [];
 
 beforeAll(async () => {
   smtp = await startFakeSmtp();
-  t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_SECONDS: '2', WEBHOOK_RETRY_FIRST_SECONDS: '1', SMTP_URL: smtp.url } });
+  t = await createTestApp({
+    env: {
+      SIMULATION_STEP_SECONDS: '0',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_TIMEOUT_SECONDS: '2',
+      WEBHOOK_RETRY_FIRST_SECONDS: '1',
+      SMTP_URL: smtp.url,
+    },
+  });
   const account = await orderingAccount(t);
   ({ shopId, otherShopId, shopKey, pointId, worker } = account);
   owner = account.owner;
   accountId = account.accountId;
   // the owner's address (the account's first employee) is where notices are e-mailed
-  await t.runtime.services.accounts.addEmployee(accountId, { name: 'Owner', email: OWNER_EMAIL, password: 'password-1' });
+  await t.runtime.services.accounts.addEmployee(accountId, {
+    name: 'Owner',
+    email: OWNER_EMAIL,
+    password: 'password-1',
+  });
   pump = new WebhookPump(t.runtime.services.webhooks, t.runtime.services.jobs, quiet, { concurrency: 8, pollMs: 20 });
 });
 
@@ -54,7 +66,11 @@ async function receiver(): Promise<FakeReceiver> {
   return started;
 }
 
-async function endpoint(url: string, extra: Record<string, unknown> = {}, client = owner): Promise<{ id: number; secret: string }> {
+async function endpoint(
+  url: string,
+  extra: Record<string, unknown> = {},
+  client = owner,
+): Promise<{ id: number; secret: string }> {
   const created = await client.post('/v2/webhooks', { url, ...extra });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
@@ -66,30 +82,64 @@ function withDropOffOrder(overrides: Record<string, unknown> = {}) {
 }
 
 const push = (trackNumber: string, statusCode: number) =>
-  t.client().post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode }] }, { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } });
+  t
+    .client()
+    .post(
+      '/v2/tracking/events/1',
+      { events: [{ trackNumber, statusCode }] },
+      { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+    );
 
-function verified(secret: string, call: ReceivedCall): { type: string; data: { id: number; orderId: number; statusTo: number | null } } {
-  return new Webhook(secret).verify(call.body, call.headers as Record<string, string>) as { type: string; data: { id: number; orderId: number; statusTo: number | null } };
+function verified(
+  secret: string,
+  call: ReceivedCall,
+): { type: string; data: { id: number; orderId: number; statusTo: number | null } } {
+  return new Webhook(secret).verify(call.body, call.headers as Record<string, string>) as {
+    type: string;
+    data: { id: number; orderId: number; statusTo: number | null };
+  };
 }
 
 async function eventsOf(orderId: number): Promise<Array<{ id: number; type: string }>> {
-  return ((await owner.get('/v2/events?afterId=0&limit=1000')).body as Array<{ id: number; type: string; orderId: number }>).filter((event) => event.orderId === orderId);
+  return (
+    (await owner.get('/v2/events?afterId=0&limit=1000')).body as Array<{ id: number; type: string; orderId: number }>
+  ).filter((event) => event.orderId === orderId);
 }
 
 describe('webhook endpoints', () => {
   it('are created with a secret shown once, listed, read, replaced and deleted', async () => {
-    const created = await owner.post('/v2/webhooks', { url: 'https://shop.example.com/hooks', eventTypes: ['order.status_changed'], description: 'ERP' });
+    const created = await owner.post('/v2/webhooks', {
+      url: 'https://shop.example.com/hooks',
+      eventTypes: ['order.status_changed'],
+      description: 'ERP',
+    });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const id = created.body.id as number;
     const read = await owner.get(`/v2/webhooks/${id}`);
-    expect(read.body).toMatchObject({ id, kind: 'webhook', url: 'https://shop.example.com/hooks', shopId: null, eventTypes: ['order.status_changed'], enabled: true, description: 'ERP', disabledReason: null });
+    expect(read.body).toMatchObject({
+      id,
+      kind: 'webhook',
+      url: 'https://shop.example.com/hooks',
+      shopId: null,
+      eventTypes: ['order.status_changed'],
+      enabled: true,
+      description: 'ERP',
+      disabledReason: null,
+    });
     expect(JSON.stringify(read.body)).not.toContain('whsec_');
     const list = await owner.get('/v2/webhooks');
     expect(list.headers['x-total-count']).toBe(String(list.body.length));
     expect(list.body.map((item: { id: number }) => item.id)).toContain(id);
-    expect((await owner.put(`/v2/webhooks/${id}`, { url: 'https://shop.example.com/v2', enabled: false, shopId })).status).toBe(204);
-    expect((await owner.get(`/v2/webhooks/${id}`)).body).toMatchObject({ url: 'https://shop.example.com/v2', enabled: false, shopId, eventTypes: [] });
+    expect(
+      (await owner.put(`/v2/webhooks/${id}`, { url: 'https://shop.example.com/v2', enabled: false, shopId })).status,
+    ).toBe(204);
+    expect((await owner.get(`/v2/webhooks/${id}`)).body).toMatchObject({
+      url: 'https://shop.example.com/v2',
+      enabled: false,
+      shopId,
+      eventTypes: [],
+    });
     expect((await owner.delete(`/v2/webhooks/${id}`)).status).toBe(204);
     expect((await owner.get(`/v2/webhooks/${id}`)).status).toBe(404);
   });
@@ -108,12 +158,21 @@ describe('webhook endpoints', () => {
     for (const [body, field] of cases) {
       const response = await owner.post('/v2/webhooks', body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), errors: [expect.objectContaining({ field: expect.stringContaining(field) })] });
+      expect(response.body).toMatchObject({
+        code: 'validation_failed',
+        message: expect.any(String),
+        errors: [expect.objectContaining({ field: expect.stringContaining(field) })],
+      });
     }
     expect((await owner.get('/v2/webhooks?perPage=1000')).body.length).toBe(before);
     expect((await owner.get('/v2/webhooks/abc')).status).toBe(400);
     const { id } = await endpoint('https://shop.example.com/bad-input');
-    for (const path of [`/v2/webhooks/${id}/deliveries?status=nope`, `/v2/webhooks/${id}/attempts?deliveryId=0`, `/v2/webhooks/${id}/deliveries?perPage=1001`, '/v2/webhooks?shopId=abc']) {
+    for (const path of [
+      `/v2/webhooks/${id}/deliveries?status=nope`,
+      `/v2/webhooks/${id}/attempts?deliveryId=0`,
+      `/v2/webhooks/${id}/deliveries?perPage=1001`,
+      '/v2/webhooks?shopId=abc',
+    ]) {
       const response = await owner.get(path);
       expect(response.status, path).toBe(400);
       expect(response.body.errors[0]).toMatchObject({ field: expect.any(String) });
@@ -141,7 +200,11 @@ describe('webhook endpoints', () => {
       ['GET', `/v2/webhooks/${id}/attempts`],
       ['POST', `/v2/webhooks/${id}/deliveries/1/redeliver`],
     ] as const) {
-      const response = await stranger.call(method, path, method === 'PUT' ? { url: 'https://evil.example.com/' } : undefined);
+      const response = await stranger.call(
+        method,
+        path,
+        method === 'PUT' ? { url: 'https://evil.example.com/' } : undefined,
+      );
       expect(response.status, `${method} ${path}`).toBe(404);
     }
     expect((await owner.get(`/v2/webhooks/${id}`)).body.url).toBe('https://shop.example.com/a');
@@ -154,7 +217,9 @@ describe('webhook endpoints', () => {
     const own = await key.post('/v2/webhooks', { url: 'https://x.example.com/' });
     expect(own.status).toBe(201);
     expect((await owner.get(`/v2/webhooks/${own.body.id}`)).body.shopId).toBe(shopId);
-    expect((await key.get('/v2/webhooks?perPage=1000')).body.every((item: { shopId: number }) => item.shopId === shopId)).toBe(true);
+    expect(
+      (await key.get('/v2/webhooks?perPage=1000')).body.every((item: { shopId: number }) => item.shopId === shopId),
+    ).toBe(true);
     for (const extra of [id, shopEndpoint, own.body.id]) await owner.delete(`/v2/webhooks/${extra}`);
   });
 });
@@ -165,7 +230,9 @@ describe('delivery', () => {
     const { id, secret } = await endpoint(hook.url);
     const orderId = (await owner.post('/v2/orders', order())).body.id as number;
     await pump.drain();
-    const mine = hook.received.map((call) => verified(secret, call)).filter((message) => message.data.orderId === orderId);
+    const mine = hook.received
+      .map((call) => verified(secret, call))
+      .filter((message) => message.data.orderId === orderId);
     const events = await eventsOf(orderId);
     expect(mine.map((message) => message.data.id)).toEqual(events.map((event) => event.id));
     expect(mine[0]).toMatchObject({ type: 'order.created', data: { orderId, shopId, statusTo: 11 } });
@@ -173,9 +240,19 @@ describe('delivery', () => {
     expect(call.headers['webhook-id']).toBe(String(events[0].id));
     expect(call.headers['content-type']).toBe('application/json');
     // a wrong secret does not verify
-    expect(() => new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(call.body, call.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('another secret of 24 bytes').toString('base64')}`).verify(
+        call.body,
+        call.headers as Record<string, string>,
+      ),
+    ).toThrow();
     const deliveries = (await owner.get(`/v2/webhooks/${id}/deliveries`)).body;
-    expect(deliveries[0]).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 200, messageId: String(events[0].id) });
+    expect(deliveries[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatus: 200,
+      messageId: String(events[0].id),
+    });
     const attempts = (await owner.get(`/v2/webhooks/${id}/attempts`)).body;
     expect(attempts[0]).toMatchObject({ httpStatus: 200, responseHead: '{"ok":true}', error: null });
     await owner.delete(`/v2/webhooks/${id}`);
@@ -208,7 +285,11 @@ describe('delivery', () => {
     // down: the oldest delivery was tried and failed, nothing after it went out of order
     expect((await owner.get(`/v2/webhooks/${id}`)).body.failingSince).not.toBeNull();
     const failed = (await owner.get(`/v2/webhooks/${id}/attempts`)).body;
-    expect(failed[0]).toMatchObject({ httpStatus: 503, responseHead: 'receiver is down for maintenance', error: 'HTTP 503' });
+    expect(failed[0]).toMatchObject({
+      httpStatus: 503,
+      responseHead: 'receiver is down for maintenance',
+      error: 'HTTP 503',
+    });
     // still down an hour later (simulated): tried again, still nothing delivered
     const start = Date.now();
     await pump.drain(new Date(start + HOUR));
@@ -216,10 +297,19 @@ describe('delivery', () => {
     hook.mode = 'ok';
     await pump.drain(new Date(start + 3 * HOUR));
     const seen = new Set<string>();
-    const unique = hook.received.filter((call) => call.headers['webhook-id'] && !seen.has(String(call.headers['webhook-id'])) && seen.add(String(call.headers['webhook-id']))).map((call) => verified(secret, call));
+    const unique = hook.received
+      .filter(
+        (call) =>
+          call.headers['webhook-id'] &&
+          !seen.has(String(call.headers['webhook-id'])) &&
+          seen.add(String(call.headers['webhook-id'])),
+      )
+      .map((call) => verified(secret, call));
     for (const { id: orderId } of orders) {
       const expected = (await eventsOf(orderId)).map((event) => event.id);
-      expect(unique.filter((message) => message.data.orderId === orderId).map((message) => message.data.id)).toEqual(expected);
+      expect(unique.filter((message) => message.data.orderId === orderId).map((message) => message.data.id)).toEqual(
+        expected,
+      );
     }
     // taken (answered 2xx) once each: the failures were answered 503 and retried, nothing taken was sent again
     const taken = hook.received.filter((call) => call.answered === 200).map((call) => call.headers['webhook-id']);
@@ -256,12 +346,17 @@ describe('delivery', () => {
       await owner.post('/v2/orders/cancel', { ids: [orderId] });
       await t.runtime.services.webhooks.dispatch();
     }
-    const other = new WebhookPump(t.runtime.services.webhooks, t.runtime.services.jobs, quiet, { concurrency: 8, pollMs: 20 });
+    const other = new WebhookPump(t.runtime.services.webhooks, t.runtime.services.jobs, quiet, {
+      concurrency: 8,
+      pollMs: 20,
+    });
     await Promise.all([pump.drain(), other.drain(), pump.drain()]);
     const taken = hook.received.filter((call) => call.answered === 200).map((call) => verified(secret, call));
     expect(new Set(taken.map((message) => message.data.id)).size).toBe(taken.length);
     for (const orderId of orderIds) {
-      expect(taken.filter((message) => message.data.orderId === orderId).map((message) => message.data.id)).toEqual((await eventsOf(orderId)).map((event) => event.id));
+      expect(taken.filter((message) => message.data.orderId === orderId).map((message) => message.data.id)).toEqual(
+        (await eventsOf(orderId)).map((event) => event.id),
+      );
     }
     expect((await owner.get(`/v2/webhooks/${id}/deliveries?status=pending`)).body).toEqual([]);
     await owner.delete(`/v2/webhooks/${id}`);
@@ -293,7 +388,10 @@ describe('delivery', () => {
     }
     await pump.drain();
     const attempts = (await owner.get(`/v2/webhooks/${hung.id}/attempts`)).body;
-    expect(attempts[attempts.length - 1]).toMatchObject({ httpStatus: null, error: expect.stringContaining('no answer within 2000 ms') });
+    expect(attempts[attempts.length - 1]).toMatchObject({
+      httpStatus: null,
+      error: expect.stringContaining('no answer within 2000 ms'),
+    });
     await owner.delete(`/v2/webhooks/${hung.id}`);
     await owner.delete(`/v2/webhooks/${quick.id}`);
   });
@@ -326,24 +424,35 @@ describe('delivery', () => {
     expect(disabled).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('disabled after 120 h') });
     const given = (await owner.get(`/v2/webhooks/${id}/deliveries`)).body;
     expect(given.every((delivery: { status: string }) => delivery.status === 'failed')).toBe(true);
-    const notices = (await owner.get('/v2/notifications?perPage=1000')).body.filter((notice: { type: string; text: string }) => notice.type === 'webhookDisabled' && notice.text.includes(`endpoint ${id} `));
+    const notices = (await owner.get('/v2/notifications?perPage=1000')).body.filter(
+      (notice: { type: string; text: string }) =>
+        notice.type === 'webhookDisabled' && notice.text.includes(`endpoint ${id} `),
+    );
     expect(notices).toHaveLength(1);
     expect(notices[0].text).toContain(`Webhook endpoint ${id}`);
     // and e-mailed to the owner, by the notifications' own e-mail job
     const mailer = new JobWorker(t.runtime.services.jobs, quiet);
     t.runtime.services.notifications.registerJobs(mailer);
     await mailer.runDue();
-    expect(smtp.mails.filter((mail) => mail.to.includes(OWNER_EMAIL) && mail.subject.includes(`Webhook endpoint ${id}`))).toHaveLength(1);
+    expect(
+      smtp.mails.filter((mail) => mail.to.includes(OWNER_EMAIL) && mail.subject.includes(`Webhook endpoint ${id}`)),
+    ).toHaveLength(1);
     // disabled: no more deliveries queued, a redelivery refused until enabled again
     expect((await owner.post(`/v2/webhooks/${id}/deliveries/${given[0].id}/redeliver`)).status).toBe(409);
     hook.mode = 'ok';
     expect((await owner.put(`/v2/webhooks/${id}`, { url: hook.url, enabled: true })).status).toBe(204);
-    expect((await owner.get(`/v2/webhooks/${id}`)).body).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+    expect((await owner.get(`/v2/webhooks/${id}`)).body).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+    });
     const again = await owner.post(`/v2/webhooks/${id}/deliveries/${given[given.length - 1].id}/redeliver`);
     expect(again.status).toBe(202);
     expect((await owner.post(`/v2/webhooks/${id}/deliveries/987654321/redeliver`)).status).toBe(404);
     await pump.drain();
-    const delivered = hook.received.filter((call) => call.answered === 200 && call.headers['webhook-id'] === given[given.length - 1].messageId);
+    const delivered = hook.received.filter(
+      (call) => call.answered === 200 && call.headers['webhook-id'] === given[given.length - 1].messageId,
+    );
     expect(delivered).toHaveLength(1);
     expect(verified(secret, delivered[0]).data.orderId).toBe(orderId);
     await owner.delete(`/v2/webhooks/${id}`);
@@ -364,7 +473,11 @@ describe('delivery', () => {
     expect(verified(old, during).type).toBe('order.created');
     expect(verified(rotated.body.secret, during).type).toBe('order.created');
     // after the grace period only the new secret signs
-    await t.runtime.database.db.updateTable('webhook_endpoints').set({ previous_secret_until: new Date(Date.now() - 1000).toISOString() }).where('id', '=', id).execute();
+    await t.runtime.database.db
+      .updateTable('webhook_endpoints')
+      .set({ previous_secret_until: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', id)
+      .execute();
     await owner.post('/v2/orders', order());
     await pump.drain();
     const after = hook.received[hook.received.length - 1];

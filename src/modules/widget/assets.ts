@@ -21,9 +21,24 @@ const HASHED_FILE = /^(widget|widget-map|saferoute-compat)\.[0-9a-f]{12}\.js$/;
 const Script = Type.Unsafe<string>({ description: 'JavaScript (text/javascript)' });
 const ManifestSchema = Type.Object(
   {
-    widget: Type.Object({ file: Type.String(), integrity: Type.String({ description: 'SRI hash for the `integrity` attribute of the script tag' }), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
-    map: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
-    compat: Type.Object({ file: Type.String(), integrity: Type.String(), bytes: Type.Integer(), gzipBytes: Type.Integer() }),
+    widget: Type.Object({
+      file: Type.String(),
+      integrity: Type.String({ description: 'SRI hash for the `integrity` attribute of the script tag' }),
+      bytes: Type.Integer(),
+      gzipBytes: Type.Integer(),
+    }),
+    map: Type.Object({
+      file: Type.String(),
+      integrity: Type.String(),
+      bytes: Type.Integer(),
+      gzipBytes: Type.Integer(),
+    }),
+    compat: Type.Object({
+      file: Type.String(),
+      integrity: Type.String(),
+      bytes: Type.Integer(),
+      gzipBytes: Type.Integer(),
+    }),
   },
   { description: 'WidgetManifest' },
 );
@@ -35,29 +50,56 @@ export function widgetAssetRoutes(app: App, directory: string): void {
   let manifest: WidgetManifest | null = null;
   if (fs.existsSync(path.join(dir, 'manifest.json'))) {
     manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as WidgetManifest;
-    for (const name of fs.readdirSync(dir)) if (name.endsWith('.js')) files.set(name, fs.readFileSync(path.join(dir, name)));
+    for (const name of fs.readdirSync(dir))
+      if (name.endsWith('.js')) files.set(name, fs.readFileSync(path.join(dir, name)));
   }
-  const notBuilt = () => new AppError(404, 'widget_not_built', 'The checkout widget is not built here: run npm run build.');
+  const notBuilt = () =>
+    new AppError(404, 'widget_not_built', 'The checkout widget is not built here: run npm run build.');
   const common = { tags: ['Checkout widget'], security: [] };
 
   for (const [name, summary, id] of [
     ['widget.js', 'The checkout widget script, latest build (cached 5 minutes)', 'getWidgetScript'],
-    ['saferoute-compat.js', "The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)", 'getWidgetEraCompatibilityScript'],
+    [
+      'saferoute-compat.js',
+      "The widget era's SafeRouteCartWidget for unchanged shop plugins, latest build (?key=pk_… names the shop)",
+      'getWidgetEraCompatibilityScript',
+    ],
   ] as const) {
     app.get(
       `/widget/v1/${name}`,
-      { config: { public: true }, schema: { operation: { id }, ...common, summary, produces: ['text/javascript'], response: { 200: Script, 404: ErrorBody } } },
+      {
+        config: { public: true },
+        schema: {
+          operation: { id },
+          ...common,
+          summary,
+          produces: ['text/javascript'],
+          response: { 200: Script, 404: ErrorBody },
+        },
+      },
       async (_request, reply) => {
         const bytes = files.get(name);
         if (!bytes) throw notBuilt();
-        return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(bytes as unknown as string);
+        return reply
+          .type('text/javascript; charset=utf-8')
+          .header('cache-control', 'public, max-age=300')
+          .header('access-control-allow-origin', '*')
+          .send(bytes as unknown as string);
       },
     );
   }
 
   app.get(
     '/widget/v1/manifest.json',
-    { config: { public: true }, schema: { operation: { id: 'getWidgetManifest' }, ...common, summary: 'The versioned widget files and their SRI hashes', response: { 200: ManifestSchema, 404: ErrorBody } } },
+    {
+      config: { public: true },
+      schema: {
+        operation: { id: 'getWidgetManifest' },
+        ...common,
+        summary: 'The versioned widget files and their SRI hashes',
+        response: { 200: ManifestSchema, 404: ErrorBody },
+      },
+    },
     async (_request, reply) => {
       if (!manifest) throw notBuilt();
       return reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*').send(manifest);
@@ -68,9 +110,11 @@ export function widgetAssetRoutes(app: App, directory: string): void {
     '/widget/v1/:file',
     {
       config: { public: true },
-      schema: { operation: { id: 'getVersionedWidgetFile' },
+      schema: {
+        operation: { id: 'getVersionedWidgetFile' },
         ...common,
-        summary: 'A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable',
+        summary:
+          'A versioned widget file (`widget.<hash>.js`, `widget-map.<hash>.js`, `saferoute-compat.<hash>.js`): immutable',
         params: Type.Object({ file: Type.String({ maxLength: 64 }) }),
         produces: ['text/javascript'],
         response: { 200: Script, 404: ErrorBody },
@@ -78,8 +122,13 @@ export function widgetAssetRoutes(app: App, directory: string): void {
     },
     async (request, reply) => {
       const bytes = HASHED_FILE.test(request.params.file) ? files.get(request.params.file) : undefined;
-      if (!bytes) throw new AppError(404, 'not_found', `No widget file ${request.params.file}: see /widget/v1/manifest.json.`);
-      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('access-control-allow-origin', '*').send(bytes as unknown as string);
+      if (!bytes)
+        throw new AppError(404, 'not_found', `No widget file ${request.params.file}: see /widget/v1/manifest.json.`);
+      return reply
+        .type('text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('access-control-allow-origin', '*')
+        .send(bytes as unknown as string);
     },
   );
 }

@@ -15,7 +15,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWidget } from '../../../scripts/build-widget.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { accessibilityFindings as findings, BROWSER_TESTS, DESKTOP, launchChromium, PHONE, screenshots, tilePng } from '../../../test/support/browser.js';
+import {
+  accessibilityFindings as findings,
+  BROWSER_TESTS,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  screenshots,
+  tilePng,
+} from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 
@@ -35,7 +43,10 @@ describe.skipIf(!BROWSER_TESTS)('the checkout widget in Chromium', () => {
   const tile = tilePng();
 
   /** The shop's checkout page: the script tag with SRI, a mount call, the events kept for the test. */
-  function shopPage(options: Record<string, unknown>, script = `${apiOrigin}/widget/v1/${manifest.widget.file}`): string {
+  function shopPage(
+    options: Record<string, unknown>,
+    script = `${apiOrigin}/widget/v1/${manifest.widget.file}`,
+  ): string {
     return `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Оформление заказа</title>
 <script src="${script}" integrity="${manifest.widget.integrity}" crossorigin="anonymous"></script>
@@ -52,8 +63,20 @@ try {
   }
 
   let nextPage = '';
-  async function open(options: Record<string, unknown>, viewport = DESKTOP, script?: string): Promise<{ page: Page; requests: string[] }> {
-    nextPage = shopPage({ publicKey, locale: 'ru', products: [{ name: 'Кружка', price: 1000, count: 1, weight: 0.5, width: 10, height: 10, length: 15 }], ...options }, script);
+  async function open(
+    options: Record<string, unknown>,
+    viewport = DESKTOP,
+    script?: string,
+  ): Promise<{ page: Page; requests: string[] }> {
+    nextPage = shopPage(
+      {
+        publicKey,
+        locale: 'ru',
+        products: [{ name: 'Кружка', price: 1000, count: 1, weight: 0.5, width: 10, height: 10, length: 15 }],
+        ...options,
+      },
+      script,
+    );
     const context = await browser.newContext({ viewport, locale: 'ru-RU' });
     const page = await context.newPage();
     const requests: string[] = [];
@@ -63,11 +86,22 @@ try {
   }
 
   async function events(page: Page, name: string): Promise<unknown[]> {
-    return page.evaluate((wanted) => (globalThis as unknown as { events: Array<{ name: string; detail: unknown }> }).events.filter((event) => event.name === wanted).map((event) => event.detail), name);
+    return page.evaluate(
+      (wanted) =>
+        (globalThis as unknown as { events: Array<{ name: string; detail: unknown }> }).events
+          .filter((event) => event.name === wanted)
+          .map((event) => event.detail),
+      name,
+    );
   }
 
   async function waitForEvent(page: Page, name: string): Promise<unknown> {
-    await page.waitForFunction((wanted) => (globalThis as unknown as { events: Array<{ name: string }> }).events.some((event) => event.name === wanted), name, { timeout: 20_000 });
+    await page.waitForFunction(
+      (wanted) =>
+        (globalThis as unknown as { events: Array<{ name: string }> }).events.some((event) => event.name === wanted),
+      name,
+      { timeout: 20_000 },
+    );
     return (await events(page, name))[0];
   }
 
@@ -75,7 +109,11 @@ try {
   const accessibilityFindings = (page: Page) => findings(page, '#delivery');
 
   async function confirm(token: string, cmsId: string): Promise<number> {
-    const made = await owner.post('/v2/widget/orders', { selectionToken: token, cmsId, recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' } }, { headers: { 'idempotency-key': cmsId } });
+    const made = await owner.post(
+      '/v2/widget/orders',
+      { selectionToken: token, cmsId, recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' } },
+      { headers: { 'idempotency-key': cmsId } },
+    );
     expect(made.status).toBe(201);
     return made.body.id;
   }
@@ -90,7 +128,8 @@ try {
     shopIdOfKey = shopId;
     apiOrigin = await t.app.listen({ host: '127.0.0.1', port: 0 });
     shopServer = http.createServer((request, response) => {
-      if (request.url?.startsWith('/tiles/')) return void response.writeHead(200, { 'content-type': 'image/png' }).end(tile);
+      if (request.url?.startsWith('/tiles/'))
+        return void response.writeHead(200, { 'content-type': 'image/png' }).end(tile);
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(nextPage);
     });
     await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
@@ -107,7 +146,9 @@ try {
   });
 
   it('a city typed, a point picked in the list and on the map, confirmed by the shop server', async () => {
-    const { page, requests } = await open({ map: { tiles: `${shopOrigin}/tiles/{z}/{x}/{y}.png`, attribution: '© тестовые тайлы' } });
+    const { page, requests } = await open({
+      map: { tiles: `${shopOrigin}/tiles/{z}/{x}/{y}.png`, attribution: '© тестовые тайлы' },
+    });
     await waitForEvent(page, 'ready');
     const typedAt = Date.now();
     await page.locator('#dw-city').fill('Санкт-Пет');
@@ -120,7 +161,10 @@ try {
     expect(await accessibilityFindings(page)).toEqual([]);
 
     await page.locator('.item[data-point]').first().click();
-    const selected = (await waitForEvent(page, 'select')) as { token: string; quote: { mode: number; point: { id: number } } };
+    const selected = (await waitForEvent(page, 'select')) as {
+      token: string;
+      quote: { mode: number; point: { id: number } };
+    };
     expect(selected.quote.mode).toBe(1);
     const orderId = await confirm(selected.token, 'WEB-1');
     const order = await owner.get(`/v2/orders/${orderId}`);
@@ -134,14 +178,21 @@ try {
     await shot(page, 'desktop-map');
     expect(await accessibilityFindings(page)).toEqual([]);
     await page.locator('.map [data-point]').first().click();
-    await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 2);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select')
+          .length === 2,
+    );
     const fromMap = ((await events(page, 'select')) as Array<{ token: string }>)[1];
     await confirm(fromMap.token, 'WEB-2');
     // nobody but the shop's page, its tiles and the service was asked
     expect(requests.filter((url) => !url.startsWith(shopOrigin) && !url.startsWith(apiOrigin))).toEqual([]);
     expect(await events(page, 'error')).toEqual([]);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    fs.writeFileSync(path.join(ARTIFACTS, 'timings.json'), `${JSON.stringify({ firstListItemMs: firstItemMs, firstMarkerMs }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(ARTIFACTS, 'timings.json'),
+      `${JSON.stringify({ firstListItemMs: firstItemMs, firstMarkerMs }, null, 2)}\n`,
+    );
     await page.context().close();
   }, 90_000);
 
@@ -159,7 +210,11 @@ try {
     await page.locator('input[name="street"]').fill('Тверская улица');
     await page.locator('input[name="house"]').fill('1');
     await page.locator('.item[data-company]').first().click();
-    await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 2);
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select')
+          .length === 2,
+    );
     const courier = ((await events(page, 'select')) as Array<{ token: string; quote: { mode: number } }>)[1];
     expect(courier.quote.mode).toBe(2);
     const orderId = await confirm(courier.token, 'PHONE-2');
@@ -173,11 +228,23 @@ try {
     await shot(page, 'phone-post');
     expect(await accessibilityFindings(page)).toEqual([]);
     await page.locator('.item[data-point]').first().click();
-    await page.waitForFunction(() => (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select').length === 3);
-    const post = ((await events(page, 'select')) as Array<{ token: string; quote: { mode: number; point: { id: number; zipCode: string } } }>)[2];
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { events: Array<{ name: string }> }).events.filter((event) => event.name === 'select')
+          .length === 3,
+    );
+    const post = (
+      (await events(page, 'select')) as Array<{
+        token: string;
+        quote: { mode: number; point: { id: number; zipCode: string } };
+      }>
+    )[2];
     expect(post.quote.mode).toBe(3);
     const postOrder = (await owner.get(`/v2/orders/${await confirm(post.token, 'PHONE-3')}`)).body;
-    expect(postOrder).toMatchObject({ delivery: { type: 3, point: { id: post.quote.point.id, isPost: true } }, deliveryAddress: { zipCode: post.quote.point.zipCode } });
+    expect(postOrder).toMatchObject({
+      delivery: { type: 3, point: { id: post.quote.point.id, isPost: true } },
+      deliveryAddress: { zipCode: post.quote.point.zipCode },
+    });
     await page.context().close();
   }, 90_000);
 
@@ -198,18 +265,34 @@ for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) 
     await page.locator('.item[data-point]').first().click();
     const done = (await waitForEvent(page, 'done')) as { id: string; confirmed: boolean; checkoutSessId: string };
     expect(done.confirmed).toBe(false);
-    const change = (await events(page, 'change'))[0] as { city: { name: string }; contacts: { fullName: string }; delivery: { type: number; point: { id: number }; totalPrice: number } };
-    expect(change).toMatchObject({ city: { name: 'Москва' }, contacts: { fullName: 'Вера Плагинова' }, delivery: { type: 1 } });
+    const change = (await events(page, 'change'))[0] as {
+      city: { name: string };
+      contacts: { fullName: string };
+      delivery: { type: number; point: { id: number }; totalPrice: number };
+    };
+    expect(change).toMatchObject({
+      city: { name: 'Москва' },
+      contacts: { fullName: 'Вера Плагинова' },
+      delivery: { type: 1 },
+    });
     expect((await context.cookies()).map((cookie) => cookie.name)).toContain('SR_checkoutSessId');
     await shot(page, 'phone-saferoute-compat');
-    const updated = await owner.post('/v2/widgets/update-order', { id: done.id, cmsId: '2001', status: 'wc-on-hold', paymentMethod: 'cod' }, { form: true, headers: { 'shop-id': String(shopIdOfKey) } });
+    const updated = await owner.post(
+      '/v2/widgets/update-order',
+      { id: done.id, cmsId: '2001', status: 'wc-on-hold', paymentMethod: 'cod' },
+      { form: true, headers: { 'shop-id': String(shopIdOfKey) } },
+    );
     expect(updated.status).toBe(200);
     const order = await owner.get(`/v2/orders/${updated.body.cabinetId}`);
-    expect(order.body).toMatchObject({ cmsId: '2001', delivery: { point: { id: change.delivery.point.id } }, recipient: { fullName: 'Вера Плагинова' } });
+    expect(order.body).toMatchObject({
+      cmsId: '2001',
+      delivery: { point: { id: change.delivery.point.id } },
+      recipient: { fullName: 'Вера Плагинова' },
+    });
     await context.close();
   }, 60_000);
 
-  it("the other kinds: an information page chooses nothing, a product card shows the cheapest and soonest per way", async () => {
+  it('the other kinds: an information page chooses nothing, a product card shows the cheapest and soonest per way', async () => {
     const info = await open({ kind: 'info', map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
     await info.page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
     expect(await info.page.locator('.item[role="option"]').count()).toBe(0);
@@ -223,14 +306,24 @@ for (const name of ['start', 'change', 'done', 'error']) widget.on(name, (data) 
     await info.page.context().close();
 
     const card = await open({ kind: 'card', map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
-    const quote = (await waitForEvent(card.page, 'quote')) as { options: Array<{ mode: number; totalPrice: number; deliveryDays: { min: number } }> };
+    const quote = (await waitForEvent(card.page, 'quote')) as {
+      options: Array<{ mode: number; totalPrice: number; deliveryDays: { min: number } }>;
+    };
     await card.page.locator('.item.card').first().waitFor();
     const modes = [...new Set(quote.options.map((option) => option.mode))].sort();
-    expect(await card.page.locator('.item.card').evaluateAll((items) => items.map((item) => Number((item as unknown as { dataset: { mode?: string } }).dataset.mode)))).toEqual(modes);
+    expect(
+      await card.page
+        .locator('.item.card')
+        .evaluateAll((items) =>
+          items.map((item) => Number((item as unknown as { dataset: { mode?: string } }).dataset.mode)),
+        ),
+    ).toEqual(modes);
     const pickup = quote.options.filter((option) => option.mode === 1);
     const text = await card.page.locator('.item.card[data-mode="1"]').textContent();
     expect(text).toContain(`${Math.min(...pickup.map((option) => option.deliveryDays.min))} дн.`);
-    expect(text?.replace(/\s/g, '')).toContain(String(Math.min(...pickup.map((option) => option.totalPrice))).replace('.', ','));
+    expect(text?.replace(/\s/g, '')).toContain(
+      String(Math.min(...pickup.map((option) => option.totalPrice))).replace('.', ','),
+    );
     expect(await card.page.locator('.item[data-point], button[data-view], button[data-mode]').count()).toBe(0);
     await shot(card.page, 'phone-card');
     expect(await accessibilityFindings(card.page)).toEqual([]);

@@ -33,7 +33,13 @@ export class PointGrid {
     const found: DeliveryPoint[] = [];
     const take = (cell: DeliveryPoint[]) => {
       for (const point of cell) {
-        if (point.longitude < view.west || point.longitude > view.east || point.latitude < view.south || point.latitude > view.north) continue;
+        if (
+          point.longitude < view.west ||
+          point.longitude > view.east ||
+          point.latitude < view.south ||
+          point.latitude > view.north
+        )
+          continue;
         if (accept(point)) found.push(point);
       }
     };

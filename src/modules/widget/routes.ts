@@ -41,7 +41,7 @@ const described = (description: string) => Type.Object(ErrorBody.properties, { d
 const PAGE_ERRORS = {
   400: ErrorBody,
   401: described('No widget key, or one that is unknown or was replaced (invalid_widget_key).'),
-  403: described("A page of an origin the key does not allow (origin_not_allowed)."),
+  403: described('A page of an origin the key does not allow (origin_not_allowed).'),
   429: described('Too many calls for this key from this address this minute: retry after the Retry-After header.'),
 };
 
@@ -57,7 +57,6 @@ function keyOf(request: FastifyRequest): string {
   return typeof key === 'string' ? key : '';
 }
 
-
 /** The services these routes use, and no other. */
 export interface WidgetRouteServices {
   widget: WidgetService;
@@ -69,21 +68,34 @@ export interface WidgetRouteServices {
  * page cannot change it.
  */
 export function widgetCors(): CorsDelegate {
-  const options = { origin: true, methods: ['GET', 'POST'], allowedHeaders: ['Content-Type', 'X-Request-Id'], exposedHeaders: CORS_EXPOSED_HEADERS, credentials: false, maxAge: 600 };
+  const options = {
+    origin: true,
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Content-Type', 'X-Request-Id'],
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    credentials: false,
+    maxAge: 600,
+  };
   return { prefix: `${WIDGET_API_PREFIX}/`, options: async () => options };
 }
 
-export function widgetRoutes(app: App, services: WidgetRouteServices, settings: { perMinute: number; directory: string }): void {
+export function widgetRoutes(
+  app: App,
+  services: WidgetRouteServices,
+  settings: { perMinute: number; directory: string },
+): void {
   const widget = services.widget;
   widgetAssetRoutes(app, settings.directory);
 
   app.post(
     '/v2/shops/:id/widget-key',
     {
-      schema: { operation: { id: 'issueWidgetKey' },
+      schema: {
+        operation: { id: 'issueWidgetKey' },
         tags,
         summary: "Issue or replace the shop's publishable widget key (extension)",
-        description: 'A new key each call (the old one stops at once), bound to the origins whose pages may use it. Needs an account token.',
+        description:
+          'A new key each call (the old one stops at once), bound to the origins whose pages may use it. Needs an account token.',
         params: IdParams,
         body: WidgetKeyInput,
         response: { 200: WidgetKey, ...errorResponses(403, 404) },
@@ -94,14 +106,23 @@ export function widgetRoutes(app: App, services: WidgetRouteServices, settings: 
 
   app.get(
     '/v2/shops/:id/widget-key',
-    { schema: { operation: { id: 'getWidgetKey' }, tags, summary: "The shop's publishable widget key (extension)", params: IdParams, response: { 200: WidgetKey, ...errorResponses(403, 404) } } },
+    {
+      schema: {
+        operation: { id: 'getWidgetKey' },
+        tags,
+        summary: "The shop's publishable widget key (extension)",
+        params: IdParams,
+        response: { 200: WidgetKey, ...errorResponses(403, 404) },
+      },
+    },
     async (request) => widget.getKey(request.scope, request.params.id),
   );
 
   app.post(
     '/v2/widget/orders',
     {
-      schema: { operation: { id: 'createOrderFromWidgetSelection' },
+      schema: {
+        operation: { id: 'createOrderFromWidgetSelection' },
         tags,
         summary: "Make an order of a buyer's widget selection (extension)",
         description:
@@ -127,12 +148,17 @@ export function widgetRoutes(app: App, services: WidgetRouteServices, settings: 
     tags,
     summary,
     description,
-    headers: Type.Object({ 'from-widget': Type.Optional(Type.String({ description: 'Sent by some widget-era plugins; accepted, no effect' })) }),
+    headers: Type.Object({
+      'from-widget': Type.Optional(
+        Type.String({ description: 'Sent by some widget-era plugins; accepted, no effect' }),
+      ),
+    }),
   });
   app.post(
     '/v2/widgets/update-order',
     {
-      schema: { operation: { id: 'updateWidgetEraOrder' },
+      schema: {
+        operation: { id: 'updateWidgetEraOrder' },
         ...widgetEra(
           'Widget era: make (or find) the order of a widget selection',
           "For shop plugins of the widget era, unchanged: id is what the compatibility widget's done event gave. JSON or PHP form; Shop-Id or shop-id. Answers the order id as cabinetId.",
@@ -146,8 +172,12 @@ export function widgetRoutes(app: App, services: WidgetRouteServices, settings: 
   app.post(
     '/v2/widgets/confirm-order',
     {
-      schema: { operation: { id: 'confirmWidgetEraOrder' },
-        ...widgetEra('Widget era: the order of a checkout session', 'checkoutSessId is the selection token (the SR_checkoutSessId cookie the compatibility widget sets). The widget takes no payment, so nothing is marked paid.'),
+      schema: {
+        operation: { id: 'confirmWidgetEraOrder' },
+        ...widgetEra(
+          'Widget era: the order of a checkout session',
+          'checkoutSessId is the selection token (the SR_checkoutSessId cookie the compatibility widget sets). The widget takes no payment, so nothing is marked paid.',
+        ),
         body: ConfirmOrderInput,
         response: { 200: CabinetAnswer, ...errorResponses(403, 404, 409) },
       },
@@ -171,7 +201,13 @@ export function widgetRoutes(app: App, services: WidgetRouteServices, settings: 
         '/localities',
         {
           config: { public: true },
-          schema: { operation: { id: 'searchWidgetLocalities' }, ...common, summary: 'Localities whose name starts with the typed text, the largest first', querystring: LocalitySearchQuery, response: { 200: Type.Array(WidgetLocality), ...PAGE_ERRORS } },
+          schema: {
+            operation: { id: 'searchWidgetLocalities' },
+            ...common,
+            summary: 'Localities whose name starts with the typed text, the largest first',
+            querystring: LocalitySearchQuery,
+            response: { 200: Type.Array(WidgetLocality), ...PAGE_ERRORS },
+          },
         },
         async (request, reply) => {
           reply.header('cache-control', 'public, max-age=3600');
@@ -183,10 +219,12 @@ export function widgetRoutes(app: App, services: WidgetRouteServices, settings: 
         '/points',
         {
           config: { public: true },
-          schema: { operation: { id: 'listWidgetPoints' },
+          schema: {
+            operation: { id: 'listWidgetPoints' },
             ...common,
             summary: 'Pickup points in a map viewport that take the parcel (clustered when zoomed out)',
-            description: 'Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop\'s hidden companies. ETag: an unchanged answer is a 304.',
+            description:
+              "Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop's hidden companies. ETag: an unchanged answer is a 304.",
             querystring: PointsQuery,
             response: { 200: PointsAnswer, 304: NoContent, ...PAGE_ERRORS },
           },
@@ -204,24 +242,29 @@ export function widgetRoutes(app: App, services: WidgetRouteServices, settings: 
         '/quotes',
         {
           config: { public: true },
-          schema: { operation: { id: 'quoteWidgetCart' },
+          schema: {
+            operation: { id: 'quoteWidgetCart' },
             ...common,
             summary: "The cart's delivery options at the shop's prices",
-            description: "Prices come from the calculator with the shop's widget settings; a company that does not answer in 4 s is left out.",
+            description:
+              "Prices come from the calculator with the shop's widget settings; a company that does not answer in 4 s is left out.",
             querystring: KeyQuery,
             body: QuoteInput,
             response: { 200: QuoteAnswer, ...PAGE_ERRORS },
           },
         },
         async (request) =>
-          widget.quotes(request.widget, request.body, (companyId, reason) => request.log.warn({ companyId, reason }, 'company left out of widget quotes')),
+          widget.quotes(request.widget, request.body, (companyId, reason) =>
+            request.log.warn({ companyId, reason }, 'company left out of widget quotes'),
+          ),
       );
 
       api.post(
         '/selections',
         {
           config: { public: true },
-          schema: { operation: { id: 'createWidgetSelection' },
+          schema: {
+            operation: { id: 'createWidgetSelection' },
             ...common,
             summary: "Record the buyer's choice; answers the token the shop's server confirms",
             querystring: KeyQuery,

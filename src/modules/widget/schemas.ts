@@ -4,16 +4,27 @@ import { CodeId, INT32_MAX, Nullable, RecordId } from '../../platform/schemas.js
 import { CompanyIdOut, CompanyRef } from '../calculator/schemas.js';
 
 /** An origin as a browser sends it: scheme, host and port, no path. */
-const Origin = Type.String({ pattern: '^https?://[^/\\s?#]+$', maxLength: 255, 'x-message': 'must be an origin such as https://shop.example (scheme, host, port; no path)' });
+const Origin = Type.String({
+  pattern: '^https?://[^/\\s?#]+$',
+  maxLength: 255,
+  'x-message': 'must be an origin such as https://shop.example (scheme, host, port; no path)',
+});
 
 export const WidgetKeyInput = Type.Object({
-  allowedOrigins: Type.Array(Origin, { minItems: 1, maxItems: 20, description: 'Pages of these origins may use the key (CORS); any other origin is refused' }),
+  allowedOrigins: Type.Array(Origin, {
+    minItems: 1,
+    maxItems: 20,
+    description: 'Pages of these origins may use the key (CORS); any other origin is refused',
+  }),
 });
 export type WidgetKeyInput = Static<typeof WidgetKeyInput>;
 
 export const WidgetKey = Type.Object(
   {
-    publicKey: Type.String({ description: 'Publishable: put it in the page (pk_…). It can only read points, localities and quotes and record selections of this shop' }),
+    publicKey: Type.String({
+      description:
+        'Publishable: put it in the page (pk_…). It can only read points, localities and quotes and record selections of this shop',
+    }),
     allowedOrigins: Type.Array(Type.String()),
     createdAt: Type.String({ description: 'RFC 3339' }),
   },
@@ -22,7 +33,9 @@ export const WidgetKey = Type.Object(
 export type WidgetKey = Static<typeof WidgetKey>;
 
 /** Optional in the schema: a call without it is a 401, not a 400. */
-export const KeyQuery = Type.Object({ key: Type.Optional(Type.String({ maxLength: 100, description: "The shop's publishable widget key (required)" })) });
+export const KeyQuery = Type.Object({
+  key: Type.Optional(Type.String({ maxLength: 100, description: "The shop's publishable widget key (required)" })),
+});
 
 /** The locality search of the widget and of GET /v2/lists/localities (the dashboard's order form). */
 export const LocalityNameQuery = Type.Object({
@@ -66,7 +79,9 @@ export const PointsQuery = Type.Object({
   cod: Flag,
   card: Flag,
   fitting: Flag,
-  types: Type.Optional(Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: '1 pickup point, 2 parcel locker, 3 post office' })),
+  types: Type.Optional(
+    Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: '1 pickup point, 2 parcel locker, 3 post office' }),
+  ),
   companyIds: Type.Optional(Type.Array(CodeId(), { maxItems: 50 })),
 });
 export type PointsQuery = Static<typeof PointsQuery>;
@@ -119,12 +134,16 @@ const cartFields = {
   city: CityRef,
   products: Type.Array(CartProduct, { minItems: 1, maxItems: 200 }),
   declaredValue: Type.Optional(Money),
-  cod: Type.Optional(Type.Boolean({ default: false, description: 'The buyer pays on delivery: points must take cash or card' })),
+  cod: Type.Optional(
+    Type.Boolean({ default: false, description: 'The buyer pays on delivery: points must take cash or card' }),
+  ),
 };
 
 export const QuoteInput = Type.Object({
   ...cartFields,
-  modes: Type.Optional(Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: '1 pickup point, 2 courier, 3 post; all by default' })),
+  modes: Type.Optional(
+    Type.Array(Type.Enum([1, 2, 3]), { maxItems: 3, description: '1 pickup point, 2 courier, 3 post; all by default' }),
+  ),
 });
 export type QuoteInput = Static<typeof QuoteInput>;
 
@@ -133,23 +152,36 @@ export const WidgetOption = Type.Object({
   companyId: CompanyIdOut,
   companyName: Type.String(),
   tariffName: Nullable(Type.String()),
-  totalPrice: Type.Number({ description: "The buyer's price with the shop's widget settings, roubles (pickup: the lowest of its points)" }),
+  totalPrice: Type.Number({
+    description: "The buyer's price with the shop's widget settings, roubles (pickup: the lowest of its points)",
+  }),
   deliveryDays: Type.Object({ min: Type.Integer(), max: Type.Integer() }),
   deliveryDate: Type.Object({ from: Type.String(), to: Type.String() }),
   cashPaymentAvailable: Type.Boolean(),
   cardPaymentAvailable: Type.Boolean(),
-  courierIntervals: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), timeFrom: Type.String(), timeTo: Type.String(), isDefault: Type.Boolean() }))),
+  courierIntervals: Type.Optional(
+    Type.Array(
+      Type.Object({ id: Type.Integer(), timeFrom: Type.String(), timeTo: Type.String(), isDefault: Type.Boolean() }),
+    ),
+  ),
 });
 export type WidgetOption = Static<typeof WidgetOption>;
 
-export const QuoteAnswer = Type.Object({ city: WidgetLocality, options: Type.Array(WidgetOption) }, { description: 'WidgetQuotes' });
+export const QuoteAnswer = Type.Object(
+  { city: WidgetLocality, options: Type.Array(WidgetOption) },
+  { description: 'WidgetQuotes' },
+);
 export type QuoteAnswer = Static<typeof QuoteAnswer>;
 
 export const SelectionInput = Type.Object({
   ...cartFields,
   mode: Type.Enum([1, 2, 3], { description: '1 pickup point, 2 courier, 3 post' }),
   companyId: CompanyRef,
-  pointId: Type.Optional(RecordId('Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality')),
+  pointId: Type.Optional(
+    RecordId(
+      'Required for mode 1 (a pickup point or locker); for mode 3, the post office chosen (type 3 of the points), else the post prices to the locality',
+    ),
+  ),
   address: Type.Optional(
     Type.Object({
       street: Type.Optional(Type.String({ maxLength: 255 })),
@@ -162,13 +194,26 @@ export const SelectionInput = Type.Object({
     Type.Object(
       {
         fullName: Type.String({ minLength: 1, maxLength: 255 }),
-        phone: Type.String({ minLength: 5, maxLength: 32, pattern: '^\\+?[0-9 ()\\-]{5,32}$', 'x-message': 'must be a phone number of digits, with an optional leading +' }),
+        phone: Type.String({
+          minLength: 5,
+          maxLength: 32,
+          pattern: '^\\+?[0-9 ()\\-]{5,32}$',
+          'x-message': 'must be a phone number of digits, with an optional leading +',
+        }),
         email: Type.Optional(Type.String({ maxLength: 255 })),
       },
-      { description: "The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient" },
+      {
+        description:
+          "The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient",
+      },
     ),
   ),
-  courier: Type.Optional(Type.Object({ date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-message': 'must be YYYY-MM-DD' })), intervalId: Type.Optional(CodeId()) })),
+  courier: Type.Optional(
+    Type.Object({
+      date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-message': 'must be YYYY-MM-DD' })),
+      intervalId: Type.Optional(CodeId()),
+    }),
+  ),
 });
 export type SelectionInput = Static<typeof SelectionInput>;
 
@@ -180,7 +225,9 @@ export type SelectedQuote = Static<typeof SelectedQuote>;
 
 export const SelectionAnswer = Type.Object(
   {
-    token: Type.String({ description: 'Opaque; give it to the shop server, which confirms it (POST /v2/widget/orders)' }),
+    token: Type.String({
+      description: 'Opaque; give it to the shop server, which confirms it (POST /v2/widget/orders)',
+    }),
     expiresAt: Type.String({ description: 'RFC 3339' }),
     quote: SelectedQuote,
   },
@@ -193,14 +240,22 @@ export const ConfirmInput = Type.Object({
   cmsId: Type.Optional(Type.String({ maxLength: 255, description: "The shop's order number" })),
   recipient: Type.Object({
     fullName: Type.String({ minLength: 1, maxLength: 255 }),
-    phone: Type.String({ minLength: 5, maxLength: 32, pattern: '^\\+?[0-9 ()\\-]{5,32}$', 'x-message': 'must be a phone number of digits, with an optional leading +' }),
+    phone: Type.String({
+      minLength: 5,
+      maxLength: 32,
+      pattern: '^\\+?[0-9 ()\\-]{5,32}$',
+      'x-message': 'must be a phone number of digits, with an optional leading +',
+    }),
     email: Type.Optional(Type.String({ maxLength: 255 })),
   }),
   comment: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 export type ConfirmInput = Static<typeof ConfirmInput>;
 
-export const ConfirmAnswer = Type.Object({ id: Type.Integer({ description: 'The order made (a draft, as POST /v2/orders makes)' }), quote: SelectedQuote }, { description: 'WidgetOrder' });
+export const ConfirmAnswer = Type.Object(
+  { id: Type.Integer({ description: 'The order made (a draft, as POST /v2/orders makes)' }), quote: SelectedQuote },
+  { description: 'WidgetOrder' },
+);
 
 export const PriceChanged = Type.Object(
   {
@@ -210,22 +265,42 @@ export const PriceChanged = Type.Object(
     logId: Type.String(),
     quote: Type.Optional({ ...SelectedQuote, description: 'With price_changed: the new quote' }),
   },
-  { description: 'A conflict: price_changed (the new quote is in `quote`; nothing was made), selection_used, selection_expired, selection_unavailable' },
+  {
+    description:
+      'A conflict: price_changed (the new quote is in `quote`; nothing was made), selection_used, selection_expired, selection_unavailable',
+  },
 );
 
-const WidgetEraId = Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })]);
+const WidgetEraId = Type.Union([
+  Type.String({ minLength: 1, maxLength: 200 }),
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+]);
 /** A CMS's own id: a word, or a number as some CMSs send it. */
-const CmsValue = (description: string) => Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Integer({ minimum: -INT32_MAX, maximum: Number.MAX_SAFE_INTEGER })], { description }));
+const CmsValue = (description: string) =>
+  Type.Optional(
+    Type.Union(
+      [Type.String({ maxLength: 255 }), Type.Integer({ minimum: -INT32_MAX, maximum: Number.MAX_SAFE_INTEGER })],
+      { description },
+    ),
+  );
 
 export const UpdateOrderInput = Type.Object({
-  id: { ...WidgetEraId, description: "What the widget's done event gave (a selection token), or an order id (cabinetId)" },
+  id: {
+    ...WidgetEraId,
+    description: "What the widget's done event gave (a selection token), or an order id (cabinetId)",
+  },
   cmsId: CmsValue("The CMS's order number"),
   status: CmsValue("The CMS's own status id: accepted, not kept"),
   paymentMethod: CmsValue("The CMS's payment method: accepted, not kept"),
 });
 export type UpdateOrderInput = Static<typeof UpdateOrderInput>;
 
-export const ConfirmOrderInput = Type.Object({ checkoutSessId: { ...WidgetEraId, description: 'The SR_checkoutSessId cookie: the selection token' } });
+export const ConfirmOrderInput = Type.Object({
+  checkoutSessId: { ...WidgetEraId, description: 'The SR_checkoutSessId cookie: the selection token' },
+});
 export type ConfirmOrderInput = Static<typeof ConfirmOrderInput>;
 
-export const CabinetAnswer = Type.Object({ cabinetId: Type.Integer({ description: 'The order id' }) }, { description: 'WidgetEraOrder' });
+export const CabinetAnswer = Type.Object(
+  { cabinetId: Type.Integer({ description: 'The order id' }) },
+  { description: 'WidgetEraOrder' },
+);

@@ -15,7 +15,12 @@ import type { DeliveryPoint } from '../../carriers/points.js';
 import type { CalculatorService } from '../calculator/service.js';
 import { pointTakes } from '../calculator/service.js';
 import type { AccountService } from '../accounts/service.js';
-import type { CalculatorBody, CalculatorPoint, DeliveryCompanyResult, WidgetSettingsFull } from '../calculator/schemas.js';
+import type {
+  CalculatorBody,
+  CalculatorPoint,
+  DeliveryCompanyResult,
+  WidgetSettingsFull,
+} from '../calculator/schemas.js';
 import type { WidgetSettingsService } from '../calculator/widget-settings.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { courierIntervalsIn } from '../companies/courier-intervals.js';
@@ -70,7 +75,9 @@ interface StoredSelection {
   quote: SelectedQuote;
 }
 
-export type ConfirmOutcome = { kind: 'created'; id: number; quote: SelectedQuote } | { kind: 'price_changed'; quote: SelectedQuote; was: number };
+export type ConfirmOutcome =
+  | { kind: 'created'; id: number; quote: SelectedQuote }
+  | { kind: 'price_changed'; quote: SelectedQuote; was: number };
 
 export class WidgetService {
   private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
@@ -101,7 +108,12 @@ export class WidgetService {
     await this.shops.get(scope, shopId);
     requireAccountWide(scope, 'issue widget keys');
     const origins = [...new Set(input.allowedOrigins.map((origin) => origin.toLowerCase()))];
-    const record = await this.store.putKey(scope.accountId, shopId, `pk_${randomBytes(24).toString('base64url')}`, origins);
+    const record = await this.store.putKey(
+      scope.accountId,
+      shopId,
+      `pk_${randomBytes(24).toString('base64url')}`,
+      origins,
+    );
     this.keys.clear();
     return present(record);
   }
@@ -109,7 +121,12 @@ export class WidgetService {
   async getKey(scope: Scope, shopId: number): Promise<WidgetKey> {
     await this.shops.get(scope, shopId);
     const record = await this.store.keyOfShop(scope.accountId, shopId);
-    if (!record) throw new AppError(404, 'not_found', `Shop ${shopId} has no widget key yet: POST /v2/shops/${shopId}/widget-key issues one.`);
+    if (!record)
+      throw new AppError(
+        404,
+        'not_found',
+        `Shop ${shopId} has no widget key yet: POST /v2/shops/${shopId}/widget-key issues one.`,
+      );
     return present(record);
   }
 
@@ -117,19 +134,41 @@ export class WidgetService {
 
   /** The key's shop and account, or a 401 the page can show; a page of another origin is refused (403). */
   async caller(publicKey: string, origin: string | undefined): Promise<WidgetCaller> {
-    if (!publicKey) throw new AppError(401, 'unauthorized', 'The widget key is missing: pass key=pk_… (the shop\'s publishable widget key).');
+    if (!publicKey)
+      throw new AppError(
+        401,
+        'unauthorized',
+        "The widget key is missing: pass key=pk_… (the shop's publishable widget key).",
+      );
     const now = Date.now();
     let hit = this.keys.get(publicKey);
     if (!hit || hit.until <= now) {
       const key = await this.store.keyByPublicKey(publicKey);
       const timeZone = key ? await this.accounts.timeZoneOf(key.accountId) : 'UTC';
-      hit = { caller: key ? { key, scope: { accountId: key.accountId, timeZone, kind: 'shop', shopKeyShopId: key.shopId, employeeId: null } } : null, until: now + KEY_CACHE_MS };
+      hit = {
+        caller: key
+          ? {
+              key,
+              scope: { accountId: key.accountId, timeZone, kind: 'shop', shopKeyShopId: key.shopId, employeeId: null },
+            }
+          : null,
+        until: now + KEY_CACHE_MS,
+      };
       this.keys.set(publicKey, hit);
     }
-    if (!hit.caller) throw new AppError(401, 'invalid_widget_key', 'The widget key is unknown or was replaced: take the current one from the shop settings.');
+    if (!hit.caller)
+      throw new AppError(
+        401,
+        'invalid_widget_key',
+        'The widget key is unknown or was replaced: take the current one from the shop settings.',
+      );
     // No Origin: not a browser page (a server, curl); the key is public anyway, the origin check guards pages.
     if (origin !== undefined && !hit.caller.key.allowedOrigins.includes(origin.toLowerCase())) {
-      throw new AppError(403, 'origin_not_allowed', `Pages of ${origin} may not use this widget key; the shop's owner can allow the origin.`);
+      throw new AppError(
+        403,
+        'origin_not_allowed',
+        `Pages of ${origin} may not use this widget key; the shop's owner can allow the origin.`,
+      );
     }
     return hit.caller;
   }
@@ -154,16 +193,39 @@ export class WidgetService {
    * zoomed out. `tag` names the answer (data, the shop's settings, the query): equal tags, equal
    * answers, so it is the ETag and the key of the answers remembered.
    */
-  async points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => JsonBody }> {
+  async points(
+    caller: WidgetCaller,
+    query: PointsQuery,
+    url: string,
+  ): Promise<{ tag: string; answer: () => JsonBody }> {
     const [west, south, east, north] = query.bbox.split(',').map(Number);
-    if (west >= east || south >= north || Math.abs(west) > 180 || Math.abs(east) > 180 || Math.abs(south) > 90 || Math.abs(north) > 90) {
+    if (
+      west >= east ||
+      south >= north ||
+      Math.abs(west) > 180 ||
+      Math.abs(east) > 180 ||
+      Math.abs(south) > 90 ||
+      Math.abs(north) > 90
+    ) {
       throw fieldError('bbox', 'must be west,south,east,north with west < east and south < north');
     }
     const settings = await this.widgetSettings.forShop(caller.scope, caller.key.shopId);
-    const serving = (await this.reference.registry.companiesOf(caller.scope.accountId)).map((entry) => entry.company.id);
+    const serving = (await this.reference.registry.companiesOf(caller.scope.accountId)).map(
+      (entry) => entry.company.id,
+    );
     const generation = this.reference.registry.generation;
     const tag = `"${createHash('sha1')
-      .update(JSON.stringify([generation, caller.key.shopId, serving, settings.hiddenCompanyIds, settings.defaultWeight, settings.defaultDimensions, url.replace(/([?&])key=[^&]*/, '$1')]))
+      .update(
+        JSON.stringify([
+          generation,
+          caller.key.shopId,
+          serving,
+          settings.hiddenCompanyIds,
+          settings.defaultWeight,
+          settings.defaultDimensions,
+          url.replace(/([?&])key=[^&]*/, '$1'),
+        ]),
+      )
       .digest('base64url')}"`;
     return {
       tag,
@@ -171,17 +233,25 @@ export class WidgetService {
         const known = this.pointAnswers.get(tag);
         if (known) return known;
         // kept as JSON bytes (and their gzip once a phone asks for it): a city's 300 points are 80 kB, which serialising or compressing again would cost each time
-        const answer = JsonBody.of(Buffer.from(JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)))));
+        const answer = JsonBody.of(
+          Buffer.from(JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)))),
+        );
         this.pointAnswers.set(tag, answer, answer.length);
         return answer;
       },
     };
   }
 
-  private pointsIn(view: Viewport, query: PointsQuery, settings: WidgetSettingsFull, serving: Set<number>): PointsAnswer {
+  private pointsIn(
+    view: Viewport,
+    query: PointsQuery,
+    settings: WidgetSettingsFull,
+    serving: Set<number>,
+  ): PointsAnswer {
     const hidden = new Set(settings.hiddenCompanyIds);
     const wanted = query.companyIds ? new Set(query.companyIds) : null;
-    const shown = (companyId: number) => serving.has(companyId) && !hidden.has(companyId) && (!wanted || wanted.has(companyId));
+    const shown = (companyId: number) =>
+      serving.has(companyId) && !hidden.has(companyId) && (!wanted || wanted.has(companyId));
     const types = query.types ? new Set<number>(query.types) : null;
     const parcel = {
       weightKg: query.weight ?? settings.defaultWeight ?? null,
@@ -194,16 +264,26 @@ export class WidgetService {
       card: query.card ?? false,
       fitting: query.fitting ?? false,
     };
-    const found = this.pointGrid().within(view, (point) => shown(point.companyId) && (!types || types.has(point.type)) && pointTakesParcel(point, parcel));
-    if (query.zoom < CLUSTER_BELOW_ZOOM || found.length > MAX_POINTS) return { clusters: clusterPoints(found, view), points: [] };
+    const found = this.pointGrid().within(
+      view,
+      (point) => shown(point.companyId) && (!types || types.has(point.type)) && pointTakesParcel(point, parcel),
+    );
+    if (query.zoom < CLUSTER_BELOW_ZOOM || found.length > MAX_POINTS)
+      return { clusters: clusterPoints(found, view), points: [] };
     return { clusters: [], points: found.map(presentPoint) };
   }
 
   /** The cart's options at the shop's prices; companies that do not answer in time are left out. */
-  async quotes(caller: WidgetCaller, input: QuoteInput, onCompanyFailed?: (companyId: number, reason: string) => void): Promise<QuoteAnswer> {
+  async quotes(
+    caller: WidgetCaller,
+    input: QuoteInput,
+    onCompanyFailed?: (companyId: number, reason: string) => void,
+  ): Promise<QuoteAnswer> {
     const locality = this.locality(input.city);
     const shop = await this.shops.get(caller.scope, caller.key.shopId);
-    const result = await this.calculator.calculate(caller.scope, shop, this.calculatorBody(locality, input), { onCompanyFailed });
+    const result = await this.calculator.calculate(caller.scope, shop, this.calculatorBody(locality, input), {
+      onCompanyFailed,
+    });
     const modes = new Set<number>(input.modes ?? [1, 2, 3]);
     const options: WidgetOption[] = [];
     for (const mode of [1, 2, 3] as const) {
@@ -220,11 +300,17 @@ export class WidgetService {
   /** Prices the buyer's choice on the server and keeps it under an opaque, expiring token. */
   async select(caller: WidgetCaller, input: SelectionInput): Promise<SelectionAnswer> {
     if (input.mode === 1 && !input.pointId) throw fieldError('pointId', 'is required for a pickup point (mode 1)');
-    if (input.mode === 2 && !input.address?.street) throw fieldError('address.street', 'is required for courier delivery (mode 2)');
+    if (input.mode === 2 && !input.address?.street)
+      throw fieldError('address.street', 'is required for courier delivery (mode 2)');
     const locality = this.locality(input.city);
     const shop = await this.shops.get(caller.scope, caller.key.shopId);
     const quote = await this.quoteSelection(caller.scope, shop, locality, input);
-    if (!quote) throw new AppError(422, 'option_unavailable', 'This company cannot deliver the cart there (or that point cannot take it); choose another option.');
+    if (!quote)
+      throw new AppError(
+        422,
+        'option_unavailable',
+        'This company cannot deliver the cart there (or that point cannot take it); choose another option.',
+      );
     const token = `sel_${randomBytes(24).toString('base64url')}`;
     const expiresAt = new Date(Date.now() + SELECTION_TTL_MS).toISOString();
     const stored: StoredSelection = { input, fias: LocalityDirectory.fiasOf(locality), quote };
@@ -242,17 +328,31 @@ export class WidgetService {
     const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(input.selectionToken));
     if (!record) throw new AppError(404, 'selection_not_found', 'No selection has this token in this account.');
     requireShopAccess(scope, record.shopId);
-    if (record.usedAt !== null) throw conflict('selection_used', `This selection was already confirmed${record.orderId ? ` as order ${record.orderId}` : ''}.`);
-    if (record.expiresAt <= new Date().toISOString()) throw conflict('selection_expired', 'This selection has expired: the buyer chooses again.');
+    if (record.usedAt !== null)
+      throw conflict(
+        'selection_used',
+        `This selection was already confirmed${record.orderId ? ` as order ${record.orderId}` : ''}.`,
+      );
+    if (record.expiresAt <= new Date().toISOString())
+      throw conflict('selection_expired', 'This selection has expired: the buyer chooses again.');
     const { input: chosen, quote: seen } = record.selection;
     const locality = this.locality({ fias: record.selection.fias });
     const shop = await this.shops.get(scope, record.shopId);
     const now = await this.quoteSelection(scope, shop, locality, chosen);
-    if (!now) throw conflict('selection_unavailable', 'The chosen option is no longer available (the point closed or cannot take the parcel): the buyer chooses again.');
+    if (!now)
+      throw conflict(
+        'selection_unavailable',
+        'The chosen option is no longer available (the point closed or cannot take the parcel): the buyer chooses again.',
+      );
     if (now.totalPrice !== seen.totalPrice) return { kind: 'price_changed', quote: now, was: seen.totalPrice };
-    if (!(await this.store.claim(scope.accountId, record.id))) throw conflict('selection_used', 'This selection was already confirmed.');
+    if (!(await this.store.claim(scope.accountId, record.id)))
+      throw conflict('selection_used', 'This selection was already confirmed.');
     try {
-      const id = await this.orders.create(scope, this.orderInput(record.shopId, locality, chosen, now, input), String(record.shopId));
+      const id = await this.orders.create(
+        scope,
+        this.orderInput(record.shopId, locality, chosen, now, input),
+        String(record.shopId),
+      );
       await this.store.markOrdered(scope.accountId, record.id, id);
       return { kind: 'created', id, quote: now };
     } catch (error) {
@@ -269,24 +369,43 @@ export class WidgetService {
    * answer the same order). A number is an order id already made (plugins send `cabinetId` back).
    */
   async updateWidgetEraOrder(scope: Scope, input: UpdateOrderInput): Promise<{ cabinetId: number }> {
-    if (typeof input.id === 'number' || /^\d+$/.test(input.id)) return { cabinetId: (await this.orders.get(scope, Number(input.id))).id };
+    if (typeof input.id === 'number' || /^\d+$/.test(input.id))
+      return { cabinetId: (await this.orders.get(scope, Number(input.id))).id };
     const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(input.id));
     if (!record) throw new AppError(404, 'selection_not_found', 'No selection or order has this id in this account.');
     requireShopAccess(scope, record.shopId);
     if (record.orderId !== null) return { cabinetId: record.orderId };
     const contacts = record.selection.input.contacts;
-    if (!contacts) throw new AppError(422, 'contacts_missing', "The widget took no contacts for this selection: confirm it with POST /v2/widget/orders and the recipient.");
-    const outcome = await this.confirm(scope, { selectionToken: input.id, ...(input.cmsId !== undefined ? { cmsId: String(input.cmsId) } : {}), recipient: contacts });
-    if (outcome.kind === 'price_changed') throw conflict('price_changed', `The delivery price changed from ${outcome.was} to ${outcome.quote.totalPrice}: nothing was made; the buyer chooses again.`);
+    if (!contacts)
+      throw new AppError(
+        422,
+        'contacts_missing',
+        'The widget took no contacts for this selection: confirm it with POST /v2/widget/orders and the recipient.',
+      );
+    const outcome = await this.confirm(scope, {
+      selectionToken: input.id,
+      ...(input.cmsId !== undefined ? { cmsId: String(input.cmsId) } : {}),
+      recipient: contacts,
+    });
+    if (outcome.kind === 'price_changed')
+      throw conflict(
+        'price_changed',
+        `The delivery price changed from ${outcome.was} to ${outcome.quote.totalPrice}: nothing was made; the buyer chooses again.`,
+      );
     return { cabinetId: outcome.id };
   }
 
   /** `POST /v2/widgets/confirm-order`: the order a selection became (the widget takes no payment, so there is nothing more to confirm). */
   async confirmWidgetEraOrder(scope: Scope, input: ConfirmOrderInput): Promise<{ cabinetId: number }> {
-    const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(String(input.checkoutSessId)));
-    if (!record) throw new AppError(404, 'selection_not_found', 'No selection has this checkoutSessId in this account.');
+    const record = await this.store.selectionByToken<StoredSelection>(
+      scope.accountId,
+      hashToken(String(input.checkoutSessId)),
+    );
+    if (!record)
+      throw new AppError(404, 'selection_not_found', 'No selection has this checkoutSessId in this account.');
     requireShopAccess(scope, record.shopId);
-    if (record.orderId === null) throw conflict('order_not_made', 'No order was made of this selection yet: POST /v2/widgets/update-order first.');
+    if (record.orderId === null)
+      throw conflict('order_not_made', 'No order was made of this selection yet: POST /v2/widgets/update-order first.');
     return { cabinetId: record.orderId };
   }
 
@@ -296,7 +415,8 @@ export class WidgetService {
     const generation = this.reference.registry.generation;
     if (!this.grid || this.grid.generation !== generation) {
       const points: DeliveryPoint[] = [];
-      for (const locality of this.reference.localities.all) points.push(...this.reference.registry.pointsOfLocality(locality.id));
+      for (const locality of this.reference.localities.all)
+        points.push(...this.reference.registry.pointsOfLocality(locality.id));
       this.grid = { generation, grid: new PointGrid(points) };
     }
     return this.grid.grid;
@@ -307,21 +427,37 @@ export class WidgetService {
     if (!this.names) {
       this.names = [...this.reference.localities.all]
         .sort((a, b) => b.population - a.population)
-        .map((locality) => ({ name: cleanName(locality.name), nameEn: locality.nameEn.toLowerCase(), presented: presentLocality(locality) }));
+        .map((locality) => ({
+          name: cleanName(locality.name),
+          nameEn: locality.nameEn.toLowerCase(),
+          presented: presentLocality(locality),
+        }));
     }
     return this.names;
   }
 
   private locality(city: { fias?: string; name?: string; region?: string }): Locality {
-    const found = this.reference.localities.find({ fias: city.fias ?? null, name: city.name ?? null, region: city.region ?? null });
-    if (!found) throw new AppError(400, 'unknown_locality', 'The locality was not found: pick one from the search.', [{ field: 'city', message: 'is not a known locality' }]);
+    const found = this.reference.localities.find({
+      fias: city.fias ?? null,
+      name: city.name ?? null,
+      region: city.region ?? null,
+    });
+    if (!found)
+      throw new AppError(400, 'unknown_locality', 'The locality was not found: pick one from the search.', [
+        { field: 'city', message: 'is not a known locality' },
+      ]);
     return found;
   }
 
   private calculatorBody(locality: Locality, input: QuoteInput | SelectionInput): CalculatorBody {
     const cod = input.cod ?? false;
     return {
-      reception: { countryCode: 'RU', cityFias: LocalityDirectory.fiasOf(locality), cityName: locality.name, region: locality.region },
+      reception: {
+        countryCode: 'RU',
+        cityFias: LocalityDirectory.fiasOf(locality),
+        cityName: locality.name,
+        region: locality.region,
+      },
       products: input.products.map((product) => ({
         priceDeclared: product.price,
         priceCod: cod ? product.price : 0,
@@ -343,7 +479,10 @@ export class WidgetService {
     const points = (company.points ?? []).filter((point): point is CalculatorPoint => typeof point !== 'number');
     const price = company.totalPrice ?? (points.length ? Math.min(...points.map((point) => point.totalPrice)) : null);
     if (price === null) return null;
-    const card = typeof company.deliveryCompanyId === 'number' ? this.reference.registry.get(company.deliveryCompanyId)?.company : undefined;
+    const card =
+      typeof company.deliveryCompanyId === 'number'
+        ? this.reference.registry.get(company.deliveryCompanyId)?.company
+        : undefined;
     return {
       mode,
       companyId: company.deliveryCompanyId,
@@ -358,20 +497,46 @@ export class WidgetService {
     };
   }
 
-  private async quoteSelection(scope: Scope, shop: Shop, locality: Locality, input: SelectionInput): Promise<SelectedQuote | null> {
+  private async quoteSelection(
+    scope: Scope,
+    shop: Shop,
+    locality: Locality,
+    input: SelectionInput,
+  ): Promise<SelectedQuote | null> {
     const body = this.calculatorBody(locality, input);
     const pointId = input.mode === 2 ? undefined : input.pointId;
     const point = pointId ? this.reference.registry.point(pointId) : undefined;
     // a post office (mode 3) is priced to its index by the calculator; here it must still be the company's, open and able to take the cart
-    if (input.mode === 3 && pointId && !(point && point.type === 3 && point.companyId === input.companyId && pointTakesParcel(point, parcelOfCart(input)))) return null;
-    const quote = await this.calculator.quoteOne(scope, shop, { ...body, companyId: input.companyId, deliveryType: input.mode, pointId: pointId ?? null });
+    if (
+      input.mode === 3 &&
+      pointId &&
+      !(
+        point &&
+        point.type === 3 &&
+        point.companyId === input.companyId &&
+        pointTakesParcel(point, parcelOfCart(input))
+      )
+    )
+      return null;
+    const quote = await this.calculator.quoteOne(scope, shop, {
+      ...body,
+      companyId: input.companyId,
+      deliveryType: input.mode,
+      pointId: pointId ?? null,
+    });
     if (!quote) return null;
     const option = this.option(input.mode, quote, locality);
     if (!option) return null;
     return { ...option, point: point ? presentPoint(point) : null };
   }
 
-  private orderInput(shopId: number, locality: Locality, chosen: SelectionInput, quote: SelectedQuote, input: ConfirmInput): OrderInput {
+  private orderInput(
+    shopId: number,
+    locality: Locality,
+    chosen: SelectionInput,
+    quote: SelectedQuote,
+    input: ConfirmInput,
+  ): OrderInput {
     const cod = chosen.cod ?? false;
     return {
       shopId,
@@ -387,17 +552,31 @@ export class WidgetService {
       })),
       ...(chosen.declaredValue !== undefined ? { priceDeclared: chosen.declaredValue } : {}),
       deliveryAddress: {
-        city: { countryCode: 'RU', name: locality.name, fias: LocalityDirectory.fiasOf(locality), type: locality.type, region: locality.region },
+        city: {
+          countryCode: 'RU',
+          name: locality.name,
+          fias: LocalityDirectory.fiasOf(locality),
+          type: locality.type,
+          region: locality.region,
+        },
         street: chosen.address?.street ?? null,
         house: chosen.address?.house ?? null,
         flat: chosen.address?.flat ?? null,
         // the post office's index is where a post parcel waits, unless the buyer gave one
         zipCode: chosen.address?.zipCode ?? (chosen.mode === 3 ? (quote.point?.zipCode ?? null) : null),
       },
-      recipient: { fullName: input.recipient.fullName, phone: input.recipient.phone, email: input.recipient.email ?? null },
+      recipient: {
+        fullName: input.recipient.fullName,
+        phone: input.recipient.phone,
+        email: input.recipient.email ?? null,
+      },
       applyWidgetSettings: true,
       applyDefaultDimensions: true,
-      delivery: { company: { id: chosen.companyId }, type: chosen.mode, point: chosen.mode !== 2 && chosen.pointId ? { id: chosen.pointId } : null },
+      delivery: {
+        company: { id: chosen.companyId },
+        type: chosen.mode,
+        point: chosen.mode !== 2 && chosen.pointId ? { id: chosen.pointId } : null,
+      },
       ...(cod ? { clientPrice: quote.totalPrice } : {}),
       clientDeliveryDate: chosen.courier?.date ?? null,
       clientCourierTime: chosen.courier?.intervalId ?? null,
@@ -420,11 +599,21 @@ function pointTakesParcel(point: DeliveryPoint, parcel: ParcelNeeds): boolean {
   if (parcel.card && !point.cardPaymentAvailable) return false;
   const sides = parcel.sidesCm ? ([...parcel.sidesCm].sort((a, b) => b - a) as [number, number, number]) : null;
   // an unknown weight is not refused by a minimum weight: the cart is not known yet
-  const weightGrams = parcel.weightKg === null ? Math.round((point.limits.minWeight ?? 0) * 1000) : Math.round(parcel.weightKg * 1000);
+  const weightGrams =
+    parcel.weightKg === null ? Math.round((point.limits.minWeight ?? 0) * 1000) : Math.round(parcel.weightKg * 1000);
   return pointTakes(point, {
-    cargo: { weightGrams, volumeCm3: sides ? sides[0] * sides[1] * sides[2] : 0, places: [{ sidesCm: sides, weightGrams }] },
+    cargo: {
+      weightGrams,
+      volumeCm3: sides ? sides[0] * sides[1] * sides[2] : 0,
+      places: [{ sidesCm: sides, weightGrams }],
+    },
     // one kopeck on delivery: "the buyer pays there", whatever the sum
-    money: { declaredKopecks: 0, codKopecks: parcel.cod || parcel.card ? 1 : 0, clientPriceKopecks: 0, prePayKopecks: 0 },
+    money: {
+      declaredKopecks: 0,
+      codKopecks: parcel.cod || parcel.card ? 1 : 0,
+      clientPriceKopecks: 0,
+      prePayKopecks: 0,
+    },
     required: new Set(parcel.fitting ? [FITTING_SERVICE] : []),
   });
 }
@@ -433,9 +622,17 @@ function pointTakesParcel(point: DeliveryPoint, parcel: ParcelNeeds): boolean {
 function parcelOfCart(input: SelectionInput): ParcelNeeds {
   const weights = input.products.map((product) => (product.weight ?? 0) * (product.count ?? 1));
   const weightKg = weights.reduce((sum, weight) => sum + weight, 0);
-  const sized = input.products.find((product) => product.length !== undefined && product.width !== undefined && product.height !== undefined);
+  const sized = input.products.find(
+    (product) => product.length !== undefined && product.width !== undefined && product.height !== undefined,
+  );
   const cod = input.cod ?? false;
-  return { weightKg: weightKg > 0 ? weightKg : null, sidesCm: sized ? [sized.length as number, sized.width as number, sized.height as number] : null, cod, card: false, fitting: false };
+  return {
+    weightKg: weightKg > 0 ? weightKg : null,
+    sidesCm: sized ? [sized.length as number, sized.width as number, sized.height as number] : null,
+    cod,
+    card: false,
+    fitting: false,
+  };
 }
 
 /** Service 7 of GET /v2/lists/services: fitting, which a point must offer. */

@@ -25,7 +25,12 @@ export class WidgetStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
   async keyOfShop(accountId: number, shopId: number): Promise<KeyRecord | null> {
-    const row = await this.db.selectFrom('widget_keys').selectAll().where('account_id', '=', accountId).where('shop_id', '=', shopId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('widget_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('shop_id', '=', shopId)
+      .executeTakeFirst();
     return row ? toKey(row) : null;
   }
 
@@ -33,31 +38,65 @@ export class WidgetStore {
   async keyByPublicKey(publicKey: string): Promise<KeyRecord | null> {
     // not a key we issue (pk_ and base64url): not asked of the database, where PostgreSQL refuses a NUL in text with an error
     if (!/^pk_[A-Za-z0-9_-]{1,128}$/.test(publicKey)) return null;
-    const row = await this.db.selectFrom('widget_keys').selectAll().where('public_key', '=', publicKey).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('widget_keys')
+      .selectAll()
+      .where('public_key', '=', publicKey)
+      .executeTakeFirst();
     return row ? toKey(row) : null;
   }
 
   async putKey(accountId: number, shopId: number, publicKey: string, allowedOrigins: string[]): Promise<KeyRecord> {
-    const values = { account_id: accountId, shop_id: shopId, public_key: publicKey, allowed_origins: toJson(allowedOrigins), created_at: nowIso() };
+    const values = {
+      account_id: accountId,
+      shop_id: shopId,
+      public_key: publicKey,
+      allowed_origins: toJson(allowedOrigins),
+      created_at: nowIso(),
+    };
     await this.db
       .insertInto('widget_keys')
       .values(values)
-      .onConflict((conflict) => conflict.columns(['account_id', 'shop_id']).doUpdateSet({ public_key: values.public_key, allowed_origins: values.allowed_origins, created_at: values.created_at }))
+      .onConflict((conflict) =>
+        conflict.columns(['account_id', 'shop_id']).doUpdateSet({
+          public_key: values.public_key,
+          allowed_origins: values.allowed_origins,
+          created_at: values.created_at,
+        }),
+      )
       .execute();
     return { accountId, shopId, publicKey, allowedOrigins, createdAt: values.created_at };
   }
 
-  async insertSelection(accountId: number, shopId: number, tokenHash: string, selection: unknown, expiresAt: string): Promise<number> {
+  async insertSelection(
+    accountId: number,
+    shopId: number,
+    tokenHash: string,
+    selection: unknown,
+    expiresAt: string,
+  ): Promise<number> {
     const row = await this.db
       .insertInto('widget_selections')
-      .values({ account_id: accountId, shop_id: shopId, token_hash: tokenHash, selection: toJson(selection), expires_at: expiresAt, created_at: nowIso() })
+      .values({
+        account_id: accountId,
+        shop_id: shopId,
+        token_hash: tokenHash,
+        selection: toJson(selection),
+        expires_at: expiresAt,
+        created_at: nowIso(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
   }
 
   async selectionByToken<T>(accountId: number, tokenHash: string): Promise<SelectionRecord<T> | null> {
-    const row = await this.db.selectFrom('widget_selections').selectAll().where('account_id', '=', accountId).where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('widget_selections')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     if (!row) return null;
     return {
       id: Number(row.id),
@@ -72,26 +111,59 @@ export class WidgetStore {
 
   /** Takes an unused selection for one confirm; false when another confirm took it first. */
   async claim(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.updateTable('widget_selections').set({ used_at: nowIso() }).where('account_id', '=', accountId).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('widget_selections')
+      .set({ used_at: nowIso() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   /** Gives a claimed selection back when its order could not be made. */
   async release(accountId: number, id: number): Promise<void> {
-    await this.db.updateTable('widget_selections').set({ used_at: null }).where('account_id', '=', accountId).where('id', '=', id).where('order_id', 'is', null).execute();
+    await this.db
+      .updateTable('widget_selections')
+      .set({ used_at: null })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('order_id', 'is', null)
+      .execute();
   }
 
   async markOrdered(accountId: number, id: number, orderId: number): Promise<void> {
-    await this.db.updateTable('widget_selections').set({ order_id: orderId }).where('account_id', '=', accountId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('widget_selections')
+      .set({ order_id: orderId })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Forgets selections expired a day ago (they can no longer be confirmed). */
   async deleteExpired(before: string): Promise<number> {
-    const result = await this.db.deleteFrom('widget_selections').where('expires_at', '<', before).where('order_id', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('widget_selections')
+      .where('expires_at', '<', before)
+      .where('order_id', 'is', null)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }
 
-function toKey(row: { account_id: number; shop_id: number; public_key: string; allowed_origins: unknown; created_at: string }): KeyRecord {
-  return { accountId: Number(row.account_id), shopId: Number(row.shop_id), publicKey: row.public_key, allowedOrigins: fromJson<string[]>(row.allowed_origins), createdAt: row.created_at };
+function toKey(row: {
+  account_id: number;
+  shop_id: number;
+  public_key: string;
+  allowed_origins: unknown;
+  created_at: string;
+}): KeyRecord {
+  return {
+    accountId: Number(row.account_id),
+    shopId: Number(row.shop_id),
+    publicKey: row.public_key,
+    allowedOrigins: fromJson<string[]>(row.allowed_origins),
+    createdAt: row.created_at,
+  };
 }

@@ -7,7 +7,10 @@ import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 const PAGE = 'https://shop.example';
 const SPB = { name: 'Санкт-Петербург' };
 const SPB_VIEW = '30.1,59.85,30.5,60.05';
-const CART = { city: SPB, products: [{ name: 'Кружка', price: 1000, count: 2, weight: 0.5, width: 10, height: 10, length: 15 }] };
+const CART = {
+  city: SPB,
+  products: [{ name: 'Кружка', price: 1000, count: 2, weight: 0.5, width: 10, height: 10, length: 15 }],
+};
 
 let t: TestApp;
 let owner: ApiClient;
@@ -19,21 +22,31 @@ let shopApiKey: string;
 let otherShopApiKey: string;
 
 /** A page's call: the key in the URL, the page's Origin. */
-function page(method: 'GET' | 'POST', path: string, body?: unknown, options: { key?: string | null; origin?: string | null; headers?: Record<string, string> } = {}) {
+function page(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  options: { key?: string | null; origin?: string | null; headers?: Record<string, string> } = {},
+) {
   const key = options.key === undefined ? publicKey : options.key;
   const url = `/widget/v1/api${path}${key === null ? '' : `${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(key)}`}`;
   const headers: Record<string, string> = { ...options.headers };
   if (options.origin !== null) headers.origin = options.origin ?? PAGE;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  return t.app.inject({ method, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) }).then((response) => ({
-    status: response.statusCode,
-    headers: response.headers,
-    body: response.body ? JSON.parse(response.body) : undefined,
-  }));
+  return t.app
+    .inject({ method, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) })
+    .then((response) => ({
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body ? JSON.parse(response.body) : undefined,
+    }));
 }
 
 async function selectionCount(): Promise<number> {
-  const row = await t.runtime.database.db.selectFrom('widget_selections').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await t.runtime.database.db
+    .selectFrom('widget_selections')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -64,19 +77,44 @@ describe('widget key', () => {
     expect(publicKey).toMatch(/^pk_/);
     const shown = await owner.get(`/v2/shops/${shopId}/widget-key`);
     expect(shown.body).toMatchObject({ publicKey, allowedOrigins: [PAGE] });
-    const replaced = await owner.post(`/v2/shops/${otherShopId}/widget-key`, { allowedOrigins: ['http://127.0.0.1:8080'] });
-    const again = await owner.post(`/v2/shops/${otherShopId}/widget-key`, { allowedOrigins: ['http://127.0.0.1:8080'] });
+    const replaced = await owner.post(`/v2/shops/${otherShopId}/widget-key`, {
+      allowedOrigins: ['http://127.0.0.1:8080'],
+    });
+    const again = await owner.post(`/v2/shops/${otherShopId}/widget-key`, {
+      allowedOrigins: ['http://127.0.0.1:8080'],
+    });
     expect(again.body.publicKey).not.toBe(replaced.body.publicKey);
-    expect((await page('GET', '/localities?q=Моск', undefined, { key: replaced.body.publicKey, origin: 'http://127.0.0.1:8080' })).status).toBe(401);
-    expect((await page('GET', '/localities?q=Моск', undefined, { key: again.body.publicKey, origin: 'http://127.0.0.1:8080' })).status).toBe(200);
+    expect(
+      (
+        await page('GET', '/localities?q=Моск', undefined, {
+          key: replaced.body.publicKey,
+          origin: 'http://127.0.0.1:8080',
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await page('GET', '/localities?q=Моск', undefined, {
+          key: again.body.publicKey,
+          origin: 'http://127.0.0.1:8080',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses bad origins, shop keys, strangers and callers without a token', async () => {
-    const bad = await owner.post(`/v2/shops/${shopId}/widget-key`, { allowedOrigins: ['https://shop.example/checkout', 'nope'] });
+    const bad = await owner.post(`/v2/shops/${shopId}/widget-key`, {
+      allowedOrigins: ['https://shop.example/checkout', 'nope'],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((error: { field: string }) => error.field)).toEqual(['allowedOrigins[0]', 'allowedOrigins[1]']);
+    expect(bad.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'allowedOrigins[0]',
+      'allowedOrigins[1]',
+    ]);
     expect((await owner.post(`/v2/shops/${shopId}/widget-key`, {})).status).toBe(400);
-    expect((await owner.withToken(shopApiKey).post(`/v2/shops/${shopId}/widget-key`, { allowedOrigins: [PAGE] })).status).toBe(403);
+    expect(
+      (await owner.withToken(shopApiKey).post(`/v2/shops/${shopId}/widget-key`, { allowedOrigins: [PAGE] })).status,
+    ).toBe(403);
     expect((await stranger.post(`/v2/shops/${shopId}/widget-key`, { allowedOrigins: [PAGE] })).status).toBe(404);
     expect((await stranger.get(`/v2/shops/${shopId}/widget-key`)).status).toBe(404);
     expect((await t.client().get(`/v2/shops/${shopId}/widget-key`)).status).toBe(401);
@@ -104,11 +142,20 @@ describe('widget API: trust', () => {
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: `/widget/v1/api/selections?key=${publicKey}`,
-      headers: { origin: PAGE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: PAGE,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(PAGE);
-    const foreign = await page('POST', '/selections', { ...CART, mode: 1, companyId: 1, pointId: 1 }, { origin: 'https://evil.example' });
+    const foreign = await page(
+      'POST',
+      '/selections',
+      { ...CART, mode: 1, companyId: 1, pointId: 1 },
+      { origin: 'https://evil.example' },
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('origin_not_allowed');
     expect(foreign.headers['access-control-allow-origin']).toBe('https://evil.example');
@@ -143,12 +190,18 @@ describe('widget API: localities and points', () => {
     expect(far.body.points).toEqual([]);
     expect(far.body.clusters.length).toBeGreaterThan(1);
     expect(far.body.clusters.length).toBeLessThanOrEqual(64);
-    const again = await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13`, undefined, { headers: { 'if-none-match': String(near.headers.etag) } });
+    const again = await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13`, undefined, {
+      headers: { 'if-none-match': String(near.headers.etag) },
+    });
     expect(again.status).toBe(304);
     // a big city's view goes gzipped to a browser that takes it, and is the same JSON, asked either way in any order
     expect(JSON.stringify(near.body).length).toBeGreaterThan(16 * 1024);
     for (const encoding of ['gzip, deflate, br', 'identity', 'gzip', 'identity']) {
-      const raw = await t.app.inject({ method: 'GET', url: `/widget/v1/api/points?bbox=${SPB_VIEW}&zoom=13&key=${encodeURIComponent(publicKey)}`, headers: { origin: PAGE, 'accept-encoding': encoding } });
+      const raw = await t.app.inject({
+        method: 'GET',
+        url: `/widget/v1/api/points?bbox=${SPB_VIEW}&zoom=13&key=${encodeURIComponent(publicKey)}`,
+        headers: { origin: PAGE, 'accept-encoding': encoding },
+      });
       expect(raw.statusCode).toBe(200);
       const gzipped = raw.headers['content-encoding'] === 'gzip';
       expect(gzipped).toBe(encoding !== 'identity');
@@ -157,7 +210,12 @@ describe('widget API: localities and points', () => {
   });
 
   it('filters by what the parcel needs: weight, payment, fitting, type, hidden companies', async () => {
-    const all = (await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13`)).body.points as Array<{ companyId: number; type: number; cardPaymentAvailable: boolean; fittingAvailable: boolean }>;
+    const all = (await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13`)).body.points as Array<{
+      companyId: number;
+      type: number;
+      cardPaymentAvailable: boolean;
+      fittingAvailable: boolean;
+    }>;
     const heavy = (await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13&weight=40`)).body.points;
     expect(heavy.length).toBeLessThan(all.length);
     const card = (await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13&card=1`)).body.points as typeof all;
@@ -192,7 +250,11 @@ describe('widget API: quotes at the shop prices', () => {
     await owner.put(`/v2/shops/${shopId}/widget-settings`, { priceRules: [{ kind: 'fixed', amount: 199 }] });
     const fixed = await page('POST', '/quotes', { ...CART, modes: [2] });
     expect(fixed.body.options.length).toBeGreaterThan(0);
-    expect(fixed.body.options.every((option: { mode: number; totalPrice: number }) => option.mode === 2 && option.totalPrice === 199)).toBe(true);
+    expect(
+      fixed.body.options.every(
+        (option: { mode: number; totalPrice: number }) => option.mode === 2 && option.totalPrice === 199,
+      ),
+    ).toBe(true);
     expect(fixed.body.options[0].courierIntervals.length).toBeGreaterThan(0);
     await owner.put(`/v2/shops/${shopId}/widget-settings`, {});
   });
@@ -210,12 +272,21 @@ describe('widget API: quotes at the shop prices', () => {
 describe('selection and confirm', () => {
   it('a pickup point chosen in the page becomes an order on the shop server, once', async () => {
     const point = await firstPoint();
-    const selected = await page('POST', '/selections', { ...CART, mode: 1, companyId: point.companyId, pointId: point.id });
+    const selected = await page('POST', '/selections', {
+      ...CART,
+      mode: 1,
+      companyId: point.companyId,
+      pointId: point.id,
+    });
     expect(selected.status).toBe(201);
     expect(selected.body.token).toMatch(/^sel_/);
     expect(selected.body.quote).toMatchObject({ mode: 1, companyId: point.companyId, point: { id: point.id } });
 
-    const confirm = { selectionToken: selected.body.token, cmsId: 'A-1001', recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' } };
+    const confirm = {
+      selectionToken: selected.body.token,
+      cmsId: 'A-1001',
+      recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' },
+    };
     const made = await owner.post('/v2/widget/orders', confirm, { headers: { 'idempotency-key': 'A-1001' } });
     expect(made.status).toBe(201);
     expect(made.body.quote.totalPrice).toBe(selected.body.quote.totalPrice);
@@ -241,7 +312,10 @@ describe('selection and confirm', () => {
       courier: { date: option.deliveryDate.to, intervalId: interval.id },
     });
     expect(selected.status).toBe(201);
-    const made = await owner.withToken(shopApiKey).post('/v2/widget/orders', { selectionToken: selected.body.token, recipient: { fullName: 'Борис', phone: '+79990001123' } });
+    const made = await owner.withToken(shopApiKey).post('/v2/widget/orders', {
+      selectionToken: selected.body.token,
+      recipient: { fullName: 'Борис', phone: '+79990001123' },
+    });
     expect(made.status).toBe(201);
     const order = await owner.get(`/v2/orders/${made.body.id}`);
     expect(order.body.deliveryAddress).toMatchObject({ street: 'Невский проспект', house: '1', flat: '5' });
@@ -252,37 +326,79 @@ describe('selection and confirm', () => {
     const quotes = await page('POST', '/quotes', { ...CART, modes: [3] });
     const option = quotes.body.options[0];
     expect(option).toMatchObject({ mode: 3 });
-    const offices = await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13&weight=1&types=3&companyIds=${option.companyId}`);
+    const offices = await page(
+      'GET',
+      `/points?bbox=${SPB_VIEW}&zoom=13&weight=1&types=3&companyIds=${option.companyId}`,
+    );
     expect(offices.body.points.length).toBeGreaterThan(0);
-    expect(offices.body.points.every((point: { type: number; companyId: number }) => point.type === 3 && point.companyId === option.companyId)).toBe(true);
+    expect(
+      offices.body.points.every(
+        (point: { type: number; companyId: number }) => point.type === 3 && point.companyId === option.companyId,
+      ),
+    ).toBe(true);
     const office = offices.body.points[0];
     expect(office.zipCode).toMatch(/^\d{6}$/);
 
-    const selected = await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId, pointId: office.id });
+    const selected = await page('POST', '/selections', {
+      ...CART,
+      mode: 3,
+      companyId: option.companyId,
+      pointId: office.id,
+    });
     expect(selected.status).toBe(201);
-    expect(selected.body.quote).toMatchObject({ mode: 3, companyId: option.companyId, point: { id: office.id, zipCode: office.zipCode } });
-    const made = await owner.post('/v2/widget/orders', { selectionToken: selected.body.token, recipient: { fullName: 'Вера Почтовая', phone: '+79990001124' } });
+    expect(selected.body.quote).toMatchObject({
+      mode: 3,
+      companyId: option.companyId,
+      point: { id: office.id, zipCode: office.zipCode },
+    });
+    const made = await owner.post('/v2/widget/orders', {
+      selectionToken: selected.body.token,
+      recipient: { fullName: 'Вера Почтовая', phone: '+79990001124' },
+    });
     expect(made.status).toBe(201);
     const order = await owner.get(`/v2/orders/${made.body.id}`);
-    expect(order.body).toMatchObject({ delivery: { type: 3, point: { id: office.id, isPost: true } }, deliveryAddress: { zipCode: office.zipCode } });
+    expect(order.body).toMatchObject({
+      delivery: { type: 3, point: { id: office.id, isPost: true } },
+      deliveryAddress: { zipCode: office.zipCode },
+    });
 
     // without an office the post still delivers to the locality, as before
     expect((await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId })).status).toBe(201);
     // a pickup point is no post office, and an office too small for the parcel cannot take it: nothing stored
     const before = await selectionCount();
     const pickupPoint = await firstPoint();
-    expect((await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId, pointId: pickupPoint.id })).body.code).toBe('option_unavailable');
-    const heavy = { ...CART, products: [{ price: 1000, weight: 19.5, width: 10, height: 10, length: 15 }, { price: 10, weight: 1 }] };
-    expect((await page('POST', '/selections', { ...heavy, mode: 3, companyId: option.companyId, pointId: office.id })).status).toBe(422);
+    expect(
+      (await page('POST', '/selections', { ...CART, mode: 3, companyId: option.companyId, pointId: pickupPoint.id }))
+        .body.code,
+    ).toBe('option_unavailable');
+    const heavy = {
+      ...CART,
+      products: [
+        { price: 1000, weight: 19.5, width: 10, height: 10, length: 15 },
+        { price: 10, weight: 1 },
+      ],
+    };
+    expect(
+      (await page('POST', '/selections', { ...heavy, mode: 3, companyId: option.companyId, pointId: office.id }))
+        .status,
+    ).toBe(422);
     expect(await selectionCount()).toBe(before);
   });
 
   it('a changed price is a 409 with the new quote, and nothing is made', async () => {
     const point = await firstPoint();
-    const selected = await page('POST', '/selections', { ...CART, mode: 1, companyId: point.companyId, pointId: point.id });
+    const selected = await page('POST', '/selections', {
+      ...CART,
+      mode: 1,
+      companyId: point.companyId,
+      pointId: point.id,
+    });
     await owner.put(`/v2/shops/${shopId}/widget-settings`, { priceRules: [{ kind: 'fixed', amount: 777 }] });
     const before = Number((await owner.get('/v2/orders?perPage=1')).headers['x-total-count']);
-    const changed = await owner.post('/v2/widget/orders', { selectionToken: selected.body.token, recipient: { fullName: 'Анна', phone: '+79990001122' } });
+    const changed = await owner.post('/v2/widget/orders', {
+      selectionToken: selected.body.token,
+      recipient: { fullName: 'Анна', phone: '+79990001122' },
+    });
     await owner.put(`/v2/shops/${shopId}/widget-settings`, {});
     expect(changed.status).toBe(409);
     expect(changed.body).toMatchObject({ code: 'price_changed', quote: { totalPrice: 777 } });
@@ -299,7 +415,9 @@ describe('selection and confirm', () => {
     expect(noStreet.body.errors[0].field).toBe('address.street');
     const badMode = await page('POST', '/selections', { ...CART, mode: 7, companyId: 'x' });
     expect(badMode.status).toBe(400);
-    expect(badMode.body.errors.map((error: { field: string }) => error.field)).toEqual(expect.arrayContaining(['mode', 'companyId']));
+    expect(badMode.body.errors.map((error: { field: string }) => error.field)).toEqual(
+      expect.arrayContaining(['mode', 'companyId']),
+    );
     const wrongPoint = await page('POST', '/selections', { ...CART, mode: 1, companyId: 1, pointId: 999999999 });
     expect(wrongPoint.status).toBe(422);
     expect(await selectionCount()).toBe(before);
@@ -307,16 +425,30 @@ describe('selection and confirm', () => {
 
   it('a token of another shop, account or an expired one is refused', async () => {
     const point = await firstPoint();
-    const selected = await page('POST', '/selections', { ...CART, mode: 1, companyId: point.companyId, pointId: point.id });
+    const selected = await page('POST', '/selections', {
+      ...CART,
+      mode: 1,
+      companyId: point.companyId,
+      pointId: point.id,
+    });
     const confirm = { selectionToken: selected.body.token, recipient: { fullName: 'Анна', phone: '+79990001122' } };
     expect((await owner.withToken(otherShopApiKey).post('/v2/widget/orders', confirm)).status).toBe(403);
     expect((await stranger.post('/v2/widget/orders', confirm)).status).toBe(404);
     expect((await t.client().post('/v2/widget/orders', confirm)).status).toBe(401);
     expect((await owner.post('/v2/widget/orders', { ...confirm, selectionToken: 'sel_unknown' })).status).toBe(404);
-    const badBody = await owner.post('/v2/widget/orders', { selectionToken: selected.body.token, recipient: { fullName: '', phone: 'abc' } });
+    const badBody = await owner.post('/v2/widget/orders', {
+      selectionToken: selected.body.token,
+      recipient: { fullName: '', phone: 'abc' },
+    });
     expect(badBody.status).toBe(400);
-    expect(badBody.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['recipient.fullName', 'recipient.phone']);
-    await t.runtime.database.db.updateTable('widget_selections').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
+    expect(badBody.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      'recipient.fullName',
+      'recipient.phone',
+    ]);
+    await t.runtime.database.db
+      .updateTable('widget_selections')
+      .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+      .execute();
     const expired = await owner.post('/v2/widget/orders', confirm);
     expect(expired.status).toBe(409);
     expect(expired.body.code).toBe('selection_expired');
@@ -336,7 +468,12 @@ describe('widget API: rate limit', () => {
       const warehouseId = (await account.client.post('/v2/warehouses', warehouseBody())).body.id;
       const id = (await account.client.post('/v2/shops', shopBody(warehouseId))).body.id;
       const key = (await account.client.post(`/v2/shops/${id}/widget-key`, { allowedOrigins: [PAGE] })).body.publicKey;
-      const call = () => limited.app.inject({ method: 'GET', url: `/widget/v1/api/localities?q=Мос&key=${key}`, headers: { origin: PAGE } });
+      const call = () =>
+        limited.app.inject({
+          method: 'GET',
+          url: `/widget/v1/api/localities?q=Мос&key=${key}`,
+          headers: { origin: PAGE },
+        });
       expect((await call()).statusCode).toBe(200);
       expect((await call()).statusCode).toBe(200);
       const refused = await call();
@@ -354,23 +491,44 @@ describe('widget-era plugins: update-order and confirm-order', () => {
 
   async function selection(withContacts: boolean): Promise<string> {
     const point = await firstPoint();
-    const selected = await page('POST', '/selections', { ...CART, mode: 1, companyId: point.companyId, pointId: point.id, ...(withContacts ? { contacts } : {}) });
+    const selected = await page('POST', '/selections', {
+      ...CART,
+      mode: 1,
+      companyId: point.companyId,
+      pointId: point.id,
+      ...(withContacts ? { contacts } : {}),
+    });
     expect(selected.status).toBe(201);
     return selected.body.token;
   }
 
   it('makes the order once, as WooCommerce (form, shop-id) and Bitrix (JSON, Shop-Id, From-Widget) send it, and answers cabinetId', async () => {
     const token = await selection(true);
-    const woo = await owner.post('/v2/widgets/update-order', { id: token, cmsId: '1055', status: 'wc-on-hold', paymentMethod: 'cod' }, { form: true, headers: { 'shop-id': String(shopId) } });
+    const woo = await owner.post(
+      '/v2/widgets/update-order',
+      { id: token, cmsId: '1055', status: 'wc-on-hold', paymentMethod: 'cod' },
+      { form: true, headers: { 'shop-id': String(shopId) } },
+    );
     expect(woo.status).toBe(200);
     const cabinetId = woo.body.cabinetId;
     expect(Number.isInteger(cabinetId)).toBe(true);
     const order = await owner.get(`/v2/orders/${cabinetId}`);
-    expect(order.body).toMatchObject({ cmsId: '1055', recipient: { fullName: contacts.fullName, phone: contacts.phone } });
-    const bitrix = await owner.post('/v2/widgets/update-order', { id: token, cmsId: 1055, status: 'N' }, { headers: { 'Shop-Id': String(shopId), 'From-Widget': '1' } });
+    expect(order.body).toMatchObject({
+      cmsId: '1055',
+      recipient: { fullName: contacts.fullName, phone: contacts.phone },
+    });
+    const bitrix = await owner.post(
+      '/v2/widgets/update-order',
+      { id: token, cmsId: 1055, status: 'N' },
+      { headers: { 'Shop-Id': String(shopId), 'From-Widget': '1' } },
+    );
     expect(bitrix.body).toEqual({ cabinetId });
     expect((await owner.post('/v2/widgets/update-order', { id: cabinetId, status: 'P' })).body).toEqual({ cabinetId });
-    const confirmed = await owner.post('/v2/widgets/confirm-order', { checkoutSessId: token }, { form: true, headers: { 'shop-id': String(shopId) } });
+    const confirmed = await owner.post(
+      '/v2/widgets/confirm-order',
+      { checkoutSessId: token },
+      { form: true, headers: { 'shop-id': String(shopId) } },
+    );
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ cabinetId });
   });
@@ -388,6 +546,8 @@ describe('widget-era plugins: update-order and confirm-order', () => {
     expect((await stranger.post('/v2/widgets/update-order', { id: token })).status).toBe(404);
     expect((await t.client().post('/v2/widgets/update-order', { id: token })).status).toBe(401);
     expect((await owner.withToken(otherShopApiKey).post('/v2/widgets/update-order', { id: token })).status).toBe(403);
-    expect((await owner.post('/v2/widgets/update-order', { id: token }, { headers: { 'shop-id': '999999' } })).status).toBe(400);
+    expect(
+      (await owner.post('/v2/widgets/update-order', { id: token }, { headers: { 'shop-id': '999999' } })).status,
+    ).toBe(400);
   });
 });

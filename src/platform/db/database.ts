@@ -15,7 +15,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type SqliteDatabase, type SqliteStatement, type UnknownRow } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type UnknownRow,
+} from 'kysely';
 import type { Tables } from './tables.js';
 import { ObservedDialect, type GroupWrite, type WriteObserver } from './driver.js';
 import { writeBatcherOf } from './write-batch.js';
@@ -109,12 +122,32 @@ function bindable(value: unknown): SQLInputValue {
 
 /** SQLite's result codes by number: the primary ones, and the constraint kinds the stores tell apart. */
 const SQLITE_CODES: Record<number, string> = {
-  1: 'SQLITE_ERROR', 2: 'SQLITE_INTERNAL', 3: 'SQLITE_PERM', 4: 'SQLITE_ABORT', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED',
-  7: 'SQLITE_NOMEM', 8: 'SQLITE_READONLY', 9: 'SQLITE_INTERRUPT', 10: 'SQLITE_IOERR', 11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL',
-  14: 'SQLITE_CANTOPEN', 19: 'SQLITE_CONSTRAINT', 20: 'SQLITE_MISMATCH', 21: 'SQLITE_MISUSE', 25: 'SQLITE_RANGE', 26: 'SQLITE_NOTADB',
-  275: 'SQLITE_CONSTRAINT_CHECK', 787: 'SQLITE_CONSTRAINT_FOREIGNKEY', 1299: 'SQLITE_CONSTRAINT_NOTNULL',
-  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY', 1811: 'SQLITE_CONSTRAINT_TRIGGER', 2067: 'SQLITE_CONSTRAINT_UNIQUE',
-  2579: 'SQLITE_CONSTRAINT_ROWID', 3091: 'SQLITE_CONSTRAINT_DATATYPE',
+  1: 'SQLITE_ERROR',
+  2: 'SQLITE_INTERNAL',
+  3: 'SQLITE_PERM',
+  4: 'SQLITE_ABORT',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  7: 'SQLITE_NOMEM',
+  8: 'SQLITE_READONLY',
+  9: 'SQLITE_INTERRUPT',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  19: 'SQLITE_CONSTRAINT',
+  20: 'SQLITE_MISMATCH',
+  21: 'SQLITE_MISUSE',
+  25: 'SQLITE_RANGE',
+  26: 'SQLITE_NOTADB',
+  275: 'SQLITE_CONSTRAINT_CHECK',
+  787: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  1299: 'SQLITE_CONSTRAINT_NOTNULL',
+  1555: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  1811: 'SQLITE_CONSTRAINT_TRIGGER',
+  2067: 'SQLITE_CONSTRAINT_UNIQUE',
+  2579: 'SQLITE_CONSTRAINT_ROWID',
+  3091: 'SQLITE_CONSTRAINT_DATATYPE',
 };
 
 /**
@@ -142,7 +175,8 @@ function withBuffers<T>(row: T): T {
   const record = row as Record<string, unknown>;
   for (const key in record) {
     const value = record[key];
-    if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (value instanceof Uint8Array && !Buffer.isBuffer(value))
+      record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   }
   return row;
 }
@@ -238,7 +272,11 @@ export function createDatabase(options: DatabaseOptions): Database {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
     const connection = openSqlite(file, options.sqliteSynchronous ?? 'full');
     let group: GroupWrite | undefined;
-    const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), { groupCommit: true, observer: () => observer, group: () => group });
+    const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), {
+      groupCommit: true,
+      observer: () => observer,
+      group: () => group,
+    });
     const db = new Kysely<Tables>({ dialect: observed, plugins: [new YieldToEventLoop()] });
     const batcher = writeBatcherOf(db, 'sqlite');
     group = (query) => batcher.statement(query);
@@ -256,7 +294,13 @@ export function createDatabase(options: DatabaseOptions): Database {
   const messages = new PostgresMessages(options.url, pool, options.schema);
   const observed = new ObservedDialect(new PostgresDialect({ pool }), { groupCommit: false, observer: () => observer });
   const stats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  return asDatabase('postgres', new Kysely<Tables>({ dialect: observed }), (next) => (observer = next), messages, stats);
+  return asDatabase(
+    'postgres',
+    new Kysely<Tables>({ dialect: observed }),
+    (next) => (observer = next),
+    messages,
+    stats,
+  );
 }
 
 /**
@@ -349,7 +393,13 @@ class PostgresMessages implements DatabaseMessages {
   }
 }
 
-function asDatabase(kind: DatabaseKind, db: Kysely<Tables>, observeWrites: (observer: WriteObserver) => void, messages: PostgresMessages | null = null, poolStats: () => PoolStats | null = () => null): Database {
+function asDatabase(
+  kind: DatabaseKind,
+  db: Kysely<Tables>,
+  observeWrites: (observer: WriteObserver) => void,
+  messages: PostgresMessages | null = null,
+  poolStats: () => PoolStats | null = () => null,
+): Database {
   return {
     kind,
     db,

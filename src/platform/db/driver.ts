@@ -158,11 +158,19 @@ class ObservedDriver implements Driver {
     await this.inner.savepoint?.((connection as Connection).real as DatabaseConnection, name, compile);
   }
 
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.rollbackToSavepoint?.((connection as Connection).real as DatabaseConnection, name, compile);
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.releaseSavepoint?.((connection as Connection).real as DatabaseConnection, name, compile);
   }
 

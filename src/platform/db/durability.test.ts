@@ -12,7 +12,11 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** What SQLite reports for `pragma synchronous`: 1 NORMAL, 2 FULL. */
 async function synchronousOf(env: Record<string, string>): Promise<number> {
-  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: `sqlite:${path.join(dir, `${Object.values(env).join('-') || 'default'}.db`)}`, ...env });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    DATABASE_URL: `sqlite:${path.join(dir, `${Object.values(env).join('-') || 'default'}.db`)}`,
+    ...env,
+  });
   const database = await openDatabase(config);
   try {
     const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db);
@@ -35,6 +39,8 @@ describe('SQLite durability', () => {
   it('refuses any other value at start, naming the setting', () => {
     expect(loadConfig({}).sqliteSynchronous).toBe('full');
     expect(() => loadConfig({ SQLITE_SYNCHRONOUS: 'off' })).toThrow(ConfigError);
-    expect(() => loadConfig({ SQLITE_SYNCHRONOUS: 'off' })).toThrow(/SQLITE_SYNCHRONOUS must be one of full, normal, got "off"/);
+    expect(() => loadConfig({ SQLITE_SYNCHRONOUS: 'off' })).toThrow(
+      /SQLITE_SYNCHRONOUS must be one of full, normal, got "off"/,
+    );
   });
 });

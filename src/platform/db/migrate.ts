@@ -31,13 +31,45 @@ import { thermalLabels } from './migrations/0070_thermal_labels.js';
 import { employeeRoles } from './migrations/0080_employee_roles.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
-export const MIGRATIONS: SchemaMigration[] = [foundation, catalogue, catalogueSearch, carriers, files, jobs, orders, documents, events, packedOrders, orderLists, idempotencyLeases, fulfilment, pickups, reports, marketplaces, carrierAccounts, ownDeliveryMethods, carrierPoints, marketplaceFollowup, reportIndexes, carrierRetiredContracts, warehouseDropOffPoints, fileContents, webhooks, checkoutWidget, thermalLabels, employeeRoles];
+export const MIGRATIONS: SchemaMigration[] = [
+  foundation,
+  catalogue,
+  catalogueSearch,
+  carriers,
+  files,
+  jobs,
+  orders,
+  documents,
+  events,
+  packedOrders,
+  orderLists,
+  idempotencyLeases,
+  fulfilment,
+  pickups,
+  reports,
+  marketplaces,
+  carrierAccounts,
+  ownDeliveryMethods,
+  carrierPoints,
+  marketplaceFollowup,
+  reportIndexes,
+  carrierRetiredContracts,
+  warehouseDropOffPoints,
+  fileContents,
+  webhooks,
+  checkoutWidget,
+  thermalLabels,
+  employeeRoles,
+];
 
 /**
  * Applies the migrations not yet applied (all of them; tests of a migration pass those before
  * it). Safe to run from several processes at once.
  */
-export async function migrateToLatest(database: Database, upTo: readonly SchemaMigration[] = MIGRATIONS): Promise<string[]> {
+export async function migrateToLatest(
+  database: Database,
+  upTo: readonly SchemaMigration[] = MIGRATIONS,
+): Promise<string[]> {
   const kit = new MigrationKit(database.kind);
   const provider: MigrationProvider = {
     async getMigrations(): Promise<Record<string, Migration>> {
@@ -52,8 +84,15 @@ export async function migrateToLatest(database: Database, upTo: readonly SchemaM
   // PostgreSQL: name the schema of the migration tables, or Kysely takes those of any other
   // schema on the server (a bench's, a parallel test's) for ours.
   const migrationTableSchema =
-    database.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db: database.db, provider, allowUnorderedMigrations: true, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+    database.kind === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    allowUnorderedMigrations: true,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);

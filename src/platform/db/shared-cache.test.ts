@@ -43,7 +43,10 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Prom
 async function dropListeners(schema: string): Promise<number> {
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
-  const result = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`listen read_cache_${schema}`]);
+  const result = await admin.query(
+    'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+    [`listen read_cache_${schema}`],
+  );
   await admin.end();
   return result.rowCount ?? 0;
 }
@@ -71,7 +74,9 @@ describe.skipIf(!usingPostgres)('read cache shared by processes on PostgreSQL', 
     // reconnected (about a second later): remembered and told again
     await eventually(async () => first.runtime.services.readCache.enabled && second.runtime.services.readCache.enabled);
     expect(await total(inFirst)).toBe(2);
-    expect((await inSecond.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин после обрыва' }))).status).toBe(201);
+    expect((await inSecond.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин после обрыва' }))).status).toBe(
+      201,
+    );
     await eventually(async () => (await total(inFirst)) === 3);
   });
 

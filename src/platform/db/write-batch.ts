@@ -66,7 +66,12 @@ export class WriteBatcher {
   run<T>(write: Write<T>): Promise<T> {
     if (this.kind !== 'sqlite') return this.db.transaction().execute(write);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write: write as Write<unknown>, inContext: AsyncLocalStorage.snapshot(), resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({
+        write: write as Write<unknown>,
+        inContext: AsyncLocalStorage.snapshot(),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       if (!this.flushing) {
         this.flushing = true;
         // the writes of requests being handled in this turn of the event loop join the batch

@@ -3,7 +3,25 @@
  * product; delete; the xlsx import (the template to download, the stage shown while it runs,
  * every bad row with its row number, column and message).
  */
-import { Alert, Badge, Button, Card, Checkbox, FileButton, Group, NumberInput, Pagination, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  FileButton,
+  Group,
+  NumberInput,
+  Pagination,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import type { operations } from '../../../../clients/typescript/src/index';
@@ -42,7 +60,14 @@ function ImportCard({ imported }: { imported(): void }) {
       setStage('reading');
       const base64 = await base64Of(file);
       setStage('importing');
-      setResult(ok(await api.POST('/v2/products/import', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body: { file: base64 } })));
+      setResult(
+        ok(
+          await api.POST('/v2/products/import', {
+            params: { header: { 'Idempotency-Key': idempotencyKey() } },
+            body: { file: base64 },
+          }),
+        ),
+      );
       imported();
     } catch (caught) {
       setError(caught);
@@ -62,7 +87,10 @@ function ImportCard({ imported }: { imported(): void }) {
           <Button component="a" href="/v2/products/import/template" variant="default" size="xs" download>
             {t('template')}
           </Button>
-          <FileButton onChange={(file) => void run(file)} accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
+          <FileButton
+            onChange={(file) => void run(file)}
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          >
             {(props) => (
               <Button {...props} size="xs" loading={stage !== 'idle'} data-testid="import-file">
                 {t('importXlsx')}
@@ -124,7 +152,12 @@ function NewProduct({ created }: { created(): void }) {
       ok(
         await api.POST('/v2/products', {
           params: { header: { 'Idempotency-Key': idempotencyKey() } },
-          body: { name, vendorCode, priceDeclared: price === '' ? 0 : Number(price), weight: weight === '' ? null : Number(weight) },
+          body: {
+            name,
+            vendorCode,
+            priceDeclared: price === '' ? 0 : Number(price),
+            weight: weight === '' ? null : Number(weight),
+          },
         }),
       );
       setName('');
@@ -141,7 +174,11 @@ function NewProduct({ created }: { created(): void }) {
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 4 }}>
         <TextInput label={t('name')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
-        <TextInput label={t('vendorCode')} value={vendorCode} onChange={(event) => setVendorCode(event.currentTarget.value)} />
+        <TextInput
+          label={t('vendorCode')}
+          value={vendorCode}
+          onChange={(event) => setVendorCode(event.currentTarget.value)}
+        />
         <NumberInput label={t('priceDeclared')} value={price} onChange={setPrice} min={0} />
         <NumberInput label={t('weight')} value={weight} onChange={setWeight} min={0} decimalScale={3} />
       </SimpleGrid>
@@ -179,7 +216,8 @@ export function ProductsPage() {
   const removal = useAction();
 
   const remove = async (id: number) => {
-    if (await removal.run(async () => ok(await api.DELETE('/v2/products/{id}', { params: { path: { id } } })))) reload();
+    if (await removal.run(async () => ok(await api.DELETE('/v2/products/{id}', { params: { path: { id } } }))))
+      reload();
   };
 
   return (
@@ -188,12 +226,38 @@ export function ProductsPage() {
       <ImportCard imported={reload} />
       <NewProduct created={reload} />
       <SimpleGrid cols={{ base: 1, sm: 3, lg: 6 }}>
-        <TextInput label={t('searchProducts')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} data-testid="product-search" />
-        <TextInput label={t('vendorCode')} value={vendorCode} onChange={(event) => setVendorCode(event.currentTarget.value)} />
+        <TextInput
+          label={t('searchProducts')}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          data-testid="product-search"
+        />
+        <TextInput
+          label={t('vendorCode')}
+          value={vendorCode}
+          onChange={(event) => setVendorCode(event.currentTarget.value)}
+        />
         <TextInput label={t('barcode')} value={barcode} onChange={(event) => setBarcode(event.currentTarget.value)} />
-        <Select label={t('fulfilmentWarehouse')} clearable value={warehouseId} onChange={setWarehouseId} data={fulfilment.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
-        <Select label={t('sortBy')} clearable value={sort} onChange={(value) => setSort((value as Sort | null) ?? null)} data={SORTS.map((field) => ({ value: field, label: field }))} />
-        <Checkbox label={t('descending')} checked={desc} onChange={(event) => setDesc(event.currentTarget.checked)} mt="xl" />
+        <Select
+          label={t('fulfilmentWarehouse')}
+          clearable
+          value={warehouseId}
+          onChange={setWarehouseId}
+          data={fulfilment.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))}
+        />
+        <Select
+          label={t('sortBy')}
+          clearable
+          value={sort}
+          onChange={(value) => setSort((value as Sort | null) ?? null)}
+          data={SORTS.map((field) => ({ value: field, label: field }))}
+        />
+        <Checkbox
+          label={t('descending')}
+          checked={desc}
+          onChange={(event) => setDesc(event.currentTarget.checked)}
+          mt="xl"
+        />
       </SimpleGrid>
       <ApiError error={list.error ?? removal.error} />
       <Text size="sm" data-testid="products-total">
@@ -220,9 +284,17 @@ export function ProductsPage() {
                 <Table.Td>{product.vendorCode}</Table.Td>
                 <Table.Td>{product.barcodes.join(', ')}</Table.Td>
                 <Table.Td>{formatMoney(product.priceDeclared, locale)}</Table.Td>
-                <Table.Td>{product.quantity === null ? '—' : <Badge variant="light">{product.quantity}</Badge>}</Table.Td>
                 <Table.Td>
-                  <Button size="xs" variant="subtle" color="red" onClick={() => void remove(product.id)} aria-label={`${t('delete')} ${product.vendorCode}`}>
+                  {product.quantity === null ? '—' : <Badge variant="light">{product.quantity}</Badge>}
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => void remove(product.id)}
+                    aria-label={`${t('delete')} ${product.vendorCode}`}
+                  >
                     {t('delete')}
                   </Button>
                 </Table.Td>
@@ -231,7 +303,15 @@ export function ProductsPage() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {total > PER_PAGE && <Pagination value={page} onChange={setPage} total={Math.ceil(total / PER_PAGE)} siblings={1} getControlProps={(control) => ({ 'aria-label': String(control) })} />}
+      {total > PER_PAGE && (
+        <Pagination
+          value={page}
+          onChange={setPage}
+          total={Math.ceil(total / PER_PAGE)}
+          siblings={1}
+          getControlProps={(control) => ({ 'aria-label': String(control) })}
+        />
+      )}
     </Stack>
   );
 }

@@ -1,5 +1,20 @@
 /** Stock at the fulfilment warehouses: per product and warehouse on hand, reserved and free, low stock marked under a threshold of the page. */
-import { Anchor, Badge, Button, Card, Group, NumberInput, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Pagination,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
@@ -25,7 +40,13 @@ function MovementReport({ productIds }: { productIds: number[] }) {
     setError(null);
     setFile(null);
     try {
-      setFile(ok(await api.POST('/v2/products/movement-report', { body: { date: { from: from ?? '', to: to ?? '' }, ids: productIds } })).file);
+      setFile(
+        ok(
+          await api.POST('/v2/products/movement-report', {
+            body: { date: { from: from ?? '', to: to ?? '' }, ids: productIds },
+          }),
+        ).file,
+      );
     } catch (caught) {
       setError(caught);
     }
@@ -59,19 +80,39 @@ export function StockPage() {
   const [name] = useDebouncedValue(search, 300);
   const [low, setLow] = useState<number | string>(10);
   const [page, setPage] = useState(1);
-  const query = { page, perPage: PER_PAGE, ...(name ? { name } : {}), ...(warehouseId ? { fulfilmentWarehouseId: Number(warehouseId) } : {}) };
-  const products = useList(async () => (warehouseId ? api.GET('/v2/products', { params: { query } }) : { data: [], response: new Response(null) }), JSON.stringify(query));
+  const query = {
+    page,
+    perPage: PER_PAGE,
+    ...(name ? { name } : {}),
+    ...(warehouseId ? { fulfilmentWarehouseId: Number(warehouseId) } : {}),
+  };
+  const products = useList(
+    async () =>
+      warehouseId ? api.GET('/v2/products', { params: { query } }) : { data: [], response: new Response(null) },
+    JSON.stringify(query),
+  );
   const threshold = Number(low) || 0;
   const rows = (products.data ?? []).flatMap((product) =>
-    product.rests.filter((rest) => !warehouseId || rest.warehouseId === Number(warehouseId)).map((rest) => ({ product, rest })),
+    product.rests
+      .filter((rest) => !warehouseId || rest.warehouseId === Number(warehouseId))
+      .map((rest) => ({ product, rest })),
   );
 
   return (
     <Stack>
       <Title order={2}>{t('stock')}</Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Select label={t('fulfilmentWarehouse')} value={warehouseId} onChange={setWarehouseId} data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
-        <TextInput label={t('searchProducts')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} />
+        <Select
+          label={t('fulfilmentWarehouse')}
+          value={warehouseId}
+          onChange={setWarehouseId}
+          data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))}
+        />
+        <TextInput
+          label={t('searchProducts')}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+        />
         <NumberInput label={t('lowStockBelow')} value={low} onChange={setLow} min={0} />
       </SimpleGrid>
       <ApiError error={products.error} />
@@ -98,11 +139,7 @@ export function StockPage() {
                 <Table.Td data-testid="reserved">{rest.reserved}</Table.Td>
                 <Table.Td>
                   <span data-testid="free">{rest.available}</span>{' '}
-                  {rest.available < threshold && (
-                    <Badge color="red.9">
-                      {t('lowStock')}
-                    </Badge>
-                  )}
+                  {rest.available < threshold && <Badge color="red.9">{t('lowStock')}</Badge>}
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -110,7 +147,15 @@ export function StockPage() {
         </Table>
       </Table.ScrollContainer>
       {rows.length === 0 && <Text c="gray.7">{t('nothingYet')}</Text>}
-      {products.total > PER_PAGE && <Pagination value={page} onChange={setPage} total={Math.ceil(products.total / PER_PAGE)} siblings={1} getControlProps={(control) => ({ 'aria-label': String(control) })} />}
+      {products.total > PER_PAGE && (
+        <Pagination
+          value={page}
+          onChange={setPage}
+          total={Math.ceil(products.total / PER_PAGE)}
+          siblings={1}
+          getControlProps={(control) => ({ 'aria-label': String(control) })}
+        />
+      )}
     </Stack>
   );
 }

@@ -24,8 +24,14 @@ function NewSupply({ created }: { created(): void }) {
   // the catalogue may hold 100k products: the choice searches by vendor code and by name
   const [search, setSearch] = useState('');
   const [typed] = useDebouncedValue(search, 250);
-  const byCode = useList(() => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { vendorCode: typed } : {}) } } }), `code:${typed}`);
-  const byName = useList(() => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { name: typed } : {}) } } }), `name:${typed}`);
+  const byCode = useList(
+    () => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { vendorCode: typed } : {}) } } }),
+    `code:${typed}`,
+  );
+  const byName = useList(
+    () => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { name: typed } : {}) } } }),
+    `name:${typed}`,
+  );
   const [chosen, setChosen] = useState<Record<string, string>>({});
   const [warehouseId, setWarehouseId] = useState<string | null>(null);
   const [date, setDate] = useState<string | null>(todayIn(session.timeZone));
@@ -46,7 +52,9 @@ function NewSupply({ created }: { created(): void }) {
             fulfilmentWarehouseId: Number(chosenWarehouse),
             places: Number(places),
             type,
-            products: lines.filter((line) => line.productId).map((line) => ({ id: Number(line.productId), count: Number(line.count) })),
+            products: lines
+              .filter((line) => line.productId)
+              .map((line) => ({ id: Number(line.productId), count: Number(line.count) })),
           },
         }),
       );
@@ -57,7 +65,8 @@ function NewSupply({ created }: { created(): void }) {
     }
   };
   const found = new Map<string, string>(Object.entries(chosen));
-  for (const product of [...(byCode.data ?? []), ...(byName.data ?? [])]) found.set(String(product.id), `${product.vendorCode} — ${product.name}`);
+  for (const product of [...(byCode.data ?? []), ...(byName.data ?? [])])
+    found.set(String(product.id), `${product.vendorCode} — ${product.name}`);
   const productOptions = [...found].map(([value, label]) => ({ value, label }));
 
   return (
@@ -66,7 +75,12 @@ function NewSupply({ created }: { created(): void }) {
         {t('newSupply')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 4 }}>
-        <Select label={t('fulfilmentWarehouse')} value={chosenWarehouse} onChange={setWarehouseId} data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))} />
+        <Select
+          label={t('fulfilmentWarehouse')}
+          value={chosenWarehouse}
+          onChange={setWarehouseId}
+          data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))}
+        />
         <DateInput label={t('date')} value={date} onChange={setDate} valueFormat="YYYY-MM-DD" />
         <NumberInput label={t('places')} value={places} onChange={setPlaces} min={1} />
         <Select
@@ -94,7 +108,14 @@ function NewSupply({ created }: { created(): void }) {
             data={productOptions}
             data-testid={`supply-product-${index}`}
           />
-          <NumberInput label={`${t('count')} ${index + 1}`} value={line.count} min={1} onChange={(value) => setLines(lines.map((other, at) => (at === index ? { ...other, count: value } : other)))} />
+          <NumberInput
+            label={`${t('count')} ${index + 1}`}
+            value={line.count}
+            min={1}
+            onChange={(value) =>
+              setLines(lines.map((other, at) => (at === index ? { ...other, count: value } : other)))
+            }
+          />
         </Group>
       ))}
       <Group mt="sm">
@@ -152,10 +173,29 @@ function SupplyRow({ supply, changed }: { supply: Supply; changed(): void }) {
           )}
           {draft && (
             <>
-              <Button size="xs" onClick={() => void run(async () => ok(await api.POST('/v2/products/shipments/confirm', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body: { id: supply.id } })))}>
+              <Button
+                size="xs"
+                onClick={() =>
+                  void run(async () =>
+                    ok(
+                      await api.POST('/v2/products/shipments/confirm', {
+                        params: { header: { 'Idempotency-Key': idempotencyKey() } },
+                        body: { id: supply.id },
+                      }),
+                    ),
+                  )
+                }
+              >
                 {t('confirm')}
               </Button>
-              <Button size="xs" color="red" variant="light" onClick={() => void run(async () => ok(await api.DELETE('/v2/products/shipments', { body: { id: supply.id } })))}>
+              <Button
+                size="xs"
+                color="red"
+                variant="light"
+                onClick={() =>
+                  void run(async () => ok(await api.DELETE('/v2/products/shipments', { body: { id: supply.id } })))
+                }
+              >
                 {t('delete')}
               </Button>
             </>
@@ -169,7 +209,10 @@ function SupplyRow({ supply, changed }: { supply: Supply; changed(): void }) {
 
 export function SuppliesPage() {
   const { t } = useText();
-  const supplies = useList(() => api.GET('/v2/products/shipments', { params: { query: { perPage: 100 } } }), 'supplies');
+  const supplies = useList(
+    () => api.GET('/v2/products/shipments', { params: { query: { perPage: 100 } } }),
+    'supplies',
+  );
   return (
     <Stack>
       <Title order={2}>{t('supplies')}</Title>

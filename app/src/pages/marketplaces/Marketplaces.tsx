@@ -12,7 +12,10 @@ export function MarketplacesPage() {
   const { t, locale } = useText();
   const session = useSignedIn();
   const marketplaces = useList(() => api.GET('/v2/marketplaces'), 'marketplaces');
-  const orders = useList(() => api.GET('/v2/marketplace-orders', { params: { query: { perPage: 50 } } }), 'marketplace-orders');
+  const orders = useList(
+    () => api.GET('/v2/marketplace-orders', { params: { query: { perPage: 50 } } }),
+    'marketplace-orders',
+  );
   return (
     <Stack>
       <Title order={2}>{t('marketplaces')}</Title>
@@ -25,8 +28,17 @@ export function MarketplacesPage() {
             name={marketplace.name}
             connected={marketplace.connected}
             params={marketplace.integrationParams}
-            connect={async (values) => ok(await api.POST('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id }, header: { 'Idempotency-Key': idempotencyKey() } }, body: values }))}
-            disconnect={async () => ok(await api.DELETE('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id } } }))}
+            connect={async (values) =>
+              ok(
+                await api.POST('/v2/marketplaces/integration/{id}', {
+                  params: { path: { id: marketplace.id }, header: { 'Idempotency-Key': idempotencyKey() } },
+                  body: values,
+                }),
+              )
+            }
+            disconnect={async () =>
+              ok(await api.DELETE('/v2/marketplaces/integration/{id}', { params: { path: { id: marketplace.id } } }))
+            }
             changed={() => (marketplaces.reload(), orders.reload())}
           />
         ))}

@@ -12,7 +12,10 @@ import { useSignedIn } from '../../session';
 
 const PAY_COLORS = ['red.9', 'grape.9', 'teal.9'] as const;
 const REPORT_TYPES = [1, 2, 3, 4, 5, 6] as const;
-const REPORT_NAMES = { en: ['Orders', 'Deliveries by company', 'Returns', 'Cash on delivery', 'Stock balance', 'Marking codes written off'], ru: ['Заказы', 'Доставки по службам', 'Возвраты', 'Наложенный платёж', 'Остатки', 'Списание кодов маркировки'] };
+const REPORT_NAMES = {
+  en: ['Orders', 'Deliveries by company', 'Returns', 'Cash on delivery', 'Stock balance', 'Marking codes written off'],
+  ru: ['Заказы', 'Доставки по службам', 'Возвраты', 'Наложенный платёж', 'Остатки', 'Списание кодов маркировки'],
+};
 
 function Bills() {
   const { t, locale } = useText();
@@ -40,9 +43,7 @@ function Bills() {
               <Table.Td>{formatDay(bill.date, locale)}</Table.Td>
               <Table.Td>{formatMoney(bill.sum, locale)}</Table.Td>
               <Table.Td>
-                <Badge color={PAY_COLORS[bill.payStatus]}>
-                  {t(`payStatus${bill.payStatus}`)}
-                </Badge>{' '}
+                <Badge color={PAY_COLORS[bill.payStatus]}>{t(`payStatus${bill.payStatus}`)}</Badge>{' '}
                 {formatMoney(bill.paySum, locale)}
               </Table.Td>
               <Table.Td>
@@ -98,9 +99,7 @@ function AgentReports() {
               <Table.Td>{formatMoney(report.sum, locale)}</Table.Td>
               <Table.Td>
                 {report.accepted ? (
-                  <Badge color="teal.9">
-                    {t('accepted')}
-                  </Badge>
+                  <Badge color="teal.9">{t('accepted')}</Badge>
                 ) : (
                   <Button size="xs" onClick={() => void accept(report.id)}>
                     {t('accept')}
@@ -118,7 +117,10 @@ function AgentReports() {
 function AnalyticalReports() {
   const { t, locale } = useText();
   const session = useSignedIn();
-  const reports = useList(() => api.GET('/v2/reports/analytical', { params: { query: { perPage: 100 } } }), 'analytical');
+  const reports = useList(
+    () => api.GET('/v2/reports/analytical', { params: { query: { perPage: 100 } } }),
+    'analytical',
+  );
   const [type, setType] = useState<string>('1');
   const [from, setFrom] = useState<string | null>(todayIn(session.timeZone));
   const [to, setTo] = useState<string | null>(todayIn(session.timeZone));
@@ -144,7 +146,12 @@ function AnalyticalReports() {
         {t('analyticalReports')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 4 }}>
-        <Select label={t('status')} value={type} onChange={(value) => setType(value ?? '1')} data={REPORT_TYPES.map((code) => ({ value: String(code), label: names[code - 1] }))} />
+        <Select
+          label={t('status')}
+          value={type}
+          onChange={(value) => setType(value ?? '1')}
+          data={REPORT_TYPES.map((code) => ({ value: String(code), label: names[code - 1] }))}
+        />
         <DateInput label={t('dateFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
         <DateInput label={t('dateTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
         <Button mt="xl" onClick={() => void order()}>
@@ -168,9 +175,7 @@ function AnalyticalReports() {
                 {report.status === 'ready' ? (
                   <Anchor href={fileHref(report.file)}>xlsx</Anchor>
                 ) : (
-                  <Badge color={report.status === 'failed' ? 'red.9' : 'grape.9'}>
-                    {report.status}
-                  </Badge>
+                  <Badge color={report.status === 'failed' ? 'red.9' : 'grape.9'}>{report.status}</Badge>
                 )}
               </Table.Td>
             </Table.Tr>

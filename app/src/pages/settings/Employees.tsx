@@ -1,5 +1,20 @@
 /** Employees (owners only): invite with an e-mail and a first password, the role and a manager's shops; change; remove (their sign-ins end at once). */
-import { Badge, Button, Card, Group, MultiSelect, PasswordInput, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  MultiSelect,
+  PasswordInput,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
@@ -9,7 +24,17 @@ import { useReference } from '../../reference';
 type Employee = Schemas['Employee'];
 type Role = Employee['role'];
 
-function RoleAndShops({ role, shopIds, onRole, onShops }: { role: Role; shopIds: string[]; onRole(role: Role): void; onShops(ids: string[]): void }) {
+function RoleAndShops({
+  role,
+  shopIds,
+  onRole,
+  onShops,
+}: {
+  role: Role;
+  shopIds: string[];
+  onRole(role: Role): void;
+  onShops(ids: string[]): void;
+}) {
   const { t, locale } = useText();
   const reference = useReference(locale);
   return (
@@ -29,7 +54,13 @@ function RoleAndShops({ role, shopIds, onRole, onShops }: { role: Role; shopIds:
         />
       </Stack>
       {role === 'manager' && (
-        <MultiSelect label={t('shops')} value={shopIds} onChange={onShops} data={(reference?.shops ?? []).map((shop) => ({ value: String(shop.id), label: shop.name }))} data-testid="employee-shops" />
+        <MultiSelect
+          label={t('shops')}
+          value={shopIds}
+          onChange={onShops}
+          data={(reference?.shops ?? []).map((shop) => ({ value: String(shop.id), label: shop.name }))}
+          data-testid="employee-shops"
+        />
       )}
     </>
   );
@@ -49,7 +80,12 @@ function InviteForm({ invited }: { invited(): void }) {
     setBusy(true);
     setError(null);
     try {
-      ok(await api.POST('/v2/employees', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body: { name, email, password, role, shopIds: role === 'manager' ? shopIds.map(Number) : [] } }));
+      ok(
+        await api.POST('/v2/employees', {
+          params: { header: { 'Idempotency-Key': idempotencyKey() } },
+          body: { name, email, password, role, shopIds: role === 'manager' ? shopIds.map(Number) : [] },
+        }),
+      );
       setName('');
       setEmail('');
       setPassword('');
@@ -69,8 +105,19 @@ function InviteForm({ invited }: { invited(): void }) {
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <TextInput label={t('name')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
-        <TextInput label={t('email')} type="email" required value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
-        <PasswordInput label={t('firstPassword')} required value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+        <TextInput
+          label={t('email')}
+          type="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label={t('firstPassword')}
+          required
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
         <RoleAndShops role={role} shopIds={shopIds} onRole={setRole} onShops={setShopIds} />
       </SimpleGrid>
       <Group mt="sm">
@@ -102,8 +149,17 @@ function EmployeeRow({ employee, changed }: { employee: Employee; changed(): voi
       setError(caught);
     }
   };
-  const save = () => run(async () => ok(await api.PUT('/v2/employees/{id}', { params: { path: { id: employee.id } }, body: { role, shopIds: role === 'manager' ? shopIds.map(Number) : [] } })));
-  const remove = () => run(async () => ok(await api.DELETE('/v2/employees/{id}', { params: { path: { id: employee.id } } })));
+  const save = () =>
+    run(async () =>
+      ok(
+        await api.PUT('/v2/employees/{id}', {
+          params: { path: { id: employee.id } },
+          body: { role, shopIds: role === 'manager' ? shopIds.map(Number) : [] },
+        }),
+      ),
+    );
+  const remove = () =>
+    run(async () => ok(await api.DELETE('/v2/employees/{id}', { params: { path: { id: employee.id } } })));
 
   return (
     <Table.Tr data-testid={`employee-${employee.email}`}>
@@ -191,7 +247,11 @@ export function EmployeesPage() {
           </Table.Thead>
           <Table.Tbody>
             {employees.map((employee) => (
-              <EmployeeRow key={`${employee.id}-${employee.role}-${employee.shopIds.join(',')}`} employee={employee} changed={load} />
+              <EmployeeRow
+                key={`${employee.id}-${employee.role}-${employee.shopIds.join(',')}`}
+                employee={employee}
+                changed={load}
+              />
             ))}
           </Table.Tbody>
         </Table>

@@ -3,7 +3,20 @@
  * shown masked after saving, disconnect) and webhooks (add, send a test, each one's delivery
  * log with "send again", delete).
  */
-import { Anchor, Badge, Button, Card, Checkbox, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
@@ -33,9 +46,30 @@ function Contracts() {
             name={`${contract.name}${contract.connected ? ` · ${contract.testMode ? t('testMode') : t('liveMode')}` : ''}`}
             connected={contract.connected}
             params={contract.integrationParams}
-            extra={contract.hasTestEnvironment ? <Checkbox label={t('testMode')} checked={testMode} onChange={(event) => setTestMode(event.currentTarget.checked)} /> : undefined}
-            connect={async (params) => ok(await api.POST('/v2/carrier-integrations/{companyId}', { params: { path: { companyId: contract.companyId }, header: { 'Idempotency-Key': idempotencyKey() } }, body: { params, testMode } }))}
-            disconnect={async () => ok(await api.DELETE('/v2/carrier-integrations/{companyId}', { params: { path: { companyId: contract.companyId } } }))}
+            extra={
+              contract.hasTestEnvironment ? (
+                <Checkbox
+                  label={t('testMode')}
+                  checked={testMode}
+                  onChange={(event) => setTestMode(event.currentTarget.checked)}
+                />
+              ) : undefined
+            }
+            connect={async (params) =>
+              ok(
+                await api.POST('/v2/carrier-integrations/{companyId}', {
+                  params: { path: { companyId: contract.companyId }, header: { 'Idempotency-Key': idempotencyKey() } },
+                  body: { params, testMode },
+                }),
+              )
+            }
+            disconnect={async () =>
+              ok(
+                await api.DELETE('/v2/carrier-integrations/{companyId}', {
+                  params: { path: { companyId: contract.companyId } },
+                }),
+              )
+            }
             changed={contracts.reload}
           />
         ))}
@@ -47,10 +81,22 @@ function Contracts() {
 function Deliveries({ webhook }: { webhook: Webhook }) {
   const { t, locale } = useText();
   const session = useSignedIn();
-  const deliveries = useList(() => api.GET('/v2/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { perPage: 20 } } }), `deliveries-${webhook.id}`);
+  const deliveries = useList(
+    () => api.GET('/v2/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { perPage: 20 } } }),
+    `deliveries-${webhook.id}`,
+  );
   const action = useAction();
   const again = async (deliveryId: number) => {
-    if (await action.run(async () => ok(await api.POST('/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhook.id, deliveryId }, header: { 'Idempotency-Key': idempotencyKey() } } })))) deliveries.reload();
+    if (
+      await action.run(async () =>
+        ok(
+          await api.POST('/v2/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+            params: { path: { id: webhook.id, deliveryId }, header: { 'Idempotency-Key': idempotencyKey() } },
+          }),
+        ),
+      )
+    )
+      deliveries.reload();
   };
   return (
     <>
@@ -62,7 +108,13 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
               <Table.Td>{delivery.type}</Table.Td>
               <Table.Td>{formatInstant(delivery.createdAt, locale, session.timeZone)}</Table.Td>
               <Table.Td>
-                <Badge color={delivery.status === 'delivered' ? 'teal.9' : delivery.status === 'failed' ? 'red.9' : 'grape.9'}>{delivery.status}</Badge>
+                <Badge
+                  color={
+                    delivery.status === 'delivered' ? 'teal.9' : delivery.status === 'failed' ? 'red.9' : 'grape.9'
+                  }
+                >
+                  {delivery.status}
+                </Badge>
               </Table.Td>
               <Table.Td>
                 {delivery.attempts} {delivery.lastError ?? ''}
@@ -88,14 +140,31 @@ function Webhooks() {
   const [open, setOpen] = useState<number | null>(null);
   const action = useAction();
   const add = async () => {
-    if (await action.run(async () => ok(await api.POST('/v2/webhooks', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body: { url } })))) {
+    if (
+      await action.run(async () =>
+        ok(
+          await api.POST('/v2/webhooks', {
+            params: { header: { 'Idempotency-Key': idempotencyKey() } },
+            body: { url },
+          }),
+        ),
+      )
+    ) {
       setUrl('');
       webhooks.reload();
     }
   };
-  const test = (id: number) => action.run(async () => ok(await api.POST('/v2/webhooks/{id}/test', { params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } } })));
+  const test = (id: number) =>
+    action.run(async () =>
+      ok(
+        await api.POST('/v2/webhooks/{id}/test', {
+          params: { path: { id }, header: { 'Idempotency-Key': idempotencyKey() } },
+        }),
+      ),
+    );
   const remove = async (id: number) => {
-    if (await action.run(async () => ok(await api.DELETE('/v2/webhooks/{id}', { params: { path: { id } } })))) webhooks.reload();
+    if (await action.run(async () => ok(await api.DELETE('/v2/webhooks/{id}', { params: { path: { id } } }))))
+      webhooks.reload();
   };
   return (
     <Stack>
@@ -107,25 +176,27 @@ function Webhooks() {
         <Button onClick={() => void add()}>{t('create')}</Button>
       </Group>
       <ApiError error={webhooks.error ?? action.error} />
-      {(webhooks.data ?? []).filter((webhook) => webhook.kind === 'webhook').map((webhook) => (
-        <Card withBorder key={webhook.id}>
-          <Group justify="space-between">
-            <Anchor component="button" onClick={() => setOpen(open === webhook.id ? null : webhook.id)}>
-              {webhook.url}
-            </Anchor>
-            <Group gap="xs">
-              {!webhook.enabled && <Badge color="red.9">{webhook.disabledReason ?? t('disconnect')}</Badge>}
-              <Button size="xs" variant="default" onClick={() => void test(webhook.id)}>
-                {t('sendTest')}
-              </Button>
-              <Button size="xs" variant="light" color="red" onClick={() => void remove(webhook.id)}>
-                {t('delete')}
-              </Button>
+      {(webhooks.data ?? [])
+        .filter((webhook) => webhook.kind === 'webhook')
+        .map((webhook) => (
+          <Card withBorder key={webhook.id}>
+            <Group justify="space-between">
+              <Anchor component="button" onClick={() => setOpen(open === webhook.id ? null : webhook.id)}>
+                {webhook.url}
+              </Anchor>
+              <Group gap="xs">
+                {!webhook.enabled && <Badge color="red.9">{webhook.disabledReason ?? t('disconnect')}</Badge>}
+                <Button size="xs" variant="default" onClick={() => void test(webhook.id)}>
+                  {t('sendTest')}
+                </Button>
+                <Button size="xs" variant="light" color="red" onClick={() => void remove(webhook.id)}>
+                  {t('delete')}
+                </Button>
+              </Group>
             </Group>
-          </Group>
-          {open === webhook.id && <Deliveries webhook={webhook} />}
-        </Card>
-      ))}
+            {open === webhook.id && <Deliveries webhook={webhook} />}
+          </Card>
+        ))}
     </Stack>
   );
 }

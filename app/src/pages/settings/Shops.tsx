@@ -4,7 +4,20 @@
  * preview of the prices a buyer would see under them (POST /v2/calculator with the shop's
  * widget settings applied, from the shop's warehouse to Санкт-Петербург).
  */
-import { Alert, Button, Card, Code, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Code,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
@@ -55,7 +68,20 @@ function PricePreview({ shopId, generation }: { shopId: number; generation: numb
     api
       .POST('/v2/calculator', {
         params: { header: { 'Shop-Id': shopId } },
-        body: { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, products: [{ count: 1, priceDeclared: 1000, priceCod: 0, weight: 1, dimensions: { width: 20, height: 10, length: 30 } }], priceDeclared: 1000, applyWidgetSettings: true },
+        body: {
+          reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' },
+          products: [
+            {
+              count: 1,
+              priceDeclared: 1000,
+              priceCod: 0,
+              weight: 1,
+              dimensions: { width: 20, height: 10, length: 30 },
+            },
+          ],
+          priceDeclared: 1000,
+          applyWidgetSettings: true,
+        },
       })
       .then(
         (result) => {
@@ -65,7 +91,9 @@ function PricePreview({ shopId, generation }: { shopId: number; generation: numb
             const cheapest = Object.fromEntries(
               TYPES.map((type) => {
                 // a pickup point company's prices may be per point: only quotes with a price count
-                const priced = (quotes[type] ?? []).map((quote) => Number(quote.totalPrice ?? quote.priceDelivery)).filter(Number.isFinite);
+                const priced = (quotes[type] ?? [])
+                  .map((quote) => Number(quote.totalPrice ?? quote.priceDelivery))
+                  .filter(Number.isFinite);
                 return [type, Math.min(...priced)];
               }).filter(([, price]) => Number.isFinite(price)),
             );
@@ -122,7 +150,9 @@ function WidgetSettingsCard({ shopId }: { shopId: number }) {
     );
   }, [shopId]);
   const rules = settings?.priceRules ?? [];
-  const setRule = (index: number, rule: Partial<Rule>) => settings && setSettings({ ...settings, priceRules: rules.map((other, at) => (at === index ? { ...other, ...rule } : other)) });
+  const setRule = (index: number, rule: Partial<Rule>) =>
+    settings &&
+    setSettings({ ...settings, priceRules: rules.map((other, at) => (at === index ? { ...other, ...rule } : other)) });
   const save = async () => {
     if (!settings) return;
     setError(null);
@@ -152,19 +182,49 @@ function WidgetSettingsCard({ shopId }: { shopId: number }) {
                 { value: 'fixed', label: t('fixedPrice') },
               ]}
             />
-            <NumberInput label={`${t('percent')} ${index + 1}`} value={rule.percent ?? ''} min={0} onChange={(value) => setRule(index, { percent: value === '' ? null : Number(value) })} />
-            <NumberInput label={`${t('amount')} ${index + 1}`} value={rule.amount ?? ''} min={0} onChange={(value) => setRule(index, { amount: value === '' ? null : Number(value) })} data-testid={`rule-amount-${index}`} />
-            <Button variant="subtle" color="red" onClick={() => setSettings({ ...settings, priceRules: rules.filter((_, at) => at !== index) })}>
+            <NumberInput
+              label={`${t('percent')} ${index + 1}`}
+              value={rule.percent ?? ''}
+              min={0}
+              onChange={(value) => setRule(index, { percent: value === '' ? null : Number(value) })}
+            />
+            <NumberInput
+              label={`${t('amount')} ${index + 1}`}
+              value={rule.amount ?? ''}
+              min={0}
+              onChange={(value) => setRule(index, { amount: value === '' ? null : Number(value) })}
+              data-testid={`rule-amount-${index}`}
+            />
+            <Button
+              variant="subtle"
+              color="red"
+              onClick={() => setSettings({ ...settings, priceRules: rules.filter((_, at) => at !== index) })}
+            >
               {t('remove')}
             </Button>
           </Group>
         ))}
         <Group>
-          <Button variant="default" onClick={() => setSettings({ ...settings, priceRules: [...rules, { kind: 'markup', percent: null, amount: null, type: null, companyId: null }] })} data-testid="add-rule">
+          <Button
+            variant="default"
+            onClick={() =>
+              setSettings({
+                ...settings,
+                priceRules: [...rules, { kind: 'markup', percent: null, amount: null, type: null, companyId: null }],
+              })
+            }
+            data-testid="add-rule"
+          >
             {t('addRule')}
           </Button>
         </Group>
-        <NumberInput mt="sm" label={t('freeDeliveryFrom')} value={settings.freeDeliveryFrom ?? ''} min={0} onChange={(value) => setSettings({ ...settings, freeDeliveryFrom: value === '' ? null : Number(value) })} />
+        <NumberInput
+          mt="sm"
+          label={t('freeDeliveryFrom')}
+          value={settings.freeDeliveryFrom ?? ''}
+          min={0}
+          onChange={(value) => setSettings({ ...settings, freeDeliveryFrom: value === '' ? null : Number(value) })}
+        />
         <Group mt="sm">
           <Button onClick={() => void save()} data-testid="save-widget-settings">
             {t('applyChanges')}
@@ -186,7 +246,14 @@ export function ShopsSettingsPage() {
   return (
     <Stack>
       <Title order={2}>{t('shopSettings')}</Title>
-      <Select label={t('shop')} value={chosen} onChange={setShopId} data={shops.map((shop) => ({ value: String(shop.id), label: shop.name }))} w={320} data-testid="settings-shop" />
+      <Select
+        label={t('shop')}
+        value={chosen}
+        onChange={setShopId}
+        data={shops.map((shop) => ({ value: String(shop.id), label: shop.name }))}
+        w={320}
+        data-testid="settings-shop"
+      />
       {chosen && (
         <Stack key={chosen}>
           <Table>

@@ -4,7 +4,19 @@
  * e-mail login: they paste their operator token (opr_, from the CLI), kept in this page's
  * memory only (gone at reload) and sent as a Bearer token; the API refuses it everywhere else.
  */
-import { Badge, Button, Card, Group, NumberInput, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
@@ -19,7 +31,9 @@ const lineKey = (line: Supply['products'][number]) => `${line.id}|${line.batch ?
 
 function Acceptance({ supply, token, done }: { supply: Supply; token: string; done(): void }) {
   const { t, locale } = useText();
-  const [counts, setCounts] = useState<Counts>(() => Object.fromEntries(supply.products.map((line) => [lineKey(line), { accepted: line.count, damaged: 0 }])));
+  const [counts, setCounts] = useState<Counts>(() =>
+    Object.fromEntries(supply.products.map((line) => [lineKey(line), { accepted: line.count, damaged: 0 }])),
+  );
   const [comment, setComment] = useState('');
   const action = useAction();
   const error = action.error;
@@ -28,7 +42,15 @@ function Acceptance({ supply, token, done }: { supply: Supply; token: string; do
     if (!(await action.run(call))) return;
     done();
   };
-  const arrived = () => run(async () => ok(await api.POST('/v2/fulfilment/operator/supplies/{id}/arrived', { params: { path: { id: supply.id }, header: { 'Idempotency-Key': idempotencyKey() } }, headers })));
+  const arrived = () =>
+    run(async () =>
+      ok(
+        await api.POST('/v2/fulfilment/operator/supplies/{id}/arrived', {
+          params: { path: { id: supply.id }, header: { 'Idempotency-Key': idempotencyKey() } },
+          headers,
+        }),
+      ),
+    );
   const accept = () =>
     run(async () =>
       ok(
@@ -36,13 +58,19 @@ function Acceptance({ supply, token, done }: { supply: Supply; token: string; do
           params: { path: { id: supply.id }, header: { 'Idempotency-Key': idempotencyKey() } },
           headers,
           body: {
-            products: supply.products.map((line) => ({ id: line.id, batch: line.batch, accepted: Number(counts[lineKey(line)]?.accepted ?? 0), damaged: Number(counts[lineKey(line)]?.damaged ?? 0) })),
+            products: supply.products.map((line) => ({
+              id: line.id,
+              batch: line.batch,
+              accepted: Number(counts[lineKey(line)]?.accepted ?? 0),
+              damaged: Number(counts[lineKey(line)]?.damaged ?? 0),
+            })),
             comment: comment || null,
           },
         }),
       ),
     );
-  const set = (key: string, field: 'accepted' | 'damaged', value: number | string) => setCounts({ ...counts, [key]: { ...counts[key], [field]: value } });
+  const set = (key: string, field: 'accepted' | 'damaged', value: number | string) =>
+    setCounts({ ...counts, [key]: { ...counts[key], [field]: value } });
 
   return (
     <Card withBorder data-testid={`staff-supply-${supply.id}`}>
@@ -70,16 +98,35 @@ function Acceptance({ supply, token, done }: { supply: Supply; token: string; do
               </Table.Td>
               <Table.Td>{line.count}</Table.Td>
               <Table.Td>
-                <NumberInput aria-label={`${t('accepted')} ${line.vendorCode}`} min={0} value={counts[lineKey(line)]?.accepted} onChange={(value) => set(lineKey(line), 'accepted', value)} disabled={supply.status !== 3} />
+                <NumberInput
+                  aria-label={`${t('accepted')} ${line.vendorCode}`}
+                  min={0}
+                  value={counts[lineKey(line)]?.accepted}
+                  onChange={(value) => set(lineKey(line), 'accepted', value)}
+                  disabled={supply.status !== 3}
+                />
               </Table.Td>
               <Table.Td>
-                <NumberInput aria-label={`${t('damaged')} ${line.vendorCode}`} min={0} value={counts[lineKey(line)]?.damaged} onChange={(value) => set(lineKey(line), 'damaged', value)} disabled={supply.status !== 3} />
+                <NumberInput
+                  aria-label={`${t('damaged')} ${line.vendorCode}`}
+                  min={0}
+                  value={counts[lineKey(line)]?.damaged}
+                  onChange={(value) => set(lineKey(line), 'damaged', value)}
+                  disabled={supply.status !== 3}
+                />
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-      {supply.status === 3 && <TextInput mt="xs" label={t('staffComment')} value={comment} onChange={(event) => setComment(event.currentTarget.value)} />}
+      {supply.status === 3 && (
+        <TextInput
+          mt="xs"
+          label={t('staffComment')}
+          value={comment}
+          onChange={(event) => setComment(event.currentTarget.value)}
+        />
+      )}
       <Group mt="sm">
         {supply.status === 2 && (
           <Button onClick={() => void arrived()} data-testid="mark-arrived">
@@ -107,7 +154,12 @@ export function WarehouseStaffPage() {
     if (!token) return;
     setError(null);
     try {
-      const answer = ok(await api.GET('/v2/fulfilment/operator/supplies', { params: { query: { perPage: 100 } }, headers: { authorization: `Bearer ${token}` } }));
+      const answer = ok(
+        await api.GET('/v2/fulfilment/operator/supplies', {
+          params: { query: { perPage: 100 } },
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
       setSupplies(answer.map((item) => item.supply));
     } catch (caught) {
       setError(caught);
@@ -122,7 +174,12 @@ export function WarehouseStaffPage() {
       </Title>
       {!token ? (
         <Group align="end">
-          <PasswordInput label={t('operatorToken')} value={typed} onChange={(event) => setTyped(event.currentTarget.value)} w={360} />
+          <PasswordInput
+            label={t('operatorToken')}
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            w={360}
+          />
           <Button onClick={() => setToken(typed.trim())} data-testid="open-staff">
             {t('open')}
           </Button>
@@ -134,7 +191,10 @@ export function WarehouseStaffPage() {
       )}
       <ApiError error={error} />
       {token && supplies.length === 0 && !error && <Text>{t('nothingYet')}</Text>}
-      {token && supplies.map((supply) => <Acceptance key={`${supply.id}-${supply.status}`} supply={supply} token={token} done={() => void load()} />)}
+      {token &&
+        supplies.map((supply) => (
+          <Acceptance key={`${supply.id}-${supply.status}`} supply={supply} token={token} done={() => void load()} />
+        ))}
     </Stack>
   );
 }

@@ -14,16 +14,31 @@ export interface RawRow {
 /** base64 (or a data: URL) -> bytes; 400 when it is not base64. */
 export function decodeBase64File(text: string): Buffer {
   // A form body sent without encoding turns '+' into ' '; base64 never holds spaces.
-  const body = text.replace(/^data:[^,]*;base64,/i, '').replace(/[\r\n\t]/g, '').replace(/ /g, '+');
+  const body = text
+    .replace(/^data:[^,]*;base64,/i, '')
+    .replace(/[\r\n\t]/g, '')
+    .replace(/ /g, '+');
   const normalised = body.replace(/-/g, '+').replace(/_/g, '/');
-  if (normalised.length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(normalised) || normalised.replace(/=+$/, '').length % 4 === 1) {
-    throw badRequest('file: must be the xlsx file encoded as base64.', [{ field: 'file', message: 'is not base64' }], 'invalid_file');
+  if (
+    normalised.length === 0 ||
+    !/^[A-Za-z0-9+/]+={0,2}$/.test(normalised) ||
+    normalised.replace(/=+$/, '').length % 4 === 1
+  ) {
+    throw badRequest(
+      'file: must be the xlsx file encoded as base64.',
+      [{ field: 'file', message: 'is not base64' }],
+      'invalid_file',
+    );
   }
   return Buffer.from(normalised, 'base64');
 }
 
 function notXlsx(): Error {
-  return badRequest('file: is not an xlsx workbook (Excel 2007 or later). Download the template from ' + TEMPLATE_PATH + '.', [{ field: 'file', message: 'is not an xlsx file' }], 'invalid_file');
+  return badRequest(
+    'file: is not an xlsx workbook (Excel 2007 or later). Download the template from ' + TEMPLATE_PATH + '.',
+    [{ field: 'file', message: 'is not an xlsx file' }],
+    'invalid_file',
+  );
 }
 
 function cellValue(value: ExcelJS.CellValue): RawCell | undefined {
@@ -33,8 +48,10 @@ function cellValue(value: ExcelJS.CellValue): RawCell | undefined {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object') {
     if ('richText' in value) return cellValue(value.richText.map((part) => part.text).join(''));
-    if ('formula' in value || 'sharedFormula' in value) return cellValue((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-    if ('hyperlink' in value) return cellValue((value as ExcelJS.CellHyperlinkValue).text ?? (value as ExcelJS.CellHyperlinkValue).hyperlink);
+    if ('formula' in value || 'sharedFormula' in value)
+      return cellValue((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+    if ('hyperlink' in value)
+      return cellValue((value as ExcelJS.CellHyperlinkValue).text ?? (value as ExcelJS.CellHyperlinkValue).hyperlink);
     if ('error' in value) return undefined;
   }
   return undefined;
@@ -62,7 +79,9 @@ export async function readImportRows(bytes: Buffer): Promise<RawRow[]> {
     if (key) columns.set(columnNumber, key);
   });
   const found = new Set(columns.values());
-  const missing = IMPORT_COLUMNS.filter((column) => column.required && !found.has(column.key)).map((column) => column.key);
+  const missing = IMPORT_COLUMNS.filter((column) => column.required && !found.has(column.key)).map(
+    (column) => column.key,
+  );
   if (missing.length > 0) {
     throw badRequest(
       `file: row 1 must name the columns as in the template (${TEMPLATE_PATH}); missing: ${missing.join(', ')}.`,

@@ -21,8 +21,16 @@ export async function renderImportTemplate(): Promise<Buffer> {
   notes.getRow(1).font = { bold: true };
   for (const column of IMPORT_COLUMNS) notes.addRow([column.key, column.required ? 'yes' : '', column.description]);
   notes.addRow([]);
-  notes.addRow(['', '', `Products go on the first sheet from row 2, at most ${MAX_IMPORT_ROWS} rows. Row 1 names the columns; their order is free.`]);
-  notes.addRow(['', '', 'Send the file base64-encoded as `file` to POST /v2/products/import. Replace the example row with your goods.']);
+  notes.addRow([
+    '',
+    '',
+    `Products go on the first sheet from row 2, at most ${MAX_IMPORT_ROWS} rows. Row 1 names the columns; their order is free.`,
+  ]);
+  notes.addRow([
+    '',
+    '',
+    'Send the file base64-encoded as `file` to POST /v2/products/import. Replace the example row with your goods.',
+  ]);
 
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

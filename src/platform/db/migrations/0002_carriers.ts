@@ -32,8 +32,16 @@ export const carriers: SchemaMigration = {
       .addColumn('country_code', 'text', (c) => c.notNull())
       .addColumn('data', t.json, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('delivery_points_company').on('delivery_points').columns(['company_id', 'id']).execute();
-    await db.schema.createIndex('delivery_points_locality').on('delivery_points').columns(['locality_id', 'id']).execute();
+    await db.schema
+      .createIndex('delivery_points_company')
+      .on('delivery_points')
+      .columns(['company_id', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('delivery_points_locality')
+      .on('delivery_points')
+      .columns(['locality_id', 'id'])
+      .execute();
 
     await db.schema
       .createTable('reference_versions')

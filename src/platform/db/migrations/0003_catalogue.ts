@@ -8,7 +8,11 @@ import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
  * Returns the qualified operator class, or null.
  */
 async function trigramOpclass(db: Kysely<unknown>): Promise<string | null> {
-  const installed = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+  const installed = await sql<{
+    schema: string;
+  }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+    db,
+  );
   if (installed.rows[0]) return `${installed.rows[0].schema}.gin_trgm_ops`;
   const available = await sql`select 1 from pg_available_extensions where name = 'pg_trgm'`.execute(db);
   if (available.rows.length === 0) return null;
@@ -76,7 +80,9 @@ export const catalogue: SchemaMigration = {
       const opclass = await trigramOpclass(db);
       if (opclass) {
         for (const column of ['search_name', 'search_vendor_code', 'search_tnved', 'search_barcodes']) {
-          await sql`create index ${sql.id(`products_${column}_trgm`)} on products using gin (${sql.id(column)} ${sql.raw(opclass)})`.execute(db);
+          await sql`create index ${sql.id(`products_${column}_trgm`)} on products using gin (${sql.id(column)} ${sql.raw(opclass)})`.execute(
+            db,
+          );
         }
       }
     }
@@ -94,7 +100,12 @@ export const catalogue: SchemaMigration = {
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('kits_account').on('kits').columns(['account_id', 'id']).execute();
-    await db.schema.createIndex('kits_vendor_code').on('kits').columns(['account_id', 'shop_id', 'vendor_code']).unique().execute();
+    await db.schema
+      .createIndex('kits_vendor_code')
+      .on('kits')
+      .columns(['account_id', 'shop_id', 'vendor_code'])
+      .unique()
+      .execute();
 
     await db.schema
       .createTable('kit_products')
@@ -106,6 +117,10 @@ export const catalogue: SchemaMigration = {
       .addColumn('count', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('kit_products_pk', ['kit_id', 'position'])
       .execute();
-    await db.schema.createIndex('kit_products_product').on('kit_products').columns(['account_id', 'product_id']).execute();
+    await db.schema
+      .createIndex('kit_products_product')
+      .on('kit_products')
+      .columns(['account_id', 'product_id'])
+      .execute();
   },
 };

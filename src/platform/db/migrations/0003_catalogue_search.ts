@@ -14,14 +14,33 @@ export const catalogueSearch: SchemaMigration = {
   name: '0003_catalogue_search',
   async up(db: Kysely<unknown>, kit: MigrationKit): Promise<void> {
     await db.schema.dropIndex('products_account').execute();
-    await db.schema.createIndex('products_live').on('products').columns(['account_id', 'id']).where(sql.ref('deleted_at'), 'is', null).execute();
+    await db.schema
+      .createIndex('products_live')
+      .on('products')
+      .columns(['account_id', 'id'])
+      .where(sql.ref('deleted_at'), 'is', null)
+      .execute();
     if (kit.kind !== 'sqlite') return;
     const columns = 'search_name, search_vendor_code, search_tnved, search_barcodes';
-    const values = (row: 'new' | 'old') => columns.split(', ').map((column) => `${row}.${column}`).join(', ');
-    await sql.raw(`create virtual table products_search using fts5(${columns}, content='products', content_rowid='id', tokenize='trigram')`).execute(db);
-    await sql.raw(`create trigger products_search_insert after insert on products begin insert into products_search(rowid, ${columns}) values (new.id, ${values('new')}); end`).execute(db);
+    const values = (row: 'new' | 'old') =>
+      columns
+        .split(', ')
+        .map((column) => `${row}.${column}`)
+        .join(', ');
     await sql
-      .raw(`create trigger products_search_delete after delete on products begin insert into products_search(products_search, rowid, ${columns}) values ('delete', old.id, ${values('old')}); end`)
+      .raw(
+        `create virtual table products_search using fts5(${columns}, content='products', content_rowid='id', tokenize='trigram')`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger products_search_insert after insert on products begin insert into products_search(rowid, ${columns}) values (new.id, ${values('new')}); end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger products_search_delete after delete on products begin insert into products_search(products_search, rowid, ${columns}) values ('delete', old.id, ${values('old')}); end`,
+      )
       .execute(db);
     await sql
       .raw(

@@ -38,7 +38,8 @@ export const orders: SchemaMigration = {
       // UTF-8 bytes on SQLite: lists splice them without decoding and encoding again
       .addColumn('doc', kit.kind === 'postgres' ? 'text' : 'blob', (c) => c.notNull())
       .execute();
-    const index = (name: string, columns: string[]) => db.schema.createIndex(name).on('orders').columns(columns).execute();
+    const index = (name: string, columns: string[]) =>
+      db.schema.createIndex(name).on('orders').columns(columns).execute();
     await index('orders_account', ['account_id', 'id']);
     await index('orders_account_status', ['account_id', 'status', 'id']);
     await index('orders_account_shop', ['account_id', 'shop_id', 'id']);

@@ -16,7 +16,11 @@ export const documents: SchemaMigration = {
       .addColumn('order_ids', 'text', (c) => c.notNull())
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('sticker_sets_account_created').on('sticker_sets').columns(['account_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('sticker_sets_account_created')
+      .on('sticker_sets')
+      .columns(['account_id', 'created_at'])
+      .execute();
     await kit
       .withId(db.schema.createTable('waybill_sets'))
       .addColumn('account_id', t.bigint, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
@@ -33,6 +37,10 @@ export const documents: SchemaMigration = {
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('waybill_sets_account').on('waybill_sets').columns(['account_id', 'id']).execute();
-    await db.schema.createIndex('waybill_sets_account_warehouse').on('waybill_sets').columns(['account_id', 'warehouse_id', 'id']).execute();
+    await db.schema
+      .createIndex('waybill_sets_account_warehouse')
+      .on('waybill_sets')
+      .columns(['account_id', 'warehouse_id', 'id'])
+      .execute();
   },
 };

@@ -23,7 +23,8 @@ export const events: SchemaMigration = {
       .addColumn('at', t.instant, (c) => c.notNull())
       .addColumn('payload', t.json, (c) => c.notNull())
       .execute();
-    const index = (name: string, columns: string[]) => db.schema.createIndex(name).on('order_events').columns(columns).execute();
+    const index = (name: string, columns: string[]) =>
+      db.schema.createIndex(name).on('order_events').columns(columns).execute();
     if (postgres) {
       await sql`create sequence order_events_seq`.execute(db);
       await db.schema.createIndex('order_events_seq_unique').on('order_events').column('seq').unique().execute();
@@ -60,9 +61,18 @@ export const events: SchemaMigration = {
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .addColumn('read_at', t.instant)
       .execute();
-    await db.schema.createIndex('notifications_recipient').on('notifications').columns(['account_id', 'recipient', 'id']).execute();
+    await db.schema
+      .createIndex('notifications_recipient')
+      .on('notifications')
+      .columns(['account_id', 'recipient', 'id'])
+      .execute();
     // one notification per event, type and person, however often the dispatcher is retried
-    await db.schema.createIndex('notifications_once').on('notifications').columns(['event_id', 'type', 'recipient']).unique().execute();
+    await db.schema
+      .createIndex('notifications_once')
+      .on('notifications')
+      .columns(['event_id', 'type', 'recipient'])
+      .unique()
+      .execute();
     await db.schema.createIndex('notifications_created').on('notifications').columns(['created_at']).execute();
   },
 };

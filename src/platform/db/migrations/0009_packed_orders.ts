@@ -28,12 +28,18 @@ export const packedOrders: SchemaMigration = {
       .execute();
     let after = 0;
     for (;;) {
-      const rows = (await sql<StoredOrder>`select id, doc from orders where id > ${after} order by id limit ${BATCH}`.execute(db)).rows;
+      const rows = (
+        await sql<StoredOrder>`select id, doc from orders where id > ${after} order by id limit ${BATCH}`.execute(db)
+      ).rows;
       if (rows.length === 0) break;
       for (const row of rows) {
         const json = typeof row.doc === 'string' ? Buffer.from(row.doc) : Buffer.from(row.doc);
-        const storagingEnds = (JSON.parse(json.toString('utf8')) as { delivery?: { point?: { storagingEnds?: boolean } | null } }).delivery?.point?.storagingEnds === true;
-        await sql`update orders set doc_packed = ${packObject(json)}, storaging_ends = ${postgres ? storagingEnds : Number(storagingEnds)} where id = ${row.id}`.execute(db);
+        const storagingEnds =
+          (JSON.parse(json.toString('utf8')) as { delivery?: { point?: { storagingEnds?: boolean } | null } }).delivery
+            ?.point?.storagingEnds === true;
+        await sql`update orders set doc_packed = ${packObject(json)}, storaging_ends = ${postgres ? storagingEnds : Number(storagingEnds)} where id = ${row.id}`.execute(
+          db,
+        );
       }
       after = Number(rows[rows.length - 1].id);
     }

@@ -34,10 +34,26 @@ export const orderLists: SchemaMigration = {
       .alterTable('orders')
       .addColumn('problem', kit.types.flag, (c) => kit.flagDefaultFalse(c))
       .execute();
-    const listOf = sql.join(LISTS.map(([list, statuses]) => sql`when status in (${sql.join(statuses.map((status) => sql.lit(status)))}) then ${sql.lit(list)}`), sql` `);
+    const listOf = sql.join(
+      LISTS.map(
+        ([list, statuses]) =>
+          sql`when status in (${sql.join(statuses.map((status) => sql.lit(status)))}) then ${sql.lit(list)}`,
+      ),
+      sql` `,
+    );
     const problemStatuses = sql.join((LISTS.find(([list]) => list === 6)?.[1] ?? []).map((status) => sql.lit(status)));
-    await sql`update orders set list_code = case ${listOf} else 0 end, problem = (status in (${problemStatuses}) or error is not null)`.execute(db);
-    await db.schema.createIndex('orders_account_list').on('orders').columns(['account_id', 'list_code', 'id']).execute();
-    await db.schema.createIndex('orders_account_problem').on('orders').columns(['account_id', 'problem', 'id']).execute();
+    await sql`update orders set list_code = case ${listOf} else 0 end, problem = (status in (${problemStatuses}) or error is not null)`.execute(
+      db,
+    );
+    await db.schema
+      .createIndex('orders_account_list')
+      .on('orders')
+      .columns(['account_id', 'list_code', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('orders_account_problem')
+      .on('orders')
+      .columns(['account_id', 'problem', 'id'])
+      .execute();
   },
 };

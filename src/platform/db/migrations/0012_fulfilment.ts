@@ -22,7 +22,12 @@ export const fulfilment: SchemaMigration = {
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .addCheckConstraint('stock_within_bounds', sql`reserved >= 0 and reserved <= quantity`)
       .execute();
-    await db.schema.createIndex('stock_goods').on('stock').columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch']).unique().execute();
+    await db.schema
+      .createIndex('stock_goods')
+      .on('stock')
+      .columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch'])
+      .unique()
+      .execute();
     await db.schema.createIndex('stock_product').on('stock').columns(['account_id', 'product_id']).execute();
 
     await kit
@@ -41,9 +46,17 @@ export const fulfilment: SchemaMigration = {
       .addColumn('reason', 'text', (c) => c.notNull())
       .addColumn('at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('stock_movements_product_at').on('stock_movements').columns(['account_id', 'product_id', 'at']).execute();
+    await db.schema
+      .createIndex('stock_movements_product_at')
+      .on('stock_movements')
+      .columns(['account_id', 'product_id', 'at'])
+      .execute();
     // the movement report reads a warehouse's goods product by product, in time order
-    await db.schema.createIndex('stock_movements_report').on('stock_movements').columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'at', 'id']).execute();
+    await db.schema
+      .createIndex('stock_movements_report')
+      .on('stock_movements')
+      .columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'at', 'id'])
+      .execute();
     await db.schema.createIndex('stock_movements_stock').on('stock_movements').columns(['stock_id']).execute();
 
     await kit
@@ -55,7 +68,11 @@ export const fulfilment: SchemaMigration = {
       .addColumn('state', 'text', (c) => c.notNull())
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('stock_allocations_order').on('stock_allocations').columns(['account_id', 'order_id']).execute();
+    await db.schema
+      .createIndex('stock_allocations_order')
+      .on('stock_allocations')
+      .columns(['account_id', 'order_id'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('supplies'))
@@ -73,7 +90,11 @@ export const fulfilment: SchemaMigration = {
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('supplies_account').on('supplies').columns(['account_id', 'id']).execute();
-    await db.schema.createIndex('supplies_warehouse_status').on('supplies').columns(['fulfilment_warehouse_id', 'status']).execute();
+    await db.schema
+      .createIndex('supplies_warehouse_status')
+      .on('supplies')
+      .columns(['fulfilment_warehouse_id', 'status'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('operator_tokens'))

@@ -47,6 +47,10 @@ export const pickups: SchemaMigration = {
 
     await db.schema.alterTable('orders').addColumn('pickup_type', 'integer').execute();
     await db.schema.alterTable('orders').addColumn('pickup_date', t.date).execute();
-    await db.schema.createIndex('orders_account_pickup').on('orders').columns(['account_id', 'warehouse_id', 'status', 'pickup_date']).execute();
+    await db.schema
+      .createIndex('orders_account_pickup')
+      .on('orders')
+      .columns(['account_id', 'warehouse_id', 'status', 'pickup_date'])
+      .execute();
   },
 };

@@ -18,7 +18,12 @@ export const reports: SchemaMigration = {
       .addColumn('period_end', t.date, (c) => c.notNull())
       .addColumn('closed_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('billing_periods_account_start').on('billing_periods').columns(['account_id', 'period_start']).unique().execute();
+    await db.schema
+      .createIndex('billing_periods_account_start')
+      .on('billing_periods')
+      .columns(['account_id', 'period_start'])
+      .unique()
+      .execute();
 
     await kit
       .withId(db.schema.createTable('bills'))
@@ -30,7 +35,12 @@ export const reports: SchemaMigration = {
       .addColumn('file', 'text', (c) => c.notNull())
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('bills_account_start').on('bills').columns(['account_id', 'period_start']).unique().execute();
+    await db.schema
+      .createIndex('bills_account_start')
+      .on('bills')
+      .columns(['account_id', 'period_start'])
+      .unique()
+      .execute();
     await db.schema.createIndex('bills_account_date').on('bills').columns(['account_id', 'date', 'id']).execute();
 
     await kit
@@ -70,8 +80,17 @@ export const reports: SchemaMigration = {
       .addColumn('file', 'text', (c) => c.notNull())
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('agent_reports_account_type_start').on('agent_reports').columns(['account_id', 'type', 'period_start']).unique().execute();
-    await db.schema.createIndex('agent_reports_account_date').on('agent_reports').columns(['account_id', 'date', 'id']).execute();
+    await db.schema
+      .createIndex('agent_reports_account_type_start')
+      .on('agent_reports')
+      .columns(['account_id', 'type', 'period_start'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('agent_reports_account_date')
+      .on('agent_reports')
+      .columns(['account_id', 'date', 'id'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('analytical_reports'))
@@ -85,7 +104,11 @@ export const reports: SchemaMigration = {
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('analytical_reports_account').on('analytical_reports').columns(['account_id', 'id']).execute();
+    await db.schema
+      .createIndex('analytical_reports_account')
+      .on('analytical_reports')
+      .columns(['account_id', 'id'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('billing_operator_tokens'))

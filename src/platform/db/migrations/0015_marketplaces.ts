@@ -27,7 +27,12 @@ export const marketplaces: SchemaMigration = {
       .addColumn('last_error', 'text')
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('marketplace_integrations_account').on('marketplace_integrations').columns(['account_id', 'marketplace_id']).unique().execute();
+    await db.schema
+      .createIndex('marketplace_integrations_account')
+      .on('marketplace_integrations')
+      .columns(['account_id', 'marketplace_id'])
+      .unique()
+      .execute();
 
     await kit
       .withId(db.schema.createTable('marketplace_orders'))
@@ -57,9 +62,22 @@ export const marketplaces: SchemaMigration = {
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
     // the guard against storing one order twice, whatever the polls fetch
-    await db.schema.createIndex('marketplace_orders_number').on('marketplace_orders').columns(['account_id', 'marketplace_id', 'marketplace_order_number']).unique().execute();
-    await db.schema.createIndex('marketplace_orders_list').on('marketplace_orders').columns(['account_id', 'id']).execute();
-    await db.schema.createIndex('marketplace_orders_bundle').on('marketplace_orders').columns(['account_id', 'bundle_key']).execute();
+    await db.schema
+      .createIndex('marketplace_orders_number')
+      .on('marketplace_orders')
+      .columns(['account_id', 'marketplace_id', 'marketplace_order_number'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('marketplace_orders_list')
+      .on('marketplace_orders')
+      .columns(['account_id', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('marketplace_orders_bundle')
+      .on('marketplace_orders')
+      .columns(['account_id', 'bundle_key'])
+      .execute();
 
     await db.schema
       .createTable('product_bindings')
@@ -69,7 +87,16 @@ export const marketplaces: SchemaMigration = {
       .addColumn('value', 'text', (c) => c.notNull())
       .addColumn('product_id', t.bigint, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('product_bindings_identifier').on('product_bindings').columns(['account_id', 'marketplace_id', 'name', 'value']).unique().execute();
-    await db.schema.createIndex('product_bindings_product').on('product_bindings').columns(['account_id', 'product_id']).execute();
+    await db.schema
+      .createIndex('product_bindings_identifier')
+      .on('product_bindings')
+      .columns(['account_id', 'marketplace_id', 'name', 'value'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('product_bindings_product')
+      .on('product_bindings')
+      .columns(['account_id', 'product_id'])
+      .execute();
   },
 };

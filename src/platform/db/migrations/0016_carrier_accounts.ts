@@ -20,6 +20,11 @@ export const carrierAccounts: SchemaMigration = {
       .addColumn('connected_at', t.instant, (c) => c.notNull())
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('carrier_integrations_account').on('carrier_integrations').columns(['account_id', 'company_id']).unique().execute();
+    await db.schema
+      .createIndex('carrier_integrations_account')
+      .on('carrier_integrations')
+      .columns(['account_id', 'company_id'])
+      .unique()
+      .execute();
   },
 };

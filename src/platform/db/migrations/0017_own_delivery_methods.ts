@@ -27,7 +27,11 @@ export const ownDeliveryMethods: SchemaMigration = {
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('delivery_methods_account').on('delivery_methods').columns(['account_id', 'id']).execute();
+    await db.schema
+      .createIndex('delivery_methods_account')
+      .on('delivery_methods')
+      .columns(['account_id', 'id'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('delivery_method_points'))
@@ -41,9 +45,17 @@ export const ownDeliveryMethods: SchemaMigration = {
       .addColumn('description', 'text')
       .addColumn('zip_code', 'text')
       .execute();
-    await db.schema.createIndex('delivery_method_points_method').on('delivery_method_points').columns(['account_id', 'method_id', 'id']).execute();
+    await db.schema
+      .createIndex('delivery_method_points_method')
+      .on('delivery_method_points')
+      .columns(['account_id', 'method_id', 'id'])
+      .execute();
 
     await db.schema.alterTable('orders').addColumn('own_method_id', t.bigint).execute();
-    await db.schema.createIndex('orders_account_own_method').on('orders').columns(['account_id', 'own_method_id', 'id']).execute();
+    await db.schema
+      .createIndex('orders_account_own_method')
+      .on('orders')
+      .columns(['account_id', 'own_method_id', 'id'])
+      .execute();
   },
 };

@@ -10,7 +10,15 @@ export const carrierPoints: SchemaMigration = {
   name: '0018_carrier_points',
   async up(db: Kysely<unknown>, kit: MigrationKit): Promise<void> {
     await db.schema.alterTable('delivery_points').addColumn('code', 'text').execute();
-    await db.schema.alterTable('delivery_points').addColumn('hidden', kit.types.flag, (c) => kit.flagDefaultFalse(c)).execute();
-    await db.schema.createIndex('delivery_points_code').on('delivery_points').columns(['company_id', 'code']).unique().execute();
+    await db.schema
+      .alterTable('delivery_points')
+      .addColumn('hidden', kit.types.flag, (c) => kit.flagDefaultFalse(c))
+      .execute();
+    await db.schema
+      .createIndex('delivery_points_code')
+      .on('delivery_points')
+      .columns(['company_id', 'code'])
+      .unique()
+      .execute();
   },
 };

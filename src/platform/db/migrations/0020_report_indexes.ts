@@ -7,7 +7,10 @@ const BEFORE_HANDOVER = new Set([1, 10, 11, 12, 13, 83]);
 const DELIVERED = new Set([44, 47]);
 const BACKFILL_PAGE = 1000;
 
-function firstDateOf(history: ReadonlyArray<{ code: number; date: string }>, counts: (code: number) => boolean): string | null {
+function firstDateOf(
+  history: ReadonlyArray<{ code: number; date: string }>,
+  counts: (code: number) => boolean,
+): string | null {
   let first: string | null = null;
   for (const item of history) if (counts(item.code) && (first === null || item.date < first)) first = item.date;
   return first === null ? null : new Date(first).toISOString();
@@ -32,20 +35,42 @@ export const reportIndexes: SchemaMigration = {
     await db.schema.alterTable('orders').addColumn('delivered_at', t.instant).execute();
     // only orders past 13 can have either date
     for (let afterId = 0; ; ) {
-      const page = await sql<{ id: number; doc_packed: Uint8Array }>`select id, doc_packed from orders where id > ${afterId} and status >= 14 order by id limit ${BACKFILL_PAGE}`.execute(db);
+      const page = await sql<{
+        id: number;
+        doc_packed: Uint8Array;
+      }>`select id, doc_packed from orders where id > ${afterId} and status >= 14 order by id limit ${BACKFILL_PAGE}`.execute(
+        db,
+      );
       for (const row of page.rows) {
-        const doc = JSON.parse(unpackObject(Buffer.from(row.doc_packed)).toString('utf8')) as { statusHistory?: Array<{ code: number; date: string }> };
+        const doc = JSON.parse(unpackObject(Buffer.from(row.doc_packed)).toString('utf8')) as {
+          statusHistory?: Array<{ code: number; date: string }>;
+        };
         const history = doc.statusHistory ?? [];
         const handedOver = firstDateOf(history, (code) => code >= 14 && !BEFORE_HANDOVER.has(code));
         const delivered = firstDateOf(history, (code) => DELIVERED.has(code));
-        if (handedOver !== null || delivered !== null) await sql`update orders set handed_over_at = ${handedOver}, delivered_at = ${delivered} where id = ${row.id}`.execute(db);
+        if (handedOver !== null || delivered !== null)
+          await sql`update orders set handed_over_at = ${handedOver}, delivered_at = ${delivered} where id = ${row.id}`.execute(
+            db,
+          );
       }
       if (page.rows.length < BACKFILL_PAGE) break;
       afterId = Number(page.rows[page.rows.length - 1].id);
     }
-    await db.schema.createIndex('orders_account_handed_over').on('orders').columns(['account_id', 'handed_over_at', 'id']).execute();
-    await db.schema.createIndex('orders_account_delivered').on('orders').columns(['account_id', 'delivered_at', 'id']).execute();
-    await db.schema.createIndex('analytical_reports_account_created').on('analytical_reports').columns(['account_id', 'created_at', 'id']).execute();
+    await db.schema
+      .createIndex('orders_account_handed_over')
+      .on('orders')
+      .columns(['account_id', 'handed_over_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('orders_account_delivered')
+      .on('orders')
+      .columns(['account_id', 'delivered_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('analytical_reports_account_created')
+      .on('analytical_reports')
+      .columns(['account_id', 'created_at', 'id'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('bill_line_drafts'))
@@ -59,6 +84,11 @@ export const reportIndexes: SchemaMigration = {
       .addColumn('amount', t.bigint, (c) => c.notNull())
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('bill_line_drafts_run').on('bill_line_drafts').columns(['run', 'position']).unique().execute();
+    await db.schema
+      .createIndex('bill_line_drafts_run')
+      .on('bill_line_drafts')
+      .columns(['run', 'position'])
+      .unique()
+      .execute();
   },
 };

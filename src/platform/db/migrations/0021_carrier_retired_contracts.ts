@@ -18,6 +18,10 @@ export const carrierRetiredContracts: SchemaMigration = {
       .addColumn('test_mode', t.flag, (c) => kit.flagDefaultFalse(c))
       .addColumn('retired_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('carrier_retired_contracts_account').on('carrier_retired_contracts').column('account_id').execute();
+    await db.schema
+      .createIndex('carrier_retired_contracts_account')
+      .on('carrier_retired_contracts')
+      .column('account_id')
+      .execute();
   },
 };

@@ -9,7 +9,10 @@ export const fileContents: SchemaMigration = {
   name: '0025_file_contents',
   async up(db: Kysely<unknown>, kit: MigrationKit): Promise<void> {
     const postgres = kit.kind === 'postgres';
-    await db.schema.alterTable('files').addColumn('in_database', kit.types.flag, (c) => kit.flagDefaultFalse(c)).execute();
+    await db.schema
+      .alterTable('files')
+      .addColumn('in_database', kit.types.flag, (c) => kit.flagDefaultFalse(c))
+      .execute();
     await db.schema
       .createTable('file_chunks')
       .addColumn('name', 'text', (c) => c.notNull().references('files.name').onDelete('cascade'))

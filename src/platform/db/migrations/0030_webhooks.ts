@@ -29,7 +29,11 @@ export const webhooks: SchemaMigration = {
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('webhook_endpoints_account').on('webhook_endpoints').columns(['account_id', 'id']).execute();
+    await db.schema
+      .createIndex('webhook_endpoints_account')
+      .on('webhook_endpoints')
+      .columns(['account_id', 'id'])
+      .execute();
 
     await kit
       .withId(db.schema.createTable('webhook_deliveries'))
@@ -49,7 +53,11 @@ export const webhooks: SchemaMigration = {
       .addColumn('created_at', t.instant, (c) => c.notNull())
       .execute();
     // the sender walks an endpoint's pending deliveries in id order
-    await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'status', 'id']).execute();
+    await db.schema
+      .createIndex('webhook_deliveries_endpoint')
+      .on('webhook_deliveries')
+      .columns(['endpoint_id', 'status', 'id'])
+      .execute();
     await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').column('created_at').execute();
 
     await kit
@@ -63,6 +71,10 @@ export const webhooks: SchemaMigration = {
       .addColumn('error', 'text')
       .addColumn('response_head', 'text')
       .execute();
-    await db.schema.createIndex('webhook_attempts_endpoint').on('webhook_attempts').columns(['endpoint_id', 'id']).execute();
+    await db.schema
+      .createIndex('webhook_attempts_endpoint')
+      .on('webhook_attempts')
+      .columns(['endpoint_id', 'id'])
+      .execute();
   },
 };

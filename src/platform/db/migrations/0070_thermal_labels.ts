@@ -11,11 +11,23 @@ export const thermalLabels: SchemaMigration = {
   name: '0070_thermal_labels',
   async up(db: Kysely<unknown>, kit: MigrationKit): Promise<void> {
     const t = kit.types;
-    await db.schema.alterTable('sticker_sets').addColumn('output', 'text', (c) => c.notNull().defaultTo('pdf')).execute();
+    await db.schema
+      .alterTable('sticker_sets')
+      .addColumn('output', 'text', (c) => c.notNull().defaultTo('pdf'))
+      .execute();
     await db.schema.alterTable('sticker_sets').addColumn('dpi', 'integer').execute();
-    await db.schema.alterTable('sticker_sets').addColumn('status', 'text', (c) => c.notNull().defaultTo('ready')).execute();
-    await db.schema.alterTable('sticker_sets').addColumn('labels_total', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('sticker_sets').addColumn('labels_done', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('sticker_sets')
+      .addColumn('status', 'text', (c) => c.notNull().defaultTo('ready'))
+      .execute();
+    await db.schema
+      .alterTable('sticker_sets')
+      .addColumn('labels_total', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('sticker_sets')
+      .addColumn('labels_done', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('sticker_sets').addColumn('file_name', 'text').execute();
     await db.schema.createIndex('sticker_sets_file_name').on('sticker_sets').columns(['file_name']).execute();
 

@@ -10,7 +10,10 @@ export const employeeRoles: SchemaMigration = {
   name: '0080_employee_roles',
   async up(db: Kysely<unknown>, kit: MigrationKit): Promise<void> {
     const t = kit.types;
-    await db.schema.alterTable('employees').addColumn('role', 'text', (c) => c.notNull().defaultTo('owner')).execute();
+    await db.schema
+      .alterTable('employees')
+      .addColumn('role', 'text', (c) => c.notNull().defaultTo('owner'))
+      .execute();
     await db.schema
       .createTable('employee_shops')
       .addColumn('account_id', t.bigint, (c) => c.notNull().references('accounts.id').onDelete('cascade'))

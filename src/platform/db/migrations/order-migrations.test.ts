@@ -40,7 +40,11 @@ function storedDoc(index: number, storagingEnds: boolean): Record<string, unknow
     status: storagingEnds ? 42 : 11,
     cmsId: `OLD-${index}`,
     recipient: { fullName: `Получатель ${index}`, phone: '+79990000000' },
-    delivery: { company: { id: 1 }, type: 1, point: storagingEnds ? { id: 5, holdDate: '2026-11-25', storagingEnds: true } : null },
+    delivery: {
+      company: { id: 1 },
+      type: 1,
+      point: storagingEnds ? { id: 5, holdDate: '2026-11-25', storagingEnds: true } : null,
+    },
   };
 }
 
@@ -50,22 +54,43 @@ describe('migration 0009: orders packed', () => {
     await migrateToLatest(database, before);
     const db = database.db;
     const postgres = database.kind === 'postgres';
-    const accountId = (await sql<{ id: number }>`insert into accounts (name, time_zone, created_at) values ('Old', 'Europe/Moscow', ${new Date().toISOString()}) returning id`.execute(db)).rows[0].id;
+    const accountId = (
+      await sql<{
+        id: number;
+      }>`insert into accounts (name, time_zone, created_at) values ('Old', 'Europe/Moscow', ${new Date().toISOString()}) returning id`.execute(
+        db,
+      )
+    ).rows[0].id;
     const docs = Array.from({ length: 1203 }, (_, index) => storedDoc(index, index % 100 === 7));
     for (const [index, doc] of docs.entries()) {
       const text = JSON.stringify(doc);
       const now = new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString();
       await sql`insert into orders (account_id, status, created_at, updated_at, status_at, company_id, delivery_type, search_text, recipient_city, recipient_country, payment_type, doc)
-        values (${accountId}, ${doc.status}, ${now}, ${now}, ${now}, 1, 1, ${`old-${index}`}, 'москва', 'RU', 1, ${postgres ? text : Buffer.from(text)})`.execute(db);
+        values (${accountId}, ${doc.status}, ${now}, ${now}, ${now}, 1, 1, ${`old-${index}`}, 'москва', 'RU', 1, ${postgres ? text : Buffer.from(text)})`.execute(
+        db,
+      );
     }
 
-    expect(await migrateToLatest(database, MIGRATIONS.filter((migration) => migration.name < '0010'))).toEqual(['0009_packed_orders']);
+    expect(
+      await migrateToLatest(
+        database,
+        MIGRATIONS.filter((migration) => migration.name < '0010'),
+      ),
+    ).toEqual(['0009_packed_orders']);
     const store = new OrderStore(db, database.kind);
-    const ids = (await sql<{ id: number }>`select id from orders order by id`.execute(db)).rows.map((row) => Number(row.id));
+    const ids = (await sql<{ id: number }>`select id from orders order by id`.execute(db)).rows.map((row) =>
+      Number(row.id),
+    );
     const records = await store.getMany(accountId, ids);
     expect(records.size).toBe(docs.length);
-    ids.forEach((id, index) => expect(JSON.parse((records.get(id) as { doc: Buffer }).doc.toString('utf8'))).toEqual(docs[index]));
-    const flagged = (await sql<{ id: number }>`select id from orders where storaging_ends = ${postgres ? true : 1} order by id`.execute(db)).rows.map((row) => Number(row.id));
+    ids.forEach((id, index) =>
+      expect(JSON.parse((records.get(id) as { doc: Buffer }).doc.toString('utf8'))).toEqual(docs[index]),
+    );
+    const flagged = (
+      await sql<{
+        id: number;
+      }>`select id from orders where storaging_ends = ${postgres ? true : 1} order by id`.execute(db)
+    ).rows.map((row) => Number(row.id));
     expect(flagged).toEqual(ids.filter((_, index) => index % 100 === 7));
     // the JSON column is gone
     await expect(sql`select doc from orders`.execute(db)).rejects.toThrow();
@@ -83,16 +108,35 @@ describe('migration 0010: order lists', () => {
         const now = new Date(Date.UTC(2026, 1, 1, 0, 0, index)).toISOString();
         const doc = packObject(Buffer.from(JSON.stringify({ status, error })));
         await sql`insert into orders (account_id, status, error, created_at, updated_at, status_at, company_id, delivery_type, search_text, recipient_city, recipient_country, payment_type, doc_packed)
-          values (${accountId}, ${status}, ${error}, ${now}, ${now}, ${now}, 1, 1, ${`new-${index}`}, 'москва', 'RU', 1, ${doc})`.execute(db);
+          values (${accountId}, ${status}, ${error}, ${now}, ${now}, ${now}, 1, 1, ${`new-${index}`}, 'москва', 'RU', 1, ${doc})`.execute(
+          db,
+        );
       }
     }
 
     // up to 0010 only: later migrations are not this test's business
-    expect(await migrateToLatest(database, MIGRATIONS.filter((migration) => migration.name < '0011'))).toEqual(['0010_order_lists']);
-    const rows = (await sql<{ status: number; error: string | null; list_code: number; problem: boolean | number }>`select status, error, list_code, problem from orders`.execute(db)).rows;
+    expect(
+      await migrateToLatest(
+        database,
+        MIGRATIONS.filter((migration) => migration.name < '0011'),
+      ),
+    ).toEqual(['0010_order_lists']);
+    const rows = (
+      await sql<{
+        status: number;
+        error: string | null;
+        list_code: number;
+        problem: boolean | number;
+      }>`select status, error, list_code, problem from orders`.execute(db)
+    ).rows;
     expect(rows.length).toBe(1203 + statuses.length * 2);
     for (const row of rows) {
-      expect({ status: row.status, error: row.error, list: row.list_code, problem: postgres ? row.problem : row.problem === 1 }).toEqual({
+      expect({
+        status: row.status,
+        error: row.error,
+        list: row.list_code,
+        problem: postgres ? row.problem : row.problem === 1,
+      }).toEqual({
         status: row.status,
         error: row.error,
         list: listOfStatus(row.status),
