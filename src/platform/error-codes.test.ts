@@ -18,7 +18,7 @@ const CODE_SITES = [
   /badRequest\([^;]*?,\s*'([a-z_]+)',?\s*\)/g,
   /\{ (?:status: \d+, (?:reason: '[^']*', )?)?code: '([a-z_]+)', message:/g,
   /\.send\(\{ code: '([a-z_]+)'/g,
-  /^\s+code: '([a-z_]+)',$/gm,
+  /^\s+code: '([a-z_]+)',\n\s+message:/gm,
 ];
 
 describe('the error code catalogue', () => {
