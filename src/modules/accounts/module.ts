@@ -9,7 +9,7 @@ import type { AccountTables } from './tables.js';
 export const accountsModule = defineModule<AccountsRouteServices, AccountTables>({
   area: 'accounts',
   purpose: 'Accounts, their employees (owners and shop managers) and tokens; employee login.',
-  offers: ['accounts'],
+  offers: ['accounts', 'employees'],
   dependsOn: [],
   migrationHistory: ['0001_foundation', '0080_employee_roles'],
   tags: [
