@@ -34,7 +34,7 @@ export interface ProcessUsage {
 }
 
 /** Linux only (the bench machine): /proc/<pid>/stat fields 14 and 15 are user and system ticks of 10 ms. */
-function processUsage(pid: number | undefined): ProcessUsage {
+export function processUsage(pid: number | undefined): ProcessUsage {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

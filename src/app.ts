@@ -1,4 +1,5 @@
 /** buildApp: Fastify with the platform's conventions and every area's routes. */
+import { compiledOnFirstCall, lazySerializerFactory } from './platform/lazy-compilers.js';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -82,21 +83,25 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     return503OnClosing: false,
+    // each route's serializer is compiled on its first answer (platform/lazy-compilers.ts)
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(({ schema, httpPart, method }) => {
-    // PATCH bodies: an absent field keeps its value, so an empty one means "make it empty".
-    const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, {
-      partial: method === 'PATCH',
-    });
-    return (data: unknown) => {
-      try {
-        return { value: validator.parse(data) };
-      } catch (error) {
-        return { error: error as Error };
-      }
-    };
-  });
+  app.setValidatorCompiler(({ schema, httpPart, method }) =>
+    compiledOnFirstCall(() => {
+      // PATCH bodies: an absent field keeps its value, so an empty one means "make it empty".
+      const validator = compileValidator(schema as TSchema, (httpPart ?? 'body') as RequestPart, {
+        partial: method === 'PATCH',
+      });
+      return (data: unknown) => {
+        try {
+          return { value: validator.parse(data) };
+        } catch (error) {
+          return { error: error as Error };
+        }
+      };
+    }),
+  );
 
   // every operation's id, contract section and examples, from its route schema (platform/openapi.ts)
   app.addHook('onRoute', (route) => collectOperation(route, API_DOCUMENT_PLAN.operations));

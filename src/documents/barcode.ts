@@ -3,7 +3,10 @@
  * PDF gets one filled rectangle per bar. Vectors stay sharp at any printer resolution, cost
  * a few hundred bytes per label and no image decoding, which is what makes 500 labels fast.
  */
-import bwipjs from 'bwip-js';
+import type BwipJs from 'bwip-js';
+import { onFirstUse } from '../platform/lazy-require.js';
+
+const bwipjs = onFirstUse<typeof BwipJs>('bwip-js');
 import type { Pdf } from './pdf.js';
 
 export interface BarcodePattern {
@@ -21,7 +24,7 @@ export function code128(text: string): BarcodePattern | null {
   if (text.length === 0 || !/^[\x20-\x7e]+$/.test(text)) return null;
   let encoded: unknown;
   try {
-    encoded = bwipjs.raw('code128', text, {});
+    encoded = bwipjs().raw('code128', text, {});
   } catch {
     return null;
   }

@@ -2,7 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
+import type PDFKitModule from 'pdfkit';
+import { onFirstUse } from '../platform/lazy-require.js';
+
+const pdfkit = onFirstUse<typeof PDFKitModule>('pdfkit');
 
 export type Pdf = PDFKit.PDFDocument;
 
@@ -105,6 +108,7 @@ function forgetWordLayoutsOnEachPage(doc: Pdf, everyPages: number): void {
 }
 
 function newDocument(options: DocumentOptions): Pdf {
+  const PDFDocument = pdfkit();
   const doc = new PDFDocument({
     size: options.size,
     margin: options.margin,

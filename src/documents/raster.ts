@@ -8,7 +8,10 @@
  * copies, not outlines (500 labels' text in well under a second).
  */
 import { deflateSync, crc32 } from 'node:zlib';
-import * as fontkit from 'fontkit';
+import type * as fontkit from 'fontkit';
+import { onFirstUse } from '../platform/lazy-require.js';
+
+const fontkitModule = onFirstUse<typeof fontkit>('fontkit');
 import { fonts } from './pdf.js';
 
 export class Bitmap {
@@ -77,7 +80,8 @@ let loaded: Record<FontWeight, fontkit.Font> | null = null;
 function font(weight: FontWeight): fontkit.Font {
   if (!loaded) {
     const files = fonts();
-    loaded = { regular: fontkit.create(files.regular), bold: fontkit.create(files.bold) };
+    const { create } = fontkitModule();
+    loaded = { regular: create(files.regular), bold: create(files.bold) };
   }
   return loaded[weight];
 }

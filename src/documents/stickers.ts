@@ -2,7 +2,9 @@
  * Parcel labels (stickers): one label per place of each order, in the three formats of
  * DESIGN.md, and the ZIP of all three that `POST /v2/orders/stickers` answers without `type`.
  */
-import { ZipArchive } from 'archiver';
+import { onFirstUse } from '../platform/lazy-require.js';
+
+const archiver = onFirstUse<typeof import('archiver')>('archiver');
 import { code128, drawBarcode, type BarcodePattern } from './barcode.js';
 import { formatAddress, formatParty } from './format.js';
 import { A4, FONT, formatMoney, formatWeight, mm, openDocument, openDocumentInto, type Pdf } from './pdf.js';
@@ -283,7 +285,7 @@ function drawCutLines(doc: Pdf, spec: FormatSpec, columns: number, rows: number)
 /** A ZIP holding one PDF per format (what the contract answers when no `type` is given). */
 export async function renderStickerZip(orders: readonly StickerOrder[]): Promise<Buffer> {
   const formats: StickerFormat[] = [1, 2, 3];
-  const zip = new ZipArchive({ store: true });
+  const zip = new (archiver().ZipArchive)({ store: true });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     zip.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -5,7 +5,10 @@
  * dots. Text goes as graphics because the printers' resident fonts have no Cyrillic and a
  * downloaded TTF is a per-printer install (docs/decisions.md, issue 32).
  */
-import bwipjs from 'bwip-js';
+import type BwipJs from 'bwip-js';
+import { onFirstUse } from '../platform/lazy-require.js';
+
+const bwipjs = onFirstUse<typeof BwipJs>('bwip-js');
 import { code128, QUIET_ZONE_MODULES, type BarcodePattern } from './barcode.js';
 import { Bitmap, lineHeight, renderText, textWidth, toPng, toZplGraphic, wrapText, type FontWeight } from './raster.js';
 
@@ -114,7 +117,7 @@ export class LabelCanvas {
 }
 
 function qrMatrix(text: string): boolean[][] {
-  const [symbol] = bwipjs.raw('qrcode', text, 'eclevel=Q') as unknown as Array<{
+  const [symbol] = bwipjs().raw('qrcode', text, 'eclevel=Q') as unknown as Array<{
     pixs: number[];
     pixx: number;
     pixy: number;

@@ -11,7 +11,10 @@
  * as real Excel dates (serial numbers with a date format).
  */
 import { PassThrough, Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
+import type { ZipArchive } from 'archiver';
+import { onFirstUse } from '../platform/lazy-require.js';
+
+const archiver = onFirstUse<typeof import('archiver')>('archiver');
 
 export type XlsxCellKind = 'text' | 'integer' | 'number' | 'money' | 'date' | 'datetime';
 
@@ -193,7 +196,7 @@ async function appendEntry(zip: ZipArchive, source: Readable | string, name: str
 
 /** A ZIP piped into `out`, and a promise of `out` finishing. */
 function openZip(out: NodeJS.WritableStream): { zip: ZipArchive; done: Promise<void> } {
-  const zip = new ZipArchive({ zlib: { level: 6 } });
+  const zip = new (archiver().ZipArchive)({ zlib: { level: 6 } });
   const done = new Promise<void>((resolve, reject) => {
     out.on('finish', resolve);
     out.on('close', resolve);

@@ -2,7 +2,10 @@
  * Sending e-mail over SMTP (nodemailer). Configured by SMTP_URL and MAIL_FROM; without
  * SMTP_URL the service sends nothing (notifications are only stored).
  */
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import { onFirstUse } from './lazy-require.js';
+
+const nodemailer = onFirstUse<typeof Nodemailer>('nodemailer');
 
 export interface MailMessage {
   to: string;
@@ -18,7 +21,7 @@ export interface Mailer {
 /** A mailer for `smtp://host:port` (or `smtps://`, with user:password when the server asks). */
 export function smtpMailer(smtpUrl: string, from: string, options: { timeoutMs?: number } = {}): Mailer {
   const timeout = options.timeoutMs ?? 30_000;
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     url: smtpUrl,
     connectionTimeout: timeout,
     greetingTimeout: timeout,

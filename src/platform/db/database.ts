@@ -14,7 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import pg from 'pg';
+import type pgModule from 'pg';
+import { onFirstUse } from '../lazy-require.js';
 import {
   Kysely,
   PostgresDialect,
@@ -32,6 +33,9 @@ import {
 import type { Tables } from './tables.js';
 import { ObservedDialect, type GroupWrite, type WriteObserver } from './driver.js';
 import { writeBatcherOf } from './write-batch.js';
+
+/** PostgreSQL's driver, loaded only by a service that uses PostgreSQL (platform/lazy-require.ts). */
+const postgresDriver = onFirstUse<typeof pgModule>('pg');
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -109,7 +113,7 @@ const pgTypes = {
       case PG_TYPE.TIMESTAMP:
         return (text: string) => new Date(`${text.replace(' ', 'T')}Z`).toISOString();
       default:
-        return pg.types.getTypeParser(oid, (format ?? 'text') as 'text');
+        return postgresDriver().types.getTypeParser(oid, (format ?? 'text') as 'text');
     }
   },
 };
@@ -283,7 +287,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     return asDatabase('sqlite', db, (next) => (observer = next));
   }
 
-  const pool = new pg.Pool({
+  const pool = new (postgresDriver().Pool)({
     connectionString: options.url,
     max: options.poolMax ?? 10,
     types: pgTypes,
@@ -313,7 +317,7 @@ class PostgresMessages implements DatabaseMessages {
 
   constructor(
     private readonly url: string,
-    private readonly pool: pg.Pool,
+    private readonly pool: pgModule.Pool,
     private readonly schema: string | undefined,
   ) {}
 
@@ -330,7 +334,7 @@ class PostgresMessages implements DatabaseMessages {
     }
     // A request that outlived the shutdown committed a write after the pool closed: the
     // other processes must still hear of it, or they would answer from stale memory.
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new (postgresDriver().Client)({ connectionString: this.url });
     await client.connect();
     try {
       await client.query(text, values);
@@ -341,10 +345,10 @@ class PostgresMessages implements DatabaseMessages {
 
   subscribe(channel: string, handlers: MessageHandlers): Promise<void> {
     const name = this.scoped(channel);
-    let current: pg.Client | null = null;
+    let current: pgModule.Client | null = null;
     let retry: NodeJS.Timeout | null = null;
-    const gone = new WeakSet<pg.Client>();
-    const lost = (client: pg.Client) => {
+    const gone = new WeakSet<pgModule.Client>();
+    const lost = (client: pgModule.Client) => {
       // 'error' and 'end' both come: one loss per connection
       if (gone.has(client)) return;
       gone.add(client);
@@ -359,7 +363,10 @@ class PostgresMessages implements DatabaseMessages {
       retry.unref();
     };
     const connect = async () => {
-      const client = new pg.Client({ connectionString: this.url, application_name: `listen ${name}`.slice(0, 63) });
+      const client = new (postgresDriver().Client)({
+        connectionString: this.url,
+        application_name: `listen ${name}`.slice(0, 63),
+      });
       client.on('notification', (message) => {
         if (message.channel === name) handlers.message(message.payload ?? '');
       });

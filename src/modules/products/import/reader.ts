@@ -1,5 +1,8 @@
 /** Reads an import file into raw rows: field path -> cell value. Pure: no DB, no rules. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { onFirstUse } from '../../../platform/lazy-require.js';
+
+const excel = onFirstUse<typeof ExcelJS>('exceljs');
 import { badRequest } from '../../../platform/errors.js';
 import { IMPORT_COLUMNS, TEMPLATE_PATH } from './layout.js';
 
@@ -63,7 +66,7 @@ const KNOWN = new Map(IMPORT_COLUMNS.map((column) => [column.key.toLowerCase(), 
 export async function readImportRows(bytes: Buffer): Promise<RawRow[]> {
   // Every xlsx is a ZIP: check the signature before handing bytes to the parser.
   if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) throw notXlsx();
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   try {
     await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
   } catch {

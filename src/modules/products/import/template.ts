@@ -1,9 +1,12 @@
 /** The import template: an xlsx with the header row, one example row and a sheet of notes. Pure: no DB. */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { onFirstUse } from '../../../platform/lazy-require.js';
+
+const excel = onFirstUse<typeof ExcelJS>('exceljs');
 import { IMPORT_COLUMNS, IMPORT_SHEET_NAME, MAX_IMPORT_ROWS } from './layout.js';
 
 export async function renderImportTemplate(): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   const sheet = workbook.addWorksheet(IMPORT_SHEET_NAME, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = IMPORT_COLUMNS.map((column) => ({ header: column.key, key: column.key, width: column.width }));
   sheet.getRow(1).font = { bold: true };
