@@ -48,6 +48,13 @@ export function processUsage(pid: number | undefined): ProcessUsage {
   }
 }
 
+/** The V8 flags `npm start` gives node (package.json's start script), so the benches run what users run. */
+export const START_NODE_FLAGS: string[] = (
+  JSON.parse(fs.readFileSync(path.join(BENCH_DIR, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
+
 /**
  * Starts `bench/<script>` in its own process (so the load generator does not share its
  * event loop) and waits for the line `READY {json with url}`.
@@ -62,7 +69,7 @@ export function startServer(
     const profile = process.env.BENCH_CPU_PROF_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
       : [];
-    const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(BENCH_DIR, script)], {
+    const child: ChildProcess = spawn(process.execPath, [...START_NODE_FLAGS, ...profile, '--import', 'tsx', path.join(BENCH_DIR, script)], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -4,18 +4,19 @@
  * second start on the same data, and after each of three rounds of load (the calculator with
  * cargo varied per request, then one identical request, at 50 connections) — the figure of
  * "bounded under load": no growth from round to round once the caches are full.
- * Run: npm run build && npx tsx bench/memory.ts   (NODE_FLAGS="--max-semi-space-size=8" to try V8 flags)
+ * Run: npm run build && npx tsx bench/memory.ts   (NODE_FLAGS="..." to try other V8 flags than npm start's)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { load, processUsage, type RunningServer } from './lib.js';
+import { load, processUsage, START_NODE_FLAGS, type RunningServer } from './lib.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
-const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+// npm start's flags unless NODE_FLAGS names others ("" for none)
+const nodeFlags = process.env.NODE_FLAGS === undefined ? START_NODE_FLAGS : process.env.NODE_FLAGS.split(' ').filter(Boolean);
 const duration = Number(process.env.DURATION ?? 10);
 
 interface Started extends RunningServer {
