@@ -69,10 +69,14 @@ export function startServer(
     const profile = process.env.BENCH_CPU_PROF_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
       : [];
-    const child: ChildProcess = spawn(process.execPath, [...START_NODE_FLAGS, ...profile, '--import', 'tsx', path.join(BENCH_DIR, script)], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [...START_NODE_FLAGS, ...profile, '--import', 'tsx', path.join(BENCH_DIR, script)],
+      {
+        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const timer = setTimeout(() => reject(new Error(`${script} did not start in ${timeoutMs} ms`)), timeoutMs);
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -16,7 +16,8 @@ import { load, processUsage, START_NODE_FLAGS, type RunningServer } from './lib.
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
 // npm start's flags unless NODE_FLAGS names others ("" for none)
-const nodeFlags = process.env.NODE_FLAGS === undefined ? START_NODE_FLAGS : process.env.NODE_FLAGS.split(' ').filter(Boolean);
+const nodeFlags =
+  process.env.NODE_FLAGS === undefined ? START_NODE_FLAGS : process.env.NODE_FLAGS.split(' ').filter(Boolean);
 const duration = Number(process.env.DURATION ?? 10);
 
 interface Started extends RunningServer {
