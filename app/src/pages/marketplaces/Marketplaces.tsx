@@ -250,7 +250,7 @@ function MarketplaceOrders({ marketplaces, generation }: { marketplaces: Marketp
       <Card withBorder p={0} data-testid="marketplace-orders">
         <OrdersTable rows={orders.data} total={orders.total} page={page} setPage={setPage} openBundle={setBundle} />
       </Card>
-      <Modal opened={bundle !== null} onClose={() => setBundle(null)} size="xl" title={`${t('bundle')} ${bundle ?? ''}`}>
+      <Modal closeButtonProps={{ 'aria-label': t('closeDialog') }} opened={bundle !== null} onClose={() => setBundle(null)} size="xl" title={`${t('bundle')} ${bundle ?? ''}`}>
         <ApiError error={bundleOrders.error} />
         <OrdersTable rows={bundleOrders.data} total={bundleOrders.total} />
       </Modal>

@@ -87,7 +87,7 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
   return (
     <Stack data-testid="method-form">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label={t('name')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
+        <TextInput label={t('titleName')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
         <Select
           label={t('deliveryKind')}
           value={String(type)}
@@ -273,10 +273,11 @@ export function DeliveryMethodsPage() {
         />
       </Card>
       <Modal
+        closeButtonProps={{ 'aria-label': t('closeDialog') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         size="xl"
-        title={editing === 'new' ? t('newMethod') : editing ? editing.name : ''}
+        title={editing === 'new' ? t('newMethod') : editing ? editing.name : t('edit')}
       >
         {editing !== null && (
           <MethodForm

@@ -98,8 +98,7 @@ function WebhookEdit({ webhook, changed }: { webhook: Webhook; changed(): void }
         />
       </SimpleGrid>
       <MultiSelect
-        label={t('eventTypes')}
-        description={t('eventTypesHint')}
+        label={`${t('eventTypes')} (${t('eventTypesHint')})`}
         value={eventTypes}
         onChange={setEventTypes}
         data={EVENT_TYPES}
@@ -257,7 +256,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                 <Group gap="xs" wrap="nowrap">
                   <Button
                     size="xs"
-                    variant="subtle"
+                    variant="default"
                     onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
                     data-testid={`show-attempts-${delivery.id}`}
                   >

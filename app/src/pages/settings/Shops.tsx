@@ -105,7 +105,7 @@ function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
   return (
     <Stack data-testid="shop-form">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label={t('name')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
+        <TextInput label={t('titleName')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
         <TextInput label={t('brand')} value={brand} onChange={(event) => setBrand(event.currentTarget.value)} />
         <Select
           label={t('platform')}
@@ -147,8 +147,7 @@ function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
       />
       {notifications.employees.enabled && (
         <MultiSelect
-          label={t('notifiedEmployees')}
-          description={t('notifiedEmployeesHint')}
+          label={`${t('notifiedEmployees')} (${t('notifiedEmployeesHint')})`}
           value={(notifications.employees.ids ?? []).map(String)}
           onChange={(ids) => setNotifications({ ...notifications, employees: { enabled: true, ids: ids.map(Number) } })}
           data={(employees.data ?? []).map((employee) => ({
@@ -440,10 +439,11 @@ export function ShopsSettingsPage() {
         </Button>
       </Group>
       <Modal
+        closeButtonProps={{ 'aria-label': t('closeDialog') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         size="xl"
-        title={editing === 'new' ? t('newShop') : editing ? editing.name : ''}
+        title={editing === 'new' ? t('newShop') : editing ? editing.name : t('edit')}
       >
         {editing !== null && (
           <ShopForm

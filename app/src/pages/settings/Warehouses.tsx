@@ -95,7 +95,7 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
   return (
     <Stack data-testid="warehouse-form">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label={t('name')} value={draft.name} onChange={(event) => set({ name: event.currentTarget.value })} />
+        <TextInput label={t('titleName')} value={draft.name} onChange={(event) => set({ name: event.currentTarget.value })} />
         <Select
           label={t('warehouseType')}
           value={String(draft.type)}
@@ -150,7 +150,8 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
         valueFormat="YYYY-MM-DD"
         onChange={(days) => set({ holidays: days.map(String).sort() })}
         data-testid="holidays"
-        clearable
+        previousLabel={t('previousMonth')}
+        nextLabel={t('nextMonth')}
       />
       <ApiError error={action.error} />
       <Group>
@@ -207,10 +208,11 @@ export function WarehousesPage() {
         />
       </Card>
       <Modal
+        closeButtonProps={{ 'aria-label': t('closeDialog') }}
         opened={editing !== null}
         onClose={close}
         size="xl"
-        title={editing === 'new' ? t('newWarehouse') : editing ? editing.name : ''}
+        title={editing === 'new' ? t('newWarehouse') : editing ? editing.name : t('edit')}
       >
         {editing !== null && (
           <WarehouseForm
