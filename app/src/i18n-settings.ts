@@ -3,7 +3,8 @@ export const settingsEn = {
   warehouses: 'Warehouses',
   deliveryMethods: 'Own delivery',
   cod: 'Cash on delivery',
-  codHint: 'Delivered orders with cash on delivery: owed — the buyer paid, the money is not yet received by the shop; paid — received.',
+  codHint:
+    'Delivered orders with cash on delivery: owed — the buyer paid, the money is not yet received by the shop; paid — received.',
   codOwed: 'Owed',
   codPaid: 'Paid',
   codAmount: 'Cash on delivery',

@@ -164,7 +164,11 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
       priceRules: Array<{ price: number }>;
     }>;
     expect(methods).toEqual([
-      expect.objectContaining({ name: 'Курьер по городу', type: 2, priceRules: [expect.objectContaining({ price: 350 })] }),
+      expect.objectContaining({
+        name: 'Курьер по городу',
+        type: 2,
+        priceRules: [expect.objectContaining({ price: 350 })],
+      }),
     ]);
     await check('delivery-methods');
   }, 60_000);
@@ -196,7 +200,9 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
     await row.locator('input').fill('MATCH-1');
     await page.getByRole('option', { name: /MATCH-1/ }).click();
     await expect.poll(() => notMatched.locator('input').count(), POLL).toBe(before - 1);
-    const bindings = (await at.owner.get(`/v2/products/${productId}`)).body.bindings as Array<{ marketplaceId: number }>;
+    const bindings = (await at.owner.get(`/v2/products/${productId}`)).body.bindings as Array<{
+      marketplaceId: number;
+    }>;
     expect(bindings).toEqual([expect.objectContaining({ marketplaceId: SANDBOX_MARKETPLACE })]);
 
     await page.getByTestId('marketplace-search').fill('SBX-');
@@ -207,7 +213,11 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
   }, 90_000);
 
   it('shows cash on delivery owed and paid', async () => {
-    const delivered = await preparedOrder(at.owner, at.worker, orderBody({ shopId: at.ownShopId, pointId: at.pointId }));
+    const delivered = await preparedOrder(
+      at.owner,
+      at.worker,
+      orderBody({ shopId: at.ownShopId, pointId: at.pointId }),
+    );
     for (
       let step = 0;
       step < 10 && (await at.owner.post(`/v2/sandbox/orders/${delivered.id}/advance`)).status === 200;
@@ -228,7 +238,10 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
     expect(created.status, created.text).toBe(201);
     const id = created.body.id as number;
     // a real event, so that the webhook has a delivery in its log
-    const order = await at.owner.post('/v2/orders', orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'HOOK-1' }));
+    const order = await at.owner.post(
+      '/v2/orders',
+      orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'HOOK-1' }),
+    );
     expect(order.status, order.text).toBe(201);
     await pump.drain();
     const sent = receiver.received.length;

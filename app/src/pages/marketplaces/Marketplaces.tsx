@@ -39,7 +39,14 @@ const SCHEMES = [
   { flag: 'fboEnabled', offered: 'fbo', label: 'FBO' },
   { flag: 'dbsEnabled', offered: 'dbs', label: 'DBS' },
 ] as const;
-const LIST_NAMES: TextKey[] = ['mpListAll', 'mpListNew', 'mpListAccepted', 'mpListShipped', 'mpListDelivered', 'mpListCanceled'];
+const LIST_NAMES: TextKey[] = [
+  'mpListAll',
+  'mpListNew',
+  'mpListAccepted',
+  'mpListShipped',
+  'mpListDelivered',
+  'mpListCanceled',
+];
 const PER_PAGE = 50;
 /** How many of the latest orders the not-matched list reads (see the decisions: no server filter for it). */
 const UNMATCHED_WINDOW = 1000;
@@ -92,7 +99,13 @@ function SchemeSettings({ marketplace, changed }: { marketplace: Marketplace; ch
   );
 }
 
-function OrdersTable({ rows, total, page, setPage, openBundle }: {
+function OrdersTable({
+  rows,
+  total,
+  page,
+  setPage,
+  openBundle,
+}: {
   rows: MarketplaceOrder[] | null;
   total: number;
   page?: number;
@@ -180,13 +193,18 @@ function MarketplaceOrders({ marketplaces, generation }: { marketplaces: Marketp
     () =>
       bundle
         ? api.GET('/v2/marketplace-orders/bundles', { params: { query: { id: bundle } } })
-        : Promise.resolve({ data: [] as MarketplaceOrder[], response: new Response(null, { headers: { 'X-Total-Count': '0' } }) }),
+        : Promise.resolve({
+            data: [] as MarketplaceOrder[],
+            response: new Response(null, { headers: { 'X-Total-Count': '0' } }),
+          }),
     `bundle-${bundle}`,
   );
-  const change = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  const change =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
   return (
     <Stack>
       <Group justify="space-between">
@@ -250,7 +268,13 @@ function MarketplaceOrders({ marketplaces, generation }: { marketplaces: Marketp
       <Card withBorder p={0} data-testid="marketplace-orders">
         <OrdersTable rows={orders.data} total={orders.total} page={page} setPage={setPage} openBundle={setBundle} />
       </Card>
-      <Modal closeButtonProps={{ 'aria-label': t('closeDialog') }} opened={bundle !== null} onClose={() => setBundle(null)} size="xl" title={`${t('bundle')} ${bundle ?? ''}`}>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('closeDialog') }}
+        opened={bundle !== null}
+        onClose={() => setBundle(null)}
+        size="xl"
+        title={`${t('bundle')} ${bundle ?? ''}`}
+      >
         <ApiError error={bundleOrders.error} />
         <OrdersTable rows={bundleOrders.data} total={bundleOrders.total} />
       </Modal>
@@ -288,7 +312,7 @@ function MatchGood({ good, matched }: { good: UnmatchedGood; matched(): void }) 
         onChange={setText}
         onOptionSubmit={(value) => void match(value)}
         data={options.map((option) => option.value)}
-        data-testid={`match-${good.marketplaceId}-${Object.values(good.identifiers).join("-")}`}
+        data-testid={`match-${good.marketplaceId}-${Object.values(good.identifiers).join('-')}`}
       />
       <ApiError error={action.error} />
     </Stack>

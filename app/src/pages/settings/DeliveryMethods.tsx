@@ -4,7 +4,20 @@
  * and/or localities), price brackets by weight and order sum, a free-from sum, days, payment at
  * the door, and for the pickup-point kind its points.
  */
-import { ActionIcon, Button, Card, Checkbox, Group, Modal, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
@@ -30,7 +43,9 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
   const [name, setName] = useState(method?.name ?? '');
   const [type, setType] = useState<1 | 2 | 3>((method?.type as 1 | 2 | 3 | undefined) ?? 2);
   const [radiusKm, setRadiusKm] = useState<number | null>(method?.radiusKm ?? 30);
-  const [rules, setRules] = useState<PriceRule[]>(method?.priceRules ?? [{ weightTo: null, orderSumFrom: null, price: 300 }]);
+  const [rules, setRules] = useState<PriceRule[]>(
+    method?.priceRules ?? [{ weightTo: null, orderSumFrom: null, price: 300 }],
+  );
   const [freeFrom, setFreeFrom] = useState<number | null>(method?.freeFrom ?? null);
   const [days, setDays] = useState(method?.days ?? { min: 1, max: 2 });
   const [cash, setCash] = useState(method?.cashPaymentAvailable ?? false);
@@ -151,13 +166,21 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
             min={0}
             onChange={(value) => setRule(index, { price: Number(value) || 0 })}
           />
-          <Button variant="subtle" color="red" disabled={rules.length === 1} onClick={() => setRules(rules.filter((_, at) => at !== index))}>
+          <Button
+            variant="subtle"
+            color="red"
+            disabled={rules.length === 1}
+            onClick={() => setRules(rules.filter((_, at) => at !== index))}
+          >
             {t('remove')}
           </Button>
         </Group>
       ))}
       <Group>
-        <Button variant="default" onClick={() => setRules([...rules, { weightTo: null, orderSumFrom: null, price: 0 }])}>
+        <Button
+          variant="default"
+          onClick={() => setRules([...rules, { weightTo: null, orderSumFrom: null, price: 0 }])}
+        >
           {t('addBracket')}
         </Button>
       </Group>
@@ -243,7 +266,12 @@ export function DeliveryMethodsPage() {
               key: 'name',
               header: t('name'),
               cell: (method) => (
-                <Button variant="subtle" size="compact-sm" onClick={() => setEditing(method)} data-testid={`method-${method.name}`}>
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  onClick={() => setEditing(method)}
+                  data-testid={`method-${method.name}`}
+                >
                   {method.name}
                 </Button>
               ),

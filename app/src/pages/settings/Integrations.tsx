@@ -90,7 +90,12 @@ function WebhookEdit({ webhook, changed }: { webhook: Webhook; changed(): void }
   return (
     <Stack gap="xs" mt="sm" data-testid={`webhook-edit-${webhook.id}`}>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label="URL" value={url} onChange={(event) => setUrl(event.currentTarget.value)} data-testid="webhook-url" />
+        <TextInput
+          label="URL"
+          value={url}
+          onChange={(event) => setUrl(event.currentTarget.value)}
+          data-testid="webhook-url"
+        />
         <TextInput
           label={t('description')}
           value={description}
@@ -105,7 +110,11 @@ function WebhookEdit({ webhook, changed }: { webhook: Webhook; changed(): void }
         searchable
         data-testid="webhook-events"
       />
-      <Checkbox label={t('webhookEnabled')} checked={enabled} onChange={(event) => setEnabled(event.currentTarget.checked)} />
+      <Checkbox
+        label={t('webhookEnabled')}
+        checked={enabled}
+        onChange={(event) => setEnabled(event.currentTarget.checked)}
+      />
       <Group>
         <Button size="xs" onClick={() => void save()} data-testid="save-webhook">
           {t('saveSettings')}
@@ -137,7 +146,9 @@ function Attempts({ webhookId, deliveryId }: { webhookId: number; deliveryId: nu
   const session = useSignedIn();
   const attempts = useList(
     () =>
-      api.GET('/v2/webhooks/{id}/attempts', { params: { path: { id: webhookId }, query: { deliveryId, perPage: 50 } } }),
+      api.GET('/v2/webhooks/{id}/attempts', {
+        params: { path: { id: webhookId }, query: { deliveryId, perPage: 50 } },
+      }),
     `attempts-${deliveryId}`,
   );
   return (
@@ -158,7 +169,6 @@ function Attempts({ webhookId, deliveryId }: { webhookId: number; deliveryId: nu
     </>
   );
 }
-
 
 function Contracts() {
   const { t } = useText();

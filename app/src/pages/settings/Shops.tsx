@@ -72,14 +72,18 @@ const NO_NOTIFICATIONS: Notifications = {
 /** A shop's fields and its notifications: who (the account's address, employees) hears of which events. */
 function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
   const { t } = useText();
-  const warehouses = useList(() => api.GET('/v2/warehouses', { params: { query: { perPage: 100 } } }), 'shop-warehouses');
+  const warehouses = useList(
+    () => api.GET('/v2/warehouses', { params: { query: { perPage: 100 } } }),
+    'shop-warehouses',
+  );
   const employees = useList(() => api.GET('/v2/employees'), 'shop-employees');
   const [name, setName] = useState(shop?.name ?? '');
   const [brand, setBrand] = useState(shop?.brand ?? '');
   const [platform, setPlatform] = useState<string | null>(shop?.platform ?? 'api');
   const [warehouseId, setWarehouseId] = useState<string | null>(shop ? String(shop.warehouse.id) : null);
-  const [flags, setFlags] = useState<Record<(typeof FLAGS)[number], boolean>>(() =>
-    Object.fromEntries(FLAGS.map((flag) => [flag, shop?.[flag] ?? false])) as Record<(typeof FLAGS)[number], boolean>,
+  const [flags, setFlags] = useState<Record<(typeof FLAGS)[number], boolean>>(
+    () =>
+      Object.fromEntries(FLAGS.map((flag) => [flag, shop?.[flag] ?? false])) as Record<(typeof FLAGS)[number], boolean>,
   );
   const [notifications, setNotifications] = useState<Notifications>(shop?.notifications ?? NO_NOTIFICATIONS);
   const action = useAction();
@@ -107,13 +111,7 @@ function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label={t('titleName')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
         <TextInput label={t('brand')} value={brand} onChange={(event) => setBrand(event.currentTarget.value)} />
-        <Select
-          label={t('platform')}
-          value={platform}
-          onChange={setPlatform}
-          data={PLATFORMS}
-          searchable
-        />
+        <Select label={t('platform')} value={platform} onChange={setPlatform} data={PLATFORMS} searchable />
         <Select
           label={t('senderWarehouse')}
           value={warehouseId}
@@ -136,13 +134,18 @@ function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
       <Checkbox
         label={t('notifyAccount')}
         checked={notifications.currentAccount.enabled}
-        onChange={(event) => setNotifications({ ...notifications, currentAccount: { enabled: event.currentTarget.checked } })}
+        onChange={(event) =>
+          setNotifications({ ...notifications, currentAccount: { enabled: event.currentTarget.checked } })
+        }
       />
       <Checkbox
         label={t('notifyEmployees')}
         checked={notifications.employees.enabled}
         onChange={(event) =>
-          setNotifications({ ...notifications, employees: { ...notifications.employees, enabled: event.currentTarget.checked } })
+          setNotifications({
+            ...notifications,
+            employees: { ...notifications.employees, enabled: event.currentTarget.checked },
+          })
         }
       />
       {notifications.employees.enabled && (
@@ -175,7 +178,9 @@ function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
           label={t('event_productEndsInFulfilment')}
           checked={events.productEndsInFulfilment.enabled}
           onChange={(change) =>
-            setEvents({ productEndsInFulfilment: { ...events.productEndsInFulfilment, enabled: change.currentTarget.checked } })
+            setEvents({
+              productEndsInFulfilment: { ...events.productEndsInFulfilment, enabled: change.currentTarget.checked },
+            })
           }
         />
         <NumberInput
@@ -185,7 +190,10 @@ function ShopForm({ shop, done }: { shop: Shop | null; done(): void }) {
           w={160}
           onChange={(value) =>
             setEvents({
-              productEndsInFulfilment: { ...events.productEndsInFulfilment, border: value === '' ? null : Number(value) },
+              productEndsInFulfilment: {
+                ...events.productEndsInFulfilment,
+                border: value === '' ? null : Number(value),
+              },
             })
           }
         />

@@ -41,7 +41,9 @@ function draftOf(warehouse: Warehouse | null): Draft {
     city: warehouse?.address.city.name ?? 'Москва',
     contactName: warehouse?.contact.name ?? '',
     phone: warehouse?.contact.phone ?? '',
-    hours: warehouse ? warehouse.schedule.map(hoursOf) : ['09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '', ''],
+    hours: warehouse
+      ? warehouse.schedule.map(hoursOf)
+      : ['09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '', ''],
     holidays: warehouse?.holidays ?? [],
     fulfilmentWarehouseId: warehouse?.fulfilmentWarehouseId ?? null,
   };
@@ -95,7 +97,11 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
   return (
     <Stack data-testid="warehouse-form">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label={t('titleName')} value={draft.name} onChange={(event) => set({ name: event.currentTarget.value })} />
+        <TextInput
+          label={t('titleName')}
+          value={draft.name}
+          onChange={(event) => set({ name: event.currentTarget.value })}
+        />
         <Select
           label={t('warehouseType')}
           value={String(draft.type)}
@@ -116,15 +122,31 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
             data-testid="fulfilment-warehouse"
           />
         )}
-        <TextInput label={t('city')} value={draft.city} onChange={(event) => set({ city: event.currentTarget.value })} />
-        <TextInput label={t('street')} value={draft.street} onChange={(event) => set({ street: event.currentTarget.value })} />
-        <TextInput label={t('house')} value={draft.house} onChange={(event) => set({ house: event.currentTarget.value })} />
+        <TextInput
+          label={t('city')}
+          value={draft.city}
+          onChange={(event) => set({ city: event.currentTarget.value })}
+        />
+        <TextInput
+          label={t('street')}
+          value={draft.street}
+          onChange={(event) => set({ street: event.currentTarget.value })}
+        />
+        <TextInput
+          label={t('house')}
+          value={draft.house}
+          onChange={(event) => set({ house: event.currentTarget.value })}
+        />
         <TextInput
           label={t('contactName')}
           value={draft.contactName}
           onChange={(event) => set({ contactName: event.currentTarget.value })}
         />
-        <TextInput label={t('phone')} value={draft.phone} onChange={(event) => set({ phone: event.currentTarget.value })} />
+        <TextInput
+          label={t('phone')}
+          value={draft.phone}
+          onChange={(event) => set({ phone: event.currentTarget.value })}
+        />
       </SimpleGrid>
       <Title order={4} size="h5">
         {t('schedule')}
@@ -188,7 +210,12 @@ export function WarehousesPage() {
               key: 'name',
               header: t('name'),
               cell: (warehouse) => (
-                <Button variant="subtle" size="compact-sm" onClick={() => setEditing(warehouse)} data-testid={`warehouse-${warehouse.name}`}>
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  onClick={() => setEditing(warehouse)}
+                  data-testid={`warehouse-${warehouse.name}`}
+                >
                   {warehouse.name}
                 </Button>
               ),
@@ -203,7 +230,11 @@ export function WarehousesPage() {
               header: t('schedule'),
               cell: (warehouse) => warehouse.schedule.map((day) => hoursOf(day) || '—').join(' · '),
             },
-            { key: 'holidays', header: t('holidays'), cell: (warehouse) => (warehouse.holidays ?? []).join(', ') || '—' },
+            {
+              key: 'holidays',
+              header: t('holidays'),
+              cell: (warehouse) => (warehouse.holidays ?? []).join(', ') || '—',
+            },
           ]}
         />
       </Card>
