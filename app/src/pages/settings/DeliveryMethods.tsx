@@ -147,7 +147,7 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
         {t('priceBrackets')}
       </Title>
       {rules.map((rule, index) => (
-        <Group key={index} grow align="end">
+        <SimpleGrid key={index} cols={{ base: 2, sm: 5 }} verticalSpacing="xs">
           <NumberInput
             label={`${t('weightTo')} ${index + 1}`}
             value={rule.weightTo ?? ''}
@@ -169,12 +169,13 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
           <Button
             variant="subtle"
             color="red"
+            style={{ alignSelf: 'end' }}
             disabled={rules.length === 1}
             onClick={() => setRules(rules.filter((_, at) => at !== index))}
           >
             {t('remove')}
           </Button>
-        </Group>
+        </SimpleGrid>
       ))}
       <Group>
         <Button
@@ -190,7 +191,7 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
             {t('ownPoints')}
           </Title>
           {points.map((point, index) => (
-            <Group key={index} grow align="end">
+            <SimpleGrid key={index} cols={{ base: 2, sm: 5 }} verticalSpacing="xs">
               <TextInput
                 label={`${t('name')} ${index + 1}`}
                 value={point.name}
@@ -213,10 +214,15 @@ function MethodForm({ method, done }: { method: Method | null; done(): void }) {
                 decimalScale={6}
                 onChange={(value) => setPoint(index, { longitude: value === '' ? '' : Number(value) })}
               />
-              <Button variant="subtle" color="red" onClick={() => setPoints(points.filter((_, at) => at !== index))}>
+              <Button
+                variant="subtle"
+                color="red"
+                style={{ alignSelf: 'end' }}
+                onClick={() => setPoints(points.filter((_, at) => at !== index))}
+              >
                 {t('remove')}
               </Button>
-            </Group>
+            </SimpleGrid>
           ))}
           <Group>
             <Button
