@@ -5,6 +5,7 @@
  */
 import { createContext, useContext } from 'react';
 import { part2En, part2Ru } from './i18n-part2';
+import { settingsEn, settingsRu } from './i18n-settings';
 
 const en = {
   appName: 'Delivery dashboard',
@@ -173,6 +174,7 @@ const en = {
   sticker: 'Sticker',
   timeZone: 'Times in',
   ...part2En,
+  ...settingsEn,
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -345,6 +347,7 @@ const ru: Record<TextKey, string> = {
   sticker: 'Наклейка',
   timeZone: 'Время в поясе',
   ...part2Ru,
+  ...settingsRu,
 };
 
 export const dictionaries: Record<Locale, Record<TextKey, string>> = { en, ru };

@@ -25,6 +25,8 @@ export function ConnectCard(props: {
   changed(): void;
   /** More fields shown before connecting (a test-mode switch). */
   extra?: ReactNode;
+  /** Shown once connected: the connection's own settings (a marketplace's shipment schemes). */
+  settings?: ReactNode;
 }) {
   const { t, locale } = useText();
   const [values, setValues] = useState<Record<string, string>>({});
@@ -58,6 +60,7 @@ export function ConnectCard(props: {
           ),
         )}
         {!props.connected && props.extra}
+        {props.connected && props.settings}
       </Stack>
       <Group mt="sm">
         {props.connected ? (

@@ -26,6 +26,13 @@ const IntegrationsPage = lazy(() =>
 const ShopsSettingsPage = lazy(() =>
   import('../pages/settings/Shops').then((module) => ({ default: module.ShopsSettingsPage })),
 );
+const CodPage = lazy(() => import('../pages/money/Cod').then((module) => ({ default: module.CodPage })));
+const WarehousesPage = lazy(() =>
+  import('../pages/settings/Warehouses').then((module) => ({ default: module.WarehousesPage })),
+);
+const DeliveryMethodsPage = lazy(() =>
+  import('../pages/settings/DeliveryMethods').then((module) => ({ default: module.DeliveryMethodsPage })),
+);
 import { useSession, type SessionView } from '../session';
 
 /** Outside the signed-in layout: staff open it with their operator token. */
@@ -45,7 +52,10 @@ const SECTIONS: Section[] = [
   { path: '/supplies', label: 'supplies', element: <SuppliesPage /> },
   { path: '/marketplaces', label: 'marketplaces', element: <MarketplacesPage />, ownersOnly: true },
   { path: '/money', label: 'bills', element: <BillsPage /> },
+  { path: '/money/cod', label: 'cod', element: <CodPage /> },
   { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
+  { path: '/settings/warehouses', label: 'warehouses', element: <WarehousesPage />, ownersOnly: true },
+  { path: '/settings/delivery-methods', label: 'deliveryMethods', element: <DeliveryMethodsPage />, ownersOnly: true },
   { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },
   { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
 ];

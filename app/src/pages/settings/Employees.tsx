@@ -9,16 +9,17 @@ import {
   SegmentedControl,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { DataTable } from '../../components/DataTable';
 import { useText } from '../../i18n';
+import { useList } from '../../part2/use-list';
 import { useReference } from '../../reference';
 
 type Employee = Schemas['Employee'];
@@ -130,132 +131,123 @@ function InviteForm({ invited }: { invited(): void }) {
   );
 }
 
-function EmployeeRow({ employee, changed }: { employee: Employee; changed(): void }) {
-  const { t, locale } = useText();
-  const reference = useReference(locale);
-  const [editing, setEditing] = useState(false);
-  const [role, setRole] = useState<Role>(employee.role);
-  const [shopIds, setShopIds] = useState(employee.shopIds.map(String));
-  const [error, setError] = useState<unknown>(null);
-  const shopName = (id: number) => reference?.shops.find((shop) => shop.id === id)?.name ?? `#${id}`;
-
-  const run = async (call: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await call();
-      setEditing(false);
-      changed();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
-  const save = () =>
-    run(async () =>
-      ok(
-        await api.PUT('/v2/employees/{id}', {
-          params: { path: { id: employee.id } },
-          body: { role, shopIds: role === 'manager' ? shopIds.map(Number) : [] },
-        }),
-      ),
-    );
-  const remove = () =>
-    run(async () => ok(await api.DELETE('/v2/employees/{id}', { params: { path: { id: employee.id } } })));
-
-  return (
-    <Table.Tr data-testid={`employee-${employee.email}`}>
-      <Table.Td>{employee.name}</Table.Td>
-      <Table.Td>{employee.email}</Table.Td>
-      <Table.Td>
-        {editing ? (
-          <Stack gap="xs">
-            <RoleAndShops role={role} shopIds={shopIds} onRole={setRole} onShops={setShopIds} />
-          </Stack>
-        ) : (
-          <Group gap={4}>
-            <Badge color={employee.role === 'owner' ? 'indigo' : 'teal.9'}>{t(employee.role)}</Badge>
-            {employee.shopIds.map((id) => (
-              <Badge key={id} variant="outline" color="gray.8">
-                {shopName(id)}
-              </Badge>
-            ))}
-          </Group>
-        )}
-        <ApiError error={error} />
-      </Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          {editing ? (
-            <>
-              <Button size="xs" onClick={() => void save()}>
-                {t('applyChanges')}
-              </Button>
-              <Button size="xs" variant="default" onClick={() => setEditing(false)}>
-                {t('dismiss')}
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button size="xs" variant="default" onClick={() => setEditing(true)}>
-                {t('edit')}
-              </Button>
-              <Button size="xs" color="red" variant="light" onClick={() => void remove()}>
-                {t('remove')}
-              </Button>
-            </>
-          )}
-        </Group>
-      </Table.Td>
-    </Table.Tr>
-  );
+/** One employee's role and shops being changed. */
+interface Editing {
+  id: number;
+  role: Role;
+  shopIds: string[];
 }
 
 export function EmployeesPage() {
-  const { t } = useText();
-  const [employees, setEmployees] = useState<Employee[]>([]);
-  const [error, setError] = useState<unknown>(null);
-  const load = useCallback(() => {
-    api.GET('/v2/employees').then(
-      (result) => {
-        try {
-          setEmployees(ok(result));
-          setError(null);
-        } catch (caught) {
-          setError(caught);
-        }
-      },
-      () => undefined,
+  const { t, locale } = useText();
+  const reference = useReference(locale);
+  const employees = useList(() => api.GET('/v2/employees'), 'employees');
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [rowError, setRowError] = useState<{ id: number; error: unknown } | null>(null);
+  const shopName = (id: number) => reference?.shops.find((shop) => shop.id === id)?.name ?? `#${id}`;
+
+  const run = async (id: number, call: () => Promise<unknown>) => {
+    setRowError(null);
+    try {
+      await call();
+      setEditing(null);
+      employees.reload();
+    } catch (caught) {
+      setRowError({ id, error: caught });
+    }
+  };
+  const save = (change: Editing) =>
+    run(change.id, async () =>
+      ok(
+        await api.PUT('/v2/employees/{id}', {
+          params: { path: { id: change.id } },
+          body: { role: change.role, shopIds: change.role === 'manager' ? change.shopIds.map(Number) : [] },
+        }),
+      ),
     );
-  }, []);
-  useEffect(load, [load]);
+  const remove = (id: number) =>
+    run(id, async () => ok(await api.DELETE('/v2/employees/{id}', { params: { path: { id } } })));
 
   return (
     <Stack>
       <Title order={2}>{t('employees')}</Title>
-      <ApiError error={error} />
-      <InviteForm invited={load} />
-      <Table.ScrollContainer minWidth={600}>
-        <Table striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('email')}</Table.Th>
-              <Table.Th>{t('role')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('edit')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {employees.map((employee) => (
-              <EmployeeRow
-                key={`${employee.id}-${employee.role}-${employee.shopIds.join(',')}`}
-                employee={employee}
-                changed={load}
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ApiError error={employees.error} />
+      <InviteForm invited={employees.reload} />
+      <DataTable
+        rows={employees.data}
+        rowKey={(employee) => employee.id}
+        rowProps={(employee) => ({ 'data-testid': `employee-${employee.email}` })}
+        labels={{ empty: t('nothingYet') }}
+        columns={[
+          { key: 'name', header: t('name'), cell: (employee) => employee.name },
+          { key: 'email', header: t('email'), cell: (employee) => employee.email },
+          {
+            key: 'role',
+            header: t('role'),
+            cell: (employee) => (
+              <>
+                {editing?.id === employee.id ? (
+                  <Stack gap="xs">
+                    <RoleAndShops
+                      role={editing.role}
+                      shopIds={editing.shopIds}
+                      onRole={(role) => setEditing({ ...editing, role })}
+                      onShops={(shopIds) => setEditing({ ...editing, shopIds })}
+                    />
+                  </Stack>
+                ) : (
+                  <Group gap={4}>
+                    <Badge color={employee.role === 'owner' ? 'indigo' : 'teal.9'}>{t(employee.role)}</Badge>
+                    {employee.shopIds.map((id) => (
+                      <Badge key={id} variant="outline" color="gray.8">
+                        {shopName(id)}
+                      </Badge>
+                    ))}
+                  </Group>
+                )}
+                {rowError?.id === employee.id && <ApiError error={rowError.error} />}
+              </>
+            ),
+          },
+          {
+            key: 'actions',
+            header: <VisuallyHidden>{t('edit')}</VisuallyHidden>,
+            cell: (employee) => (
+              <Group gap="xs" wrap="nowrap">
+                {editing?.id === employee.id ? (
+                  <>
+                    <Button size="xs" onClick={() => void save(editing)}>
+                      {t('applyChanges')}
+                    </Button>
+                    <Button size="xs" variant="default" onClick={() => setEditing(null)}>
+                      {t('dismiss')}
+                    </Button>
+                  </>
+                ) : (
+                  <>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() =>
+                        setEditing({
+                          id: employee.id,
+                          role: employee.role,
+                          shopIds: employee.shopIds.map(String),
+                        })
+                      }
+                    >
+                      {t('edit')}
+                    </Button>
+                    <Button size="xs" color="red" variant="light" onClick={() => void remove(employee.id)}>
+                      {t('remove')}
+                    </Button>
+                  </>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }

@@ -1,15 +1,19 @@
 /**
  * Integrations: delivery companies' contracts (connect in test or live mode, the parameters
- * shown masked after saving, disconnect) and webhooks (add, send a test, each one's delivery
- * log with "send again", delete).
+ * shown masked after saving, disconnect) and webhooks (add, edit the address, events and
+ * switch, rotate the signing secret (shown once), send a test, each one's delivery log with its
+ * attempts and "send again", delete).
  */
 import {
+  Alert,
   Anchor,
   Badge,
   Button,
   Card,
   Checkbox,
+  Code,
   Group,
+  MultiSelect,
   SimpleGrid,
   Stack,
   Table,
@@ -27,6 +31,144 @@ import { useAction, useList } from '../../part2/use-list';
 import { useSignedIn } from '../../session';
 
 type Webhook = Schemas['Webhook'];
+type EventType = NonNullable<Webhook['eventTypes']>[number];
+const EVENT_TYPES: EventType[] = [
+  'order.created',
+  'order.status_changed',
+  'order.problem',
+  'order.sent_for_return',
+  'order.storage_ending',
+  'fulfilment.goods_missing',
+  'fulfilment.return_received',
+  'fulfilment.product_ends',
+  'fulfilment.stock_changed',
+  'fulfilment.supply_accepted',
+  'marketplace_order.created',
+  'pickup.status_changed',
+  'supply.status_changed',
+  'bill.issued',
+];
+
+/** A webhook's address, events (none chosen: every event), description and switch; its secret rotated. */
+function WebhookEdit({ webhook, changed }: { webhook: Webhook; changed(): void }) {
+  const { t, locale } = useText();
+  const session = useSignedIn();
+  const [url, setUrl] = useState(webhook.url);
+  const [eventTypes, setEventTypes] = useState<string[]>(webhook.eventTypes ?? []);
+  const [description, setDescription] = useState(webhook.description ?? '');
+  const [enabled, setEnabled] = useState(webhook.enabled);
+  const [secret, setSecret] = useState<Schemas['WebhookSecret'] | null>(null);
+  const action = useAction();
+  const save = async () => {
+    if (
+      await action.run(async () =>
+        ok(
+          await api.PUT('/v2/webhooks/{id}', {
+            params: { path: { id: webhook.id } },
+            body: {
+              url,
+              eventTypes: eventTypes as EventType[],
+              description: description || undefined,
+              enabled,
+            },
+          }),
+        ),
+      )
+    )
+      changed();
+  };
+  const rotate = () =>
+    action.run(async () =>
+      setSecret(
+        ok(
+          await api.POST('/v2/webhooks/{id}/rotate-secret', {
+            params: { path: { id: webhook.id }, header: { 'Idempotency-Key': idempotencyKey() } },
+          }),
+        ),
+      ),
+    );
+  return (
+    <Stack gap="xs" mt="sm" data-testid={`webhook-edit-${webhook.id}`}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="URL"
+          value={url}
+          onChange={(event) => setUrl(event.currentTarget.value)}
+          data-testid="webhook-url"
+        />
+        <TextInput
+          label={t('description')}
+          value={description}
+          onChange={(event) => setDescription(event.currentTarget.value)}
+        />
+      </SimpleGrid>
+      <MultiSelect
+        label={`${t('eventTypes')} (${t('eventTypesHint')})`}
+        value={eventTypes}
+        onChange={setEventTypes}
+        data={EVENT_TYPES}
+        searchable
+        data-testid="webhook-events"
+      />
+      <Checkbox
+        label={t('webhookEnabled')}
+        checked={enabled}
+        onChange={(event) => setEnabled(event.currentTarget.checked)}
+      />
+      <Group>
+        <Button size="xs" onClick={() => void save()} data-testid="save-webhook">
+          {t('saveSettings')}
+        </Button>
+        <Button size="xs" variant="default" onClick={() => void rotate()} data-testid="rotate-secret">
+          {t('rotateSecret')}
+        </Button>
+      </Group>
+      {secret && (
+        <Alert color="indigo" title={t('secretShownOnce')} data-testid="new-secret">
+          <Code>{secret.secret}</Code>
+          {secret.previousSecretValidUntil && (
+            <Text size="sm" mt="xs">
+              {t('previousSecretUntil', {
+                until: formatInstant(secret.previousSecretValidUntil, locale, session.timeZone),
+              })}
+            </Text>
+          )}
+        </Alert>
+      )}
+      <ApiError error={action.error} />
+    </Stack>
+  );
+}
+
+/** One delivery's attempts: when, how long, the answer's status or the error. */
+function Attempts({ webhookId, deliveryId }: { webhookId: number; deliveryId: number }) {
+  const { locale } = useText();
+  const session = useSignedIn();
+  const attempts = useList(
+    () =>
+      api.GET('/v2/webhooks/{id}/attempts', {
+        params: { path: { id: webhookId }, query: { deliveryId, perPage: 50 } },
+      }),
+    `attempts-${deliveryId}`,
+  );
+  return (
+    <>
+      <ApiError error={attempts.error} />
+      <Table data-testid={`attempts-${deliveryId}`}>
+        <Table.Tbody>
+          {(attempts.data ?? []).map((attempt) => (
+            <Table.Tr key={attempt.id}>
+              <Table.Td>{formatInstant(attempt.at, locale, session.timeZone)}</Table.Td>
+              <Table.Td>{attempt.httpStatus ?? '—'}</Table.Td>
+              <Table.Td>{attempt.durationMs} ms</Table.Td>
+              <Table.Td>{attempt.error ?? attempt.responseHead ?? ''}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </>
+  );
+}
 
 function Contracts() {
   const { t } = useText();
@@ -86,6 +228,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
     `deliveries-${webhook.id}`,
   );
   const action = useAction();
+  const [shown, setShown] = useState<number | null>(null);
   const again = async (deliveryId: number) => {
     if (
       await action.run(async () =>
@@ -103,7 +246,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <ApiError error={deliveries.error ?? action.error} />
       <Table striped data-testid={`deliveries-${webhook.id}`}>
         <Table.Tbody>
-          {(deliveries.data ?? []).map((delivery) => (
+          {(deliveries.data ?? []).map((delivery) => [
             <Table.Tr key={delivery.id}>
               <Table.Td>{delivery.type}</Table.Td>
               <Table.Td>{formatInstant(delivery.createdAt, locale, session.timeZone)}</Table.Td>
@@ -120,12 +263,34 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                 {delivery.attempts} {delivery.lastError ?? ''}
               </Table.Td>
               <Table.Td>
-                <Button size="xs" variant="default" onClick={() => void again(delivery.id)}>
-                  {t('sendAgain')}
-                </Button>
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
+                    data-testid={`show-attempts-${delivery.id}`}
+                  >
+                    {t('attempts')}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => void again(delivery.id)}
+                    data-testid={`send-again-${delivery.id}`}
+                  >
+                    {t('sendAgain')}
+                  </Button>
+                </Group>
               </Table.Td>
-            </Table.Tr>
-          ))}
+            </Table.Tr>,
+            shown === delivery.id ? (
+              <Table.Tr key={`${delivery.id}-attempts`}>
+                <Table.Td colSpan={5}>
+                  <Attempts webhookId={webhook.id} deliveryId={delivery.id} />
+                </Table.Td>
+              </Table.Tr>
+            ) : null,
+          ])}
         </Table.Tbody>
       </Table>
       {deliveries.data?.length === 0 && <Text size="sm">{t('nothingYet')}</Text>}
@@ -181,7 +346,11 @@ function Webhooks() {
         .map((webhook) => (
           <Card withBorder key={webhook.id}>
             <Group justify="space-between">
-              <Anchor component="button" onClick={() => setOpen(open === webhook.id ? null : webhook.id)}>
+              <Anchor
+                component="button"
+                onClick={() => setOpen(open === webhook.id ? null : webhook.id)}
+                data-testid={`webhook-${webhook.id}`}
+              >
                 {webhook.url}
               </Anchor>
               <Group gap="xs">
@@ -194,7 +363,12 @@ function Webhooks() {
                 </Button>
               </Group>
             </Group>
-            {open === webhook.id && <Deliveries webhook={webhook} />}
+            {open === webhook.id && (
+              <>
+                <WebhookEdit webhook={webhook} changed={webhooks.reload} />
+                <Deliveries webhook={webhook} />
+              </>
+            )}
           </Card>
         ))}
     </Stack>
