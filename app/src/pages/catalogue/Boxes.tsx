@@ -63,7 +63,12 @@ function BoxDialog({ draft, onClose, onSaved }: { draft: BoxDraft | null; onClos
     />
   );
   return (
-    <Modal opened onClose={onClose} title={box.id === null ? t('newBox') : t('editBox')}>
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('dismiss') }}
+      title={box.id === null ? t('newBox') : t('editBox')}
+    >
       <Stack data-testid="box-dialog">
         <TextInput
           label={t('name')}
@@ -134,7 +139,7 @@ export function BoxesPage() {
           <Button
             size="xs"
             variant="subtle"
-            color="red.9"
+            color="red"
             aria-label={`${t('delete')} ${label(box)}`}
             onClick={async () => {
               if (

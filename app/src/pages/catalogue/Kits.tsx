@@ -85,7 +85,13 @@ function KitDialog({ draft, onClose, onSaved }: { draft: KitDraft | null; onClos
   };
 
   return (
-    <Modal opened onClose={onClose} title={kit.id === null ? t('newKit') : t('editKit')} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('dismiss') }}
+      title={kit.id === null ? t('newKit') : t('editKit')}
+      size="lg"
+    >
       <Stack data-testid="kit-dialog">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Select
@@ -216,7 +222,7 @@ export function KitsPage() {
           <Button
             size="xs"
             variant="subtle"
-            color="red.9"
+            color="red"
             aria-label={`${t('delete')} ${kit.vendorCode}`}
             onClick={async () => {
               if (

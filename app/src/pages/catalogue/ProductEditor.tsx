@@ -304,6 +304,7 @@ export function ProductEditor({
       onClose={onClose}
       position="right"
       size="xl"
+      closeButtonProps={{ 'aria-label': t('dismiss') }}
       title={product ? `${product.vendorCode}: ${product.name}` : t('editProduct')}
     >
       <ApiError error={loading.error} />
@@ -378,12 +379,11 @@ export function ProductEditor({
           </SimpleGrid>
           <TagsInput
             label={t('barcodes')}
-            description={t('barcodesHint')}
+            placeholder={t('barcodesHint')}
             value={draft.barcodes}
             onChange={(barcodes) => set({ barcodes })}
             error={Object.entries(fieldErrors).find(([field]) => field.startsWith('barcodes'))?.[1]}
             data-testid="product-barcodes"
-            clearable
           />
           <Group>
             <Checkbox

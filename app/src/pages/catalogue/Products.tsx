@@ -273,7 +273,7 @@ export function ProductsPage() {
           <Button
             size="xs"
             variant="subtle"
-            color="red.9"
+            color="red"
             onClick={() => void remove(product.id)}
             aria-label={`${t('delete')} ${product.vendorCode}`}
           >

@@ -25,10 +25,10 @@ const RESERVATION = { none: 0, preorder: 1, reserved: 2, cancelled: 3 } as const
 
 type View = 'none' | 'preorders' | 'reserved' | 'cancelled';
 const VIEWS: Array<{ value: View; label: TextKey }> = [
-  { value: 'none', label: 'reservation0' },
+  { value: 'none', label: 'notReserved' },
   { value: 'preorders', label: 'preordersWaiting' },
   { value: 'reserved', label: 'reservation2' },
-  { value: 'cancelled', label: 'reservation3' },
+  { value: 'cancelled', label: 'released' },
 ];
 
 function queryOf(view: View, page: number) {
