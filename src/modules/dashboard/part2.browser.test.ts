@@ -78,6 +78,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     expect(await accessibilityFindings(page), name).toEqual([]);
     await shot(page, `${name}-desktop`);
     await page.setViewportSize(PHONE);
+    // the navigation slides away when the page narrows: the shot waits for it to be gone
+    await page.waitForTimeout(400);
     await shot(page, `${name}-phone`);
     await page.setViewportSize(DESKTOP);
   }

@@ -249,7 +249,7 @@ export function KitsPage() {
         </Button>
       </Group>
       <TextInput
-        label={t('searchProducts')}
+        label={t('searchNameOrCode')}
         value={search}
         onChange={(event) => setSearch(event.currentTarget.value)}
         maw={360}

@@ -5,6 +5,7 @@
  * order whose goods are short makes it a preorder; releasing gives its goods back to free stock.
  */
 import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api, ok, type Order } from '../../api';
@@ -42,6 +43,8 @@ export function ReservationsPage() {
   const session = useSignedIn();
   const reference = useReference(locale);
   const [view, setView] = useState<View>('none');
+  // four long labels do not fit side by side on a phone
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [view]);
   const query = queryOf(view, page);
@@ -81,7 +84,7 @@ export function ReservationsPage() {
     },
     {
       key: 'goods',
-      header: t('kitProducts'),
+      header: t('goods'),
       cell: (order) =>
         order.products.map((product) => `${product.vendorCode ?? product.name} × ${product.count}`).join(', '),
     },
@@ -123,6 +126,8 @@ export function ReservationsPage() {
         value={view}
         onChange={(value) => setView(value as View)}
         data={VIEWS.map((item) => ({ value: item.value, label: t(item.label) }))}
+        orientation={narrow ? 'vertical' : 'horizontal'}
+        fullWidth={narrow}
         data-testid="reservation-view"
         aria-label={t('reservationStatus')}
       />

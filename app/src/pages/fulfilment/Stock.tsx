@@ -10,6 +10,7 @@ import {
   SimpleGrid,
   Stack,
   TextInput,
+  Text,
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
@@ -58,9 +59,15 @@ function MovementReport({ productIds }: { productIds: number[] }) {
   };
   return (
     <Card withBorder>
+      <Title order={3} size="h5">
+        {t('movementPeriod')}
+      </Title>
+      <Text size="sm" mb="xs">
+        {t('allProductsOnPage', { count: productIds.length })}
+      </Text>
       <Group align="end">
-        <DateInput label={t('dateFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
-        <DateInput label={t('dateTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
+        <DateInput label={t('periodFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
+        <DateInput label={t('periodTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
         <Button onClick={() => void order()} disabled={productIds.length === 0} data-testid="movement-report">
           {t('movementReport')}
         </Button>
