@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
@@ -102,7 +103,7 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
         querystring: ProductExportQuery,
         produces: [XLSX],
         response: {
-          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'products.xlsx' }),
+          200: Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'products.xlsx' }),
           ...errorResponses(),
         },
       },
