@@ -224,6 +224,12 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
       kit.products.map((product: { vendorCode: string; count: number }) => [product.vendorCode, product.count]),
     ).toEqual([['TEA-00011', 2]]);
 
+    // edit: a 5 % discount
+    await kitRow.getByRole('button', { name: 'Изменить KIT-TEA' }).click();
+    await kitDialog.getByLabel(/^Скидка/).fill('5');
+    await kitDialog.getByTestId('save-kit').click();
+    await expect.poll(async () => (await at.owner.get(`/v2/kits/${kit.id}`)).body.discount, POLL).toBe(5);
+
     await page.getByRole('link', { name: 'Коробки' }).click();
     await page.getByTestId('new-box').click();
     const boxDialog = page.getByTestId('box-dialog');
@@ -234,6 +240,9 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     await boxDialog.getByTestId('save-box').click();
     await expect.poll(() => page.locator('tr[data-box="Коробка S"]').textContent(), POLL).toContain('20 × 10 × 30');
     await check('boxes');
+    await page.getByRole('button', { name: 'Удалить Коробка S' }).click();
+    await expect.poll(() => page.locator('tr[data-box="Коробка S"]').count(), POLL).toBe(0);
+    expect((await at.owner.get('/v2/boxes')).body).toEqual([]);
   }, 90_000);
 
   it('a supply from draft to accepted with the warehouse staff, then stock and a reservation', async () => {
