@@ -4,7 +4,9 @@
  *   - the products page: time to its first rows (opened by link, the app cached), and a search
  *     typed to its result (including the page's 300 ms typing pause), medians with the slowest;
  *   - an xlsx import of 2000 rows from the browser, end to end: the file chosen to the result
- *     shown (read by the browser, base64, uploaded, validated and written, answered), 3 runs.
+ *     shown (read by the browser, base64, uploaded, validated and written, answered), 3 runs;
+ *   - the export of the filtered list to xlsx: the button clicked to the file saved, for a
+ *     search and for the whole catalogue (streamed by GET /v2/products/export), once each.
  * Run: npx tsx bench/dashboard-products.ts                      (SQLite)
  *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/dashboard-products.ts
  */
@@ -72,6 +74,23 @@ for (const text of ['Арт. 142424', 'футболка красный', 'Арт
   searches.push(await timeToRows(() => page.getByTestId('product-search').fill(text)));
 await page.getByTestId('product-search').fill('');
 
+/** ms from the export button to the downloaded file saved, and the rows in it. */
+async function timeToExport(search: string): Promise<{ ms: number; rows: number }> {
+  await page.getByTestId('product-search').fill(search);
+  await page.waitForLoadState('networkidle');
+  const download = page.waitForEvent('download', { timeout: 600_000 });
+  const started = performance.now();
+  await page.getByTestId('export-products').click();
+  const file = path.join(appDir, 'export.xlsx');
+  await (await download).saveAs(file);
+  const ms = performance.now() - started;
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  return { ms, rows: workbook.worksheets[0].rowCount - 1 };
+}
+const searchExport = await timeToExport('футболка красный');
+const fullExport = await timeToExport('');
+
 // 2000 rows, as a shop saves them (new vendor codes each run: every row is a create)
 async function importFile(run: number): Promise<string> {
   const workbook = new ExcelJS.Workbook();
@@ -123,6 +142,16 @@ console.table([
     what: 'search typed to its rows (with the 300 ms typing pause), median of 3',
     ms: round(median(searches)),
     slowest: round(Math.max(...searches)),
+  },
+  {
+    what: `export of a search to xlsx (${searchExport.rows} rows), button to file saved`,
+    ms: round(searchExport.ms),
+    slowest: round(searchExport.ms),
+  },
+  {
+    what: `export of the whole catalogue to xlsx (${fullExport.rows} rows), button to file saved`,
+    ms: round(fullExport.ms),
+    slowest: round(fullExport.ms),
   },
   {
     what: 'import of 2000 rows from the browser, file chosen to the result shown, median of 3',

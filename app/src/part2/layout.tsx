@@ -9,6 +9,11 @@ import { useText, type TextKey } from '../i18n';
 const ProductsPage = lazy(() =>
   import('../pages/catalogue/Products').then((module) => ({ default: module.ProductsPage })),
 );
+const KitsPage = lazy(() => import('../pages/catalogue/Kits').then((module) => ({ default: module.KitsPage })));
+const BoxesPage = lazy(() => import('../pages/catalogue/Boxes').then((module) => ({ default: module.BoxesPage })));
+const ReservationsPage = lazy(() =>
+  import('../pages/fulfilment/Reservations').then((module) => ({ default: module.ReservationsPage })),
+);
 const StockPage = lazy(() => import('../pages/fulfilment/Stock').then((module) => ({ default: module.StockPage })));
 const SuppliesPage = lazy(() =>
   import('../pages/fulfilment/Supplies').then((module) => ({ default: module.SuppliesPage })),
@@ -48,7 +53,10 @@ interface Section {
 
 const SECTIONS: Section[] = [
   { path: '/products', label: 'catalogue', element: <ProductsPage /> },
+  { path: '/kits', label: 'kits', element: <KitsPage /> },
+  { path: '/boxes', label: 'boxes', element: <BoxesPage /> },
   { path: '/stock', label: 'stock', element: <StockPage /> },
+  { path: '/reservations', label: 'reservations', element: <ReservationsPage /> },
   { path: '/supplies', label: 'supplies', element: <SuppliesPage /> },
   { path: '/marketplaces', label: 'marketplaces', element: <MarketplacesPage />, ownersOnly: true },
   { path: '/money', label: 'bills', element: <BillsPage /> },

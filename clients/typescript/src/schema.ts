@@ -849,6 +849,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/products/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the filtered products list to xlsx
+         * @description Every product GET /v2/products matches under the same filters and sort (no paging), streamed as an xlsx. The columns are the import's (/v2/products/import/template), so the file can be edited and imported back; a last column, quantity, is the available stock and is not imported.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["exportProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/products/{id}": {
         parameters: {
             query?: never;
@@ -9813,6 +9835,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportProducts: {
+        parameters: {
+            query?: {
+                /** @description Substring of the name, any case */
+                name?: string;
+                /** @description Substring of the vendor code, any case */
+                vendorCode?: string;
+                /** @description Substring of the TN VED code */
+                tnved?: string;
+                /** @description Substring of any of the barcodes */
+                barcode?: string;
+                /** @description ids[]=1&ids[]=2, ids[0]=1 or ids=1,2 */
+                ids?: number[];
+                /** @description Exact vendor codes */
+                vendorCodes?: string[];
+                /** @description Only goods with stock at this fulfilment warehouse */
+                fulfilmentWarehouseId?: number;
+                /** @description Sort field; default id */
+                sort?: "id" | "name" | "vendorCode" | "priceDeclared" | "priceCod" | "weight" | "brand" | "tnved";
+                /** @description 'true' or 'false'. Default: true when sort is not given (newest first), else false */
+                desc?: boolean;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description products.xlsx */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */

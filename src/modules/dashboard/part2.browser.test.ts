@@ -78,6 +78,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     expect(await accessibilityFindings(page), name).toEqual([]);
     await shot(page, `${name}-desktop`);
     await page.setViewportSize(PHONE);
+    // the navigation slides away when the page narrows: the shot waits for it to be gone
+    await page.waitForTimeout(400);
     await shot(page, `${name}-phone`);
     await page.setViewportSize(DESKTOP);
   }
@@ -151,10 +153,96 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     expect(await rows.count()).toBe(3);
     expect((await rows.allTextContents()).map((text) => text.match(/^\d+/)?.[0])).toEqual(['101', '502', '1999']);
     expect(await rows.nth(0).textContent()).toContain('name');
-    await expect.poll(() => page.getByTestId('products-total').textContent(), POLL).toContain('1997');
+    await expect.poll(() => page.getByTestId('total').textContent(), POLL).toContain('1997');
     await check('products-import');
     await page.getByTestId('product-search').fill('номер 1234');
-    await expect.poll(() => page.getByTestId('products-total').textContent(), POLL).toBe('Всего: 1');
+    await expect.poll(() => page.getByTestId('total').textContent(), POLL).toBe('Всего: 1');
+
+    // the export takes the page's filter: 123 and 1230..1239
+    await page.getByTestId('product-search').fill('номер 123');
+    await expect.poll(() => page.getByTestId('total').textContent(), POLL).toBe('Всего: 11');
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-products').click();
+    const saved = path.join(appDir, 'export.xlsx');
+    await (await download).saveAs(saved);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(saved);
+    const names: string[] = [];
+    workbook.worksheets[0].eachRow((row, number) => {
+      if (number > 1)
+        names.push(String(row.getCell(IMPORT_COLUMNS.findIndex((column) => column.key === 'name') + 1).value));
+    });
+    expect(names).toHaveLength(11);
+    expect(names.every((name) => name.includes('номер 123'))).toBe(true);
+  }, 90_000);
+
+  it('edits a product: its fields, a barcode added, a marketplace binding; kits and boxes', async () => {
+    const sandbox = (await at.owner.get('/v2/marketplaces')).body.find(
+      (marketplace: { id: number }) => marketplace.id === SANDBOX_MARKETPLACE,
+    ) as { name: string; bindingNames: Record<string, { ru: string }> };
+    const [bindingName, bindingLabel] = Object.entries(sandbox.bindingNames)[0];
+    await page.getByTestId('edit-product-TEA-01234').click();
+    const editor = page.getByTestId('product-editor');
+    await editor.getByLabel(/^Бренд/).fill('Лавка');
+    const barcodes = editor.getByTestId('product-barcodes');
+    await barcodes.fill('4600000099999');
+    await barcodes.press('Enter');
+    await editor.getByTestId('add-binding').click();
+    await editor.getByLabel('Маркетплейс 1').click();
+    await page.getByRole('option', { name: sandbox.name }).click();
+    await editor.getByLabel('Идентификатор 1').click();
+    await page.getByRole('option', { name: bindingLabel.ru }).click();
+    await editor.getByLabel('Значение 1').fill('TEA-SKU-1234');
+    await check('product-edit');
+    await editor.getByTestId('save-product').click();
+    await editor.getByTestId('product-saved').waitFor();
+    const edited = (await at.owner.get('/v2/products?vendorCodes[]=TEA-01234')).body[0];
+    expect(edited.brand).toBe('Лавка');
+    expect(edited.barcodes).toEqual(['4600000001234', '4600000099999']);
+    expect(edited.bindings).toEqual([{ marketplaceId: SANDBOX_MARKETPLACE, [bindingName]: 'TEA-SKU-1234' }]);
+    expect(edited.name).toBe('Чай номер 1234');
+    await page.keyboard.press('Escape');
+    // the list shows the new barcode
+    await expect
+      .poll(() => page.locator('tr[data-product]').filter({ hasText: 'TEA-01234' }).textContent(), POLL)
+      .toContain('4600000099999');
+
+    await page.getByRole('link', { name: 'Комплекты' }).click();
+    await page.getByTestId('new-kit').click();
+    const kitDialog = page.getByTestId('kit-dialog');
+    await kitDialog.getByLabel(/^Имя/).fill('Набор чая');
+    await kitDialog.getByLabel(/^Артикул/).fill('KIT-TEA');
+    await kitDialog.getByTestId('kit-product-0').fill('TEA-00011');
+    await page.getByRole('option', { name: /TEA-00011/ }).click();
+    await kitDialog.getByLabel('Количество 1').fill('2');
+    await kitDialog.getByTestId('save-kit').click();
+    const kitRow = page.locator('tr[data-kit="KIT-TEA"]');
+    await expect.poll(() => kitRow.textContent(), POLL).toContain('TEA-00011 × 2');
+    await check('kits');
+    const kit = (await at.owner.get('/v2/kits?vendorCode=KIT-TEA')).body[0];
+    expect(
+      kit.products.map((product: { vendorCode: string; count: number }) => [product.vendorCode, product.count]),
+    ).toEqual([['TEA-00011', 2]]);
+
+    // edit: a 5 % discount
+    await kitRow.getByRole('button', { name: 'Изменить KIT-TEA' }).click();
+    await kitDialog.getByLabel(/^Скидка/).fill('5');
+    await kitDialog.getByTestId('save-kit').click();
+    await expect.poll(async () => (await at.owner.get(`/v2/kits/${kit.id}`)).body.discount, POLL).toBe(5);
+
+    await page.getByRole('link', { name: 'Коробки' }).click();
+    await page.getByTestId('new-box').click();
+    const boxDialog = page.getByTestId('box-dialog');
+    await boxDialog.getByLabel(/^Имя/).fill('Коробка S');
+    await boxDialog.getByLabel(/^Ширина/).fill('20');
+    await boxDialog.getByLabel(/^Высота/).fill('10');
+    await boxDialog.getByLabel(/^Длина/).fill('30');
+    await boxDialog.getByTestId('save-box').click();
+    await expect.poll(() => page.locator('tr[data-box="Коробка S"]').textContent(), POLL).toContain('20 × 10 × 30');
+    await check('boxes');
+    await page.getByRole('button', { name: 'Удалить Коробка S' }).click();
+    await expect.poll(() => page.locator('tr[data-box="Коробка S"]').count(), POLL).toBe(0);
+    expect((await at.owner.get('/v2/boxes')).body).toEqual([]);
   }, 90_000);
 
   it('a supply from draft to accepted with the warehouse staff, then stock and a reservation', async () => {
@@ -187,7 +275,16 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     const stock = page.getByTestId('stock-TEA-00007');
     await expect.poll(() => stock.getByTestId('free').textContent(), POLL).toBe('4');
     await page.getByTestId('movement-report').click();
-    expect(await page.getByTestId('movement-report-file').getAttribute('href')).toMatch(/\/files\//);
+    const reportHref = await page.getByTestId('movement-report-file').getAttribute('href');
+    expect(reportHref).toMatch(/\/files\//);
+    // the report reads back: an xlsx naming the product
+    const report = new ExcelJS.Workbook();
+    await report.xlsx.load(
+      (await (await context.request.get(`${origin}${reportHref}`)).body()) as unknown as ArrayBuffer,
+    );
+    const reportText: string[] = [];
+    for (const sheet of report.worksheets) sheet.eachRow((row) => reportText.push(JSON.stringify(row.values)));
+    expect(reportText.join('\n')).toContain('TEA-00007');
     await check('stock');
     const productId = (await at.owner.get('/v2/products?vendorCodes[]=TEA-00007')).body[0].id as number;
     const order = await at.owner.post('/v2/orders', fulfilmentOrder(t, at, [[productId, 3]]));
@@ -195,6 +292,30 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     // confirming reserves the goods
     expect((await at.owner.post('/v2/orders/confirm', { ids: [order.body.id] })).status).toBe(204);
     await page.reload();
+    await expect.poll(() => stock.getByTestId('reserved').textContent(), POLL).toBe('3');
+    expect(await stock.getByTestId('free').textContent()).toBe('1');
+
+    // release it from the reservations page: free goes back to 4; reserve again: 1
+    const orderRow = page.locator(`tr[data-order="${order.body.id}"]`);
+    const reservationOf = async () => (await at.owner.get(`/v2/orders/${order.body.id}`)).body.reservationStatus.key;
+    await page.getByRole('link', { name: 'Резервы' }).click();
+    await page.getByTestId('reservation-view').getByText('В резерве', { exact: true }).click();
+    await orderRow.getByRole('button', { name: /Снять резерв/ }).click();
+    await expect.poll(reservationOf, POLL).toBe(3);
+    await page.getByRole('link', { name: 'Остатки' }).click();
+    await expect.poll(() => stock.getByTestId('reserved').textContent(), POLL).toBe('0');
+    expect(await stock.getByTestId('free').textContent()).toBe('4');
+    await page.getByRole('link', { name: 'Резервы' }).click();
+    await page.getByTestId('reservation-view').getByText('Резерв снят', { exact: true }).click();
+    await orderRow.getByRole('button', { name: /Зарезервировать/ }).click();
+    await expect.poll(reservationOf, POLL).toBe(2);
+    // a preorder: more than there is, confirmed as a preorder, waits for goods
+    const preorder = await at.owner.post('/v2/orders', fulfilmentOrder(t, at, [[productId, 10]]));
+    expect((await at.owner.post('/v2/orders/confirm', { ids: [preorder.body.id], preOrder: true })).status).toBe(204);
+    await page.getByTestId('reservation-view').getByText('Предзаказы, ожидающие товар', { exact: true }).click();
+    await page.locator(`tr[data-order="${preorder.body.id}"]`).waitFor();
+    await check('reservations');
+    await page.getByRole('link', { name: 'Остатки' }).click();
     await expect.poll(() => stock.getByTestId('reserved').textContent(), POLL).toBe('3');
     expect(await stock.getByTestId('free').textContent()).toBe('1');
   }, 90_000);

@@ -1,10 +1,20 @@
+import type { Readable } from 'node:stream';
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { ProductService } from './service.js';
 import { MAX_IMPORT_ROWS, TEMPLATE_PATH } from './import/layout.js';
-import { ImportRequest, ImportResult, Product, ProductInput, ProductListQuery, ProductPatch } from './schemas.js';
+import { streamProductsXlsx } from './import/export.js';
+import {
+  ImportRequest,
+  ImportResult,
+  Product,
+  ProductExportQuery,
+  ProductInput,
+  ProductListQuery,
+  ProductPatch,
+} from './schemas.js';
 
 const tags = ['Products'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -78,6 +88,34 @@ export function productRoutes(app: App, services: ProductsRouteServices): void {
       },
     },
     async (request) => services.products.import(request.scope, request.body.file),
+  );
+
+  app.get(
+    '/v2/products/export',
+    {
+      schema: {
+        operation: { id: 'exportProducts' },
+        tags,
+        summary: 'Export the filtered products list to xlsx',
+        description:
+          'Every product GET /v2/products matches under the same filters and sort (no paging), streamed as an xlsx. ' +
+          `The columns are the import's (${TEMPLATE_PATH}), so the file can be edited and imported back; a last column, quantity, is the available stock and is not imported.`,
+        querystring: ProductExportQuery,
+        produces: [XLSX],
+        response: {
+          200: Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'products.xlsx' }),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const pages = services.products.exportPages(request.scope, request.query);
+      return reply
+        .type(XLSX)
+        .header('content-disposition', 'attachment; filename="products.xlsx"')
+        .header('cache-control', 'no-store')
+        .send(streamProductsXlsx(pages));
+    },
   );
 
   app.get(

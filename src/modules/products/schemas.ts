@@ -160,6 +160,10 @@ export const ProductListQuery = Type.Object({
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
+/** The export's filters and sort: the list's, without paging (every match goes in the file). */
+export const ProductExportQuery = Type.Omit(ProductListQuery, ['page', 'perPage']);
+export type ProductExportQuery = Static<typeof ProductExportQuery>;
+
 export const ImportRequest = Type.Object({
   file: Type.String({
     minLength: 1,

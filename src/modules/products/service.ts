@@ -17,7 +17,14 @@ import type { CountryDirectory } from '../lists/countries.js';
 import { IMPORT_COLUMNS, MAX_IMPORT_ROWS } from './import/layout.js';
 import { decodeBase64File, readImportRows, type RawRow } from './import/reader.js';
 import { renderImportTemplate } from './import/template.js';
-import { ProductInput, type ImportResult, type Product, type ProductListQuery, type ProductPatch } from './schemas.js';
+import {
+  ProductInput,
+  type ImportResult,
+  type Product,
+  type ProductListQuery,
+  type ProductPatch,
+  type ProductSortField,
+} from './schemas.js';
 import { NO_STOCK, type ProductStock } from './stock.js';
 import { isUniqueViolation } from '../../platform/db/values.js';
 import {
@@ -96,6 +103,8 @@ function firstProblem(errors: ErrorItem[]): ErrorItem {
 const COUNT_TOPIC = 'product-counts';
 /** Catalogue rows by id (orders name their products on every creation). */
 const RECORDS_TOPIC = 'product-records';
+/** Products read per query while an export streams: big enough to be few queries, small enough to hold. */
+const EXPORT_PAGE = 1000;
 
 export class ProductService {
   private templateBytes: Promise<Buffer> | undefined;
@@ -126,6 +135,35 @@ export class ProductService {
   }
 
   async list(scope: Scope, query: ProductListQuery, paging: Paging): Promise<Page<Product>> {
+    const { filter, order } = await this.listFilter(scope, query);
+    const page = await this.store.list(scope.accountId, filter, order, paging);
+    // Counting every match of a broad search is the dearest part of a list: remember it.
+    const total =
+      page.total ??
+      (await this.cache.read(scope.accountId, COUNT_TOPIC, JSON.stringify(filter), () =>
+        this.store.count(scope.accountId, filter),
+      ));
+    return { items: await this.present(scope, page.items), total };
+  }
+
+  /**
+   * Every product the list's filters and sort match (its page and perPage ignored), a page
+   * of EXPORT_PAGE at a time: the export streams them without holding the catalogue.
+   */
+  async *exportPages(scope: Scope, query: ProductListQuery): AsyncGenerator<Product[]> {
+    const { filter, order } = await this.listFilter(scope, query);
+    for (let page = 1; ; page++) {
+      const at = { page, perPage: EXPORT_PAGE, offset: (page - 1) * EXPORT_PAGE };
+      const { items } = await this.store.list(scope.accountId, filter, order, at);
+      if (items.length > 0) yield await this.present(scope, items);
+      if (items.length < EXPORT_PAGE) return;
+    }
+  }
+
+  private async listFilter(
+    scope: Scope,
+    query: ProductListQuery,
+  ): Promise<{ filter: ProductFilter; order: { field: ProductSortField; desc: boolean } }> {
     const filter: ProductFilter = {};
     if (query.name) filter.nameContains = query.name;
     if (query.vendorCode) filter.vendorCodeContains = query.vendorCode;
@@ -137,16 +175,8 @@ export class ProductService {
       const atWarehouse = await this.stock.productIdsAt(scope, query.fulfilmentWarehouseId);
       filter.ids = filter.ids ? filter.ids.filter((id) => atWarehouse.includes(id)) : atWarehouse;
     }
-    const sort = query.sort ?? 'id';
-    const desc = query.desc ?? query.sort === undefined;
-    const page = await this.store.list(scope.accountId, filter, { field: sort, desc }, paging);
-    // Counting every match of a broad search is the dearest part of a list: remember it.
-    const total =
-      page.total ??
-      (await this.cache.read(scope.accountId, COUNT_TOPIC, JSON.stringify(filter), () =>
-        this.store.count(scope.accountId, filter),
-      ));
-    return { items: await this.present(scope, page.items), total };
+    const field = query.sort ?? 'id';
+    return { filter, order: { field, desc: query.desc ?? query.sort === undefined } };
   }
 
   async get(scope: Scope, id: number): Promise<Product> {

@@ -1,6 +1,6 @@
 /**
  * Products: the filters, sort and search of GET /v2/products with server-side paging; a new
- * product; delete; the xlsx import (the template to download, the stage shown while it runs,
+ * product; edit (a drawer, ProductEditor); delete; the export of the filtered list to xlsx; the xlsx import (the template to download, the stage shown while it runs,
  * every bad row with its row number, column and message).
  */
 import {
@@ -12,7 +12,6 @@ import {
   FileButton,
   Group,
   NumberInput,
-  Pagination,
   Progress,
   Select,
   SimpleGrid,
@@ -30,6 +29,20 @@ import { ApiError } from '../../components/ApiError';
 import { formatMoney } from '../../format';
 import { useText } from '../../i18n';
 import { useAction, useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { ProductEditor } from './ProductEditor';
+
+type Product = operations['listProducts']['responses'][200]['content']['application/json'][number];
+
+/** Hands a downloaded file to the browser's save (an object URL, let go once clicked). */
+function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 type ImportResult = operations['importProducts']['responses'][200]['content']['application/json'];
 const PER_PAGE = 50;
@@ -215,6 +228,62 @@ export function ProductsPage() {
   const { data: products, total, reload } = list;
   const removal = useAction();
 
+  const [editing, setEditing] = useState<number | null>(null);
+  const exporting = useAction();
+  const [exportBusy, setExportBusy] = useState(false);
+  // the page's filters and sort without its paging: every match goes in the file
+  const { page: _page, perPage: _perPage, ...filters } = query;
+  const download = async () => {
+    setExportBusy(true);
+    await exporting.run(async () => {
+      const { data, error, response } = await api.GET('/v2/products/export', {
+        params: { query: filters },
+        parseAs: 'blob',
+      });
+      if (error !== undefined || !data) ok({ data: undefined, error, response });
+      else saveFile(data as Blob, 'products.xlsx');
+    });
+    setExportBusy(false);
+  };
+  const columns: Array<DataTableColumn<Product>> = [
+    { key: 'id', header: '#', cell: (product) => product.id },
+    { key: 'name', header: t('name'), cell: (product) => product.name },
+    { key: 'vendorCode', header: t('vendorCode'), cell: (product) => product.vendorCode },
+    { key: 'barcodes', header: t('barcode'), cell: (product) => product.barcodes.join(', ') },
+    { key: 'price', header: t('priceDeclared'), cell: (product) => formatMoney(product.priceDeclared, locale) },
+    {
+      key: 'quantity',
+      header: t('quantity'),
+      cell: (product) => (product.quantity === null ? '—' : <Badge>{product.quantity}</Badge>),
+    },
+    {
+      key: 'actions',
+      header: t('actions'),
+      cell: (product) => (
+        <Group gap={4} wrap="nowrap">
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => setEditing(product.id)}
+            aria-label={`${t('edit')} ${product.vendorCode}`}
+            data-testid={`edit-product-${product.vendorCode}`}
+          >
+            {t('edit')}
+          </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            color="red"
+            onClick={() => void remove(product.id)}
+            aria-label={`${t('delete')} ${product.vendorCode}`}
+          >
+            {t('delete')}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+
   const remove = async (id: number) => {
     if (await removal.run(async () => ok(await api.DELETE('/v2/products/{id}', { params: { path: { id } } }))))
       reload();
@@ -259,59 +328,22 @@ export function ProductsPage() {
           mt="xl"
         />
       </SimpleGrid>
-      <ApiError error={list.error ?? removal.error} />
-      <Text size="sm" data-testid="products-total">
-        {t('totalCount', { count: total })}
-      </Text>
-      <Table.ScrollContainer minWidth={700}>
-        <Table striped data-testid="products">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>#</Table.Th>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('vendorCode')}</Table.Th>
-              <Table.Th>{t('barcode')}</Table.Th>
-              <Table.Th>{t('priceDeclared')}</Table.Th>
-              <Table.Th>{t('quantity')}</Table.Th>
-              <Table.Th>{t('delete')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(products ?? []).map((product) => (
-              <Table.Tr key={product.id} data-product={product.id}>
-                <Table.Td>{product.id}</Table.Td>
-                <Table.Td>{product.name}</Table.Td>
-                <Table.Td>{product.vendorCode}</Table.Td>
-                <Table.Td>{product.barcodes.join(', ')}</Table.Td>
-                <Table.Td>{formatMoney(product.priceDeclared, locale)}</Table.Td>
-                <Table.Td>
-                  {product.quantity === null ? '—' : <Badge variant="light">{product.quantity}</Badge>}
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    onClick={() => void remove(product.id)}
-                    aria-label={`${t('delete')} ${product.vendorCode}`}
-                  >
-                    {t('delete')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {total > PER_PAGE && (
-        <Pagination
-          value={page}
-          onChange={setPage}
-          total={Math.ceil(total / PER_PAGE)}
-          siblings={1}
-          getControlProps={(control) => ({ 'aria-label': String(control) })}
-        />
-      )}
+      <Group>
+        <Button variant="default" onClick={() => void download()} loading={exportBusy} data-testid="export-products">
+          {t('exportXlsx')}
+        </Button>
+      </Group>
+      <ApiError error={list.error ?? removal.error ?? exporting.error} />
+      <DataTable
+        testId="products"
+        columns={columns}
+        rows={products}
+        rowKey={(product) => product.id}
+        rowProps={(product) => ({ 'data-product': String(product.id) })}
+        labels={{ empty: t('nothingYet'), total: (count) => t('totalCount', { count }) }}
+        paging={{ page, perPage: PER_PAGE, total, onPage: setPage }}
+      />
+      <ProductEditor productId={editing} onClose={() => setEditing(null)} onSaved={reload} />
     </Stack>
   );
 }

@@ -6,13 +6,11 @@ import {
   Card,
   Group,
   NumberInput,
-  Pagination,
   Select,
   SimpleGrid,
   Stack,
-  Table,
-  Text,
   TextInput,
+  Text,
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
@@ -25,6 +23,14 @@ import { useText } from '../../i18n';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
 import { useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import type { Schemas } from '../../api';
+
+type Product = Schemas['Product'];
+interface StockRow {
+  product: Product;
+  rest: Product['rests'][number];
+}
 
 const PER_PAGE = 50;
 
@@ -53,9 +59,15 @@ function MovementReport({ productIds }: { productIds: number[] }) {
   };
   return (
     <Card withBorder>
+      <Title order={3} size="h5">
+        {t('movementPeriod')}
+      </Title>
+      <Text size="sm" mb="xs">
+        {t('allProductsOnPage', { count: productIds.length })}
+      </Text>
       <Group align="end">
-        <DateInput label={t('dateFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
-        <DateInput label={t('dateTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
+        <DateInput label={t('periodFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
+        <DateInput label={t('periodTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
         <Button onClick={() => void order()} disabled={productIds.length === 0} data-testid="movement-report">
           {t('movementReport')}
         </Button>
@@ -98,6 +110,29 @@ export function StockPage() {
       .map((rest) => ({ product, rest })),
   );
 
+  const columns: Array<DataTableColumn<StockRow>> = [
+    { key: 'name', header: t('name'), cell: ({ product }) => product.name },
+    { key: 'vendorCode', header: t('vendorCode'), cell: ({ product }) => product.vendorCode },
+    { key: 'warehouse', header: t('fulfilmentWarehouse'), cell: ({ rest }) => rest.name },
+    { key: 'onHand', header: t('onHand'), cell: ({ rest }) => rest.quantity },
+    {
+      key: 'reserved',
+      header: t('reserved'),
+      cell: ({ rest }) => rest.reserved,
+      cellProps: () => ({ 'data-testid': 'reserved' }),
+    },
+    {
+      key: 'free',
+      header: t('free'),
+      cell: ({ rest }) => (
+        <>
+          <span data-testid="free">{rest.available}</span>{' '}
+          {rest.available < threshold && <Badge color="red.9">{t('lowStock')}</Badge>}
+        </>
+      ),
+    },
+  ];
+
   return (
     <Stack>
       <Title order={2}>{t('stock')}</Title>
@@ -117,45 +152,16 @@ export function StockPage() {
       </SimpleGrid>
       <ApiError error={products.error} />
       <MovementReport productIds={[...new Set(rows.map(({ product }) => product.id))]} />
-      <Table.ScrollContainer minWidth={600}>
-        <Table striped data-testid="stock">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('vendorCode')}</Table.Th>
-              <Table.Th>{t('fulfilmentWarehouse')}</Table.Th>
-              <Table.Th>{t('onHand')}</Table.Th>
-              <Table.Th>{t('reserved')}</Table.Th>
-              <Table.Th>{t('free')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map(({ product, rest }) => (
-              <Table.Tr key={`${product.id}-${rest.warehouseId}`} data-testid={`stock-${product.vendorCode}`}>
-                <Table.Td>{product.name}</Table.Td>
-                <Table.Td>{product.vendorCode}</Table.Td>
-                <Table.Td>{rest.name}</Table.Td>
-                <Table.Td>{rest.quantity}</Table.Td>
-                <Table.Td data-testid="reserved">{rest.reserved}</Table.Td>
-                <Table.Td>
-                  <span data-testid="free">{rest.available}</span>{' '}
-                  {rest.available < threshold && <Badge color="red.9">{t('lowStock')}</Badge>}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {rows.length === 0 && <Text c="gray.7">{t('nothingYet')}</Text>}
-      {products.total > PER_PAGE && (
-        <Pagination
-          value={page}
-          onChange={setPage}
-          total={Math.ceil(products.total / PER_PAGE)}
-          siblings={1}
-          getControlProps={(control) => ({ 'aria-label': String(control) })}
-        />
-      )}
+      <DataTable
+        testId="stock"
+        columns={columns}
+        rows={products.data === null ? null : rows}
+        rowKey={({ product, rest }) => `${product.id}-${rest.warehouseId}`}
+        rowProps={({ product }) => ({ 'data-testid': `stock-${product.vendorCode}` })}
+        labels={{ empty: t('nothingYet'), total: (count) => t('totalCount', { count }) }}
+        paging={{ page, perPage: PER_PAGE, total: products.total, onPage: setPage }}
+        minWidth={600}
+      />
     </Stack>
   );
 }
