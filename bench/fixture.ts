@@ -13,6 +13,7 @@ import { startRuntime, type Runtime } from '../src/bootstrap.js';
 import type { Scope } from '../src/platform/auth.js';
 import type { App } from '../src/platform/http.js';
 import type { Services } from '../src/services.js';
+import { MOSCOW_WAREHOUSE } from './moscow-warehouse.js';
 
 export interface BenchService {
   config: Config;
@@ -92,18 +93,7 @@ export async function seedAccount(services: Services, name: string): Promise<See
     shopKeyShopId: null,
     employeeId: null,
   };
-  const day = { from: '09:00', to: '18:00' };
-  const warehouseId = await services.warehouses.create(scope, {
-    name: 'Склад',
-    type: 1,
-    address: {
-      street: 'Складская',
-      house: '1',
-      city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' },
-    },
-    contact: { name: 'Иван', phone: '+79160000000' },
-    schedule: [day, day, day, day, day, null, null],
-  });
+  const warehouseId = await services.warehouses.create(scope, MOSCOW_WAREHOUSE);
   return { accountId: account.accountId, token: account.token, scope, warehouseId };
 }
 

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { load, processUsage, START_NODE_FLAGS, type RunningServer } from './lib.js';
+import { MOSCOW_WAREHOUSE } from './moscow-warehouse.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
@@ -87,18 +88,7 @@ const api = async (method: string, url: string, body: unknown) => {
   if (!answer.ok) throw new Error(`${method} ${url}: ${answer.status} ${await answer.text()}`);
   return (await answer.json()) as { id: number };
 };
-const day = { from: '09:00', to: '18:00' };
-const warehouse = await api('POST', '/v2/warehouses', {
-  name: 'Склад',
-  type: 1,
-  address: {
-    street: 'Складская',
-    house: '1',
-    city: { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5', region: 'Москва' },
-  },
-  contact: { name: 'Иван', phone: '+79160000000' },
-  schedule: [day, day, day, day, day, null, null],
-});
+const warehouse = await api('POST', '/v2/warehouses', MOSCOW_WAREHOUSE);
 const shop = await api('POST', '/v2/shops', {
   name: 'Магазин',
   brand: 'Бренд',
