@@ -8,17 +8,14 @@ import {
   Anchor,
   Badge,
   Button,
-  Checkbox,
   Collapse,
   Group,
   Menu,
   MultiSelect,
   NumberInput,
-  Pagination,
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Tabs,
   Text,
   TextInput,
@@ -30,6 +27,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, ok, totalOf, type Order } from '../api';
 import { batchErrorsOf, type BatchErrors } from '../batch';
 import { ApiError } from '../components/ApiError';
+import { DataTable, type DataTableColumn } from '../components/DataTable';
 import { formatInstant, formatMoney } from '../format';
 import { useText, type TextKey } from '../i18n';
 import {
@@ -253,16 +251,6 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
     setRowErrors(new Map());
   }, [view.list, view.page]);
 
-  const pageIds = (orders ?? []).map((order) => order.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
   const runBatch = async (label: string, call: () => Promise<{ error?: unknown; response: Response }>) => {
     setBusy(true);
     setBatchError(null);
@@ -294,6 +282,52 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       setBatchError(caught);
     }
   };
+
+  const columns: Array<DataTableColumn<Order>> = [
+    {
+      key: 'id',
+      header: t('id'),
+      cell: (order) => (
+        <Anchor component={Link} to={`/orders/${order.id}`}>
+          {order.id}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'created',
+      header: t('created'),
+      cell: (order) => formatInstant(order.creationDate, locale, session.timeZone),
+    },
+    { key: 'cmsId', header: t('cmsId'), cell: (order) => order.cmsId ?? '—' },
+    { key: 'recipient', header: t('recipient'), cell: (order) => order.recipient?.fullName },
+    { key: 'city', header: t('city'), cell: (order) => order.deliveryAddress?.city?.name },
+    {
+      key: 'company',
+      header: t('company'),
+      cell: (order) =>
+        order.delivery?.company?.name ??
+        reference?.companies.find((company) => company.id === order.delivery?.company?.id)?.name,
+    },
+    {
+      key: 'status',
+      header: t('status'),
+      cell: (order) => {
+        const status = order.statusHistory?.[0];
+        return status ? (reference?.statuses[String(status.code)] ?? status.name) : '—';
+      },
+    },
+    { key: 'price', header: t('price'), cell: (order) => formatMoney(order.delivery?.totalPrice, locale) },
+    {
+      key: 'error',
+      header: t('error'),
+      // a long refusal stays readable: the table scrolls sideways instead of the page
+      cell: (order) => rowErrors.get(order.id) ?? order.error ?? '',
+      cellProps: (order) => ({
+        className: (rowErrors.get(order.id) ?? order.error) ? 'row-error' : undefined,
+        'data-testid': rowErrors.has(order.id) ? 'row-error' : undefined,
+      }),
+    },
+  ];
 
   return (
     <Stack gap="sm">
@@ -424,93 +458,30 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       )}
       <ApiError error={error} />
 
-      <Table.ScrollContainer minWidth={900}>
-        <Table striped highlightOnHover data-testid="orders-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>
-                <Checkbox
-                  aria-label={t('selectPage')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && pageIds.some((id) => selected.has(id))}
-                  onChange={() => setSelected(allSelected ? new Set() : new Set(pageIds))}
-                />
-              </Table.Th>
-              <Table.Th>{t('id')}</Table.Th>
-              <Table.Th>{t('created')}</Table.Th>
-              <Table.Th>{t('cmsId')}</Table.Th>
-              <Table.Th>{t('recipient')}</Table.Th>
-              <Table.Th>{t('city')}</Table.Th>
-              <Table.Th>{t('company')}</Table.Th>
-              <Table.Th>{t('status')}</Table.Th>
-              <Table.Th>{t('price')}</Table.Th>
-              <Table.Th>{t('error')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(orders ?? []).map((order) => {
-              const status = order.statusHistory?.[0];
-              const rowError = rowErrors.get(order.id) ?? order.error;
-              return (
-                <Table.Tr
-                  key={order.id}
-                  data-order={order.id}
-                  bg={selected.has(order.id) ? 'var(--mantine-color-indigo-light)' : undefined}
-                >
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`${t('selectOrder')} ${order.id}`}
-                      checked={selected.has(order.id)}
-                      onChange={() => toggle(order.id)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/orders/${order.id}`}>
-                      {order.id}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{formatInstant(order.creationDate, locale, session.timeZone)}</Table.Td>
-                  <Table.Td>{order.cmsId ?? '—'}</Table.Td>
-                  <Table.Td>{order.recipient?.fullName}</Table.Td>
-                  <Table.Td>{order.deliveryAddress?.city?.name}</Table.Td>
-                  <Table.Td>
-                    {order.delivery?.company?.name ??
-                      reference?.companies.find((company) => company.id === order.delivery?.company?.id)?.name}
-                  </Table.Td>
-                  <Table.Td>{status ? (reference?.statuses[String(status.code)] ?? status.name) : '—'}</Table.Td>
-                  <Table.Td>{formatMoney(order.delivery?.totalPrice, locale)}</Table.Td>
-                  <Table.Td
-                    className={rowError ? 'row-error' : undefined}
-                    data-testid={rowErrors.has(order.id) ? 'row-error' : undefined}
-                  >
-                    {rowError ?? ''}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {orders !== null && orders.length === 0 && <Text c="gray.7">{t('nothingFound')}</Text>}
-      <Group justify="space-between">
-        <Text size="sm" data-testid="total">
-          {t('total')}: {total}
-        </Text>
-        <Pagination
-          total={Math.max(1, Math.ceil(total / view.perPage))}
-          value={view.page}
-          onChange={(page) => go({ ...view, page })}
-          siblings={1}
-          getControlProps={(control) => ({ 'aria-label': String(control) })}
-        />
-        <Select
-          w={110}
-          aria-label={t('perPage')}
-          value={String(view.perPage)}
-          onChange={(value) => go({ ...view, page: 1, perPage: Number(value) })}
-          data={['20', '50', '100', '200']}
-        />
-      </Group>
+      <DataTable
+        testId="orders-table"
+        minWidth={1000}
+        columns={columns}
+        rows={orders}
+        rowKey={(order) => order.id}
+        rowProps={(order) => ({ 'data-order': String(order.id) })}
+        selection={{ selected, onChange: setSelected }}
+        labels={{
+          empty: t('nothingFound'),
+          selectPage: t('selectPage'),
+          selectRow: (order) => `${t('selectOrder')} ${order.id}`,
+          perPage: t('perPage'),
+          total: (count) => `${t('total')}: ${count}`,
+        }}
+        paging={{
+          page: view.page,
+          perPage: view.perPage,
+          total,
+          onPage: (page) => go({ ...view, page }),
+          perPageOptions: [20, 50, 100, 200],
+          onPerPage: (perPage) => go({ ...view, page: 1, perPage }),
+        }}
+      />
     </Stack>
   );
 }
