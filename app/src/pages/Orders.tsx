@@ -28,6 +28,8 @@ import { api, ok, totalOf, type Order } from '../api';
 import { batchErrorsOf, type BatchErrors } from '../batch';
 import { ApiError } from '../components/ApiError';
 import { DataTable, type DataTableColumn } from '../components/DataTable';
+import { StickerJob, stickerSetOf } from '../components/StickerJob';
+import { WaybillsDialog } from '../components/WaybillsDialog';
 import { formatInstant, formatMoney } from '../format';
 import { useText, type TextKey } from '../i18n';
 import {
@@ -234,6 +236,8 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
   const [batchError, setBatchError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [waybillsOpen, setWaybillsOpen] = useState(false);
+  const [stickerJob, setStickerJob] = useState<string | null>(null);
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [holdDays, setHoldDays] = useState<number>(3);
   const [searchText, setSearchText] = useState(view.filters.search ?? '');
@@ -329,6 +333,25 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
     },
   ];
 
+  // stickers: a small set opens at once; a set written by a job shows its progress instead
+  const printStickers = async (type?: 1 | 2 | 3) => {
+    setBatchError(null);
+    setDone(null);
+    try {
+      const { file } = ok(await api.POST('/v2/orders/stickers', { body: { ids, ...(type ? { type } : {}) } }));
+      const set = await stickerSetOf(file);
+      if (set?.status === 'pending') setStickerJob(file);
+      else {
+        globalThis.open(fileHref(file), '_blank', 'noopener');
+        setDone(t('done'));
+      }
+      reload();
+    } catch (caught) {
+      setRowErrors(batchErrorsOf(caught));
+      setBatchError(caught);
+    }
+  };
+
   return (
     <Stack gap="sm">
       <Group justify="space-between">
@@ -417,17 +440,17 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               {t('extendHold')} ({holdDays} {t('days_')})
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item
-              data-testid="batch-stickers"
-              onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids, type: 1 } }))}
-            >
+            <Menu.Item data-testid="batch-stickers" onClick={() => void printStickers(1)}>
               {t('stickers')} (A4)
             </Menu.Item>
-            <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids } }))}>
+            <Menu.Item onClick={() => void printStickers()}>
               {t('stickers')}: {t('allFormats')}
             </Menu.Item>
             <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>
               {t('assemblyStatement')}
+            </Menu.Item>
+            <Menu.Item data-testid="batch-waybills" onClick={() => setWaybillsOpen(true)}>
+              {t('formWaybills')}
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
@@ -456,6 +479,16 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
           {done}
         </Alert>
       )}
+      {stickerJob && <StickerJob file={stickerJob} onClose={() => setStickerJob(null)} />}
+      <WaybillsDialog
+        ids={ids}
+        opened={waybillsOpen}
+        onClose={() => setWaybillsOpen(false)}
+        onFormed={(refused) => {
+          setRowErrors(refused);
+          reload();
+        }}
+      />
       <ApiError error={error} />
 
       <DataTable
