@@ -192,6 +192,12 @@ const en = {
   changePoint: 'Change point',
   repriced: 'New price: {price}',
   fixDone: 'Done',
+  fromCatalogue: 'Add from the catalogue',
+  fromCataloguePlaceholder: 'Name or vendor code',
+  placeCount: 'Number of places',
+  place: 'Place',
+  noQuote: 'The calculator offers this order no price now: open the order and choose another company.',
+  savePoint: 'Save the point',
   ...part2En,
 } as const;
 
@@ -384,6 +390,12 @@ const ru: Record<TextKey, string> = {
   changePoint: 'Сменить пункт',
   repriced: 'Новая цена: {price}',
   fixDone: 'Готово',
+  fromCatalogue: 'Добавить из каталога',
+  fromCataloguePlaceholder: 'Название или артикул',
+  placeCount: 'Число мест',
+  place: 'Место',
+  noQuote: 'Калькулятор сейчас не даёт цены для этого заказа: откройте заказ и выберите другую службу.',
+  savePoint: 'Сохранить пункт',
   ...part2Ru,
 };
 

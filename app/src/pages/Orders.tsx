@@ -28,6 +28,7 @@ import { api, ok, totalOf, type Order } from '../api';
 import { batchErrorsOf, type BatchErrors } from '../batch';
 import { ApiError } from '../components/ApiError';
 import { DataTable, type DataTableColumn } from '../components/DataTable';
+import { ProblemFixes } from '../components/ProblemFixes';
 import { StickerJob, stickerSetOf } from '../components/StickerJob';
 import { WaybillsDialog } from '../components/WaybillsDialog';
 import { formatInstant, formatMoney } from '../format';
@@ -331,6 +332,17 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
         'data-testid': rowErrors.has(order.id) ? 'row-error' : undefined,
       }),
     },
+    ...(problems
+      ? [
+          {
+            key: 'fix',
+            header: t('fix'),
+            cell: (order: Order) => (
+              <ProblemFixes orderId={order.id} pickup={order.delivery?.type === 1} fixed={reload} />
+            ),
+          },
+        ]
+      : []),
   ];
 
   // stickers: a small set opens at once; a set written by a job shows its progress instead

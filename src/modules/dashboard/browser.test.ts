@@ -28,9 +28,9 @@ import {
 } from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderBody, orderJobWorker, pickupPointIn } from '../../../test/support/orders.js';
+import { orderBody, orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import { pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
-import type { JobWorker } from '../../platform/jobs.js';
+import { JobWorker } from '../../platform/jobs.js';
 
 const { shot } = screenshots('dashboard');
 const EMAIL = 'operator@dashboard.example';
@@ -47,6 +47,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   let t: TestApp;
   let owner: ApiClient;
   let worker: JobWorker;
+  let stickerWorker: JobWorker;
+  let pointId: number;
   let origin: string;
   let tiles: http.Server;
   let appDir: string;
@@ -93,7 +95,13 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
     const tileOrigin = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
     t = await createTestApp({
-      env: { APP_DIR: appDir, APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`, APP_MAP_ATTRIBUTION: '© test tiles' },
+      // more than 3 labels are a job: the sticker job's progress is seen with a few orders
+      env: {
+        STICKER_SYNC_LABELS: '3',
+        APP_DIR: appDir,
+        APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`,
+        APP_MAP_ATTRIBUTION: '© test tiles',
+      },
     });
     const account = await t.newAccount('Магазин чая');
     owner = account.client;
@@ -105,8 +113,10 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
     shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id as number;
     worker = orderJobWorker(t);
+    stickerWorker = new JobWorker(t.runtime.services.jobs, { error: () => undefined, warn: () => undefined });
+    t.runtime.services.documents.registerJobs(stickerWorker);
     // two orders for the batch: one draft, one canceled (confirming it fails)
-    const pointId = pickupPointIn(t);
+    pointId = pickupPointIn(t);
     await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-1' }));
     const canceled = (await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-2' }))).body
       .id as number;
@@ -280,4 +290,66 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await after.text();
     expect(cspViolations).toEqual([]);
   }, 240_000);
+
+  it('forms a sticker set by a job with its progress, waybills and acts with the places check, and fixes a problem in one click', async () => {
+    const jobs = [];
+    for (const cmsId of ['JOB-1', 'JOB-2'])
+      jobs.push(
+        await preparedOrder(
+          owner,
+          worker,
+          orderBody({ shopId, pointId }, { cmsId, places: [{ weight: 0.3 }, { weight: 0.2 }] }),
+        ),
+      );
+    const problem = (
+      await owner.post(
+        '/v2/orders',
+        orderBody(
+          { shopId, pointId },
+          { cmsId: 'PROBLEM-1', deliveryAddress: { city: { countryCode: 'RU', name: 'Нигдебург' } } },
+        ),
+      )
+    ).body.id as number;
+
+    await page.goto(`${origin}/app/orders?list=0&search=JOB-`);
+    if (await page.getByRole('button', { name: 'Войти' }).isVisible()) await signIn();
+    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+
+    // four labels: a job; its progress shows until the worker has written them
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-stickers').click();
+    await expect.poll(() => page.getByTestId('sticker-job-status').textContent()).toBe('Наклейки пишутся: 0 из 4');
+    await check('orders-sticker-job');
+    await stickerWorker.runDue();
+    await page.getByTestId('sticker-job-ready').waitFor({ timeout: 15_000 });
+    const stickerHref = await page.getByTestId('sticker-job-file').getAttribute('href');
+    const stickers = Buffer.from(await (await context.request.get(new URL(stickerHref ?? '', origin).href)).body());
+    expect(stickers.subarray(0, 5).toString()).toBe('%PDF-');
+    if (!pdfToolsMissing) for (const job of jobs) expect(pdfText(stickers)).toContain(job.trackNumber);
+
+    // waybills and acts: the places check (company 1 needs no count), the act's PDF read back
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-waybills').click();
+    await page.getByTestId('no-places-needed').waitFor();
+    await check('orders-waybills-dialog');
+    await page.getByTestId('form-waybills').click();
+    await page.getByTestId('waybills-result').waitFor();
+    const actHref = await page.getByTestId('waybill-act').first().getAttribute('href');
+    const act = Buffer.from(await (await context.request.get(new URL(actHref ?? '', origin).href)).body());
+    expect(act.subarray(0, 5).toString()).toBe('%PDF-');
+    if (!pdfToolsMissing) for (const job of jobs) expect(pdfText(act)).toContain(job.trackNumber);
+    await page.keyboard.press('Escape');
+
+    // a problem: re-pricing an order no company delivers says why in its row; cancel fixes it
+    await page.goto(`${origin}/app/problems`);
+    const fixes = page.getByTestId(`fixes-${problem}`);
+    await fixes.waitFor();
+    await page.getByTestId(`reprice-${problem}`).click();
+    await fixes.getByRole('alert').waitFor();
+    await check('problems-fixes');
+    await page.getByTestId(`cancel-${problem}`).click();
+    await expect.poll(async () => (await owner.get(`/v2/orders/${problem}`)).body.status).not.toBe(11);
+    expect(cspViolations).toEqual([]);
+  }, 180_000);
 });
