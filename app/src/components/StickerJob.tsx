@@ -71,7 +71,6 @@ export function StickerJob({ file, onClose }: { file: string; onClose(): void })
         )}
         <Progress
           value={total > 0 ? (100 * done) / total : 0}
-          animated={set?.status !== 'ready'}
           aria-label={t('stickerJob', { done, total })}
           data-testid="sticker-job-progress"
         />

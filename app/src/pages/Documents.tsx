@@ -47,7 +47,6 @@ export function DocumentsPage() {
               <Progress
                 w={160}
                 value={set.progress.total > 0 ? (100 * set.progress.done) / set.progress.total : 0}
-                animated
                 aria-label={t('stickerJob', { done: set.progress.done, total: set.progress.total })}
               />
             )}

@@ -512,7 +512,7 @@ export function OrderForm() {
               {(['length', 'width', 'height'] as const).map((side) => (
                 <NumberInput
                   key={side}
-                  label={`${t(side)}, ${t('place').toLowerCase()} ${index + 1}`}
+                  label={`${t('place')} ${index + 1}: ${t(side)}`}
                   min={1}
                   max={999}
                   value={place[side] ?? ''}
@@ -521,7 +521,7 @@ export function OrderForm() {
                 />
               ))}
               <NumberInput
-                label={`${t('weight')}, ${t('place').toLowerCase()} ${index + 1}`}
+                label={`${t('place')} ${index + 1}: ${t('weight')}`}
                 min={0.001}
                 step={0.1}
                 decimalScale={3}
@@ -613,6 +613,7 @@ export function OrderForm() {
               }
               error={err('clientDeliveryDate')}
               clearable
+              data-testid="courier-date"
             />
             <Select
               label={t('courierTime')}
@@ -623,6 +624,7 @@ export function OrderForm() {
                 label: `${interval.timeFrom}–${interval.timeTo}`,
               }))}
               error={err('clientCourierTime')}
+              data-testid="courier-time"
             />
           </SimpleGrid>
         )}

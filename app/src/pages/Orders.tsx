@@ -250,7 +250,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       go({ ...view, page: 1, filters: { ...view.filters, search: debouncedSearch.trim() || undefined } });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedSearch]);
-  // a new list or page: the selection and the old errors are of other rows
+  // a new list or page (or the problems page): the selection and the old errors are of other rows
   useEffect(() => {
     setSelected(new Set());
     setRowErrors(new Map());

@@ -27,7 +27,7 @@ import {
   tilePng,
 } from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { orderBody, orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import { pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
 import { JobWorker } from '../../platform/jobs.js';
@@ -78,6 +78,15 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await shot(page, `${name}-phone`);
     await page.setViewportSize(DESKTOP);
     await settled();
+  }
+
+  /** Opens a page of the app, signing in if the session has ended (an earlier test signs out). */
+  async function open(url: string, ready: ReturnType<Page['getByTestId']>): Promise<void> {
+    await page.goto(url);
+    const signInButton = page.getByRole('button', { name: 'Войти' });
+    await signInButton.or(ready).first().waitFor();
+    if (await signInButton.isVisible()) await signIn();
+    await ready.waitFor();
   }
 
   async function signIn(): Promise<void> {
@@ -228,19 +237,19 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     // found by search, and by a filter
     await page.goto(`${origin}/app/orders?list=0`);
     await page.getByTestId('search').fill(String(created.recipient.phone).slice(-7));
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator(`tr[data-order="${orderId}"]`).count()).toBe(1);
     await page.getByTestId('search').fill('');
     await page.getByTestId('filters-toggle').click();
     await page.getByRole('combobox', { name: 'Наклейка напечатана' }).click();
     await page.getByRole('option', { name: 'Да', exact: true }).click();
     await expect.poll(() => page.url()).toContain('stickerFormed=1');
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator(`tr[data-order="${orderId}"]`).count()).toBe(1);
 
     // a batch confirm where one order fails: its error next to it, the other untouched
     await page.goto(`${origin}/app/orders?list=0&search=BATCH-`);
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(2);
     await page.getByLabel('Выбрать страницу').check();
     await page.getByTestId('batch-menu').click();
     await page.getByTestId('batch-confirm').click();
@@ -257,7 +266,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       ['Уведомления', 'notifications'],
     ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
-      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      await page.getByRole('heading', { level: 2, name: link }).first().waitFor();
       await check(name);
     }
 
@@ -311,15 +320,17 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       )
     ).body.id as number;
 
-    await page.goto(`${origin}/app/orders?list=0&search=JOB-`);
-    if (await page.getByRole('button', { name: 'Войти' }).isVisible()) await signIn();
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders?list=0&search=JOB-`, page.getByTestId('orders-table'));
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(2);
 
     // four labels: a job; its progress shows until the worker has written them
     await page.getByLabel('Выбрать страницу').check();
     await page.getByTestId('batch-menu').click();
     await page.getByTestId('batch-stickers').click();
-    await expect.poll(() => page.getByTestId('sticker-job-status').textContent()).toBe('Наклейки пишутся: 0 из 4');
+    await expect
+      .poll(() => page.getByTestId('sticker-job-status').textContent(), { timeout: 15_000 })
+      .toBe('Наклейки пишутся: 0 из 4');
     await check('orders-sticker-job');
     await stickerWorker.runDue();
     await page.getByTestId('sticker-job-ready').waitFor({ timeout: 15_000 });
@@ -352,4 +363,72 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await expect.poll(async () => (await owner.get(`/v2/orders/${problem}`)).body.status).not.toBe(11);
     expect(cspViolations).toEqual([]);
   }, 180_000);
+
+  it('makes an order of a catalogue product in two measured places, by courier on a chosen day and interval', async () => {
+    const productId = (
+      await owner.post(
+        '/v2/products',
+        productBody({ name: 'Чайник глиняный', vendorCode: 'POT-7', barcodes: ['4600000000077'] }),
+      )
+    ).body.id as number;
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders/new`, page.getByTestId('recipient-name'));
+    await page.getByTestId('recipient-name').fill('Игорь Курьеров');
+    await page.getByTestId('recipient-phone').fill('+79161234567');
+    await page.getByTestId('city').fill('Москв');
+    await page
+      .getByRole('option', { name: /^Москва, Москва/ })
+      .first()
+      .click({ timeout: 15_000 });
+    await page.getByLabel('Улица').fill('Тверская');
+    await page.getByLabel('Дом', { exact: true }).fill('7');
+
+    // the product from the catalogue, found by its vendor code: its line carries its price
+    await page.getByTestId('catalogue-search').fill('POT-');
+    await page.getByRole('option', { name: /POT-7 — Чайник глиняный/ }).click();
+    await expect.poll(() => page.getByLabel('Название').first().inputValue()).toBe('Чайник глиняный');
+
+    // two places, each with its sizes and weight
+    await page.getByTestId('place-count').fill('2');
+    for (const [index, sides] of [
+      [1, ['30', '20', '10', '1.2']],
+      [2, ['25', '15', '10', '0.8']],
+    ] as const) {
+      await page.getByLabel(`Место ${index}: Длина`).fill(sides[0]);
+      await page.getByLabel(`Место ${index}: Ширина`).fill(sides[1]);
+      await page.getByLabel(`Место ${index}: Высота`).fill(sides[2]);
+      await page.getByLabel(`Место ${index}: Вес`).fill(sides[3]);
+    }
+
+    // a courier of company 1, a working day and its first interval
+    await page.locator('tr[data-option^="2:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
+    const day = nextWorkday(new Date(Date.now() + 2 * 86_400_000));
+    await page.getByTestId('courier-date').fill(day);
+    await page.getByTestId('courier-date').press('Enter');
+    await page.getByTestId('courier-time').click();
+    const interval = page.getByRole('option').first();
+    const intervalText = (await interval.textContent()) ?? '';
+    await interval.click();
+    await check('order-form-courier-places');
+    await page.getByTestId('save-order').click();
+    await page.waitForURL(/\/app\/orders\/\d+$/);
+    const orderId = Number(/orders\/(\d+)$/.exec(page.url())?.[1]);
+    const order = (await owner.get(`/v2/orders/${orderId}`)).body;
+    expect(order.products[0]).toMatchObject({ id: productId, name: 'Чайник глиняный', priceDeclared: 1500 });
+    expect(order.places).toEqual([
+      { weight: 1.2, dimensions: { length: 30, width: 20, height: 10 } },
+      { weight: 0.8, dimensions: { length: 25, width: 15, height: 10 } },
+    ]);
+    expect(order.delivery).toMatchObject({ type: 2, company: { id: 1 } });
+    expect(order.clientDeliveryDate).toBe(day);
+    const schedule = (
+      await owner.get(
+        `/v2/couriers/schedule?cityFias=${order.deliveryAddress.city.fias}&cityType=${encodeURIComponent(order.deliveryAddress.city.type)}&cityName=${encodeURIComponent('Москва')}&cityRegion=${encodeURIComponent('Москва')}&shopId=${shopId}&companyId=1&date=${day}`,
+      )
+    ).body as Array<{ id: number; timeFrom: string; timeTo: string }>;
+    const chosen = schedule.find((item) => `${item.timeFrom}–${item.timeTo}` === intervalText);
+    expect(chosen).toBeDefined();
+    expect(order.clientCourierTime).toBe(chosen?.id);
+    expect(cspViolations).toEqual([]);
+  }, 120_000);
 });
