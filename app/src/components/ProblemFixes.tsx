@@ -114,7 +114,15 @@ export function ProblemFixes({ orderId, pickup, fixed }: { orderId: number; pick
         </Text>
       )}
       <ApiError error={error} />
-      <Modal opened={choice !== null} onClose={() => setChoice(null)} title={t('changePoint')} size="xl">
+      <Modal
+        opened={choice !== null}
+        onClose={() => setChoice(null)}
+        title={t('changePoint')}
+        size="xl"
+        closeButtonProps={{ 'aria-label': t('close') }}
+        // the scroll lock's <style> has no nonce: the strict CSP would refuse it
+        lockScroll={false}
+      >
         {choice && (
           <Stack gap="sm">
             {choice.points.length === 0 ? (

@@ -92,7 +92,15 @@ export function WaybillsDialog({
     (required?.carrierBRequired === true && carrierBPlaces === '');
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('waybills')} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('waybills')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('close') }}
+      // react-remove-scroll's scroll lock writes a <style> without the page's nonce: the strict CSP refuses it
+      lockScroll={false}
+    >
       <Stack gap="sm" data-testid="waybills-dialog">
         <DateInput
           valueFormat="YYYY-MM-DD"

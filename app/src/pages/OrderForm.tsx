@@ -93,7 +93,6 @@ function CatalogueSearch({ onPick }: { onPick(product: Product): void }) {
         label={t('fromCatalogue')}
         placeholder={t('fromCataloguePlaceholder')}
         searchable
-        clearable
         value={null}
         searchValue={typed}
         onSearchChange={setTyped}
@@ -613,6 +612,7 @@ export function OrderForm() {
               }
               error={err('clientDeliveryDate')}
               clearable
+              clearButtonProps={{ 'aria-label': t('clear') }}
               data-testid="courier-date"
             />
             <Select

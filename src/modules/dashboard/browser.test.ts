@@ -343,6 +343,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByTestId('batch-menu').click();
     await page.getByTestId('batch-waybills').click();
     await page.getByTestId('no-places-needed').waitFor();
+    await page.getByRole('menu').waitFor({ state: 'detached' });
     await check('orders-waybills-dialog');
     await page.getByTestId('form-waybills').click();
     await page.getByTestId('waybills-result').waitFor();
