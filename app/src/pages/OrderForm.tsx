@@ -488,7 +488,7 @@ export function OrderForm() {
       </Card>
       <Card withBorder>
         <Title order={3} size="h5" mb="xs">
-          {t('places')}
+          {t('placesTitle')}
         </Title>
         <NumberInput
           label={t('placeCount')}
