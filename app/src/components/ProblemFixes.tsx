@@ -4,14 +4,17 @@
  * and shows its own refusal in the row, not above the table.
  */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { api, ok } from '../api';
 import { formatMoney } from '../format';
 import { useText } from '../i18n';
 import type { OrderDraft } from '../order-draft';
 import { changeOrderPoint, NoQuoteError, pointChoiceFor, repriceOrder, type Quote } from '../order-fixes';
 import { ApiError } from './ApiError';
-import { type MapPoint, PointMap } from './PointMap';
+import type { MapPoint } from './PointMap';
+
+// Leaflet loads with the dialog, not with the orders list (the first load stays without it)
+const PointMap = lazy(() => import('./PointMap').then((module) => ({ default: module.PointMap })));
 
 function pointsOf(quote: Quote | null, locale: 'ru' | 'en'): MapPoint[] {
   return (quote?.points ?? []).flatMap((point) =>
@@ -128,7 +131,9 @@ export function ProblemFixes({ orderId, pickup, fixed }: { orderId: number; pick
             {choice.points.length === 0 ? (
               <Text c="gray.7">{t('noQuote')}</Text>
             ) : (
-              <PointMap points={choice.points} chosen={chosen} onChoose={setChosen} />
+              <Suspense fallback={null}>
+                <PointMap points={choice.points} chosen={chosen} onChoose={setChosen} />
+              </Suspense>
             )}
             <Group justify="end">
               <Button variant="default" onClick={() => setChoice(null)}>

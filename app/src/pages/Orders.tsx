@@ -22,7 +22,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok, totalOf, type Order } from '../api';
 import { batchErrorsOf, type BatchErrors } from '../batch';
@@ -30,7 +30,6 @@ import { ApiError } from '../components/ApiError';
 import { DataTable, type DataTableColumn } from '../components/DataTable';
 import { ProblemFixes } from '../components/ProblemFixes';
 import { StickerJob, stickerSetOf } from '../components/StickerJob';
-import { WaybillsDialog } from '../components/WaybillsDialog';
 import { formatInstant, formatMoney } from '../format';
 import { useText, type TextKey } from '../i18n';
 import {
@@ -45,6 +44,11 @@ import {
 } from '../order-filters';
 import { fileHref, useReference } from '../reference';
 import { useSignedIn } from '../session';
+
+// the waybills dialog (with its date input) loads when first opened, not with the list
+const WaybillsDialog = lazy(() =>
+  import('../components/WaybillsDialog').then((module) => ({ default: module.WaybillsDialog })),
+);
 
 type BatchPath =
   | '/v2/orders/confirm'
@@ -492,15 +496,19 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
         </Alert>
       )}
       {stickerJob && <StickerJob file={stickerJob} onClose={() => setStickerJob(null)} />}
-      <WaybillsDialog
-        ids={ids}
-        opened={waybillsOpen}
-        onClose={() => setWaybillsOpen(false)}
-        onFormed={(refused) => {
-          setRowErrors(refused);
-          reload();
-        }}
-      />
+      {waybillsOpen && (
+        <Suspense fallback={null}>
+          <WaybillsDialog
+            ids={ids}
+            opened={waybillsOpen}
+            onClose={() => setWaybillsOpen(false)}
+            onFormed={(refused) => {
+              setRowErrors(refused);
+              reload();
+            }}
+          />
+        </Suspense>
+      )}
       <ApiError error={error} />
 
       <DataTable
