@@ -4,7 +4,11 @@
  * order by hand with a point chosen on the map, confirms it, prints its sticker (the PDF's text
  * read back by pdftotext), books a pickup, finds the order by search and by a filter, confirms a
  * batch in which one order fails (its error next to it), has the session end while typing an
- * order (signs in again, the text is still there), and signs out. axe-core on every page; a
+ * order (signs in again, the text is still there), and signs out. Then: a sticker set large enough
+ * to be a job (STICKER_SYNC_LABELS=3) shows its progress and its PDF; waybills and acts are formed
+ * after the places check (the act's PDF read back); a problem order is re-priced (refused, said in
+ * its row) and cancelled in one click; an order of a catalogue product in two measured places goes
+ * by courier on a chosen day and interval. axe-core on every page; a
  * screenshot of each at desktop and phone sizes under artifacts/dashboard/. The app is built
  * once (Vite, ~3 s) for the file; one browser, one context.
  */
