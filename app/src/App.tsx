@@ -163,8 +163,8 @@ export function App() {
         <Suspense fallback={<Loader aria-label={t('loading')} />}>
           <Routes>
             <Route path="/" element={<Navigate to="/orders" replace />} />
-            <Route path="/orders" element={<OrdersPage />} />
-            <Route path="/problems" element={<OrdersPage problems />} />
+            <Route path="/orders" element={<OrdersPage key="orders" />} />
+            <Route path="/problems" element={<OrdersPage key="problems" problems />} />
             <Route path="/orders/new" element={<OrderForm />} />
             <Route path="/orders/:id" element={<OrderPage />} />
             <Route path="/orders/:id/edit" element={<OrderForm />} />

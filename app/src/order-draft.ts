@@ -15,6 +15,50 @@ export interface GoodsLine {
   width: number | null;
   height: number | null;
   length: number | null;
+  /** The catalogue product the line was picked from (its id is sent; the typed fields override it). */
+  productId?: number | null;
+  barcode?: string;
+}
+
+/** One place (box) of the order: its own sizes and weight, as the contract's order `places` carry them. */
+export interface PlaceSize {
+  weight: number | null;
+  width: number | null;
+  height: number | null;
+  length: number | null;
+}
+
+export const EMPTY_PLACE: PlaceSize = { weight: null, width: null, height: null, length: null };
+
+/** A place with any size or weight given: only those make the body's `places` list. */
+export function placeIsMeasured(place: PlaceSize): boolean {
+  return [place.weight, place.width, place.height, place.length].some((value) => value !== null);
+}
+
+/** The product of the catalogue as an order line: its price, weight, sizes and first barcode. */
+export function lineOfProduct(product: {
+  id: number;
+  name: string;
+  vendorCode: string;
+  priceDeclared: number | null;
+  priceCod: number | null;
+  weight: number | null;
+  dimensions: { width?: number | null; height?: number | null; length?: number | null } | null;
+  barcodes: string[];
+}): GoodsLine {
+  return {
+    productId: product.id,
+    name: product.name,
+    vendorCode: product.vendorCode,
+    count: 1,
+    priceDeclared: product.priceDeclared,
+    priceCod: product.priceCod,
+    weight: product.weight,
+    width: product.dimensions?.width ?? null,
+    height: product.dimensions?.height ?? null,
+    length: product.dimensions?.length ?? null,
+    barcode: product.barcodes[0] ?? '',
+  };
 }
 
 export interface DraftCity {
@@ -45,6 +89,8 @@ export interface OrderDraft {
   flat: string;
   goods: GoodsLine[];
   places: number;
+  /** Sizes per place; as many as `places` once the operator measures them (empty: a count only). */
+  placeSizes?: PlaceSize[];
   option: ChosenOption | null;
   pointId: number | null;
   courierDate: string | null;
@@ -103,6 +149,25 @@ function dimensionsOf(line: GoodsLine) {
     : undefined;
 }
 
+/** The place list resized to `count` places (new ones unmeasured, the last ones dropped). */
+export function resizePlaces(sizes: PlaceSize[] | undefined, count: number): PlaceSize[] {
+  const list = (sizes ?? []).slice(0, count);
+  while (list.length < count) list.push({ ...EMPTY_PLACE });
+  return list;
+}
+
+/** The body's `places`: every place once any of them is measured, none otherwise. */
+function placesOf(draft: OrderDraft) {
+  const sizes = draft.placeSizes ?? [];
+  if (!sizes.some(placeIsMeasured)) return [];
+  return sizes.map((place) => ({
+    weight: place.weight,
+    ...(place.width && place.height && place.length
+      ? { dimensions: { width: place.width, height: place.height, length: place.length } }
+      : {}),
+  }));
+}
+
 /** The body of POST /v2/orders (and PUT) for the draft. */
 export function orderBodyOf(draft: OrderDraft): OrderBody {
   const body: Record<string, unknown> = {
@@ -124,6 +189,8 @@ export function orderBodyOf(draft: OrderDraft): OrderBody {
       flat: blankToNull(draft.flat),
     },
     products: draft.goods.map((line) => ({
+      ...(line.productId ? { id: line.productId } : {}),
+      ...(line.barcode ? { barcode: line.barcode } : {}),
       name: line.name.trim() || null,
       vendorCode: blankToNull(line.vendorCode),
       count: line.count,
@@ -132,7 +199,8 @@ export function orderBodyOf(draft: OrderDraft): OrderBody {
       weight: line.weight,
       dimensions: dimensionsOf(line),
     })),
-    dimensions: { places: draft.places },
+    dimensions: { places: placesOf(draft).length || draft.places },
+    ...(placesOf(draft).length > 0 ? { places: placesOf(draft) } : {}),
     priceDeclared: draft.priceDeclared,
     comment: draft.comment,
   };
@@ -171,7 +239,7 @@ export function calculatorBodyOf(draft: OrderDraft): CalculatorBody | null {
       weight: line.weight ?? undefined,
       dimensions: dimensionsOf(line),
     })),
-    itemCount: draft.places,
+    itemCount: placesOf(draft).length || draft.places,
     priceDeclared: draft.priceDeclared ?? undefined,
     applyWidgetSettings: true,
   } as CalculatorBody;
@@ -202,6 +270,8 @@ export function draftFromOrder(order: Order): OrderDraft {
     house: order.deliveryAddress?.house ?? '',
     flat: order.deliveryAddress?.flat ?? '',
     goods: (order.products ?? []).map((product) => ({
+      productId: product.id ?? null,
+      barcode: product.barcode ?? '',
       name: product.name ?? '',
       vendorCode: product.vendorCode ?? '',
       count: product.count,
@@ -213,6 +283,12 @@ export function draftFromOrder(order: Order): OrderDraft {
       length: product.dimensions?.length ?? null,
     })),
     places: order.dimensions?.places ?? 1,
+    placeSizes: (order.places ?? []).map((place) => ({
+      weight: place.weight,
+      width: place.dimensions.width,
+      height: place.dimensions.height,
+      length: place.dimensions.length,
+    })),
     option:
       type && companyId !== undefined
         ? {

@@ -1,8 +1,9 @@
 /** Documents: today's sticker sets and the waybills with their acts (stickers of selected orders are printed from the orders list). */
-import { Anchor, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, ok, type Schemas } from '../api';
 import { ApiError } from '../components/ApiError';
+import { DataTable } from '../components/DataTable';
 import { formatDay, formatInstant } from '../format';
 import { useText } from '../i18n';
 import { fileHref } from '../reference';
@@ -12,7 +13,7 @@ export function DocumentsPage() {
   const { t, locale } = useText();
   const session = useSignedIn();
   const [stickers, setStickers] = useState<Schemas['StickerSet'][]>([]);
-  const [waybills, setWaybills] = useState<Schemas['WaybillSet'][]>([]);
+  const [waybills, setWaybills] = useState<Schemas['WaybillSet'][] | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -42,7 +43,19 @@ export function DocumentsPage() {
                 {t('sticker')} {sticker.type}
               </Anchor>
             ))}
-            {set.deliveryCompanySticker && (
+            {set.status === 'pending' && (
+              <Progress
+                w={160}
+                value={set.progress.total > 0 ? (100 * set.progress.done) / set.progress.total : 0}
+                aria-label={t('stickerJob', { done: set.progress.done, total: set.progress.total })}
+              />
+            )}
+            {set.status === 'failed' && (
+              <Text size="sm" c="red.9">
+                {t('stickerJobFailed')}
+              </Text>
+            )}
+            {set.status === 'ready' && set.deliveryCompanySticker && (
               <Anchor href={fileHref(set.deliveryCompanySticker)} target="_blank" size="sm">
                 {t('company')}
               </Anchor>
@@ -54,26 +67,38 @@ export function DocumentsPage() {
         <Title order={3} size="h5" mb="xs">
           {t('waybills')}
         </Title>
-        <Table>
-          <Table.Tbody>
-            {waybills.map((set) => (
-              <Table.Tr key={set.id}>
-                <Table.Td>{formatDay(set.date, locale)}</Table.Td>
-                <Table.Td>{set.company}</Table.Td>
-                <Table.Td>
-                  {set.countOrders} {t('orders').toLowerCase()}
-                </Table.Td>
-                <Table.Td>
+        <DataTable
+          testId="waybills-table"
+          ariaLabel={t('waybills')}
+          rows={waybills}
+          rowKey={(set) => set.id}
+          labels={{ empty: '—' }}
+          striped={false}
+          columns={[
+            { key: 'date', header: t('handoverDate'), cell: (set) => formatDay(set.date, locale) },
+            { key: 'company', header: t('company'), cell: (set) => set.company },
+            { key: 'warehouse', header: t('warehouse'), cell: (set) => set.warehouse.name },
+            { key: 'orders', header: t('orders'), cell: (set) => set.countOrders },
+            {
+              key: 'files',
+              header: '',
+              cell: (set) => (
+                <Group gap="xs" wrap="nowrap">
                   {set.file && (
                     <Anchor href={fileHref(set.file)} target="_blank" size="sm">
-                      {t('open')}
+                      {t('act')}
                     </Anchor>
                   )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+                  {set.crossDockFile && (
+                    <Anchor href={fileHref(set.crossDockFile)} target="_blank" size="sm">
+                      {t('waybill')}
+                    </Anchor>
+                  )}
+                </Group>
+              ),
+            },
+          ]}
+        />
       </Card>
     </Stack>
   );

@@ -42,13 +42,77 @@ import {
   optionKey,
   orderBodyOf,
   calculatorBodyOf,
+  lineOfProduct,
+  resizePlaces,
   type GoodsLine,
   type OrderDraft,
+  type PlaceSize,
 } from '../order-draft';
 
 type Locality = operations['searchLocalities']['responses'][200]['content']['application/json'][number];
 type Quote = Schemas['DeliveryCompany'];
+type Product = Schemas['Product'];
 const drafts = draftStore();
+
+/**
+ * Goods from the catalogue: a search (name and vendor code substrings, 10 each) rather than a
+ * list, for catalogues of 100k products. The choice becomes an order line with the product's
+ * price, weight, sizes and barcode, still editable; typed lines stay possible.
+ */
+function CatalogueSearch({ onPick }: { onPick(product: Product): void }) {
+  const { t, locale } = useText();
+  const [typed, setTyped] = useState('');
+  const [debounced] = useDebouncedValue(typed, 250);
+  const [found, setFound] = useState<Product[]>([]);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    const q = debounced.trim();
+    if (q.length < 2) return setFound([]);
+    let live = true;
+    Promise.all([
+      api.GET('/v2/products', { params: { query: { name: q, perPage: 10 } } }).then(ok),
+      api.GET('/v2/products', { params: { query: { vendorCode: q, perPage: 10 } } }).then(ok),
+    ]).then(
+      ([byName, byCode]) => {
+        if (!live) return;
+        const seen = new Set<number>();
+        setFound([...byCode, ...byName].filter((product) => !seen.has(product.id) && Boolean(seen.add(product.id))));
+        setError(null);
+      },
+      (caught: unknown) => live && setError(caught),
+    );
+    return () => {
+      live = false;
+    };
+  }, [debounced]);
+
+  return (
+    <Stack gap={4} w={{ base: '100%', sm: 420 }}>
+      <Select
+        label={t('fromCatalogue')}
+        placeholder={t('fromCataloguePlaceholder')}
+        searchable
+        value={null}
+        searchValue={typed}
+        onSearchChange={setTyped}
+        filter={({ options }) => options}
+        nothingFoundMessage={debounced.trim().length >= 2 ? t('nothingFound') : undefined}
+        data={found.map((product) => ({
+          value: String(product.id),
+          label: `${product.vendorCode} — ${product.name} (${formatMoney(product.priceDeclared, locale)})`,
+        }))}
+        onChange={(value) => {
+          const product = found.find((candidate) => String(candidate.id) === value);
+          if (product) onPick(product);
+          setTyped('');
+        }}
+        data-testid="catalogue-search"
+      />
+      <ApiError error={error} />
+    </Stack>
+  );
+}
 
 export function OrderForm() {
   const { t, locale } = useText();
@@ -196,6 +260,17 @@ export function OrderForm() {
 
   const setLine = (index: number, patch: Partial<GoodsLine>) =>
     update({ goods: draft.goods.map((line, at) => (at === index ? { ...line, ...patch } : line)) });
+  const setPlace = (index: number, patch: Partial<PlaceSize>) =>
+    update({
+      placeSizes: resizePlaces(draft.placeSizes, draft.places).map((place, at) =>
+        at === index ? { ...place, ...patch } : place,
+      ),
+    });
+  // a product of the catalogue takes the place of the untouched first line, else is added
+  const addProduct = (product: Product) => {
+    const untouched = draft.goods.length === 1 && !draft.goods[0].name && !draft.goods[0].vendorCode;
+    update({ goods: [...(untouched ? [] : draft.goods), lineOfProduct(product)] });
+  };
 
   const submit = async () => {
     setBusy(true);
@@ -407,15 +482,54 @@ export function OrderForm() {
             >
               {t('addGoods')}
             </Button>
-            <NumberInput
-              label={t('places')}
-              min={1}
-              max={99}
-              w={100}
-              value={draft.places}
-              onChange={(value) => update({ places: Number(value) || 1 })}
-            />
+            <CatalogueSearch onPick={addProduct} />
           </Group>
+        </Stack>
+      </Card>
+      <Card withBorder>
+        <Title order={3} size="h5" mb="xs">
+          {t('placesTitle')}
+        </Title>
+        <NumberInput
+          label={t('placeCount')}
+          min={1}
+          max={99}
+          w={160}
+          value={draft.places}
+          onChange={(value) => {
+            const places = Math.min(99, Math.max(1, Number(value) || 1));
+            update({ places, placeSizes: resizePlaces(draft.placeSizes, places) });
+          }}
+          data-testid="place-count"
+        />
+        <Stack gap={4} mt="xs" data-testid="places">
+          {resizePlaces(draft.placeSizes, draft.places).map((place, index) => (
+            <SimpleGrid key={index} cols={{ base: 2, sm: 5 }} spacing="xs" data-place={index + 1}>
+              <Text size="sm" mt={30}>
+                {t('place')} {index + 1}
+              </Text>
+              {(['length', 'width', 'height'] as const).map((side) => (
+                <NumberInput
+                  key={side}
+                  label={`${t('place')} ${index + 1}: ${t(side)}`}
+                  min={1}
+                  max={999}
+                  value={place[side] ?? ''}
+                  onChange={(value) => setPlace(index, { [side]: number(value) })}
+                  error={err(`places[${index}].dimensions.${side}`, `places[${index}].dimensions`)}
+                />
+              ))}
+              <NumberInput
+                label={`${t('place')} ${index + 1}: ${t('weight')}`}
+                min={0.001}
+                step={0.1}
+                decimalScale={3}
+                value={place.weight ?? ''}
+                onChange={(value) => setPlace(index, { weight: number(value) })}
+                error={err(`places[${index}].weight`)}
+              />
+            </SimpleGrid>
+          ))}
         </Stack>
       </Card>
       <Card withBorder>
@@ -498,6 +612,8 @@ export function OrderForm() {
               }
               error={err('clientDeliveryDate')}
               clearable
+              clearButtonProps={{ 'aria-label': t('clear') }}
+              data-testid="courier-date"
             />
             <Select
               label={t('courierTime')}
@@ -508,6 +624,7 @@ export function OrderForm() {
                 label: `${interval.timeFrom}–${interval.timeTo}`,
               }))}
               error={err('clientCourierTime')}
+              data-testid="courier-time"
             />
           </SimpleGrid>
         )}

@@ -8,28 +8,28 @@ import {
   Anchor,
   Badge,
   Button,
-  Checkbox,
   Collapse,
   Group,
   Menu,
   MultiSelect,
   NumberInput,
-  Pagination,
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Tabs,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok, totalOf, type Order } from '../api';
 import { batchErrorsOf, type BatchErrors } from '../batch';
 import { ApiError } from '../components/ApiError';
+import { DataTable, type DataTableColumn } from '../components/DataTable';
+import { ProblemFixes } from '../components/ProblemFixes';
+import { StickerJob, stickerSetOf } from '../components/StickerJob';
 import { formatInstant, formatMoney } from '../format';
 import { useText, type TextKey } from '../i18n';
 import {
@@ -44,6 +44,11 @@ import {
 } from '../order-filters';
 import { fileHref, useReference } from '../reference';
 import { useSignedIn } from '../session';
+
+// the waybills dialog (with its date input) loads when first opened, not with the list
+const WaybillsDialog = lazy(() =>
+  import('../components/WaybillsDialog').then((module) => ({ default: module.WaybillsDialog })),
+);
 
 type BatchPath =
   | '/v2/orders/confirm'
@@ -236,6 +241,8 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
   const [batchError, setBatchError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [waybillsOpen, setWaybillsOpen] = useState(false);
+  const [stickerJob, setStickerJob] = useState<string | null>(null);
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [holdDays, setHoldDays] = useState<number>(3);
   const [searchText, setSearchText] = useState(view.filters.search ?? '');
@@ -247,21 +254,11 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       go({ ...view, page: 1, filters: { ...view.filters, search: debouncedSearch.trim() || undefined } });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedSearch]);
-  // a new list or page: the selection and the old errors are of other rows
+  // a new list or page (or the problems page): the selection and the old errors are of other rows
   useEffect(() => {
     setSelected(new Set());
     setRowErrors(new Map());
   }, [view.list, view.page]);
-
-  const pageIds = (orders ?? []).map((order) => order.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
 
   const runBatch = async (label: string, call: () => Promise<{ error?: unknown; response: Response }>) => {
     setBusy(true);
@@ -288,6 +285,82 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       const { file } = ok(await call());
       globalThis.open(fileHref(file), '_blank', 'noopener');
       setDone(t('done'));
+      reload();
+    } catch (caught) {
+      setRowErrors(batchErrorsOf(caught));
+      setBatchError(caught);
+    }
+  };
+
+  const columns: Array<DataTableColumn<Order>> = [
+    {
+      key: 'id',
+      header: t('id'),
+      cell: (order) => (
+        <Anchor component={Link} to={`/orders/${order.id}`}>
+          {order.id}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'created',
+      header: t('created'),
+      cell: (order) => formatInstant(order.creationDate, locale, session.timeZone),
+    },
+    { key: 'cmsId', header: t('cmsId'), cell: (order) => order.cmsId ?? '—' },
+    { key: 'recipient', header: t('recipient'), cell: (order) => order.recipient?.fullName },
+    { key: 'city', header: t('city'), cell: (order) => order.deliveryAddress?.city?.name },
+    {
+      key: 'company',
+      header: t('company'),
+      cell: (order) =>
+        order.delivery?.company?.name ??
+        reference?.companies.find((company) => company.id === order.delivery?.company?.id)?.name,
+    },
+    {
+      key: 'status',
+      header: t('status'),
+      cell: (order) => {
+        const status = order.statusHistory?.[0];
+        return status ? (reference?.statuses[String(status.code)] ?? status.name) : '—';
+      },
+    },
+    { key: 'price', header: t('price'), cell: (order) => formatMoney(order.delivery?.totalPrice, locale) },
+    {
+      key: 'error',
+      header: t('error'),
+      // a long refusal stays readable: the table scrolls sideways instead of the page
+      cell: (order) => rowErrors.get(order.id) ?? order.error ?? '',
+      cellProps: (order) => ({
+        className: (rowErrors.get(order.id) ?? order.error) ? 'row-error' : undefined,
+        'data-testid': rowErrors.has(order.id) ? 'row-error' : undefined,
+      }),
+    },
+    ...(problems
+      ? [
+          {
+            key: 'fix',
+            header: t('fix'),
+            cell: (order: Order) => (
+              <ProblemFixes orderId={order.id} pickup={order.delivery?.type === 1} fixed={reload} />
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  // stickers: a small set opens at once; a set written by a job shows its progress instead
+  const printStickers = async (type?: 1 | 2 | 3) => {
+    setBatchError(null);
+    setDone(null);
+    try {
+      const { file } = ok(await api.POST('/v2/orders/stickers', { body: { ids, ...(type ? { type } : {}) } }));
+      const set = await stickerSetOf(file);
+      if (set?.status === 'pending') setStickerJob(file);
+      else {
+        globalThis.open(fileHref(file), '_blank', 'noopener');
+        setDone(t('done'));
+      }
       reload();
     } catch (caught) {
       setRowErrors(batchErrorsOf(caught));
@@ -383,17 +456,17 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               {t('extendHold')} ({holdDays} {t('days_')})
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item
-              data-testid="batch-stickers"
-              onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids, type: 1 } }))}
-            >
+            <Menu.Item data-testid="batch-stickers" onClick={() => void printStickers(1)}>
               {t('stickers')} (A4)
             </Menu.Item>
-            <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/stickers', { body: { ids } }))}>
+            <Menu.Item onClick={() => void printStickers()}>
               {t('stickers')}: {t('allFormats')}
             </Menu.Item>
             <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>
               {t('assemblyStatement')}
+            </Menu.Item>
+            <Menu.Item data-testid="batch-waybills" onClick={() => setWaybillsOpen(true)}>
+              {t('formWaybills')}
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
@@ -422,95 +495,46 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
           {done}
         </Alert>
       )}
+      {stickerJob && <StickerJob file={stickerJob} onClose={() => setStickerJob(null)} />}
+      {waybillsOpen && (
+        <Suspense fallback={null}>
+          <WaybillsDialog
+            ids={ids}
+            opened={waybillsOpen}
+            onClose={() => setWaybillsOpen(false)}
+            onFormed={(refused) => {
+              setRowErrors(refused);
+              reload();
+            }}
+          />
+        </Suspense>
+      )}
       <ApiError error={error} />
 
-      <Table.ScrollContainer minWidth={900}>
-        <Table striped highlightOnHover data-testid="orders-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>
-                <Checkbox
-                  aria-label={t('selectPage')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && pageIds.some((id) => selected.has(id))}
-                  onChange={() => setSelected(allSelected ? new Set() : new Set(pageIds))}
-                />
-              </Table.Th>
-              <Table.Th>{t('id')}</Table.Th>
-              <Table.Th>{t('created')}</Table.Th>
-              <Table.Th>{t('cmsId')}</Table.Th>
-              <Table.Th>{t('recipient')}</Table.Th>
-              <Table.Th>{t('city')}</Table.Th>
-              <Table.Th>{t('company')}</Table.Th>
-              <Table.Th>{t('status')}</Table.Th>
-              <Table.Th>{t('price')}</Table.Th>
-              <Table.Th>{t('error')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(orders ?? []).map((order) => {
-              const status = order.statusHistory?.[0];
-              const rowError = rowErrors.get(order.id) ?? order.error;
-              return (
-                <Table.Tr
-                  key={order.id}
-                  data-order={order.id}
-                  bg={selected.has(order.id) ? 'var(--mantine-color-indigo-light)' : undefined}
-                >
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={`${t('selectOrder')} ${order.id}`}
-                      checked={selected.has(order.id)}
-                      onChange={() => toggle(order.id)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/orders/${order.id}`}>
-                      {order.id}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{formatInstant(order.creationDate, locale, session.timeZone)}</Table.Td>
-                  <Table.Td>{order.cmsId ?? '—'}</Table.Td>
-                  <Table.Td>{order.recipient?.fullName}</Table.Td>
-                  <Table.Td>{order.deliveryAddress?.city?.name}</Table.Td>
-                  <Table.Td>
-                    {order.delivery?.company?.name ??
-                      reference?.companies.find((company) => company.id === order.delivery?.company?.id)?.name}
-                  </Table.Td>
-                  <Table.Td>{status ? (reference?.statuses[String(status.code)] ?? status.name) : '—'}</Table.Td>
-                  <Table.Td>{formatMoney(order.delivery?.totalPrice, locale)}</Table.Td>
-                  <Table.Td
-                    className={rowError ? 'row-error' : undefined}
-                    data-testid={rowErrors.has(order.id) ? 'row-error' : undefined}
-                  >
-                    {rowError ?? ''}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {orders !== null && orders.length === 0 && <Text c="gray.7">{t('nothingFound')}</Text>}
-      <Group justify="space-between">
-        <Text size="sm" data-testid="total">
-          {t('total')}: {total}
-        </Text>
-        <Pagination
-          total={Math.max(1, Math.ceil(total / view.perPage))}
-          value={view.page}
-          onChange={(page) => go({ ...view, page })}
-          siblings={1}
-          getControlProps={(control) => ({ 'aria-label': String(control) })}
-        />
-        <Select
-          w={110}
-          aria-label={t('perPage')}
-          value={String(view.perPage)}
-          onChange={(value) => go({ ...view, page: 1, perPage: Number(value) })}
-          data={['20', '50', '100', '200']}
-        />
-      </Group>
+      <DataTable
+        testId="orders-table"
+        minWidth={1000}
+        columns={columns}
+        rows={orders}
+        rowKey={(order) => order.id}
+        rowProps={(order) => ({ 'data-order': String(order.id) })}
+        selection={{ selected, onChange: setSelected }}
+        labels={{
+          empty: t('nothingFound'),
+          selectPage: t('selectPage'),
+          selectRow: (order) => `${t('selectOrder')} ${order.id}`,
+          perPage: t('perPage'),
+          total: (count) => `${t('total')}: ${count}`,
+        }}
+        paging={{
+          page: view.page,
+          perPage: view.perPage,
+          total,
+          onPage: (page) => go({ ...view, page }),
+          perPageOptions: [20, 50, 100, 200],
+          onPerPage: (perPage) => go({ ...view, page: 1, perPage }),
+        }}
+      />
     </Stack>
   );
 }

@@ -10,7 +10,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -18,8 +17,9 @@ import {
 import { DateInput } from '@mantine/dates';
 import { useCallback, useEffect, useState } from 'react';
 import type { operations } from '../../../clients/typescript/src/index';
-import { api, idempotencyKey, ok } from '../api';
+import { api, idempotencyKey, ok, totalOf } from '../api';
 import { ApiError } from '../components/ApiError';
+import { DataTable, type DataTableColumn } from '../components/DataTable';
 import { formatDay, formatMoney, todayIn } from '../format';
 import { useText } from '../i18n';
 import { fileHref, useReference } from '../reference';
@@ -157,21 +157,31 @@ function BookPickup({ booked }: { booked(): void }) {
   );
 }
 
+const PICKUPS_PER_PAGE = 20;
+
 export function PickupsPage() {
   const { t, locale } = useText();
   const [archive, setArchive] = useState<0 | 1>(0);
-  const [pickups, setPickups] = useState<Pickup[]>([]);
+  const [page, setPage] = useState(1);
+  const [pickups, setPickups] = useState<Pickup[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
   const load = useCallback(() => {
-    api.GET('/v2/pickups', { params: { query: { archive, perPage: 100 } } }).then((result) => {
-      try {
-        setPickups(ok(result));
-      } catch (caught) {
-        setError(caught);
-      }
-    }, setError);
-  }, [archive]);
+    setLoading(true);
+    api
+      .GET('/v2/pickups', { params: { query: { archive, page, perPage: PICKUPS_PER_PAGE } } })
+      .then((result) => {
+        try {
+          setPickups(ok(result));
+          setTotal(totalOf(result.response));
+        } catch (caught) {
+          setError(caught);
+        }
+      }, setError)
+      .finally(() => setLoading(false));
+  }, [archive, page]);
   useEffect(load, [load]);
 
   const cancel = async (id: number) => {
@@ -184,6 +194,52 @@ export function PickupsPage() {
     }
   };
 
+  const columns: Array<DataTableColumn<Pickup>> = [
+    { key: 'id', header: t('id'), cell: (pickup) => pickup.number ?? pickup.id },
+    {
+      key: 'date',
+      header: t('pickupDate'),
+      cell: (pickup) =>
+        `${formatDay(pickup.date, locale)} ${pickup.time.from ? `${pickup.time.from}–${pickup.time.to}` : ''}`,
+    },
+    { key: 'company', header: t('company'), cell: (pickup) => pickup.companyName },
+    { key: 'warehouse', header: t('warehouse'), cell: (pickup) => pickup.warehouse.name },
+    {
+      key: 'status',
+      header: t('status'),
+      cell: (pickup) => (
+        <>
+          <Badge color={pickup.status === 5 ? 'red' : 'gray'}>{pickup.statusHistory[0]?.name ?? pickup.status}</Badge>
+          {pickup.error && (
+            <Text size="xs" c="red">
+              {pickup.error}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    { key: 'orders', header: t('orders'), cell: (pickup) => pickup.countOrders },
+    { key: 'price', header: t('price'), cell: (pickup) => formatMoney(pickup.price, locale) },
+    {
+      key: 'actions',
+      header: '',
+      cell: (pickup) => (
+        <Group gap={4} wrap="nowrap">
+          {pickup.file && (
+            <Anchor href={fileHref(pickup.file)} target="_blank" size="sm">
+              {t('handoverAct')}
+            </Anchor>
+          )}
+          {archive === 0 && pickup.status <= 2 && (
+            <Button size="compact-xs" variant="subtle" color="red" onClick={() => void cancel(pickup.id)}>
+              {t('cancelPickup')}
+            </Button>
+          )}
+        </Group>
+      ),
+    },
+  ];
+
   return (
     <Stack gap="md" maw={1100}>
       <Title order={2}>{t('pickups')}</Title>
@@ -191,7 +247,10 @@ export function PickupsPage() {
       <Group>
         <SegmentedControl
           value={String(archive)}
-          onChange={(value) => setArchive(value === '1' ? 1 : 0)}
+          onChange={(value) => {
+            setArchive(value === '1' ? 1 : 0);
+            setPage(1);
+          }}
           data={[
             { value: '0', label: t('current') },
             { value: '1', label: t('archive') },
@@ -199,64 +258,17 @@ export function PickupsPage() {
         />
       </Group>
       <ApiError error={error} />
-      {pickups.length === 0 ? (
-        <Text c="gray.7">{t('noPickups')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={700}>
-          <Table data-testid="pickups-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('id')}</Table.Th>
-                <Table.Th>{t('pickupDate')}</Table.Th>
-                <Table.Th>{t('company')}</Table.Th>
-                <Table.Th>{t('warehouse')}</Table.Th>
-                <Table.Th>{t('status')}</Table.Th>
-                <Table.Th>{t('orders')}</Table.Th>
-                <Table.Th>{t('price')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {pickups.map((pickup) => (
-                <Table.Tr key={pickup.id} data-pickup={pickup.id}>
-                  <Table.Td>{pickup.number ?? pickup.id}</Table.Td>
-                  <Table.Td>
-                    {formatDay(pickup.date, locale)} {pickup.time.from ? `${pickup.time.from}–${pickup.time.to}` : ''}
-                  </Table.Td>
-                  <Table.Td>{pickup.companyName}</Table.Td>
-                  <Table.Td>{pickup.warehouse.name}</Table.Td>
-                  <Table.Td>
-                    <Badge color={pickup.status === 5 ? 'red' : 'gray'}>
-                      {pickup.statusHistory[0]?.name ?? pickup.status}
-                    </Badge>
-                    {pickup.error && (
-                      <Text size="xs" c="red">
-                        {pickup.error}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{pickup.countOrders}</Table.Td>
-                  <Table.Td>{formatMoney(pickup.price, locale)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      {pickup.file && (
-                        <Anchor href={fileHref(pickup.file)} target="_blank" size="sm">
-                          {t('handoverAct')}
-                        </Anchor>
-                      )}
-                      {archive === 0 && pickup.status <= 2 && (
-                        <Button size="compact-xs" variant="subtle" color="red" onClick={() => void cancel(pickup.id)}>
-                          {t('cancelPickup')}
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        testId="pickups-table"
+        ariaLabel={t('pickups')}
+        columns={columns}
+        rows={pickups}
+        rowKey={(pickup) => pickup.id}
+        rowProps={(pickup) => ({ 'data-pickup': String(pickup.id) })}
+        loading={loading}
+        labels={{ empty: t('noPickups'), total: (count) => `${t('total')}: ${count}` }}
+        paging={{ page, perPage: PICKUPS_PER_PAGE, total, onPage: setPage }}
+      />
     </Stack>
   );
 }

@@ -4,7 +4,11 @@
  * order by hand with a point chosen on the map, confirms it, prints its sticker (the PDF's text
  * read back by pdftotext), books a pickup, finds the order by search and by a filter, confirms a
  * batch in which one order fails (its error next to it), has the session end while typing an
- * order (signs in again, the text is still there), and signs out. axe-core on every page; a
+ * order (signs in again, the text is still there), and signs out. Then: a sticker set large enough
+ * to be a job (STICKER_SYNC_LABELS=3) shows its progress and its PDF; waybills and acts are formed
+ * after the places check (the act's PDF read back); a problem order is re-priced (refused, said in
+ * its row) and cancelled in one click; an order of a catalogue product in two measured places goes
+ * by courier on a chosen day and interval. axe-core on every page; a
  * screenshot of each at desktop and phone sizes under artifacts/dashboard/. The app is built
  * once (Vite, ~3 s) for the file; one browser, one context.
  */
@@ -27,10 +31,10 @@ import {
   tilePng,
 } from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
-import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
-import { orderBody, orderJobWorker, pickupPointIn } from '../../../test/support/orders.js';
+import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { orderBody, orderJobWorker, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import { pdfText, pdfToolsMissing } from '../../../test/support/pdf-tools.js';
-import type { JobWorker } from '../../platform/jobs.js';
+import { JobWorker } from '../../platform/jobs.js';
 
 const { shot } = screenshots('dashboard');
 const EMAIL = 'operator@dashboard.example';
@@ -47,6 +51,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   let t: TestApp;
   let owner: ApiClient;
   let worker: JobWorker;
+  let stickerWorker: JobWorker;
+  let pointId: number;
   let origin: string;
   let tiles: http.Server;
   let appDir: string;
@@ -78,6 +84,15 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await settled();
   }
 
+  /** Opens a page of the app, signing in if the session has ended (an earlier test signs out). */
+  async function open(url: string, ready: ReturnType<Page['getByTestId']>): Promise<void> {
+    await page.goto(url);
+    const signInButton = page.getByRole('button', { name: 'Войти' });
+    await signInButton.or(ready).first().waitFor();
+    if (await signInButton.isVisible()) await signIn();
+    await ready.waitFor();
+  }
+
   async function signIn(): Promise<void> {
     await page.getByLabel(/E-mail|Эл. почта/).fill(EMAIL);
     await page.getByLabel(/^(Password|Пароль)/).fill(PASSWORD);
@@ -93,7 +108,13 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
     const tileOrigin = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}`;
     t = await createTestApp({
-      env: { APP_DIR: appDir, APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`, APP_MAP_ATTRIBUTION: '© test tiles' },
+      // more than 3 labels are a job: the sticker job's progress is seen with a few orders
+      env: {
+        STICKER_SYNC_LABELS: '3',
+        APP_DIR: appDir,
+        APP_MAP_TILES: `${tileOrigin}/{z}/{x}/{y}.png`,
+        APP_MAP_ATTRIBUTION: '© test tiles',
+      },
     });
     const account = await t.newAccount('Магазин чая');
     owner = account.client;
@@ -105,8 +126,10 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const warehouseId = (await owner.post('/v2/warehouses', warehouseBody())).body.id as number;
     shopId = (await owner.post('/v2/shops', shopBody(warehouseId))).body.id as number;
     worker = orderJobWorker(t);
+    stickerWorker = new JobWorker(t.runtime.services.jobs, { error: () => undefined, warn: () => undefined });
+    t.runtime.services.documents.registerJobs(stickerWorker);
     // two orders for the batch: one draft, one canceled (confirming it fails)
-    const pointId = pickupPointIn(t);
+    pointId = pickupPointIn(t);
     await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-1' }));
     const canceled = (await owner.post('/v2/orders', orderBody({ shopId, pointId }, { cmsId: 'BATCH-2' }))).body
       .id as number;
@@ -218,19 +241,19 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     // found by search, and by a filter
     await page.goto(`${origin}/app/orders?list=0`);
     await page.getByTestId('search').fill(String(created.recipient.phone).slice(-7));
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator(`tr[data-order="${orderId}"]`).count()).toBe(1);
     await page.getByTestId('search').fill('');
     await page.getByTestId('filters-toggle').click();
     await page.getByRole('combobox', { name: 'Наклейка напечатана' }).click();
     await page.getByRole('option', { name: 'Да', exact: true }).click();
     await expect.poll(() => page.url()).toContain('stickerFormed=1');
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(1);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator(`tr[data-order="${orderId}"]`).count()).toBe(1);
 
     // a batch confirm where one order fails: its error next to it, the other untouched
     await page.goto(`${origin}/app/orders?list=0&search=BATCH-`);
-    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(2);
     await page.getByLabel('Выбрать страницу').check();
     await page.getByTestId('batch-menu').click();
     await page.getByTestId('batch-confirm').click();
@@ -247,7 +270,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       ['Уведомления', 'notifications'],
     ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
-      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      await page.getByRole('heading', { level: 2, name: link }).first().waitFor();
       await check(name);
     }
 
@@ -280,4 +303,137 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await after.text();
     expect(cspViolations).toEqual([]);
   }, 240_000);
+
+  it('forms a sticker set by a job with its progress, waybills and acts with the places check, and fixes a problem in one click', async () => {
+    const jobs = [];
+    for (const cmsId of ['JOB-1', 'JOB-2'])
+      jobs.push(
+        await preparedOrder(
+          owner,
+          worker,
+          orderBody({ shopId, pointId }, { cmsId, places: [{ weight: 0.3 }, { weight: 0.2 }] }),
+        ),
+      );
+    const problem = (
+      await owner.post(
+        '/v2/orders',
+        orderBody(
+          { shopId, pointId },
+          { cmsId: 'PROBLEM-1', deliveryAddress: { city: { countryCode: 'RU', name: 'Нигдебург' } } },
+        ),
+      )
+    ).body.id as number;
+
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders?list=0&search=JOB-`, page.getByTestId('orders-table'));
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(2);
+
+    // four labels: a job; its progress shows until the worker has written them
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-stickers').click();
+    await expect
+      .poll(() => page.getByTestId('sticker-job-status').textContent(), { timeout: 15_000 })
+      .toBe('Наклейки пишутся: 0 из 4');
+    await check('orders-sticker-job');
+    await stickerWorker.runDue();
+    await page.getByTestId('sticker-job-ready').waitFor({ timeout: 15_000 });
+    const stickerHref = await page.getByTestId('sticker-job-file').getAttribute('href');
+    const stickers = Buffer.from(await (await context.request.get(new URL(stickerHref ?? '', origin).href)).body());
+    expect(stickers.subarray(0, 5).toString()).toBe('%PDF-');
+    if (!pdfToolsMissing) for (const job of jobs) expect(pdfText(stickers)).toContain(job.trackNumber);
+
+    // waybills and acts: the places check (company 1 needs no count), the act's PDF read back
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-waybills').click();
+    await page.getByTestId('no-places-needed').waitFor();
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    await check('orders-waybills-dialog');
+    await page.getByTestId('form-waybills').click();
+    await page.getByTestId('waybills-result').waitFor();
+    const actHref = await page.getByTestId('waybill-act').first().getAttribute('href');
+    const act = Buffer.from(await (await context.request.get(new URL(actHref ?? '', origin).href)).body());
+    expect(act.subarray(0, 5).toString()).toBe('%PDF-');
+    if (!pdfToolsMissing) for (const job of jobs) expect(pdfText(act)).toContain(job.trackNumber);
+    await page.keyboard.press('Escape');
+
+    // a problem: re-pricing an order no company delivers says why in its row; cancel fixes it
+    await page.goto(`${origin}/app/problems`);
+    const fixes = page.getByTestId(`fixes-${problem}`);
+    await fixes.waitFor();
+    await page.getByTestId(`reprice-${problem}`).click();
+    await fixes.getByRole('alert').waitFor();
+    await check('problems-fixes');
+    await page.getByTestId(`cancel-${problem}`).click();
+    await expect.poll(async () => (await owner.get(`/v2/orders/${problem}`)).body.status).not.toBe(11);
+    expect(cspViolations).toEqual([]);
+  }, 180_000);
+
+  it('makes an order of a catalogue product in two measured places, by courier on a chosen day and interval', async () => {
+    const productId = (
+      await owner.post(
+        '/v2/products',
+        productBody({ name: 'Чайник глиняный', vendorCode: 'POT-7', barcodes: ['4600000000077'] }),
+      )
+    ).body.id as number;
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders/new`, page.getByTestId('recipient-name'));
+    await page.getByTestId('recipient-name').fill('Игорь Курьеров');
+    await page.getByTestId('recipient-phone').fill('+79161234567');
+    await page.getByTestId('city').fill('Москв');
+    await page
+      .getByRole('option', { name: /^Москва, Москва/ })
+      .first()
+      .click({ timeout: 15_000 });
+    await page.getByLabel('Улица').fill('Тверская');
+    await page.getByLabel('Дом', { exact: true }).fill('7');
+
+    // the product from the catalogue, found by its vendor code: its line carries its price
+    await page.getByTestId('catalogue-search').fill('POT-');
+    await page.getByRole('option', { name: /POT-7 — Чайник глиняный/ }).click();
+    await expect.poll(() => page.getByLabel('Название').first().inputValue()).toBe('Чайник глиняный');
+
+    // two places, each with its sizes and weight
+    await page.getByTestId('place-count').fill('2');
+    for (const [index, sides] of [
+      [1, ['30', '20', '10', '1.2']],
+      [2, ['25', '15', '10', '0.8']],
+    ] as const) {
+      await page.getByLabel(`Место ${index}: Длина`).fill(sides[0]);
+      await page.getByLabel(`Место ${index}: Ширина`).fill(sides[1]);
+      await page.getByLabel(`Место ${index}: Высота`).fill(sides[2]);
+      await page.getByLabel(`Место ${index}: Вес`).fill(sides[3]);
+    }
+
+    // a courier of company 1, a working day and its first interval
+    await page.locator('tr[data-option^="2:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
+    const day = nextWorkday(new Date(Date.now() + 2 * 86_400_000));
+    await page.getByTestId('courier-date').fill(day);
+    await page.getByTestId('courier-date').press('Enter');
+    await page.getByTestId('courier-time').click();
+    const interval = page.getByRole('option').first();
+    const intervalText = (await interval.textContent()) ?? '';
+    await interval.click();
+    await check('order-form-courier-places');
+    await page.getByTestId('save-order').click();
+    await page.waitForURL(/\/app\/orders\/\d+$/);
+    const orderId = Number(/orders\/(\d+)$/.exec(page.url())?.[1]);
+    const order = (await owner.get(`/v2/orders/${orderId}`)).body;
+    expect(order.products[0]).toMatchObject({ id: productId, name: 'Чайник глиняный', priceDeclared: 1500 });
+    expect(order.places).toEqual([
+      { weight: 1.2, dimensions: { length: 30, width: 20, height: 10 } },
+      { weight: 0.8, dimensions: { length: 25, width: 15, height: 10 } },
+    ]);
+    expect(order.delivery).toMatchObject({ type: 2, company: { id: 1 } });
+    expect(order.clientDeliveryDate).toBe(day);
+    const schedule = (
+      await owner.get(
+        `/v2/couriers/schedule?cityFias=${order.deliveryAddress.city.fias}&cityType=${encodeURIComponent(order.deliveryAddress.city.type)}&cityName=${encodeURIComponent('Москва')}&cityRegion=${encodeURIComponent('Москва')}&shopId=${shopId}&companyId=1&date=${day}`,
+      )
+    ).body as Array<{ id: number; timeFrom: string; timeTo: string }>;
+    const chosen = schedule.find((item) => `${item.timeFrom}–${item.timeTo}` === intervalText);
+    expect(chosen).toBeDefined();
+    expect(order.clientCourierTime).toBe(chosen?.id);
+    expect(cspViolations).toEqual([]);
+  }, 120_000);
 });
