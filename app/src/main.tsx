@@ -2,6 +2,7 @@ import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import './app.css';
 import { MantineProvider } from '@mantine/core';
+import { setNonce } from 'get-nonce';
 import { DatesProvider } from '@mantine/dates';
 import { StrictMode, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -13,6 +14,9 @@ import { SessionProvider } from './session';
 
 /** The nonce of this answer's CSP (a meta tag the server fills): Mantine puts it on the <style> it writes. */
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+// and so does the scroll lock of Mantine's dialogs (react-remove-scroll writes its <style> with
+// the nonce get-nonce holds): without it the CSP refused that style and a dialog left the page scrolling
+setNonce(nonce);
 
 function Root() {
   const [locale, setLocaleState] = useState<Locale>(initialLocale);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { PROJECT_ROOT } from '../../src/platform/reference-data.js';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
@@ -91,4 +92,43 @@ export function screenshots(suite: string): { dir: string; shot(page: Page, name
       await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
     },
   };
+}
+
+/** Waits until every running animation of the page has finished (a sliding navigation, a dialog opening). */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ finished: Promise<unknown> }> } })
+      .document;
+    // a cancelled animation (the page changed under it) rejects `finished` with an AbortError: it is over too
+    return Promise.all(doc.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
+/** The Content Security Policy violations the page reports in its console, as they come. */
+export function cspViolationsOf(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+/**
+ * What every page of the dashboard suites is held to: no serious or critical axe-core finding,
+ * then its screenshots at desktop and phone sizes (the viewport restored after).
+ */
+export async function checkPage(
+  page: Page,
+  shot: (page: Page, name: string) => Promise<void>,
+  name: string,
+): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  expect(await accessibilityFindings(page), name).toEqual([]);
+  await shot(page, `${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  // the navigation slides away when the page narrows: the shot waits for it to be gone
+  await animationsSettled(page);
+  await shot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+  await animationsSettled(page);
 }

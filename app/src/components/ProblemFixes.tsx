@@ -123,8 +123,6 @@ export function ProblemFixes({ orderId, pickup, fixed }: { orderId: number; pick
         title={t('changePoint')}
         size="xl"
         closeButtonProps={{ 'aria-label': t('close') }}
-        // the scroll lock's <style> has no nonce: the strict CSP would refuse it
-        lockScroll={false}
       >
         {choice && (
           <Stack gap="sm">

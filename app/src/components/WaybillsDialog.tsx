@@ -98,8 +98,6 @@ export function WaybillsDialog({
       title={t('waybills')}
       size="lg"
       closeButtonProps={{ 'aria-label': t('close') }}
-      // react-remove-scroll's scroll lock writes a <style> without the page's nonce: the strict CSP refuses it
-      lockScroll={false}
     >
       <Stack gap="sm" data-testid="waybills-dialog">
         <DateInput

@@ -22,11 +22,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
-  accessibilityFindings,
   BROWSER_TESTS,
+  checkPage,
+  cspViolationsOf,
   DESKTOP,
   launchChromium,
-  PHONE,
   screenshots,
   tilePng,
 } from '../../../test/support/browser.js';
@@ -60,29 +60,11 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let shopId: number;
-  const cspViolations: string[] = [];
+  let cspViolations: string[] = [];
   const tile = tilePng();
 
   /** The layout's transitions after a resize have ended (the navigation slides away on a phone). */
-  async function settled(): Promise<void> {
-    await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ finished: Promise<unknown> }> } })
-        .document;
-      return Promise.all(doc.getAnimations().map((animation) => animation.finished));
-    });
-  }
-
-  /** axe-core (no serious or critical finding), then the page at desktop and phone sizes. */
-  async function check(name: string): Promise<void> {
-    await page.waitForLoadState('networkidle');
-    expect(await accessibilityFindings(page), name).toEqual([]);
-    await shot(page, `${name}-desktop`);
-    await page.setViewportSize(PHONE);
-    await settled();
-    await shot(page, `${name}-phone`);
-    await page.setViewportSize(DESKTOP);
-    await settled();
-  }
+  const check = (name: string) => checkPage(page, shot, name);
 
   /** Opens a page of the app, signing in if the session has ended (an earlier test signs out). */
   async function open(url: string, ready: ReturnType<Page['getByTestId']>): Promise<void> {
@@ -138,9 +120,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU', acceptDownloads: true });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    cspViolations = cspViolationsOf(page);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

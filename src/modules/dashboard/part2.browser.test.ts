@@ -12,15 +12,15 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
-  accessibilityFindings,
   BROWSER_TESTS,
+  checkPage,
+  cspViolationsOf,
   DESKTOP,
   launchChromium,
-  PHONE,
   screenshots,
 } from '../../../test/support/browser.js';
 import {
@@ -73,16 +73,10 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
   let managerOrderId: number;
   let otherOrderId: number;
 
-  async function check(name: string): Promise<void> {
-    await page.waitForLoadState('networkidle');
-    expect(await accessibilityFindings(page), name).toEqual([]);
-    await shot(page, `${name}-desktop`);
-    await page.setViewportSize(PHONE);
-    // the navigation slides away when the page narrows: the shot waits for it to be gone
-    await page.waitForTimeout(400);
-    await shot(page, `${name}-phone`);
-    await page.setViewportSize(DESKTOP);
-  }
+  const check = (name: string) => checkPage(page, shot, name);
+  let cspViolations: string[] = [];
+  // the dashboard's strict CSP holds on every page these tests open (part 1's suite checks the same)
+  afterEach(() => expect(cspViolations).toEqual([]));
 
   async function signIn(who: { email: string; password: string }): Promise<void> {
     await page.goto(`${origin}/app/`);
@@ -129,6 +123,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
     browser = await launchChromium();
     context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU', acceptDownloads: true });
     page = await context.newPage();
+    cspViolations = cspViolationsOf(page);
     // a step that does not happen fails by its own locator, well before the test's time is up
     page.setDefaultTimeout(20_000);
   }, 180_000);

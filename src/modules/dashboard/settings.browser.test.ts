@@ -11,15 +11,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
-  accessibilityFindings,
   BROWSER_TESTS,
+  checkPage,
+  cspViolationsOf,
   DESKTOP,
   launchChromium,
-  PHONE,
   screenshots,
 } from '../../../test/support/browser.js';
 import { fulfilmentAccount, newProduct, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
@@ -44,14 +44,10 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
   let receiver: FakeReceiver;
   let pump: WebhookPump;
 
-  async function check(name: string): Promise<void> {
-    await page.waitForLoadState('networkidle');
-    expect(await accessibilityFindings(page), name).toEqual([]);
-    await shot(page, `${name}-desktop`);
-    await page.setViewportSize(PHONE);
-    await shot(page, `${name}-phone`);
-    await page.setViewportSize(DESKTOP);
-  }
+  const check = (name: string) => checkPage(page, shot, name);
+  let cspViolations: string[] = [];
+  // the dashboard's strict CSP holds on every page these tests open (part 1's suite checks the same)
+  afterEach(() => expect(cspViolations).toEqual([]));
 
   beforeAll(async () => {
     appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
@@ -73,6 +69,7 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
     browser = await launchChromium();
     context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU' });
     page = await context.newPage();
+    cspViolations = cspViolationsOf(page);
     page.setDefaultTimeout(20_000);
     await page.goto(`${origin}/app/`);
     await page.getByLabel(/E-mail|Эл. почта/).fill(OWNER.email);
