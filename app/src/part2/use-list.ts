@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, ok, totalOf } from '../api';
 
-interface Answer<T> {
+export interface Answer<T> {
   data?: T;
   error?: unknown;
   response: Response;

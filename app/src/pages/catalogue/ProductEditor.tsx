@@ -26,6 +26,7 @@ import { fieldErrorsOf } from '../../batch';
 import { ApiError } from '../../components/ApiError';
 import { formatDay } from '../../format';
 import { useText } from '../../i18n';
+import { SideInputs } from '../../part2/SideInputs';
 import { useAction, useList } from '../../part2/use-list';
 
 type Product = Schemas['Product'];
@@ -286,17 +287,6 @@ export function ProductEditor({
       error={fieldErrors[key]}
     />
   );
-  const side = (key: 'width' | 'height' | 'length') => (
-    <NumberInput
-      label={t(key)}
-      value={draft?.[key] ?? ''}
-      onChange={(value) => set({ [key]: value })}
-      min={1}
-      max={999}
-      allowDecimal={false}
-      error={fieldErrors[`dimensions.${key}`]}
-    />
-  );
 
   return (
     <Drawer
@@ -344,11 +334,7 @@ export function ProductEditor({
             {numberInput('weight', 3)}
             {numberInput('volume', 6)}
           </SimpleGrid>
-          <SimpleGrid cols={3}>
-            {side('width')}
-            {side('height')}
-            {side('length')}
-          </SimpleGrid>
+          <SideInputs sides={draft} onChange={set} fieldErrors={fieldErrors} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {numberInput('expirityDays', 0)}
             <TextInput

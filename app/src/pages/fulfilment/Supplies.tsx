@@ -1,13 +1,13 @@
 /** Supplies to a fulfilment warehouse: a draft with its goods and places, confirm, delete a draft, the act PDF, and what the warehouse counted once accepted. */
 import { Badge, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay, todayIn } from '../../format';
 import { useText } from '../../i18n';
 import { useAction, useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { ProductPicker } from '../catalogue/ProductPicker';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
 
@@ -21,17 +21,6 @@ function NewSupply({ created }: { created(): void }) {
   const { t } = useText();
   const session = useSignedIn();
   const warehouses = useFulfilmentWarehouses();
-  // the catalogue may hold 100k products: the choice searches by vendor code and by name
-  const [search, setSearch] = useState('');
-  const [typed] = useDebouncedValue(search, 250);
-  const byCode = useList(
-    () => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { vendorCode: typed } : {}) } } }),
-    `code:${typed}`,
-  );
-  const byName = useList(
-    () => api.GET('/v2/products', { params: { query: { perPage: 20, ...(typed ? { name: typed } : {}) } } }),
-    `name:${typed}`,
-  );
   const [chosen, setChosen] = useState<Record<string, string>>({});
   const [warehouseId, setWarehouseId] = useState<string | null>(null);
   const [date, setDate] = useState<string | null>(todayIn(session.timeZone));
@@ -64,10 +53,6 @@ function NewSupply({ created }: { created(): void }) {
       setError(caught);
     }
   };
-  const found = new Map<string, string>(Object.entries(chosen));
-  for (const product of [...(byCode.data ?? []), ...(byName.data ?? [])])
-    found.set(String(product.id), `${product.vendorCode} — ${product.name}`);
-  const productOptions = [...found].map(([value, label]) => ({ value, label }));
 
   return (
     <Card withBorder>
@@ -95,18 +80,15 @@ function NewSupply({ created }: { created(): void }) {
       </SimpleGrid>
       {lines.map((line, index) => (
         <Group key={index} grow mt="xs" align="end">
-          <Select
+          <ProductPicker
             label={`${t('product')} ${index + 1}`}
-            searchable
-            onSearchChange={setSearch}
-            filter={({ options }) => options}
             value={line.productId}
-            onChange={(value, option) => {
-              if (value) setChosen({ ...chosen, [value]: option?.label ?? value });
-              setLines(lines.map((other, at) => (at === index ? { ...other, productId: value } : other)));
+            known={chosen}
+            onChange={(productId, label) => {
+              if (productId) setChosen({ ...chosen, [productId]: label ?? productId });
+              setLines(lines.map((other, at) => (at === index ? { ...other, productId } : other)));
             }}
-            data={productOptions}
-            data-testid={`supply-product-${index}`}
+            testId={`supply-product-${index}`}
           />
           <NumberInput
             label={`${t('count')} ${index + 1}`}
