@@ -48,12 +48,22 @@ export function processUsage(pid: number | undefined): ProcessUsage {
   }
 }
 
-/** The V8 flags `npm start` gives node (package.json's start script), so the benches run what users run. */
-export const START_NODE_FLAGS: string[] = (
-  JSON.parse(fs.readFileSync(path.join(BENCH_DIR, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(' ')
-  .filter((word) => word.startsWith('--'));
+/**
+ * The V8 flags `npm start` gives node (package.json's start script), so the benches run what
+ * users run; BENCH_NODE_FLAGS="..." tries others ("" for none).
+ */
+export const START_NODE_FLAGS: string[] =
+  process.env.BENCH_NODE_FLAGS !== undefined
+    ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean)
+    : startScriptFlags();
+
+function startScriptFlags(): string[] {
+  return (
+    JSON.parse(fs.readFileSync(path.join(BENCH_DIR, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start
+    .split(' ')
+    .filter((word) => word.startsWith('--'));
+}
 
 /**
  * Starts `bench/<script>` in its own process (so the load generator does not share its
