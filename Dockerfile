@@ -44,5 +44,6 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm start` runs after its build step (the image is built already; npm would only add a process).
-# the V8 flags of `npm start` (package.json; why: docs/decisions/platform.md, "Memory")
+# the V8 flags and malloc arenas of `npm start` (package.json; why: docs/decisions/platform.md, "Memory")
+ENV MALLOC_ARENA_MAX=2
 CMD ["node", "--max-semi-space-size=8", "dist/src/main.js", "serve"]

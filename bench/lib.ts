@@ -48,6 +48,15 @@ export function processUsage(pid: number | undefined): ProcessUsage {
   }
 }
 
+/** package.json's start script, split into words. */
+function startScriptWords(): string[] {
+  return (
+    JSON.parse(fs.readFileSync(path.join(BENCH_DIR, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start
+    .split(' ')
+    .filter(Boolean);
+}
+
 /**
  * The V8 flags `npm start` gives node (package.json's start script), so the benches run what
  * users run; BENCH_NODE_FLAGS="..." tries others ("" for none).
@@ -55,15 +64,20 @@ export function processUsage(pid: number | undefined): ProcessUsage {
 export const START_NODE_FLAGS: string[] =
   process.env.BENCH_NODE_FLAGS !== undefined
     ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean)
-    : startScriptFlags();
+    : startScriptWords().filter((word) => word.startsWith('--'));
 
-function startScriptFlags(): string[] {
-  return (
-    JSON.parse(fs.readFileSync(path.join(BENCH_DIR, '..', 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start
-    .split(' ')
-    .filter((word) => word.startsWith('--'));
-}
+/**
+ * The environment `npm start` sets before node (`NAME=${NAME:-default}` in the start script):
+ * the default, unless this process's own environment names a value, as the script would.
+ */
+export const START_ENV: Record<string, string> = Object.fromEntries(
+  startScriptWords().flatMap((word) => {
+    const assignment = /^([A-Z_][A-Z0-9_]*)=\$\{\1:-([^}]*)\}$/.exec(word);
+    if (!assignment) return [];
+    const [, name, fallback] = assignment as unknown as [string, string, string];
+    return [[name, process.env[name] ?? fallback]];
+  }),
+);
 
 /**
  * Starts `bench/<script>` in its own process (so the load generator does not share its
@@ -83,7 +97,7 @@ export function startServer(
       process.execPath,
       [...START_NODE_FLAGS, ...profile, '--import', 'tsx', path.join(BENCH_DIR, script)],
       {
-        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+        env: { ...process.env, ...START_ENV, LOG_LEVEL: 'warn', ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );

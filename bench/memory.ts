@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { load, processUsage, START_NODE_FLAGS, type RunningServer } from './lib.js';
+import { load, processUsage, START_ENV, START_NODE_FLAGS, type RunningServer } from './lib.js';
 import { MOSCOW_WAREHOUSE } from './moscow-warehouse.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -30,7 +30,14 @@ async function start(port: number): Promise<Started> {
   const child = spawn(process.execPath, [...nodeFlags, 'dist/src/main.js', 'serve'], {
     cwd: root,
     // a bench, not abuse: the per-token limit (1200 a minute by default) would refuse most of the load
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+    env: {
+      ...process.env,
+      ...START_ENV,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -134,6 +141,9 @@ for (const round of [1, 2, 3]) {
 await server.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
-console.log(`\nMemory of \`node ${[...nodeFlags, 'dist/src/main.js serve'].join(' ')}\` (SQLite)\n`);
+const startEnv = Object.entries(START_ENV)
+  .map(([name, value]) => `${name}=${value} `)
+  .join('');
+console.log(`\nMemory of \`${startEnv}node ${[...nodeFlags, 'dist/src/main.js serve'].join(' ')}\` (SQLite)\n`);
 console.log('| moment | RSS MB | anonymous MB |\n|---|---|---|');
 for (const [label, rss, anonymous] of rows) console.log(`| ${label} | ${rss} | ${anonymous} |`);

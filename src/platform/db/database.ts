@@ -223,6 +223,9 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
   };
 }
 
+/** SQLite's page cache per connection: 64 MB (negative: in KiB), filled by use. */
+export const SQLITE_CACHE_SIZE = -65536;
+
 function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = sqliteCall(() => new DatabaseSync(file));
@@ -233,7 +236,7 @@ function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync 
   pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   pragma('foreign_keys = ON');
   pragma('busy_timeout = 5000');
-  pragma('cache_size = -65536');
+  pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
   // Reads straight from the mapped file instead of a read() call per page: a page of 50 orders
   // touches about 100 pages of a database far larger than the page cache (at most ~2 GB mapped).
   if (file !== ':memory:') pragma('mmap_size = 2147418112');

@@ -5,9 +5,12 @@
  * fulfilment warehouses) follows them and the import ignores it. Pure: the rows come from the caller.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { onFirstUse } from '../../../platform/lazy-require.js';
 import type { Product } from '../schemas.js';
 import { IMPORT_COLUMNS, IMPORT_SHEET_NAME } from './layout.js';
+
+const excel = onFirstUse<typeof ExcelJS>('exceljs');
 
 type Cell = string | number | null;
 
@@ -39,7 +42,11 @@ function cellOf(product: Product, key: string): Cell {
  */
 export function streamProductsXlsx(pages: AsyncIterable<Product[]>): Readable {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  const workbook = new (excel().stream.xlsx.WorkbookWriter)({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   const sheet = workbook.addWorksheet(IMPORT_SHEET_NAME, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = [
     ...IMPORT_COLUMNS.map((column) => ({ header: column.key, key: column.key, width: column.width })),
