@@ -27,6 +27,8 @@ beforeAll(async () => {
       name: index % 2 ? `Чай ${index}` : `Кофе ${index}`,
       barcodes: `460${index}`,
       priceDeclared: 100,
+      // a sort column with ties and empty values on both sides of a read page's end
+      ...(index % 10 === 0 ? {} : { brand: `Бренд ${index % 4}` }),
     };
     sheet.addRow(header.map((key) => values[key] ?? null));
   }
@@ -71,6 +73,22 @@ describe('GET /v2/products/export', () => {
     expect(rows.every((row) => String(row.name).startsWith('Чай'))).toBe(true);
     expect(Object.keys(rows[0])).toEqual([...IMPORT_COLUMNS.map((column) => column.key), 'quantity']);
     expect(rows[0].barcodes).toBe('4601');
+  }, 60_000);
+
+  it('reads page after page in the order the list gives, ties and empty values included', async () => {
+    for (const query of ['sort=brand', 'sort=brand&desc=true', 'sort=name&desc=true', 'sort=priceDeclared', '']) {
+      const listed: unknown[] = [];
+      for (let page = 1; listed.length < 1205; page++) {
+        const answer = await owner.get(`/v2/products?${query}&perPage=100&page=${page}`);
+        expect(answer.status).toBe(200);
+        listed.push(...(answer.body as Array<{ vendorCode: string }>).map((product) => product.vendorCode));
+      }
+      const exported = await rowsOf((await exportAs(ownerToken, `?${query}`)).rawPayload);
+      expect(
+        exported.map((row) => row.vendorCode),
+        query,
+      ).toEqual(listed);
+    }
   }, 60_000);
 
   it('imports back: the exported file is a valid import of the same products', async () => {

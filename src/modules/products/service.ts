@@ -31,6 +31,7 @@ import {
   BindingTakenError,
   type BoundProductRow,
   type ProductFilter,
+  type ProductListPosition,
   type ProductRecord,
   type ProductStore,
   type ProductValues,
@@ -152,11 +153,11 @@ export class ProductService {
    */
   async *exportPages(scope: Scope, query: ProductListQuery): AsyncGenerator<Product[]> {
     const { filter, order } = await this.listFilter(scope, query);
-    for (let page = 1; ; page++) {
-      const at = { page, perPage: EXPORT_PAGE, offset: (page - 1) * EXPORT_PAGE };
-      const { items } = await this.store.list(scope.accountId, filter, order, at);
+    for (let after: ProductListPosition | null = null; ; ) {
+      const { items, last } = await this.store.listAfter(scope.accountId, filter, order, after, EXPORT_PAGE);
       if (items.length > 0) yield await this.present(scope, items);
       if (items.length < EXPORT_PAGE) return;
+      after = last;
     }
   }
 

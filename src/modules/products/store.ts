@@ -72,6 +72,12 @@ export interface ProductFilter {
   vendorCodes?: string[];
 }
 
+/** Where a keyset read of the list stopped: the last product's sort value and id. */
+export interface ProductListPosition {
+  value: string | number | null;
+  id: number;
+}
+
 export interface ProductOrder {
   field: ProductSortField;
   desc: boolean;
@@ -257,6 +263,42 @@ export class ProductStore {
     const total =
       rows.length < paging.perPage && (rows.length > 0 || paging.offset === 0) ? paging.offset + rows.length : null;
     return { items: rows.map(toRecord), total };
+  }
+
+  /**
+   * The next `limit` products of the list's order after `after` (keyset): what the export reads
+   * page after page. By offset, each page of a sorted export sorted every match again (100k
+   * products by name: 21 s; bench/dashboard-products.ts). Empty values come last, as in `list`.
+   */
+  async listAfter(
+    accountId: number,
+    filter: ProductFilter,
+    order: ProductOrder,
+    after: ProductListPosition | null,
+    limit: number,
+  ): Promise<{ items: ProductRecord[]; last: ProductListPosition | null }> {
+    const column = SORT_COLUMNS[order.field];
+    const direction = order.desc ? 'desc' : 'asc';
+    const beyond = order.desc ? '<' : '>';
+    let query = this.filtered(accountId, filter).selectAll();
+    if (after && order.field === 'id') query = query.where('id', beyond, after.id);
+    else if (after && after.value === null) query = query.where(column, 'is', null).where('id', beyond, after.id);
+    else if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb(column, beyond, after.value),
+          eb.and([eb(column, '=', after.value), eb('id', beyond, after.id)]),
+          eb(column, 'is', null),
+        ]),
+      );
+    if (order.field !== 'id')
+      query = query.orderBy(column, (item) => (order.desc ? item.desc() : item.asc()).nullsLast());
+    const rows = await query.orderBy('id', direction).limit(limit).execute();
+    const lastRow = rows.at(-1);
+    return {
+      items: rows.map(toRecord),
+      last: lastRow ? { value: lastRow[column] ?? null, id: lastRow.id } : null,
+    };
   }
 
   /** How many live products match the filter. */
