@@ -32,22 +32,28 @@ import { useSignedIn } from '../../session';
 
 type Webhook = Schemas['Webhook'];
 type EventType = NonNullable<Webhook['eventTypes']>[number];
-const EVENT_TYPES: EventType[] = [
-  'order.created',
-  'order.status_changed',
-  'order.problem',
-  'order.sent_for_return',
-  'order.storage_ending',
-  'fulfilment.goods_missing',
-  'fulfilment.return_received',
-  'fulfilment.product_ends',
-  'fulfilment.stock_changed',
-  'fulfilment.supply_accepted',
-  'marketplace_order.created',
-  'pickup.status_changed',
-  'supply.status_changed',
-  'bill.issued',
-];
+/**
+ * Every event a webhook can take, in the order the form lists them. The typed client has them
+ * as a type only; `satisfies` makes the compiler refuse this list when the service adds or
+ * drops an event (a missing key or an unknown one), so it cannot drift from the API.
+ */
+const OFFERED_EVENTS = {
+  'order.created': true,
+  'order.status_changed': true,
+  'order.problem': true,
+  'order.sent_for_return': true,
+  'order.storage_ending': true,
+  'fulfilment.goods_missing': true,
+  'fulfilment.return_received': true,
+  'fulfilment.product_ends': true,
+  'fulfilment.stock_changed': true,
+  'fulfilment.supply_accepted': true,
+  'marketplace_order.created': true,
+  'pickup.status_changed': true,
+  'supply.status_changed': true,
+  'bill.issued': true,
+} as const satisfies Record<EventType, true>;
+const EVENT_TYPES = Object.keys(OFFERED_EVENTS) as EventType[];
 
 /** A webhook's address, events (none chosen: every event), description and switch; its secret rotated. */
 function WebhookEdit({ webhook, changed }: { webhook: Webhook; changed(): void }) {
