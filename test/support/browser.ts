@@ -123,6 +123,17 @@ export async function checkPage(
   name: string,
 ): Promise<void> {
   await page.waitForLoadState('networkidle');
+  // a popover or dialog closing fades out: checked mid-fade, its text fails colour contrast.
+  // Two frames let a transition that a key press has just asked for start, then it is waited for.
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const frame = (globalThis as unknown as { requestAnimationFrame(callback: () => void): number })
+          .requestAnimationFrame;
+        frame(() => frame(() => done()));
+      }),
+  );
+  await animationsSettled(page);
   expect(await accessibilityFindings(page), name).toEqual([]);
   await shot(page, `${name}-desktop`);
   await page.setViewportSize(PHONE);
