@@ -6,6 +6,7 @@ import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
 import type { PageStart } from '../../platform/list-positions.js';
 import { writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
+import { sqliteInsert } from '../../platform/db/sqlite-insert.js';
 import { packObject, unpackObject } from '../../platform/json-pieces.js';
 import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
@@ -217,9 +218,11 @@ export class OrderStore {
       return row.order_id;
     }
     return withinTransaction(db, async (trx) => {
-      const row = await trx.insertInto('orders').values(values).returning('id').executeTakeFirstOrThrow();
-      await writeOrderEvents(trx, outboxRows(accountId, doc.shopId, row.id, events, now));
-      return row.id;
+      const inserted = await trx.executeQuery<{ id: number }>(sqliteInsert('orders', [values], 'id'));
+      const id = (inserted.rows[0] as { id: number }).id;
+      const rows = outboxRows(accountId, doc.shopId, id, events, now);
+      if (rows.length) await trx.executeQuery(sqliteInsert('order_events', rows));
+      return id;
     });
   }
 

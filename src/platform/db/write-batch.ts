@@ -21,7 +21,7 @@
  * anything else (no network, no other `run`): the whole batch waits for it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type CompiledQuery, type Kysely, type QueryResult, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type QueryResult, type Transaction } from 'kysely';
 import type { DatabaseKind } from './database.js';
 import type { Tables } from './tables.js';
 
@@ -33,6 +33,27 @@ interface Pending {
   inContext: <R>(fn: () => R) => R;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+interface SavepointStatements {
+  open: CompiledQuery;
+  release: CompiledQuery;
+  rollback: CompiledQuery;
+}
+
+/** The statements of the savepoint of the batch's write number `index`, compiled once (two or three per write). */
+const savepoints: SavepointStatements[] = [];
+function savepointStatements(index: number): SavepointStatements {
+  let statements = savepoints[index];
+  if (!statements) {
+    statements = {
+      open: CompiledQuery.raw(`savepoint write_${index}`),
+      release: CompiledQuery.raw(`release write_${index}`),
+      rollback: CompiledQuery.raw(`rollback to write_${index}`),
+    };
+    savepoints[index] = statements;
+  }
+  return statements;
 }
 
 /** One batcher per database, so that every writer of it shares the same group (and the same COMMIT). */
@@ -87,15 +108,15 @@ export class WriteBatcher {
       try {
         await this.db.transaction().execute(async (trx) => {
           for (const [index, pending] of batch.entries()) {
-            const savepoint = sql.raw(`write_${index}`);
-            await sql`savepoint ${savepoint}`.execute(trx);
+            const savepoint = savepointStatements(index);
+            await trx.executeQuery(savepoint.open);
             try {
               const value = await pending.inContext(() => pending.write(trx));
-              await sql`release ${savepoint}`.execute(trx);
+              await trx.executeQuery(savepoint.release);
               outcomes.push(() => pending.resolve(value));
             } catch (error) {
-              await sql`rollback to ${savepoint}`.execute(trx);
-              await sql`release ${savepoint}`.execute(trx);
+              await trx.executeQuery(savepoint.rollback);
+              await trx.executeQuery(savepoint.release);
               outcomes.push(() => pending.reject(error));
             }
           }

@@ -1,0 +1,50 @@
+/**
+ * Hand-written, and why. Figure: Kysely builds and compiles the insert of an order row (36 columns)
+ * in ~26 µs and of its event in ~7 µs, against ~105 µs for SQLite to write them
+ * (`npx tsx bench/sqlite-insert.ts`); here the text is made once per table and columns, ~2 µs.
+ * Measured against: `insertInto(table).values(row).compile()`, in an idle process.
+ *
+ * An insert on SQLite whose text depends only on the table and the columns (the hot writes:
+ * an order and its outbox events), so that a write binds its values to a statement it already has.
+ */
+import { CompiledQuery, type Insertable } from 'kysely';
+import type { Tables } from './tables.js';
+
+const texts = new Map<string, string>();
+/** Only a few tables and column sets take this path; the bound keeps a mistake from growing the map. */
+const MAX_TEXTS = 256;
+
+const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * `insert into <table> (<columns>) values (...), ... [returning <column>]`, the columns being those
+ * the first row defines (as Kysely leaves out an `undefined` value). Every row must define the same.
+ */
+export function sqliteInsert<T extends keyof Tables & string>(
+  table: T,
+  rows: readonly Insertable<Tables[T]>[],
+  returning?: keyof Tables[T] & string,
+): CompiledQuery {
+  const records = rows as readonly Record<string, unknown>[];
+  const first = records[0];
+  if (!first) throw new TypeError(`an insert into ${table} needs a row`);
+  const columns = Object.keys(first).filter((column) => first[column] !== undefined);
+  const key = `${table} ${records.length} ${returning ?? ''} ${columns.join(',')}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    const placeholders = `(${columns.map(() => '?').join(', ')})`;
+    text =
+      `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ` +
+      Array.from(records, () => placeholders).join(', ') +
+      (returning ? ` returning ${quote(returning)}` : '');
+    if (texts.size < MAX_TEXTS) texts.set(key, text);
+  }
+  const parameters: unknown[] = [];
+  for (const record of records)
+    for (const column of columns) {
+      const value = record[column];
+      if (value === undefined) throw new TypeError(`${table}.${column} is missing from a row of a multi-row insert`);
+      parameters.push(value);
+    }
+  return CompiledQuery.raw(text, parameters);
+}
