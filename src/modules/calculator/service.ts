@@ -716,8 +716,8 @@ export class CalculatorService {
       return { company: base, points: null, holdDays: 0, idsOnly: false };
     }
 
-    const found = this.pointsFor(entry, context);
-    const points = onlyPointId === undefined ? found : found.filter(({ point }) => point.id === onlyPointId);
+    const points =
+      onlyPointId === undefined ? this.pointsFor(entry, context) : this.chosenPoint(entry, context, onlyPointId);
     if (points.length === 0) return null;
     const farDates = this.dates(context, {
       min: quote.days.min + FAR_EXTRA_DAYS,
@@ -773,6 +773,22 @@ export class CalculatorService {
   }
 
   /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
+  /**
+   * What `pointsFor` gives of one chosen point (an order's), without testing every other point of the
+   * locality: a local point that takes the parcel is offered as local whatever the others are.
+   */
+  private chosenPoint(
+    entry: RegisteredCompany,
+    context: Context,
+    pointId: number,
+  ): Array<{ point: DeliveryPoint; isFar: boolean }> {
+    const local = this.reference.registry
+      .pointsIn(entry.company.id, context.recipient.id)
+      .find((point) => point.id === pointId);
+    if (local) return pointTakes(local, context) ? [{ point: local, isFar: false }] : [];
+    return this.pointsFor(entry, context).filter(({ point }) => point.id === pointId);
+  }
+
   private pointsFor(entry: RegisteredCompany, context: Context): Array<{ point: DeliveryPoint; isFar: boolean }> {
     const accept = (point: DeliveryPoint) => pointTakes(point, context);
     const local = this.reference.registry.pointsIn(entry.company.id, context.recipient.id).filter(accept);

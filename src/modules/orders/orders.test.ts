@@ -219,6 +219,58 @@ describe('orders: create, read, change', () => {
     ]);
   });
 
+  it('prices a chosen point only where the calculator offers it: a local point that takes the parcel, a far one where none is local', async () => {
+    const registry = t.runtime.services.reference.registry;
+    const localities = t.runtime.services.reference.localities;
+    const spb = localities.find({ countryCode: 'RU', name: 'Санкт-Петербург' });
+    const udomlya = localities.find({ countryCode: 'RU', name: 'Удомля', region: 'Тверская область' });
+    if (!spb || !udomlya) throw new Error('the reference data lacks Санкт-Петербург or Удомля');
+    const local = registry.pointsIn(1, spb.id);
+    const takes20kg = local.find((point) => (point.limits.maxWeight ?? Infinity) >= 20);
+    const takes15kg = local.find((point) => point.limits.maxWeight === 15);
+    if (!takes20kg || !takes15kg) throw new Error('the reference data lacks a 15 kg and a 30 kg point of Пунктир');
+    const heavy = { products: [{ name: 'Гиря', vendorCode: 'W-20', priceDeclared: 900, priceCod: 900, weight: 20 }] };
+    const chosen = async (pointId: number, companyId: number, city: Record<string, string>) => {
+      const id = await create(
+        owner,
+        orderBody({
+          ...heavy,
+          deliveryAddress: { city: { countryCode: 'RU', ...city }, street: 'Ленина', house: '1' },
+          delivery: { company: { id: companyId }, type: 1, point: { id: pointId } },
+        }),
+      );
+      return (await owner.get(`/v2/orders/${id}`)).body;
+    };
+    const spbCity = { name: 'Санкт-Петербург' };
+    const priced = await chosen(takes20kg.id, 1, spbCity);
+    expect(priced.error).toBeNull();
+    expect(priced.delivery.price).toBeGreaterThan(0);
+    // the same point priced by the calculator for the whole locality
+    const offered = await owner.post(
+      '/v2/calculator',
+      { reception: { countryCode: 'RU', cityName: 'Санкт-Петербург' }, type: 1, companyIds: [1], weight: 20 },
+      { headers: { 'shop-id': String(shopId) } },
+    );
+    const offeredIds = offered.body['1'][0].points.map((point: { id: number }) => point.id);
+    expect(offeredIds).toContain(takes20kg.id);
+    expect(offeredIds).not.toContain(takes15kg.id);
+    // a point too small for 20 kg: not priced, kept with the error, as when no point of the locality takes it
+    const tooSmall = await chosen(takes15kg.id, 1, spbCity);
+    expect(tooSmall.error).toEqual(expect.any(String));
+    expect(tooSmall.delivery.price).toBeNull();
+    // Удомля has no point of company 3: its nearest points that take 20 kg are offered as far ones, and one is priced
+    const takes = (point: { limits: { maxWeight: number | null } }) => (point.limits.maxWeight ?? Infinity) >= 20;
+    const [nearest] = registry.nearestPoints(3, udomlya.latitude, udomlya.longitude, 5, 150, takes);
+    if (!nearest) throw new Error('no point of company 3 near Удомля');
+    const far = await chosen(nearest.id, 3, { name: 'Удомля', region: 'Тверская область' });
+    expect(far.error).toBeNull();
+    expect(far.delivery.price).toBeGreaterThan(0);
+    // a point of the same company in Санкт-Петербург is not where a parcel to Удомля goes
+    const elsewhere = registry.pointsIn(3, spb.id).find(takes);
+    if (!elsewhere) throw new Error('no point of company 3 in Санкт-Петербург');
+    expect((await chosen(elsewhere.id, 3, { name: 'Удомля', region: 'Тверская область' })).delivery.price).toBeNull();
+  });
+
   it('keeps a delivery that cannot be priced as a draft with its error', async () => {
     const id = await create(owner, orderBody({ deliveryAddress: { city: { countryCode: 'RU', name: 'Нигдебург' } } }));
     const order = (await owner.get(`/v2/orders/${id}`)).body;
