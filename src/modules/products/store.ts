@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import {
@@ -232,6 +232,17 @@ export function bindingRows(bindings: unknown[]): Array<{ marketplace_id: number
 }
 
 /** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
+type ProductSelect = SelectQueryBuilder<Tables, 'products', Selectable<Tables['products']>>;
+
+/** The list's order: the sort column with empty values last in either direction (the engines' defaults differ), then id. */
+function inListOrder(query: ProductSelect, order: ProductOrder): ProductSelect {
+  const sorted =
+    order.field === 'id'
+      ? query
+      : query.orderBy(SORT_COLUMNS[order.field], (item) => (order.desc ? item.desc() : item.asc()).nullsLast());
+  return sorted.orderBy('id', order.desc ? 'desc' : 'asc');
+}
+
 export class ProductStore {
   constructor(
     private readonly db: Kysely<Tables>,
@@ -248,16 +259,10 @@ export class ProductStore {
     order: ProductOrder,
     paging: Paging,
   ): Promise<{ items: ProductRecord[]; total: number | null }> {
-    const query = this.filtered(accountId, filter);
-    const direction = order.desc ? 'desc' : 'asc';
-    let ordered = query.selectAll();
-    // Empty values last in either direction, the same on both engines (their defaults differ).
-    if (order.field !== 'id')
-      ordered = ordered.orderBy(SORT_COLUMNS[order.field], (item) =>
-        (order.desc ? item.desc() : item.asc()).nullsLast(),
-      );
-    ordered = ordered.orderBy('id', direction);
-    const rows = await ordered.limit(paging.perPage).offset(paging.offset).execute();
+    const rows = await inListOrder(this.filtered(accountId, filter).selectAll(), order)
+      .limit(paging.perPage)
+      .offset(paging.offset)
+      .execute();
     // A page that is not full ends the list, so its total needs no count: most searches
     // match a page or less, and counting many matches is the dearest part of a search.
     const total =
@@ -278,7 +283,6 @@ export class ProductStore {
     limit: number,
   ): Promise<{ items: ProductRecord[]; last: ProductListPosition | null }> {
     const column = SORT_COLUMNS[order.field];
-    const direction = order.desc ? 'desc' : 'asc';
     const beyond = order.desc ? '<' : '>';
     let query = this.filtered(accountId, filter).selectAll();
     if (after && order.field === 'id') query = query.where('id', beyond, after.id);
@@ -291,9 +295,7 @@ export class ProductStore {
           eb(column, 'is', null),
         ]),
       );
-    if (order.field !== 'id')
-      query = query.orderBy(column, (item) => (order.desc ? item.desc() : item.asc()).nullsLast());
-    const rows = await query.orderBy('id', direction).limit(limit).execute();
+    const rows = await inListOrder(query, order).limit(limit).execute();
     const lastRow = rows.at(-1);
     return {
       items: rows.map(toRecord),
