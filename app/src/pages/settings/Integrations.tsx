@@ -250,55 +250,58 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   return (
     <>
       <ApiError error={deliveries.error ?? action.error} />
-      <Table striped data-testid={`deliveries-${webhook.id}`}>
-        <Table.Tbody>
-          {(deliveries.data ?? []).map((delivery) => [
-            <Table.Tr key={delivery.id}>
-              <Table.Td>{delivery.type}</Table.Td>
-              <Table.Td>{formatInstant(delivery.createdAt, locale, session.timeZone)}</Table.Td>
-              <Table.Td>
-                <Badge
-                  color={
-                    delivery.status === 'delivered' ? 'teal.9' : delivery.status === 'failed' ? 'red.9' : 'grape.9'
-                  }
-                >
-                  {delivery.status}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                {delivery.attempts} {delivery.lastError ?? ''}
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
-                    data-testid={`show-attempts-${delivery.id}`}
+      {/* five columns and two buttons do not fit a phone: the table scrolls in its box, as the lists do (DataTable) */}
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped data-testid={`deliveries-${webhook.id}`}>
+          <Table.Tbody>
+            {(deliveries.data ?? []).map((delivery) => [
+              <Table.Tr key={delivery.id}>
+                <Table.Td>{delivery.type}</Table.Td>
+                <Table.Td>{formatInstant(delivery.createdAt, locale, session.timeZone)}</Table.Td>
+                <Table.Td>
+                  <Badge
+                    color={
+                      delivery.status === 'delivered' ? 'teal.9' : delivery.status === 'failed' ? 'red.9' : 'grape.9'
+                    }
                   >
-                    {t('attempts')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => void again(delivery.id)}
-                    data-testid={`send-again-${delivery.id}`}
-                  >
-                    {t('sendAgain')}
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>,
-            shown === delivery.id ? (
-              <Table.Tr key={`${delivery.id}-attempts`}>
-                <Table.Td colSpan={5}>
-                  <Attempts webhookId={webhook.id} deliveryId={delivery.id} />
+                    {delivery.status}
+                  </Badge>
                 </Table.Td>
-              </Table.Tr>
-            ) : null,
-          ])}
-        </Table.Tbody>
-      </Table>
+                <Table.Td>
+                  {delivery.attempts} {delivery.lastError ?? ''}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setShown(shown === delivery.id ? null : delivery.id)}
+                      data-testid={`show-attempts-${delivery.id}`}
+                    >
+                      {t('attempts')}
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void again(delivery.id)}
+                      data-testid={`send-again-${delivery.id}`}
+                    >
+                      {t('sendAgain')}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>,
+              shown === delivery.id ? (
+                <Table.Tr key={`${delivery.id}-attempts`}>
+                  <Table.Td colSpan={5}>
+                    <Attempts webhookId={webhook.id} deliveryId={delivery.id} />
+                  </Table.Td>
+                </Table.Tr>
+              ) : null,
+            ])}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {deliveries.data?.length === 0 && <Text size="sm">{t('nothingYet')}</Text>}
     </>
   );
