@@ -772,7 +772,6 @@ export class CalculatorService {
     return nearest?.code;
   }
 
-  /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
   /**
    * What `pointsFor` gives of one chosen point (an order's), without testing every other point of the
    * locality: a local point that takes the parcel is offered as local whatever the others are.
@@ -789,6 +788,7 @@ export class CalculatorService {
     return this.pointsFor(entry, context).filter(({ point }) => point.id === pointId);
   }
 
+  /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
   private pointsFor(entry: RegisteredCompany, context: Context): Array<{ point: DeliveryPoint; isFar: boolean }> {
     const accept = (point: DeliveryPoint) => pointTakes(point, context);
     const local = this.reference.registry.pointsIn(entry.company.id, context.recipient.id).filter(accept);
