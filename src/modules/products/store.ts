@@ -231,7 +231,6 @@ export function bindingRows(bindings: unknown[]): Array<{ marketplace_id: number
   return [...rows.values()];
 }
 
-/** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
 type ProductSelect = SelectQueryBuilder<Tables, 'products', Selectable<Tables['products']>>;
 
 /** The list's order: the sort column with empty values last in either direction (the engines' defaults differ), then id. */
@@ -243,6 +242,7 @@ function inListOrder(query: ProductSelect, order: ProductOrder): ProductSelect {
   return sorted.orderBy('id', order.desc ? 'desc' : 'asc');
 }
 
+/** SQL of the product catalogue, always scoped by account; deleted products are hidden unless asked for. */
 export class ProductStore {
   constructor(
     private readonly db: Kysely<Tables>,

@@ -45,7 +45,9 @@ describe('sqliteInsert', () => {
     const row = { ...event(7, 'order.created'), shop_id: undefined };
     expect(sqliteInsert('order_events', [row]).sql).toBe(kysely.insertInto('order_events').values(row).compile().sql);
     const untyped = { ...event(7, 'b'), type: undefined as unknown as string };
-    expect(() => sqliteInsert('order_events', [event(7, 'a'), untyped])).toThrow(/order_events.type is missing/);
+    expect(() => sqliteInsert('order_events', [event(7, 'a'), untyped])).toThrow(/differ in columns/);
+    // a later row with a column the first lacks: refused, not dropped
+    expect(() => sqliteInsert('order_events', [row, event(8, 'b')])).toThrow(/differ in columns/);
     expect(() => sqliteInsert('order_events', [])).toThrow(TypeError);
   });
 });

@@ -18,7 +18,7 @@ const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * `insert into <table> (<columns>) values (...), ... [returning <column>]`, the columns being those
- * the first row defines (as Kysely leaves out an `undefined` value). Every row must define the same.
+ * the first row defines (as Kysely leaves out an `undefined` value). Every row must define the same, or it throws.
  */
 export function sqliteInsert<T extends keyof Tables & string>(
   table: T,
@@ -40,11 +40,17 @@ export function sqliteInsert<T extends keyof Tables & string>(
     if (texts.size < MAX_TEXTS) texts.set(key, text);
   }
   const parameters: unknown[] = [];
-  for (const record of records)
+  for (const record of records) {
+    let defined = 0;
+    for (const column in record) if (record[column] !== undefined) defined++;
+    // a later row with a column the first lacks would lose it silently
+    if (defined !== columns.length)
+      throw new TypeError(`the rows of a multi-row insert into ${table} differ in columns`);
     for (const column of columns) {
       const value = record[column];
-      if (value === undefined) throw new TypeError(`${table}.${column} is missing from a row of a multi-row insert`);
+      if (value === undefined) throw new TypeError(`the rows of a multi-row insert into ${table} differ in columns`);
       parameters.push(value);
     }
+  }
   return CompiledQuery.raw(text, parameters);
 }
