@@ -38,12 +38,21 @@ export interface TestAppOptions {
   beside?: TestApp;
 }
 
+/**
+ * SQLite in memory, or with `TEST_SQLITE_FILES=1` a new file for each app, as `npm start` runs it
+ * (WAL, and the writer thread that a database in memory cannot have: platform/db/sqlite-writer.ts).
+ */
+function sqliteUrl(): string {
+  if (process.env.TEST_SQLITE_FILES !== '1') return 'sqlite::memory:';
+  return `sqlite:${path.join(os.tmpdir(), `delivery-test-${process.pid}`, `${randomBytes(6).toString('hex')}.db`)}`;
+}
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = options.env ?? {};
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: path.join(os.tmpdir(), `delivery-test-${process.pid}`),
-    DATABASE_URL: usingPostgres ? (process.env.DATABASE_URL as string) : 'sqlite::memory:',
+    DATABASE_URL: usingPostgres ? (process.env.DATABASE_URL as string) : sqliteUrl(),
     PUBLIC_URL: 'http://delivery.test',
     // no test reaches a real delivery company: unless a test names its fake, they are a closed port
     CARRIER_CDEK_URL: 'http://127.0.0.1:9/v2',

@@ -220,7 +220,8 @@ export class OrderService {
     const doc = await this.composer.compose(scope, input, shopHeader, [
       this.historyItem(STATUS.draft, new Date().toISOString()),
     ]);
-    const id = await this.store.shortWrite((trx) => this.store.insert(scope.accountId, doc, {}, trx));
+    // outside a transaction: on SQLite it joins the orders written with it (a group of the writer thread)
+    const id = await this.store.insert(scope.accountId, doc);
     this.changed(scope.accountId);
     return id;
   }

@@ -5,8 +5,9 @@ import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
 import type { PageStart } from '../../platform/list-positions.js';
-import { writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
-import { sqliteInsert } from '../../platform/db/sqlite-insert.js';
+import { runRecipe, writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
+import { sqliteInsertStep } from '../../platform/db/sqlite-insert.js';
+import type { Recipe } from '../../platform/db/sqlite-writer.js';
 import { packObject, unpackObject } from '../../platform/json-pieces.js';
 import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
@@ -182,11 +183,6 @@ export class OrderStore {
     return this.db.transaction().execute(work);
   }
 
-  /** A short write of its own (no reads to wait on): on SQLite it shares a commit with the writes arriving with it. */
-  shortWrite<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
-    return this.writes.run(work);
-  }
-
   private encode(doc: OrderDoc): Buffer {
     return packObject(Buffer.from(JSON.stringify(doc)));
   }
@@ -204,12 +200,16 @@ export class OrderStore {
       updated_at: now,
       status_at: now,
       version: 0,
-      doc_packed: this.encode(doc),
     };
     const events = orderEventsOf(null, doc);
     if (this.kind === 'postgres') {
       const row = await db
-        .with('written', (q) => q.insertInto('orders').values(values).returning('id'))
+        .with('written', (q) =>
+          q
+            .insertInto('orders')
+            .values({ ...values, doc_packed: this.encode(doc) })
+            .returning('id'),
+        )
         .insertInto('order_events')
         .columns(OUTBOX_COLUMNS)
         .expression(eventsSelect('written', accountId, doc.shopId, events, now))
@@ -217,13 +217,16 @@ export class OrderStore {
         .executeTakeFirstOrThrow();
       return row.order_id;
     }
-    return withinTransaction(db, async (trx) => {
-      const inserted = await trx.executeQuery<{ id: number }>(sqliteInsert('orders', [values], 'id'));
-      const id = (inserted.rows[0] as { id: number }).id;
-      const rows = outboxRows(accountId, doc.shopId, id, events, now);
-      if (rows.length) await trx.executeQuery(sqliteInsert('order_events', rows));
-      return id;
-    });
+    // The row, then its events with the row's id: a recipe (sqlite-writer.ts), which outside a transaction runs in the
+    // writer's thread, grouped with the orders arriving with it, and packs the document there
+    // (the column holds the document's text until then)
+    const unpacked = JSON.stringify(doc) as unknown as Buffer;
+    const recipe: Recipe = [
+      sqliteInsertStep('orders', [{ ...values, doc_packed: unpacked }], { packed: 'doc_packed' }),
+    ];
+    const rows = outboxRows(accountId, doc.shopId, 0, events, now);
+    if (rows.length) recipe.push(sqliteInsertStep('order_events', rows, { firstId: 'order_id' }));
+    return db.isTransaction ? runRecipe(db as Transaction<Tables>, recipe) : this.writes.recipe(recipe);
   }
 
   /** Many orders at once (imports, data sets): one statement per chunk. */

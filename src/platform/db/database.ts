@@ -32,6 +32,7 @@ import {
 } from 'kysely';
 import type { Tables } from './tables.js';
 import { ObservedDialect, type GroupWrite, type WriteObserver } from './driver.js';
+import { SqliteWriter, WriteTurns } from './sqlite-writer.js';
 import { writeBatcherOf } from './write-batch.js';
 
 /** PostgreSQL's driver, loaded only by a service that uses PostgreSQL (platform/lazy-require.ts). */
@@ -165,10 +166,22 @@ function sqliteCall<T>(call: () => T): T {
   } catch (error) {
     const failure = error as { code?: unknown; errcode?: unknown };
     if (failure.code === 'ERR_SQLITE_ERROR' && typeof failure.errcode === 'number') {
-      failure.code = SQLITE_CODES[failure.errcode] ?? SQLITE_CODES[failure.errcode & 0xff] ?? 'SQLITE_ERROR';
+      failure.code = sqliteCodeName(failure.errcode);
     }
     throw error;
   }
+}
+
+function sqliteCodeName(errcode: number): string {
+  return SQLITE_CODES[errcode] ?? SQLITE_CODES[errcode & 0xff] ?? 'SQLITE_ERROR';
+}
+
+/** A failure the writer thread reported (sqlite-writer.ts), named as `sqliteCall` names the event loop's. */
+function writerFailure(message: string, errcode: number | undefined): Error {
+  const error = new Error(message) as Error & { code: string; errcode?: number };
+  error.code = errcode === undefined ? 'SQLITE_ERROR' : sqliteCodeName(errcode);
+  error.errcode = errcode;
+  return error;
 }
 
 /**
@@ -226,25 +239,35 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
 /** SQLite's page cache per connection: 64 MB (negative: in KiB), filled by use. */
 export const SQLITE_CACHE_SIZE = -65536;
 
+/** The writer thread's page cache (sqlite-writer.ts): it holds the pages of a group's writes, reads go through the map. */
+const WRITER_CACHE_SIZE = -8192;
+
+/** The settings of a connection to `file`, in the order they are made. */
+function sqliteSettings(file: string, synchronous: 'full' | 'normal', cacheSize: number): string[] {
+  return [
+    'journal_mode = WAL',
+    // Group commit (write-batch.ts, for single statements too) shares one sync among the writes arriving together,
+    // which is what makes FULL affordable as the default.
+    `synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`,
+    'foreign_keys = ON',
+    'busy_timeout = 5000',
+    `cache_size = ${cacheSize}`,
+    // Each write of a group commit runs in a savepoint (write-batch.ts), whose journal of the pages it changes (a new
+    // order: ~20 index pages, past SQLite's 64 KiB in-memory limit) otherwise spills to a temporary file: 190–201 →
+    // 105–110 µs an order row (`npx tsx bench/sqlite-insert.ts`). The price: a sort or temporary table larger than the
+    // 64 MB page cache stays in memory instead of a file; lists, exports and reports read by index or keyset.
+    'temp_store = MEMORY',
+    // Reads straight from the mapped file instead of a read() call per page: a page of 50 orders
+    // touches about 100 pages of a database far larger than the page cache (at most ~2 GB mapped).
+    ...(file === ':memory:' ? [] : ['mmap_size = 2147418112']),
+  ];
+}
+
 function openSqlite(file: string, synchronous: 'full' | 'normal'): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = sqliteCall(() => new DatabaseSync(file));
-  const pragma = (setting: string) => sqliteCall(() => connection.exec(`pragma ${setting}`));
-  pragma('journal_mode = WAL');
-  // Group commit (write-batch.ts, for single statements too) shares one sync among the writes arriving together, which
-  // is what makes FULL affordable as the default.
-  pragma(`synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-  pragma('foreign_keys = ON');
-  pragma('busy_timeout = 5000');
-  pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
-  // Each write of a group commit runs in a savepoint (write-batch.ts), whose journal of the pages it changes (a new
-  // order: ~20 index pages, past SQLite's 64 KiB in-memory limit) otherwise spills to a temporary file: 190–201 →
-  // 105–110 µs an order row (`npx tsx bench/sqlite-insert.ts`). The price: a sort or temporary table larger than the
-  // 64 MB page cache stays in memory instead of a file; lists, exports and reports read by index or keyset.
-  pragma('temp_store = MEMORY');
-  // Reads straight from the mapped file instead of a read() call per page: a page of 50 orders
-  // touches about 100 pages of a database far larger than the page cache (at most ~2 GB mapped).
-  if (file !== ':memory:') pragma('mmap_size = 2147418112');
+  for (const setting of sqliteSettings(file, synchronous, SQLITE_CACHE_SIZE))
+    sqliteCall(() => connection.exec(`pragma ${setting}`));
   return connection;
 }
 
@@ -282,17 +305,38 @@ export function createDatabase(options: DatabaseOptions): Database {
   let observer: WriteObserver | null = null;
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
-    const connection = openSqlite(file, options.sqliteSynchronous ?? 'full');
+    const synchronous = options.sqliteSynchronous ?? 'full';
+    const connection = openSqlite(file, synchronous);
     let group: GroupWrite | undefined;
+    // A database in memory is this connection's alone: no thread of its own for writing
+    const turns = file === ':memory:' ? undefined : new WriteTurns();
     const observed = new ObservedDialect(new SqliteDialect({ database: wrapSqlite(connection) }), {
       groupCommit: true,
       observer: () => observer,
       group: () => group,
+      turns,
     });
     const db = new Kysely<Tables>({ dialect: observed, plugins: [new YieldToEventLoop()] });
     const batcher = writeBatcherOf(db, 'sqlite');
     group = (query) => batcher.statement(query);
-    return asDatabase('sqlite', db, (next) => (observer = next));
+    const writer = turns
+      ? new SqliteWriter({
+          file,
+          pragmas: sqliteSettings(file, synchronous, WRITER_CACHE_SIZE),
+          turns,
+          failure: writerFailure,
+        })
+      : null;
+    // a write whose idempotency key is marked in its own transaction stays on the event loop (driver.ts)
+    if (writer) batcher.useWriter(writer, () => !observer?.observing());
+    return asDatabase(
+      'sqlite',
+      db,
+      (next) => (observer = next),
+      null,
+      () => null,
+      writer,
+    );
   }
 
   const pool = new (postgresDriver().Pool)({
@@ -414,6 +458,7 @@ function asDatabase(
   observeWrites: (observer: WriteObserver) => void,
   messages: PostgresMessages | null = null,
   poolStats: () => PoolStats | null = () => null,
+  writer: SqliteWriter | null = null,
 ): Database {
   return {
     kind,
@@ -426,6 +471,7 @@ function asDatabase(
     },
     async close() {
       await messages?.close();
+      await writer?.close();
       await db.destroy();
     },
   };

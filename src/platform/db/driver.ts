@@ -30,6 +30,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { WriteTurns } from './sqlite-writer.js';
 
 export type RunStatement = (query: CompiledQuery) => Promise<QueryResult<unknown>>;
 
@@ -68,6 +69,8 @@ class Connection implements DatabaseConnection {
   real: DatabaseConnection | null = null;
   /** Set while a transaction is open on `real`. */
   transaction: object | null = null;
+  /** Ends the transaction's turn at writing (SQLite with a writer thread: sqlite-writer.ts). */
+  endTurn: (() => void) | null = null;
 
   constructor(private readonly driver: ObservedDriver) {}
 
@@ -94,6 +97,8 @@ export interface ObservedOptions {
   observer: () => WriteObserver | null;
   /** Where single writes go when `groupCommit`. */
   group?: () => GroupWrite | undefined;
+  /** SQLite: every transaction takes a turn, shared with the writer thread's groups (sqlite-writer.ts). */
+  turns?: WriteTurns;
 }
 
 class ObservedDriver implements Driver {
@@ -120,12 +125,15 @@ class ObservedDriver implements Driver {
     if (own.real) await this.inner.releaseConnection(own.real);
     own.real = null;
     own.transaction = null;
+    own.endTurn?.();
+    own.endTurn = null;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const own = connection as Connection;
-    if (!own.real) own.real = await this.inner.acquireConnection();
+    own.endTurn = (await this.options.turns?.take()) ?? null;
     try {
+      if (!own.real) own.real = await this.inner.acquireConnection();
       await this.inner.beginTransaction(own.real, settings);
     } catch (error) {
       await this.dropLazy(own);
@@ -178,8 +186,10 @@ class ObservedDriver implements Driver {
     return this.inner.destroy();
   }
 
-  /** SQLite: the real connection goes back as soon as the transaction ends. */
+  /** SQLite: the real connection goes back as soon as the transaction ends, and so does its turn at writing. */
   private async dropLazy(connection: Connection): Promise<void> {
+    connection.endTurn?.();
+    connection.endTurn = null;
     if (!this.options.groupCommit || !connection.real) return;
     const real = connection.real;
     connection.real = null;
@@ -202,6 +212,7 @@ class ObservedDriver implements Driver {
     }
     const group = write && this.options.groupCommit ? this.options.group?.() : undefined;
     if (group) return group(query);
+    // On SQLite what comes here is a read, or a schema statement of the start (before any recipe): no turn at writing
     const real = connection.real ?? (await this.inner.acquireConnection());
     try {
       const observer = write ? this.observer() : null;

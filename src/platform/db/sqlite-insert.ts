@@ -8,6 +8,7 @@
  * an order and its outbox events), so that a write binds its values to a statement it already has.
  */
 import { CompiledQuery, type Insertable } from 'kysely';
+import type { RecipeStep } from './sqlite-writer.js';
 import type { Tables } from './tables.js';
 
 const texts = new Map<string, string>();
@@ -28,7 +29,7 @@ export function sqliteInsert<T extends keyof Tables & string>(
   const records = rows as readonly Record<string, unknown>[];
   const first = records[0];
   if (!first) throw new TypeError(`an insert into ${table} needs a row`);
-  const columns = Object.keys(first).filter((column) => first[column] !== undefined);
+  const columns = definedColumns(first);
   const key = `${table} ${records.length} ${returning ?? ''} ${columns.join(',')}`;
   let text = texts.get(key);
   if (text === undefined) {
@@ -53,4 +54,31 @@ export function sqliteInsert<T extends keyof Tables & string>(
     }
   }
   return CompiledQuery.raw(text, parameters);
+}
+
+function definedColumns(row: Record<string, unknown>): string[] {
+  return Object.keys(row).filter((column) => row[column] !== undefined);
+}
+
+/**
+ * The insert of `rows` as a statement of a recipe (sqlite-writer.ts). In every row, `firstId` names
+ * the column that takes the id the recipe's first statement inserted (the rows' own value is a
+ * stand-in), and `packed` the column whose value, a JSON object's text, is stored packed.
+ */
+export function sqliteInsertStep<T extends keyof Tables & string>(
+  table: T,
+  rows: readonly Insertable<Tables[T]>[],
+  columnsOf: { firstId?: keyof Tables[T] & string; packed?: keyof Tables[T] & string } = {},
+): RecipeStep {
+  const query = sqliteInsert(table, rows);
+  const step: RecipeStep = { sql: query.sql, parameters: [...query.parameters] };
+  const columns = definedColumns(rows[0] as Record<string, unknown>);
+  const positions = (column: string): number[] => {
+    const position = columns.indexOf(column);
+    if (position < 0) throw new TypeError(`${table}.${column} is not among the inserted columns`);
+    return rows.map((_, index) => index * columns.length + position);
+  };
+  if (columnsOf.firstId !== undefined) step.firstIdAt = positions(columnsOf.firstId);
+  if (columnsOf.packed !== undefined) step.packAt = positions(columnsOf.packed);
+  return step;
 }

@@ -22,7 +22,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type Kysely, type QueryResult, type Transaction } from 'kysely';
+import { packObject } from '../json-pieces.js';
 import type { DatabaseKind } from './database.js';
+import type { Recipe, SqliteWriter } from './sqlite-writer.js';
 import type { Tables } from './tables.js';
 
 type Write<T> = (trx: Transaction<Tables>) => Promise<T>;
@@ -33,6 +35,26 @@ interface Pending {
   inContext: <R>(fn: () => R) => R;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+interface PendingRecipe {
+  recipe: Recipe;
+  resolve(id: number): void;
+  reject(error: unknown): void;
+}
+
+/** Runs `recipe` in `trx` on the event loop: its answer is the new rowid of its first statement. */
+export async function runRecipe(trx: Transaction<Tables>, recipe: Recipe): Promise<number> {
+  let id: number | null = null;
+  for (const step of recipe) {
+    const parameters = [...step.parameters];
+    for (const at of step.firstIdAt ?? []) parameters[at] = id;
+    for (const at of step.packAt ?? []) parameters[at] = packObject(Buffer.from(parameters[at] as string));
+    const result = await trx.executeQuery(CompiledQuery.raw(step.sql, parameters));
+    id ??= Number(result.insertId);
+  }
+  if (id === null) throw new TypeError('a recipe needs a statement');
+  return id;
 }
 
 interface SavepointStatements {
@@ -72,6 +94,9 @@ export function writeBatcherOf(db: Kysely<Tables>, kind: DatabaseKind): WriteBat
 export class WriteBatcher {
   private queue: Pending[] = [];
   private flushing = false;
+  private recipes: PendingRecipe[] = [];
+  private sendingRecipes = false;
+  private offThread: { writer: SqliteWriter; mayLeave: () => boolean } | null = null;
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -82,6 +107,49 @@ export class WriteBatcher {
   /** One write statement made outside any transaction, in the group (driver.ts). */
   statement(query: CompiledQuery): Promise<QueryResult<unknown>> {
     return this.run((trx) => trx.executeQuery(query));
+  }
+
+  /**
+   * From now on recipes go to `writer`'s thread (a SQLite file), unless `mayLeave` says the
+   * caller's writes must be seen on the event loop (an idempotency key marked in the same transaction).
+   */
+  useWriter(writer: SqliteWriter, mayLeave: () => boolean): void {
+    this.offThread = { writer, mayLeave };
+  }
+
+  /**
+   * Statements known whole before they run (sqlite-writer.ts), SQLite only: run in the writer's
+   * thread in groups of their own when there is one, else as a write of the group on the event loop.
+   * Resolves with the first statement's new rowid, after the group's COMMIT.
+   */
+  recipe(recipe: Recipe): Promise<number> {
+    const offThread = this.offThread;
+    if (!offThread?.writer.usable || !offThread.mayLeave()) return this.run((trx) => runRecipe(trx, recipe));
+    return new Promise<number>((resolve, reject) => {
+      this.recipes.push({ recipe, resolve, reject });
+      if (!this.sendingRecipes) {
+        this.sendingRecipes = true;
+        setImmediate(() => void this.sendRecipes(offThread.writer));
+      }
+    });
+  }
+
+  private async sendRecipes(writer: SqliteWriter): Promise<void> {
+    while (this.recipes.length > 0) {
+      const group = this.recipes.splice(0, this.maxBatch);
+      try {
+        const outcomes = await writer.run(group.map((pending) => pending.recipe));
+        for (const [index, outcome] of outcomes.entries()) {
+          const pending = group[index] as PendingRecipe;
+          if ('id' in outcome) pending.resolve(outcome.id);
+          else pending.reject(outcome.error);
+        }
+      } catch (error) {
+        // the group's transaction failed: nothing of it was written
+        for (const pending of group) pending.reject(error);
+      }
+    }
+    this.sendingRecipes = false;
   }
 
   run<T>(write: Write<T>): Promise<T> {
