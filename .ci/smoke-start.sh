@@ -22,6 +22,13 @@ curl_line=$(grep -m1 'curl -H' "$log" | sed 's/^ *//')
 answer=$(eval "$curl_line -sf")
 echo "$answer" | grep -q '"11"' || { echo "first-start token did not work: $answer"; exit 1; }
 curl -sf "http://127.0.0.1:$port/openapi.json" | grep -q '"openapi"'
+# an order, written by the SQLite writer thread (platform/db/sqlite-writer.ts, which loads json-pieces from the built
+# output), read back whole
+token=$(echo "$curl_line" | grep -o 'Bearer [A-Za-z0-9_-]*')
+order='{"recipient":{"fullName":"Анна Смирнова","phone":"+79215556677"},"sender":{"fullName":"Склад","phone":"+79215556678"},"senderAddress":{"city":{"name":"Москва","countryCode":"RU"},"street":"Тверская","house":"2"},"pickup":{"type":1},"deliveryAddress":{"city":{"name":"Москва","countryCode":"RU"},"street":"Тверская","house":"1"},"products":[{"name":"Книга","priceDeclared":100,"count":1,"weight":0.5}],"delivery":{"type":2,"company":{"id":1}}}'
+created=$(curl -sf -H "Authorization: $token" -H 'content-type: application/json' -d "$order" "http://127.0.0.1:$port/v2/orders") || { echo "POST /v2/orders failed"; cat "$log"; exit 1; }
+order_id=$(echo "$created" | grep -o '"id":[0-9]*' | cut -d: -f2)
+curl -sf -H "Authorization: $token" "http://127.0.0.1:$port/v2/orders/$order_id" | grep -q 'Анна Смирнова' || { echo "the new order does not read back"; exit 1; }
 # the checkout widget was built with the rest (dist/widget): present even with production dependencies only
 curl -sf "http://127.0.0.1:$port/widget/v1/widget.js" | grep -q 'DeliveryWidget' || { echo "the checkout widget is not served"; exit 1; }
 # the merchant dashboard too (dist/app), under its strict CSP, its script served
@@ -33,4 +40,4 @@ app_script=$(grep -o '/app/assets/[^"]*\.js' "$data_dir/app.html" | head -1)
 kill -TERM $server
 wait $server || { echo "server did not exit cleanly on SIGTERM"; cat "$log"; exit 1; }
 trap 'rm -rf "$data_dir"' EXIT
-echo "npm start: first-start token works, /health, /ready, /openapi.json, /widget/v1/widget.js and /app/ answer, SIGTERM exits 0"
+echo "npm start: first-start token works, an order is created and read back, /health, /ready, /openapi.json, /widget/v1/widget.js and /app/ answer, SIGTERM exits 0"
