@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, usingPostgres, type TestApp } from '../../../test/support/app.js';
 import { createDatabase, type Database } from './database.js';
-import type { Recipe } from './sqlite-writer.js';
+import { SqliteWriter, WriteTurns, type Recipe } from './sqlite-writer.js';
 import type { Tables } from './tables.js';
 import { packObject, unpackObject } from '../json-pieces.js';
 import { runRecipe, WriteBatcher, writeBatcherOf } from './write-batch.js';
@@ -219,6 +220,31 @@ describe('recipes in the writer thread (SQLite file)', () => {
       const expected = packObject(Buffer.from(text));
       for (const row of rows) expect(Buffer.from(row.doc).equals(expected)).toBe(true);
       expect(unpackObject(Buffer.from(rows[0]?.doc ?? [])).toString()).toBe(text);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.skipIf(usingPostgres)('writes on the event loop what a writer that cannot start was given', async () => {
+    const database = await openProbe('unstarted.db');
+    try {
+      const writer = new SqliteWriter({
+        file: path.join(dir, 'unstarted.db'),
+        pragmas: [],
+        turns: new WriteTurns(),
+        failure: (message) => new Error(message),
+        piecesUrl: pathToFileURL(path.join(dir, 'no-such-module.js')).href,
+      });
+      const writes = new WriteBatcher(database.db, 'sqlite');
+      writes.useWriter(writer, () => true);
+      // the first group goes to the worker, which stops before it is ready; the later one finds it stopped
+      const first = await Promise.all([writes.recipe(recipeOf('x', ['x1'])), writes.recipe(recipeOf('y', []))]);
+      const later = await writes.recipe(recipeOf('z', ['z1']));
+      expect(writer.usable).toBe(false);
+      const { parents, children } = await rowsOf(database.db);
+      expect(parents.map((row) => row.id)).toEqual([...first, later]);
+      expect(children.map((row) => row.note)).toEqual(['x1', 'z1']);
+      await writer.close();
     } finally {
       await database.close();
     }

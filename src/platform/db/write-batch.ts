@@ -24,7 +24,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type Kysely, type QueryResult, type Transaction } from 'kysely';
 import { packObject } from '../json-pieces.js';
 import type { DatabaseKind } from './database.js';
-import type { Recipe, SqliteWriter } from './sqlite-writer.js';
+import { WriterUnavailable, type Recipe, type SqliteWriter } from './sqlite-writer.js';
 import type { Tables } from './tables.js';
 
 type Write<T> = (trx: Transaction<Tables>) => Promise<T>;
@@ -145,6 +145,12 @@ export class WriteBatcher {
           else pending.reject(outcome.error);
         }
       } catch (error) {
+        if (error instanceof WriterUnavailable) {
+          // nothing of it reached the database: on the event loop instead
+          for (const pending of group)
+            this.run((trx) => runRecipe(trx, pending.recipe)).then(pending.resolve, pending.reject);
+          continue;
+        }
         // the group's transaction failed: nothing of it was written
         for (const pending of group) pending.reject(error);
       }
