@@ -5,8 +5,9 @@
  * (no npm library groups commits for node:sqlite; SQLite's own WAL has no group commit).
  *
  * Group commit for the embedded (SQLite) mode: the one path every write outside a
- * transaction of its own takes, whether one statement (driver.ts hands those here) or
- * several (`run`, e.g. an order and its rows).
+ * transaction of its own takes, whether one statement (driver.ts hands those here), several
+ * (`run`), or a recipe (`recipe`, an order and its events: statements known whole, which go in
+ * groups of their own to the writer thread of sqlite-writer.ts when there is one).
  *
  * SQLite has one writer, and each commit writes every page the write touched (a new order
  * touches a dozen index pages) to the WAL. Short writes that arrive together are therefore
