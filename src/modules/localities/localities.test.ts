@@ -39,6 +39,23 @@ describe('localities', () => {
     expect(directory.find({ fias: 'gn:524901' })?.name).toBe('Москва');
   });
 
+  it('answers a name asked again as the first time, whatever was asked between (names keep their keys)', () => {
+    const asks = [
+      { name: 'г. Москва' },
+      { name: 'Сосновка', region: 'Тамбовская обл.' },
+      { name: 'Сосновка', region: 'Кировская область' },
+      { name: 'г.', zipCode: '190031' },
+      { name: 'Нетакогогорода', zipCode: '101000' },
+      { name: 'moscow' },
+    ];
+    const fresh = new LocalityDirectory(directory.all);
+    const first = asks.map((ask) => fresh.find(ask)?.id);
+    expect(first.every((id) => id !== undefined)).toBe(true);
+    // a name that cleans to nothing ("г.") falls back to the postal code, as an unknown one does
+    expect(first[3]).toBe(directory.find({ zipCode: '190031' })?.id);
+    expect([...asks].reverse().map((ask) => fresh.find(ask)?.id)).toEqual([...first].reverse());
+  });
+
   it('transliterates GeoNames names back to Russian', () => {
     expect(bgnToCyrillic('Naberezhnyye Chelny')).toBe('Набережные Челны');
     expect(bgnToCyrillic('Novozavidovskiy')).toBe('Новозавидовский');
