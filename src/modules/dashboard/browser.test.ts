@@ -214,7 +214,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByTestId('pickup-date').press('Enter');
     await page.locator('[data-testid^="pickup-company-"]').first().check();
     await page.getByTestId('book-pickup').click();
-    await page.getByTestId('pickups-table').waitFor();
+    // the table is there, empty, before the booking: wait for the booked pickup's row (CI once read the list too early)
+    await page.getByTestId('pickups-table').locator('[data-pickup]').first().waitFor();
     expect((await owner.get('/v2/pickups')).body).toHaveLength(1);
     await check('pickups');
 
