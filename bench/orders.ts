@@ -4,6 +4,7 @@
  *   - GET /v2/orders?list=0&perPage=50 with a filter, over 200k orders of one account.
  * Run: npx tsx bench/orders.ts                      (SQLite)
  *      SCENARIO=post npx tsx bench/orders.ts        (only POST /v2/orders, after the same seeding)
+ *      SCENARIO=pages npx tsx bench/orders.ts       (only pages 1..2000 in turn, gzip and plain)
  *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/orders.ts
  */
 import { load, printTable, startServer } from './lib.js';
@@ -80,63 +81,59 @@ const create = () =>
     durationSeconds: duration,
     server: app,
   });
+const inTurn = (encoding: 'gzip' | 'plain') =>
+  load({
+    name: `GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, ${encoding}`,
+    url: `${app.url}/v2/orders`,
+    paths: pages,
+    headers: encoding === 'gzip' ? gzip : auth,
+    connections,
+    durationSeconds: duration,
+    server: app,
+  });
 const results =
   process.env.SCENARIO === 'post'
     ? [await create()]
-    : [
-        largeBody,
-        await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
-        await list('list=0&perPage=50&deliveryType=1, gzip', 'list=0&perPage=50&deliveryType=1', gzip),
-        await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
-        await list('list=5&perPage=50 (delivered), gzip', 'list=5&perPage=50', gzip),
-        await load({
-          name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, gzip',
-          url: `${app.url}/v2/orders`,
-          paths: pages,
-          headers: gzip,
-          connections,
-          durationSeconds: duration,
-          server: app,
-        }),
-        await load({
-          name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..2000 in turn, plain',
-          url: `${app.url}/v2/orders`,
-          paths: pages,
-          headers: auth,
-          connections,
-          durationSeconds: duration,
-          server: app,
-        }),
-        // random pages: no page is asked right after the one before it
-        await load({
-          name: 'GET /v2/orders?list=0&perPage=45..54&page=random 1..2000, gzip',
-          url: `${app.url}/v2/orders`,
-          paths: randomPages,
-          headers: gzip,
-          connections,
-          durationSeconds: duration,
-          server: app,
-        }),
-        await load({
-          name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip',
-          url: `${app.url}/v2/orders`,
-          paths: rememberedPages,
-          headers: gzip,
-          connections,
-          durationSeconds: duration,
-          server: app,
-        }),
-        await load({
-          name: 'GET /v2/orders?list=6&perPage=45..54&page=1..300 in turn (problems), gzip',
-          url: `${app.url}/v2/orders`,
-          paths: problemPages,
-          headers: gzip,
-          connections,
-          durationSeconds: duration,
-          server: app,
-        }),
-        await create(),
-      ];
+    : process.env.SCENARIO === 'pages'
+      ? [await inTurn('gzip'), await inTurn('plain')]
+      : [
+          largeBody,
+          await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
+          await list('list=0&perPage=50&deliveryType=1, gzip', 'list=0&perPage=50&deliveryType=1', gzip),
+          await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
+          await list('list=5&perPage=50 (delivered), gzip', 'list=5&perPage=50', gzip),
+          await inTurn('gzip'),
+          await inTurn('plain'),
+          // random pages: no page is asked right after the one before it
+          await load({
+            name: 'GET /v2/orders?list=0&perPage=45..54&page=random 1..2000, gzip',
+            url: `${app.url}/v2/orders`,
+            paths: randomPages,
+            headers: gzip,
+            connections,
+            durationSeconds: duration,
+            server: app,
+          }),
+          await load({
+            name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip',
+            url: `${app.url}/v2/orders`,
+            paths: rememberedPages,
+            headers: gzip,
+            connections,
+            durationSeconds: duration,
+            server: app,
+          }),
+          await load({
+            name: 'GET /v2/orders?list=6&perPage=45..54&page=1..300 in turn (problems), gzip',
+            url: `${app.url}/v2/orders`,
+            paths: problemPages,
+            headers: gzip,
+            connections,
+            durationSeconds: duration,
+            server: app,
+          }),
+          await create(),
+        ];
 const rssAfterLoad = app.usage().rssMb;
 await app.stop();
 
