@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { JsonBody } from './compression.js';
 import { gzipObjectArray, packObject } from './json-pieces.js';
@@ -47,5 +47,53 @@ describe('a remembered body asked with and without gzip', () => {
     expect(await body.gzipped()).not.toBe(gzip);
     expect(body.body).toEqual(plain);
     expect(gunzipSync(await body.gzipped())).toEqual(plain);
+  });
+});
+
+describe('the encoding a body is sent in', () => {
+  // past GZIP_FROM_BYTES: 200 orders
+  const many = Array.from({ length: 4 }, () => objects).flat();
+  const plain = Buffer.from(JSON.stringify(many.map((object, index) => ({ id: index + 1, ...object }))));
+  const pieces = () =>
+    many.map((object, index) => ({
+      leading: `"id":${index + 1}`,
+      packed: packObject(Buffer.from(JSON.stringify(object))),
+    }));
+
+  it('is Brotli for bytes made from plain JSON, gzip for an assembled gzip, and none for a small body', () => {
+    const fromPlain = JsonBody.of(plain);
+    const { gzip, length } = gzipObjectArray(pieces());
+    const assembled = JsonBody.ofGzip(gzip, length);
+    for (const [accepted, ofPlain, ofAssembled] of [
+      ['gzip, deflate, br', 'br', 'gzip'],
+      ['br', 'br', 'br'],
+      ['gzip', 'gzip', 'gzip'],
+      ['gzip;q=0.5, br;q=0.4', 'gzip', 'gzip'],
+      ['br;q=0, gzip;q=0', null, null],
+      ['identity', null, null],
+      [undefined, null, null],
+    ] as const) {
+      expect(fromPlain.encodingFor(accepted), String(accepted)).toBe(ofPlain);
+      expect(assembled.encodingFor(accepted), String(accepted)).toBe(ofAssembled);
+    }
+    expect(JsonBody.of(Buffer.from('[]')).encodingFor('gzip, br')).toBeNull();
+  });
+
+  it('makes the Brotli form once, weighs it, and it holds the plain bytes', async () => {
+    const body = JsonBody.of(plain);
+    const first = await body.encoded('br');
+    expect(await body.encoded('br')).toBe(first);
+    expect(brotliDecompressSync(first)).toEqual(plain);
+    expect(body.weight).toBe(plain.length + first.length);
+    // from an assembled gzip too (a client that takes Brotli only)
+    const { gzip, length } = gzipObjectArray(pieces());
+    expect(brotliDecompressSync(await JsonBody.ofGzip(gzip, length).encoded('br'))).toEqual(plain);
+    // past a megabyte it is made on the thread pool, once for callers asking together
+    const large = Buffer.from(JSON.stringify(Array.from({ length: 60 }, () => many)));
+    expect(large.length).toBeGreaterThan(1024 * 1024);
+    const largeBody = JsonBody.of(large);
+    const [one, two] = await Promise.all([largeBody.encoded('br'), largeBody.encoded('br')]);
+    expect(one).toBe(two);
+    expect(brotliDecompressSync(one)).toEqual(large);
   });
 });

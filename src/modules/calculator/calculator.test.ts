@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
+import { decodedBytes } from '../../../test/support/encodings.js';
 import { startFakeCarrier, type FakeCarrier } from '../../../test/support/fake-carrier.js';
 import { kitBody, productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 
@@ -172,6 +173,41 @@ describe('calculator: happy path and response shapes', () => {
     expect(zipped.rawPayload.length).toBeLessThan(plain.text.length / 4);
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.body);
     expect((await calc({ reception: { cityName: 'Москва' } })).text).toBe(plain.text);
+  });
+
+  it('sends Brotli to a client that takes it, and honours refused encodings', async () => {
+    const ask = (encoding: string, cityName: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/calculator',
+        headers: {
+          authorization: `Bearer ${owner.token}`,
+          'shop-id': String(shopId),
+          'content-type': 'application/json',
+          'accept-encoding': encoding,
+        },
+        payload: JSON.stringify({ reception: { cityName }, weight: 2 }),
+      });
+    // a fresh answer first asked as Brotli (a browser's header), then the remembered one in every form
+    const fresh = await ask('gzip, deflate, br, zstd', 'Санкт-Петербург');
+    expect(fresh.headers['content-encoding']).toBe('br');
+    expect(fresh.headers.vary).toBe('Accept-Encoding');
+    const plain = await ask('identity', 'Санкт-Петербург');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(decodedBytes(fresh).equals(plain.rawPayload)).toBe(true);
+    expect(fresh.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    for (const [encoding, expected] of [
+      ['br', 'br'],
+      ['gzip;q=1, br;q=0.5', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0, deflate', undefined],
+      ['deflate;q=1.0, compress;q=0.5, gzip;q=0.5', 'gzip'],
+      ['*', 'br'],
+    ] as const) {
+      const answer = await ask(encoding, 'Санкт-Петербург');
+      expect(answer.headers['content-encoding'], encoding).toBe(expected);
+      expect(decodedBytes(answer).equals(plain.rawPayload), encoding).toBe(true);
+    }
   });
 
   it('takes the PHP form-encoded spelling of the same call and answers the same', async () => {
