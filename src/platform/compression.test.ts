@@ -97,3 +97,24 @@ describe('the encoding a body is sent in', () => {
     expect(brotliDecompressSync(one)).toEqual(large);
   });
 });
+
+describe('a body made of parts', () => {
+  const parts = Array.from({ length: 300 }, (_, index) =>
+    Buffer.from(`${index === 0 ? '[' : ','}{"id":${index},"name":"Пункт ${index}"}${index === 299 ? ']' : ''}`),
+  );
+  const joined = Buffer.concat(parts);
+
+  it('sends the very bytes of its parts joined, in every form', async () => {
+    const asBrotli = JsonBody.ofParts(parts);
+    expect(asBrotli.length).toBe(joined.length);
+    expect(brotliDecompressSync(await asBrotli.encoded('br'))).toEqual(joined);
+    expect(asBrotli.weight).toBe(joined.length + (await asBrotli.encoded('br')).length);
+    // a second body joined in the same place leaves the first one's bytes alone
+    const other = JsonBody.ofParts([...parts].reverse());
+    expect(brotliDecompressSync(await other.encoded('br'))).toEqual(Buffer.concat([...parts].reverse()));
+    expect(brotliDecompressSync(await asBrotli.encoded('br'))).toEqual(joined);
+    expect(asBrotli.body).toEqual(joined);
+    expect(gunzipSync(await JsonBody.ofParts(parts).gzipped())).toEqual(joined);
+    expect(JsonBody.ofParts(parts).body).toEqual(joined);
+  });
+});

@@ -39,7 +39,8 @@ export class JsonAnswers {
     parts.push(THIRD_TYPE);
     this.optionsParts(found['3'], parts);
     parts.push(CLOSE_OBJECT);
-    return JsonBody.of(Buffer.concat(parts));
+    // joined only for a client that needs the plain bytes or gzip: Brotli reads the parts
+    return JsonBody.ofParts(parts);
   }
 
   /** JSON of options as byte parts: point fragments are UTF-8 once per process, the per-call parts once per distinct value. */
