@@ -232,7 +232,7 @@ export class WidgetService {
       answer: () => {
         const known = this.pointAnswers.get(tag);
         if (known) return known;
-        // kept as JSON bytes (and their gzip once a phone asks for it): a city's 300 points are 80 kB, which serialising or compressing again would cost each time
+        // kept as JSON bytes (and their compressed form once a phone asks for it): a city's 300 points are 80 kB, which serialising or compressing again would cost each time
         const answer = JsonBody.of(
           Buffer.from(JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)))),
         );
