@@ -6,7 +6,8 @@
  *   then 8 http companies answering in 200 ms each: total latency of one call (concurrency, not sum).
  * Run: npx tsx bench/calculator.ts   (BENCH_DATABASE_URL=postgres://... for PostgreSQL;
  *      CALCULATOR_CACHE_SECONDS=0 to measure every call computed afresh;
- *      SCENARIO=varied for only the hello-world baseline and the uncached Moscow carts)
+ *      SCENARIO=varied for only the hello-world baseline and the uncached Moscow carts,
+ *      SCENARIO=identical for only the baseline and one remembered Moscow answer, gzip)
  */
 import { startFakeCarrier } from '../test/support/fake-carrier.js';
 import { load, printTable, startServer } from './lib.js';
@@ -14,6 +15,7 @@ import { load, printTable, startServer } from './lib.js';
 const connections = Number(process.env.CONNECTIONS ?? 50);
 const duration = Number(process.env.DURATION ?? 10);
 const onlyVaried = process.env.SCENARIO === 'varied';
+const onlyIdentical = process.env.SCENARIO === 'identical';
 
 const hello = await startServer('hello-server.ts');
 const baseline = await load({
@@ -25,7 +27,7 @@ const baseline = await load({
 // The ceiling of a response as large as the answers below: a bare server sending fixed bytes
 // (a big city plain 388 kB, gzipped 29 kB, Brotli 23 kB; the small town 16 kB).
 const ceilings = [];
-for (const bytes of onlyVaried ? [] : [388000, 29000, 23000, 16000]) {
+for (const bytes of onlyVaried || onlyIdentical ? [] : [388000, 29000, 23000, 16000]) {
   ceilings.push(
     await load({
       name: `bare fastify, fixed ${Math.round(bytes / 1000)} kB body (ceiling)`,
@@ -69,18 +71,27 @@ const variedCargo = Array.from({ length: 3000 }, (_, index) =>
     priceCod: 1000 + index,
   }),
 );
-const results = [
-  ...ceilings,
-  await call('POST /v2/calculator -> Москва, cargo varied per request (uncached), gzip', {}, gzip, variedCargo),
-  // a browser's header over HTTPS, and PHP curl's with CURLOPT_ENCODING '' when built with Brotli
-  await call(
-    'same, Accept-Encoding: gzip, deflate, br, zstd (Brotli)',
-    {},
-    { 'accept-encoding': 'gzip, deflate, br, zstd' },
-    variedCargo,
-  ),
-];
-if (!onlyVaried)
+const results = [...ceilings];
+if (onlyIdentical)
+  results.push(
+    await call(
+      'POST /v2/calculator -> Москва, client accepts gzip',
+      { reception: { cityName: 'Москва' }, ...cargo },
+      gzip,
+    ),
+  );
+else
+  results.push(
+    await call('POST /v2/calculator -> Москва, cargo varied per request (uncached), gzip', {}, gzip, variedCargo),
+    // a browser's header over HTTPS, and PHP curl's with CURLOPT_ENCODING '' when built with Brotli
+    await call(
+      'same, Accept-Encoding: gzip, deflate, br, zstd (Brotli)',
+      {},
+      { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      variedCargo,
+    ),
+  );
+if (!onlyVaried && !onlyIdentical)
   results.push(
     await call('POST /v2/calculator -> Санкт-Петербург (all companies, full points)', {
       reception: { cityName: 'Санкт-Петербург' },
@@ -95,6 +106,11 @@ if (!onlyVaried)
       'POST /v2/calculator -> Москва, client accepts gzip',
       { reception: { cityName: 'Москва' }, ...cargo },
       gzip,
+    ),
+    await call(
+      'POST /v2/calculator -> Москва, a browser (Brotli)',
+      { reception: { cityName: 'Москва' }, ...cargo },
+      { 'accept-encoding': 'gzip, deflate, br, zstd' },
     ),
     await call('POST /v2/calculator -> Санкт-Петербург, hidePointFullInfo', {
       reception: { cityName: 'Санкт-Петербург' },
@@ -114,7 +130,7 @@ printTable(
   results,
 );
 console.log(`\nServer RSS: ${rssAfterStart} MB after start, ${rssAfterLoad} MB after the load above.`);
-if (onlyVaried) process.exit(0);
+if (onlyVaried || onlyIdentical) process.exit(0);
 
 // 8 slow http companies of 200 ms each: the call waits for the slowest, not for the sum.
 const slow = await Promise.all(Array.from({ length: 8 }, () => startFakeCarrier({ delayMs: 200 })));

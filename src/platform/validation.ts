@@ -412,7 +412,7 @@ class Coercer {
         this.path.pop();
       }
       if (coerced !== ABSENT) result[key] = coerced;
-      else if (propertyNode.default !== undefined) result[key] = structuredClone(propertyNode.default);
+      else if (propertyNode.default !== undefined) result[key] = defaultValue(propertyNode.default);
     }
     const patterned = node.patternProperties ? Object.values(node.patternProperties) : [];
     const extraNode = isPlainObject(extra as unknown)
@@ -754,4 +754,9 @@ const HEADER_LABELS: Record<string, string> = {
 
 function headerLabel(field: string): string {
   return HEADER_LABELS[field] ?? field;
+}
+
+/** A schema default for one request: a copy when it is an object or array (a handler may change it), else itself. */
+function defaultValue(schemaDefault: unknown): unknown {
+  return typeof schemaDefault === 'object' && schemaDefault !== null ? structuredClone(schemaDefault) : schemaDefault;
 }

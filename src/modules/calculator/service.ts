@@ -135,6 +135,7 @@ export class CalculatorService {
   private readonly json = new JsonAnswers();
   private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
   private readonly answers: AnswerCache;
+  private readonly warehouseKeys = new WeakMap<Shop, string>();
 
   constructor(
     private readonly reference: ReferenceData,
@@ -250,14 +251,7 @@ export class CalculatorService {
       shop && (body.applyWidgetSettings || body.applyDefaultDimensions)
         ? await this.widgetSettings.forShop(scope, shop.id)
         : null;
-    const warehouse = shop
-      ? {
-          city: shop.warehouse.address.city,
-          holidays: shop.warehouse.holidays,
-          pickupType: shop.warehouse.pickupType,
-          dropOffPoints: shop.warehouse.dropOffPoints,
-        }
-      : null;
+    const warehouse = shop ? this.warehouseKey(shop) : null;
     // a change to an own method bumps its version (every process hears of it through the read cache)
     const own = (await this.ownMethodsOf(scope)).map((method) => `${method.id}:${method.version}`).join(',');
     return JSON.stringify([
@@ -273,6 +267,17 @@ export class CalculatorService {
       options.dropOffChosenFor ?? null,
       body,
     ]);
+  }
+
+  /** What of the shop's warehouse an answer depends on, as text: written once per shop object (the read cache hands the same one until the shop changes). */
+  private warehouseKey(shop: Shop): string {
+    let key = this.warehouseKeys.get(shop);
+    if (key === undefined) {
+      const { address, holidays, pickupType, dropOffPoints } = shop.warehouse;
+      key = JSON.stringify({ city: address.city, holidays, pickupType, dropOffPoints });
+      this.warehouseKeys.set(shop, key);
+    }
+    return key;
   }
 
   /** One option as JSON text (calculator/one), or `[]`. */
