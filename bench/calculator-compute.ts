@@ -10,18 +10,13 @@ import { promisify } from 'node:util';
 import { gzip, gzipSync } from 'node:zlib';
 import { JsonBody } from '../src/platform/compression.js';
 import type { CalculatorBody } from '../src/modules/calculator/schemas.js';
-import { seedAccount, startBenchService } from './fixture.js';
+import { seedAccount, seedShop, startBenchService } from './fixture.js';
 
 const gzipAsync = promisify(gzip);
 const bench = await startBenchService({ CALCULATOR_CACHE_SECONDS: '0' });
 const { services } = bench.runtime;
 const account = await seedAccount(services, 'Bench account');
-const shopId = await services.shops.create(account.scope, {
-  name: 'Магазин',
-  brand: 'Бренд',
-  warehouse: { id: account.warehouseId },
-  platform: 'woocommerce',
-});
+const shopId = await seedShop(services, account);
 const shop = await services.shops.resolveShopHeader(account.scope, String(shopId), false);
 // the calculator bench's carts (bench/calculator.ts)
 const carts: CalculatorBody[] = Array.from({ length: 3000 }, (_, index) => ({

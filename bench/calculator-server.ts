@@ -5,7 +5,7 @@
  * 201, 202, ... Prints `READY {url, token, shopId, points}`.
  */
 import { buildApp } from '../src/app.js';
-import { seedAccount, serveUntilTerm, startBenchService } from './fixture.js';
+import { seedAccount, seedShop, serveUntilTerm, startBenchService } from './fixture.js';
 
 const started = performance.now();
 const bench = await startBenchService({ CALCULATOR_CACHE_SECONDS: process.env.CALCULATOR_CACHE_SECONDS ?? '30' });
@@ -23,13 +23,7 @@ for (const [index, baseUrl] of (JSON.parse(process.env.BENCH_HTTP_CARRIERS ?? '[
   });
 }
 const account = await seedAccount(services, 'Bench account');
-const { scope, warehouseId } = account;
-const shopId = await services.shops.create(scope, {
-  name: 'Магазин',
-  brand: 'Бренд',
-  warehouse: { id: warehouseId },
-  platform: 'woocommerce',
-});
+const shopId = await seedShop(services, account);
 
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
 await serveUntilTerm(bench, app, { token: account.token, shopId, startMs });

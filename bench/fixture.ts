@@ -97,6 +97,16 @@ export async function seedAccount(services: Services, name: string): Promise<See
   return { accountId: account.accountId, token: account.token, scope, warehouseId };
 }
 
+/** A WooCommerce shop of the account, shipping from its Moscow warehouse: its id. */
+export function seedShop(services: Services, account: SeededAccount): Promise<number> {
+  return services.shops.create(account.scope, {
+    name: 'Магазин',
+    brand: 'Бренд',
+    warehouse: { id: account.warehouseId },
+    platform: 'woocommerce',
+  });
+}
+
 /** Prints `READY {url, database, ...info}` (what bench/lib.ts waits for) and cleans up on SIGTERM. */
 export function announceAndWait(bench: BenchService, app: App | null, info: Record<string, unknown>, url = ''): void {
   console.log(`READY ${JSON.stringify({ url, database: bench.config.databaseKind, ...info })}`);

@@ -8,19 +8,14 @@
  */
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { seedAccount, startBenchService } from './fixture.js';
+import { seedAccount, seedShop, startBenchService } from './fixture.js';
 
 const GROUPS = 200;
 const PER_GROUP = 20;
 
 const bench = await startBenchService({}, 'database');
 const account = await seedAccount(bench.runtime.services, 'Insert bench');
-const shopId = await bench.runtime.services.shops.create(account.scope, {
-  name: 'Магазин',
-  brand: 'Бренд',
-  warehouse: { id: account.warehouseId },
-  platform: 'woocommerce',
-});
+const shopId = await seedShop(bench.runtime.services, account);
 const db = new DatabaseSync(path.join(bench.config.dataDir, 'service.db'));
 db.exec('pragma journal_mode = WAL; pragma synchronous = FULL; pragma cache_size = -65536');
 

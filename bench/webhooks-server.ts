@@ -5,17 +5,12 @@
  */
 import { buildApp } from '../src/app.js';
 import { WebhookPump } from '../src/modules/webhooks/pump.js';
-import { seedAccount, serveUntilTerm, startBenchService } from './fixture.js';
+import { seedAccount, seedShop, serveUntilTerm, startBenchService } from './fixture.js';
 
 const bench = await startBenchService({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 const { services, database } = bench.runtime;
 const account = await seedAccount(services, 'Webhooks bench');
-const shopId = await services.shops.create(account.scope, {
-  name: 'Магазин',
-  brand: 'Бренд',
-  warehouse: { id: account.warehouseId },
-  platform: 'woocommerce',
-});
+const shopId = await seedShop(services, account);
 const endpoints = Number(process.env.ENDPOINTS ?? 0);
 for (let index = 0; index < endpoints; index++)
   await services.webhooks.create(account.scope, { url: `${process.env.RECEIVER_URL}/hooks?n=${index}` });

@@ -10,7 +10,7 @@
  */
 import { outboxRows, writeOrderEvents } from '../src/modules/events/outbox.js';
 import { WebhookPump } from '../src/modules/webhooks/pump.js';
-import { startBenchService, seedAccount } from './fixture.js';
+import { seedAccount, seedShop, startBenchService } from './fixture.js';
 import { load, startServer, type LoadResult } from './lib.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
@@ -25,12 +25,7 @@ const count = async () => (await (await fetch(`${receiver.url}/count`)).json()) 
 const bench = await startBenchService({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_FIRST_SECONDS: '1' });
 const { services, database } = bench.runtime;
 const account = await seedAccount(services, 'Webhook figures');
-const shopId = await services.shops.create(account.scope, {
-  name: 'Магазин',
-  brand: 'Бренд',
-  warehouse: { id: account.warehouseId },
-  platform: 'woocommerce',
-});
+const shopId = await seedShop(services, account);
 const pump = new WebhookPump(
   services.webhooks,
   services.jobs,

@@ -34,6 +34,21 @@ afterAll(async () => {
 function calc(body: unknown, headers: Record<string, string> = {}, client = owner) {
   return client.post('/v2/calculator', body, { headers: { 'shop-id': String(shopId), ...headers } });
 }
+
+/** The raw answer (bytes as sent) of a calculator call with this Accept-Encoding. */
+function calcRaw(body: unknown, acceptEncoding: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/v2/calculator',
+    headers: {
+      authorization: `Bearer ${owner.token}`,
+      'shop-id': String(shopId),
+      'content-type': 'application/json',
+      'accept-encoding': acceptEncoding,
+    },
+    payload: JSON.stringify(body),
+  });
+}
 type Company = Record<string, any>;
 const ids = (list: Company[]) => list.map((company) => company.deliveryCompanyId);
 const byId = (list: Company[], id: number) => list.find((company) => company.deliveryCompanyId === id) as Company;
@@ -158,17 +173,7 @@ describe('calculator: happy path and response shapes', () => {
 
   it('gzips a big answer for clients that accept it, and answers an identical call the same', async () => {
     const plain = await calc({ reception: { cityName: 'Москва' } });
-    const zipped = await t.app.inject({
-      method: 'POST',
-      url: '/v2/calculator',
-      headers: {
-        authorization: `Bearer ${owner.token}`,
-        'shop-id': String(shopId),
-        'content-type': 'application/json',
-        'accept-encoding': 'gzip, deflate',
-      },
-      payload: JSON.stringify({ reception: { cityName: 'Москва' } }),
-    });
+    const zipped = await calcRaw({ reception: { cityName: 'Москва' } }, 'gzip, deflate');
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.rawPayload.length).toBeLessThan(plain.text.length / 4);
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(plain.body);
@@ -176,18 +181,7 @@ describe('calculator: happy path and response shapes', () => {
   });
 
   it('sends Brotli to a client that takes it, and honours refused encodings', async () => {
-    const ask = (encoding: string, cityName: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/v2/calculator',
-        headers: {
-          authorization: `Bearer ${owner.token}`,
-          'shop-id': String(shopId),
-          'content-type': 'application/json',
-          'accept-encoding': encoding,
-        },
-        payload: JSON.stringify({ reception: { cityName }, weight: 2 }),
-      });
+    const ask = (encoding: string, cityName: string) => calcRaw({ reception: { cityName }, weight: 2 }, encoding);
     // a fresh answer first asked as Brotli (a browser's header), then the remembered one in every form
     const fresh = await ask('gzip, deflate, br, zstd', 'Санкт-Петербург');
     expect(fresh.headers['content-encoding']).toBe('br');
