@@ -197,6 +197,10 @@ describe('calculator: happy path and response shapes', () => {
       ['gzip;q=0, deflate', undefined],
       ['deflate;q=1.0, compress;q=0.5, gzip;q=0.5', 'gzip'],
       ['*', 'br'],
+      // headers a client gets wrong are read as "no encoding", never refused
+      ['gzip;q=abc', undefined],
+      [';;,,', undefined],
+      ['compress, x-unknown', undefined],
     ] as const) {
       const answer = await ask(encoding, 'Санкт-Петербург');
       expect(answer.headers['content-encoding'], encoding).toBe(expected);
