@@ -46,4 +46,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # What `npm start` runs after its build step (the image is built already; npm would only add a process).
 # the V8 flags and malloc arenas of `npm start` (package.json; why: docs/decisions/platform.md, "Memory")
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--max-semi-space-size=8", "dist/src/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=8", "--external-memory-accounted-in-global-limit", "dist/src/main.js", "serve"]

@@ -104,6 +104,10 @@ export function startServer(
     const timer = setTimeout(() => reject(new Error(`${script} did not start in ${timeoutMs} ms`)), timeoutMs);
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {
+      // with BENCH_NODE_FLAGS, what they print is shown (V8's traces, such as --trace-gc, go to standard output)
+      if (process.env.BENCH_NODE_FLAGS !== undefined)
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line && !line.startsWith('READY ')) process.stderr.write(`${line}\n`);
       buffer += chunk.toString('utf8');
       const line = buffer.split('\n').find((item) => item.startsWith('READY '));
       if (!line) return;
