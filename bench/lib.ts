@@ -103,12 +103,17 @@ export function startServer(
     );
     const timer = setTimeout(() => reject(new Error(`${script} did not start in ${timeoutMs} ms`)), timeoutMs);
     let buffer = '';
+    let shownUpTo = 0;
     child.stdout?.on('data', (chunk: Buffer) => {
-      // with BENCH_NODE_FLAGS, what they print is shown (V8's traces, such as --trace-gc, go to standard output)
-      if (process.env.BENCH_NODE_FLAGS !== undefined)
-        for (const line of chunk.toString('utf8').split('\n'))
-          if (line && !line.startsWith('READY ')) process.stderr.write(`${line}\n`);
       buffer += chunk.toString('utf8');
+      // with BENCH_NODE_FLAGS, what they print is shown, whole lines but the READY one (it holds a
+      // token): V8's traces, such as --trace-gc, go to standard output
+      if (process.env.BENCH_NODE_FLAGS !== undefined) {
+        const end = buffer.lastIndexOf('\n') + 1;
+        for (const line of buffer.slice(shownUpTo, end).split('\n'))
+          if (line && !line.startsWith('READY ')) process.stderr.write(`${line}\n`);
+        shownUpTo = Math.max(shownUpTo, end);
+      }
       const line = buffer.split('\n').find((item) => item.startsWith('READY '));
       if (!line) return;
       clearTimeout(timer);
