@@ -102,32 +102,34 @@ export function startServer(
       },
     );
     const timer = setTimeout(() => reject(new Error(`${script} did not start in ${timeoutMs} ms`)), timeoutMs);
-    let buffer = '';
-    let shownUpTo = 0;
+    // with BENCH_NODE_FLAGS the server's other lines are shown (V8's traces, such as --trace-gc,
+    // go to standard output); the READY line never is (it holds a token)
+    const showOutput = process.env.BENCH_NODE_FLAGS !== undefined;
+    let pending = '';
+    let ready = false;
     child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      // with BENCH_NODE_FLAGS, what they print is shown, whole lines but the READY one (it holds a
-      // token): V8's traces, such as --trace-gc, go to standard output
-      if (process.env.BENCH_NODE_FLAGS !== undefined) {
-        const end = buffer.lastIndexOf('\n') + 1;
-        for (const line of buffer.slice(shownUpTo, end).split('\n'))
-          if (line && !line.startsWith('READY ')) process.stderr.write(`${line}\n`);
-        shownUpTo = Math.max(shownUpTo, end);
+      // whole lines only, and none kept once read: a traced server prints for minutes
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (ready || !line.startsWith('READY ')) {
+          if (showOutput && line) process.stderr.write(`${line}\n`);
+          continue;
+        }
+        ready = true;
+        clearTimeout(timer);
+        const info = JSON.parse(line.slice('READY '.length)) as Record<string, unknown>;
+        resolve({
+          url: String(info.url),
+          info,
+          usage: () => processUsage(child.pid),
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
       }
-      const line = buffer.split('\n').find((item) => item.startsWith('READY '));
-      if (!line) return;
-      clearTimeout(timer);
-      const info = JSON.parse(line.slice('READY '.length)) as Record<string, unknown>;
-      resolve({
-        url: String(info.url),
-        info,
-        usage: () => processUsage(child.pid),
-        stop: () =>
-          new Promise<void>((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
