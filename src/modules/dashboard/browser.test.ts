@@ -22,6 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
+  accessibilityFindings,
+  animationsSettled,
   BROWSER_TESTS,
   checkPage,
   cspViolationsOf,
@@ -389,7 +391,15 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     // a courier of company 1, a working day and its first interval
     await page.locator('tr[data-option^="2:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
     const day = nextWorkday(new Date(Date.now() + 2 * 86_400_000));
+    await page.getByTestId('courier-date').click();
     await page.getByTestId('courier-date').fill(day);
+    // its calendar, open, names its month arrows for a screen reader (the app's theme gives every date picker them)
+    const monthArrow = page.locator('.mantine-DateInput-calendarHeaderControl[data-direction="next"]');
+    await monthArrow.waitFor({ state: 'visible' });
+    expect(await monthArrow.getAttribute('aria-label')).toBe('Следующий месяц');
+    await animationsSettled(page);
+    expect(await accessibilityFindings(page)).toEqual([]);
+    await shot(page, 'order-form-calendar-desktop');
     await page.getByTestId('courier-date').press('Enter');
     await page.getByTestId('courier-time').click();
     const interval = page.getByRole('option').first();

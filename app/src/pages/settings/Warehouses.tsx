@@ -172,8 +172,6 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
         valueFormat="YYYY-MM-DD"
         onChange={(days) => set({ holidays: days.map(String).sort() })}
         data-testid="holidays"
-        previousLabel={t('previousMonth')}
-        nextLabel={t('nextMonth')}
       />
       <ApiError error={action.error} />
       <Group>
