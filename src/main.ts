@@ -22,6 +22,7 @@ import { DatabaseFileStore } from './platform/files.js';
 import { AREAS, type AreaContext } from './modules.js';
 import { CommandUsageError } from './platform/module.js';
 import { closeWithin } from './platform/stopping.js';
+import { releaseStartupGarbage } from './platform/heap.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
@@ -140,10 +141,12 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  // before the port opens, so no request waits on it
+  const settleMs = releaseStartupGarbage();
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
     throw listenProblem(error, config) ?? error;
   });
-  app.log.info({ url: config.publicUrl, database: config.databaseKind }, 'delivery service listening');
+  app.log.info({ url: config.publicUrl, database: config.databaseKind, settleMs }, 'delivery service listening');
   // Only once the port is ours: a start that stops on a taken port must not use up the one
   // showing of the first account's token.
   await createFirstAccount(runtime, config);
