@@ -5,7 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
+import { gunzipSync } from 'node:zlib';
+import { pageReaderOf } from '../src/platform/db/sqlite-reader.js';
+import { gzipIdentifiedObjects } from '../src/platform/json-pieces.js';
+import { decodedBytes } from './support/encodings.js';
 import { createTestApp, usingPostgres, type TestApp } from './support/app.js';
 import { orderBody, orderingAccount, type OrderingAccount } from './support/orders.js';
 
@@ -78,5 +83,62 @@ describe.skipIf(usingPostgres)('orders on a SQLite file', () => {
     const refused = await owner.post('/v2/orders', orderBody({ shopId, pointId }, { recipient: {} }));
     expect(refused.status).toBe(400);
     expect((await owner.get('/v2/events?afterId=0&limit=1000&types=order.created')).body).toHaveLength(before);
+  });
+
+  it('reads pages never read before in the page reader thread: the bytes the event loop assembles, gzip or plain', async () => {
+    const { owner } = account;
+    const reader = pageReaderOf(t.runtime.database.db);
+    expect(reader).not.toBeNull();
+    const reads = vi.spyOn(reader as NonNullable<typeof reader>, 'gzipPage');
+    let sentAssembled = 0;
+    try {
+      // first, middle and last pages of all orders and of one list, none asked before
+      for (const [query, offset, limit] of [
+        ['list=0&perPage=10&page=1', 0, 10],
+        ['list=0&perPage=10&page=3', 20, 10],
+        ['list=0&perPage=7&page=7', 42, 7],
+        ['list=0&perPage=20&page=2', 20, 20],
+      ] as const) {
+        const gzipped = await t.app.inject({
+          method: 'GET',
+          url: `/v2/orders?${query}`,
+          headers: { authorization: `Bearer ${owner.token}`, 'accept-encoding': 'gzip' },
+        });
+        expect(gzipped.statusCode, query).toBe(200);
+        // the page as the event loop reads and assembles it from the same rows
+        const rows = (
+          await sql<{
+            id: number;
+            packed: Buffer;
+          }>`select id, doc_packed as packed from orders where account_id = ${account.accountId} order by id desc limit ${limit} offset ${offset}`.execute(
+            t.runtime.database.db,
+          )
+        ).rows;
+        const assembled = gzipIdentifiedObjects(rows).gzip;
+        expect(rows.length, query).toBeGreaterThan(0);
+        expect(decodedBytes(gzipped).equals(gunzipSync(assembled)), query).toBe(true);
+        // a page large enough to be compressed goes as the very gzip assembled (a small one goes plain)
+        if (gzipped.headers['content-encoding'] === 'gzip') {
+          expect(gzipped.rawPayload.equals(assembled), query).toBe(true);
+          sentAssembled += 1;
+        }
+        const plain = await owner.get(`/v2/orders?${query}`);
+        expect(Buffer.from(plain.text).equals(decodedBytes(gzipped)), query).toBe(true);
+      }
+      // a client that takes no gzip, first to ask a page: unzipped in the thread, the same JSON
+      const plainFirst = await owner.get('/v2/orders?list=0&perPage=15&page=2');
+      const gzipAfter = await t.app.inject({
+        method: 'GET',
+        url: '/v2/orders?list=0&perPage=15&page=2',
+        headers: { authorization: `Bearer ${owner.token}`, 'accept-encoding': 'gzip' },
+      });
+      expect(gzipAfter.headers['content-encoding']).toBe('gzip');
+      expect(Buffer.from(plainFirst.text).equals(decodedBytes(gzipAfter))).toBe(true);
+      expect(reads).toHaveBeenCalledTimes(5);
+      expect(reads.mock.calls[4]?.[2]).toBe(true);
+      expect(sentAssembled).toBeGreaterThanOrEqual(2);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

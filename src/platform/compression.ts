@@ -92,8 +92,9 @@ export class JsonBody {
     return new JsonBody(plain, null, plain.length);
   }
 
-  static ofGzip(assembled: Buffer, length: number): JsonBody {
-    return new JsonBody(null, assembled, length);
+  /** `plain`: the same JSON unzipped, when it was made beside the gzip (the page reader's thread). */
+  static ofGzip(assembled: Buffer, length: number, plain: Buffer | null = null): JsonBody {
+    return new JsonBody(plain, assembled, length);
   }
 
   /** Plain bytes made of these parts, in order (the parts are not changed afterwards). */
@@ -189,6 +190,14 @@ export class JsonBody {
       // the assembled gzip stays: it is as correct, only larger
       .catch(() => undefined);
   }
+}
+
+/**
+ * Whether a client with this Accept-Encoding is sent an assembled gzip as it is. One that is
+ * not needs the plain bytes (sent as they are, or compressed as Brotli).
+ */
+export function takesAssembledGzip(acceptEncoding: string | undefined): boolean {
+  return acceptEncoding !== undefined && negotiate(acceptEncoding, FROM_ASSEMBLED) === 'gzip';
 }
 
 /** Sends the JSON bytes, compressed when they are large and the client accepts it. */

@@ -160,3 +160,15 @@ export function gzipObjectArray(items: ReadonlyArray<{ leading: string; packed: 
   assembly.text(items.length === 0 ? '[]' : ']', true);
   return assembly.finish();
 }
+
+/**
+ * Rows of packed documents with their ids (kept outside the document) as a gzipped JSON array,
+ * each object led by its `"id"`: a page of a list. The event loop and the page reader's thread
+ * (db/sqlite-reader.ts) both assemble pages with it.
+ */
+export function gzipIdentifiedObjects(rows: ReadonlyArray<{ id: number; packed: Buffer }>): {
+  gzip: Buffer;
+  length: number;
+} {
+  return gzipObjectArray(rows.map((row) => ({ leading: `"id":${row.id}`, packed: row.packed })));
+}

@@ -4,8 +4,6 @@
  * priced delivery. Pure: no I/O.
  */
 import { toKopecks, toRoubles } from '../../platform/money.js';
-import { JsonBody } from '../../platform/compression.js';
-import { gzipObjectArray } from '../../platform/json-pieces.js';
 import { addDays } from '../../platform/clock.js';
 import type { Company } from '../../carriers/registry.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
@@ -473,10 +471,4 @@ export function parseDoc(stored: Buffer): OrderDoc {
 /** The stored document with its id, as answered, without parsing it. */
 export function withId(id: number, doc: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`{"id":${id},`), doc.subarray(1)]);
-}
-
-/** A page of packed documents with their ids, gzipped as it is assembled (platform/json-pieces.ts). */
-export function pageOf(rows: ReadonlyArray<{ id: number; packed: Buffer }>): JsonBody {
-  const { gzip, length } = gzipObjectArray(rows.map((row) => ({ leading: `"id":${row.id}`, packed: row.packed })));
-  return JsonBody.ofGzip(gzip, length);
 }

@@ -6,12 +6,12 @@
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
-import type { JsonBody } from '../../platform/compression.js';
+import { JsonBody } from '../../platform/compression.js';
 import { addDays, startOfDay, todayIn } from '../../platform/clock.js';
 import { ListPositions } from '../../platform/list-positions.js';
 import type { Paging } from '../../platform/paging.js';
 import { ownMethodOf } from '../delivery-methods/rules.js';
-import { pageOf, parseDoc, type OrderDoc } from './document.js';
+import { parseDoc, type OrderDoc } from './document.js';
 import type { OrderListQuery } from './schemas.js';
 import { LIST_PREORDERS, LIST_PROBLEMS, LIST_STATUSES, RESERVATION } from './state.js';
 import type { OrderFilter, OrderStore } from './store.js';
@@ -56,9 +56,15 @@ export class OrderListReadModel {
   /**
    * A page of orders as JSON bytes, and the total. In the embedded mode the page is
    * remembered, like the total, until the account's orders change: plugins and the orders
-   * screen ask for the same first page again and again.
+   * screen ask for the same first page again and again. `wantsPlain`: the client takes no gzip,
+   * so a page read now is unzipped where it is read.
    */
-  async list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ json: JsonBody; total: number }> {
+  async list(
+    scope: Scope,
+    query: OrderListQuery,
+    paging: Paging,
+    wantsPlain = false,
+  ): Promise<{ json: JsonBody; total: number }> {
     const filter = this.filterOf(scope, query);
     const key = JSON.stringify(filter);
     const [json, total] = await Promise.all([
@@ -66,7 +72,7 @@ export class OrderListReadModel {
         scope.accountId,
         ORDERS_CACHE_TOPIC,
         `page:${paging.offset}:${paging.perPage}:${key}`,
-        () => this.readPage(scope.accountId, key, filter, paging),
+        () => this.readPage(scope.accountId, key, filter, paging, wantsPlain),
         (page) => page.weight,
       ),
       this.total(scope.accountId, key, filter),
@@ -79,19 +85,23 @@ export class OrderListReadModel {
    * with the same filter (remembered until the account's orders change), so page 400 costs
    * what page 2 does instead of stepping over 20 000 orders.
    */
-  private async readPage(accountId: number, key: string, filter: OrderFilter, paging: Paging): Promise<JsonBody> {
+  private async readPage(
+    accountId: number,
+    key: string,
+    filter: OrderFilter,
+    paging: Paging,
+    wantsPlain: boolean,
+  ): Promise<JsonBody> {
     const positions = await this.cache.read(
       accountId,
       ORDERS_CACHE_TOPIC,
       `positions:${key}`,
       async () => new ListPositions(),
     );
-    const rows = await this.store.list(accountId, filter, paging.perPage, positions.startFor(paging.offset));
-    positions.record(
-      paging.offset,
-      rows.map((row) => row.id),
-    );
-    return pageOf(rows);
+    const start = positions.startFor(paging.offset);
+    const page = await this.store.listGzipped(accountId, filter, paging.perPage, start, wantsPlain);
+    positions.record(paging.offset, page.ids);
+    return JsonBody.ofGzip(page.gzip, page.length, page.plain);
   }
 
   /**

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS } from '../../platform/paging.js';
-import { sendJsonBody } from '../../platform/compression.js';
+import { sendJsonBody, takesAssembledGzip } from '../../platform/compression.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { OrderService } from './service.js';
 import type { TrackingService } from './tracking.js';
@@ -82,7 +82,8 @@ export function orderRoutes(app: App, services: OrdersRouteServices): void {
     },
     async (request, reply) => {
       const at = paging(request.query);
-      const page = await orders.list(request.scope, request.query, at);
+      const wantsPlain = !takesAssembledGzip(request.headers['accept-encoding']);
+      const page = await orders.list(request.scope, request.query, at, wantsPlain);
       reply
         .header('X-Total-Count', String(page.total))
         .header('X-Page', String(at.page))

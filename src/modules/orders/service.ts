@@ -153,8 +153,13 @@ export class OrderService {
   }
 
   /** A page of orders as JSON bytes, and the total (list-read-model.ts). */
-  list(scope: Scope, query: OrderListQuery, paging: Paging): Promise<{ json: JsonBody; total: number }> {
-    return this.reads.list(scope, query, paging);
+  list(
+    scope: Scope,
+    query: OrderListQuery,
+    paging: Paging,
+    wantsPlain = false,
+  ): Promise<{ json: JsonBody; total: number }> {
+    return this.reads.list(scope, query, paging, wantsPlain);
   }
 
   /** Orders for reports in keyset pages (list-read-model.ts). */

@@ -8,7 +8,8 @@ import type { PageStart } from '../../platform/list-positions.js';
 import { runRecipe, writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
 import { sqliteInsertStep } from '../../platform/db/sqlite-insert.js';
 import type { Recipe } from '../../platform/db/sqlite-writer.js';
-import { packObject, unpackObject } from '../../platform/json-pieces.js';
+import { gzipIdentifiedObjects, packObject, unpackObject } from '../../platform/json-pieces.js';
+import { pageReaderOf, ReaderUnavailable, type GzippedPage } from '../../platform/db/sqlite-reader.js';
 import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
@@ -414,22 +415,39 @@ export class OrderStore {
    * begins: after `beforeId` when a page before it was read (platform/list-positions.ts),
    * skipping `skip` rows.
    */
-  async list(
+  /**
+   * A page of orders, newest first, as gzip assembled from their packed documents, with its
+   * ids. A SQLite file's pages are read and assembled in the page reader's thread
+   * (sqlite-reader.ts), and unzipped there too when `wantsPlain`; other pages on the event loop,
+   * where the plain bytes are unzipped when first needed.
+   */
+  async listGzipped(
     accountId: number,
     filter: OrderFilter,
     limit: number,
     start: PageStart,
-  ): Promise<Array<{ id: number; packed: Buffer }>> {
+    wantsPlain: boolean,
+  ): Promise<GzippedPage> {
     // the page's ids first, from the index alone: the skipped rows of a far page are never read
     // (PostgreSQL would otherwise fetch and decompress the document of every skipped row)
     const ids = this.pageIds(accountId, filter, limit, start);
-    return this.db
+    const query = this.db
       .selectFrom('orders')
       .select(['id', 'doc_packed as packed'])
       .where('account_id', '=', accountId)
       .where('id', 'in', ids)
-      .orderBy('id', 'desc')
-      .execute();
+      .orderBy('id', 'desc');
+    const reader = pageReaderOf(this.db);
+    if (reader) {
+      const compiled = query.compile();
+      try {
+        return await reader.gzipPage(compiled.sql, compiled.parameters, wantsPlain);
+      } catch (error) {
+        if (!(error instanceof ReaderUnavailable)) throw error;
+      }
+    }
+    const rows = await query.execute();
+    return { ids: rows.map((row) => row.id), ...gzipIdentifiedObjects(rows) };
   }
 
   /** The ids of a page, newest first, as a query (its plan is tested: one index range, on any page). */

@@ -33,6 +33,7 @@ import {
 import type { Tables } from './tables.js';
 import { ObservedDialect, type GroupWrite, type WriteObserver } from './driver.js';
 import { SqliteWriter, WriteTurns } from './sqlite-writer.js';
+import { SqliteReader, attachPageReader } from './sqlite-reader.js';
 import { writeBatcherOf } from './write-batch.js';
 
 /** PostgreSQL's driver, loaded only by a service that uses PostgreSQL (platform/lazy-require.ts). */
@@ -242,6 +243,9 @@ export const SQLITE_CACHE_SIZE = -65536;
 /** The writer thread's page cache (sqlite-writer.ts): it holds the pages of a group's writes, reads go through the map. */
 const WRITER_CACHE_SIZE = -8192;
 
+/** The page reader's cache (sqlite-reader.ts): its pages come through the map. */
+const READER_CACHE_SIZE = -8192;
+
 /** The settings of a connection to `file`, in the order they are made. */
 function sqliteSettings(file: string, synchronous: 'full' | 'normal', cacheSize: number): string[] {
   return [
@@ -329,6 +333,16 @@ export function createDatabase(options: DatabaseOptions): Database {
       : null;
     // a write whose idempotency key is marked in its own transaction stays on the event loop (driver.ts)
     if (writer) batcher.useWriter(writer, () => !observer?.observing());
+    const reader = turns
+      ? new SqliteReader({
+          file,
+          pragmas: sqliteSettings(file, synchronous, READER_CACHE_SIZE).filter(
+            (setting) => !setting.startsWith('journal_mode') && !setting.startsWith('synchronous'),
+          ),
+          failure: writerFailure,
+        })
+      : null;
+    if (reader) attachPageReader(db, reader);
     return asDatabase(
       'sqlite',
       db,
@@ -336,6 +350,7 @@ export function createDatabase(options: DatabaseOptions): Database {
       null,
       () => null,
       writer,
+      reader,
     );
   }
 
@@ -459,6 +474,7 @@ function asDatabase(
   messages: PostgresMessages | null = null,
   poolStats: () => PoolStats | null = () => null,
   writer: SqliteWriter | null = null,
+  reader: SqliteReader | null = null,
 ): Database {
   return {
     kind,
@@ -471,6 +487,7 @@ function asDatabase(
     },
     async close() {
       await messages?.close();
+      await reader?.close();
       await writer?.close();
       await db.destroy();
     },

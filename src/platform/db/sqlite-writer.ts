@@ -28,9 +28,8 @@
  * meets the other's lock: no SQLITE_BUSY, no event loop blocked in SQLite's busy handler. Reads
  * outside a transaction take no turn: WAL lets them read while the worker writes.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { CONNECTION_SOURCE, sqliteThread } from './sqlite-thread.js';
 
 /** One statement of a recipe, its values bound as SQLite takes them (numbers, text, bytes, null). */
 export interface RecipeStep {
@@ -94,36 +93,14 @@ export class WriteTurns {
   }
 }
 
-/**
- * The worker, plain JavaScript run with `eval` (it needs no build step and no TypeScript loader,
- * in `npm start`, in tests and in the benches alike).
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(workerData.file);
-for (const setting of workerData.pragmas) db.exec('pragma ' + setting);
-// the very module the event loop packs with (json-pieces.ts, or .js when built); a worker that cannot load it stops
-// before its first group, and says when it is ready
+/** The writer's source (sqlite-thread.ts gives it its connection). */
+const WORKER_SOURCE = `${CONNECTION_SOURCE}
+// the writer says when it is ready: before, a group it dies in was not begun
 let packObject = null;
-const ready = import(workerData.piecesUrl).then((pieces) => {
-  packObject = pieces.packObject;
+const ready = pieces.then((loaded) => {
+  packObject = loaded.packObject;
   parentPort.postMessage({ ready: true });
 });
-const statements = new Map();
-function prepared(text) {
-  let statement = statements.get(text);
-  if (!statement) {
-    statement = db.prepare(text);
-    if (statements.size >= 200) statements.delete(statements.keys().next().value);
-    statements.set(text, statement);
-  }
-  return statement;
-}
-const failureOf = (error) => ({ message: String(error && error.message), errcode: error && error.errcode });
-// as the event loop's connection binds them (database.ts)
-const bindable = (value) =>
-  typeof value === 'boolean' ? (value ? 1 : 0) : value instanceof Date ? value.toISOString() : value;
 function runRecipe(recipe) {
   let id = null;
   for (const step of recipe) {
@@ -160,9 +137,6 @@ parentPort.on('message', async (group) => {
   parentPort.postMessage({ outcomes });
 });
 `;
-
-/** json-pieces as this module was loaded: `.ts` from the sources (tests, benches), `.js` when built. */
-const PIECES_URL = new URL(`../json-pieces${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
 
 export interface SqliteWriterOptions {
   file: string;
@@ -222,16 +196,8 @@ export class SqliteWriter {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        file: this.options.file,
-        pragmas: this.options.pragmas,
-        piecesUrl: this.options.piecesUrl ?? PIECES_URL,
-      },
-      // its heap holds a group of recipes at a time
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
-    });
+    // its heap holds a group of recipes at a time
+    const worker = sqliteThread(WORKER_SOURCE, this.options, 64);
     worker.on('message', (answer: Answer | { ready: true }) => {
       if ('ready' in answer) {
         this.ready = true;
