@@ -9,7 +9,12 @@ import { runRecipe, writeBatcherOf, type WriteBatcher } from '../../platform/db/
 import { sqliteInsertStep } from '../../platform/db/sqlite-insert.js';
 import type { Recipe } from '../../platform/db/sqlite-writer.js';
 import { gzipIdentifiedObjects, packObject, unpackObject } from '../../platform/json-pieces.js';
-import { pageReaderOf, ReaderUnavailable, type GzippedPage } from '../../platform/db/sqlite-reader.js';
+import {
+  pageConcatenation,
+  pageReaderOf,
+  ReaderUnavailable,
+  type GzippedPage,
+} from '../../platform/db/sqlite-reader.js';
 import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
@@ -441,7 +446,7 @@ export class OrderStore {
     if (reader) {
       const compiled = query.compile();
       try {
-        return await reader.gzipPage(compiled.sql, compiled.parameters, wantsPlain);
+        return await reader.gzipPage(pageConcatenation(compiled.sql), compiled.parameters, wantsPlain);
       } catch (error) {
         if (!(error instanceof ReaderUnavailable)) throw error;
       }

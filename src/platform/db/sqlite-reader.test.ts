@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../../../test/support/app.js';
 import { gzipIdentifiedObjects, packObject } from '../json-pieces.js';
 import { createDatabase, type Database } from './database.js';
-import { pageReaderOf, ReaderUnavailable } from './sqlite-reader.js';
+import { pageConcatenation, pageReaderOf, ReaderUnavailable } from './sqlite-reader.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-reader-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +50,7 @@ describe.skipIf(usingPostgres)('pages read in the page reader thread (SQLite fil
         [0, 50],
         [120, 1],
       ]) {
-        const page = await reader?.gzipPage(PAGE, [upTo, limit]);
+        const page = await reader?.gzipPage(pageConcatenation(PAGE), [upTo, limit]);
         const expected = await onTheLoop(database, upTo, limit);
         expect(page?.ids).toEqual(expected.ids);
         expect(page?.length).toBe(expected.length);
@@ -60,10 +60,16 @@ describe.skipIf(usingPostgres)('pages read in the page reader thread (SQLite fil
         ).toEqual(expected.ids);
         expect(page?.plain).toBeUndefined();
         // for a client that takes no gzip, unzipped in the thread too
-        const both = await reader?.gzipPage(PAGE, [upTo, limit], true);
+        const both = await reader?.gzipPage(pageConcatenation(PAGE), [upTo, limit], true);
         expect(both?.gzip.equals(expected.gzip)).toBe(true);
         expect(both?.plain?.equals(gunzipSync(expected.gzip))).toBe(true);
       }
+      // rows SQLite hands over in another order come back newest first all the same
+      const ascending = await reader?.gzipPage(
+        pageConcatenation('select id, doc as packed from doc_probe where id <= ? order by id asc limit ?'),
+        [120, 120],
+      );
+      expect(ascending?.gzip.equals((await onTheLoop(database, 120, 120)).gzip)).toBe(true);
       // the small pages shared no memory of this thread's buffer pool with the worker
       expect(Buffer.from('still usable').toString()).toBe('still usable');
     } finally {
@@ -78,7 +84,7 @@ describe.skipIf(usingPostgres)('pages read in the page reader thread (SQLite fil
       const newest = [];
       for (let id = 11; id <= 30; id++) {
         await insert(database, id);
-        newest.push((await reader?.gzipPage(PAGE, [1000, 1]))?.ids[0]);
+        newest.push((await reader?.gzipPage(pageConcatenation(PAGE), [1000, 1]))?.ids[0]);
       }
       expect(newest).toEqual(Array.from({ length: 20 }, (_, index) => 11 + index));
       await expect(reader?.gzipPage('select id, doc as packed from missing_table', [])).rejects.toMatchObject({
@@ -100,7 +106,9 @@ describe.skipIf(usingPostgres)('pages read in the page reader thread (SQLite fil
   it('is given up once its database closes; a read in flight then fails as unavailable, to be made on the event loop', async () => {
     const database = await openProbe('closing.db', 60);
     const reader = pageReaderOf(database.db);
-    const failed = expect(reader?.gzipPage(PAGE, [60, 50])).rejects.toBeInstanceOf(ReaderUnavailable);
+    const failed = expect(reader?.gzipPage(pageConcatenation(PAGE), [60, 50])).rejects.toBeInstanceOf(
+      ReaderUnavailable,
+    );
     await database.close();
     await failed;
     expect(pageReaderOf(database.db)).toBeNull();
