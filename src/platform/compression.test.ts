@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { JsonBody } from './compression.js';
+import { JsonBody, takesAssembledGzip } from './compression.js';
 import { gzipObjectArray, packObject } from './json-pieces.js';
 
 const objects = Array.from({ length: 50 }, (_, index) => ({
@@ -75,8 +75,20 @@ describe('the encoding a body is sent in', () => {
     ] as const) {
       expect(fromPlain.encodingFor(accepted), String(accepted)).toBe(ofPlain);
       expect(assembled.encodingFor(accepted), String(accepted)).toBe(ofAssembled);
+      // a page of orders is unzipped where it is read for any client not sent the assembled gzip
+      expect(takesAssembledGzip(accepted), String(accepted)).toBe(ofAssembled === 'gzip');
     }
+    expect(takesAssembledGzip('*')).toBe(true);
     expect(JsonBody.of(Buffer.from('[]')).encodingFor('gzip, br')).toBeNull();
+  });
+
+  it('takes plain bytes made beside an assembled gzip as they are, and weighs both', () => {
+    const { gzip, length } = gzipObjectArray(pieces());
+    const unzipped = gunzipSync(gzip);
+    const body = JsonBody.ofGzip(gzip, length, unzipped);
+    expect(body.body).toBe(unzipped);
+    expect(body.weight).toBe(gzip.length + unzipped.length);
+    expect(body.encodingFor('gzip')).toBe('gzip');
   });
 
   it('makes the Brotli form once, weighs it, and it holds the plain bytes', async () => {

@@ -416,15 +416,12 @@ export class OrderStore {
   }
 
   /**
-   * A page of orders: ids and packed documents, newest first. `start` says where the page
-   * begins: after `beforeId` when a page before it was read (platform/list-positions.ts),
-   * skipping `skip` rows.
-   */
-  /**
    * A page of orders, newest first, as gzip assembled from their packed documents, with its
-   * ids. A SQLite file's pages are read and assembled in the page reader's thread
-   * (sqlite-reader.ts), and unzipped there too when `wantsPlain`; other pages on the event loop,
-   * where the plain bytes are unzipped when first needed.
+   * ids. `start` says where the page begins: after `beforeId` when a page before it was read
+   * (platform/list-positions.ts), skipping `skip` rows. A SQLite file's pages are read and
+   * assembled in the page reader's thread (sqlite-reader.ts), and unzipped there too when
+   * `wantsPlain`; other pages on the event loop, where the plain bytes are unzipped when first
+   * needed.
    */
   async listGzipped(
     accountId: number,

@@ -76,6 +76,7 @@ parentPort.on('message', async ({ seq, sql, parameters, wantsPlain }) => {
         items.push({ id: Number(id), packed: Buffer.from(page.docs.buffer, offset, length) });
         offset += length;
       }
+      if (offset !== page.docs.byteOffset + page.docs.byteLength) throw new Error('the page reader got documents of other lengths than it was told');
       // the three lists come from one pass over the rows, so they agree; only their order is SQLite's to choose
       for (let index = 1; index < items.length; index++)
         if (items[index - 1].id < items[index].id) {
