@@ -6,9 +6,13 @@
  *   then 8 http companies answering in 200 ms each: total latency of one call (concurrency, not sum).
  * Run: npx tsx bench/calculator.ts   (BENCH_DATABASE_URL=postgres://... for PostgreSQL;
  *      CALCULATOR_CACHE_SECONDS=0 to measure every call computed afresh;
- *      SCENARIO=varied for only the hello-world baseline and the uncached Moscow carts,
+ *      SCENARIO=varied for only the hello-world baseline and the uncached Moscow carts (with
+ *      their floor: one such answer compressed afresh per request by a bare server),
  *      SCENARIO=identical for only the baseline and one remembered Moscow answer, gzip)
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startFakeCarrier } from '../test/support/fake-carrier.js';
 import { load, printTable, startServer } from './lib.js';
 
@@ -127,7 +131,36 @@ if (!onlyVaried && !onlyIdentical)
     }),
   );
 const rssAfterLoad = app.usage().rssMb;
-await app.stop();
+// The floor under the uncached carts: one of their answers, compressed afresh for every request by
+// a bare server with the service's compression and nothing else (bench/answer-floor-server.ts).
+// What no service pricing each cart can pass on this machine.
+if (!onlyIdentical) {
+  const plainAnswer = Buffer.from(
+    await (await fetch(`${app.url}/v2/calculator`, { method: 'POST', headers, body: variedCargo[1] })).arrayBuffer(),
+  );
+  const answerFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'answer-floor-')), 'answer.json');
+  fs.writeFileSync(answerFile, plainAnswer);
+  await app.stop();
+  const floor = await startServer('answer-floor-server.ts', { FLOOR_ANSWER: answerFile });
+  for (const [label, encoding] of [
+    ['gzip', 'gzip'],
+    ['Brotli', 'gzip, deflate, br, zstd'],
+  ])
+    results.push(
+      await load({
+        name: `floor: one Москва answer (${Math.round(plainAnswer.length / 1000)} kB) compressed afresh per request, ${label}`,
+        url: `${floor.url}/fresh`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': encoding },
+        bodies: variedCargo,
+        connections,
+        durationSeconds: duration,
+        server: floor,
+      }),
+    );
+  await floor.stop();
+  fs.rmSync(path.dirname(answerFile), { recursive: true, force: true });
+} else await app.stop();
 printTable(
   `Calculator on ${String(app.info.database)} — ${connections} connections, ${duration} s each (node ${process.version}); start with reference data ${String(app.info.startMs)} ms`,
   baseline,

@@ -140,4 +140,6 @@ await serveUntilTerm(bench, app, {
   seedMs,
   shopId: shopIds[0],
   body: orderBody(1),
+  // the floor under a cold page reads the same file (bench/page-floor-server.ts)
+  ...(database.kind === 'sqlite' ? { sqliteFile: config.databaseUrl.replace(/^sqlite:/, '') } : {}),
 });

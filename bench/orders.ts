@@ -4,7 +4,8 @@
  *   - GET /v2/orders?list=0&perPage=50 with a filter, over 200k orders of one account.
  * Run: npx tsx bench/orders.ts                      (SQLite)
  *      SCENARIO=post npx tsx bench/orders.ts        (only POST /v2/orders, after the same seeding)
- *      SCENARIO=pages npx tsx bench/orders.ts       (only pages never read before: in turn, gzip and plain; random)
+ *      SCENARIO=pages npx tsx bench/orders.ts       (only pages never read before: in turn, gzip and plain; random;
+ *                                                    and, on SQLite, the floor under random pages)
  *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/orders.ts
  */
 import { seededRandom } from '../src/platform/seeded-random.js';
@@ -27,6 +28,13 @@ const largeBody = await load({
   connections,
   durationSeconds: duration,
 });
+// ...and one as large as a cold page's gzip (75-81 kB): the same-bytes server of those pages
+const gzipPageBody = await load({
+  name: 'bare fastify, fixed 81 KB body',
+  url: `${hello.url}/payload?bytes=81000`,
+  connections,
+  durationSeconds: duration,
+});
 await hello.stop();
 
 const app = await startServer('orders-server.ts', {}, 900_000);
@@ -37,6 +45,7 @@ const info = app.info as {
   seedMs: number;
   shopId: number;
   body: unknown;
+  sqliteFile?: string;
 };
 const auth = { authorization: `Bearer ${info.token}` };
 const gzip = { ...auth, 'accept-encoding': 'gzip, deflate' };
@@ -108,13 +117,37 @@ const randomly = () =>
     durationSeconds: duration,
     server: app,
   });
+// The floor under those pages (SQLite): a bare server that only reads each page from the same
+// file with the service's statement, assembles its gzip and sends it (bench/page-floor-server.ts).
+// What no service doing more per request can pass on this machine.
+const floorOfRandomPages = async () => {
+  if (!info.sqliteFile) return [];
+  const floor = await startServer('page-floor-server.ts', { FLOOR_DATABASE: info.sqliteFile });
+  const paths = randomPages.map((pagePath) => pagePath.replace('/v2/orders?list=0&', '/page?'));
+  const floorLoad = (name: string, query: string) =>
+    load({
+      name,
+      url: `${floor.url}/page`,
+      paths: paths.map((pagePath) => pagePath + query),
+      connections,
+      durationSeconds: duration,
+      server: floor,
+    });
+  const figures = [
+    await floorLoad('floor: the same random pages read, assembled and sent on one event loop', ''),
+    await floorLoad("floor: the same, read in the service's page reader thread", '&thread=1'),
+  ];
+  await floor.stop();
+  return figures;
+};
 const results =
   process.env.SCENARIO === 'post'
     ? [await create()]
     : process.env.SCENARIO === 'pages'
-      ? [await inTurn('gzip'), await inTurn('plain'), await randomly()]
+      ? [gzipPageBody, await inTurn('gzip'), await inTurn('plain'), await randomly(), ...(await floorOfRandomPages())]
       : [
           largeBody,
+          gzipPageBody,
           await list('list=0&perPage=50&deliveryType=1', 'list=0&perPage=50&deliveryType=1'),
           await list('list=0&perPage=50&deliveryType=1, gzip', 'list=0&perPage=50&deliveryType=1', gzip),
           await list(`list=0&perPage=50&shopId=${info.shopId}, gzip`, `list=0&perPage=50&shopId=${info.shopId}`, gzip),
@@ -122,6 +155,7 @@ const results =
           await inTurn('gzip'),
           await inTurn('plain'),
           await randomly(),
+          ...(await floorOfRandomPages()),
           await load({
             name: 'GET /v2/orders?list=0&perPage=50&deliveryType=1&page=1..600 in turn (remembered), gzip',
             url: `${app.url}/v2/orders`,
