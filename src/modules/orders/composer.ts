@@ -315,7 +315,7 @@ export class OrderComposer {
   private async productLines(scope: Scope, input: OrderInput, problems: FieldErrorCollector): Promise<ProductLine[]> {
     const items = input.products ?? [];
     const ids = items.map((item) => item.id).filter((id): id is number => typeof id === 'number');
-    const catalogue = ids.length ? await this.products.getMany(scope, ids) : new Map();
+    const catalogue = ids.length ? await this.products.catalogueOf(scope, ids) : new Map();
     return items.map((item, index) => {
       const field = `products[${index}]`;
       const product = item.id ? catalogue.get(item.id) : undefined;

@@ -189,13 +189,21 @@ export class ProductService {
    * a product keeps reading it after the product leaves the catalogue.
    */
   async getMany(scope: Scope, ids: number[]): Promise<Map<number, Product>> {
+    const products = await this.present(scope, [...(await this.catalogueOf(scope, ids)).values()]);
+    return new Map(products.map((product) => [product.id, product]));
+  }
+
+  /**
+   * The catalogue rows of these products, without their stock: what an order's lines are filled
+   * from. Remembered until the account's products change; stock is read fresh by `getMany` only,
+   * so an order made on the event loop skips that query (a tenth of the loop's time an order).
+   */
+  async catalogueOf(scope: Scope, ids: number[]): Promise<Map<number, ProductRecord>> {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
-    // the rows, not the presented products: stock is read fresh by `present`
     const records = await this.cache.read(scope.accountId, RECORDS_TOPIC, unique.join(','), () =>
       this.store.getMany(scope.accountId, unique),
     );
-    const products = await this.present(scope, records);
-    return new Map(products.map((product) => [product.id, product]));
+    return new Map(records.map((record) => [record.id, record]));
   }
 
   /** Ids of the live products with these exact vendor codes. */
