@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { dropOffPointOf } from '../../../test/support/orders.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { productBody, shopBody, warehouseBody } from '../../../test/support/fixtures.js';
 import { JobWorker } from '../../platform/jobs.js';
+import { StockStore } from '../fulfilment/stock-store.js';
 import { todayIn } from '../../platform/clock.js';
 import { CarrierError, type CarrierDriver } from '../../carriers/types.js';
 
@@ -204,7 +205,11 @@ describe('orders: create, read, change', () => {
     expect((await owner.patch(`/v2/products/${productId}`, { name: 'Футболка синяя', priceCod: 2100 })).status).toBe(
       204,
     );
+    // an order's lines take catalogue values only: making one reads no stock (issue 27, ninth pass)
+    const stockReads = vi.spyOn(StockStore.prototype, 'rowsOf');
     const later = await create(owner, courier({ products: [{ id: productId, count: 1 }] }));
+    expect(stockReads).not.toHaveBeenCalled();
+    stockReads.mockRestore();
     expect((await owner.get(`/v2/orders/${later}`)).body.products[0]).toMatchObject({
       name: 'Футболка синяя',
       priceCod: 2100,
