@@ -196,7 +196,7 @@ export class ProductService {
   /**
    * The catalogue rows of these products, without their stock: what an order's lines are filled
    * from. Remembered until the account's products change; stock is read fresh by `getMany` only,
-   * so an order made on the event loop skips that query (a tenth of the loop's time an order).
+   * so making an order skips that query (6 % of the event loop's profile under `POST /v2/orders`).
    */
   async catalogueOf(scope: Scope, ids: number[]): Promise<Map<number, ProductRecord>> {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
