@@ -10,6 +10,9 @@ export const ERROR_CODES = {
   bad_url: 'The URL cannot be read (bad percent-encoding).',
   invalid_json: 'The body is not valid JSON.',
   json_too_deep: 'The JSON body nests more than 32 levels.',
+  form_too_large:
+    'The form body or query string holds more than 20,000 fields, 60,000 brackets or 1,000 distinct names (send JSON).',
+  form_too_deep: 'A form key nests more than 12 brackets deep.',
   invalid_file: 'An uploaded file is not what the operation takes (not base64, not an xlsx).',
   invalid_template: 'The xlsx lacks columns of the import template (errors[] names each).',
   import_too_large: 'The import holds more rows than one import takes: nothing was imported.',
@@ -30,6 +33,7 @@ export const ERROR_CODES = {
   forbidden: 'A shop API key reaching outside its shop, or an employee doing what only the account may (403).',
   rate_limited: 'Too many requests this minute: retry after Retry-After (429).',
   session_expired: "The dashboard's session cookie names a token that has ended: sign in again (401).",
+  cross_site_refused: "A sign-in, sign-out or set-up sent by another site's page (login CSRF): refused (403).",
   csrf_token_invalid: "An unsafe call of a cookie session without the session's X-CSRF-Token (403).",
   not_a_login: 'Only an employee login token is ended by signing out (409).',
   last_owner: 'The last owner of an account cannot be removed or made a shop manager (409).',

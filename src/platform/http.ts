@@ -3,7 +3,6 @@
  * the x-log-id header, the error body and the 404 body.
  */
 import { randomUUID } from 'node:crypto';
-import querystring from 'node:querystring';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
@@ -17,17 +16,21 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
-import qs from 'qs';
 import { AppError, type ErrorCode, type ErrorItem } from './errors.js';
 import { markFormEncoded } from './validation.js';
+import { parseForm } from './form-body.js';
 
-/** qs options for query strings and form bodies: `ids[0]=1&a[b][c]=2`, many items. */
-const QS_OPTIONS: qs.IParseOptions = { arrayLimit: 10000, parameterLimit: 100000, depth: 12, allowPrototypes: false };
+/** A query string the form reader refused: kept on the parsed query, thrown by the first hook (the router cannot answer). */
+const QUERY_REFUSAL = Symbol('query refusal');
 
+/** Query strings: `ids[0]=1&a[b][c]=2` (form-body.ts), bounded in fields and depth. */
 export function parseQueryString(text: string): Record<string, unknown> {
-  // Plain `a=1&b=2` (most list calls) needs no bracket parsing; Node's parser is faster.
-  if (!text.includes('[') && !text.includes('%5B') && !text.includes('%5b')) return { ...querystring.parse(text) };
-  return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+  try {
+    return parseForm(text);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return Object.defineProperty({}, QUERY_REFUSAL, { value: error });
+  }
 }
 
 /**
@@ -216,6 +219,11 @@ export function installHttpConventions(app: FastifyInstance): void {
   // The log id goes on every response, errors and 404s included, as early as possible.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-log-id', request.id);
+    const refusal = (request.query as { [QUERY_REFUSAL]?: AppError } | undefined)?.[QUERY_REFUSAL];
+    if (refusal) {
+      done(refusal);
+      return;
+    }
     if (stopping) {
       reply.header('connection', 'close');
       sendError(reply, 503, {
@@ -248,7 +256,7 @@ export function installHttpConventions(app: FastifyInstance): void {
     }
     defaultJsonParser(request, text, done);
   });
-  void app.register(formbody, { parser: (text: string) => markFormEncoded(parseQueryString(text)) });
+  void app.register(formbody, { parser: (text: string) => markFormEncoded(parseForm(text)) });
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const logId = request.id;
