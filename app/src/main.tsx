@@ -53,13 +53,16 @@ function Root() {
  * The house look, and every date picker's calendar made readable (axe-core, seen when a test
  * caught the order form's calendar open): its month arrows are named in the reader's language
  * (else a screen reader announces two unnamed buttons), and its weekday names and weekend days
- * get darker colours than Mantine's (grey 3.3:1 and red 3.5:1 on white; app.css).
+ * get darker colours than Mantine's (grey 3.3:1 and red 3.5:1 on white; app.css). The other
+ * months' days are not shown: Mantine dims them below 4.5:1, and a test that opened December
+ * found 30 November there.
  */
 function themeFor(t: Translate) {
   const calendar = {
     previousLabel: t('previousMonth'),
     nextLabel: t('nextMonth'),
     classNames: { weekday: 'calendar-weekday', day: 'calendar-day' },
+    hideOutsideDates: true,
   };
   return createTheme({
     primaryColor: 'indigo',
