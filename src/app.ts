@@ -66,6 +66,21 @@ class RequestLogController extends LogController {
   }
 }
 
+/** The API docs page (/docs): Swagger UI writes style attributes, nothing else inline. */
+const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export async function buildApp({ config, database, services, logStream }: AppOptions): Promise<App> {
   const app = Fastify({
     logger: {
@@ -115,10 +130,15 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     config.corsOrigins,
     AREAS.flatMap((area) => (area.cors ? [area.cors()] : [])),
   );
-  await installSessions(app, { csrfKey: services.sessionCsrfKey, secure: config.publicUrl.startsWith('https:') });
+  await installSessions(app, {
+    csrfKey: services.sessionCsrfKey,
+    secure: config.publicUrl.startsWith('https:'),
+    publicUrl: config.publicUrl,
+  });
   await installRateLimits(app, {
     perMinute: config.rateLimitPerMinute,
     loginPerMinute: config.loginRateLimitPerMinute,
+    loginFailuresPerAddressPerMinute: config.loginFailuresPerAddressPerMinute,
   });
   installAuthentication(app, services.tokens);
   for (const area of AREAS) area.requestHooks?.(app, context);
@@ -150,7 +170,18 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // the page shares the dashboard's origin (and so could read a session's CSRF token): its own
+    // scripts only (Swagger UI has no inline script), calls only to this origin, never framed
+    staticCSP: DOCS_CONTENT_SECURITY_POLICY,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
+        done();
+      },
+    },
+  });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

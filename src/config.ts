@@ -61,6 +61,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** POST /v2/auth/login attempts a minute for one IP address and e-mail, in this process (0: no limit). */
   loginRateLimitPerMinute: number;
+  /** Wrong passwords a minute from one IP address over all e-mails, in this process (0: no limit). */
+  loginFailuresPerAddressPerMinute: number;
   /** Where the built checkout widget is (npm run build writes dist/widget). */
   widgetDir: string;
   /** Where the built dashboard is (npm run build writes dist/app), served at /app/. */
@@ -357,6 +359,14 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: readCorsOrigins(env, problems),
     rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, problems),
     loginRateLimitPerMinute: readInteger(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000, problems),
+    loginFailuresPerAddressPerMinute: readInteger(
+      env,
+      'LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
+      10,
+      0,
+      1_000_000,
+      problems,
+    ),
     widgetDir: path.resolve(env.WIDGET_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'widget')),
     appDir: path.resolve(env.APP_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'app')),
     appMapTiles: readTileTemplate(env, problems),

@@ -1,9 +1,11 @@
 /**
  * Rate limits of /v2 with @fastify/rate-limit's counters: per token (per IP address for calls
  * without one), and per IP address and e-mail for POST /v2/auth/login, where passwords are
- * guessed. Counters live in each process: N processes on one PostgreSQL allow N times the limit.
+ * guessed; and wrong passwords per IP address over all e-mails (a spray: one password tried on
+ * many e-mails). Counters live in each process: N processes on one PostgreSQL allow N times the limit.
  */
 import rateLimit from '@fastify/rate-limit';
+import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashToken, sha256 } from './crypto.js';
 import { AppError } from './errors.js';
@@ -11,15 +13,20 @@ import { sessionTokenOf } from './session.js';
 
 const WINDOW_MS = 60_000;
 export const LOGIN_ROUTE = '/v2/auth/login';
-/** Routes that take a password: the API's login and the dashboard's sign-in. */
-const PASSWORD_ROUTES = new Set([LOGIN_ROUTE, '/v2/auth/session']);
+/** Routes that take a password: the API's login, the dashboard's sign-in, a change of password. */
+const PASSWORD_ROUTES = new Set([LOGIN_ROUTE, '/v2/auth/session', '/v2/auth/password']);
 
 export interface RateLimits {
   /** Requests a minute per token on /v2 (0: none). */
   perMinute: number;
   /** Login attempts a minute per IP address and e-mail (0: none). */
   loginPerMinute: number;
+  /** Wrong passwords a minute per IP address, whatever the e-mail (0: none). */
+  loginFailuresPerAddressPerMinute: number;
 }
+
+/** Addresses whose wrong passwords are counted at once; the oldest are forgotten past it (bounded memory). */
+const TRACKED_ADDRESSES = 100_000;
 
 type Verdict = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 
@@ -58,6 +65,7 @@ function refuse(reply: FastifyReply, verdict: Verdict, what: string): void {
 
 /** Installs the limits; call before authentication. */
 export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
+  installLoginFailureLimit(app, limits.loginFailuresPerAddressPerMinute);
   if (limits.perMinute <= 0 && limits.loginPerMinute <= 0) return;
   // global: false: the plugin adds no hook of its own; ours below decide which calls count.
   await app.register(rateLimit, { global: false });
@@ -85,6 +93,42 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
       refuse(reply, await perLogin(request), 'for one e-mail from one address');
     });
   }
+}
+
+/**
+ * Wrong passwords per IP address over every e-mail: only failures count, so an office behind
+ * one address signing in at nine is never refused, while a spray meets the limit. Checked on
+ * the request's arrival, before its body is read or any password hashed.
+ */
+function installLoginFailureLimit(app: FastifyInstance, perMinute: number): void {
+  if (perMinute <= 0) return;
+  const failures = new LRUCache<string, { count: number; since: number }>({ max: TRACKED_ADDRESSES });
+  const current = (ip: string, now: number) => {
+    const entry = failures.get(ip);
+    return entry && now - entry.since < WINDOW_MS ? entry : null;
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const now = Date.now();
+    const entry = current(request.ip, now);
+    if (!entry || entry.count < perMinute) return;
+    const seconds = Math.max(1, Math.ceil((entry.since + WINDOW_MS - now) / 1000));
+    reply.header('retry-after', String(seconds));
+    throw new AppError(
+      429,
+      'rate_limited',
+      `Too many wrong passwords from this address: at most ${perMinute} a minute. Retry in ${seconds} s.`,
+    );
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // a wrong password is 401 at sign-in, 403 at a change of password (the session itself is fine)
+    if (reply.statusCode !== 401 && reply.statusCode !== 403) return;
+    if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const now = Date.now();
+    const entry = current(request.ip, now);
+    if (entry) entry.count += 1;
+    else failures.set(request.ip, { count: 1, since: now });
+  });
 }
 
 /**

@@ -22,6 +22,46 @@ export interface SessionOptions {
   csrfKey: string;
   /** Cookies marked Secure: the service is reached over https (PUBLIC_URL). */
   secure: boolean;
+  /** The service's own public address (PUBLIC_URL): a browser's page there is same-site. */
+  publicUrl: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route that starts, ends or sets up a cookie session: a browser may call it only from the
+     * service's own pages. No CSRF token can guard a sign-in (there is no session yet), so another
+     * site's page could sign the victim in as the attacker (login CSRF).
+     */
+    sameSiteOnly?: boolean;
+  }
+}
+
+/**
+ * Whether a browser made this request from another site's page. Browsers send
+ * `Sec-Fetch-Site` (Chromium, Firefox, Safari since 2023) and `Origin` on every cross-origin
+ * POST; a client that sends neither (curl, a plugin's PHP) is not a browser page and is let through.
+ */
+export function isCrossSiteBrowserRequest(request: FastifyRequest, ownOrigins: ReadonlySet<string>): boolean {
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (typeof fetchSite === 'string') return fetchSite !== 'same-origin' && fetchSite !== 'none';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  let sender: URL;
+  try {
+    sender = new URL(origin);
+  } catch {
+    return true; // 'null' (a sandboxed or file page) and anything unreadable
+  }
+  if (ownOrigins.has(sender.origin)) return false;
+  // the address the browser used: the Host header, with the sender's scheme (a proxy may end TLS before us)
+  const host = request.headers.host;
+  if (!host) return true;
+  try {
+    return new URL(`${sender.protocol}//${host}`).origin !== sender.origin;
+  } catch {
+    return true;
+  }
 }
 
 /** Installs the cookie parser and the CSRF tokens; call before the rate limits and authentication, which read the cookie. */
@@ -40,6 +80,17 @@ export async function installSessions(app: FastifyInstance, options: SessionOpti
     csrfOpts: { hmacKey: options.csrfKey, userInfo: true },
   });
   app.decorate('sessionCookieSecure', options.secure);
+
+  const ownOrigins = new Set([new URL(options.publicUrl).origin]);
+  // onRequest: refused before the body is read, and before any password is checked
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config?.sameSiteOnly || !isCrossSiteBrowserRequest(request, ownOrigins)) return;
+    throw new AppError(
+      403,
+      'cross_site_refused',
+      'Signing in, out or setting up from another site is refused: open the dashboard at its own address.',
+    );
+  });
 }
 
 declare module 'fastify' {

@@ -1,13 +1,15 @@
 /** `npm run cli -- account create|token`: accounts and their tokens, at the server. */
 import { parseArgs } from 'node:util';
 import { CommandUsageError, stringOption, type AreaCommand } from '../../platform/module.js';
+import type { TokenResolver } from '../../platform/auth.js';
 import type { AccountService } from './service.js';
 
-export const accountCommand: AreaCommand<{ accounts: AccountService }> = {
+export const accountCommand: AreaCommand<{ accounts: AccountService; tokens: TokenResolver }> = {
   usage: [
     'account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]',
     'account token --id <accountId> [--json]    issue another API token for an account',
     'account employee --id <accountId> --email <e-mail> --password <password> [--name <name>]   an employee who signs in to the dashboard at /app/',
+    "account password --email <e-mail> --password <password>   set an employee's password; every sign-in of theirs ends",
   ],
   async run(args, open) {
     const { values, positionals } = parseArgs({
@@ -68,6 +70,19 @@ export const accountCommand: AreaCommand<{ accounts: AccountService }> = {
       return json
         ? `${JSON.stringify({ accountId: id, employeeId })}\n`
         : `Employee ${employeeId} of account ${id} can sign in at /app/ (and POST /v2/auth/login).\n`;
+    }
+    if (action === 'password') {
+      const email = stringOption(values, 'email');
+      const password = stringOption(values, 'password');
+      if (!email || !password)
+        throw new CommandUsageError('account password needs --email <e-mail> --password <password>');
+      const services = await open();
+      const changed = await services.accounts.setPassword(email, password);
+      // the server processes forget the ended sign-ins at once (the shared cache's invalidation)
+      services.tokens.revoke(changed.accountId);
+      return json
+        ? `${JSON.stringify(changed)}\n`
+        : `The password of employee ${changed.employeeId} (account ${changed.accountId}) is set; their sign-ins have ended.\n`;
     }
     throw new CommandUsageError(`unknown account command "${action ?? ''}"`);
   },

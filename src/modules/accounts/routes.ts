@@ -4,7 +4,7 @@ import { errorResponses, NoContent } from '../../platform/schemas.js';
 import { csrfTokenFor, endSession, startSession } from '../../platform/session.js';
 import type { AccountService } from './service.js';
 import type { EmployeeService } from './employees.js';
-import { LoginBody, LoginResponse, SessionView } from './schemas.js';
+import { LoginBody, LoginResponse, PasswordChange, SessionView } from './schemas.js';
 
 /** The services these routes use, and no other. */
 export interface AccountsRouteServices {
@@ -48,7 +48,7 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
   app.post(
     '/v2/auth/session',
     {
-      config: { public: true },
+      config: { public: true, sameSiteOnly: true },
       schema: {
         operation: { id: 'startDashboardSession' },
         tags,
@@ -90,9 +90,36 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
     },
   );
 
+  app.post(
+    '/v2/auth/password',
+    {
+      schema: {
+        operation: { id: 'changePassword' },
+        tags,
+        summary: "Change the signed-in employee's password: every other sign-in of theirs ends",
+        description:
+          'For an employee signed in with a password (the dashboard cookie or a login token). The session or token making the change stays; every other one of the employee stops working in every process. A wrong current password is 403 invalid_credentials; account tokens and shop keys have no password (409 not_a_login).',
+        body: PasswordChange,
+        response: { 204: NoContent, ...errorResponses(403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const token = request.sessionToken ?? bearerToken(request);
+      await services.accounts.changePassword(
+        request.scope,
+        token,
+        request.body.currentPassword,
+        request.body.newPassword,
+      );
+      services.tokens.revoke(request.scope.accountId);
+      return reply.code(204).send();
+    },
+  );
+
   app.delete(
     '/v2/auth/session',
     {
+      config: { sameSiteOnly: true },
       schema: {
         operation: { id: 'endSession' },
         tags,

@@ -10,6 +10,11 @@ export const LoginBody = Type.Object({
   password: Type.String({ minLength: 1, maxLength: 1024 }),
 });
 
+export const PasswordChange = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+  newPassword: Type.String({ minLength: 1, maxLength: 1024, description: 'At least 8 characters' }),
+});
+
 export const LoginResponse = Type.Object({
   token: Type.String({ description: 'Bearer token; send it as the header `Authorization: Bearer TOKEN`' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the token stops working' }),

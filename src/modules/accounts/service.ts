@@ -109,11 +109,41 @@ export class AccountService {
     });
   }
 
+  /**
+   * The signed-in employee chooses a new password, knowing the current one: every other sign-in
+   * of theirs ends (a stolen session or token with it); the one making the change stays. Call
+   * TokenResolver.revoke after it so no process remembers the ended ones.
+   */
+  async changePassword(scope: Scope, currentToken: string | null, current: string, next: string): Promise<void> {
+    if (scope.kind !== 'employee' || scope.employeeId === null)
+      throw conflict('not_a_login', 'Only an employee signed in with a password can change it.');
+    checkPassword('newPassword', next);
+    const hash = await this.store.passwordHashOf(scope.accountId, scope.employeeId);
+    if (!hash || !(await verifyPassword(current, hash)))
+      throw new AppError(403, 'invalid_credentials', 'The current password is wrong.', [
+        { field: 'currentPassword', message: 'is not the current password' },
+      ]);
+    await this.store.replacePassword(
+      scope.accountId,
+      scope.employeeId,
+      await hashPassword(next),
+      currentToken ? hashToken(currentToken) : null,
+    );
+  }
+
+  /** The operator sets an employee's password (`account password`, no SMTP): every sign-in of theirs ends. */
+  async setPassword(rawEmail: string, password: string): Promise<{ accountId: number; employeeId: number }> {
+    checkPassword('password', password);
+    const employee = await this.store.findEmployeeByEmail(rawEmail.trim().toLowerCase());
+    if (!employee) throw fieldError('email', 'is not the e-mail of an employee');
+    await this.store.replacePassword(employee.accountId, employee.id, await hashPassword(password), null);
+    return { accountId: employee.accountId, employeeId: employee.id };
+  }
+
   private async checkEmployee(rawEmail: string, password: string): Promise<string> {
     const email = rawEmail.trim().toLowerCase();
     if (!EMAIL.test(email)) throw fieldError('email', 'must be an e-mail address');
-    if (password.length < MIN_PASSWORD_LENGTH)
-      throw fieldError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+    checkPassword('password', password);
     if (await this.store.emailTaken(email))
       throw conflict('email_taken', `An employee with the e-mail ${email} already exists.`);
     return email;
@@ -175,6 +205,11 @@ export class AccountService {
     const known = await this.store.existingEmployeeIds(scope.accountId, ids);
     return ids.filter((id) => !known.has(id));
   }
+}
+
+function checkPassword(field: string, password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw fieldError(field, `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

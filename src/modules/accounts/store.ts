@@ -116,6 +116,39 @@ export class AccountStore {
     return row ? { id: row.id, accountId: row.account_id, passwordHash: row.password_hash } : undefined;
   }
 
+  async passwordHashOf(accountId: number, employeeId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('employees')
+      .select('password_hash')
+      .where('account_id', '=', accountId)
+      .where('id', '=', employeeId)
+      .executeTakeFirst();
+    return row?.password_hash;
+  }
+
+  /** A new password; every login token of the employee but `keepTokenHash` (the caller's) ends. */
+  async replacePassword(
+    accountId: number,
+    employeeId: number,
+    passwordHash: string,
+    keepTokenHash: string | null,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('employees')
+        .set({ password_hash: passwordHash })
+        .where('account_id', '=', accountId)
+        .where('id', '=', employeeId)
+        .execute();
+      let sessions = trx
+        .deleteFrom('access_tokens')
+        .where('account_id', '=', accountId)
+        .where('employee_id', '=', employeeId);
+      if (keepTokenHash) sessions = sessions.where('token_hash', '<>', keepTokenHash);
+      await sessions.execute();
+    });
+  }
+
   async emailTaken(email: string): Promise<boolean> {
     const row = await this.db.selectFrom('employees').select('id').where('email', '=', email).executeTakeFirst();
     return row !== undefined;
