@@ -7,20 +7,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.js';
 import type { ApiClient } from './support/client.js';
-import { operationsOf, sweepRefusals, type DocumentedOperation, type OpenApiDocument } from './support/security.js';
+import {
+  call,
+  isPublic,
+  operationsOf,
+  sweepRefusals,
+  type DocumentedOperation,
+  type OpenApiDocument,
+} from './support/security.js';
+import { hostileFormBodies } from '../bench/form-bodies.js';
 
 let t: TestApp;
 let document: OpenApiDocument;
 let owner: ApiClient;
 let stranger: ApiClient;
 let shopKey: ApiClient;
+let ownerAccountId: number;
 /** Path prefix → an id of the owner's record there. */
 const made: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
   document = (await t.client().get('/openapi.json')).body as OpenApiDocument;
-  owner = (await t.newAccount('Owner')).client;
+  const ownerAccount = await t.newAccount('Owner');
+  owner = ownerAccount.client;
+  ownerAccountId = ownerAccount.accountId;
   stranger = (await t.newAccount('Stranger')).client;
   const example = (path: string) =>
     (document.paths[path].post.requestBody?.content['application/json'].examples ?? {})[
@@ -121,5 +132,59 @@ describe('every operation of the document', () => {
       exemptions: EXEMPTIONS,
     });
     expect(broken).toEqual({ '401': [], '403': [], '404': [] });
+  });
+});
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+describe('every operation of the document, attacked from another site and with an oversized form', () => {
+  it("refuses a cross-site page's unsafe call with the victim's session cookie (403) and a cross-site sign-in", async () => {
+    const email = 'sweep-owner@shop.example';
+    const password = 'sweep owner password';
+    await t.runtime.services.accounts.addEmployee(ownerAccountId, { name: 'Owner', email, password });
+    const signIn = await t.app.inject({ method: 'POST', url: '/v2/auth/session', payload: { email, password } });
+    const cookie = ([] as string[])
+      .concat(signIn.headers['set-cookie'] ?? [])
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const crossSite = { cookie, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' };
+    const accepted: string[] = [];
+    for (const operation of operationsOf(document)) {
+      if (!UNSAFE.has(operation.method)) continue;
+      // what a page of another site can make a browser send: the cookie, no CSRF token (it cannot read one)
+      const answer = await call(t.client(), operation, ownerIds(operation), crossSite, BODIES);
+      const refused = isPublic(operation.operation)
+        ? answer.status < 200 ||
+          answer.status >= 300 ||
+          !String(answer.headers['set-cookie'] ?? '').includes('dashboard_session')
+        : operation.key in EXEMPTIONS['403']
+          ? answer.status >= 400 && answer.status < 500 // an operator's token only: the cookie is not read
+          : answer.status === 403;
+      if (!refused) accepted.push(`${operation.key}: ${answer.status}`);
+    }
+    expect(accepted).toEqual([]);
+    // the session itself still works from its own pages
+    expect((await t.app.inject({ method: 'GET', url: '/v2/auth/session', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('answers an oversized hostile form body to every operation with a body with a 4xx, never a 5xx', async () => {
+    const probe = hostileFormBodies()["the probe's: 4 lists of 10,000 indexes (425 KiB)"];
+    const broken: string[] = [];
+    for (const operation of operationsOf(document)) {
+      if (!operation.operation.requestBody) continue;
+      for (const client of [owner, t.client()]) {
+        const answer = await call(client, operation, ownerIds(operation), {}, { [operation.key]: probe });
+        // the call helper sends JSON: send the bytes form-encoded instead
+        const url = operation.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
+          String(ownerIds(operation)[name] ?? 1),
+        );
+        const form = await client.call(operation.method, url, probe, { form: true });
+        for (const each of [answer, form]) {
+          if (each.status < 400 || each.status >= 500)
+            broken.push(`${operation.key}: ${each.status} ${each.text.slice(0, 80)}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });

@@ -15,6 +15,9 @@ export const part2En = {
   invite: 'Invite',
   inviteEmployee: 'Invite an employee',
   firstPassword: 'First password (hand it to the employee)',
+  leaverTitle: 'When someone leaves',
+  leaverNote:
+    'Removing an employee ends their sign-ins at once. Keys do not end with them: if they ever had a shop’s API key, the widget key or an account API token, re-issue it (Settings → Shops → Re-issue the API key). Managers are never shown shop keys.',
   applyChanges: 'Save',
   dismiss: 'Cancel',
   create: 'Create',
@@ -156,6 +159,9 @@ export const part2Ru: Record<Part2Key, string> = {
   invite: 'Пригласить',
   inviteEmployee: 'Пригласить сотрудника',
   firstPassword: 'Первый пароль (передайте сотруднику)',
+  leaverTitle: 'Когда сотрудник уходит',
+  leaverNote:
+    'Удаление сотрудника сразу завершает его входы. Ключи с ним не заканчиваются: если у него был API-ключ магазина, ключ виджета или API-токен аккаунта, выпустите новый (Настройки → Магазины → Выпустить новый API-ключ). Менеджерам ключи магазинов не показываются.',
   applyChanges: 'Сохранить',
   dismiss: 'Отмена',
   create: 'Создать',

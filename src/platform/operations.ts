@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { AppError } from './errors.js';
 import { newLogId } from './http.js';
 import { PROJECT_ROOT } from './reference-data.js';
 
@@ -81,6 +82,17 @@ export async function installCors(
           credentials: false,
           maxAge: 600,
         };
+  // The plugin answers a preflight without Origin or Access-Control-Request-Method with a bare
+  // text 400; this hook, registered first, gives the same refusal the house's body.
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'OPTIONS') return;
+    if (request.headers.origin && request.headers['access-control-request-method']) return;
+    throw new AppError(
+      400,
+      'bad_request',
+      'A CORS preflight (OPTIONS) needs the Origin and Access-Control-Request-Method headers a browser sends.',
+    );
+  });
   // One registration for all (the plugin decorates the request once); a delegate answers for its own paths.
   await app.register(cors, {
     delegator: (request, callback) => {

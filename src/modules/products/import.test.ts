@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
@@ -90,6 +91,42 @@ describe('products import: happy path', () => {
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('import_too_large');
     expect(response.body.message).toContain('at most 2000');
+    expect(await count(client)).toBe(0);
+  });
+
+  it('refuses a decompression bomb (a small xlsx holding a 29 MB sheet) before parsing it, with RSS growth bounded', async () => {
+    const { client } = await t.newAccount('Bomb');
+    const parts = unzipSync(Buffer.from(await xlsx([goodRow(1)]), 'base64'));
+    const sheet = new TextDecoder().decode(parts['xl/worksheets/sheet1.xml']);
+    const row = '<row><c t="inlineStr"><is><t>x</t></is></c></row>';
+    const padded = sheet.replace(
+      '</sheetData>',
+      `${row.repeat(Math.ceil((29 * 1024 * 1024) / row.length))}</sheetData>`,
+    );
+    const bomb = zipSync({ ...parts, 'xl/worksheets/sheet1.xml': new TextEncoder().encode(padded) }, { level: 9 });
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const response = await client.post('/v2/products/import', { file: Buffer.from(bomb).toString('base64') });
+    const grown = process.memoryUsage().rss - before;
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({
+      code: 'import_too_large',
+      message: expect.stringContaining('MB unzipped'),
+      errors: [{ field: 'file', message: expect.stringContaining('unzips to more than') }],
+    });
+    // the probe saw 170 MB stay; the bounded unzip holds at most its 16 MB cap and one slice
+    expect(grown).toBeLessThan(80 * 1024 * 1024);
+    expect(await count(client)).toBe(0);
+  });
+
+  it('refuses a workbook of thousands of parts', async () => {
+    const { client } = await t.newAccount('Many parts');
+    const parts = unzipSync(Buffer.from(await xlsx([goodRow(1)]), 'base64'));
+    for (let index = 0; index < 1000; index += 1) parts[`xl/media/${index}.bin`] = new Uint8Array(1);
+    const response = await client.post('/v2/products/import', { file: Buffer.from(zipSync(parts)).toString('base64') });
+    expect(response.status).toBe(422);
+    expect(response.body.message).toContain('more than 500 files');
     expect(await count(client)).toBe(0);
   });
 

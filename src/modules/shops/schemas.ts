@@ -120,7 +120,12 @@ export type ShopInput = Static<typeof ShopInput>;
 export const Shop = Type.Object(
   {
     id: Type.Integer(),
-    apiKey: Type.String({ description: 'API key for integrations: a bearer token limited to this shop' }),
+    apiKey: Nullable(
+      Type.String({
+        description:
+          'API key for integrations: a bearer token limited to this shop. null for a shop manager: only owners and account tokens see it',
+      }),
+    ),
     name: Type.String(),
     brand: Type.String(),
     cmsProductsAutocomplete: Type.Boolean(),

@@ -59,8 +59,15 @@ export class ShopService {
     if (query.onlyFulfilment === 1) filter.warehouseType = WAREHOUSE_TYPE.fulfilment;
     if (query.onlyMergedPickup === 1) filter.warehousePickupTypes = MERGED_PICKUP_TYPES;
     if (scope.shopKeyShopId !== null) filter.onlyId = scope.shopKeyShopId;
-    // Shops embed their warehouse, whose holidays are cut at today: today is part of the key.
-    const key = JSON.stringify([filter, paging.page, paging.perPage, todayIn(scope.timeZone)]);
+    // Shops embed their warehouse, whose holidays are cut at today: today is part of the key;
+    // a manager's answer holds no API key, so it is remembered apart from a shop key's
+    const key = JSON.stringify([
+      filter,
+      paging.page,
+      paging.perPage,
+      todayIn(scope.timeZone),
+      scope.role === 'manager',
+    ]);
     return this.cache.read(scope.accountId, CACHE_TOPIC, key, async () => {
       const page = await this.store.list(scope.accountId, filter, paging);
       return { items: await this.present(scope, page.items), total: page.total };
@@ -180,7 +187,7 @@ export class ShopService {
     const shop = await this.cache.read(
       scope.accountId,
       CACHE_TOPIC,
-      `header:${id}:${todayIn(scope.timeZone)}`,
+      `header:${id}:${todayIn(scope.timeZone)}:${scope.role === 'manager' ? 'manager' : 'key'}`,
       async () => {
         const record = await this.store.get(scope.accountId, id);
         return record ? (await this.present(scope, [record]))[0] : null;
@@ -210,7 +217,8 @@ export class ShopService {
       if (!warehouse) throw new Error(`Shop ${record.id} refers to missing warehouse ${record.warehouseId}`);
       return {
         id: record.id,
-        apiKey: this.secrets.open(record.apiKeyCipher),
+        // a manager works through the dashboard and may leave: the shop's permanent key is an owner's to hand out
+        apiKey: scope.role === 'manager' ? null : this.secrets.open(record.apiKeyCipher),
         name: record.name,
         brand: record.brand,
         cmsProductsAutocomplete: record.cmsProductsAutocomplete,

@@ -45,7 +45,7 @@ import type {
   WebhookListQuery,
   WebhookView,
 } from './schemas.js';
-import { BlockedTargetError, call, checkTargetUrl } from './ssrf-guard.js';
+import { BlockedTargetError, call, checkTargetUrl, describeCallFailure } from './ssrf-guard.js';
 import { newSigningSecret, signedHeaders } from './signing.js';
 import type { AttemptRow, DeliveryRow, EndpointRow, NewDelivery, RecordedAttempt, WebhookStore } from './store.js';
 
@@ -364,7 +364,7 @@ export class WebhookService {
       } catch (error) {
         throw unprocessable(
           'cms_not_answering',
-          `The shop's CMS did not answer ${resource}: ${(error as Error).message}`,
+          `The shop's CMS did not answer ${resource}: ${describeCallFailure(error)}`,
         );
       }
       const list = answer.status === 200 ? readCmsList(answer.head) : null;
@@ -418,6 +418,7 @@ export class WebhookService {
       employeeId: null,
     };
     const shop = await this.shops.get(scope, shopId);
+    if (shop.apiKey === null) throw new Error('an account scope is shown the shop key');
     const fulfilmentWarehouseId =
       shop.warehouse.type === WAREHOUSE_TYPE.fulfilment ? shop.warehouse.fulfilmentWarehouseId : null;
     return {
@@ -746,7 +747,7 @@ export class WebhookService {
         head: answer.head,
       };
     } catch (error) {
-      return { delivered: false, httpStatus: null, error: (error as Error).message.slice(0, 500), head: null };
+      return { delivered: false, httpStatus: null, error: describeCallFailure(error).slice(0, 500), head: null };
     }
   }
 

@@ -11,7 +11,7 @@ import type { ApiClient } from '../../../test/support/client.js';
 import { orderBody, orderingAccount } from '../../../test/support/orders.js';
 import { startReceiver, type FakeReceiver } from '../../../test/support/webhook-receiver.js';
 import { WebhookPump } from './pump.js';
-import { blockedReason, call } from './ssrf-guard.js';
+import { blockedReason, call, describeCallFailure, embeddedIPv4 } from './ssrf-guard.js';
 
 const quiet = { error: () => undefined, warn: () => undefined };
 let t: TestApp;
@@ -72,6 +72,55 @@ describe('SSRF guard', () => {
       expect(blockedReason(address), address).toBeNull();
   });
 
+  it('classifies IPv6 addresses that carry a private or loopback IPv4 one (the probe), and lets public ones through', () => {
+    for (const address of [
+      '::127.0.0.1', // IPv4-compatible
+      '::7f00:1',
+      '::ffff:7f00:1', // IPv4-mapped, as the URL parser writes it
+      '::ffff:0:a00:1', // IPv4-translated
+      '64:ff9b::127.0.0.1', // NAT64
+      '64:ff9b::a9fe:a9fe', // NAT64 to the metadata address
+      '64:ff9b:1::c0a8:1', // local-use NAT64
+      '2002:7f00:1::', // 6to4
+      '2002:a9fe:a9fe::1',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client 127.0.0.1 inverted
+      '2001:db8::1', // documentation
+      'fec0::1',
+    ]) {
+      expect(blockedReason(address), address).not.toBeNull();
+    }
+    expect(embeddedIPv4('64:ff9b::808:808')).toBe('8.8.8.8');
+    expect(embeddedIPv4('2002:808:808::1')).toBe('8.8.8.8');
+    for (const address of ['64:ff9b::808:808', '2002:808:808::1', '::ffff:8.8.8.8', '2606:4700::1111'])
+      expect(blockedReason(address), address).toBeNull();
+  });
+
+  it('refuses the IPv6 forms of loopback and private addresses in a webhook URL at creation', async () => {
+    for (const url of [
+      'http://[::127.0.0.1]/x',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://[64:ff9b::127.0.0.1]/x',
+      'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+      'http://[2002:7f00:1::]/x',
+      'http://[2002:c0a8:1::1]/x',
+    ]) {
+      const response = await owner.post('/v2/webhooks', { url });
+      expect(response.status, url).toBe(400);
+      expect(response.body.errors[0]).toMatchObject({ field: 'url', message: expect.stringContaining('is refused') });
+    }
+    expect((await owner.get('/v2/webhooks')).body).toEqual([]);
+  });
+
+  it("says what failed in a delivery's error without the addresses a name resolved to", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 203.0.113.9:443'), { code: 'ECONNREFUSED' });
+    expect(describeCallFailure(refused)).toBe('the connection was refused');
+    const tls = Object.assign(new Error('Hostname/IP does not match certificate: 203.0.113.9'), {
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
+    expect(describeCallFailure(tls)).not.toContain('203.0.113.9');
+    expect(describeCallFailure(new Error('getaddrinfo ENOTFOUND x'))).toBe('the call failed');
+  });
+
   it('refuses endpoints on loopback, private, link-local and metadata addresses at creation, and writes nothing', async () => {
     for (const url of [
       'http://127.0.0.1:8080/x',
@@ -104,6 +153,8 @@ describe('SSRF guard', () => {
       httpStatus: null,
       error: expect.stringContaining('loopback, private, link-local or reserved'),
     });
+    // the DNS answer is not echoed
+    expect(attempts[0].error).not.toMatch(/127\.\d+\.\d+\.\d+|::1/);
     await owner.delete(`/v2/webhooks/${created.body.id}`);
   });
 

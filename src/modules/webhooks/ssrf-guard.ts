@@ -26,29 +26,104 @@ for (const [prefix, bits] of [
 ] as const)
   BLOCKED.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d, deprecated; reaches a.b.c.d where routed)
+  ['100::', 64], // discard-only
+  ['2001:db8::', 32], // documentation
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8],
 ] as const)
   BLOCKED.addSubnet(prefix, bits, 'ipv6');
+
+/** The 16 bytes of an IPv6 address (`net.isIPv6` already said it is one). */
+function ipv6Bytes(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  // a trailing dotted quad is two groups
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined
+      ? headGroups
+      : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  return groups.flatMap((group) => {
+    const value = Number.parseInt(group || '0', 16);
+    return [value >> 8, value & 0xff];
+  });
+}
+
+const dotted = (bytes: number[]) => bytes.join('.');
+
+/**
+ * The IPv4 address an IPv6 one carries and reaches through a translator or tunnel: IPv4-mapped
+ * (::ffff:0:0/96) and IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96, local 64:ff9b:1::/48),
+ * 6to4 (2002::/16) and Teredo's client (2001::/32, inverted). Null for any other address.
+ */
+export function embeddedIPv4(address: string): string | null {
+  const bytes = ipv6Bytes(address);
+  const zeros = (from: number, to: number) => bytes.slice(from, to).every((byte) => byte === 0);
+  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return dotted(bytes.slice(12));
+  if (zeros(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zeros(10, 12)) return dotted(bytes.slice(12));
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {
+    if (zeros(4, 12) || (bytes[4] === 0 && bytes[5] === 1)) return dotted(bytes.slice(12));
+  }
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return dotted(bytes.slice(2, 6));
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0 && bytes[3] === 0) {
+    return dotted(bytes.slice(12).map((byte) => byte ^ 0xff));
+  }
+  return null;
+}
 
 /** Refused before any byte was sent: the target is not a public address. */
 export class BlockedTargetError extends Error {
   override readonly name = 'BlockedTargetError';
 }
 
-/** Why `address` may not be called, or null when it is a public address. */
+const BLOCKED_WORDS = 'a loopback, private, link-local or reserved address';
+
+/** Why `address` may not be called, or null when it is a public address. Names no address: a DNS answer is not echoed. */
 export function blockedReason(address: string): string | null {
   const family = net.isIP(address);
   if (family === 0) return null;
-  // ::ffff:10.0.0.1 reaches 10.0.0.1
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blockedReason(mapped[1]);
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6')
-    ? `${address} is a loopback, private, link-local or reserved address`
-    : null;
+  if (family === 6) {
+    // ::ffff:10.0.0.1, 64:ff9b::a00:1, 2002:a00:1:: reach 10.0.0.1
+    const carried = embeddedIPv4(address);
+    if (carried && BLOCKED.check(carried, 'ipv4')) return `${BLOCKED_WORDS} (carried in an IPv6 address)`;
+  }
+  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6') ? BLOCKED_WORDS : null;
+}
+
+const FAILURE_WORDS: Record<string, string> = {
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved just now',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  ETIMEDOUT: 'the connection timed out',
+  EPIPE: 'the connection was closed while sending',
+};
+
+/**
+ * A failed call in words for the account to read (a delivery's error): the kind of failure,
+ * never the addresses a name resolved to (Node's own messages carry them: `connect ECONNREFUSED 10.1.2.3:80`).
+ */
+export function describeCallFailure(error: unknown): string {
+  if (error instanceof BlockedTargetError) return `refused: ${error.message}`;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (FAILURE_WORDS[code]) return FAILURE_WORDS[code];
+    if (/CERT|SSL|TLS/.test(code)) return `the TLS certificate or handshake was refused (${code})`;
+    return `the call failed (${code})`;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /^no answer within \d+ ms$/.test(message) ? message : 'the call failed';
 }
 
 function guardedLookup(allowPrivate: boolean): LookupFunction {
@@ -110,7 +185,7 @@ export function checkTargetUrl(url: string, allowPrivate: boolean): URL {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate) {
     const reason = blockedReason(host);
-    if (reason) throw new BlockedTargetError(reason);
+    if (reason) throw new BlockedTargetError(`${host} is ${reason}`);
     if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedTargetError(`${host} is a loopback name`);
   }
   return target;

@@ -1,5 +1,6 @@
 /** Employees (owners only): invite with an e-mail and a first password, the role and a manager's shops; change; remove (their sign-ins end at once). */
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -173,6 +174,9 @@ export function EmployeesPage() {
       <Title order={2}>{t('employees')}</Title>
       <ApiError error={employees.error} />
       <InviteForm invited={employees.reload} />
+      <Alert color="gray" title={t('leaverTitle')} data-testid="leaver-note">
+        {t('leaverNote')}
+      </Alert>
       <DataTable
         rows={employees.data}
         rowKey={(employee) => employee.id}

@@ -3,8 +3,16 @@ import type ExcelJS from 'exceljs';
 import { onFirstUse } from '../../../platform/lazy-require.js';
 
 const excel = onFirstUse<typeof ExcelJS>('exceljs');
-import { badRequest } from '../../../platform/errors.js';
+import { AppError, badRequest } from '../../../platform/errors.js';
+import { unzipBounded, zipStored } from '../../../platform/bounded-zip.js';
 import { IMPORT_COLUMNS, TEMPLATE_PATH } from './layout.js';
+
+/**
+ * What an import's xlsx may hold once unzipped. A 2000-row file of every column with long names
+ * is ~2 MB (its sheet 1.4 MB, its shared strings 0.6 MB); the parser builds ~6 times the XML's
+ * size in objects, so 16 MB bounds one import's memory at ~100 MB. A workbook has ~15 parts.
+ */
+export const IMPORT_ZIP_LIMITS = { maxEntries: 500, maxBytes: 16 * 1024 * 1024 };
 
 export type RawCell = string | number | boolean;
 
@@ -66,9 +74,21 @@ const KNOWN = new Map(IMPORT_COLUMNS.map((column) => [column.key.toLowerCase(), 
 export async function readImportRows(bytes: Buffer): Promise<RawRow[]> {
   // Every xlsx is a ZIP: check the signature before handing bytes to the parser.
   if (bytes.length < 4 || bytes.readUInt32LE(0) !== 0x04034b50) throw notXlsx();
+  // the zip's own work is bounded first: the parser then reads only what was counted, stored
+  const opened = unzipBounded(bytes, IMPORT_ZIP_LIMITS);
+  if (!opened.ok) {
+    if (opened.problem === 'not_a_zip') throw notXlsx();
+    const megabytes = IMPORT_ZIP_LIMITS.maxBytes / 1024 / 1024;
+    throw new AppError(
+      422,
+      'import_too_large',
+      `file: the workbook unzips to ${opened.detail}; an import takes at most ${megabytes} MB unzipped in ${IMPORT_ZIP_LIMITS.maxEntries} parts (2000 products make ~2 MB). Keep only the products sheet. Nothing was imported.`,
+      [{ field: 'file', message: `unzips to ${opened.detail}` }],
+    );
+  }
   const workbook = new (excel().Workbook)();
   try {
-    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
+    await workbook.xlsx.load(Buffer.from(zipStored(opened.entries)) as unknown as ExcelJS.Buffer);
   } catch {
     throw notXlsx();
   }
