@@ -1,4 +1,4 @@
-// Run before `npm start` and `npm run cli`: on an older Node.js the service dies on its first
+// Run before `npm start`, `npm run cli` and `npm test`: on an older Node.js the service dies on its first
 // import (node:sqlite is built in from Node 22.13; we support 24 and 26) with a stack trace that
 // does not say what to do. Said here in one line, exit code 2 as for the other start errors.
 // Plain JavaScript on purpose: it must run on any Node.js, before anything is compiled.
@@ -6,7 +6,7 @@ const SUPPORTED_FROM = 24;
 const major = Number(process.versions.node.split('.')[0]);
 if (major < SUPPORTED_FROM) {
   process.stderr.write(
-    `This service needs Node.js ${SUPPORTED_FROM} or newer (this is ${process.version}): install Node.js 24 LTS (https://nodejs.org, or \`nvm install 24\`), then run npm install && npm start again.\n`,
+    `This service needs Node.js ${SUPPORTED_FROM} or newer (this is ${process.version}): install Node.js 24 LTS (https://nodejs.org, or \`nvm install 24\`), then run npm install and the command again.\n`,
   );
   process.exit(2);
 }

@@ -433,6 +433,14 @@ describe('Boxberry', () => {
     expect([...fakeBoxberry.created.keys()].filter((key) => key === 'SITE-3')).toHaveLength(1);
   });
 
+  it('a retry after a connection dropped mid-answer (the parcel made) finds the parcel too', async () => {
+    fakeBoxberry.dropNextCreate = true;
+    await expect(driver().register(shipment('SITE-DROP'), signal())).rejects.toMatchObject({ transient: true });
+    const again = await driver().register(shipment('SITE-DROP'), signal());
+    expect(again.trackNumber).toBe(fakeBoxberry.created.get('SITE-DROP')?.track);
+    expect([...fakeBoxberry.created.keys()].filter((key) => key === 'SITE-DROP')).toHaveLength(1);
+  });
+
   it('sends the goods, the delivery charge and the sizes; the fake refuses what Boxberry does', async () => {
     await driver().register(shipmentRequest('SITE-BB-GOODS', 2, { sidesCm: null }), signal());
     const sdata = JSON.parse(new URLSearchParams(fakeBoxberry.bodies.get('POST /json.php')).get('sdata') ?? '{}');

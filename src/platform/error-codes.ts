@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   bad_url: 'The URL cannot be read (bad percent-encoding).',
   invalid_json: 'The body is not valid JSON.',
   json_too_deep: 'The JSON body nests more than 32 levels.',
+  json_sent_as_form: 'The body is JSON sent with a form Content-Type (curl -d): send Content-Type: application/json.',
   form_too_large:
     'The form body or query string holds more than 20,000 fields, 60,000 brackets or 1,000 distinct names (send JSON).',
   form_too_deep: 'A form key nests more than 12 brackets deep.',

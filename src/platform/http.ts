@@ -79,6 +79,26 @@ export function jsonNestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/**
+ * A JSON document sent as a form (`curl -d '{"ids":[1]}'` sends application/x-www-form-urlencoded)
+ * would be read as one odd field name, and the call refused for missing fields it does hold:
+ * said as what it is instead.
+ */
+function refuseJsonAsForm(text: string): string {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return text;
+  try {
+    JSON.parse(text);
+  } catch {
+    return text;
+  }
+  throw new AppError(
+    400,
+    'json_sent_as_form',
+    'The body is JSON but its Content-Type says a form (application/x-www-form-urlencoded, which curl -d sends): send the header Content-Type: application/json.',
+  );
+}
+
 export function newLogId(): string {
   return randomUUID().replace(/-/g, '');
 }
@@ -256,7 +276,7 @@ export function installHttpConventions(app: FastifyInstance): void {
     }
     defaultJsonParser(request, text, done);
   });
-  void app.register(formbody, { parser: (text: string) => markFormEncoded(parseForm(text)) });
+  void app.register(formbody, { parser: (text: string) => markFormEncoded(parseForm(refuseJsonAsForm(text))) });
 
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const logId = request.id;

@@ -3,7 +3,8 @@
  * the tracking SOAP service), answering in the shapes of their documentation. `mode` makes
  * every call after the token fail as told: `invalid` (the company's validation refusal),
  * `auth` (credentials refused), `429`, `500`, `slow` (answers after `delayMs`).
- * `loseNextCreate` makes the next order creation happen but its answer a 500 (a lost answer).
+ * `loseNextCreate` makes the next order creation happen but its answer a 500 (a lost answer);
+ * `dropNextCreate` (Boxberry) makes it happen and then drops the connection in the middle of its answer.
  * `retryAfter` (seconds, as the header says it) goes with every 429 when set.
  */
 import http from 'node:http';
@@ -19,6 +20,7 @@ export interface FakeRealCarrier {
   /** Up to this much more delay, at random (benches: answers spread over a range). */
   jitterMs: number;
   loseNextCreate: boolean;
+  dropNextCreate: boolean;
   /** The Retry-After header of a 429 (`mode` '429'), or null for none. */
   retryAfter: string | null;
   /**
@@ -36,6 +38,9 @@ export interface FakeRealCarrier {
   webhooks: Array<{ uuid: string; type: string; url: string }>;
   close(): Promise<void>;
 }
+
+/** A handler's status meaning: the answer is cut off, the connection dropped. */
+const DROP_CONNECTION = -1;
 
 /** A minimal PDF, what every fake answers as a label. */
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
@@ -56,6 +61,7 @@ export async function startFake(
     delayMs: 0,
     jitterMs: 0,
     loseNextCreate: false,
+    dropNextCreate: false,
     retryAfter: null,
     created: new Map(),
     calls: [],
@@ -85,6 +91,13 @@ export async function startFake(
             },
             fake,
           );
+        if (result.status === DROP_CONNECTION) {
+          // the answer begins (a 200 and part of its body), then the connection is gone
+          response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+          response.write('{"track":"');
+          setTimeout(() => request.socket.destroy(), 20);
+          return;
+        }
         if (Buffer.isBuffer(result.body)) {
           response.writeHead(result.status, { 'content-type': result.type ?? 'application/pdf' }).end(result.body);
           return;
@@ -769,6 +782,10 @@ export async function startFakeBoxberry(): Promise<FakeRealCarrier> {
           if (self.loseNextCreate) {
             self.loseNextCreate = false;
             return { status: 502, body: { message: 'Bad Gateway' } };
+          }
+          if (self.dropNextCreate) {
+            self.dropNextCreate = false;
+            return { status: DROP_CONNECTION, body: null };
           }
           return { status: 200, body: { track: parcel.track, label: `${fake.baseUrl}/label.pdf` } };
         }

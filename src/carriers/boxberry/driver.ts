@@ -67,7 +67,8 @@ export class BoxberryDriver implements ContractDriver {
   /**
    * ParselCreate; Boxberry refuses an `order_id` it already has (an update would need
    * `updateByTrack`), so a retried registration whose first answer was lost is refused as a
-   * number taken: the parcel made then is found by ParcelInfo and registration goes on with it.
+   * number taken: the parcel made then is found by ParcelInfo and registration goes on with it,
+   * however that refusal came (an error body of a 200 or of a 5xx alike).
    */
   async register(order: ShipmentRequest, signal: AbortSignal): Promise<Registration> {
     const details = order.details;
@@ -81,7 +82,7 @@ export class BoxberryDriver implements ContractDriver {
         ),
       );
     } catch (error) {
-      if (!(error instanceof CarrierError) || error.transient || !mapper.NUMBER_TAKEN.test(error.message)) throw error;
+      if (!(error instanceof CarrierError) || !mapper.NUMBER_TAKEN.test(error.message)) throw error;
       const info = await this.remote.run('lookup', 'safe', signal, (attempt) =>
         this.proxy.post('ParcelInfo', { parcels: [{ order_id: details.number }] }, attempt),
       );
