@@ -9,6 +9,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
+import type { FieldErrorCollector } from '../../platform/errors.js';
 
 /** Loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, multicast and reserved ranges. */
 const BLOCKED = new net.BlockList();
@@ -189,6 +190,31 @@ export function checkTargetUrl(url: string, allowPrivate: boolean): URL {
     if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedTargetError(`${host} is a loopback name`);
   }
   return target;
+}
+
+/**
+ * A receiver's URL as the account types it (a webhook's url, a CMS's apiUrl), trimmed: an
+ * http(s) URL with no user name or password, not an address we refuse to call; a refusal is
+ * added on `field`. Names are checked again at delivery, after DNS.
+ */
+export function checkTypedUrl(
+  raw: string,
+  field: string,
+  problems: FieldErrorCollector,
+  allowPrivate: boolean,
+): string {
+  const url = raw.trim();
+  try {
+    const parsed = new URL(url);
+    if (parsed.username || parsed.password) problems.add(field, 'must not carry a user name or password');
+    checkTargetUrl(url, allowPrivate);
+  } catch (error) {
+    problems.add(
+      field,
+      error instanceof BlockedTargetError ? `is refused: ${error.message}` : 'must be an absolute http or https URL',
+    );
+  }
+  return url;
 }
 
 /**
