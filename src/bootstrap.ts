@@ -18,12 +18,14 @@ import { underStartLock } from './platform/db/start-lock.js';
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>,
   schema?: string,
+  sqliteSeed?: string,
 ): Promise<Database> {
   const database = createDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
     schema,
     sqliteSynchronous: config.sqliteSynchronous,
+    sqliteSeed,
   });
   try {
     // the history in platform/db/migrations, then each area's own (modules/<area>/migrations)
@@ -91,9 +93,9 @@ export interface Runtime {
 /** Database, migrations, services and reference data: everything but HTTP. */
 export async function startRuntime(
   config: Config,
-  options: { schema?: string; secret?: string } = {},
+  options: { schema?: string; secret?: string; sqliteSeed?: string } = {},
 ): Promise<Runtime> {
-  const database = await openDatabase(config, options.schema);
+  const database = await openDatabase(config, options.schema, options.sqliteSeed);
   const secret = options.secret ?? loadSecret(config).secret;
   const services = createServices({ config, database, secretBox: new SecretBox(secret) });
   if (database.messages) {

@@ -40,12 +40,14 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Prom
   return Date.now() - started;
 }
 
-async function dropListeners(schema: string): Promise<number> {
+/** Cuts the listening connections of the apps on `app`'s database (or schema). */
+async function dropListeners(app: TestApp): Promise<number> {
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
+  const database = new URL(app.databaseUrl as string).pathname.slice(1);
   const result = await admin.query(
-    'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
-    [`listen read_cache_${schema}`],
+    'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = $2',
+    [app.schema ? `listen read_cache_${app.schema}` : 'listen read_cache', database],
   );
   await admin.end();
   return result.rowCount ?? 0;
@@ -66,7 +68,7 @@ describe.skipIf(!usingPostgres)('read cache shared by processes on PostgreSQL', 
 
   it('reads through while its listening connection is lost, and remembers again once it is back', async () => {
     await total(inFirst);
-    expect(await dropListeners(first.schema as string)).toBe(2);
+    expect(await dropListeners(first)).toBe(2);
     // no message can arrive now: the first process must not answer from memory
     await eventually(async () => !first.runtime.services.readCache.enabled, 2000);
     expect((await inSecond.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин при обрыве' }))).status).toBe(201);
