@@ -3,47 +3,26 @@
  * pickup point, a courier slot or the post, at the shop's own prices, in a shadow root (the
  * shop's styles and ours never meet). The choice becomes a selection token the shop's server
  * confirms. Framework-free; the map (Leaflet) is a separate file loaded only when shown.
+ * This file is the flow (city, quotes, tabs, points, the choice); how its pieces look is
+ * markup.ts, what a page may pass to it options.ts.
  */
-import { Api, WidgetError, type Locality, type Option, type Point, type Product, type Selection } from './api.js';
-import { money, wordsFor, type Locale, type Words } from './i18n.js';
-import styles from './styles.css';
+import { Api, WidgetError, type Locality, type Option, type Point, type Selection } from './api.js';
+import { money, wordsFor, type Words } from './i18n.js';
 import type { MapView } from './map.js';
+import {
+  addressFields,
+  buildFrame,
+  cardLine,
+  el,
+  listItem,
+  modeTab,
+  suggestion,
+  type FrameParts,
+  type Look,
+} from './markup.js';
+import type { MapOptions, WidgetEvent, WidgetOptions } from './options.js';
 
-export interface MapOptions {
-  /** A tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png: nothing is asked of any third party without one. */
-  tiles: string;
-  attribution: string;
-  maxZoom?: number;
-}
-
-export interface WidgetOptions {
-  publicKey: string;
-  /**
-   * 'checkout' (default): the buyer chooses, and `select` gives the token the shop confirms.
-   * 'info': a "where can I collect" page: the same prices and points, nothing to choose.
-   * 'card': a product card's line per way of delivery: the cheapest price and the soonest days.
-   */
-  kind?: 'checkout' | 'info' | 'card';
-  locale?: Locale;
-  products: Product[];
-  declaredValue?: number;
-  /** The buyer pays on delivery: only points that take cash or card are shown. */
-  cod?: boolean;
-  /** 1 pickup point, 2 courier, 3 post. */
-  modes?: Array<1 | 2 | 3>;
-  /** A city to start from: its name (and region) or fias. */
-  defaultLocation?: { name?: string; region?: string; fias?: string };
-  /** 'none': a list only; an object: a map with these tiles. Without tiles there is no map. */
-  map?: 'none' | MapOptions;
-  /** The service's address; by default the one widget.js came from. */
-  apiUrl?: string;
-  /** Ask the buyer's name, phone and e-mail, kept with the selection (the widget-era compatibility script). */
-  askContacts?: boolean;
-  /** Prefilled contacts when askContacts is on. */
-  contacts?: { fullName?: string; phone?: string; email?: string };
-}
-
-export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'error';
+export type { MapOptions, WidgetEvent, WidgetOptions } from './options.js';
 type Handler = (detail: unknown) => void;
 
 const SCRIPT_ORIGIN = (() => {
@@ -64,17 +43,6 @@ const POINT_MODES = [1, 3];
 const CITY_SPAN = { lon: 0.18, lat: 0.09 };
 const CITY_ZOOM = 13;
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string> = {},
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 export class Widget {
   private readonly handlers = new Map<WidgetEvent, Set<Handler>>();
   private readonly root: ShadowRoot;
@@ -89,16 +57,7 @@ export class Widget {
   private map: MapView | null = null;
   private destroyed = false;
   private pointsAsked = 0;
-  private readonly parts: {
-    input: HTMLInputElement;
-    suggest: HTMLUListElement;
-    tabs: HTMLDivElement;
-    views: HTMLDivElement;
-    status: HTMLDivElement;
-    extra: HTMLDivElement;
-    list: HTMLUListElement;
-    mapBox: HTMLDivElement;
-  };
+  private readonly parts: FrameParts;
 
   constructor(
     private readonly host: HTMLElement,
@@ -110,63 +69,17 @@ export class Widget {
     this.api = new Api((options.apiUrl ?? SCRIPT_ORIGIN).replace(/\/$/, ''), options.publicKey);
     this.root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
     this.root.replaceChildren();
-    const style = el('style');
-    style.textContent = styles;
-    const w = this.words;
-    const box = el('div', { class: 'w', part: 'widget' });
-    const search = el('div', { class: 'search' });
-    const inputId = 'dw-city';
-    const input = el('input', {
-      id: inputId,
-      type: 'search',
-      autocomplete: 'off',
-      placeholder: w.cityPlaceholder,
-      role: 'combobox',
-      'aria-expanded': 'false',
-      'aria-controls': 'dw-suggest',
-    });
-    const suggest = el('ul', { id: 'dw-suggest', class: 'suggest', role: 'listbox', hidden: '' });
-    search.append(el('label', { for: inputId }, w.city), input, suggest);
-    const contacts = el('div', { class: 'contacts', hidden: '' });
-    if (options.askContacts) {
-      contacts.hidden = false;
-      for (const [name, label, type] of [
-        ['fullName', w.fullName, 'text'],
-        ['phone', w.phone, 'tel'],
-        ['email', 'E-mail', 'email'],
-      ] as const) {
-        const input = el('input', {
-          name,
-          type,
-          placeholder: label,
-          'aria-label': label,
-          autocomplete: name === 'fullName' ? 'name' : name === 'phone' ? 'tel' : 'email',
-        });
-        input.value = options.contacts?.[name] ?? '';
-        contacts.append(input);
-      }
-    }
-    const tabs = el('div', { class: 'tabs', role: 'group' });
-    const views = el('div', { class: 'views', role: 'group', hidden: '' });
-    const status = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
-    const extra = el('div');
-    // a checkout's list is a choice (listbox of options); an information page's or a card's is a plain list
-    const choosing = (options.kind ?? 'checkout') === 'checkout';
-    const list = el('ul', { class: 'list', ...(choosing ? { role: 'listbox' } : {}), 'aria-label': w.options });
-    const mapBox = el('div', { class: 'map', hidden: '' });
-    box.append(contacts, search, tabs, views, status, extra, list, mapBox);
-    this.root.append(style, box);
-    this.parts = { input, suggest, tabs, views, status, extra, list, mapBox };
+    this.parts = buildFrame(this.root, this.words, options);
     this.wireSearch();
     if (this.mapOptions()) {
       for (const view of ['list', 'map'] as const) {
         const button = el(
           'button',
           { type: 'button', 'aria-pressed': String(view === 'list'), 'data-view': view },
-          view === 'list' ? w.list : w.map,
+          view === 'list' ? this.words.list : this.words.map,
         );
         button.addEventListener('click', () => this.showView(view));
-        views.append(button);
+        this.parts.views.append(button);
       }
     }
     queueMicrotask(() => {
@@ -279,18 +192,7 @@ export class Widget {
 
   private showSuggestions(found: Locality[]): void {
     const { input, suggest } = this.parts;
-    suggest.replaceChildren(
-      ...found.map((city) => {
-        const item = el('li', { role: 'option' });
-        item.append(
-          el('b', {}, city.name),
-          document.createTextNode(' '),
-          el('span', { class: 'muted' }, `${city.type}, ${city.region}`),
-        );
-        item.addEventListener('click', () => void this.chooseCity(city));
-        return item;
-      }),
-    );
+    suggest.replaceChildren(...found.map((city) => suggestion(city, () => void this.chooseCity(city))));
     suggest.hidden = found.length === 0;
     input.setAttribute('aria-expanded', String(found.length > 0));
   }
@@ -347,19 +249,13 @@ export class Widget {
     const modes = this.availableModes();
     this.setStatus(modes.length ? '' : w.nothing);
     this.parts.list.replaceChildren(
-      ...modes.map((mode) => {
-        const options = this.quotes.filter((option) => option.mode === mode);
-        const cheapest = Math.min(...options.map((option) => option.totalPrice));
-        const soonest = Math.min(...options.map((option) => option.deliveryDays.min));
-        const line = el('li', { class: 'item card', 'data-mode': String(mode) });
-        const text = el('div');
-        text.append(
-          el('b', {}, w.modes[mode]),
-          el('span', { class: 'muted' }, `${w.soonest} ${w.days(soonest, soonest)}`),
-        );
-        line.append(text, el('span', { class: 'price' }, `${w.from} ${money(cheapest, this.options.locale)}`));
-        return line;
-      }),
+      ...modes.map((mode) =>
+        cardLine(
+          this.look(),
+          mode,
+          this.quotes.filter((option) => option.mode === mode),
+        ),
+      ),
     );
   }
 
@@ -368,20 +264,12 @@ export class Widget {
   }
 
   private renderTabs(): void {
-    const w = this.words;
     this.parts.tabs.replaceChildren(
       ...this.availableModes().map((mode) => {
         const cheapest = Math.min(
           ...this.quotes.filter((option) => option.mode === mode).map((option) => option.totalPrice),
         );
-        const button = el(
-          'button',
-          { type: 'button', 'aria-pressed': String(mode === this.mode), 'data-mode': String(mode) },
-          w.modes[mode],
-        );
-        button.append(el('small', {}, `${w.from} ${money(cheapest, this.options.locale)}`));
-        button.addEventListener('click', () => void this.showMode(mode));
-        return button;
+        return modeTab(this.look(), mode, cheapest, mode === this.mode, () => void this.showMode(mode));
       }),
     );
   }
@@ -481,7 +369,8 @@ export class Widget {
         ]
           .filter(Boolean)
           .join(', ');
-        return this.item(
+        return listItem(
+          this.look(),
           point.name.includes(option.companyName) ? point.name : `${option.companyName} · ${point.name}`,
           `${point.address}${extras ? ` · ${extras}` : ''}`,
           option,
@@ -496,7 +385,8 @@ export class Widget {
     const options = this.quotes.filter((option) => option.mode === mode);
     this.parts.list.replaceChildren(
       ...options.map((option) =>
-        this.item(
+        listItem(
+          this.look(),
           option.companyName,
           option.tariffName ?? '',
           option,
@@ -522,62 +412,14 @@ export class Widget {
     );
   }
 
-  private item(
-    title: string,
-    subtitle: string,
-    option: Option,
-    attributes: Record<string, string>,
-    onChoose: () => void,
-  ): HTMLLIElement {
-    const text = el('div');
-    text.append(
-      el('b', {}, title),
-      el(
-        'span',
-        { class: 'muted' },
-        `${subtitle}${subtitle ? ' · ' : ''}${this.words.days(option.deliveryDays.min, option.deliveryDays.max)}`,
-      ),
-    );
-    // an information page lists what there is: nothing to choose
-    if (this.options.kind === 'info') {
-      const line = el('li', { class: 'item info', ...attributes });
-      line.append(text, el('span', { class: 'price' }, money(option.totalPrice, this.options.locale)));
-      return line;
-    }
-    const item = el('li', { class: 'item', role: 'option', tabindex: '0', 'aria-selected': 'false', ...attributes });
-    item.append(text, el('span', { class: 'price' }, money(option.totalPrice, this.options.locale)));
-    item.addEventListener('click', onChoose);
-    item.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' || event.key === ' ') {
-        event.preventDefault();
-        onChoose();
-      }
-    });
-    return item;
+  /** How the list's and tabs' pieces are written now: a page may change its locale or kind with update(). */
+  private look(): Look {
+    return { words: this.words, locale: this.options.locale, kind: this.options.kind };
   }
 
   private renderAddress(): void {
-    const w = this.words;
-    const row = el('div', { class: 'address' });
-    for (const [name, label] of [
-      ['street', w.street],
-      ['house', w.house],
-      ['flat', w.flat],
-    ] as const) {
-      const input = el('input', { name, placeholder: label, 'aria-label': label, autocomplete: 'off' });
-      row.append(input);
-    }
     const courier = this.quotes.find((option) => option.mode === 2 && option.courierIntervals?.length);
-    this.parts.extra.append(row);
-    if (courier?.courierIntervals) {
-      const select = el('select', { 'aria-label': w.interval });
-      for (const interval of courier.courierIntervals) {
-        const option = el('option', { value: String(interval.id) }, `${interval.timeFrom}–${interval.timeTo}`);
-        if (interval.isDefault) option.selected = true;
-        select.append(option);
-      }
-      this.parts.extra.append(select);
-    }
+    this.parts.extra.append(...addressFields(this.words, courier));
   }
 
   private address(): { street?: string; house?: string; flat?: string } {

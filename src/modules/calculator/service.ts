@@ -1,30 +1,23 @@
 /**
  * The calculator: one call prices a parcel across every eligible delivery company,
- * concurrently under one deadline. Other modules (orders) call `quoteOne`.
+ * concurrently under one deadline. Other modules (orders) call `quoteOne`. This file chooses
+ * the companies, builds their request and shapes the answers (the model, JSON text, an
+ * order's quote, which companies deliver); what a call is about is read by
+ * calculation-context.ts, the companies are asked by company-quotes.ts, and each quote
+ * becomes the buyer's option in option-pricing.ts.
  */
 import type { Scope } from '../../platform/auth.js';
 import { todayIn } from '../../platform/clock.js';
-import { AppError, FieldErrorCollector } from '../../platform/errors.js';
-import { toKopecks, toRoubles } from '../../platform/money.js';
-import { markDeadline } from '../../platform/remote-http.js';
+import { toRoubles } from '../../platform/money.js';
 import { distanceKm } from '../../carriers/geo.js';
-import type { DeliveryPoint } from '../../carriers/points.js';
 import type { RegisteredCompany } from '../../carriers/registry.js';
-import { scaled } from '../../carriers/tariff/pricing.js';
-import type { CarrierQuote, DeliveryType, PriceMode, QuoteRequest } from '../../carriers/types.js';
+import type { DeliveryType, QuoteRequest } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
-import type { Locality } from '../localities/source.js';
 import type { Shop } from '../shops/schemas.js';
 import { AnswerCache, type Answer } from './answer-cache.js';
-import { buildCargo } from './cargo.js';
-import {
-  addWorkingDays,
-  applyPriceRules,
-  calendarDaysBetween,
-  commissionsOf,
-  deliveryCostKopecks,
-  totalKopecks,
-} from './rules.js';
+import { CalculationContexts, type KitLookup } from './calculation-context.js';
+import { quoteAll, type CompanyQuoteObserver } from './company-quotes.js';
+import { applyPriceRules, deliveryCostKopecks } from './rules.js';
 import type {
   CalculatorBody,
   CalculatorPoint,
@@ -35,31 +28,17 @@ import type {
 } from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
 import { JsonAnswers } from './json-answer.js';
+import { OptionPricing } from './option-pricing.js';
 import { ownOptions } from './own-options.js';
-import {
-  cheapest,
-  place,
-  placeOf,
-  pointTakes,
-  priceRulesOf,
-  toModel,
-  type CompanyOption,
-  type Context,
-  type PointOption,
-  type PointPrice,
-} from './present.js';
+import { cheapest, place, placeOf, priceRulesOf, toModel, type CompanyOption } from './present.js';
 
 /** The widget area filters its map's points as the calculator does. */
 export { pointTakes } from './present.js';
+export type { KitLookup } from './calculation-context.js';
+export type { CompanyQuoteObserver, CompanyQuoteOutcome } from './company-quotes.js';
 import { ownMethodId, pointsNear, serves, type OwnMethod } from '../delivery-methods/rules.js';
 
 export const DEFAULT_TIMEOUT_MS = 20000;
-/** isFar: how many of a company's nearest points to offer, and how far to look. */
-const FAR_POINTS = 5;
-const FAR_WITHIN_KM = 150;
-/** A far point is reached through the network's nearest hub: a working day more. */
-const FAR_EXTRA_DAYS = 1;
-const MARKETPLACE_SUPPLY_SERVICE = 19;
 
 export interface CalculationOptions {
   /** Only this delivery type (calculator/one's Type header; else body.type). */
@@ -74,14 +53,6 @@ export interface CalculationOptions {
   dropOffChosenFor?: number;
   /** The shop's widget settings when the caller has read them already (an order's quote reads them once). */
   widget?: WidgetSettingsFull;
-}
-
-/** How one company's answer to a quote went: answered, failed, or missed the deadline. */
-export type CompanyQuoteOutcome = 'ok' | 'error' | 'timeout';
-
-/** Told how long each company took to quote (metrics); keeps the calculator free of any metrics library. */
-export interface CompanyQuoteObserver {
-  companyQuoted(companyId: number, seconds: number, outcome: CompanyQuoteOutcome): void;
 }
 
 /** A priced delivery for an order: the calculator's option, and what the shop's free-delivery threshold means for it. */
@@ -99,32 +70,6 @@ export interface DeliveryQuoteRequest extends CalculatorBody {
   dropOffPointId?: number | null;
 }
 
-/** What the calculator needs of the kits area. */
-export interface KitLookup {
-  get(
-    scope: Scope,
-    id: number,
-  ): Promise<{
-    discount: number;
-    products: Array<{
-      count: number;
-      weight: number | null;
-      priceDeclared: number | null;
-      priceCod: number | null;
-      dimensions: { width: number | null; height: number | null; length: number | null };
-    }>;
-  }>;
-}
-
-interface GoodsItem {
-  weight?: number;
-  dimensions?: { width?: number; height?: number; length?: number };
-  priceDeclared?: number;
-  priceCod?: number;
-  discount?: number;
-  count?: number;
-}
-
 /** What the calculator needs of the account's own delivery methods (delivery-methods area). */
 export interface OwnMethodSource {
   methodsOf(accountId: number): Promise<OwnMethod[]>;
@@ -133,9 +78,12 @@ export interface OwnMethodSource {
 export class CalculatorService {
   /** The fast JSON path's point pieces, made once per process. */
   private readonly json = new JsonAnswers();
-  private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
   private readonly answers: AnswerCache;
+  private readonly contexts: CalculationContexts;
+  private readonly pricing: OptionPricing;
   private readonly warehouseKeys = new WeakMap<Shop, string>();
+  private readonly observer: CompanyQuoteObserver | null;
+  private readonly ownMethods: OwnMethodSource | null;
 
   constructor(
     private readonly reference: ReferenceData,
@@ -148,56 +96,14 @@ export class CalculatorService {
     } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
-    this.kits = options.kits ?? null;
+    this.contexts = new CalculationContexts(reference, widgetSettings, options.kits ?? null);
+    this.pricing = new OptionPricing(reference);
     this.observer = options.observer ?? null;
     this.ownMethods = options.ownMethods ?? null;
   }
 
-  private readonly ownMethods: OwnMethodSource | null;
-
   private async ownMethodsOf(scope: Scope): Promise<OwnMethod[]> {
     return this.ownMethods ? this.ownMethods.methodsOf(scope.accountId) : [];
-  }
-
-  private readonly kits: KitLookup | null;
-  private readonly observer: CompanyQuoteObserver | null;
-
-  /** Kits sent by id only: their goods from the catalogue (kit count times each product's count, the kit's discount on COD). */
-  private async expandKits(scope: Scope, kits: NonNullable<CalculatorBody['kits']>): Promise<GoodsItem[]> {
-    const goods: GoodsItem[] = [];
-    for (const [index, kit] of kits.entries()) {
-      if (kit.id === undefined || kit.weight !== undefined || kit.dimensions !== undefined || !this.kits) {
-        goods.push(kit);
-        continue;
-      }
-      let found: Awaited<ReturnType<KitLookup['get']>>;
-      try {
-        found = await this.kits.get(scope, kit.id);
-      } catch (error) {
-        if (error instanceof AppError && error.statusCode === 404) {
-          throw new AppError(
-            400,
-            'validation_failed',
-            `kits[${index}].id: kit ${kit.id} is not a kit of this account.`,
-            [{ field: `kits[${index}].id`, message: 'is not a kit of this account' }],
-          );
-        }
-        throw error;
-      }
-      const kitCount = kit.count ?? 1;
-      const keep = 1 - (found.discount ?? 0) / 100;
-      for (const product of found.products) {
-        const { width, height, length } = product.dimensions;
-        goods.push({
-          weight: product.weight ?? undefined,
-          dimensions: width && height && length ? { width, height, length } : undefined,
-          priceDeclared: product.priceDeclared ?? undefined,
-          priceCod: product.priceCod === null ? undefined : Math.round(product.priceCod * keep * 100) / 100,
-          count: product.count * kitCount,
-        });
-      }
-    }
-    return goods;
   }
 
   async calculate(
@@ -301,14 +207,14 @@ export class CalculatorService {
     options: CalculationOptions,
   ): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
     const result: Record<'1' | '2' | '3', CompanyOption[]> = { '1': [], '2': [], '3': [] };
-    const context = await this.context(scope, shop, body, options.widget);
+    const context = await this.contexts.of(scope, shop, body, options.widget);
     if (!context) return result;
 
     const type = options.type ?? (body.type as DeliveryType | undefined);
     const wantedIds = options.companyIds ?? body.companyIds;
     const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
     const ownMethodOptions = ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds, (days) =>
-      this.dates(context, days),
+      this.pricing.dates(context, days),
     );
     const eligible = (await this.reference.registry.companiesOf(scope.accountId)).filter(({ company }) => {
       if (wantedIds && !wantedIds.includes(company.id)) return false;
@@ -346,7 +252,7 @@ export class CalculatorService {
     const requestOf = (entry: RegisteredCompany): QuoteRequest => {
       const pointCode =
         request.types.includes(1) || options.pointId !== undefined
-          ? this.pointCodeFor(entry, context, options.pointId)
+          ? this.pricing.pointCodeFor(entry, context, options.pointId)
           : undefined;
       if (pointCode === undefined) return request;
       // the chosen point's kind: companies with a tariff per kind (CDEK office or locker) price that one
@@ -367,7 +273,7 @@ export class CalculatorService {
       for (const quote of companyQuotes) {
         if (type !== undefined && quote.type !== type) continue;
         if (!entry.company.deliveryTypes.includes(quote.type)) continue;
-        const item = this.present(entry, quote, context, options.pointId);
+        const item = this.pricing.present(entry, quote, context, options.pointId);
         if (item) result[String(quote.type) as '1' | '2' | '3'].push(item);
       }
     }
@@ -507,344 +413,6 @@ export class CalculatorService {
     }
     return answer;
   }
-
-  private async context(
-    scope: Scope,
-    shop: Shop | null,
-    body: CalculatorBody,
-    known?: WidgetSettingsFull,
-  ): Promise<Context | null> {
-    const problems = new FieldErrorCollector();
-    const localities = this.reference.localities;
-    let sender: Locality | undefined;
-    let pickupType: number;
-    let holidays: string[] = [];
-    const dropOffChosen = new Set<number>();
-    if (shop) {
-      for (const { companyId, pointId } of shop.warehouse.dropOffPoints)
-        if (this.reference.registry.point(pointId)?.companyId === companyId) dropOffChosen.add(companyId);
-      const city = shop.warehouse.address.city;
-      sender = localities.find({
-        countryCode: city.countryCode,
-        fias: city.fias,
-        name: city.name,
-        region: city.region,
-      });
-      pickupType = body.pickupType ?? shop.warehouse.pickupType;
-      holidays = shop.warehouse.holidays;
-      if (!sender) {
-        throw new AppError(
-          422,
-          'unknown_sender_locality',
-          `The locality of the shop's warehouse (${city.name}) is not one we deliver from.`,
-          [{ field: 'Shop-Id', message: 'its warehouse is in a locality we do not know' }],
-        );
-      }
-    } else {
-      const from = body.sender ?? {};
-      if (!from.cityFias && !from.cityName && !from.zipCode)
-        problems.add('sender.cityName', 'is required when no Shop-Id is sent (or sender.cityFias, or sender.zipCode)');
-      if (body.pickupType === undefined) problems.add('pickupType', 'is required when no Shop-Id is sent');
-      problems.throwIfAny();
-      sender = localities.find({
-        countryCode: from.countryCode,
-        fias: from.cityFias,
-        name: from.cityName,
-        region: from.region,
-        zipCode: from.zipCode,
-      });
-      if (!sender)
-        throw new AppError(400, 'unknown_locality', 'The sender locality was not found.', [
-          { field: 'sender.cityName', message: 'is not a known locality' },
-        ]);
-      pickupType = body.pickupType as number;
-    }
-    const to = body.reception ?? {};
-    if (!to.cityFias && !to.cityName && !to.zipCode) {
-      throw new AppError(
-        400,
-        'validation_failed',
-        'reception: give the recipient locality (cityFias, cityName or zipCode).',
-        [{ field: 'reception.cityName', message: 'is required (or reception.cityFias, or reception.zipCode)' }],
-      );
-    }
-    const recipient = localities.find({
-      countryCode: to.countryCode,
-      fias: to.cityFias,
-      name: to.cityName,
-      region: to.region,
-      zipCode: to.zipCode,
-    });
-    if (!recipient) return null;
-
-    const widget =
-      shop && (body.applyWidgetSettings || body.applyDefaultDimensions)
-        ? (known ?? (await this.widgetSettings.forShop(scope, shop.id)))
-        : null;
-    const defaults =
-      widget && body.applyDefaultDimensions
-        ? {
-            weightGrams: widget.defaultWeight === null ? null : Math.round(widget.defaultWeight * 1000),
-            sides: widget.defaultDimensions
-              ? ([
-                  widget.defaultDimensions.width,
-                  widget.defaultDimensions.height,
-                  widget.defaultDimensions.length,
-                ].sort((a, b) => b - a) as [number, number, number])
-              : null,
-          }
-        : null;
-    const kits = body.kits?.length ? await this.expandKits(scope, body.kits) : [];
-    const cargo = buildCargo({ ...body, kits }, defaults);
-
-    const goods: GoodsItem[] = [...(body.products ?? []), ...kits];
-    const goodsDeclared = goods.reduce((sum, item) => sum + toKopecks(item.priceDeclared ?? 0) * (item.count ?? 1), 0);
-    const goodsCod = goods.reduce(
-      (sum, item) =>
-        sum + Math.max(0, toKopecks(item.priceCod ?? 0) - toKopecks(item.discount ?? 0)) * (item.count ?? 1),
-      0,
-    );
-    const marketplace =
-      body.marketplace && (body.marketplace.id || body.marketplace.fbo || body.marketplace.fbs)
-        ? body.marketplace
-        : null;
-    const declaredKopecks =
-      body.calcDeclared === false
-        ? 0
-        : body.priceDeclared !== undefined
-          ? toKopecks(body.priceDeclared)
-          : goodsDeclared;
-    const codBase = body.priceCod !== undefined ? toKopecks(body.priceCod) : goodsCod;
-    const codKopecks = body.calcCod === false || marketplace ? 0 : Math.max(0, codBase - toKopecks(body.discount ?? 0));
-    const required = new Set(body.servicesRequired ?? []);
-    if (marketplace?.fbo) required.add(MARKETPLACE_SUPPLY_SERVICE);
-    const shown = new Set([
-      ...(body.services ?? []),
-      ...(body.applyWidgetSettings && widget ? widget.defaultServices : []),
-    ]);
-
-    return {
-      sender,
-      recipient,
-      holidays: new Set(holidays),
-      today: todayIn(scope.timeZone),
-      pickupType,
-      dropOffChosen,
-      cargo,
-      priceMode: (body.priceMode ?? 1) as PriceMode,
-      money: {
-        declaredKopecks,
-        codKopecks,
-        clientPriceKopecks: marketplace ? 0 : toKopecks(body.priceClient ?? 0),
-        prePayKopecks: toKopecks(body.pricePrePayClient ?? 0),
-      },
-      orderKopecks: Math.max(
-        0,
-        (body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared) -
-          toKopecks(body.discount ?? 0),
-      ),
-      shown,
-      required,
-      widget: body.applyWidgetSettings ? widget : null,
-      hidePointFullInfo: body.hidePointFullInfo === true,
-    };
-  }
-
-  private present(
-    entry: RegisteredCompany,
-    quote: CarrierQuote,
-    context: Context,
-    onlyPointId?: number,
-  ): CompanyOption | null {
-    const { company, driver } = entry;
-    const offered = new Map(quote.services.map((service) => [service.id, service.priceKopecks]));
-    for (const id of context.required) if (!offered.has(id)) return null;
-
-    const services: DeliveryCompanyResult['services'] = {};
-    let requiredKopecks = 0;
-    for (const id of new Set([...context.shown, ...context.required])) {
-      const price = offered.get(id);
-      if (price === undefined) continue;
-      const required = context.required.has(id);
-      if (required) requiredKopecks += price;
-      services[String(id)] = { id, name: this.serviceName(id), price: toRoubles(price), checked: true, required };
-    }
-
-    const cashAvailable = company.cashPaymentAvailable ?? true;
-    const cardAvailable = company.cardPaymentAvailable ?? true;
-    if (context.money.codKopecks > 0 && !cashAvailable && !cardAvailable) return null;
-    const commissions = commissionsOf(quote, context.money);
-    const dates = this.dates(context, quote.days);
-    const customerPrice = (kopecks: number) =>
-      context.widget
-        ? applyPriceRules(kopecks, priceRulesOf(context.widget), {
-            type: quote.type,
-            companyId: company.id,
-            orderKopecks: context.orderKopecks,
-          })
-        : kopecks;
-
-    const base: DeliveryCompanyResult = {
-      deliveryCompanyId: company.id,
-      deliveryCompanyName: company.name,
-      deliveryCompanyLogo: company.logo,
-      tariffName: quote.tariffName,
-      pickupCompanyId: company.id,
-      deliveryDriver: driver.code,
-      deliveryDays: dates.deliveryDays,
-      deliveryPlanDays: quote.days,
-      deliveryDate: dates.deliveryDate,
-      services,
-      priceCommissionDeclared: toRoubles(commissions.declared),
-      percentCommissionDeclared: quote.commissions.declared.percent,
-      priceCommissionCod: toRoubles(commissions.codCash),
-      percentCommissionCod: quote.commissions.codCash.percent,
-      priceCommissionCodCard: toRoubles(commissions.codCard),
-      percentCommissionCodCard: quote.commissions.codCard.percent,
-      priceCommissionAcquiring: toRoubles(commissions.acquiring),
-      percentCommissionAcquiring: quote.commissions.acquiring.percent,
-      isPost: company.isPost === true,
-      specificity: [],
-    };
-
-    if (quote.type !== 1) {
-      base.cashPaymentAvailable = cashAvailable;
-      base.cardPaymentAvailable = cardAvailable;
-      base.priceDelivery = toRoubles(quote.priceDeliveryKopecks);
-      base.totalPrice = toRoubles(
-        customerPrice(totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable)),
-      );
-      if (quote.type === 2) {
-        base.isExpress = company.isExpress === true;
-        base.timeSelectAvailable = company.timeSelectAvailable === true;
-      }
-      return { company: base, points: null, holdDays: 0, idsOnly: false };
-    }
-
-    const points =
-      onlyPointId === undefined ? this.pointsFor(entry, context) : this.chosenPoint(entry, context, onlyPointId);
-    if (points.length === 0) return null;
-    const farDates = this.dates(context, {
-      min: quote.days.min + FAR_EXTRA_DAYS,
-      max: quote.days.max + FAR_EXTRA_DAYS,
-    });
-    // one price per kind of point, way of payment and distance, not one per point
-    const prices = new Map<number, PointPrice>();
-    const presented: PointOption[] = points.map(({ point, isFar }) => {
-      const cash = point.cashPaymentAvailable;
-      const key = point.type * 4 + (cash ? 2 : 0) + (isFar ? 1 : 0);
-      let price = prices.get(key);
-      if (!price) {
-        const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
-        price = {
-          isFar,
-          dates: isFar ? farDates : dates,
-          deliveryKopecks: delivery,
-          totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
-          codKopecks: cash ? commissions.codCash : commissions.codCard,
-        };
-        prices.set(key, price);
-      }
-      return { point, price };
-    });
-    return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
-  }
-
-  /**
-   * The imported point a per-point price is asked for: an order's chosen point itself;
-   * otherwise, of the company's points in the recipient's locality that take this parcel,
-   * the one nearest the locality's centre stands for them all (one call per company and
-   * calculation, not one per point; a city has hundreds). None in the locality: undefined,
-   * so such a company offers no type 1 there rather than a price for a far point. Post
-   * offices (type 3) stand for no pickup point; one is named only when the order chose it.
-   */
-  private pointCodeFor(
-    entry: RegisteredCompany,
-    context: Context,
-    chosenPointId: number | undefined,
-  ): string | undefined {
-    if (chosenPointId !== undefined) {
-      const chosen = this.reference.registry.point(chosenPointId);
-      return chosen?.companyId === entry.company.id ? chosen.code : undefined;
-    }
-    const { latitude, longitude } = context.recipient;
-    let nearest: { code: string; km: number } | undefined;
-    for (const point of this.reference.registry.pointsIn(entry.company.id, context.recipient.id)) {
-      if (point.code === undefined || point.type === 3 || !pointTakes(point, context)) continue;
-      const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
-      if (!nearest || km < nearest.km) nearest = { code: point.code, km };
-    }
-    return nearest?.code;
-  }
-
-  /**
-   * What `pointsFor` gives of one chosen point (an order's), without testing every other point of the
-   * locality: a local point that takes the parcel is offered as local whatever the others are.
-   */
-  private chosenPoint(
-    entry: RegisteredCompany,
-    context: Context,
-    pointId: number,
-  ): Array<{ point: DeliveryPoint; isFar: boolean }> {
-    const local = this.reference.registry
-      .pointsIn(entry.company.id, context.recipient.id)
-      .find((point) => point.id === pointId);
-    if (local) return pointTakes(local, context) ? [{ point: local, isFar: false }] : [];
-    return this.pointsFor(entry, context).filter(({ point }) => point.id === pointId);
-  }
-
-  /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
-  private pointsFor(entry: RegisteredCompany, context: Context): Array<{ point: DeliveryPoint; isFar: boolean }> {
-    const accept = (point: DeliveryPoint) => pointTakes(point, context);
-    const local = this.reference.registry.pointsIn(entry.company.id, context.recipient.id).filter(accept);
-    if (local.length > 0) return local.map((point) => ({ point, isFar: false }));
-    return this.reference.registry
-      .nearestPoints(
-        entry.company.id,
-        context.recipient.latitude,
-        context.recipient.longitude,
-        FAR_POINTS,
-        FAR_WITHIN_KM,
-        accept,
-      )
-      .map((point) => ({ point, isFar: true }));
-  }
-
-  private dates(context: Context, days: { min: number; max: number }) {
-    const calendar = this.calendar(context);
-    const from = calendar(days.min);
-    const to = calendar(days.max);
-    return {
-      deliveryDate: { from: from.date, to: to.date },
-      deliveryDays: { min: from.calendarDays, max: to.calendarDays },
-    };
-  }
-
-  /** The n-th working day from today for a calculation, remembered per day and set of holidays (every company asks). */
-  private calendar(context: Context): (workingDays: number) => { date: string; calendarDays: number } {
-    const key = `${context.today}|${[...context.holidays].sort().join(',')}`;
-    let days = this.workingDays.get(key);
-    if (!days) {
-      days = [];
-      if (this.workingDays.size >= 1000) this.workingDays.clear();
-      this.workingDays.set(key, days);
-    }
-    const known = days;
-    return (workingDays: number) => {
-      while (known.length <= workingDays) {
-        const date =
-          known.length === 0
-            ? addWorkingDays(context.today, 0, context.holidays)
-            : addWorkingDays(known[known.length - 1].date, 1, context.holidays);
-        known.push({ date, calendarDays: calendarDaysBetween(context.today, date) });
-      }
-      return known[workingDays];
-    };
-  }
-
-  private serviceName(id: number): string {
-    return this.reference.services.find((service) => service.id === id)?.name ?? `Service ${id}`;
-  }
 }
 
 /** "Россия, г Москва" / "Москва, ул. ..." -> the locality part of a one-line address. */
@@ -857,53 +425,4 @@ function localityOfAddress(address: string): string {
   if (withType) return withType;
   const noCountry = parts.filter((part) => !/^(россия|russia|рф|ru)$/iu.test(part) && !/^\d{6}$/.test(part));
   return noCountry[0] ?? address;
-}
-
-/** Every company asked at once; those failing or missing the deadline are left out, never failing the call. */
-async function quoteAll(
-  entries: RegisteredCompany[],
-  requestOf: (entry: RegisteredCompany) => QuoteRequest,
-  timeoutMs: number,
-  onFailed: CalculationOptions['onCompanyFailed'],
-  observer: CompanyQuoteObserver | null,
-): Promise<Array<{ entry: RegisteredCompany; quotes: CarrierQuote[] }>> {
-  const controller = new AbortController();
-  // a company's "retry after" that would outlast this is not waited for (remote-call.ts)
-  markDeadline(controller.signal, Date.now() + timeoutMs);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error(`no answer within ${timeoutMs} ms`));
-      resolve('timeout');
-    }, timeoutMs);
-  });
-  try {
-    const answers = await Promise.all(
-      entries.map(async (entry) => {
-        const started = performance.now();
-        const observed = (outcome: CompanyQuoteOutcome) =>
-          observer?.companyQuoted(entry.company.id, (performance.now() - started) / 1000, outcome);
-        try {
-          const outcome = await Promise.race([entry.driver.quote(requestOf(entry), controller.signal), deadline]);
-          if (outcome === 'timeout') {
-            observed('timeout');
-            onFailed?.(entry.company.id, `no answer within ${timeoutMs} ms`);
-            return { entry, quotes: [] };
-          }
-          observed('ok');
-          return { entry, quotes: outcome };
-        } catch (error) {
-          observed(controller.signal.aborted ? 'timeout' : 'error');
-          onFailed?.(
-            entry.company.id,
-            controller.signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message,
-          );
-          return { entry, quotes: [] };
-        }
-      }),
-    );
-    return answers;
-  } finally {
-    clearTimeout(timer);
-  }
 }

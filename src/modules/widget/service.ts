@@ -2,25 +2,19 @@
  * The checkout widget's rules: publishable keys bound to origins, what a page may read
  * (localities, points, quotes at the shop's own prices) and the selection a shop's server
  * turns into an order. Prices always come from the calculator with the shop's widget
- * settings; a browser never sends one.
+ * settings; a browser never sends one. The map's points, which quote nothing, are
+ * point-answers.ts.
  */
-import { JsonBody } from '../../platform/compression.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { requireAccountWide, requireShopAccess } from '../../platform/auth.js';
 import { BoundedMap } from '../../platform/cache.js';
+import type { JsonBody } from '../../platform/compression.js';
 import { hashToken } from '../../platform/crypto.js';
 import { AppError, conflict, fieldError } from '../../platform/errors.js';
-import type { DeliveryPoint } from '../../carriers/points.js';
 import type { CalculatorService } from '../calculator/service.js';
-import { pointTakes } from '../calculator/service.js';
 import type { AccountService } from '../accounts/service.js';
-import type {
-  CalculatorBody,
-  CalculatorPoint,
-  DeliveryCompanyResult,
-  WidgetSettingsFull,
-} from '../calculator/schemas.js';
+import type { CalculatorBody, CalculatorPoint, DeliveryCompanyResult } from '../calculator/schemas.js';
 import type { WidgetSettingsService } from '../calculator/widget-settings.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { courierIntervalsIn } from '../companies/courier-intervals.js';
@@ -31,13 +25,12 @@ import type { OrderInput } from '../orders/schemas.js';
 import type { OrderService } from '../orders/service.js';
 import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
-import { clusterPoints, PointGrid, type Viewport } from './points-index.js';
+import { PointAnswers, pointTakesParcel, presentPoint, type ParcelNeeds } from './point-answers.js';
 import type {
   ConfirmInput,
   ConfirmOrderInput,
   UpdateOrderInput,
   LocalitySearchQuery,
-  PointsAnswer,
   PointsQuery,
   QuoteAnswer,
   QuoteInput,
@@ -48,17 +41,15 @@ import type {
   WidgetKeyInput,
   WidgetLocality,
   WidgetOption,
-  WidgetPoint,
 } from './schemas.js';
 import type { KeyRecord, WidgetStore } from './store.js';
+
+export { CLUSTER_BELOW_ZOOM, MAX_POINTS } from './point-answers.js';
 
 /** A page waits for quotes while the buyer looks at it: a company slower than this is left out. */
 export const WIDGET_QUOTE_TIMEOUT_MS = 4000;
 /** How long a buyer's choice can be confirmed by the shop's server: a checkout, with a coffee. */
 export const SELECTION_TTL_MS = 60 * 60 * 1000;
-/** Below this zoom points come as clusters; so do they when more than MAX_POINTS are in view. */
-export const CLUSTER_BELOW_ZOOM = 12;
-export const MAX_POINTS = 500;
 /** A key's shop and origins are remembered this long: every page view asks several times. */
 const KEY_CACHE_MS = 10_000;
 
@@ -81,20 +72,20 @@ export type ConfirmOutcome =
 
 export class WidgetService {
   private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
-  private grid: { generation: number; grid: PointGrid } | null = null;
-  /** Answers of viewports by tag: the first view of a city is the same for every buyer there. */
-  private readonly pointAnswers = new BoundedMap<string, JsonBody>(2_000, 32 * 1024 * 1024);
   private names: Array<{ name: string; nameEn: string; presented: WidgetLocality }> | null = null;
+  private readonly pointAnswers: PointAnswers;
 
   constructor(
     private readonly store: WidgetStore,
     private readonly shops: ShopService,
     private readonly reference: ReferenceData,
     private readonly calculator: CalculatorService,
-    private readonly widgetSettings: WidgetSettingsService,
+    widgetSettings: WidgetSettingsService,
     private readonly orders: OrderService,
     private readonly accounts: AccountService,
-  ) {}
+  ) {
+    this.pointAnswers = new PointAnswers(reference, widgetSettings);
+  }
 
   /** Forgets selections a day past their expiry that never became orders (the hourly maintenance of `serve`). */
   purgeExpiredSelections(now = new Date()): Promise<number> {
@@ -193,84 +184,8 @@ export class WidgetService {
    * zoomed out. `tag` names the answer (data, the shop's settings, the query): equal tags, equal
    * answers, so it is the ETag and the key of the answers remembered.
    */
-  async points(
-    caller: WidgetCaller,
-    query: PointsQuery,
-    url: string,
-  ): Promise<{ tag: string; answer: () => JsonBody }> {
-    const [west, south, east, north] = query.bbox.split(',').map(Number);
-    if (
-      west >= east ||
-      south >= north ||
-      Math.abs(west) > 180 ||
-      Math.abs(east) > 180 ||
-      Math.abs(south) > 90 ||
-      Math.abs(north) > 90
-    ) {
-      throw fieldError('bbox', 'must be west,south,east,north with west < east and south < north');
-    }
-    const settings = await this.widgetSettings.forShop(caller.scope, caller.key.shopId);
-    const serving = (await this.reference.registry.companiesOf(caller.scope.accountId)).map(
-      (entry) => entry.company.id,
-    );
-    const generation = this.reference.registry.generation;
-    const tag = `"${createHash('sha1')
-      .update(
-        JSON.stringify([
-          generation,
-          caller.key.shopId,
-          serving,
-          settings.hiddenCompanyIds,
-          settings.defaultWeight,
-          settings.defaultDimensions,
-          url.replace(/([?&])key=[^&]*/, '$1'),
-        ]),
-      )
-      .digest('base64url')}"`;
-    return {
-      tag,
-      answer: () => {
-        const known = this.pointAnswers.get(tag);
-        if (known) return known;
-        // kept as JSON bytes (and their compressed form once a phone asks for it): a city's 300 points are 80 kB, which serialising or compressing again would cost each time
-        const answer = JsonBody.of(
-          Buffer.from(JSON.stringify(this.pointsIn({ west, south, east, north }, query, settings, new Set(serving)))),
-        );
-        this.pointAnswers.set(tag, answer, answer.length);
-        return answer;
-      },
-    };
-  }
-
-  private pointsIn(
-    view: Viewport,
-    query: PointsQuery,
-    settings: WidgetSettingsFull,
-    serving: Set<number>,
-  ): PointsAnswer {
-    const hidden = new Set(settings.hiddenCompanyIds);
-    const wanted = query.companyIds ? new Set(query.companyIds) : null;
-    const shown = (companyId: number) =>
-      serving.has(companyId) && !hidden.has(companyId) && (!wanted || wanted.has(companyId));
-    const types = query.types ? new Set<number>(query.types) : null;
-    const parcel = {
-      weightKg: query.weight ?? settings.defaultWeight ?? null,
-      sidesCm: [query.length, query.width, query.height].every((side) => side !== undefined)
-        ? [query.length as number, query.width as number, query.height as number]
-        : settings.defaultDimensions
-          ? [settings.defaultDimensions.length, settings.defaultDimensions.width, settings.defaultDimensions.height]
-          : null,
-      cod: query.cod ?? false,
-      card: query.card ?? false,
-      fitting: query.fitting ?? false,
-    };
-    const found = this.pointGrid().within(
-      view,
-      (point) => shown(point.companyId) && (!types || types.has(point.type)) && pointTakesParcel(point, parcel),
-    );
-    if (query.zoom < CLUSTER_BELOW_ZOOM || found.length > MAX_POINTS)
-      return { clusters: clusterPoints(found, view), points: [] };
-    return { clusters: [], points: found.map(presentPoint) };
+  points(caller: WidgetCaller, query: PointsQuery, url: string): Promise<{ tag: string; answer: () => JsonBody }> {
+    return this.pointAnswers.points(caller.scope, caller.key.shopId, query, url);
   }
 
   /** The cart's options at the shop's prices; companies that do not answer in time are left out. */
@@ -410,17 +325,6 @@ export class WidgetService {
   }
 
   // ---------------------------------------------------------------- helpers
-
-  private pointGrid(): PointGrid {
-    const generation = this.reference.registry.generation;
-    if (!this.grid || this.grid.generation !== generation) {
-      const points: DeliveryPoint[] = [];
-      for (const locality of this.reference.localities.all)
-        points.push(...this.reference.registry.pointsOfLocality(locality.id));
-      this.grid = { generation, grid: new PointGrid(points) };
-    }
-    return this.grid.grid;
-  }
 
   /** Localities with their names made comparable once, the most populous first. */
   private localityNames(): Array<{ name: string; nameEn: string; presented: WidgetLocality }> {
@@ -585,39 +489,6 @@ export class WidgetService {
   }
 }
 
-/** What the points filter knows of the parcel: the page's cart, or the shop's default sizes. */
-interface ParcelNeeds {
-  weightKg: number | null;
-  sidesCm: number[] | null;
-  cod: boolean;
-  card: boolean;
-  fitting: boolean;
-}
-
-/** The calculator's own rule (limits, payment on delivery, fitting), asked with what a map query knows. */
-function pointTakesParcel(point: DeliveryPoint, parcel: ParcelNeeds): boolean {
-  if (parcel.card && !point.cardPaymentAvailable) return false;
-  const sides = parcel.sidesCm ? ([...parcel.sidesCm].sort((a, b) => b - a) as [number, number, number]) : null;
-  // an unknown weight is not refused by a minimum weight: the cart is not known yet
-  const weightGrams =
-    parcel.weightKg === null ? Math.round((point.limits.minWeight ?? 0) * 1000) : Math.round(parcel.weightKg * 1000);
-  return pointTakes(point, {
-    cargo: {
-      weightGrams,
-      volumeCm3: sides ? sides[0] * sides[1] * sides[2] : 0,
-      places: [{ sidesCm: sides, weightGrams }],
-    },
-    // one kopeck on delivery: "the buyer pays there", whatever the sum
-    money: {
-      declaredKopecks: 0,
-      codKopecks: parcel.cod || parcel.card ? 1 : 0,
-      clientPriceKopecks: 0,
-      prePayKopecks: 0,
-    },
-    required: new Set(parcel.fitting ? [FITTING_SERVICE] : []),
-  });
-}
-
 /** What a selection's cart needs of a point: its weight (kg), the largest product's sides, payment on delivery. */
 function parcelOfCart(input: SelectionInput): ParcelNeeds {
   const weights = input.products.map((product) => (product.weight ?? 0) * (product.count ?? 1));
@@ -634,10 +505,6 @@ function parcelOfCart(input: SelectionInput): ParcelNeeds {
     fitting: false,
   };
 }
-
-/** Service 7 of GET /v2/lists/services: fitting, which a point must offer. */
-const FITTING_SERVICE = 7;
-
 function present(record: KeyRecord): WidgetKey {
   return { publicKey: record.publicKey, allowedOrigins: record.allowedOrigins, createdAt: record.createdAt };
 }
@@ -651,22 +518,5 @@ function presentLocality(locality: Locality): WidgetLocality {
     countryCode: locality.countryCode,
     latitude: locality.latitude,
     longitude: locality.longitude,
-  };
-}
-
-function presentPoint(point: DeliveryPoint): WidgetPoint {
-  return {
-    id: point.id,
-    companyId: point.companyId,
-    type: point.type,
-    name: point.name,
-    address: point.address,
-    zipCode: point.zipCode,
-    latitude: point.latitude,
-    longitude: point.longitude,
-    schedule: point.schedule,
-    cashPaymentAvailable: point.cashPaymentAvailable,
-    cardPaymentAvailable: point.cardPaymentAvailable,
-    fittingAvailable: point.fittingAvailable,
   };
 }

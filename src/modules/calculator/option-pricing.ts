@@ -1,0 +1,227 @@
+/**
+ * A company's quote made the option the buyer sees: the services shown and required, the
+ * commissions, the shop's price rules, the delivery dates in working days, and for pickup the
+ * points offered (those of the recipient's locality that take the parcel, else the nearest far
+ * ones, each kind of point priced once). Apart from service.ts, which asks the companies and
+ * collects their answers, because this is the per-answer pricing every quote goes through;
+ * it reads only the reference data and keeps the working-day calendar of each day.
+ */
+import { distanceKm } from '../../carriers/geo.js';
+import type { DeliveryPoint } from '../../carriers/points.js';
+import type { RegisteredCompany } from '../../carriers/registry.js';
+import { scaled } from '../../carriers/tariff/pricing.js';
+import type { CarrierQuote } from '../../carriers/types.js';
+import { toRoubles } from '../../platform/money.js';
+import type { ReferenceData } from '../companies/reference.js';
+import {
+  pointTakes,
+  priceRulesOf,
+  type CompanyOption,
+  type Context,
+  type PointDates,
+  type PointOption,
+  type PointPrice,
+} from './present.js';
+import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks } from './rules.js';
+import type { DeliveryCompanyResult } from './schemas.js';
+
+/** isFar: how many of a company's nearest points to offer, and how far to look. */
+const FAR_POINTS = 5;
+const FAR_WITHIN_KM = 150;
+/** A far point is reached through the network's nearest hub: a working day more. */
+const FAR_EXTRA_DAYS = 1;
+
+export class OptionPricing {
+  private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
+
+  constructor(private readonly reference: ReferenceData) {}
+
+  /** A company's quote of one type as the option the buyer sees; null when it cannot take this call (a required service, payment on delivery, no point). */
+  present(entry: RegisteredCompany, quote: CarrierQuote, context: Context, onlyPointId?: number): CompanyOption | null {
+    const { company, driver } = entry;
+    const offered = new Map(quote.services.map((service) => [service.id, service.priceKopecks]));
+    for (const id of context.required) if (!offered.has(id)) return null;
+
+    const services: DeliveryCompanyResult['services'] = {};
+    let requiredKopecks = 0;
+    for (const id of new Set([...context.shown, ...context.required])) {
+      const price = offered.get(id);
+      if (price === undefined) continue;
+      const required = context.required.has(id);
+      if (required) requiredKopecks += price;
+      services[String(id)] = { id, name: this.serviceName(id), price: toRoubles(price), checked: true, required };
+    }
+
+    const cashAvailable = company.cashPaymentAvailable ?? true;
+    const cardAvailable = company.cardPaymentAvailable ?? true;
+    if (context.money.codKopecks > 0 && !cashAvailable && !cardAvailable) return null;
+    const commissions = commissionsOf(quote, context.money);
+    const dates = this.dates(context, quote.days);
+    const customerPrice = (kopecks: number) =>
+      context.widget
+        ? applyPriceRules(kopecks, priceRulesOf(context.widget), {
+            type: quote.type,
+            companyId: company.id,
+            orderKopecks: context.orderKopecks,
+          })
+        : kopecks;
+
+    const base: DeliveryCompanyResult = {
+      deliveryCompanyId: company.id,
+      deliveryCompanyName: company.name,
+      deliveryCompanyLogo: company.logo,
+      tariffName: quote.tariffName,
+      pickupCompanyId: company.id,
+      deliveryDriver: driver.code,
+      deliveryDays: dates.deliveryDays,
+      deliveryPlanDays: quote.days,
+      deliveryDate: dates.deliveryDate,
+      services,
+      priceCommissionDeclared: toRoubles(commissions.declared),
+      percentCommissionDeclared: quote.commissions.declared.percent,
+      priceCommissionCod: toRoubles(commissions.codCash),
+      percentCommissionCod: quote.commissions.codCash.percent,
+      priceCommissionCodCard: toRoubles(commissions.codCard),
+      percentCommissionCodCard: quote.commissions.codCard.percent,
+      priceCommissionAcquiring: toRoubles(commissions.acquiring),
+      percentCommissionAcquiring: quote.commissions.acquiring.percent,
+      isPost: company.isPost === true,
+      specificity: [],
+    };
+
+    if (quote.type !== 1) {
+      base.cashPaymentAvailable = cashAvailable;
+      base.cardPaymentAvailable = cardAvailable;
+      base.priceDelivery = toRoubles(quote.priceDeliveryKopecks);
+      base.totalPrice = toRoubles(
+        customerPrice(totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable)),
+      );
+      if (quote.type === 2) {
+        base.isExpress = company.isExpress === true;
+        base.timeSelectAvailable = company.timeSelectAvailable === true;
+      }
+      return { company: base, points: null, holdDays: 0, idsOnly: false };
+    }
+
+    const points =
+      onlyPointId === undefined ? this.pointsFor(entry, context) : this.chosenPoint(entry, context, onlyPointId);
+    if (points.length === 0) return null;
+    const farDates = this.dates(context, {
+      min: quote.days.min + FAR_EXTRA_DAYS,
+      max: quote.days.max + FAR_EXTRA_DAYS,
+    });
+    // one price per kind of point, way of payment and distance, not one per point
+    const prices = new Map<number, PointPrice>();
+    const presented: PointOption[] = points.map(({ point, isFar }) => {
+      const cash = point.cashPaymentAvailable;
+      const key = point.type * 4 + (cash ? 2 : 0) + (isFar ? 1 : 0);
+      let price = prices.get(key);
+      if (!price) {
+        const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
+        price = {
+          isFar,
+          dates: isFar ? farDates : dates,
+          deliveryKopecks: delivery,
+          totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
+          codKopecks: cash ? commissions.codCash : commissions.codCard,
+        };
+        prices.set(key, price);
+      }
+      return { point, price };
+    });
+    return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
+  }
+
+  /**
+   * The imported point a per-point price is asked for: an order's chosen point itself;
+   * otherwise, of the company's points in the recipient's locality that take this parcel,
+   * the one nearest the locality's centre stands for them all (one call per company and
+   * calculation, not one per point; a city has hundreds). None in the locality: undefined,
+   * so such a company offers no type 1 there rather than a price for a far point. Post
+   * offices (type 3) stand for no pickup point; one is named only when the order chose it.
+   */
+  pointCodeFor(entry: RegisteredCompany, context: Context, chosenPointId: number | undefined): string | undefined {
+    if (chosenPointId !== undefined) {
+      const chosen = this.reference.registry.point(chosenPointId);
+      return chosen?.companyId === entry.company.id ? chosen.code : undefined;
+    }
+    const { latitude, longitude } = context.recipient;
+    let nearest: { code: string; km: number } | undefined;
+    for (const point of this.reference.registry.pointsIn(entry.company.id, context.recipient.id)) {
+      if (point.code === undefined || point.type === 3 || !pointTakes(point, context)) continue;
+      const km = distanceKm(latitude, longitude, point.latitude, point.longitude);
+      if (!nearest || km < nearest.km) nearest = { code: point.code, km };
+    }
+    return nearest?.code;
+  }
+
+  /**
+   * What `pointsFor` gives of one chosen point (an order's), without testing every other point of the
+   * locality: a local point that takes the parcel is offered as local whatever the others are.
+   */
+  private chosenPoint(
+    entry: RegisteredCompany,
+    context: Context,
+    pointId: number,
+  ): Array<{ point: DeliveryPoint; isFar: boolean }> {
+    const local = this.reference.registry
+      .pointsIn(entry.company.id, context.recipient.id)
+      .find((point) => point.id === pointId);
+    if (local) return pointTakes(local, context) ? [{ point: local, isFar: false }] : [];
+    return this.pointsFor(entry, context).filter(({ point }) => point.id === pointId);
+  }
+
+  /** The company's points in the locality that take this parcel; else its nearest ones (isFar). */
+  private pointsFor(entry: RegisteredCompany, context: Context): Array<{ point: DeliveryPoint; isFar: boolean }> {
+    const accept = (point: DeliveryPoint) => pointTakes(point, context);
+    const local = this.reference.registry.pointsIn(entry.company.id, context.recipient.id).filter(accept);
+    if (local.length > 0) return local.map((point) => ({ point, isFar: false }));
+    return this.reference.registry
+      .nearestPoints(
+        entry.company.id,
+        context.recipient.latitude,
+        context.recipient.longitude,
+        FAR_POINTS,
+        FAR_WITHIN_KM,
+        accept,
+      )
+      .map((point) => ({ point, isFar: true }));
+  }
+
+  /** The delivery dates and calendar days of a quote's working days, from today and past the warehouse's holidays. */
+  dates(context: Context, days: { min: number; max: number }): PointDates {
+    const calendar = this.calendar(context);
+    const from = calendar(days.min);
+    const to = calendar(days.max);
+    return {
+      deliveryDate: { from: from.date, to: to.date },
+      deliveryDays: { min: from.calendarDays, max: to.calendarDays },
+    };
+  }
+
+  /** The n-th working day from today for a calculation, remembered per day and set of holidays (every company asks). */
+  private calendar(context: Context): (workingDays: number) => { date: string; calendarDays: number } {
+    const key = `${context.today}|${[...context.holidays].sort().join(',')}`;
+    let days = this.workingDays.get(key);
+    if (!days) {
+      days = [];
+      if (this.workingDays.size >= 1000) this.workingDays.clear();
+      this.workingDays.set(key, days);
+    }
+    const known = days;
+    return (workingDays: number) => {
+      while (known.length <= workingDays) {
+        const date =
+          known.length === 0
+            ? addWorkingDays(context.today, 0, context.holidays)
+            : addWorkingDays(known[known.length - 1].date, 1, context.holidays);
+        known.push({ date, calendarDays: calendarDaysBetween(context.today, date) });
+      }
+      return known[workingDays];
+    };
+  }
+
+  private serviceName(id: number): string {
+    return this.reference.services.find((service) => service.id === id)?.name ?? `Service ${id}`;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What a shop's page passes to `DeliveryWidget.mount` and the events it may listen to: the
+ * widget's public contract. Apart from index.ts so that the widget's pieces (markup.ts) can
+ * name it without importing the widget itself; index.ts exports it again, where the map, the
+ * widget-era wrapper and the pages' own code find it.
+ */
+import type { Product } from './api.js';
+import type { Locale } from './i18n.js';
+
+export interface MapOptions {
+  /** A tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png: nothing is asked of any third party without one. */
+  tiles: string;
+  attribution: string;
+  maxZoom?: number;
+}
+
+export interface WidgetOptions {
+  publicKey: string;
+  /**
+   * 'checkout' (default): the buyer chooses, and `select` gives the token the shop confirms.
+   * 'info': a "where can I collect" page: the same prices and points, nothing to choose.
+   * 'card': a product card's line per way of delivery: the cheapest price and the soonest days.
+   */
+  kind?: 'checkout' | 'info' | 'card';
+  locale?: Locale;
+  products: Product[];
+  declaredValue?: number;
+  /** The buyer pays on delivery: only points that take cash or card are shown. */
+  cod?: boolean;
+  /** 1 pickup point, 2 courier, 3 post. */
+  modes?: Array<1 | 2 | 3>;
+  /** A city to start from: its name (and region) or fias. */
+  defaultLocation?: { name?: string; region?: string; fias?: string };
+  /** 'none': a list only; an object: a map with these tiles. Without tiles there is no map. */
+  map?: 'none' | MapOptions;
+  /** The service's address; by default the one widget.js came from. */
+  apiUrl?: string;
+  /** Ask the buyer's name, phone and e-mail, kept with the selection (the widget-era compatibility script). */
+  askContacts?: boolean;
+  /** Prefilled contacts when askContacts is on. */
+  contacts?: { fullName?: string; phone?: string; email?: string };
+}
+
+export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'error';
