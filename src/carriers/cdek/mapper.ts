@@ -7,20 +7,25 @@
  * "Список офисов", "Подписка на вебхуки"), the community TypeScript client
  * shevernitskiy/cdek (src/types/api/{request,response,webhook}.ts: field names, status codes),
  * and Karrio's CDEK-like connectors for the mapper/proxy split.
+ *
+ * This file holds quoting and order registration, the requests that carry an order to CDEK.
+ * What CDEK answers later (statuses and webhooks), courier intakes and the points directory are
+ * in statuses.ts, intakes.ts and points.ts, re-exported here: the driver reads them all as
+ * `mapper.*`.
  */
 import {
   DEFAULT_SIDES_CM,
   type CarrierQuote,
   type CommissionRule,
   type DeliveryType,
-  type ImportedPoint,
-  type PickupProgress,
-  type PickupRequest,
   type QuoteRequest,
   type ShipmentAddress,
   type ShipmentRequest,
-  type TrackingEvent,
 } from '../types.js';
+
+export { intakeProgress, intakeRequest } from './intakes.js';
+export { pointsOf } from './points.js';
+export { CDEK_STATUS, eventOfWebhook, eventsOfOrder, statusWebhookUuids } from './statuses.js';
 
 /**
  * CDEK's delivery_mode: 1 door-door, 2 door-office, 3 office-door, 4 office-office, 6 door-locker,
@@ -463,178 +468,4 @@ export function orderInfo(body: unknown): CdekOrderInfo | null {
     state: states.includes('INVALID') ? 'invalid' : states.includes('WAITING') ? 'waiting' : 'accepted',
     problems: problemsOf(body),
   };
-}
-
-/** CDEK's order status codes (`statuses[].code`, webhook `attributes.code`) to ours; unknown ones are not events. */
-export const CDEK_STATUS: Readonly<Record<string, number>> = {
-  ACCEPTED: 13,
-  CREATED: 13,
-  RECEIVED_AT_SHIPMENT_WAREHOUSE: 41,
-  READY_TO_SHIP_AT_SENDING_OFFICE: 41,
-  READY_FOR_SHIPMENT_IN_SENDER_CITY: 41,
-  // on the way (CDEK's list carries two names for several steps: both are taken)
-  READY_FOR_SHIPMENT_IN_TRANSIT_CITY: 411,
-  PASSED_TO_CARRIER_AT_SENDING_OFFICE: 411,
-  TAKEN_BY_TRANSPORTER_FROM_SENDER_CITY: 411,
-  SEND_TO_TRANSIT_OFFICE: 411,
-  SENT_TO_TRANSIT_CITY: 411,
-  MET_AT_TRANSIT_OFFICE: 411,
-  ACCEPTED_IN_TRANSIT_CITY: 411,
-  ACCEPTED_AT_TRANSIT_WAREHOUSE: 411,
-  RETURNED_TO_TRANSIT_WAREHOUSE: 411,
-  READY_TO_SHIP_IN_TRANSIT_OFFICE: 411,
-  PASSED_TO_CARRIER_AT_TRANSIT_OFFICE: 411,
-  TAKEN_BY_TRANSPORTER_FROM_TRANSIT_CITY: 411,
-  SENT_TO_RECIPIENT_CITY: 411,
-  ACCEPTED_IN_RECIPIENT_CITY: 412,
-  MET_AT_RECIPIENT_OFFICE: 412,
-  ACCEPTED_AT_RECIPIENT_CITY_WAREHOUSE: 412,
-  ACCEPTED_AT_PICK_UP_POINT: 42,
-  POSTOMAT_POSTED: 42,
-  TAKEN_BY_COURIER: 43,
-  DELIVERED: 44,
-  POSTOMAT_RECEIVED: 44,
-  NOT_DELIVERED: 462,
-  RETURNED_TO_RECIPIENT_CITY_WAREHOUSE: 51,
-  POSTOMAT_SEIZED: 51,
-  // the return's way back
-  SENT_TO_SENDER_CITY: 71,
-  MET_AT_SENDING_OFFICE: 71,
-  ACCEPTED_IN_SENDER_CITY: 71,
-  RETURNED_TO_SENDER_CITY_WAREHOUSE: 71,
-  RETURNED: 72,
-  REMOVED: 10,
-};
-
-function statusEvent(trackNumber: string, code: unknown, at: unknown, name: unknown): TrackingEvent | null {
-  const statusCode = typeof code === 'string' ? CDEK_STATUS[code] : undefined;
-  if (statusCode === undefined) return null;
-  return {
-    trackNumber,
-    statusCode,
-    at: typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : new Date().toISOString(),
-    description: typeof name === 'string' ? name : (code as string),
-  };
-}
-
-/** An order's `entity.statuses[]` (newest first in CDEK's answer) as our events, oldest first. */
-export function eventsOfOrder(trackNumber: string, body: unknown): TrackingEvent[] {
-  const statuses = (
-    body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown; name?: unknown }> } } | null
-  )?.entity?.statuses;
-  if (!Array.isArray(statuses)) return [];
-  return statuses
-    .map((status) => statusEvent(trackNumber, status?.code, status?.date_time, status?.name))
-    .filter((event): event is TrackingEvent => event !== null)
-    .sort((a, b) => a.at.localeCompare(b.at));
-}
-
-/** A webhook of type ORDER_STATUS as our event (null: another type, or a status we do not track). */
-export function eventOfWebhook(body: unknown): TrackingEvent | null {
-  const update = body as {
-    type?: unknown;
-    attributes?: { cdek_number?: unknown; code?: unknown; status_date_time?: unknown; is_return?: unknown };
-  } | null;
-  if (update?.type !== 'ORDER_STATUS' || typeof update.attributes?.cdek_number !== 'string') return null;
-  return statusEvent(
-    update.attributes.cdek_number,
-    update.attributes.code,
-    update.attributes.status_date_time,
-    update.attributes.code,
-  );
-}
-
-/** The uuids of GET /v2/webhooks's ORDER_STATUS subscriptions to `url` (its answer: an array of `{uuid, type, url}`). */
-export function statusWebhookUuids(body: unknown, url: string): string[] {
-  if (!Array.isArray(body)) return [];
-  return body
-    .filter(
-      (item: { type?: unknown; url?: unknown; uuid?: unknown } | null) =>
-        item?.type === 'ORDER_STATUS' && item.url === url && typeof item.uuid === 'string',
-    )
-    .map((item: { uuid: string }) => item.uuid);
-}
-
-/** POST /v2/intakes body: the courier comes to the warehouse within its hours. */
-export function intakeRequest(request: PickupRequest): object {
-  const address = [request.address.street, request.address.house, request.address.bulk, request.address.flat]
-    .filter(Boolean)
-    .join(', ');
-  return {
-    intake_date: request.date,
-    intake_time_from: request.hours.from,
-    intake_time_to: request.hours.to,
-    name: `Отправления (${request.countOrders})`,
-    weight: Math.max(1, Math.round(request.weightKg * 1000)),
-    from_location: { country_code: request.address.countryCode, city: request.address.city, address },
-    sender: { name: request.contact.name, phones: [{ number: request.contact.phone }] },
-    ...(request.comment ? { comment: request.comment } : {}),
-  };
-}
-
-/** GET /v2/intakes/{uuid}: its newest status as our pickup state. */
-export function intakeProgress(body: unknown): PickupProgress {
-  const statuses =
-    (body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown }> } } | null)?.entity?.statuses ?? [];
-  const newest = [...statuses].sort((a, b) => String(b?.date_time ?? '').localeCompare(String(a?.date_time ?? '')))[0]
-    ?.code;
-  if (newest === 'DONE') return { state: 'done' };
-  if (newest === 'REMOVED' || newest === 'INVALID' || newest === 'DELAYED')
-    return { state: 'canceled', message: `CDEK: ${String(newest)}` };
-  return { state: 'scheduled' };
-}
-
-const DAYS = 7;
-
-/** GET /v2/deliverypoints items as imported points; items without a code or coordinates are dropped. */
-export function pointsOf(body: unknown): ImportedPoint[] {
-  if (!Array.isArray(body)) return [];
-  const points: ImportedPoint[] = [];
-  for (const item of body as Array<Record<string, unknown> | null>) {
-    const where = item?.location as
-      | {
-          country_code?: unknown;
-          city?: unknown;
-          postal_code?: unknown;
-          address?: unknown;
-          latitude?: unknown;
-          longitude?: unknown;
-        }
-      | undefined;
-    if (
-      !item ||
-      typeof item.code !== 'string' ||
-      !where ||
-      typeof where.latitude !== 'number' ||
-      typeof where.longitude !== 'number' ||
-      typeof where.city !== 'string'
-    )
-      continue;
-    const schedule: ImportedPoint['schedule'] = Array.from({ length: DAYS }, () => null);
-    for (const slot of Array.isArray(item.work_time_list)
-      ? (item.work_time_list as Array<{ day?: unknown; time?: unknown }>)
-      : []) {
-      const match = typeof slot?.time === 'string' ? /^(\d\d:\d\d)\/(\d\d:\d\d)$/.exec(slot.time) : null;
-      if (match && typeof slot.day === 'number' && slot.day >= 1 && slot.day <= DAYS)
-        schedule[slot.day - 1] = { from: match[1], to: match[2] };
-    }
-    points.push({
-      code: item.code,
-      type: item.type === 'POSTAMAT' ? 2 : 1,
-      name: typeof item.name === 'string' ? item.name : item.code,
-      countryCode: typeof where.country_code === 'string' ? where.country_code : 'RU',
-      city: where.city,
-      postalCode: typeof where.postal_code === 'string' ? where.postal_code : null,
-      address: typeof where.address === 'string' ? where.address : '',
-      latitude: where.latitude,
-      longitude: where.longitude,
-      schedule,
-      cashPaymentAvailable: item.have_cash === true,
-      cardPaymentAvailable: item.have_cashless === true,
-      fittingAvailable: item.is_dressing_room === true,
-      maxWeightGrams: typeof item.weight_max === 'number' ? Math.round(item.weight_max * 1000) : null,
-      description: typeof item.address_comment === 'string' ? item.address_comment : null,
-    });
-  }
-  return points;
 }
