@@ -11,7 +11,8 @@ import { fieldErrorsOf } from '../batch';
 import { ApiError } from '../components/ApiError';
 import { DataTable, type DataTableColumn } from '../components/DataTable';
 import { useText } from '../i18n';
-import { useAction, useList, type Answer } from './use-list';
+import { useAction } from '../hooks/use-action';
+import { useList, type Answer } from '../hooks/use-list';
 
 const PER_PAGE = 50;
 

@@ -7,7 +7,7 @@ import { Badge, Button, Card, Group, PasswordInput, Stack, Text, Title } from '@
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '../components/ApiError';
 import { useText } from '../i18n';
-import { useAction } from './use-list';
+import { useAction } from '../hooks/use-action';
 
 interface Param {
   key: string;
