@@ -26,7 +26,7 @@ import { fieldErrorsOf } from '../../batch';
 import { ApiError } from '../../components/ApiError';
 import { formatDay } from '../../format';
 import { useText } from '../../i18n';
-import { SideInputs } from '../../part2/SideInputs';
+import { SideInputs } from '../../components/SideInputs';
 import { useAction } from '../../hooks/use-action';
 import { useList } from '../../hooks/use-list';
 

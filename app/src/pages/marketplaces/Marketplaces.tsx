@@ -27,7 +27,7 @@ import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
-import { ConnectCard } from '../../part2/ConnectCard';
+import { ConnectCard } from '../../components/ConnectCard';
 import { useAction } from '../../hooks/use-action';
 import { useList } from '../../hooks/use-list';
 import { useSignedIn } from '../../session';

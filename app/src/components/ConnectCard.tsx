@@ -5,7 +5,7 @@
  */
 import { Badge, Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '../components/ApiError';
+import { ApiError } from './ApiError';
 import { useText } from '../i18n';
 import { useAction } from '../hooks/use-action';
 

@@ -1,18 +1,18 @@
 /**
- * A catalogue list of part 2 (kits, boxes): its title and "new" button, one search field, the
+ * A catalogue list (kits, boxes): its title and "new" button, one search field, the
  * table paged by 50 with an edit and a delete button per row, and the page's own dialog; plus the
  * dialog's frame and draft. Each page keeps its fields, columns and calls in its own file.
  */
 import { Button, Group, Modal, Stack, TextInput, Title, type ModalProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState, type ReactNode } from 'react';
-import { ok } from '../api';
-import { fieldErrorsOf } from '../batch';
-import { ApiError } from '../components/ApiError';
-import { DataTable, type DataTableColumn } from '../components/DataTable';
-import { useText } from '../i18n';
-import { useAction } from '../hooks/use-action';
-import { useList, type Answer } from '../hooks/use-list';
+import { ok } from '../../api';
+import { fieldErrorsOf } from '../../batch';
+import { ApiError } from '../../components/ApiError';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { useText } from '../../i18n';
+import { useAction } from '../../hooks/use-action';
+import { useList, type Answer } from '../../hooks/use-list';
 
 const PER_PAGE = 50;
 
