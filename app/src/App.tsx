@@ -20,7 +20,7 @@ import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from 'rea
 import { api, onNetworkChange, totalOf } from './api';
 import { ActingShopSwitch } from './components/ActingShopSwitch';
 import { useText, type Locale } from './i18n';
-import { SignIn } from './pages/SignIn';
+import { SignIn } from './pages/auth/SignIn';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 import { routesFor, sectionsFor, WAREHOUSE_STAFF_PATH } from './sections';
 import { useSession } from './session';

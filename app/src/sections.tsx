@@ -6,15 +6,15 @@
 import { lazy, type ReactElement } from 'react';
 import { Route } from 'react-router';
 import type { TextKey } from './i18n';
-import { DocumentsPage } from './pages/Documents';
-import { NotificationsPage } from './pages/Notifications';
-import { OrderPage } from './pages/OrderPage';
-import { OrdersPage } from './pages/Orders';
+import { DocumentsPage } from './pages/documents/Documents';
+import { NotificationsPage } from './pages/notifications/Notifications';
+import { OrderPage } from './pages/orders/OrderPage';
+import { OrdersPage } from './pages/orders/Orders';
 import type { SessionView } from './session';
 
 // the order form (Leaflet, the date pickers) and pickups load when first opened: the orders list does not wait for them
-const OrderForm = lazy(() => import('./pages/OrderForm').then((module) => ({ default: module.OrderForm })));
-const PickupsPage = lazy(() => import('./pages/Pickups').then((module) => ({ default: module.PickupsPage })));
+const OrderForm = lazy(() => import('./pages/orders/OrderForm').then((module) => ({ default: module.OrderForm })));
+const PickupsPage = lazy(() => import('./pages/pickups/Pickups').then((module) => ({ default: module.PickupsPage })));
 // so do the catalogue, stock, money and settings pages: the first paint carries none of them
 const ProductsPage = lazy(() =>
   import('./pages/catalogue/Products').then((module) => ({ default: module.ProductsPage })),

@@ -5,16 +5,16 @@
  */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import { api, ok } from '../api';
-import { formatMoney } from '../format';
-import { useText } from '../i18n';
-import type { OrderDraft } from '../order-draft';
-import { changeOrderPoint, NoQuoteError, pointChoiceFor, repriceOrder, type Quote } from '../order-fixes';
-import { ApiError } from './ApiError';
-import type { MapPoint } from './PointMap';
+import { api, ok } from '../../api';
+import { formatMoney } from '../../format';
+import { useText } from '../../i18n';
+import type { OrderDraft } from './order-draft';
+import { changeOrderPoint, NoQuoteError, pointChoiceFor, repriceOrder, type Quote } from './order-fixes';
+import { ApiError } from '../../components/ApiError';
+import type { MapPoint } from '../../components/PointMap';
 
 // Leaflet loads with the dialog, not with the orders list (the first load stays without it)
-const PointMap = lazy(() => import('./PointMap').then((module) => ({ default: module.PointMap })));
+const PointMap = lazy(() => import('../../components/PointMap').then((module) => ({ default: module.PointMap })));
 
 function pointsOf(quote: Quote | null, locale: 'ru' | 'en'): MapPoint[] {
   return (quote?.points ?? []).flatMap((point) =>

@@ -2,11 +2,11 @@
 import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { api, ok, totalOf, type Schemas } from '../api';
-import { ApiError } from '../components/ApiError';
-import { formatInstant } from '../format';
-import { useText } from '../i18n';
-import { useSignedIn } from '../session';
+import { api, ok, totalOf, type Schemas } from '../../api';
+import { ApiError } from '../../components/ApiError';
+import { formatInstant } from '../../format';
+import { useText } from '../../i18n';
+import { useSignedIn } from '../../session';
 
 export function NotificationsPage() {
   const { t, locale } = useText();

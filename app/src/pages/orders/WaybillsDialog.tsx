@@ -8,12 +8,12 @@
 import { Alert, Anchor, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useEffect, useState } from 'react';
-import { api, ok, type Schemas } from '../api';
-import { todayIn } from '../format';
-import { useText } from '../i18n';
-import { fileHref } from '../reference';
-import { useSignedIn } from '../session';
-import { ApiError } from './ApiError';
+import { api, ok, type Schemas } from '../../api';
+import { todayIn } from '../../format';
+import { useText } from '../../i18n';
+import { fileHref } from '../../reference';
+import { useSignedIn } from '../../session';
+import { ApiError } from '../../components/ApiError';
 
 type Result = Schemas['WaybillsResult'];
 

@@ -6,10 +6,10 @@
  */
 import { Alert, Anchor, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { api, ok, type Schemas } from '../api';
-import { useText } from '../i18n';
-import { fileHref } from '../reference';
-import { ApiError } from './ApiError';
+import { api, ok, type Schemas } from '../../api';
+import { useText } from '../../i18n';
+import { fileHref } from '../../reference';
+import { ApiError } from '../../components/ApiError';
 
 const POLL_MS = 1000;
 

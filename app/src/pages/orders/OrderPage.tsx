@@ -5,12 +5,12 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, ok, type Order, type Schemas } from '../api';
-import { ApiError } from '../components/ApiError';
-import { formatDay, formatInstant, formatMoney } from '../format';
-import { useText, type TextKey } from '../i18n';
-import { fileHref, useReference } from '../reference';
-import { useSignedIn } from '../session';
+import { api, ok, type Order, type Schemas } from '../../api';
+import { ApiError } from '../../components/ApiError';
+import { formatDay, formatInstant, formatMoney } from '../../format';
+import { useText, type TextKey } from '../../i18n';
+import { fileHref, useReference } from '../../reference';
+import { useSignedIn } from '../../session';
 import { nextActions } from './order-actions';
 
 export function OrderPage() {

@@ -16,14 +16,14 @@ import {
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useCallback, useEffect, useState } from 'react';
-import type { operations } from '../../../clients/typescript/src/index';
-import { api, idempotencyKey, ok, totalOf } from '../api';
-import { ApiError } from '../components/ApiError';
-import { DataTable, type DataTableColumn } from '../components/DataTable';
-import { formatDay, formatMoney, todayIn } from '../format';
-import { useText } from '../i18n';
-import { fileHref, useReference } from '../reference';
-import { useSignedIn } from '../session';
+import type { operations } from '../../../../clients/typescript/src/index';
+import { api, idempotencyKey, ok, totalOf } from '../../api';
+import { ApiError } from '../../components/ApiError';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { formatDay, formatMoney, todayIn } from '../../format';
+import { useText } from '../../i18n';
+import { fileHref, useReference } from '../../reference';
+import { useSignedIn } from '../../session';
 
 type Pickup = operations['listPickups']['responses'][200]['content']['application/json'][number];
 type PickupCompany = { id: number; name: string; price: number; countFree: number; commentAvailable: boolean };

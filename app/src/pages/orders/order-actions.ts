@@ -1,6 +1,6 @@
 /** What an order's status lets the operator do next (the service has the last word: a refusal is shown). */
-import type { Order } from '../api';
-import type { TextKey } from '../i18n';
+import type { Order } from '../../api';
+import type { TextKey } from '../../i18n';
 
 const DRAFT = 11;
 const PREPARED = 13;

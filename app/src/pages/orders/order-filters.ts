@@ -2,7 +2,7 @@
  * The orders page's state (list tab, filters, search, page) as the URL's query, and as the
  * query of GET /v2/orders: a reload, a bookmark or a link to a colleague opens the same view.
  */
-import type { operations } from '../../clients/typescript/src/index';
+import type { operations } from '../../../../clients/typescript/src/index';
 
 export type OrdersQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 export type ListCode = NonNullable<OrdersQuery['list']>;

@@ -26,16 +26,16 @@ import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import type { operations } from '../../../clients/typescript/src/index';
-import { api, idempotencyKey, ok, type Order, type Schemas } from '../api';
-import { fieldErrorsOf } from '../batch';
-import { ApiError } from '../components/ApiError';
-import { PointMap, type MapPoint } from '../components/PointMap';
-import { draftStore } from '../drafts';
-import { formatMoney, todayIn } from '../format';
-import { useText, type TextKey } from '../i18n';
-import { useReference } from '../reference';
-import { useSignedIn } from '../session';
+import type { operations } from '../../../../clients/typescript/src/index';
+import { api, idempotencyKey, ok, type Order, type Schemas } from '../../api';
+import { fieldErrorsOf } from '../../batch';
+import { ApiError } from '../../components/ApiError';
+import { PointMap, type MapPoint } from '../../components/PointMap';
+import { draftStore } from '../../drafts';
+import { formatMoney, todayIn } from '../../format';
+import { useText, type TextKey } from '../../i18n';
+import { useReference } from '../../reference';
+import { useSignedIn } from '../../session';
 import {
   draftFromOrder,
   EMPTY_DRAFT,
@@ -47,7 +47,7 @@ import {
   type GoodsLine,
   type OrderDraft,
   type PlaceSize,
-} from '../order-draft';
+} from './order-draft';
 
 type Locality = operations['searchLocalities']['responses'][200]['content']['application/json'][number];
 type Quote = Schemas['DeliveryCompany'];

@@ -2,8 +2,8 @@
  * The order form's text (what sessionStorage keeps) and what it becomes: the body of
  * POST/PUT /v2/orders, and the calculator's body for the live prices. Pure: tested without a browser.
  */
-import type { CalculatorInput, OrderInput } from '../../clients/typescript/src/index';
-import type { Order } from './api';
+import type { CalculatorInput, OrderInput } from '../../../../clients/typescript/src/index';
+import type { Order } from '../../api';
 
 export interface GoodsLine {
   name: string;

@@ -1,13 +1,13 @@
 /** Documents: today's sticker sets and the waybills with their acts (stickers of selected orders are printed from the orders list). */
 import { Anchor, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { api, ok, type Schemas } from '../api';
-import { ApiError } from '../components/ApiError';
-import { DataTable } from '../components/DataTable';
-import { formatDay, formatInstant } from '../format';
-import { useText } from '../i18n';
-import { fileHref } from '../reference';
-import { useSignedIn } from '../session';
+import { api, ok, type Schemas } from '../../api';
+import { ApiError } from '../../components/ApiError';
+import { DataTable } from '../../components/DataTable';
+import { formatDay, formatInstant } from '../../format';
+import { useText } from '../../i18n';
+import { fileHref } from '../../reference';
+import { useSignedIn } from '../../session';
 
 export function DocumentsPage() {
   const { t, locale } = useText();

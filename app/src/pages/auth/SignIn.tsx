@@ -1,8 +1,8 @@
 import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../components/ApiError';
-import { useText } from '../i18n';
-import { useSession } from '../session';
+import { ApiError } from '../../components/ApiError';
+import { useText } from '../../i18n';
+import { useSession } from '../../session';
 
 export function SignIn() {
   const { t } = useText();

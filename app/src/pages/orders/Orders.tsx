@@ -24,14 +24,14 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, ok, totalOf, type Order } from '../api';
-import { batchErrorsOf, type BatchErrors } from '../batch';
-import { ApiError } from '../components/ApiError';
-import { DataTable, type DataTableColumn } from '../components/DataTable';
-import { ProblemFixes } from '../components/ProblemFixes';
-import { StickerJob, stickerSetOf } from '../components/StickerJob';
-import { formatInstant, formatMoney } from '../format';
-import { useText, type TextKey } from '../i18n';
+import { api, ok, totalOf, type Order } from '../../api';
+import { batchErrorsOf, type BatchErrors } from '../../batch';
+import { ApiError } from '../../components/ApiError';
+import { DataTable, type DataTableColumn } from '../../components/DataTable';
+import { ProblemFixes } from './ProblemFixes';
+import { StickerJob, stickerSetOf } from './StickerJob';
+import { formatInstant, formatMoney } from '../../format';
+import { useText, type TextKey } from '../../i18n';
 import {
   countFilters,
   FLAGS,
@@ -41,14 +41,12 @@ import {
   viewFromSearch,
   type ListCode,
   type OrdersView,
-} from '../order-filters';
-import { fileHref, useReference } from '../reference';
-import { useSignedIn } from '../session';
+} from './order-filters';
+import { fileHref, useReference } from '../../reference';
+import { useSignedIn } from '../../session';
 
 // the waybills dialog (with its date input) loads when first opened, not with the list
-const WaybillsDialog = lazy(() =>
-  import('../components/WaybillsDialog').then((module) => ({ default: module.WaybillsDialog })),
-);
+const WaybillsDialog = lazy(() => import('./WaybillsDialog').then((module) => ({ default: module.WaybillsDialog })));
 
 type BatchPath =
   | '/v2/orders/confirm'

@@ -4,7 +4,7 @@
  * PUT /v2/orders/{id} — the service prices and validates an edit as it does the form's, so a fix
  * cannot save what the form would refuse.
  */
-import { api, ok, type Order, type Schemas } from './api';
+import { api, ok, type Order, type Schemas } from '../../api';
 import { calculatorBodyOf, draftFromOrder, optionKey, orderBodyOf, type OrderDraft } from './order-draft';
 
 export type Quote = Schemas['DeliveryCompany'];
