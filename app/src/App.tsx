@@ -15,33 +15,15 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from 'react-router';
 import { api, onNetworkChange, totalOf } from './api';
-import { useText, type Locale, type TextKey } from './i18n';
-import { DocumentsPage } from './pages/Documents';
-import { NotificationsPage } from './pages/Notifications';
-import { OrderPage } from './pages/OrderPage';
-import { OrdersPage } from './pages/Orders';
-import { SignIn } from './pages/SignIn';
-import { useSession } from './session';
-import { ActingShopSwitch, PART2_SECTIONS, part2Routes, visibleTo, WAREHOUSE_STAFF_PATH } from './part2/layout';
+import { ActingShopSwitch } from './components/ActingShopSwitch';
+import { useText, type Locale } from './i18n';
+import { SignIn } from './pages/auth/SignIn';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
-
-// the order form (Leaflet, the date pickers) and pickups load when first opened: the orders list does not wait for them
-const OrderForm = lazy(() => import('./pages/OrderForm').then((module) => ({ default: module.OrderForm })));
-const PickupsPage = lazy(() => import('./pages/Pickups').then((module) => ({ default: module.PickupsPage })));
-
-/** Part 2's pages (catalogue, stock, money, settings) join this list and the routes below. */
-const SECTIONS: Array<{ path: string; label: TextKey }> = [
-  { path: '/orders', label: 'orders' },
-  { path: '/orders/new', label: 'newOrder' },
-  { path: '/problems', label: 'problems' },
-  { path: '/documents', label: 'documents' },
-  { path: '/pickups', label: 'pickups' },
-  { path: '/notifications', label: 'notifications' },
-  ...PART2_SECTIONS,
-];
+import { routesFor, sectionsFor, WAREHOUSE_STAFF_PATH } from './sections';
+import { useSession } from './session';
 
 function NetworkBanner() {
   const { t } = useText();
@@ -134,7 +116,7 @@ export function App() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('appName')}>
         <Stack gap={2}>
-          {SECTIONS.filter(visibleTo(session)).map((section) => (
+          {sectionsFor(session).map((section) => (
             <NavLink
               key={section.path}
               component={RouterLink}
@@ -163,15 +145,7 @@ export function App() {
         <Suspense fallback={<Loader aria-label={t('loading')} />}>
           <Routes>
             <Route path="/" element={<Navigate to="/orders" replace />} />
-            <Route path="/orders" element={<OrdersPage key="orders" />} />
-            <Route path="/problems" element={<OrdersPage key="problems" problems />} />
-            <Route path="/orders/new" element={<OrderForm />} />
-            <Route path="/orders/:id" element={<OrderPage />} />
-            <Route path="/orders/:id/edit" element={<OrderForm />} />
-            <Route path="/documents" element={<DocumentsPage />} />
-            <Route path="/pickups" element={<PickupsPage />} />
-            <Route path="/notifications" element={<NotificationsPage />} />
-            {part2Routes(session)}
+            {routesFor(session)}
             <Route path="*" element={<Navigate to="/orders" replace />} />
           </Routes>
         </Suspense>

@@ -1,5 +1,5 @@
 /**
- * A shop manager's requests act for one of their shops (the API's rule, issue 31): the chosen
+ * A shop manager's requests act for one of their shops (the API's rule): the chosen
  * shop goes in the Shop-Id header of every call that does not name one itself. The choice is
  * kept for the tab (sessionStorage), so a reload stays in the same shop.
  */

@@ -9,9 +9,9 @@ import { batchErrorsOf, fieldErrorsOf } from './batch';
 import { draftStore } from './drafts';
 import { formatInstant, todayIn } from './format';
 import { dictionaries, translator } from './i18n';
-import { countFilters, ordersQuery, searchFromView, viewFromSearch } from './order-filters';
-import { calculatorBodyOf, EMPTY_DRAFT, optionKey, orderBodyOf, type OrderDraft } from './order-draft';
-import { nextActions } from './pages/order-actions';
+import { countFilters, ordersQuery, searchFromView, viewFromSearch } from './pages/orders/order-filters';
+import { calculatorBodyOf, EMPTY_DRAFT, optionKey, orderBodyOf, type OrderDraft } from './pages/orders/order-draft';
+import { nextActions } from './pages/orders/order-actions';
 
 describe('the orders view', () => {
   it('reads every filter from the URL and writes it back the same, defaults left out', () => {

@@ -4,7 +4,7 @@
  * data, optional selection across the page (a header checkbox for the page, one per row),
  * server-side paging with the total the API sends in X-Total-Count, and the empty and loading
  * states. It knows no words of its own: the page passes them in `labels`, so the component
- * does not depend on either dictionary and any page (part 1 or part 2) can use it.
+ * does not depend on the dictionary and any page can use it.
  */
 import { Checkbox, Group, LoadingOverlay, Pagination, Select, Table, Text } from '@mantine/core';
 import type { CSSProperties, Key, ReactNode } from 'react';

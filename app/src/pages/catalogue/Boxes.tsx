@@ -2,8 +2,8 @@
 import { NumberInput, TextInput } from '@mantine/core';
 import { api, idempotencyKey, type Schemas } from '../../api';
 import { useText } from '../../i18n';
-import { CatalogueListPage, DraftDialog, useDialogDraft, type DraftDialogProps } from '../../part2/CatalogueListPage';
-import { SideInputs } from '../../part2/SideInputs';
+import { CatalogueListPage, DraftDialog, useDialogDraft, type DraftDialogProps } from './CatalogueListPage';
+import { SideInputs } from '../../components/SideInputs';
 
 type Box = Schemas['Box'];
 

@@ -2,7 +2,7 @@
 import { Button, Group, NumberInput, Select, SimpleGrid, TextInput, Title } from '@mantine/core';
 import { api, idempotencyKey, type Schemas } from '../../api';
 import { useText } from '../../i18n';
-import { CatalogueListPage, DraftDialog, useDialogDraft, type DraftDialogProps } from '../../part2/CatalogueListPage';
+import { CatalogueListPage, DraftDialog, useDialogDraft, type DraftDialogProps } from './CatalogueListPage';
 import { useReference } from '../../reference';
 import { ProductPicker } from './ProductPicker';
 

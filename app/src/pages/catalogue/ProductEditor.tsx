@@ -26,8 +26,9 @@ import { fieldErrorsOf } from '../../batch';
 import { ApiError } from '../../components/ApiError';
 import { formatDay } from '../../format';
 import { useText } from '../../i18n';
-import { SideInputs } from '../../part2/SideInputs';
-import { useAction, useList } from '../../part2/use-list';
+import { SideInputs } from '../../components/SideInputs';
+import { useAction } from '../../hooks/use-action';
+import { useList } from '../../hooks/use-list';
 
 type Product = Schemas['Product'];
 type NumberField = number | string;

@@ -3,7 +3,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { api } from '../../api';
-import { useList } from '../../part2/use-list';
+import { useList } from '../../hooks/use-list';
 
 export function ProductPicker({
   label,

@@ -28,7 +28,9 @@ import { api, idempotencyKey, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useAction, useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { useAction } from '../../hooks/use-action';
+import { useFulfilmentWarehouses } from '../../hooks/use-fulfilment-warehouses';
+import { useList } from '../../hooks/use-list';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { ProductEditor } from './ProductEditor';
 

@@ -13,7 +13,8 @@ import { ApiError } from '../../components/ApiError';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatInstant } from '../../format';
 import { useText, type TextKey } from '../../i18n';
-import { useAction, useList } from '../../part2/use-list';
+import { useAction } from '../../hooks/use-action';
+import { useList } from '../../hooks/use-list';
 import { useReference } from '../../reference';
 import { useSignedIn } from '../../session';
 

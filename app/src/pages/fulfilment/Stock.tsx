@@ -22,7 +22,8 @@ import { todayIn } from '../../format';
 import { useText } from '../../i18n';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
-import { useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { useFulfilmentWarehouses } from '../../hooks/use-fulfilment-warehouses';
+import { useList } from '../../hooks/use-list';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import type { Schemas } from '../../api';
 

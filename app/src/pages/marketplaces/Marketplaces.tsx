@@ -27,8 +27,9 @@ import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
-import { ConnectCard } from '../../part2/ConnectCard';
-import { useAction, useList } from '../../part2/use-list';
+import { ConnectCard } from '../../components/ConnectCard';
+import { useAction } from '../../hooks/use-action';
+import { useList } from '../../hooks/use-list';
 import { useSignedIn } from '../../session';
 import { unmatchedGoods, type UnmatchedGood } from './unmatched';
 

@@ -6,7 +6,7 @@ import { api, idempotencyKey, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay, formatMoney, todayIn } from '../../format';
 import { useText } from '../../i18n';
-import { useList } from '../../part2/use-list';
+import { useList } from '../../hooks/use-list';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
 

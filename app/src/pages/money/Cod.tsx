@@ -12,7 +12,7 @@ import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useList } from '../../part2/use-list';
+import { useList } from '../../hooks/use-list';
 
 const PER_PAGE = 50;
 

@@ -24,7 +24,8 @@ import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useAction, useList } from '../../part2/use-list';
+import { useAction } from '../../hooks/use-action';
+import { useList } from '../../hooks/use-list';
 
 type Method = Schemas['DeliveryMethod'];
 type PriceRule = Method['priceRules'][number];

@@ -20,7 +20,7 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { useText } from '../../i18n';
-import { useList } from '../../part2/use-list';
+import { useList } from '../../hooks/use-list';
 import { useReference } from '../../reference';
 
 type Employee = Schemas['Employee'];

@@ -26,8 +26,9 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatInstant } from '../../format';
 import { useText } from '../../i18n';
-import { ConnectCard } from '../../part2/ConnectCard';
-import { useAction, useList } from '../../part2/use-list';
+import { ConnectCard } from '../../components/ConnectCard';
+import { useAction } from '../../hooks/use-action';
+import { useList } from '../../hooks/use-list';
 import { useSignedIn } from '../../session';
 
 type Webhook = Schemas['Webhook'];

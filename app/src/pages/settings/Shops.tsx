@@ -28,7 +28,8 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatMoney } from '../../format';
 import { useText } from '../../i18n';
-import { useAction, useList } from '../../part2/use-list';
+import { useAction } from '../../hooks/use-action';
+import { useList } from '../../hooks/use-list';
 
 type Settings = Schemas['WidgetSettings'];
 type Rule = NonNullable<Settings['priceRules']>[number];

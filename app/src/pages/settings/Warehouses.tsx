@@ -10,7 +10,9 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { useText, type TextKey } from '../../i18n';
-import { useAction, useFulfilmentWarehouses, useList } from '../../part2/use-list';
+import { useAction } from '../../hooks/use-action';
+import { useFulfilmentWarehouses } from '../../hooks/use-fulfilment-warehouses';
+import { useList } from '../../hooks/use-list';
 
 type Warehouse = Schemas['Warehouse'];
 const DAYS: TextKey[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];

@@ -22,7 +22,7 @@ import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay } from '../../format';
 import { useText } from '../../i18n';
-import { useAction } from '../../part2/use-list';
+import { useAction } from '../../hooks/use-action';
 
 type Supply = Schemas['Supply'];
 type Counts = Record<string, { accepted: number | string; damaged: number | string }>;

@@ -1,0 +1,48 @@
+/** The words of the marketplaces page: connections, their orders, shipment schemes, goods not matched to the catalogue. */
+export const en = {
+  marketplaceOrders: 'Marketplace orders',
+  savedMark: 'Saved',
+  shipmentSchemes: 'Shipment schemes',
+  shipmentScheme: 'Scheme',
+  mpListAll: 'All',
+  mpListNew: 'New',
+  mpListAccepted: 'Accepted',
+  mpListShipped: 'Shipped',
+  mpListDelivered: 'Delivered',
+  mpListCanceled: 'Canceled',
+  searchMarketplaceOrders: 'Number, product or identifier',
+  acceptOverdue: 'Acceptance overdue',
+  notMatchedMark: 'Not matched',
+  bundle: 'Bundle',
+  notMatched: 'Goods not matched to the catalogue',
+  notMatchedHint:
+    'Goods of the latest marketplace orders that no product is bound to. Choosing a product adds the binding; the orders are matched at the next poll.',
+  allMatched: 'Every good is matched.',
+  identifiers: 'Identifiers',
+  ordersCount: 'Orders',
+  matchTo: 'Product (vendor code)',
+};
+
+export const ru: Record<keyof typeof en, string> = {
+  marketplaceOrders: 'Заказы маркетплейсов',
+  savedMark: 'Сохранено',
+  shipmentSchemes: 'Схемы отгрузки',
+  shipmentScheme: 'Схема',
+  mpListAll: 'Все',
+  mpListNew: 'Новые',
+  mpListAccepted: 'Приняты',
+  mpListShipped: 'Отгружены',
+  mpListDelivered: 'Доставлены',
+  mpListCanceled: 'Отменены',
+  searchMarketplaceOrders: 'Номер, товар или идентификатор',
+  acceptOverdue: 'Просрочена приёмка',
+  notMatchedMark: 'Не сопоставлен',
+  bundle: 'Связка',
+  notMatched: 'Товары, не сопоставленные с каталогом',
+  notMatchedHint:
+    'Товары последних заказов маркетплейсов, к которым не привязан ни один товар каталога. Выбор товара добавляет привязку; заказы сопоставятся при следующем опросе.',
+  allMatched: 'Все товары сопоставлены.',
+  identifiers: 'Идентификаторы',
+  ordersCount: 'Заказов',
+  matchTo: 'Товар (артикул)',
+};

@@ -1,0 +1,230 @@
+/**
+ * One order: what can be done next (by its status), the status history, tracking, the company's
+ * track link and the recipient's tracking page, tasks, the delivery price's breakdown, documents.
+ */
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, ok, type Order, type Schemas } from '../../api';
+import { ApiError } from '../../components/ApiError';
+import { formatDay, formatInstant, formatMoney } from '../../format';
+import { useText, type TextKey } from '../../i18n';
+import { fileHref, useReference } from '../../reference';
+import { useSignedIn } from '../../session';
+import { nextActions } from './order-actions';
+
+export function OrderPage() {
+  const { t, locale } = useText();
+  const session = useSignedIn();
+  const reference = useReference(locale);
+  const id = Number(useParams().id);
+  const [order, setOrder] = useState<Order | null>(null);
+  const [tracking, setTracking] = useState<Schemas['TrackingRecord'] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api.GET('/v2/orders/{id}', { params: { path: { id } } }).then((result) => {
+      try {
+        setOrder(ok(result));
+      } catch (caught) {
+        setError(caught);
+      }
+    }, setError);
+    api.GET('/v2/tracking', { params: { query: { id } } }).then(
+      (result) => setTracking(result.data ?? null),
+      () => undefined,
+    );
+  }, [id]);
+  useEffect(load, [load]);
+
+  const act = async (action: TextKey) => {
+    setActionError(null);
+    setNotice(null);
+    const ids = [id];
+    try {
+      if (action === 'sticker') {
+        const { file } = ok(await api.POST('/v2/orders/stickers', { body: { ids, type: 1 } }));
+        globalThis.open(fileHref(file), '_blank', 'noopener');
+      } else if (action === 'confirm' || action === 'confirmPreorder')
+        ok(await api.POST('/v2/orders/confirm', { body: { ids, preOrder: action === 'confirmPreorder' } }));
+      else if (action === 'cancel') ok(await api.POST('/v2/orders/cancel', { body: { ids } }));
+      else if (action === 'pack') ok(await api.POST('/v2/orders/pack', { body: { ids } }));
+      else if (action === 'unpack') ok(await api.POST('/v2/orders/unpack', { body: { ids } }));
+      else if (action === 'duplicate') ok(await api.POST('/v2/orders/duplicate', { body: { ids } }));
+      else if (action === 'duplicateBack') ok(await api.POST('/v2/orders/duplicate-back', { body: { ids } }));
+      else if (action === 'return') ok(await api.POST('/v2/orders/return', { body: { ids } }));
+      else if (action === 'extendHold') ok(await api.POST('/v2/orders/extend-hold', { body: { ids, days: 3 } }));
+      setNotice(`${t(action)}: ${t('done')}`);
+      load();
+    } catch (caught) {
+      setActionError(caught);
+    }
+  };
+
+  if (error) return <ApiError error={error} />;
+  if (!order) return <Text>{t('loading')}</Text>;
+  const status = order.statusHistory?.[0];
+  const delivery = order.delivery;
+
+  return (
+    <Stack gap="md" maw={1100}>
+      <Group justify="space-between">
+        <Title order={2}>
+          {t('order')} {order.id} {order.cmsId ? `(${order.cmsId})` : ''}
+        </Title>
+        <Badge size="lg" data-testid="order-status">
+          {status ? (reference?.statuses[String(status.code)] ?? status.name) : ''}
+        </Badge>
+      </Group>
+      {order.error && (
+        <Text c="red" data-testid="order-error">
+          {t('problemReason')}: {order.error}
+        </Text>
+      )}
+      <Card withBorder>
+        <Title order={3} size="h5" mb="xs">
+          {t('nextActions')}
+        </Title>
+        <Group gap="xs">
+          {nextActions(order).map((action) =>
+            action === 'edit' ? (
+              <Button key={action} component={Link} to={`/orders/${order.id}/edit`} variant="default">
+                {t('edit')}
+              </Button>
+            ) : (
+              <Button
+                key={action}
+                variant={action === 'confirm' || action === 'sticker' ? 'filled' : 'default'}
+                color={action === 'cancel' ? 'red' : undefined}
+                onClick={() => void act(action)}
+                data-testid={`action-${action}`}
+              >
+                {t(action)}
+              </Button>
+            ),
+          )}
+        </Group>
+        {notice && (
+          <Text c="green" mt="xs" role="status">
+            {notice}
+          </Text>
+        )}
+        <ApiError error={actionError} />
+      </Card>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('recipient')}
+          </Title>
+          <Text>{order.recipient?.fullName}</Text>
+          <Text size="sm">{order.recipient?.phone}</Text>
+          <Text size="sm">
+            {[
+              order.deliveryAddress?.city?.name,
+              order.deliveryAddress?.street,
+              order.deliveryAddress?.house,
+              order.deliveryAddress?.flat,
+            ]
+              .filter(Boolean)
+              .join(', ')}
+          </Text>
+          <Text size="sm" mt="xs">
+            {delivery?.company?.name} {delivery?.company?.tariff ? `· ${delivery.company.tariff}` : ''} ·{' '}
+            {t(`type${delivery?.type ?? 1}` as TextKey)}
+          </Text>
+          {delivery?.point && <Text size="sm">{delivery.point.address}</Text>}
+          <Text size="sm">
+            {formatDay(delivery?.date?.from, locale)} – {formatDay(delivery?.date?.to, locale)}
+          </Text>
+        </Card>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('breakdown')}
+          </Title>
+          <Table>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Td>{t('deliveryPrice')}</Table.Td>
+                <Table.Td>{formatMoney(delivery?.price, locale)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Td>{t('commissionDeclared')}</Table.Td>
+                <Table.Td>{formatMoney(delivery?.priceCommissionDeclared, locale)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Td>{t('commissionCod')}</Table.Td>
+                <Table.Td>{formatMoney(delivery?.priceCommissionCod, locale)}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Td fw={700}>{t('totalPrice')}</Table.Td>
+                <Table.Td fw={700}>{formatMoney(delivery?.totalPrice, locale)}</Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        </Card>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('statusHistory')}
+          </Title>
+          <Timeline active={0} bulletSize={14} lineWidth={2}>
+            {(order.statusHistory ?? []).map((item, index) => (
+              <Timeline.Item key={index} title={reference?.statuses[String(item.code)] ?? item.name}>
+                <Text size="xs" c="gray.7">
+                  {formatInstant(item.date, locale, session.timeZone)}
+                </Text>
+                {item.description && <Text size="xs">{item.description}</Text>}
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        </Card>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('tracking')}
+          </Title>
+          <Text size="sm" data-testid="track-number">
+            {order.trackNumber ?? '—'}
+          </Text>
+          {order.trackingUrl && (
+            // the service's tracking page (sealed link): what the recipient gets, with the company's status
+            <Anchor
+              href={order.trackingUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              data-testid="recipient-page"
+            >
+              {t('recipientPage')}
+            </Anchor>
+          )}
+          {tracking && (
+            <Text size="xs" c="gray.7">
+              {tracking.statusHistory?.[0]?.name ?? ''}
+            </Text>
+          )}
+          {(order.tasks ?? []).length > 0 && (
+            <>
+              <Title order={4} size="h6" mt="sm">
+                {t('tasks')}
+              </Title>
+              {(order.tasks ?? []).map((task, index) => (
+                <Text size="xs" key={index}>
+                  {task.type} · {formatDay(task.date, locale)} · {task.status}
+                  {task.days ? ` · ${task.days} ${t('days_')}` : ''}
+                  {task.message ? ` · ${task.message}` : ''}
+                </Text>
+              ))}
+            </>
+          )}
+          <Title order={4} size="h6" mt="sm">
+            {t('documents')}
+          </Title>
+          <Text size="sm">
+            {t('stickerFormed')}: {order.stickerFormed ? t('yes') : t('no')}
+          </Text>
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}
