@@ -36,3 +36,34 @@ describe('a JSON body sent as a form (curl -d)', () => {
     expect(form.body.code).not.toBe('json_sent_as_form');
   });
 });
+
+describe('refusals in the caller’s language (Accept-Language)', () => {
+  it('answers English by default and to en, Russian to ru, field errors translated the same way', async () => {
+    const body = { name: '', dimensions: { width: 'wide', height: 10, length: 1000 } };
+    const english = await owner.post('/v2/boxes', body);
+    expect(english.status).toBe(400);
+    expect(english.body.message).toMatch(/^[A-Za-z]/);
+    const asEn = await owner.post('/v2/boxes', body, { headers: { 'accept-language': 'en-US,en;q=0.9,ru;q=0.5' } });
+    expect(asEn.body).toEqual({ ...english.body, logId: asEn.body.logId });
+    const russian = await owner.post('/v2/boxes', body, { headers: { 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' } });
+    expect(russian.status).toBe(400);
+    expect(russian.body.code).toBe('validation_failed');
+    expect(russian.body.message).toMatch(/^Проверьте поле/);
+    expect(russian.body.errors.map((item: { field: string }) => item.field)).toEqual(
+      english.body.errors.map((item: { field: string }) => item.field),
+    );
+    for (const item of russian.body.errors as Array<{ message: string }>) expect(item.message).toMatch(/[а-я]/);
+  });
+
+  it('gives every code of the catalogue its Russian sentence: a missing token, an unknown route, a refused login', async () => {
+    const ru = { 'accept-language': 'ru' };
+    const noToken = await t.client().get('/v2/orders', { headers: ru });
+    expect(noToken.body).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/авторизация/) });
+    const noRoute = await owner.get('/v2/nothing-here', { headers: ru });
+    expect(noRoute.body).toMatchObject({ code: 'route_not_found', message: 'Такой операции нет.' });
+    const login = await t
+      .client()
+      .post('/v2/auth/login', { email: 'x@y.example', password: 'wrong one' }, { headers: ru });
+    expect(login.body).toMatchObject({ code: 'invalid_credentials', message: 'Неверный e-mail или пароль.' });
+  });
+});

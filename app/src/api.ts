@@ -43,6 +43,9 @@ export class NetworkError extends Error {
 const session: Middleware = {
   onRequest({ request }) {
     if (csrfToken && UNSAFE.has(request.method)) request.headers.set('x-csrf-token', csrfToken);
+    // the service's refusals in the language the page is shown in (main.tsx keeps <html lang> current)
+    const language = globalThis.document?.documentElement.lang;
+    if (language === 'ru' || language === 'en') request.headers.set('accept-language', language);
     return request;
   },
   onResponse({ request, response }) {

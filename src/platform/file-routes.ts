@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import Type from 'typebox';
 import { notFound } from './errors.js';
 import { isFileName, type FileStore } from './files.js';
-import type { App } from './http.js';
+import { inCallersLanguage, type App } from './http.js';
 import { ErrorBody } from './schemas.js';
 
 /** `inline; filename="..."` with an ASCII fallback and the UTF-8 name for browsers that read it. */
@@ -55,12 +55,14 @@ export function fileRoutes(
         return reply
           .code(202)
           .header('retry-after', String(RETRY_AFTER_SECONDS))
-          .send({
-            code: 'file_not_ready',
-            message: `The file is still being written; ask again in ${RETRY_AFTER_SECONDS} seconds.`,
-            errors: [],
-            logId: request.id,
-          });
+          .send(
+            inCallersLanguage(request, {
+              code: 'file_not_ready',
+              message: `The file is still being written; ask again in ${RETRY_AFTER_SECONDS} seconds.`,
+              errors: [],
+              logId: request.id,
+            }),
+          );
       }
       if (!file) throw notFound('File');
       return (

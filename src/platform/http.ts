@@ -19,6 +19,7 @@ import formbody from '@fastify/formbody';
 import { AppError, type ErrorCode, type ErrorItem } from './errors.js';
 import { markFormEncoded } from './validation.js';
 import { parseForm } from './form-body.js';
+import { errorLanguage, refusalIn } from './error-language.js';
 
 /** A query string the form reader refused: kept on the parsed query, thrown by the first hook (the router cannot answer). */
 const QUERY_REFUSAL = Symbol('query refusal');
@@ -137,8 +138,14 @@ function describeFrameworkError(error: FastifyError): { status: number; code: Er
   return null;
 }
 
+/** The house error body in the caller's language (error-language.ts: Russian when Accept-Language asks for it first). */
+export function inCallersLanguage(request: FastifyRequest, body: ErrorBodyShape): ErrorBodyShape {
+  const language = errorLanguage(request.headers['accept-language']);
+  return language === 'en' ? body : { ...body, ...refusalIn(language, body) };
+}
+
 function sendError(reply: FastifyReply, status: number, body: ErrorBodyShape): void {
-  void reply.status(status).type('application/json; charset=utf-8').send(body);
+  void reply.status(status).type('application/json; charset=utf-8').send(inCallersLanguage(reply.request, body));
 }
 
 /**
