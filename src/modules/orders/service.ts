@@ -1,22 +1,14 @@
 /**
  * Orders: create, change, and every batch operation of the contract. The list side is
- * list-read-model.ts, making and pricing an order's document is composer.ts, the carrier
- * follow-up is tracking.ts. The rules of state live in state.ts; this file applies them,
- * all or nothing.
+ * list-read-model.ts, making and pricing an order's document is composer.ts, the goods of
+ * fulfilment orders are reservations.ts, the carrier follow-up is tracking.ts. The rules of
+ * state live in state.ts; this file applies them, all or nothing, and refuses as refusals.ts says.
  */
-import { processScope, type Scope } from '../../platform/auth.js';
+import type { Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import type { JsonBody } from '../../platform/compression.js';
 import { todayIn } from '../../platform/clock.js';
-import {
-  AppError,
-  conflict,
-  FieldErrorCollector,
-  forbidden,
-  notFound,
-  type ErrorCode,
-  type ErrorItem,
-} from '../../platform/errors.js';
+import { AppError, conflict, FieldErrorCollector, type ErrorCode, type ErrorItem } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Paging } from '../../platform/paging.js';
 import type { CalculatorService } from '../calculator/service.js';
@@ -34,27 +26,14 @@ import type {
   OrderPatch,
   StatusHistoryItem,
 } from './schemas.js';
-import {
-  actorOf,
-  NO_FULFILMENT,
-  type GoodsShortage,
-  type OrderFulfilment,
-  type ReservationPlan,
-  type StockActor,
-} from './fulfilment-port.js';
-import {
-  afterConfirm,
-  afterUpdate,
-  RESERVATION,
-  refusal,
-  STATUS,
-  stockMoveOf,
-  type Operation,
-  type OrderState,
-} from './state.js';
+import { actorOf, NO_FULFILMENT, type OrderFulfilment, type StockActor } from './fulfilment-port.js';
+import { afterConfirm, afterUpdate, RESERVATION, refusal, STATUS, stockMoveOf, type Operation } from './state.js';
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 import { OrderListReadModel, ORDERS_CACHE_TOPIC, type ReportOrderFilter } from './list-read-model.js';
 import { NO_OWN_METHODS, OrderComposer, type OwnMethodLookup, type ShopHeader } from './composer.js';
+import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, queueRegistration } from './order-jobs.js';
+import { accessibleOrder, checkAll, raced, stateOf } from './refusals.js';
+import { describeShortage, OrderReservations } from './reservations.js';
 
 export type { ReportOrderFilter } from './list-read-model.js';
 
@@ -71,9 +50,9 @@ export function ownTrackNumber(accountId: number, orderId: number): string {
 }
 
 const CACHE_TOPIC = ORDERS_CACHE_TOPIC;
-export const REGISTER_JOB = 'orders.register';
-export const CARRIER_CANCEL_JOB = 'orders.carrier-cancel';
-export const EXTEND_HOLD_JOB = 'orders.extend-hold';
+/** Kept here for the callers of before the split. */
+export { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, REGISTER_JOB } from './order-jobs.js';
+export { describeShortage } from './reservations.js';
 
 /** Where an order is after a change, to write it back. */
 interface Change {
@@ -85,26 +64,6 @@ interface Change {
 interface Refused {
   refused: string;
   code: ErrorCode;
-}
-
-/** "TSHIRT-RED: 1 of 3 available; BOOK-1: 0 of 2 available" */
-export function describeShortage(short: GoodsShortage[]): string {
-  return short
-    .map(
-      (item) =>
-        `${item.vendorCode ?? item.name ?? `product ${item.id}`}: ${item.restCount} of ${item.restCount + item.missingCount} available`,
-    )
-    .join('; ');
-}
-
-function stateOf(record: OrderRecord, doc: OrderDoc): OrderState {
-  return {
-    status: record.status,
-    error: doc.error,
-    isPacked: doc.isPacked,
-    reservationStatus: doc.reservationStatus.key,
-    fulfilment: doc.fulfilment,
-  };
 }
 
 export interface OrderServiceOptions {
@@ -127,6 +86,7 @@ export class OrderService {
   ) {
     this.reads = new OrderListReadModel(store, cache);
     this.composer = new OrderComposer(shops, products, calculator, reference, ownMethods);
+    this.reservations = new OrderReservations(store, jobs, fulfilment);
   }
 
   /** The create side: a request made into a priced document. */
@@ -134,6 +94,9 @@ export class OrderService {
 
   /** The list side: pages, totals and report scans. */
   private readonly reads: OrderListReadModel;
+
+  /** The goods of fulfilment orders: reservations, check-rests, preorders reserved when goods arrive. */
+  private readonly reservations: OrderReservations;
 
   historyItem(code: number, at: string, description: string | null = null): StatusHistoryItem {
     return { code, name: this.statuses.name(code, 'ru'), date: at, description };
@@ -143,12 +106,12 @@ export class OrderService {
 
   /** The order as answered (JSON text). */
   async getText(scope: Scope, id: number): Promise<Buffer> {
-    const record = await this.accessible(scope, id);
+    const record = await accessibleOrder(this.store, scope, id);
     return withId(record.id, record.doc);
   }
 
   async get(scope: Scope, id: number): Promise<OrderDoc & { id: number }> {
-    const record = await this.accessible(scope, id);
+    const record = await accessibleOrder(this.store, scope, id);
     return { id: record.id, ...parseDoc(record.doc) };
   }
 
@@ -213,7 +176,7 @@ export class OrderService {
         const doc = parseDoc(record.doc);
         if (marks.stickerFormed !== undefined) doc.stickerFormed = marks.stickerFormed;
         if (marks.wasInAct !== undefined) doc.wasInAct = marks.wasInAct;
-        if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw this.raced(record.id);
+        if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw raced(record.id);
       }
     });
     this.changed(scope.accountId);
@@ -232,7 +195,7 @@ export class OrderService {
   }
 
   async replace(scope: Scope, id: number, input: OrderInput, shopHeader: ShopHeader): Promise<void> {
-    const record = await this.accessible(scope, id);
+    const record = await accessibleOrder(this.store, scope, id);
     const current = parseDoc(record.doc);
     const refused = refusal('update', stateOf(record, current));
     if (refused)
@@ -256,12 +219,12 @@ export class OrderService {
       isPacked: current.isPacked,
       reservationStatus: current.reservationStatus,
     };
-    if (!(await this.store.update(scope.accountId, record, next))) throw this.raced(id);
+    if (!(await this.store.update(scope.accountId, record, next))) throw raced(id);
     this.changed(scope.accountId);
   }
 
   async patch(scope: Scope, id: number, patch: OrderPatch): Promise<void> {
-    const record = await this.accessible(scope, id);
+    const record = await accessibleOrder(this.store, scope, id);
     const doc = parseDoc(record.doc);
     const refused = refusal('patch', stateOf(record, doc));
     if (refused)
@@ -284,7 +247,7 @@ export class OrderService {
     problems.throwIfAny();
     for (const key of ['cmsId', 'comment', 'commentForAssembly', 'documentsForWarehouse'] as const)
       if (patch[key] !== undefined) doc[key] = patch[key] ?? null;
-    if (!(await this.store.update(scope.accountId, record, doc))) throw this.raced(id);
+    if (!(await this.store.update(scope.accountId, record, doc))) throw raced(id);
     this.changed(scope.accountId);
   }
 
@@ -304,7 +267,7 @@ export class OrderService {
     const unique = [...new Set(ids)];
     await this.store.transaction(async (trx) => {
       const records = await this.store.getMany(scope.accountId, unique, trx, true);
-      const failures = this.checkAll(scope, unique, records, (record, doc) =>
+      const failures = checkAll(scope, unique, records, (record, doc) =>
         refusal(operation, stateOf(record, doc), options),
       );
       if (failures) throw failures;
@@ -316,8 +279,7 @@ export class OrderService {
           refused.push({ id, message: `Order ${id}: ${change.refused}.`, code: change.code });
           continue;
         }
-        if (!(await this.store.update(scope.accountId, record, change.doc, change.extras ?? {}, trx)))
-          throw this.raced(id);
+        if (!(await this.store.update(scope.accountId, record, change.doc, change.extras ?? {}, trx))) throw raced(id);
       }
       // the transaction rolls back: what the other ids reserved meanwhile is given back too
       if (refused.length) {
@@ -332,36 +294,6 @@ export class OrderService {
     this.changed(scope.accountId);
   }
 
-  /** The error of a batch naming every failing id, or null when all may proceed. */
-  private checkAll(
-    scope: Scope,
-    ids: number[],
-    records: Map<number, OrderRecord>,
-    check: (record: OrderRecord, doc: OrderDoc) => string | null,
-  ): AppError | null {
-    const missing: ErrorItem[] = [];
-    const foreign: ErrorItem[] = [];
-    const refused: ErrorItem[] = [];
-    for (const id of ids) {
-      const record = records.get(id);
-      if (!record) missing.push({ id, message: `Order ${id} was not found.` });
-      else if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId)
-        foreign.push({ id, message: `Order ${id} belongs to another shop.` });
-      else {
-        const reason = check(record, parseDoc(record.doc));
-        if (reason) refused.push({ id, message: `Order ${id}: ${reason}.` });
-      }
-    }
-    const all = [...refused, ...foreign, ...missing].sort(
-      (a, b) => ids.indexOf(a.id as number) - ids.indexOf(b.id as number),
-    );
-    if (all.length === 0) return null;
-    const summary = `${all.length} of ${ids.length} order${ids.length > 1 ? 's' : ''} cannot be processed; nothing was changed. ${all[0].message}`;
-    if (refused.length) return conflict('order_state', summary, all);
-    if (foreign.length) return new AppError(403, 'forbidden', summary, all);
-    return new AppError(404, 'not_found', summary, all);
-  }
-
   /**
    * Drafts become Confirmed and are registered with their company. An order of a fulfilment
    * shop reserves its goods first: short goods fail its id (the batch rule) unless it is
@@ -371,7 +303,7 @@ export class OrderService {
     const preOrder = body.preOrder === true;
     const now = new Date().toISOString();
     const actor = actorOf(scope);
-    const plans = await this.plansFor(scope, body.ids);
+    const plans = await this.reservations.plansFor(scope, body.ids);
     const missing = new Map<number, string>();
     try {
       await this.batch(
@@ -383,7 +315,7 @@ export class OrderService {
           if (doc.fulfilment && doc.reservationStatus.key !== RESERVATION.reserved) {
             const asPreorder = preOrder || doc.reservationStatus.key === RESERVATION.preorder;
             const plan = plans.get(record.id);
-            if (!plan || plan.version !== record.version) throw this.raced(record.id);
+            if (!plan || plan.version !== record.version) throw raced(record.id);
             const short = await this.fulfilment.reserve(trx, scope.accountId, record.id, plan.plan, actor);
             if (short.length === 0) reservation = RESERVATION.reserved;
             else if (asPreorder) reservation = RESERVATION.preorder;
@@ -409,7 +341,7 @@ export class OrderService {
           // a preorder is registered once its goods are reserved; an own method's order has no company to register with
           if (doc.reservationStatus.key !== RESERVATION.preorder) {
             if (isOwnMethodOrder(doc)) this.readyForOwnDelivery(scope.accountId, record.id, doc, now);
-            else await this.enqueueRegistration(scope.accountId, record.id, trx);
+            else await queueRegistration(this.jobs, scope.accountId, record.id, trx);
           }
           return { doc };
         },
@@ -418,48 +350,9 @@ export class OrderService {
     } catch (error) {
       // the batch rolled back, but the shops are told which orders lack goods (orderProductsNotAvailableInFulfilment)
       if (error instanceof AppError && error.code === 'insufficient_stock')
-        await this.goodsMissing(scope.accountId, missing);
+        await this.reservations.goodsMissing(scope.accountId, missing);
       throw error;
     }
-  }
-
-  private async goodsMissing(accountId: number, missing: Map<number, string>, db?: Db): Promise<void> {
-    if (missing.size === 0) return;
-    const records = await this.store.getMany(accountId, [...missing.keys()], db);
-    for (const record of records.values()) {
-      const doc = parseDoc(record.doc);
-      await this.store.recordEvents(
-        accountId,
-        record,
-        [
-          {
-            type: 'fulfilment.goods_missing',
-            statusFrom: record.status,
-            statusTo: record.status,
-            payload: {
-              cmsId: doc.cmsId,
-              trackNumber: doc.trackNumber,
-              description: `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}`,
-            },
-          },
-        ],
-        db,
-      );
-    }
-  }
-
-  /** Reservation plans of the fulfilment orders among `ids`, made before their transaction, with the version they were made from. */
-  private async plansFor(
-    scope: Scope,
-    ids: number[],
-  ): Promise<Map<number, { version: number; plan: ReservationPlan }>> {
-    const plans = new Map<number, { version: number; plan: ReservationPlan }>();
-    for (const record of (await this.store.getMany(scope.accountId, ids)).values()) {
-      const doc = parseDoc(record.doc);
-      if (doc.fulfilment)
-        plans.set(record.id, { version: record.version, plan: await this.fulfilment.plan(scope, doc) });
-    }
-    return plans;
   }
 
   /**
@@ -476,16 +369,6 @@ export class OrderService {
       this.historyItem(STATUS.prepared, at, 'Ready: the shop delivers it with its own delivery method'),
       ...doc.statusHistory,
     ];
-  }
-
-  private async enqueueRegistration(accountId: number, orderId: number, trx: Db): Promise<void> {
-    await this.jobs.enqueue(
-      accountId,
-      REGISTER_JOB,
-      { orderId },
-      { uniqueKey: `register:${accountId}:${orderId}` },
-      trx,
-    );
   }
 
   async cancel(scope: Scope, ids: number[]): Promise<void> {
@@ -558,136 +441,25 @@ export class OrderService {
 
   /**
    * PUT reservation: reserves the goods (2); while they are short the order waits as a
-   * preorder (1), and a preorder still short is a 409. A confirmed order whose goods are now
-   * reserved goes on to registration. reservation-cancel gives the goods back (3).
+   * preorder (1), and a preorder still short is a 409 (reservations.ts).
    */
   async reserve(scope: Scope, id: number, reserve: boolean): Promise<void> {
-    const now = new Date().toISOString();
-    const actor = actorOf(scope);
-    const read = await this.accessible(scope, id);
-    const readDoc = parseDoc(read.doc);
-    const plan = reserve && readDoc.fulfilment ? await this.fulfilment.plan(scope, readDoc) : null;
-    await this.store.transaction(async (trx) => {
-      const record = (await this.store.getMany(scope.accountId, [id], trx, true)).get(id);
-      if (!record) throw notFound('Order', id);
-      if (record.version !== read.version) throw this.raced(id);
-      const doc = parseDoc(record.doc);
-      const refused = refusal(reserve ? 'reserve' : 'cancelReserve', stateOf(record, doc));
-      if (refused)
-        throw conflict('order_state', `Order ${id} cannot be ${reserve ? 'reserved' : 'released'}: ${refused}.`, [
-          { id, message: refused },
-        ]);
-      if (!reserve) {
-        await this.fulfilment.release(trx, scope.accountId, id, actor);
-        doc.reservationStatus = { key: RESERVATION.cancelled, date: now };
-      } else {
-        const short = plan ? await this.fulfilment.reserve(trx, scope.accountId, id, plan, actor) : [];
-        if (short.length > 0 && doc.reservationStatus.key === RESERVATION.preorder) {
-          const message = `goods are still missing at the fulfilment warehouse (${describeShortage(short)})`;
-          throw conflict('insufficient_stock', `Order ${id} cannot be reserved: ${message}.`, [{ id, message }]);
-        }
-        doc.reservationStatus = { key: short.length ? RESERVATION.preorder : RESERVATION.reserved, date: now };
-        if (!short.length && record.status === STATUS.confirmed)
-          await this.enqueueRegistration(scope.accountId, id, trx);
-      }
-      if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw this.raced(id);
-    });
+    await this.reservations.reserve(scope, id, reserve);
     this.changed(scope.accountId);
   }
 
-  /** Drafts of fulfilment shops lacking goods at their fulfilment warehouse (reserved ones lack nothing). */
-  async checkRests(scope: Scope, ids: number[]): Promise<MissingProducts> {
-    const unique = [...new Set(ids)];
-    const records = await this.store.getMany(scope.accountId, unique);
-    const failures = this.checkAll(scope, unique, records, () => null);
-    if (failures) throw failures;
-    const answer: MissingProducts = [];
-    for (const id of unique) {
-      const record = records.get(id) as OrderRecord;
-      const doc = parseDoc(record.doc);
-      if (
-        refusal('checkRests', stateOf(record, doc)) ||
-        !doc.fulfilment ||
-        doc.reservationStatus.key === RESERVATION.reserved
-      )
-        continue;
-      const missing = await this.fulfilment.shortages(scope, doc);
-      if (missing.length) answer.push({ id, missingProducts: missing });
-    }
-    return answer;
+  /** Drafts of fulfilment shops lacking goods at their fulfilment warehouse (reservations.ts). */
+  checkRests(scope: Scope, ids: number[]): Promise<MissingProducts> {
+    return this.reservations.checkRests(scope, ids);
   }
 
-  /**
-   * Goods arrived at a fulfilment warehouse: the preorders of the account's warehouses that
-   * ask for it (`autoReserve`) are reserved, first come first served (by when they became
-   * preorders). A preorder that still lacks goods keeps them from the later ones: those
-   * needing any product it lacks wait behind it. Answers the ids reserved.
-   */
+  /** Goods arrived at a fulfilment warehouse: its waiting preorders reserved (reservations.ts). Answers the ids reserved. */
   async autoReserve(accountId: number, warehouseIds: number[]): Promise<number[]> {
-    const scope = processScope(accountId);
-    const actor: StockActor = { actor: 'process:fulfilment.auto-reserve', employeeId: null };
-    const preorders = (await this.store.preorders(accountId, warehouseIds, 1000))
-      .map((record) => ({ record, doc: parseDoc(record.doc) }))
-      .sort(
-        (a, b) =>
-          (a.doc.reservationStatus.date ?? '').localeCompare(b.doc.reservationStatus.date ?? '') ||
-          a.record.id - b.record.id,
-      );
-    const waiting = new Set<number>();
-    const reserved: number[] = [];
-    for (const { record: first, doc: firstDoc } of preorders) {
-      if (firstDoc.products.some((line) => line.id !== null && waiting.has(line.id))) continue;
-      const now = new Date().toISOString();
-      const plan = await this.fulfilment.plan(scope, firstDoc);
-      const short = await this.store.transaction(async (trx) => {
-        const record = (await this.store.getMany(accountId, [first.id], trx, true)).get(first.id);
-        if (!record || record.version !== first.version) return [];
-        const doc = parseDoc(record.doc);
-        if (
-          doc.reservationStatus.key !== RESERVATION.preorder ||
-          !doc.fulfilment ||
-          (record.status !== STATUS.draft && record.status !== STATUS.confirmed)
-        )
-          return [];
-        const lacking = await this.fulfilment.reserve(trx, accountId, record.id, plan, actor);
-        if (lacking.length) {
-          await this.store.recordEvents(
-            accountId,
-            record,
-            [
-              {
-                type: 'fulfilment.goods_missing',
-                statusFrom: record.status,
-                statusTo: record.status,
-                payload: {
-                  cmsId: doc.cmsId,
-                  trackNumber: doc.trackNumber,
-                  description: `Goods arrived, but not enough: ${describeShortage(lacking)}`,
-                },
-              },
-            ],
-            trx,
-          );
-          return lacking;
-        }
-        doc.reservationStatus = { key: RESERVATION.reserved, date: now };
-        if (record.status === STATUS.confirmed) await this.enqueueRegistration(accountId, record.id, trx);
-        if (!(await this.store.update(accountId, record, doc, { autoReserved: true }, trx)))
-          throw this.raced(record.id);
-        reserved.push(record.id);
-        return [];
-      });
-      for (const item of short) if (item.id !== null) waiting.add(item.id);
-    }
+    const reserved = await this.reservations.autoReserve(accountId, warehouseIds);
     if (reserved.length) this.changed(accountId);
     return reserved;
   }
 
-  /**
-   * Writes a status the company reported; for a fulfilment order the goods move with it in
-   * the same transaction (handover ships them, a return back at the warehouse restocks them).
-   * False when the order changed meanwhile.
-   */
   /** Orders a pickup collects (orders/store.ts readyForPickup), as answered. */
   async readyForPickup(
     accountId: number,
@@ -709,6 +481,11 @@ export class OrderService {
     });
   }
 
+  /**
+   * Writes a status the company reported; for a fulfilment order the goods move with it in
+   * the same transaction (handover ships them, a return back at the warehouse restocks them).
+   * False when the order changed meanwhile.
+   */
   async writeCarrierStatus(
     record: OrderRecord,
     doc: OrderDoc,
@@ -732,7 +509,7 @@ export class OrderService {
   async duplicate(scope: Scope, ids: number[], back: boolean): Promise<Array<{ id: number; newId: number }>> {
     const unique = [...new Set(ids)];
     const records = await this.store.getMany(scope.accountId, unique);
-    const failures = this.checkAll(scope, unique, records, () => null);
+    const failures = checkAll(scope, unique, records, () => null);
     if (failures) throw failures;
     const docs: Array<{ id: number; doc: OrderDoc }> = [];
     for (const id of unique) {
@@ -774,23 +551,7 @@ export class OrderService {
 
   /** The order's record if the caller may see it: 404 for another account's, 403 for another shop's (shop key). */
   accessibleRecord(scope: Scope, id: number): Promise<OrderRecord> {
-    return this.accessible(scope, id);
-  }
-
-  private async accessible(scope: Scope, id: number): Promise<OrderRecord> {
-    const record = await this.store.get(scope.accountId, id);
-    if (!record) throw notFound('Order', id);
-    if (scope.shopKeyShopId !== null && record.shopId !== scope.shopKeyShopId)
-      throw forbidden(`This API key belongs to shop ${scope.shopKeyShopId}; order ${id} is not one of its orders.`);
-    return record;
-  }
-
-  private raced(id: number): AppError {
-    return conflict(
-      'order_changed',
-      `Order ${id} was changed by another request at the same time; read it again and retry.`,
-      [{ id, message: 'changed concurrently' }],
-    );
+    return accessibleOrder(this.store, scope, id);
   }
 
   /** Every write to an account's orders: cached pages and counts are no longer valid. */

@@ -1,25 +1,21 @@
-/** SQL of orders, always scoped by account (except the carrier-facing lookups, marked so). */
+/** SQL of orders, always scoped by account (except the carrier-facing lookups, marked so); the lists' SQL is list-store.ts. */
 import { parseOwnMethodId } from '../delivery-methods/rules.js';
-import { sql, type Kysely, type QueryCreator, type Selectable, type Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Selectable, Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
-import { containsPattern, flag, nowIso, searchText } from '../../platform/db/values.js';
+import { flag, nowIso, searchText } from '../../platform/db/values.js';
 import type { PageStart } from '../../platform/list-positions.js';
 import { runRecipe, writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
 import { sqliteInsertStep } from '../../platform/db/sqlite-insert.js';
 import type { Recipe } from '../../platform/db/sqlite-writer.js';
-import { gzipIdentifiedObjects, packObject, unpackObject } from '../../platform/json-pieces.js';
-import {
-  pageConcatenation,
-  pageReaderOf,
-  ReaderUnavailable,
-  type GzippedPage,
-} from '../../platform/db/sqlite-reader.js';
+import { packObject, unpackObject } from '../../platform/json-pieces.js';
+import type { GzippedPage } from '../../platform/db/sqlite-reader.js';
 import type { OrderDoc } from './document.js';
 import type { OrderEventDraft } from '../events/types.js';
 import { eventsSelect, OUTBOX_COLUMNS, outboxRows, withinTransaction, writeOrderEvents } from '../events/outbox.js';
 import { orderEventsOf } from './events.js';
 import { deliveredAt, handedOverAt, isProblem, listOfStatus } from './state.js';
+import { OrderListStore, type OrderFilter } from './list-store.js';
 
 export type Db = Kysely<Tables> | Transaction<Tables>;
 
@@ -38,45 +34,8 @@ export interface OrderRecord {
   doc: Buffer;
 }
 
-export interface OrderFilter {
-  /** A status list (1 to 8, `listOfStatus`). */
-  list?: number;
-  /** The problems list: a problem status, or any order with an error. */
-  problem?: boolean;
-  /** Only these status codes (`statuses[]`). */
-  statuses?: readonly number[];
-  deliveryType?: number;
-  shopId?: number;
-  /** Only orders made without a shop (the special value shopId=0). */
-  withoutShop?: boolean;
-  warehouseId?: number;
-  createdFrom?: string;
-  createdBefore?: string;
-  /** Orders whose status last changed at or after this instant (a status reached in a period was reached by then). */
-  statusChangedFrom?: string;
-  /** Orders first handed over (first status 14 or later) in [from, to). */
-  handedOver?: { from: string; to: string };
-  /** Orders first delivered (44/47) in [from, to). */
-  delivered?: { from: string; to: string };
-  /** Only orders whose status is at least this code (and not these codes). */
-  statusAtLeast?: number;
-  /** Orders of these companies or of these own delivery methods (either matches). */
-  companies?: { companyIds: number[]; ownMethodIds: number[] };
-  paymentTypes?: number[];
-  stickerFormed?: boolean;
-  wasInAct?: boolean;
-  packed?: boolean;
-  /** Orders at a point whose storage ends on or before this date. */
-  holdEndsBy?: string;
-  notHoldEndsBy?: string;
-  withCod?: boolean;
-  codReceived?: boolean;
-  recipientCountry?: string;
-  recipientCityContains?: string;
-  search?: string;
-  reservationStatus?: number;
-  autoReserved?: boolean;
-}
+/** The filters of lists and reports (list-store.ts), where their callers have always found them. */
+export type { OrderFilter } from './list-store.js';
 
 export interface RowExtras {
   journeyStep?: number;
@@ -183,7 +142,12 @@ export class OrderStore {
     readonly db: Kysely<Tables>,
     private readonly kind: DatabaseKind,
     private readonly writes: WriteBatcher = writeBatcherOf(db, kind),
-  ) {}
+  ) {
+    this.lists = new OrderListStore(db);
+  }
+
+  /** The lists' SQL: pages, report scans, counts. */
+  private readonly lists: OrderListStore;
 
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -349,159 +313,47 @@ export class OrderStore {
     return row ? toRecord(row) : undefined;
   }
 
-  private filtered(accountId: number, filter: OrderFilter) {
-    let query = this.db.selectFrom('orders').where('account_id', '=', accountId);
-    // a list is one indexed equality (account, list, id): a status IN (...) would make the
-    // planner sort every match or, on a far page, scan the table from there (SQLite)
-    if (filter.list !== undefined) query = query.where('list_code', '=', filter.list);
-    if (filter.problem) query = query.where('problem', '=', true);
-    if (filter.statuses?.length) query = query.where('status', 'in', [...filter.statuses]);
-    if (filter.deliveryType !== undefined) query = query.where('delivery_type', '=', filter.deliveryType);
-    if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
-    if (filter.withoutShop) query = query.where('shop_id', 'is', null);
-    if (filter.warehouseId !== undefined) query = query.where('warehouse_id', '=', filter.warehouseId);
-    if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
-    if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
-    if (filter.statusChangedFrom !== undefined) query = query.where('status_at', '>=', filter.statusChangedFrom);
-    if (filter.handedOver)
-      query = query
-        .where('handed_over_at', '>=', filter.handedOver.from)
-        .where('handed_over_at', '<', filter.handedOver.to);
-    if (filter.delivered)
-      query = query.where('delivered_at', '>=', filter.delivered.from).where('delivered_at', '<', filter.delivered.to);
-    if (filter.statusAtLeast !== undefined) query = query.where('status', '>=', filter.statusAtLeast);
-    if (filter.companies) {
-      const { companyIds, ownMethodIds } = filter.companies;
-      query = query.where((eb) =>
-        eb.or([
-          eb('company_id', 'in', companyIds.length ? companyIds : [-1]),
-          eb('own_method_id', 'in', ownMethodIds.length ? ownMethodIds : [-1]),
-        ]),
-      );
-    }
-    if (filter.paymentTypes?.length) query = query.where('payment_type', 'in', filter.paymentTypes);
-    if (filter.stickerFormed !== undefined) query = query.where('sticker_formed', '=', filter.stickerFormed);
-    if (filter.wasInAct !== undefined) query = query.where('was_in_act', '=', filter.wasInAct);
-    if (filter.packed !== undefined) query = query.where('is_packed', '=', filter.packed);
-    if (filter.holdEndsBy !== undefined)
-      query = query.where('status', '=', 42).where('hold_until', '<=', filter.holdEndsBy);
-    if (filter.notHoldEndsBy !== undefined) {
-      const by = filter.notHoldEndsBy;
-      query = query.where((eb) =>
-        eb.or([eb('status', '!=', 42), eb('hold_until', 'is', null), eb('hold_until', '>', by)]),
-      );
-    }
-    if (filter.withCod !== undefined) query = query.where('with_cod', '=', filter.withCod);
-    if (filter.codReceived !== undefined)
-      query = query.where('status', 'in', [44, 47]).where('cod_received', '=', filter.codReceived);
-    if (filter.recipientCountry !== undefined)
-      query = query.where('recipient_country', '=', filter.recipientCountry.toUpperCase());
-    if (filter.recipientCityContains)
-      query = query.where(
-        sql<boolean>`recipient_city like ${containsPattern(filter.recipientCityContains)} escape '\\'`,
-      );
-    if (filter.search) {
-      const needle = filter.search.trim();
-      const pattern = containsPattern(needle);
-      const asId = /^\d{1,15}$/.test(needle) ? Number(needle) : null;
-      query = query.where((eb) => {
-        const text = sql<boolean>`search_text like ${pattern} escape '\\'`;
-        return asId === null ? eb.and([text]) : eb.or([text, eb('id', '=', asId)]);
-      });
-    }
-    if (filter.reservationStatus !== undefined)
-      query = query.where('reservation_status', '=', filter.reservationStatus);
-    if (filter.autoReserved !== undefined) query = query.where('auto_reserved', '=', filter.autoReserved);
-    return query;
-  }
+  // ---------------------------------------------------------------- lists (list-store.ts)
 
-  /**
-   * A page of orders, newest first, as gzip assembled from their packed documents, with its
-   * ids. `start` says where the page begins: after `beforeId` when a page before it was read
-   * (platform/list-positions.ts), skipping `skip` rows. A SQLite file's pages are read and
-   * assembled in the page reader's thread (sqlite-reader.ts), and unzipped there too when
-   * `wantsPlain`; other pages on the event loop, where the plain bytes are unzipped when first
-   * needed.
-   */
-  async listGzipped(
+  /** A page of orders, newest first, as gzip assembled from their packed documents, with its ids. */
+  listGzipped(
     accountId: number,
     filter: OrderFilter,
     limit: number,
     start: PageStart,
     wantsPlain: boolean,
   ): Promise<GzippedPage> {
-    // the page's ids first, from the index alone: the skipped rows of a far page are never read
-    // (PostgreSQL would otherwise fetch and decompress the document of every skipped row)
-    const ids = this.pageIds(accountId, filter, limit, start);
-    const query = this.db
-      .selectFrom('orders')
-      .select(['id', 'doc_packed as packed'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .orderBy('id', 'desc');
-    const reader = pageReaderOf(this.db);
-    if (reader) {
-      const compiled = query.compile();
-      try {
-        return await reader.gzipPage(pageConcatenation(compiled.sql), compiled.parameters, wantsPlain);
-      } catch (error) {
-        if (!(error instanceof ReaderUnavailable)) throw error;
-      }
-    }
-    const rows = await query.execute();
-    return { ids: rows.map((row) => row.id), ...gzipIdentifiedObjects(rows) };
+    return this.lists.listGzipped(accountId, filter, limit, start, wantsPlain);
   }
 
-  /** The ids of a page, newest first, as a query (its plan is tested: one index range, on any page). */
+  /** The ids of a page, newest first, as a query. */
   pageIds(accountId: number, filter: OrderFilter, limit: number, start: PageStart) {
-    let ids = this.filtered(accountId, filter).select('id');
-    if (start.beforeId !== undefined) ids = ids.where('id', '<', start.beforeId);
-    return ids.orderBy('id', 'desc').limit(limit).offset(start.skip);
+    return this.lists.pageIds(accountId, filter, limit, start);
   }
 
-  /** A page of the orders matching the filter in id order after `afterId` (keyset: reports walk a million orders in pages). */
-  async scanPage(
+  /** A page of the orders matching the filter in id order after `afterId`. */
+  scanPage(
     accountId: number,
     filter: OrderFilter,
     afterId: number,
     limit: number,
   ): Promise<Array<{ id: number; doc: Buffer }>> {
-    const rows = await this.filtered(accountId, filter)
-      .select(['id', 'doc_packed'])
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({ id: row.id, doc: unpackObject(row.doc_packed) }));
+    return this.lists.scanPage(accountId, filter, afterId, limit);
   }
 
-  /**
-   * A page of the orders handed over (or delivered) in a period, in the order of that instant
-   * and id, after `after`: one range of the (account, instant, id) index per page. In id
-   * order the planner would read and sort the whole period for every page.
-   */
-  async scanPeriodPage(
+  /** A page of the orders handed over (or delivered) in a period, in the order of that instant and id, after `after`. */
+  scanPeriodPage(
     accountId: number,
     filter: OrderFilter,
     by: 'handed_over_at' | 'delivered_at',
     after: { at: string; id: number } | null,
     limit: number,
   ): Promise<Array<{ id: number; at: string; doc: Buffer }>> {
-    let query = this.filtered(accountId, filter).select(['id', by, 'doc_packed']);
-    if (after) query = query.where(sql<boolean>`(${sql.ref(by)}, id) > (${after.at}, ${after.id})`);
-    const rows = await query.orderBy(by).orderBy('id').limit(limit).execute();
-    return rows.map((row) => ({
-      id: row.id,
-      at: new Date(row[by] ?? 0).toISOString(),
-      doc: unpackObject(row.doc_packed),
-    }));
+    return this.lists.scanPeriodPage(accountId, filter, by, after, limit);
   }
 
-  async count(accountId: number, filter: OrderFilter): Promise<number> {
-    const row = await this.filtered(accountId, filter)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+  count(accountId: number, filter: OrderFilter): Promise<number> {
+    return this.lists.count(accountId, filter);
   }
 
   /** Carrier-facing (no account): the orders of a company with this track number. */

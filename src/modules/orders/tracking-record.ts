@@ -1,6 +1,6 @@
 /**
  * The tracking record customers read (GET /v2/orders/tracking): the order's status history,
- * its company and point as the reference data knows them now. Pure: the read is in tracking.ts.
+ * its company and point as the reference data knows them now. Pure: the read is in parcel-reads.ts.
  */
 import type { ReferenceData } from '../companies/reference.js';
 import type { OrderDoc } from './document.js';

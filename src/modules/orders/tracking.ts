@@ -1,7 +1,8 @@
 /**
  * What happens to an order after confirmation: registration with its company (a job),
  * statuses from the company (a polling job, pushed events, or the simulated journey of the
- * built-in companies), and the tracking record customers read.
+ * built-in companies). A longer hold asked of a company is hold-extension.ts; the tracking
+ * record and the public page's lookups are parcel-reads.ts.
  */
 import { CONTRACT_COMPANIES } from '../../carriers/contracts.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -11,17 +12,11 @@ import { AppError, badRequest, conflict, notFound, unprocessable } from '../../p
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
-import {
-  codPaymentOf,
-  declaredValueKopecks,
-  extendPointHold,
-  factPriceOf,
-  parseDoc,
-  type OrderDoc,
-} from './document.js';
+import { codPaymentOf, declaredValueKopecks, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
 import { shipmentCargo, shipmentDetails } from './shipment-request.js';
-import { trackingRecordOf } from './tracking-record.js';
+import { HoldExtensionJob, type HoldExtension } from './hold-extension.js';
+import { ParcelReads, type PublicParcel } from './parcel-reads.js';
 import type { OwnStatusBody, PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, isOwnMethodOrder, REGISTER_JOB, type OrderService } from './service.js';
 import {
@@ -35,13 +30,6 @@ import {
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 
 export const JOURNEY_JOB = 'orders.journey';
-
-interface HoldExtension {
-  orderId: number;
-  days: number;
-  /** The task's date: which request of the order this job answers. */
-  requestedAt: string;
-}
 export const POLL_JOB = 'orders.track-poll';
 
 export interface TrackingOptions {
@@ -57,13 +45,8 @@ const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includ
 /** The zone whose date is ahead of every other (UTC+14): a hold date due anywhere is due by its tomorrow. */
 const EARLIEST_ZONE = 'Etc/GMT-14';
 
-/** An order found by its track number, outside any account scope: only public pages read it, and choose what to show. */
-export interface PublicParcel {
-  accountId: number;
-  orderId: number;
-  companyId: number;
-  doc: OrderDoc;
-}
+/** Kept here for the callers of before the split. */
+export type { PublicParcel } from './parcel-reads.js';
 
 /** What tracking needs of accounts: their time zone (hold dates are days of the account). */
 export interface AccountZones {
@@ -86,7 +69,16 @@ export class TrackingService {
     private readonly accounts: AccountZones,
     /** The pickups area says which orders wait for a pickup (it knows the warehouses' pickup types: pickups/collection.ts). */
     private readonly collectedByPickup: PickupCollection,
-  ) {}
+  ) {
+    this.holdExtensions = new HoldExtensionJob(store, orders, reference, accounts);
+    this.parcels = new ParcelReads(store, reference);
+  }
+
+  /** The job that asks a company for a longer hold and records its answer. */
+  private readonly holdExtensions: HoldExtensionJob;
+
+  /** Reads by what a parcel carries: the tracking record, the public page's lookups. */
+  private readonly parcels: ParcelReads;
 
   /**
    * A pickup collected these orders: each still at 13 becomes 14 (Shipped by sender) and a
@@ -131,7 +123,7 @@ export class TrackingService {
       },
     );
     worker.register<{ orderId: number; step?: number }>(JOURNEY_JOB, (job) => this.advanceJourney(job));
-    worker.register<HoldExtension>(EXTEND_HOLD_JOB, (job, signal) => this.extendHold(job, signal));
+    worker.register<HoldExtension>(EXTEND_HOLD_JOB, (job, signal) => this.holdExtensions.run(job, signal));
     worker.register(POLL_JOB, (_job, signal) => this.poll(signal));
   }
 
@@ -243,57 +235,6 @@ export class TrackingService {
       return true;
     });
     if (written) this.orders.changed(record.accountId);
-  }
-
-  /**
-   * A longer storage asked of a company of its own: granted, the hold date moves on and the
-   * task is done; refused (or the parcel left the point meanwhile), the task says why.
-   * Transient failures are retried by the job table.
-   */
-  private async extendHold(job: Job<HoldExtension>, signal: AbortSignal): Promise<void> {
-    const accountId = job.accountId as number;
-    const { orderId, days, requestedAt } = job.payload;
-    const isThisTask = (task: OrderDoc['tasks'][number]) =>
-      task.type === 'extend-hold' && task.date === requestedAt && task.status === 'requested';
-    const record = await this.store.get(accountId, orderId);
-    if (!record || !parseDoc(record.doc).tasks.some(isThisTask)) return;
-    const trackNumber = record.trackNumber;
-    const entry = await this.reference.registry.companyOf(accountId, record.companyId);
-    let refusedBecause: string | null = null;
-    if (record.status !== STATUS.atPoint) refusedBecause = 'The parcel is no longer at the pickup point.';
-    else if (!entry || !trackNumber) refusedBecause = 'The delivery company is no longer available.';
-    else {
-      try {
-        await entry.driver.extendHold(trackNumber, days, signal);
-      } catch (error) {
-        const transient = !(error instanceof CarrierError) || error.transient;
-        if (transient && job.attempts < job.maxAttempts) throw error;
-        refusedBecause = error instanceof Error ? error.message : String(error);
-      }
-    }
-    const today = todayIn(await this.accounts.timeZoneOf(accountId));
-    // the order may have moved on while the company answered: apply the answer to what it is now
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const current = attempt === 0 ? record : await this.store.get(accountId, orderId);
-      if (!current) return;
-      const doc = parseDoc(current.doc);
-      if (!doc.tasks.some(isThisTask)) return;
-      doc.tasks = doc.tasks.map((task) =>
-        isThisTask(task)
-          ? {
-              ...task,
-              status: refusedBecause ? 'refused' : 'done',
-              ...(refusedBecause ? { message: refusedBecause } : {}),
-            }
-          : task,
-      );
-      if (!refusedBecause) extendPointHold(doc, days, today);
-      if (await this.store.update(accountId, current, doc)) {
-        this.orders.changed(accountId);
-        return;
-      }
-    }
-    throw new Error(`order ${orderId} kept changing while its hold extension was recorded`);
   }
 
   // ---------------------------------------------------------------- statuses from companies
@@ -612,48 +553,21 @@ export class TrackingService {
     }
   }
 
-  // ---------------------------------------------------------------- public reads (the tracking page)
+  // ---------------------------------------------------------------- reads by parcel (parcel-reads.ts)
 
   /** The orders of a company with this track number, for the public page (which checks its link's seal against each). */
-  async parcelsWithTrackNumber(companyId: number, trackNumber: string): Promise<PublicParcel[]> {
-    const records = await this.store.byTrackNumber(companyId, [trackNumber]);
-    return records.map((record) => ({
-      accountId: record.accountId,
-      orderId: record.id,
-      companyId: record.companyId,
-      doc: parseDoc(record.doc),
-    }));
+  parcelsWithTrackNumber(companyId: number, trackNumber: string): Promise<PublicParcel[]> {
+    return this.parcels.parcelsWithTrackNumber(companyId, trackNumber);
   }
 
   /** The latest order with this track number of any company, for the public status-only answers. */
-  async latestParcelWithTrackNumber(trackNumber: string): Promise<PublicParcel | undefined> {
-    const record = await this.store.latestWithTrackNumber(trackNumber);
-    return (
-      record && {
-        accountId: record.accountId,
-        orderId: record.id,
-        companyId: record.companyId,
-        doc: parseDoc(record.doc),
-      }
-    );
+  latestParcelWithTrackNumber(trackNumber: string): Promise<PublicParcel | undefined> {
+    return this.parcels.latestParcelWithTrackNumber(trackNumber);
   }
 
-  // ---------------------------------------------------------------- the tracking record
-
-  async record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
-    const id = query.id ?? query.orderId;
-    if (id === undefined && !query.trackNumber && !query.cmsId) {
-      throw badRequest('Give id (or orderId), trackNumber or cmsId.', [
-        { field: 'id', message: 'is required (or orderId, trackNumber, cmsId)' },
-      ]);
-    }
-    const record = await this.store.find(
-      scope.accountId,
-      { id, cmsId: query.cmsId, trackNumber: query.trackNumber },
-      scope.shopKeyShopId,
-    );
-    if (!record) throw notFound('Order');
-    return trackingRecordOf(record.id, parseDoc(record.doc), record.companyId, this.reference);
+  /** The tracking record of GET /v2/tracking. */
+  record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
+    return this.parcels.record(scope, query);
   }
 }
 
