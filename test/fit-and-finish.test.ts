@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.js';
 import type { ApiClient } from './support/client.js';
+import { orderBody, orderingAccount } from './support/orders.js';
 
 let t: TestApp;
 let owner: ApiClient;
@@ -65,5 +66,27 @@ describe('refusals in the caller’s language (Accept-Language)', () => {
       .client()
       .post('/v2/auth/login', { email: 'x@y.example', password: 'wrong one' }, { headers: ru });
     expect(login.body).toMatchObject({ code: 'invalid_credentials', message: 'Неверный e-mail или пароль.' });
+  });
+});
+
+describe('an unknown destination city', () => {
+  it('is named as the cause of an order draft, not the company', async () => {
+    const account = await orderingAccount(t, { name: 'Unknown city' });
+    const created = await account.owner.post(
+      '/v2/orders',
+      orderBody(
+        { shopId: account.shopId, pointId: account.pointId },
+        {
+          cmsId: 'NOWHERE-1',
+          deliveryAddress: { city: { countryCode: 'RU', name: 'Нетакогогорода' }, street: 'Ленина', house: '1' },
+          delivery: { company: { id: 1 }, type: 2 },
+        },
+      ),
+    );
+    expect(created.status).toBe(201);
+    const order = (await account.owner.get(`/v2/orders/${created.body.id}`)).body;
+    expect(order.error).toContain('Нетакогогорода');
+    expect(order.error).toContain('not in the directory');
+    expect(order.error).not.toMatch(/cannot deliver this order/);
   });
 });

@@ -54,6 +54,25 @@ export class CalculationContexts {
     private readonly kits: KitLookup | null,
   ) {}
 
+  /**
+   * Why the recipient cannot be placed, in a sentence, or null when the directory knows its
+   * locality (or the request names none, which is refused on its own).
+   */
+  unknownRecipient(body: Pick<CalculatorBody, 'reception'>): string | null {
+    const to = body.reception;
+    if (!to || (!to.cityFias && !to.cityName && !to.zipCode)) return null;
+    const found = this.reference.localities.find({
+      countryCode: to.countryCode,
+      fias: to.cityFias,
+      name: to.cityName,
+      region: to.region,
+      zipCode: to.zipCode,
+    });
+    if (found) return null;
+    const named = [to.cityName, to.region, to.zipCode, to.cityFias].filter(Boolean).join(', ');
+    return `The recipient's locality (${named}) is not in the directory: no company delivers there, or it is spelt otherwise; look it up with GET /v2/lists/localities.`;
+  }
+
   /** The context of a calculation; null when the recipient's locality is not one we know (no options, not an error). */
   async of(scope: Scope, shop: Shop | null, body: CalculatorBody, known?: WidgetSettingsFull): Promise<Context | null> {
     const problems = new FieldErrorCollector();

@@ -156,8 +156,14 @@ describe('calculator: happy path and response shapes', () => {
   });
 
   it('answers three empty arrays when nothing delivers', async () => {
-    expect((await calc({ reception: { cityName: 'Нигдеград' } })).body).toEqual({ '1': [], '2': [], '3': [] });
-    expect((await calc({ ...SPB, companyIds: [999] })).body).toEqual({ '1': [], '2': [], '3': [] });
+    const nowhere = await calc({ reception: { cityName: 'Нигдеград' } });
+    expect(nowhere.body).toEqual({ '1': [], '2': [], '3': [] });
+    // why, in a header (the body's shape is the contract's): the city it could not find
+    expect(nowhere.headers['x-calculation-problem']).toMatch(/^unknown_locality; The recipient's locality \(/);
+    expect(decodeURIComponent(String(nowhere.headers['x-calculation-problem']))).toContain('Нигдеград');
+    const noCompany = await calc({ ...SPB, companyIds: [999] });
+    expect(noCompany.body).toEqual({ '1': [], '2': [], '3': [] });
+    expect(noCompany.headers['x-calculation-problem']).toBeUndefined();
     expect((await calc({ ...SPB, weight: 5000 })).body).toEqual({ '1': [], '2': [], '3': [] });
   });
 

@@ -2,6 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type ErrorItem } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { sendJsonBody } from '../../platform/compression.js';
+
+/** The length of the calculator's answer when no company delivers (`{"1":[],"2":[],"3":[]}`, nothing shorter is one). */
+const NOTHING_DELIVERS_BYTES = '{"1":[],"2":[],"3":[]}'.length;
+/** Why nothing delivers, when the service knows: `<code>; <sentence>`. */
+const CALCULATION_PROBLEM_HEADER = 'x-calculation-problem';
+
+/** A header value carries Latin-1 only: a city typed in Cyrillic is %-escaped in it. */
+function asciiHeader(text: string): string {
+  return text.replace(/[^\x20-\x7e]+/g, (run) => encodeURIComponent(run));
+}
 import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { ShopService } from '../shops/service.js';
 import type { CalculatorService } from './service.js';
@@ -67,7 +77,7 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
         tags,
         summary: 'Calculate delivery across companies',
         description:
-          'Header Shop-Id (optional): the sender is the shop\'s warehouse; without it give sender.* and pickupType. Answers keys "1" (pickup points), "2" (courier), "3" (national post); three empty arrays when nothing delivers.',
+          'Header Shop-Id (optional): the sender is the shop\'s warehouse; without it give sender.* and pickupType. Answers keys "1" (pickup points), "2" (courier), "3" (national post); three empty arrays when nothing delivers, then with the header X-Calculation-Problem saying why when the service knows (`unknown_locality; <sentence>`: the recipient\'s locality is not in the directory).',
         body: CalculatorBody,
         response: { 200: CalculatorResult, ...errorResponses(403, 422) },
       },
@@ -78,6 +88,11 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
       const answer = await services.calculator.calculateJson(request.scope, shop, request.body, {
         onCompanyFailed: logFailures(request),
       });
+      // nothing delivers: the answer's shape is the contract's, so why goes in a header
+      if (answer.length === NOTHING_DELIVERS_BYTES) {
+        const unknown = services.calculator.unknownRecipient(request.body);
+        if (unknown) reply.header(CALCULATION_PROBLEM_HEADER, `unknown_locality; ${asciiHeader(unknown)}`);
+      }
       // a big city's points are hundreds of kB
       return sendJsonBody(request, reply, answer);
     },

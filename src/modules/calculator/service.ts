@@ -116,6 +116,11 @@ export class CalculatorService {
     return { '1': found['1'].map(toModel), '2': found['2'].map(toModel), '3': found['3'].map(toModel) };
   }
 
+  /** Why the recipient's locality cannot be placed (a sentence), or null when the directory knows it. */
+  unknownRecipient(body: Pick<CalculatorBody, 'reception'>): string | null {
+    return this.contexts.unknownRecipient(body);
+  }
+
   /**
    * The same answer as `calculate`, as JSON text: the unchanging part of every pickup point is
    * serialised once per process, so a big city's hundreds of points cost a string join.

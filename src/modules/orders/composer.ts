@@ -438,6 +438,9 @@ export class OrderComposer {
           : undefined) ??
         `Company ${companyId}`;
       const where = input.delivery.type === 1 ? ` to point ${input.delivery.point?.id}` : '';
+      // the company is not the cause when the destination itself cannot be placed
+      const unknownCity = this.calculator.unknownRecipient(request);
+      if (unknownCity) return { quote: null, error: unknownCity };
       return {
         quote: null,
         error: failure
