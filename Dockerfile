@@ -12,6 +12,8 @@ FROM ${NODE_IMAGE} AS install
 WORKDIR /app
 # (not .npmrc: its silent log level would hide why an install failed)
 COPY package.json package-lock.json ./
+# the install's first step (preinstall) checks the Node.js line
+COPY scripts/check-node.mjs ./scripts/
 
 FROM install AS build
 RUN npm ci --no-audit --no-fund

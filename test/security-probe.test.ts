@@ -233,6 +233,37 @@ describe('4. the API docs page', () => {
   });
 });
 
+describe('5. an e-mail of another account is not revealed', () => {
+  it('answers an invitation of an e-mail that signs in elsewhere as any other, and signs no one in with it', async () => {
+    const other = await t.newAccount('Inviting shop');
+    const invite = (email: string) =>
+      other.client.post('/v2/employees', { email, password: 'first password 1', role: 'owner' });
+    const unused = await invite('nobody-yet@shop.example');
+    const taken = await invite(VICTIM.email);
+    expect(taken.status).toBe(unused.status);
+    expect(Object.keys(taken.body)).toEqual(Object.keys(unused.body));
+    expect(taken.status).toBe(201);
+    // the owner sees what they typed, as for anyone
+    const listed = (await other.client.get('/v2/employees')).body as Array<{ email: string }>;
+    expect(listed.map((employee) => employee.email)).toEqual(
+      expect.arrayContaining([VICTIM.email, 'nobody-yet@shop.example']),
+    );
+    expect(Object.keys(listed.find((employee) => employee.email === VICTIM.email) ?? {}).sort()).toEqual(
+      Object.keys(listed.find((employee) => employee.email === 'nobody-yet@shop.example') ?? {}).sort(),
+    );
+    // the invited password signs no one in; the victim's own sign-in is untouched
+    expect((await t.client().post('/v2/auth/login', { email: VICTIM.email, password: 'first password 1' })).status).toBe(
+      401,
+    );
+    const own = await t.client().post('/v2/auth/login', VICTIM);
+    expect(own.status).toBe(200);
+    expect((await t.client(own.body.token).get('/v2/auth/session')).body.accountId).toBe(accountId);
+    // an e-mail already in the inviting account is its own to know
+    expect((await invite(VICTIM.email)).status).toBe(409);
+    expect((await invite('nobody-yet@shop.example')).status).toBe(409);
+  });
+});
+
 describe('6. a shop manager is shown no secret of the account', () => {
   it("reads the shop without its permanent API key, which owners and the shop's key still read", async () => {
     const owner = await t.newAccount('Keys shop');

@@ -10,6 +10,12 @@ import type { EmployeeChange, EmployeeInvite, EmployeeView } from './schemas.js'
 import type { AccountService } from './service.js';
 import type { AccountStore, EmployeeRecord } from './store.js';
 
+/** What the owner sees: an invitation to an e-mail of another account looks like any other employee. */
+function viewOf(record: EmployeeRecord): EmployeeView {
+  const { invited: _invited, ...view } = record;
+  return view;
+}
+
 export class EmployeeService {
   constructor(
     private readonly store: AccountStore,
@@ -19,12 +25,12 @@ export class EmployeeService {
 
   async list(scope: Scope): Promise<EmployeeView[]> {
     requireOwner(scope, 'see the employees');
-    return this.store.employeeRecords(scope.accountId);
+    return (await this.store.employeeRecords(scope.accountId)).map(viewOf);
   }
 
   async get(scope: Scope, id: number): Promise<EmployeeView> {
     requireOwner(scope, 'see the employees');
-    return this.find(scope, id);
+    return viewOf(await this.find(scope, id));
   }
 
   /**
@@ -34,7 +40,7 @@ export class EmployeeService {
   async invite(scope: Scope, input: EmployeeInvite): Promise<number> {
     requireOwner(scope, 'invite employees');
     const shopIds = await this.checkShops(scope, input.role, input.shopIds ?? []);
-    const id = await this.accounts.addEmployee(scope.accountId, {
+    const id = await this.accounts.inviteEmployee(scope.accountId, {
       name: input.name ?? '',
       email: input.email,
       password: input.password,
@@ -51,7 +57,7 @@ export class EmployeeService {
     const name = input.name?.trim();
     await this.store.setRole(scope.accountId, id, { role: input.role, shopIds, ...(name ? { name } : {}) });
     this.tokens.revoke(scope.accountId);
-    return this.find(scope, id);
+    return viewOf(await this.find(scope, id));
   }
 
   /** Removes the employee: their sign-ins stop working at once, in every process. */

@@ -1,6 +1,7 @@
 /** modules/accounts, the area definition (src/modules.ts lists it): Accounts, their employees and tokens; employee login. */
 import { defineModule } from '../../platform/module.js';
 import { accountCommand } from './commands.js';
+import { invitedEmployees } from './migrations/0090_invited_employees.js';
 import { employeeRoutes } from './employee-routes.js';
 import { accountRoutes, type AccountsRouteServices } from './routes.js';
 import { EmployeeView, LoginResponse, SessionView } from './schemas.js';
@@ -12,6 +13,7 @@ export const accountsModule = defineModule<AccountsRouteServices, AccountTables>
   offers: ['accounts', 'employees'],
   dependsOn: [],
   migrationHistory: ['0001_foundation', '0080_employee_roles'],
+  migrations: [invitedEmployees],
   tags: [
     {
       name: 'Employees (extension)',

@@ -1,4 +1,5 @@
 /** Accounts, employees and the tokens they authenticate with. */
+import { randomBytes } from 'node:crypto';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
 import { AppError, conflict, fieldError } from '../../platform/errors.js';
 import { isValidTimeZone } from '../../config.js';
@@ -99,6 +100,31 @@ export class AccountService {
     return token;
   }
 
+  /**
+   * An owner's invitation: an e-mail already used in this account is a 409; one that signs in
+   * to another account is accepted all the same (the answer tells nothing of other accounts),
+   * kept under a login e-mail no one can type, so it signs no one in and their sign-in is untouched.
+   */
+  async inviteEmployee(
+    accountId: number,
+    employee: { name: string; email: string; password: string },
+  ): Promise<number> {
+    const email = employee.email.trim().toLowerCase();
+    if (!EMAIL.test(email)) throw fieldError('email', 'must be an e-mail address');
+    checkPassword('password', employee.password);
+    if (await this.store.emailInAccount(accountId, email))
+      throw conflict('email_taken', `An employee of this account already has the e-mail ${email}.`);
+    const passwordHash = await hashPassword(employee.password);
+    const elsewhere = await this.store.emailTaken(email);
+    return this.store.insertEmployee(accountId, {
+      name: employee.name.trim() || email,
+      email: elsewhere ? `${randomBytes(16).toString('hex')}@invited.invalid` : email,
+      passwordHash,
+      createdAt: nowIso(),
+      ...(elsewhere ? { invitedEmail: email } : {}),
+    });
+  }
+
   async addEmployee(accountId: number, employee: { name: string; email: string; password: string }): Promise<number> {
     const email = await this.checkEmployee(employee.email, employee.password);
     return this.store.insertEmployee(accountId, {
@@ -188,6 +214,8 @@ export class AccountService {
     accountId: number,
   ): Promise<Array<{ id: number; name: string; email: string; shopIds: number[] | null }>> {
     const records = await this.store.employeeRecords(accountId);
+    // an invitation to an e-mail that signs in elsewhere reaches no inbox of this account
+    const active = records.filter((record) => !record.invited);
     const view = (record: (typeof records)[number]) => ({
       id: record.id,
       name: record.name,
@@ -195,8 +223,8 @@ export class AccountService {
       shopIds: record.role === 'owner' ? null : record.shopIds,
     });
     return [
-      ...records.filter((record) => record.role === 'owner'),
-      ...records.filter((record) => record.role !== 'owner'),
+      ...active.filter((record) => record.role === 'owner'),
+      ...active.filter((record) => record.role !== 'owner'),
     ].map(view);
   }
 

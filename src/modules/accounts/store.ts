@@ -5,7 +5,10 @@ import type { Tables } from '../../platform/db/tables.js';
 export interface EmployeeRecord {
   id: number;
   name: string;
+  /** The e-mail the employee signs in with, or the one the owner invited (see `invited`). */
   email: string;
+  /** An invitation to an e-mail that signs in elsewhere: it reaches no inbox and signs in no one. */
+  invited: boolean;
   role: EmployeeRole;
   /** A manager's shops in the order given; empty for an owner. */
   shopIds: number[];
@@ -90,7 +93,7 @@ export class AccountStore {
 
   async insertEmployee(
     accountId: number,
-    employee: { name: string; email: string; passwordHash: string; createdAt: string },
+    employee: { name: string; email: string; passwordHash: string; createdAt: string; invitedEmail?: string },
   ): Promise<number> {
     const row = await this.db
       .insertInto('employees')
@@ -100,6 +103,7 @@ export class AccountStore {
         email: employee.email,
         password_hash: employee.passwordHash,
         created_at: employee.createdAt,
+        invited_email: employee.invitedEmail ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -147,6 +151,17 @@ export class AccountStore {
       if (keepTokenHash) sessions = sessions.where('token_hash', '<>', keepTokenHash);
       await sessions.execute();
     });
+  }
+
+  /** Whether an employee of this account signs in with, or was invited with, `email`. */
+  async emailInAccount(accountId: number, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('employees')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where((where) => where.or([where('email', '=', email), where('invited_email', '=', email)]))
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async emailTaken(email: string): Promise<boolean> {
@@ -199,7 +214,7 @@ export class AccountStore {
   async employeeRecords(accountId: number, onlyId?: number): Promise<EmployeeRecord[]> {
     let query = this.db
       .selectFrom('employees')
-      .select(['id', 'name', 'email', 'role', 'created_at'])
+      .select(['id', 'name', 'email', 'invited_email', 'role', 'created_at'])
       .where('account_id', '=', accountId)
       .orderBy('id');
     if (onlyId !== undefined) query = query.where('id', '=', onlyId);
@@ -220,7 +235,8 @@ export class AccountStore {
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
-      email: row.email,
+      email: row.invited_email ?? row.email,
+      invited: row.invited_email !== null,
       role: row.role === 'manager' ? 'manager' : 'owner',
       shopIds: shops.filter((shop) => Number(shop.employee_id) === row.id).map((shop) => Number(shop.shop_id)),
       createdAt: row.created_at,

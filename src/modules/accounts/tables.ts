@@ -18,6 +18,11 @@ export interface AccountTables {
     created_at: Instant;
     /** 'owner' (the whole account) or 'manager' (only the shops of employee_shops). */
     role: Generated<string>;
+    /**
+     * Set for an invitation to an e-mail that signs in to another account: the e-mail typed,
+     * shown to the owner; `email` is then a placeholder no one can sign in with.
+     */
+    invited_email: string | null;
   };
   employee_shops: {
     account_id: number;
