@@ -252,9 +252,9 @@ describe('5. an e-mail of another account is not revealed', () => {
       Object.keys(listed.find((employee) => employee.email === 'nobody-yet@shop.example') ?? {}).sort(),
     );
     // the invited password signs no one in; the victim's own sign-in is untouched
-    expect((await t.client().post('/v2/auth/login', { email: VICTIM.email, password: 'first password 1' })).status).toBe(
-      401,
-    );
+    expect(
+      (await t.client().post('/v2/auth/login', { email: VICTIM.email, password: 'first password 1' })).status,
+    ).toBe(401);
     const own = await t.client().post('/v2/auth/login', VICTIM);
     expect(own.status).toBe(200);
     expect((await t.client(own.body.token).get('/v2/auth/session')).body.accountId).toBe(accountId);
