@@ -292,7 +292,9 @@ function copySqliteDatabase(connection: DatabaseSync, source: string): void {
   connection.exec(`attach database '${source.replaceAll("'", "''")}' as seed`);
   try {
     const objects = connection
-      .prepare("select type, name, sql from seed.sqlite_master where sql is not null and name not like 'sqlite_%' order by rowid")
+      .prepare(
+        "select type, name, sql from seed.sqlite_master where sql is not null and name not like 'sqlite_%' order by rowid",
+      )
       .all() as Array<{ type: string; name: string; sql: string }>;
     const virtual = objects.filter((object) => /^create virtual table/i.test(object.sql)).map((object) => object.name);
     const ownedByVirtual = (name: string) => virtual.some((table) => name.startsWith(`${table}_`));
