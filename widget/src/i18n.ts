@@ -23,8 +23,9 @@ const RU = {
   needContacts: 'Укажите имя и телефон',
   fullName: 'Имя и фамилия',
   phone: 'Телефон',
-  cash: 'наличные',
-  card: 'карта',
+  // said in full: a bare "карта" reads as "map" beside the map button
+  payment: (cash: boolean, card: boolean): string =>
+    cash && card ? 'оплата наличными или картой' : cash ? 'оплата наличными' : card ? 'оплата картой' : '',
   fitting: 'примерка',
   soonest: 'доставка за',
   options: 'Варианты доставки',
@@ -52,8 +53,7 @@ const EN: typeof RU = {
   needContacts: 'Enter your name and phone',
   fullName: 'Full name',
   phone: 'Phone',
-  cash: 'cash',
-  card: 'card',
+  payment: (cash, card) => (cash && card ? 'pay in cash or by card' : cash ? 'pay in cash' : card ? 'pay by card' : ''),
   fitting: 'fitting',
   soonest: 'delivered in',
   options: 'Delivery options',

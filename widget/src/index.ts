@@ -58,6 +58,7 @@ export class Widget {
   private destroyed = false;
   private pointsAsked = 0;
   private readonly parts: FrameParts;
+  private readonly listResized: ResizeObserver;
 
   constructor(
     private readonly host: HTMLElement,
@@ -66,11 +67,19 @@ export class Widget {
     if (!options?.publicKey) throw new Error('DeliveryWidget: publicKey is required');
     this.options = { ...options };
     this.words = wordsFor(options.locale);
-    this.api = new Api((options.apiUrl ?? SCRIPT_ORIGIN).replace(/\/$/, ''), options.publicKey);
+    this.api = new Api(
+      (options.apiUrl ?? SCRIPT_ORIGIN).replace(/\/$/, ''),
+      options.publicKey,
+      options.locale === 'en' ? 'en' : 'ru',
+    );
     this.root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
     this.root.replaceChildren();
     this.parts = buildFrame(this.root, this.words, options);
     this.wireSearch();
+    // the list's fade says more rows wait below: measured when it scrolls, is filled or changes size (a phone turned)
+    this.parts.list.addEventListener('scroll', () => this.showMoreBelow());
+    this.listResized = new ResizeObserver(() => this.showMoreBelow());
+    this.listResized.observe(this.parts.list);
     if (this.mapOptions()) {
       for (const view of ['list', 'map'] as const) {
         const button = el(
@@ -135,6 +144,7 @@ export class Widget {
 
   destroy(): void {
     this.destroyed = true;
+    this.listResized.disconnect();
     this.map?.destroy();
     this.root.replaceChildren();
     this.handlers.clear();
@@ -230,7 +240,7 @@ export class Widget {
       const modes = this.availableModes();
       if (modes.length === 0) {
         this.setStatus(this.words.nothing);
-        this.parts.list.replaceChildren();
+        this.fillList([]);
         return;
       }
       await this.showMode(modes.includes(this.mode) ? this.mode : modes[0]);
@@ -248,8 +258,8 @@ export class Widget {
     this.parts.list.hidden = false;
     const modes = this.availableModes();
     this.setStatus(modes.length ? '' : w.nothing);
-    this.parts.list.replaceChildren(
-      ...modes.map((mode) =>
+    this.fillList(
+      modes.map((mode) =>
         cardLine(
           this.look(),
           mode,
@@ -360,11 +370,10 @@ export class Widget {
       .filter((entry): entry is { point: Point; option: Option } => entry.option !== undefined)
       .sort((a, b) => a.option.totalPrice - b.option.totalPrice)
       .slice(0, 100);
-    this.parts.list.replaceChildren(
-      ...items.map(({ point, option }) => {
+    this.fillList(
+      items.map(({ point, option }) => {
         const extras = [
-          point.cashPaymentAvailable ? this.words.cash : '',
-          point.cardPaymentAvailable ? this.words.card : '',
+          this.words.payment(point.cashPaymentAvailable, point.cardPaymentAvailable),
           point.fittingAvailable ? this.words.fitting : '',
         ]
           .filter(Boolean)
@@ -383,8 +392,8 @@ export class Widget {
 
   private renderOptions(mode: number): void {
     const options = this.quotes.filter((option) => option.mode === mode);
-    this.parts.list.replaceChildren(
-      ...options.map((option) =>
+    this.fillList(
+      options.map((option) =>
         listItem(
           this.look(),
           option.companyName,
@@ -410,6 +419,18 @@ export class Widget {
         ),
       ),
     );
+  }
+
+  /** The list's new rows, and the fade when more wait below. */
+  private fillList(items: HTMLLIElement[]): void {
+    this.parts.list.replaceChildren(...items);
+    this.showMoreBelow();
+  }
+
+  /** Fades the list's foot while rows are hidden below it: a phone shows no scroll bar. */
+  private showMoreBelow(): void {
+    const list = this.parts.list;
+    list.classList.toggle('more', list.scrollTop + list.clientHeight < list.scrollHeight - 1);
   }
 
   /** How the list's and tabs' pieces are written now: a page may change its locale or kind with update(). */

@@ -144,14 +144,10 @@ export function listItem(
   onChoose: () => void,
 ): HTMLLIElement {
   const text = el('div');
-  text.append(
-    el('b', {}, title),
-    el(
-      'span',
-      { class: 'muted' },
-      `${subtitle}${subtitle ? ' · ' : ''}${look.words.days(option.deliveryDays.min, option.deliveryDays.max)}`,
-    ),
-  );
+  const details = el('span', { class: 'muted' }, `${subtitle}${subtitle ? ' · ' : ''}`);
+  // the days kept on one line: "4–6 дн." broken after the dash reads as two numbers
+  details.append(el('span', { class: 'days' }, look.words.days(option.deliveryDays.min, option.deliveryDays.max)));
+  text.append(el('b', {}, title), details);
   // an information page lists what there is: nothing to choose
   if (look.kind === 'info') {
     const line = el('li', { class: 'item info', ...attributes });

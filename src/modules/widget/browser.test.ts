@@ -3,7 +3,8 @@
  * one loopback port embeds widget.js (with its SRI hash) from the service on another, the buyer
  * types a city, picks a point in the list and on the map, the page hears `select`, the shop's
  * server confirms the token and the order is there. Also list-only (`map: 'none'`) at a phone's
- * size, and the faults a page must survive. Screenshots go to artifacts/widget/.
+ * size (the days on one line, the list's fade), English, and the faults a page must survive.
+ * Screenshots go to artifacts/widget/.
  * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
  */
 import fs from 'node:fs';
@@ -67,7 +68,7 @@ try {
     options: Record<string, unknown>,
     viewport = DESKTOP,
     script?: string,
-  ): Promise<{ page: Page; requests: string[] }> {
+  ): Promise<{ page: Page; requests: string[]; apiLanguages: Array<string | undefined> }> {
     nextPage = shopPage(
       {
         publicKey,
@@ -80,9 +81,15 @@ try {
     const context = await browser.newContext({ viewport, locale: 'ru-RU' });
     const page = await context.newPage();
     const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
+    // the Accept-Language of each call to the service's API (preflights aside)
+    const apiLanguages: Array<string | undefined> = [];
+    page.on('request', (request) => {
+      requests.push(request.url());
+      if (request.url().includes('/widget/v1/api/') && request.method() !== 'OPTIONS')
+        apiLanguages.push(request.headers()['accept-language']);
+    });
     await page.goto(`${shopOrigin}/checkout`);
-    return { page, requests };
+    return { page, requests, apiLanguages };
   }
 
   async function events(page: Page, name: string): Promise<unknown[]> {
@@ -197,10 +204,14 @@ try {
   }, 90_000);
 
   it("map: 'none' at a phone's size: a list only, a courier slot chosen too", async () => {
-    const { page, requests } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    const { page, requests, apiLanguages } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
     await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
     expect(await page.locator('button[data-view]').count()).toBe(0);
     expect(requests.some((url) => url.includes('widget-map'))).toBe(false);
+    // payment said in words a buyer reads right: a bare "карта" read as "map"
+    const rows = (await page.locator('.item[data-point] .muted').allTextContents()).join('\n');
+    expect(rows).toMatch(/оплата (наличными или )?картой/);
+    expect(rows).not.toMatch(/(^|[·,] )(карта|наличные)( [·,]|$)/m);
     await shot(page, 'phone-list');
     await page.locator('.item[data-point]').first().click();
     const fromList = (await waitForEvent(page, 'select')) as { token: string };
@@ -225,7 +236,43 @@ try {
     // the post tab lists post offices; the one chosen is where the order waits
     await page.locator('button[data-mode="3"]').click();
     await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    // a phone's list: each row's days on one line, and a fade at its foot while rows wait below
+    const days = await page.locator('.list .days').evaluateAll((boxes) =>
+      boxes.map((box) => ({
+        height: (box as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
+        line: Number.parseFloat(
+          (globalThis as unknown as { getComputedStyle(element: unknown): { lineHeight: string } }).getComputedStyle(
+            box,
+          ).lineHeight,
+        ),
+      })),
+    );
+    expect(days.length).toBeGreaterThan(3);
+    for (const { height, line } of days) expect(height).toBeCloseTo(line, 0);
+    const list = page.locator('.list');
+    const foot = () =>
+      list.evaluate((element) => {
+        const box = element as unknown as {
+          scrollHeight: number;
+          clientHeight: number;
+          classList: { contains(name: string): boolean };
+        };
+        const style = (
+          globalThis as unknown as { getComputedStyle(element: unknown): { maskImage: string } }
+        ).getComputedStyle(element);
+        return {
+          scrolls: box.scrollHeight > box.clientHeight,
+          faded: box.classList.contains('more') && style.maskImage.includes('gradient'),
+        };
+      });
+    expect(await foot()).toEqual({ scrolls: true, faded: true });
     await shot(page, 'phone-post');
+    await list.evaluate((element) => {
+      const box = element as unknown as { scrollTop: number; scrollHeight: number };
+      box.scrollTop = box.scrollHeight;
+    });
+    await expect.poll(foot).toEqual({ scrolls: true, faded: false });
+    await shot(page, 'phone-post-scrolled-to-end');
     expect(await accessibilityFindings(page)).toEqual([]);
     await page.locator('.item[data-point]').first().click();
     await page.waitForFunction(
@@ -245,8 +292,27 @@ try {
       delivery: { type: 3, point: { id: post.quote.point.id, isPost: true } },
       deliveryAddress: { zipCode: post.quote.point.zipCode },
     });
+    // every call told the service the widget's language
+    expect(apiLanguages.length).toBeGreaterThan(5);
+    expect(new Set(apiLanguages)).toEqual(new Set(['ru']));
     await page.context().close();
   }, 90_000);
+
+  it('in English: every call says so to the service; payment in English', async () => {
+    const { page, apiLanguages } = await open(
+      { locale: 'en', map: 'none', defaultLocation: { name: 'Москва' } },
+      PHONE,
+    );
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    const rows = (await page.locator('.item[data-point] .muted').allTextContents()).join('\n');
+    expect(rows).toMatch(/pay (in cash or )?by card/);
+    expect(rows).not.toMatch(/(^|[·,] )(card|cash)( [·,]|$)/m);
+    await shot(page, 'phone-list-en');
+    // the browser's own language is Russian (ru-RU): the widget's locale wins
+    expect(apiLanguages.length).toBeGreaterThan(2);
+    expect(new Set(apiLanguages)).toEqual(new Set(['en']));
+    await page.context().close();
+  }, 60_000);
 
   it("a widget-era plugin's page, unchanged but for the script URL: SafeRouteCartWidget's done, then update-order", async () => {
     nextPage = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
