@@ -21,6 +21,7 @@ const RU = {
   unreachable: 'Сервис доставки недоступен. Попробуйте позже.',
   needStreet: 'Укажите улицу и дом',
   needContacts: 'Укажите имя и телефон',
+  cityNotFound: (name: string) => `Город «${name}» не найден. Проверьте название.`,
   fullName: 'Имя и фамилия',
   phone: 'Телефон',
   // said in full: a bare "карта" reads as "map" beside the map button
@@ -51,6 +52,7 @@ const EN: typeof RU = {
   unreachable: 'The delivery service is unreachable. Please try later.',
   needStreet: 'Enter the street and house',
   needContacts: 'Enter your name and phone',
+  cityNotFound: (name) => `City “${name}” not found. Check the name.`,
   fullName: 'Full name',
   phone: 'Phone',
   payment: (cash, card) => (cash && card ? 'pay in cash or by card' : cash ? 'pay in cash' : card ? 'pay by card' : ''),

@@ -3,8 +3,9 @@
  * one loopback port embeds widget.js (with its SRI hash) from the service on another, the buyer
  * types a city, picks a point in the list and on the map, the page hears `select`, the shop's
  * server confirms the token and the order is there. Also list-only (`map: 'none'`) at a phone's
- * size (the days on one line, the list's fade), English, and the faults a page must survive.
- * Screenshots go to artifacts/widget/.
+ * size (each tab's own choice, the days on one line, the list's fade), a city the service does
+ * not know, English, and the faults a page must survive. Screenshots go to
+ * artifacts/widget/.
  * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
  */
 import fs from 'node:fs';
@@ -57,7 +58,7 @@ describe.skipIf(!BROWSER_TESTS)('the checkout widget in Chromium', () => {
 window.events = [];
 try {
   const widget = DeliveryWidget.mount('#delivery', ${JSON.stringify(options)});
-  for (const name of ['ready', 'quote', 'change', 'select', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
+  for (const name of ['ready', 'quote', 'change', 'select', 'city-not-found', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
   window.widget = widget;
 } catch (error) { window.events.push({ name: 'mount-failed', detail: String(error) }); }
 </script></body></html>`;
@@ -213,11 +214,22 @@ try {
     expect(rows).toMatch(/оплата (наличными или )?картой/);
     expect(rows).not.toMatch(/(^|[·,] )(карта|наличные)( [·,]|$)/m);
     await shot(page, 'phone-list');
-    await page.locator('.item[data-point]').first().click();
+    const status = page.locator('.status');
+    const firstPoint = page.locator('.item[data-point]').first();
+    const pointId = await firstPoint.getAttribute('data-point');
+    await firstPoint.click();
     const fromList = (await waitForEvent(page, 'select')) as { token: string };
     await confirm(fromList.token, 'PHONE-1');
+    const pointChosen = await status.textContent();
+    expect(pointChosen).toMatch(/^Выбрано: /);
 
+    // a choice belongs to its tab: the courier's shows none until the buyer makes one there
     await page.locator('button[data-mode="2"]').click();
+    await page.locator('input[name="street"]').waitFor();
+    expect(await status.textContent()).toBe('');
+    expect(await page.locator('.item[aria-selected="true"]').count()).toBe(0);
+    expect((await events(page, 'change')).at(-1)).toMatchObject({ mode: 2, selection: null });
+    await shot(page, 'phone-courier-nothing-chosen');
     await page.locator('input[name="street"]').fill('Тверская улица');
     await page.locator('input[name="house"]').fill('1');
     await page.locator('.item[data-company]').first().click();
@@ -230,12 +242,19 @@ try {
     expect(courier.quote.mode).toBe(2);
     const orderId = await confirm(courier.token, 'PHONE-2');
     expect((await owner.get(`/v2/orders/${orderId}`)).body.deliveryAddress.street).toBe('Тверская улица');
+    expect(await status.textContent()).not.toBe(pointChosen);
     await shot(page, 'phone-courier');
     expect(await accessibilityFindings(page)).toEqual([]);
+    // and back on the pickup tab, its own choice again
+    await page.locator('button[data-mode="1"]').click();
+    await page.locator(`.item[data-point="${pointId}"][aria-selected="true"]`).waitFor();
+    expect(await status.textContent()).toBe(pointChosen);
+    expect((await events(page, 'change')).at(-1)).toMatchObject({ mode: 1, selection: { token: fromList.token } });
 
     // the post tab lists post offices; the one chosen is where the order waits
     await page.locator('button[data-mode="3"]').click();
     await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('');
     // a phone's list: each row's days on one line, and a fade at its foot while rows wait below
     const days = await page.locator('.list .days').evaluateAll((boxes) =>
       boxes.map((box) => ({
@@ -298,7 +317,33 @@ try {
     await page.context().close();
   }, 90_000);
 
-  it('in English: every call says so to the service; payment in English', async () => {
+  it('a city the service does not know: said, its offers and the choice gone, an event for the shop', async () => {
+    const { page } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    await page.locator('.item[data-point]').first().click();
+    await waitForEvent(page, 'select');
+    await page.locator('#dw-city').fill('Нетакогогорода');
+    expect(await waitForEvent(page, 'city-not-found')).toEqual({ name: 'Нетакогогорода' });
+    expect(await page.locator('.status').textContent()).toBe('Город «Нетакогогорода» не найден. Проверьте название.');
+    // no Moscow point or price left to choose under the name typed
+    expect(await page.locator('.item, button[data-mode], .suggest li').count()).toBe(0);
+    expect(await page.locator('#dw-city').inputValue()).toBe('Нетакогогорода');
+    await shot(page, 'phone-city-not-found');
+    expect(await accessibilityFindings(page)).toEqual([]);
+
+    // a city it knows again: its offers, nothing chosen; its post offices nearest its centre first
+    await page.locator('#dw-city').fill('Казань');
+    await page.locator('.suggest li').first().click();
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('.item[aria-selected="true"]').count()).toBe(0);
+    expect(await page.locator('.status').textContent()).toBe('');
+    await page.locator('button[data-mode="3"]').click();
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('.item[data-point] .muted').first().textContent()).toMatch(/^Казань, /);
+    await shot(page, 'phone-kazan-post');
+    await page.context().close();
+  }, 60_000);
+
+  it('in English: every call says so to the service; payment and a city not found in English', async () => {
     const { page, apiLanguages } = await open(
       { locale: 'en', map: 'none', defaultLocation: { name: 'Москва' } },
       PHONE,
@@ -308,6 +353,9 @@ try {
     expect(rows).toMatch(/pay (in cash or )?by card/);
     expect(rows).not.toMatch(/(^|[·,] )(card|cash)( [·,]|$)/m);
     await shot(page, 'phone-list-en');
+    await page.locator('#dw-city').fill('Нетакогогорода');
+    await waitForEvent(page, 'city-not-found');
+    expect(await page.locator('.status').textContent()).toBe('City “Нетакогогорода” not found. Check the name.');
     // the browser's own language is Russian (ru-RU): the widget's locale wins
     expect(apiLanguages.length).toBeGreaterThan(2);
     expect(new Set(apiLanguages)).toEqual(new Set(['en']));
