@@ -167,6 +167,26 @@ export class Widget {
     return this.choose({ mode: this.mode === 3 ? 3 : 1, companyId: point.companyId, pointId: point.id });
   }
 
+  /**
+   * Shows the widget again after close(), with what it held (city, offers, choices); emits
+   * `open`. The widget is inline and starts shown: a page that wants it hidden at first calls
+   * close() right after mount.
+   */
+  open(): void {
+    if (!this.parts.frame.hidden) return;
+    this.parts.frame.hidden = false;
+    // the map measured nothing while hidden
+    if (this.view === 'map') this.map?.resize();
+    this.emit('open', {});
+  }
+
+  /** Hides the widget (the host element stays on the page, empty); emits `close`. The choices stay. */
+  close(): void {
+    if (this.parts.frame.hidden) return;
+    this.parts.frame.hidden = true;
+    this.emit('close', {});
+  }
+
   destroy(): void {
     this.destroyed = true;
     this.listResized.disconnect();

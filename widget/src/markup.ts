@@ -24,6 +24,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 /** The parts of the frame that the flow fills, shows and hides. */
 export interface FrameParts {
+  /** The whole widget inside the shadow root: hidden by close(), shown by open(). */
+  frame: HTMLDivElement;
   input: HTMLInputElement;
   suggest: HTMLUListElement;
   tabs: HTMLDivElement;
@@ -88,7 +90,7 @@ export function buildFrame(root: ShadowRoot, w: Words, options: WidgetOptions): 
   const mapBox = el('div', { class: 'map', hidden: '' });
   box.append(contacts, search, tabs, views, status, extra, list, mapBox);
   root.append(style, box);
-  return { input, suggest, tabs, views, status, extra, list, mapBox };
+  return { frame: box, input, suggest, tabs, views, status, extra, list, mapBox };
 }
 
 /** A city the search found. */

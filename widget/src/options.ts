@@ -44,6 +44,6 @@ export interface WidgetOptions {
 /**
  * ready, quote (the options of a city), change (a tab shown, with its own choice or null),
  * select (a choice priced: the token), city-not-found (a name the service does not know: the
- * offers and the choices are cleared), error.
+ * offers and the choices are cleared), open and close (the widget shown or hidden), error.
  */
-export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'city-not-found' | 'error';
+export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'city-not-found' | 'open' | 'close' | 'error';

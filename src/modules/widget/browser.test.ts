@@ -4,7 +4,7 @@
  * types a city, picks a point in the list and on the map, the page hears `select`, the shop's
  * server confirms the token and the order is there. Also list-only (`map: 'none'`) at a phone's
  * size (each tab's own choice, the days on one line, the list's fade), a city the service does
- * not know, English, and the faults a page must survive. Screenshots go to
+ * not know, English, open and close, and the faults a page must survive. Screenshots go to
  * artifacts/widget/.
  * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
  */
@@ -58,7 +58,7 @@ describe.skipIf(!BROWSER_TESTS)('the checkout widget in Chromium', () => {
 window.events = [];
 try {
   const widget = DeliveryWidget.mount('#delivery', ${JSON.stringify(options)});
-  for (const name of ['ready', 'quote', 'change', 'select', 'city-not-found', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
+  for (const name of ['ready', 'quote', 'change', 'select', 'city-not-found', 'open', 'close', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
   window.widget = widget;
 } catch (error) { window.events.push({ name: 'mount-failed', detail: String(error) }); }
 </script></body></html>`;
@@ -359,6 +359,39 @@ try {
     // the browser's own language is Russian (ru-RU): the widget's locale wins
     expect(apiLanguages.length).toBeGreaterThan(2);
     expect(new Set(apiLanguages)).toEqual(new Set(['en']));
+    await page.context().close();
+  }, 60_000);
+
+  it('close() hides the widget and open() shows it again as it was, each once with its event', async () => {
+    const { page } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    await page.locator('.item[data-point]').first().click();
+    await waitForEvent(page, 'select');
+    const status = await page.locator('.status').textContent();
+    const height = () =>
+      page
+        .locator('#delivery')
+        .evaluate(
+          (host) => (host as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
+        );
+    expect(await height()).toBeGreaterThan(300);
+    await page.evaluate(() => {
+      const widget = (globalThis as unknown as { widget: { close(): void } }).widget;
+      widget.close();
+      widget.close();
+    });
+    expect(await height()).toBe(0);
+    expect(await page.locator('#dw-city').isVisible()).toBe(false);
+    await shot(page, 'phone-closed');
+    await page.evaluate(() => {
+      const widget = (globalThis as unknown as { widget: { open(): void } }).widget;
+      widget.open();
+      widget.open();
+    });
+    await page.locator('.item[aria-selected="true"]').waitFor();
+    expect(await height()).toBeGreaterThan(300);
+    expect(await page.locator('.status').textContent()).toBe(status);
+    expect(await events(page, 'close')).toEqual([{}]);
+    expect(await events(page, 'open')).toEqual([{}]);
     await page.context().close();
   }, 60_000);
 
