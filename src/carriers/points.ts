@@ -307,7 +307,7 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
             type === 3
               ? `Отделение почтовой связи ${postIndex ?? sequence}`
               : type === 2
-                ? `Постамат ${company.name} №${sequence}`
+                ? lockerName(company.name, sequence)
                 : `${company.name}, ${street}, ${house}`,
           latitude: Math.round(latitude * 1e6) / 1e6,
           longitude: Math.round(longitude * 1e6) / 1e6,
@@ -341,6 +341,15 @@ export function generatePoints(companies: CompanyFile[], localities: Locality[])
   }
   assignUnions(all);
   return all;
+}
+
+/**
+ * A parcel locker's name: "Постамат <company> №n", or the company's name and the number when
+ * that name already says "Постамат" (a network of lockers only): every screen and sticker
+ * shows the name as it is, so it must not say the word twice.
+ */
+function lockerName(companyName: string, sequence: number): string {
+  return /^постамат/i.test(companyName) ? `${companyName} №${sequence}` : `Постамат ${companyName} №${sequence}`;
 }
 
 /** One marker per address, and per ~50 m cell of the map. */

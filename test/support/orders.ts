@@ -7,11 +7,11 @@ import { shopBody, warehouseBody } from './fixtures.js';
 
 const quiet = { error: () => undefined, warn: () => undefined };
 
-/** The first pickup point of company-type 1 networks in a city (Санкт-Петербург by default). */
-export function pickupPointIn(t: TestApp, city = 'Санкт-Петербург'): number {
+/** The first point of a company's network (company 1 by default) in a city (Санкт-Петербург by default). */
+export function pickupPointIn(t: TestApp, city = 'Санкт-Петербург', companyId = 1): number {
   const locality = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: city });
   if (!locality) throw new Error(`${city} is not in the reference data`);
-  return t.runtime.services.reference.registry.pointsIn(1, locality.id)[0].id;
+  return t.runtime.services.reference.registry.pointsIn(companyId, locality.id)[0].id;
 }
 
 /** A drop-off point of `companyId` in Москва, where the test warehouses are. */

@@ -42,17 +42,25 @@ export class Api {
   constructor(
     private readonly base: string,
     private readonly key: string,
+    /** The widget's locale, sent as Accept-Language: the service answers its sentences in the buyer's language. */
+    private readonly language: string,
   ) {}
 
   private async call<T>(path: string, body?: unknown): Promise<T> {
     const url = `${this.base}/widget/v1/api${path}${path.includes('?') ? '&' : '?'}key=${encodeURIComponent(this.key)}`;
+    // a safelisted header with a plain value: the GETs stay simple requests, without a preflight
+    const language = { 'accept-language': this.language };
     let response: Response;
     try {
       response = await fetch(
         url,
         body === undefined
-          ? {}
-          : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+          ? { headers: language }
+          : {
+              method: 'POST',
+              headers: { ...language, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            },
       );
     } catch {
       throw new WidgetError('unreachable', 'The delivery service is unreachable.', 0);

@@ -39,6 +39,18 @@ declare const MAP_FILE: string;
 /** The tabs that show points: pickup points and lockers (1), post offices (3). */
 const POINT_MODES = [1, 3];
 
+/** A tab's choice: the row its list marks (rowKey), what its status line says, and the selection the shop was given. */
+interface Choice {
+  row: string;
+  summary: string;
+  selection: Selection;
+}
+
+/** What names a row of the list: its point, or its company when it is an option without points. */
+function rowKey(row: { point?: unknown; company?: unknown }): string {
+  return row.point !== undefined ? `point ${row.point}` : `company ${row.company}`;
+}
+
 /** About a district of a city around its centre: the first view of the points. */
 const CITY_SPAN = { lon: 0.18, lat: 0.09 };
 const CITY_ZOOM = 13;
@@ -57,7 +69,12 @@ export class Widget {
   private map: MapView | null = null;
   private destroyed = false;
   private pointsAsked = 0;
+  /** Counts the cities asked: an answer for a city the buyer has since left is dropped. */
+  private quotesAsked = 0;
+  /** Each tab's own choice, by mode: switching tabs shows that tab's, or none. */
+  private readonly choices = new Map<number, Choice>();
   private readonly parts: FrameParts;
+  private readonly listResized: ResizeObserver;
 
   constructor(
     private readonly host: HTMLElement,
@@ -66,11 +83,19 @@ export class Widget {
     if (!options?.publicKey) throw new Error('DeliveryWidget: publicKey is required');
     this.options = { ...options };
     this.words = wordsFor(options.locale);
-    this.api = new Api((options.apiUrl ?? SCRIPT_ORIGIN).replace(/\/$/, ''), options.publicKey);
+    this.api = new Api(
+      (options.apiUrl ?? SCRIPT_ORIGIN).replace(/\/$/, ''),
+      options.publicKey,
+      options.locale === 'en' ? 'en' : 'ru',
+    );
     this.root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
     this.root.replaceChildren();
     this.parts = buildFrame(this.root, this.words, options);
     this.wireSearch();
+    // the list's fade says more rows wait below: measured when it scrolls, is filled or changes size (a phone turned)
+    this.parts.list.addEventListener('scroll', () => this.showMoreBelow());
+    this.listResized = new ResizeObserver(() => this.showMoreBelow());
+    this.listResized.observe(this.parts.list);
     if (this.mapOptions()) {
       for (const view of ['list', 'map'] as const) {
         const button = el(
@@ -118,8 +143,17 @@ export class Widget {
       const city = location.region
         ? (found.find((item) => item.region.includes(location.region as string)) ?? found[0])
         : found[0];
-      if (!city)
-        return this.fail(new WidgetError('unknown_locality', `${location.name ?? location.fias} not found`, 400));
+      if (!city) {
+        this.cityNotFound(location.name ?? '');
+        // the page's own call named no known city: its error handler hears it too
+        this.emit('error', {
+          code: 'unknown_locality',
+          message: `${location.name} not found`,
+          status: 400,
+          errors: [],
+        });
+        return;
+      }
       await this.chooseCity(city);
     } catch (error) {
       this.fail(error);
@@ -133,8 +167,29 @@ export class Widget {
     return this.choose({ mode: this.mode === 3 ? 3 : 1, companyId: point.companyId, pointId: point.id });
   }
 
+  /**
+   * Shows the widget again after close(), with what it held (city, offers, choices); emits
+   * `open`. The widget is inline and starts shown: a page that wants it hidden at first calls
+   * close() right after mount.
+   */
+  open(): void {
+    if (!this.parts.frame.hidden) return;
+    this.parts.frame.hidden = false;
+    // the map measured nothing while hidden
+    if (this.view === 'map') this.map?.resize();
+    this.emit('open', {});
+  }
+
+  /** Hides the widget (the host element stays on the page, empty); emits `close`. The choices stay. */
+  close(): void {
+    if (this.parts.frame.hidden) return;
+    this.parts.frame.hidden = true;
+    this.emit('close', {});
+  }
+
   destroy(): void {
     this.destroyed = true;
+    this.listResized.disconnect();
     this.map?.destroy();
     this.root.replaceChildren();
     this.handlers.clear();
@@ -178,7 +233,9 @@ export class Widget {
         const mine = ++asked;
         try {
           const found = await this.api.localities(typed);
-          if (mine === asked) this.showSuggestions(found);
+          if (mine !== asked) return;
+          if (found.length === 0) this.cityNotFound(typed);
+          else this.showSuggestions(found);
         } catch (error) {
           this.fail(error);
         }
@@ -204,6 +261,29 @@ export class Widget {
     await this.loadQuotes();
   }
 
+  /**
+   * A name the service does not know: it is said, and nothing of the city before stays to be
+   * chosen under the name typed (its offers, its points, the choices made there).
+   */
+  private cityNotFound(name: string): void {
+    this.showSuggestions([]);
+    this.city = null;
+    this.quotes = [];
+    this.points = [];
+    this.choices.clear();
+    // answers still on their way are the city's before
+    this.quotesAsked++;
+    this.pointsAsked++;
+    this.parts.tabs.replaceChildren();
+    this.parts.views.hidden = true;
+    this.parts.mapBox.hidden = true;
+    this.parts.extra.replaceChildren();
+    this.parts.list.hidden = false;
+    this.fillList([]);
+    this.setStatus(this.words.cityNotFound(name), true);
+    this.emit('city-not-found', { name });
+  }
+
   private cart(): Record<string, unknown> {
     const { products, declaredValue, cod } = this.options;
     return {
@@ -215,13 +295,16 @@ export class Widget {
   }
 
   private async loadQuotes(): Promise<void> {
+    const mine = ++this.quotesAsked;
+    // new prices (another city or cart): a choice made at the old ones is not shown as made
+    this.choices.clear();
     this.setStatus(this.words.loading);
     try {
       const answer = await this.api.quotes({
         ...this.cart(),
         ...(this.options.modes ? { modes: this.options.modes } : {}),
       });
-      if (this.destroyed) return;
+      if (this.destroyed || mine !== this.quotesAsked) return;
       this.city = { ...answer.city };
       this.quotes = answer.options;
       this.emit('quote', { city: answer.city, options: answer.options });
@@ -230,11 +313,15 @@ export class Widget {
       const modes = this.availableModes();
       if (modes.length === 0) {
         this.setStatus(this.words.nothing);
-        this.parts.list.replaceChildren();
+        this.fillList([]);
         return;
       }
       await this.showMode(modes.includes(this.mode) ? this.mode : modes[0]);
     } catch (error) {
+      if (mine !== this.quotesAsked) return;
+      // a fias the directory does not hold (a page's setLocation): said as a name typed would be
+      if (error instanceof WidgetError && error.code === 'unknown_locality')
+        return this.cityNotFound(this.city?.name || this.parts.input.value);
       this.fail(error);
     }
   }
@@ -248,8 +335,8 @@ export class Widget {
     this.parts.list.hidden = false;
     const modes = this.availableModes();
     this.setStatus(modes.length ? '' : w.nothing);
-    this.parts.list.replaceChildren(
-      ...modes.map((mode) =>
+    this.fillList(
+      modes.map((mode) =>
         cardLine(
           this.look(),
           mode,
@@ -280,7 +367,9 @@ export class Widget {
       button.setAttribute('aria-pressed', String(button.dataset.mode === String(mode)));
     this.parts.views.hidden = !POINT_MODES.includes(mode) || !this.mapOptions();
     this.parts.extra.replaceChildren();
-    this.emit('change', { mode, city: this.city });
+    // this tab's own choice, or none: a point chosen on the pickup tab is not the courier's
+    this.showChoice();
+    this.emit('change', { mode, city: this.city, selection: this.choices.get(mode)?.selection ?? null });
     if (POINT_MODES.includes(mode)) {
       if (this.view === 'map') this.showView('map');
       else this.showView('list');
@@ -335,14 +424,15 @@ export class Widget {
       if (mine !== this.pointsAsked || this.destroyed || mode !== this.mode) return;
       // a post company with no office listed here still delivers to the locality: its line, priced there
       if (mode === 3 && firstOfTab && answer.points.length === 0 && answer.clusters.length === 0) {
-        this.setStatus('');
+        this.showChoice();
         this.parts.views.hidden = true;
         this.parts.mapBox.hidden = true;
         this.parts.list.hidden = false;
         return this.renderOptions(3);
       }
       if (answer.points.length || answer.clusters.length === 0) this.points = answer.points;
-      this.setStatus(answer.points.length || answer.clusters.length ? '' : this.words.noPoints);
+      if (answer.points.length || answer.clusters.length) this.showChoice();
+      else this.setStatus(this.words.noPoints);
       if (this.view === 'list') this.renderPoints();
       this.map?.show(answer.points, answer.clusters, (point) => this.priceOf(point));
     } catch (error) {
@@ -360,11 +450,10 @@ export class Widget {
       .filter((entry): entry is { point: Point; option: Option } => entry.option !== undefined)
       .sort((a, b) => a.option.totalPrice - b.option.totalPrice)
       .slice(0, 100);
-    this.parts.list.replaceChildren(
-      ...items.map(({ point, option }) => {
+    this.fillList(
+      items.map(({ point, option }) => {
         const extras = [
-          point.cashPaymentAvailable ? this.words.cash : '',
-          point.cardPaymentAvailable ? this.words.card : '',
+          this.words.payment(point.cashPaymentAvailable, point.cardPaymentAvailable),
           point.fittingAvailable ? this.words.fitting : '',
         ]
           .filter(Boolean)
@@ -383,8 +472,8 @@ export class Widget {
 
   private renderOptions(mode: number): void {
     const options = this.quotes.filter((option) => option.mode === mode);
-    this.parts.list.replaceChildren(
-      ...options.map((option) =>
+    this.fillList(
+      options.map((option) =>
         listItem(
           this.look(),
           option.companyName,
@@ -410,6 +499,32 @@ export class Widget {
         ),
       ),
     );
+  }
+
+  /** The list's new rows, this tab's choice marked among them, and the fade when more wait below. */
+  private fillList(items: HTMLLIElement[]): void {
+    this.markChoice(items);
+    this.parts.list.replaceChildren(...items);
+    this.showMoreBelow();
+  }
+
+  /** Marks the row of this tab's choice as selected, and no other (rows to choose from only). */
+  private markChoice(items: Iterable<HTMLElement>): void {
+    const chosen = this.choices.get(this.mode)?.row;
+    for (const item of items)
+      if (item.getAttribute('role') === 'option')
+        item.setAttribute('aria-selected', String(rowKey(item.dataset) === chosen));
+  }
+
+  /** Fades the list's foot while rows are hidden below it: a phone shows no scroll bar. */
+  private showMoreBelow(): void {
+    const list = this.parts.list;
+    list.classList.toggle('more', list.scrollTop + list.clientHeight < list.scrollHeight - 1);
+  }
+
+  /** The status line of the tab shown: its own choice, or nothing. */
+  private showChoice(): void {
+    this.setStatus(this.choices.get(this.mode)?.summary ?? '');
   }
 
   /** How the list's and tabs' pieces are written now: a page may change its locale or kind with update(). */
@@ -445,17 +560,21 @@ export class Widget {
         return null;
       }
     }
+    const asked = this.quotesAsked;
     try {
       const selection = await this.api.select({ ...this.cart(), ...choice, ...(contacts ? { contacts } : {}) });
-      for (const item of this.parts.list.querySelectorAll('.item')) {
-        const mine = choice.pointId
-          ? (item as HTMLElement).dataset.point === String(choice.pointId)
-          : (item as HTMLElement).dataset.company === String(choice.companyId);
-        item.setAttribute('aria-selected', String(mine));
+      // the buyer has since gone to another city: this choice is not one of its offers
+      if (asked !== this.quotesAsked || this.destroyed) return null;
+      const mode = choice.mode as number;
+      this.choices.set(mode, {
+        row: rowKey({ point: choice.pointId, company: choice.companyId }),
+        summary: `${this.words.chosen}: ${selection.quote.companyName}${selection.quote.point ? `, ${selection.quote.point.address}` : ''} — ${money(selection.quote.totalPrice, this.options.locale)}`,
+        selection,
+      });
+      if (mode === this.mode) {
+        this.markChoice(this.parts.list.querySelectorAll<HTMLElement>('.item'));
+        this.showChoice();
       }
-      this.setStatus(
-        `${this.words.chosen}: ${selection.quote.companyName}${selection.quote.point ? `, ${selection.quote.point.address}` : ''} — ${money(selection.quote.totalPrice, this.options.locale)}`,
-      );
       // what the buyer chose, beside the priced answer: address, slot, contacts
       this.emit('select', { ...selection, choice: { ...choice, ...(contacts ? { contacts } : {}) } });
       return selection;

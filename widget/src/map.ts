@@ -9,6 +9,8 @@ import type { MapOptions } from './index.js';
 
 export interface MapView {
   center(latitude: number, longitude: number, zoom: number): void;
+  /** Measures its box again (shown after being hidden). */
+  resize(): void;
   show(points: Point[], clusters: Cluster[], priceOf: (point: Point) => Option | undefined): void;
   destroy(): void;
 }
@@ -37,6 +39,9 @@ export function createMap(
     center(latitude, longitude, zoom) {
       map.invalidateSize();
       map.setView([latitude, longitude], zoom);
+    },
+    resize() {
+      map.invalidateSize();
     },
     show(points, clusters, priceOf) {
       layer.clearLayers();

@@ -24,6 +24,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 /** The parts of the frame that the flow fills, shows and hides. */
 export interface FrameParts {
+  /** The whole widget inside the shadow root: hidden by close(), shown by open(). */
+  frame: HTMLDivElement;
   input: HTMLInputElement;
   suggest: HTMLUListElement;
   tabs: HTMLDivElement;
@@ -88,7 +90,7 @@ export function buildFrame(root: ShadowRoot, w: Words, options: WidgetOptions): 
   const mapBox = el('div', { class: 'map', hidden: '' });
   box.append(contacts, search, tabs, views, status, extra, list, mapBox);
   root.append(style, box);
-  return { input, suggest, tabs, views, status, extra, list, mapBox };
+  return { frame: box, input, suggest, tabs, views, status, extra, list, mapBox };
 }
 
 /** A city the search found. */
@@ -144,14 +146,10 @@ export function listItem(
   onChoose: () => void,
 ): HTMLLIElement {
   const text = el('div');
-  text.append(
-    el('b', {}, title),
-    el(
-      'span',
-      { class: 'muted' },
-      `${subtitle}${subtitle ? ' · ' : ''}${look.words.days(option.deliveryDays.min, option.deliveryDays.max)}`,
-    ),
-  );
+  const details = el('span', { class: 'muted' }, `${subtitle}${subtitle ? ' · ' : ''}`);
+  // the days kept on one line: "4–6 дн." broken after the dash reads as two numbers
+  details.append(el('span', { class: 'days' }, look.words.days(option.deliveryDays.min, option.deliveryDays.max)));
+  text.append(el('b', {}, title), details);
   // an information page lists what there is: nothing to choose
   if (look.kind === 'info') {
     const line = el('li', { class: 'item info', ...attributes });

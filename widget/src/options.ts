@@ -41,4 +41,9 @@ export interface WidgetOptions {
   contacts?: { fullName?: string; phone?: string; email?: string };
 }
 
-export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'error';
+/**
+ * ready, quote (the options of a city), change (a tab shown, with its own choice or null),
+ * select (a choice priced: the token), city-not-found (a name the service does not know: the
+ * offers and the choices are cleared), open and close (the widget shown or hidden), error.
+ */
+export type WidgetEvent = 'ready' | 'quote' | 'change' | 'select' | 'city-not-found' | 'open' | 'close' | 'error';

@@ -2846,7 +2846,7 @@ export interface paths {
         };
         /**
          * Pickup points in a map viewport that take the parcel (clustered when zoomed out)
-         * @description Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop's hidden companies. ETag: an unchanged answer is a 304.
+         * @description Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop's hidden companies; the nearest to the viewport's centre first. ETag: an unchanged answer is a 304.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -2914,7 +2914,8 @@ export interface components {
          *     - `bad_url`: The URL cannot be read (bad percent-encoding).
          *     - `invalid_json`: The body is not valid JSON.
          *     - `json_too_deep`: The JSON body nests more than 32 levels.
-         *     - `form_too_large`: The form body or query string holds more than 20,000 fields or 60,000 brackets (send JSON).
+         *     - `json_sent_as_form`: The body is JSON sent with a form Content-Type (curl -d): send Content-Type: application/json.
+         *     - `form_too_large`: The form body or query string holds more than 20,000 fields, 60,000 brackets or 1,000 distinct names (send JSON).
          *     - `form_too_deep`: A form key nests more than 12 brackets deep.
          *     - `invalid_file`: An uploaded file is not what the operation takes (not base64, not an xlsx).
          *     - `invalid_template`: The xlsx lacks columns of the import template (errors[] names each).
@@ -2996,7 +2997,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];

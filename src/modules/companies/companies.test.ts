@@ -83,6 +83,11 @@ describe('reference lists of delivery', () => {
     const lockers = await owner.get(`/v2/lists/points?cityFias=${MOSCOW}&companyId=1&types[0]=2&perPage=1000`);
     expect(lockers.body.length).toBeGreaterThan(10);
     for (const item of lockers.body) expect(item).toMatchObject({ deliveryCompanyId: 1, type: 2 });
+    expect(lockers.body[0].name).toMatch(/^Постамат Пунктир №\d+$/);
+    // a network whose own name says "Постамат" names its lockers without saying it twice (the widget, the dashboard and stickers show the name as it is)
+    const lockerNetwork = await owner.get(`/v2/lists/points?cityFias=${MOSCOW}&companyId=2&perPage=1000`);
+    expect(lockerNetwork.body.length).toBeGreaterThan(10);
+    for (const item of lockerNetwork.body) expect(item.name).toMatch(/^Постамат 24 №\d+$/);
     const posts = await owner.get('/v2/lists/points?types[]=3&country=RU&perPage=2&page=3');
     expect(posts.headers['x-page']).toBe('3');
     for (const item of posts.body) expect(item.type).toBe(3);

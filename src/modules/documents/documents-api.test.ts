@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { pdfBarcodes, pdfInfo, pdfText, pdfToolsMissing, readZip } from '../../../test/support/pdf-tools.js';
-import { orderingAccount, preparedOrder } from '../../../test/support/orders.js';
+import { orderingAccount, pickupPointIn, preparedOrder } from '../../../test/support/orders.js';
 import type { JobWorker } from '../../platform/jobs.js';
 
 const withTools = it.skipIf(pdfToolsMissing !== '');
@@ -253,6 +253,18 @@ describe('POST /v2/orders/stickers', () => {
     expect(pdfInfo(zip.get('stickers-100x150.pdf') as Buffer).sizes[0][0]).toBeCloseTo(PAGE_POINTS[2][0], 1);
     expect(pdfInfo(zip.get('stickers-75x120.pdf') as Buffer).sizes[0][0]).toBeCloseTo(PAGE_POINTS[3][0], 1);
     expect(pdfText(zip.get('stickers-75x120.pdf') as Buffer)).toContain(one.trackNumber);
+
+    // a locker of a network named "Постамат 24": its name printed once, as the widget and the dashboard show it
+    const locker = await prepared(
+      orderBody({
+        products: [{ name: 'Книга', priceDeclared: 800, priceCod: 0, count: 1, weight: 0.5 }],
+        delivery: { company: { id: 2 }, type: 1, point: { id: pickupPointIn(t, 'Санкт-Петербург', 2) } },
+      }),
+    );
+    const lockerSticker = await owner.post('/v2/orders/stickers', { ids: [locker.id], type: 2 });
+    const lockerText = pdfText((await download(lockerSticker.body.file)).bytes).replace(/\s+/g, ' ');
+    expect(lockerText).toMatch(/Пункт выдачи: Постамат 24 №\d+/);
+    expect(lockerText).not.toContain('Постамат Постамат');
   });
 
   it('refuses bad input with field paths, and orders not Prepared with 409 naming each, forming nothing', async () => {

@@ -3,7 +3,9 @@
  * one loopback port embeds widget.js (with its SRI hash) from the service on another, the buyer
  * types a city, picks a point in the list and on the map, the page hears `select`, the shop's
  * server confirms the token and the order is there. Also list-only (`map: 'none'`) at a phone's
- * size, and the faults a page must survive. Screenshots go to artifacts/widget/.
+ * size (each tab's own choice, the days on one line, the list's fade), a city the service does
+ * not know, English, open and close, and the faults a page must survive. Screenshots go to
+ * artifacts/widget/.
  * Skipped without Chromium, and where CI says so (BROWSER_TESTS=0: the second Node line).
  */
 import fs from 'node:fs';
@@ -56,7 +58,7 @@ describe.skipIf(!BROWSER_TESTS)('the checkout widget in Chromium', () => {
 window.events = [];
 try {
   const widget = DeliveryWidget.mount('#delivery', ${JSON.stringify(options)});
-  for (const name of ['ready', 'quote', 'change', 'select', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
+  for (const name of ['ready', 'quote', 'change', 'select', 'city-not-found', 'open', 'close', 'error']) widget.on(name, (detail) => window.events.push({ name, detail }));
   window.widget = widget;
 } catch (error) { window.events.push({ name: 'mount-failed', detail: String(error) }); }
 </script></body></html>`;
@@ -67,7 +69,7 @@ try {
     options: Record<string, unknown>,
     viewport = DESKTOP,
     script?: string,
-  ): Promise<{ page: Page; requests: string[] }> {
+  ): Promise<{ page: Page; requests: string[]; apiLanguages: Array<string | undefined> }> {
     nextPage = shopPage(
       {
         publicKey,
@@ -80,9 +82,15 @@ try {
     const context = await browser.newContext({ viewport, locale: 'ru-RU' });
     const page = await context.newPage();
     const requests: string[] = [];
-    page.on('request', (request) => requests.push(request.url()));
+    // the Accept-Language of each call to the service's API (preflights aside)
+    const apiLanguages: Array<string | undefined> = [];
+    page.on('request', (request) => {
+      requests.push(request.url());
+      if (request.url().includes('/widget/v1/api/') && request.method() !== 'OPTIONS')
+        apiLanguages.push(request.headers()['accept-language']);
+    });
     await page.goto(`${shopOrigin}/checkout`);
-    return { page, requests };
+    return { page, requests, apiLanguages };
   }
 
   async function events(page: Page, name: string): Promise<unknown[]> {
@@ -197,16 +205,31 @@ try {
   }, 90_000);
 
   it("map: 'none' at a phone's size: a list only, a courier slot chosen too", async () => {
-    const { page, requests } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    const { page, requests, apiLanguages } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
     await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
     expect(await page.locator('button[data-view]').count()).toBe(0);
     expect(requests.some((url) => url.includes('widget-map'))).toBe(false);
+    // payment said in words a buyer reads right: a bare "карта" read as "map"
+    const rows = (await page.locator('.item[data-point] .muted').allTextContents()).join('\n');
+    expect(rows).toMatch(/оплата (наличными или )?картой/);
+    expect(rows).not.toMatch(/(^|[·,] )(карта|наличные)( [·,]|$)/m);
     await shot(page, 'phone-list');
-    await page.locator('.item[data-point]').first().click();
+    const status = page.locator('.status');
+    const firstPoint = page.locator('.item[data-point]').first();
+    const pointId = await firstPoint.getAttribute('data-point');
+    await firstPoint.click();
     const fromList = (await waitForEvent(page, 'select')) as { token: string };
     await confirm(fromList.token, 'PHONE-1');
+    const pointChosen = await status.textContent();
+    expect(pointChosen).toMatch(/^Выбрано: /);
 
+    // a choice belongs to its tab: the courier's shows none until the buyer makes one there
     await page.locator('button[data-mode="2"]').click();
+    await page.locator('input[name="street"]').waitFor();
+    expect(await status.textContent()).toBe('');
+    expect(await page.locator('.item[aria-selected="true"]').count()).toBe(0);
+    expect((await events(page, 'change')).at(-1)).toMatchObject({ mode: 2, selection: null });
+    await shot(page, 'phone-courier-nothing-chosen');
     await page.locator('input[name="street"]').fill('Тверская улица');
     await page.locator('input[name="house"]').fill('1');
     await page.locator('.item[data-company]').first().click();
@@ -219,13 +242,56 @@ try {
     expect(courier.quote.mode).toBe(2);
     const orderId = await confirm(courier.token, 'PHONE-2');
     expect((await owner.get(`/v2/orders/${orderId}`)).body.deliveryAddress.street).toBe('Тверская улица');
+    expect(await status.textContent()).not.toBe(pointChosen);
     await shot(page, 'phone-courier');
     expect(await accessibilityFindings(page)).toEqual([]);
+    // and back on the pickup tab, its own choice again
+    await page.locator('button[data-mode="1"]').click();
+    await page.locator(`.item[data-point="${pointId}"][aria-selected="true"]`).waitFor();
+    expect(await status.textContent()).toBe(pointChosen);
+    expect((await events(page, 'change')).at(-1)).toMatchObject({ mode: 1, selection: { token: fromList.token } });
 
     // the post tab lists post offices; the one chosen is where the order waits
     await page.locator('button[data-mode="3"]').click();
     await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await status.textContent()).toBe('');
+    // a phone's list: each row's days on one line, and a fade at its foot while rows wait below
+    const days = await page.locator('.list .days').evaluateAll((boxes) =>
+      boxes.map((box) => ({
+        height: (box as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
+        line: Number.parseFloat(
+          (globalThis as unknown as { getComputedStyle(element: unknown): { lineHeight: string } }).getComputedStyle(
+            box,
+          ).lineHeight,
+        ),
+      })),
+    );
+    expect(days.length).toBeGreaterThan(3);
+    for (const { height, line } of days) expect(height).toBeCloseTo(line, 0);
+    const list = page.locator('.list');
+    const foot = () =>
+      list.evaluate((element) => {
+        const box = element as unknown as {
+          scrollHeight: number;
+          clientHeight: number;
+          classList: { contains(name: string): boolean };
+        };
+        const style = (
+          globalThis as unknown as { getComputedStyle(element: unknown): { maskImage: string } }
+        ).getComputedStyle(element);
+        return {
+          scrolls: box.scrollHeight > box.clientHeight,
+          faded: box.classList.contains('more') && style.maskImage.includes('gradient'),
+        };
+      });
+    expect(await foot()).toEqual({ scrolls: true, faded: true });
     await shot(page, 'phone-post');
+    await list.evaluate((element) => {
+      const box = element as unknown as { scrollTop: number; scrollHeight: number };
+      box.scrollTop = box.scrollHeight;
+    });
+    await expect.poll(foot).toEqual({ scrolls: true, faded: false });
+    await shot(page, 'phone-post-scrolled-to-end');
     expect(await accessibilityFindings(page)).toEqual([]);
     await page.locator('.item[data-point]').first().click();
     await page.waitForFunction(
@@ -245,8 +311,89 @@ try {
       delivery: { type: 3, point: { id: post.quote.point.id, isPost: true } },
       deliveryAddress: { zipCode: post.quote.point.zipCode },
     });
+    // every call told the service the widget's language
+    expect(apiLanguages.length).toBeGreaterThan(5);
+    expect(new Set(apiLanguages)).toEqual(new Set(['ru']));
     await page.context().close();
   }, 90_000);
+
+  it('a city the service does not know: said, its offers and the choice gone, an event for the shop', async () => {
+    const { page } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    await page.locator('.item[data-point]').first().click();
+    await waitForEvent(page, 'select');
+    await page.locator('#dw-city').fill('Нетакогогорода');
+    expect(await waitForEvent(page, 'city-not-found')).toEqual({ name: 'Нетакогогорода' });
+    expect(await page.locator('.status').textContent()).toBe('Город «Нетакогогорода» не найден. Проверьте название.');
+    // no Moscow point or price left to choose under the name typed
+    expect(await page.locator('.item, button[data-mode], .suggest li').count()).toBe(0);
+    expect(await page.locator('#dw-city').inputValue()).toBe('Нетакогогорода');
+    await shot(page, 'phone-city-not-found');
+    expect(await accessibilityFindings(page)).toEqual([]);
+
+    // a city it knows again: its offers, nothing chosen; its post offices nearest its centre first
+    await page.locator('#dw-city').fill('Казань');
+    await page.locator('.suggest li').first().click();
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('.item[aria-selected="true"]').count()).toBe(0);
+    expect(await page.locator('.status').textContent()).toBe('');
+    await page.locator('button[data-mode="3"]').click();
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('.item[data-point] .muted').first().textContent()).toMatch(/^Казань, /);
+    await shot(page, 'phone-kazan-post');
+    await page.context().close();
+  }, 60_000);
+
+  it('in English: every call says so to the service; payment and a city not found in English', async () => {
+    const { page, apiLanguages } = await open(
+      { locale: 'en', map: 'none', defaultLocation: { name: 'Москва' } },
+      PHONE,
+    );
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    const rows = (await page.locator('.item[data-point] .muted').allTextContents()).join('\n');
+    expect(rows).toMatch(/pay (in cash or )?by card/);
+    expect(rows).not.toMatch(/(^|[·,] )(card|cash)( [·,]|$)/m);
+    await shot(page, 'phone-list-en');
+    await page.locator('#dw-city').fill('Нетакогогорода');
+    await waitForEvent(page, 'city-not-found');
+    expect(await page.locator('.status').textContent()).toBe('City “Нетакогогорода” not found. Check the name.');
+    // the browser's own language is Russian (ru-RU): the widget's locale wins
+    expect(apiLanguages.length).toBeGreaterThan(2);
+    expect(new Set(apiLanguages)).toEqual(new Set(['en']));
+    await page.context().close();
+  }, 60_000);
+
+  it('close() hides the widget and open() shows it again as it was, each once with its event', async () => {
+    const { page } = await open({ map: 'none', defaultLocation: { name: 'Москва' } }, PHONE);
+    await page.locator('.item[data-point]').first().click();
+    await waitForEvent(page, 'select');
+    const status = await page.locator('.status').textContent();
+    const height = () =>
+      page
+        .locator('#delivery')
+        .evaluate(
+          (host) => (host as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
+        );
+    expect(await height()).toBeGreaterThan(300);
+    await page.evaluate(() => {
+      const widget = (globalThis as unknown as { widget: { close(): void } }).widget;
+      widget.close();
+      widget.close();
+    });
+    expect(await height()).toBe(0);
+    expect(await page.locator('#dw-city').isVisible()).toBe(false);
+    await shot(page, 'phone-closed');
+    await page.evaluate(() => {
+      const widget = (globalThis as unknown as { widget: { open(): void } }).widget;
+      widget.open();
+      widget.open();
+    });
+    await page.locator('.item[aria-selected="true"]').waitFor();
+    expect(await height()).toBeGreaterThan(300);
+    expect(await page.locator('.status').textContent()).toBe(status);
+    expect(await events(page, 'close')).toEqual([{}]);
+    expect(await events(page, 'open')).toEqual([{}]);
+    await page.context().close();
+  }, 60_000);
 
   it("a widget-era plugin's page, unchanged but for the script URL: SafeRouteCartWidget's done, then update-order", async () => {
     nextPage = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

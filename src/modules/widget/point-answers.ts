@@ -12,6 +12,7 @@ import type { Scope } from '../../platform/auth.js';
 import { BoundedMap } from '../../platform/cache.js';
 import { JsonBody } from '../../platform/compression.js';
 import { fieldError } from '../../platform/errors.js';
+import { distanceKm } from '../../carriers/geo.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
 import { pointTakes } from '../calculator/service.js';
 import type { WidgetSettingsFull } from '../calculator/schemas.js';
@@ -115,7 +116,7 @@ export class PointAnswers {
     );
     if (query.zoom < CLUSTER_BELOW_ZOOM || found.length > MAX_POINTS)
       return { clusters: clusterPoints(found, view), points: [] };
-    return { clusters: [], points: found.map(presentPoint) };
+    return { clusters: [], points: nearestFirst(found, view).map(presentPoint) };
   }
 
   private pointGrid(): PointGrid {
@@ -128,6 +129,21 @@ export class PointAnswers {
     }
     return this.grid.grid;
   }
+}
+
+/**
+ * Points by distance from the viewport's centre, the nearest first: a list shows them in this
+ * order. The widget's first view of a tab is centred on the locality, so a city's own points
+ * come before those of the villages its view also covers; a moved map's list starts where the
+ * buyer looks.
+ */
+function nearestFirst(points: DeliveryPoint[], view: Viewport): DeliveryPoint[] {
+  const latitude = (view.south + view.north) / 2;
+  const longitude = (view.west + view.east) / 2;
+  return points
+    .map((point) => ({ point, km: distanceKm(latitude, longitude, point.latitude, point.longitude) }))
+    .sort((a, b) => a.km - b.km)
+    .map((entry) => entry.point);
 }
 
 /** What the points filter knows of the parcel: the page's cart, or the shop's default sizes. */

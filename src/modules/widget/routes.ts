@@ -224,7 +224,7 @@ export function widgetRoutes(
             ...common,
             summary: 'Pickup points in a map viewport that take the parcel (clustered when zoomed out)',
             description:
-              "Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop's hidden companies. ETag: an unchanged answer is a 304.",
+              "Filtered on the server by the parcel (weight, sizes), payment on delivery, point type, fitting, and the shop's hidden companies; the nearest to the viewport's centre first. ETag: an unchanged answer is a 304.",
             querystring: PointsQuery,
             response: { 200: PointsAnswer, 304: NoContent, ...PAGE_ERRORS },
           },

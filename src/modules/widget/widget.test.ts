@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distanceKm } from '../../carriers/geo.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { decodedBytes, expectedEncoding } from '../../../test/support/encodings.js';
@@ -228,6 +229,26 @@ describe('widget API: localities and points', () => {
     const shown = (await page('GET', `/points?bbox=${SPB_VIEW}&zoom=13`)).body.points as typeof all;
     expect(shown.some((point) => point.companyId === hiddenId)).toBe(false);
     await owner.put(`/v2/shops/${shopId}/widget-settings`, {});
+  });
+
+  it("lists a city's post offices nearest its centre first, not the villages' around it", async () => {
+    const kazan = (await page('GET', `/localities?q=${encodeURIComponent('Казань')}&limit=1`)).body[0];
+    expect(kazan.name).toBe('Казань');
+    // the view the widget asks first: about a district around the locality's centre
+    const view = [kazan.longitude - 0.18, kazan.latitude - 0.09, kazan.longitude + 0.18, kazan.latitude + 0.09]
+      .map((value) => value.toFixed(5))
+      .join(',');
+    const offices = (await page('GET', `/points?bbox=${view}&zoom=13&types=3`)).body.points as Array<{
+      address: string;
+      latitude: number;
+      longitude: number;
+    }>;
+    expect(offices.some((office) => !office.address.startsWith('Казань,'))).toBe(true);
+    const distances = offices.map((office) =>
+      distanceKm(kazan.latitude, kazan.longitude, office.latitude, office.longitude),
+    );
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(offices.slice(0, 5).every((office) => office.address.startsWith('Казань,'))).toBe(true);
   });
 
   it('refuses a bad viewport with a field error', async () => {
