@@ -73,7 +73,7 @@ try {
   const runtime = await startRuntime(config, { schema, secret: 'bench-secret-bench-secret-bench-secret-01' });
   const { accountId } = await runtime.services.accounts.createAccount({ name: 'Bench' });
   const db = runtime.database.db;
-  const options = { publicUrl: 'http://bench', ttlDays: 30 };
+  const options = { publicUrl: 'http://bench', ttlDays: 30, linkHours: 72 };
   const local = new LocalFileStore(new FileCatalog(db), { ...options, directory: path.join(dataDir, 'files') });
   const inDatabase = new DatabaseFileStore(new FileCatalog(db), db, options, local);
 

@@ -217,6 +217,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
   fileRoutes(
     app,
     services.files,
+    services.tokens,
     async (name) =>
       (await services.analyticalReports.isPendingFile(name)) || (await services.documents.isPendingFile(name)),
   );

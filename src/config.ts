@@ -23,6 +23,8 @@ export interface Config {
   loginTokenDays: number;
   /** How long generated files (labels, acts, reports) stay downloadable, days. */
   fileTtlDays: number;
+  /** Hours a new file's link works without a token; then only with a token of its account, until FILE_TTL_DAYS. */
+  fileLinkHours: number;
   /**
    * Where generated files' bytes live: `database` (the database itself: every process sharing
    * it serves every file; the default with PostgreSQL) or `local` (DATA_DIR/files of this
@@ -342,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: readInteger(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems),
     loginTokenDays: readInteger(env, 'LOGIN_TOKEN_DAYS', 30, 1, 3650, problems),
     fileTtlDays: readInteger(env, 'FILE_TTL_DAYS', 30, 1, 3650, problems),
+    fileLinkHours: readInteger(env, 'FILE_LINK_HOURS', 72, 0, 87_600, problems),
     fileStore,
     authCacheSeconds: readInteger(env, 'AUTH_CACHE_SECONDS', 5, 0, 3600, problems),
     calculatorCacheSeconds: readInteger(env, 'CALCULATOR_CACHE_SECONDS', 30, 0, 3600, problems),

@@ -166,6 +166,7 @@ export interface ServiceDeps {
     | 'dataDir'
     | 'publicUrl'
     | 'fileTtlDays'
+    | 'fileLinkHours'
     | 'fileStore'
     | 'simulationStepSeconds'
     | 'trackingPollSeconds'
@@ -237,7 +238,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const products = new ProductService(new ProductStore(db, database.kind), countries, stock, readCache, bindingNamesOf);
   const kits = new KitService(new KitStore(db), shops, products);
   const fileCatalog = new FileCatalog(db);
-  const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays };
+  const fileOptions = { publicUrl: config.publicUrl, ttlDays: config.fileTtlDays, linkHours: config.fileLinkHours };
   const localFiles = new LocalFileStore(fileCatalog, { ...fileOptions, directory: path.join(config.dataDir, 'files') });
   // several processes on one PostgreSQL must serve each other's files: the database holds them (FILE_STORE)
   const files =

@@ -90,3 +90,52 @@ describe('an unknown destination city', () => {
     expect(order.error).not.toMatch(/cannot deliver this order/);
   });
 });
+
+describe('file links: public for FILE_LINK_HOURS, then for the account’s tokens; token-only at the account’s choice', () => {
+  it('serves a new link without a token, and an older one only to its account', async () => {
+    const mine = await t.newAccount('Labels owner');
+    const stranger = await t.newAccount('Someone else');
+    const file = await t.runtime.services.files.put(mine.accountId, {
+      bytes: Buffer.from('%PDF-1.4 Анна Смирнова +79215556677'),
+      contentType: 'application/pdf',
+      extension: 'pdf',
+    });
+    const path = new URL(file.url).pathname;
+    expect(t.config.fileLinkHours).toBe(72);
+    expect((await t.client().get(path)).status).toBe(200);
+    // the link's public hours are over
+    await t.runtime.database.db
+      .updateTable('files')
+      .set({ public_until: new Date(Date.now() - 1000).toISOString() })
+      .where('name', '=', file.name)
+      .execute();
+    const anonymous = await t.client().get(path);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.message).toContain('token');
+    expect((await stranger.client.get(path)).status).toBe(404);
+    const owned = await mine.client.get(path);
+    expect(owned.status).toBe(200);
+    expect(owned.text).toContain('%PDF');
+  });
+
+  it('lets an owner choose token-only downloads: new files need a token from the start', async () => {
+    const mine = await t.newAccount('Token-only shop');
+    expect((await mine.client.get('/v2/files/settings')).body).toEqual({ tokenOnly: false });
+    expect((await mine.client.put('/v2/files/settings', { tokenOnly: 'maybe' })).status).toBe(400);
+    expect((await t.client().put('/v2/files/settings', { tokenOnly: true })).status).toBe(401);
+    const changed = await mine.client.put('/v2/files/settings', { tokenOnly: 1 }, { form: true });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ tokenOnly: true });
+    const file = await t.runtime.services.files.put(mine.accountId, {
+      bytes: Buffer.from('%PDF-1.4'),
+      contentType: 'application/pdf',
+      extension: 'pdf',
+    });
+    const path = new URL(file.url).pathname;
+    expect((await t.client().get(path)).status).toBe(401);
+    expect((await mine.client.get(path)).status).toBe(200);
+    // another account's choice is its own
+    const other = await t.newAccount('Links shop');
+    expect((await other.client.get('/v2/files/settings')).body).toEqual({ tokenOnly: false });
+  });
+});

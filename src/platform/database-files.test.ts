@@ -101,7 +101,7 @@ describe('file store in the database', () => {
   });
 
   it('serves a file written to DATA_DIR before the switch, and moves it in without anyone doing it by hand', async () => {
-    const config = { publicUrl: 'http://delivery.test', ttlDays: 30 };
+    const config = { publicUrl: 'http://delivery.test', ttlDays: 30, linkHours: 72 };
     const local = new LocalFileStore(new FileCatalog(t.runtime.database.db), {
       ...config,
       directory: path.join(dataDir, 'files'),

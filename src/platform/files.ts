@@ -7,8 +7,11 @@
  * needs a service this install does not have.
  *
  * The file store: generated documents (labels, acts, reports) are kept for a while and
- * served at `PUBLIC_URL/files/<name>` without a token. The name carries 128 random bits,
- * so the URL is a capability: whoever holds it may download, nobody can guess or list it.
+ * served at `PUBLIC_URL/files/<name>`. The name carries 128 random bits, so the URL is a
+ * capability: whoever holds it may download, nobody can guess or list it. It works without a
+ * token for FILE_LINK_HOURS after the file is made (a plugin downloads its labels at once), then
+ * only with a token of the file's account until the file expires; an account may choose
+ * token-only downloads from the start (`file_settings`): labels carry buyers' names and phones.
  *
  * The `files` table says which names are live and whose they are; the bytes live either in
  * a directory under DATA_DIR (`LocalFileStore`: one process, the embedded default) or in the
@@ -37,6 +40,13 @@ export interface FileTables {
     expires_at: Instant;
     /** The bytes are in `file_chunks` (DatabaseFileStore), not in a process's directory. */
     in_database: ColumnType<boolean | number, boolean | undefined, boolean>;
+    /** Until when the link works without a token; null: for the file's whole life (files made before links expired). */
+    public_until: Instant | null;
+  };
+  /** An account's choice of token-only downloads (no row: links work for FILE_LINK_HOURS). */
+  file_settings: {
+    account_id: number;
+    token_only: ColumnType<boolean | number, boolean, boolean>;
   };
   /** A file's bytes in the database, in order of `seq` (DatabaseFileStore). */
   file_chunks: {
@@ -60,7 +70,7 @@ export interface NewFile {
 
 export interface StoredFile {
   name: string;
-  /** `PUBLIC_URL/files/<name>`: works without a token until `expiresAt`. */
+  /** `PUBLIC_URL/files/<name>`: works without a token until `publicUntil`, with one until `expiresAt`. */
   url: string;
   contentType: string;
   size: number;
@@ -69,6 +79,10 @@ export interface StoredFile {
 }
 
 export interface OpenedFile extends StoredFile {
+  /** Whose file it is: after `publicUntil` only this account's tokens download it. */
+  accountId: number;
+  /** Until when no token is needed; null: for the file's whole life. */
+  publicUntil: string | null;
   downloadName: string;
   /** The bytes; read it once. */
   body: Readable;
@@ -88,6 +102,9 @@ export interface FileStore {
   open(name: string): Promise<OpenedFile | null>;
   /** Deletes files whose time is up; returns how many. */
   purgeExpired(now?: Date): Promise<number>;
+  /** Whether the account chose token-only downloads. */
+  tokenOnly(accountId: number): Promise<boolean>;
+  setTokenOnly(accountId: number, tokenOnly: boolean): Promise<void>;
 }
 
 /** 16 random bytes in base64url: 22 characters, then the extension. */
@@ -113,6 +130,7 @@ interface FileRow {
   size: number;
   created_at: string;
   expires_at: string;
+  public_until: string | null;
   in_database?: boolean | number;
 }
 
@@ -152,6 +170,24 @@ export class FileCatalog {
     if (names.length > 0) await this.db.deleteFrom('files').where('name', 'in', names).execute();
   }
 
+  /** Whether the account chose token-only downloads. */
+  async tokenOnly(accountId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('file_settings')
+      .select('token_only')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row ? flag(row.token_only) : false;
+  }
+
+  async setTokenOnly(accountId: number, tokenOnly: boolean): Promise<void> {
+    await this.db
+      .insertInto('file_settings')
+      .values({ account_id: accountId, token_only: tokenOnly })
+      .onConflict((conflict) => conflict.column('account_id').doUpdateSet({ token_only: tokenOnly }))
+      .execute();
+  }
+
   /** Live files whose bytes are in some process's directory (FILE_STORE=local). */
   async liveInDirectories(now: Date): Promise<FileRow[]> {
     return this.db
@@ -167,6 +203,8 @@ export interface FileStoreOptions {
   /** PUBLIC_URL without a trailing slash. */
   publicUrl: string;
   ttlDays: number;
+  /** Hours a new file's link works without a token (FILE_LINK_HOURS; 0: never). */
+  linkHours: number;
   now?: () => Date;
 }
 
@@ -215,8 +253,9 @@ abstract class CatalogedFileStore implements FileStore {
     return file.name ?? newFileName(file.extension);
   }
 
-  protected rowOf(accountId: number, name: string, file: Omit<NewFile, 'bytes'>, size: number): FileRow {
+  protected async rowOf(accountId: number, name: string, file: Omit<NewFile, 'bytes'>, size: number): Promise<FileRow> {
     const created = this.now();
+    const publicHours = (await this.catalog.tokenOnly(accountId)) ? 0 : this.options.linkHours;
     return {
       name,
       account_id: accountId,
@@ -225,7 +264,17 @@ abstract class CatalogedFileStore implements FileStore {
       size,
       created_at: created.toISOString(),
       expires_at: new Date(created.getTime() + this.options.ttlDays * 24 * 60 * 60 * 1000).toISOString(),
+      public_until: new Date(created.getTime() + publicHours * 60 * 60 * 1000).toISOString(),
     };
+  }
+
+  /** Whether the account chose token-only downloads (its files' links never work without a token). */
+  tokenOnly(accountId: number): Promise<boolean> {
+    return this.catalog.tokenOnly(accountId);
+  }
+
+  setTokenOnly(accountId: number, tokenOnly: boolean): Promise<void> {
+    return this.catalog.setTokenOnly(accountId, tokenOnly);
   }
 
   protected describe(row: FileRow): StoredFile {
@@ -240,7 +289,13 @@ abstract class CatalogedFileStore implements FileStore {
   }
 
   protected opened(row: FileRow, body: Readable): OpenedFile {
-    return { ...this.describe(row), downloadName: row.download_name ?? row.name, body };
+    return {
+      ...this.describe(row),
+      accountId: Number(row.account_id),
+      publicUntil: row.public_until,
+      downloadName: row.download_name ?? row.name,
+      body,
+    };
   }
 
   /** The live row of a well-formed name. The pattern also keeps any path syntax ("..", "/") away from the file system. */
@@ -289,7 +344,7 @@ export class LocalFileStore extends CatalogedFileStore {
     }
     const size = (await fs.promises.stat(partial)).size;
     await fs.promises.rename(partial, target);
-    const row = this.rowOf(accountId, name, file, size);
+    const row = await this.rowOf(accountId, name, file, size);
     try {
       await this.catalog.insert(row);
     } catch (error) {
@@ -435,7 +490,7 @@ export class DatabaseFileStore extends CatalogedFileStore {
     write: (out: NodeJS.WritableStream) => Promise<void>,
   ): Promise<StoredFile> {
     const name = this.nameFor(file);
-    const row = this.rowOf(accountId, name, file, 0);
+    const row = await this.rowOf(accountId, name, file, 0);
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('files')

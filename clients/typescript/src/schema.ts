@@ -100,12 +100,40 @@ export interface paths {
         };
         /**
          * Download a generated file (labels, acts, reports)
-         * @description The link returned by a document endpoint. It needs no token and works until the file expires (FILE_TTL_DAYS, 30 days by default).
+         * @description The link returned by a document endpoint. It needs no token for FILE_LINK_HOURS after the file is made (72 by default), then a token of the file's account (Bearer, or the dashboard's session) until the file expires (FILE_TTL_DAYS, 30 days by default); an account that chose token-only downloads (PUT /v2/files/settings) needs one from the start.
          *
          *     Extension: not in the contract (api-v2.md).
          */
         get: operations["downloadFile"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/files/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the account's files download only with its tokens
+         * @description Extension. Account tokens and owners.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getFileSettings"];
+        /**
+         * Choose token-only downloads for the account's files (labels carry buyers' names and phones)
+         * @description Extension. Account tokens and owners. Applies to files made from now on; a file made before keeps its link hours.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["changeFileSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -716,7 +744,7 @@ export interface paths {
         put?: never;
         /**
          * Calculate delivery across companies
-         * @description Header Shop-Id (optional): the sender is the shop's warehouse; without it give sender.* and pickupType. Answers keys "1" (pickup points), "2" (courier), "3" (national post); three empty arrays when nothing delivers.
+         * @description Header Shop-Id (optional): the sender is the shop's warehouse; without it give sender.* and pickupType. Answers keys "1" (pickup points), "2" (courier), "3" (national post); three empty arrays when nothing delivers, then with the header X-Calculation-Problem saying why when the service knows (`unknown_locality; <sentence>`: the recipient's locality is not in the directory).
          *
          *     Contract 4.12 (api-v2.md).
          */
@@ -4618,8 +4646,187 @@ export interface operations {
                     };
                 };
             };
+            /** @description The link's public hours are over: send a token of the file's account */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFileSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: the account's files download only with one of its tokens (Bearer or the dashboard's cookie); false: a file's link works without a token for FILE_LINK_HOURS (72 by default) after it is made, then with a token until it expires */
+                        tokenOnly: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeFileSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: the account's files download only with one of its tokens (Bearer or the dashboard's cookie); false: a file's link works without a token for FILE_LINK_HOURS (72 by default) after it is made, then with a token until it expires */
+                    tokenOnly: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description true: the account's files download only with one of its tokens (Bearer or the dashboard's cookie); false: a file's link works without a token for FILE_LINK_HOURS (72 by default) after it is made, then with a token until it expires */
+                    tokenOnly: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: the account's files download only with one of its tokens (Bearer or the dashboard's cookie); false: a file's link works without a token for FILE_LINK_HOURS (72 by default) after it is made, then with a token until it expires */
+                        tokenOnly: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

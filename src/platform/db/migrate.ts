@@ -29,6 +29,7 @@ import { webhooks } from './migrations/0030_webhooks.js';
 import { checkoutWidget } from './migrations/0040_checkout_widget.js';
 import { thermalLabels } from './migrations/0070_thermal_labels.js';
 import { employeeRoles } from './migrations/0080_employee_roles.js';
+import { fileLinks } from './migrations/0091_file_links.js';
 
 /** Every schema migration, in order. Add new ones at the end with the next number. */
 export const MIGRATIONS: SchemaMigration[] = [
@@ -60,6 +61,7 @@ export const MIGRATIONS: SchemaMigration[] = [
   checkoutWidget,
   thermalLabels,
   employeeRoles,
+  fileLinks,
 ];
 
 /**
