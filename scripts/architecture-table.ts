@@ -1,9 +1,9 @@
 /**
  * The section → module → file → test table of ARCHITECTURE.md, made from the published
  * OpenAPI document and the sources: for each operation its contract section (from its
- * description), the area and file that register it (the file naming its operationId), and the
- * test files that call its path. `npm run docs:architecture` writes it between the markers;
- * test/architecture.test.ts fails when it is stale.
+ * description), the area and file that register it (the file whose route schema declares its
+ * operationId), and the test files that call its path. `npm run docs:architecture` writes it
+ * between the markers; test/architecture.test.ts fails when it is stale.
  *   npx tsx scripts/architecture-table.ts [--write]
  */
 import fs from 'node:fs';
@@ -44,6 +44,24 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * The source that registers an operation: the one whose route schema declares its id
+ * (`{ id: 'listOrders', … }` in `schema.operation` or `schema.operationByMethod`); failing
+ * that, for ids a loop passes on, the one that quotes it. A declaration comes first because
+ * other code quotes the same words: CDEK's driver names its remote call 'cancelPickup'.
+ */
+function registeringSource<T extends { file: string; text: string }>(sources: T[], id: string): T | undefined {
+  const quoted = `'${id}'`;
+  const declaration = new RegExp(`(?<![\\w$.])id:\\s*${quoted.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}`);
+  for (const matches of [(text: string) => declaration.test(text), (text: string) => text.includes(quoted)]) {
+    const found = sources.filter(({ text }) => matches(text));
+    if (found.length > 1)
+      throw new Error(`${id}: which of ${found.map(({ file }) => relative(file)).join(', ')} registers it?`);
+    if (found.length === 1) return found[0];
+  }
+  return undefined;
+}
+
 /** The table's rows, one per operation. */
 export async function architectureTable(): Promise<string> {
   const document = (await publishedDocument()) as { paths: Record<string, Record<string, Operation>> };
@@ -61,7 +79,7 @@ export async function architectureTable(): Promise<string> {
     for (const [method, operation] of Object.entries(item)) {
       const id = operation.operationId ?? '';
       const section = /Contract (\d+\.\d+)/.exec(operation.description ?? '')?.[1] ?? 'ext.';
-      const source = sources.find(({ text }) => text.includes(`'${id}'`));
+      const source = registeringSource(sources, id);
       const file = source ? relative(source.file) : '—';
       const area =
         /^src\/modules\/([^/]+)\//.exec(file)?.[1] ??
