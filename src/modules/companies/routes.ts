@@ -1,28 +1,11 @@
 import Type from 'typebox';
 import type { App } from '../../platform/http.js';
-import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses } from '../../platform/schemas.js';
-import { bodyAsQuery, GET_OR_POST } from '../../platform/read-by-post.js';
 import type { ContractCompanies } from '../../carriers/contracts.js';
 import type { ShopService } from '../shops/service.js';
 import type { ReferenceData } from './reference.js';
 import type { DeliveryCompanyService } from './service.js';
-import {
-  CourierInterval,
-  CourierScheduleQuery,
-  DeliveryCompanyItem,
-  OrderShipmentQuery,
-  PointItem,
-  PointsQuery,
-  ReturnCompanyItem,
-  ServicesList,
-  ServicesQuery,
-  ShipmentOption,
-  WarehouseShipment,
-  WarehouseShipmentQuery,
-} from './schemas.js';
-
-const tags = ['Reference lists'];
+import { OrderShipmentQuery, ShipmentOption, WarehouseShipment, WarehouseShipmentQuery } from './schemas.js';
 
 /** The services these routes use, and no other. */
 export interface CompaniesRouteServices {
@@ -62,90 +45,6 @@ export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices
         .header('cache-control', 'public, max-age=86400')
         .send(logoSvg(company.name, company.code));
     },
-  );
-
-  // Reference lists answer POST too, filters in the body (read-by-post.ts).
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/services',
-    preValidation: bodyAsQuery,
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listServices', contract: '4.1' },
-        POST: { id: 'listServicesByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Additional services',
-      querystring: ServicesQuery,
-      response: { 200: ServicesList, ...errorResponses(403, 404) },
-    },
-    handler: async (request) => services.deliveryCompanies.services(request.scope, request.query.shopId),
-  });
-
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/delivery-companies',
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listDeliveryCompanies', contract: '4.1' },
-        POST: { id: 'listDeliveryCompaniesByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Delivery companies',
-      response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() },
-    },
-    handler: async () => services.deliveryCompanies.deliveryCompanies(),
-  });
-
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/return-companies',
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listReturnCompanies', contract: '4.1' },
-        POST: { id: 'listReturnCompaniesByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Return companies',
-      response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() },
-    },
-    handler: async () => services.deliveryCompanies.returnCompanies(),
-  });
-
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/points',
-    preValidation: bodyAsQuery,
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listPickupPoints', contract: '4.1' },
-        POST: { id: 'listPickupPointsByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Pickup points',
-      description:
-        'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.',
-      querystring: PointsQuery,
-      response: { 200: { ...Type.Array(PointItem), headers: PAGING_HEADERS }, ...errorResponses() },
-    },
-    handler: async (request, reply) => {
-      const at = paging(request.query);
-      return sendPage(reply, await services.deliveryCompanies.points(request.query, at), at);
-    },
-  });
-
-  app.get(
-    '/v2/couriers/schedule',
-    {
-      schema: {
-        operation: { id: 'listCourierIntervals', contract: '4.1' },
-        tags,
-        summary: 'Courier time intervals',
-        querystring: CourierScheduleQuery,
-        response: { 200: Type.Array(CourierInterval), ...errorResponses(403, 404) },
-      },
-    },
-    async (request) => services.deliveryCompanies.courierSchedule(request.scope, request.query),
   );
 
   app.get(
