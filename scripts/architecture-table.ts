@@ -62,6 +62,33 @@ function registeringSource<T extends { file: string; text: string }>(sources: T[
   return undefined;
 }
 
+const isParameter = (segment: string) => /^\{\w+\}$/.test(segment);
+const escaped = (text: string) => text.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+
+/**
+ * A call of `route` as tests write it: a parameter is a literal or a template expression, but
+ * not a word another path has in its place (a call of /v2/warehouses/shipment is not one of
+ * /v2/warehouses/{id}: the router takes the fixed path first).
+ */
+function callPattern(route: string, routes: string[]): RegExp {
+  const segments = route.split('/');
+  const parts = segments.map((segment, index) => {
+    if (!isParameter(segment)) return escaped(segment);
+    const before = segments.slice(0, index).join('/');
+    const fixed = new Set(
+      routes
+        .map((other) => other.split('/'))
+        .filter((other) => other.length > index && other.slice(0, index).join('/') === before)
+        .map((other) => other[index])
+        .filter((word) => !isParameter(word))
+        .map(escaped),
+    );
+    const notFixed = fixed.size ? `(?!(?:${[...fixed].join('|')})[/?'\`])` : '';
+    return `${notFixed}(?:[^'\`/?]+|\\$\\{[^}]+\\})`;
+  });
+  return new RegExp(`['\`]${parts.join('/')}(?:[?'\`])`);
+}
+
 /** The table's rows, one per operation. */
 export async function architectureTable(): Promise<string> {
   const document = (await publishedDocument()) as { paths: Record<string, Record<string, Operation>> };
@@ -75,6 +102,7 @@ export async function architectureTable(): Promise<string> {
     .filter((file) => !file.endsWith('security-sweep.test.ts'))
     .map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
   const rows: Array<{ section: string; cells: string[] }> = [];
+  const routes = Object.keys(document.paths);
   for (const [route, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       const id = operation.operationId ?? '';
@@ -84,10 +112,7 @@ export async function architectureTable(): Promise<string> {
       const area =
         /^src\/modules\/([^/]+)\//.exec(file)?.[1] ??
         (file.startsWith('src/platform/') || file === 'src/app.ts' ? '(platform)' : '—');
-      // the path as tests write it: a parameter is a literal or a template expression
-      const pattern = new RegExp(
-        `['\`]${route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, "(?:[^'\`/?]+|\\$\\{[^}]+\\})")}(?:[?'\`])`,
-      );
+      const pattern = callPattern(route, routes);
       const near = tests.filter(({ text }) => pattern.test(text));
       const named = near
         .sort((a, b) => Number(relative(b.file).includes(`/${area}/`)) - Number(relative(a.file).includes(`/${area}/`)))
