@@ -12,43 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('shipment methods and options', () => {
-  it('answers the shipment methods of a region and of one city', async () => {
-    const region = await owner.get(`/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Москва')}`);
-    expect(region.status).toBe(200);
-    expect(Object.keys(region.body).sort()).toEqual(['1', '2', '3', '4', 'companiesForExceptions']);
-    expect(region.body['1'].available).toBe(true);
-    expect(region.body['1'].companies.map((company: { id: number }) => company.id)).not.toContain(4);
-    expect(region.body['4'].companies.map((company: { id: number }) => company.id)).toContain(4);
-    expect(region.body['2'].mergedWarehouses[0]).toMatchObject({ id: 1, type: 'sorting', sortingPrice: 15 });
-    expect(region.body['2'].mergedWarehouses[0].schedule).toHaveLength(7);
-    expect(region.body['3']).toMatchObject({ available: true, minPrice: 500, countForFree: 10 });
-    expect(region.body.companiesForExceptions[0]).toHaveProperty('directTransportPoints');
-    const city = await owner.get(
-      `/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Москва')}&fias=${MOSCOW}`,
-    );
-    expect(city.body['1'].companies[0].directTransportPoints.length).toBeGreaterThan(0);
-    const town = await owner.get(
-      `/v2/warehouses/shipment?countryCode=RU&region=${encodeURIComponent('Тверская обл')}&fias=gn:452949`,
-    );
-    expect(town.body['2'].available).toBe(false);
-    expect(town.body['3'].available).toBe(false);
-    expect((await owner.get('/v2/warehouses/shipment?countryCode=BY')).body['1']).toEqual({
-      available: false,
-      companies: [],
-    });
-  });
-
-  it('validates the shipment methods query', async () => {
-    const noRegion = await owner.get('/v2/warehouses/shipment?countryCode=RU');
-    expect(noRegion.status).toBe(400);
-    expect(noRegion.body.errors).toEqual([{ field: 'region', message: 'is required when countryCode is RU' }]);
-    expect((await owner.get('/v2/warehouses/shipment')).body.errors[0].field).toBe('countryCode');
-    expect((await owner.get('/v2/warehouses/shipment?countryCode=Russia&region=x')).body.errors[0].field).toBe(
-      'countryCode',
-    );
-  });
-
+describe('shipment options', () => {
   it('answers the shipment options of a company for drop-off and direct shipment', async () => {
     const dropOff = await owner.get(
       `/v2/orders/shipment?region=${encodeURIComponent('Москва')}&fias=${MOSCOW}&companyId=1&pickupType=1`,
@@ -91,11 +55,8 @@ describe('reference data import', () => {
   });
 });
 
-describe('shipment methods and options: security', () => {
+describe('shipment options: security', () => {
   it('needs a token', async () => {
-    const anonymous = t.client();
-    for (const url of ['/v2/warehouses/shipment?countryCode=RU&region=x', '/v2/orders/shipment']) {
-      expect((await anonymous.get(url)).status, url).toBe(401);
-    }
+    expect((await t.client().get('/v2/orders/shipment')).status).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-/** modules/companies, the area definition (src/modules.ts lists it): The delivery companies' reference data (cards, points, services, courier intervals, shipment methods), its reads (the lists area answers with them) and the companies' logos. */
+/** modules/companies, the area definition (src/modules.ts lists it): The delivery companies' reference data (cards, points, services, courier intervals, shipment methods), its reads (the lists and warehouses areas answer with them) and the companies' logos. */
 import { defineModule } from '../../platform/module.js';
 import { importedPointsIndex } from './migrations/0081_imported_points_index.js';
 import { deliveryCompanyRoutes, type CompaniesRouteServices } from './routes.js';
@@ -16,7 +16,7 @@ import type { ReferenceTables } from './tables.js';
 export const companiesModule = defineModule<CompaniesRouteServices, ReferenceTables>({
   area: 'companies',
   purpose:
-    "The delivery companies' reference data (cards, points, services, courier intervals, shipment methods), its reads (the lists area answers with them) and the companies' logos.",
+    "The delivery companies' reference data (cards, points, services, courier intervals, shipment methods), its reads (the lists and warehouses areas answer with them) and the companies' logos.",
   offers: ['reference', 'deliveryCompanies'],
   dependsOn: ['shops', 'carrier-integrations'],
   migrationHistory: ['0002_carriers', '0018_carrier_points'],

@@ -5,7 +5,7 @@ import type { ContractCompanies } from '../../carriers/contracts.js';
 import type { ShopService } from '../shops/service.js';
 import type { ReferenceData } from './reference.js';
 import type { DeliveryCompanyService } from './service.js';
-import { OrderShipmentQuery, ShipmentOption, WarehouseShipment, WarehouseShipmentQuery } from './schemas.js';
+import { OrderShipmentQuery, ShipmentOption } from './schemas.js';
 
 /** The services these routes use, and no other. */
 export interface CompaniesRouteServices {
@@ -45,22 +45,6 @@ export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices
         .header('cache-control', 'public, max-age=86400')
         .send(logoSvg(company.name, company.code));
     },
-  );
-
-  app.get(
-    '/v2/warehouses/shipment',
-    {
-      schema: {
-        operation: { id: 'listWarehouseShipmentMethods', contract: '4.1' },
-        tags: ['Warehouses'],
-        summary: 'Shipment methods from a place',
-        description:
-          "Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.",
-        querystring: WarehouseShipmentQuery,
-        response: { 200: WarehouseShipment, ...errorResponses() },
-      },
-    },
-    async (request) => services.deliveryCompanies.warehouseShipment(request.query),
   );
 
   app.get(
