@@ -1,9 +1,9 @@
 /**
  * The section → module → file → test table of ARCHITECTURE.md, made from the published
  * OpenAPI document and the sources: for each operation its contract section (from its
- * description), the area and file that register it (the file naming its operationId), and the
- * test files that call its path. `npm run docs:architecture` writes it between the markers;
- * test/architecture.test.ts fails when it is stale.
+ * description), the area and file that register it (the file whose route schema declares its
+ * operationId), and the test files that call its path. `npm run docs:architecture` writes it
+ * between the markers; test/architecture.test.ts fails when it is stale.
  *   npx tsx scripts/architecture-table.ts [--write]
  */
 import fs from 'node:fs';
@@ -44,6 +44,51 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * The source that registers an operation: the one whose route schema declares its id
+ * (`{ id: 'listOrders', … }` in `schema.operation` or `schema.operationByMethod`); failing
+ * that, for ids a loop passes on, the one that quotes it. A declaration comes first because
+ * other code quotes the same words: CDEK's driver names its remote call 'cancelPickup'.
+ */
+function registeringSource<T extends { file: string; text: string }>(sources: T[], id: string): T | undefined {
+  const quoted = `'${id}'`;
+  const declaration = new RegExp(`(?<![\\w$.])id:\\s*${quoted.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}`);
+  for (const matches of [(text: string) => declaration.test(text), (text: string) => text.includes(quoted)]) {
+    const found = sources.filter(({ text }) => matches(text));
+    if (found.length > 1)
+      throw new Error(`${id}: which of ${found.map(({ file }) => relative(file)).join(', ')} registers it?`);
+    if (found.length === 1) return found[0];
+  }
+  return undefined;
+}
+
+const isParameter = (segment: string) => /^\{\w+\}$/.test(segment);
+const escaped = (text: string) => text.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+
+/**
+ * A call of `route` as tests write it: a parameter is a literal or a template expression, but
+ * not a word another path has in its place (a call of /v2/warehouses/shipment is not one of
+ * /v2/warehouses/{id}: the router takes the fixed path first).
+ */
+function callPattern(route: string, routes: string[]): RegExp {
+  const segments = route.split('/');
+  const parts = segments.map((segment, index) => {
+    if (!isParameter(segment)) return escaped(segment);
+    const before = segments.slice(0, index).join('/');
+    const fixed = new Set(
+      routes
+        .map((other) => other.split('/'))
+        .filter((other) => other.length > index && other.slice(0, index).join('/') === before)
+        .map((other) => other[index])
+        .filter((word) => !isParameter(word))
+        .map(escaped),
+    );
+    const notFixed = fixed.size ? `(?!(?:${[...fixed].join('|')})[/?'\`])` : '';
+    return `${notFixed}(?:[^'\`/?]+|\\$\\{[^}]+\\})`;
+  });
+  return new RegExp(`['\`]${parts.join('/')}(?:[?'\`])`);
+}
+
 /** The table's rows, one per operation. */
 export async function architectureTable(): Promise<string> {
   const document = (await publishedDocument()) as { paths: Record<string, Record<string, Operation>> };
@@ -57,19 +102,17 @@ export async function architectureTable(): Promise<string> {
     .filter((file) => !file.endsWith('security-sweep.test.ts'))
     .map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
   const rows: Array<{ section: string; cells: string[] }> = [];
+  const routes = Object.keys(document.paths);
   for (const [route, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       const id = operation.operationId ?? '';
       const section = /Contract (\d+\.\d+)/.exec(operation.description ?? '')?.[1] ?? 'ext.';
-      const source = sources.find(({ text }) => text.includes(`'${id}'`));
+      const source = registeringSource(sources, id);
       const file = source ? relative(source.file) : '—';
       const area =
         /^src\/modules\/([^/]+)\//.exec(file)?.[1] ??
         (file.startsWith('src/platform/') || file === 'src/app.ts' ? '(platform)' : '—');
-      // the path as tests write it: a parameter is a literal or a template expression
-      const pattern = new RegExp(
-        `['\`]${route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, "(?:[^'\`/?]+|\\$\\{[^}]+\\})")}(?:[?'\`])`,
-      );
+      const pattern = callPattern(route, routes);
       const near = tests.filter(({ text }) => pattern.test(text));
       const named = near
         .sort((a, b) => Number(relative(b.file).includes(`/${area}/`)) - Number(relative(a.file).includes(`/${area}/`)))

@@ -333,6 +333,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/lists/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Additional services
+         * @description Additional services
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        get: operations["listServices"];
+        put?: never;
+        /**
+         * Additional services
+         * @description Additional services
+         *
+         *     Contract 4.1 (api-v2.md).
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        post: operations["listServicesByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/lists/delivery-companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery companies
+         * @description Delivery companies
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        get: operations["listDeliveryCompanies"];
+        put?: never;
+        /**
+         * Delivery companies
+         * @description Delivery companies
+         *
+         *     Contract 4.1 (api-v2.md).
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        post: operations["listDeliveryCompaniesByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/lists/return-companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Return companies
+         * @description Return companies
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        get: operations["listReturnCompanies"];
+        put?: never;
+        /**
+         * Return companies
+         * @description Return companies
+         *
+         *     Contract 4.1 (api-v2.md).
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        post: operations["listReturnCompaniesByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/lists/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pickup points
+         * @description Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        get: operations["listPickupPoints"];
+        put?: never;
+        /**
+         * Pickup points
+         * @description Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.
+         *
+         *     Contract 4.1 (api-v2.md).
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        post: operations["listPickupPointsByPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/couriers/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Courier time intervals
+         * @description Courier time intervals
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        get: operations["listCourierIntervals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/warehouses": {
         parameters: {
             query?: never;
@@ -390,6 +532,28 @@ export interface paths {
          *     Contract 4.3 (api-v2.md).
          */
         delete: operations["deleteWarehouse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/warehouses/shipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipment methods from a place
+         * @description Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.
+         *
+         *     Contract 4.1 (api-v2.md).
+         */
+        get: operations["listWarehouseShipmentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -545,192 +709,6 @@ export interface paths {
          *     Contract 4.7 (api-v2.md).
          */
         patch: operations["patchBox"];
-        trace?: never;
-    };
-    "/v2/lists/services": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Additional services
-         * @description Additional services
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        get: operations["listServices"];
-        put?: never;
-        /**
-         * Additional services
-         * @description Additional services
-         *
-         *     Contract 4.1 (api-v2.md).
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        post: operations["listServicesByPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/lists/delivery-companies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Delivery companies
-         * @description Delivery companies
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        get: operations["listDeliveryCompanies"];
-        put?: never;
-        /**
-         * Delivery companies
-         * @description Delivery companies
-         *
-         *     Contract 4.1 (api-v2.md).
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        post: operations["listDeliveryCompaniesByPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/lists/return-companies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Return companies
-         * @description Return companies
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        get: operations["listReturnCompanies"];
-        put?: never;
-        /**
-         * Return companies
-         * @description Return companies
-         *
-         *     Contract 4.1 (api-v2.md).
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        post: operations["listReturnCompaniesByPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/lists/points": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Pickup points
-         * @description Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        get: operations["listPickupPoints"];
-        put?: never;
-        /**
-         * Pickup points
-         * @description Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.
-         *
-         *     Contract 4.1 (api-v2.md).
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        post: operations["listPickupPointsByPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/couriers/schedule": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Courier time intervals
-         * @description Courier time intervals
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        get: operations["listCourierIntervals"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/warehouses/shipment": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Shipment methods from a place
-         * @description Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.
-         *
-         *     Contract 4.1 (api-v2.md).
-         */
-        get: operations["listWarehouseShipmentMethods"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/orders/shipment": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Shipment options for a company and pickup type
-         * @description The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse's holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.
-         *
-         *     Contract 4.4 (api-v2.md).
-         */
-        get: operations["listOrderShipmentOptions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/v2/calculator": {
@@ -1349,6 +1327,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/orders/shipment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipment options for a company and pickup type
+         * @description The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse's holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.
+         *
+         *     Contract 4.4 (api-v2.md).
+         */
+        get: operations["listOrderShipmentOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/tracking": {
         parameters: {
             query?: never;
@@ -1515,6 +1515,28 @@ export interface paths {
          *     Contract 4.5 (api-v2.md).
          */
         post: operations["createAssemblyStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/products/movement-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Movement report of products at fulfilment warehouses (xlsx)
+         * @description Per product and day (in the account's time zone): opening balance, received, shipped, returned, written off, closing balance, with each product's and the warehouse's totals. One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.
+         *
+         *     Contract 4.5 (api-v2.md).
+         */
+        post: operations["createMovementReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1747,28 +1769,6 @@ export interface paths {
          *     Contract 4.11 (api-v2.md).
          */
         post: operations["confirmSupply"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/products/movement-report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Movement report of products at fulfilment warehouses (xlsx)
-         * @description Per product and day (in the account's time zone): opening balance, received, shipped, returned, written off, closing balance, with each product's and the warehouse's totals. One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.
-         *
-         *     Contract 4.5 (api-v2.md).
-         */
-        post: operations["createMovementReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3092,114 +3092,6 @@ export interface components {
         OrderStatuses: {
             [key: string]: string;
         };
-        /** @description Warehouse */
-        Warehouse: {
-            id: number;
-            name: string;
-            /** @description 1 own, 2 fulfilment */
-            type: number;
-            /** @description Default pickup type, codes 1-4 */
-            pickupType: number;
-            senderOtherEntity: {
-                enabled: boolean;
-                company: {
-                    TIN: string | null;
-                    name: string | null;
-                    director: string | null;
-                } | null;
-            };
-            fulfilmentWarehouseId: number | null;
-            fulfilmentAutoReserve: boolean;
-            address: {
-                street: string;
-                house: string | null;
-                bulk: string | null;
-                flat: string | null;
-                city: {
-                    countryCode: string;
-                    name: string;
-                    fias: string | null;
-                    type: string | null;
-                    region: string | null;
-                    area: string | null;
-                };
-            };
-            contact: {
-                name: string;
-                position: string | null;
-                phone: string;
-            };
-            holidays: string[];
-            /** @description 7 values, Monday to Sunday; null is a day off */
-            schedule: ({
-                /** @example 09:00 */
-                from: string;
-                /** @example 09:00 */
-                to: string;
-            } | null)[];
-            markCompletedOrders: boolean;
-            /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
-            dropOffPoints: {
-                /** @description A delivery company (GET /v2/lists/delivery-companies) */
-                companyId: number;
-                /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
-                pointId: number;
-            }[];
-            /** @description Read-only; only on fulfilment warehouses */
-            fulfilmentAutoReserveAvailable?: boolean;
-        };
-        /** @description Shop */
-        Shop: {
-            id: number;
-            /** @description API key for integrations: a bearer token limited to this shop. null for a shop manager: only owners and account tokens see it */
-            apiKey: string | null;
-            name: string;
-            brand: string;
-            cmsProductsAutocomplete: boolean;
-            emailNotifications: boolean;
-            carrierACalling: boolean;
-            disableQuantityControlInCheckout: boolean;
-            sendQuantityToCMS: boolean;
-            platform: string | null;
-            warehouse: components["schemas"]["Warehouse"];
-            notifications: {
-                events: {
-                    ordersExpirationInPickupPoint: boolean;
-                    ordersSentForReturn: boolean;
-                    newOrder: boolean;
-                    newProblemOrder: boolean;
-                    fulfillmentReceivedReturns: boolean;
-                    productEndsInFulfilment: {
-                        enabled: boolean;
-                        border: number | null;
-                    };
-                    orderProductsNotAvailableInFulfilment: boolean;
-                    deliveryAcceptedForFulfillment: boolean;
-                };
-                currentAccount: {
-                    enabled: boolean;
-                };
-                employees: {
-                    enabled: boolean;
-                    ids: number[];
-                };
-            };
-        };
-        ShopApiKey: {
-            apiKey: string;
-        };
-        /** @description Box */
-        Box: {
-            id: number;
-            name: string | null;
-            dimensions: {
-                width: number;
-                height: number;
-                length: number;
-            };
-            /** @description kg */
-            weight: number | null;
-        };
         /** @description Services list */
         ServicesList: {
             delivery: {
@@ -3267,6 +3159,62 @@ export interface components {
             timeFrom: string;
             timeTo: string;
             isDefault: boolean;
+        };
+        /** @description Warehouse */
+        Warehouse: {
+            id: number;
+            name: string;
+            /** @description 1 own, 2 fulfilment */
+            type: number;
+            /** @description Default pickup type, codes 1-4 */
+            pickupType: number;
+            senderOtherEntity: {
+                enabled: boolean;
+                company: {
+                    TIN: string | null;
+                    name: string | null;
+                    director: string | null;
+                } | null;
+            };
+            fulfilmentWarehouseId: number | null;
+            fulfilmentAutoReserve: boolean;
+            address: {
+                street: string;
+                house: string | null;
+                bulk: string | null;
+                flat: string | null;
+                city: {
+                    countryCode: string;
+                    name: string;
+                    fias: string | null;
+                    type: string | null;
+                    region: string | null;
+                    area: string | null;
+                };
+            };
+            contact: {
+                name: string;
+                position: string | null;
+                phone: string;
+            };
+            holidays: string[];
+            /** @description 7 values, Monday to Sunday; null is a day off */
+            schedule: ({
+                /** @example 09:00 */
+                from: string;
+                /** @example 09:00 */
+                to: string;
+            } | null)[];
+            markCompletedOrders: boolean;
+            /** @description Extension: per delivery company, the drop-off point its orders from this warehouse use when they name none (pickup.pointId). Without one, a company that takes parcels only at a point chosen in advance gets its point nearest the warehouse. Omitted in PUT: kept as it was; [] clears it. */
+            dropOffPoints: {
+                /** @description A delivery company (GET /v2/lists/delivery-companies) */
+                companyId: number;
+                /** @description One of its drop-off points (GET /v2/orders/shipment?pickupType=1 lists them) */
+                pointId: number;
+            }[];
+            /** @description Read-only; only on fulfilment warehouses */
+            fulfilmentAutoReserveAvailable?: boolean;
         };
         WarehouseShipmentMethods: {
             1: {
@@ -3338,22 +3286,57 @@ export interface components {
                 }[];
             }[];
         };
-        /** @description Shipment option */
-        ShipmentOption: {
-            pickupDate: {
-                from: string;
-                to: string;
+        /** @description Shop */
+        Shop: {
+            id: number;
+            /** @description API key for integrations: a bearer token limited to this shop. null for a shop manager: only owners and account tokens see it */
+            apiKey: string | null;
+            name: string;
+            brand: string;
+            cmsProductsAutocomplete: boolean;
+            emailNotifications: boolean;
+            carrierACalling: boolean;
+            disableQuantityControlInCheckout: boolean;
+            sendQuantityToCMS: boolean;
+            platform: string | null;
+            warehouse: components["schemas"]["Warehouse"];
+            notifications: {
+                events: {
+                    ordersExpirationInPickupPoint: boolean;
+                    ordersSentForReturn: boolean;
+                    newOrder: boolean;
+                    newProblemOrder: boolean;
+                    fulfillmentReceivedReturns: boolean;
+                    productEndsInFulfilment: {
+                        enabled: boolean;
+                        border: number | null;
+                    };
+                    orderProductsNotAvailableInFulfilment: boolean;
+                    deliveryAcceptedForFulfillment: boolean;
+                };
+                currentAccount: {
+                    enabled: boolean;
+                };
+                employees: {
+                    enabled: boolean;
+                    ids: number[];
+                };
             };
-            pricePickup: number;
-            pickupPointRequired: boolean;
-            points: {
-                id: number;
-                name: string;
-                address: string;
-                latitude: string;
-                longitude: string;
-                type: number;
-            }[];
+        };
+        ShopApiKey: {
+            apiKey: string;
+        };
+        /** @description Box */
+        Box: {
+            id: number;
+            name: string | null;
+            dimensions: {
+                width: number;
+                height: number;
+                length: number;
+            };
+            /** @description kg */
+            weight: number | null;
         };
         CalculatorPickupPoint: {
             id: number;
@@ -3894,6 +3877,23 @@ export interface components {
                 missingCount: number;
             }[];
         }[];
+        /** @description Shipment option */
+        ShipmentOption: {
+            pickupDate: {
+                from: string;
+                to: string;
+            };
+            pricePickup: number;
+            pickupPointRequired: boolean;
+            points: {
+                id: number;
+                name: string;
+                address: string;
+                latitude: string;
+                longitude: string;
+                type: number;
+            }[];
+        };
         /** @description Tracking record */
         TrackingRecord: {
             id: number;
@@ -5878,6 +5878,664 @@ export interface operations {
             };
         };
     };
+    listServices: {
+        parameters: {
+            query?: {
+                /** @description Adds the fulfilment services when the shop ships from a fulfilment warehouse */
+                shopId?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Services list */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServicesList"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listServicesByPost: {
+        parameters: {
+            query?: {
+                /** @description Adds the fulfilment services when the shop ships from a fulfilment warehouse */
+                shopId?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Services list */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServicesList"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeliveryCompanies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of DeliveryCompanyListItem */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryCompanyListItem"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeliveryCompaniesByPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of DeliveryCompanyListItem */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryCompanyListItem"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReturnCompanies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of ReturnCompanyListItem */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnCompanyListItem"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReturnCompaniesByPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of ReturnCompanyListItem */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnCompanyListItem"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPickupPoints: {
+        parameters: {
+            query?: {
+                id?: number;
+                companyId?: number;
+                /** @description FIAS id of the city (or the `gn:NNN` id we answer for cities without one) */
+                cityFias?: string;
+                /**
+                 * @description ISO 3166-1 alpha-2 country code
+                 * @example RU
+                 */
+                country?: string;
+                /** @description Point types: 1 pickup point, 2 parcel locker, 3 post office */
+                types?: (1 | 2 | 3)[];
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of PickupPoint */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupPoint"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPickupPointsByPost: {
+        parameters: {
+            query?: {
+                id?: number;
+                companyId?: number;
+                /** @description FIAS id of the city (or the `gn:NNN` id we answer for cities without one) */
+                cityFias?: string;
+                /**
+                 * @description ISO 3166-1 alpha-2 country code
+                 * @example RU
+                 */
+                country?: string;
+                /** @description Point types: 1 pickup point, 2 parcel locker, 3 post office */
+                types?: (1 | 2 | 3)[];
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of PickupPoint */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupPoint"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCourierIntervals: {
+        parameters: {
+            query: {
+                cityFias: string;
+                cityType: string;
+                cityName: string;
+                cityRegion: string;
+                shopId: number;
+                companyId: number;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                date: string;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of CourierInterval */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourierInterval"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWarehouses: {
         parameters: {
             query?: {
@@ -6571,6 +7229,73 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWarehouseShipmentMethods: {
+        parameters: {
+            query: {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code
+                 * @example RU
+                 */
+                countryCode: string;
+                /** @description Required when countryCode is RU */
+                region?: string;
+                fias?: string;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WarehouseShipmentMethods */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WarehouseShipmentMethods"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -7818,822 +8543,6 @@ export interface operations {
             };
             /** @description No token, or a token that is unknown, revoked or expired. */
             401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
-            404: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listServices: {
-        parameters: {
-            query?: {
-                /** @description Adds the fulfilment services when the shop ships from a fulfilment warehouse */
-                shopId?: number;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Services list */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServicesList"];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A shop API key reaching outside its shop. */
-            403: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
-            404: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listServicesByPost: {
-        parameters: {
-            query?: {
-                /** @description Adds the fulfilment services when the shop ships from a fulfilment warehouse */
-                shopId?: number;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Services list */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServicesList"];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A shop API key reaching outside its shop. */
-            403: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
-            404: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listDeliveryCompanies: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of DeliveryCompanyListItem */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeliveryCompanyListItem"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listDeliveryCompaniesByPost: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of DeliveryCompanyListItem */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeliveryCompanyListItem"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listReturnCompanies: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of ReturnCompanyListItem */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReturnCompanyListItem"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listReturnCompaniesByPost: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of ReturnCompanyListItem */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReturnCompanyListItem"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listPickupPoints: {
-        parameters: {
-            query?: {
-                id?: number;
-                companyId?: number;
-                /** @description FIAS id of the city (or the `gn:NNN` id we answer for cities without one) */
-                cityFias?: string;
-                /**
-                 * @description ISO 3166-1 alpha-2 country code
-                 * @example RU
-                 */
-                country?: string;
-                /** @description Point types: 1 pickup point, 2 parcel locker, 3 post office */
-                types?: (1 | 2 | 3)[];
-                /** @description Page number, from 1 (at most 2147483647). */
-                page?: number;
-                /** @description Results per page, 1 to 1000. */
-                perPage?: number;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of PickupPoint */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    /** @description Number of items matching the filters, all pages */
-                    "X-Total-Count"?: number;
-                    /** @description The page returned */
-                    "X-Page"?: number;
-                    /** @description Page size used */
-                    "X-Per-Page"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PickupPoint"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listPickupPointsByPost: {
-        parameters: {
-            query?: {
-                id?: number;
-                companyId?: number;
-                /** @description FIAS id of the city (or the `gn:NNN` id we answer for cities without one) */
-                cityFias?: string;
-                /**
-                 * @description ISO 3166-1 alpha-2 country code
-                 * @example RU
-                 */
-                country?: string;
-                /** @description Point types: 1 pickup point, 2 parcel locker, 3 post office */
-                types?: (1 | 2 | 3)[];
-                /** @description Page number, from 1 (at most 2147483647). */
-                page?: number;
-                /** @description Results per page, 1 to 1000. */
-                perPage?: number;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of PickupPoint */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    /** @description Number of items matching the filters, all pages */
-                    "X-Total-Count"?: number;
-                    /** @description The page returned */
-                    "X-Page"?: number;
-                    /** @description Page size used */
-                    "X-Per-Page"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PickupPoint"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listCourierIntervals: {
-        parameters: {
-            query: {
-                cityFias: string;
-                cityType: string;
-                cityName: string;
-                cityRegion: string;
-                shopId: number;
-                companyId: number;
-                /**
-                 * @description YYYY-MM-DD
-                 * @example 2026-12-01
-                 */
-                date: string;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of CourierInterval */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CourierInterval"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A shop API key reaching outside its shop. */
-            403: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
-            404: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listWarehouseShipmentMethods: {
-        parameters: {
-            query: {
-                /**
-                 * @description ISO 3166-1 alpha-2 country code
-                 * @example RU
-                 */
-                countryCode: string;
-                /** @description Required when countryCode is RU */
-                region?: string;
-                fias?: string;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description WarehouseShipmentMethods */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WarehouseShipmentMethods"];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrderShipmentOptions: {
-        parameters: {
-            query: {
-                /**
-                 * @description ISO 3166-1 alpha-2 country code
-                 * @example RU
-                 */
-                countryCode?: string;
-                region: string;
-                fias?: string;
-                companyId: number;
-                /** @description Pickup type: 1 drop-off to the company, 4 direct shipment */
-                pickupType: 1 | 4;
-            };
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Array of ShipmentOption */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ShipmentOption"][];
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A shop API key reaching outside its shop. */
-            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -13731,6 +13640,97 @@ export interface operations {
             };
         };
     };
+    listOrderShipmentOptions: {
+        parameters: {
+            query: {
+                /**
+                 * @description ISO 3166-1 alpha-2 country code
+                 * @example RU
+                 */
+                countryCode?: string;
+                region: string;
+                fias?: string;
+                companyId: number;
+                /** @description Pickup type: 1 drop-off to the company, 4 direct shipment */
+                pickupType: 1 | 4;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of ShipmentOption */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShipmentOption"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTrackingRecord: {
         parameters: {
             query?: {
@@ -14596,6 +14596,130 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMovementReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    date: {
+                        /**
+                         * Format: date
+                         * @description First day, YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description Last day, YYYY-MM-DD (at most 366 days after from)
+                         * @example 2026-12-01
+                         */
+                        to: string;
+                    };
+                    /** @description Products to report */
+                    ids: number[];
+                };
+                "application/x-www-form-urlencoded": {
+                    date: {
+                        /**
+                         * Format: date
+                         * @description First day, YYYY-MM-DD
+                         * @example 2026-12-01
+                         */
+                        from: string;
+                        /**
+                         * Format: date
+                         * @description Last day, YYYY-MM-DD (at most 366 days after from)
+                         * @example 2026-12-01
+                         */
+                        to: string;
+                    };
+                    /** @description Products to report */
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several */
+                        file: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -15600,130 +15724,6 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
-            429: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    createMovementReport: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
-                "Shop-Id"?: number;
-                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    date: {
-                        /**
-                         * Format: date
-                         * @description First day, YYYY-MM-DD
-                         * @example 2026-12-01
-                         */
-                        from: string;
-                        /**
-                         * Format: date
-                         * @description Last day, YYYY-MM-DD (at most 366 days after from)
-                         * @example 2026-12-01
-                         */
-                        to: string;
-                    };
-                    /** @description Products to report */
-                    ids: number[];
-                };
-                "application/x-www-form-urlencoded": {
-                    date: {
-                        /**
-                         * Format: date
-                         * @description First day, YYYY-MM-DD
-                         * @example 2026-12-01
-                         */
-                        from: string;
-                        /**
-                         * Format: date
-                         * @description Last day, YYYY-MM-DD (at most 366 days after from)
-                         * @example 2026-12-01
-                         */
-                        to: string;
-                    };
-                    /** @description Products to report */
-                    ids: number[];
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description URL of the xlsx, or of a ZIP of one xlsx per fulfilment warehouse when there are several */
-                        file: string;
-                    };
-                };
-            };
-            /** @description Bad input: errors[] names each field ({field, message}). */
-            400: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or a token that is unknown, revoked or expired. */
-            401: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A shop API key reaching outside its shop. */
-            403: {
-                headers: {
-                    "x-log-id": components["headers"]["x-log-id"];
-                    "x-request-id": components["headers"]["x-request-id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
-            422: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

@@ -1,7 +1,7 @@
-/** modules/companies, the area definition (src/modules.ts lists it): Reference data: delivery companies, their points, services and courier intervals (contract 4.1 lists). */
+/** modules/companies, the area definition (src/modules.ts lists it): The delivery companies' reference data (cards, points, services, courier intervals, shipment methods) and the reads of it that the lists, warehouses, orders and pickups areas answer with; the companies' logos. */
 import { defineModule } from '../../platform/module.js';
 import { importedPointsIndex } from './migrations/0081_imported_points_index.js';
-import { deliveryCompanyRoutes, type CompaniesRouteServices } from './routes.js';
+import { companyLogoRoutes, type CompaniesRouteServices } from './routes.js';
 import {
   CourierInterval,
   DeliveryCompanyItem,
@@ -15,18 +15,13 @@ import type { ReferenceTables } from './tables.js';
 
 export const companiesModule = defineModule<CompaniesRouteServices, ReferenceTables>({
   area: 'companies',
-  purpose: 'Reference data: delivery companies, their points, services and courier intervals (contract 4.1 lists).',
+  purpose:
+    "The delivery companies' reference data (cards, points, services, courier intervals, shipment methods) and the reads of it that the lists, warehouses, orders and pickups areas answer with; the companies' logos.",
   offers: ['reference', 'deliveryCompanies'],
   dependsOn: ['shops', 'carrier-integrations'],
   migrationHistory: ['0002_carriers', '0018_carrier_points'],
   migrations: [importedPointsIndex],
-  tags: [
-    {
-      name: 'Reference lists',
-      description:
-        'Contract 4.1: services, delivery and return companies, pickup points, courier intervals, order statuses.',
-    },
-  ],
+  // the models of DeliveryCompanyService's answers, defined beside it; the routes that answer with them are other areas'
   schemas: {
     ServicesList,
     DeliveryCompanyListItem: DeliveryCompanyItem,
@@ -36,6 +31,6 @@ export const companiesModule = defineModule<CompaniesRouteServices, ReferenceTab
     WarehouseShipmentMethods: WarehouseShipment,
     ShipmentOption,
   },
-  routes: deliveryCompanyRoutes,
+  routes: companyLogoRoutes,
   hourly: (services) => ({ 'imported points reload': () => services.reference.reloadImportedPoints() }),
 });

@@ -1,35 +1,11 @@
-import Type from 'typebox';
 import type { App } from '../../platform/http.js';
-import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
-import { errorResponses } from '../../platform/schemas.js';
-import { bodyAsQuery, GET_OR_POST } from '../../platform/read-by-post.js';
 import type { ContractCompanies } from '../../carriers/contracts.js';
-import type { ShopService } from '../shops/service.js';
 import type { ReferenceData } from './reference.js';
-import type { DeliveryCompanyService } from './service.js';
-import {
-  CourierInterval,
-  CourierScheduleQuery,
-  DeliveryCompanyItem,
-  OrderShipmentQuery,
-  PointItem,
-  PointsQuery,
-  ReturnCompanyItem,
-  ServicesList,
-  ServicesQuery,
-  ShipmentOption,
-  WarehouseShipment,
-  WarehouseShipmentQuery,
-} from './schemas.js';
-
-const tags = ['Reference lists'];
 
 /** The services these routes use, and no other. */
 export interface CompaniesRouteServices {
   contractCompanies: ContractCompanies;
-  deliveryCompanies: DeliveryCompanyService;
   reference: ReferenceData;
-  shops: ShopService;
 }
 /** A plain logo for a company that ships none: its initials on a colour of its own. */
 export function logoSvg(name: string, code: string): string {
@@ -45,7 +21,7 @@ export function logoSvg(name: string, code: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><rect width="96" height="96" rx="18" fill="hsl(${hue},60%,42%)"/><text x="48" y="60" font-family="sans-serif" font-size="36" font-weight="bold" fill="#fff" text-anchor="middle">${initials}</text></svg>`;
 }
 
-export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices): void {
+export function companyLogoRoutes(app: App, services: CompaniesRouteServices): void {
   app.get<{ Params: { file: string } }>(
     '/logos/:file',
     { config: { public: true }, schema: { hide: true } },
@@ -61,125 +37,6 @@ export function deliveryCompanyRoutes(app: App, services: CompaniesRouteServices
         .type('image/svg+xml')
         .header('cache-control', 'public, max-age=86400')
         .send(logoSvg(company.name, company.code));
-    },
-  );
-
-  // Reference lists answer POST too, filters in the body (read-by-post.ts).
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/services',
-    preValidation: bodyAsQuery,
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listServices', contract: '4.1' },
-        POST: { id: 'listServicesByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Additional services',
-      querystring: ServicesQuery,
-      response: { 200: ServicesList, ...errorResponses(403, 404) },
-    },
-    handler: async (request) => services.deliveryCompanies.services(request.scope, request.query.shopId),
-  });
-
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/delivery-companies',
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listDeliveryCompanies', contract: '4.1' },
-        POST: { id: 'listDeliveryCompaniesByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Delivery companies',
-      response: { 200: Type.Array(DeliveryCompanyItem), ...errorResponses() },
-    },
-    handler: async () => services.deliveryCompanies.deliveryCompanies(),
-  });
-
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/return-companies',
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listReturnCompanies', contract: '4.1' },
-        POST: { id: 'listReturnCompaniesByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Return companies',
-      response: { 200: Type.Array(ReturnCompanyItem), ...errorResponses() },
-    },
-    handler: async () => services.deliveryCompanies.returnCompanies(),
-  });
-
-  app.route({
-    method: GET_OR_POST,
-    url: '/v2/lists/points',
-    preValidation: bodyAsQuery,
-    schema: {
-      operationByMethod: {
-        GET: { id: 'listPickupPoints', contract: '4.1' },
-        POST: { id: 'listPickupPointsByPost', contract: '4.1' },
-      },
-      tags,
-      summary: 'Pickup points',
-      description:
-        'Filters: id, companyId, cityFias, country, types (1 pickup point, 2 parcel locker, 3 post office); paged. POST takes the same filters in the body.',
-      querystring: PointsQuery,
-      response: { 200: { ...Type.Array(PointItem), headers: PAGING_HEADERS }, ...errorResponses() },
-    },
-    handler: async (request, reply) => {
-      const at = paging(request.query);
-      return sendPage(reply, await services.deliveryCompanies.points(request.query, at), at);
-    },
-  });
-
-  app.get(
-    '/v2/couriers/schedule',
-    {
-      schema: {
-        operation: { id: 'listCourierIntervals', contract: '4.1' },
-        tags,
-        summary: 'Courier time intervals',
-        querystring: CourierScheduleQuery,
-        response: { 200: Type.Array(CourierInterval), ...errorResponses(403, 404) },
-      },
-    },
-    async (request) => services.deliveryCompanies.courierSchedule(request.scope, request.query),
-  );
-
-  app.get(
-    '/v2/warehouses/shipment',
-    {
-      schema: {
-        operation: { id: 'listWarehouseShipmentMethods', contract: '4.1' },
-        tags: ['Warehouses'],
-        summary: 'Shipment methods from a place',
-        description:
-          "Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.",
-        querystring: WarehouseShipmentQuery,
-        response: { 200: WarehouseShipment, ...errorResponses() },
-      },
-    },
-    async (request) => services.deliveryCompanies.warehouseShipment(request.query),
-  );
-
-  app.get(
-    '/v2/orders/shipment',
-    {
-      schema: {
-        operation: { id: 'listOrderShipmentOptions', contract: '4.4' },
-        tags: ['Orders'],
-        summary: 'Shipment options for a company and pickup type',
-        description:
-          "The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse's holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.",
-        querystring: OrderShipmentQuery,
-        response: { 200: Type.Array(ShipmentOption), ...errorResponses(403, 404) },
-      },
-    },
-    async (request) => {
-      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
-      return services.deliveryCompanies.orderShipment(request.scope, request.query, shop?.warehouse ?? null);
     },
   );
 }

@@ -2,6 +2,8 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { errorResponses } from '../../platform/schemas.js';
+import type { MovementReportService } from '../fulfilment/movement-report.js';
+import { MovementReportBody, ReportFile } from '../fulfilment/schemas.js';
 import type { DocumentService } from './service.js';
 import {
   FileResult,
@@ -23,6 +25,7 @@ const tags = ['Documents'];
 /** The services these routes use, and no other. */
 export interface DocumentsRouteServices {
   documents: DocumentService;
+  movementReport: MovementReportService;
 }
 export function documentRoutes(app: App, services: DocumentsRouteServices): void {
   const documents = services.documents;
@@ -144,5 +147,22 @@ export function documentRoutes(app: App, services: DocumentsRouteServices): void
       },
     },
     async (request) => documents.assemblyStatement(request.scope, request.body.ids),
+  );
+
+  app.post(
+    '/v2/products/movement-report',
+    {
+      schema: {
+        operation: { id: 'createMovementReport', contract: '4.5' },
+        tags,
+        summary: 'Movement report of products at fulfilment warehouses (xlsx)',
+        description:
+          "Per product and day (in the account's time zone): opening balance, received, shipped, returned, written off, closing balance, with each product's and the warehouse's totals. " +
+          'One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.',
+        body: MovementReportBody,
+        response: { 200: ReportFile, ...errorResponses(403, 422) },
+      },
+    },
+    async (request) => services.movementReport.report(request.scope, request.body),
   );
 }

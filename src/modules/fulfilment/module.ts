@@ -1,4 +1,4 @@
-/** modules/fulfilment, the area definition (src/modules.ts lists it): Fulfilment stock, supplies to the fulfilment warehouses and their staff, the movement report. */
+/** modules/fulfilment, the area definition (src/modules.ts lists it): Fulfilment stock, supplies to the fulfilment warehouses and their staff, the movement report (the documents area serves it, contract 4.5). */
 import { defineModule } from '../../platform/module.js';
 import { fulfilmentCommand } from './commands.js';
 import { fulfilmentRoutes, type FulfilmentRouteServices } from './routes.js';
@@ -7,7 +7,8 @@ import type { FulfilmentTables } from './tables.js';
 
 export const fulfilmentModule = defineModule<FulfilmentRouteServices, FulfilmentTables>({
   area: 'fulfilment',
-  purpose: 'Fulfilment stock, supplies to the fulfilment warehouses and their staff, the movement report.',
+  purpose:
+    'Fulfilment stock, supplies to the fulfilment warehouses and their staff, the movement report (the documents area serves it, contract 4.5).',
   offers: ['stock', 'supplies', 'movementReport'],
   dependsOn: ['warehouses', 'products', 'kits', 'shops', 'accounts', 'orders'],
   migrationHistory: ['0012_fulfilment', '0019_marketplace_followup'],

@@ -3,14 +3,11 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { queryAsBody } from '../../platform/read-by-post.js';
 import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
-import type { MovementReportService } from './movement-report.js';
 import type { SupplyService } from './supply-service.js';
 import { FileResult } from '../documents/schemas.js';
 import {
   AcceptanceBody,
-  MovementReportBody,
   OperatorSupply,
-  ReportFile,
   OperatorSupplyQuery,
   Supply,
   SupplyCreated,
@@ -27,7 +24,6 @@ const STAFF_AUTH =
 
 /** The services these routes use, and no other. */
 export interface FulfilmentRouteServices {
-  movementReport: MovementReportService;
   supplies: SupplyService;
 }
 export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): void {
@@ -133,23 +129,6 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
       await services.supplies.delete(request.scope, (request.body as SupplyIdBody).id);
       return reply.code(204).send();
     },
-  );
-
-  app.post(
-    '/v2/products/movement-report',
-    {
-      schema: {
-        operation: { id: 'createMovementReport', contract: '4.5' },
-        tags: ['Documents'],
-        summary: 'Movement report of products at fulfilment warehouses (xlsx)',
-        description:
-          "Per product and day (in the account's time zone): opening balance, received, shipped, returned, written off, closing balance, with each product's and the warehouse's totals. " +
-          'One xlsx per fulfilment warehouse that has held any of the goods; a ZIP of them when there are several. At most 366 days; products that never had stock: 422.',
-        body: MovementReportBody,
-        response: { 200: ReportFile, ...errorResponses(403, 422) },
-      },
-    },
-    async (request) => services.movementReport.report(request.scope, request.body),
   );
 
   app.get(

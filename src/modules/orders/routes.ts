@@ -3,6 +3,9 @@ import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS } from '../../platform/paging.js';
 import { sendJsonBody, takesAssembledGzip } from '../../platform/compression.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import { OrderShipmentQuery, ShipmentOption } from '../companies/schemas.js';
+import type { DeliveryCompanyService } from '../companies/service.js';
+import type { ShopService } from '../shops/service.js';
 import type { OrderService } from './service.js';
 import type { TrackingService } from './tracking.js';
 import {
@@ -63,7 +66,9 @@ const batchErrors = errorResponses(403, 404, 409);
 
 /** The services these routes use, and no other. */
 export interface OrdersRouteServices {
+  deliveryCompanies: DeliveryCompanyService;
   orders: OrderService;
+  shops: ShopService;
   tracking: TrackingService;
 }
 export function orderRoutes(app: App, services: OrdersRouteServices): void {
@@ -347,6 +352,25 @@ export function orderRoutes(app: App, services: OrdersRouteServices): void {
     async (request, reply) => {
       await orders.reserve(request.scope, request.params.id, false);
       return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/v2/orders/shipment',
+    {
+      schema: {
+        operation: { id: 'listOrderShipmentOptions', contract: '4.4' },
+        tags,
+        summary: 'Shipment options for a company and pickup type',
+        description:
+          "The next 3 working days (Monday to Friday). Extension: with the header Shop-Id (or a shop key) and pickupType 4, the days skip the shop warehouse's holidays and days off, when no pickup collects and an order naming such a pickup.date is refused.",
+        querystring: OrderShipmentQuery,
+        response: { 200: Type.Array(ShipmentOption), ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => {
+      const shop = await services.shops.resolveShopHeader(request.scope, request.headers['shop-id'], false);
+      return services.deliveryCompanies.orderShipment(request.scope, request.query, shop?.warehouse ?? null);
     },
   );
 }

@@ -2,6 +2,8 @@ import Type from 'typebox';
 import type { App } from '../../platform/http.js';
 import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { Created, errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
+import { WarehouseShipment, WarehouseShipmentQuery } from '../companies/schemas.js';
+import type { DeliveryCompanyService } from '../companies/service.js';
 import type { ShopService } from '../shops/service.js';
 import type { WarehouseService } from './service.js';
 import { Warehouse, WarehouseInput, WarehouseListQuery } from './schemas.js';
@@ -36,6 +38,7 @@ const tags = ['Warehouses'];
 
 /** The services these routes use, and no other. */
 export interface WarehousesRouteServices {
+  deliveryCompanies: DeliveryCompanyService;
   shops: ShopService;
   warehouses: WarehouseService;
 }
@@ -129,5 +132,21 @@ export function warehouseRoutes(app: App, services: WarehousesRouteServices): vo
       await services.warehouses.delete(request.scope, request.params.id);
       return reply.code(204).send();
     },
+  );
+
+  app.get(
+    '/v2/warehouses/shipment',
+    {
+      schema: {
+        operation: { id: 'listWarehouseShipmentMethods', contract: '4.1' },
+        tags,
+        summary: 'Shipment methods from a place',
+        description:
+          "Keys '1' drop-off to delivery services, '2' drop-off to a consolidated pickup warehouse, '3' consolidated pickup, '4' direct shipment, and companiesForExceptions.",
+        querystring: WarehouseShipmentQuery,
+        response: { 200: WarehouseShipment, ...errorResponses() },
+      },
+    },
+    async (request) => services.deliveryCompanies.warehouseShipment(request.query),
   );
 }
