@@ -60,3 +60,55 @@ describe('the module definitions', () => {
     }
   });
 });
+
+/** Where the house's code and docs live (node_modules, dist and artifacts aside). */
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CODE_DIRS = [
+  'src',
+  'app/src',
+  'widget/src',
+  'scripts',
+  'bench',
+  'test',
+  'clients/typescript/src',
+  'clients/typescript/test',
+];
+const DOCS = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'docs'];
+/** Written by a generator, not by hand. */
+const GENERATED = new Set(['clients/typescript/src/schema.ts']);
+
+function filesUnder(relative: string, extensions: RegExp): string[] {
+  const full = path.join(ROOT, relative);
+  if (!fs.existsSync(full)) return [];
+  if (fs.statSync(full).isFile()) return extensions.test(relative) ? [relative] : [];
+  return fs
+    .readdirSync(full, { withFileTypes: true })
+    .flatMap((entry) => (entry.name === 'node_modules' ? [] : filesUnder(path.join(relative, entry.name), extensions)));
+}
+
+describe('the sources', () => {
+  it('hold no file over 600 lines as Biome formats it (tests and generated files aside)', () => {
+    const long = CODE_DIRS.flatMap((dir) => filesUnder(dir, /\.(ts|tsx|mjs)$/))
+      .filter((file) => !/\.test\.tsx?$/.test(file) && !GENERATED.has(file))
+      .map((file) => ({ file, lines: fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 600)
+      .map(({ file, lines }) => `${file}: ${lines}`);
+    expect(long).toEqual([]);
+  });
+
+  it('name no work item: code and docs say what and why, not which issue brought them', () => {
+    const workItem = /\b(issues?|part)[ -]?#?\d+\b|\bpart ?2\b|\bpart [AB]\b/i;
+    const naming = [...CODE_DIRS, ...DOCS]
+      .flatMap((dir) => filesUnder(dir, /\.(ts|tsx|mjs|cjs|md|css|html)$/))
+      .filter((file) => !GENERATED.has(file))
+      .flatMap((file) =>
+        fs
+          .readFileSync(path.join(ROOT, file), 'utf8')
+          .split('\n')
+          .flatMap((line, index) =>
+            workItem.test(line) ? [`${file}:${index + 1}: ${line.trim().slice(0, 100)}`] : [],
+          ),
+      );
+    expect(naming).toEqual([]);
+  });
+});
