@@ -1,7 +1,7 @@
 /**
- * The platform's LRU (BoundedMap) before and after issue 26: the hand-written Map-based one
- * (bench/baselines/bounded-map-before.ts) against the one on lru-cache, on what the service does
- * with it: the remembered tokens (50,000 entries, hits on a few hundred keys) and the read cache
+ * The platform's LRU (BoundedMap) before and after it moved onto lru-cache: the hand-written
+ * Map-based one (bench/baselines/bounded-map-before.ts) against the one on lru-cache, on what
+ * the service does with it: the remembered tokens (50,000 entries, hits on a few hundred keys) and the read cache
  * (10,000 entries within 64 MB, pages of 20–200 kB set and read, then weighed again).
  *   npx tsx bench/bounded-map.ts
  */

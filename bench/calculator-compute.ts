@@ -1,7 +1,7 @@
 /**
  * Where a fresh calculator answer's CPU goes, without HTTP: the bound of the uncached
- * calculator goal (issue 27). In one process, for the calculator bench's 3000 varied Moscow
- * carts: pricing and joining the answer (`calculateJson`, the answer cache off), then gzip
+ * calculator goal (≤ 1 CPU-ms an answer). In one process, for the calculator bench's 3000
+ * varied Moscow carts: pricing and joining the answer (`calculateJson`, the answer cache off), then gzip
  * level 1 of those bytes on the event loop and on the thread pool (what the server does for
  * gzip), and Brotli as the server makes it (`JsonBody`, quality 1).
  * Run: npx tsx bench/calculator-compute.ts

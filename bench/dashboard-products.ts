@@ -1,5 +1,5 @@
 /**
- * Figures of the dashboard's part 2 (issue 31), in one run on one machine, in Chromium on
+ * Figures of the dashboard's products page, in one run on one machine, in Chromium on
  * loopback against the service with PRODUCTS (default 100k) products in one account:
  *   - the products page: time to its first rows (opened by link, the app cached), and a search
  *     typed to its result (including the page's 300 ms typing pause), medians with the slowest;

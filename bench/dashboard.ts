@@ -1,5 +1,5 @@
 /**
- * Figures of the merchant dashboard (issue 30), in one run on one machine:
+ * Figures of the merchant dashboard, in one run on one machine:
  *   - the app's JavaScript: each file's bytes and gzipped bytes, and what takes most of it
  *     (each package's share of the rendered bundle, by the bundler's own module lengths);
  *   - the orders page over ORDERS (default 200k) orders of one account, in Chromium on loopback:

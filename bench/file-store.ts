@@ -1,6 +1,6 @@
 /**
- * Where the bytes of generated files live when several processes serve one PostgreSQL
- * (issue 25): this process's directory (FILE_STORE=local) or the database (FILE_STORE=database,
+ * Where the bytes of generated files live when several processes serve one PostgreSQL:
+ * this process's directory (FILE_STORE=local) or the database (FILE_STORE=database,
  * 1 MiB chunks in file_chunks). Writes and reads through the stores themselves: a sticker PDF
  * of 20 thermal labels (a typical call) and a 20 MB file (a large report or ZIP); the database
  * both with PostgreSQL's compression of each chunk (EXTENDED, its default) and without

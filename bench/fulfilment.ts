@@ -1,5 +1,5 @@
 /**
- * Fulfilment figures (issue 14), in one process on a throw-away database (SQLite, or the
+ * Fulfilment figures, in one process on a throw-away database (SQLite, or the
  * PostgreSQL of BENCH_DATABASE_URL / DATABASE_URL):
  *  1. 200 concurrent PUT /v2/orders/reservation/{id} (through the HTTP stack, fastify.inject)
  *     competing for 10 units of one product, ROUNDS times: reservations/s and p99 latency,

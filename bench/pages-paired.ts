@@ -3,7 +3,7 @@
  * between this checkout and another one in paired rounds: both servers seeded and alive at
  * once, loaded in turn for DURATION s each, ROUNDS rounds, the order swapped every round. On a
  * machine whose speed moves within minutes, runs one after another disagree by more than a
- * change does; pairs taken a few seconds apart do not (issue 27, eighth pass).
+ * change does; pairs taken a few seconds apart do not (the hot paths' eighth pass).
  * Run: git worktree add /tmp/before <rev> && ln -s "$PWD/node_modules" /tmp/before/node_modules
  *      BEFORE_DIR=/tmp/before npx tsx bench/pages-paired.ts
  */

@@ -1,6 +1,6 @@
 /**
  * What a worker thread owning the SQLite connection would cost the event loop per write: the
- * measurement behind issue 27's next step for `POST /v2/orders` (docs/decisions/orders.md).
+ * measurement behind the hot paths' next step for `POST /v2/orders` (docs/decisions/orders.md).
  * The event loop sends groups of writes (a ~1.6 kB packed document and a few columns each, as
  * an order's row) to a worker that runs them in one transaction with synchronous=FULL and
  * answers with the new ids; the next group goes when the answer comes, four groups in flight.

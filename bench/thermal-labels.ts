@@ -1,5 +1,5 @@
 /**
- * Figures of issue 32 (thermal labels) and of issue 27's sticker row: POST /v2/orders/stickers
+ * Figures of the thermal labels and of the hot paths' sticker row: POST /v2/orders/stickers
  * through HTTP (fastify.inject) on a real database, for 500 and 5000 labels of type 2
  * (100x150 mm) as PDF and as ZPL (203 dpi), each scenario in its own process so its peak RSS
  * is its own. Up to STICKER_SYNC_LABELS (1000) the file is written in the request; the 5000
@@ -8,7 +8,7 @@
  *
  * The baseline, measured in the same run and the same processes: a fixed CPU task (PBKDF2-
  * SHA512, FIXED_TASK_ITERATIONS rounds), so that a figure reads as "n times that task" on any
- * machine, as issue 27's table does.
+ * machine, as the hot paths' goals do.
  * Run: npx tsx bench/thermal-labels.ts            (SQLite in memory; ORDERS_SMALL=500 ORDERS_LARGE=5000)
  */
 import { spawnSync } from 'node:child_process';
@@ -19,9 +19,9 @@ import { createTestApp } from '../test/support/app.js';
 import { registeredOrders } from './registered-orders.js';
 
 /**
- * No fixed CPU task existed in bench/documents*.ts for issue 27's row to refer to: this one is
- * sized so that the PDF path as main had it (500 type-2 labels, ~1.1 s of CPU here) reads
- * as the 2.1x of issue 27's table; the goal there is 1.0x.
+ * No fixed CPU task existed in bench/documents*.ts for the hot paths' sticker row to refer to:
+ * this one is sized so that the PDF path as main had it (500 type-2 labels, ~1.1 s of CPU
+ * here) reads as the 2.1x that row states; the goal there is 1.0x.
  */
 const FIXED_TASK_ITERATIONS = 1_300_000;
 const SMALL = Number(process.env.ORDERS_SMALL ?? 500);

@@ -1,5 +1,5 @@
 /**
- * Figures of issue 28 (webhooks), on one machine:
+ * Figures of the webhooks, on one machine:
  *   1. events a second delivered to a fast receiver (10,000 events of 1,000 orders, one endpoint);
  *   2. how long a backlog of 10,000 events takes to drain once a receiver that was down is up
  *      again (WEBHOOK_RETRY_FIRST_SECONDS=1 here: the wait for the next try is part of it);

@@ -47,7 +47,7 @@ export interface Config {
   billingPeriod: BillingPeriodKind;
   /** Analytical reports estimated at up to this many rows are written in the request; larger ones by a job. */
   reportSyncRows: number;
-  /** Sticker sets of up to this many labels are written in the request; larger ones by a job (issue 32). */
+  /** Sticker sets of up to this many labels are written in the request; larger ones by a job. */
   stickerSyncLabels: number;
   /** SMTP server for notification e-mails (`smtp://host:port`, `smtps://user:pass@host`); null: notifications are only stored. May hold a password: never logged. */
   smtpUrl: string | null;
@@ -97,7 +97,7 @@ export interface Config {
   carrierTimeoutMs: number;
   /** Hours between imports of the real companies' pickup-point directories; 0: only when a contract is connected. */
   carrierPointsImportHours: number;
-  /** Webhooks and CMS callbacks (issue 28): the back-off's first step (doubling per failure, ±20 % jitter) and its cap, seconds. */
+  /** Webhooks and CMS callbacks: the back-off's first step (doubling per failure, ±20 % jitter) and its cap, seconds. */
   webhookRetryFirstSeconds: number;
   webhookRetryMaxSeconds: number;
   /** An endpoint failing without a success this long (hours, decimals allowed: 0.001 is 3.6 s) is disabled and its account told. */

@@ -93,7 +93,7 @@ export interface Services {
   /** Key of the HMAC binding the dashboard's CSRF tokens to their session (platform/session.ts). */
   sessionCsrfKey: string;
   accounts: AccountService;
-  /** Employees' roles and shops (issue 31): owners manage them. */
+  /** Employees' roles and shops: owners manage them. */
   employees: EmployeeService;
   shops: ShopService;
   warehouses: WarehouseService;
@@ -112,7 +112,7 @@ export interface Services {
   jobs: JobQueue;
   orders: OrderService;
   tracking: TrackingService;
-  /** Stickers, acts and waybills, assembly statements (issue 6). */
+  /** Stickers, acts and waybills, assembly statements. */
   documents: DocumentService;
   /** Order events: the outbox every order change writes, read by cursor. */
   events: EventService;
@@ -134,11 +134,11 @@ export interface Services {
   marketplaces: MarketplaceService;
   /** Orders read from the connected marketplaces, and the poll that reads them. */
   marketplaceOrders: MarketplaceOrderService;
-  /** Bills and agent reports of each billing period, and payments of bills (issue 16). */
+  /** Bills and agent reports of each billing period, and payments of bills. */
   billing: BillingService;
   /** Analytical reports (xlsx) asked for by the shop owner. */
   analyticalReports: AnalyticalReportService;
-  /** An account's own delivery methods (issue 18, convention 12). */
+  /** An account's own delivery methods (convention 12). */
   deliveryMethods: DeliveryMethodService;
   /** The accounts' own contracts with real delivery companies, and the companies each ships with. */
   carrierIntegrations: CarrierIntegrationService;
@@ -150,9 +150,9 @@ export interface Services {
   carrierWebhooks: CarrierWebhooks;
   /** What a test account would wait days for, run now (extension). */
   sandbox: SandboxService;
-  /** Webhook endpoints and shops' CMS callbacks fed from the events outbox (issue 28). */
+  /** Webhook endpoints and shops' CMS callbacks fed from the events outbox. */
   webhooks: WebhookService;
-  /** The checkout widget: publishable keys, the page's reads and selections, the shop server's confirm (issue 29). */
+  /** The checkout widget: publishable keys, the page's reads and selections, the shop server's confirm. */
   widget: WidgetService;
 }
 

@@ -4,7 +4,7 @@
  * for a range of real answers, the schema's own serializer (fast-json-stringify, what Fastify
  * would run) given the parsed answer writes the very bytes that were sent, and the answer
  * validates against the schema. A field added to the schema but not to the fast path (or the
- * other way round) fails here (issue 26).
+ * other way round) fails here.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';

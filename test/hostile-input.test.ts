@@ -1,5 +1,5 @@
 /**
- * Issue 12: empty strings and hostile input, one test per finding, over HTTP on a real
+ * Empty strings and hostile input, one test per finding, over HTTP on a real
  * database. The seeded sweep of every operation is in hostile-sweep.test.ts.
  */
 import net from 'node:net';

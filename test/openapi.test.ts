@@ -1,5 +1,5 @@
 /**
- * The published OpenAPI document (issue 13): an operationId and a contract section on every
+ * The published OpenAPI document: an operationId and a contract section on every
  * operation, named models, the headers calls read, and examples that succeed: the docs page's
  * warehouse, shop, calculator and order examples are taken out of /openapi.json and sent, in
  * that order, as a new user of a fresh instance would.

@@ -1,5 +1,5 @@
 /**
- * A state change and the jobs it implies commit together (issue 25): made to fail exactly
+ * A state change and the jobs it implies commit together: made to fail exactly
  * between the two halves (the crash point at the job's enqueue), the change is undone with
  * it, and the retry moves the thing on. The multi-process test kills real processes there
  * (several-processes.test.ts); this one covers each place on both engines.

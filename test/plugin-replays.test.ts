@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 2: the calls real shop plugins make (field-notes.md, widget-era.md), replayed
+ * The calls real shop plugins make (field-notes.md, widget-era.md), replayed
  * for every built-in delivery company the calculator offers for their addresses: a rule that
  * refuses one of the offered companies' orders fails this test. None of the plugins sends a
  * drop-off point (`pickup.pointId`).

@@ -1,5 +1,5 @@
 /**
- * Replays of what real shop clients send (issue 12): a Python order-sync service, a
+ * Replays of what real shop clients send: a Python order-sync service, a
  * WordPress shop plugin, a plugin's settings check, a Joomla client that POSTs everything;
  * and the money and rules of the contract that checking every field found wrong.
  */
@@ -237,7 +237,7 @@ describe('money and rules of the contract (items 7-11)', () => {
     expect((await a.owner.get('/v2/orders?list=0')).headers['x-total-count']).toBe(before);
   });
 
-  it("checks the drop-off point against the company's points, and chooses one where the company needs one (item 10; issue 23)", async () => {
+  it("checks the drop-off point against the company's points, and chooses one where the company needs one (item 10)", async () => {
     const otherCompanysPoint = dropOffPointOf(t, 3);
     const foreign = await a.owner.post('/v2/orders', orderBody(a, { pickup: { pointId: otherCompanysPoint } }));
     expect(foreign.status).toBe(400);

@@ -2,7 +2,7 @@
  * Remembered answers (pages of orders, calculator answers, an order by id) asked with and
  * without gzip or Brotli in any order: each answer is the same JSON whatever the client took
  * before it.
- * A page asked three times with gzip and then plainly was a 500 once (issue 23 item 4).
+ * A page asked three times with gzip and then plainly was a 500 once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.js';

@@ -1,4 +1,4 @@
-/** The hand-written LRU that lru-cache replaced in issue 26 (src/platform/cache.ts before), kept as the bench's baseline. */
+/** The hand-written LRU that lru-cache replaced (src/platform/cache.ts before), kept as the bench's baseline. */
 /** A map that forgets its least recently used entries beyond a number of entries and, optionally, a total weight (bytes). */
 export class BoundedMap<K, V> {
   private readonly map = new Map<K, { value: V; weight: number }>();

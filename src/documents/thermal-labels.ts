@@ -1,5 +1,5 @@
 /**
- * The other labels warehouse staff print on the thermal printer (issue 32): product labels of
+ * The other labels warehouse staff print on the thermal printer: product labels of
  * a fulfilment supply (58×40 mm, the common goods label) and the pickup handover act's
  * barcodes (100×150 mm pages: the act's heading, then each order's track number as Code 128
  * for the courier's scanner, as on the PDF act).

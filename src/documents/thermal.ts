@@ -3,7 +3,7 @@
  * printer dots, as a list of marks, then written either as ZPL (text as `^GFA` graphics,
  * barcodes as the printer's own `^BC`/`^BQ`, frames as `^GB`) or as a 1-bit PNG of the same
  * dots. Text goes as graphics because the printers' resident fonts have no Cyrillic and a
- * downloaded TTF is a per-printer install (docs/decisions.md, issue 32).
+ * downloaded TTF is a per-printer install (docs/decisions/documents.md, "Thermal printers").
  */
 import type BwipJs from 'bwip-js';
 import { onFirstUse } from '../platform/lazy-require.js';

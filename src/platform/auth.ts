@@ -2,7 +2,7 @@
  * Who is calling. Every /v2 route needs `Authorization: Bearer <token>` unless it is
  * declared public; the token resolves to a Scope that every service and store takes
  * first. Account tokens and owners' login tokens see the whole account; a shop's
- * `apiKey` is limited to that shop, and so is each request of a shop manager (issue 31): it
+ * `apiKey` is limited to that shop, and so is each request of a shop manager: it
  * acts as the key of one of the manager's shops, chosen by the Shop-Id header (default the
  * first given), so every shop-key rule applies to managers unchanged.
  */

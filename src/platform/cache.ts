@@ -23,8 +23,8 @@ import type { DatabaseMessages } from './db/database.js';
 
 /**
  * A map that forgets its least recently used entries beyond a number of entries and, optionally,
- * a total weight (bytes): `lru-cache` underneath (issue 26 replaced the hand-written one), this
- * class keeps the house's small API (weights given per `set`, `reweigh` after use).
+ * a total weight (bytes): `lru-cache` underneath (it replaced a hand-written one:
+ * bench/bounded-map.ts), this class keeps the house's small API (weights given per `set`, `reweigh` after use).
  */
 export class BoundedMap<K extends {}, V extends {}> {
   private readonly cache: LRUCache<K, V>;

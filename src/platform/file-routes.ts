@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { bearerToken, requireOwner, type TokenResolver } from './auth.js';
-import { AppError, notFound, unauthorized } from './errors.js';
+import { notFound, unauthorized } from './errors.js';
 import { isFileName, type FileStore } from './files.js';
 import { inCallersLanguage, type App } from './http.js';
 import { errorResponses, ErrorBody } from './schemas.js';

@@ -59,7 +59,7 @@ export interface ModuleDefinition<TUses = unknown, TTables extends object = obje
   readonly dependsOn: readonly string[];
   /** Only a type: the tables this area owns (`src/tables.ts` joins them). Never set at runtime. */
   readonly tables?: TTables;
-  /** Names of the migrations in `platform/db/migrations/` that made its tables (history before issue 26). */
+  /** Names of the migrations in `platform/db/migrations/` that made its tables (before areas had their own migrations folders). */
   readonly migrationHistory: readonly string[];
   /** Its own schema migrations (new ones live in `modules/<area>/migrations/`), applied after the history. */
   readonly migrations?: readonly SchemaMigration[];

@@ -2,10 +2,10 @@
  * A loopback fake of Yandex Delivery's "other day" platform API (paths under
  * `/api/b2b/platform`), answering in the shapes of its documentation: token `good-token`,
  * the shop's station `YANDEX_STATION`. Refusals are `{code, message}`; `mode` works as in
- * the other fakes (fake-real-carriers.ts). `loseNextCreate` makes the next offers/confirm
+ * the other fakes (fake-real-carrier-server.ts). `loseNextCreate` makes the next offers/confirm
  * create the order but answer 500 (a lost answer).
  */
-import { commonFailure, PDF, startFake, type FakeRealCarrier } from './fake-real-carriers.js';
+import { commonFailure, PDF, startFake, type FakeRealCarrier } from './fake-real-carrier-server.js';
 
 /** The documentation's test warehouse (`platform_station_id`). */
 export const YANDEX_STATION = 'fbed3aa1-2cc6-4370-ab4d-59c5cc9bb924';

@@ -4,23 +4,16 @@
  * shop's styles and ours never meet). The choice becomes a selection token the shop's server
  * confirms. Framework-free; the map (Leaflet) is a separate file loaded only when shown.
  * This file is the flow (city, quotes, tabs, points, the choice); how its pieces look is
- * markup.ts, what a page may pass to it options.ts.
+ * markup.ts, what a page may pass to it options.ts, the city search search.ts, the list and
+ * each tab's choice choice-list.ts.
  */
 import { Api, WidgetError, type Locality, type Option, type Point, type Selection } from './api.js';
+import { ChoiceList, rowKey } from './choice-list.js';
 import { money, wordsFor, type Words } from './i18n.js';
 import type { MapView } from './map.js';
-import {
-  addressFields,
-  buildFrame,
-  cardLine,
-  el,
-  listItem,
-  modeTab,
-  suggestion,
-  type FrameParts,
-  type Look,
-} from './markup.js';
+import { addressFields, buildFrame, cardLine, el, listItem, modeTab, type FrameParts, type Look } from './markup.js';
 import type { MapOptions, WidgetEvent, WidgetOptions } from './options.js';
+import { CitySearch, type LocationAsked } from './search.js';
 
 export type { MapOptions, WidgetEvent, WidgetOptions } from './options.js';
 type Handler = (detail: unknown) => void;
@@ -38,18 +31,6 @@ declare const MAP_FILE: string;
 
 /** The tabs that show points: pickup points and lockers (1), post offices (3). */
 const POINT_MODES = [1, 3];
-
-/** A tab's choice: the row its list marks (rowKey), what its status line says, and the selection the shop was given. */
-interface Choice {
-  row: string;
-  summary: string;
-  selection: Selection;
-}
-
-/** What names a row of the list: its point, or its company when it is an option without points. */
-function rowKey(row: { point?: unknown; company?: unknown }): string {
-  return row.point !== undefined ? `point ${row.point}` : `company ${row.company}`;
-}
 
 /** About a district of a city around its centre: the first view of the points. */
 const CITY_SPAN = { lon: 0.18, lat: 0.09 };
@@ -71,10 +52,10 @@ export class Widget {
   private pointsAsked = 0;
   /** Counts the cities asked: an answer for a city the buyer has since left is dropped. */
   private quotesAsked = 0;
-  /** Each tab's own choice, by mode: switching tabs shows that tab's, or none. */
-  private readonly choices = new Map<number, Choice>();
+  /** The list and each tab's own choice: switching tabs shows that tab's, or none. */
+  private readonly choices: ChoiceList;
+  private readonly search: CitySearch;
   private readonly parts: FrameParts;
-  private readonly listResized: ResizeObserver;
 
   constructor(
     private readonly host: HTMLElement,
@@ -91,11 +72,12 @@ export class Widget {
     this.root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
     this.root.replaceChildren();
     this.parts = buildFrame(this.root, this.words, options);
-    this.wireSearch();
-    // the list's fade says more rows wait below: measured when it scrolls, is filled or changes size (a phone turned)
-    this.parts.list.addEventListener('scroll', () => this.showMoreBelow());
-    this.listResized = new ResizeObserver(() => this.showMoreBelow());
-    this.listResized.observe(this.parts.list);
+    this.search = new CitySearch(this.parts.input, this.parts.suggest, this.api, {
+      chosen: (city) => void this.chooseCity(city),
+      notFound: (typed) => this.cityNotFound(typed),
+      failed: (error) => this.fail(error),
+    });
+    this.choices = new ChoiceList(this.parts.list);
     if (this.mapOptions()) {
       for (const view of ['list', 'map'] as const) {
         const button = el(
@@ -135,14 +117,9 @@ export class Widget {
   }
 
   /** Finds a city by name (and region) or fias, and shows its options. */
-  async setLocation(location: { name?: string; region?: string; fias?: string }): Promise<void> {
+  async setLocation(location: LocationAsked): Promise<void> {
     try {
-      const found = location.fias
-        ? [{ fias: location.fias, name: location.name ?? '', region: location.region ?? '' } as Locality]
-        : await this.api.localities(location.name ?? '');
-      const city = location.region
-        ? (found.find((item) => item.region.includes(location.region as string)) ?? found[0])
-        : found[0];
+      const city = await this.search.find(location);
       if (!city) {
         this.cityNotFound(location.name ?? '');
         // the page's own call named no known city: its error handler hears it too
@@ -189,7 +166,7 @@ export class Widget {
 
   destroy(): void {
     this.destroyed = true;
-    this.listResized.disconnect();
+    this.choices.disconnect();
     this.map?.destroy();
     this.root.replaceChildren();
     this.handlers.clear();
@@ -221,41 +198,8 @@ export class Widget {
     this.parts.status.classList.toggle('error', error);
   }
 
-  private wireSearch(): void {
-    const { input, suggest } = this.parts;
-    let timer = 0;
-    let asked = 0;
-    input.addEventListener('input', () => {
-      clearTimeout(timer);
-      const typed = input.value.trim();
-      if (typed.length < 2) return this.showSuggestions([]);
-      timer = window.setTimeout(async () => {
-        const mine = ++asked;
-        try {
-          const found = await this.api.localities(typed);
-          if (mine !== asked) return;
-          if (found.length === 0) this.cityNotFound(typed);
-          else this.showSuggestions(found);
-        } catch (error) {
-          this.fail(error);
-        }
-      }, 200);
-    });
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') (suggest.querySelector('li') as HTMLLIElement | null)?.click();
-      if (event.key === 'Escape') this.showSuggestions([]);
-    });
-  }
-
-  private showSuggestions(found: Locality[]): void {
-    const { input, suggest } = this.parts;
-    suggest.replaceChildren(...found.map((city) => suggestion(city, () => void this.chooseCity(city))));
-    suggest.hidden = found.length === 0;
-    input.setAttribute('aria-expanded', String(found.length > 0));
-  }
-
   private async chooseCity(city: Locality): Promise<void> {
-    this.showSuggestions([]);
+    this.search.show([]);
     this.parts.input.value = city.name;
     this.city = city;
     await this.loadQuotes();
@@ -266,7 +210,7 @@ export class Widget {
    * chosen under the name typed (its offers, its points, the choices made there).
    */
   private cityNotFound(name: string): void {
-    this.showSuggestions([]);
+    this.search.show([]);
     this.city = null;
     this.quotes = [];
     this.points = [];
@@ -369,7 +313,7 @@ export class Widget {
     this.parts.extra.replaceChildren();
     // this tab's own choice, or none: a point chosen on the pickup tab is not the courier's
     this.showChoice();
-    this.emit('change', { mode, city: this.city, selection: this.choices.get(mode)?.selection ?? null });
+    this.emit('change', { mode, city: this.city, selection: this.choices.of(mode)?.selection ?? null });
     if (POINT_MODES.includes(mode)) {
       if (this.view === 'map') this.showView('map');
       else this.showView('list');
@@ -501,30 +445,14 @@ export class Widget {
     );
   }
 
-  /** The list's new rows, this tab's choice marked among them, and the fade when more wait below. */
+  /** The list's new rows, this tab's choice marked among them. */
   private fillList(items: HTMLLIElement[]): void {
-    this.markChoice(items);
-    this.parts.list.replaceChildren(...items);
-    this.showMoreBelow();
-  }
-
-  /** Marks the row of this tab's choice as selected, and no other (rows to choose from only). */
-  private markChoice(items: Iterable<HTMLElement>): void {
-    const chosen = this.choices.get(this.mode)?.row;
-    for (const item of items)
-      if (item.getAttribute('role') === 'option')
-        item.setAttribute('aria-selected', String(rowKey(item.dataset) === chosen));
-  }
-
-  /** Fades the list's foot while rows are hidden below it: a phone shows no scroll bar. */
-  private showMoreBelow(): void {
-    const list = this.parts.list;
-    list.classList.toggle('more', list.scrollTop + list.clientHeight < list.scrollHeight - 1);
+    this.choices.fill(items, this.mode);
   }
 
   /** The status line of the tab shown: its own choice, or nothing. */
   private showChoice(): void {
-    this.setStatus(this.choices.get(this.mode)?.summary ?? '');
+    this.setStatus(this.choices.of(this.mode)?.summary ?? '');
   }
 
   /** How the list's and tabs' pieces are written now: a page may change its locale or kind with update(). */
@@ -572,7 +500,7 @@ export class Widget {
         selection,
       });
       if (mode === this.mode) {
-        this.markChoice(this.parts.list.querySelectorAll<HTMLElement>('.item'));
+        this.choices.markShown(this.mode);
         this.showChoice();
       }
       // what the buyer chose, beside the priced answer: address, slot, contacts

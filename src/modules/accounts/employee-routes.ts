@@ -7,7 +7,7 @@ import { EmployeeChange, EmployeeInvite, EmployeeView } from './schemas.js';
 const tags = ['Employees (extension)'];
 const OWNERS_ONLY = 'Only the account token and owners (403 for managers and shop keys).';
 
-/** Employees, their roles and shops (extension, issue 31). */
+/** Employees, their roles and shops (extension). */
 export function employeeRoutes(app: App, services: { employees: EmployeeService }): void {
   app.get(
     '/v2/employees',

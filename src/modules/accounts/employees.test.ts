@@ -1,5 +1,5 @@
 /**
- * Employees and roles through HTTP (issue 31): owners invite, change and remove employees; a
+ * Employees and roles through HTTP: owners invite, change and remove employees; a
  * manager acts for the shops given to them only (the Shop-Id header chooses one, default the
  * first), as that shop's key would; managers and shop keys cannot manage employees; another
  * account's employee is 404; a removed employee's token stops working at once.

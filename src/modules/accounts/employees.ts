@@ -1,5 +1,5 @@
 /**
- * The account's employees and their roles (issue 31): owners see the whole account; a manager
+ * The account's employees and their roles: owners see the whole account; a manager
  * only the shops given (platform/auth.ts makes each of their requests act as one shop's key).
  * Only the account's token and its owners manage employees. A change of role or shops, and a
  * removal, goes through TokenResolver.revoke: no process keeps acting on the old scope.

@@ -18,7 +18,7 @@ export const accountsModule = defineModule<AccountsRouteServices, AccountTables>
     {
       name: 'Employees (extension)',
       description:
-        "Extension (issue 31): owners invite employees as owners or shop managers; a manager sees only the shops given to them, each request acting for one of them (the Shop-Id header, default the first), as that shop's API key would.",
+        "Extension: owners invite employees as owners or shop managers; a manager sees only the shops given to them, each request acting for one of them (the Shop-Id header, default the first), as that shop's API key would.",
     },
     {
       name: 'Authentication',

@@ -1,5 +1,5 @@
 /**
- * The account's own delivery methods in a calculation (issue 18): priced by their own
+ * The account's own delivery methods in a calculation: priced by their own
  * brackets, no remote call, no commissions. Pure.
  */
 import type { DeliveryType } from '../../carriers/types.js';

@@ -1,4 +1,4 @@
-/** modules/dashboard, the area definition (src/modules.ts lists it): the merchant dashboard served at /app/ (issue 30). */
+/** modules/dashboard, the area definition (src/modules.ts lists it): the merchant dashboard served at /app/. */
 import type { Config } from '../../config.js';
 import { defineModule } from '../../platform/module.js';
 import { dashboardRoutes } from './routes.js';

@@ -1,6 +1,6 @@
 /**
- * The dashboard's settings, marketplaces and money pages (issue 31, part B) end to end in
- * Chromium (playwright-core), on the suite's database, one service start for the file: a shop
+ * The dashboard's settings, marketplaces and money pages end to end in Chromium
+ * (playwright-core), on the suite's database, one service start for the file: a shop
  * created and edited with its notifications; a warehouse's working hours and a holiday; an own
  * delivery method; the sandbox marketplace's shipment schemes saved and a good not matched to
  * the catalogue matched to a product; the cash-on-delivery page; a webhook edited, its secret
@@ -46,7 +46,7 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
 
   const check = (name: string) => checkPage(page, shot, name);
   let cspViolations: string[] = [];
-  // the dashboard's strict CSP holds on every page these tests open (part 1's suite checks the same)
+  // the dashboard's strict CSP holds on every page these tests open (browser.test.ts checks the same on the orders pages)
   afterEach(() => expect(cspViolations).toEqual([]));
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * An account's own delivery methods (issue 18, convention 12) through HTTP on a real
+ * An account's own delivery methods (convention 12) through HTTP on a real
  * database: managing them, the calculator answering them with '{accountId}_{methodId}', an
  * order carried by one from the calculator to delivered, lists filtered by the string id,
  * and its sticker.

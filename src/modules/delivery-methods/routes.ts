@@ -17,7 +17,7 @@ const tags = ['Delivery methods'];
 export interface DeliveryMethodsRouteServices {
   deliveryMethods: DeliveryMethodService;
 }
-/** Extension: an account's own delivery methods (issue 18; their ids follow convention 12). */
+/** Extension: an account's own delivery methods (their ids follow convention 12). */
 export function deliveryMethodRoutes(app: App, services: DeliveryMethodsRouteServices): void {
   app.get(
     '/v2/delivery-methods',

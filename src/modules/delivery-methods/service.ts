@@ -1,5 +1,5 @@
 /**
- * An account's own delivery methods (issue 18, convention 12): the shop delivers itself,
+ * An account's own delivery methods (convention 12): the shop delivers itself,
  * priced by its own brackets. Other areas read them through `methodsOf` / `method`.
  */
 import type { Scope } from '../../platform/auth.js';

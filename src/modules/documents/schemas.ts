@@ -158,7 +158,7 @@ export const LabelPrinter = Type.Object(
 );
 export type LabelPrinter = Static<typeof LabelPrinter>;
 
-/** What the thermal labels of a supply or a pickup act are asked in (extension, issue 32). */
+/** What the thermal labels of a supply or a pickup act are asked in (extension). */
 export const ThermalLabelsFields = {
   format: Type.Optional(
     Type.Union([Type.Literal('zpl'), Type.Literal('png')], {

@@ -48,7 +48,7 @@ type Order = OrderDoc & { id: number };
 
 /**
  * "Carrier A" and "carrier B" of the contract: the two of our companies whose handover counts
- * transport units, so their acts come with a waybill (DESIGN.md: docs/decisions.md, issue 6).
+ * transport units, so their acts come with a waybill (DESIGN.md: docs/decisions/documents.md).
  */
 export const PLACES_CARRIERS = {
   A: { companyId: 6, units: 'bags' as const, field: 'carrierAPlaces' as const },

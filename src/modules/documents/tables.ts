@@ -17,7 +17,7 @@ export interface DocumentTables {
     /** JSON text: the order ids. */
     order_ids: string;
     created_at: Instant;
-    /** pdf, zpl or png (issue 32). */
+    /** pdf, zpl or png. */
     output: Generated<string>;
     /** Printer resolution of zpl and png sets; null for pdf. */
     dpi: number | null;

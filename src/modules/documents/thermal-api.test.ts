@@ -1,5 +1,5 @@
 /**
- * Thermal stickers through HTTP on a real database (issue 32): `format` zpl and png with
+ * Thermal stickers through HTTP on a real database: `format` zpl and png with
  * `dpi`, the warehouse's label printer setting, large sets made by a job (STICKER_SYNC_LABELS
  * is 3 here) whose URL answers 202 until written, bad input and security.
  */

@@ -149,7 +149,7 @@ describe('supplies: the shop side', () => {
     expect((await a.owner.call('DELETE', '/v2/products/shipments', { id: dropped })).status).toBe(204);
     expect((await a.owner.post('/v2/products/shipments/confirm', { id: dropped })).status).toBe(409);
     expect(await supply(dropped)).toMatchObject({ status: 5, statusHistory: [{ status: 5 }, { status: 1 }] });
-    // clients send a DELETE's parameters in the query string (issue 23 item 3)
+    // clients send a DELETE's parameters in the query string
     const byQuery = await newSupply();
     expect((await other.call('DELETE', `/v2/products/shipments?id=${byQuery}`)).status).toBe(404);
     const badQuery = await a.owner.call('DELETE', '/v2/products/shipments?id=abc');

@@ -1,5 +1,5 @@
 /**
- * Product labels of a supply for the warehouse's thermal printer (issue 32), through HTTP:
+ * Product labels of a supply for the warehouse's thermal printer, through HTTP:
  * ZPL (copies per unit by ^PQ) and PNG, the barcodes read back, bad input and security.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

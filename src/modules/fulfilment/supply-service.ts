@@ -186,7 +186,7 @@ export class SupplyService {
     return { id, file: file.url };
   }
 
-  /** Product labels of the supply's lines for the warehouse's thermal printer (issue 32). */
+  /** Product labels of the supply's lines for the warehouse's thermal printer. */
   async productLabels(scope: Scope, id: number, body: SupplyLabelsBody): Promise<{ file: string }> {
     const supply = await this.find(scope, id);
     const labels = supplyProductLabels(

@@ -1,5 +1,5 @@
 /**
- * Issue 17 follow-up: goods of marketplace orders shipped from a fulfilment warehouse are
+ * Goods of marketplace orders shipped from a fulfilment warehouse are
  * reserved (short ones wait for the next poll), statuses are re-read after the first read,
  * and a cancellation gives the goods back.
  */

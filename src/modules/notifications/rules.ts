@@ -16,7 +16,7 @@ export type NotificationType =
   | 'orderProductsNotAvailableInFulfilment'
   | 'deliveryAcceptedForFulfillment';
 
-/** Notices of no shop flag: a webhook endpoint or a shop's CMS callbacks disabled after failing for days (issue 28). */
+/** Notices of no shop flag: a webhook endpoint or a shop's CMS callbacks disabled after failing for days. */
 export type AccountNoticeType = 'webhookDisabled';
 
 /** The shop flag each order event answers to; events not listed notify nobody (order.status_changed: customers only). */

@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 1: an order for a company that takes parcels only at a drop-off point chosen in
+ * An order for a company that takes parcels only at a drop-off point chosen in
  * advance is never lost for want of `pickup.pointId`: the warehouse's choice, else the point
  * nearest the sender, else a draft with an error that confirm refuses; and the calculator
  * offers no such company where it has no point.

@@ -205,7 +205,7 @@ describe('orders: create, read, change', () => {
     expect((await owner.patch(`/v2/products/${productId}`, { name: 'Футболка синяя', priceCod: 2100 })).status).toBe(
       204,
     );
-    // an order's lines take catalogue values only: making one reads no stock (issue 27, ninth pass)
+    // an order's lines take catalogue values only: making one reads no stock (the hot paths' ninth pass)
     const stockReads = vi.spyOn(StockStore.prototype, 'rowsOf');
     const later = await create(owner, courier({ products: [{ id: productId, count: 1 }] }));
     expect(stockReads).not.toHaveBeenCalled();

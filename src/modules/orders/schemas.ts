@@ -216,7 +216,7 @@ export const Order = Type.Object(
         message: Type.Optional(Type.String({ description: 'Why the company refused' })),
       }),
     ),
-    // sent since issue 5 but never published: the schema now says what the stored document holds
+    // sent from the start but never published: the schema now says what the stored document holds
     brand: Type.Optional(
       Type.String({
         description: "Extension: the brand the customer sees (the shop's, copied when the order was made)",
@@ -388,7 +388,7 @@ export const PushResult = Type.Object({
 });
 export type PushResult = Static<typeof PushResult>;
 
-/** Statuses a shop may give an order of its own delivery method (extension, issue 18). */
+/** Statuses a shop may give an order of its own delivery method (extension). */
 export const OWN_DELIVERY_STATUSES = [14, 411, 412, 42, 43, 46, 44, 47, 461, 462, 71, 72, 74] as const;
 
 export const OwnStatusBody = Type.Object({

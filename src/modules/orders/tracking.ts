@@ -227,7 +227,7 @@ export class TrackingService {
       !(await this.collectedByPickup(record.accountId, doc));
     if (simulated) extras.journeyStep = 0;
     // The order at 13 and its first journey step commit together: a process dying between
-    // the two left the order at 13 with nothing queued, for good (issue 25).
+    // the two left the order at 13 with nothing queued, for good.
     const written = await this.store.transaction(async (trx) => {
       // A cancel that won the race leaves the order as it is (the registration is cancelled by its own job).
       if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;

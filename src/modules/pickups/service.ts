@@ -298,7 +298,7 @@ export class PickupService {
     return pickups;
   }
 
-  /** The act's barcodes for the warehouse's thermal printer (issue 32): the orders the pickup covers now, as its PDF act lists them. */
+  /** The act's barcodes for the warehouse's thermal printer: the orders the pickup covers now, as its PDF act lists them. */
   async actLabels(
     scope: Scope,
     id: number,

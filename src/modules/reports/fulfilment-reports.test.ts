@@ -1,5 +1,5 @@
 /**
- * Fulfilment on the bill and in the stock sheets (issue 16 follow-up): goods received four
+ * Fulfilment on the bill and in the stock sheets: goods received four
  * days before, two orders shipped from the warehouse today; the period's bill charges each
  * shipped order per order and per unit and the goods per unit-day, to the kopeck; the stock
  * balance (type 5) and marking-code write-off (type 6) sheets list what the stock says.

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 16): the period job makes one bill and the agent reports per period, from
+ * Reports: the period job makes one bill and the agent reports per period, from
  * the orders as the API shows them; payments by billing operators; analytical reports read
  * back and checked against GET /v2/orders to the kopeck.
  */

@@ -1,5 +1,5 @@
 /**
- * The sandbox (issue 23 item 6): a test account goes from a booked pickup to Done, moves its
+ * The sandbox: a test account goes from a booked pickup to Done, moves its
  * orders to delivered, and from an open billing period to a bill, now — through HTTP and the
  * command line; refused for shop keys, other accounts and accounts with a live contract.
  */

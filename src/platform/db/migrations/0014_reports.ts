@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
 
 /**
- * Reports (issue 16): the billing periods closed per account, the bills with their lines and
+ * Reports: the billing periods closed per account, the bills with their lines and
  * payments, the agent reports, the analytical reports, and the tokens of the service's billing
  * operators. The unique indexes on (account, period_start) are what makes a period closed once
  * even when two processes run its job at the same time.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
 
 /**
- * Issue 17 follow-up: fulfilment goods held by marketplace orders. An allocation or a
+ * Fulfilment goods held by marketplace orders. An allocation or a
  * movement of a marketplace order names it in `marketplace_order_id` (its `order_id` is 0 /
  * null: the orders area has no such order); the marketplace order keeps where its
  * reservation stands and what goods it lacks.

@@ -17,7 +17,7 @@ function firstDateOf(
 }
 
 /**
- * Reports find their orders by index ranges (issue 16 follow-up):
+ * Reports find their orders by index ranges:
  * - each order keeps when it was first handed over (first status 14 or later, 83 not counting)
  *   and first delivered (44/47), indexed with the account and the id: the orders billed or
  *   remitted in a period are one range, where `status_at >= from` read every order changed

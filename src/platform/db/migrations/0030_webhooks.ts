@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
 
-/** Webhook endpoints and CMS callback targets, their deliveries (in order) and attempts (issue 28). */
+/** Webhook endpoints and CMS callback targets, their deliveries (in order) and attempts. */
 export const webhooks: SchemaMigration = {
   name: '0030_webhooks',
   async up(db: Kysely<unknown>, kit: MigrationKit): Promise<void> {

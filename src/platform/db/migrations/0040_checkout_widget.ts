@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
 
 /**
- * The checkout widget (issue 29): a shop's publishable widget key with the origins whose pages
+ * The checkout widget: a shop's publishable widget key with the origins whose pages
  * may use it, and the buyers' selections the shop's server turns into orders.
  */
 export const checkoutWidget: SchemaMigration = {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
 
 /**
- * Thermal labels (issue 32): a sticker set records its output (pdf, zpl, png) and resolution,
+ * Thermal labels: a sticker set records its output (pdf, zpl, png) and resolution,
  * and a large set made by a job its state and progress (labels done of total) under the file
  * name handed out before the file exists; each warehouse may name its label printer's
  * resolution.

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationKit, SchemaMigration } from '../migration-kit.js';
 
 /**
- * Employee roles (issue 31): an owner sees the whole account, a manager only the shops given
+ * Employee roles: an owner sees the whole account, a manager only the shops given
  * to them (employee_shops, in the order given: the first is the manager's default shop).
  * Employees made before this are owners, as they could see everything.
  */

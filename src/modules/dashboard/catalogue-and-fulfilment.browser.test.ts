@@ -1,11 +1,13 @@
 /**
- * The dashboard's part 2 end to end in Chromium (playwright-core), on the suite's database:
+ * The dashboard's catalogue, fulfilment, marketplace and bill pages, and what a shop manager
+ * sees, end to end in Chromium (playwright-core), on the suite's database:
  * the owner imports a 2000-row xlsx with bad rows and sees each one; makes a supply and confirms
  * it, the warehouse staff's screen marks it arrived and accepts it, and the stock page shows it
  * with a reservation changing what is free; connects the sandbox marketplace and sees an order
  * arrive; opens a bill; a shop manager sees their shop's orders and not another's (in the page
  * and by the API). axe-core on every page; desktop and phone screenshots under
- * artifacts/dashboard-part2/. The app is built once for the file; one browser, one context.
+ * artifacts/dashboard-catalogue-and-fulfilment/. The app is built once for the file; one
+ * browser, one context.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,9 +34,9 @@ import {
 import { orderBody, preparedOrder } from '../../../test/support/orders.js';
 import { IMPORT_COLUMNS } from '../products/import/layout.js';
 
-const { shot } = screenshots('dashboard-part2');
-const OWNER = { email: 'owner@part2.example', password: 'owner password 1' };
-const MANAGER = { email: 'manager@part2.example', password: 'manager password 1' };
+const { shot } = screenshots('dashboard-catalogue-and-fulfilment');
+const OWNER = { email: 'owner@catalogue.example', password: 'owner password 1' };
+const MANAGER = { email: 'manager@catalogue.example', password: 'manager password 1' };
 const SANDBOX_MARKETPLACE = 4;
 /** What the page may take on a loaded machine to show an answer. */
 const POLL = { timeout: 15_000 };
@@ -61,7 +63,7 @@ async function importFile(file: string): Promise<void> {
   fs.writeFileSync(file, Buffer.from(await workbook.xlsx.writeBuffer()));
 }
 
-describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', () => {
+describe.skipIf(!BROWSER_TESTS)('dashboard catalogue, fulfilment, marketplaces, bills and roles in Chromium', () => {
   let t: TestApp;
   let at: FulfilmentAccount;
   let origin: string;
@@ -75,7 +77,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard, part 2, in Chromium', (
 
   const check = (name: string) => checkPage(page, shot, name);
   let cspViolations: string[] = [];
-  // the dashboard's strict CSP holds on every page these tests open (part 1's suite checks the same)
+  // the dashboard's strict CSP holds on every page these tests open (browser.test.ts checks the same on the orders pages)
   afterEach(() => expect(cspViolations).toEqual([]));
 
   async function signIn(who: { email: string; password: string }): Promise<void> {
