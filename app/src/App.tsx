@@ -23,7 +23,7 @@ import { useText, type Locale } from './i18n';
 import { SignIn } from './pages/auth/SignIn';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 import { routesFor, sectionsFor, WAREHOUSE_STAFF_PATH } from './sections';
-import { useSession } from './session';
+import { type SessionView, useSession } from './session';
 
 function NetworkBanner() {
   const { t } = useText();
@@ -71,10 +71,8 @@ function useUnreadCount(): number {
 
 export function App() {
   const { t } = useText();
-  const { session, signOut } = useSession();
-  const [opened, { toggle, close }] = useDisclosure();
+  const { session } = useSession();
   const location = useLocation();
-  const unread = useUnreadCount();
 
   // the warehouse staff's screen has its own token, not a sign-in
   if (location.pathname.startsWith(WAREHOUSE_STAFF_PATH)) return <WarehouseStaffPage />;
@@ -85,8 +83,18 @@ export function App() {
       </Center>
     );
   }
-  // no session: sign-in in place of the page; the URL (and the page's draft) stay for after it
+  // no session: sign-in in place of the page; the URL (and the page's draft) stay for after it.
+  // Nothing that needs a session is asked before: the layout (and its unread count) waits for one.
   if (session === null) return <SignIn />;
+  return <SignedInLayout session={session} />;
+}
+
+function SignedInLayout({ session }: { session: SessionView }) {
+  const { t } = useText();
+  const { signOut } = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const unread = useUnreadCount();
 
   return (
     <AppShell

@@ -157,6 +157,56 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await gone.text();
   });
 
+  it('the sign-in page asks nothing that needs a session and logs no error; signed in, a reload asks who once', async () => {
+    // a browser that never signed in here: its own context, its own storage
+    const fresh = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU' });
+    const visitor = await fresh.newPage();
+    const asked: string[] = [];
+    /** Errors the console logs (a failed load among them), and answers of 400 or more. */
+    const failures: string[] = [];
+    visitor.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/v2/')) asked.push(`${request.method()} ${pathname}`);
+    });
+    visitor.on('console', (message) => {
+      if (message.type() === 'error') failures.push(message.text());
+    });
+    visitor.on('pageerror', (error) => failures.push(error.message));
+    visitor.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    await visitor.goto(`${origin}/app/orders`);
+    await visitor.getByRole('button', { name: 'Войти' }).waitFor();
+    await visitor.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+    expect(failures).toEqual([]);
+
+    await visitor.getByLabel(/E-mail|Эл. почта/).fill(EMAIL);
+    await visitor.getByLabel(/^(Password|Пароль)/).fill(PASSWORD);
+    await visitor.getByRole('button', { name: 'Войти' }).click();
+    await visitor.getByTestId('orders-table').waitFor();
+    expect(asked[0]).toBe('POST /v2/auth/session');
+    // signed in, a reload learns who it is by one question, and the page stays signed in
+    asked.length = 0;
+    await visitor.reload();
+    await visitor.getByTestId('orders-table').waitFor();
+    await visitor.waitForLoadState('networkidle');
+    expect(asked.filter((call) => call.endsWith('/v2/auth/session'))).toEqual(['GET /v2/auth/session']);
+    expect(asked.indexOf('GET /v2/auth/session')).toBe(0);
+    expect(failures).toEqual([]);
+
+    // signed out: the next visit asks nothing again
+    await visitor.getByTestId('sign-out').click();
+    await visitor.getByRole('button', { name: 'Войти' }).waitFor();
+    asked.length = 0;
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Войти' }).waitFor();
+    await visitor.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+    expect(failures).toEqual([]);
+    await fresh.close();
+  });
+
   it('an operator signs in, makes an order on the map, confirms it, prints its sticker, books a pickup, finds it, fails a batch and signs out', async () => {
     await page.goto(`${origin}/app/`);
     await page.getByRole('button', { name: 'Войти' }).waitFor();
