@@ -9,6 +9,7 @@ import {
   Group,
   Loader,
   NavLink,
+  ScrollArea,
   SegmentedControl,
   Stack,
   Text,
@@ -105,7 +106,14 @@ function SignedInLayout({ session }: { session: SessionView }) {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('orders')} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('navigationMenu')}
+              aria-expanded={opened}
+            />
             <Title order={1} size="h4">
               {t('appName')}
             </Title>
@@ -123,30 +131,35 @@ function SignedInLayout({ session }: { session: SessionView }) {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('appName')}>
-        <Stack gap={2}>
-          {sectionsFor(session).map((section) => (
-            <NavLink
-              key={section.path}
-              component={RouterLink}
-              to={section.path}
-              end
-              label={t(section.label)}
-              active={location.pathname === section.path}
-              variant="filled"
-              onClick={close}
-              rightSection={
-                section.path === '/notifications' && unread > 0 ? (
-                  <Badge size="sm" color="red" data-testid="unread-count">
-                    {unread}
-                  </Badge>
-                ) : undefined
-              }
-            />
-          ))}
-        </Stack>
-        <Text size="xs" c="gray.7" mt="auto">
-          {t('timeZone')} {session.timeZone}
-        </Text>
+        {/* the sections are taller than a 1100×900 window or a phone's: they scroll, the time zone stays below */}
+        <AppShell.Section grow component={ScrollArea} type="auto">
+          <Stack gap={2}>
+            {sectionsFor(session).map((section) => (
+              <NavLink
+                key={section.path}
+                component={RouterLink}
+                to={section.path}
+                end
+                label={t(section.label)}
+                active={location.pathname === section.path}
+                variant="filled"
+                onClick={close}
+                rightSection={
+                  section.path === '/notifications' && unread > 0 ? (
+                    <Badge size="sm" color="red" data-testid="unread-count">
+                      {unread}
+                    </Badge>
+                  ) : undefined
+                }
+              />
+            ))}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section pt="xs">
+          <Text size="xs" c="gray.7">
+            {t('timeZone')} {session.timeZone}
+          </Text>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         <NetworkBanner />

@@ -1,6 +1,7 @@
 /** The words of the layout (navigation, header, the network banner), of the shared components and of more than one area's pages. */
 export const en = {
   appName: 'Delivery dashboard',
+  navigationMenu: 'Menu',
   signOut: 'Sign out',
   email: 'E-mail',
   language: 'Language',
@@ -118,6 +119,7 @@ export const en = {
 
 export const ru: Record<keyof typeof en, string> = {
   appName: 'Кабинет доставки',
+  navigationMenu: 'Меню',
   signOut: 'Выйти',
   email: 'Эл. почта',
   language: 'Язык',

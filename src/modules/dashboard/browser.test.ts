@@ -29,6 +29,7 @@ import {
   cspViolationsOf,
   DESKTOP,
   launchChromium,
+  PHONE,
   screenshots,
   tilePng,
 } from '../../../test/support/browser.js';
@@ -477,4 +478,33 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(order.clientCourierTime).toBe(chosen?.id);
     expect(cspViolations).toEqual([]);
   }, 120_000);
+
+  it('reaches the last section of the navigation at 1100×900 and on a phone', async () => {
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders`, page.getByTestId('orders-table'));
+    const navigation = page.getByRole('navigation');
+    const last = navigation.getByRole('link').last();
+    expect(await last.textContent()).toBe('Сотрудники');
+    // the list scrolls inside the navigation: a click scrolls the link into sight and lands on it
+    await last.click();
+    await page.waitForURL(/\/app\/settings\/employees$/);
+    const box = await last.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(DESKTOP.height);
+    await check('navigation-last');
+
+    await page.setViewportSize(PHONE);
+    await page.goto(`${origin}/app/orders`);
+    await page.getByTestId('orders-table').waitFor();
+    await page.getByRole('button', { name: 'Меню' }).click();
+    await animationsSettled(page);
+    await last.click();
+    await page.waitForURL(/\/app\/settings\/employees$/);
+    await page.getByRole('button', { name: 'Меню' }).click();
+    await animationsSettled(page);
+    await last.scrollIntoViewIfNeeded();
+    const phoneBox = await last.boundingBox();
+    expect(phoneBox && phoneBox.y + phoneBox.height).toBeLessThanOrEqual(PHONE.height);
+    await shot(page, 'navigation-last-phone-open');
+    await page.setViewportSize(DESKTOP);
+  }, 60_000);
 });
