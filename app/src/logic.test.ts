@@ -9,7 +9,14 @@ import { batchErrorsOf, fieldErrorsOf } from './batch';
 import { draftStore } from './drafts';
 import { formatInstant, todayIn } from './format';
 import { dictionaries, translator } from './i18n';
-import { countFilters, ordersQuery, searchFromView, viewFromSearch } from './pages/orders/order-filters';
+import {
+  ALL_ORDERS,
+  countFilters,
+  LISTS,
+  ordersQuery,
+  searchFromView,
+  viewFromSearch,
+} from './pages/orders/order-filters';
 import { calculatorBodyOf, EMPTY_DRAFT, optionKey, orderBodyOf, type OrderDraft } from './pages/orders/order-draft';
 import { nextActions } from './pages/orders/order-actions';
 
@@ -37,6 +44,11 @@ describe('the orders view', () => {
     expect(viewFromSearch(searchFromView(view))).toEqual(view);
     expect(ordersQuery(view, 6)).toMatchObject({ list: 6, page: 3, perPage: 100, stickerFormed: 0 });
     expect(countFilters(view)).toBe(7);
+  });
+
+  it('opens on all orders, the first tab, when the URL names no list', () => {
+    expect(viewFromSearch(new URLSearchParams('')).list).toBe(ALL_ORDERS);
+    expect(LISTS[0]).toBe(ALL_ORDERS);
   });
 
   it('falls back to the default list, page 1 and 50 a page for nonsense', () => {

@@ -215,6 +215,9 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await signIn();
     await page.getByTestId('orders-table').waitFor();
     await expect.poll(() => page.getByTestId('count-8').textContent()).toBe('1');
+    // the page opens on all orders (a draft and a canceled one here), not on an empty tab
+    expect(await page.getByTestId('tab-0').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
     await check('orders');
 
     // a new order by hand, the point chosen on the map

@@ -33,10 +33,12 @@ import { StickerJob, stickerSetOf } from './StickerJob';
 import { formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
 import {
+  ALL_ORDERS,
   countFilters,
   FLAGS,
   LISTS,
   ordersQuery,
+  PROBLEM_ORDERS,
   searchFromView,
   viewFromSearch,
   type ListCode,
@@ -232,7 +234,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
   const session = useSignedIn();
   const reference = useReference(locale);
   const [params, setParams] = useSearchParams();
-  const view = useMemo(() => viewFromSearch(params, problems ? 6 : 1), [params, problems]);
+  const view = useMemo(() => viewFromSearch(params, problems ? PROBLEM_ORDERS : ALL_ORDERS), [params, problems]);
   const { orders, total, counts, error, reload } = useOrders(view);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [rowErrors, setRowErrors] = useState<BatchErrors>(new Map());
