@@ -18,7 +18,6 @@ import {
   viewFromSearch,
 } from './pages/orders/order-filters';
 import { calculatorBodyOf, EMPTY_DRAFT, optionKey, orderBodyOf, type OrderDraft } from './pages/orders/order-draft';
-import { nextActions } from './pages/orders/order-actions';
 
 describe('the orders view', () => {
   it('reads every filter from the URL and writes it back the same, defaults left out', () => {
@@ -161,20 +160,6 @@ describe('the order form', () => {
     expect(drafts.load('order-new')).toBeNull();
     memory.set('dashboard.draft.broken', '{');
     expect(drafts.load('broken')).toBeNull();
-  });
-});
-
-describe('what an order page offers', () => {
-  it('offers by status: a draft is edited and confirmed, a prepared order printed and packed', () => {
-    expect(
-      nextActions({ statusHistory: [{ code: 11, name: '', date: '', description: null }], isPacked: false }),
-    ).toEqual(['edit', 'confirm', 'confirmPreorder', 'cancel']);
-    expect(
-      nextActions({ statusHistory: [{ code: 13, name: '', date: '', description: null }], isPacked: true }),
-    ).toEqual(['sticker', 'unpack', 'cancel', 'duplicate', 'duplicateBack', 'return', 'extendHold']);
-    expect(
-      nextActions({ statusHistory: [{ code: 10, name: '', date: '', description: null }], isPacked: false }),
-    ).toEqual(['duplicate']);
   });
 });
 

@@ -68,6 +68,11 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
 
   /** The layout's transitions after a resize have ended (the navigation slides away on a phone). */
   const check = (name: string) => checkPage(page, shot, name);
+  /** The actions an order's page offers, in their order. */
+  const actionsShown = () =>
+    page
+      .locator('[data-testid^="action-"]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
 
   /** Opens a page of the app, signing in if the session has ended (an earlier test signs out). */
   async function open(url: string, ready: ReturnType<Page['getByTestId']>): Promise<void> {
@@ -254,6 +259,14 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await worker.runDue();
     await page.reload();
     await page.getByTestId('action-sticker').waitFor();
+    // ready for shipment: no return and no longer storage (those wait for the pickup point)
+    expect(await actionsShown()).toEqual([
+      'action-sticker',
+      'action-pack',
+      'action-cancel',
+      'action-duplicate',
+      'action-duplicateBack',
+    ]);
     await check('order-page');
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('action-sticker').click()]);
     const stickerUrl = popup.url().startsWith('http') ? popup.url() : '';
@@ -479,6 +492,36 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const chosen = schedule.find((item) => `${item.timeFrom}–${item.timeTo}` === intervalText);
     expect(chosen).toBeDefined();
     expect(order.clientCourierTime).toBe(chosen?.id);
+    expect(cspViolations).toEqual([]);
+  }, 120_000);
+
+  it('offers each order only what its status allows', async () => {
+    const ready = await preparedOrder(owner, worker, orderBody({ shopId, pointId }, { cmsId: 'READY-1' }));
+    const waiting = await preparedOrder(owner, worker, orderBody({ shopId, pointId }, { cmsId: 'AT-POINT-1' }));
+    // a pickup point order's journey: accepted, in transit, in the city, at the point
+    for (let step = 0; step < 4; step++)
+      expect((await owner.post(`/v2/sandbox/orders/${waiting.id}/advance`)).status).toBe(200);
+    expect((await owner.get(`/v2/orders/${waiting.id}`)).body.status).toBe(42);
+
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders/${waiting.id}`, page.getByTestId('action-return'));
+    expect(await actionsShown()).toEqual([
+      'action-return',
+      'action-extendHold',
+      'action-duplicate',
+      'action-duplicateBack',
+    ]);
+
+    // the list: an order ready for shipment is offered no return and no longer storage
+    await page.goto(`${origin}/app/orders?list=0&search=READY-1`);
+    await page.locator(`tr[data-order="${ready.id}"]`).waitFor({ timeout: 15_000 });
+    expect(await page.locator('tr[data-order]').count()).toBe(1);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    for (const action of ['return', 'extendHold', 'confirm'])
+      expect(await page.getByTestId(`batch-${action}`).isDisabled(), action).toBe(true);
+    expect(await page.getByTestId('batch-stickers').isDisabled()).toBe(false);
+    await page.keyboard.press('Escape');
     expect(cspViolations).toEqual([]);
   }, 120_000);
 

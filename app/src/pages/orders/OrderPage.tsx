@@ -11,7 +11,7 @@ import { formatDay, formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
 import { fileHref, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
-import { nextActions } from './order-actions';
+import { nextActions, type OrderAction } from './order-actions';
 
 export function OrderPage() {
   const { t, locale } = useText();
@@ -39,7 +39,7 @@ export function OrderPage() {
   }, [id]);
   useEffect(load, [load]);
 
-  const act = async (action: TextKey) => {
+  const act = async (action: OrderAction) => {
     setActionError(null);
     setNotice(null);
     const ids = [id];

@@ -46,6 +46,7 @@ import {
 } from './order-filters';
 import { fileHref, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
+import { anyAllows, type OrderAction } from './order-actions';
 
 // the waybills dialog (with its date input) loads when first opened, not with the list
 const WaybillsDialog = lazy(() => import('./WaybillsDialog').then((module) => ({ default: module.WaybillsDialog })));
@@ -59,7 +60,7 @@ type BatchPath =
   | '/v2/orders/pack'
   | '/v2/orders/unpack';
 
-const BATCHES: Array<{ key: TextKey; path: BatchPath; body?: { preOrder: boolean } }> = [
+const BATCHES: Array<{ key: OrderAction; path: BatchPath; body?: { preOrder: boolean } }> = [
   { key: 'confirm', path: '/v2/orders/confirm' },
   { key: 'confirmPreorder', path: '/v2/orders/confirm', body: { preOrder: true } },
   { key: 'pack', path: '/v2/orders/pack' },
@@ -279,6 +280,9 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
     }
   };
   const ids = [...selected];
+  // the batch menu offers what at least one chosen order allows (order-actions.ts decides)
+  const chosenOrders = (orders ?? []).filter((order) => selected.has(order.id));
+  const offers = (action: OrderAction) => anyAllows(action, chosenOrders);
   const openFile = async (call: () => Promise<{ data?: { file: string }; error?: unknown; response: Response }>) => {
     setBatchError(null);
     try {
@@ -439,6 +443,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               <Menu.Item
                 key={batch.key}
                 data-testid={`batch-${batch.key}`}
+                disabled={!offers(batch.key)}
                 onClick={() =>
                   void runBatch(t(batch.key), () => api.POST(batch.path, { body: { ids, ...batch.body } }))
                 }
@@ -447,6 +452,8 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               </Menu.Item>
             ))}
             <Menu.Item
+              data-testid="batch-extendHold"
+              disabled={!offers('extendHold')}
               onClick={() =>
                 void runBatch(t('extendHold'), () =>
                   api.POST('/v2/orders/extend-hold', { body: { ids, days: holdDays } }),
@@ -456,16 +463,16 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               {t('extendHold')} ({holdDays} {t('days_')})
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item data-testid="batch-stickers" onClick={() => void printStickers(1)}>
+            <Menu.Item data-testid="batch-stickers" disabled={!offers('sticker')} onClick={() => void printStickers(1)}>
               {t('stickers')} (A4)
             </Menu.Item>
-            <Menu.Item onClick={() => void printStickers()}>
+            <Menu.Item disabled={!offers('sticker')} onClick={() => void printStickers()}>
               {t('stickers')}: {t('allFormats')}
             </Menu.Item>
             <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>
               {t('assemblyStatement')}
             </Menu.Item>
-            <Menu.Item data-testid="batch-waybills" onClick={() => setWaybillsOpen(true)}>
+            <Menu.Item data-testid="batch-waybills" disabled={!offers('sticker')} onClick={() => setWaybillsOpen(true)}>
               {t('formWaybills')}
             </Menu.Item>
           </Menu.Dropdown>
