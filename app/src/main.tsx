@@ -1,7 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import './app.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, Input, MantineProvider } from '@mantine/core';
 import { setNonce } from 'get-nonce';
 import { DateInput, DatePickerInput, DatesProvider } from '@mantine/dates';
 import { StrictMode, useMemo, useState } from 'react';
@@ -71,6 +71,9 @@ function themeFor(t: Translate) {
     components: {
       DateInput: DateInput.extend({ defaultProps: calendar }),
       DatePickerInput: DatePickerInput.extend({ defaultProps: calendar }),
+      // a field's description (the hint under its label) and its error in darker colours than Mantine's
+      // (its dimmed grey is 3.3:1 on white, its error red 3.2:1)
+      InputWrapper: Input.Wrapper.extend({ classNames: { description: 'input-description', error: 'input-error' } }),
     },
   });
 }

@@ -223,6 +223,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     // the page opens on all orders (a draft and a canceled one here), not on an empty tab
     expect(await page.getByTestId('tab-0').getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+    // no bare number box beside the batch actions: storage's days are asked in a dialog
+    expect(await page.getByTestId('batch-bar').locator('input').count()).toBe(0);
     await check('orders');
 
     // a new order by hand, the point chosen on the map
@@ -495,7 +497,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(cspViolations).toEqual([]);
   }, 120_000);
 
-  it('offers each order only what its status allows', async () => {
+  it('offers each order only what its status allows, and extends storage for the days typed in a dialog', async () => {
     const ready = await preparedOrder(owner, worker, orderBody({ shopId, pointId }, { cmsId: 'READY-1' }));
     const waiting = await preparedOrder(owner, worker, orderBody({ shopId, pointId }, { cmsId: 'AT-POINT-1' }));
     // a pickup point order's journey: accepted, in transit, in the city, at the point
@@ -522,6 +524,23 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       expect(await page.getByTestId(`batch-${action}`).isDisabled(), action).toBe(true);
     expect(await page.getByTestId('batch-stickers').isDisabled()).toBe(false);
     await page.keyboard.press('Escape');
+
+    // one at the pickup point: its storage extended by the days typed, their label in sight
+    await page.goto(`${origin}/app/orders?list=0&search=AT-POINT-1`);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(1);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-extendHold').click();
+    const dialog = page.getByTestId('extend-hold-dialog');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    const days = dialog.getByLabel('На сколько дней продлить');
+    await days.waitFor();
+    await days.fill('7');
+    await check('orders-extend-hold');
+    await dialog.getByTestId('extend-hold-confirm').click();
+    await page.getByTestId('batch-done').waitFor();
+    const tasks = (await owner.get(`/v2/orders/${waiting.id}`)).body.tasks as Array<{ type: string; days?: number }>;
+    expect(tasks).toContainEqual(expect.objectContaining({ type: 'extend-hold', days: 7 }));
     expect(cspViolations).toEqual([]);
   }, 120_000);
 

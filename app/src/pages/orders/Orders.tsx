@@ -12,7 +12,6 @@ import {
   Group,
   Menu,
   MultiSelect,
-  NumberInput,
   Select,
   SimpleGrid,
   Stack,
@@ -46,6 +45,7 @@ import {
 } from './order-filters';
 import { fileHref, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
+import { ExtendHoldDialog } from './ExtendHoldDialog';
 import { anyAllows, type OrderAction } from './order-actions';
 
 // the waybills dialog (with its date input) loads when first opened, not with the list
@@ -245,7 +245,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
   const [waybillsOpen, setWaybillsOpen] = useState(false);
   const [stickerJob, setStickerJob] = useState<string | null>(null);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const [holdDays, setHoldDays] = useState<number>(3);
+  const [extendHoldOpen, setExtendHoldOpen] = useState(false);
   const [searchText, setSearchText] = useState(view.filters.search ?? '');
   const [debouncedSearch] = useDebouncedValue(searchText, 350);
 
@@ -454,13 +454,9 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
             <Menu.Item
               data-testid="batch-extendHold"
               disabled={!offers('extendHold')}
-              onClick={() =>
-                void runBatch(t('extendHold'), () =>
-                  api.POST('/v2/orders/extend-hold', { body: { ids, days: holdDays } }),
-                )
-              }
+              onClick={() => setExtendHoldOpen(true)}
             >
-              {t('extendHold')} ({holdDays} {t('days_')})
+              {t('extendHoldMenu')}
             </Menu.Item>
             <Menu.Divider />
             <Menu.Item data-testid="batch-stickers" disabled={!offers('sticker')} onClick={() => void printStickers(1)}>
@@ -477,16 +473,18 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
-        <NumberInput
-          size="xs"
-          w={90}
-          aria-label={`${t('extendHold')}: ${t('days')}`}
-          min={1}
-          max={30}
-          value={holdDays}
-          onChange={(value) => setHoldDays(Number(value) || 1)}
-        />
       </Group>
+      {extendHoldOpen && (
+        <ExtendHoldDialog
+          opened={extendHoldOpen}
+          orderCount={ids.length}
+          onClose={() => setExtendHoldOpen(false)}
+          onExtend={(days) => {
+            setExtendHoldOpen(false);
+            void runBatch(t('extendHold'), () => api.POST('/v2/orders/extend-hold', { body: { ids, days } }));
+          }}
+        />
+      )}
       {batchError !== null && (
         <>
           {rowErrors.size > 0 && (
