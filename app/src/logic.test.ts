@@ -1,7 +1,7 @@
 /**
  * The dashboard's logic that lives in the page, without a browser: the orders view in the URL
- * and in the API's query, per-order errors of a batch, field errors, the order form's bodies,
- * the kept drafts, dates in the account's zone, and the two dictionaries.
+ * and in the API's query, per-order errors of a batch, field errors, the order form's bodies and
+ * declared value, the kept drafts, dates in the account's zone, and the two dictionaries.
  */
 import { describe, expect, it } from 'vitest';
 import { DeliveryApiError } from './api';
@@ -17,7 +17,14 @@ import {
   searchFromView,
   viewFromSearch,
 } from './pages/orders/order-filters';
-import { calculatorBodyOf, EMPTY_DRAFT, optionKey, orderBodyOf, type OrderDraft } from './pages/orders/order-draft';
+import {
+  calculatorBodyOf,
+  declaredValueOf,
+  EMPTY_DRAFT,
+  optionKey,
+  orderBodyOf,
+  type OrderDraft,
+} from './pages/orders/order-draft';
 
 describe('the orders view', () => {
   it('reads every filter from the URL and writes it back the same, defaults left out', () => {
@@ -144,6 +151,12 @@ describe('the order form', () => {
       applyWidgetSettings: true,
       products: [{ count: 2, priceCod: 600, weight: 0.3 }],
     });
+  });
+
+  it('counts the declared value as the service does: the lines times their counts, else the order’s own', () => {
+    expect(declaredValueOf(filled)).toBe(1000);
+    expect(declaredValueOf({ goods: [{ ...filled.goods[0], priceDeclared: null }], priceDeclared: 300 })).toBe(300);
+    expect(declaredValueOf({ goods: [{ ...filled.goods[0], priceDeclared: null }], priceDeclared: null })).toBeNull();
   });
 
   it("keeps a draft in the session's storage and gives it back", () => {

@@ -239,6 +239,10 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByLabel('Улица').fill('Невский проспект');
     await page.getByLabel('Дом', { exact: true }).fill('10');
     await page.getByLabel('Название').fill('Чай улун');
+    // the declared value is asked once, per item on the goods' line; the order's sum is shown under them
+    expect(await page.getByLabel(/Объявленная ценность/).count()).toBe(1);
+    await page.getByLabel(/Объявленная ценность/).fill('700');
+    await expect.poll(() => page.getByTestId('declared-total').textContent()).toMatch(/700/);
     await page.locator('tr[data-option^="1:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
     const marker = page.locator('[data-testid="point-map"] path[data-point]').first();
     await marker.waitFor({ timeout: 20_000 });
@@ -253,6 +257,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const created = (await owner.get(`/v2/orders/${orderId}`)).body;
     expect(created.delivery.point.id).toBe(pointId);
     expect(created.recipient.fullName).toBe('Ольга Смирнова');
+    expect(created.products[0].priceDeclared).toBe(700);
     expect(created.deliveryAddress.city.name).toBe('Санкт-Петербург');
 
     // confirm; the registration job runs; the sticker's PDF opens and reads back
