@@ -244,6 +244,17 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByLabel(/Объявленная ценность/).fill('700');
     await expect.poll(() => page.getByTestId('declared-total').textContent()).toMatch(/700/);
     await page.locator('tr[data-option^="1:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
+    // every company's and tariff's price in one list, cheapest first, equal prices by fewer days
+    const offered = await page
+      .locator('[data-testid="quotes"] tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => [
+          row.getAttribute('data-price') ? Number(row.getAttribute('data-price')) : Number.POSITIVE_INFINITY,
+          Number(row.getAttribute('data-days')),
+        ]),
+      );
+    expect(offered.length).toBeGreaterThan(2);
+    expect(offered).toEqual([...offered].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
     const marker = page.locator('[data-testid="point-map"] path[data-point]').first();
     await marker.waitFor({ timeout: 20_000 });
     const pointId = Number(await marker.getAttribute('data-point'));
