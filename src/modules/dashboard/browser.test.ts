@@ -339,6 +339,12 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { level: 2, name: link }).first().waitFor();
+      if (name === 'documents') {
+        // the order's sticker (A4) is named by its format, not by a number
+        await page.locator('[data-testid^="sticker-set-"]').first().waitFor();
+        const links = await page.locator('[data-testid^="sticker-set-"] a').allTextContents();
+        expect(links).toEqual(['Наклейки A4 (4 на листе)']);
+      }
       await check(name);
     }
 
@@ -424,6 +430,29 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(act.subarray(0, 5).toString()).toBe('%PDF-');
     if (!pdfToolsMissing) for (const job of jobs) expect(pdfText(act)).toContain(job.trackNumber);
     await page.keyboard.press('Escape');
+
+    // every format at once (a job too): the documents page names each file by its format
+    await page.goto(`${origin}/app/orders?list=0&search=JOB-`);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(2);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-stickers-all').click();
+    await page.getByTestId('sticker-job-status').waitFor();
+    await stickerWorker.runDue();
+    await page.getByTestId('sticker-job-ready').waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: 'Документы', exact: true }).click();
+    // the day's sets, oldest first: the last one is this one
+    const newest = page.locator('[data-testid^="sticker-set-"]').last();
+    await newest.waitFor();
+    await expect
+      .poll(() => newest.locator('a').allTextContents())
+      .toEqual([
+        'Наклейки A4 (4 на листе)',
+        'Термонаклейки 100×150 мм',
+        'Термонаклейки 75×120 мм',
+        'Весь набор одним ZIP',
+      ]);
+    await check('documents-formats');
 
     // a problem: re-pricing an order no company delivers says why in its row; cancel fixes it
     await page.goto(`${origin}/app/problems`);

@@ -45,6 +45,7 @@ import {
 } from './order-filters';
 import { fileHref, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
+import { stickerTypeKey } from '../documents/sticker-files';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
 import { anyAllows, type OrderAction } from './order-actions';
 
@@ -459,10 +460,21 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               {t('extendHoldMenu')}
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item data-testid="batch-stickers" disabled={!offers('sticker')} onClick={() => void printStickers(1)}>
-              {t('stickers')} (A4)
-            </Menu.Item>
-            <Menu.Item disabled={!offers('sticker')} onClick={() => void printStickers()}>
+            {([1, 2, 3] as const).map((type) => (
+              <Menu.Item
+                key={type}
+                data-testid={type === 1 ? 'batch-stickers' : `batch-stickers-${type}`}
+                disabled={!offers('sticker')}
+                onClick={() => void printStickers(type)}
+              >
+                {t(stickerTypeKey(type))}
+              </Menu.Item>
+            ))}
+            <Menu.Item
+              data-testid="batch-stickers-all"
+              disabled={!offers('sticker')}
+              onClick={() => void printStickers()}
+            >
               {t('stickers')}: {t('allFormats')}
             </Menu.Item>
             <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>
