@@ -286,6 +286,21 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       'action-duplicateBack',
     ]);
     await check('order-page');
+
+    // in English every status name on the page, the tracking card's too, is English
+    const english = (await owner.get('/v2/lists/order-statuses?lang=en')).body as Record<string, string>;
+    const tracked = (await owner.get(`/v2/tracking?id=${orderId}`)).body as { statusHistory: Array<{ code: number }> };
+    await page.getByText('EN', { exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('tracking-status').textContent())
+      .toBe(english[String(tracked.statusHistory[0].code)]);
+    expect(await page.getByTestId('order-status').textContent()).toBe(english['13']);
+    const history = await page.locator('.mantine-Timeline-itemTitle').allTextContents();
+    expect(history.length).toBeGreaterThan(1);
+    for (const name of history) expect(Object.values(english)).toContain(name);
+    await shot(page, 'order-page-en-desktop');
+    await page.getByText('RU', { exact: true }).click();
+    await page.getByRole('heading', { name: /^Заказ / }).waitFor();
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('action-sticker').click()]);
     const stickerUrl = popup.url().startsWith('http') ? popup.url() : '';
     await popup.close();

@@ -9,7 +9,7 @@ import { api, ok, type Order, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay, formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
-import { fileHref, useReference } from '../../reference';
+import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
 import { nextActions, type OrderAction } from './order-actions';
@@ -78,7 +78,7 @@ export function OrderPage() {
           {t('order')} {order.id} {order.cmsId ? `(${order.cmsId})` : ''}
         </Title>
         <Badge size="lg" data-testid="order-status">
-          {status ? (reference?.statuses[String(status.code)] ?? status.name) : ''}
+          {status ? statusNameOf(reference, status) : ''}
         </Badge>
       </Group>
       {order.error && (
@@ -185,7 +185,7 @@ export function OrderPage() {
           </Title>
           <Timeline active={0} bulletSize={14} lineWidth={2}>
             {(order.statusHistory ?? []).map((item, index) => (
-              <Timeline.Item key={index} title={reference?.statuses[String(item.code)] ?? item.name}>
+              <Timeline.Item key={index} title={statusNameOf(reference, item)}>
                 <Text size="xs" c="gray.7">
                   {formatInstant(item.date, locale, session.timeZone)}
                 </Text>
@@ -213,9 +213,9 @@ export function OrderPage() {
               {t('recipientPage')}
             </Anchor>
           )}
-          {tracking && (
-            <Text size="xs" c="gray.7">
-              {tracking.statusHistory?.[0]?.name ?? ''}
+          {tracking?.statusHistory?.[0] && (
+            <Text size="xs" c="gray.7" data-testid="tracking-status">
+              {statusNameOf(reference, tracking.statusHistory[0])}
             </Text>
           )}
           {(order.tasks ?? []).length > 0 && (

@@ -43,7 +43,7 @@ import {
   type ListCode,
   type OrdersView,
 } from './order-filters';
-import { fileHref, useReference } from '../../reference';
+import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
 import { stickerTypeKey } from '../documents/sticker-files';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
@@ -327,7 +327,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       header: t('status'),
       cell: (order) => {
         const status = order.statusHistory?.[0];
-        return status ? (reference?.statuses[String(status.code)] ?? status.name) : '—';
+        return status ? statusNameOf(reference, status) : '—';
       },
     },
     { key: 'price', header: t('price'), cell: (order) => formatMoney(order.delivery?.totalPrice, locale) },
