@@ -120,6 +120,9 @@ export const en = {
   closeDialog: 'Close',
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
+  dateUnreadable: '“{text}” is not a date this field can read: type it as {format} or DD.MM.YYYY',
+  dateTooEarly: 'The earliest day here is {day}',
+  dateTooLate: 'The latest day here is {day}',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -243,4 +246,7 @@ export const ru: Record<keyof typeof en, string> = {
   closeDialog: 'Закрыть',
   previousMonth: 'Предыдущий месяц',
   nextMonth: 'Следующий месяц',
+  dateUnreadable: '«{text}» — не дата, которую можно прочесть: введите её как {format} или ГГГГ-ММ-ДД',
+  dateTooEarly: 'Самый ранний день здесь — {day}',
+  dateTooLate: 'Самый поздний день здесь — {day}',
 };

@@ -50,6 +50,20 @@ function nextWorkday(from = new Date()): string {
   return day.toISOString().slice(0, 10);
 }
 
+/** The first working day after `from` whose date passes `wanted`, YYYY-MM-DD. */
+function workdayWhere(wanted: (day: { day: number; month: number }) => boolean, from = new Date()): string {
+  let day = nextWorkday(from);
+  while (!wanted({ day: Number(day.slice(8, 10)), month: Number(day.slice(5, 7)) }))
+    day = nextWorkday(new Date(`${day}T12:00:00Z`));
+  return day;
+}
+
+/** YYYY-MM-DD as a person in Russia types it: dd.mm.yyyy, or d.m.yyyy without the zeros. */
+function dotted(day: string, zeros = true): string {
+  const [year, month, date] = day.split('-');
+  return zeros ? `${date}.${month}.${year}` : `${Number(date)}.${Number(month)}.${year}`;
+}
+
 describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   let t: TestApp;
   let owner: ApiClient;
@@ -310,15 +324,32 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     if (!pdfToolsMissing)
       expect(pdfText(pdf)).toContain(String((await owner.get(`/v2/orders/${orderId}`)).body.trackNumber));
 
-    // a pickup for the next working day
+    // a pickup, its day typed as a person in Russia types it (day first), not picked
     await page.getByRole('link', { name: 'Заборы' }).click();
-    await page.getByTestId('pickup-date').fill(nextWorkday());
-    await page.getByTestId('pickup-date').press('Enter');
+    const pickupDate = page.getByTestId('pickup-date');
     await page.locator('[data-testid^="pickup-company-"]').first().check();
+    // a day the calendar has not: said under the field, and nothing can be booked with it
+    await pickupDate.fill('31.02.2027');
+    await pickupDate.blur();
+    await page.getByText('«31.02.2027» — не дата', { exact: false }).waitFor();
+    expect(await page.getByTestId('book-pickup').isDisabled()).toBe(true);
+    await check('pickups-date-refused');
+    // a day after the 12th (read month first it was no date, and the field emptied without a word)
+    const lateInMonth = workdayWhere(({ day }) => day > 12);
+    await pickupDate.fill(dotted(lateInMonth, false));
+    await pickupDate.blur();
+    expect(await pickupDate.inputValue()).toBe(dotted(lateInMonth));
+    await expect.poll(() => page.getByText('не дата', { exact: false }).count()).toBe(0);
+    // a day up to the 12th (read month first it was another day, and booked so): booked on the day typed
+    const ambiguous = workdayWhere(({ day, month }) => day <= 12 && day !== month);
+    await pickupDate.fill(dotted(ambiguous));
+    await pickupDate.blur();
+    expect(await pickupDate.inputValue()).toBe(dotted(ambiguous));
     await page.getByTestId('book-pickup').click();
     // the table is there, empty, before the booking: wait for the booked pickup's row (CI once read the list too early)
     await page.getByTestId('pickups-table').locator('[data-pickup]').first().waitFor();
-    expect((await owner.get('/v2/pickups')).body).toHaveLength(1);
+    const pickups = (await owner.get('/v2/pickups')).body as Array<{ date: string }>;
+    expect(pickups.map((pickup) => pickup.date)).toEqual([ambiguous]);
     await check('pickups');
 
     // found by search, and by a filter
@@ -520,8 +551,12 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     // a courier of company 1, a working day and its first interval
     await page.locator('tr[data-option^="2:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
     const day = nextWorkday(new Date(Date.now() + 2 * 86_400_000));
+    // typed, day first as written in Russia; a day the calendar has not is said under the field
+    await page.getByTestId('courier-date').fill('30.02.2027');
+    await page.getByTestId('courier-date').blur();
+    await page.getByText('«30.02.2027» — не дата', { exact: false }).waitFor();
     await page.getByTestId('courier-date').click();
-    await page.getByTestId('courier-date').fill(day);
+    await page.getByTestId('courier-date').fill(dotted(day));
     // its calendar, open, names its month arrows for a screen reader (the app's theme gives every date picker them)
     const monthArrow = page.locator('.mantine-DateInput-calendarHeaderControl[data-direction="next"]');
     await monthArrow.waitFor({ state: 'visible' });
@@ -530,6 +565,9 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(await accessibilityFindings(page)).toEqual([]);
     await shot(page, 'order-form-calendar-desktop');
     await page.getByTestId('courier-date').press('Enter');
+    await page.getByTestId('courier-date').blur();
+    expect(await page.getByTestId('courier-date').inputValue()).toBe(dotted(day));
+    await expect.poll(() => page.getByText('не дата', { exact: false }).count()).toBe(0);
     await page.getByTestId('courier-time').click();
     const interval = page.getByRole('option').first();
     const intervalText = (await interval.textContent()) ?? '';

@@ -4,11 +4,11 @@
  * one list cheapest first; the pickup point chosen on the map; the courier's date and interval.
  */
 import { Card, Radio, Select, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ok, type Schemas } from '../../../api';
 import { ApiError } from '../../../components/ApiError';
+import { DateField } from '../../../components/DateField';
 import { PointMap, type MapPoint } from '../../../components/PointMap';
 import { formatMoney, todayIn } from '../../../format';
 import { quotePrice, quotePriceText, quotesByPrice, type Quote, type QuotesByType } from '../../../quote-price';
@@ -197,8 +197,7 @@ export function DeliveryChoice({ draft, update, err }: FormPartProps) {
       )}
       {draft.option?.type === 2 && (
         <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
-          <DateInput
-            valueFormat="YYYY-MM-DD"
+          <DateField
             label={t('courierDate')}
             minDate={todayIn(session.timeZone)}
             value={draft.courierDate}
