@@ -38,6 +38,11 @@ export function quotesByPrice(quotes: QuotesByType): Array<{ type: DeliveryTypeK
   );
 }
 
+/** The cheapest quote of a type, or null when the type has none. */
+export function cheapestOf(quotes: Quote[]): Quote | null {
+  return quotesByPrice({ '1': quotes, '2': [], '3': [] })[0]?.quote ?? null;
+}
+
 /** The price as a person reads it: a point company's "from" its cheapest point, or that it depends on the point. */
 export function quotePriceText(price: QuotePrice, locale: Locale, t: Translate): string {
   if (price.perPoint)
