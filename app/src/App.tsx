@@ -9,6 +9,7 @@ import {
   Group,
   Loader,
   NavLink,
+  ScrollArea,
   SegmentedControl,
   Stack,
   Text,
@@ -23,7 +24,7 @@ import { useText, type Locale } from './i18n';
 import { SignIn } from './pages/auth/SignIn';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 import { routesFor, sectionsFor, WAREHOUSE_STAFF_PATH } from './sections';
-import { useSession } from './session';
+import { type SessionView, useSession } from './session';
 
 function NetworkBanner() {
   const { t } = useText();
@@ -71,10 +72,8 @@ function useUnreadCount(): number {
 
 export function App() {
   const { t } = useText();
-  const { session, signOut } = useSession();
-  const [opened, { toggle, close }] = useDisclosure();
+  const { session } = useSession();
   const location = useLocation();
-  const unread = useUnreadCount();
 
   // the warehouse staff's screen has its own token, not a sign-in
   if (location.pathname.startsWith(WAREHOUSE_STAFF_PATH)) return <WarehouseStaffPage />;
@@ -85,8 +84,18 @@ export function App() {
       </Center>
     );
   }
-  // no session: sign-in in place of the page; the URL (and the page's draft) stay for after it
+  // no session: sign-in in place of the page; the URL (and the page's draft) stay for after it.
+  // Nothing that needs a session is asked before: the layout (and its unread count) waits for one.
   if (session === null) return <SignIn />;
+  return <SignedInLayout session={session} />;
+}
+
+function SignedInLayout({ session }: { session: SessionView }) {
+  const { t } = useText();
+  const { signOut } = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const unread = useUnreadCount();
 
   return (
     <AppShell
@@ -97,7 +106,14 @@ export function App() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('orders')} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('navigationMenu')}
+              aria-expanded={opened}
+            />
             <Title order={1} size="h4">
               {t('appName')}
             </Title>
@@ -115,30 +131,35 @@ export function App() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('appName')}>
-        <Stack gap={2}>
-          {sectionsFor(session).map((section) => (
-            <NavLink
-              key={section.path}
-              component={RouterLink}
-              to={section.path}
-              end
-              label={t(section.label)}
-              active={location.pathname === section.path}
-              variant="filled"
-              onClick={close}
-              rightSection={
-                section.path === '/notifications' && unread > 0 ? (
-                  <Badge size="sm" color="red" data-testid="unread-count">
-                    {unread}
-                  </Badge>
-                ) : undefined
-              }
-            />
-          ))}
-        </Stack>
-        <Text size="xs" c="gray.7" mt="auto">
-          {t('timeZone')} {session.timeZone}
-        </Text>
+        {/* the sections are taller than a 1100×900 window or a phone's: they scroll, the time zone stays below */}
+        <AppShell.Section grow component={ScrollArea} type="auto">
+          <Stack gap={2}>
+            {sectionsFor(session).map((section) => (
+              <NavLink
+                key={section.path}
+                component={RouterLink}
+                to={section.path}
+                end
+                label={t(section.label)}
+                active={location.pathname === section.path}
+                variant="filled"
+                onClick={close}
+                rightSection={
+                  section.path === '/notifications' && unread > 0 ? (
+                    <Badge size="sm" color="red" data-testid="unread-count">
+                      {unread}
+                    </Badge>
+                  ) : undefined
+                }
+              />
+            ))}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section pt="xs">
+          <Text size="xs" c="gray.7">
+            {t('timeZone')} {session.timeZone}
+          </Text>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         <NetworkBanner />

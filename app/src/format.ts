@@ -36,3 +36,37 @@ export function formatMoney(value: number | null | undefined, locale: Locale): s
     maximumFractionDigits: 2,
   }).format(value);
 }
+
+/**
+ * How a date field shows its day in the language (its placeholder says the same): as a person in
+ * Russia writes it in Russian; in English the ISO form, which reads the same in every country.
+ */
+export function dateInputFormat(locale: Locale): { valueFormat: string; placeholder: string } {
+  return locale === 'ru'
+    ? { valueFormat: 'DD.MM.YYYY', placeholder: 'ДД.ММ.ГГГГ' }
+    : { valueFormat: 'YYYY-MM-DD', placeholder: 'YYYY-MM-DD' };
+}
+
+const DAY_FIRST = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
+const YEAR_FIRST = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+
+/**
+ * A typed date as YYYY-MM-DD: dd.mm.yyyy and d.m.yyyy (day first, as written in Russia), or
+ * yyyy-mm-dd; null for anything else, or a day the calendar has not (31.02). Never month first:
+ * a date picker left to itself reads 07.01.2027 as the 1st of July (it falls back to `new Date(text)`).
+ */
+export function parseTypedDate(text: string): string | null {
+  const typed = text.trim();
+  const dayFirst = DAY_FIRST.exec(typed);
+  const yearFirst = dayFirst ? null : YEAR_FIRST.exec(typed);
+  const parts = dayFirst
+    ? { year: dayFirst[3], month: dayFirst[2], day: dayFirst[1] }
+    : yearFirst
+      ? { year: yearFirst[1], month: yearFirst[2], day: yearFirst[3] }
+      : null;
+  if (!parts) return null;
+  const [year, month, day] = [Number(parts.year), Number(parts.month), Number(parts.day)];
+  const at = new Date(Date.UTC(year, month - 1, day));
+  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day) return null;
+  return `${parts.year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

@@ -1,7 +1,7 @@
 /**
  * The dashboard's logic that lives in the page, without a browser: the orders view in the URL
- * and in the API's query, per-order errors of a batch, field errors, the order form's bodies,
- * the kept drafts, dates in the account's zone, and the two dictionaries.
+ * and in the API's query, per-order errors of a batch, field errors, the order form's bodies and
+ * declared value, the kept drafts, dates in the account's zone, and the two dictionaries.
  */
 import { describe, expect, it } from 'vitest';
 import { DeliveryApiError } from './api';
@@ -9,9 +9,22 @@ import { batchErrorsOf, fieldErrorsOf } from './batch';
 import { draftStore } from './drafts';
 import { formatInstant, todayIn } from './format';
 import { dictionaries, translator } from './i18n';
-import { countFilters, ordersQuery, searchFromView, viewFromSearch } from './pages/orders/order-filters';
-import { calculatorBodyOf, EMPTY_DRAFT, optionKey, orderBodyOf, type OrderDraft } from './pages/orders/order-draft';
-import { nextActions } from './pages/orders/order-actions';
+import {
+  ALL_ORDERS,
+  countFilters,
+  LISTS,
+  ordersQuery,
+  searchFromView,
+  viewFromSearch,
+} from './pages/orders/order-filters';
+import {
+  calculatorBodyOf,
+  declaredValueOf,
+  EMPTY_DRAFT,
+  optionKey,
+  orderBodyOf,
+  type OrderDraft,
+} from './pages/orders/order-draft';
 
 describe('the orders view', () => {
   it('reads every filter from the URL and writes it back the same, defaults left out', () => {
@@ -37,6 +50,11 @@ describe('the orders view', () => {
     expect(viewFromSearch(searchFromView(view))).toEqual(view);
     expect(ordersQuery(view, 6)).toMatchObject({ list: 6, page: 3, perPage: 100, stickerFormed: 0 });
     expect(countFilters(view)).toBe(7);
+  });
+
+  it('opens on all orders, the first tab, when the URL names no list', () => {
+    expect(viewFromSearch(new URLSearchParams('')).list).toBe(ALL_ORDERS);
+    expect(LISTS[0]).toBe(ALL_ORDERS);
   });
 
   it('falls back to the default list, page 1 and 50 a page for nonsense', () => {
@@ -135,6 +153,12 @@ describe('the order form', () => {
     });
   });
 
+  it('counts the declared value as the service does: the lines times their counts, else the order’s own', () => {
+    expect(declaredValueOf(filled)).toBe(1000);
+    expect(declaredValueOf({ goods: [{ ...filled.goods[0], priceDeclared: null }], priceDeclared: 300 })).toBe(300);
+    expect(declaredValueOf({ goods: [{ ...filled.goods[0], priceDeclared: null }], priceDeclared: null })).toBeNull();
+  });
+
   it("keeps a draft in the session's storage and gives it back", () => {
     const memory = new Map<string, string>();
     const storage = {
@@ -149,20 +173,6 @@ describe('the order form', () => {
     expect(drafts.load('order-new')).toBeNull();
     memory.set('dashboard.draft.broken', '{');
     expect(drafts.load('broken')).toBeNull();
-  });
-});
-
-describe('what an order page offers', () => {
-  it('offers by status: a draft is edited and confirmed, a prepared order printed and packed', () => {
-    expect(
-      nextActions({ statusHistory: [{ code: 11, name: '', date: '', description: null }], isPacked: false }),
-    ).toEqual(['edit', 'confirm', 'confirmPreorder', 'cancel']);
-    expect(
-      nextActions({ statusHistory: [{ code: 13, name: '', date: '', description: null }], isPacked: true }),
-    ).toEqual(['sticker', 'unpack', 'cancel', 'duplicate', 'duplicateBack', 'return', 'extendHold']);
-    expect(
-      nextActions({ statusHistory: [{ code: 10, name: '', date: '', description: null }], isPacked: false }),
-    ).toEqual(['duplicate']);
   });
 });
 

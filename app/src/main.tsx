@@ -1,7 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import './app.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, Input, MantineProvider } from '@mantine/core';
 import { setNonce } from 'get-nonce';
 import { DateInput, DatePickerInput, DatesProvider } from '@mantine/dates';
 import { StrictMode, useMemo, useState } from 'react';
@@ -9,6 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import 'dayjs/locale/ru';
 import { App } from './App';
+import { dateInputFormat, parseTypedDate } from './format';
 import { initialLocale, LocaleContext, rememberLocale, translator, type Locale, type Translate } from './i18n';
 import { SessionProvider } from './session';
 
@@ -32,7 +33,7 @@ function Root() {
     }),
     [locale],
   );
-  const theme = useMemo(() => themeFor(value.t), [value.t]);
+  const theme = useMemo(() => themeFor(value.t, locale), [value.t, locale]);
   document.documentElement.lang = locale;
   return (
     <MantineProvider getStyleNonce={() => nonce} theme={theme}>
@@ -55,22 +56,29 @@ function Root() {
  * (else a screen reader announces two unnamed buttons), and its weekday names and weekend days
  * get darker colours than Mantine's (grey 3.3:1 and red 3.5:1 on white; app.css). The other
  * months' days are not shown: Mantine dims them below 4.5:1, and a test that opened December
- * found 30 November there.
+ * found 30 November there. A typed date is read day first or as yyyy-mm-dd, never month first
+ * (the pickers fall back to `new Date(text)`, which reads 07.01.2027 as the 1st of July), and shown
+ * as the language writes it (format.ts); pages use components/DateField, which also says when
+ * typed text gives no day.
  */
-function themeFor(t: Translate) {
+function themeFor(t: Translate, locale: Locale) {
   const calendar = {
     previousLabel: t('previousMonth'),
     nextLabel: t('nextMonth'),
     classNames: { weekday: 'calendar-weekday', day: 'calendar-day' },
     hideOutsideDates: true,
   };
+  const { valueFormat } = dateInputFormat(locale);
   return createTheme({
     primaryColor: 'indigo',
     primaryShade: 8,
     defaultRadius: 'sm',
     components: {
-      DateInput: DateInput.extend({ defaultProps: calendar }),
-      DatePickerInput: DatePickerInput.extend({ defaultProps: calendar }),
+      DateInput: DateInput.extend({ defaultProps: { ...calendar, valueFormat, dateParser: parseTypedDate } }),
+      DatePickerInput: DatePickerInput.extend({ defaultProps: { ...calendar, valueFormat } }),
+      // a field's description (the hint under its label) and its error in darker colours than Mantine's
+      // (its dimmed grey is 3.3:1 on white, its error red 3.2:1)
+      InputWrapper: Input.Wrapper.extend({ classNames: { description: 'input-description', error: 'input-error' } }),
     },
   });
 }

@@ -49,6 +49,15 @@ export function useReference(locale: Locale): Reference | null {
   return reference;
 }
 
+/**
+ * An order status's name in the page's language: the account's list, asked in that language
+ * (GET /v2/lists/order-statuses?lang=), names each code; the name a history or tracking record
+ * carries is the service's own, in Russian, and stands only while the list is still coming.
+ */
+export function statusNameOf(reference: Reference | null, status: { code: number; name?: string }): string {
+  return reference?.statuses[String(status.code)] ?? status.name ?? String(status.code);
+}
+
 /** A file link of the service (absolute, under PUBLIC_URL) as a path on this origin: the page may be reached by another name. */
 export function fileHref(url: string): string {
   try {

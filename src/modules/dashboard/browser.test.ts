@@ -29,6 +29,7 @@ import {
   cspViolationsOf,
   DESKTOP,
   launchChromium,
+  PHONE,
   screenshots,
   tilePng,
 } from '../../../test/support/browser.js';
@@ -49,6 +50,20 @@ function nextWorkday(from = new Date()): string {
   return day.toISOString().slice(0, 10);
 }
 
+/** The first working day after `from` whose date passes `wanted`, YYYY-MM-DD. */
+function workdayWhere(wanted: (day: { day: number; month: number }) => boolean, from = new Date()): string {
+  let day = nextWorkday(from);
+  while (!wanted({ day: Number(day.slice(8, 10)), month: Number(day.slice(5, 7)) }))
+    day = nextWorkday(new Date(`${day}T12:00:00Z`));
+  return day;
+}
+
+/** YYYY-MM-DD as a person in Russia types it: dd.mm.yyyy, or d.m.yyyy without the zeros. */
+function dotted(day: string, zeros = true): string {
+  const [year, month, date] = day.split('-');
+  return zeros ? `${date}.${month}.${year}` : `${Number(date)}.${Number(month)}.${year}`;
+}
+
 describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   let t: TestApp;
   let owner: ApiClient;
@@ -67,6 +82,11 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
 
   /** The layout's transitions after a resize have ended (the navigation slides away on a phone). */
   const check = (name: string) => checkPage(page, shot, name);
+  /** The actions an order's page offers, in their order. */
+  const actionsShown = () =>
+    page
+      .locator('[data-testid^="action-"]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
 
   /** Opens a page of the app, signing in if the session has ended (an earlier test signs out). */
   async function open(url: string, ready: ReturnType<Page['getByTestId']>): Promise<void> {
@@ -157,6 +177,56 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await gone.text();
   });
 
+  it('the sign-in page asks nothing that needs a session and logs no error; signed in, a reload asks who once', async () => {
+    // a browser that never signed in here: its own context, its own storage
+    const fresh = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU' });
+    const visitor = await fresh.newPage();
+    const asked: string[] = [];
+    /** Errors the console logs (a failed load among them), and answers of 400 or more. */
+    const failures: string[] = [];
+    visitor.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/v2/')) asked.push(`${request.method()} ${pathname}`);
+    });
+    visitor.on('console', (message) => {
+      if (message.type() === 'error') failures.push(message.text());
+    });
+    visitor.on('pageerror', (error) => failures.push(error.message));
+    visitor.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    await visitor.goto(`${origin}/app/orders`);
+    await visitor.getByRole('button', { name: 'Войти' }).waitFor();
+    await visitor.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+    expect(failures).toEqual([]);
+
+    await visitor.getByLabel(/E-mail|Эл. почта/).fill(EMAIL);
+    await visitor.getByLabel(/^(Password|Пароль)/).fill(PASSWORD);
+    await visitor.getByRole('button', { name: 'Войти' }).click();
+    await visitor.getByTestId('orders-table').waitFor();
+    expect(asked[0]).toBe('POST /v2/auth/session');
+    // signed in, a reload learns who it is by one question, and the page stays signed in
+    asked.length = 0;
+    await visitor.reload();
+    await visitor.getByTestId('orders-table').waitFor();
+    await visitor.waitForLoadState('networkidle');
+    expect(asked.filter((call) => call.endsWith('/v2/auth/session'))).toEqual(['GET /v2/auth/session']);
+    expect(asked.indexOf('GET /v2/auth/session')).toBe(0);
+    expect(failures).toEqual([]);
+
+    // signed out: the next visit asks nothing again
+    await visitor.getByTestId('sign-out').click();
+    await visitor.getByRole('button', { name: 'Войти' }).waitFor();
+    asked.length = 0;
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Войти' }).waitFor();
+    await visitor.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+    expect(failures).toEqual([]);
+    await fresh.close();
+  });
+
   it('an operator signs in, makes an order on the map, confirms it, prints its sticker, books a pickup, finds it, fails a batch and signs out', async () => {
     await page.goto(`${origin}/app/`);
     await page.getByRole('button', { name: 'Войти' }).waitFor();
@@ -164,6 +234,11 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await signIn();
     await page.getByTestId('orders-table').waitFor();
     await expect.poll(() => page.getByTestId('count-8').textContent()).toBe('1');
+    // the page opens on all orders (a draft and a canceled one here), not on an empty tab
+    expect(await page.getByTestId('tab-0').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('tr[data-order]').count()).toBe(2);
+    // no bare number box beside the batch actions: storage's days are asked in a dialog
+    expect(await page.getByTestId('batch-bar').locator('input').count()).toBe(0);
     await check('orders');
 
     // a new order by hand, the point chosen on the map
@@ -178,7 +253,22 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByLabel('Улица').fill('Невский проспект');
     await page.getByLabel('Дом', { exact: true }).fill('10');
     await page.getByLabel('Название').fill('Чай улун');
+    // the declared value is asked once, per item on the goods' line; the order's sum is shown under them
+    expect(await page.getByLabel(/Объявленная ценность/).count()).toBe(1);
+    await page.getByLabel(/Объявленная ценность/).fill('700');
+    await expect.poll(() => page.getByTestId('declared-total').textContent()).toMatch(/700/);
     await page.locator('tr[data-option^="1:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
+    // every company's and tariff's price in one list, cheapest first, equal prices by fewer days
+    const offered = await page
+      .locator('[data-testid="quotes"] tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => [
+          row.getAttribute('data-price') ? Number(row.getAttribute('data-price')) : Number.POSITIVE_INFINITY,
+          Number(row.getAttribute('data-days')),
+        ]),
+      );
+    expect(offered.length).toBeGreaterThan(2);
+    expect(offered).toEqual([...offered].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
     const marker = page.locator('[data-testid="point-map"] path[data-point]').first();
     await marker.waitFor({ timeout: 20_000 });
     const pointId = Number(await marker.getAttribute('data-point'));
@@ -192,6 +282,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const created = (await owner.get(`/v2/orders/${orderId}`)).body;
     expect(created.delivery.point.id).toBe(pointId);
     expect(created.recipient.fullName).toBe('Ольга Смирнова');
+    expect(created.products[0].priceDeclared).toBe(700);
     expect(created.deliveryAddress.city.name).toBe('Санкт-Петербург');
 
     // confirm; the registration job runs; the sticker's PDF opens and reads back
@@ -200,7 +291,30 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await worker.runDue();
     await page.reload();
     await page.getByTestId('action-sticker').waitFor();
+    // ready for shipment: no return and no longer storage (those wait for the pickup point)
+    expect(await actionsShown()).toEqual([
+      'action-sticker',
+      'action-pack',
+      'action-cancel',
+      'action-duplicate',
+      'action-duplicateBack',
+    ]);
     await check('order-page');
+
+    // in English every status name on the page, the tracking card's too, is English
+    const english = (await owner.get('/v2/lists/order-statuses?lang=en')).body as Record<string, string>;
+    const tracked = (await owner.get(`/v2/tracking?id=${orderId}`)).body as { statusHistory: Array<{ code: number }> };
+    await page.getByText('EN', { exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('tracking-status').textContent())
+      .toBe(english[String(tracked.statusHistory[0].code)]);
+    expect(await page.getByTestId('order-status').textContent()).toBe(english['13']);
+    const history = await page.locator('.mantine-Timeline-itemTitle').allTextContents();
+    expect(history.length).toBeGreaterThan(1);
+    for (const name of history) expect(Object.values(english)).toContain(name);
+    await shot(page, 'order-page-en-desktop');
+    await page.getByText('RU', { exact: true }).click();
+    await page.getByRole('heading', { name: /^Заказ / }).waitFor();
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('action-sticker').click()]);
     const stickerUrl = popup.url().startsWith('http') ? popup.url() : '';
     await popup.close();
@@ -210,15 +324,32 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     if (!pdfToolsMissing)
       expect(pdfText(pdf)).toContain(String((await owner.get(`/v2/orders/${orderId}`)).body.trackNumber));
 
-    // a pickup for the next working day
+    // a pickup, its day typed as a person in Russia types it (day first), not picked
     await page.getByRole('link', { name: 'Заборы' }).click();
-    await page.getByTestId('pickup-date').fill(nextWorkday());
-    await page.getByTestId('pickup-date').press('Enter');
+    const pickupDate = page.getByTestId('pickup-date');
     await page.locator('[data-testid^="pickup-company-"]').first().check();
+    // a day the calendar has not: said under the field, and nothing can be booked with it
+    await pickupDate.fill('31.02.2027');
+    await pickupDate.blur();
+    await page.getByText('«31.02.2027» — не дата', { exact: false }).waitFor();
+    expect(await page.getByTestId('book-pickup').isDisabled()).toBe(true);
+    await check('pickups-date-refused');
+    // a day after the 12th (read month first it was no date, and the field emptied without a word)
+    const lateInMonth = workdayWhere(({ day }) => day > 12);
+    await pickupDate.fill(dotted(lateInMonth, false));
+    await pickupDate.blur();
+    expect(await pickupDate.inputValue()).toBe(dotted(lateInMonth));
+    await expect.poll(() => page.getByText('не дата', { exact: false }).count()).toBe(0);
+    // a day up to the 12th (read month first it was another day, and booked so): booked on the day typed
+    const ambiguous = workdayWhere(({ day, month }) => day <= 12 && day !== month);
+    await pickupDate.fill(dotted(ambiguous));
+    await pickupDate.blur();
+    expect(await pickupDate.inputValue()).toBe(dotted(ambiguous));
     await page.getByTestId('book-pickup').click();
     // the table is there, empty, before the booking: wait for the booked pickup's row (CI once read the list too early)
     await page.getByTestId('pickups-table').locator('[data-pickup]').first().waitFor();
-    expect((await owner.get('/v2/pickups')).body).toHaveLength(1);
+    const pickups = (await owner.get('/v2/pickups')).body as Array<{ date: string }>;
+    expect(pickups.map((pickup) => pickup.date)).toEqual([ambiguous]);
     await check('pickups');
 
     // found by search, and by a filter
@@ -254,6 +385,12 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     ] as const) {
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { level: 2, name: link }).first().waitFor();
+      if (name === 'documents') {
+        // the order's sticker (A4) is named by its format, not by a number
+        await page.locator('[data-testid^="sticker-set-"]').first().waitFor();
+        const links = await page.locator('[data-testid^="sticker-set-"] a').allTextContents();
+        expect(links).toEqual(['Наклейки A4 (4 на листе)']);
+      }
       await check(name);
     }
 
@@ -340,6 +477,29 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     if (!pdfToolsMissing) for (const job of jobs) expect(pdfText(act)).toContain(job.trackNumber);
     await page.keyboard.press('Escape');
 
+    // every format at once (a job too): the documents page names each file by its format
+    await page.goto(`${origin}/app/orders?list=0&search=JOB-`);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(2);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-stickers-all').click();
+    await page.getByTestId('sticker-job-status').waitFor();
+    await stickerWorker.runDue();
+    await page.getByTestId('sticker-job-ready').waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: 'Документы', exact: true }).click();
+    // the day's sets, oldest first: the last one is this one
+    const newest = page.locator('[data-testid^="sticker-set-"]').last();
+    await newest.waitFor();
+    await expect
+      .poll(() => newest.locator('a').allTextContents())
+      .toEqual([
+        'Наклейки A4 (4 на листе)',
+        'Термонаклейки 100×150 мм',
+        'Термонаклейки 75×120 мм',
+        'Весь набор одним ZIP',
+      ]);
+    await check('documents-formats');
+
     // a problem: re-pricing an order no company delivers says why in its row; cancel fixes it
     await page.goto(`${origin}/app/problems`);
     const fixes = page.getByTestId(`fixes-${problem}`);
@@ -391,8 +551,12 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     // a courier of company 1, a working day and its first interval
     await page.locator('tr[data-option^="2:1:"] input[type="radio"]').first().check({ timeout: 30_000 });
     const day = nextWorkday(new Date(Date.now() + 2 * 86_400_000));
+    // typed, day first as written in Russia; a day the calendar has not is said under the field
+    await page.getByTestId('courier-date').fill('30.02.2027');
+    await page.getByTestId('courier-date').blur();
+    await page.getByText('«30.02.2027» — не дата', { exact: false }).waitFor();
     await page.getByTestId('courier-date').click();
-    await page.getByTestId('courier-date').fill(day);
+    await page.getByTestId('courier-date').fill(dotted(day));
     // its calendar, open, names its month arrows for a screen reader (the app's theme gives every date picker them)
     const monthArrow = page.locator('.mantine-DateInput-calendarHeaderControl[data-direction="next"]');
     await monthArrow.waitFor({ state: 'visible' });
@@ -401,6 +565,9 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(await accessibilityFindings(page)).toEqual([]);
     await shot(page, 'order-form-calendar-desktop');
     await page.getByTestId('courier-date').press('Enter');
+    await page.getByTestId('courier-date').blur();
+    expect(await page.getByTestId('courier-date').inputValue()).toBe(dotted(day));
+    await expect.poll(() => page.getByText('не дата', { exact: false }).count()).toBe(0);
     await page.getByTestId('courier-time').click();
     const interval = page.getByRole('option').first();
     const intervalText = (await interval.textContent()) ?? '';
@@ -427,4 +594,80 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     expect(order.clientCourierTime).toBe(chosen?.id);
     expect(cspViolations).toEqual([]);
   }, 120_000);
+
+  it('offers each order only what its status allows, and extends storage for the days typed in a dialog', async () => {
+    const ready = await preparedOrder(owner, worker, orderBody({ shopId, pointId }, { cmsId: 'READY-1' }));
+    const waiting = await preparedOrder(owner, worker, orderBody({ shopId, pointId }, { cmsId: 'AT-POINT-1' }));
+    // a pickup point order's journey: accepted, in transit, in the city, at the point
+    for (let step = 0; step < 4; step++)
+      expect((await owner.post(`/v2/sandbox/orders/${waiting.id}/advance`)).status).toBe(200);
+    expect((await owner.get(`/v2/orders/${waiting.id}`)).body.status).toBe(42);
+
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders/${waiting.id}`, page.getByTestId('action-return'));
+    expect(await actionsShown()).toEqual([
+      'action-return',
+      'action-extendHold',
+      'action-duplicate',
+      'action-duplicateBack',
+    ]);
+
+    // the list: an order ready for shipment is offered no return and no longer storage
+    await page.goto(`${origin}/app/orders?list=0&search=READY-1`);
+    await page.locator(`tr[data-order="${ready.id}"]`).waitFor({ timeout: 15_000 });
+    expect(await page.locator('tr[data-order]').count()).toBe(1);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    for (const action of ['return', 'extendHold', 'confirm'])
+      expect(await page.getByTestId(`batch-${action}`).isDisabled(), action).toBe(true);
+    expect(await page.getByTestId('batch-stickers').isDisabled()).toBe(false);
+    await page.keyboard.press('Escape');
+
+    // one at the pickup point: its storage extended by the days typed, their label in sight
+    await page.goto(`${origin}/app/orders?list=0&search=AT-POINT-1`);
+    await expect.poll(() => page.locator('tr[data-order]').count(), { timeout: 15_000 }).toBe(1);
+    await page.getByLabel('Выбрать страницу').check();
+    await page.getByTestId('batch-menu').click();
+    await page.getByTestId('batch-extendHold').click();
+    const dialog = page.getByTestId('extend-hold-dialog');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    const days = dialog.getByLabel('На сколько дней продлить');
+    await days.waitFor();
+    await days.fill('7');
+    await check('orders-extend-hold');
+    await dialog.getByTestId('extend-hold-confirm').click();
+    await page.getByTestId('batch-done').waitFor();
+    const tasks = (await owner.get(`/v2/orders/${waiting.id}`)).body.tasks as Array<{ type: string; days?: number }>;
+    expect(tasks).toContainEqual(expect.objectContaining({ type: 'extend-hold', days: 7 }));
+    expect(cspViolations).toEqual([]);
+  }, 120_000);
+
+  it('reaches the last section of the navigation at 1100×900 and on a phone', async () => {
+    await page.setViewportSize(DESKTOP);
+    await open(`${origin}/app/orders`, page.getByTestId('orders-table'));
+    const navigation = page.getByRole('navigation');
+    const last = navigation.getByRole('link').last();
+    expect(await last.textContent()).toBe('Сотрудники');
+    // the list scrolls inside the navigation: a click scrolls the link into sight and lands on it
+    await last.click();
+    await page.waitForURL(/\/app\/settings\/employees$/);
+    const box = await last.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(DESKTOP.height);
+    await check('navigation-last');
+
+    await page.setViewportSize(PHONE);
+    await page.goto(`${origin}/app/orders`);
+    await page.getByTestId('orders-table').waitFor();
+    await page.getByRole('button', { name: 'Меню' }).click();
+    await animationsSettled(page);
+    await last.click();
+    await page.waitForURL(/\/app\/settings\/employees$/);
+    await page.getByRole('button', { name: 'Меню' }).click();
+    await animationsSettled(page);
+    await last.scrollIntoViewIfNeeded();
+    const phoneBox = await last.boundingBox();
+    expect(phoneBox && phoneBox.y + phoneBox.height).toBeLessThanOrEqual(PHONE.height);
+    await shot(page, 'navigation-last-phone-open');
+    await page.setViewportSize(DESKTOP);
+  }, 60_000);
 });

@@ -351,6 +351,53 @@ describe.skipIf(!BROWSER_TESTS)('dashboard catalogue, fulfilment, marketplaces, 
     await expect.poll(() => courier.textContent(), POLL).not.toBe(before);
     const money = (text: string | null) => Number((text ?? '').replace(/[^\d,]/g, '').replace(',', '.'));
     expect(money(await courier.textContent())).toBeCloseTo(money(before) + 500, 2);
+    // a pickup point company's price is each point's: the preview says "from" its cheapest point
+    await expect.poll(() => page.getByTestId('preview-price-1').textContent(), POLL).toMatch(/^от \d/);
+
+    // the rest of the widget's settings: rounding, the default parcel, hidden companies, default services
+    const shown = ((await at.owner.get('/v2/shops?perPage=1000')).body as Array<{ id: number }>)[0].id;
+    await page.getByTestId('rounding-mode').click();
+    await page.getByRole('option', { name: 'Вверх', exact: true }).click();
+    await page.getByTestId('rounding-step').fill('100');
+    await page.getByTestId('default-weight').fill('0.5');
+    await page.getByTestId('default-width').fill('15');
+    await page.getByTestId('default-height').fill('10');
+    // two sizes of three: said, and not saved until the third
+    await page.getByText('Укажите все три размера или ни одного').waitFor();
+    expect(await page.getByTestId('save-widget-settings').isDisabled()).toBe(true);
+    await page.getByTestId('default-length').fill('25');
+    const companies = (await at.owner.get('/v2/lists/delivery-companies')).body as Array<{
+      id: number;
+      name: string;
+      deliveryTypes: number[];
+    }>;
+    // hidden: a company without couriers, so that the courier's price stays to be seen rounded
+    const hidden = companies.find((company) => !company.deliveryTypes.includes(2)) ?? companies[companies.length - 1];
+    await page.getByTestId('hidden-companies').click();
+    await page.getByRole('option', { name: hidden.name, exact: true }).click();
+    await page.keyboard.press('Escape');
+    const service = (
+      (await at.owner.get(`/v2/lists/services?shopId=${shown}`)).body.delivery as Array<{
+        id: number;
+        name: string;
+      }>
+    )[0];
+    await page.getByTestId('default-services').click();
+    await page.getByRole('option', { name: service.name, exact: true }).click();
+    await page.keyboard.press('Escape');
+    await check('widget-settings-filled');
+    await page.getByTestId('save-widget-settings').click();
+    await page.getByTestId('widget-settings-saved').waitFor();
+    expect((await at.owner.get(`/v2/shops/${shown}/widget-settings`)).body).toMatchObject({
+      defaultWeight: 0.5,
+      defaultDimensions: { width: 15, height: 10, length: 25 },
+      rounding: { mode: 'up', step: 100 },
+      hiddenCompanyIds: [hidden.id],
+      defaultServices: [service.id],
+    });
+    // the preview asks again: the courier's price rounded up to whole hundreds
+    await expect.poll(async () => money(await courier.textContent()) % 100, POLL).toBe(0);
+    expect(await courier.textContent()).toMatch(/\d/);
     await page.getByTestId('reissue-key').click();
     await expect.poll(() => page.getByTestId('new-key').textContent(), POLL).toContain('shp_');
     await check('shop-settings');

@@ -1,18 +1,24 @@
-/** Documents: today's sticker sets and the waybills with their acts (stickers of selected orders are printed from the orders list). */
+/**
+ * Documents: today's sticker sets and the waybills with their acts (stickers of selected orders
+ * are printed from the orders list). Each sticker file is named by its format (the service's
+ * types: 1 A4 sheets of four, 2 thermal 100×150 mm, 3 thermal 75×120 mm), and the set's own file
+ * by what it holds.
+ */
 import { Anchor, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
 import { formatDay, formatInstant } from '../../format';
-import { useText } from '../../i18n';
+import { type TextKey, useText } from '../../i18n';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
+import { setFileKey, type StickerSet, stickerTypeKey } from './sticker-files';
 
 export function DocumentsPage() {
   const { t, locale } = useText();
   const session = useSignedIn();
-  const [stickers, setStickers] = useState<Schemas['StickerSet'][]>([]);
+  const [stickers, setStickers] = useState<StickerSet[]>([]);
   const [waybills, setWaybills] = useState<Schemas['WaybillSet'][] | null>(null);
   const [error, setError] = useState<unknown>(null);
 
@@ -35,12 +41,15 @@ export function DocumentsPage() {
           {t('stickersToday')}
         </Title>
         {stickers.length === 0 && <Text c="gray.7">—</Text>}
-        {stickers.map((set, index) => (
-          <Group key={index} gap="xs">
-            <Text size="sm">{formatInstant(set.date, locale, session.timeZone)}</Text>
+        {stickers.map((set) => (
+          <Group key={set.id} gap="xs" data-testid={`sticker-set-${set.id}`}>
+            <Text size="sm">
+              {formatInstant(set.date, locale, session.timeZone)} ·{' '}
+              {t('stickerSetOrders', { count: set.orderIds.length })}
+            </Text>
             {set.stickers.map((sticker) => (
               <Anchor key={sticker.file} href={fileHref(sticker.file)} target="_blank" size="sm">
-                {t('sticker')} {sticker.type}
+                {t(stickerTypeKey(sticker.type))}
               </Anchor>
             ))}
             {set.status === 'pending' && (
@@ -55,9 +64,9 @@ export function DocumentsPage() {
                 {t('stickerJobFailed')}
               </Text>
             )}
-            {set.status === 'ready' && set.deliveryCompanySticker && (
+            {set.status === 'ready' && set.deliveryCompanySticker && setFileKey(set) && (
               <Anchor href={fileHref(set.deliveryCompanySticker)} target="_blank" size="sm">
-                {t('company')}
+                {t(setFileKey(set) as TextKey)}
               </Anchor>
             )}
           </Group>

@@ -15,7 +15,7 @@ import { formatInstant } from '../../format';
 import { useText, type TextKey } from '../../i18n';
 import { useAction } from '../../hooks/use-action';
 import { useList } from '../../hooks/use-list';
-import { useReference } from '../../reference';
+import { statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
 
 const PER_PAGE = 50;
@@ -81,7 +81,7 @@ export function ReservationsPage() {
     {
       key: 'status',
       header: t('status'),
-      cell: (order) => reference?.statuses[String(order.status)] ?? order.status,
+      cell: (order) => statusNameOf(reference, { code: order.status }),
     },
     {
       key: 'goods',

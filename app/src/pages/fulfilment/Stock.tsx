@@ -13,11 +13,11 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { api, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { DateField } from '../../components/DateField';
 import { todayIn } from '../../format';
 import { useText } from '../../i18n';
 import { fileHref } from '../../reference';
@@ -67,8 +67,8 @@ function MovementReport({ productIds }: { productIds: number[] }) {
         {t('allProductsOnPage', { count: productIds.length })}
       </Text>
       <Group align="end">
-        <DateInput label={t('periodFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
-        <DateInput label={t('periodTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
+        <DateField label={t('periodFrom')} value={from} onChange={setFrom} />
+        <DateField label={t('periodTo')} value={to} onChange={setTo} />
         <Button onClick={() => void order()} disabled={productIds.length === 0} data-testid="movement-report">
           {t('movementReport')}
         </Button>

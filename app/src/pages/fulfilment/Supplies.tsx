@@ -1,9 +1,9 @@
 /** Supplies to a fulfilment warehouse: a draft with its goods and places, confirm, delete a draft, the act PDF, and what the warehouse counted once accepted. */
 import { Badge, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { DateField } from '../../components/DateField';
 import { formatDay, todayIn } from '../../format';
 import { useText } from '../../i18n';
 import { useAction } from '../../hooks/use-action';
@@ -68,7 +68,7 @@ function NewSupply({ created }: { created(): void }) {
           onChange={setWarehouseId}
           data={warehouses.map((warehouse) => ({ value: String(warehouse.id), label: warehouse.name }))}
         />
-        <DateInput label={t('date')} value={date} onChange={setDate} valueFormat="YYYY-MM-DD" />
+        <DateField label={t('date')} value={date} onChange={setDate} />
         <NumberInput label={t('places')} value={places} onChange={setPlaces} min={1} />
         <Select
           label={t('placesType')}

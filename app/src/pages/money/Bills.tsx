@@ -1,9 +1,9 @@
 /** Money and reports: bills with their PDF and payment status, agent reports (accept), analytical reports (order one, see it being written, download it). */
 import { Anchor, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Table, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { api, idempotencyKey, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { DateField } from '../../components/DateField';
 import { formatDay, formatMoney, todayIn } from '../../format';
 import { useText } from '../../i18n';
 import { useList } from '../../hooks/use-list';
@@ -152,8 +152,8 @@ function AnalyticalReports() {
           onChange={(value) => setType(value ?? '1')}
           data={REPORT_TYPES.map((code) => ({ value: String(code), label: names[code - 1] }))}
         />
-        <DateInput label={t('dateFrom')} value={from} onChange={setFrom} valueFormat="YYYY-MM-DD" />
-        <DateInput label={t('dateTo')} value={to} onChange={setTo} valueFormat="YYYY-MM-DD" />
+        <DateField label={t('dateFrom')} value={from} onChange={setFrom} />
+        <DateField label={t('dateTo')} value={to} onChange={setTo} />
         <Button mt="xl" onClick={() => void order()}>
           {t('create')}
         </Button>

@@ -2,24 +2,12 @@
  * An order by hand: recipient, address with the city searched in the localities, goods and
  * sizes, live prices of every company and tariff from POST /v2/calculator (the shop's widget
  * settings applied), the pickup point chosen on the map, the courier's date and interval, COD and
- * declared value. The API's field errors land on their fields. The form is kept in
- * sessionStorage as it is typed: an ended session or a reload gives it back. This file keeps the
- * draft and saves it, with the shop, the shop's number, the declared value and the comment; the
+ * declared value (per item, on the goods' lines). The API's field errors land on their fields.
+ * The form is kept in sessionStorage as it is typed: an ended session or a reload gives it back.
+ * This file keeps the draft and saves it, with the shop, the shop's number and the comment; the
  * recipient, goods, places and delivery are the cards of order-form/.
  */
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, idempotencyKey, ok, type Order } from '../../api';
@@ -29,7 +17,6 @@ import { draftStore } from '../../drafts';
 import { useText } from '../../i18n';
 import { useReference } from '../../reference';
 import { DeliveryChoice } from './order-form/DeliveryChoice';
-import { numberOrNull } from './order-form/form-part';
 import { GoodsCard } from './order-form/GoodsCard';
 import { PlacesCard } from './order-form/PlacesCard';
 import { RecipientCard } from './order-form/RecipientCard';
@@ -128,22 +115,13 @@ export function OrderForm() {
       <PlacesCard draft={draft} update={update} err={err} />
       <DeliveryChoice draft={draft} update={update} err={err} />
       <Card withBorder>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <NumberInput
-            label={t('priceDeclared')}
-            min={0}
-            value={draft.priceDeclared ?? ''}
-            onChange={(value) => update({ priceDeclared: numberOrNull(value) })}
-            error={err('priceDeclared')}
-          />
-          <Textarea
-            label={t('comment')}
-            value={draft.comment}
-            onChange={(event) => update({ comment: event.currentTarget.value })}
-            autosize
-            minRows={1}
-          />
-        </SimpleGrid>
+        <Textarea
+          label={t('comment')}
+          value={draft.comment}
+          onChange={(event) => update({ comment: event.currentTarget.value })}
+          autosize
+          minRows={1}
+        />
       </Card>
       {Object.keys(fields).length > 0 && <Alert color="red">{t('fieldErrors')}</Alert>}
       <ApiError error={error} />

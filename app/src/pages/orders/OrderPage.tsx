@@ -9,9 +9,10 @@ import { api, ok, type Order, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { formatDay, formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
-import { fileHref, useReference } from '../../reference';
+import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
-import { nextActions } from './order-actions';
+import { ExtendHoldDialog } from './ExtendHoldDialog';
+import { nextActions, type OrderAction } from './order-actions';
 
 export function OrderPage() {
   const { t, locale } = useText();
@@ -23,6 +24,7 @@ export function OrderPage() {
   const [error, setError] = useState<unknown>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [extendHoldOpen, setExtendHoldOpen] = useState(false);
 
   const load = useCallback(() => {
     api.GET('/v2/orders/{id}', { params: { path: { id } } }).then((result) => {
@@ -39,7 +41,7 @@ export function OrderPage() {
   }, [id]);
   useEffect(load, [load]);
 
-  const act = async (action: TextKey) => {
+  const act = async (action: OrderAction, days?: number) => {
     setActionError(null);
     setNotice(null);
     const ids = [id];
@@ -55,7 +57,8 @@ export function OrderPage() {
       else if (action === 'duplicate') ok(await api.POST('/v2/orders/duplicate', { body: { ids } }));
       else if (action === 'duplicateBack') ok(await api.POST('/v2/orders/duplicate-back', { body: { ids } }));
       else if (action === 'return') ok(await api.POST('/v2/orders/return', { body: { ids } }));
-      else if (action === 'extendHold') ok(await api.POST('/v2/orders/extend-hold', { body: { ids, days: 3 } }));
+      else if (action === 'extendHold' && days !== undefined)
+        ok(await api.POST('/v2/orders/extend-hold', { body: { ids, days } }));
       setNotice(`${t(action)}: ${t('done')}`);
       load();
     } catch (caught) {
@@ -75,7 +78,7 @@ export function OrderPage() {
           {t('order')} {order.id} {order.cmsId ? `(${order.cmsId})` : ''}
         </Title>
         <Badge size="lg" data-testid="order-status">
-          {status ? (reference?.statuses[String(status.code)] ?? status.name) : ''}
+          {status ? statusNameOf(reference, status) : ''}
         </Badge>
       </Group>
       {order.error && (
@@ -98,14 +101,26 @@ export function OrderPage() {
                 key={action}
                 variant={action === 'confirm' || action === 'sticker' ? 'filled' : 'default'}
                 color={action === 'cancel' ? 'red' : undefined}
-                onClick={() => void act(action)}
+                // how many days is asked first, in a dialog
+                onClick={() => (action === 'extendHold' ? setExtendHoldOpen(true) : void act(action))}
                 data-testid={`action-${action}`}
               >
-                {t(action)}
+                {action === 'extendHold' ? t('extendHoldMenu') : t(action)}
               </Button>
             ),
           )}
         </Group>
+        {extendHoldOpen && (
+          <ExtendHoldDialog
+            opened={extendHoldOpen}
+            orderCount={1}
+            onClose={() => setExtendHoldOpen(false)}
+            onExtend={(days) => {
+              setExtendHoldOpen(false);
+              void act('extendHold', days);
+            }}
+          />
+        )}
         {notice && (
           <Text c="green" mt="xs" role="status">
             {notice}
@@ -170,7 +185,7 @@ export function OrderPage() {
           </Title>
           <Timeline active={0} bulletSize={14} lineWidth={2}>
             {(order.statusHistory ?? []).map((item, index) => (
-              <Timeline.Item key={index} title={reference?.statuses[String(item.code)] ?? item.name}>
+              <Timeline.Item key={index} title={statusNameOf(reference, item)}>
                 <Text size="xs" c="gray.7">
                   {formatInstant(item.date, locale, session.timeZone)}
                 </Text>
@@ -198,9 +213,9 @@ export function OrderPage() {
               {t('recipientPage')}
             </Anchor>
           )}
-          {tracking && (
-            <Text size="xs" c="gray.7">
-              {tracking.statusHistory?.[0]?.name ?? ''}
+          {tracking?.statusHistory?.[0] && (
+            <Text size="xs" c="gray.7" data-testid="tracking-status">
+              {statusNameOf(reference, tracking.statusHistory[0])}
             </Text>
           )}
           {(order.tasks ?? []).length > 0 && (

@@ -12,7 +12,6 @@ import {
   Group,
   Menu,
   MultiSelect,
-  NumberInput,
   Select,
   SimpleGrid,
   Stack,
@@ -33,17 +32,22 @@ import { StickerJob, stickerSetOf } from './StickerJob';
 import { formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
 import {
+  ALL_ORDERS,
   countFilters,
   FLAGS,
   LISTS,
   ordersQuery,
+  PROBLEM_ORDERS,
   searchFromView,
   viewFromSearch,
   type ListCode,
   type OrdersView,
 } from './order-filters';
-import { fileHref, useReference } from '../../reference';
+import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
+import { stickerTypeKey } from '../documents/sticker-files';
+import { ExtendHoldDialog } from './ExtendHoldDialog';
+import { anyAllows, type OrderAction } from './order-actions';
 
 // the waybills dialog (with its date input) loads when first opened, not with the list
 const WaybillsDialog = lazy(() => import('./WaybillsDialog').then((module) => ({ default: module.WaybillsDialog })));
@@ -57,7 +61,7 @@ type BatchPath =
   | '/v2/orders/pack'
   | '/v2/orders/unpack';
 
-const BATCHES: Array<{ key: TextKey; path: BatchPath; body?: { preOrder: boolean } }> = [
+const BATCHES: Array<{ key: OrderAction; path: BatchPath; body?: { preOrder: boolean } }> = [
   { key: 'confirm', path: '/v2/orders/confirm' },
   { key: 'confirmPreorder', path: '/v2/orders/confirm', body: { preOrder: true } },
   { key: 'pack', path: '/v2/orders/pack' },
@@ -232,7 +236,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
   const session = useSignedIn();
   const reference = useReference(locale);
   const [params, setParams] = useSearchParams();
-  const view = useMemo(() => viewFromSearch(params, problems ? 6 : 1), [params, problems]);
+  const view = useMemo(() => viewFromSearch(params, problems ? PROBLEM_ORDERS : ALL_ORDERS), [params, problems]);
   const { orders, total, counts, error, reload } = useOrders(view);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [rowErrors, setRowErrors] = useState<BatchErrors>(new Map());
@@ -242,7 +246,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
   const [waybillsOpen, setWaybillsOpen] = useState(false);
   const [stickerJob, setStickerJob] = useState<string | null>(null);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const [holdDays, setHoldDays] = useState<number>(3);
+  const [extendHoldOpen, setExtendHoldOpen] = useState(false);
   const [searchText, setSearchText] = useState(view.filters.search ?? '');
   const [debouncedSearch] = useDebouncedValue(searchText, 350);
 
@@ -277,6 +281,9 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
     }
   };
   const ids = [...selected];
+  // the batch menu offers what at least one chosen order allows (order-actions.ts decides)
+  const chosenOrders = (orders ?? []).filter((order) => selected.has(order.id));
+  const offers = (action: OrderAction) => anyAllows(action, chosenOrders);
   const openFile = async (call: () => Promise<{ data?: { file: string }; error?: unknown; response: Response }>) => {
     setBatchError(null);
     try {
@@ -320,7 +327,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
       header: t('status'),
       cell: (order) => {
         const status = order.statusHistory?.[0];
-        return status ? (reference?.statuses[String(status.code)] ?? status.name) : '—';
+        return status ? statusNameOf(reference, status) : '—';
       },
     },
     { key: 'price', header: t('price'), cell: (order) => formatMoney(order.delivery?.totalPrice, locale) },
@@ -437,6 +444,7 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               <Menu.Item
                 key={batch.key}
                 data-testid={`batch-${batch.key}`}
+                disabled={!offers(batch.key)}
                 onClick={() =>
                   void runBatch(t(batch.key), () => api.POST(batch.path, { body: { ids, ...batch.body } }))
                 }
@@ -445,39 +453,50 @@ export function OrdersPage({ problems = false }: { problems?: boolean }) {
               </Menu.Item>
             ))}
             <Menu.Item
-              onClick={() =>
-                void runBatch(t('extendHold'), () =>
-                  api.POST('/v2/orders/extend-hold', { body: { ids, days: holdDays } }),
-                )
-              }
+              data-testid="batch-extendHold"
+              disabled={!offers('extendHold')}
+              onClick={() => setExtendHoldOpen(true)}
             >
-              {t('extendHold')} ({holdDays} {t('days_')})
+              {t('extendHoldMenu')}
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item data-testid="batch-stickers" onClick={() => void printStickers(1)}>
-              {t('stickers')} (A4)
-            </Menu.Item>
-            <Menu.Item onClick={() => void printStickers()}>
+            {([1, 2, 3] as const).map((type) => (
+              <Menu.Item
+                key={type}
+                data-testid={type === 1 ? 'batch-stickers' : `batch-stickers-${type}`}
+                disabled={!offers('sticker')}
+                onClick={() => void printStickers(type)}
+              >
+                {t(stickerTypeKey(type))}
+              </Menu.Item>
+            ))}
+            <Menu.Item
+              data-testid="batch-stickers-all"
+              disabled={!offers('sticker')}
+              onClick={() => void printStickers()}
+            >
               {t('stickers')}: {t('allFormats')}
             </Menu.Item>
             <Menu.Item onClick={() => void openFile(() => api.POST('/v2/orders/act-assembly', { body: { ids } }))}>
               {t('assemblyStatement')}
             </Menu.Item>
-            <Menu.Item data-testid="batch-waybills" onClick={() => setWaybillsOpen(true)}>
+            <Menu.Item data-testid="batch-waybills" disabled={!offers('sticker')} onClick={() => setWaybillsOpen(true)}>
               {t('formWaybills')}
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
-        <NumberInput
-          size="xs"
-          w={90}
-          aria-label={`${t('extendHold')}: ${t('days')}`}
-          min={1}
-          max={30}
-          value={holdDays}
-          onChange={(value) => setHoldDays(Number(value) || 1)}
-        />
       </Group>
+      {extendHoldOpen && (
+        <ExtendHoldDialog
+          opened={extendHoldOpen}
+          orderCount={ids.length}
+          onClose={() => setExtendHoldOpen(false)}
+          onExtend={(days) => {
+            setExtendHoldOpen(false);
+            void runBatch(t('extendHold'), () => api.POST('/v2/orders/extend-hold', { body: { ids, days } }));
+          }}
+        />
+      )}
       {batchError !== null && (
         <>
           {rowErrors.size > 0 && (

@@ -6,7 +6,6 @@
  * (onRefused) so their reasons stand next to them in the table.
  */
 import { Alert, Anchor, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useEffect, useState } from 'react';
 import { api, ok, type Schemas } from '../../api';
 import { todayIn } from '../../format';
@@ -14,6 +13,7 @@ import { useText } from '../../i18n';
 import { fileHref } from '../../reference';
 import { useSignedIn } from '../../session';
 import { ApiError } from '../../components/ApiError';
+import { DateField } from '../../components/DateField';
 
 type Result = Schemas['WaybillsResult'];
 
@@ -100,8 +100,7 @@ export function WaybillsDialog({
       closeButtonProps={{ 'aria-label': t('close') }}
     >
       <Stack gap="sm" data-testid="waybills-dialog">
-        <DateInput
-          valueFormat="YYYY-MM-DD"
+        <DateField
           label={t('handoverDate')}
           value={date}
           onChange={(value) => setDate(value ? String(value).slice(0, 10) : null)}

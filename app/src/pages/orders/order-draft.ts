@@ -95,6 +95,10 @@ export interface OrderDraft {
   pointId: number | null;
   courierDate: string | null;
   courierTime: number | null;
+  /**
+   * The order's own declared value: the form asks it per item, on the goods' lines; this keeps
+   * what an order made elsewhere carries (the service applies it only while no line has one).
+   */
   priceDeclared: number | null;
   comment: string;
 }
@@ -130,6 +134,12 @@ export const EMPTY_DRAFT: OrderDraft = {
   priceDeclared: null,
   comment: '',
 };
+
+/** The order's declared value as the service counts it: its lines' values times their counts, else the order's own. */
+export function declaredValueOf(draft: Pick<OrderDraft, 'goods' | 'priceDeclared'>): number | null {
+  const goods = draft.goods.reduce((sum, line) => sum + (line.priceDeclared ?? 0) * line.count, 0);
+  return goods > 0 ? Math.round(goods * 100) / 100 : draft.priceDeclared;
+}
 
 export type OrderBody = OrderInput;
 export type CalculatorBody = NonNullable<CalculatorInput>;

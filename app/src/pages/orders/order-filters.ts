@@ -7,8 +7,18 @@ import type { operations } from '../../../../clients/typescript/src/index';
 export type OrdersQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 export type ListCode = NonNullable<OrdersQuery['list']>;
 
-/** The tabs in the order an operator works through them; 0 (all) last. */
-export const LISTS: ListCode[] = [1, 9, 2, 3, 4, 6, 5, 7, 8, 0];
+/**
+ * The list the orders page opens on when the URL names none: all orders. A tab chosen by where
+ * work waits would hold the first rows back until the ten tabs' counts came, and would open the
+ * page on a different tab from one visit to the next; all orders is never empty while the account
+ * has orders, and every tab shows its count, so where work waits is still in sight.
+ */
+export const ALL_ORDERS = 0 satisfies ListCode;
+/** The problems page's own list. */
+export const PROBLEM_ORDERS = 6 satisfies ListCode;
+
+/** The tabs: all orders first (the page opens on it), then in the order an operator works through them. */
+export const LISTS: ListCode[] = [ALL_ORDERS, 1, 9, 2, 3, 4, 6, 5, 7, 8];
 
 const NUMBER_FIELDS = ['deliveryType', 'shopId', 'warehouseId', 'reservationStatus'] as const;
 const FLAG_FIELDS = [
@@ -36,7 +46,7 @@ export interface OrdersView {
 export const DEFAULT_PER_PAGE = 50;
 
 /** The view named by a URL query (unknown or bad values are left out). */
-export function viewFromSearch(search: URLSearchParams, defaultList: ListCode = 1): OrdersView {
+export function viewFromSearch(search: URLSearchParams, defaultList: ListCode = ALL_ORDERS): OrdersView {
   const list = Number(search.get('list') ?? defaultList);
   const page = Math.max(1, Number(search.get('page') ?? 1) || 1);
   const perPage = [20, 50, 100, 200].includes(Number(search.get('perPage')))

@@ -14,11 +14,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useCallback, useEffect, useState } from 'react';
 import type { operations } from '../../../../clients/typescript/src/index';
 import { api, idempotencyKey, ok, totalOf } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { DateField } from '../../components/DateField';
 import { DataTable, type DataTableColumn } from '../../components/DataTable';
 import { formatDay, formatMoney, todayIn } from '../../format';
 import { useText } from '../../i18n';
@@ -109,8 +109,7 @@ function BookPickup({ booked }: { booked(): void }) {
             { value: '3', label: t('pickupType3') },
           ]}
         />
-        <DateInput
-          valueFormat="YYYY-MM-DD"
+        <DateField
           label={t('pickupDate')}
           minDate={todayIn(session.timeZone)}
           value={date}

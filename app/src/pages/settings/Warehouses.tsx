@@ -171,7 +171,6 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
         type="multiple"
         label={t('holidays')}
         value={draft.holidays}
-        valueFormat="YYYY-MM-DD"
         onChange={(days) => set({ holidays: days.map(String).sort() })}
         data-testid="holidays"
       />

@@ -1,27 +1,26 @@
 /**
  * The order form's delivery: live prices of every company and tariff from POST /v2/calculator
- * (the shop's widget settings applied), asked again as the city, goods or amounts change; the
- * pickup point chosen on the map; the courier's date and interval.
+ * (the shop's widget settings applied), asked again as the city, goods or amounts change, in
+ * one list cheapest first; the pickup point chosen on the map; the courier's date and interval.
  */
-import { Card, Radio, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { Card, Radio, Select, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ok, type Schemas } from '../../../api';
 import { ApiError } from '../../../components/ApiError';
+import { DateField } from '../../../components/DateField';
 import { PointMap, type MapPoint } from '../../../components/PointMap';
 import { formatMoney, todayIn } from '../../../format';
+import { quotePrice, quotePriceText, quotesByPrice, type Quote, type QuotesByType } from '../../../quote-price';
 import { useText, type TextKey } from '../../../i18n';
 import { useSignedIn } from '../../../session';
 import { calculatorBodyOf, optionKey } from '../order-draft';
 import type { FormPartProps } from './form-part';
 
-type Quote = Schemas['DeliveryCompany'];
-
 export function DeliveryChoice({ draft, update, err }: FormPartProps) {
   const { t, locale } = useText();
   const session = useSignedIn();
-  const [quotes, setQuotes] = useState<Record<'1' | '2' | '3', Quote[]> | null>(null);
+  const [quotes, setQuotes] = useState<QuotesByType | null>(null);
   const [quoteError, setQuoteError] = useState<unknown>(null);
   const [intervals, setIntervals] = useState<Schemas['CourierInterval'][]>([]);
 
@@ -49,7 +48,8 @@ export function DeliveryChoice({ draft, update, err }: FormPartProps) {
     };
   }, [debouncedBody, draft.shopId]);
 
-  const chosenQuote = useMemo(() => {
+  const priceList = useMemo(() => (quotes ? quotesByPrice(quotes) : []), [quotes]);
+  const chosenQuote = useMemo<Quote | null>(() => {
     if (!quotes || !draft.option) return null;
     return (
       quotes[String(draft.option.type) as '1' | '2' | '3']?.find(
@@ -122,43 +122,59 @@ export function DeliveryChoice({ draft, update, err }: FormPartProps) {
       {quotes && (
         <Radio.Group value={draft.option?.key ?? ''} aria-label={t('delivery')}>
           <Table data-testid="quotes">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>
+                  <VisuallyHidden>{t('choose')}</VisuallyHidden>
+                </Table.Th>
+                <Table.Th>{t('deliveryType')}</Table.Th>
+                <Table.Th>{t('company')}</Table.Th>
+                <Table.Th>{t('days')}</Table.Th>
+                <Table.Th>{t('price')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
             <Table.Tbody>
-              {(['1', '2', '3'] as const).flatMap((type) =>
-                quotes[type].map((quote) => {
-                  const key = optionKey(Number(type) as 1 | 2 | 3, quote);
-                  return (
-                    <Table.Tr key={key} data-option={key}>
-                      <Table.Td>
-                        <Radio
-                          value={key}
-                          aria-label={`${quote.deliveryCompanyName} ${quote.tariffName ?? ''} ${t(`type${type}` as TextKey)}`}
-                          onChange={() =>
-                            update({
-                              option: {
-                                key,
-                                type: Number(type) as 1 | 2 | 3,
-                                companyId: quote.deliveryCompanyId,
-                                tariff: quote.tariffName ?? null,
-                              },
-                              pointId: null,
-                              courierTime: null,
-                            })
-                          }
-                        />
-                      </Table.Td>
-                      <Table.Td>{t(`type${type}` as TextKey)}</Table.Td>
-                      <Table.Td>
-                        {quote.deliveryCompanyName}
-                        {quote.tariffName ? ` · ${quote.tariffName}` : ''}
-                      </Table.Td>
-                      <Table.Td>
-                        {quote.deliveryDays.min}–{quote.deliveryDays.max} {t('days_')}
-                      </Table.Td>
-                      <Table.Td fw={600}>{priceOf(quote, locale)}</Table.Td>
-                    </Table.Tr>
-                  );
-                }),
-              )}
+              {priceList.map(({ type, quote }) => {
+                const key = optionKey(Number(type) as 1 | 2 | 3, quote);
+                return (
+                  <Table.Tr
+                    key={key}
+                    data-option={key}
+                    data-price={quotePrice(quote).amount ?? ''}
+                    data-days={quote.deliveryDays.min}
+                  >
+                    <Table.Td>
+                      <Radio
+                        value={key}
+                        aria-label={`${quote.deliveryCompanyName} ${quote.tariffName ?? ''} ${t(`type${type}` as TextKey)}`}
+                        onChange={() =>
+                          update({
+                            option: {
+                              key,
+                              type: Number(type) as 1 | 2 | 3,
+                              companyId: quote.deliveryCompanyId,
+                              tariff: quote.tariffName ?? null,
+                            },
+                            pointId: null,
+                            courierTime: null,
+                          })
+                        }
+                      />
+                    </Table.Td>
+                    <Table.Td>{t(`type${type}` as TextKey)}</Table.Td>
+                    <Table.Td>
+                      {quote.deliveryCompanyName}
+                      {quote.tariffName ? ` · ${quote.tariffName}` : ''}
+                    </Table.Td>
+                    <Table.Td>
+                      {quote.deliveryDays.min}–{quote.deliveryDays.max} {t('days_')}
+                    </Table.Td>
+                    <Table.Td fw={600} data-testid="quote-price">
+                      {quotePriceText(quotePrice(quote), locale, t)}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </Table.Tbody>
           </Table>
         </Radio.Group>
@@ -181,8 +197,7 @@ export function DeliveryChoice({ draft, update, err }: FormPartProps) {
       )}
       {draft.option?.type === 2 && (
         <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
-          <DateInput
-            valueFormat="YYYY-MM-DD"
+          <DateField
             label={t('courierDate')}
             minDate={todayIn(session.timeZone)}
             value={draft.courierDate}
@@ -207,12 +222,4 @@ export function DeliveryChoice({ draft, update, err }: FormPartProps) {
       )}
     </Card>
   );
-}
-
-/** A courier's or post's price; for pickup points the price is per point: the cheapest, "from". */
-function priceOf(quote: Quote, locale: 'ru' | 'en'): string {
-  if (quote.totalPrice !== undefined) return formatMoney(quote.totalPrice, locale);
-  const prices = (quote.points ?? []).flatMap((point) => (typeof point === 'number' ? [] : [point.totalPrice]));
-  if (prices.length === 0) return formatMoney(quote.priceDelivery, locale);
-  return `${locale === 'ru' ? 'от' : 'from'} ${formatMoney(Math.min(...prices), locale)}`;
 }

@@ -1,12 +1,12 @@
 /** The order form's goods: typed lines with their prices, weight and sizes, or products picked from the catalogue. */
-import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { api, ok, type Schemas } from '../../../api';
 import { ApiError } from '../../../components/ApiError';
 import { formatMoney } from '../../../format';
 import { useText } from '../../../i18n';
-import { EMPTY_DRAFT, lineOfProduct, type GoodsLine } from '../order-draft';
+import { declaredValueOf, EMPTY_DRAFT, lineOfProduct, type GoodsLine } from '../order-draft';
 import { numberOrNull, type FormPartProps } from './form-part';
 
 type Product = Schemas['Product'];
@@ -72,7 +72,7 @@ function CatalogueSearch({ onPick }: { onPick(product: Product): void }) {
 }
 
 export function GoodsCard({ draft, update, err }: FormPartProps) {
-  const { t } = useText();
+  const { t, locale } = useText();
   const setLine = (index: number, patch: Partial<GoodsLine>) =>
     update({ goods: draft.goods.map((line, at) => (at === index ? { ...line, ...patch } : line)) });
   // a product of the catalogue takes the place of the untouched first line, else is added
@@ -107,13 +107,13 @@ export function GoodsCard({ draft, update, err }: FormPartProps) {
               onChange={(value) => setLine(index, { count: Number(value) || 1 })}
             />
             <NumberInput
-              label={t('priceDeclared')}
+              label={t('priceDeclaredEach')}
               min={0}
               value={line.priceDeclared ?? ''}
               onChange={(value) => setLine(index, { priceDeclared: numberOrNull(value) })}
             />
             <NumberInput
-              label={t('priceCod')}
+              label={t('priceCodEach')}
               min={0}
               value={line.priceCod ?? ''}
               onChange={(value) => setLine(index, { priceCod: numberOrNull(value) })}
@@ -169,6 +169,15 @@ export function GoodsCard({ draft, update, err }: FormPartProps) {
           </Button>
           <CatalogueSearch onPick={addProduct} />
         </Group>
+        {/* the order's declared value is the lines' (one field per line): its sum is shown, not asked again */}
+        <Text size="sm" data-testid="declared-total">
+          {t('declaredTotal')}: {formatMoney(declaredValueOf(draft), locale)}
+        </Text>
+        {err('priceDeclared') && (
+          <Text c="red" size="sm">
+            {err('priceDeclared')}
+          </Text>
+        )}
       </Stack>
     </Card>
   );
