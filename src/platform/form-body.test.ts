@@ -1,9 +1,8 @@
 /**
  * The form reader (form-body.ts): what real plugins send reads as qs read it before; hostile
- * bodies of the body limit are refused or read with work bounded by their size. The bound is
- * shown by comparison, not by a clock: the reader's time on the worst body is compared with
- * Node's own flat parser reading the same bytes in the same test, and the probe's body, which
- * took qs 6 s, is refused before a single pair is split.
+ * bodies of the body limit are refused by their counts before a single pair is split (the
+ * probe's body took qs 6 s). What the worst accepted body costs the event loop is shown over
+ * HTTP in test/security-probe.test.ts, beside a benign body of the same size in the same test.
  */
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
@@ -77,29 +76,5 @@ describe('form bodies within bounds', () => {
   it("refuses the probe's body (4 × 10,000 indexes) before splitting it: qs took seconds", () => {
     const probe = hostileFormBodies()["the probe's: 4 lists of 10,000 indexes (425 KiB)"];
     expect(refusal(() => parseForm(probe)).code).toBe('form_too_large');
-  });
-
-  it('reads the worst body it accepts in time of the order of a flat parse of the same bytes', () => {
-    const worst = hostileFormBodies()['the worst accepted: 20,000 fields of 3 new objects each'];
-    const flat = worst.replace(/[[\]]/g, '_');
-    const best = (run: () => unknown) => {
-      let fastest = Number.POSITIVE_INFINITY;
-      for (let round = 0; round < 5; round += 1) {
-        const started = performance.now();
-        run();
-        fastest = Math.min(fastest, performance.now() - started);
-      }
-      return fastest;
-    };
-    // linear: within a small factor of reading the same bytes flat, where a quadratic reader is
-    // hundreds of times slower; the best of three comparisons, so a busy machine's pause in one
-    // measurement does not decide
-    let ratio = Number.POSITIVE_INFINITY;
-    for (let trial = 0; trial < 3 && ratio >= 30; trial += 1) {
-      const reader = best(() => parseForm(worst));
-      const nodeFlat = best(() => new URLSearchParams(flat).forEach(() => undefined));
-      ratio = Math.min(ratio, reader / Math.max(nodeFlat, 1));
-    }
-    expect(ratio).toBeLessThan(30);
   });
 });
