@@ -32,6 +32,20 @@ export function describeShortage(short: GoodsShortage[]): string {
     .join('; ');
 }
 
+/** The event telling a shop its order lacks goods at the fulfilment warehouse (orderProductsNotAvailableInFulfilment). */
+function goodsMissingEvent(
+  record: { status: number },
+  doc: { cmsId: string | null; trackNumber: string | null },
+  description: string,
+) {
+  return {
+    type: 'fulfilment.goods_missing' as const,
+    statusFrom: record.status,
+    statusTo: record.status,
+    payload: { cmsId: doc.cmsId, trackNumber: doc.trackNumber, description },
+  };
+}
+
 export class OrderReservations {
   constructor(
     private readonly store: OrderStore,
@@ -48,18 +62,7 @@ export class OrderReservations {
       await this.store.recordEvents(
         accountId,
         record,
-        [
-          {
-            type: 'fulfilment.goods_missing',
-            statusFrom: record.status,
-            statusTo: record.status,
-            payload: {
-              cmsId: doc.cmsId,
-              trackNumber: doc.trackNumber,
-              description: `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}`,
-            },
-          },
-        ],
+        [goodsMissingEvent(record, doc, `Goods are missing at the fulfilment warehouse: ${missing.get(record.id)}`)],
         db,
       );
     }
@@ -173,18 +176,7 @@ export class OrderReservations {
           await this.store.recordEvents(
             accountId,
             record,
-            [
-              {
-                type: 'fulfilment.goods_missing',
-                statusFrom: record.status,
-                statusTo: record.status,
-                payload: {
-                  cmsId: doc.cmsId,
-                  trackNumber: doc.trackNumber,
-                  description: `Goods arrived, but not enough: ${describeShortage(lacking)}`,
-                },
-              },
-            ],
+            [goodsMissingEvent(record, doc, `Goods arrived, but not enough: ${describeShortage(lacking)}`)],
             trx,
           );
           return lacking;
