@@ -80,8 +80,17 @@ export type CacheTopic = keyof CacheTopics;
 
 /** Other processes on the same database, told of this process's writes (PostgreSQL: NOTIFY). */
 export interface CachePeers {
-  publish(accountId: number, topic: CacheTopic): void;
+  publish(accountId: number, topic: CacheTopic, detail?: string): void;
 }
+
+/**
+ * Told of each write of a topic: `detail` is what the writer said of it (a topic's own words,
+ * such as the ids written), absent when nothing was said or it did not reach this process whole.
+ */
+export type TopicListener = (accountId: number, detail?: string) => void;
+
+/** The longest detail sent to other processes (a PostgreSQL notification holds < 8000 bytes); a longer one is not sent. */
+const MAX_SHARED_DETAIL = 6000;
 
 export interface ReadCacheOptions {
   maxEntries?: number;
@@ -105,7 +114,8 @@ export class AccountReadCache {
   private readonly entries: BoundedMap<string, CachedAnswer>;
   private readonly maxAgeMs: number;
   private peers: CachePeers | null = null;
-  private readonly watchers = new Map<string, Array<(accountId: number) => void>>();
+  private readonly watchers = new Map<string, TopicListener[]>();
+  private readonly resetWatchers: Array<() => void> = [];
   /** Bumped whenever messages from peers may have been missed: nothing older is served or kept. */
   private epoch = 0;
   private suspended = false;
@@ -136,6 +146,7 @@ export class AccountReadCache {
     this.suspended = true;
     this.epoch++;
     this.entries.clear();
+    for (const listener of this.resetWatchers) listener();
   }
 
   /** Messages from peers arrive again; what was cached before is gone. */
@@ -143,31 +154,45 @@ export class AccountReadCache {
     this.epoch++;
     this.entries.clear();
     this.suspended = false;
+    for (const listener of this.resetWatchers) listener();
   }
 
   private version(accountId: number, topic: CacheTopic): number {
     return this.versions.get(`${accountId}:${topic}`) ?? 0;
   }
 
-  /** Call after any write that changes what reads of `topic` would answer; peers are told too. */
-  invalidate(accountId: number, topic: CacheTopic): void {
-    this.forget(accountId, topic);
-    this.peers?.publish(accountId, topic);
+  /**
+   * Call after any write that changes what reads of `topic` would answer; peers are told too.
+   * `detail` (no `|` in it) tells the topic's watchers what was written, here and in peers.
+   */
+  invalidate(accountId: number, topic: CacheTopic, detail?: string): void {
+    this.forget(accountId, topic, detail);
+    this.peers?.publish(
+      accountId,
+      topic,
+      detail !== undefined && detail.length <= MAX_SHARED_DETAIL ? detail : undefined,
+    );
   }
 
   /** A write of another process (a message from a peer: the same release, so one of our topics). */
-  forget(accountId: number, topic: CacheTopic | string): void {
+  forget(accountId: number, topic: CacheTopic | string, detail?: string): void {
     const name = `${accountId}:${topic}`;
     this.versions.set(name, (this.versions.get(name) ?? 0) + 1);
-    for (const listener of this.watchers.get(topic) ?? []) listener(accountId);
+    for (const listener of this.watchers.get(topic) ?? []) listener(accountId, detail);
   }
 
   /**
    * Memory kept elsewhere that a topic's writes make stale (tokens remembered by the
-   * authentication): `listener` hears of each, from this process or a peer.
+   * authentication, the orders' list directories): `listener` hears of each, from this
+   * process or a peer.
    */
-  watch(topic: CacheTopic, listener: (accountId: number) => void): void {
+  watch(topic: CacheTopic, listener: TopicListener): void {
     this.watchers.set(topic, [...(this.watchers.get(topic) ?? []), listener]);
+  }
+
+  /** Memory kept elsewhere that must go whenever this cache's may have missed writes (peers' messages lost). */
+  watchResets(listener: () => void): void {
+    this.resetWatchers.push(listener);
   }
 
   /**
@@ -223,14 +248,15 @@ export async function shareAcrossProcesses(
   // our own messages come back to us too: known by this id and skipped
   const self = randomUUID();
   cache.sharedWith({
-    publish(accountId, topic) {
-      messages.publish(CACHE_CHANNEL, `${self}|${accountId}|${topic}`).catch(onError);
+    publish(accountId, topic, detail) {
+      const message = `${self}|${accountId}|${topic}${detail === undefined ? '' : `|${detail}`}`;
+      messages.publish(CACHE_CHANNEL, message).catch(onError);
     },
   });
   await messages.subscribe(CACHE_CHANNEL, {
     message(payload) {
-      const [sender, account, topic] = payload.split('|');
-      if (sender !== self && topic !== undefined && /^\d+$/.test(account)) cache.forget(Number(account), topic);
+      const [sender, account, topic, detail] = payload.split('|');
+      if (sender !== self && topic !== undefined && /^\d+$/.test(account)) cache.forget(Number(account), topic, detail);
     },
     up: () => cache.resume(),
     down: () => cache.suspend(),

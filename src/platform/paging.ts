@@ -87,3 +87,9 @@ export const PAGING_HEADERS = {
   'X-Page': { description: 'The page returned', type: 'integer' },
   'X-Per-Page': { description: 'Page size used', type: 'integer' },
 };
+
+/** Where a page of a newest-first list is read: rows with an id below `beforeId` (when given), skipping `skip` of them. */
+export interface PageStart {
+  beforeId?: number;
+  skip: number;
+}

@@ -76,7 +76,7 @@ export class HoldExtensionJob {
       );
       if (!refusedBecause) extendPointHold(doc, days, today);
       if (await this.store.update(accountId, current, doc)) {
-        this.orders.changed(accountId);
+        this.orders.changed(accountId, { ids: [current.id] });
         return;
       }
     }

@@ -9,7 +9,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import { containsPattern } from '../../platform/db/values.js';
-import type { PageStart } from '../../platform/list-positions.js';
+import { BLOCK_ROWS, type IdRange, type ListBounds } from '../../platform/list-directory.js';
+import type { PageStart } from '../../platform/paging.js';
 import { gzipIdentifiedObjects, unpackObject } from '../../platform/json-pieces.js';
 import {
   pageConcatenation,
@@ -169,6 +170,47 @@ export class OrderListStore {
     let ids = this.filtered(accountId, filter).select('id');
     if (start.beforeId !== undefined) ids = ids.where('id', '<', start.beforeId);
     return ids.orderBy('id', 'desc').limit(limit).offset(start.skip);
+  }
+
+  /**
+   * The directory of a list (platform/list-directory.ts), or of the ids `range` of it: the id of
+   * every BLOCK_ROWS-th row newest first, and how many rows there are, in one walk of the
+   * filter's index (a window over the ids alone, so no document is read).
+   */
+  async boundsOf(accountId: number, filter: OrderFilter, range: IdRange = {}): Promise<ListBounds> {
+    const numbered = this.filteredIn(accountId, filter, range).select([
+      'id',
+      sql<number>`row_number() over (order by id desc)`.as('n'),
+      sql<number | null>`lead(id) over (order by id desc)`.as('next'),
+    ]);
+    const rows = await this.db
+      .selectFrom(numbered.as('numbered'))
+      .select(['id', 'n', 'next'])
+      .where((eb) => eb.or([sql<boolean>`n % ${BLOCK_ROWS} = 0`, eb('next', 'is', null)]))
+      .orderBy('n')
+      .execute();
+    const last = rows[rows.length - 1];
+    const total = last ? Number(last.n) : 0;
+    return {
+      upperBounds: rows.filter((row) => Number(row.n) < total).map((row) => Number(row.id)),
+      total,
+    };
+  }
+
+  /** How many rows of a list are in the ids `range` (a block of its directory counted again). */
+  async countIn(accountId: number, filter: OrderFilter, range: IdRange): Promise<number> {
+    const row = await this.filteredIn(accountId, filter, range)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /** The rows of a list whose ids are in `range`. */
+  private filteredIn(accountId: number, filter: OrderFilter, range: IdRange) {
+    let query = this.filtered(accountId, filter);
+    if (range.from !== undefined) query = query.where('id', '>=', range.from);
+    if (range.below !== undefined) query = query.where('id', '<', range.below);
+    return query;
   }
 
   /** A page of the orders matching the filter in id order after `afterId` (keyset: reports walk a million orders in pages). */

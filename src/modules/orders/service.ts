@@ -29,6 +29,7 @@ import type {
 import { actorOf, NO_FULFILMENT, type OrderFulfilment, type StockActor } from './fulfilment-port.js';
 import { afterConfirm, afterUpdate, RESERVATION, refusal, STATUS, stockMoveOf, type Operation } from './state.js';
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
+import { describeOrderChange, type OrderChange } from './list-directories.js';
 import { OrderListReadModel, ORDERS_CACHE_TOPIC, type ReportOrderFilter } from './list-read-model.js';
 import { NO_OWN_METHODS, OrderComposer, type OwnMethodLookup, type ShopHeader } from './composer.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, queueRegistration } from './order-jobs.js';
@@ -179,7 +180,7 @@ export class OrderService {
         if (!(await this.store.update(scope.accountId, record, doc, {}, trx))) throw raced(record.id);
       }
     });
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { ids });
   }
 
   // ---------------------------------------------------------------- create and change
@@ -190,7 +191,7 @@ export class OrderService {
     ]);
     // outside a transaction: on SQLite it joins the orders written with it (a group of the writer thread)
     const id = await this.store.insert(scope.accountId, doc);
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { created: true });
     return id;
   }
 
@@ -220,7 +221,7 @@ export class OrderService {
       reservationStatus: current.reservationStatus,
     };
     if (!(await this.store.update(scope.accountId, record, next))) throw raced(id);
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { ids: [id] });
   }
 
   async patch(scope: Scope, id: number, patch: OrderPatch): Promise<void> {
@@ -248,7 +249,7 @@ export class OrderService {
     for (const key of ['cmsId', 'comment', 'commentForAssembly', 'documentsForWarehouse'] as const)
       if (patch[key] !== undefined) doc[key] = patch[key] ?? null;
     if (!(await this.store.update(scope.accountId, record, doc))) throw raced(id);
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { ids: [id] });
   }
 
   // ---------------------------------------------------------------- batch operations
@@ -291,7 +292,7 @@ export class OrderService {
         );
       }
     });
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { ids: unique });
   }
 
   /**
@@ -445,7 +446,7 @@ export class OrderService {
    */
   async reserve(scope: Scope, id: number, reserve: boolean): Promise<void> {
     await this.reservations.reserve(scope, id, reserve);
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { ids: [id] });
   }
 
   /** Drafts of fulfilment shops lacking goods at their fulfilment warehouse (reservations.ts). */
@@ -456,7 +457,7 @@ export class OrderService {
   /** Goods arrived at a fulfilment warehouse: its waiting preorders reserved (reservations.ts). Answers the ids reserved. */
   async autoReserve(accountId: number, warehouseIds: number[]): Promise<number[]> {
     const reserved = await this.reservations.autoReserve(accountId, warehouseIds);
-    if (reserved.length) this.changed(accountId);
+    if (reserved.length) this.changed(accountId, { ids: reserved });
     return reserved;
   }
 
@@ -543,7 +544,7 @@ export class OrderService {
         result.push({ id, newId: await this.store.insert(scope.accountId, doc, {}, trx) });
       return result;
     });
-    this.changed(scope.accountId);
+    this.changed(scope.accountId, { created: true });
     return created;
   }
 
@@ -554,8 +555,12 @@ export class OrderService {
     return accessibleOrder(this.store, scope, id);
   }
 
-  /** Every write to an account's orders: cached pages and counts are no longer valid. */
-  changed(accountId: number): void {
-    this.cache.invalidate(accountId, CACHE_TOPIC);
+  /**
+   * Every write to an account's orders, once it is committed: cached pages and counts are no
+   * longer valid. `change` says which orders were written (the lists' directories then count
+   * only their blocks again); without it every list is walked again.
+   */
+  changed(accountId: number, change?: OrderChange): void {
+    this.cache.invalidate(accountId, CACHE_TOPIC, change ? describeOrderChange(change) : undefined);
   }
 }

@@ -4,7 +4,8 @@ import type { Kysely, QueryCreator, Selectable, Transaction } from 'kysely';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { flag, nowIso, searchText } from '../../platform/db/values.js';
-import type { PageStart } from '../../platform/list-positions.js';
+import type { IdRange, ListBounds } from '../../platform/list-directory.js';
+import type { PageStart } from '../../platform/paging.js';
 import { runRecipe, writeBatcherOf, type WriteBatcher } from '../../platform/db/write-batch.js';
 import { sqliteInsertStep } from '../../platform/db/sqlite-insert.js';
 import type { Recipe } from '../../platform/db/sqlite-writer.js';
@@ -354,6 +355,16 @@ export class OrderStore {
 
   count(accountId: number, filter: OrderFilter): Promise<number> {
     return this.lists.count(accountId, filter);
+  }
+
+  /** A list's directory bounds, over the ids `range` of it. */
+  boundsOf(accountId: number, filter: OrderFilter, range?: IdRange): Promise<ListBounds> {
+    return this.lists.boundsOf(accountId, filter, range);
+  }
+
+  /** How many rows of a list are in the ids `range`. */
+  countIn(accountId: number, filter: OrderFilter, range: IdRange): Promise<number> {
+    return this.lists.countIn(accountId, filter, range);
   }
 
   /** Carrier-facing (no account): the orders of a company with this track number. */

@@ -158,7 +158,7 @@ export class TrackingService {
     const doc = parseDoc(record.doc);
     if (isOwnMethodOrder(doc)) {
       this.orders.readyForOwnDelivery(accountId, record.id, doc, new Date().toISOString());
-      if (await this.store.update(accountId, record, doc)) this.orders.changed(accountId);
+      if (await this.store.update(accountId, record, doc)) this.orders.changed(accountId, { ids: [record.id] });
       return;
     }
     const entry = await this.reference.registry.companyOf(accountId, record.companyId);
@@ -234,7 +234,7 @@ export class TrackingService {
       if (simulated) await this.scheduleJourney(record.accountId, record.id, 0, trx);
       return true;
     });
-    if (written) this.orders.changed(record.accountId);
+    if (written) this.orders.changed(record.accountId, { ids: [record.id] });
   }
 
   // ---------------------------------------------------------------- statuses from companies
@@ -393,7 +393,7 @@ export class TrackingService {
       );
     }
     if (!(await this.orders.writeCarrierStatus(record, doc, extras, followUp))) return 'raced';
-    this.orders.changed(record.accountId);
+    this.orders.changed(record.accountId, { ids: [record.id] });
     return 'applied';
   }
 
@@ -546,7 +546,8 @@ export class TrackingService {
         if (doc.delivery.point.holdDate > addDays(todayIn(await this.accounts.timeZoneOf(record.accountId)), 1))
           continue;
         doc.delivery.point.storagingEnds = true;
-        if (await this.store.update(record.accountId, record, doc)) this.orders.changed(record.accountId);
+        if (await this.store.update(record.accountId, record, doc))
+          this.orders.changed(record.accountId, { ids: [record.id] });
       }
     } finally {
       await this.schedulePolling(new Date(Date.now() + this.options.pollSeconds * 1000));
