@@ -160,7 +160,7 @@ export class AccessService {
       throw new AppError(404, 'not_found', `Account ${accountId} was not found.`);
     if ((await this.store.employeeCount(accountId)) > 0)
       throw conflict(
-        'email_taken',
+        'account_set_up',
         `Account ${accountId} already has an employee who signs in: use "account password" or a password reset instead.`,
       );
     const { token, hash, expiresAt } = this.newToken('setup');
@@ -279,7 +279,11 @@ export class AccessService {
         Array.isArray(link.data.shopIds) ? link.data.shopIds.map(Number) : [],
       );
       if (role === 'manager' && shopIds.length === 0)
-        throw conflict('email_taken', 'The shops of this invitation are gone: ask the owner to invite you again.');
+        throw new AppError(
+          404,
+          'link_invalid',
+          'The shops of this invitation are gone: ask the owner to invite you again.',
+        );
       const employeeId = await this.store.insertEmployee(trx, accountId, {
         name: input.name?.trim() || String(link.data.name ?? '') || email,
         email,
