@@ -139,6 +139,7 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     perMinute: config.rateLimitPerMinute,
     loginPerMinute: config.loginRateLimitPerMinute,
     loginFailuresPerAddressPerMinute: config.loginFailuresPerAddressPerMinute,
+    linkMailsPerAddressPerHour: config.linkMailsPerAddressPerHour,
   });
   installAuthentication(app, services.tokens);
   for (const area of AREAS) area.requestHooks?.(app, context);

@@ -65,6 +65,14 @@ export interface Config {
   loginRateLimitPerMinute: number;
   /** Wrong passwords a minute from one IP address over all e-mails, in this process (0: no limit). */
   loginFailuresPerAddressPerMinute: number;
+  /** E-mails with a link (a password reset, a sign-up) an hour to one address, in this process (0: no limit). */
+  linkMailsPerAddressPerHour: number;
+  /**
+   * Who may make an account by themselves: `off` (the operator only: the first start, the CLI),
+   * `invite` (a person holding the operator's sign-up invitation), `open` (anyone, by the sign-up
+   * page, confirming the e-mail).
+   */
+  signup: SignUpMode;
   /** Where the built checkout widget is (npm run build writes dist/widget). */
   widgetDir: string;
   /** Where the built dashboard is (npm run build writes dist/app), served at /app/. */
@@ -110,6 +118,9 @@ export interface Config {
   /** Endpoints one process sends to at once. */
   webhookConcurrency: number;
 }
+
+export const SIGNUP_MODES = ['off', 'invite', 'open'] as const;
+export type SignUpMode = (typeof SIGNUP_MODES)[number];
 
 export const BILLING_PERIODS = ['month', 'week', 'day'] as const;
 export type BillingPeriodKind = (typeof BILLING_PERIODS)[number];
@@ -326,6 +337,9 @@ export function loadConfig(env: Env = process.env): Config {
   const billingPeriod = (env.BILLING_PERIOD?.trim().toLowerCase() || 'month') as BillingPeriodKind;
   if (!BILLING_PERIODS.includes(billingPeriod))
     problems.push(`BILLING_PERIOD must be one of ${BILLING_PERIODS.join(', ')}, got "${env.BILLING_PERIOD}"`);
+  const signup = (env.SIGNUP?.trim().toLowerCase() || 'off') as SignUpMode;
+  if (!SIGNUP_MODES.includes(signup))
+    problems.push(`SIGNUP must be one of ${SIGNUP_MODES.join(', ')}, got "${env.SIGNUP}"`);
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
   if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken)))
     problems.push('METRICS_TOKEN must be at least 16 characters long, without spaces');
@@ -370,6 +384,8 @@ export function loadConfig(env: Env = process.env): Config {
       1_000_000,
       problems,
     ),
+    linkMailsPerAddressPerHour: readInteger(env, 'LINK_MAILS_PER_ADDRESS_PER_HOUR', 5, 0, 1_000_000, problems),
+    signup,
     widgetDir: path.resolve(env.WIDGET_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'widget')),
     appDir: path.resolve(env.APP_DIR?.trim() || path.join(PROJECT_ROOT, 'dist', 'app')),
     appMapTiles: readTileTemplate(env, problems),

@@ -98,7 +98,7 @@ async function serve(config: Config): Promise<void> {
 
   // Background work of this process: every area's jobs and recurring jobs, then its work beside the server.
   const worker = new JobWorker(runtime.services.jobs, app.log);
-  for (const area of AREAS) area.jobs?.(worker, context);
+  for (const area of AREAS) area.jobs?.(worker, context, app.log);
   for (const area of AREAS) await area.schedules?.(context);
   worker.start();
   const background = AREAS.flatMap((area) => area.background?.(context, app.log) ?? []);
@@ -160,6 +160,8 @@ async function createFirstAccount(runtime: Runtime, config: Config): Promise<voi
       : runtime.services.accounts.createAccount({ name: 'Default account' }),
   );
   if (created) {
+    // the owner chooses their e-mail and password in the browser, by a link that works once
+    const setup = await runtime.services.access.setupLink(created.accountId);
     process.stdout.write(
       [
         '',
@@ -170,6 +172,11 @@ async function createFirstAccount(runtime: Runtime, config: Config): Promise<voi
         '',
         ' Try it:',
         `   curl -H "Authorization: Bearer ${created.token}" ${config.publicUrl}/v2/lists/order-statuses`,
+        '',
+        " Set up the owner's sign-in to the dashboard (the link works once, for 7 days;",
+        ` a fresh one: npm run cli -- account setup-link --id ${created.accountId}):`,
+        '',
+        `   ${setup.url}`,
         '',
         ` API documentation: ${config.publicUrl}/docs`,
         '================================================================================',

@@ -9,6 +9,10 @@ import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
 import { EmployeeService } from './modules/accounts/employees.js';
+import { AccessService } from './modules/accounts/access.js';
+import { AccessStore } from './modules/accounts/access-store.js';
+import { LinkMailer } from './modules/accounts/link-mail.js';
+import { SecondFactorService } from './modules/accounts/second-factor.js';
 import { resolveToken } from './modules/accounts/tokens.js';
 import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
@@ -95,6 +99,12 @@ export interface Services {
   accounts: AccountService;
   /** Employees' roles and shops: owners manage them. */
   employees: EmployeeService;
+  /** One-time links (set-up, invitation, reset, sign-up), sessions, the sign-in policy. */
+  access: AccessService;
+  /** Employees' TOTP second factor and recovery codes. */
+  secondFactor: SecondFactorService;
+  /** The links' e-mails (a job each), or the operator's log without SMTP. */
+  linkMail: LinkMailer;
   shops: ShopService;
   warehouses: WarehouseService;
   boxes: BoxService;
@@ -197,6 +207,7 @@ export interface ServiceDeps {
     | 'webhookAllowPrivateTargets'
     | 'webhookTimeoutSeconds'
     | 'webhookSecretGraceHours'
+    | 'signup'
   >;
   database: Database;
   secretBox: SecretBox;
@@ -213,11 +224,22 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
   const countries = new CountryDirectory();
   const accountStore = new AccountStore(db);
-  const accounts = new AccountService(accountStore, {
+  const accessStore = new AccessStore(db);
+  const secondFactor = new SecondFactorService(accessStore, secretBox);
+  const accounts = new AccountService(
+    accountStore,
+    { timeZone: config.timeZone, loginTokenDays: config.loginTokenDays },
+    secondFactor,
+  );
+  const jobs = new JobQueue(db, database.kind);
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
+  const linkMail = new LinkMailer(jobs, secretBox, mailer);
+  const access = new AccessService(accessStore, accountStore, secondFactor, linkMail, {
+    publicUrl: config.publicUrl,
+    signup: config.signup,
     timeZone: config.timeZone,
-    loginTokenDays: config.loginTokenDays,
   });
-  const employees = new EmployeeService(accountStore, accounts, tokens);
+  const employees = new EmployeeService(accountStore, access, tokens);
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
   const reference = new ReferenceData(new ReferenceStore(db), {
     publicUrl: config.publicUrl,
@@ -245,7 +267,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     config.fileStore === 'database' ? new DatabaseFileStore(fileCatalog, db, fileOptions, localFiles) : localFiles;
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
-  const jobs = new JobQueue(db, database.kind);
   const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
   const contractCompanies = new ContractCompanies(
@@ -330,7 +351,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     syncLabels: config.stickerSyncLabels,
   });
   const events = new EventService(new EventStore(db, database.kind), jobs);
-  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : null;
   const notifications = new NotificationService(
     new NotificationStore(db),
     events,
@@ -467,6 +487,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     tokens,
     accounts,
     employees,
+    access,
+    secondFactor,
+    linkMail,
     shops,
     warehouses,
     boxes,

@@ -121,6 +121,8 @@ describe('a start that cannot work', () => {
         /curl -H "Authorization: Bearer acc_\S+"/,
       );
       expect(next.stdout).toMatch(/First start: created account 1\. Its API token is shown only now:\n\n {3}acc_\S+/);
+      // and the one-time link that sets up the owner's sign-in in the browser
+      expect(next.stdout).toMatch(/ {3}http:\/\/127\.0\.0\.1:0\/app\/setup#stp_[\w-]{43}\n/);
     } finally {
       holder.close();
     }

@@ -21,6 +21,7 @@ import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from 'rea
 import { api, onNetworkChange, totalOf } from './api';
 import { ActingShopSwitch } from './components/ActingShopSwitch';
 import { useText, type Locale } from './i18n';
+import { SIGNED_OUT_PAGES } from './pages/auth/LinkPages';
 import { SignIn } from './pages/auth/SignIn';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 import { routesFor, sectionsFor, WAREHOUSE_STAFF_PATH } from './sections';
@@ -77,6 +78,9 @@ export function App() {
 
   // the warehouse staff's screen has its own token, not a sign-in
   if (location.pathname.startsWith(WAREHOUSE_STAFF_PATH)) return <WarehouseStaffPage />;
+  // the pages of the one-time links (and of asking for one) need no session
+  const signedOutPage = SIGNED_OUT_PAGES[location.pathname.replace(/\/$/, '')];
+  if (signedOutPage) return signedOutPage();
   if (session === undefined) {
     return (
       <Center h="100vh">

@@ -31,6 +31,9 @@ export function onNetworkChange(listener: (down: boolean) => void): () => void {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Calls made without a session (a sign-in, the one-time links): their 401 says a password or code is wrong. */
+const SIGNED_OUT_CALLS =
+  /\/v2\/auth\/(session|setup|invitation|password-reset(\/confirm)?|signup(\/confirm)?|links\/check|second-factor\/sign-in-setup)$/;
 
 /** The network failed: a TypeError from fetch, not an answer of the service. */
 export class NetworkError extends Error {
@@ -51,7 +54,7 @@ const session: Middleware = {
   onResponse({ request, response }) {
     for (const listener of listeners.network) listener(false);
     // the sign-in itself answers 401 for a wrong password: that is not a session ending
-    if (response.status === 401 && !request.url.endsWith('/v2/auth/session'))
+    if (response.status === 401 && !SIGNED_OUT_CALLS.test(new URL(request.url).pathname))
       for (const listener of listeners.sessionEnded) listener();
     return response;
   },

@@ -2,6 +2,8 @@
 export interface PageConfig {
   mapTiles: string | null;
   mapAttribution: string;
+  /** SIGNUP: `open` offers the sign-up page on the sign-in page. */
+  signup?: 'off' | 'invite' | 'open';
 }
 
 export function pageConfig(): PageConfig {

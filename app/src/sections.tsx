@@ -45,6 +45,7 @@ const CodPage = lazy(() => import('./pages/money/Cod').then((module) => ({ defau
 const WarehousesPage = lazy(() =>
   import('./pages/settings/Warehouses').then((module) => ({ default: module.WarehousesPage })),
 );
+const SecurityPage = lazy(() => import('./pages/auth/Security').then((module) => ({ default: module.SecurityPage })));
 const DeliveryMethodsPage = lazy(() =>
   import('./pages/settings/DeliveryMethods').then((module) => ({ default: module.DeliveryMethodsPage })),
 );
@@ -81,6 +82,7 @@ const SECTIONS: Section[] = [
   { path: '/settings/delivery-methods', label: 'deliveryMethods', element: <DeliveryMethodsPage />, ownersOnly: true },
   { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },
   { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
+  { path: '/security', label: 'security', element: <SecurityPage /> },
 ];
 
 /** The sections the navigation lists for this session: a manager sees no owner-only one. */

@@ -12,7 +12,8 @@ interface SessionState {
   session: SessionView | null | undefined;
   /** The session ended while working (not a sign-out): sign-in says so and the page's draft waits. */
   ended: boolean;
-  signIn(email: string, password: string): Promise<void>;
+  /** Takes the session an answer started (a sign-in, a link that signs in). */
+  adopt(view: SessionView): void;
   signOut(): Promise<void>;
 }
 
@@ -106,9 +107,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [adopt, askAtLoad]);
 
-  const signIn = useCallback(
-    async (email: string, password: string) => {
-      adopt(ok(await api.POST('/v2/auth/session', { body: { email, password } })));
+  const adoptStarted = useCallback(
+    (view: SessionView) => {
+      adopt(view);
       setEnded(false);
     },
     [adopt],
@@ -123,5 +124,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [adopt]);
 
-  return <SessionContext.Provider value={{ session, ended, signIn, signOut }}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={{ session, ended, adopt: adoptStarted, signOut }}>
+      {children}
+    </SessionContext.Provider>
+  );
 }

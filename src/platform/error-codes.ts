@@ -38,6 +38,21 @@ export const ERROR_CODES = {
   csrf_token_invalid: "An unsafe call of a cookie session without the session's X-CSRF-Token (403).",
   not_a_login: 'Only an employee login token is ended by signing out (409).',
   last_owner: 'The last owner of an account cannot be removed or made a shop manager (409).',
+  password_too_weak:
+    'The password breaks the policy: at least 10 characters, not one character repeated, not the e-mail, not a common password (422).',
+  link_invalid:
+    'A set-up, invitation, reset or sign-up link that is unknown, used, expired or of another purpose (404).',
+  signup_closed: 'Sign-up is off on this instance (SIGNUP=off): accounts are made by its operator (404).',
+  signup_invite_only: 'Sign-up takes invitations only on this instance (SIGNUP=invite) (403).',
+  second_factor_required: 'The employee signs in with a second factor: send the code of the authenticator app (401).',
+  second_factor_invalid: 'The second-factor code (or recovery code) is wrong or was used already (401).',
+  second_factor_setup_required:
+    "The account's owners require a second factor: set one up (POST /v2/auth/second-factor/sign-in-setup) and sign in with its code (401).",
+  second_factor_enforced: "The account's owners require a second factor: it cannot be turned off (409).",
+  second_factor_set_up:
+    'At sign-in, a second factor is set up only when the owners require one and none is set up yet (409).',
+  account_set_up: 'The account already has an employee who signs in: no set-up link is given for it (409).',
+  already_invited: 'An invitation to this e-mail is pending in the account: re-send or withdraw it (409).',
   // the Shop-Id header
   shop_id_required: 'The operation needs a Shop-Id header.',
   unknown_shop: 'Shop-Id names no shop of this account.',

@@ -11,6 +11,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of the same text (mail programs show one or the other). */
+  html?: string;
 }
 
 export interface Mailer {
@@ -29,7 +31,13 @@ export function smtpMailer(smtpUrl: string, from: string, options: { timeoutMs?:
   });
   return {
     async send(message: MailMessage): Promise<void> {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+      });
     },
     close(): void {
       transport.close();

@@ -73,8 +73,8 @@ export interface ModuleDefinition<TUses = unknown, TTables extends object = obje
   cors?(): CorsDelegate;
   /** Registers its HTTP operations (awaited: an area may register a plugin). */
   routes?(app: App, uses: TUses): void | Promise<void>;
-  /** Registers the handlers of its job kinds on a process's worker. */
-  jobs?(worker: JobWorker, uses: TUses): void;
+  /** Registers the handlers of its job kinds on a process's worker (the log is the operator's). */
+  jobs?(worker: JobWorker, uses: TUses, log: FastifyBaseLogger): void;
   /** Queues its recurring jobs (once per start; the queue keeps one of each). */
   schedules?(uses: TUses): Promise<void>;
   /** Hourly upkeep (purges, reloads), by name for the log line of a failure. */

@@ -1,8 +1,11 @@
 /**
  * Rate limits of /v2 with @fastify/rate-limit's counters: per token (per IP address for calls
- * without one), and per IP address and e-mail for POST /v2/auth/login, where passwords are
- * guessed; and wrong passwords per IP address over all e-mails (a spray: one password tried on
- * many e-mails). Counters live in each process: N processes on one PostgreSQL allow N times the limit.
+ * without one), and per IP address and e-mail (or link) on the routes that take a credential
+ * (sign-in, login, a change of password, the one-time links, the second factor), where secrets
+ * are guessed; wrong passwords, codes and links per IP address over all e-mails (a spray: one
+ * password tried on many e-mails); and e-mails a request may send (a reset, a sign-up) per
+ * address an hour, so no one is flooded with them. Counters live in each process: N processes on
+ * one PostgreSQL allow N times the limit.
  */
 import rateLimit from '@fastify/rate-limit';
 import { LRUCache } from 'lru-cache';
@@ -12,9 +15,27 @@ import { AppError } from './errors.js';
 import { sessionTokenOf } from './session.js';
 
 const WINDOW_MS = 60_000;
+const HOUR_MS = 60 * WINDOW_MS;
 export const LOGIN_ROUTE = '/v2/auth/login';
-/** Routes that take a password: the API's login, the dashboard's sign-in, a change of password. */
-const PASSWORD_ROUTES = new Set([LOGIN_ROUTE, '/v2/auth/session', '/v2/auth/password']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route takes a credential (a password, a second-factor code, a one-time link): limited
+     * per IP address and e-mail or link, and its refusals count as wrong guesses of the address.
+     */
+    credentials?: boolean;
+    /** The route may e-mail a link to the address in its body: limited per address an hour. */
+    sendsMail?: boolean;
+  }
+}
+
+/** Refusals that mean a wrong guess (a password, a code, a link), counted per IP address. */
+const WRONG_GUESSES = new Set(['invalid_credentials', 'second_factor_invalid', 'link_invalid']);
+
+function takesCredentials(request: FastifyRequest): boolean {
+  return request.method === 'POST' && request.routeOptions.config?.credentials === true;
+}
 
 export interface RateLimits {
   /** Requests a minute per token on /v2 (0: none). */
@@ -23,6 +44,8 @@ export interface RateLimits {
   loginPerMinute: number;
   /** Wrong passwords a minute per IP address, whatever the e-mail (0: none). */
   loginFailuresPerAddressPerMinute: number;
+  /** Link e-mails (a reset, a sign-up) an hour per e-mail address (0: none). */
+  linkMailsPerAddressPerHour: number;
 }
 
 /** Addresses whose wrong passwords are counted at once; the oldest are forgotten past it (bounded memory). */
@@ -46,10 +69,20 @@ function callerKey(request: FastifyRequest): string {
   return token ? `token:${hashToken(token)}` : `ip:${request.ip}`;
 }
 
+/** The e-mail of the body, else its link token, else nothing: what one guesser keeps trying. */
+function guessedKey(request: FastifyRequest): string {
+  const body = request.body as { email?: unknown; token?: unknown } | undefined;
+  if (typeof body?.email === 'string') return `email:${body.email.trim().toLowerCase()}`;
+  if (typeof body?.token === 'string') return `token:${body.token}`;
+  return '';
+}
+
 function loginKey(request: FastifyRequest): string {
-  const body = request.body as { email?: unknown } | undefined;
-  const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
-  return `login:${request.ip}:${sha256(email)}`;
+  return `login:${request.ip}:${sha256(guessedKey(request))}`;
+}
+
+function mailKey(request: FastifyRequest): string {
+  return `mail:${sha256(guessedKey(request))}`;
 }
 
 function refuse(reply: FastifyReply, verdict: Verdict, what: string): void {
@@ -66,7 +99,7 @@ function refuse(reply: FastifyReply, verdict: Verdict, what: string): void {
 /** Installs the limits; call before authentication. */
 export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<void> {
   installLoginFailureLimit(app, limits.loginFailuresPerAddressPerMinute);
-  if (limits.perMinute <= 0 && limits.loginPerMinute <= 0) return;
+  if (limits.perMinute <= 0 && limits.loginPerMinute <= 0 && limits.linkMailsPerAddressPerHour <= 0) return;
   // global: false: the plugin adds no hook of its own; ours below decide which calls count.
   await app.register(rateLimit, { global: false });
 
@@ -89,16 +122,37 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
     const perLogin = app.createRateLimit({ max: limits.loginPerMinute, timeWindow: WINDOW_MS, keyGenerator: loginKey });
     // preHandler: the e-mail is in the body, read and validated by then.
     app.addHook('preHandler', async (request, reply) => {
-      if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
-      refuse(reply, await perLogin(request), 'for one e-mail from one address');
+      if (!takesCredentials(request)) return;
+      refuse(reply, await perLogin(request), 'for one e-mail or link from one address');
+    });
+  }
+
+  if (limits.linkMailsPerAddressPerHour > 0) {
+    const perAddress = app.createRateLimit({
+      max: limits.linkMailsPerAddressPerHour,
+      timeWindow: HOUR_MS,
+      keyGenerator: mailKey,
+    });
+    // whether the e-mail is known or not: the limit says nothing of it
+    app.addHook('preHandler', async (request, reply) => {
+      if (request.method !== 'POST' || request.routeOptions.config?.sendsMail !== true) return;
+      const verdict = await perAddress(request);
+      if (verdict.isAllowed || !verdict.isExceeded) return;
+      const seconds = Math.max(1, verdict.ttlInSeconds);
+      reply.header('retry-after', String(seconds));
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Too many requests: at most ${verdict.max} e-mails an hour to one address. Retry in ${seconds} s.`,
+      );
     });
   }
 }
 
 /**
- * Wrong passwords per IP address over every e-mail: only failures count, so an office behind
- * one address signing in at nine is never refused, while a spray meets the limit. Checked on
- * the request's arrival, before its body is read or any password hashed.
+ * Wrong passwords (codes, links) per IP address over every e-mail: only wrong guesses count, so
+ * an office behind one address signing in at nine is never refused, while a spray meets the
+ * limit. Checked on the request's arrival, before its body is read or any password hashed.
  */
 function installLoginFailureLimit(app: FastifyInstance, perMinute: number): void {
   if (perMinute <= 0) return;
@@ -108,7 +162,7 @@ function installLoginFailureLimit(app: FastifyInstance, perMinute: number): void
     return entry && now - entry.since < WINDOW_MS ? entry : null;
   };
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
+    if (!takesCredentials(request)) return;
     const now = Date.now();
     const entry = current(request.ip, now);
     if (!entry || entry.count < perMinute) return;
@@ -120,10 +174,10 @@ function installLoginFailureLimit(app: FastifyInstance, perMinute: number): void
       `Too many wrong passwords from this address: at most ${perMinute} a minute. Retry in ${seconds} s.`,
     );
   });
-  app.addHook('onResponse', async (request, reply) => {
-    // a wrong password is 401 at sign-in, 403 at a change of password (the session itself is fine)
-    if (reply.statusCode !== 401 && reply.statusCode !== 403) return;
-    if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
+  app.addHook('onError', async (request, _reply, error) => {
+    // a wrong password (401 at sign-in, 403 at a change of password), a wrong code, an unknown link;
+    // not "the code is needed now", which follows a right password
+    if (!takesCredentials(request) || !WRONG_GUESSES.has((error as { code?: string }).code ?? '')) return;
     const now = Date.now();
     const entry = current(request.ip, now);
     if (entry) entry.count += 1;

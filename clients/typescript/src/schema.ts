@@ -152,7 +152,7 @@ export interface paths {
         put?: never;
         /**
          * Log in as an employee
-         * @description Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401.
+         * @description Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401. An employee with a second factor sends its `code` too (without it: 401 second_factor_required).
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -213,6 +213,398 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/links/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a one-time link is for, before it is used (the page of the link asks)
+         * @description Uses nothing. A link that is unknown, used, expired or of another purpose is 404 link_invalid, whichever it is.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["checkLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up an account's first owner by its set-up link, and sign in
+         * @description The link comes from the first start (printed beside the API token) or `npm run cli -- account setup-link --id N`: valid 7 days, used once. The owner chooses their e-mail and password; the answer starts a dashboard session.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["completeSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: choose a password and sign in with the role and shops given
+         * @description The link comes by e-mail (POST /v2/employees): valid 7 days, used once. An e-mail that already signs in to an account is 409 email_taken (one e-mail signs in to one account).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a password reset link
+         * @description Always 202 with the same body, whether or not an employee signs in with the e-mail (nothing is sent then). The link works once, for an hour.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password by a reset link: every other session and token of the employee ends
+         * @description Signs in (a dashboard session). An employee with a second factor sends its `code` too (401 second_factor_required without it; the link is not used until it comes).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up: a new account, made once the e-mail is confirmed by the link sent to it
+         * @description With SIGNUP=open only (SIGNUP=off: 404 signup_closed; SIGNUP=invite: 403 signup_invite_only). Always 202 with the same body for a valid request, whether or not the e-mail already signs in (it is then told so by e-mail). The new account ships with the sandbox companies, as every new account.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/signup/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a sign-up by its link: the account and its owner are made, and signed in
+         * @description A link of the operator's sign-up invitation (SIGNUP=invite) carries no password: send one. SIGNUP=off: 404 signup_closed.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["confirmSignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/second-factor/sign-in-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up the second factor the owners require, at sign-in (e-mail and password)
+         * @description For an employee whose sign-in answered 401 second_factor_setup_required: answers a new secret and its QR code; the sign-in then sends a code of it, which turns it on and answers the recovery codes once.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["setUpSecondFactorAtSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in employee's sessions and login tokens, newest first
+         * @description Account tokens and shop keys have none (409 not_a_login).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End every session of yours but this one
+         * @description End every session of yours but this one
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        delete: operations["endOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions: its cookie or token stops working at once, in every process
+         * @description Only your own sessions (another one is 404).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        delete: operations["endOneSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether you sign in with a second factor, whether the owners require one, recovery codes left
+         * @description Whether you sign in with a second factor, whether the owners require one, recovery codes left
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getSecondFactor"];
+        put?: never;
+        /**
+         * Start setting up a second factor: a new secret and its QR code for an authenticator app
+         * @description Nothing changes until a code of it is confirmed (POST /v2/auth/second-factor/confirm); a second start replaces the first.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["beginSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/second-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the second factor on with a code of the app; answers the recovery codes once
+         * @description A wrong code is 400 naming `code`. Recovery codes made before end.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["confirmSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/auth/second-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn the second factor off (your password is asked)
+         * @description A wrong password is 403 invalid_credentials; when the owners require a second factor, 409 second_factor_enforced.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["disableSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/employees/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invitations not accepted yet (expired ones too, to re-send), newest first
+         * @description Only the account token and owners (403 for managers and shop keys).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/employees/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an invitation again: a new link, valid 7 days; the one sent before stops working
+         * @description Only the account token and owners (403 for managers and shop keys).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/employees/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation: its link stops working
+         * @description Only the account token and owners (403 for managers and shop keys).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        delete: operations["withdrawInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/employees/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's sign-in policy: whether every employee needs a second factor
+         * @description Only the account token and owners (403 for managers and shop keys).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getSecurityPolicy"];
+        /**
+         * Require (or not) a second factor of every employee
+         * @description Only the account token and owners (403 for managers and shop keys). Employees without one are asked to set it up at their next sign-in; sessions already started go on.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["setSecurityPolicy"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2968,6 +3360,17 @@ export interface components {
          *     - `csrf_token_invalid`: An unsafe call of a cookie session without the session's X-CSRF-Token (403).
          *     - `not_a_login`: Only an employee login token is ended by signing out (409).
          *     - `last_owner`: The last owner of an account cannot be removed or made a shop manager (409).
+         *     - `password_too_weak`: The password breaks the policy: at least 10 characters, not one character repeated, not the e-mail, not a common password (422).
+         *     - `link_invalid`: A set-up, invitation, reset or sign-up link that is unknown, used, expired or of another purpose (404).
+         *     - `signup_closed`: Sign-up is off on this instance (SIGNUP=off): accounts are made by its operator (404).
+         *     - `signup_invite_only`: Sign-up takes invitations only on this instance (SIGNUP=invite) (403).
+         *     - `second_factor_required`: The employee signs in with a second factor: send the code of the authenticator app (401).
+         *     - `second_factor_invalid`: The second-factor code (or recovery code) is wrong or was used already (401).
+         *     - `second_factor_setup_required`: The account's owners require a second factor: set one up (POST /v2/auth/second-factor/sign-in-setup) and sign in with its code (401).
+         *     - `second_factor_enforced`: The account's owners require a second factor: it cannot be turned off (409).
+         *     - `second_factor_set_up`: At sign-in, a second factor is set up only when the owners require one and none is set up yet (409).
+         *     - `account_set_up`: The account already has an employee who signs in: no set-up link is given for it (409).
+         *     - `already_invited`: An invitation to this e-mail is pending in the account: re-send or withdraw it (409).
          *     - `shop_id_required`: The operation needs a Shop-Id header.
          *     - `unknown_shop`: Shop-Id names no shop of this account.
          *     - `invalid_shop_id`: Shop-Id is not a shop id (a positive integer).
@@ -3025,7 +3428,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -3049,6 +3452,8 @@ export interface components {
              * @description When the token stops working
              */
             expiresAt: string;
+            /** @description Shown once: the recovery codes of a second factor this sign-in turned on (the owners require one); null otherwise */
+            recoveryCodes?: string[] | null;
         };
         /** @description SessionView */
         SessionView: {
@@ -3065,11 +3470,66 @@ export interface components {
             csrfToken: string | null;
             /** @description An employee's role; null for account tokens and shop keys */
             role?: "owner" | "manager" | null;
+            /** @description Shown once: the recovery codes of a second factor this sign-in turned on (the owners require one); null otherwise */
+            recoveryCodes?: string[] | null;
             /** @description A manager's shops (the first is the default; choose another with the Shop-Id header); null when not a manager */
             managedShops?: {
                 id: number;
                 name: string;
             }[] | null;
+        };
+        /** @description LinkView */
+        LinkView: {
+            /** @description What the link is for: a token of another purpose is refused as unknown */
+            purpose: "setup" | "invitation" | "reset" | "signup";
+            /** @description The address the link was sent to */
+            email: string | null;
+            accountName: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The page asks for a password (a sign-up confirmed with its own has none to ask) */
+            needsPassword: boolean;
+        };
+        /** @description SecondFactorSetup */
+        SecondFactorSetup: {
+            /** @description The secret in base32, to type into an app that cannot read the QR code */
+            secret: string;
+            /** @description The otpauth:// URI the QR code holds */
+            uri: string;
+            /** @description The QR code, an SVG data URI */
+            qrCode: string;
+        };
+        /** @description SessionEntry */
+        SessionEntry: {
+            id: number;
+            /** @description dashboard: a browser session (cookie); api: a token of POST /v2/auth/login */
+            kind: "dashboard" | "api";
+            /** @description The session (or token) of this request */
+            current: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When last used, to within about five minutes */
+            lastSeenAt: string | null;
+            expiresAt: string | null;
+            /** @description The browser or client that signed in */
+            userAgent: string | null;
+            /** @description The IP address it signed in from */
+            address: string | null;
+        };
+        /** @description Invitation */
+        Invitation: {
+            id: number;
+            email: string;
+            name: string;
+            /** @description The role the invitee signs in with: owner (the whole account) or manager (the shops given) */
+            role: "owner" | "manager";
+            shopIds: number[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The link has expired: re-send it */
+            expired: boolean;
         };
         /** @description Employee */
         Employee: {
@@ -3080,6 +3540,8 @@ export interface components {
             role: "owner" | "manager";
             /** @description A manager's shops, the first being the default; must be empty for an owner */
             shopIds: number[];
+            /** @description Whether they sign in with a second factor (an authenticator app) */
+            secondFactor: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4854,6 +5316,8 @@ export interface operations {
                      */
                     email: string;
                     password: string;
+                    /** @description The authenticator app's 6-digit code, or a recovery code: for an employee with a second factor (without it: 401 second_factor_required) */
+                    code?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
@@ -4862,6 +5326,8 @@ export interface operations {
                      */
                     email: string;
                     password: string;
+                    /** @description The authenticator app's 6-digit code, or a recovery code: for an employee with a second factor (without it: 401 second_factor_required) */
+                    code?: string;
                 };
             };
         };
@@ -4986,6 +5452,8 @@ export interface operations {
                      */
                     email: string;
                     password: string;
+                    /** @description The authenticator app's 6-digit code, or a recovery code: for an employee with a second factor (without it: 401 second_factor_required) */
+                    code?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
@@ -4994,6 +5462,8 @@ export interface operations {
                      */
                     email: string;
                     password: string;
+                    /** @description The authenticator app's 6-digit code, or a recovery code: for an employee with a second factor (without it: 401 second_factor_required) */
+                    code?: string;
                 };
             };
         };
@@ -5129,12 +5599,12 @@ export interface operations {
             content: {
                 "application/json": {
                     currentPassword: string;
-                    /** @description At least 8 characters */
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
                     newPassword: string;
                 };
                 "application/x-www-form-urlencoded": {
                     currentPassword: string;
-                    /** @description At least 8 characters */
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
                     newPassword: string;
                 };
             };
@@ -5186,6 +5656,1682 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the link is for: a token of another purpose is refused as unknown */
+                    purpose: "setup" | "invitation" | "reset" | "signup";
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description What the link is for: a token of another purpose is refused as unknown */
+                    purpose: "setup" | "invitation" | "reset" | "signup";
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description LinkView */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkView"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @example owner@shop.example */
+                    email: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    name?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @example owner@shop.example */
+                    email: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description SessionView */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    name?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description SessionView */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example owner@shop.example */
+                    email: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @example owner@shop.example */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The same for every e-mail, known or not: a link is on its way when there is one to send */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    /** @description The authenticator app's 6-digit code, or one of the recovery codes */
+                    code?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    /** @description The authenticator app's 6-digit code, or one of the recovery codes */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description SessionView */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example owner@shop.example */
+                    email: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    /** @description The shop or company the account is for */
+                    accountName: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @example owner@shop.example */
+                    email: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password: string;
+                    /** @description The shop or company the account is for */
+                    accountName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The same for every e-mail, known or not: a link is on its way when there is one to send */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmSignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The token of the link: what follows '#' in the address it opens */
+                    token: string;
+                    /** @description At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak) */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description SessionView */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUpSecondFactorAtSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example owner@shop.example */
+                    email: string;
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @example owner@shop.example */
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description SecondFactorSetup */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorSetup"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of SessionEntry */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEntry"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOneSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SecondFactorStatus */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        /** @description The account's owners require a second factor of every employee */
+                        required: boolean;
+                        recoveryCodesLeft: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    beginSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SecondFactorSetup */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorSetup"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The authenticator app's 6-digit code, or one of the recovery codes */
+                    code: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The authenticator app's 6-digit code, or one of the recovery codes */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description RecoveryCodes */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shown once: each signs in once instead of a code */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of Invitation */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invitation */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSecurityPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SecurityPolicy */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every employee signs in with a second factor; those without one set it up at their next sign-in */
+                        secondFactorRequired: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSecurityPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description SecurityPolicy */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every employee signs in with a second factor; those without one set it up at their next sign-in */
+                    secondFactorRequired: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Every employee signs in with a second factor; those without one set it up at their next sign-in */
+                    secondFactorRequired: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description SecurityPolicy */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every employee signs in with a second factor; those without one set it up at their next sign-in */
+                        secondFactorRequired: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -5293,9 +7439,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description Where the invitation goes: a link to choose a password, valid 7 days, used once */
                     email: string;
-                    /** @description The first password, handed to the employee by the owner (at least 8 characters) */
-                    password: string;
                     /** @description owner: the whole account, its employees and tokens; manager: only the shops given (each request acts for one of them, chosen by the Shop-Id header, default the first) */
                     role: "owner" | "manager";
                     /** @description A manager's shops, the first being the default; must be empty for an owner */
@@ -5303,9 +7448,8 @@ export interface operations {
                 };
                 "application/x-www-form-urlencoded": {
                     name?: string;
+                    /** @description Where the invitation goes: a link to choose a password, valid 7 days, used once */
                     email: string;
-                    /** @description The first password, handed to the employee by the owner (at least 8 characters) */
-                    password: string;
                     /** @description owner: the whole account, its employees and tokens; manager: only the shops given (each request acts for one of them, chosen by the Shop-Id header, default the first) */
                     role: "owner" | "manager";
                     /** @description A manager's shops, the first being the default; must be empty for an owner */

@@ -2,14 +2,17 @@
 import { parseArgs } from 'node:util';
 import { CommandUsageError, stringOption, type AreaCommand } from '../../platform/module.js';
 import type { TokenResolver } from '../../platform/auth.js';
+import type { AccessService } from './access.js';
 import type { AccountService } from './service.js';
 
-export const accountCommand: AreaCommand<{ accounts: AccountService; tokens: TokenResolver }> = {
+export const accountCommand: AreaCommand<{ accounts: AccountService; tokens: TokenResolver; access: AccessService }> = {
   usage: [
     'account create --name <name> [--email <e-mail> --password <password>] [--time-zone <zone>] [--json]',
     'account token --id <accountId> [--json]    issue another API token for an account',
     'account employee --id <accountId> --email <e-mail> --password <password> [--name <name>]   an employee who signs in to the dashboard at /app/',
     "account password --email <e-mail> --password <password>   set an employee's password; every sign-in of theirs ends",
+    'account setup-link --id <accountId> [--json]   a fresh one-time link to set up the owner of an account nobody signs in to yet',
+    'account invite --email <e-mail> [--name <account name>] [--json]   invite someone to make an account (SIGNUP=invite or open)',
   ],
   async run(args, open) {
     const { values, positionals } = parseArgs({
@@ -83,6 +86,22 @@ export const accountCommand: AreaCommand<{ accounts: AccountService; tokens: Tok
       return json
         ? `${JSON.stringify(changed)}\n`
         : `The password of employee ${changed.employeeId} (account ${changed.accountId}) is set; their sign-ins have ended.\n`;
+    }
+    if (action === 'setup-link') {
+      const id = Number(stringOption(values, 'id'));
+      if (!Number.isInteger(id) || id < 1) throw new CommandUsageError('account setup-link needs --id <accountId>');
+      const link = await (await open()).access.setupLink(id);
+      return json
+        ? `${JSON.stringify({ accountId: id, ...link })}\n`
+        : `Set-up link of account ${id} (works once, until ${link.expiresAt}; earlier ones no longer work):\n  ${link.url}\n`;
+    }
+    if (action === 'invite') {
+      const email = stringOption(values, 'email');
+      if (!email) throw new CommandUsageError('account invite needs --email <e-mail> [--name <account name>]');
+      const link = await (await open()).access.inviteSignUp(email, stringOption(values, 'name') ?? '');
+      return json
+        ? `${JSON.stringify({ email, ...link })}\n`
+        : `Sign-up invitation for ${email} (e-mailed when SMTP_URL is set; works once, until ${link.expiresAt}):\n  ${link.url}\n`;
     }
     throw new CommandUsageError(`unknown account command "${action ?? ''}"`);
   },

@@ -9,10 +9,12 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { orderBody, orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
 import { shopBody } from '../../../test/support/fixtures.js';
+import { catchLinks, type LinkCatcher } from '../../../test/support/links.js';
 
 let t: TestApp;
 let shop: OrderingAccount;
 let thirdShopId: number;
+let links: LinkCatcher;
 const PASSWORD = 'a long enough password';
 
 async function signIn(email: string): Promise<ApiClient> {
@@ -21,14 +23,19 @@ async function signIn(email: string): Promise<ApiClient> {
   return t.client(response.body.token as string);
 }
 
+/** Invites by e-mail, and the invitee accepts by the link: answers the employee's id. */
 async function invite(body: Record<string, unknown>): Promise<number> {
-  const response = await shop.owner.post('/v2/employees', { password: PASSWORD, ...body });
+  const response = await shop.owner.post('/v2/employees', body);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body.id as number;
+  const token = await links.tokenFor(String(body.email), 'invitation');
+  const accepted = await t.client().post('/v2/auth/invitation', { token, password: PASSWORD });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  return accepted.body.employeeId as number;
 }
 
 beforeAll(async () => {
   t = await createTestApp();
+  links = catchLinks(t);
   shop = await orderingAccount(t, { name: 'Roles shop' });
   thirdShopId = (await shop.owner.post('/v2/shops', shopBody(shop.warehouseId, { name: 'Третий магазин' }))).body
     .id as number;
@@ -51,6 +58,7 @@ describe('employees (owners manage them)', () => {
       email: 'manager@shop.example',
       role: 'manager',
       shopIds: [shop.otherShopId, shop.shopId],
+      secondFactor: false,
       createdAt: expect.any(String),
     });
 
@@ -93,14 +101,12 @@ describe('employees (owners manage them)', () => {
     const before = (await shop.owner.get('/v2/employees')).body.length;
     const noShops = await shop.owner.post('/v2/employees', {
       email: 'm1@shop.example',
-      password: PASSWORD,
       role: 'manager',
     });
     expect(noShops.status).toBe(400);
     expect(noShops.body.errors).toContainEqual(expect.objectContaining({ field: 'shopIds' }));
     const unknownShop = await shop.owner.post('/v2/employees', {
       email: 'm2@shop.example',
-      password: PASSWORD,
       role: 'manager',
       shopIds: [shop.shopId, 999999],
     });
@@ -108,33 +114,29 @@ describe('employees (owners manage them)', () => {
     expect(unknownShop.body.errors).toContainEqual(expect.objectContaining({ field: 'shopIds[1]' }));
     const ownerWithShops = await shop.owner.post('/v2/employees', {
       email: 'm3@shop.example',
-      password: PASSWORD,
       role: 'owner',
       shopIds: [shop.shopId],
     });
     expect(ownerWithShops.status).toBe(400);
     const badRole = await shop.owner.post('/v2/employees', {
       email: 'm4@shop.example',
-      password: PASSWORD,
       role: 'admin',
     });
     expect(badRole.status).toBe(400);
     expect(badRole.body.code).toBe('validation_failed');
-    const shortPassword = await shop.owner.post('/v2/employees', {
-      email: 'm5@shop.example',
-      password: 'short',
-      role: 'owner',
-    });
-    expect(shortPassword.status).toBe(400);
-    expect(shortPassword.body.errors).toContainEqual(expect.objectContaining({ field: 'password' }));
+    const badEmail = await shop.owner.post('/v2/employees', { email: 'not an e-mail', role: 'owner' });
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.body.errors).toContainEqual(expect.objectContaining({ field: 'email' }));
     expect((await shop.owner.get('/v2/employees')).body.length).toBe(before);
+    expect((await shop.owner.get('/v2/employees/invitations')).body).toEqual([]);
     await invite({ email: 'taken@shop.example', role: 'owner' });
-    const taken = await shop.owner.post('/v2/employees', {
-      email: 'taken@shop.example',
-      password: PASSWORD,
-      role: 'owner',
-    });
+    const taken = await shop.owner.post('/v2/employees', { email: 'taken@shop.example', role: 'owner' });
     expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('email_taken');
+    expect((await shop.owner.post('/v2/employees', { email: 'pending@shop.example', role: 'owner' })).status).toBe(201);
+    const again = await shop.owner.post('/v2/employees', { email: 'pending@shop.example', role: 'owner' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('already_invited');
   });
 });
 
@@ -179,11 +181,7 @@ describe('roles enforced by the API', () => {
 
   it('a manager cannot manage employees nor do what concerns the whole account', async () => {
     expect((await manager.get('/v2/employees')).status).toBe(403);
-    const invited = await manager.post('/v2/employees', {
-      email: 'sneaky@shop.example',
-      password: PASSWORD,
-      role: 'owner',
-    });
+    const invited = await manager.post('/v2/employees', { email: 'sneaky@shop.example', role: 'owner' });
     expect(invited.status).toBe(403);
     expect((await manager.post('/v2/shops', shopBody(shop.warehouseId))).status).toBe(403);
     expect((await manager.post(`/v2/shops/${shop.shopId}/api-key`)).status).toBe(403);

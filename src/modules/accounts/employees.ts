@@ -7,19 +7,17 @@
 import { requireOwner, type Scope, type TokenResolver } from '../../platform/auth.js';
 import { conflict, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { EmployeeChange, EmployeeInvite, EmployeeView } from './schemas.js';
-import type { AccountService } from './service.js';
+import type { AccessService } from './access.js';
 import type { AccountStore, EmployeeRecord } from './store.js';
 
-/** What the owner sees: an invitation to an e-mail of another account looks like any other employee. */
 function viewOf(record: EmployeeRecord): EmployeeView {
-  const { invited: _invited, ...view } = record;
-  return view;
+  return record;
 }
 
 export class EmployeeService {
   constructor(
     private readonly store: AccountStore,
-    private readonly accounts: AccountService,
+    private readonly access: AccessService,
     private readonly tokens: TokenResolver,
   ) {}
 
@@ -34,19 +32,19 @@ export class EmployeeService {
   }
 
   /**
-   * Adds an employee who signs in with the e-mail and the first password the owner hands
-   * them. Everything is checked before anything is written.
+   * Invites an employee by e-mail: a link to choose their password, then they sign in with the
+   * role and shops given here. Everything is checked before anything is written; the answer is
+   * the invitation's id.
    */
   async invite(scope: Scope, input: EmployeeInvite): Promise<number> {
     requireOwner(scope, 'invite employees');
     const shopIds = await this.checkShops(scope, input.role, input.shopIds ?? []);
-    const id = await this.accounts.inviteEmployee(scope.accountId, {
+    return this.access.invite(scope.accountId, {
       name: input.name ?? '',
       email: input.email,
-      password: input.password,
+      role: input.role,
+      shopIds,
     });
-    await this.store.setRole(scope.accountId, id, { role: input.role, shopIds });
-    return id;
   }
 
   async change(scope: Scope, id: number, input: EmployeeChange): Promise<EmployeeView> {

@@ -2,18 +2,24 @@
 import { defineModule } from '../../platform/module.js';
 import { accountCommand } from './commands.js';
 import { invitedEmployees } from './migrations/0090_invited_employees.js';
+import { accountLinks } from './migrations/0095_account_links.js';
+import { accessRoutes } from './access-routes.js';
+import { InvitationView, LinkView, SecondFactorSetupView, SessionEntry } from './access-schemas.js';
 import { employeeRoutes } from './employee-routes.js';
+import type { LinkMailer } from './link-mail.js';
 import { accountRoutes, type AccountsRouteServices } from './routes.js';
 import { EmployeeView, LoginResponse, SessionView } from './schemas.js';
+import { securityRoutes } from './security-routes.js';
 import type { AccountTables } from './tables.js';
 
-export const accountsModule = defineModule<AccountsRouteServices, AccountTables>({
+export const accountsModule = defineModule<AccountsRouteServices & { linkMail: LinkMailer }, AccountTables>({
   area: 'accounts',
-  purpose: 'Accounts, their employees (owners and shop managers) and tokens; employee login.',
-  offers: ['accounts', 'employees'],
+  purpose:
+    'Accounts, their employees (owners and shop managers) and tokens; sign-in, one-time links (set-up, invitation, reset, sign-up), sessions and the second factor.',
+  offers: ['accounts', 'employees', 'access', 'secondFactor', 'linkMail'],
   dependsOn: [],
   migrationHistory: ['0001_foundation', '0080_employee_roles'],
-  migrations: [invitedEmployees],
+  migrations: [invitedEmployees, accountLinks],
   tags: [
     {
       name: 'Employees (extension)',
@@ -26,10 +32,22 @@ export const accountsModule = defineModule<AccountsRouteServices, AccountTables>
         'Employee login (extension; contract 5 leaves credentials open). Send the header `Authorization: Bearer YOUR_TOKEN` (the token from the first start, the CLI or POST /v2/auth/login).',
     },
   ],
-  schemas: { LoginResult: LoginResponse, SessionView, Employee: EmployeeView },
+  schemas: {
+    LoginResult: LoginResponse,
+    SessionView,
+    Employee: EmployeeView,
+    Invitation: InvitationView,
+    LinkView,
+    SessionEntry,
+    SecondFactorSetup: SecondFactorSetupView,
+  },
   routes: (app, services) => {
     accountRoutes(app, services);
+    accessRoutes(app, services);
+    securityRoutes(app, services);
     employeeRoutes(app, services);
   },
+  jobs: (worker, services, log) => services.linkMail.registerJobs(worker, log),
+  hourly: (services) => ({ 'expired link purge': () => services.access.purgeExpired() }),
   commands: { account: accountCommand },
 });

@@ -1,9 +1,12 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http.js';
 import { bearerToken, type Scope, type TokenResolver } from '../../platform/auth.js';
 import { errorResponses, NoContent } from '../../platform/schemas.js';
 import { csrfTokenFor, endSession, startSession } from '../../platform/session.js';
-import type { AccountService } from './service.js';
+import type { AccessService } from './access.js';
+import type { AccountService, LoginMeta } from './service.js';
 import type { EmployeeService } from './employees.js';
+import type { SecondFactorService } from './second-factor.js';
 import { LoginBody, LoginResponse, PasswordChange, SessionView } from './schemas.js';
 
 /** The services these routes use, and no other. */
@@ -11,6 +14,32 @@ export interface AccountsRouteServices {
   accounts: AccountService;
   tokens: TokenResolver;
   employees: EmployeeService;
+  access: AccessService;
+  secondFactor: SecondFactorService;
+}
+
+/** What the sessions list shows of a sign-in: the browser and the address it came from. */
+export function signInMeta(request: FastifyRequest, label: 'dashboard' | 'login', code?: string): LoginMeta {
+  const userAgent = request.headers['user-agent'];
+  return { label, code, userAgent: typeof userAgent === 'string' ? userAgent : null, address: request.ip };
+}
+
+/** Starts the dashboard session of a signed-in employee: the cookie, and the view the page adopts. */
+export async function startSignedInSession(
+  services: AccountsRouteServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  login: { token: string; expiresAt: string; recoveryCodes?: string[] | null },
+) {
+  const scope = await services.tokens.resolve(login.token);
+  if (!scope) throw new Error('a login token that does not resolve');
+  const csrfToken = startSession(request, reply, login.token, login.expiresAt);
+  return {
+    ...(await whoIs(services, scope)),
+    expiresAt: login.expiresAt,
+    csrfToken,
+    recoveryCodes: login.recoveryCodes ?? null,
+  };
 }
 
 /** Who the scope is: the session view's part that does not depend on how it authenticated. */
@@ -31,24 +60,32 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
   app.post(
     '/v2/auth/login',
     {
-      config: { public: true },
+      config: { public: true, credentials: true },
       schema: {
         operation: { id: 'logIn' },
         tags,
         summary: 'Log in as an employee',
-        description: 'Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401.',
+        description:
+          'Exchanges an employee e-mail and password for a bearer token. Wrong credentials give 401. An employee with a second factor sends its `code` too (without it: 401 second_factor_required).',
         security: [],
         body: LoginBody,
         response: { 200: LoginResponse, ...errorResponses() },
       },
     },
-    async (request) => services.accounts.login(request.body.email, request.body.password),
+    async (request) => {
+      const { token, expiresAt, recoveryCodes } = await services.accounts.login(
+        request.body.email,
+        request.body.password,
+        signInMeta(request, 'login', request.body.code),
+      );
+      return { token, expiresAt, recoveryCodes };
+    },
   );
 
   app.post(
     '/v2/auth/session',
     {
-      config: { public: true, sameSiteOnly: true },
+      config: { public: true, sameSiteOnly: true, credentials: true },
       schema: {
         operation: { id: 'startDashboardSession' },
         tags,
@@ -61,11 +98,12 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
       },
     },
     async (request, reply) => {
-      const { token, expiresAt } = await services.accounts.login(request.body.email, request.body.password);
-      const scope = await services.tokens.resolve(token);
-      if (!scope) throw new Error('a login token that does not resolve');
-      const csrfToken = startSession(request, reply, token, expiresAt);
-      return { ...(await whoIs(services, scope)), expiresAt, csrfToken };
+      const login = await services.accounts.login(
+        request.body.email,
+        request.body.password,
+        signInMeta(request, 'dashboard', request.body.code),
+      );
+      return startSignedInSession(services, request, reply, login);
     },
   );
 
@@ -93,6 +131,7 @@ export function accountRoutes(app: App, services: AccountsRouteServices): void {
   app.post(
     '/v2/auth/password',
     {
+      config: { credentials: true },
       schema: {
         operation: { id: 'changePassword' },
         tags,

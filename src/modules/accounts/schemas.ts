@@ -8,16 +8,34 @@ export const LoginBody = Type.Object({
     examples: ['owner@shop.example'],
   }),
   password: Type.String({ minLength: 1, maxLength: 1024 }),
+  code: Type.Optional(
+    Type.String({
+      maxLength: 32,
+      description:
+        "The authenticator app's 6-digit code, or a recovery code: for an employee with a second factor (without it: 401 second_factor_required)",
+    }),
+  ),
 });
 
 export const PasswordChange = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
-  newPassword: Type.String({ minLength: 1, maxLength: 1024, description: 'At least 8 characters' }),
+  newPassword: Type.String({
+    minLength: 1,
+    maxLength: 1024,
+    description:
+      'At least 10 characters, not one character repeated, not the e-mail, not a common password (422 password_too_weak)',
+  }),
+});
+
+const RecoveryCodes = Type.Union([Type.Array(Type.String()), Type.Null()], {
+  description:
+    'Shown once: the recovery codes of a second factor this sign-in turned on (the owners require one); null otherwise',
 });
 
 export const LoginResponse = Type.Object({
   token: Type.String({ description: 'Bearer token; send it as the header `Authorization: Bearer TOKEN`' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the token stops working' }),
+  recoveryCodes: Type.Optional(RecoveryCodes),
 });
 
 export const SessionView = Type.Object(
@@ -41,6 +59,7 @@ export const SessionView = Type.Object(
         description: "An employee's role; null for account tokens and shop keys",
       }),
     ),
+    recoveryCodes: Type.Optional(RecoveryCodes),
     managedShops: Type.Optional(
       Type.Union([Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })), Type.Null()], {
         description:
@@ -67,6 +86,7 @@ export const EmployeeView = Type.Object(
     email: Type.String(),
     role: Role,
     shopIds: ShopIds,
+    secondFactor: Type.Boolean({ description: 'Whether they sign in with a second factor (an authenticator app)' }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { description: 'Employee' },
@@ -74,11 +94,10 @@ export const EmployeeView = Type.Object(
 
 export const EmployeeInvite = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200 })),
-  email: Type.String({ minLength: 1, maxLength: 254 }),
-  password: Type.String({
+  email: Type.String({
     minLength: 1,
-    maxLength: 1024,
-    description: 'The first password, handed to the employee by the owner (at least 8 characters)',
+    maxLength: 254,
+    description: 'Where the invitation goes: a link to choose a password, valid 7 days, used once',
   }),
   role: Role,
   shopIds: Type.Optional(ShopIds),

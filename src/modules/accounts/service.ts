@@ -1,12 +1,32 @@
 /** Accounts, employees and the tokens they authenticate with. */
-import { randomBytes } from 'node:crypto';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../../platform/crypto.js';
 import { AppError, conflict, fieldError } from '../../platform/errors.js';
 import { isValidTimeZone } from '../../config.js';
 import { nowIso } from '../../platform/db/values.js';
 import type { Scope } from '../../platform/auth.js';
 import { BoundedMap } from '../../platform/cache.js';
+import { checkPassword } from './password-policy.js';
+import type { SecondFactorService } from './second-factor.js';
 import type { AccountStore } from './store.js';
+
+/** What a sign-in knows of itself: the second factor's code, and what the sessions list shows. */
+export interface LoginMeta {
+  /** The authenticator app's code (or a recovery code), for an employee with a second factor. */
+  code?: string;
+  /** `dashboard` for a cookie session, `login` for an API login token. */
+  label?: string;
+  userAgent?: string | null;
+  address?: string | null;
+}
+
+export interface LoginResult {
+  token: string;
+  expiresAt: string;
+  accountId: number;
+  employeeId: number;
+  /** Shown once, when this sign-in turned on a second factor the owners require. */
+  recoveryCodes: string[] | null;
+}
 
 export interface NewAccount {
   name: string;
@@ -22,7 +42,6 @@ export interface CreatedAccount {
   employeeId: number | null;
 }
 
-export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class AccountService {
@@ -32,6 +51,7 @@ export class AccountService {
   constructor(
     private readonly store: AccountStore,
     private readonly defaults: { timeZone: string; loginTokenDays: number },
+    private readonly secondFactor: SecondFactorService,
   ) {}
 
   /**
@@ -100,31 +120,6 @@ export class AccountService {
     return token;
   }
 
-  /**
-   * An owner's invitation: an e-mail already used in this account is a 409; one that signs in
-   * to another account is accepted all the same (the answer tells nothing of other accounts),
-   * kept under a login e-mail no one can type, so it signs no one in and their sign-in is untouched.
-   */
-  async inviteEmployee(
-    accountId: number,
-    employee: { name: string; email: string; password: string },
-  ): Promise<number> {
-    const email = employee.email.trim().toLowerCase();
-    if (!EMAIL.test(email)) throw fieldError('email', 'must be an e-mail address');
-    checkPassword('password', employee.password);
-    if (await this.store.emailInAccount(accountId, email))
-      throw conflict('email_taken', `An employee of this account already has the e-mail ${email}.`);
-    const passwordHash = await hashPassword(employee.password);
-    const elsewhere = await this.store.emailTaken(email);
-    return this.store.insertEmployee(accountId, {
-      name: employee.name.trim() || email,
-      email: elsewhere ? `${randomBytes(16).toString('hex')}@invited.invalid` : email,
-      passwordHash,
-      createdAt: nowIso(),
-      ...(elsewhere ? { invitedEmail: email } : {}),
-    });
-  }
-
   async addEmployee(accountId: number, employee: { name: string; email: string; password: string }): Promise<number> {
     const email = await this.checkEmployee(employee.email, employee.password);
     return this.store.insertEmployee(accountId, {
@@ -143,7 +138,7 @@ export class AccountService {
   async changePassword(scope: Scope, currentToken: string | null, current: string, next: string): Promise<void> {
     if (scope.kind !== 'employee' || scope.employeeId === null)
       throw conflict('not_a_login', 'Only an employee signed in with a password can change it.');
-    checkPassword('newPassword', next);
+    checkPassword('newPassword', next, await this.store.emailOf(scope.accountId, scope.employeeId));
     const hash = await this.store.passwordHashOf(scope.accountId, scope.employeeId);
     if (!hash || !(await verifyPassword(current, hash)))
       throw new AppError(403, 'invalid_credentials', 'The current password is wrong.', [
@@ -157,9 +152,20 @@ export class AccountService {
     );
   }
 
+  /** The signed-in employee's own password, asked again before a change of their security: 403 when wrong. */
+  async confirmOwnPassword(scope: Scope, password: string): Promise<void> {
+    if (scope.kind !== 'employee' || scope.employeeId === null)
+      throw conflict('not_a_login', 'Only an employee signed in with a password can do this.');
+    const hash = await this.store.passwordHashOf(scope.accountId, scope.employeeId);
+    if (!hash || !(await verifyPassword(password, hash)))
+      throw new AppError(403, 'invalid_credentials', 'The password is wrong.', [
+        { field: 'password', message: 'is not the current password' },
+      ]);
+  }
+
   /** The operator sets an employee's password (`account password`, no SMTP): every sign-in of theirs ends. */
   async setPassword(rawEmail: string, password: string): Promise<{ accountId: number; employeeId: number }> {
-    checkPassword('password', password);
+    checkPassword('password', password, rawEmail);
     const employee = await this.store.findEmployeeByEmail(rawEmail.trim().toLowerCase());
     if (!employee) throw fieldError('email', 'is not the e-mail of an employee');
     await this.store.replacePassword(employee.accountId, employee.id, await hashPassword(password), null);
@@ -169,28 +175,50 @@ export class AccountService {
   private async checkEmployee(rawEmail: string, password: string): Promise<string> {
     const email = rawEmail.trim().toLowerCase();
     if (!EMAIL.test(email)) throw fieldError('email', 'must be an e-mail address');
-    checkPassword('password', password);
+    checkPassword('password', password, email);
     if (await this.store.emailTaken(email))
       throw conflict('email_taken', `An employee with the e-mail ${email} already exists.`);
     return email;
   }
 
-  /** Exchanges an employee's e-mail and password for a token valid `loginTokenDays`. */
-  async login(rawEmail: string, password: string): Promise<{ token: string; expiresAt: string }> {
+  /**
+   * Exchanges an employee's e-mail and password (and second-factor code, when they have one or
+   * the owners require one) for a token valid `loginTokenDays`.
+   */
+  async login(rawEmail: string, password: string, meta: LoginMeta = {}): Promise<LoginResult> {
+    const employee = await this.verifyPassword(rawEmail, password);
+    const recoveryCodes = await this.secondFactor.atSignIn(employee.accountId, employee.id, meta.code || undefined);
+    const issued = await this.issueLoginToken(employee.accountId, employee.id, meta);
+    return { ...issued, accountId: employee.accountId, employeeId: employee.id, recoveryCodes };
+  }
+
+  /** The employee whose e-mail and password these are, or 401 invalid_credentials. */
+  async verifyPassword(rawEmail: string, password: string): Promise<{ id: number; accountId: number }> {
     const email = rawEmail.trim().toLowerCase();
     const employee = await this.store.findEmployeeByEmail(email);
     // Verify against a dummy hash when the e-mail is unknown, so timing does not reveal it.
     const valid = await verifyPassword(password, employee?.passwordHash ?? DUMMY_HASH);
     if (!employee || !valid) throw new AppError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+    return { id: employee.id, accountId: employee.accountId };
+  }
+
+  /** A new login token of the employee (a sign-in, or a link that signs in). */
+  async issueLoginToken(
+    accountId: number,
+    employeeId: number,
+    meta: LoginMeta = {},
+  ): Promise<{ token: string; expiresAt: string }> {
     const token = newToken('emp');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.defaults.loginTokenDays * 86_400_000).toISOString();
-    await this.store.insertToken(employee.accountId, {
-      employeeId: employee.id,
+    await this.store.insertToken(accountId, {
+      employeeId,
       hash: hashToken(token),
-      label: 'login',
+      label: meta.label ?? 'login',
       createdAt: now.toISOString(),
       expiresAt,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      address: meta.address?.slice(0, 100) ?? null,
     });
     await this.store.deleteExpiredTokens(now.toISOString());
     return { token, expiresAt };
@@ -213,10 +241,8 @@ export class AccountService {
   async employeesOf(
     accountId: number,
   ): Promise<Array<{ id: number; name: string; email: string; shopIds: number[] | null }>> {
-    const records = await this.store.employeeRecords(accountId);
-    // an invitation to an e-mail that signs in elsewhere reaches no inbox of this account
-    const active = records.filter((record) => !record.invited);
-    const view = (record: (typeof records)[number]) => ({
+    const active = await this.store.employeeRecords(accountId);
+    const view = (record: (typeof active)[number]) => ({
       id: record.id,
       name: record.name,
       email: record.email,
@@ -233,11 +259,6 @@ export class AccountService {
     const known = await this.store.existingEmployeeIds(scope.accountId, ids);
     return ids.filter((id) => !known.has(id));
   }
-}
-
-function checkPassword(field: string, password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw fieldError(field, `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

@@ -5,10 +5,10 @@ import type { Tables } from '../../platform/db/tables.js';
 export interface EmployeeRecord {
   id: number;
   name: string;
-  /** The e-mail the employee signs in with, or the one the owner invited (see `invited`). */
+  /** The e-mail the employee signs in with. */
   email: string;
-  /** An invitation to an e-mail that signs in elsewhere: it reaches no inbox and signs in no one. */
-  invited: boolean;
+  /** Whether they sign in with a second factor (TOTP). */
+  secondFactor: boolean;
   role: EmployeeRole;
   /** A manager's shops in the order given; empty for an owner. */
   shopIds: number[];
@@ -76,7 +76,15 @@ export class AccountStore {
 
   async insertToken(
     accountId: number,
-    token: { employeeId: number | null; hash: string; label: string; createdAt: string; expiresAt: string | null },
+    token: {
+      employeeId: number | null;
+      hash: string;
+      label: string;
+      createdAt: string;
+      expiresAt: string | null;
+      userAgent?: string | null;
+      address?: string | null;
+    },
   ): Promise<void> {
     await this.db
       .insertInto('access_tokens')
@@ -87,13 +95,16 @@ export class AccountStore {
         label: token.label,
         created_at: token.createdAt,
         expires_at: token.expiresAt,
+        last_seen_at: token.employeeId === null ? null : token.createdAt,
+        user_agent: token.userAgent ?? null,
+        address: token.address ?? null,
       })
       .execute();
   }
 
   async insertEmployee(
     accountId: number,
-    employee: { name: string; email: string; passwordHash: string; createdAt: string; invitedEmail?: string },
+    employee: { name: string; email: string; passwordHash: string; createdAt: string },
   ): Promise<number> {
     const row = await this.db
       .insertInto('employees')
@@ -103,7 +114,6 @@ export class AccountStore {
         email: employee.email,
         password_hash: employee.passwordHash,
         created_at: employee.createdAt,
-        invited_email: employee.invitedEmail ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -153,15 +163,25 @@ export class AccountStore {
     });
   }
 
-  /** Whether an employee of this account signs in with, or was invited with, `email`. */
+  /** Whether an employee of this account signs in with `email`. */
   async emailInAccount(accountId: number, email: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('employees')
       .select('id')
       .where('account_id', '=', accountId)
-      .where((where) => where.or([where('email', '=', email), where('invited_email', '=', email)]))
+      .where('email', '=', email)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  async emailOf(accountId: number, employeeId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('employees')
+      .select('email')
+      .where('account_id', '=', accountId)
+      .where('id', '=', employeeId)
+      .executeTakeFirst();
+    return row?.email;
   }
 
   async emailTaken(email: string): Promise<boolean> {
@@ -214,7 +234,7 @@ export class AccountStore {
   async employeeRecords(accountId: number, onlyId?: number): Promise<EmployeeRecord[]> {
     let query = this.db
       .selectFrom('employees')
-      .select(['id', 'name', 'email', 'invited_email', 'role', 'created_at'])
+      .select(['id', 'name', 'email', 'totp_secret', 'role', 'created_at'])
       .where('account_id', '=', accountId)
       .orderBy('id');
     if (onlyId !== undefined) query = query.where('id', '=', onlyId);
@@ -235,8 +255,8 @@ export class AccountStore {
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
-      email: row.invited_email ?? row.email,
-      invited: row.invited_email !== null,
+      email: row.email,
+      secondFactor: row.totp_secret !== null,
       role: row.role === 'manager' ? 'manager' : 'owner',
       shopIds: shops.filter((shop) => Number(shop.employee_id) === row.id).map((shop) => Number(shop.shop_id)),
       createdAt: row.created_at,

@@ -1,5 +1,5 @@
-import type { Generated } from 'kysely';
-import type { Id, Instant } from '../../platform/db/column-types.js';
+import type { ColumnType, Generated } from 'kysely';
+import type { Id, Instant, Json } from '../../platform/db/column-types.js';
 
 export interface AccountTables {
   accounts: {
@@ -7,6 +7,8 @@ export interface AccountTables {
     name: string;
     time_zone: string;
     created_at: Instant;
+    /** The owners require a second factor (TOTP) of every employee. */
+    second_factor_required: ColumnType<boolean | number, boolean | undefined, boolean>;
   };
   employees: {
     id: Id;
@@ -18,11 +20,34 @@ export interface AccountTables {
     created_at: Instant;
     /** 'owner' (the whole account) or 'manager' (only the shops of employee_shops). */
     role: Generated<string>;
-    /**
-     * Set for an invitation to an e-mail that signs in to another account: the e-mail typed,
-     * shown to the owner; `email` is then a placeholder no one can sign in with.
-     */
-    invited_email: string | null;
+    /** The TOTP secret (base32), sealed with the instance secret; null: no second factor. */
+    totp_secret: string | null;
+    /** A secret being set up, sealed; it replaces `totp_secret` once a code of it is given. */
+    totp_pending: string | null;
+    /** The last 30-second step whose code was accepted: a code is never taken twice. */
+    totp_last_step: number | null;
+  };
+  employee_recovery_codes: {
+    account_id: number;
+    employee_id: number;
+    /** HMAC-SHA256 of the code with a key derived from the instance secret; deleted when used. */
+    code_hash: string;
+  };
+  account_links: {
+    id: Id;
+    /** Null for a sign-up, whose account is made when the link is used. */
+    account_id: number | null;
+    /** The employee a password reset is for. */
+    employee_id: number | null;
+    purpose: string;
+    /** SHA-256 of the token, hex; the token itself is only in the link sent. */
+    token_hash: string;
+    /** The address the link was sent to (an invitation's, a sign-up's, a reset's). */
+    email: string | null;
+    /** An invitation's name, role and shops; a sign-up's account name and password hash. */
+    data: Json | null;
+    created_at: Instant;
+    expires_at: Instant;
   };
   employee_shops: {
     account_id: number;
@@ -40,5 +65,9 @@ export interface AccountTables {
     label: string;
     created_at: Instant;
     expires_at: Instant | null;
+    /** Sessions: when last used (kept to within minutes), from which browser and address it was made. */
+    last_seen_at: Instant | null;
+    user_agent: string | null;
+    address: string | null;
   };
 }

@@ -4,6 +4,9 @@ import type { Scope } from '../../platform/auth.js';
 import { hashToken } from '../../platform/crypto.js';
 import type { Tables } from '../../platform/db/tables.js';
 
+/** How stale a session's "last seen" may get before a lookup writes it again. */
+const LAST_SEEN_STEP_MS = 5 * 60_000;
+
 /** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
 export async function resolveToken(db: Kysely<Tables>, token: string, now = new Date()): Promise<Scope | null> {
   const tokenHash = hashToken(token);
@@ -30,12 +33,23 @@ export async function resolveToken(db: Kysely<Tables>, token: string, now = new 
       'access_tokens.account_id as accountId',
       'access_tokens.employee_id as employeeId',
       'access_tokens.expires_at as expiresAt',
+      'access_tokens.last_seen_at as lastSeenAt',
       'accounts.time_zone as timeZone',
     ])
     .where('access_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return null;
   if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return null;
+  // a session's "last seen" is kept to within minutes: a write only when the lookup (every few seconds at most) finds it older
+  if (
+    row.employeeId !== null &&
+    (row.lastSeenAt === null || Date.parse(row.lastSeenAt) < now.getTime() - LAST_SEEN_STEP_MS)
+  )
+    await db
+      .updateTable('access_tokens')
+      .set({ last_seen_at: now.toISOString() })
+      .where('token_hash', '=', tokenHash)
+      .execute();
   const scope: Scope = {
     accountId: row.accountId,
     timeZone: row.timeZone,

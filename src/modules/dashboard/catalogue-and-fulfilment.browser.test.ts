@@ -31,6 +31,7 @@ import {
   fulfilmentOrder,
   type FulfilmentAccount,
 } from '../../../test/support/fulfilment.js';
+import { catchLinks } from '../../../test/support/links.js';
 import { orderBody, preparedOrder } from '../../../test/support/orders.js';
 import { IMPORT_COLUMNS } from '../products/import/layout.js';
 
@@ -95,10 +96,22 @@ describe.skipIf(!BROWSER_TESTS)('dashboard catalogue, fulfilment, marketplaces, 
     at = await fulfilmentAccount(t, { name: 'Чайная лавка' });
     t.runtime.services.marketplaceOrders.registerJobs(at.worker);
     await t.runtime.services.accounts.addEmployee(at.accountId, { name: 'Владелец', ...OWNER });
+    // the manager is invited by e-mail and accepts by the link (caught from the operator's log)
+    const links = catchLinks(t);
     expect(
-      (await at.owner.post('/v2/employees', { name: 'Менеджер', ...MANAGER, role: 'manager', shopIds: [at.ownShopId] }))
-        .status,
+      (
+        await at.owner.post('/v2/employees', {
+          name: 'Менеджер',
+          email: MANAGER.email,
+          role: 'manager',
+          shopIds: [at.ownShopId],
+        })
+      ).status,
     ).toBe(201);
+    const invitation = await links.tokenFor(MANAGER.email, 'invitation');
+    expect(
+      (await t.client().post('/v2/auth/invitation', { token: invitation, password: MANAGER.password })).status,
+    ).toBe(200);
     staffToken = (await t.runtime.services.supplies.createOperatorToken(FULFILMENT_WAREHOUSE, 'Смена 1')).token;
     managerOrderId = (
       await at.owner.post(

@@ -19,6 +19,8 @@ import type { App } from '../../platform/http.js';
 export interface DashboardPageConfig {
   mapTiles: string | null;
   mapAttribution: string;
+  /** Whether the sign-up page is offered (SIGNUP): `open` shows its link on the sign-in page. */
+  signup: Config['signup'];
 }
 
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
@@ -47,12 +49,16 @@ function escapeAttribute(text: string): string {
 
 export async function dashboardRoutes(
   app: App,
-  config: Pick<Config, 'appDir' | 'appMapTiles' | 'appMapAttribution'>,
+  config: Pick<Config, 'appDir' | 'appMapTiles' | 'appMapAttribution' | 'signup'>,
 ): Promise<void> {
   const indexFile = path.join(config.appDir, 'index.html');
   // read once: the files change only with a new build, which means a new start
   const page = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
-  const pageConfig: DashboardPageConfig = { mapTiles: config.appMapTiles, mapAttribution: config.appMapAttribution };
+  const pageConfig: DashboardPageConfig = {
+    mapTiles: config.appMapTiles,
+    mapAttribution: config.appMapAttribution,
+    signup: config.signup,
+  };
   const configAttribute = escapeAttribute(JSON.stringify(pageConfig));
 
   const sendPage = (reply: FastifyReply) => {
@@ -92,6 +98,9 @@ export async function dashboardRoutes(
     // a missing asset is a 404, not the page (a stale tab asking for an old build's file)
     if (request.url.startsWith('/app/assets/'))
       throw new AppError(404, 'route_not_found', `There is no ${request.url.split('?')[0]}.`);
+    // SIGNUP=off: the sign-up page does not answer, as its endpoints do not
+    if (config.signup === 'off' && /^\/app\/signup\/?(\?|$)/.test(request.url))
+      throw new AppError(404, 'signup_closed', 'Sign-up is off on this instance: its operator makes the accounts.');
     return sendPage(reply);
   });
 }

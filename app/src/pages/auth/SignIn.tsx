@@ -1,14 +1,27 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+/**
+ * Sign-in: e-mail and password, then the second factor's code when the employee has one, or its
+ * set-up when the owners require one (the QR code, then its first code; the recovery codes are
+ * shown once before the dashboard opens). Links to a password reset and, when SIGNUP=open, sign-up.
+ */
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { api, DeliveryApiError, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { useText } from '../../i18n';
-import { useSession } from '../../session';
+import { pageConfig } from '../../pageConfig';
+import { type SessionView, useSession } from '../../session';
+import { AuthFrame, RecoveryCodes, SecondFactorSetupFields } from './AuthFrame';
 
 export function SignIn() {
   const { t } = useText();
-  const { signIn, ended } = useSession();
+  const { adopt, ended } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [step, setStep] = useState<'password' | 'code' | 'setup'>('password');
+  const [setup, setSetup] = useState<Schemas['SecondFactorSetup'] | null>(null);
+  const [started, setStarted] = useState<SessionView | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -17,49 +30,95 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      await signIn(email, password);
+      const view = ok(
+        await api.POST('/v2/auth/session', { body: { email, password, ...(step !== 'password' ? { code } : {}) } }),
+      );
+      if (view.recoveryCodes?.length) setStarted(view);
+      else adopt(view);
     } catch (caught) {
-      setError(caught);
+      if (caught instanceof DeliveryApiError && caught.code === 'second_factor_required') setStep('code');
+      else if (caught instanceof DeliveryApiError && caught.code === 'second_factor_setup_required') {
+        try {
+          setSetup(ok(await api.POST('/v2/auth/second-factor/sign-in-setup', { body: { email, password } })));
+          setStep('setup');
+        } catch (setupError) {
+          setError(setupError);
+        }
+      } else setError(caught);
     } finally {
       setBusy(false);
     }
   };
 
+  if (started?.recoveryCodes)
+    return (
+      <AuthFrame title={t('secondFactorSetupTitle')}>
+        <RecoveryCodes codes={started.recoveryCodes} onContinue={() => adopt(started)} />
+      </AuthFrame>
+    );
+
   return (
-    <Center mih="100vh" p="md">
-      <Paper withBorder shadow="sm" p="lg" w={380} component="main">
-        <form onSubmit={submit}>
-          <Stack>
-            <Title order={1} size="h3">
-              {t('appName')}
-            </Title>
-            {ended && (
-              <Alert color="yellow" data-testid="session-ended">
-                {t('sessionEnded')}
-              </Alert>
-            )}
+    <AuthFrame title={step === 'setup' ? t('secondFactorSetupTitle') : t('signIn')}>
+      <form onSubmit={submit}>
+        <Stack>
+          {ended && (
+            <Alert color="yellow" data-testid="session-ended">
+              {t('sessionEnded')}
+            </Alert>
+          )}
+          {step === 'password' ? (
+            <>
+              <TextInput
+                label={t('email')}
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+              />
+              <PasswordInput
+                label={t('password')}
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+              />
+            </>
+          ) : step === 'code' ? (
             <TextInput
-              label={t('email')}
-              type="email"
-              autoComplete="username"
+              label={t('code')}
+              description={t('codeHint')}
+              autoComplete="one-time-code"
               required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
+              autoFocus
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+              data-testid="sign-in-code"
             />
-            <PasswordInput
-              label={t('password')}
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-            />
-            <ApiError error={error} />
-            <Button type="submit" loading={busy}>
-              {t('signIn')}
-            </Button>
-          </Stack>
-        </form>
-      </Paper>
-    </Center>
+          ) : (
+            setup && (
+              <>
+                <Alert color="blue">{t('secondFactorRequiredHint')}</Alert>
+                <SecondFactorSetupFields setup={setup} code={code} onCode={setCode} />
+              </>
+            )
+          )}
+          <ApiError error={error} />
+          <Button type="submit" loading={busy}>
+            {t('signIn')}
+          </Button>
+          <Group justify="space-between">
+            <Anchor component={Link} to="/forgot" size="sm" data-testid="forgot-password">
+              {t('forgotPassword')}
+            </Anchor>
+            {pageConfig().signup === 'open' && (
+              <Anchor component={Link} to="/signup" size="sm" data-testid="sign-up-link">
+                {t('signUp')}
+              </Anchor>
+            )}
+          </Group>
+        </Stack>
+      </form>
+    </AuthFrame>
   );
 }

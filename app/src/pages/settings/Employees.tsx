@@ -1,4 +1,8 @@
-/** Employees (owners only): invite with an e-mail and a first password, the role and a manager's shops; change; remove (their sign-ins end at once). */
+/**
+ * Employees (owners only): invite by e-mail with the role and a manager's shops (a link to choose
+ * a password); the invitations not accepted yet, sent again or withdrawn; change; remove (their
+ * sign-ins end at once); whether every employee must sign in with a second factor.
+ */
 import {
   Alert,
   Badge,
@@ -6,8 +10,8 @@ import {
   Card,
   Group,
   MultiSelect,
-  PasswordInput,
   SegmentedControl,
+  Switch,
   SimpleGrid,
   Stack,
   Text,
@@ -22,6 +26,8 @@ import { DataTable } from '../../components/DataTable';
 import { useText } from '../../i18n';
 import { useList } from '../../hooks/use-list';
 import { useReference } from '../../reference';
+import { formatInstant } from '../../format';
+import { useSignedIn } from '../../session';
 
 type Employee = Schemas['Employee'];
 type Role = Employee['role'];
@@ -72,7 +78,6 @@ function InviteForm({ invited }: { invited(): void }) {
   const { t } = useText();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('manager');
   const [shopIds, setShopIds] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -85,12 +90,11 @@ function InviteForm({ invited }: { invited(): void }) {
       ok(
         await api.POST('/v2/employees', {
           params: { header: { 'Idempotency-Key': idempotencyKey() } },
-          body: { name, email, password, role, shopIds: role === 'manager' ? shopIds.map(Number) : [] },
+          body: { name, email, role, shopIds: role === 'manager' ? shopIds.map(Number) : [] },
         }),
       );
       setName('');
       setEmail('');
-      setPassword('');
       setShopIds([]);
       invited();
     } catch (caught) {
@@ -114,14 +118,11 @@ function InviteForm({ invited }: { invited(): void }) {
           value={email}
           onChange={(event) => setEmail(event.currentTarget.value)}
         />
-        <PasswordInput
-          label={t('firstPassword')}
-          required
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-        />
         <RoleAndShops role={role} shopIds={shopIds} onRole={setRole} onShops={setShopIds} />
       </SimpleGrid>
+      <Text size="sm" mt="xs">
+        {t('invitationSentNote')}
+      </Text>
       <Group mt="sm">
         <Button onClick={() => void invite()} loading={busy} data-testid="invite">
           {t('invite')}
@@ -139,10 +140,130 @@ interface Editing {
   shopIds: string[];
 }
 
+function Invitations({ generation, shopName }: { generation: number; shopName(id: number): string }) {
+  const { t, locale } = useText();
+  const session = useSignedIn();
+  const invitations = useList(() => api.GET('/v2/employees/invitations'), `invitations-${generation}`);
+  const [error, setError] = useState<unknown>(null);
+  const act = async (call: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await call();
+      invitations.reload();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  if (!invitations.data?.length) return <ApiError error={invitations.error} />;
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {t('pendingInvitations')}
+      </Title>
+      <ApiError error={invitations.error ?? error} />
+      <DataTable
+        rows={invitations.data}
+        rowKey={(invitation) => invitation.id}
+        rowProps={(invitation) => ({ 'data-testid': `invitation-${invitation.email}` })}
+        labels={{ empty: t('nothingYet') }}
+        columns={[
+          { key: 'email', header: t('email'), cell: (invitation) => invitation.email },
+          {
+            key: 'role',
+            header: t('role'),
+            cell: (invitation) => (
+              <Group gap={4}>
+                <Badge color={invitation.role === 'owner' ? 'indigo' : 'teal.9'}>{t(invitation.role)}</Badge>
+                {invitation.shopIds.map((id) => (
+                  <Badge key={id} variant="outline" color="gray.8">
+                    {shopName(id)}
+                  </Badge>
+                ))}
+                {invitation.expired && <Badge color="red.9">{t('expired')}</Badge>}
+              </Group>
+            ),
+          },
+          {
+            key: 'expires',
+            header: t('linkValidUntil'),
+            cell: (invitation) => formatInstant(invitation.expiresAt, locale, session.timeZone),
+          },
+          {
+            key: 'actions',
+            header: <VisuallyHidden>{t('edit')}</VisuallyHidden>,
+            cell: (invitation) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() =>
+                    void act(async () =>
+                      ok(
+                        await api.POST('/v2/employees/invitations/{id}/resend', {
+                          params: { path: { id: invitation.id } },
+                        }),
+                      ),
+                    )
+                  }
+                >
+                  {t('resend')}
+                </Button>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  onClick={() =>
+                    void act(async () =>
+                      ok(
+                        await api.DELETE('/v2/employees/invitations/{id}', { params: { path: { id: invitation.id } } }),
+                      ),
+                    )
+                  }
+                >
+                  {t('withdraw')}
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}
+
+function SecondFactorPolicy() {
+  const { t } = useText();
+  const policy = useList(() => api.GET('/v2/employees/security'), 'security-policy');
+  const [error, setError] = useState<unknown>(null);
+  const change = async (secondFactorRequired: boolean) => {
+    setError(null);
+    try {
+      ok(await api.PUT('/v2/employees/security', { body: { secondFactorRequired } }));
+      policy.reload();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <Card withBorder>
+      <Switch
+        label={t('requireSecondFactor')}
+        description={t('requireSecondFactorHint')}
+        checked={policy.data?.secondFactorRequired ?? false}
+        disabled={!policy.data}
+        onChange={(event) => void change(event.currentTarget.checked)}
+        data-testid="require-second-factor"
+      />
+      <ApiError error={policy.error ?? error} />
+    </Card>
+  );
+}
+
 export function EmployeesPage() {
   const { t, locale } = useText();
   const reference = useReference(locale);
   const employees = useList(() => api.GET('/v2/employees'), 'employees');
+  const [invited, setInvited] = useState(0);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [rowError, setRowError] = useState<{ id: number; error: unknown } | null>(null);
   const shopName = (id: number) => reference?.shops.find((shop) => shop.id === id)?.name ?? `#${id}`;
@@ -173,7 +294,9 @@ export function EmployeesPage() {
     <Stack>
       <Title order={2}>{t('employees')}</Title>
       <ApiError error={employees.error} />
-      <InviteForm invited={employees.reload} />
+      <InviteForm invited={() => setInvited((value) => value + 1)} />
+      <Invitations generation={invited} shopName={shopName} />
+      <SecondFactorPolicy />
       <Alert color="gray" title={t('leaverTitle')} data-testid="leaver-note">
         {t('leaverNote')}
       </Alert>
@@ -202,6 +325,7 @@ export function EmployeesPage() {
                 ) : (
                   <Group gap={4}>
                     <Badge color={employee.role === 'owner' ? 'indigo' : 'teal.9'}>{t(employee.role)}</Badge>
+                    {employee.secondFactor && <Badge color="gray.8">{t('withSecondFactor')}</Badge>}
                     {employee.shopIds.map((id) => (
                       <Badge key={id} variant="outline" color="gray.8">
                         {shopName(id)}
