@@ -48,4 +48,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # What `npm start` runs after its build step (the image is built already; npm would only add a process).
 # the V8 flags and malloc arenas of `npm start` (package.json; why: docs/decisions/platform.md, "Memory")
 ENV MALLOC_ARENA_MAX=2
+ENV MALLOC_MMAP_THRESHOLD_=65536
 CMD ["node", "--max-semi-space-size=8", "--external-memory-accounted-in-global-limit", "dist/src/main.js", "serve"]

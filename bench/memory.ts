@@ -263,6 +263,7 @@ for (const round of [1, 2, 3]) {
   );
 }
 await measure('30 s after the load', server, 30_000);
+await measure('90 s after the load', server, 60_000);
 const mappings = residentByMapping(server.child.pid);
 // where it is held (prom-client's default metrics): V8's spaces, memory outside the heap
 const metrics = await (await fetch(`${server.url}/metrics`)).text();

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
-import { createDatabase, SQLITE_CACHE_SIZE, type Database } from './platform/db/database.js';
+import { createDatabase, type Database } from './platform/db/database.js';
 import { MIGRATIONS, migrateToLatest } from './platform/db/migrate.js';
 import { AREAS } from './modules.js';
 import { readDataFile } from './platform/reference-data.js';
@@ -16,7 +16,7 @@ import { underStartLock } from './platform/db/start-lock.js';
 
 /** Opens the database and applies migrations (one process at a time: underStartLock). */
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'>,
+  config: Pick<Config, 'databaseUrl' | 'databasePoolMax' | 'sqliteSynchronous'> & Partial<Pick<Config, 'cacheMb'>>,
   schema?: string,
   sqliteSeed?: string,
 ): Promise<Database> {
@@ -26,6 +26,7 @@ export async function openDatabase(
     schema,
     sqliteSynchronous: config.sqliteSynchronous,
     sqliteSeed,
+    ...(config.cacheMb !== undefined ? { sqliteCacheMb: config.cacheMb / 4 } : {}),
   });
   try {
     // the history in platform/db/migrations, then each area's own (modules/<area>/migrations)
@@ -58,12 +59,16 @@ export async function importReferenceData(
     // (bench/memory.ts: ~24 MB of RSS). A small cache while they are written never grows that far;
     // the full cache is back for use right after.
     const sqlite = database.kind === 'sqlite';
+    const cacheSize = sqlite
+      ? (await sql<{ cache_size: number }>`pragma cache_size`.execute(database.db)).rows[0]?.cache_size
+      : undefined;
     if (sqlite) await sql`pragma cache_size = -2000`.execute(database.db);
     try {
       // localities, delivery companies and their points: in memory always, in the database when their version changed
       await services.reference.load(options.force === true);
     } finally {
-      if (sqlite) await sql.raw(`pragma cache_size = ${SQLITE_CACHE_SIZE}`).execute(database.db);
+      if (sqlite && cacheSize !== undefined)
+        await sql.raw(`pragma cache_size = ${Number(cacheSize)}`).execute(database.db);
     }
   });
 }

@@ -173,6 +173,7 @@ export interface ServiceDeps {
     | 'loginTokenDays'
     | 'authCacheSeconds'
     | 'calculatorCacheSeconds'
+    | 'cacheMb'
     | 'dataDir'
     | 'publicUrl'
     | 'fileTtlDays'
@@ -217,10 +218,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const db = database.db;
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
-  const readCache = new AccountReadCache(
-    true,
-    database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {},
-  );
+  const readCache = new AccountReadCache(true, {
+    maxBytes: (config.cacheMb / 2) * 1024 * 1024,
+    ...(database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {}),
+  });
   const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
   const countries = new CountryDirectory();
   const accountStore = new AccountStore(db);
@@ -299,6 +300,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
   const calculator = new CalculatorService(reference, widgetSettings, {
     cacheSeconds: config.calculatorCacheSeconds,
+    cacheBytes: (config.cacheMb / 4) * 1024 * 1024,
     kits,
     observer: metrics,
     ownMethods: deliveryMethods,

@@ -152,6 +152,19 @@ describe('account read cache', () => {
     await cache.read(1, 't', 'k', load);
     expect(state.loads).toBe(2);
   });
+
+  it('forgets an entry idle for longer than its idle time, and keeps one still read', async () => {
+    const map = new BoundedMap<string, string>(10, Number.POSITIVE_INFINITY, 40);
+    map.set('idle', 'a');
+    map.set('read', 'b');
+    for (let tick = 0; tick < 4; tick++) {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      expect(map.get('read')).toBe('b');
+    }
+    map.forgetIdle();
+    expect(map.get('idle')).toBeUndefined();
+    expect(map.get('read')).toBe('b');
+  });
 });
 
 declare module './cache.js' {

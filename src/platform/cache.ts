@@ -30,9 +30,19 @@ export class BoundedMap<K extends {}, V extends {}> {
   private readonly cache: LRUCache<K, V>;
   private readonly weighed: boolean;
 
-  constructor(maxEntries: number, maxWeight = Number.POSITIVE_INFINITY) {
+  /** `idleMs`: an entry not read or written for this long is forgotten (at the latest by the next `forgetIdle`). */
+  constructor(maxEntries: number, maxWeight = Number.POSITIVE_INFINITY, idleMs?: number) {
     this.weighed = Number.isFinite(maxWeight);
-    this.cache = new LRUCache<K, V>(this.weighed ? { max: maxEntries, maxSize: maxWeight } : { max: maxEntries });
+    this.cache = new LRUCache<K, V>({
+      max: maxEntries,
+      ...(this.weighed ? { maxSize: maxWeight } : {}),
+      ...(idleMs ? { ttl: idleMs, updateAgeOnGet: true } : {}),
+    });
+  }
+
+  /** Forgets the entries idle for longer than `idleMs`: their memory goes back when the load stops. */
+  forgetIdle(): void {
+    this.cache.purgeStale();
   }
 
   /** The value, which becomes the most recently used: what is read often is forgotten last. */
@@ -100,6 +110,8 @@ export interface ReadCacheOptions {
    * that died between its commit and its message cannot leave others stale for longer.
    */
   maxAgeMs?: number;
+  /** An answer not asked for this long is forgotten (default 60 s): memory comes back when the load stops. */
+  idleMs?: number;
 }
 
 interface CachedAnswer {
@@ -124,8 +136,11 @@ export class AccountReadCache {
     private readonly on: boolean,
     options: ReadCacheOptions = {},
   ) {
-    this.entries = new BoundedMap(options.maxEntries ?? 10_000, options.maxBytes ?? 64 * 1024 * 1024);
+    const idleMs = options.idleMs ?? 60_000;
+    this.entries = new BoundedMap(options.maxEntries ?? 10_000, options.maxBytes ?? 32 * 1024 * 1024, idleMs);
     this.maxAgeMs = options.maxAgeMs ?? Number.POSITIVE_INFINITY;
+    // unref: a process (or a test) with nothing else to do is not kept alive by the sweep
+    if (on) setInterval(() => this.entries.forgetIdle(), Math.max(1000, idleMs / 4)).unref();
   }
 
   get enabled(): boolean {

@@ -90,12 +90,14 @@ export class CalculatorService {
     private readonly widgetSettings: WidgetSettingsService,
     options: {
       cacheSeconds?: number;
+      /** At most this many bytes of remembered answers (CACHE_MB's quarter). */
+      cacheBytes?: number;
       kits?: KitLookup;
       observer?: CompanyQuoteObserver;
       ownMethods?: OwnMethodSource;
     } = {},
   ) {
-    this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000);
+    this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000, options.cacheBytes);
     this.contexts = new CalculationContexts(reference, widgetSettings, options.kits ?? null);
     this.pricing = new OptionPricing(reference);
     this.observer = options.observer ?? null;

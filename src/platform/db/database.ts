@@ -99,6 +99,8 @@ export interface DatabaseOptions {
    * ~1 s less per app than migrating and loading it).
    */
   sqliteSeed?: string;
+  /** SQLite: the page cache of the event loop's connection, in MB (CACHE_MB's quarter by default: 16). */
+  sqliteCacheMb?: number;
 }
 
 const PG_TYPE = { INT8: 20, NUMERIC: 1700, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
@@ -243,8 +245,17 @@ function wrapSqlite(connection: DatabaseSync, cacheSize = 500): SqliteDatabase {
   };
 }
 
-/** SQLite's page cache per connection: 64 MB (negative: in KiB), filled by use. */
-export const SQLITE_CACHE_SIZE = -65536;
+/**
+ * SQLite's page cache of the event loop's connection when nothing says otherwise: 16 MB, filled by
+ * use. Reads of a file go through its map (mmap_size), so the cache mostly holds what the map
+ * does not: it was 64 MB, held in malloc's heap among the process's other allocations.
+ */
+export const DEFAULT_SQLITE_CACHE_MB = 16;
+
+/** The cache_size pragma's value for `megabytes` (negative: in KiB). */
+export function sqliteCacheSize(megabytes: number): number {
+  return -Math.max(1024, Math.round(megabytes * 1024));
+}
 
 /** The writer thread's page cache (sqlite-writer.ts): it holds the pages of a group's writes, reads go through the map. */
 const WRITER_CACHE_SIZE = -8192;
@@ -273,11 +284,11 @@ function sqliteSettings(file: string, synchronous: 'full' | 'normal', cacheSize:
   ];
 }
 
-function openSqlite(file: string, synchronous: 'full' | 'normal', seed?: string): DatabaseSync {
+function openSqlite(file: string, synchronous: 'full' | 'normal', cacheSize: number, seed?: string): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = sqliteCall(() => new DatabaseSync(file));
   if (seed && file === ':memory:') sqliteCall(() => copySqliteDatabase(connection, seed));
-  for (const setting of sqliteSettings(file, synchronous, SQLITE_CACHE_SIZE))
+  for (const setting of sqliteSettings(file, synchronous, cacheSize))
     sqliteCall(() => connection.exec(`pragma ${setting}`));
   return connection;
 }
@@ -350,7 +361,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
     const synchronous = options.sqliteSynchronous ?? 'full';
-    const connection = openSqlite(file, synchronous, options.sqliteSeed);
+    const connection = openSqlite(
+      file,
+      synchronous,
+      sqliteCacheSize(options.sqliteCacheMb ?? DEFAULT_SQLITE_CACHE_MB),
+      options.sqliteSeed,
+    );
     let group: GroupWrite | undefined;
     // A database in memory is this connection's alone: no thread of its own for writing
     const turns = file === ':memory:' ? undefined : new WriteTurns();
