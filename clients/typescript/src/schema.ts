@@ -2345,6 +2345,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/carrier-integrations/{companyId}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check connection: ask the company's authentication and say what it answered
+         * @description With params: those credentials are checked and nothing is stored (before connecting). Without: the account's stored contract is checked (404 when the account has none). The call goes through the company's driver as registration does (the instance's URL of the company, its timeout, breaker and rate limit). A refusal, a company down or a timeout is a 200 whose outcome and message (ru, en) say so; companyMessage holds the company's own words. Account tokens and owners only.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["checkCarrierIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/carrier-webhooks/{company}/{token}": {
         parameters: {
             query?: never;
@@ -18807,6 +18829,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkCarrierIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A real delivery company (GET /v2/carrier-integrations) */
+                companyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Credentials to check before connecting them (exactly the keys of the company's integrationParams); nothing is stored. Without them, the account's stored contract is checked (404 when it has none) */
+                    params?: {
+                        [key: string]: string;
+                    };
+                    /** @description With params: check them with the company's test environment; default false */
+                    testMode?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Credentials to check before connecting them (exactly the keys of the company's integrationParams); nothing is stored. Without them, the account's stored contract is checked (404 when it has none) */
+                    params?: {
+                        [key: string]: string;
+                    };
+                    /** @description With params: check them with the company's test environment; default false */
+                    testMode?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description What a delivery company answered a check of credentials (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        companyId: number;
+                        /**
+                         * @description accepted: the company's authentication took the credentials; refused: it turned them down (companyMessage: its own words); unreachable: no answer at its address; timeout: no answer in time; unavailable: it answered an error of its own (5xx) or asked to wait (429); unexpected: an answer its API does not describe
+                         * @enum {unknown}
+                         */
+                        outcome: "accepted" | "refused" | "unreachable" | "timeout" | "unavailable" | "unexpected";
+                        message: {
+                            ru: string;
+                            en: string;
+                        };
+                        /** @description The company's own words for a refusal, as it sent them */
+                        companyMessage: string | null;
+                        /** @description How long the check took */
+                        durationMs: number;
+                    };
                 };
             };
             /** @description Bad input: errors[] names each field ({field, message}). */
