@@ -221,6 +221,11 @@ export class CarrierIntegrationService {
     return this.store.forgetRetired(accountId, retiredId);
   }
 
+  /** The companies the account has a contract with (test or live), read from the database. */
+  async connectedCompanies(accountId: number): Promise<number[]> {
+    return (await this.store.list(accountId)).map((record) => record.companyId);
+  }
+
   /** Whether the account has a contract with the company now (read from the database, not this process's cache). */
   async isConnected(accountId: number, companyId: number): Promise<boolean> {
     return (await this.store.list(accountId)).some((record) => record.companyId === companyId);
