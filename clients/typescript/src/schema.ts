@@ -4462,6 +4462,23 @@ export interface components {
                 value: string;
             }[];
         };
+        /** @description What a delivery company answered a check of credentials (extension) */
+        ConnectionCheck: {
+            companyId: number;
+            /**
+             * @description accepted: the company's authentication took the credentials; refused: it turned them down (companyMessage: its own words); unreachable: no answer at its address; timeout: no answer in time; unavailable: it answered an error of its own (5xx) or asked to wait (429); unexpected: an answer its API does not describe
+             * @enum {unknown}
+             */
+            outcome: "accepted" | "refused" | "unreachable" | "timeout" | "unavailable" | "unexpected";
+            message: {
+                ru: string;
+                en: string;
+            };
+            /** @description The company's own words for a refusal, as it sent them */
+            companyMessage: string | null;
+            /** @description How long the check took */
+            durationMs: number;
+        };
         WebhookSecret: {
             id: number;
             /** @description The signing secret (whsec_ + base64), shown only now: verify webhook-signature with it by the Standard Webhooks scheme */
@@ -19029,22 +19046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        companyId: number;
-                        /**
-                         * @description accepted: the company's authentication took the credentials; refused: it turned them down (companyMessage: its own words); unreachable: no answer at its address; timeout: no answer in time; unavailable: it answered an error of its own (5xx) or asked to wait (429); unexpected: an answer its API does not describe
-                         * @enum {unknown}
-                         */
-                        outcome: "accepted" | "refused" | "unreachable" | "timeout" | "unavailable" | "unexpected";
-                        message: {
-                            ru: string;
-                            en: string;
-                        };
-                        /** @description The company's own words for a refusal, as it sent them */
-                        companyMessage: string | null;
-                        /** @description How long the check took */
-                        durationMs: number;
-                    };
+                    "application/json": components["schemas"]["ConnectionCheck"];
                 };
             };
             /** @description Bad input: errors[] names each field ({field, message}). */

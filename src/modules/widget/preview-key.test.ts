@@ -19,8 +19,18 @@ let stranger: ApiClient;
 let shopId: number;
 let previewKey: string;
 
-function page(method: 'GET' | 'POST', path: string, key: string, origin: string | null, body?: unknown) {
-  const headers: Record<string, string> = { host: 'localhost:80' };
+function page(
+  method: 'GET' | 'POST',
+  path: string,
+  key: string,
+  origin: string | null,
+  body?: unknown,
+  fetchSite?: string,
+) {
+  const headers: Record<string, string> = {
+    host: 'localhost:80',
+    ...(fetchSite ? { 'sec-fetch-site': fetchSite } : {}),
+  };
   if (origin) headers.origin = origin;
   if (body !== undefined) headers['content-type'] = 'application/json';
   return t.app
@@ -65,6 +75,10 @@ describe('the preview key', () => {
       expect(refused.body.code).toBe('origin_not_allowed');
     }
     expect((await page('POST', '/quotes', previewKey, null, CART)).status).toBe(403);
+    // a same-origin GET carries no Origin: the browser's Sec-Fetch-Site (which no page can set) says whose page it is
+    expect((await page('GET', '/localities?q=Моск', previewKey, null, undefined, 'same-origin')).status).toBe(200);
+    expect((await page('GET', '/localities?q=Моск', previewKey, null, undefined, 'cross-site')).status).toBe(403);
+    expect((await page('GET', '/localities?q=Моск', previewKey, null, undefined, 'same-site')).status).toBe(403);
     expect((await page('POST', '/quotes', 'pv_unknown', OWN, CART)).body.code).toBe('invalid_widget_key');
   });
 

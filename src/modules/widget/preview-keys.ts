@@ -4,8 +4,10 @@
  * - minted by an owner (POST /v2/shops/{id}/widget-preview-key), one per shop, two hours, the
  *   same key handed out again while it has half an hour left; the shop's publishable key and
  *   its origins are never touched, so the live checkout is not affected;
- * - it answers only a page of the service's own origin (the Origin's host is the host the call
- *   was sent to: the dashboard is served there), never a call without an Origin;
+ * - it answers only a page of the service's own origin: the Origin's host is the host the call
+ *   was sent to (the dashboard is served there), or, for a same-origin GET (which browsers send
+ *   without an Origin), `Sec-Fetch-Site: same-origin`, a header no page can set; never a call
+ *   that says neither (a server, curl);
  * - its selections are marked as the preview's, and the confirm refuses them (422
  *   preview_selection): it never makes an order; it is no bearer token (401 on every /v2 call).
  */
@@ -38,7 +40,10 @@ export class PreviewKeys {
   }
 
   /** Who a preview key acts for, from a page of the service's own origin only. */
-  async caller(previewKey: string, origin: string | undefined, ownHost: string | undefined): Promise<WidgetCaller> {
+  async caller(
+    previewKey: string,
+    page: { origin: string | undefined; ownHost: string | undefined; fetchSite: string | undefined },
+  ): Promise<WidgetCaller> {
     const found = await this.store.previewKeyRecord(previewKey, new Date().toISOString());
     if (!found)
       throw new AppError(
@@ -46,7 +51,8 @@ export class PreviewKeys {
         'invalid_widget_key',
         "The preview key is unknown or has expired: open the dashboard's checklist again.",
       );
-    if (!sameHost(origin, ownHost))
+    const ours = page.origin ? sameHost(page.origin, page.ownHost) : page.fetchSite === 'same-origin';
+    if (!ours)
       throw new AppError(
         403,
         'origin_not_allowed',
@@ -58,7 +64,7 @@ export class PreviewKeys {
         accountId: found.accountId,
         shopId: found.shopId,
         publicKey: previewKey,
-        allowedOrigins: [origin as string],
+        allowedOrigins: [],
         createdAt: '',
       },
       scope: { accountId: found.accountId, timeZone, kind: 'shop', shopKeyShopId: found.shopId, employeeId: null },

@@ -226,7 +226,11 @@ export function widgetRoutes(
       // onRequest: a missing or wrong key is a 401 before the body is even read
       api.addHook('onRequest', async (request) => {
         if (request.method === 'OPTIONS' || request.is404) return;
-        request.widget = await widget.caller(keyOf(request), request.headers.origin, request.headers.host);
+        const fetchSite = request.headers['sec-fetch-site'];
+        request.widget = await widget.caller(keyOf(request), request.headers.origin, {
+          ownHost: request.headers.host,
+          fetchSite: typeof fetchSite === 'string' ? fetchSite : undefined,
+        });
       });
 
       const common = { tags, security: [] };

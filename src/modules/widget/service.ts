@@ -167,11 +167,15 @@ export class WidgetService {
 
   /**
    * The key's shop and account, or a 401 the page can show; a page of another origin is refused
-   * (403). A preview key (pv_…) answers only a page of the service's own origin (`ownHost`, the
-   * host the call was sent to: the dashboard is served there) and never a call without an Origin.
+   * (403). A preview key (pv_…) answers only a page of the service's own origin (preview-keys.ts).
    */
-  async caller(publicKey: string, origin: string | undefined, ownHost?: string): Promise<WidgetCaller> {
-    if (publicKey.startsWith('pv_')) return this.previews.caller(publicKey, origin, ownHost);
+  async caller(
+    publicKey: string,
+    origin: string | undefined,
+    page: { ownHost?: string; fetchSite?: string } = {},
+  ): Promise<WidgetCaller> {
+    if (publicKey.startsWith('pv_'))
+      return this.previews.caller(publicKey, { origin, ownHost: page.ownHost, fetchSite: page.fetchSite });
     if (!publicKey)
       throw new AppError(
         401,
