@@ -129,7 +129,7 @@ export function WarehouseStep({ done }: { done(): void }) {
       <Title order={4} size="h5">
         {t('schedule')}
       </Title>
-      <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }}>
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }}>
         {DAYS.map((day, index) => (
           <TextInput
             key={day}
