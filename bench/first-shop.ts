@@ -19,6 +19,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Locator, Page, Response } from 'playwright-core';
 import { buildApp } from '../scripts/build-app.mjs';
 import { buildWidget } from '../scripts/build-widget.mjs';
@@ -99,12 +100,18 @@ await dashboard.addInitScript(() =>
 const visitor = await browser.newContext({ viewport: VIEWPORT, locale: 'ru-RU' });
 
 /** JavaScript bytes per page load (a document of the main frame): as decoded, and as sent over the wire. */
-const loads: Array<{ page: string; scripts: number; jsBytes: number; jsWireBytes: number }> = [];
+const loads: Array<{ page: string; scripts: number; jsBytes: number; jsWireBytes: number; jsGzipBytes: number }> = [];
 function countScripts(page: Page, name: string): void {
   // a document asked for by the main frame is a page load (the dashboard's own routes change no document)
   page.on('request', (request) => {
     if (request.resourceType() === 'document' && request.frame() === page.mainFrame())
-      loads.push({ page: `${name} ${new URL(request.url()).pathname}`, scripts: 0, jsBytes: 0, jsWireBytes: 0 });
+      loads.push({
+        page: `${name} ${new URL(request.url()).pathname}`,
+        scripts: 0,
+        jsBytes: 0,
+        jsWireBytes: 0,
+        jsGzipBytes: 0,
+      });
   });
   page.on('response', (response: Response) => {
     if (response.request().resourceType() !== 'script') return;
@@ -115,6 +122,8 @@ function countScripts(page: Page, name: string): void {
       ([body, sizes]) => {
         load.jsBytes += body.length;
         load.jsWireBytes += sizes.responseBodySize;
+        // what the same bytes would weigh gzipped (level 9), for a server that compressed them
+        load.jsGzipBytes += gzipSync(body, { level: 9 }).length;
       },
       () => undefined,
     );
@@ -240,6 +249,7 @@ try {
           ...load,
           jsKB: +(load.jsBytes / 1024).toFixed(1),
           jsWireKB: +(load.jsWireBytes / 1024).toFixed(1),
+          jsGzipKB: +(load.jsGzipBytes / 1024).toFixed(1),
         })),
         stickerPdfBytes: pdf.bytes,
       },
