@@ -98,7 +98,7 @@ describe.each(COMPANIES)('check connection with company $id', (company) => {
     const answer = await check(account.owner, company.id, { params: company.good });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toMatchObject({ companyId: company.id, outcome: 'accepted', companyMessage: null });
-    expect(answer.body.message.ru).toMatch(/принял/);
+    expect(answer.body.message.ru).toMatch(/приняла эти данные/);
     expect(answer.body.message.en).toMatch(/accepted/);
     const listed = (await account.owner.get('/v2/carrier-integrations')).body as Array<{
       companyId: number;
@@ -123,7 +123,7 @@ describe.each(COMPANIES)('check connection with company $id', (company) => {
       const answer = await check(account.owner, company.id, { params: company.good });
       expect(answer.body.outcome, answer.text).toBe('timeout');
       expect(answer.body.message.en).toMatch(/did not answer within 0.3 s/);
-      expect(answer.body.message.ru).toMatch(/не ответил за 0,3 с/);
+      expect(answer.body.message.ru).toMatch(/не ответила за 0,3 с/);
       expect(answer.body.durationMs).toBeLessThan(TIMEOUT_MS + 300);
     } finally {
       fake.delayMs = 0;

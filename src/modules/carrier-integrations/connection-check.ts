@@ -45,7 +45,8 @@ export function describeCheck(
   durationMs: number,
   timeoutMs: number,
 ): ConnectionCheck {
-  const ru = company.name;
+  // «служба доставки» carries the grammar: the companies' names are of every gender and decline differently
+  const ru = `«${company.name}»`;
   const en = ENGLISH_NAMES[company.id] ?? company.name;
   const outcome: ConnectionOutcome = error === null ? 'accepted' : outcomeOf(error);
   const companyMessage = error instanceof CarrierAuthError ? error.companyMessage : null;
@@ -54,27 +55,27 @@ export function describeCheck(
   const quoted = (open: string, close: string) => (companyMessage ? ` ${open}${companyMessage}${close}` : '');
   const messages: Record<ConnectionOutcome, { ru: string; en: string }> = {
     accepted: {
-      ru: `${ru} принял эти данные: подключение работает.`,
+      ru: `Служба доставки ${ru} приняла эти данные: подключение работает.`,
       en: `${en} accepted these credentials: the connection works.`,
     },
     refused: {
-      ru: `${ru} отклонил эти данные:${quoted('«', '»') || ' без объяснения'}. Проверьте их в личном кабинете ${ru}.`,
+      ru: `Служба доставки ${ru} отклонила эти данные:${quoted('«', '»') || ' без объяснения'}. Проверьте их в личном кабинете службы.`,
       en: `${en} refused these credentials:${quoted('“', '”') || ' no reason given'}. Check them in your ${en} account.`,
     },
     unreachable: {
-      ru: `Не удалось связаться с ${ru}: адрес службы не отвечает. Попробуйте позже.`,
+      ru: `Не удалось связаться со службой доставки ${ru}: её адрес не отвечает. Попробуйте позже.`,
       en: `${en} could not be reached: its address does not answer. Try again later.`,
     },
     timeout: {
-      ru: `${ru} не ответил за ${String(seconds).replace('.', ',')} с. Попробуйте позже.`,
+      ru: `Служба доставки ${ru} не ответила за ${String(seconds).replace('.', ',')} с. Попробуйте позже.`,
       en: `${en} did not answer within ${seconds} s. Try again later.`,
     },
     unavailable: {
-      ru: `${ru} сейчас не работает (ошибка на его стороне или просьба подождать). Попробуйте позже.`,
+      ru: `Служба доставки ${ru} сейчас не работает (ошибка на её стороне или просьба подождать). Попробуйте позже.`,
       en: `${en} is not working now (an error on its side, or it asked us to wait). Try again later.`,
     },
     unexpected: {
-      ru: `${ru} ответил не так, как описано в его API: ${detail}`,
+      ru: `Служба доставки ${ru} ответила не так, как описано в её API: ${detail}`,
       en: `${en} answered something its API does not describe: ${detail}`,
     },
   };
