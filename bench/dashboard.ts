@@ -120,7 +120,7 @@ const round = (value: number) => Math.round(value);
 
 // a browser that never saw the app: the page, its scripts and styles, to the sign-in form
 const coldStarted = performance.now();
-await page.goto(`${app.url}/app/`);
+await page.goto(`${app.url}/app/orders`);
 await page.getByRole('button', { name: 'Войти' }).waitFor();
 const coldToSignIn = performance.now() - coldStarted;
 await page.getByLabel('Эл. почта').fill(email);

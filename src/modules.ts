@@ -10,6 +10,7 @@ import type { ModuleDefinition } from './platform/module.js';
 import type { Services } from './services.js';
 import { accountsModule } from './modules/accounts/module.js';
 import { boxesModule } from './modules/boxes/module.js';
+import { checklistModule } from './modules/checklist/module.js';
 import { calculatorModule } from './modules/calculator/module.js';
 import { carrierIntegrationsModule } from './modules/carrier-integrations/module.js';
 import { companiesModule } from './modules/companies/module.js';
@@ -62,6 +63,7 @@ export const MODULES = [
   sandboxModule,
   webhooksModule,
   widgetModule,
+  checklistModule,
   dashboardModule,
 ] as const;
 

@@ -84,6 +84,7 @@ import { CarrierWebhooks } from './modules/carrier-integrations/webhooks.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { WebhookStore } from './modules/webhooks/store.js';
 import { WidgetService } from './modules/widget/service.js';
+import { ChecklistService } from './modules/checklist/service.js';
 import { WidgetStore } from './modules/widget/store.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
@@ -164,6 +165,8 @@ export interface Services {
   webhooks: WebhookService;
   /** The checkout widget: publishable keys, the page's reads and selections, the shop server's confirm. */
   widget: WidgetService;
+  /** The first-run checklist, computed from the other areas' data. */
+  checklist: ChecklistService;
 }
 
 export interface ServiceDeps {
@@ -461,9 +464,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     stock,
   );
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
+  const checklist = new ChecklistService(warehouses, shops, carrierIntegrations, widget, orders);
   return {
     sessionCsrfKey: secretBox.derive('dashboard-csrf'),
     widget,
+    checklist,
     sandbox,
     webhooks,
     carrierIntegrations,

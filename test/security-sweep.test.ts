@@ -78,6 +78,7 @@ const BODIES = {
   'PUT /v2/webhooks/{id}': { url: 'https://receiver.example/hook', events: ['order.created'] },
   'PUT /v2/warehouses/{id}/label-printer': { dpi: 203 },
   'PUT /v2/employees/{id}': { role: 'owner' },
+  'PUT /v2/shops/{id}/widget-key': { allowedOrigins: ['https://shop.example'] },
 };
 
 const BODY_FIRST = 'its body is validated before its record is looked up, and a valid one needs records of the caller:';

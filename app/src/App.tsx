@@ -23,6 +23,7 @@ import { ActingShopSwitch } from './components/ActingShopSwitch';
 import { useText, type Locale } from './i18n';
 import { SIGNED_OUT_PAGES } from './pages/auth/LinkPages';
 import { SignIn } from './pages/auth/SignIn';
+import { Landing } from './pages/checklist/Landing';
 import { WarehouseStaffPage } from './pages/warehouse/WarehouseStaff';
 import { routesFor, sectionsFor, WAREHOUSE_STAFF_PATH } from './sections';
 import { type SessionView, useSession } from './session';
@@ -169,7 +170,7 @@ function SignedInLayout({ session }: { session: SessionView }) {
         <NetworkBanner />
         <Suspense fallback={<Loader aria-label={t('loading')} />}>
           <Routes>
-            <Route path="/" element={<Navigate to="/orders" replace />} />
+            <Route path="/" element={<Landing session={session} />} />
             {routesFor(session)}
             <Route path="*" element={<Navigate to="/orders" replace />} />
           </Routes>

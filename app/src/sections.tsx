@@ -46,6 +46,9 @@ const WarehousesPage = lazy(() =>
   import('./pages/settings/Warehouses').then((module) => ({ default: module.WarehousesPage })),
 );
 const SecurityPage = lazy(() => import('./pages/auth/Security').then((module) => ({ default: module.SecurityPage })));
+const ChecklistPage = lazy(() =>
+  import('./pages/checklist/Checklist').then((module) => ({ default: module.ChecklistPage })),
+);
 const DeliveryMethodsPage = lazy(() =>
   import('./pages/settings/DeliveryMethods').then((module) => ({ default: module.DeliveryMethodsPage })),
 );
@@ -62,6 +65,7 @@ export interface Section {
 }
 
 const SECTIONS: Section[] = [
+  { path: '/checklist', label: 'checklist', element: <ChecklistPage />, ownersOnly: true },
   { path: '/orders', label: 'orders', element: <OrdersPage key="orders" /> },
   { path: '/orders/new', label: 'newOrder', element: <OrderForm /> },
   { path: '/problems', label: 'problems', element: <OrdersPage key="problems" problems /> },

@@ -189,6 +189,11 @@ export class ContractCompanies {
     warn: (fields, message) => this.logger?.warn(fields, message),
   };
 
+  /** How long one call to a company may take (CARRIER_TIMEOUT_MS). */
+  get timeoutMs(): number {
+    return this.policy.timeoutMs;
+  }
+
   get(companyId: number): ContractCompany | undefined {
     return CONTRACT_COMPANIES.find((company) => company.file.id === companyId);
   }

@@ -87,12 +87,77 @@ export const DEFAULT_REMOTE_POLICY: RemotePolicy = {
   breaker: { errorPercent: 50, volume: 5, consecutive: 5, resetMs: 30_000, windowMs: 10_000 },
 };
 
-/** Credentials refused by the company (401/403): not transient, and not the company's failure. */
+/**
+ * Credentials refused by the company (401/403): not transient, and not the company's failure.
+ * `companyMessage`: the company's own words for it, where its answer said any.
+ */
 export class CarrierAuthError extends CarrierError {
-  constructor(companyId: number, message: string) {
+  constructor(
+    companyId: number,
+    message: string,
+    readonly companyMessage: string | null = null,
+  ) {
     super(companyId, message, false);
     this.name = 'CarrierAuthError';
   }
+}
+
+/** No answer at all: the company's address refused the connection, or it broke (transient). */
+export class CarrierUnreachableError extends CarrierError {
+  constructor(companyId: number, message: string) {
+    super(companyId, message, true);
+    this.name = 'CarrierUnreachableError';
+  }
+}
+
+/** The company gave no answer within its timeout (transient). */
+export class CarrierTimeoutError extends CarrierError {
+  constructor(companyId: number, message: string) {
+    super(companyId, message, true);
+    this.name = 'CarrierTimeoutError';
+  }
+}
+
+/** The company answered, but not in the shape its API documents (not JSON, no token in a 200). */
+export class CarrierUnexpectedAnswerError extends CarrierError {
+  constructor(companyId: number, message: string) {
+    super(companyId, message, false);
+    this.name = 'CarrierUnexpectedAnswerError';
+  }
+}
+
+/**
+ * A person-readable sentence out of a company's error body, where it holds one: the fields the
+ * four companies' documented refusals use (CDEK's OAuth `error_description` and `errors[].message`,
+ * Boxberry's `err`, Russian Post's `desc`, Yandex's `message`). Cut to 300 characters; null for
+ * a body that is not JSON or says nothing readable.
+ */
+export function companyMessageOf(text: string): string | null {
+  const body = jsonOfText(text) as Record<string, unknown> | null | undefined;
+  if (!body || typeof body !== 'object') return null;
+  const nested = (list: unknown): unknown =>
+    Array.isArray(list) && list[0] && typeof list[0] === 'object' ? (list[0] as Record<string, unknown>) : null;
+  const firstError = nested(body.errors) as Record<string, unknown> | null;
+  const firstRequest = nested(body.requests) as Record<string, unknown> | null;
+  const requestError = firstRequest ? (nested(firstRequest.errors) as Record<string, unknown> | null) : null;
+  const found = [
+    body.error_description,
+    body.message,
+    body.desc,
+    body.err,
+    firstError?.message,
+    requestError?.message,
+    body.detail,
+    body.error,
+  ].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  // a company's text is shown in a page: control characters become spaces
+  return found
+    ? [...found]
+        .map((char) => (char.charCodeAt(0) < 32 || char === '\x7f' ? ' ' : char))
+        .join('')
+        .trim()
+        .slice(0, 300)
+    : null;
 }
 
 /**
@@ -284,7 +349,7 @@ export class RemoteCompany {
       return {
         outcome: 'timeout',
         transient: true,
-        error: new CarrierError(this.companyId, `The delivery company gave ${error.message}.`, true),
+        error: new CarrierTimeoutError(this.companyId, `The delivery company gave ${error.message}.`),
       };
     if (signal.aborted)
       return { outcome: 'timeout', transient: true, error: error instanceof Error ? error : new Error(String(error)) };
@@ -296,10 +361,9 @@ export class RemoteCompany {
     return {
       outcome: 'failed',
       transient: true,
-      error: new CarrierError(
+      error: new CarrierUnreachableError(
         this.companyId,
         `The delivery company is not reachable: ${(error as Error).message}`,
-        true,
       ),
     };
   }
@@ -349,7 +413,7 @@ export async function exchange(companyId: number, request: RemoteRequest, signal
     answer = await sendRequest(request, signal);
   } catch (error) {
     if (error instanceof HttpNoAnswer)
-      throw new CarrierError(companyId, `The delivery company is not reachable: ${error.message}`, true);
+      throw new CarrierUnreachableError(companyId, `The delivery company is not reachable: ${error.message}`);
     throw error;
   }
   if (answer.status === 429)
@@ -363,7 +427,11 @@ export async function exchange(companyId: number, request: RemoteRequest, signal
     throw new CarrierRetryAfterError(companyId, 'The delivery company answered 503.', answer.retryAfterMs, false);
   if (answer.status >= 500) throw new CarrierError(companyId, `The delivery company answered ${answer.status}.`, true);
   if ((answer.status === 401 || answer.status === 403) && !request.passStatuses?.includes(answer.status))
-    throw new CarrierAuthError(companyId, `The delivery company refused the credentials (${answer.status}).`);
+    throw new CarrierAuthError(
+      companyId,
+      `The delivery company refused the credentials (${answer.status}).`,
+      companyMessageOf(answer.text),
+    );
   return answer;
 }
 
@@ -371,6 +439,9 @@ export async function exchange(companyId: number, request: RemoteRequest, signal
 export function jsonOf(companyId: number, answer: RemoteAnswer): unknown {
   const body = jsonOfText(answer.text);
   if (body === undefined)
-    throw new CarrierError(companyId, `The delivery company answered something that is not JSON (${answer.status}).`);
+    throw new CarrierUnexpectedAnswerError(
+      companyId,
+      `The delivery company answered something that is not JSON (${answer.status}).`,
+    );
   return body;
 }

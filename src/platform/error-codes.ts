@@ -90,6 +90,7 @@ export const ERROR_CODES = {
   selection_not_found: 'No widget selection has this token.',
   selection_expired: 'The widget selection expired before it was confirmed.',
   selection_used: 'The widget selection already made an order.',
+  preview_selection: "A choice made in the dashboard's widget preview: a preview key never makes an order (422).",
   selection_unavailable: 'The option the buyer chose cannot be delivered any more.',
   order_not_made: 'No order was made of this widget selection yet.',
   contacts_missing: 'The widget took no recipient contacts for this selection.',

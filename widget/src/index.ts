@@ -169,6 +169,7 @@ export class Widget {
     this.choices.disconnect();
     this.map?.destroy();
     this.root.replaceChildren();
+    if ('adoptedStyleSheets' in this.root) this.root.adoptedStyleSheets = [];
     this.handlers.clear();
   }
 
@@ -535,10 +536,15 @@ export class Widget {
     try {
       if (!this.map) {
         const module = (await import(/* @vite-ignore */ `${SCRIPT_BASE}${MAP_FILE}`)) as typeof import('./map.js');
-        this.map = module.createMap(this.parts.mapBox, this.root, options, {
-          moved: (bbox, zoom) => void this.loadPoints(bbox, zoom),
-          chosen: (id) => void this.selectPoint(id),
-        });
+        this.map = module.createMap(
+          this.parts.mapBox,
+          this.root,
+          { ...options, styleNonce: this.options.styleNonce },
+          {
+            moved: (bbox, zoom) => void this.loadPoints(bbox, zoom),
+            chosen: (id) => void this.selectPoint(id),
+          },
+        );
       }
       this.map.center(this.city.latitude, this.city.longitude, CITY_ZOOM);
     } catch (error) {

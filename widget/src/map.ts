@@ -6,6 +6,7 @@ import * as L from 'leaflet';
 import leafletCss from 'leaflet/dist/leaflet.css';
 import type { Cluster, Option, Point } from './api.js';
 import type { MapOptions } from './index.js';
+import { adoptStyles } from './adopt-styles.js';
 
 export interface MapView {
   center(latitude: number, longitude: number, zoom: number): void;
@@ -21,9 +22,7 @@ export function createMap(
   options: MapOptions,
   on: { moved(bbox: string, zoom: number): void; chosen(id: number): void },
 ): MapView {
-  const style = document.createElement('style');
-  style.textContent = leafletCss;
-  root.append(style);
+  adoptStyles(root, leafletCss, options.styleNonce);
   const map = L.map(box, { zoomControl: true, attributionControl: true });
   L.tileLayer(options.tiles, { attribution: options.attribution, maxZoom: options.maxZoom ?? 19 }).addTo(map);
   const layer = L.layerGroup().addTo(map);
@@ -47,11 +46,13 @@ export function createMap(
       layer.clearLayers();
       for (const cluster of clusters) {
         const size = Math.min(56, 26 + Math.log10(cluster.count) * 10);
-        const icon = L.divIcon({
-          className: '',
-          html: `<div class="cluster" style="width:${size}px;height:${size}px">${cluster.count}</div>`,
-          iconSize: [size, size],
-        });
+        // sized through the CSSOM, not a style attribute: a strict CSP refuses inline style attributes
+        const bubble = document.createElement('div');
+        bubble.className = 'cluster';
+        bubble.style.width = `${size}px`;
+        bubble.style.height = `${size}px`;
+        bubble.textContent = String(cluster.count);
+        const icon = L.divIcon({ className: '', html: bubble, iconSize: [size, size] });
         L.marker([cluster.latitude, cluster.longitude], { icon, keyboard: false })
           .on('click', () => map.setView([cluster.latitude, cluster.longitude], map.getZoom() + 2))
           .addTo(layer);

@@ -9,6 +9,7 @@
 import type { Locality, Option } from './api.js';
 import { money, type Locale, type Words } from './i18n.js';
 import type { WidgetOptions } from './options.js';
+import { adoptStyles } from './adopt-styles.js';
 import styles from './styles.css';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -45,8 +46,9 @@ export interface Look {
 
 /** Builds the frame into the (emptied) shadow root. */
 export function buildFrame(root: ShadowRoot, w: Words, options: WidgetOptions): FrameParts {
-  const style = el('style');
-  style.textContent = styles;
+  // a mount into a root used before starts from no sheet of ours
+  if ('adoptedStyleSheets' in root) root.adoptedStyleSheets = [];
+  adoptStyles(root, styles, options.styleNonce);
   const box = el('div', { class: 'w', part: 'widget' });
   const search = el('div', { class: 'search' });
   const inputId = 'dw-city';
@@ -89,7 +91,7 @@ export function buildFrame(root: ShadowRoot, w: Words, options: WidgetOptions): 
   const list = el('ul', { class: 'list', ...(choosing ? { role: 'listbox' } : {}), 'aria-label': w.options });
   const mapBox = el('div', { class: 'map', hidden: '' });
   box.append(contacts, search, tabs, views, status, extra, list, mapBox);
-  root.append(style, box);
+  root.append(box);
   return { frame: box, input, suggest, tabs, views, status, extra, list, mapBox };
 }
 

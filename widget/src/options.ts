@@ -8,6 +8,8 @@ import type { Product } from './api.js';
 import type { Locale } from './i18n.js';
 
 export interface MapOptions {
+  /** Set by the widget from its own options: the nonce of a fallback <style> element. */
+  styleNonce?: string;
   /** A tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png: nothing is asked of any third party without one. */
   tiles: string;
   attribution: string;
@@ -33,6 +35,12 @@ export interface WidgetOptions {
   defaultLocation?: { name?: string; region?: string; fias?: string };
   /** 'none': a list only; an object: a map with these tiles. Without tiles there is no map. */
   map?: 'none' | MapOptions;
+  /**
+   * Only for a page whose CSP allows styles by nonce and whose browser lacks constructable
+   * stylesheets: the nonce the widget's <style> elements carry. Elsewhere the widget's styles
+   * are constructed stylesheets, which need nothing of the page's CSP.
+   */
+  styleNonce?: string;
   /** The service's address; by default the one widget.js came from. */
   apiUrl?: string;
   /** Ask the buyer's name, phone and e-mail, kept with the selection (the widget-era compatibility script). */

@@ -19,6 +19,7 @@ import * as marketplaces from './marketplaces';
 import * as money from './money';
 import * as settings from './settings';
 import * as warehouse from './warehouse';
+import * as checklist from './checklist';
 
 const AREAS = [
   common,
@@ -33,6 +34,7 @@ const AREAS = [
   money,
   settings,
   warehouse,
+  checklist,
 ] as const;
 
 /** The English keys given by more than one area (a spread would keep the last one silently). */
@@ -58,6 +60,7 @@ const en = {
   ...money.en,
   ...settings.en,
   ...warehouse.en,
+  ...checklist.en,
 };
 
 export type TextKey = keyof typeof en;
@@ -76,6 +79,7 @@ const ru: Record<TextKey, string> = {
   ...money.ru,
   ...settings.ru,
   ...warehouse.ru,
+  ...checklist.ru,
 };
 
 export const dictionaries: Record<Locale, Record<TextKey, string>> = { en, ru };

@@ -2737,6 +2737,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/carrier-integrations/{companyId}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check connection: ask the company's authentication and say what it answered
+         * @description With params: those credentials are checked and nothing is stored (before connecting). Without: the account's stored contract is checked (404 when the account has none). The call goes through the company's driver as registration does (the instance's URL of the company, its timeout, breaker and rate limit). A refusal, a company down or a timeout is a 200 whose outcome and message (ru, en) say so; companyMessage holds the company's own words. Account tokens and owners only.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["checkCarrierIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/carrier-webhooks/{company}/{token}": {
         parameters: {
             query?: never;
@@ -3155,7 +3177,13 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         get: operations["getWidgetKey"];
-        put?: never;
+        /**
+         * Change the origins allowed to use the shop's widget key; the key stays (extension)
+         * @description The pages that carry the key go on working where their origin is still allowed. 404 when the shop has no key yet (POST issues one). Needs an account token.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["changeWidgetKeyOrigins"];
         /**
          * Issue or replace the shop's publishable widget key (extension)
          * @description A new key each call (the old one stops at once), bound to the origins whose pages may use it. Needs an account token.
@@ -3163,6 +3191,28 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         post: operations["issueWidgetKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/widget-preview-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dashboard's preview key of the shop's widget (extension)
+         * @description A pv_… key for the real widget shown inside the dashboard: it reads localities, points and quotes of the shop and records selections that can never become orders (POST /v2/widget/orders answers 422 preview_selection), only from pages of the service's own origin (a call without Origin or from another is 403), and not as a bearer token anywhere (401). The same key while it has half an hour left, else a new one for two hours. The shop's publishable key is not touched. Account tokens and owners only.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["issueWidgetPreviewKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3229,6 +3279,28 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         post: operations["confirmWidgetEraOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/account/checklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's first-run checklist: which set-up steps are done
+         * @description Each tick is computed from the account's data when asked: a warehouse, a shop, a contract with a real company, a shop's widget key with an allowed origin, an order from a widget selection with its sticker, a shop's API key that has called. Account tokens and owners only (a manager or a shop key: 403).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getSetUpChecklist"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3405,6 +3477,7 @@ export interface components {
          *     - `selection_not_found`: No widget selection has this token.
          *     - `selection_expired`: The widget selection expired before it was confirmed.
          *     - `selection_used`: The widget selection already made an order.
+         *     - `preview_selection`: A choice made in the dashboard's widget preview: a preview key never makes an order (422).
          *     - `selection_unavailable`: The option the buyer chose cannot be delivered any more.
          *     - `order_not_made`: No order was made of this widget selection yet.
          *     - `contacts_missing`: The widget took no recipient contacts for this selection.
@@ -3428,7 +3501,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -4851,6 +4924,23 @@ export interface components {
                 value: string;
             }[];
         };
+        /** @description What a delivery company answered a check of credentials (extension) */
+        ConnectionCheck: {
+            companyId: number;
+            /**
+             * @description accepted: the company's authentication took the credentials; refused: it turned them down (companyMessage: its own words); unreachable: no answer at its address; timeout: no answer in time; unavailable: it answered an error of its own (5xx) or asked to wait (429); unexpected: an answer its API does not describe
+             * @enum {unknown}
+             */
+            outcome: "accepted" | "refused" | "unreachable" | "timeout" | "unavailable" | "unexpected";
+            message: {
+                ru: string;
+                en: string;
+            };
+            /** @description The company's own words for a refusal, as it sent them */
+            companyMessage: string | null;
+            /** @description How long the check took */
+            durationMs: number;
+        };
         WebhookSecret: {
             id: number;
             /** @description The signing secret (whsec_ + base64), shown only now: verify webhook-signature with it by the Standard Webhooks scheme */
@@ -4955,6 +5045,52 @@ export interface components {
             apiKey: string | null;
             enabled: boolean;
             disabledReason: string | null;
+        };
+        /** @description The first-run checklist: each step's tick computed from the account's data at the time of asking (nothing is stored as done) */
+        Checklist: {
+            /** @description Every step is done */
+            complete: boolean;
+            steps: {
+                warehouse: {
+                    /** @description The account has a sender warehouse (POST /v2/warehouses) */
+                    done: boolean;
+                    /** @description Its first warehouse */
+                    warehouseId: number | null;
+                };
+                shop: {
+                    /** @description The account has a shop (POST /v2/shops) */
+                    done: boolean;
+                    /** @description Its first shop */
+                    shopId: number | null;
+                };
+                deliveryCompanies: {
+                    /** @description A contract with a real company is connected, in its test environment or live (POST /v2/carrier-integrations/{companyId}); the built-in simulated companies are on without one */
+                    done: boolean;
+                    /** @description The companies with a contract */
+                    connected: number[];
+                };
+                widget: {
+                    /** @description A shop has a publishable widget key that some site's origin may use (POST /v2/shops/{id}/widget-key) */
+                    done: boolean;
+                    /** @description The first shop with such a key */
+                    shopId: number | null;
+                };
+                testOrder: {
+                    /** @description An order made from a widget selection has its sticker formed (POST /v2/orders/stickers) */
+                    done: boolean;
+                    /** @description The latest order made from a widget selection */
+                    orderId: number | null;
+                    /** @description Its status code */
+                    status: number | null;
+                    stickerFormed: boolean;
+                };
+                cmsPlugin: {
+                    /** @description A shop's current API key has authenticated a call: a CMS plugin (or the shop's server) was given it and calls */
+                    done: boolean;
+                    /** @description The first shop whose key has called */
+                    shopId: number | null;
+                };
+            };
         };
     };
     responses: never;
@@ -21010,6 +21146,110 @@ export interface operations {
             };
         };
     };
+    checkCarrierIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A real delivery company (GET /v2/carrier-integrations) */
+                companyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Credentials to check before connecting them (exactly the keys of the company's integrationParams); nothing is stored. Without them, the account's stored contract is checked (404 when it has none) */
+                    params?: {
+                        [key: string]: string;
+                    };
+                    /** @description With params: check them with the company's test environment; default false */
+                    testMode?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Credentials to check before connecting them (exactly the keys of the company's integrationParams); nothing is stored. Without them, the account's stored contract is checked (404 when it has none) */
+                    params?: {
+                        [key: string]: string;
+                    };
+                    /** @description With params: check them with the company's test environment; default false */
+                    testMode?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description What a delivery company answered a check of credentials (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionCheck"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     receiveCarrierWebhook: {
         parameters: {
             query?: never;
@@ -23052,6 +23292,106 @@ export interface operations {
             };
         };
     };
+    changeWidgetKeyOrigins: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Pages of these origins may use the key (CORS); any other origin is refused */
+                    allowedOrigins: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Pages of these origins may use the key (CORS); any other origin is refused */
+                    allowedOrigins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description WidgetKey */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Publishable: put it in the page (pk_…). It can only read points, localities and quotes and record selections of this shop */
+                        publicKey: string;
+                        allowedOrigins: string[];
+                        /** @description RFC 3339 */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     issueWidgetKey: {
         parameters: {
             query?: never;
@@ -23094,6 +23434,96 @@ export interface operations {
                         allowedOrigins: string[];
                         /** @description RFC 3339 */
                         createdAt: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    issueWidgetPreviewKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WidgetPreviewKey */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description pv_…: the dashboard's preview key of this shop. It prices and previews (localities, points, quotes, selections that can never become orders), only from the service's own origin (the dashboard's), and expires */
+                        previewKey: string;
+                        /** @description RFC 3339 */
+                        expiresAt: string;
                     };
                 };
             };
@@ -23605,6 +24035,75 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSetUpChecklist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The first-run checklist: each step's tick computed from the account's data at the time of asking (nothing is stored as done) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

@@ -44,7 +44,7 @@ export class BoxberryProxy {
     const refusal = errorOf(body);
     if (refusal !== null) {
       if (AUTH_WORDS.test(refusal))
-        throw new CarrierAuthError(this.companyId, `Boxberry refused the token: ${refusal}`);
+        throw new CarrierAuthError(this.companyId, `Boxberry refused the token: ${refusal}`, refusal);
       throw new CarrierError(this.companyId, `Boxberry refused: ${refusal}`);
     }
     if (answer.status >= 400) throw new CarrierError(this.companyId, `Boxberry answered ${answer.status}.`);

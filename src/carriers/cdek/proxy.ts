@@ -2,7 +2,14 @@
  * CDEK API v2, the I/O only: OAuth client credentials (token kept until shortly before
  * `expires_in`), paths under the base URL (https://api.cdek.ru/v2; test https://api.edu.cdek.ru/v2).
  */
-import { exchange, jsonOf, CarrierAuthError, type RemoteAnswer } from '../remote-call.js';
+import {
+  CarrierAuthError,
+  CarrierUnexpectedAnswerError,
+  companyMessageOf,
+  exchange,
+  jsonOf,
+  type RemoteAnswer,
+} from '../remote-call.js';
 import { CarrierError } from '../types.js';
 import { problemText, problemsOf } from './mapper.js';
 
@@ -40,8 +47,14 @@ export class CdekProxy {
         signal,
       );
       const body = jsonOf(this.companyId, answer) as { access_token?: unknown; expires_in?: unknown } | null;
-      if (answer.status >= 400 || typeof body?.access_token !== 'string')
-        throw new CarrierAuthError(this.companyId, 'CDEK refused the client id and secret.');
+      if (answer.status >= 400)
+        throw new CarrierAuthError(
+          this.companyId,
+          'CDEK refused the client id and secret.',
+          companyMessageOf(answer.text),
+        );
+      if (typeof body?.access_token !== 'string')
+        throw new CarrierUnexpectedAnswerError(this.companyId, 'CDEK answered the token request without a token.');
       const lifetimeMs = (typeof body.expires_in === 'number' ? body.expires_in : 3600) * 1000;
       this.token = { value: body.access_token, expiresAt: Date.now() + Math.max(0, lifetimeMs - TOKEN_MARGIN_MS) };
       return body.access_token;

@@ -4,7 +4,7 @@
  * https://b2b.taxi.tst.yandex.net), `Authorization: Bearer <OAuth token>` from the
  * account's cabinet (it does not expire). Refusals are `{code, message}` with 4xx.
  */
-import { CarrierAuthError, exchange, jsonOf, type RemoteAnswer } from '../remote-call.js';
+import { CarrierAuthError, companyMessageOf, exchange, jsonOf, type RemoteAnswer } from '../remote-call.js';
 import { CarrierError } from '../types.js';
 import { problemOf } from './mapper.js';
 
@@ -40,7 +40,11 @@ export class YandexDeliveryProxy {
     if (answer.status === 404) return null;
     if (answer.status === 403) {
       if ((this.bodyOf(answer) as { code?: unknown } | null)?.code === 'customer_order_not_found') return null;
-      throw new CarrierAuthError(this.companyId, 'The delivery company refused the credentials (403).');
+      throw new CarrierAuthError(
+        this.companyId,
+        'The delivery company refused the credentials (403).',
+        companyMessageOf(answer.text),
+      );
     }
     if (answer.status >= 400) throw this.refusal(answer);
     return jsonOf(this.companyId, answer);

@@ -14,10 +14,24 @@ export async function resolveToken(db: Kysely<Tables>, token: string, now = new 
     const row = await db
       .selectFrom('shops')
       .innerJoin('accounts', 'accounts.id', 'shops.account_id')
-      .select(['shops.id as shopId', 'shops.account_id as accountId', 'accounts.time_zone as timeZone'])
+      .select([
+        'shops.id as shopId',
+        'shops.account_id as accountId',
+        'accounts.time_zone as timeZone',
+        'shops.api_key_used_at as usedAt',
+      ])
       .where('shops.api_key_hash', '=', tokenHash)
       .executeTakeFirst();
     if (!row) return null;
+    // the key's first call (a plugin given it calls): written once, read by the first-run checklist
+    if (row.usedAt === null)
+      await db
+        .updateTable('shops')
+        .set({ api_key_used_at: now.toISOString() })
+        .where('id', '=', row.shopId)
+        .where('api_key_hash', '=', tokenHash)
+        .where('api_key_used_at', 'is', null)
+        .execute();
     return {
       accountId: row.accountId,
       timeZone: row.timeZone,

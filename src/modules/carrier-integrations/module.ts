@@ -2,7 +2,7 @@
 import { defineModule } from '../../platform/module.js';
 import { carrierIntegrationRoutes, type CarrierIntegrationsRouteServices } from './routes.js';
 import type { CarrierPointImport } from './points-import.js';
-import { CarrierIntegration } from './schemas.js';
+import { CarrierIntegration, ConnectionCheck } from './schemas.js';
 import type { CarrierIntegrationTables } from './tables.js';
 
 export const carrierIntegrationsModule = defineModule<
@@ -21,7 +21,7 @@ export const carrierIntegrationsModule = defineModule<
         'Extension: an account connects its own contract with a real delivery company (CDEK, Boxberry, Russian Post, Yandex Delivery); without one it ships with the simulated companies (the sandbox).',
     },
   ],
-  schemas: { CarrierIntegration },
+  schemas: { CarrierIntegration, ConnectionCheck },
   routes: carrierIntegrationRoutes,
   jobs: (worker, services) => {
     services.carrierPoints.registerJobs(worker);

@@ -10,6 +10,8 @@ import {
   CarrierIntegrationBody,
   CarrierWebhookBody,
   CarrierWebhookParams,
+  ConnectionCheck,
+  ConnectionCheckBody,
 } from './schemas.js';
 
 const tags = ['Delivery company contracts (extension)'];
@@ -54,6 +56,24 @@ export function carrierIntegrationRoutes(app: App, services: CarrierIntegrations
       await services.carrierIntegrations.connect(request.scope, request.params.companyId, request.body);
       return reply.code(204).send();
     },
+  );
+
+  app.post(
+    '/v2/carrier-integrations/:companyId/check',
+    {
+      schema: {
+        operation: { id: 'checkCarrierIntegration' },
+        tags,
+        summary: "Check connection: ask the company's authentication and say what it answered",
+        description:
+          "With params: those credentials are checked and nothing is stored (before connecting). Without: the account's stored contract is checked (404 when the account has none). " +
+          "The call goes through the company's driver as registration does (the instance's URL of the company, its timeout, breaker and rate limit). A refusal, a company down or a timeout is a 200 whose outcome and message (ru, en) say so; companyMessage holds the company's own words. Account tokens and owners only.",
+        params: CarrierCompanyParams,
+        body: Type.Optional(ConnectionCheckBody),
+        response: { 200: ConnectionCheck, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => services.carrierIntegrations.check(request.scope, request.params.companyId, request.body ?? {}),
   );
 
   app.delete(

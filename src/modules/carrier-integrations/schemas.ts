@@ -77,3 +77,45 @@ export const CarrierWebhookBody = Type.Object(
   { additionalProperties: true },
 );
 export type CarrierWebhookBody = Static<typeof CarrierWebhookBody>;
+
+export const CONNECTION_OUTCOMES = [
+  'accepted',
+  'refused',
+  'unreachable',
+  'timeout',
+  'unavailable',
+  'unexpected',
+] as const;
+export type ConnectionOutcome = (typeof CONNECTION_OUTCOMES)[number];
+
+export const ConnectionCheckBody = Type.Object(
+  {
+    params: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 4096 }), {
+        maxProperties: 20,
+        description:
+          "Credentials to check before connecting them (exactly the keys of the company's integrationParams); nothing is stored. Without them, the account's stored contract is checked (404 when it has none)",
+      }),
+    ),
+    testMode: Type.Optional(
+      Type.Boolean({ description: "With params: check them with the company's test environment; default false" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConnectionCheckBody = Static<typeof ConnectionCheckBody>;
+
+export const ConnectionCheck = Type.Object(
+  {
+    companyId: Type.Integer(),
+    outcome: Type.Enum([...CONNECTION_OUTCOMES], {
+      description:
+        "accepted: the company's authentication took the credentials; refused: it turned them down (companyMessage: its own words); unreachable: no answer at its address; timeout: no answer in time; unavailable: it answered an error of its own (5xx) or asked to wait (429); unexpected: an answer its API does not describe",
+    }),
+    message: LocalText,
+    companyMessage: Nullable(Type.String({ description: "The company's own words for a refusal, as it sent them" })),
+    durationMs: Type.Integer({ description: 'How long the check took' }),
+  },
+  { description: 'What a delivery company answered a check of credentials (extension)' },
+);
+export type ConnectionCheck = Static<typeof ConnectionCheck>;

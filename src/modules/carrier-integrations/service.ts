@@ -12,7 +12,8 @@ import type { ContractCompanies, ContractCompany } from '../../carriers/contract
 import { CarrierAuthError } from '../../carriers/remote-call.js';
 import type { CarrierRegistry, RegisteredCompany } from '../../carriers/registry.js';
 import { CarrierError, type ContractDriver } from '../../carriers/types.js';
-import type { CarrierIntegration, CarrierIntegrationBody } from './schemas.js';
+import { describeCheck } from './connection-check.js';
+import type { CarrierIntegration, CarrierIntegrationBody, ConnectionCheck, ConnectionCheckBody } from './schemas.js';
 import type { Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
 import type { CarrierIntegrationStore } from './store.js';
@@ -125,6 +126,51 @@ export class CarrierIntegrationService {
     this.accounts.delete(scope.accountId);
   }
 
+  /**
+   * Asks the company's authentication through its driver and says what it answered: the
+   * credentials given (nothing stored), or the account's stored contract (404 without one).
+   * A refusal or a company down is an answer (200), not an error of this call.
+   */
+  async check(scope: Scope, companyId: number, body: ConnectionCheckBody): Promise<ConnectionCheck> {
+    requireAccountWide(scope, 'check a delivery company contract');
+    const company = this.company(companyId);
+    let credentials: Record<string, string>;
+    let testMode: boolean;
+    if (body.params) {
+      testMode = body.testMode ?? false;
+      if (testMode && !company.hasTestEnvironment)
+        throw badRequest(`${company.file.name} has no test environment.`, [
+          { field: 'testMode', message: `${company.file.name} has no test environment` },
+        ]);
+      credentials = readCredentials(
+        body.params,
+        company.params.map((param) => param.key),
+        company.file.name,
+        'params.',
+      );
+    } else {
+      const record = (await this.store.list(scope.accountId)).find((one) => one.companyId === companyId);
+      if (!record) throw notFound(`Contract with ${company.file.name}`, companyId);
+      credentials = openCredentials(this.secretBox, record.sealedCredentials);
+      testMode = record.testMode;
+    }
+    // a driver of its own: the account's live driver (and its cached token) is left as it is
+    const driver = this.companies.driver(companyId, credentials, testMode);
+    const started = performance.now();
+    let failure: unknown = null;
+    try {
+      await driver.checkCredentials(AbortSignal.timeout(CHECK_TIMEOUT_MS));
+    } catch (error) {
+      failure = error;
+    }
+    return describeCheck(
+      { id: companyId, name: company.file.name },
+      failure,
+      Math.round(performance.now() - started),
+      this.companies.timeoutMs,
+    );
+  }
+
   /** Work to do once a contract is connected (its directory imported, its webhook subscribed), queued in the transaction that stores it. */
   onConnected(listener: (companyId: number, accountId: number, trx: Transaction<Tables>) => Promise<void>): void {
     this.connectedListeners.push(listener);
@@ -173,6 +219,11 @@ export class CarrierIntegrationService {
   /** Erases a disconnected contract's credentials (its follow-up ran, or gave up). */
   forgetRetired(accountId: number, retiredId: number): Promise<void> {
     return this.store.forgetRetired(accountId, retiredId);
+  }
+
+  /** The companies the account has a contract with (test or live), read from the database. */
+  async connectedCompanies(accountId: number): Promise<number[]> {
+    return (await this.store.list(accountId)).map((record) => record.companyId);
   }
 
   /** Whether the account has a contract with the company now (read from the database, not this process's cache). */

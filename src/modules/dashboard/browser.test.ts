@@ -228,7 +228,7 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
   });
 
   it('an operator signs in, makes an order on the map, confirms it, prints its sticker, books a pickup, finds it, fails a batch and signs out', async () => {
-    await page.goto(`${origin}/app/`);
+    await page.goto(`${origin}/app/orders`);
     await page.getByRole('button', { name: 'Войти' }).waitFor();
     await check('sign-in');
     await signIn();

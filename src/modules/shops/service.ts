@@ -51,6 +51,11 @@ export class ShopService {
     });
   }
 
+  /** The account's shops, oldest first, and whether each one's current API key has authenticated a call (a plugin given it calls). */
+  keyUse(accountId: number): Promise<Array<{ id: number; keyUsed: boolean }>> {
+    return this.store.keyUse(accountId);
+  }
+
   async list(scope: Scope, query: ShopListQuery, paging: Paging): Promise<Page<Shop>> {
     const filter: ShopFilter = {};
     if (query.name) filter.nameContains = query.name;

@@ -83,6 +83,18 @@ export class ShopStore {
     return row?.id ?? null;
   }
 
+  /** The account's shops in order of creation, with whether each one's current API key has called yet. */
+  async keyUse(accountId: number): Promise<Array<{ id: number; keyUsed: boolean }>> {
+    const rows = await this.db
+      .selectFrom('shops')
+      .select(['id', 'api_key_used_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .limit(1000)
+      .execute();
+    return rows.map((row) => ({ id: Number(row.id), keyUsed: row.api_key_used_at !== null }));
+  }
+
   async list(accountId: number, filter: ShopFilter, paging: Paging): Promise<Page<ShopRecord>> {
     let query = this.db.selectFrom('shops').where('shops.account_id', '=', accountId);
     if (filter.nameContains) query = query.where('shops.search_name', 'like', containsPattern(filter.nameContains));
@@ -149,7 +161,7 @@ export class ShopStore {
   async replaceApiKey(accountId: number, id: number, apiKey: { hash: string; cipher: string }): Promise<boolean> {
     const result = await this.db
       .updateTable('shops')
-      .set({ api_key_hash: apiKey.hash, api_key_cipher: apiKey.cipher, updated_at: nowIso() })
+      .set({ api_key_hash: apiKey.hash, api_key_cipher: apiKey.cipher, api_key_used_at: null, updated_at: nowIso() })
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();

@@ -20,6 +20,8 @@ export interface ShopTables {
     api_key_hash: string;
     /** The API key encrypted with the instance secret, so GET can show it to the owner. */
     api_key_cipher: string;
+    /** When the current API key first authenticated a call (migration 0093); null: not yet, or replaced since. */
+    api_key_used_at: Instant | null;
     created_at: Instant;
     updated_at: Instant;
   };

@@ -55,6 +55,11 @@ export class WarehouseService {
     for (const listener of this.changeListeners) listener(scope, warehouseId);
   }
 
+  /** The account's first sender warehouse (the first-run checklist), or null. */
+  firstId(accountId: number): Promise<number | null> {
+    return this.store.firstId(accountId);
+  }
+
   async list(
     scope: Scope,
     query: WarehouseListQuery,

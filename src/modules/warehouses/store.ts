@@ -70,6 +70,18 @@ function toColumns(values: WarehouseValues) {
 export class WarehouseStore {
   constructor(private readonly db: Kysely<Tables>) {}
 
+  /** The account's first sender warehouse, or null. */
+  async firstId(accountId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('warehouses')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? Number(row.id) : null;
+  }
+
   async list(accountId: number, filter: WarehouseFilter, paging: Paging): Promise<Page<WarehouseRecord>> {
     let query = this.db.selectFrom('warehouses').where('account_id', '=', accountId);
     if (filter.nameContains) query = query.where('search_name', 'like', containsPattern(filter.nameContains));

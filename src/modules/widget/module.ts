@@ -1,5 +1,6 @@
 /** modules/widget, the area definition (src/modules.ts lists it): The checkout widget: publishable keys, the page API, selections confirmed by the shop server. */
 import { defineModule } from '../../platform/module.js';
+import { widgetPreviewKeys } from './migrations/0094_widget_preview_keys.js';
 import { widgetCors, widgetRoutes, type WidgetRouteServices } from './routes.js';
 import type { Config } from '../../config.js';
 import type { WidgetTables } from './tables.js';
@@ -13,6 +14,7 @@ export const widgetModule = defineModule<
   offers: ['widget'],
   dependsOn: ['shops', 'companies', 'calculator', 'orders', 'accounts'],
   migrationHistory: ['0040_checkout_widget'],
+  migrations: [widgetPreviewKeys],
   tags: [
     {
       name: 'Checkout widget',

@@ -30,6 +30,7 @@ import {
   WidgetKey,
   WidgetKeyInput,
   WidgetLocality,
+  WidgetPreviewKey,
 } from './schemas.js';
 import Type from 'typebox';
 
@@ -102,6 +103,39 @@ export function widgetRoutes(
       },
     },
     async (request) => widget.issueKey(request.scope, request.params.id, request.body),
+  );
+
+  app.put(
+    '/v2/shops/:id/widget-key',
+    {
+      schema: {
+        operation: { id: 'changeWidgetKeyOrigins' },
+        tags,
+        summary: "Change the origins allowed to use the shop's widget key; the key stays (extension)",
+        description:
+          'The pages that carry the key go on working where their origin is still allowed. 404 when the shop has no key yet (POST issues one). Needs an account token.',
+        params: IdParams,
+        body: WidgetKeyInput,
+        response: { 200: WidgetKey, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => widget.setOrigins(request.scope, request.params.id, request.body),
+  );
+
+  app.post(
+    '/v2/shops/:id/widget-preview-key',
+    {
+      schema: {
+        operation: { id: 'issueWidgetPreviewKey' },
+        tags,
+        summary: "The dashboard's preview key of the shop's widget (extension)",
+        description:
+          "A pv_… key for the real widget shown inside the dashboard: it reads localities, points and quotes of the shop and records selections that can never become orders (POST /v2/widget/orders answers 422 preview_selection), only from pages of the service's own origin (a call without Origin or from another is 403), and not as a bearer token anywhere (401). The same key while it has half an hour left, else a new one for two hours. The shop's publishable key is not touched. Account tokens and owners only.",
+        params: IdParams,
+        response: { 200: WidgetPreviewKey, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => widget.previewKey(request.scope, request.params.id),
   );
 
   app.get(
@@ -192,7 +226,11 @@ export function widgetRoutes(
       // onRequest: a missing or wrong key is a 401 before the body is even read
       api.addHook('onRequest', async (request) => {
         if (request.method === 'OPTIONS' || request.is404) return;
-        request.widget = await widget.caller(keyOf(request), request.headers.origin);
+        const fetchSite = request.headers['sec-fetch-site'];
+        request.widget = await widget.caller(keyOf(request), request.headers.origin, {
+          ownHost: request.headers.host,
+          fetchSite: typeof fetchSite === 'string' ? fetchSite : undefined,
+        });
       });
 
       const common = { tags, security: [] };

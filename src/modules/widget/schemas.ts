@@ -32,6 +32,18 @@ export const WidgetKey = Type.Object(
 );
 export type WidgetKey = Static<typeof WidgetKey>;
 
+export const WidgetPreviewKey = Type.Object(
+  {
+    previewKey: Type.String({
+      description:
+        "pv_…: the dashboard's preview key of this shop. It prices and previews (localities, points, quotes, selections that can never become orders), only from the service's own origin (the dashboard's), and expires",
+    }),
+    expiresAt: Type.String({ description: 'RFC 3339' }),
+  },
+  { description: 'WidgetPreviewKey' },
+);
+export type WidgetPreviewKey = Static<typeof WidgetPreviewKey>;
+
 /** Optional in the schema: a call without it is a 401, not a 400. */
 export const KeyQuery = Type.Object({
   key: Type.Optional(Type.String({ maxLength: 100, description: "The shop's publishable widget key (required)" })),

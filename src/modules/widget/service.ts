@@ -25,6 +25,7 @@ import type { OrderInput } from '../orders/schemas.js';
 import type { OrderService } from '../orders/service.js';
 import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
+import { PreviewKeys } from './preview-keys.js';
 import { PointAnswers, pointTakesParcel, presentPoint, type ParcelNeeds } from './point-answers.js';
 import type {
   ConfirmInput,
@@ -40,6 +41,7 @@ import type {
   WidgetKey,
   WidgetKeyInput,
   WidgetLocality,
+  WidgetPreviewKey,
   WidgetOption,
 } from './schemas.js';
 import type { KeyRecord, WidgetStore } from './store.js';
@@ -53,10 +55,11 @@ export const SELECTION_TTL_MS = 60 * 60 * 1000;
 /** A key's shop and origins are remembered this long: every page view asks several times. */
 const KEY_CACHE_MS = 10_000;
 
-/** A resolved publishable key: who it acts for. */
+/** A resolved publishable key: who it acts for. `preview`: the dashboard's preview key (nothing it chooses becomes an order). */
 export interface WidgetCaller {
   key: KeyRecord;
   scope: Scope;
+  preview?: true;
 }
 
 /** What a selection keeps: the cart as the page sent it, the locality found, and the quote shown. */
@@ -64,6 +67,8 @@ interface StoredSelection {
   input: SelectionInput;
   fias: string;
   quote: SelectedQuote;
+  /** Made in the dashboard's preview: never confirmed into an order. */
+  preview?: true;
 }
 
 export type ConfirmOutcome =
@@ -74,6 +79,7 @@ export class WidgetService {
   private readonly keys = new BoundedMap<string, { caller: WidgetCaller | null; until: number }>(10_000);
   private names: Array<{ name: string; nameEn: string; presented: WidgetLocality }> | null = null;
   private readonly pointAnswers: PointAnswers;
+  private readonly previews: PreviewKeys;
 
   constructor(
     private readonly store: WidgetStore,
@@ -85,11 +91,14 @@ export class WidgetService {
     private readonly accounts: AccountService,
   ) {
     this.pointAnswers = new PointAnswers(reference, widgetSettings);
+    this.previews = new PreviewKeys(store, accounts);
   }
 
   /** Forgets selections a day past their expiry that never became orders (the hourly maintenance of `serve`). */
-  purgeExpiredSelections(now = new Date()): Promise<number> {
-    return this.store.deleteExpired(new Date(now.getTime() - 86_400_000).toISOString());
+  async purgeExpiredSelections(now = new Date()): Promise<number> {
+    const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+    await this.store.deleteExpiredPreviewKeys(dayAgo);
+    return this.store.deleteExpired(dayAgo);
   }
 
   // ---------------------------------------------------------------- keys (the shop's owner)
@@ -109,6 +118,39 @@ export class WidgetService {
     return present(record);
   }
 
+  /** Changes the origins of the shop's key and keeps the key (the pages that carry it go on working). */
+  async setOrigins(scope: Scope, shopId: number, input: WidgetKeyInput): Promise<WidgetKey> {
+    await this.shops.get(scope, shopId);
+    requireAccountWide(scope, 'change widget keys');
+    const record = await this.store.keyOfShop(scope.accountId, shopId);
+    if (!record)
+      throw new AppError(
+        404,
+        'not_found',
+        `Shop ${shopId} has no widget key yet: POST /v2/shops/${shopId}/widget-key issues one.`,
+      );
+    const origins = [...new Set(input.allowedOrigins.map((origin) => origin.toLowerCase()))];
+    const updated = await this.store.putKey(scope.accountId, shopId, record.publicKey, origins);
+    this.keys.clear();
+    return present(updated);
+  }
+
+  /** The shop's preview key for the dashboard (preview-keys.ts says what it may do). */
+  async previewKey(scope: Scope, shopId: number): Promise<WidgetPreviewKey> {
+    await this.shops.get(scope, shopId);
+    requireAccountWide(scope, 'preview the widget');
+    return this.previews.keyOf(scope.accountId, shopId);
+  }
+
+  /** What the first-run checklist reads: shops with a key some origin may use, and orders made of selections (latest first). */
+  async setUpFacts(accountId: number): Promise<{ keyedShops: number[]; orderIds: number[] }> {
+    const [keys, orderIds] = await Promise.all([
+      this.store.shopsWithKeys(accountId),
+      this.store.ordersOfSelections(accountId, 20),
+    ]);
+    return { keyedShops: keys.filter((key) => key.allowedOrigins.length > 0).map((key) => key.shopId), orderIds };
+  }
+
   async getKey(scope: Scope, shopId: number): Promise<WidgetKey> {
     await this.shops.get(scope, shopId);
     const record = await this.store.keyOfShop(scope.accountId, shopId);
@@ -123,8 +165,17 @@ export class WidgetService {
 
   // ---------------------------------------------------------------- the page's calls
 
-  /** The key's shop and account, or a 401 the page can show; a page of another origin is refused (403). */
-  async caller(publicKey: string, origin: string | undefined): Promise<WidgetCaller> {
+  /**
+   * The key's shop and account, or a 401 the page can show; a page of another origin is refused
+   * (403). A preview key (pv_…) answers only a page of the service's own origin (preview-keys.ts).
+   */
+  async caller(
+    publicKey: string,
+    origin: string | undefined,
+    page: { ownHost?: string; fetchSite?: string } = {},
+  ): Promise<WidgetCaller> {
+    if (publicKey.startsWith('pv_'))
+      return this.previews.caller(publicKey, { origin, ownHost: page.ownHost, fetchSite: page.fetchSite });
     if (!publicKey)
       throw new AppError(
         401,
@@ -228,7 +279,12 @@ export class WidgetService {
       );
     const token = `sel_${randomBytes(24).toString('base64url')}`;
     const expiresAt = new Date(Date.now() + SELECTION_TTL_MS).toISOString();
-    const stored: StoredSelection = { input, fias: LocalityDirectory.fiasOf(locality), quote };
+    const stored: StoredSelection = {
+      input,
+      fias: LocalityDirectory.fiasOf(locality),
+      quote,
+      ...(caller.preview ? { preview: true as const } : {}),
+    };
     await this.store.insertSelection(caller.scope.accountId, caller.key.shopId, hashToken(token), stored, expiresAt);
     return { token, expiresAt, quote };
   }
@@ -243,6 +299,12 @@ export class WidgetService {
     const record = await this.store.selectionByToken<StoredSelection>(scope.accountId, hashToken(input.selectionToken));
     if (!record) throw new AppError(404, 'selection_not_found', 'No selection has this token in this account.');
     requireShopAccess(scope, record.shopId);
+    if (record.selection.preview)
+      throw new AppError(
+        422,
+        'preview_selection',
+        "This choice was made in the dashboard's preview: a preview never becomes an order. Choose in the widget on the shop's page.",
+      );
     if (record.usedAt !== null)
       throw conflict(
         'selection_used',

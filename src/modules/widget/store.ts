@@ -68,6 +68,87 @@ export class WidgetStore {
     return { accountId, shopId, publicKey, allowedOrigins, createdAt: values.created_at };
   }
 
+  /** The shop's preview key when it is still valid after `validAfter`, else null. */
+  async previewKeyOfShop(
+    accountId: number,
+    shopId: number,
+    validAfter: string,
+  ): Promise<{ previewKey: string; expiresAt: string } | null> {
+    const row = await this.db
+      .selectFrom('widget_preview_keys')
+      .select(['preview_key', 'expires_at'])
+      .where('account_id', '=', accountId)
+      .where('shop_id', '=', shopId)
+      .where('expires_at', '>', validAfter)
+      .executeTakeFirst();
+    return row ? { previewKey: row.preview_key, expiresAt: row.expires_at } : null;
+  }
+
+  /** Replaces the shop's preview key. */
+  async putPreviewKey(accountId: number, shopId: number, previewKey: string, expiresAt: string): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .insertInto('widget_preview_keys')
+      .values({
+        account_id: accountId,
+        shop_id: shopId,
+        preview_key: previewKey,
+        expires_at: expiresAt,
+        created_at: now,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['account_id', 'shop_id'])
+          .doUpdateSet({ preview_key: previewKey, expires_at: expiresAt, created_at: now }),
+      )
+      .execute();
+  }
+
+  /** The one preview-key lookup not scoped by account (a page names only its key); unexpired keys only. */
+  async previewKeyRecord(previewKey: string, now: string): Promise<{ accountId: number; shopId: number } | null> {
+    if (!/^pv_[A-Za-z0-9_-]{1,128}$/.test(previewKey)) return null;
+    const row = await this.db
+      .selectFrom('widget_preview_keys')
+      .select(['account_id', 'shop_id'])
+      .where('preview_key', '=', previewKey)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row ? { accountId: Number(row.account_id), shopId: Number(row.shop_id) } : null;
+  }
+
+  /** Orders made of the account's widget selections, the latest first. */
+  async ordersOfSelections(accountId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('widget_selections')
+      .select('order_id')
+      .where('account_id', '=', accountId)
+      .where('order_id', 'is not', null)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => Number(row.order_id));
+  }
+
+  /** Shops of the account with a publishable key that some origin may use. */
+  async shopsWithKeys(accountId: number): Promise<Array<{ shopId: number; allowedOrigins: string[] }>> {
+    const rows = await this.db
+      .selectFrom('widget_keys')
+      .select(['shop_id', 'allowed_origins'])
+      .where('account_id', '=', accountId)
+      .orderBy('shop_id')
+      .execute();
+    return rows.map((row) => ({
+      shopId: Number(row.shop_id),
+      allowedOrigins: fromJson<string[]>(row.allowed_origins),
+    }));
+  }
+
+  /** Forgets preview keys that expired before `before`. */
+  async deleteExpiredPreviewKeys(before: string): Promise<number> {
+    const result = await this.db.deleteFrom('widget_preview_keys').where('expires_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async insertSelection(
     accountId: number,
     shopId: number,

@@ -9,6 +9,14 @@ export interface WidgetTables {
     allowed_origins: Json;
     created_at: Instant;
   };
+  /** The dashboard's preview keys (migration 0094): one per shop, valid until expires_at. */
+  widget_preview_keys: {
+    account_id: number;
+    shop_id: number;
+    preview_key: string;
+    expires_at: Instant;
+    created_at: Instant;
+  };
   widget_selections: {
     id: Id;
     account_id: number;
