@@ -21,12 +21,16 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY widget ./widget
+COPY app ./app
+COPY clients ./clients
 RUN npm run build
 
 FROM install AS prod-deps
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
+# jemalloc: the service runs on it when present and gives memory back after a load (src/platform/allocator.ts)
+RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
@@ -46,7 +50,8 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm start` runs after its build step (the image is built already; npm would only add a process).
-# the V8 flags and malloc arenas of `npm start` (package.json; why: docs/decisions/platform.md, "Memory")
+# the V8 flags and glibc malloc's settings of `npm start` (package.json; why: docs/decisions/platform.md, "Memory"),
+# which apply only with ALLOCATOR=system: the service preloads the jemalloc installed above
 ENV MALLOC_ARENA_MAX=2
 ENV MALLOC_MMAP_THRESHOLD_=65536
 CMD ["node", "--max-semi-space-size=8", "--external-memory-accounted-in-global-limit", "dist/src/main.js", "serve"]

@@ -8,7 +8,8 @@
  *      CALCULATOR_CACHE_SECONDS=0 to measure every call computed afresh;
  *      SCENARIO=varied for only the hello-world baseline and the uncached Moscow carts (with
  *      their floor: one such answer compressed afresh per request by a bare server),
- *      SCENARIO=identical for only the baseline and one remembered Moscow answer, gzip)
+ *      SCENARIO=identical for only the baseline, one remembered Moscow answer (gzip) and one of a
+ *      small town, beside the bare server sending the same bytes)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +33,7 @@ const baseline = await load({
 // to the calculator's request shape, a POST with a JSON body (a big city plain 388 kB,
 // gzipped 29 kB, Brotli 23 kB; the small town 16 kB).
 const ceilings = [];
-for (const bytes of onlyVaried || onlyIdentical ? [] : [388000, 29000, 23000, 16000]) {
+for (const bytes of onlyVaried ? [] : onlyIdentical ? [29000, 16000] : [388000, 29000, 23000, 16000]) {
   ceilings.push(
     await load({
       name: `bare fastify, POST, fixed ${Math.round(bytes / 1000)} kB body (ceiling)`,
@@ -87,6 +88,10 @@ if (onlyIdentical)
       { reception: { cityName: 'Москва' }, ...cargo },
       gzip,
     ),
+    await call('POST /v2/calculator -> Удомля (small town)', {
+      reception: { cityName: 'Удомля', region: 'Тверская область' },
+      ...cargo,
+    }),
   );
 else
   results.push(

@@ -265,6 +265,15 @@ for (const round of [1, 2, 3]) {
 await measure('30 s after the load', server, 30_000);
 await measure('90 s after the load', server, 60_000);
 const mappings = residentByMapping(server.child.pid);
+// BENCH_MALLOC_TRIM=1 (gdb installed): malloc_trim(0) called in the service, then measured again;
+// what it gives back was free inside malloc's heaps but never returned to the system
+if (process.env.BENCH_MALLOC_TRIM === '1') {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('gdb', ['-p', String(server.child.pid), '-batch', '-ex', 'call (int) malloc_trim(0)'], {
+    stdio: 'ignore',
+  });
+  await measure('then malloc_trim(0) called in it (gdb)', server, 1000);
+}
 // where it is held (prom-client's default metrics): V8's spaces, memory outside the heap
 const metrics = await (await fetch(`${server.url}/metrics`)).text();
 const held = metrics

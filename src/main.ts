@@ -23,6 +23,7 @@ import { AREAS, type AreaContext } from './modules.js';
 import { CommandUsageError } from './platform/module.js';
 import { closeWithin } from './platform/stopping.js';
 import { releaseStartupGarbage } from './platform/heap.js';
+import { runOnJemallocWhenPresent } from './platform/allocator.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 
@@ -53,6 +54,8 @@ async function withRuntime<T>(config: Config, work: (runtime: Runtime) => Promis
 }
 
 async function serve(config: Config): Promise<void> {
+  // before anything is allocated for the service: the process may replace itself (platform/allocator.ts)
+  runOnJemallocWhenPresent();
   ensureWritableDataDir(config.dataDir);
   const { createdFile } = loadSecret(config);
   await ensureDatabaseAnswers(config);
