@@ -70,7 +70,8 @@ function sendScript(request: FastifyRequest, reply: FastifyReply, forms: ScriptF
     .header('cache-control', cacheControl)
     .header('access-control-allow-origin', '*')
     .header('vary', 'Accept-Encoding');
-  const accepted = request.headers['accept-encoding'];
+  // content codings are case-insensitive (RFC 9110), as @fastify/static reads them for /app/assets/
+  const accepted = request.headers['accept-encoding']?.toLowerCase();
   const offered = ENCODINGS.filter((encoding) => forms[encoding] !== null);
   const encoding = accepted && offered.length > 0 ? (negotiate(accepted, offered) as (typeof ENCODINGS)[number]) : null;
   const bytes = encoding ? forms[encoding] : null;
