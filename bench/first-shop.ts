@@ -11,7 +11,7 @@
  * so these are the service's and the pages' times), the pages loaded, and per page the
  * JavaScript (and CSS, and every static file) it loaded, as transferred and as decoded.
  *
- * Last run (`npx tsx bench/first-shop.ts`, 2-core machine shared with benchmarks): link printed 1.8-2.3 s after start; 4.3-5.5 s of scripted steps over 3 runs; 2 pages; JS: dashboard 226.7 kB sent (Brotli) / 845.9 kB decoded, its static files 260.0 / 1125.5 kB (1125.5 sent before precompression); shop page 6.7 / 22.1 kB.
+ * Last run (`npx tsx bench/first-shop.ts`, 2-core machine shared with benchmarks): link printed 1.4-1.5 s after start; 4.1-5.3 s of scripted steps over 3 runs; 2 pages; JS: dashboard 227.2 kB sent (Brotli) / 846.5 kB decoded, all its static files 260.5 / 1126.1 kB (1125.5 kB sent before they were precompressed); shop page 6.7 / 22.1 kB.
  *
  *   npx tsx bench/first-shop.ts                 # the figures
  *   README_SHOTS=1 npx tsx bench/first-shop.ts  # also the README's screenshots (docs/images/first-shop-*.png)
