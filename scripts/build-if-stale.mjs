@@ -21,6 +21,7 @@ const inputs = [
   'clients/typescript/src',
   'scripts/build-widget.mjs',
   'scripts/build-app.mjs',
+  'scripts/precompress.mjs',
   'tsconfig.json',
   'tsconfig.build.json',
   'package-lock.json',

@@ -1,13 +1,16 @@
 // Builds the checkout widget (widget/src) into <out>/v1/: widget.<hash>.js (the page's script,
 // an IIFE), saferoute-compat.<hash>.js (the widget era's SafeRouteCartWidget), widget-map.<hash>.js (Leaflet and the map, an ES module loaded only when a map is
 // shown), widget.js (the same bytes as the hashed file, for pages that want the latest), and
-// manifest.json with each file's SRI hash and gzipped size. Plain JavaScript: it runs from
-// build-if-stale.mjs before anything is compiled.
+// manifest.json with each file's SRI hash and gzipped size; each script's Brotli and gzip forms
+// beside it (precompress.mjs: `.br`, `.gz`), which the service sends to a browser that takes
+// them (the SRI hash is of the script's own bytes, which the browser checks after decoding).
+// Plain JavaScript: it runs from build-if-stale.mjs before anything is compiled.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { precompress } from './precompress.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -73,6 +76,9 @@ export async function buildWidget(outDir = path.join(root, 'dist', 'widget')) {
       gzipBytes: compatHash.gzipBytes,
     },
   };
+  // before manifest.json is written: only the scripts are precompressed (the manifest is a
+  // small JSON answer the service sends itself)
+  await precompress(dir);
   fs.writeFileSync(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }

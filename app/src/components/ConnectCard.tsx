@@ -1,11 +1,18 @@
 /**
  * A connection with secret parameters (a marketplace, a delivery company's contract): the
  * parameters typed in password fields, shown masked (as the API answers them) once connected;
- * connect and disconnect.
+ * connect and disconnect; where the page passes `check`, Check connection (of the credentials
+ * typed, every field filled, or of the stored connection) and the answer in words.
  */
 import { Badge, Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from './ApiError';
+import {
+  CheckConnectionButton,
+  type ConnectionCheckAnswer,
+  ConnectionCheckResult,
+  useConnectionCheck,
+} from './ConnectionCheck';
 import { useText } from '../i18n';
 import { useAction } from '../hooks/use-action';
 
@@ -27,15 +34,21 @@ export function ConnectCard(props: {
   extra?: ReactNode;
   /** Shown once connected: the connection's own settings (a marketplace's shipment schemes). */
   settings?: ReactNode;
+  /** Check connection: of these typed values before connecting, of the stored connection (null) once connected. */
+  check?(values: Record<string, string> | null): Promise<ConnectionCheckAnswer>;
 }) {
   const { t, locale } = useText();
   const [values, setValues] = useState<Record<string, string>>({});
   const action = useAction();
+  const checker = useConnectionCheck();
+  const filled = props.params.every((param) => (values[param.key] ?? '').trim() !== '');
   const run = async (call: () => Promise<unknown>) => {
     if (!(await action.run(call))) return;
     setValues({});
+    checker.clear();
     props.changed();
   };
+  const check = props.check;
   return (
     <Card withBorder data-testid={props.testId}>
       <Group justify="space-between">
@@ -55,7 +68,11 @@ export function ConnectCard(props: {
               key={param.key}
               label={param.name[locale]}
               value={values[param.key] ?? ''}
-              onChange={(event) => setValues({ ...values, [param.key]: event.currentTarget.value })}
+              onChange={(event) => {
+                setValues({ ...values, [param.key]: event.currentTarget.value });
+                // an answer about other values than those now typed would mislead
+                checker.clear();
+              }}
             />
           ),
         )}
@@ -63,6 +80,15 @@ export function ConnectCard(props: {
         {props.connected && props.settings}
       </Stack>
       <Group mt="sm">
+        {/* first, as in the checklist: check, then connect */}
+        {check && (
+          <CheckConnectionButton
+            checking={checker.checking}
+            disabled={!props.connected && !filled}
+            onClick={() => void checker.run(() => check(props.connected ? null : values))}
+            testId={`check-${props.testId}`}
+          />
+        )}
         {props.connected ? (
           <Button color="red" variant="light" onClick={() => void run(props.disconnect)}>
             {t('disconnect')}
@@ -72,8 +98,17 @@ export function ConnectCard(props: {
             {t('connect')}
           </Button>
         )}
+        {/* said on a card being filled in, not on every untouched one */}
+        {check && !props.connected && !filled && Object.values(values).some((value) => value.trim() !== '') && (
+          <Text size="sm">{t('fillEveryField')}</Text>
+        )}
       </Group>
-      <ApiError error={action.error} />
+      {check && (checker.checking || checker.check) && (
+        <Stack mt="xs">
+          <ConnectionCheckResult check={checker.check} checking={checker.checking} />
+        </Stack>
+      )}
+      <ApiError error={action.error ?? checker.error} />
     </Card>
   );
 }

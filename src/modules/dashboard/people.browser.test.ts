@@ -102,7 +102,9 @@ describe.skipIf(!BROWSER_TESTS)('people and access in the dashboard, in Chromium
     await page.getByLabel(/^Новый пароль/).fill(OWNER.password);
     await page.getByTestId('link-submit').click();
     await page.getByTestId('sign-out').waitFor();
-    expect(page.url()).toBe(`${origin}/app/orders`);
+    // an owner whose account has steps left lands on the first-run checklist
+    await page.getByTestId('checklist-page').waitFor();
+    expect(page.url()).toBe(`${origin}/app/checklist`);
 
     await page.goto(`${origin}/app/security`);
     await page.getByTestId('session-current').waitFor();

@@ -1,7 +1,9 @@
 /**
  * The merchant dashboard (app/, built by Vite into dist/app) at /app/ on the API's origin:
  * hashed assets under /app/assets/ by @fastify/static, cached for a year (a new build has new
- * names); every other path under /app/ is the single page (index.html, never cached), so a
+ * names), as Brotli or gzip to a browser that takes it (the `.br` and `.gz` files the build
+ * writes beside each script and style, scripts/precompress.mjs: nothing is compressed per
+ * request; `Vary: Accept-Encoding`, and each form its own ETag); every other path under /app/ is the single page (index.html, never cached), so a
  * reload of /app/orders/42 works. The page gets a strict Content-Security-Policy: scripts and
  * styles only from this origin, plus the per-response nonce Mantine puts on the one <style> it
  * writes (its CSS variables), images from here and the configured map tiles, calls only here.
@@ -89,7 +91,10 @@ export async function dashboardRoutes(
       wildcard: false,
       immutable: true,
       maxAge: '365d',
-      preCompressed: false,
+      // x.js asked for: x.js.br or x.js.gz by Accept-Encoding (q-values honoured), else x.js
+      preCompressed: true,
+      // the compressed forms are not files of their own to ask for
+      globIgnore: ['**/*.br', '**/*.gz'],
       schemaHide: true,
       setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
     });

@@ -4,8 +4,10 @@
  * created and edited with its notifications; a warehouse's working hours and a holiday; an own
  * delivery method; the sandbox marketplace's shipment schemes saved and a good not matched to
  * the catalogue matched to a product; the cash-on-delivery page; a webhook edited, its secret
- * rotated, a delivery's attempts shown and the delivery sent again. axe-core on every page;
- * desktop and phone screenshots under artifacts/dashboard-settings/.
+ * rotated, a delivery's attempts shown and the delivery sent again; Check connection of a
+ * contract against the fake Boxberry, typed credentials refused and accepted, then the stored
+ * contract, in Russian and English. axe-core on every page; desktop and phone screenshots
+ * under artifacts/dashboard-settings/.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +24,7 @@ import {
   launchChromium,
   screenshots,
 } from '../../../test/support/browser.js';
+import { realCarrierEnv, startFakeBoxberry, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { fulfilmentAccount, newProduct, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
 import { orderBody, preparedOrder } from '../../../test/support/orders.js';
 import { startReceiver, type FakeReceiver } from '../../../test/support/webhook-receiver.js';
@@ -30,6 +33,7 @@ import { WebhookPump } from '../webhooks/pump.js';
 const { shot } = screenshots('dashboard-settings');
 const OWNER = { email: 'owner@settings.example', password: 'owner password 1' };
 const SANDBOX_MARKETPLACE = 4;
+const BOXBERRY = 1002;
 const POLL = { timeout: 15_000 };
 const quiet = { error: () => undefined, warn: () => undefined };
 
@@ -43,6 +47,7 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
   let page: Page;
   let receiver: FakeReceiver;
   let pump: WebhookPump;
+  let boxberry: FakeRealCarrier;
 
   const check = (name: string) => checkPage(page, shot, name);
   let cspViolations: string[] = [];
@@ -52,8 +57,10 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
   beforeAll(async () => {
     appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
     await buildApp(appDir);
+    boxberry = await startFakeBoxberry();
     t = await createTestApp({
       env: {
+        ...realCarrierEnv({ boxberry }),
         APP_DIR: appDir,
         MARKETPLACE_SANDBOX_ORDER_SECONDS: '60',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -82,6 +89,7 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
     await receiver?.close();
     await browser?.close();
     await t?.close();
+    await boxberry?.close();
     if (appDir) fs.rmSync(appDir, { recursive: true, force: true });
   });
 
@@ -273,5 +281,54 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
         return receiver.received.length;
       }, POLL)
       .toBe(sent + 1);
+  }, 60_000);
+
+  it("checks a contract's connection: typed credentials before connecting, then the stored contract (Russian, English)", async () => {
+    await page.goto(`${origin}/app/settings/integrations`);
+    const card = page.getByTestId(`contract-${BOXBERRY}`);
+    const button = card.getByTestId(`check-contract-${BOXBERRY}`);
+    const answer = card.getByTestId('connection-check');
+    // nothing to check until every field is filled
+    expect(await button.isDisabled()).toBe(true);
+    await card.getByLabel('API-токен').fill('wrong');
+    await button.click();
+    await answer.waitFor(POLL);
+    expect(await answer.getAttribute('data-outcome')).toBe('refused');
+    expect(await answer.textContent()).toBe(
+      'Служба доставки «Boxberry» отклонила эти данные: «Неверный API-токен». Проверьте их в личном кабинете службы.',
+    );
+    await check('integrations-check-refused');
+    // other values typed: the answer about the old ones goes
+    await card.getByLabel('API-токен').fill('good-token');
+    expect(await answer.count()).toBe(0);
+    await button.click();
+    await card.locator('[data-testid="connection-check"][data-outcome="accepted"]').waitFor(POLL);
+    expect(await answer.textContent()).toBe('Служба доставки «Boxberry» приняла эти данные: подключение работает.');
+    // a check stores nothing
+    const listed = async () =>
+      ((await at.owner.get('/v2/carrier-integrations')).body as Array<{ companyId: number; connected: boolean }>).find(
+        (contract) => contract.companyId === BOXBERRY,
+      )?.connected;
+    expect(await listed()).toBe(false);
+
+    await card.getByTestId(`connect-contract-${BOXBERRY}`).click();
+    await card.getByText('Подключён').waitFor(POLL);
+    expect(await listed()).toBe(true);
+    await page.getByText('EN', { exact: true }).click();
+    await card.getByText('Connected').waitFor();
+    // the stored contract: no field to fill
+    await button.click();
+    await card.locator('[data-testid="connection-check"][data-outcome="accepted"]').waitFor(POLL);
+    expect(await answer.textContent()).toBe('Boxberry accepted these credentials: the connection works.');
+    await check('integrations-check-stored-en');
+    // the company failing on its side now is said too
+    boxberry.mode = '500';
+    await button.click();
+    await card.locator('[data-testid="connection-check"][data-outcome="unavailable"]').waitFor(POLL);
+    expect(await answer.textContent()).toBe(
+      'Boxberry is not working now (an error on its side, or it asked us to wait). Try again later.',
+    );
+    boxberry.mode = 'ok';
+    await page.getByText('RU', { exact: true }).click();
   }, 60_000);
 });

@@ -43,14 +43,18 @@ function useLink(purpose: Purpose): { token: string; view: Schemas['LinkView'] |
   return { token, view };
 }
 
-/** Adopts a session a link started: the recovery codes first when it has some, then the dashboard. */
+/**
+ * Adopts a session a link started: the recovery codes first when it has some, then the
+ * dashboard's landing page (the first-run checklist for an owner while a step is left, else the
+ * orders), as a sign-in at `/` lands.
+ */
 function useSignedIn(): { done(view: SessionView): void; codes: ReactNode } {
   const { adopt } = useSession();
   const navigate = useNavigate();
   const [pending, setPending] = useState<SessionView | null>(null);
   const open = (view: SessionView) => {
     adopt(view);
-    navigate('/orders', { replace: true });
+    navigate('/', { replace: true });
   };
   return {
     done: (view) => (view.recoveryCodes?.length ? setPending(view) : open(view)),

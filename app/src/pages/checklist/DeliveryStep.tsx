@@ -3,41 +3,14 @@
  * contract with a real company: its credentials, Check connection (the company's own answer in
  * words, before anything is stored, or of the stored contract) and Connect.
  */
-import { Alert, Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { api, ok, type Schemas } from '../../api';
+import { api, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { CheckConnectionButton, ConnectionCheckResult, useConnectionCheck } from '../../components/ConnectionCheck';
 import { useAction } from '../../hooks/use-action';
 import { useList } from '../../hooks/use-list';
 import { useText } from '../../i18n';
-
-type Check = Schemas['ConnectionCheck'];
-const COLOURS: Record<Check['outcome'], string> = {
-  accepted: 'teal.9',
-  refused: 'red.9',
-  unreachable: 'orange.9',
-  timeout: 'orange.9',
-  unavailable: 'orange.9',
-  unexpected: 'grape.9',
-};
-
-function CheckResult({ check }: { check: Check | null }) {
-  const { locale } = useText();
-  if (!check) return null;
-  return (
-    <Alert
-      color={COLOURS[check.outcome]}
-      variant="outline"
-      role="status"
-      data-testid="connection-check"
-      data-outcome={check.outcome}
-    >
-      <Text size="sm" c="dark.9">
-        {check.message[locale]}
-      </Text>
-    </Alert>
-  );
-}
 
 export function DeliveryStep({ done }: { done(): void }) {
   const { t, locale } = useText();
@@ -46,33 +19,25 @@ export function DeliveryStep({ done }: { done(): void }) {
   const [companyId, setCompanyId] = useState<string | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [testMode, setTestMode] = useState(true);
-  const [check, setCheck] = useState<Check | null>(null);
-  const [checking, setChecking] = useState(false);
+  const checker = useConnectionCheck();
   const action = useAction();
   const company = (contracts.data ?? []).find((one) => String(one.companyId) === (companyId ?? '1001')) ?? null;
   const filled = company ? company.integrationParams.every((param) => (values[param.key] ?? '').trim() !== '') : false;
   const choose = (value: string | null) => {
     setCompanyId(value);
     setValues({});
-    setCheck(null);
+    checker.clear();
   };
-  const runCheck = async () => {
-    if (!company) return;
-    setChecking(true);
-    setCheck(null);
-    await action.run(async () => {
-      const body = company.connected ? {} : { params: values, ...(company.hasTestEnvironment ? { testMode } : {}) };
-      setCheck(
-        ok(
-          await api.POST('/v2/carrier-integrations/{companyId}/check', {
-            params: { path: { companyId: company.companyId } },
-            body,
-          }),
-        ),
-      );
-    });
-    setChecking(false);
-  };
+  const runCheck = (chosen: NonNullable<typeof company>) =>
+    checker.run(async () =>
+      ok(
+        await api.POST('/v2/carrier-integrations/{companyId}/check', {
+          params: { path: { companyId: chosen.companyId } },
+          // the stored contract, or the credentials typed before connecting
+          body: chosen.connected ? {} : { params: values, ...(chosen.hasTestEnvironment ? { testMode } : {}) },
+        }),
+      ),
+    );
   const connect = async () => {
     if (!company) return;
     const made = await action.run(async () =>
@@ -85,7 +50,7 @@ export function DeliveryStep({ done }: { done(): void }) {
     );
     if (made) {
       setValues({});
-      setCheck(null);
+      checker.clear();
       contracts.reload();
       done();
     }
@@ -141,27 +106,23 @@ export function DeliveryStep({ done }: { done(): void }) {
             />
           )}
           <Group>
-            <Button
-              variant="default"
-              loading={checking}
+            <CheckConnectionButton
+              checking={checker.checking}
               disabled={!company.connected && !filled}
-              onClick={() => void runCheck()}
-              data-testid="checklist-check-connection"
-            >
-              {t('clCheckConnection')}
-            </Button>
+              onClick={() => void runCheck(company)}
+              testId="checklist-check-connection"
+            />
             {!company.connected && (
               <Button disabled={!filled} onClick={() => void connect()} data-testid="checklist-connect">
                 {t('clConnectContract')}
               </Button>
             )}
-            {!company.connected && !filled && <Text size="sm">{t('clFillParams')}</Text>}
+            {!company.connected && !filled && <Text size="sm">{t('fillEveryField')}</Text>}
           </Group>
-          {checking && <Text size="sm">{t('clChecking')}</Text>}
-          <CheckResult check={check} />
+          <ConnectionCheckResult check={checker.check} checking={checker.checking} />
         </Stack>
       )}
-      <ApiError error={contracts.error ?? action.error} />
+      <ApiError error={contracts.error ?? action.error ?? checker.error} />
     </Stack>
   );
 }

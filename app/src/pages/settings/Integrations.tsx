@@ -1,6 +1,7 @@
 /**
  * Integrations: delivery companies' contracts (connect in test or live mode, the parameters
- * shown masked after saving, disconnect) and webhooks (add, edit the address, events and
+ * shown masked after saving, disconnect; Check connection of the typed credentials before
+ * connecting or of the stored contract, the company's answer in words, as the checklist's) and webhooks (add, edit the address, events and
  * switch, rotate the signing secret (shown once), send a test, each one's delivery log with its
  * attempts and "send again", delete).
  */
@@ -208,7 +209,8 @@ function Contracts() {
               ok(
                 await api.POST('/v2/carrier-integrations/{companyId}', {
                   params: { path: { companyId: contract.companyId }, header: { 'Idempotency-Key': idempotencyKey() } },
-                  body: { params, testMode },
+                  // a company without a test environment refuses testMode: true (422), so it is sent only where one exists
+                  body: { params, ...(contract.hasTestEnvironment ? { testMode } : {}) },
                 }),
               )
             }
@@ -216,6 +218,15 @@ function Contracts() {
               ok(
                 await api.DELETE('/v2/carrier-integrations/{companyId}', {
                   params: { path: { companyId: contract.companyId } },
+                }),
+              )
+            }
+            // the stored contract (null), or the credentials typed before connecting: nothing is stored
+            check={async (params) =>
+              ok(
+                await api.POST('/v2/carrier-integrations/{companyId}/check', {
+                  params: { path: { companyId: contract.companyId } },
+                  body: params === null ? {} : { params, ...(contract.hasTestEnvironment ? { testMode } : {}) },
                 }),
               )
             }
