@@ -4,14 +4,14 @@
  * reset, a sign-up's confirmation; and the pages that ask for a link (forgot password, sign-up).
  * A link that signs in adopts the session and opens the dashboard.
  */
-import { Alert, Button, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { api, DeliveryApiError, ok, type Schemas } from '../../api';
-import { ApiError } from '../../components/ApiError';
 import { useText } from '../../i18n';
 import { type SessionView, useSession } from '../../session';
 import { AuthFrame, BackToSignIn, RecoveryCodes } from './AuthFrame';
+import { CodeField, EmailField, NewPasswordField, type Submit, SubmitWithError, useSubmit } from './fields';
 
 type Purpose = Schemas['LinkView']['purpose'];
 
@@ -84,72 +84,80 @@ function LinkState({ view, children }: { view: Schemas['LinkView'] | null | unde
   return <>{children}</>;
 }
 
-/** A form that posts, shows the refusal, and busy while waiting. */
-function useSubmit(work: () => Promise<void>) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { submit, error, busy };
+/**
+ * A link's form that signs in: what the link is, and a submit whose `start` posts the link's token
+ * and answers the session it started (undefined: not started, the page asks for more).
+ */
+function useLinkForm(
+  purpose: Purpose,
+  start: (token: string, view: Schemas['LinkView'] | null | undefined) => Promise<SessionView | undefined>,
+) {
+  const { token, view } = useLink(purpose);
+  const signedIn = useSignedIn();
+  const form = useSubmit(async () => {
+    const session = await start(token, view);
+    if (session) signedIn.done(session);
+  });
+  return { view, form, codes: signedIn.codes };
 }
 
-function NewPasswordField({ value, onChange }: { value: string; onChange(value: string): void }) {
-  const { t } = useText();
+/** A form of the link pages: the hint, the hidden user name a password manager files it under, the fields, the submit. */
+function LinkForm(props: {
+  form: Submit;
+  hint: ReactNode;
+  username?: string;
+  submitLabel: string;
+  submitTestId?: string;
+  children?: ReactNode;
+}) {
   return (
-    <PasswordInput
-      label={t('newPassword')}
-      description={t('passwordRules')}
-      autoComplete="new-password"
-      required
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      data-testid="new-password"
-    />
+    <form onSubmit={props.form.submit}>
+      <Stack>
+        <Text size="sm">{props.hint}</Text>
+        {props.username !== undefined && (
+          <input type="email" hidden readOnly autoComplete="username" value={props.username} />
+        )}
+        {props.children}
+        <SubmitWithError form={props.form} testId={props.submitTestId}>
+          {props.submitLabel}
+        </SubmitWithError>
+      </Stack>
+    </form>
+  );
+}
+
+/** The page's form until the link is sent, then that it is. */
+function SentOr({ sent, message, children }: { sent: boolean; message: string; children: ReactNode }) {
+  return sent ? (
+    <Alert color="green" role="status" data-testid="link-sent">
+      {message}
+    </Alert>
+  ) : (
+    <>{children}</>
   );
 }
 
 export function SetupPage() {
   const { t } = useText();
-  const { token, view } = useLink('setup');
-  const signedIn = useSignedIn();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const { submit, error, busy } = useSubmit(async () =>
-    signedIn.done(ok(await api.POST('/v2/auth/setup', { body: { token, email, password, name } }))),
+  const { view, form } = useLinkForm('setup', async (token) =>
+    ok(await api.POST('/v2/auth/setup', { body: { token, email, password, name } })),
   );
   return (
     <AuthFrame title={t('setupTitle')}>
       <LinkState view={view}>
-        <form onSubmit={submit}>
-          <Stack>
-            <Text size="sm">{t('setupHint', { account: view?.accountName ?? '' })}</Text>
-            <TextInput label={t('yourName')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
-            <TextInput
-              label={t('email')}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <NewPasswordField value={password} onChange={setPassword} />
-            <ApiError error={error} />
-            <Button type="submit" loading={busy} data-testid="link-submit">
-              {t('setPasswordAndSignIn')}
-            </Button>
-          </Stack>
-        </form>
+        <LinkForm
+          form={form}
+          hint={t('setupHint', { account: view?.accountName ?? '' })}
+          submitLabel={t('setPasswordAndSignIn')}
+          submitTestId="link-submit"
+        >
+          <TextInput label={t('yourName')} value={name} onChange={(event) => setName(event.currentTarget.value)} />
+          <EmailField value={email} onChange={setEmail} />
+          <NewPasswordField value={password} onChange={setPassword} />
+        </LinkForm>
       </LinkState>
     </AuthFrame>
   );
@@ -157,27 +165,23 @@ export function SetupPage() {
 
 export function InvitePage() {
   const { t } = useText();
-  const { token, view } = useLink('invitation');
-  const signedIn = useSignedIn();
   const [password, setPassword] = useState('');
-  const { submit, error, busy } = useSubmit(async () =>
-    signedIn.done(ok(await api.POST('/v2/auth/invitation', { body: { token, password } }))),
+  const { view, form, codes } = useLinkForm('invitation', async (token) =>
+    ok(await api.POST('/v2/auth/invitation', { body: { token, password } })),
   );
   return (
     <AuthFrame title={t('inviteTitle', { account: view?.accountName ?? '' })}>
       <LinkState view={view}>
-        {signedIn.codes ?? (
-          <form onSubmit={submit}>
-            <Stack>
-              <Text size="sm">{t('inviteHint', { email: view?.email ?? '' })}</Text>
-              <input type="email" hidden readOnly autoComplete="username" value={view?.email ?? ''} />
-              <NewPasswordField value={password} onChange={setPassword} />
-              <ApiError error={error} />
-              <Button type="submit" loading={busy} data-testid="link-submit">
-                {t('setPasswordAndSignIn')}
-              </Button>
-            </Stack>
-          </form>
+        {codes ?? (
+          <LinkForm
+            form={form}
+            hint={t('inviteHint', { email: view?.email ?? '' })}
+            username={view?.email ?? ''}
+            submitLabel={t('setPasswordAndSignIn')}
+            submitTestId="link-submit"
+          >
+            <NewPasswordField value={password} onChange={setPassword} />
+          </LinkForm>
         )}
       </LinkState>
     </AuthFrame>
@@ -186,44 +190,32 @@ export function InvitePage() {
 
 export function ResetPage() {
   const { t } = useText();
-  const { token, view } = useLink('reset');
-  const signedIn = useSignedIn();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
-  const { submit, error, busy } = useSubmit(async () => {
+  const { view, form } = useLinkForm('reset', async (token) => {
     try {
       const body = { token, password, ...(needsCode ? { code } : {}) };
-      signedIn.done(ok(await api.POST('/v2/auth/password-reset/confirm', { body })));
+      return ok(await api.POST('/v2/auth/password-reset/confirm', { body }));
     } catch (caught) {
-      if (caught instanceof DeliveryApiError && caught.code === 'second_factor_required') setNeedsCode(true);
-      else throw caught;
+      if (!(caught instanceof DeliveryApiError && caught.code === 'second_factor_required')) throw caught;
+      setNeedsCode(true);
+      return undefined;
     }
   });
   return (
     <AuthFrame title={t('resetTitle')}>
       <LinkState view={view}>
-        <form onSubmit={submit}>
-          <Stack>
-            <Text size="sm">{t('resetHint', { email: view?.email ?? '' })}</Text>
-            <input type="email" hidden readOnly autoComplete="username" value={view?.email ?? ''} />
-            <NewPasswordField value={password} onChange={setPassword} />
-            {needsCode && (
-              <TextInput
-                label={t('code')}
-                description={t('codeHint')}
-                autoComplete="one-time-code"
-                required
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-              />
-            )}
-            <ApiError error={error} />
-            <Button type="submit" loading={busy} data-testid="link-submit">
-              {t('setPasswordAndSignIn')}
-            </Button>
-          </Stack>
-        </form>
+        <LinkForm
+          form={form}
+          hint={t('resetHint', { email: view?.email ?? '' })}
+          username={view?.email ?? ''}
+          submitLabel={t('setPasswordAndSignIn')}
+          submitTestId="link-submit"
+        >
+          <NewPasswordField value={password} onChange={setPassword} />
+          {needsCode && <CodeField value={code} onChange={setCode} />}
+        </LinkForm>
       </LinkState>
     </AuthFrame>
   );
@@ -233,35 +225,17 @@ export function ForgotPage() {
   const { t } = useText();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const { submit, error, busy } = useSubmit(async () => {
+  const form = useSubmit(async () => {
     ok(await api.POST('/v2/auth/password-reset', { body: { email } }));
     setSent(true);
   });
   return (
     <AuthFrame title={t('forgotTitle')}>
-      {sent ? (
-        <Alert color="green" role="status" data-testid="link-sent">
-          {t('linkSent')}
-        </Alert>
-      ) : (
-        <form onSubmit={submit}>
-          <Stack>
-            <Text size="sm">{t('forgotHint')}</Text>
-            <TextInput
-              label={t('email')}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <ApiError error={error} />
-            <Button type="submit" loading={busy} data-testid="send-link">
-              {t('sendLink')}
-            </Button>
-          </Stack>
-        </form>
-      )}
+      <SentOr sent={sent} message={t('linkSent')}>
+        <LinkForm form={form} hint={t('forgotHint')} submitLabel={t('sendLink')} submitTestId="send-link">
+          <EmailField value={email} onChange={setEmail} />
+        </LinkForm>
+      </SentOr>
       <BackToSignIn />
     </AuthFrame>
   );
@@ -278,42 +252,24 @@ function SignUpForm() {
   const [password, setPassword] = useState('');
   const [accountName, setAccountName] = useState('');
   const [sent, setSent] = useState(false);
-  const { submit, error, busy } = useSubmit(async () => {
+  const form = useSubmit(async () => {
     ok(await api.POST('/v2/auth/signup', { body: { email, password, accountName } }));
     setSent(true);
   });
   return (
     <AuthFrame title={t('signUp')}>
-      {sent ? (
-        <Alert color="green" role="status" data-testid="link-sent">
-          {t('checkYourMail')}
-        </Alert>
-      ) : (
-        <form onSubmit={submit}>
-          <Stack>
-            <Text size="sm">{t('signUpHint')}</Text>
-            <TextInput
-              label={t('accountName')}
-              required
-              value={accountName}
-              onChange={(event) => setAccountName(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t('email')}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <NewPasswordField value={password} onChange={setPassword} />
-            <ApiError error={error} />
-            <Button type="submit" loading={busy}>
-              {t('signUp')}
-            </Button>
-          </Stack>
-        </form>
-      )}
+      <SentOr sent={sent} message={t('checkYourMail')}>
+        <LinkForm form={form} hint={t('signUpHint')} submitLabel={t('signUp')}>
+          <TextInput
+            label={t('accountName')}
+            required
+            value={accountName}
+            onChange={(event) => setAccountName(event.currentTarget.value)}
+          />
+          <EmailField value={email} onChange={setEmail} />
+          <NewPasswordField value={password} onChange={setPassword} />
+        </LinkForm>
+      </SentOr>
       <BackToSignIn />
     </AuthFrame>
   );
@@ -321,33 +277,25 @@ function SignUpForm() {
 
 function ConfirmSignUp() {
   const { t } = useText();
-  const { token, view } = useLink('signup');
-  const signedIn = useSignedIn();
   const [password, setPassword] = useState('');
-  const { submit, error, busy } = useSubmit(async () =>
-    signedIn.done(
-      ok(
-        await api.POST('/v2/auth/signup/confirm', {
-          body: { token, ...(view?.needsPassword ? { password } : {}) },
-        }),
-      ),
+  const { view, form } = useLinkForm('signup', async (token, link) =>
+    ok(
+      await api.POST('/v2/auth/signup/confirm', {
+        body: { token, ...(link?.needsPassword ? { password } : {}) },
+      }),
     ),
   );
   return (
     <AuthFrame title={t('confirmSignUpTitle')}>
       <LinkState view={view}>
-        <form onSubmit={submit}>
-          <Stack>
-            <Text size="sm">
-              {t('confirmSignUpHint', { account: view?.accountName ?? '', email: view?.email ?? '' })}
-            </Text>
-            {view?.needsPassword && <NewPasswordField value={password} onChange={setPassword} />}
-            <ApiError error={error} />
-            <Button type="submit" loading={busy} data-testid="link-submit">
-              {t('confirmAndSignIn')}
-            </Button>
-          </Stack>
-        </form>
+        <LinkForm
+          form={form}
+          hint={t('confirmSignUpHint', { account: view?.accountName ?? '', email: view?.email ?? '' })}
+          submitLabel={t('confirmAndSignIn')}
+          submitTestId="link-submit"
+        >
+          {view?.needsPassword && <NewPasswordField value={password} onChange={setPassword} />}
+        </LinkForm>
       </LinkState>
     </AuthFrame>
   );

@@ -1,6 +1,6 @@
 /** One's own security: change the password, the second factor (on with a QR code, off with the password), the sessions. */
-import { Alert, Badge, Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { api, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
@@ -9,31 +9,14 @@ import { useList } from '../../hooks/use-list';
 import { useText } from '../../i18n';
 import { useSignedIn } from '../../session';
 import { RecoveryCodes, SecondFactorSetupFields } from './AuthFrame';
-
-function useForm(work: () => Promise<void>) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { submit, error, busy };
-}
+import { CurrentPasswordField, NewPasswordField, useSubmit } from './fields';
 
 function ChangePassword({ changed }: { changed(): void }) {
   const { t } = useText();
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNext] = useState('');
   const [done, setDone] = useState(false);
-  const form = useForm(async () => {
+  const form = useSubmit(async () => {
     ok(await api.POST('/v2/auth/password', { body: { currentPassword, newPassword } }));
     setCurrent('');
     setNext('');
@@ -47,21 +30,8 @@ function ChangePassword({ changed }: { changed(): void }) {
           <Title order={2} size="h4" id="change-password">
             {t('changePassword')}
           </Title>
-          <PasswordInput
-            label={t('currentPassword')}
-            autoComplete="current-password"
-            required
-            value={currentPassword}
-            onChange={(event) => setCurrent(event.currentTarget.value)}
-          />
-          <PasswordInput
-            label={t('newPassword')}
-            description={t('passwordRules')}
-            autoComplete="new-password"
-            required
-            value={newPassword}
-            onChange={(event) => setNext(event.currentTarget.value)}
-          />
+          <CurrentPasswordField label={t('currentPassword')} value={currentPassword} onChange={setCurrent} />
+          <NewPasswordField value={newPassword} onChange={setNext} />
           <ApiError error={form.error} />
           {done && (
             <Alert color="green" role="status">
@@ -86,13 +56,13 @@ function SecondFactor() {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const begin = useForm(async () => setSetup(ok(await api.POST('/v2/auth/second-factor'))));
-  const confirm = useForm(async () => {
+  const begin = useSubmit(async () => setSetup(ok(await api.POST('/v2/auth/second-factor'))));
+  const confirm = useSubmit(async () => {
     setCodes(ok(await api.POST('/v2/auth/second-factor/confirm', { body: { code } })).recoveryCodes);
     setSetup(null);
     setCode('');
   });
-  const disable = useForm(async () => {
+  const disable = useSubmit(async () => {
     ok(await api.POST('/v2/auth/second-factor/disable', { body: { password } }));
     setPassword('');
     status.reload();
@@ -123,13 +93,7 @@ function SecondFactor() {
             ) : (
               <form onSubmit={disable.submit}>
                 <Group align="end">
-                  <PasswordInput
-                    label={t('passwordToTurnOff')}
-                    autoComplete="current-password"
-                    required
-                    value={password}
-                    onChange={(event) => setPassword(event.currentTarget.value)}
-                  />
+                  <CurrentPasswordField label={t('passwordToTurnOff')} value={password} onChange={setPassword} />
                   <Button type="submit" variant="default" loading={disable.busy}>
                     {t('turnOff')}
                   </Button>

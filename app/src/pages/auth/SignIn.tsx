@@ -3,15 +3,15 @@
  * set-up when the owners require one (the QR code, then its first code; the recovery codes are
  * shown once before the dashboard opens). Links to a password reset and, when SIGNUP=open, sign-up.
  */
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Alert, Anchor, Group, Stack } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, DeliveryApiError, ok, type Schemas } from '../../api';
-import { ApiError } from '../../components/ApiError';
 import { useText } from '../../i18n';
 import { pageConfig } from '../../pageConfig';
 import { type SessionView, useSession } from '../../session';
 import { AuthFrame, RecoveryCodes, SecondFactorSetupFields } from './AuthFrame';
+import { CodeField, CurrentPasswordField, EmailField, SubmitWithError, useSubmit } from './fields';
 
 export function SignIn() {
   const { t } = useText();
@@ -22,13 +22,8 @@ export function SignIn() {
   const [step, setStep] = useState<'password' | 'code' | 'setup'>('password');
   const [setup, setSetup] = useState<Schemas['SecondFactorSetup'] | null>(null);
   const [started, setStarted] = useState<SessionView | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const form = useSubmit(async () => {
     try {
       const view = ok(
         await api.POST('/v2/auth/session', { body: { email, password, ...(step !== 'password' ? { code } : {}) } }),
@@ -38,17 +33,12 @@ export function SignIn() {
     } catch (caught) {
       if (caught instanceof DeliveryApiError && caught.code === 'second_factor_required') setStep('code');
       else if (caught instanceof DeliveryApiError && caught.code === 'second_factor_setup_required') {
-        try {
-          setSetup(ok(await api.POST('/v2/auth/second-factor/sign-in-setup', { body: { email, password } })));
-          setStep('setup');
-        } catch (setupError) {
-          setError(setupError);
-        }
-      } else setError(caught);
-    } finally {
-      setBusy(false);
+        // a refusal of the set-up is the error shown
+        setSetup(ok(await api.POST('/v2/auth/second-factor/sign-in-setup', { body: { email, password } })));
+        setStep('setup');
+      } else throw caught;
     }
-  };
+  });
 
   if (started?.recoveryCodes)
     return (
@@ -59,7 +49,7 @@ export function SignIn() {
 
   return (
     <AuthFrame title={step === 'setup' ? t('secondFactorSetupTitle') : t('signIn')}>
-      <form onSubmit={submit}>
+      <form onSubmit={form.submit}>
         <Stack>
           {ended && (
             <Alert color="yellow" data-testid="session-ended">
@@ -68,33 +58,11 @@ export function SignIn() {
           )}
           {step === 'password' ? (
             <>
-              <TextInput
-                label={t('email')}
-                type="email"
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-              />
-              <PasswordInput
-                label={t('password')}
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-              />
+              <EmailField value={email} onChange={setEmail} />
+              <CurrentPasswordField label={t('password')} value={password} onChange={setPassword} />
             </>
           ) : step === 'code' ? (
-            <TextInput
-              label={t('code')}
-              description={t('codeHint')}
-              autoComplete="one-time-code"
-              required
-              autoFocus
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
-              data-testid="sign-in-code"
-            />
+            <CodeField value={code} onChange={setCode} autoFocus testId="sign-in-code" />
           ) : (
             setup && (
               <>
@@ -103,10 +71,7 @@ export function SignIn() {
               </>
             )
           )}
-          <ApiError error={error} />
-          <Button type="submit" loading={busy}>
-            {t('signIn')}
-          </Button>
+          <SubmitWithError form={form}>{t('signIn')}</SubmitWithError>
           <Group justify="space-between">
             <Anchor component={Link} to="/forgot" size="sm" data-testid="forgot-password">
               {t('forgotPassword')}
