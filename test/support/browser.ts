@@ -1,14 +1,17 @@
 /**
  * What the browser suites share: Debian's Chromium driven by playwright-core (skipped without it
- * and where CI says BROWSER_TESTS=0), a plain map tile so no third party is asked, axe-core's
- * serious and critical findings, and screenshots kept under artifacts/ (CI keeps them).
+ * and where CI says BROWSER_TESTS=0), the dashboard built into a temporary folder, a page set up
+ * as every dashboard suite wants it and the sign-in, a plain map tile so no third party is asked,
+ * axe-core's serious and critical findings, and screenshots kept under artifacts/ (CI keeps them).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { buildApp } from '../../scripts/build-app.mjs';
 import { PROJECT_ROOT } from '../../src/platform/reference-data.js';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => fs.existsSync(file));
@@ -32,6 +35,38 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The dashboard built into a new temporary folder (for APP_DIR; the suite removes it after). */
+export async function builtApp(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
+  await buildApp(dir);
+  return dir;
+}
+
+/**
+ * A page in a new context at desktop size (`options` add to it: the locale, downloads), its
+ * Content Security Policy violations collected as they come, and a step that does not happen
+ * failing by its own locator after 20 s, well before the test's time is up.
+ */
+export async function dashboardPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  const page = await context.newPage();
+  const cspViolations = cspViolationsOf(page);
+  page.setDefaultTimeout(20_000);
+  return { context, page, cspViolations };
+}
+
+/** Signs in on the dashboard's sign-in page (in Russian or English) and waits for the signed-in layout. */
+export async function signInAs(page: Page, origin: string, who: { email: string; password: string }): Promise<void> {
+  await page.goto(`${origin}/app/`);
+  await page.getByLabel(/E-mail|Эл. почта/).fill(who.email);
+  await page.getByLabel(/^(Password|Пароль)/).fill(who.password);
+  await page.getByRole('button', { name: /Sign in|Войти/ }).click();
+  await page.getByTestId('sign-out').waitFor();
 }
 
 /** A plain light tile, so a map test asks nothing of any third party. */

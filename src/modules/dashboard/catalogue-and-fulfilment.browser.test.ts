@@ -10,20 +10,19 @@
  * browser, one context.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   BROWSER_TESTS,
+  builtApp,
   checkPage,
-  cspViolationsOf,
-  DESKTOP,
+  dashboardPage,
   launchChromium,
   screenshots,
+  signInAs,
 } from '../../../test/support/browser.js';
 import {
   FULFILMENT_WAREHOUSE,
@@ -81,17 +80,10 @@ describe.skipIf(!BROWSER_TESTS)('dashboard catalogue, fulfilment, marketplaces, 
   // the dashboard's strict CSP holds on every page these tests open (browser.test.ts checks the same on the orders pages)
   afterEach(() => expect(cspViolations).toEqual([]));
 
-  async function signIn(who: { email: string; password: string }): Promise<void> {
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel(/E-mail|Эл. почта/).fill(who.email);
-    await page.getByLabel(/^(Password|Пароль)/).fill(who.password);
-    await page.getByRole('button', { name: /Sign in|Войти/ }).click();
-    await page.getByTestId('sign-out').waitFor();
-  }
+  const signIn = (who: { email: string; password: string }) => signInAs(page, origin, who);
 
   beforeAll(async () => {
-    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
-    await buildApp(appDir);
+    appDir = await builtApp();
     t = await createTestApp({ env: { APP_DIR: appDir, MARKETPLACE_SANDBOX_ORDER_SECONDS: '60' } });
     at = await fulfilmentAccount(t, { name: 'Чайная лавка' });
     t.runtime.services.marketplaceOrders.registerJobs(at.worker);
@@ -136,11 +128,7 @@ describe.skipIf(!BROWSER_TESTS)('dashboard catalogue, fulfilment, marketplaces, 
     expect((await at.owner.post('/v2/sandbox/billing-period/close')).status).toBe(200);
     origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU', acceptDownloads: true });
-    page = await context.newPage();
-    cspViolations = cspViolationsOf(page);
-    // a step that does not happen fails by its own locator, well before the test's time is up
-    page.setDefaultTimeout(20_000);
+    ({ context, page, cspViolations } = await dashboardPage(browser, { locale: 'ru-RU', acceptDownloads: true }));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -14,16 +14,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../scripts/build-app.mjs';
 import { buildWidget } from '../../../scripts/build-widget.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   BROWSER_TESTS,
+  builtApp,
   checkPage,
   cspViolationsOf,
-  DESKTOP,
+  dashboardPage,
   launchChromium,
   screenshots,
+  signInAs,
 } from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { realCarrierEnv, startFakeBoxberry, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
@@ -70,9 +71,8 @@ describe.skipIf(!BROWSER_TESTS)('the first-run checklist in Chromium', () => {
   const tick = (key: string) => page.locator(`[data-testid="step-${key}"][data-done="true"]`).waitFor(POLL);
 
   beforeAll(async () => {
-    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
     widgetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'widget-build-'));
-    await Promise.all([buildApp(appDir), buildWidget(widgetDir)]);
+    [appDir] = await Promise.all([builtApp(), buildWidget(widgetDir)]);
     boxberry = await startFakeBoxberry();
     t = await createTestApp({ env: { APP_DIR: appDir, WIDGET_DIR: widgetDir, ...realCarrierEnv({ boxberry }) } });
     const account = await t.newAccount('Первый магазин');
@@ -88,15 +88,8 @@ describe.skipIf(!BROWSER_TESTS)('the first-run checklist in Chromium', () => {
     await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
     shopOrigin = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}`;
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU' });
-    page = await context.newPage();
-    cspViolations = cspViolationsOf(page);
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel(/E-mail|Эл. почта/).fill(OWNER.email);
-    await page.getByLabel(/^(Password|Пароль)/).fill(OWNER.password);
-    await page.getByRole('button', { name: /Sign in|Войти/ }).click();
-    await page.getByTestId('sign-out').waitFor();
+    ({ context, page, cspViolations } = await dashboardPage(browser, { locale: 'ru-RU' }));
+    await signInAs(page, origin, OWNER);
   }, 240_000);
   afterAll(async () => {
     clearInterval(registration);

@@ -8,17 +8,14 @@
  * artifacts/dashboard-people/).
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   BROWSER_TESTS,
+  builtApp,
   checkPage,
-  cspViolationsOf,
-  DESKTOP,
+  dashboardPage,
   launchChromium,
   screenshots,
 } from '../../../test/support/browser.js';
@@ -44,8 +41,7 @@ describe.skipIf(!BROWSER_TESTS)('people and access in the dashboard, in Chromium
   afterEach(() => expect(violations).toEqual([]));
 
   beforeAll(async () => {
-    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
-    await buildApp(appDir);
+    appDir = await builtApp();
     smtp = await startFakeSmtp();
     t = await createTestApp({ env: { APP_DIR: appDir, SMTP_URL: smtp.url, SIGNUP: 'open' } });
     worker = new JobWorker(t.runtime.services.jobs, quiet);
@@ -62,11 +58,9 @@ describe.skipIf(!BROWSER_TESTS)('people and access in the dashboard, in Chromium
   });
 
   async function newPage(locale: 'ru-RU' | 'en-US'): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, locale });
+    const { context, page, cspViolations } = await dashboardPage(browser, { locale });
     contexts.push(context);
-    const page = await context.newPage();
-    violations = cspViolationsOf(page);
-    page.setDefaultTimeout(20_000);
+    violations = cspViolations;
     return page;
   }
 

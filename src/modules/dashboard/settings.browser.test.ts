@@ -10,19 +10,17 @@
  * under artifacts/dashboard-settings/.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../scripts/build-app.mjs';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   BROWSER_TESTS,
+  builtApp,
   checkPage,
-  cspViolationsOf,
-  DESKTOP,
+  dashboardPage,
   launchChromium,
   screenshots,
+  signInAs,
 } from '../../../test/support/browser.js';
 import { realCarrierEnv, startFakeBoxberry, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { fulfilmentAccount, newProduct, type FulfilmentAccount } from '../../../test/support/fulfilment.js';
@@ -43,7 +41,6 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
   let origin: string;
   let appDir: string;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let receiver: FakeReceiver;
   let pump: WebhookPump;
@@ -55,8 +52,7 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
   afterEach(() => expect(cspViolations).toEqual([]));
 
   beforeAll(async () => {
-    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-build-'));
-    await buildApp(appDir);
+    appDir = await builtApp();
     boxberry = await startFakeBoxberry();
     t = await createTestApp({
       env: {
@@ -74,15 +70,8 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
     pump = new WebhookPump(t.runtime.services.webhooks, t.runtime.services.jobs, quiet, { concurrency: 2, pollMs: 20 });
     origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'ru-RU' });
-    page = await context.newPage();
-    cspViolations = cspViolationsOf(page);
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${origin}/app/`);
-    await page.getByLabel(/E-mail|Эл. почта/).fill(OWNER.email);
-    await page.getByLabel(/^(Password|Пароль)/).fill(OWNER.password);
-    await page.getByRole('button', { name: /Sign in|Войти/ }).click();
-    await page.getByTestId('sign-out').waitFor();
+    ({ page, cspViolations } = await dashboardPage(browser, { locale: 'ru-RU' }));
+    await signInAs(page, origin, OWNER);
   }, 180_000);
   afterAll(async () => {
     await pump?.stop(100);
