@@ -4,15 +4,15 @@
  * warehouse's pickup type: to a company's drop-off point, or collected). Checked here before it
  * is sent; the API's own refusals show under the form with their fields.
  */
-import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { api, idempotencyKey, ok } from '../../api';
 import { AddressField } from '../../components/AddressField';
 import { ApiError } from '../../components/ApiError';
+import { scheduleOf, WeekHoursFields, WORKWEEK_HOURS } from '../../components/WeekHoursFields';
 import { useAction } from '../../hooks/use-action';
 import { type TextKey, useText } from '../../i18n';
 
-const DAYS: TextKey[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const HOURS = /^\s*([01]?\d|2[0-3]):[0-5]\d\s*-\s*(([01]?\d|2[0-3]):[0-5]\d|24:00)\s*$/;
 const PHONE = /^\+?\d[\d\s()-]{9,}$/;
 
@@ -34,7 +34,7 @@ export const EMPTY_WAREHOUSE: WarehouseDraft = {
   house: '',
   contactName: '',
   phone: '',
-  hours: ['09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '', ''],
+  hours: WORKWEEK_HOURS,
   pickupType: '1',
 };
 
@@ -71,7 +71,7 @@ export function WarehouseStep({ done }: { done(): void }) {
         city: { countryCode: 'RU', name: draft.city.trim() },
       },
       contact: { name: draft.contactName.trim(), phone: draft.phone.trim() },
-      schedule: draft.hours.map((hours) => (hours.trim() ? hours.trim() : null)),
+      schedule: scheduleOf(draft.hours),
     };
     const made = await action.run(async () =>
       ok(await api.POST('/v2/warehouses', { params: { header: { 'Idempotency-Key': idempotencyKey() } }, body })),
@@ -126,27 +126,12 @@ export function WarehouseStep({ done }: { done(): void }) {
           onChange={(event) => set({ phone: event.currentTarget.value })}
         />
       </SimpleGrid>
-      <Title order={4} size="h5">
-        {t('schedule')}
-      </Title>
-      <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }}>
-        {DAYS.map((day, index) => (
-          <TextInput
-            key={day}
-            label={t(day)}
-            placeholder={t('dayOff')}
-            value={draft.hours[index] ?? ''}
-            onChange={(event) =>
-              set({ hours: draft.hours.map((hours, at) => (at === index ? event.currentTarget.value : hours)) })
-            }
-          />
-        ))}
-      </SimpleGrid>
-      {problems.hours && (
-        <Text size="sm" c="red.9" role="alert">
-          {t(problems.hours)}
-        </Text>
-      )}
+      <WeekHoursFields
+        hours={draft.hours}
+        onChange={(hours) => set({ hours })}
+        cols={{ base: 2, sm: 4, lg: 7 }}
+        error={problems.hours && t(problems.hours)}
+      />
       <Select
         label={t('clHowParcelsLeave')}
         value={draft.pickupType}

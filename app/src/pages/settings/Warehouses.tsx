@@ -3,19 +3,19 @@
  * day off left empty), holidays and, for a fulfilment-type warehouse, the service's fulfilment
  * warehouse its goods are kept at. A new warehouse is created with the same form.
  */
-import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { DataTable } from '../../components/DataTable';
-import { useText, type TextKey } from '../../i18n';
+import { scheduleOf, WeekHoursFields, WORKWEEK_HOURS } from '../../components/WeekHoursFields';
+import { useText } from '../../i18n';
 import { useAction } from '../../hooks/use-action';
 import { useFulfilmentWarehouses } from '../../hooks/use-fulfilment-warehouses';
 import { useList } from '../../hooks/use-list';
 
 type Warehouse = Schemas['Warehouse'];
-const DAYS: TextKey[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 interface Draft {
   name: string;
@@ -43,9 +43,7 @@ function draftOf(warehouse: Warehouse | null): Draft {
     city: warehouse?.address.city.name ?? 'Москва',
     contactName: warehouse?.contact.name ?? '',
     phone: warehouse?.contact.phone ?? '',
-    hours: warehouse
-      ? warehouse.schedule.map(hoursOf)
-      : ['09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '09:00-18:00', '', ''],
+    hours: warehouse ? warehouse.schedule.map(hoursOf) : WORKWEEK_HOURS,
     holidays: warehouse?.holidays ?? [],
     fulfilmentWarehouseId: warehouse?.fulfilmentWarehouseId ?? null,
   };
@@ -74,8 +72,7 @@ function bodyOf(draft: Draft, warehouse: Warehouse | null) {
           : { countryCode: 'RU', name: draft.city },
     },
     contact: { ...(warehouse?.contact ?? {}), name: draft.contactName, phone: draft.phone },
-    // the API reads "HH:MM-HH:MM" as well as {from, to}; an empty day is a day off
-    schedule: draft.hours.map((hours) => (hours.trim() ? hours.trim() : null)),
+    schedule: scheduleOf(draft.hours),
     holidays: draft.holidays,
     fulfilmentWarehouseId: draft.type === 2 ? draft.fulfilmentWarehouseId : null,
   };
@@ -150,23 +147,12 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
           onChange={(event) => set({ phone: event.currentTarget.value })}
         />
       </SimpleGrid>
-      <Title order={4} size="h5">
-        {t('schedule')}
-      </Title>
-      <Text size="sm">{t('scheduleHint')}</Text>
-      <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }}>
-        {DAYS.map((day, index) => (
-          <TextInput
-            key={day}
-            label={t(day)}
-            placeholder={t('dayOff')}
-            value={draft.hours[index] ?? ''}
-            onChange={(event) =>
-              set({ hours: draft.hours.map((hours, at) => (at === index ? event.currentTarget.value : hours)) })
-            }
-          />
-        ))}
-      </SimpleGrid>
+      <WeekHoursFields
+        hours={draft.hours}
+        onChange={(hours) => set({ hours })}
+        cols={{ base: 2, sm: 4, md: 7 }}
+        hint={t('scheduleHint')}
+      />
       <DatePickerInput
         type="multiple"
         label={t('holidays')}
