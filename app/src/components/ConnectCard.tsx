@@ -22,6 +22,35 @@ interface Param {
   value: string;
 }
 
+/** Whether every parameter has a value typed. */
+export function everyParamFilled(params: Param[], values: Record<string, string>): boolean {
+  return params.every((param) => (values[param.key] ?? '').trim() !== '');
+}
+
+/** The secret parameters: shown masked (as the API answers them) once connected, else typed in password fields. */
+export function SecretParamFields(props: {
+  params: Param[];
+  connected: boolean;
+  values: Record<string, string>;
+  onChange(values: Record<string, string>): void;
+}) {
+  const { locale } = useText();
+  return props.params.map((param) =>
+    props.connected ? (
+      <Text key={param.key} size="sm">
+        {param.name[locale]}: <code>{param.value}</code>
+      </Text>
+    ) : (
+      <PasswordInput
+        key={param.key}
+        label={param.name[locale]}
+        value={props.values[param.key] ?? ''}
+        onChange={(event) => props.onChange({ ...props.values, [param.key]: event.currentTarget.value })}
+      />
+    ),
+  );
+}
+
 export function ConnectCard(props: {
   testId: string;
   name: string;
@@ -37,11 +66,11 @@ export function ConnectCard(props: {
   /** Check connection: of these typed values before connecting, of the stored connection (null) once connected. */
   check?(values: Record<string, string> | null): Promise<ConnectionCheckAnswer>;
 }) {
-  const { t, locale } = useText();
+  const { t } = useText();
   const [values, setValues] = useState<Record<string, string>>({});
   const action = useAction();
   const checker = useConnectionCheck();
-  const filled = props.params.every((param) => (values[param.key] ?? '').trim() !== '');
+  const filled = everyParamFilled(props.params, values);
   const run = async (call: () => Promise<unknown>) => {
     if (!(await action.run(call))) return;
     setValues({});
@@ -58,24 +87,16 @@ export function ConnectCard(props: {
         {props.connected && <Badge color="teal.9">{t('connected')}</Badge>}
       </Group>
       <Stack gap="xs" mt="xs">
-        {props.params.map((param) =>
-          props.connected ? (
-            <Text key={param.key} size="sm">
-              {param.name[locale]}: <code>{param.value}</code>
-            </Text>
-          ) : (
-            <PasswordInput
-              key={param.key}
-              label={param.name[locale]}
-              value={values[param.key] ?? ''}
-              onChange={(event) => {
-                setValues({ ...values, [param.key]: event.currentTarget.value });
-                // an answer about other values than those now typed would mislead
-                checker.clear();
-              }}
-            />
-          ),
-        )}
+        <SecretParamFields
+          params={props.params}
+          connected={props.connected}
+          values={values}
+          onChange={(typed) => {
+            setValues(typed);
+            // an answer about other values than those now typed would mislead
+            checker.clear();
+          }}
+        />
         {!props.connected && props.extra}
         {props.connected && props.settings}
       </Stack>

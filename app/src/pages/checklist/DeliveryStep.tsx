@@ -3,17 +3,18 @@
  * contract with a real company: its credentials, Check connection (the company's own answer in
  * words, before anything is stored, or of the stored contract) and Connect.
  */
-import { Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
+import { everyParamFilled, SecretParamFields } from '../../components/ConnectCard';
 import { CheckConnectionButton, ConnectionCheckResult, useConnectionCheck } from '../../components/ConnectionCheck';
 import { useAction } from '../../hooks/use-action';
 import { useList } from '../../hooks/use-list';
 import { useText } from '../../i18n';
 
 export function DeliveryStep({ done }: { done(): void }) {
-  const { t, locale } = useText();
+  const { t } = useText();
   const builtIn = useList(() => api.GET('/v2/lists/delivery-companies'), 'cl-companies');
   const contracts = useList(() => api.GET('/v2/carrier-integrations'), 'cl-contracts');
   const [companyId, setCompanyId] = useState<string | null>(null);
@@ -22,7 +23,7 @@ export function DeliveryStep({ done }: { done(): void }) {
   const checker = useConnectionCheck();
   const action = useAction();
   const company = (contracts.data ?? []).find((one) => String(one.companyId) === (companyId ?? '1001')) ?? null;
-  const filled = company ? company.integrationParams.every((param) => (values[param.key] ?? '').trim() !== '') : false;
+  const filled = company ? everyParamFilled(company.integrationParams, values) : false;
   const choose = (value: string | null) => {
     setCompanyId(value);
     setValues({});
@@ -84,20 +85,12 @@ export function DeliveryStep({ done }: { done(): void }) {
       />
       {company && (
         <Stack gap="xs" maw={520}>
-          {company.integrationParams.map((param) =>
-            company.connected ? (
-              <Text key={param.key} size="sm">
-                {param.name[locale]}: <code>{param.value}</code>
-              </Text>
-            ) : (
-              <PasswordInput
-                key={param.key}
-                label={param.name[locale]}
-                value={values[param.key] ?? ''}
-                onChange={(event) => setValues({ ...values, [param.key]: event.currentTarget.value })}
-              />
-            ),
-          )}
+          <SecretParamFields
+            params={company.integrationParams}
+            connected={company.connected}
+            values={values}
+            onChange={setValues}
+          />
           {!company.connected && company.hasTestEnvironment && (
             <Checkbox
               label={t('clInTestEnvironment')}
