@@ -8,6 +8,16 @@ import type { Kysely, Transaction } from 'kysely';
 import type { EmployeeRole } from '../../platform/auth.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { flag, fromJson, nowIso, toJson } from '../../platform/db/values.js';
+import {
+  accountShopIds,
+  type Db,
+  emailTaken,
+  employeeEmail,
+  insertAccount,
+  insertEmployeeRow,
+  insertEmployeeShops,
+  setPassword,
+} from './employee-sql.js';
 
 export type LinkPurpose = 'setup' | 'invitation' | 'reset' | 'signup';
 
@@ -51,8 +61,6 @@ export interface SecondFactorRecord {
   lastStep: number | null;
   required: boolean;
 }
-
-type Db = Kysely<Tables> | Transaction<Tables>;
 
 function linkOf(row: {
   id: number;
@@ -196,18 +204,12 @@ export class AccessStore {
     return Number(row.count);
   }
 
-  async emailTaken(email: string, db: Db = this.db): Promise<boolean> {
-    const row = await db.selectFrom('employees').select('id').where('email', '=', email).executeTakeFirst();
-    return row !== undefined;
+  emailTaken(email: string, db: Db = this.db): Promise<boolean> {
+    return emailTaken(db, email);
   }
 
-  async insertAccount(db: Db, name: string, timeZone: string): Promise<number> {
-    const row = await db
-      .insertInto('accounts')
-      .values({ name, time_zone: timeZone, created_at: nowIso() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
+  insertAccount(db: Db, name: string, timeZone: string): Promise<number> {
+    return insertAccount(db, name, timeZone, nowIso());
   }
 
   async insertEmployee(
@@ -215,70 +217,24 @@ export class AccessStore {
     accountId: number,
     employee: { name: string; email: string; passwordHash: string; role: EmployeeRole; shopIds: number[] },
   ): Promise<number> {
-    const row = await db
-      .insertInto('employees')
-      .values({
-        account_id: accountId,
-        name: employee.name,
-        email: employee.email,
-        password_hash: employee.passwordHash,
-        created_at: nowIso(),
-        role: employee.role,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const id = Number(row.id);
-    if (employee.shopIds.length > 0)
-      await db
-        .insertInto('employee_shops')
-        .values(
-          employee.shopIds.map((shopId, position) => ({
-            account_id: accountId,
-            employee_id: id,
-            shop_id: shopId,
-            position,
-          })),
-        )
-        .execute();
+    const id = await insertEmployeeRow(db, accountId, { ...employee, createdAt: nowIso() });
+    await insertEmployeeShops(db, accountId, id, employee.shopIds);
     return id;
   }
 
   /** The ids among `ids` that are shops of the account (an invitation's shops may have been deleted since). */
   async existingShopIds(db: Db, accountId: number, ids: number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom('shops')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
-    const known = new Set(rows.map((row) => Number(row.id)));
+    const known = await accountShopIds(db, accountId, ids);
     return ids.filter((id) => known.has(id));
   }
 
   /** A new password; every login token of the employee ends. */
-  async resetPassword(db: Db, accountId: number, employeeId: number, passwordHash: string): Promise<void> {
-    await db
-      .updateTable('employees')
-      .set({ password_hash: passwordHash })
-      .where('account_id', '=', accountId)
-      .where('id', '=', employeeId)
-      .execute();
-    await db
-      .deleteFrom('access_tokens')
-      .where('account_id', '=', accountId)
-      .where('employee_id', '=', employeeId)
-      .execute();
+  resetPassword(db: Db, accountId: number, employeeId: number, passwordHash: string): Promise<void> {
+    return setPassword(db, accountId, employeeId, passwordHash, null);
   }
 
-  async employeeEmail(accountId: number, employeeId: number): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('employees')
-      .select('email')
-      .where('account_id', '=', accountId)
-      .where('id', '=', employeeId)
-      .executeTakeFirst();
-    return row?.email;
+  employeeEmail(accountId: number, employeeId: number): Promise<string | undefined> {
+    return employeeEmail(this.db, accountId, employeeId);
   }
 
   // sessions: an employee's login tokens

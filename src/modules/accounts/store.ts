@@ -1,6 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { EmployeeRole } from '../../platform/auth.js';
 import type { Tables } from '../../platform/db/tables.js';
+import {
+  accountShopIds,
+  emailTaken,
+  employeeEmail,
+  endLoginTokens,
+  insertAccount,
+  insertEmployeeRow,
+  insertEmployeeShops,
+  setPassword,
+} from './employee-sql.js';
 
 export interface EmployeeRecord {
   id: number;
@@ -65,13 +75,8 @@ export class AccountStore {
     return row?.time_zone;
   }
 
-  async insertAccount(name: string, timeZone: string, createdAt: string): Promise<number> {
-    const row = await this.db
-      .insertInto('accounts')
-      .values({ name, time_zone: timeZone, created_at: createdAt })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+  insertAccount(name: string, timeZone: string, createdAt: string): Promise<number> {
+    return insertAccount(this.db, name, timeZone, createdAt);
   }
 
   async insertToken(
@@ -102,22 +107,11 @@ export class AccountStore {
       .execute();
   }
 
-  async insertEmployee(
+  insertEmployee(
     accountId: number,
     employee: { name: string; email: string; passwordHash: string; createdAt: string },
   ): Promise<number> {
-    const row = await this.db
-      .insertInto('employees')
-      .values({
-        account_id: accountId,
-        name: employee.name,
-        email: employee.email,
-        password_hash: employee.passwordHash,
-        created_at: employee.createdAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return insertEmployeeRow(this.db, accountId, employee);
   }
 
   /** Login names no account, so this one lookup is by e-mail across accounts. */
@@ -147,20 +141,7 @@ export class AccountStore {
     passwordHash: string,
     keepTokenHash: string | null,
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('employees')
-        .set({ password_hash: passwordHash })
-        .where('account_id', '=', accountId)
-        .where('id', '=', employeeId)
-        .execute();
-      let sessions = trx
-        .deleteFrom('access_tokens')
-        .where('account_id', '=', accountId)
-        .where('employee_id', '=', employeeId);
-      if (keepTokenHash) sessions = sessions.where('token_hash', '<>', keepTokenHash);
-      await sessions.execute();
-    });
+    await this.db.transaction().execute((trx) => setPassword(trx, accountId, employeeId, passwordHash, keepTokenHash));
   }
 
   /** Whether an employee of this account signs in with `email`. */
@@ -174,19 +155,12 @@ export class AccountStore {
     return row !== undefined;
   }
 
-  async emailOf(accountId: number, employeeId: number): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('employees')
-      .select('email')
-      .where('account_id', '=', accountId)
-      .where('id', '=', employeeId)
-      .executeTakeFirst();
-    return row?.email;
+  emailOf(accountId: number, employeeId: number): Promise<string | undefined> {
+    return employeeEmail(this.db, accountId, employeeId);
   }
 
-  async emailTaken(email: string): Promise<boolean> {
-    const row = await this.db.selectFrom('employees').select('id').where('email', '=', email).executeTakeFirst();
-    return row !== undefined;
+  emailTaken(email: string): Promise<boolean> {
+    return emailTaken(this.db, email);
   }
 
   /** The ids among `ids` that are employees of the account. */
@@ -264,15 +238,8 @@ export class AccountStore {
   }
 
   /** The ids among `ids` that are shops of the account. */
-  async existingShopIds(accountId: number, ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.db
-      .selectFrom('shops')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
-    return new Set(rows.map((row) => Number(row.id)));
+  existingShopIds(accountId: number, ids: number[]): Promise<Set<number>> {
+    return accountShopIds(this.db, accountId, ids);
   }
 
   /** Names of a manager's shops, in the order given. */
@@ -316,30 +283,14 @@ export class AccountStore {
         .where('account_id', '=', accountId)
         .where('employee_id', '=', employeeId)
         .execute();
-      if (change.shopIds.length > 0) {
-        await trx
-          .insertInto('employee_shops')
-          .values(
-            change.shopIds.map((shopId, position) => ({
-              account_id: accountId,
-              employee_id: employeeId,
-              shop_id: shopId,
-              position,
-            })),
-          )
-          .execute();
-      }
+      await insertEmployeeShops(trx, accountId, employeeId, change.shopIds);
     });
   }
 
   /** Deletes an employee with their tokens and shops; answers whether they existed. */
   async deleteEmployee(accountId: number, employeeId: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('access_tokens')
-        .where('account_id', '=', accountId)
-        .where('employee_id', '=', employeeId)
-        .execute();
+      await endLoginTokens(trx, accountId, employeeId, null);
       await trx
         .deleteFrom('employee_shops')
         .where('account_id', '=', accountId)
