@@ -12,6 +12,11 @@ export const en = {
   cancelPickup: 'Cancel',
   book: 'Book',
   noPickups: 'No pickups.',
+  pickupStatus1: 'New',
+  pickupStatus2: 'Scheduled',
+  pickupStatus3: 'Collected',
+  pickupStatus4: 'Canceled',
+  pickupStatus5: 'Error',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -27,4 +32,9 @@ export const ru: Record<keyof typeof en, string> = {
   cancelPickup: 'Отменить',
   book: 'Заказать',
   noPickups: 'Заборов нет.',
+  pickupStatus1: 'Новый',
+  pickupStatus2: 'Запланирован',
+  pickupStatus3: 'Выполнен',
+  pickupStatus4: 'Отменён',
+  pickupStatus5: 'Ошибка',
 };

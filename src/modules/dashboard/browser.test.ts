@@ -350,6 +350,11 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     await page.getByTestId('pickups-table').locator('[data-pickup]').first().waitFor();
     const pickups = (await owner.get('/v2/pickups')).body as Array<{ date: string }>;
     expect(pickups.map((pickup) => pickup.date)).toEqual([ambiguous]);
+    // its status in the page's language (the service names statuses in English: it read "New")
+    const status = await page.getByTestId('pickups-table').locator('[data-pickup]').first().innerText();
+    // (a badge's letters are capitals by its style: innerText shows them so)
+    expect(status).toMatch(/новый|запланирован/i);
+    expect(status).not.toMatch(/new|scheduled/i);
     await check('pickups');
 
     // found by search, and by a filter

@@ -158,6 +158,19 @@ function BookPickup({ booked }: { booked(): void }) {
 
 const PICKUPS_PER_PAGE = 20;
 
+/** A pickup's status in the page's language (the service names them in English: 1 New … 5 Error). */
+const PICKUP_STATUS_KEYS = {
+  1: 'pickupStatus1',
+  2: 'pickupStatus2',
+  3: 'pickupStatus3',
+  4: 'pickupStatus4',
+  5: 'pickupStatus5',
+} as const;
+
+function pickupStatusName(status: number, t: (key: (typeof PICKUP_STATUS_KEYS)[1 | 2 | 3 | 4 | 5]) => string): string {
+  const key = PICKUP_STATUS_KEYS[status as keyof typeof PICKUP_STATUS_KEYS];
+  return key ? t(key) : String(status);
+}
 export function PickupsPage() {
   const { t, locale } = useText();
   const [archive, setArchive] = useState<0 | 1>(0);
@@ -208,7 +221,7 @@ export function PickupsPage() {
       header: t('status'),
       cell: (pickup) => (
         <>
-          <Badge color={pickup.status === 5 ? 'red' : 'gray'}>{pickup.statusHistory[0]?.name ?? pickup.status}</Badge>
+          <Badge color={pickup.status === 5 ? 'red' : 'gray'}>{pickupStatusName(pickup.status, t)}</Badge>
           {pickup.error && (
             <Text size="xs" c="red">
               {pickup.error}
