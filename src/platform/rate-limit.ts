@@ -16,6 +16,8 @@ import { sessionTokenOf } from './session.js';
 
 const WINDOW_MS = 60_000;
 const HOUR_MS = 60 * WINDOW_MS;
+/** Link e-mails one IP address may ask for an hour, as a multiple of those to one e-mail address (an office resets several). */
+const MAILS_PER_SENDER_FACTOR = 4;
 export const LOGIN_ROUTE = '/v2/auth/login';
 
 declare module 'fastify' {
@@ -133,18 +135,30 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
       timeWindow: HOUR_MS,
       keyGenerator: mailKey,
     });
+    // and per sender: one address asking for resets or sign-ups of ever new e-mails would
+    // otherwise be limited by nothing but the per-IP limit, each sign-up hashing a password
+    const perSender = app.createRateLimit({
+      max: limits.linkMailsPerAddressPerHour * MAILS_PER_SENDER_FACTOR,
+      timeWindow: HOUR_MS,
+      keyGenerator: (request) => `mail-from:${request.ip}`,
+    });
     // whether the e-mail is known or not: the limit says nothing of it
     app.addHook('preHandler', async (request, reply) => {
       if (request.method !== 'POST' || request.routeOptions.config?.sendsMail !== true) return;
-      const verdict = await perAddress(request);
-      if (verdict.isAllowed || !verdict.isExceeded) return;
-      const seconds = Math.max(1, verdict.ttlInSeconds);
-      reply.header('retry-after', String(seconds));
-      throw new AppError(
-        429,
-        'rate_limited',
-        `Too many requests: at most ${verdict.max} e-mails an hour to one address. Retry in ${seconds} s.`,
-      );
+      for (const [limit, what] of [
+        [perSender, 'from one IP address'],
+        [perAddress, 'to one address'],
+      ] as const) {
+        const verdict = await limit(request);
+        if (verdict.isAllowed || !verdict.isExceeded) continue;
+        const seconds = Math.max(1, verdict.ttlInSeconds);
+        reply.header('retry-after', String(seconds));
+        throw new AppError(
+          429,
+          'rate_limited',
+          `Too many requests: at most ${verdict.max} e-mails an hour ${what}. Retry in ${seconds} s.`,
+        );
+      }
     });
   }
 }

@@ -369,21 +369,24 @@ export class AccessService {
     const taken = await this.store.emailTaken(email);
     const { token, hash, expiresAt } = this.newToken('signup');
     await this.store.transaction(async (trx) => {
-      await this.store.insertLink(
-        {
-          accountId: null,
-          employeeId: null,
-          purpose: 'signup',
-          tokenHash: hash,
-          email,
-          data: { accountName, passwordHash },
-          expiresAt,
-        },
-        trx,
-      );
+      await this.insertSignUpLink(email, { accountName, passwordHash }, hash, expiresAt, trx);
       if (taken) await this.queueMail('signup-existing', email, null, accountName, expiresAt, trx);
       else await this.queueMail('signup', email, token, accountName, expiresAt, trx);
     });
+  }
+
+  /** A sign-up link of no account yet: the account is made when it is followed. */
+  private insertSignUpLink(
+    email: string,
+    data: { accountName: string; passwordHash?: string },
+    tokenHash: string,
+    expiresAt: string,
+    trx: Parameters<AccessStore['insertLink']>[1],
+  ): Promise<unknown> {
+    return this.store.insertLink(
+      { accountId: null, employeeId: null, purpose: 'signup', tokenHash, email, data, expiresAt },
+      trx,
+    );
   }
 
   /** An operator's invitation to make an account (SIGNUP=invite or open): the person chooses the password. */
@@ -395,18 +398,7 @@ export class AccessService {
       throw conflict('email_taken', `An employee with the e-mail ${email} already exists.`);
     const { token, hash, expiresAt } = this.newToken('signup');
     await this.store.transaction(async (trx) => {
-      await this.store.insertLink(
-        {
-          accountId: null,
-          employeeId: null,
-          purpose: 'signup',
-          tokenHash: hash,
-          email,
-          data: { accountName },
-          expiresAt,
-        },
-        trx,
-      );
+      await this.insertSignUpLink(email, { accountName }, hash, expiresAt, trx);
       await this.queueMail('signup', email, token, accountName, expiresAt, trx);
     });
     return { url: this.urlOf('signup', token), expiresAt };

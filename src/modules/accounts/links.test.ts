@@ -164,11 +164,17 @@ describe('an invitation', () => {
     expect((await shop.owner.get('/v2/employees/invitations')).body[0]).toMatchObject({ id, expired: true });
     await shop.owner.post(`/v2/employees/invitations/${id}/resend`);
     const third = await links.tokenFor('later@inviting.example');
+    // another account's owner finds no such invitation, and changes nothing
+    const stranger = (await t.newAccount('Чужой')).client;
+    expect((await stranger.post(`/v2/employees/invitations/${id}/resend`)).status).toBe(404);
+    expect((await stranger.delete(`/v2/employees/invitations/${id}`)).status).toBe(404);
+    expect((await stranger.post('/v2/employees/invitations/abc/resend')).status).toBe(400);
+    expect((await shop.owner.get('/v2/employees/invitations')).body.map((item: { id: number }) => item.id)).toContain(
+      id,
+    );
     expect((await shop.owner.delete(`/v2/employees/invitations/${id}`)).status).toBe(204);
     await expectInvalid('/v2/auth/invitation', { token: third, password: PASSWORD });
     expect((await shop.owner.delete(`/v2/employees/invitations/${id}`)).status).toBe(404);
-    const stranger = (await t.newAccount('Чужой')).client;
-    expect((await stranger.post(`/v2/employees/invitations/${id}/resend`)).status).toBe(404);
   });
 
   it("of an e-mail that signs in elsewhere: the owner's answer is as any other, the invitee is told", async () => {

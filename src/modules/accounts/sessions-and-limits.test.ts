@@ -121,6 +121,26 @@ describe('limits on the credential routes', () => {
     expect((await signUp()).statusCode).toBe(202);
     expect((await signUp()).statusCode).toBe(202);
     expectLimited(await signUp());
+    // ever new e-mails from one address (each sign-up hashes a password): 4 × 2 an hour, the six above counted
+    const fresh = (index: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/auth/signup',
+        payload: { email: `fresh-${index}@limits.example`, password: PASSWORD, accountName: 'Лимит' },
+      });
+    expect((await fresh(1)).statusCode).toBe(202);
+    expect((await fresh(2)).statusCode).toBe(202);
+    const refused = await fresh(3);
+    expectLimited(refused);
+    expect(refused.json().message).toContain('from one IP address');
+    // another address is not refused for this one's flood
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/v2/auth/password-reset',
+      payload: { email: 'someone@limits.example' },
+      remoteAddress: '10.1.2.3',
+    });
+    expect(elsewhere.statusCode).toBe(202);
   });
 
   it('limits tries of one link from one address, and wrong links from one address over all links', async () => {
