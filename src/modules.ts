@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { ModuleDefinition } from './platform/module.js';
 import type { Services } from './services.js';
 import { accountsModule } from './modules/accounts/module.js';
+import { addressesModule } from './modules/addresses/module.js';
 import { boxesModule } from './modules/boxes/module.js';
 import { checklistModule } from './modules/checklist/module.js';
 import { calculatorModule } from './modules/calculator/module.js';
@@ -41,6 +42,7 @@ export const MODULES = [
   accountsModule,
   listsModule,
   localitiesModule,
+  addressesModule,
   warehousesModule,
   shopsModule,
   boxesModule,
