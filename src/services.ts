@@ -72,6 +72,8 @@ import {
 import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
+import { AddressImportService } from './modules/addresses/import-service.js';
+import { AddressImportStore } from './modules/addresses/import-store.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';
@@ -91,6 +93,8 @@ import { WidgetStore } from './modules/widget/store.js';
 const SHARED_READ_MAX_AGE_MS = 30_000;
 
 export interface Services {
+  /** The federal address register's import (modules/addresses). */
+  addressImports: AddressImportService;
   /** Answers of account-scoped reads, remembered until the account's data changes. */
   readCache: AccountReadCache;
   /** Bearer tokens -> Scope, remembered briefly. */
@@ -252,6 +256,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     accountCompanies: () => carrierIntegrations,
   });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
+  // the register's localities take our localities' centres and populations; none before the reference data is loaded
+  const addressImports = new AddressImportService(new AddressImportStore(db, database.kind), () => {
+    try {
+      return reference.localities;
+    } catch {
+      return null;
+    }
+  });
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   // products, kits and shops show stock: built after it, handed to it as a declared dependency
@@ -466,6 +478,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
   const checklist = new ChecklistService(warehouses, shops, carrierIntegrations, widget, orders);
   return {
+    addressImports,
     sessionCsrfKey: secretBox.derive('dashboard-csrf'),
     widget,
     checklist,
