@@ -99,7 +99,7 @@ describe("a courier order's address and the register", () => {
     for (const order of [noHouse, unknown]) {
       // the finding is no pricing error: the order is a draft like any other, and confirmed
       expect(order.error).toBeNull();
-      expect(order.status).toBe(1);
+      expect(order.status).toBe(11);
     }
     const confirmed = await a.owner.post('/v2/orders/confirm', { ids: [noHouse.id, unknown.id] });
     expect(confirmed.status, confirmed.text).toBe(204);
