@@ -88,6 +88,11 @@ import { WebhookStore } from './modules/webhooks/store.js';
 import { WidgetService } from './modules/widget/service.js';
 import { ChecklistService } from './modules/checklist/service.js';
 import { WidgetStore } from './modules/widget/store.js';
+import { AddressService } from './modules/addresses/service.js';
+import { AddressStore } from './modules/addresses/store.js';
+import { AddressDirectory } from './modules/addresses/directory.js';
+import { AddressSearch } from './modules/addresses/search.js';
+import { DadataClient } from './modules/addresses/dadata-client.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -171,6 +176,8 @@ export interface Services {
   widget: WidgetService;
   /** The first-run checklist, computed from the other areas' data. */
   checklist: ChecklistService;
+  /** Addresses from the federal address register: suggestions, cleaning, lookups; a shop's own DaData key. */
+  addresses: AddressService;
 }
 
 export interface ServiceDeps {
@@ -207,6 +214,8 @@ export interface ServiceDeps {
     | 'carrierRussianPostTrackingUrl'
     | 'carrierYandexDeliveryUrl'
     | 'carrierYandexDeliveryTestUrl'
+    | 'dadataSuggestionsUrl'
+    | 'dadataCleanerUrl'
     | 'carrierTimeoutMs'
     | 'carrierPointsImportHours'
     | 'webhookRetryFirstSeconds'
@@ -226,7 +235,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, {
-    maxBytes: (config.cacheMb / 2) * 1024 * 1024,
+    maxBytes: ((config.cacheMb * 3) / 8) * 1024 * 1024,
     ...(database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {}),
   });
   const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
@@ -477,11 +486,22 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   );
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
   const checklist = new ChecklistService(warehouses, shops, carrierIntegrations, widget, orders);
+  const addressStore = new AddressStore(db);
+  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
+  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
+  const addresses = new AddressService(
+    new AddressSearch(addressDirectory, addressStore),
+    addressStore,
+    addressDirectory,
+    secretBox,
+    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
+  );
   return {
     addressImports,
     sessionCsrfKey: secretBox.derive('dashboard-csrf'),
     widget,
     checklist,
+    addresses,
     sandbox,
     webhooks,
     carrierIntegrations,

@@ -15,7 +15,16 @@ export const FiasId = Type.String({
 });
 
 export const AddressBound = Type.Union(
-  ['country', 'region', 'area', 'city', 'settlement', 'street', 'house', 'flat'].map((value) => Type.Literal(value)),
+  [
+    Type.Literal('country'),
+    Type.Literal('region'),
+    Type.Literal('area'),
+    Type.Literal('city'),
+    Type.Literal('settlement'),
+    Type.Literal('street'),
+    Type.Literal('house'),
+    Type.Literal('flat'),
+  ],
   { description: 'A level: country, region, area, city, settlement, street, house, flat' },
 );
 
@@ -87,7 +96,13 @@ export const StructuredAddress = Type.Object(
     kladrId: Text(19),
     okato: Text(11),
     oktmo: Text(11),
-    capitalMarker: Type.Union(['0', '1', '2', '3', '4'].map((value) => Type.Literal(value))),
+    capitalMarker: Type.Union([
+      Type.Literal('0'),
+      Type.Literal('1'),
+      Type.Literal('2'),
+      Type.Literal('3'),
+      Type.Literal('4'),
+    ]),
     geoLat: Nullable(Type.Number({ minimum: -90, maximum: 90 })),
     geoLon: Nullable(Type.Number({ minimum: -180, maximum: 180 })),
     qcGeo: Type.Integer({
