@@ -329,6 +329,17 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     observer: metrics,
     ownMethods: deliveryMethods,
   });
+  const addressStore = new AddressStore(db);
+  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
+  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
+  // before orders: a courier order's address is checked against the register as it is made
+  const addresses = new AddressService(
+    new AddressSearch(addressDirectory, addressStore),
+    addressStore,
+    addressDirectory,
+    secretBox,
+    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
+  );
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
   const orders = new OrderService(
@@ -342,6 +353,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     readCache,
     stock,
     deliveryMethods,
+    addresses,
   );
   const tracking = new TrackingService(
     orderStore,
@@ -486,16 +498,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   );
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
   const checklist = new ChecklistService(warehouses, shops, carrierIntegrations, widget, orders);
-  const addressStore = new AddressStore(db);
-  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
-  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
-  const addresses = new AddressService(
-    new AddressSearch(addressDirectory, addressStore),
-    addressStore,
-    addressDirectory,
-    secretBox,
-    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
-  );
   return {
     addressImports,
     sessionCsrfKey: secretBox.derive('dashboard-csrf'),

@@ -135,6 +135,15 @@ class SuggestedField {
   }
 }
 
+/**
+ * What the register is asked for a house: the street, then the number marked as a house ("д 1"),
+ * so that a bare "1" is not read as a part of the street's name ("1-я Тверская-Ямская").
+ */
+export function houseQuery(street: string, typed: string): string {
+  const house = typed.trim();
+  return `${street.trim()}, ${/^\d/.test(house) ? `д ${house}` : house}`;
+}
+
 /** The house's number with its block as the buyer reads it: "5 к 2", "12/2 стр 1". */
 function houseText(data: AddressSuggestion['data']): string {
   return [data.house, data.blockType && data.block ? `${data.blockType} ${data.block}` : data.block]
@@ -173,14 +182,16 @@ export class CourierAddressInput {
     );
     this.houseField = new SuggestedField(
       inputs.house,
-      (typed) =>
-        api.addresses({
-          query: `${inputs.street.value.trim()} ${typed}`,
-          ...within,
-          fromLevel: 'house',
-          toLevel: 'house',
-          count: 7,
-        }),
+      async (typed) =>
+        (
+          await api.addresses({
+            query: houseQuery(inputs.street.value, typed),
+            ...within,
+            fromLevel: 'house',
+            toLevel: 'house',
+            count: 7,
+          })
+        ).filter((suggestion) => suggestion.data.house),
       (suggestion) => houseText(suggestion.data),
       (suggestion) => {
         this.house = suggestion;

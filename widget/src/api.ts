@@ -25,17 +25,8 @@ type QuoteAnswer = Json<'quoteWidgetCart', 200>;
 export type Option = QuoteAnswer['options'][number];
 export type Selection = Json<'createWidgetSelection', 201>;
 export type Product = Body<'quoteWidgetCart'>['products'][number];
-export type { AddressSuggestionOut as AddressSuggestion } from '../../src/modules/addresses/schemas.js';
-import type { AddressSuggestionOut as AddressSuggestion } from '../../src/modules/addresses/schemas.js';
-type AddressLevel = 'street' | 'house' | 'flat';
-interface AddressQuery {
-  query: string;
-  count?: number;
-  locality?: string;
-  fromLevel?: AddressLevel;
-  toLevel?: AddressLevel;
-  key?: string;
-}
+export type AddressSuggestion = Json<'suggestWidgetAddresses', 200>['suggestions'][number];
+type AddressQuery = NonNullable<operations['suggestWidgetAddresses']['parameters']['query']>;
 
 /** A refusal or a fault, as the `error` event carries it. */
 export class WidgetError extends Error {

@@ -98,8 +98,7 @@ $('#address').suggestions({
     const houseText = ((await house.textContent()) ?? '').trim();
     await house.click();
     const chosen = await tab.evaluate(
-      () =>
-        (globalThis as unknown as { chosen: { value: string; data: Record<string, unknown> } | null }).chosen,
+      () => (globalThis as unknown as { chosen: { value: string; data: Record<string, unknown> } | null }).chosen,
     );
     expect(chosen?.value).toBe(houseText);
     expect(await input.inputValue()).toBe(houseText);

@@ -76,8 +76,7 @@ function findingOf(found: { fiasLevel: number; quality: CleanQuality }, typed: s
     return `The address "${typed}" was not recognised in the federal address register; it is kept as typed: check it before the courier goes.`;
   if (!atHouse(found.fiasLevel))
     return `The address "${typed}" was found in the federal address register only down to ${levelName(found.fiasLevel)}, not to the house; it is kept as typed: check it before the courier goes.`;
-  if (found.quality === 'check')
-    return `The address "${typed}" was found in the federal address register with changes a person should check.`;
+  // a house found with changes (a flat the register does not list, a typo mended) is a house: its quality says "check"
   return null;
 }
 

@@ -71,7 +71,12 @@ export function StreetAndHouse({
   );
   const suggestStreets = useCallback((typed: string) => ask(typed, 'street'), [ask]);
   const suggestHouses = useCallback(
-    (typed: string) => ask(`${value.street.trim()} ${typed}`, 'house'),
+    async (typed: string) => {
+      // the number marked as a house: a bare "1" would be read as a part of a street's name ("1-я …")
+      const house = /^\d/.test(typed.trim()) ? `д ${typed.trim()}` : typed.trim();
+      // only houses: a street that the text also matches is no house to pick here
+      return (await ask(`${value.street.trim()}, ${house}`, 'house')).filter((suggestion) => suggestion.data.house);
+    },
     [ask, value.street],
   );
   return (
@@ -82,9 +87,7 @@ export function StreetAndHouse({
         required={streetRequired}
         value={value.street}
         onChange={(street) => onChange({ ...value, street, fiasId: null })}
-        onPick={(picked) =>
-          onChange({ street: picked.data.streetWithType ?? picked.value, house: '', fiasId: null })
-        }
+        onPick={(picked) => onChange({ street: picked.data.streetWithType ?? picked.value, house: '', fiasId: null })}
         suggest={suggestStreets}
         labelOf={(suggestion) => suggestion.data.streetWithType ?? suggestion.value}
         error={errors.street}
