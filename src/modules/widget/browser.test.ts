@@ -350,13 +350,13 @@ try {
     });
     await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
     await page.locator('button[data-view="map"]').click();
-    await page.locator('.leaflet-marker-icon').first().waitFor({ timeout: 20_000 });
+    await page.locator('.map [data-point]').first().waitFor({ timeout: 20_000 });
     await page.locator('#dw-city').fill('Нетакогогорода');
     await waitForEvent(page, 'city-not-found');
     // no Moscow point, price, tab or marker left under the name typed
     expect(await page.locator('.item, .price, button[data-mode]').count()).toBe(0);
     expect(await page.locator('.map').isVisible()).toBe(false);
-    expect(await page.locator('.leaflet-marker-icon').filter({ visible: true }).count()).toBe(0);
+    expect(await page.locator('.map [data-point]').filter({ visible: true }).count()).toBe(0);
     await shot(page, 'map-then-city-not-found');
 
     await page.locator('#dw-city').fill('Москва');
