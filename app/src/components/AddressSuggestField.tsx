@@ -25,6 +25,8 @@ export interface AddressSuggestFieldProps<T> {
   required?: boolean;
   placeholder?: string;
   testId?: string;
+  /** Letters typed before `suggest` is asked (default 2; a house number is worth asking from its first digit). */
+  minLength?: number;
 }
 
 export function AddressSuggestField<T>(props: AddressSuggestFieldProps<T>) {
@@ -34,7 +36,7 @@ export function AddressSuggestField<T>(props: AddressSuggestFieldProps<T>) {
   const justPicked = useRef(false);
   useEffect(() => {
     const typed = value.trim();
-    if (justPicked.current || typed.length < 2) {
+    if (justPicked.current || typed.length < (props.minLength ?? 2)) {
       justPicked.current = false;
       return setFound([]);
     }
@@ -50,7 +52,7 @@ export function AddressSuggestField<T>(props: AddressSuggestFieldProps<T>) {
       live = false;
       clearTimeout(timer);
     };
-  }, [suggest, value]);
+  }, [suggest, value, props.minLength]);
   const labels = [...new Set(found.map(props.labelOf))];
   return (
     <Autocomplete

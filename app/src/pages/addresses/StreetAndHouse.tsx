@@ -106,6 +106,7 @@ export function StreetAndHouse({
           })
         }
         suggest={suggestHouses}
+        minLength={1}
         labelOf={(suggestion) => houseText(suggestion.data) || suggestion.value}
         error={errors.house}
         testId={`${testIdPrefix}-house`}
