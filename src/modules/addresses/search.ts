@@ -8,7 +8,7 @@ import { houseSearchKey } from './search-key.js';
 import type { AddressDirectory, LocalityEntry, LocalityIndex, StreetEntry, StreetList } from './directory.js';
 import { LEVEL } from './directory.js';
 import type { AddressBound, AddressSuggestion, CleanedAddress, CleanQuality, SuggestQuery } from './model.js';
-import { parseAddressText, wordMatch, type ParsedText, type Token } from './normalize.js';
+import { parseAddressText, type ParsedText, type Token } from './normalize.js';
 import { houseParts, notFoundAddress, present, type FoundAddress } from './present.js';
 import type { AddressStore, FlatRow, HouseRow, ObjectRow } from './store.js';
 
@@ -56,7 +56,9 @@ interface Restriction {
   regionCode: number | null;
 }
 
-const NAME_KINDS = new Set(['word', 'number']);
+/** The words that name places (type words such as "ул" only hint at them). */
+const nameWords = (parsed: ParsedText): Token[] =>
+  parsed.tokens.filter((token) => token.kind === 'number' || (token.kind === 'word' && token.typeHint === null));
 
 export class AddressSearch {
   constructor(
@@ -74,7 +76,7 @@ export class AddressSearch {
     const restriction = this.restrictionOf(index, query);
     if (restriction === null) return [];
     const parsed = parseAddressText(query.query);
-    const words = parsed.tokens.filter((token) => NAME_KINDS.has(token.kind));
+    const words = nameWords(parsed);
     const restricted = restriction.localityId !== null ? (index.byId.get(restriction.localityId) ?? null) : null;
 
     // the locality: the one the caller named, else one named by complete words of the query
@@ -235,7 +237,7 @@ export class AddressSearch {
     const changes: string[] = [];
     if (parsed.latinLayout) changes.push('typed in the Latin keyboard layout');
     changes.push(...parsed.notes);
-    const words = parsed.tokens.filter((token) => NAME_KINDS.has(token.kind));
+    const words = nameWords(parsed);
     const place = this.findLocality(index, parsed, words, { localityId: null, regionCode: null }, false);
     if (!place)
       return this.cleaned(
@@ -392,6 +394,10 @@ export class AddressSearch {
         changes.push(`words not recognised: ${meaningful.join(' ')}`);
       }
     }
+    if (parsed.extras.length > 0) {
+      unparsed.push(...parsed.extras);
+      changes.push(`courier details kept as typed: ${parsed.extras.join(', ')}`);
+    }
     const result = await this.cleanedOf(index, source, found, quality, changes, unparsed, parsed);
     return result;
   }
@@ -508,7 +514,7 @@ export class AddressSearch {
     return best;
   }
 
-  /** For each word, the type word that stands before it in its segment (or right after it), if any. */
+  /** For each word, the type word right before it in its segment (or right after it, ending the segment), if any. */
   private typeContext(
     parsed: ParsedText,
     words: Token[],
@@ -516,11 +522,9 @@ export class AddressSearch {
     const all = parsed.tokens;
     return words.map((word) => {
       const at = all.indexOf(word);
-      for (let i = at - 1; i >= 0; i--) {
-        const token = all[i];
-        if (token.segment !== word.segment) break;
-        if (token.kind === 'word' && token.typeHint) return token.typeHint;
-      }
+      const before = all[at - 1];
+      if (before && before.kind === 'word' && before.typeHint && before.segment === word.segment)
+        return before.typeHint;
       // a type written after the name ("Ленина ул") counts only where it ends the segment
       const after = all[at + 1];
       const afterAfter = all[at + 2];
@@ -619,9 +623,18 @@ export class AddressSearch {
       if (!letterWordMatched && hasWord) continue;
       const whole = usedTokens.size === nameWords.length;
       if (!whole) {
-        // the main word (the longest) must be there for a street named by part of its name
-        const longest = [...nameWords].sort((a, b) => b.length - a.length)[0];
-        if (!candidate.matched.has(longest)) continue;
+        // a street named by part of its name: its main word (the last: Маршала Жукова, Новый Арбат) must be
+        // there, and a number typed is the house, not a name's ("Тверская 1" is not 1-я Тверская-Ямская)
+        // (while typing, the rest of the name may still come: "липовый" for Липовый Парк)
+        const letterWords = nameWords.filter((word) => /\p{L}/u.test(word));
+        if (!typing && !candidate.matched.has(letterWords[letterWords.length - 1])) continue;
+        for (const word of nameWords) {
+          const match = candidate.matched.get(word);
+          if (match && !/\p{L}/u.test(word)) {
+            usedTokens.delete(match.token);
+            score -= match.score;
+          }
+        }
       }
       if (typedType) score += typedType === street.typeShort ? 2 : -1;
       score += whole ? 1 : 0;
@@ -629,6 +642,7 @@ export class AddressSearch {
     }
     hits.sort(
       (a, b) =>
+        Number(b.whole) - Number(a.whole) ||
         b.score - a.score ||
         (a.street.level === LEVEL.street ? 0 : 1) - (b.street.level === LEVEL.street ? 0 : 1) ||
         b.street.popularity - a.street.popularity ||
