@@ -347,8 +347,9 @@ export const DadataAddressData = Type.Object(
       'history_values',
       'unparsed_parts',
       'source',
+      'result',
       'qc',
-    ].map((name) => [name, Type.Unknown()]),
+    ].map((name) => [name, Type.Optional(Type.Unknown())]),
   ) as Record<string, TSchema>,
 );
 

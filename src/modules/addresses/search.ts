@@ -419,7 +419,8 @@ export class AddressSearch {
     return {
       ...data,
       source,
-      result: suggestion.unrestrictedValue,
+      // DaData's `result`: the region named always, the postcode apart (`postalCode`)
+      result: suggestion.unrestrictedValue.replace(/^\d{6}, /, ''),
       quality,
       changes,
       unparsed: unparsed.length > 0 ? unparsed.join(' ') : null,
