@@ -92,6 +92,7 @@ import { AddressService } from './modules/addresses/service.js';
 import { AddressStore } from './modules/addresses/store.js';
 import { AddressDirectory } from './modules/addresses/directory.js';
 import { AddressSearch } from './modules/addresses/search.js';
+import { AddressCleaner } from './modules/addresses/clean.js';
 import { DadataClient } from './modules/addresses/dadata-client.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
@@ -332,9 +333,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const addressStore = new AddressStore(db);
   // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
   const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
+  const addressSearch = new AddressSearch(addressDirectory, addressStore);
   // before orders: a courier order's address is checked against the register as it is made
   const addresses = new AddressService(
-    new AddressSearch(addressDirectory, addressStore),
+    addressSearch,
+    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
     addressStore,
     addressDirectory,
     secretBox,

@@ -13,7 +13,7 @@
  *   (parent_id, search_key), a few rows a query.
  */
 import { BoundedMap } from '../../platform/cache.js';
-import { CITY_NICKNAMES, wordMatch, withinOneEdit, TYPO_MIN_LENGTH } from './normalize.js';
+import { CITY_NICKNAMES, NAME_ABBREVIATIONS, wordMatch, withinOneEdit, TYPO_MIN_LENGTH } from './normalize.js';
 import type { AddressStore, ObjectEntry } from './store.js';
 
 /** Levels of the register's administrative hierarchy, as tables.ts lists them. */
@@ -165,6 +165,8 @@ export class StreetList {
       for (let i = low; i < this.words.length && this.words[i].startsWith(typed); i++)
         if (!found.has(this.words[i])) found.set(this.words[i], 2);
     }
+    for (const start of NAME_ABBREVIATIONS.get(typed) ?? [])
+      for (const word of this.words) if (word.startsWith(start) && !found.has(word)) found.set(word, 2);
     if (found.size === 0 && typed.length >= TYPO_MIN_LENGTH && !/^\d/.test(typed)) {
       for (const word of this.words) {
         if (Math.abs(word.length - typed.length) > 1 && !typing) continue;

@@ -123,7 +123,7 @@ export type CleanQuality = 'certain' | 'check' | 'unrecognised';
 export interface CleanedAddress extends StructuredAddress {
   /** The text as given. */
   source: string;
-  /** The address written out the house's way: "г Москва, ул Ленина, д 5 к 2, кв 3". */
+  /** The address written out as DaData's `result`, the region always named, no postcode: "г Москва, ул Ленина, д 5 к 2, кв 3". */
   result: string | null;
   quality: CleanQuality;
   /**

@@ -81,7 +81,19 @@ const HOUSE_OR_LOCALITY: Record<string, TypeWord> = {
 };
 
 /** Words that say nothing about the place: the country, "адрес:", "доставка". */
-const NOISE = new Set(['россия', 'рф', 'российская', 'федерация', 'russia', 'адрес', 'доставка', 'доставить', 'по']);
+const NOISE = new Set([
+  'россия',
+  'рф',
+  'российская',
+  'федерация',
+  'russia',
+  'адрес',
+  'адресу',
+  'доставка',
+  'доставить',
+  'по',
+  'получатель',
+]);
 
 /** Nicknames people use for big cities, as their search keys. */
 export const CITY_NICKNAMES = new Map<string, string>([
@@ -110,16 +122,19 @@ export function fromLatinLayout(text: string): string {
   const chars = [...text.toLowerCase()];
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i];
+    // Shift+/ is "," in the Russian layout: the comma typed between parts
+    if (char === '?') {
+      out += ',';
+      continue;
+    }
     const mapped = LAYOUT.get(char);
     if (mapped === undefined) {
       out += char;
       continue;
     }
-    // "," "." are б and ю inside a word, separators after it ("vjcrdf, ktybyf")
+    // "," "." are б and ю before a letter (",fevfyf" is "баумана"), separators before a space or the end
     if (char === ',' || char === '.') {
-      const next = chars[i + 1] ?? '';
-      const previous = chars[i - 1] ?? '';
-      out += /[a-z[\];'`]/.test(previous) && /[a-z[\];'`]/.test(next) ? mapped : char;
+      out += /[a-z[\];'`,.?]/.test(chars[i + 1] ?? '') ? mapped : char;
       continue;
     }
     out += mapped;
@@ -167,7 +182,12 @@ export interface ParsedText {
   endsWithSeparator: boolean;
   /** What was read as something else than typed: "5-3" as house 5, flat 3. */
   notes: string[];
+  /** What a courier reads but the register does not hold: "подъезд 2", "этаж 3", "домофон 15". */
+  extras: string[];
 }
+
+/** Words of a courier's details, each with the value after it. */
+const COURIER_DETAILS = new Set(['подъезд', 'под', 'п-д', 'пд', 'этаж', 'эт', 'домофон', 'код']);
 
 const HOUSE_GLUED = /^(\d+[а-я]?(?:\/\d+[а-я]?)?)(?:(к|корп|корпус)(\d+[а-я]?))?(?:(с|стр|строение)(\d+[а-я]?))?$/;
 const NUMBER_LIKE = /^\d+[а-я]?(?:\/\d+[а-я]?)?$/;
@@ -178,6 +198,7 @@ const NUMBER_LIKE = /^\d+[а-я]?(?:\/\d+[а-я]?)?$/;
  */
 export function parseAddressText(raw: string): ParsedText {
   const notes: string[] = [];
+  const extras: string[] = [];
   let text = raw.toLowerCase().replace(/ё/g, 'е');
   const latinLayout = looksLatinLayout(text);
   if (latinLayout) text = fromLatinLayout(text);
@@ -221,7 +242,13 @@ export function parseAddressText(raw: string): ParsedText {
       continue;
     }
     if (word === '-') continue;
-    const glued = /^(д|дом|кв|к|корп|стр|оф|офис|пом|лит)(\d+[а-я]?(?:\/\d+)?)$/.exec(word);
+    if (COURIER_DETAILS.has(word)) {
+      const value = next !== undefined && /^[\dа-я#*]+$/.test(next) ? next : '';
+      extras.push(value ? `${word} ${value}` : word);
+      if (value) i += 1;
+      continue;
+    }
+    const glued = /^(д|дом|кв|к|корп|стр|с|оф|офис|пом|лит)(\d+[а-я]?(?:\/\d+)?)$/.exec(word);
     const marker = glued ? TYPE_WORDS.get(glued[1]) : TYPE_WORDS.get(searchKey(word));
     const markerValue = glued ? glued[2] : next;
     const consumed = glued ? 0 : 1;
@@ -287,6 +314,19 @@ export function parseAddressText(raw: string): ParsedText {
       house.typed += word;
       continue;
     }
+    // a letter after a bare number: "10 а" is house 10А
+    const previousToken = tokens[tokens.length - 1];
+    if (
+      !house &&
+      /^[а-я]$/.test(word) &&
+      !TYPE_WORDS.has(word) &&
+      previousToken?.kind === 'number' &&
+      /^\d+$/.test(previousToken.text)
+    ) {
+      previousToken.text += word;
+      previousToken.complete = complete(i);
+      continue;
+    }
     const gluedHouse = HOUSE_GLUED.exec(word);
     if (gluedHouse && (gluedHouse[3] || gluedHouse[5])) {
       if (!house) {
@@ -323,7 +363,7 @@ export function parseAddressText(raw: string): ParsedText {
     }
     tokens.push({ kind: 'word', text: key, segment: piece.segment, typeHint, complete: complete(i) });
   }
-  return { tokens, house, flat, postcode, latinLayout, endsWithSeparator, notes };
+  return { tokens, house, flat, postcode, latinLayout, endsWithSeparator, notes, extras };
 }
 
 /**
@@ -343,6 +383,19 @@ export function withinOneEdit(a: string, b: string): boolean {
   }
   return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
+
+/** Short words for a name's first word ("Б. Козихинский": Большой): the start each stands for. */
+export const NAME_ABBREVIATIONS = new Map<string, string[]>([
+  ['б', ['больш']],
+  ['бол', ['больш']],
+  ['м', ['мал']],
+  ['мал', ['мал']],
+  ['ср', ['средн']],
+  ['н', ['нов', 'нижн']],
+  ['нов', ['нов']],
+  ['ст', ['стар']],
+  ['в', ['верхн']],
+]);
 
 /** Typos are forgiven only in words of 4 letters or more: shorter ones match too much. */
 export const TYPO_MIN_LENGTH = 4;

@@ -96,13 +96,13 @@ export const StructuredAddress = Type.Object(
     kladrId: Text(19),
     okato: Text(11),
     oktmo: Text(11),
-    capitalMarker: Type.Union([
-      Type.Literal('0'),
-      Type.Literal('1'),
-      Type.Literal('2'),
-      Type.Literal('3'),
-      Type.Literal('4'),
-    ]),
+    capitalMarker: Type.Union(
+      [Type.Literal('0'), Type.Literal('1'), Type.Literal('2'), Type.Literal('3'), Type.Literal('4')],
+      {
+        description:
+          "DaData's capital marker: '0' none, '1' an area's centre, '2' the region's centre, '3' both, '4' the country's capital",
+      },
+    ),
     geoLat: Nullable(Type.Number({ minimum: -90, maximum: 90 })),
     geoLon: Nullable(Type.Number({ minimum: -180, maximum: 180 })),
     qcGeo: Type.Integer({
@@ -347,8 +347,9 @@ export const DadataAddressData = Type.Object(
       'history_values',
       'unparsed_parts',
       'source',
+      'result',
       'qc',
-    ].map((name) => [name, Type.Unknown()]),
+    ].map((name) => [name, Type.Optional(Type.Unknown())]),
   ) as Record<string, TSchema>,
 );
 

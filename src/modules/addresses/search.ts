@@ -5,64 +5,24 @@
  * suggestions read the last one as still being typed.
  */
 import { houseSearchKey } from './search-key.js';
-import type { AddressDirectory, LocalityEntry, LocalityIndex, StreetEntry, StreetList } from './directory.js';
+import type { AddressDirectory, LocalityEntry, LocalityIndex, StreetEntry } from './directory.js';
 import { LEVEL } from './directory.js';
-import type { AddressBound, AddressSuggestion, CleanedAddress, CleanQuality, SuggestQuery } from './model.js';
-import { parseAddressText, wordMatch, type ParsedText, type Token } from './normalize.js';
-import { houseParts, notFoundAddress, present, type FoundAddress } from './present.js';
+import type { AddressSuggestion, SuggestQuery } from './model.js';
+import { parseAddressText, type Token } from './normalize.js';
+import type { FoundAddress } from './present.js';
 import type { AddressStore, FlatRow, HouseRow, ObjectRow } from './store.js';
+import { AddressWalk, BOUND_RANK, boundOfLevel, nameWords, type LocalityHit, type Restriction } from './walk.js';
 
-const BOUND_RANK: Record<AddressBound, number> = {
-  country: 0,
-  region: 1,
-  area: 2,
-  city: 3,
-  settlement: 4,
-  street: 5,
-  house: 6,
-  flat: 7,
-};
-
-function boundOfLevel(level: number): AddressBound {
-  if (level === LEVEL.region) return 'region';
-  if (level <= LEVEL.municipalSettlement) return 'area';
-  if (level === LEVEL.city) return 'city';
-  if (level === LEVEL.settlement) return 'settlement';
-  return 'street';
-}
-
-/** A locality found among the words: which words it took, and how well they matched. */
-interface LocalityHit {
-  entry: LocalityEntry;
-  /** Indexes into the word tokens. */
-  start: number;
-  end: number;
-  score: number;
-  /** Matched through a nickname, a typo: said in the changes. */
-  how: 'exact' | 'nickname' | 'typo' | 'start';
-}
-
-interface StreetHit {
-  street: StreetEntry;
-  score: number;
-  /** Every word of the street's name was matched. */
-  whole: boolean;
-  usedTokens: Set<number>;
-  typos: string[];
-}
-
-interface Restriction {
-  localityId: number | null;
-  regionCode: number | null;
-}
-
-const NAME_KINDS = new Set(['word', 'number']);
-
+/** Suggestions as the buyer types, an address by its FIAS id, the houses near a point. */
 export class AddressSearch {
+  readonly walk: AddressWalk;
+
   constructor(
     private readonly directory: AddressDirectory,
     private readonly store: AddressStore,
-  ) {}
+  ) {
+    this.walk = new AddressWalk(directory, store);
+  }
 
   // ---------- suggestions ----------
 
@@ -74,18 +34,18 @@ export class AddressSearch {
     const restriction = this.restrictionOf(index, query);
     if (restriction === null) return [];
     const parsed = parseAddressText(query.query);
-    const words = parsed.tokens.filter((token) => NAME_KINDS.has(token.kind));
+    const words = nameWords(parsed);
     const restricted = restriction.localityId !== null ? (index.byId.get(restriction.localityId) ?? null) : null;
 
     // the locality: the one the caller named, else one named by complete words of the query
     let place: LocalityHit | null = null;
     if (restricted) place = { entry: restricted, start: 0, end: 0, score: 3, how: 'exact' };
-    else place = this.findLocality(index, parsed, words, restriction, true);
+    else place = this.walk.findLocality(index, parsed, words, restriction, true);
 
     const used = new Set<number>();
     if (place && !restricted) {
       for (let i = place.start; i < place.end; i++) used.add(i);
-      this.markAncestorWords(index, index.chain(place.entry), words, used);
+      this.walk.markAncestorWords(index, index.chain(place.entry), words, used);
     }
     const rest = words.filter((_token, i) => !used.has(i));
     const restNames = rest.filter((token) => token.kind === 'word' || !parsed.house);
@@ -109,26 +69,38 @@ export class AddressSearch {
         const best = [...streets.streets].sort((a, b) => b.popularity - a.popularity).slice(0, count);
         for (const street of best) results.push({ ...found, street });
       }
-      return this.write(index, results.slice(0, count));
+      return this.walk.write(index, results.slice(0, count));
     }
     if (to < BOUND_RANK.street) {
       // a locality under a locality: "москва коммунарка"
-      const inner = this.findLocality(index, parsed, rest, { ...restriction, localityId: place.entry.objectId }, false);
-      return inner ? this.write(index, [{ ...found, chain: index.chain(inner.entry) }]) : [];
+      const inner = this.walk.findLocality(
+        index,
+        parsed,
+        rest,
+        { ...restriction, localityId: place.entry.objectId },
+        false,
+      );
+      return inner ? this.walk.write(index, [{ ...found, chain: index.chain(inner.entry) }]) : [];
     }
-    const streets = await this.streetsAround(index, place.entry);
-    const hits = this.matchStreets(streets, rest, parsed, true);
+    const streets = await this.walk.streetsAround(index, place.entry);
+    const hits = this.walk.matchStreets(streets, rest, parsed, true);
     if (hits.length === 0) {
       // a settlement inside the locality may be what is typed
-      const inner = this.findLocality(index, parsed, rest, { ...restriction, localityId: place.entry.objectId }, true);
-      if (inner) return this.write(index, [{ ...found, chain: index.chain(inner.entry) }]);
+      const inner = this.walk.findLocality(
+        index,
+        parsed,
+        rest,
+        { ...restriction, localityId: place.entry.objectId },
+        true,
+      );
+      if (inner) return this.walk.write(index, [{ ...found, chain: index.chain(inner.entry) }]);
       return [];
     }
     const best = hits[0];
-    const houseTyped = parsed.house ?? this.unmarkedHouse(rest, best.usedTokens);
+    const houseTyped = parsed.house ?? this.walk.unmarkedHouse(rest, best.usedTokens);
     const streetComplete = [...best.usedTokens].every((i) => rest[i]?.complete !== false);
     if (houseTyped && best.whole && streetComplete && to >= BOUND_RANK.house) {
-      const chain = this.chainOfStreet(index, best.street, found.chain);
+      const chain = this.walk.chainOfStreet(index, best.street, found.chain);
       const key = houseSearchKey(houseTyped.number, houseTyped.block, houseTyped.building);
       const houses = await this.store.housesByPrefix(best.street.objectId, key, Math.max(count * 3, 30));
       const ordered = rankHouses(houses, key);
@@ -150,18 +122,20 @@ export class AddressSearch {
             typedHouse: null,
             flat: { row: null, number: parsed.flat.number, type: parsed.flat.type },
           });
-        return this.write(index, results.slice(0, count));
+        return this.walk.write(index, results.slice(0, count));
       }
-      return this.write(
+      return this.walk.write(
         index,
         ordered.slice(0, count).map((house) => ({ chain, street: best.street, house, typedHouse: null, flat: null })),
       );
     }
-    return this.write(
+    return this.walk.write(
       index,
-      hits
-        .slice(0, count)
-        .map((hit) => ({ ...found, chain: this.chainOfStreet(index, hit.street, found.chain), street: hit.street })),
+      hits.slice(0, count).map((hit) => ({
+        ...found,
+        chain: this.walk.chainOfStreet(index, hit.street, found.chain),
+        street: hit.street,
+      })),
     );
   }
 
@@ -187,10 +161,10 @@ export class AddressSearch {
         if (seen.has(entry.objectId)) return false;
         seen.add(entry.objectId);
         const rank = BOUND_RANK[boundOfLevel(entry.level)];
-        return rank >= from && rank <= to && this.allowed(index, entry, restriction);
+        return rank >= from && rank <= to && this.walk.allowed(index, entry, restriction);
       })
       .sort((a, b) => localityRank(b) - localityRank(a));
-    return this.write(
+    return this.walk.write(
       index,
       ranked.slice(0, count).map((entry) => ({
         chain: index.chain(entry),
@@ -221,455 +195,13 @@ export class AddressSearch {
     return { localityId, regionCode };
   }
 
-  private allowed(index: LocalityIndex, entry: LocalityEntry, restriction: Restriction): boolean {
-    if (restriction.regionCode !== null && entry.regionCode !== restriction.regionCode) return false;
-    if (restriction.localityId !== null && !index.isUnder(entry, restriction.localityId)) return false;
-    return true;
-  }
-
-  // ---------- cleaning ----------
-
-  async clean(source: string): Promise<CleanedAddress> {
-    const index = await this.directory.localityIndex();
-    const parsed = parseAddressText(source);
-    const changes: string[] = [];
-    if (parsed.latinLayout) changes.push('typed in the Latin keyboard layout');
-    changes.push(...parsed.notes);
-    const words = parsed.tokens.filter((token) => NAME_KINDS.has(token.kind));
-    const place = this.findLocality(index, parsed, words, { localityId: null, regionCode: null }, false);
-    if (!place)
-      return this.cleaned(
-        source,
-        null,
-        'unrecognised',
-        changes,
-        words.map((token) => token.text),
-      );
-    if (place.how === 'nickname')
-      changes.push(
-        `"${words
-          .slice(place.start, place.end)
-          .map((w) => w.text)
-          .join(' ')}" read as ${place.entry.typeShort} ${place.entry.name}`,
-      );
-    if (place.how === 'typo')
-      changes.push(
-        `locality name corrected: ${words
-          .slice(place.start, place.end)
-          .map((w) => w.text)
-          .join(' ')} → ${place.entry.name}`,
-      );
-    // words that named the locality's ancestors ("Московская обл", "Россия") are used up too
-    const chain = index.chain(place.entry);
-    const used = new Set<number>();
-    for (let i = place.start; i < place.end; i++) used.add(i);
-    this.markAncestorWords(index, chain, words, used);
-    const rest = words.filter((_token, i) => !used.has(i));
-    const found: FoundAddress = { chain, street: null, house: null, typedHouse: null, flat: null };
-    let quality: CleanQuality = 'certain';
-    const unparsed: string[] = [];
-
-    const streets = await this.streetsAround(index, place.entry);
-    const hits = rest.some((token) => token.kind === 'word') ? this.matchStreets(streets, rest, parsed, false) : [];
-    let houseParent: number | null = null;
-    let restUsed = new Set<number>();
-    if (hits.length > 0) {
-      const best = hits[0];
-      const typedType = this.typedStreetType(parsed);
-      found.street = best.street;
-      found.chain = this.chainOfStreet(index, best.street, chain);
-      houseParent = best.street.objectId;
-      restUsed = best.usedTokens;
-      for (const typo of best.typos) changes.push(`street name corrected: ${typo}`);
-      if (!best.whole) {
-        quality = 'check';
-        changes.push(`street name completed: ${best.street.typeShort} ${best.street.name}`);
-      }
-      if (hits.length > 1 && hits[1].score === best.score && hits[1].whole === best.whole) {
-        quality = 'check';
-        changes.push(`street is ambiguous: also ${hits[1].street.typeShort} ${hits[1].street.name}`);
-      }
-      if (typedType === null) changes.push(`street type added: ${best.street.typeShort}`);
-      else if (typedType !== best.street.typeShort)
-        changes.push(`street type corrected: ${typedType} → ${best.street.typeShort}`);
-    } else if (rest.some((token) => token.kind === 'word')) {
-      // a settlement inside the locality ("Москва, Коммунарка") is named by the words left
-      const inner = this.findLocality(
-        index,
-        parsed,
-        rest,
-        { localityId: place.entry.objectId, regionCode: null },
-        false,
-      );
-      if (inner) {
-        found.chain = index.chain(inner.entry);
-        for (let i = inner.start; i < inner.end; i++) restUsed.add(i);
-        const innerStreets = await this.streetsAround(index, inner.entry);
-        const innerRest = rest.filter((_token, i) => !restUsed.has(i));
-        const innerHits = innerRest.some((token) => token.kind === 'word')
-          ? this.matchStreets(innerStreets, innerRest, parsed, false)
-          : [];
-        if (innerHits.length > 0) {
-          found.street = innerHits[0].street;
-          houseParent = innerHits[0].street.objectId;
-          const innerUsed = innerHits[0].usedTokens;
-          const kept = rest.map((_token, i) => i).filter((i) => !restUsed.has(i));
-          kept.forEach((restIndex, innerIndex) => {
-            if (innerUsed.has(innerIndex)) restUsed.add(restIndex);
-          });
-          if (this.typedStreetType(parsed) === null) changes.push(`street type added: ${found.street.typeShort}`);
-        } else houseParent = inner.entry.objectId;
-      }
-    }
-    if (houseParent === null && !found.street) houseParent = found.chain[0].objectId;
-
-    const houseTyped = parsed.house ?? this.unmarkedHouse(rest, restUsed);
-    if (houseTyped && !parsed.house) {
-      for (let i = 0; i < rest.length; i++)
-        if (rest[i].kind === 'number' && rest[i].text === houseTyped.number && !restUsed.has(i)) {
-          restUsed.add(i);
-          break;
-        }
-    }
-    // a second bare number after the house is the flat ("Ленина 5 3" is rare, "Ленина 5, 3" is not)
-    let flat = parsed.flat;
-    if (!flat && houseTyped) {
-      const index2 = rest.findIndex((token, i) => token.kind === 'number' && !restUsed.has(i));
-      if (index2 >= 0) {
-        flat = { number: rest[index2].text, type: 'кв', complete: true };
-        restUsed.add(index2);
-        changes.push(`"${rest[index2].text}" after the house read as the flat`);
-      }
-    }
-    for (let i = 0; i < rest.length; i++) if (!restUsed.has(i)) unparsed.push(rest[i].text);
-
-    if (houseTyped && houseParent !== null) {
-      const key = houseSearchKey(houseTyped.number, houseTyped.block, houseTyped.building);
-      const houses = await this.store.housesByPrefix(houseParent, houseTyped.number, 60);
-      const exact = houses.find((house) => house.search_key === key);
-      if (exact) found.house = exact;
-      else {
-        const sameNumber = houses.filter((house) => (house.house_num ?? '').toLowerCase() === houseTyped.number);
-        const bare = sameNumber.find((house) => !house.add_num1 && !house.add_num2);
-        if (houseTyped.block || houseTyped.building) {
-          found.typedHouse = houseTyped;
-          quality = 'check';
-          changes.push(
-            bare
-              ? `house ${houseTyped.number} found, its корпус/строение not in the register (kept as typed)`
-              : `house ${describeHouse(houseTyped)} not in the register (kept as typed)`,
-          );
-        } else if (sameNumber.length > 0 && !bare) {
-          found.typedHouse = houseTyped;
-          quality = 'check';
-          changes.push(
-            `house ${houseTyped.number} has several buildings: ${sameNumber.map((house) => describeRow(house)).join(', ')}`,
-          );
-        } else {
-          found.typedHouse = houseTyped;
-          quality = 'check';
-          changes.push(`house ${describeHouse(houseTyped)} not in the register (kept as typed)`);
-        }
-      }
-      if (found.house && /\//.test(houseTyped.number)) changes.push(`house fraction kept: ${houseTyped.number}`);
-    } else if (!houseTyped) {
-      quality = 'check';
-      changes.push(found.street ? 'no house number' : 'no street or house');
-    }
-    if (flat) {
-      let row: FlatRow | null = null;
-      if (found.house) {
-        const flats = await this.store.flatsByPrefix(found.house.object_id, flat.number, 5);
-        row = flats.find((each) => each.number === flat.number) ?? null;
-      }
-      found.flat = { row, number: flat.number, type: flat.type };
-    }
-    if (unparsed.length > 0 && quality === 'certain') {
-      // an extra word may be a second name the street lost ("Большая", "Малая"): a person decides
-      const meaningful = unparsed.filter((word) => /\p{L}{3,}/u.test(word));
-      if (meaningful.length > 0) {
-        quality = 'check';
-        changes.push(`words not recognised: ${meaningful.join(' ')}`);
-      }
-    }
-    const result = await this.cleanedOf(index, source, found, quality, changes, unparsed, parsed);
-    return result;
-  }
-
-  private async cleanedOf(
-    index: LocalityIndex,
-    source: string,
-    found: FoundAddress,
-    quality: CleanQuality,
-    changes: string[],
-    unparsed: string[],
-    parsed: ParsedText,
-  ): Promise<CleanedAddress> {
-    const [suggestion] = await this.write(index, [found]);
-    const data = suggestion.data;
-    if (parsed.postcode && data.postalCode && parsed.postcode !== data.postalCode)
-      changes.push(`postcode corrected: ${parsed.postcode} → ${data.postalCode}`);
-    else if (!parsed.postcode && data.postalCode && found.house) changes.push(`postcode added: ${data.postalCode}`);
-    return {
-      ...data,
-      source,
-      result: suggestion.unrestrictedValue,
-      quality,
-      changes,
-      unparsed: unparsed.length > 0 ? unparsed.join(' ') : null,
-    };
-  }
-
-  private cleaned(
-    source: string,
-    _found: null,
-    quality: CleanQuality,
-    changes: string[],
-    unparsed: string[],
-  ): CleanedAddress {
-    return {
-      ...notFoundAddress(),
-      source,
-      result: null,
-      quality,
-      changes: [...changes, 'no locality recognised'],
-      unparsed: unparsed.length > 0 ? unparsed.join(' ') : null,
-    };
-  }
-
-  // ---------- the walk's pieces ----------
-
-  /**
-   * The locality the words name: runs of up to three words looked up exactly (and through
-   * nicknames), else a single word of 4 letters or more with one typo. Words after a street's
-   * type word ("ул Казанская") are a street's, not a locality's. Among several, the one under
-   * another named locality ("Москва, Коммунарка": Коммунарка), then the one with a locality
-   * type word before it, then cities before settlements, then the larger.
-   */
-  private findLocality(
-    index: LocalityIndex,
-    parsed: ParsedText,
-    words: Token[],
-    restriction: Restriction,
-    onlyComplete: boolean,
-  ): LocalityHit | null {
-    const hits: LocalityHit[] = [];
-    const contextOf = this.typeContext(parsed, words);
-    for (let start = 0; start < words.length; start++) {
-      if (words[start].kind !== 'word') continue;
-      if (contextOf[start]?.kind === 'street') continue;
-      for (let length = Math.min(3, words.length - start); length >= 1; length--) {
-        const span = words.slice(start, start + length);
-        if (span.some((token) => token.kind !== 'word' || token.segment !== words[start].segment)) continue;
-        if (onlyComplete && span.some((token) => !token.complete)) continue;
-        const key = span.map((token) => token.text).join(' ');
-        let entries = index.exact(key);
-        let how: LocalityHit['how'] =
-          index.exact(key).length > 0 && entries[0]?.searchKey !== key ? 'nickname' : 'exact';
-        let score = 3 * length;
-        if (entries.length === 0 && length === 1) {
-          entries = index.oneEditFrom(key, false);
-          how = 'typo';
-          score = 1;
-        }
-        const typeHint = contextOf[start];
-        for (const entry of entries) {
-          if (!this.allowed(index, entry, restriction)) continue;
-          if (restriction.localityId === entry.objectId) continue;
-          let bonus = 0;
-          if (typeHint && (typeHint.kind === 'locality' || typeHint.kind === 'region' || typeHint.kind === 'area')) {
-            bonus += typeHint.short === entry.typeShort ? 2 : 0.5;
-          }
-          hits.push({ entry, start, end: start + length, score: score + bonus, how });
-        }
-        if (entries.length > 0) break;
-      }
-    }
-    if (hits.length === 0) return null;
-    const named = new Set(hits.map((hit) => hit.entry.objectId));
-    let best: LocalityHit | null = null;
-    let bestRank = Number.NEGATIVE_INFINITY;
-    for (const hit of hits) {
-      const ancestors = index.chain(hit.entry).slice(1);
-      const confirmed = ancestors.filter((ancestor) => named.has(ancestor.objectId)).length;
-      // a region and an area are context: the place is what is under them
-      const placeLike = hit.entry.level >= LEVEL.city || hit.entry.typeShort === 'г' ? 1 : 0;
-      const rank =
-        hit.score * 10 +
-        confirmed * 8 +
-        placeLike * 6 +
-        (hit.entry.level === LEVEL.city ? 1 : 0) +
-        Math.min(hit.entry.popularity, 1e7) / 1e8;
-      if (rank > bestRank) {
-        best = hit;
-        bestRank = rank;
-      }
-    }
-    return best;
-  }
-
-  /** For each word, the type word that stands before it in its segment (or right after it), if any. */
-  private typeContext(
-    parsed: ParsedText,
-    words: Token[],
-  ): (NonNullable<Extract<Token, { kind: 'word' }>['typeHint']> | null)[] {
-    const all = parsed.tokens;
-    return words.map((word) => {
-      const at = all.indexOf(word);
-      for (let i = at - 1; i >= 0; i--) {
-        const token = all[i];
-        if (token.segment !== word.segment) break;
-        if (token.kind === 'word' && token.typeHint) return token.typeHint;
-      }
-      // a type written after the name ("Ленина ул") counts only where it ends the segment
-      const after = all[at + 1];
-      const afterAfter = all[at + 2];
-      if (
-        after &&
-        after.kind === 'word' &&
-        after.typeHint &&
-        after.segment === word.segment &&
-        (!afterAfter || afterAfter.segment !== word.segment)
-      )
-        return after.typeHint;
-      return null;
-    });
-  }
-
-  /** The street type word the text holds, if any ("ул", "пр-кт"). */
-  private typedStreetType(parsed: ParsedText): string | null {
-    for (const token of parsed.tokens)
-      if (token.kind === 'word' && token.typeHint?.kind === 'street') return token.typeHint.short;
-    return null;
-  }
-
-  /** Marks the words that named ancestors of the found locality (a region, an area) as used. */
-  private markAncestorWords(index: LocalityIndex, chain: LocalityEntry[], words: Token[], used: Set<number>): void {
-    const ancestors = new Set(chain.slice(1).map((entry) => entry.searchKey));
-    for (let start = 0; start < words.length; start++)
-      for (let length = 3; length >= 1; length--) {
-        const key = words
-          .slice(start, start + length)
-          .map((token) => token.text)
-          .join(' ');
-        const exact = index.exact(key);
-        if (ancestors.has(key) || exact.some((entry) => ancestors.has(entry.searchKey))) {
-          for (let i = start; i < start + length; i++) used.add(i);
-          break;
-        }
-      }
-  }
-
-  /** The streets of a locality, and of the planning structures (мкр, СНТ) directly under it. */
-  private async streetsAround(_index: LocalityIndex, locality: LocalityEntry): Promise<StreetList> {
-    return this.directory.streetsOf(locality.objectId);
-  }
-
-  private chainOfStreet(_index: LocalityIndex, _street: StreetEntry, chain: LocalityEntry[]): LocalityEntry[] {
-    return chain;
-  }
-
-  /**
-   * Streets whose every word the typed words match (a street "Маршала Жукова" may be typed
-   * "Жукова": matched, not whole). Ranked by how well, whether the typed street type agrees,
-   * then popularity.
-   */
-  private matchStreets(list: StreetList, words: Token[], parsed: ParsedText, typing: boolean): StreetHit[] {
-    const typedType = this.typedStreetType(parsed);
-    const candidates = new Map<
-      StreetEntry,
-      { matched: Map<string, { score: number; token: number; typed: string }> }
-    >();
-    words.forEach((token, tokenIndex) => {
-      const lastTyping = typing && token.complete === false;
-      if (token.kind === 'number' && parsed.house === null && !lastTyping) {
-        // a number may be part of a name ("8 Марта", "1-я линия") or the house: both are tried
-      }
-      const matches = list.wordsMatching(token.text, lastTyping);
-      for (const [word, score] of matches) {
-        for (const street of list.byWord.get(word) ?? []) {
-          let candidate = candidates.get(street);
-          if (!candidate) {
-            candidate = { matched: new Map() };
-            candidates.set(street, candidate);
-          }
-          const previous = candidate.matched.get(word);
-          if (!previous || previous.score < score)
-            candidate.matched.set(word, { score, token: tokenIndex, typed: token.text });
-        }
-      }
-    });
-    const hits: StreetHit[] = [];
-    const hasWord = words.some((token) => token.kind === 'word');
-    for (const [street, candidate] of candidates) {
-      const nameWords = street.words;
-      const usedTokens = new Set<number>();
-      let score = 0;
-      const typos: string[] = [];
-      let letterWordMatched = false;
-      for (const word of nameWords) {
-        const match = candidate.matched.get(word);
-        if (!match) continue;
-        if (usedTokens.has(match.token)) continue;
-        usedTokens.add(match.token);
-        score += match.score;
-        if (/\p{L}/u.test(word)) letterWordMatched = true;
-        if (match.score === 1) typos.push(`${match.typed} → ${word}`);
-      }
-      if (!letterWordMatched && hasWord) continue;
-      const whole = usedTokens.size === nameWords.length;
-      if (!whole) {
-        // the main word (the longest) must be there for a street named by part of its name
-        const longest = [...nameWords].sort((a, b) => b.length - a.length)[0];
-        if (!candidate.matched.has(longest)) continue;
-      }
-      if (typedType) score += typedType === street.typeShort ? 2 : -1;
-      score += whole ? 1 : 0;
-      hits.push({ street, score, whole, usedTokens, typos });
-    }
-    hits.sort(
-      (a, b) =>
-        b.score - a.score ||
-        (a.street.level === LEVEL.street ? 0 : 1) - (b.street.level === LEVEL.street ? 0 : 1) ||
-        b.street.popularity - a.street.popularity ||
-        a.street.name.length - b.street.name.length,
-    );
-    return hits;
-  }
-
-  /** The first bare number the street did not take: the house ("Ленина 5"). */
-  private unmarkedHouse(
-    words: Token[],
-    usedByStreet: Set<number>,
-  ): { number: string; block: string | null; building: string | null; complete: boolean } | null {
-    for (let i = 0; i < words.length; i++) {
-      const token = words[i];
-      if (token.kind === 'number' && !usedByStreet.has(i))
-        return { number: token.text, block: null, building: null, complete: token.complete };
-    }
-    return null;
-  }
-
-  /** Writes the found addresses out, reading the full rows of their objects in one query. */
-  private async write(index: LocalityIndex, found: FoundAddress[]): Promise<AddressSuggestion[]> {
-    const ids = new Set<number>();
-    for (const each of found) {
-      for (const entry of each.chain) ids.add(entry.objectId);
-      if (each.street) ids.add(each.street.objectId);
-    }
-    const rows = new Map<number, ObjectRow>();
-    for (const row of await this.store.objectsByIds([...ids])) rows.set(Number(row.object_id), row);
-    return found.map((each) => present(each, rows, index.regionCentres));
-  }
-
-  /** The object, house or flat with this FIAS id, written out. */
   async findById(fiasId: string): Promise<AddressSuggestion | null> {
     const index = await this.directory.localityIndex();
     const guid = fiasId.toLowerCase();
     const locality = index.byGuid.get(guid);
     if (locality)
       return (
-        await this.write(index, [
+        await this.walk.write(index, [
           { chain: index.chain(locality), street: null, house: null, typedHouse: null, flat: null },
         ])
       )[0];
@@ -706,7 +238,7 @@ export class AddressSearch {
     const flatPart = flat ? { row: flat, number: flat.number, type: 'кв' } : null;
     if (locality)
       return (
-        await this.write(index, [
+        await this.walk.write(index, [
           { chain: index.chain(locality), street: null, house, typedHouse: null, flat: flatPart },
         ])
       )[0];
@@ -724,7 +256,7 @@ export class AddressSearch {
       words: object.search_key.split(' '),
     };
     return (
-      await this.write(index, [{ chain: index.chain(parent), street, house, typedHouse: null, flat: flatPart }])
+      await this.walk.write(index, [{ chain: index.chain(parent), street, house, typedHouse: null, flat: flatPart }])
     )[0];
   }
 
@@ -778,13 +310,4 @@ function rankHouses(houses: HouseRow[], key: string): HouseRow[] {
       numberOf(a) - numberOf(b) ||
       (a.search_key < b.search_key ? -1 : a.search_key > b.search_key ? 1 : 0),
   );
-}
-
-function describeHouse(house: { number: string; block: string | null; building: string | null }): string {
-  return `${house.number}${house.block ? ` к ${house.block}` : ''}${house.building ? ` стр ${house.building}` : ''}`;
-}
-
-function describeRow(house: HouseRow): string {
-  const parts = houseParts(house);
-  return `${parts.number}${parts.blockType ? ` ${parts.blockType} ${parts.block}` : ''}`;
 }

@@ -19,6 +19,7 @@ import type {
   SuggestQuery,
 } from './model.js';
 import { notFoundAddress } from './present.js';
+import type { AddressCleaner } from './clean.js';
 import type { AddressSearch } from './search.js';
 import type { AddressStore } from './store.js';
 
@@ -33,6 +34,7 @@ export interface AddressSettingsView {
 export class AddressService implements AddressLookup {
   constructor(
     private readonly search: AddressSearch,
+    private readonly cleaner: AddressCleaner,
     private readonly store: AddressStore,
     private readonly directory: AddressDirectory,
     private readonly secretBox: SecretBox,
@@ -71,7 +73,7 @@ export class AddressService implements AddressLookup {
   }
 
   async clean(text: string, accountId?: number, onDadataFailure?: DadataFailureListener): Promise<CleanedAddress> {
-    const ours = await this.search.clean(text);
+    const ours = await this.cleaner.clean(text);
     if (accountId === undefined || ours.houseFiasId !== null || ours.quality === 'certain') return ours;
     const keys = await this.keysOf(accountId);
     if (!keys?.secretKey) return ours;

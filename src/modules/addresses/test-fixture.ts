@@ -263,6 +263,7 @@ const STREETS: [number, string, string, number][] = [
   [16, 'ул', 'Александры Монаховой', 200],
   [18, 'ул', 'Центральная', 100],
   [12, 'ул', 'Советская', 300],
+  [13, 'ул', 'Зелёная', 100],
 ];
 
 /** Houses every street has: numbers 1 to 25, and these besides (корпус, строение, letters, fractions). */
