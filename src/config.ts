@@ -36,8 +36,9 @@ export interface Config {
   /** How long a process reuses an identical calculator answer (built-in companies only), seconds (0: never). */
   calculatorCacheSeconds: number;
   /**
-   * Memory for what the process remembers, in MB: half for remembered answers (pages of orders,
-   * shops...), a quarter for identical calculator answers, a quarter for SQLite's page cache.
+   * Memory for what the process remembers, in MB: three eighths for remembered answers (pages of
+   * orders, shops...), an eighth for the streets of the localities addresses are typed in, a
+   * quarter for identical calculator answers, a quarter for SQLite's page cache.
    */
   cacheMb: number;
   /** Seconds between the simulated steps of a built-in company's parcel (0: no simulation). */
@@ -106,6 +107,9 @@ export interface Config {
   carrierRussianPostTrackingUrl: string;
   carrierYandexDeliveryUrl: string;
   carrierYandexDeliveryTestUrl: string;
+  /** DaData's suggestions and cleaning APIs, asked with a shop's own key where the register has no house (tests point them at a loopback fake). */
+  dadataSuggestionsUrl: string;
+  dadataCleanerUrl: string;
   /** Longest wait for one call to a real delivery company (each retry waits again, all under the caller's deadline). */
   carrierTimeoutMs: number;
   /** Hours between imports of the real companies' pickup-point directories; 0: only when a contract is connected. */
@@ -408,6 +412,13 @@ export function loadConfig(env: Env = process.env): Config {
     marketplaceYandexUrl: readHttpUrl(env, 'MARKETPLACE_YANDEX_URL', 'https://api.partner.market.yandex.ru', problems),
     marketplacePollSeconds: readInteger(env, 'MARKETPLACE_POLL_SECONDS', 300, 0, 86400, problems),
     marketplaceSandboxOrderSeconds: readInteger(env, 'MARKETPLACE_SANDBOX_ORDER_SECONDS', 60, 0, 86400, problems),
+    dadataSuggestionsUrl: readHttpUrl(
+      env,
+      'DADATA_SUGGESTIONS_URL',
+      'https://suggestions.dadata.ru/suggestions/api/4_1/rs',
+      problems,
+    ),
+    dadataCleanerUrl: readHttpUrl(env, 'DADATA_CLEANER_URL', 'https://cleaner.dadata.ru/api/v1', problems),
     carrierCdekUrl: readHttpUrl(env, 'CARRIER_CDEK_URL', 'https://api.cdek.ru/v2', problems),
     carrierCdekTestUrl: readHttpUrl(env, 'CARRIER_CDEK_TEST_URL', 'https://api.edu.cdek.ru/v2', problems),
     carrierBoxberryUrl: readHttpUrl(env, 'CARRIER_BOXBERRY_URL', 'https://api.boxberry.ru/json.php', problems),

@@ -72,6 +72,8 @@ import {
 import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
+import { AddressImportService } from './modules/addresses/import-service.js';
+import { AddressImportStore } from './modules/addresses/import-store.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';
@@ -86,11 +88,19 @@ import { WebhookStore } from './modules/webhooks/store.js';
 import { WidgetService } from './modules/widget/service.js';
 import { ChecklistService } from './modules/checklist/service.js';
 import { WidgetStore } from './modules/widget/store.js';
+import { AddressService } from './modules/addresses/service.js';
+import { AddressStore } from './modules/addresses/store.js';
+import { AddressDirectory } from './modules/addresses/directory.js';
+import { AddressSearch } from './modules/addresses/search.js';
+import { AddressCleaner } from './modules/addresses/clean.js';
+import { DadataClient } from './modules/addresses/dadata-client.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
 
 export interface Services {
+  /** The federal address register's import (modules/addresses). */
+  addressImports: AddressImportService;
   /** Answers of account-scoped reads, remembered until the account's data changes. */
   readCache: AccountReadCache;
   /** Bearer tokens -> Scope, remembered briefly. */
@@ -167,6 +177,8 @@ export interface Services {
   widget: WidgetService;
   /** The first-run checklist, computed from the other areas' data. */
   checklist: ChecklistService;
+  /** Addresses from the federal address register: suggestions, cleaning, lookups; a shop's own DaData key. */
+  addresses: AddressService;
 }
 
 export interface ServiceDeps {
@@ -203,6 +215,8 @@ export interface ServiceDeps {
     | 'carrierRussianPostTrackingUrl'
     | 'carrierYandexDeliveryUrl'
     | 'carrierYandexDeliveryTestUrl'
+    | 'dadataSuggestionsUrl'
+    | 'dadataCleanerUrl'
     | 'carrierTimeoutMs'
     | 'carrierPointsImportHours'
     | 'webhookRetryFirstSeconds'
@@ -222,7 +236,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, {
-    maxBytes: (config.cacheMb / 2) * 1024 * 1024,
+    maxBytes: ((config.cacheMb * 3) / 8) * 1024 * 1024,
     ...(database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {}),
   });
   const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
@@ -252,6 +266,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     accountCompanies: () => carrierIntegrations,
   });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
+  // the register's localities take our localities' centres and populations; none before the reference data is loaded
+  const addressImports = new AddressImportService(new AddressImportStore(db, database.kind), () => {
+    try {
+      return reference.localities;
+    } catch {
+      return null;
+    }
+  });
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   // products, kits and shops show stock: built after it, handed to it as a declared dependency
@@ -308,6 +330,19 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     observer: metrics,
     ownMethods: deliveryMethods,
   });
+  const addressStore = new AddressStore(db);
+  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
+  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
+  const addressSearch = new AddressSearch(addressDirectory, addressStore);
+  // before orders: a courier order's address is checked against the register as it is made
+  const addresses = new AddressService(
+    addressSearch,
+    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
+    addressStore,
+    addressDirectory,
+    secretBox,
+    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
+  );
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
   const orders = new OrderService(
@@ -321,6 +356,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     readCache,
     stock,
     deliveryMethods,
+    addresses,
   );
   const tracking = new TrackingService(
     orderStore,
@@ -466,9 +502,11 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
   const checklist = new ChecklistService(warehouses, shops, carrierIntegrations, widget, orders);
   return {
+    addressImports,
     sessionCsrfKey: secretBox.derive('dashboard-csrf'),
     widget,
     checklist,
+    addresses,
     sandbox,
     webhooks,
     carrierIntegrations,

@@ -98,6 +98,17 @@ const EXEMPTIONS = {
     'POST /v2/fulfilment/operator/supplies/{id}/accepted':
       'an operator token, not a shop key: any other token is a 401',
     'POST /v2/operator/bills/{id}/payments': 'a billing operator token, not a shop key: any other token is a 401',
+    ...Object.fromEntries(
+      [
+        'POST /dadata/suggestions/api/4_1/rs/suggest/address',
+        'POST /dadata/suggestions/api/4_1/rs/findById/address',
+        'POST /dadata/suggestions/api/4_1/rs/geolocate/address',
+        'POST /dadata/api/v1/clean/address',
+      ].map((key) => [
+        key,
+        "DaData's paths read only DaData's Authorization header (a key), never the session cookie: a cross-site page's cookie is a 401 (src/modules/addresses/addresses.test.ts)",
+      ]),
+    ),
   },
   '404': {
     'PUT /v2/kits/{id}': `${BODY_FIRST} src/modules/kits/kits.test.ts`,
@@ -116,6 +127,8 @@ const EXEMPTIONS = {
       "the id is a marketplace of the service's reference, not an account's record",
     'POST /v2/carrier-integrations/{companyId}':
       "the id is a delivery company of the service's reference, not an account's record",
+    'GET /v2/addresses/{fiasId}':
+      "the id is a FIAS id of the federal address register, shared reference data, not an account's record",
   },
 } satisfies Record<'401' | '403' | '404', Record<string, string>>;
 

@@ -867,6 +867,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/addresses/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Addresses that start as typed: city, street, house, flat (extension)
+         * @description From the federal address register: typos of one letter, abbreviations (ул, пр-т, д, к, стр), ё/е, the Latin keyboard layout and city nicknames (мск, спб) are understood. `locality` (a city's or settlement's FIAS id) or `region` (a code or FIAS id) restrict the answer; `fromLevel`/`toLevel` bound it. With the account's own DaData key (PUT /v2/account/address-settings), DaData is asked where the register has no house. A shop's API key may call it.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["suggestAddresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/addresses/geolocate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Houses nearest a point (extension)
+         * @description Houses of the register with coordinates within `radius` metres (at most 1000), nearest first.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["geolocateAddresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/addresses/{fiasId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The address of a FIAS id: a region, city, street, house or flat (extension)
+         * @description The address of a FIAS id: a region, city, street, house or flat (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/addresses/clean": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Free text to a structured address, with its quality and what was changed (extension)
+         * @description Give `address` (one text) or `addresses` (up to 50). Each answer holds the register ids, postcode, coordinates and their precision, `quality` (certain, check, unrecognised) and `changes`. An address is never refused for being unknown: it comes back unrecognised.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["cleanAddresses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/account/address-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's address settings: its own DaData keys, masked (extension)
+         * @description The account's address settings: its own DaData keys, masked (extension)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getAddressSettings"];
+        /**
+         * Set the account's own DaData keys (extension)
+         * @description With a DaData API key (and its secret key, for cleaning) the service asks DaData, with the account’s own limit, where the federal address register has no house for what was typed. The keys are kept encrypted and never shown again (GET masks them). `dadataApiKey: null` removes them. Account tokens only.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["changeAddressSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/warehouses": {
         parameters: {
             query?: never;
@@ -3307,6 +3423,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/api/addresses/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Address suggestions for the checkout widget's courier address
+         * @description As GET /v2/addresses/suggest, with the shop's publishable key in `key` (CORS by the key's origins, the widget's limit per key and address). The shop's own DaData key is used as for the shop's server.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["suggestWidgetAddresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dadata/suggestions/api/4_1/rs/suggest/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DaData-compatible: address suggestions (DaData's suggest/address)
+         * @description DaData's request and answer shapes. Authorization: `Token <key>` with an account token, a shop key or the shop's publishable widget key (its origins checked). `locations`: the first with a city, settlement or region FIAS id or a KLADR id restricts; `from_bound`/`to_bound` bound; `language`, `locations_boost` and `restrict_value` are accepted and not applied.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["suggestAddressesDadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dadata/suggestions/api/4_1/rs/findById/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DaData-compatible: the address of a FIAS id (DaData's findById/address)
+         * @description DaData-compatible: the address of a FIAS id (DaData's findById/address)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["findAddressByIdDadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dadata/suggestions/api/4_1/rs/geolocate/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DaData-compatible: houses nearest a point (DaData's geolocate/address)
+         * @description DaData-compatible: houses nearest a point (DaData's geolocate/address)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["geolocateAddressesDadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dadata/api/v1/clean/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DaData-compatible: cleaning (DaData's clean/address)
+         * @description A JSON list of up to 50 texts; the answer lists DaData's cleaning fields for each (`source`, `result`, the address fields, `qc`, `qc_complete`, `qc_house`, `qc_geo`). `X-Secret` is accepted and not needed. An account token or a shop key: a widget key cannot clean.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["cleanAddressesDadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/v1/api/localities": {
         parameters: {
             query?: never;
@@ -3694,6 +3920,166 @@ export interface components {
             timeFrom: string;
             timeTo: string;
             isDefault: boolean;
+        };
+        /** @description StructuredAddress */
+        StructuredAddress: {
+            postalCode: string | null;
+            country: string;
+            countryIsoCode: string;
+            federalDistrict: string | null;
+            regionFiasId: string | null;
+            regionKladrId: string | null;
+            regionIsoCode: string | null;
+            regionWithType: string | null;
+            regionType: string | null;
+            regionTypeFull: string | null;
+            region: string | null;
+            areaFiasId: string | null;
+            areaKladrId: string | null;
+            areaWithType: string | null;
+            areaType: string | null;
+            areaTypeFull: string | null;
+            area: string | null;
+            cityFiasId: string | null;
+            cityKladrId: string | null;
+            cityWithType: string | null;
+            cityType: string | null;
+            cityTypeFull: string | null;
+            city: string | null;
+            cityDistrictFiasId: string | null;
+            cityDistrictWithType: string | null;
+            cityDistrictType: string | null;
+            cityDistrictTypeFull: string | null;
+            cityDistrict: string | null;
+            settlementFiasId: string | null;
+            settlementKladrId: string | null;
+            settlementWithType: string | null;
+            settlementType: string | null;
+            settlementTypeFull: string | null;
+            settlement: string | null;
+            streetFiasId: string | null;
+            streetKladrId: string | null;
+            streetWithType: string | null;
+            streetType: string | null;
+            streetTypeFull: string | null;
+            street: string | null;
+            houseFiasId: string | null;
+            houseKladrId: string | null;
+            /** @description д, влд, зд … */
+            houseType: string | null;
+            houseTypeFull: string | null;
+            /** @description The number as the register writes it, fractions kept: 12/2, 5А */
+            house: string | null;
+            /** @description к (корпус) or стр (строение) */
+            blockType: string | null;
+            blockTypeFull: string | null;
+            /** @description 2, or "2 стр 1" for a корпус with a строение (DaData’s convention) */
+            block: string | null;
+            flatFiasId: string | null;
+            flatType: string | null;
+            flatTypeFull: string | null;
+            flat: string | null;
+            /** @description The most exact level found */
+            fiasId: string | null;
+            /** @description 1 region, 3 area, 4 city, 5 city district, 6 settlement, 65 planning structure, 7 street, 8 house, 9 flat; -1 not found */
+            fiasLevel: number;
+            kladrId: string | null;
+            okato: string | null;
+            oktmo: string | null;
+            /** @description DaData's capital marker: '0' none, '1' an area's centre, '2' the region's centre, '3' both, '4' the country's capital */
+            capitalMarker: "0" | "1" | "2" | "3" | "4";
+            geoLat: number | null;
+            geoLon: number | null;
+            /** @description How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none */
+            qcGeo: number;
+        };
+        /** @description AddressSuggestion */
+        AddressSuggestion: {
+            /** @description The address on one line, without the region where the city names it */
+            value: string;
+            /** @description The address on one line with the postcode and the region */
+            unrestrictedValue: string;
+            data: components["schemas"]["StructuredAddress"];
+        };
+        /** @description CleanedAddress */
+        CleanedAddress: {
+            postalCode: string | null;
+            country: string;
+            countryIsoCode: string;
+            federalDistrict: string | null;
+            regionFiasId: string | null;
+            regionKladrId: string | null;
+            regionIsoCode: string | null;
+            regionWithType: string | null;
+            regionType: string | null;
+            regionTypeFull: string | null;
+            region: string | null;
+            areaFiasId: string | null;
+            areaKladrId: string | null;
+            areaWithType: string | null;
+            areaType: string | null;
+            areaTypeFull: string | null;
+            area: string | null;
+            cityFiasId: string | null;
+            cityKladrId: string | null;
+            cityWithType: string | null;
+            cityType: string | null;
+            cityTypeFull: string | null;
+            city: string | null;
+            cityDistrictFiasId: string | null;
+            cityDistrictWithType: string | null;
+            cityDistrictType: string | null;
+            cityDistrictTypeFull: string | null;
+            cityDistrict: string | null;
+            settlementFiasId: string | null;
+            settlementKladrId: string | null;
+            settlementWithType: string | null;
+            settlementType: string | null;
+            settlementTypeFull: string | null;
+            settlement: string | null;
+            streetFiasId: string | null;
+            streetKladrId: string | null;
+            streetWithType: string | null;
+            streetType: string | null;
+            streetTypeFull: string | null;
+            street: string | null;
+            houseFiasId: string | null;
+            houseKladrId: string | null;
+            /** @description д, влд, зд … */
+            houseType: string | null;
+            houseTypeFull: string | null;
+            /** @description The number as the register writes it, fractions kept: 12/2, 5А */
+            house: string | null;
+            /** @description к (корпус) or стр (строение) */
+            blockType: string | null;
+            blockTypeFull: string | null;
+            /** @description 2, or "2 стр 1" for a корпус with a строение (DaData’s convention) */
+            block: string | null;
+            flatFiasId: string | null;
+            flatType: string | null;
+            flatTypeFull: string | null;
+            flat: string | null;
+            /** @description The most exact level found */
+            fiasId: string | null;
+            /** @description 1 region, 3 area, 4 city, 5 city district, 6 settlement, 65 planning structure, 7 street, 8 house, 9 flat; -1 not found */
+            fiasLevel: number;
+            kladrId: string | null;
+            okato: string | null;
+            oktmo: string | null;
+            /** @description DaData's capital marker: '0' none, '1' an area's centre, '2' the region's centre, '3' both, '4' the country's capital */
+            capitalMarker: "0" | "1" | "2" | "3" | "4";
+            geoLat: number | null;
+            geoLon: number | null;
+            /** @description How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none */
+            qcGeo: number;
+            source: string;
+            result: string | null;
+            /** @description certain: found as typed or with safe changes; check: a person should look; unrecognised */
+            quality: "certain" | "check" | "unrecognised";
+            /** @description What cleaning changed or added */
+            changes: string[];
+            /** @description Parts of the text nothing matched */
+            unparsed: string | null;
         };
         /** @description Warehouse */
         Warehouse: {
@@ -4267,6 +4653,25 @@ export interface components {
                 bulk: string | null;
                 flat: string | null;
                 zipCode: string | null;
+                /** @description Extension, courier orders (type 2) only: the recipient's address as the federal address register knows it; the contract's fields keep the address as typed */
+                register?: {
+                    /** @description FIAS id of the most exact object found (flat, house, street …) */
+                    fiasId: string | null;
+                    /** @description 8 house, 9 flat; less: 7 street, 65 planning structure, 6 settlement, 4 city, 1 region; -1 none */
+                    fiasLevel: number;
+                    houseFiasId: string | null;
+                    postalCode: string | null;
+                    latitude: number | null;
+                    longitude: number | null;
+                    /** @description How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none */
+                    geoPrecision: number;
+                    /** @description certain, check (a person should look) or unrecognised */
+                    quality: string;
+                    /** @description The address written the register's way */
+                    result: string | null;
+                    /** @description Why a person should look at the address (less than a house, not recognised, not checked); the order is kept as typed and stays confirmable */
+                    finding: string | null;
+                };
             };
             recipient: {
                 fullName: string;
@@ -8794,6 +9199,459 @@ export interface operations {
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestAddresses: {
+        parameters: {
+            query: {
+                /** @description What the buyer typed so far */
+                query: string;
+                count?: number;
+                /**
+                 * @description Only under this city or settlement (its FIAS id)
+                 * @example 0c5b2444-70a0-4932-980c-b4dc0d3f02b5
+                 */
+                locality?: string;
+                /** @description Only in this region: its code (77) or FIAS id */
+                region?: string;
+                /** @description A level: country, region, area, city, settlement, street, house, flat */
+                fromLevel?: "country" | "region" | "area" | "city" | "settlement" | "street" | "house" | "flat";
+                /** @description A level: country, region, area, city, settlement, street, house, flat */
+                toLevel?: "country" | "region" | "area" | "city" | "settlement" | "street" | "house" | "flat";
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: components["schemas"]["AddressSuggestion"][];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    geolocateAddresses: {
+        parameters: {
+            query: {
+                lat: number;
+                lon: number;
+                /** @description metres */
+                radius?: number;
+                count?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: components["schemas"]["AddressSuggestion"][];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @example 0c5b2444-70a0-4932-980c-b4dc0d3f02b5 */
+                fiasId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AddressSuggestion */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressSuggestion"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cleanAddresses: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One address as typed */
+                    address?: string;
+                    /** @description Up to 50 addresses */
+                    addresses?: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description One address as typed */
+                    address?: string;
+                    /** @description Up to 50 addresses */
+                    addresses?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        addresses: components["schemas"]["CleanedAddress"][];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAddressSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AddressSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Masked: ****1234; null when none is set */
+                        dadataApiKey: string | null;
+                        /** @description Masked; null when none is set */
+                        dadataSecretKey: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeAddressSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description DaData API key; null removes it. Never shown again */
+                    dadataApiKey: string | null;
+                    /** @description DaData secret key (cleaning); null removes it */
+                    dadataSecretKey?: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description DaData API key; null removes it. Never shown again */
+                    dadataApiKey: string | null;
+                    /** @description DaData secret key (cleaning); null removes it */
+                    dadataSecretKey?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description AddressSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Masked: ****1234; null when none is set */
+                        dadataApiKey: string | null;
+                        /** @description Masked; null when none is set */
+                        dadataSecretKey: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -13681,6 +14539,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -13847,6 +14707,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -14183,6 +15045,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -14349,6 +15213,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -24126,6 +24992,832 @@ export interface operations {
             };
         };
     };
+    suggestWidgetAddresses: {
+        parameters: {
+            query: {
+                /** @description The shop's publishable widget key (required) */
+                key?: string;
+                /** @description What the buyer typed so far */
+                query: string;
+                count?: number;
+                /**
+                 * @description Only under this city or settlement (its FIAS id)
+                 * @example 0c5b2444-70a0-4932-980c-b4dc0d3f02b5
+                 */
+                locality?: string;
+                /** @description Only in this region: its code (77) or FIAS id */
+                region?: string;
+                /** @description A level: country, region, area, city, settlement, street, house, flat */
+                fromLevel?: "country" | "region" | "area" | "city" | "settlement" | "street" | "house" | "flat";
+                /** @description A level: country, region, area, city, settlement, street, house, flat */
+                toLevel?: "country" | "region" | "area" | "city" | "settlement" | "street" | "house" | "flat";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: components["schemas"]["AddressSuggestion"][];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No widget key, or one that is unknown or was replaced (invalid_widget_key). */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description A page of an origin the key does not allow (origin_not_allowed). */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description Too many calls for this key from this address this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+        };
+    };
+    suggestAddressesDadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    /** @default 10 */
+                    count?: number;
+                    language?: string;
+                    division?: string;
+                    locations?: ({
+                        country_iso_code?: string;
+                        country?: string;
+                        region_fias_id?: string;
+                        region_type_full?: string;
+                        region?: string;
+                        kladr_id?: string;
+                        area_fias_id?: string;
+                        area?: string;
+                        city_fias_id?: string;
+                        city?: string;
+                        settlement_fias_id?: string;
+                        settlement?: string;
+                        street_fias_id?: string;
+                        street?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    locations_geo?: {
+                        [key: string]: unknown;
+                    }[];
+                    locations_boost?: {
+                        kladr_id?: string;
+                    }[];
+                    restrict_value?: boolean;
+                    from_bound?: {
+                        value: string;
+                    };
+                    to_bound?: {
+                        value: string;
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    query: string;
+                    /** @default 10 */
+                    count?: number;
+                    language?: string;
+                    division?: string;
+                    locations?: ({
+                        country_iso_code?: string;
+                        country?: string;
+                        region_fias_id?: string;
+                        region_type_full?: string;
+                        region?: string;
+                        kladr_id?: string;
+                        area_fias_id?: string;
+                        area?: string;
+                        city_fias_id?: string;
+                        city?: string;
+                        settlement_fias_id?: string;
+                        settlement?: string;
+                        street_fias_id?: string;
+                        street?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    locations_geo?: {
+                        [key: string]: unknown;
+                    }[];
+                    locations_boost?: {
+                        kladr_id?: string;
+                    }[];
+                    restrict_value?: boolean;
+                    from_bound?: {
+                        value: string;
+                    };
+                    to_bound?: {
+                        value: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description DaData suggestions answer */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: {
+                            value: string;
+                            unrestricted_value: string;
+                            data: {
+                                postal_code?: unknown;
+                                country?: unknown;
+                                country_iso_code?: unknown;
+                                federal_district?: unknown;
+                                region_fias_id?: unknown;
+                                region_kladr_id?: unknown;
+                                region_iso_code?: unknown;
+                                region_with_type?: unknown;
+                                region_type?: unknown;
+                                region_type_full?: unknown;
+                                region?: unknown;
+                                area_fias_id?: unknown;
+                                area_kladr_id?: unknown;
+                                area_with_type?: unknown;
+                                area_type?: unknown;
+                                area_type_full?: unknown;
+                                area?: unknown;
+                                city_fias_id?: unknown;
+                                city_kladr_id?: unknown;
+                                city_with_type?: unknown;
+                                city_type?: unknown;
+                                city_type_full?: unknown;
+                                city?: unknown;
+                                city_area?: unknown;
+                                city_district_fias_id?: unknown;
+                                city_district_kladr_id?: unknown;
+                                city_district_with_type?: unknown;
+                                city_district_type?: unknown;
+                                city_district_type_full?: unknown;
+                                city_district?: unknown;
+                                settlement_fias_id?: unknown;
+                                settlement_kladr_id?: unknown;
+                                settlement_with_type?: unknown;
+                                settlement_type?: unknown;
+                                settlement_type_full?: unknown;
+                                settlement?: unknown;
+                                street_fias_id?: unknown;
+                                street_kladr_id?: unknown;
+                                street_with_type?: unknown;
+                                street_type?: unknown;
+                                street_type_full?: unknown;
+                                street?: unknown;
+                                stead_fias_id?: unknown;
+                                stead_cadnum?: unknown;
+                                stead_type?: unknown;
+                                stead_type_full?: unknown;
+                                stead?: unknown;
+                                house_fias_id?: unknown;
+                                house_kladr_id?: unknown;
+                                house_cadnum?: unknown;
+                                house_type?: unknown;
+                                house_type_full?: unknown;
+                                house?: unknown;
+                                block_type?: unknown;
+                                block_type_full?: unknown;
+                                block?: unknown;
+                                entrance?: unknown;
+                                floor?: unknown;
+                                flat_fias_id?: unknown;
+                                flat_cadnum?: unknown;
+                                flat_type?: unknown;
+                                flat_type_full?: unknown;
+                                flat?: unknown;
+                                flat_area?: unknown;
+                                square_meter_price?: unknown;
+                                flat_price?: unknown;
+                                postal_box?: unknown;
+                                fias_id?: unknown;
+                                fias_code?: unknown;
+                                fias_level?: unknown;
+                                fias_actuality_state?: unknown;
+                                kladr_id?: unknown;
+                                geoname_id?: unknown;
+                                capital_marker?: unknown;
+                                okato?: unknown;
+                                oktmo?: unknown;
+                                tax_office?: unknown;
+                                tax_office_legal?: unknown;
+                                timezone?: unknown;
+                                geo_lat?: unknown;
+                                geo_lon?: unknown;
+                                beltway_hit?: unknown;
+                                beltway_distance?: unknown;
+                                metro?: unknown;
+                                divisions?: unknown;
+                                qc_geo?: unknown;
+                                qc_complete?: unknown;
+                                qc_house?: unknown;
+                                history_values?: unknown;
+                                unparsed_parts?: unknown;
+                                source?: unknown;
+                                result?: unknown;
+                                qc?: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findAddressByIdDadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    /** @default 10 */
+                    count?: number;
+                    language?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    query: string;
+                    /** @default 10 */
+                    count?: number;
+                    language?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description DaData suggestions answer */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: {
+                            value: string;
+                            unrestricted_value: string;
+                            data: {
+                                postal_code?: unknown;
+                                country?: unknown;
+                                country_iso_code?: unknown;
+                                federal_district?: unknown;
+                                region_fias_id?: unknown;
+                                region_kladr_id?: unknown;
+                                region_iso_code?: unknown;
+                                region_with_type?: unknown;
+                                region_type?: unknown;
+                                region_type_full?: unknown;
+                                region?: unknown;
+                                area_fias_id?: unknown;
+                                area_kladr_id?: unknown;
+                                area_with_type?: unknown;
+                                area_type?: unknown;
+                                area_type_full?: unknown;
+                                area?: unknown;
+                                city_fias_id?: unknown;
+                                city_kladr_id?: unknown;
+                                city_with_type?: unknown;
+                                city_type?: unknown;
+                                city_type_full?: unknown;
+                                city?: unknown;
+                                city_area?: unknown;
+                                city_district_fias_id?: unknown;
+                                city_district_kladr_id?: unknown;
+                                city_district_with_type?: unknown;
+                                city_district_type?: unknown;
+                                city_district_type_full?: unknown;
+                                city_district?: unknown;
+                                settlement_fias_id?: unknown;
+                                settlement_kladr_id?: unknown;
+                                settlement_with_type?: unknown;
+                                settlement_type?: unknown;
+                                settlement_type_full?: unknown;
+                                settlement?: unknown;
+                                street_fias_id?: unknown;
+                                street_kladr_id?: unknown;
+                                street_with_type?: unknown;
+                                street_type?: unknown;
+                                street_type_full?: unknown;
+                                street?: unknown;
+                                stead_fias_id?: unknown;
+                                stead_cadnum?: unknown;
+                                stead_type?: unknown;
+                                stead_type_full?: unknown;
+                                stead?: unknown;
+                                house_fias_id?: unknown;
+                                house_kladr_id?: unknown;
+                                house_cadnum?: unknown;
+                                house_type?: unknown;
+                                house_type_full?: unknown;
+                                house?: unknown;
+                                block_type?: unknown;
+                                block_type_full?: unknown;
+                                block?: unknown;
+                                entrance?: unknown;
+                                floor?: unknown;
+                                flat_fias_id?: unknown;
+                                flat_cadnum?: unknown;
+                                flat_type?: unknown;
+                                flat_type_full?: unknown;
+                                flat?: unknown;
+                                flat_area?: unknown;
+                                square_meter_price?: unknown;
+                                flat_price?: unknown;
+                                postal_box?: unknown;
+                                fias_id?: unknown;
+                                fias_code?: unknown;
+                                fias_level?: unknown;
+                                fias_actuality_state?: unknown;
+                                kladr_id?: unknown;
+                                geoname_id?: unknown;
+                                capital_marker?: unknown;
+                                okato?: unknown;
+                                oktmo?: unknown;
+                                tax_office?: unknown;
+                                tax_office_legal?: unknown;
+                                timezone?: unknown;
+                                geo_lat?: unknown;
+                                geo_lon?: unknown;
+                                beltway_hit?: unknown;
+                                beltway_distance?: unknown;
+                                metro?: unknown;
+                                divisions?: unknown;
+                                qc_geo?: unknown;
+                                qc_complete?: unknown;
+                                qc_house?: unknown;
+                                history_values?: unknown;
+                                unparsed_parts?: unknown;
+                                source?: unknown;
+                                result?: unknown;
+                                qc?: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    geolocateAddressesDadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lat: number;
+                    lon: number;
+                    /** @default 100 */
+                    radius_meters?: number;
+                    /** @default 10 */
+                    count?: number;
+                    language?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    lat: number;
+                    lon: number;
+                    /** @default 100 */
+                    radius_meters?: number;
+                    /** @default 10 */
+                    count?: number;
+                    language?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description DaData suggestions answer */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: {
+                            value: string;
+                            unrestricted_value: string;
+                            data: {
+                                postal_code?: unknown;
+                                country?: unknown;
+                                country_iso_code?: unknown;
+                                federal_district?: unknown;
+                                region_fias_id?: unknown;
+                                region_kladr_id?: unknown;
+                                region_iso_code?: unknown;
+                                region_with_type?: unknown;
+                                region_type?: unknown;
+                                region_type_full?: unknown;
+                                region?: unknown;
+                                area_fias_id?: unknown;
+                                area_kladr_id?: unknown;
+                                area_with_type?: unknown;
+                                area_type?: unknown;
+                                area_type_full?: unknown;
+                                area?: unknown;
+                                city_fias_id?: unknown;
+                                city_kladr_id?: unknown;
+                                city_with_type?: unknown;
+                                city_type?: unknown;
+                                city_type_full?: unknown;
+                                city?: unknown;
+                                city_area?: unknown;
+                                city_district_fias_id?: unknown;
+                                city_district_kladr_id?: unknown;
+                                city_district_with_type?: unknown;
+                                city_district_type?: unknown;
+                                city_district_type_full?: unknown;
+                                city_district?: unknown;
+                                settlement_fias_id?: unknown;
+                                settlement_kladr_id?: unknown;
+                                settlement_with_type?: unknown;
+                                settlement_type?: unknown;
+                                settlement_type_full?: unknown;
+                                settlement?: unknown;
+                                street_fias_id?: unknown;
+                                street_kladr_id?: unknown;
+                                street_with_type?: unknown;
+                                street_type?: unknown;
+                                street_type_full?: unknown;
+                                street?: unknown;
+                                stead_fias_id?: unknown;
+                                stead_cadnum?: unknown;
+                                stead_type?: unknown;
+                                stead_type_full?: unknown;
+                                stead?: unknown;
+                                house_fias_id?: unknown;
+                                house_kladr_id?: unknown;
+                                house_cadnum?: unknown;
+                                house_type?: unknown;
+                                house_type_full?: unknown;
+                                house?: unknown;
+                                block_type?: unknown;
+                                block_type_full?: unknown;
+                                block?: unknown;
+                                entrance?: unknown;
+                                floor?: unknown;
+                                flat_fias_id?: unknown;
+                                flat_cadnum?: unknown;
+                                flat_type?: unknown;
+                                flat_type_full?: unknown;
+                                flat?: unknown;
+                                flat_area?: unknown;
+                                square_meter_price?: unknown;
+                                flat_price?: unknown;
+                                postal_box?: unknown;
+                                fias_id?: unknown;
+                                fias_code?: unknown;
+                                fias_level?: unknown;
+                                fias_actuality_state?: unknown;
+                                kladr_id?: unknown;
+                                geoname_id?: unknown;
+                                capital_marker?: unknown;
+                                okato?: unknown;
+                                oktmo?: unknown;
+                                tax_office?: unknown;
+                                tax_office_legal?: unknown;
+                                timezone?: unknown;
+                                geo_lat?: unknown;
+                                geo_lon?: unknown;
+                                beltway_hit?: unknown;
+                                beltway_distance?: unknown;
+                                metro?: unknown;
+                                divisions?: unknown;
+                                qc_geo?: unknown;
+                                qc_complete?: unknown;
+                                qc_house?: unknown;
+                                history_values?: unknown;
+                                unparsed_parts?: unknown;
+                                source?: unknown;
+                                result?: unknown;
+                                qc?: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cleanAddressesDadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string[];
+                "application/x-www-form-urlencoded": string[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postal_code?: unknown;
+                        country?: unknown;
+                        country_iso_code?: unknown;
+                        federal_district?: unknown;
+                        region_fias_id?: unknown;
+                        region_kladr_id?: unknown;
+                        region_iso_code?: unknown;
+                        region_with_type?: unknown;
+                        region_type?: unknown;
+                        region_type_full?: unknown;
+                        region?: unknown;
+                        area_fias_id?: unknown;
+                        area_kladr_id?: unknown;
+                        area_with_type?: unknown;
+                        area_type?: unknown;
+                        area_type_full?: unknown;
+                        area?: unknown;
+                        city_fias_id?: unknown;
+                        city_kladr_id?: unknown;
+                        city_with_type?: unknown;
+                        city_type?: unknown;
+                        city_type_full?: unknown;
+                        city?: unknown;
+                        city_area?: unknown;
+                        city_district_fias_id?: unknown;
+                        city_district_kladr_id?: unknown;
+                        city_district_with_type?: unknown;
+                        city_district_type?: unknown;
+                        city_district_type_full?: unknown;
+                        city_district?: unknown;
+                        settlement_fias_id?: unknown;
+                        settlement_kladr_id?: unknown;
+                        settlement_with_type?: unknown;
+                        settlement_type?: unknown;
+                        settlement_type_full?: unknown;
+                        settlement?: unknown;
+                        street_fias_id?: unknown;
+                        street_kladr_id?: unknown;
+                        street_with_type?: unknown;
+                        street_type?: unknown;
+                        street_type_full?: unknown;
+                        street?: unknown;
+                        stead_fias_id?: unknown;
+                        stead_cadnum?: unknown;
+                        stead_type?: unknown;
+                        stead_type_full?: unknown;
+                        stead?: unknown;
+                        house_fias_id?: unknown;
+                        house_kladr_id?: unknown;
+                        house_cadnum?: unknown;
+                        house_type?: unknown;
+                        house_type_full?: unknown;
+                        house?: unknown;
+                        block_type?: unknown;
+                        block_type_full?: unknown;
+                        block?: unknown;
+                        entrance?: unknown;
+                        floor?: unknown;
+                        flat_fias_id?: unknown;
+                        flat_cadnum?: unknown;
+                        flat_type?: unknown;
+                        flat_type_full?: unknown;
+                        flat?: unknown;
+                        flat_area?: unknown;
+                        square_meter_price?: unknown;
+                        flat_price?: unknown;
+                        postal_box?: unknown;
+                        fias_id?: unknown;
+                        fias_code?: unknown;
+                        fias_level?: unknown;
+                        fias_actuality_state?: unknown;
+                        kladr_id?: unknown;
+                        geoname_id?: unknown;
+                        capital_marker?: unknown;
+                        okato?: unknown;
+                        oktmo?: unknown;
+                        tax_office?: unknown;
+                        tax_office_legal?: unknown;
+                        timezone?: unknown;
+                        geo_lat?: unknown;
+                        geo_lon?: unknown;
+                        beltway_hit?: unknown;
+                        beltway_distance?: unknown;
+                        metro?: unknown;
+                        divisions?: unknown;
+                        qc_geo?: unknown;
+                        qc_complete?: unknown;
+                        qc_house?: unknown;
+                        history_values?: unknown;
+                        unparsed_parts?: unknown;
+                        source?: unknown;
+                        result?: unknown;
+                        qc?: unknown;
+                    }[];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     searchWidgetLocalities: {
         parameters: {
             query: {
@@ -24674,8 +26366,12 @@ export interface operations {
                     address?: {
                         street?: string;
                         house?: string;
+                        /** @description The block (корпус) of the house */
+                        bulk?: string;
                         flat?: string;
                         zipCode?: string;
+                        /** @description The house's FIAS id when the buyer chose it from the suggestions (GET /widget/v1/api/addresses/suggest): the order's address is then the register's house */
+                        fiasId?: string;
                     };
                     /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
                     contacts?: {
@@ -24728,8 +26424,12 @@ export interface operations {
                     address?: {
                         street?: string;
                         house?: string;
+                        /** @description The block (корпус) of the house */
+                        bulk?: string;
                         flat?: string;
                         zipCode?: string;
+                        /** @description The house's FIAS id when the buyer chose it from the suggestions (GET /widget/v1/api/addresses/suggest): the order's address is then the register's house */
+                        fiasId?: string;
                     };
                     /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
                     contacts?: {
