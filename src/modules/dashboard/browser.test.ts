@@ -250,8 +250,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       .getByRole('option', { name: /^Санкт-Петербург/ })
       .first()
       .click();
-    await page.getByLabel('Улица').fill('Невский проспект');
-    await page.getByLabel('Дом', { exact: true }).fill('10');
+    await page.getByRole('combobox', { name: 'Улица' }).fill('Невский проспект');
+    await page.getByRole('combobox', { name: 'Дом', exact: true }).fill('10');
     await page.getByLabel('Название').fill('Чай улун');
     // the declared value is asked once, per item on the goods' line; the order's sum is shown under them
     expect(await page.getByLabel(/Объявленная ценность/).count()).toBe(1);
