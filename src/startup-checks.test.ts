@@ -57,7 +57,9 @@ function expectOneSentence(result: { code: number | null; stderr: string }, patt
   expect(result.code).toBe(2);
 }
 
-describe('a start that cannot work', () => {
+// Five starts at once, each a process compiling the sources (tsx): on two cores beside the other test files they
+// take more than the default 30 s now and then
+describe('a start that cannot work', { timeout: 90_000 }, () => {
   it.concurrent('DATA_DIR that cannot be written', async () => {
     const dataDir = path.join(aFile, 'data');
     const result = await serve({ DATA_DIR: dataDir });

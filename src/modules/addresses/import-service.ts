@@ -6,8 +6,8 @@
 import { dataFilePath } from '../../platform/reference-data.js';
 import type { LocalityDirectory } from '../localities/directory.js';
 import type { AddressImportStore, ImportRecord, RegionCounts } from './import-store.js';
-import { RegisterImporter, type RegisterImportOptions, type RegisterImportResult } from './importer.js';
-import { importOsmHouses, type OsmImportResult } from './osm-import.js';
+import type { RegisterImporter, RegisterImportOptions, RegisterImportResult } from './importer.js';
+import type { OsmImportResult } from './osm-import.js';
 
 /** The hand-made sample in the register's format (data/addresses/gar-sample/README.md). */
 export const GAR_SAMPLE_DIR = dataFilePath('addresses/gar-sample');
@@ -18,20 +18,23 @@ export interface AddressImportStatus {
 }
 
 export class AddressImportService {
-  private readonly importer: RegisterImporter;
+  /** Loaded on first use: the XML and zip readers are needed by an import only, never by a start that fails or a request. */
+  private importer: Promise<RegisterImporter> | null = null;
 
   constructor(
     private readonly store: AddressImportStore,
     private readonly localities: () => LocalityDirectory | null,
-  ) {
-    this.importer = new RegisterImporter(store, localities);
+  ) {}
+
+  async importRegister(location: string, options: RegisterImportOptions = {}): Promise<RegisterImportResult> {
+    this.importer ??= import('./importer.js').then(
+      ({ RegisterImporter }) => new RegisterImporter(this.store, this.localities),
+    );
+    return (await this.importer).importRegister(location, options);
   }
 
-  importRegister(location: string, options: RegisterImportOptions = {}): Promise<RegisterImportResult> {
-    return this.importer.importRegister(location, options);
-  }
-
-  importOsm(file: string, onProgress?: (line: string) => void): Promise<OsmImportResult> {
+  async importOsm(file: string, onProgress?: (line: string) => void): Promise<OsmImportResult> {
+    const { importOsmHouses } = await import('./osm-import.js');
     return importOsmHouses(this.store, file, onProgress);
   }
 
@@ -42,6 +45,6 @@ export class AddressImportService {
   /** A first start (the tables empty) gets the sample, so that the demo and the tests have addresses. */
   async loadSampleIfEmpty(): Promise<RegisterImportResult | null> {
     if (!(await this.store.isEmpty())) return null;
-    return this.importer.importRegister(GAR_SAMPLE_DIR);
+    return this.importRegister(GAR_SAMPLE_DIR);
   }
 }
