@@ -1,5 +1,5 @@
 /**
- * A shop's shipping rules as the API reads and writes them (an extension, issue 50): an ordered
+ * A shop's shipping rules as the API reads and writes them (an extension): an ordered
  * list of rules, each conditions (all must hold) and actions. Money in roubles and weights in
  * kg, as the rest of the calculator's API; the engine (shipping-rules.ts) works in kopecks and grams.
  */
@@ -71,53 +71,58 @@ export const RuleConditions = Type.Object(
 );
 export type RuleConditions = Static<typeof RuleConditions>;
 
-const PriceBounds = {
-  floor: Type.Optional(Nullable(Roubles)),
-  ceiling: Type.Optional(Nullable(Roubles)),
-};
+export const ACTION_TYPES = [
+  'hide',
+  'markup',
+  'discount',
+  'fixedPrice',
+  'freeFrom',
+  'round',
+  'addDays',
+  'rename',
+  'pin',
+  'sort',
+  'keepCheapest',
+  'keepFastest',
+  'requireInsurance',
+] as const;
 
-export const RuleAction = Type.Union([
-  Type.Object({ type: Type.Literal('hide') }),
-  Type.Object({
-    type: Type.Enum(['markup', 'discount']),
-    percent: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1000 }))),
-    amount: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'roubles' }))),
-    ...PriceBounds,
-  }),
-  Type.Object({ type: Type.Literal('fixedPrice'), amount: Roubles }),
-  Type.Object({ type: Type.Literal('freeFrom'), cartValue: Roubles }),
-  Type.Object({
-    type: Type.Literal('round'),
-    step: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'roubles' }),
-    mode: Type.Enum(['up', 'down', 'nearest']),
-  }),
-  Type.Object({ type: Type.Literal('addDays'), days: Type.Integer({ minimum: 0, maximum: 60 }) }),
-  Type.Object({
-    type: Type.Literal('rename'),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    description: Type.Optional(Type.String({ maxLength: 1000, description: 'Added to the offer’s specificity' })),
-  }),
-  Type.Object({
-    type: Type.Literal('pin'),
-    position: Type.Integer({ minimum: 1, maximum: 1000, description: 'Pinned offers come first, lowest first' }),
-  }),
-  Type.Object({
-    type: Type.Literal('sort'),
-    by: Type.Enum(['price', 'days'], { description: 'The delivery type’s offers in this order (pinned ones first)' }),
-  }),
-  Type.Object({
-    type: Type.Enum(['keepCheapest', 'keepFastest'], {
-      description: 'Of the offers this rule matched, only the cheapest (fastest) of each delivery type stays',
-    }),
-  }),
-  Type.Object(
-    { type: Type.Literal('requireInsurance') },
-    {
-      description:
-        "The price includes insuring the cart's value at the company's rate (when the call did not ask for it)",
-    },
-  ),
-]);
+/**
+ * One action, its fields by its type (one object rather than a union of objects: the house's
+ * validation coerces a union by the first object branch; the rule checks of shipping-rules.ts
+ * name a field a type needs and lacks).
+ */
+export const RuleAction = Type.Object(
+  {
+    type: Type.Enum([...ACTION_TYPES], { description: 'What the action does (its fields below say for which types)' }),
+    percent: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1000, description: 'markup, discount' }))),
+    amount: Type.Optional(
+      Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'roubles: markup, discount, fixedPrice' })),
+    ),
+    floor: Type.Optional(
+      Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'roubles: markup, discount' })),
+    ),
+    ceiling: Type.Optional(
+      Nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'roubles: markup, discount' })),
+    ),
+    cartValue: Type.Optional(Roubles),
+    step: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'roubles: round' })),
+    mode: Type.Optional(Type.Enum(['up', 'down', 'nearest'], { description: 'round' })),
+    days: Type.Optional(Type.Integer({ minimum: 0, maximum: 60, description: 'addDays: working days' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "rename: the offer's tariff name" })),
+    description: Type.Optional(
+      Type.String({ maxLength: 1000, description: "rename: added to the offer's specificity" }),
+    ),
+    position: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'pin: pinned offers come first, lowest first' }),
+    ),
+    by: Type.Optional(Type.Enum(['price', 'days'], { description: 'sort' })),
+  },
+  {
+    description:
+      "hide; markup or discount (percent and/or amount, floor, ceiling); fixedPrice (amount); freeFrom (cartValue); round (step, mode); addDays (days); rename (name, description); pin (position); sort (by); keepCheapest or keepFastest (of the offers the rule matched, one per delivery type stays); requireInsurance (the price includes insuring the cart's value at the company's rate)",
+  },
+);
 export type RuleAction = Static<typeof RuleAction>;
 
 export const ShippingRule = Type.Object({
@@ -138,7 +143,9 @@ export const ShippingRulesInput = Type.Object({
 export type ShippingRulesInput = Static<typeof ShippingRulesInput>;
 
 const Author = Type.Object({
-  kind: Type.Enum(['account', 'employee', 'shop']),
+  kind: Type.Enum(['account', 'employee', 'shop'], {
+    description: "account: the account's token; employee: a signed-in employee (employeeId); shop: a shop's key",
+  }),
   employeeId: Nullable(Type.Integer()),
 });
 

@@ -1,5 +1,5 @@
 /**
- * The shipping rules engine (issue 50), pure: a shop's ordered rules, each conditions (all must
+ * The shipping rules engine, pure: a shop's ordered rules, each conditions (all must
  * hold) and actions, evaluated on every priced offer of a calculation, deterministic, with a
  * trace of each price step when asked (explain).
  *
@@ -216,6 +216,7 @@ function compileConditions(conditions: RuleConditions | undefined): {
   return { requestTests, offerTests, usesHour: hours !== undefined };
 }
 
+/** An action in the engine's units; the rule checks made sure its type's fields are there. */
 function compileAction(action: RuleAction): CompiledAction {
   switch (action.type) {
     case 'markup':
@@ -228,17 +229,34 @@ function compileAction(action: RuleAction): CompiledAction {
         ceilingKopecks: kopecksOf(action.ceiling),
       };
     case 'fixedPrice':
-      return { type: 'fixedPrice', amountKopecks: toKopecks(action.amount) };
+      return { type: 'fixedPrice', amountKopecks: kopecksOf(action.amount) ?? 0 };
     case 'freeFrom':
-      return { type: 'freeFrom', cartKopecks: toKopecks(action.cartValue) };
+      return { type: 'freeFrom', cartKopecks: kopecksOf(action.cartValue) ?? 0 };
     case 'round':
-      return { type: 'round', stepKopecks: toKopecks(action.step), mode: action.mode };
+      // a step of 0 never rounds (the check refuses it; a stored list is read as written)
+      return { type: 'round', stepKopecks: kopecksOf(action.step) ?? 0, mode: action.mode ?? 'nearest' };
+    case 'addDays':
+      return { type: 'addDays', days: action.days ?? 0 };
     case 'rename':
       return { type: 'rename', name: action.name ?? null, description: action.description ?? null };
+    case 'pin':
+      return { type: 'pin', position: action.position ?? 1 };
+    case 'sort':
+      return { type: 'sort', by: action.by ?? 'price' };
     default:
-      return action;
+      return { type: action.type };
   }
 }
+
+/** The fields each action type needs. */
+const NEEDS: Partial<Record<RuleAction['type'], Array<keyof RuleAction>>> = {
+  fixedPrice: ['amount'],
+  freeFrom: ['cartValue'],
+  round: ['step', 'mode'],
+  addDays: ['days'],
+  pin: ['position'],
+  sort: ['by'],
+};
 
 /** A shop's saved rules, compiled once per version (disabled rules are left out here). */
 export function compileRules(rules: ShippingRule[], version: number): CompiledRules {
@@ -358,7 +376,7 @@ function priced(action: CompiledAction, price: number, offer: OfferFacts, cartKo
     case 'freeFrom':
       return cartKopecks >= action.cartKopecks ? 0 : price;
     case 'round': {
-      if (price <= 0) return price;
+      if (price <= 0 || action.stepKopecks <= 0) return price;
       const round = action.mode === 'up' ? Math.ceil : action.mode === 'down' ? Math.floor : Math.round;
       return round(price / action.stepKopecks) * action.stepKopecks;
     }
@@ -459,6 +477,9 @@ export function ruleProblems(rules: ShippingRule[], path = 'rules'): Array<{ fie
     }
     for (const [position, action] of rule.actions.entries()) {
       const field = `${at}.actions[${position}]`;
+      for (const need of NEEDS[action.type] ?? [])
+        if (action[need] === undefined || action[need] === null)
+          problems.push({ field: `${field}.${need}`, message: 'is required' });
       if ((action.type === 'markup' || action.type === 'discount') && !action.percent && !action.amount)
         problems.push({ field: `${field}.percent`, message: 'give a percent or an amount' });
       if (
