@@ -7,7 +7,7 @@
  * on the Context it makes and never looks at the body again.
  */
 import type { Scope } from '../../platform/auth.js';
-import { todayIn, wallClockIn } from '../../platform/clock.js';
+import { todayIn, wallClockNow } from '../../platform/clock.js';
 import { distanceKm } from '../../carriers/geo.js';
 import { AppError, FieldErrorCollector } from '../../platform/errors.js';
 import { toKopecks } from '../../platform/money.js';
@@ -314,7 +314,7 @@ function requestFacts(
     itemCount += item.count ?? 1;
   }
   // the clock in the account's time zone: "add a day on Fridays" is the shop's Friday
-  const now = wallClockIn(scope.timeZone, new Date());
+  const now = wallClockNow(scope.timeZone);
   const date = now.slice(0, 10);
   const collected = money.codKopecks + money.clientPriceKopecks > 0;
   return {

@@ -160,7 +160,7 @@ export class OptionPricing {
     const prices = new Map<number, PointPrice | null>();
     // with rules: the first outcome not hidden speaks for the option (its name, place in the list, dates)
     let first: OfferOutcome | null = null;
-    const traced: TracedOffer[] = [];
+    const traced: TracedOffer[] | null = rules && context.trace ? [] : null;
     const presented: PointOption[] = [];
     for (const { point, isFar } of points) {
       const cash = point.cashPaymentAvailable;
@@ -176,7 +176,7 @@ export class OptionPricing {
             isFar,
             deliveryDays: pointDates.deliveryDays,
           });
-          if (unit.traced) traced.push(unit.traced);
+          if (unit.traced) traced?.push(unit.traced);
           const { outcome } = unit;
           if (outcome.hiddenBy === null) first ??= outcome;
           price =
@@ -214,8 +214,8 @@ export class OptionPricing {
     if (first) {
       if (first.addDays > 0) Object.assign(base, this.dates(context, shifted(quote.days, first.addDays)));
       renamed(base, first);
-      option.marks = marksOf(first, traced);
-    } else if (rules) option.marks = marksOf(NO_OUTCOME, traced);
+      option.marks = marksOf(first, traced ?? []);
+    } else if (rules) option.marks = marksOf(NO_OUTCOME, traced ?? []);
     return option;
   }
 

@@ -24,7 +24,7 @@ import {
 import { applyMarks } from './option-rules.js';
 import type { CompiledRules } from './shipping-rules.js';
 import type { ExplainAnswer } from './shipping-rules-schemas.js';
-import { wallClockIn } from '../../platform/clock.js';
+import { wallClockNow } from '../../platform/clock.js';
 import { quoteAll, type CompanyQuoteObserver } from './company-quotes.js';
 import { applyPriceRules, deliveryCostKopecks } from './rules.js';
 import type {
@@ -186,7 +186,7 @@ export class CalculatorService {
         : null;
     const rulesKey = rules
       ? rules.usesHour
-        ? `${rules.version}@${wallClockIn(scope.timeZone, new Date()).slice(11, 13)}`
+        ? `${rules.version}@${wallClockNow(scope.timeZone).slice(11, 13)}`
         : rules.version
       : 0;
     // a change to an own method bumps its version (every process hears of it through the read cache)
