@@ -4117,7 +4117,7 @@ export interface components {
             }[];
         };
         ShippingRulesExplained: {
-            /** @description The saved version explained, or null-like 0 when rules were sent */
+            /** @description The saved version explained; 0 when the body sent rules to try (or none were saved) */
             version: number;
             offers: {
                 deliveryType: number;

@@ -205,7 +205,9 @@ export const ExplainedOffer = Type.Object({
 export type ExplainedOffer = Static<typeof ExplainedOffer>;
 
 export const ExplainAnswer = Type.Object({
-  version: Type.Integer({ description: 'The saved version explained, or null-like 0 when rules were sent' }),
+  version: Type.Integer({
+    description: 'The saved version explained; 0 when the body sent rules to try (or none were saved)',
+  }),
   offers: Type.Array(ExplainedOffer),
 });
 export type ExplainAnswer = Static<typeof ExplainAnswer>;
