@@ -18,6 +18,7 @@ import { BoxService } from './modules/boxes/service.js';
 import { BoxStore } from './modules/boxes/store.js';
 import { CalculatorService } from './modules/calculator/service.js';
 import { WidgetSettingsService, WidgetSettingsStore } from './modules/calculator/widget-settings.js';
+import { ShippingRuleSets, ShippingRuleStore } from './modules/calculator/shipping-rule-sets.js';
 import { ReferenceData } from './modules/companies/reference.js';
 import { DeliveryCompanyService } from './modules/companies/service.js';
 import { ReferenceStore } from './modules/companies/store.js';
@@ -128,6 +129,7 @@ export interface Services {
   reference: ReferenceData;
   deliveryCompanies: DeliveryCompanyService;
   widgetSettings: WidgetSettingsService;
+  shippingRules: ShippingRuleSets;
   calculator: CalculatorService;
   /** The job table shared by every process. */
   jobs: JobQueue;
@@ -293,6 +295,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     config.fileStore === 'database' ? new DatabaseFileStore(fileCatalog, db, fileOptions, localFiles) : localFiles;
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
+  const shippingRules = new ShippingRuleSets(new ShippingRuleStore(db), shops, readCache);
   const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
   const contractCompanies = new ContractCompanies(
@@ -329,6 +332,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     kits,
     observer: metrics,
     ownMethods: deliveryMethods,
+    shippingRules,
   });
   const addressStore = new AddressStore(db);
   // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
@@ -545,6 +549,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     reference,
     deliveryCompanies,
     widgetSettings,
+    shippingRules,
     calculator,
     jobs,
     orders,

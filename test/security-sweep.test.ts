@@ -79,6 +79,8 @@ const BODIES = {
   'PUT /v2/warehouses/{id}/label-printer': { dpi: 203 },
   'PUT /v2/employees/{id}': { role: 'owner' },
   'PUT /v2/shops/{id}/widget-key': { allowedOrigins: ['https://shop.example'] },
+  'PUT /v2/shops/{id}/shipping-rules': { rules: [] },
+  'POST /v2/shops/{id}/shipping-rules/revert': { version: 1 },
 };
 
 const BODY_FIRST = 'its body is validated before its record is looked up, and a valid one needs records of the caller:';

@@ -62,6 +62,23 @@ export function wallClockIn(timeZone: string, instant: string | Date): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+const recentWallClock = new Map<string, { until: number; text: string }>();
+
+/**
+ * The wall-clock time now in the time zone, as `wallClockIn` writes it, remembered for a second:
+ * the calculator's shipping rules read the hour and the day on every call, and a formatting
+ * costs ~10 µs.
+ */
+export function wallClockNow(timeZone: string): string {
+  const at = Date.now();
+  const known = recentWallClock.get(timeZone);
+  if (known && known.until > at) return known.text;
+  const text = wallClockIn(timeZone, new Date(at));
+  if (recentWallClock.size >= 1000) recentWallClock.clear();
+  recentWallClock.set(timeZone, { until: at + 1000, text });
+  return text;
+}
+
 /** Midnight of `date` in `timeZone`, as an ISO instant. */
 export function startOfDay(date: string, timeZone: string): string {
   const noonUtc = new Date(`${date}T12:00:00Z`);

@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   second_factor_set_up:
     'At sign-in, a second factor is set up only when the owners require one and none is set up yet (409).',
   account_set_up: 'The account already has an employee who signs in: no set-up link is given for it (409).',
+  concurrent_change: 'Another change of the same record was written at the same moment: send yours again (409).',
   already_invited: 'An invitation to this e-mail is pending in the account: re-send or withdraw it (409).',
   // the Shop-Id header
   shop_id_required: 'The operation needs a Shop-Id header.',

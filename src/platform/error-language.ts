@@ -30,6 +30,7 @@ export function errorLanguage(acceptLanguage: string | string[] | undefined): La
 
 /** Each code's sentence in Russian, for a person reading the dashboard or the widget. */
 export const ERROR_SENTENCES_RU: Record<ErrorCode, string> = {
+  concurrent_change: 'Эту же запись изменили в тот же момент: отправьте изменение ещё раз.',
   validation_failed: 'Запрос заполнен неверно: поля с ошибками перечислены ниже.',
   bad_request: 'Запрос не удаётся прочитать.',
   bad_url: 'Адрес запроса не удаётся прочитать: в нём неверная %-последовательность.',
@@ -205,6 +206,12 @@ const FIELD_MESSAGES_RU: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^is one of the most common passwords$/, () => 'слишком частый пароль: его подбирают первым'],
   [/^is not a code of the authenticator app$/, () => 'не код приложения-аутентификатора'],
   [/^is not a shop of this account$/, () => 'не магазин этого аккаунта'],
+  [/^must not be less than (\S+)$/, (other) => `не может быть меньше ${other}`],
+  [/^must not be before (\S+)$/, (other) => `не может быть раньше ${other}`],
+  [/^must be later than (\S+)$/, (other) => `должно быть позже ${other}`],
+  [/^must be a date YYYY-MM-DD$/, () => 'должно быть датой ГГГГ-ММ-ДД'],
+  [/^give a percent or an amount$/, () => 'укажите процент или сумму'],
+  [/^give a name or a description$/, () => 'укажите название или описание'],
 ];
 
 /** A field error's message in Russian, or as it is when its phrasing is not one the service knows. */

@@ -1219,6 +1219,100 @@ export interface paths {
         patch: operations["patchBox"];
         trace?: never;
     };
+    "/v2/shops/{id}/shipping-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipping rules of a shop (extension)
+         * @description The current version (0 and no rules when never written). Applied after the widget settings to every calculation that sends applyWidgetSettings: the calculator, the widget, orders.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getShippingRules"];
+        /**
+         * Replace the shipping rules of a shop (extension)
+         * @description Writes a new version (who and when are kept); remembered calculator answers of the old rules are not served again.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["replaceShippingRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/shipping-rules/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions of the shipping rules of a shop (extension)
+         * @description Newest first, the last 200.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listShippingRuleVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/shipping-rules/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier version of the shipping rules (extension)
+         * @description Writes a new version holding the rules of `version`.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["revertShippingRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/shipping-rules/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Explain the shipping rules on a cart (extension)
+         * @description A dry run: a calculator body (the shop's warehouse sends; widget settings apply) and optionally `rules` to try instead of the saved ones. Every offer, hidden ones too, with the rules that matched and each step of its price.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["explainShippingRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/calculator": {
         parameters: {
             query?: never;
@@ -3668,6 +3762,7 @@ export interface components {
          *     - `second_factor_enforced`: The account's owners require a second factor: it cannot be turned off (409).
          *     - `second_factor_set_up`: At sign-in, a second factor is set up only when the owners require one and none is set up yet (409).
          *     - `account_set_up`: The account already has an employee who signs in: no set-up link is given for it (409).
+         *     - `concurrent_change`: Another change of the same record was written at the same moment: send yours again (409).
          *     - `already_invited`: An invitation to this e-mail is pending in the account: re-send or withdraw it (409).
          *     - `shop_id_required`: The operation needs a Shop-Id header.
          *     - `unknown_shop`: Shop-Id names no shop of this account.
@@ -3727,7 +3822,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -4258,6 +4353,192 @@ export interface components {
             };
             /** @description kg */
             weight: number | null;
+        };
+        /** @description A shop's shipping rules (extension): applied after the widget settings when applyWidgetSettings */
+        ShippingRuleSet: {
+            /** @description 0: never written (no rules) */
+            version: number;
+            createdAt: string | null;
+            createdBy: {
+                /**
+                 * @description account: the account's token; employee: a signed-in employee (employeeId); shop: a shop's key
+                 * @enum {unknown}
+                 */
+                kind: "account" | "employee" | "shop";
+                employeeId: number | null;
+            } | null;
+            comment: string | null;
+            /** @description The version this one restored */
+            revertedFrom: number | null;
+            ruleCount: number;
+            rules: {
+                name: string;
+                /** @default true */
+                enabled: boolean;
+                /** @description All given conditions must hold; none given: every offer */
+                conditions?: {
+                    /** @description From min to max inclusive (the cart's value (declared, less the discount), roubles); either may be left out */
+                    cartValue?: {
+                        /** @description the cart's value (declared, less the discount), roubles */
+                        min?: number;
+                        /** @description the cart's value (declared, less the discount), roubles */
+                        max?: number;
+                    };
+                    /** @description From min to max inclusive (the parcel’s weight, kg); either may be left out */
+                    weight?: {
+                        /** @description the parcel’s weight, kg */
+                        min?: number;
+                        /** @description the parcel’s weight, kg */
+                        max?: number;
+                    };
+                    /** @description From min to max inclusive (the longest side of the cart's parcels, cm); either may be left out */
+                    longestSide?: {
+                        /** @description the longest side of the cart's parcels, cm */
+                        min?: number;
+                        /** @description the longest side of the cart's parcels, cm */
+                        max?: number;
+                    };
+                    /** @description From min to max inclusive (the number of items (the products’ counts)); either may be left out */
+                    itemCount?: {
+                        /** @description the number of items (the products’ counts) */
+                        min?: number;
+                        /** @description the number of items (the products’ counts) */
+                        max?: number;
+                    };
+                    vendorCodes?: {
+                        /** @description holds when the cart has one of these products (vendor codes) */
+                        any?: string[];
+                        /** @description holds when the cart has none of these products */
+                        none?: string[];
+                    };
+                    /** @description the recipient's region codes (GET /v2/lists/localities regionCode) */
+                    regionCodes?: string[];
+                    /** @description the recipient's localities: FIAS ids or names */
+                    localities?: string[];
+                    deliveryTypes?: (1 | 2 | 3)[];
+                    /** @description For pickup: the kinds of point (a courier offer has none and never matches) */
+                    pointKinds?: (1 | 2 | 3)[];
+                    /** @description From min to max inclusive (from the sender’s locality to the recipient’s, km); either may be left out */
+                    distanceKm?: {
+                        /** @description from the sender’s locality to the recipient’s, km */
+                        min?: number;
+                        /** @description from the sender’s locality to the recipient’s, km */
+                        max?: number;
+                    };
+                    companyIds?: (number | string)[];
+                    /** @description tariff names (as the answer gives tariffName), exactly */
+                    tariffs?: string[];
+                    /** @description From min to max inclusive (the offer’s latest delivery day, calendar days from today); either may be left out */
+                    days?: {
+                        /** @description the offer’s latest delivery day, calendar days from today */
+                        min?: number;
+                        /** @description the offer’s latest delivery day, calendar days from today */
+                        max?: number;
+                    };
+                    /** @description From min to max inclusive (the offer's price at this rule (after the rules before it), roubles); either may be left out */
+                    price?: {
+                        /** @description the offer's price at this rule (after the rules before it), roubles */
+                        min?: number;
+                        /** @description the offer's price at this rule (after the rules before it), roubles */
+                        max?: number;
+                    };
+                    /** @description prepaid: nothing collected on delivery; cash or card: collected on delivery that way */
+                    payment?: ("prepaid" | "cash" | "card")[];
+                    /** @description 1 Monday … 7 Sunday */
+                    weekdays?: number[];
+                    /** @description From the hour `from` up to (not including) `to`, in the account’s time zone */
+                    hours?: {
+                        from: number;
+                        to: number;
+                    };
+                    dates?: {
+                        from?: string;
+                        to?: string;
+                    };
+                    /** @description the segment the request names (calculator body `segment`) */
+                    segments?: string[];
+                };
+                actions: {
+                    /**
+                     * @description What the action does (its fields below say for which types)
+                     * @enum {unknown}
+                     */
+                    type: "hide" | "markup" | "discount" | "fixedPrice" | "freeFrom" | "round" | "addDays" | "rename" | "pin" | "sort" | "keepCheapest" | "keepFastest" | "requireInsurance";
+                    /** @description markup, discount */
+                    percent?: number | null;
+                    /** @description roubles: markup, discount, fixedPrice */
+                    amount?: number | null;
+                    /** @description roubles: markup, discount */
+                    floor?: number | null;
+                    /** @description roubles: markup, discount */
+                    ceiling?: number | null;
+                    /** @description roubles */
+                    cartValue?: number;
+                    /** @description roubles: round */
+                    step?: number;
+                    /**
+                     * @description round
+                     * @enum {unknown}
+                     */
+                    mode?: "up" | "down" | "nearest";
+                    /** @description addDays: working days */
+                    days?: number;
+                    /** @description rename: the offer's tariff name */
+                    name?: string;
+                    /** @description rename: added to the offer's specificity */
+                    description?: string;
+                    /** @description pin: pinned offers come first, lowest first */
+                    position?: number;
+                    /**
+                     * @description sort
+                     * @enum {unknown}
+                     */
+                    by?: "price" | "days";
+                }[];
+                /**
+                 * @description No rule after this one applies to an offer it matched
+                 * @default false
+                 */
+                stop: boolean;
+            }[];
+        };
+        ShippingRulesExplained: {
+            /** @description The saved version explained; 0 when the body sent rules to try (or none were saved) */
+            version: number;
+            offers: {
+                deliveryType: number;
+                companyId: number | string;
+                companyName: string;
+                tariffName: string | null;
+                /** @description Pickup: the kind of point this price is of */
+                pointKind: number | null;
+                isFar: boolean;
+                /** @description Before widget settings and rules, roubles */
+                basePrice: number;
+                /** @description What the buyer is charged, roubles */
+                price: number;
+                hidden: boolean;
+                /** @description The rule that hid it (hide, keepCheapest, keepFastest) */
+                hiddenBy: string | null;
+                deliveryDays: {
+                    min: number;
+                    max: number;
+                };
+                matched: {
+                    rule: number;
+                    ruleName: string;
+                }[];
+                steps: {
+                    /** @description Index in the list: widget settings first (negative), then the shop’s rules (0…) */
+                    rule: number;
+                    ruleName: string;
+                    action: string;
+                    /** @description roubles */
+                    before: number;
+                    /** @description roubles */
+                    after: number;
+                }[];
+            }[];
         };
         CalculatorPickupPoint: {
             id: number;
@@ -11714,6 +11995,1341 @@ export interface operations {
             };
         };
     };
+    getShippingRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A shop's shipping rules (extension): applied after the widget settings when applyWidgetSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingRuleSet"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceShippingRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        name: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @description All given conditions must hold; none given: every offer */
+                        conditions?: {
+                            /** @description From min to max inclusive (the cart's value (declared, less the discount), roubles); either may be left out */
+                            cartValue?: {
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                min?: number;
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the parcel’s weight, kg); either may be left out */
+                            weight?: {
+                                /** @description the parcel’s weight, kg */
+                                min?: number;
+                                /** @description the parcel’s weight, kg */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the longest side of the cart's parcels, cm); either may be left out */
+                            longestSide?: {
+                                /** @description the longest side of the cart's parcels, cm */
+                                min?: number;
+                                /** @description the longest side of the cart's parcels, cm */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the number of items (the products’ counts)); either may be left out */
+                            itemCount?: {
+                                /** @description the number of items (the products’ counts) */
+                                min?: number;
+                                /** @description the number of items (the products’ counts) */
+                                max?: number;
+                            };
+                            vendorCodes?: {
+                                /** @description holds when the cart has one of these products (vendor codes) */
+                                any?: string[];
+                                /** @description holds when the cart has none of these products */
+                                none?: string[];
+                            };
+                            /** @description the recipient's region codes (GET /v2/lists/localities regionCode) */
+                            regionCodes?: string[];
+                            /** @description the recipient's localities: FIAS ids or names */
+                            localities?: string[];
+                            deliveryTypes?: (1 | 2 | 3)[];
+                            /** @description For pickup: the kinds of point (a courier offer has none and never matches) */
+                            pointKinds?: (1 | 2 | 3)[];
+                            /** @description From min to max inclusive (from the sender’s locality to the recipient’s, km); either may be left out */
+                            distanceKm?: {
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                min?: number;
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                max?: number;
+                            };
+                            companyIds?: (number | string)[];
+                            /** @description tariff names (as the answer gives tariffName), exactly */
+                            tariffs?: string[];
+                            /** @description From min to max inclusive (the offer’s latest delivery day, calendar days from today); either may be left out */
+                            days?: {
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                min?: number;
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the offer's price at this rule (after the rules before it), roubles); either may be left out */
+                            price?: {
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                min?: number;
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                max?: number;
+                            };
+                            /** @description prepaid: nothing collected on delivery; cash or card: collected on delivery that way */
+                            payment?: ("prepaid" | "cash" | "card")[];
+                            /** @description 1 Monday … 7 Sunday */
+                            weekdays?: number[];
+                            /** @description From the hour `from` up to (not including) `to`, in the account’s time zone */
+                            hours?: {
+                                from: number;
+                                to: number;
+                            };
+                            dates?: {
+                                from?: string;
+                                to?: string;
+                            };
+                            /** @description the segment the request names (calculator body `segment`) */
+                            segments?: string[];
+                        };
+                        actions: {
+                            /**
+                             * @description What the action does (its fields below say for which types)
+                             * @enum {unknown}
+                             */
+                            type: "hide" | "markup" | "discount" | "fixedPrice" | "freeFrom" | "round" | "addDays" | "rename" | "pin" | "sort" | "keepCheapest" | "keepFastest" | "requireInsurance";
+                            /** @description markup, discount */
+                            percent?: number | null;
+                            /** @description roubles: markup, discount, fixedPrice */
+                            amount?: number | null;
+                            /** @description roubles: markup, discount */
+                            floor?: number | null;
+                            /** @description roubles: markup, discount */
+                            ceiling?: number | null;
+                            /** @description roubles */
+                            cartValue?: number;
+                            /** @description roubles: round */
+                            step?: number;
+                            /**
+                             * @description round
+                             * @enum {unknown}
+                             */
+                            mode?: "up" | "down" | "nearest";
+                            /** @description addDays: working days */
+                            days?: number;
+                            /** @description rename: the offer's tariff name */
+                            name?: string;
+                            /** @description rename: added to the offer's specificity */
+                            description?: string;
+                            /** @description pin: pinned offers come first, lowest first */
+                            position?: number;
+                            /**
+                             * @description sort
+                             * @enum {unknown}
+                             */
+                            by?: "price" | "days";
+                        }[];
+                        /**
+                         * @description No rule after this one applies to an offer it matched
+                         * @default false
+                         */
+                        stop?: boolean;
+                    }[];
+                    /** @description Why this change (kept with the version) */
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    rules: {
+                        name: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @description All given conditions must hold; none given: every offer */
+                        conditions?: {
+                            /** @description From min to max inclusive (the cart's value (declared, less the discount), roubles); either may be left out */
+                            cartValue?: {
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                min?: number;
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the parcel’s weight, kg); either may be left out */
+                            weight?: {
+                                /** @description the parcel’s weight, kg */
+                                min?: number;
+                                /** @description the parcel’s weight, kg */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the longest side of the cart's parcels, cm); either may be left out */
+                            longestSide?: {
+                                /** @description the longest side of the cart's parcels, cm */
+                                min?: number;
+                                /** @description the longest side of the cart's parcels, cm */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the number of items (the products’ counts)); either may be left out */
+                            itemCount?: {
+                                /** @description the number of items (the products’ counts) */
+                                min?: number;
+                                /** @description the number of items (the products’ counts) */
+                                max?: number;
+                            };
+                            vendorCodes?: {
+                                /** @description holds when the cart has one of these products (vendor codes) */
+                                any?: string[];
+                                /** @description holds when the cart has none of these products */
+                                none?: string[];
+                            };
+                            /** @description the recipient's region codes (GET /v2/lists/localities regionCode) */
+                            regionCodes?: string[];
+                            /** @description the recipient's localities: FIAS ids or names */
+                            localities?: string[];
+                            deliveryTypes?: (1 | 2 | 3)[];
+                            /** @description For pickup: the kinds of point (a courier offer has none and never matches) */
+                            pointKinds?: (1 | 2 | 3)[];
+                            /** @description From min to max inclusive (from the sender’s locality to the recipient’s, km); either may be left out */
+                            distanceKm?: {
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                min?: number;
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                max?: number;
+                            };
+                            companyIds?: (number | string)[];
+                            /** @description tariff names (as the answer gives tariffName), exactly */
+                            tariffs?: string[];
+                            /** @description From min to max inclusive (the offer’s latest delivery day, calendar days from today); either may be left out */
+                            days?: {
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                min?: number;
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the offer's price at this rule (after the rules before it), roubles); either may be left out */
+                            price?: {
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                min?: number;
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                max?: number;
+                            };
+                            /** @description prepaid: nothing collected on delivery; cash or card: collected on delivery that way */
+                            payment?: ("prepaid" | "cash" | "card")[];
+                            /** @description 1 Monday … 7 Sunday */
+                            weekdays?: number[];
+                            /** @description From the hour `from` up to (not including) `to`, in the account’s time zone */
+                            hours?: {
+                                from: number;
+                                to: number;
+                            };
+                            dates?: {
+                                from?: string;
+                                to?: string;
+                            };
+                            /** @description the segment the request names (calculator body `segment`) */
+                            segments?: string[];
+                        };
+                        actions: {
+                            /**
+                             * @description What the action does (its fields below say for which types)
+                             * @enum {unknown}
+                             */
+                            type: "hide" | "markup" | "discount" | "fixedPrice" | "freeFrom" | "round" | "addDays" | "rename" | "pin" | "sort" | "keepCheapest" | "keepFastest" | "requireInsurance";
+                            /** @description markup, discount */
+                            percent?: number | null;
+                            /** @description roubles: markup, discount, fixedPrice */
+                            amount?: number | null;
+                            /** @description roubles: markup, discount */
+                            floor?: number | null;
+                            /** @description roubles: markup, discount */
+                            ceiling?: number | null;
+                            /** @description roubles */
+                            cartValue?: number;
+                            /** @description roubles: round */
+                            step?: number;
+                            /**
+                             * @description round
+                             * @enum {unknown}
+                             */
+                            mode?: "up" | "down" | "nearest";
+                            /** @description addDays: working days */
+                            days?: number;
+                            /** @description rename: the offer's tariff name */
+                            name?: string;
+                            /** @description rename: added to the offer's specificity */
+                            description?: string;
+                            /** @description pin: pinned offers come first, lowest first */
+                            position?: number;
+                            /**
+                             * @description sort
+                             * @enum {unknown}
+                             */
+                            by?: "price" | "days";
+                        }[];
+                        /**
+                         * @description No rule after this one applies to an offer it matched
+                         * @default false
+                         */
+                        stop?: boolean;
+                    }[];
+                    /** @description Why this change (kept with the version) */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A shop's shipping rules (extension): applied after the widget settings when applyWidgetSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingRuleSet"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listShippingRuleVersions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description 0: never written (no rules) */
+                            version: number;
+                            createdAt: string | null;
+                            createdBy: {
+                                /**
+                                 * @description account: the account's token; employee: a signed-in employee (employeeId); shop: a shop's key
+                                 * @enum {unknown}
+                                 */
+                                kind: "account" | "employee" | "shop";
+                                employeeId: number | null;
+                            } | null;
+                            comment: string | null;
+                            /** @description The version this one restored */
+                            revertedFrom: number | null;
+                            ruleCount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revertShippingRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The version to restore (a new version is made) */
+                    version: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The version to restore (a new version is made) */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A shop's shipping rules (extension): applied after the widget settings when applyWidgetSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingRuleSet"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    explainShippingRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reception?: {
+                        countryCode?: string;
+                        cityFias?: string;
+                        cityName?: string;
+                        cityType?: string;
+                        zipCode?: string;
+                        region?: string;
+                        area?: string;
+                        street?: string;
+                        house?: string;
+                        bulk?: string;
+                        flat?: string;
+                    };
+                    sender?: {
+                        countryCode?: string;
+                        cityFias?: string;
+                        cityName?: string;
+                        cityType?: string;
+                        zipCode?: string;
+                        region?: string;
+                        area?: string;
+                        street?: string;
+                        house?: string;
+                        bulk?: string;
+                        flat?: string;
+                    };
+                    /**
+                     * @description Required when no Shop-Id is sent
+                     * @enum {unknown}
+                     */
+                    pickupType?: 1 | 2 | 3 | 4;
+                    /** @description Goods; all values per unit */
+                    products?: {
+                        vendorCode?: string;
+                        /** @description roubles */
+                        priceDeclared?: number;
+                        /** @description roubles */
+                        priceCod?: number;
+                        /** @description roubles */
+                        discount?: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        dimensions?: {
+                            /** @description cm */
+                            width?: number;
+                            /** @description cm */
+                            height?: number;
+                            /** @description cm */
+                            length?: number;
+                        };
+                    }[];
+                    kits?: {
+                        id?: number;
+                        vendorCode?: string;
+                        /** @description roubles */
+                        priceDeclared?: number;
+                        /** @description roubles */
+                        priceCod?: number;
+                        /** @description roubles */
+                        discount?: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        dimensions?: {
+                            /** @description cm */
+                            width?: number;
+                            /** @description cm */
+                            height?: number;
+                            /** @description cm */
+                            length?: number;
+                        };
+                    }[];
+                    /** @description roubles */
+                    priceDeclared?: number;
+                    /** @description roubles */
+                    priceCod?: number;
+                    /** @description roubles */
+                    priceClient?: number;
+                    /** @description roubles */
+                    pricePrePayClient?: number;
+                    /** @description roubles */
+                    discount?: number;
+                    marketplace?: {
+                        id?: number | null;
+                        warehouseId?: number | null;
+                        fbo?: boolean;
+                        fbs?: boolean;
+                    };
+                    services?: number[];
+                    servicesRequired?: number[];
+                    /**
+                     * @description 1 pickup point, 2 courier, 3 national post
+                     * @enum {unknown}
+                     */
+                    type?: 1 | 2 | 3;
+                    /** @description Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12) */
+                    companyIds?: (number | string)[];
+                    /** @default false */
+                    onlyCheap?: boolean;
+                    /** @default true */
+                    calcDeclared?: boolean;
+                    /** @default true */
+                    calcCod?: boolean;
+                    /** @default false */
+                    hidePointFullInfo?: boolean;
+                    /** @default false */
+                    applyWidgetSettings?: boolean;
+                    /** @default false */
+                    applyDefaultDimensions?: boolean;
+                    /**
+                     * @description ms
+                     * @default 20000
+                     */
+                    timeout?: number;
+                    places?: {
+                        /** @description kg */
+                        weight?: number;
+                        dimensions?: {
+                            /** @description cm */
+                            width?: number;
+                            /** @description cm */
+                            height?: number;
+                            /** @description cm */
+                            length?: number;
+                        };
+                    }[];
+                    /** @description kg */
+                    weight?: number;
+                    /** @description The whole shipment, split evenly over itemCount places */
+                    dimensions?: {
+                        /** @description cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply) */
+                        width?: number;
+                        /** @description cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply) */
+                        height?: number;
+                        /** @description cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply) */
+                        length?: number;
+                    };
+                    /** @default 1 */
+                    itemCount?: number;
+                    /** @description m3 */
+                    volume?: number;
+                    /**
+                     * @description 1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume
+                     * @default 1
+                     * @enum {unknown}
+                     */
+                    priceMode?: 1 | 2 | 3;
+                    /** @description Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings */
+                    segment?: string;
+                    /**
+                     * @description Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
+                    /** @description Rules to try instead of the saved ones (as you edit) */
+                    rules?: {
+                        name: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @description All given conditions must hold; none given: every offer */
+                        conditions?: {
+                            /** @description From min to max inclusive (the cart's value (declared, less the discount), roubles); either may be left out */
+                            cartValue?: {
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                min?: number;
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the parcel’s weight, kg); either may be left out */
+                            weight?: {
+                                /** @description the parcel’s weight, kg */
+                                min?: number;
+                                /** @description the parcel’s weight, kg */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the longest side of the cart's parcels, cm); either may be left out */
+                            longestSide?: {
+                                /** @description the longest side of the cart's parcels, cm */
+                                min?: number;
+                                /** @description the longest side of the cart's parcels, cm */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the number of items (the products’ counts)); either may be left out */
+                            itemCount?: {
+                                /** @description the number of items (the products’ counts) */
+                                min?: number;
+                                /** @description the number of items (the products’ counts) */
+                                max?: number;
+                            };
+                            vendorCodes?: {
+                                /** @description holds when the cart has one of these products (vendor codes) */
+                                any?: string[];
+                                /** @description holds when the cart has none of these products */
+                                none?: string[];
+                            };
+                            /** @description the recipient's region codes (GET /v2/lists/localities regionCode) */
+                            regionCodes?: string[];
+                            /** @description the recipient's localities: FIAS ids or names */
+                            localities?: string[];
+                            deliveryTypes?: (1 | 2 | 3)[];
+                            /** @description For pickup: the kinds of point (a courier offer has none and never matches) */
+                            pointKinds?: (1 | 2 | 3)[];
+                            /** @description From min to max inclusive (from the sender’s locality to the recipient’s, km); either may be left out */
+                            distanceKm?: {
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                min?: number;
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                max?: number;
+                            };
+                            companyIds?: (number | string)[];
+                            /** @description tariff names (as the answer gives tariffName), exactly */
+                            tariffs?: string[];
+                            /** @description From min to max inclusive (the offer’s latest delivery day, calendar days from today); either may be left out */
+                            days?: {
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                min?: number;
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the offer's price at this rule (after the rules before it), roubles); either may be left out */
+                            price?: {
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                min?: number;
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                max?: number;
+                            };
+                            /** @description prepaid: nothing collected on delivery; cash or card: collected on delivery that way */
+                            payment?: ("prepaid" | "cash" | "card")[];
+                            /** @description 1 Monday … 7 Sunday */
+                            weekdays?: number[];
+                            /** @description From the hour `from` up to (not including) `to`, in the account’s time zone */
+                            hours?: {
+                                from: number;
+                                to: number;
+                            };
+                            dates?: {
+                                from?: string;
+                                to?: string;
+                            };
+                            /** @description the segment the request names (calculator body `segment`) */
+                            segments?: string[];
+                        };
+                        actions: {
+                            /**
+                             * @description What the action does (its fields below say for which types)
+                             * @enum {unknown}
+                             */
+                            type: "hide" | "markup" | "discount" | "fixedPrice" | "freeFrom" | "round" | "addDays" | "rename" | "pin" | "sort" | "keepCheapest" | "keepFastest" | "requireInsurance";
+                            /** @description markup, discount */
+                            percent?: number | null;
+                            /** @description roubles: markup, discount, fixedPrice */
+                            amount?: number | null;
+                            /** @description roubles: markup, discount */
+                            floor?: number | null;
+                            /** @description roubles: markup, discount */
+                            ceiling?: number | null;
+                            /** @description roubles */
+                            cartValue?: number;
+                            /** @description roubles: round */
+                            step?: number;
+                            /**
+                             * @description round
+                             * @enum {unknown}
+                             */
+                            mode?: "up" | "down" | "nearest";
+                            /** @description addDays: working days */
+                            days?: number;
+                            /** @description rename: the offer's tariff name */
+                            name?: string;
+                            /** @description rename: added to the offer's specificity */
+                            description?: string;
+                            /** @description pin: pinned offers come first, lowest first */
+                            position?: number;
+                            /**
+                             * @description sort
+                             * @enum {unknown}
+                             */
+                            by?: "price" | "days";
+                        }[];
+                        /**
+                         * @description No rule after this one applies to an offer it matched
+                         * @default false
+                         */
+                        stop?: boolean;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    reception?: {
+                        countryCode?: string;
+                        cityFias?: string;
+                        cityName?: string;
+                        cityType?: string;
+                        zipCode?: string;
+                        region?: string;
+                        area?: string;
+                        street?: string;
+                        house?: string;
+                        bulk?: string;
+                        flat?: string;
+                    };
+                    sender?: {
+                        countryCode?: string;
+                        cityFias?: string;
+                        cityName?: string;
+                        cityType?: string;
+                        zipCode?: string;
+                        region?: string;
+                        area?: string;
+                        street?: string;
+                        house?: string;
+                        bulk?: string;
+                        flat?: string;
+                    };
+                    /**
+                     * @description Required when no Shop-Id is sent
+                     * @enum {unknown}
+                     */
+                    pickupType?: 1 | 2 | 3 | 4;
+                    /** @description Goods; all values per unit */
+                    products?: {
+                        vendorCode?: string;
+                        /** @description roubles */
+                        priceDeclared?: number;
+                        /** @description roubles */
+                        priceCod?: number;
+                        /** @description roubles */
+                        discount?: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        dimensions?: {
+                            /** @description cm */
+                            width?: number;
+                            /** @description cm */
+                            height?: number;
+                            /** @description cm */
+                            length?: number;
+                        };
+                    }[];
+                    kits?: {
+                        id?: number;
+                        vendorCode?: string;
+                        /** @description roubles */
+                        priceDeclared?: number;
+                        /** @description roubles */
+                        priceCod?: number;
+                        /** @description roubles */
+                        discount?: number;
+                        /** @default 1 */
+                        count?: number;
+                        /** @description kg */
+                        weight?: number;
+                        dimensions?: {
+                            /** @description cm */
+                            width?: number;
+                            /** @description cm */
+                            height?: number;
+                            /** @description cm */
+                            length?: number;
+                        };
+                    }[];
+                    /** @description roubles */
+                    priceDeclared?: number;
+                    /** @description roubles */
+                    priceCod?: number;
+                    /** @description roubles */
+                    priceClient?: number;
+                    /** @description roubles */
+                    pricePrePayClient?: number;
+                    /** @description roubles */
+                    discount?: number;
+                    marketplace?: {
+                        id?: number | null;
+                        warehouseId?: number | null;
+                        fbo?: boolean;
+                        fbs?: boolean;
+                    };
+                    services?: number[];
+                    servicesRequired?: number[];
+                    /**
+                     * @description 1 pickup point, 2 courier, 3 national post
+                     * @enum {unknown}
+                     */
+                    type?: 1 | 2 | 3;
+                    /** @description Company ids, or own delivery methods' '{accountId}_{methodId}' (convention 12) */
+                    companyIds?: (number | string)[];
+                    /** @default false */
+                    onlyCheap?: boolean;
+                    /** @default true */
+                    calcDeclared?: boolean;
+                    /** @default true */
+                    calcCod?: boolean;
+                    /** @default false */
+                    hidePointFullInfo?: boolean;
+                    /** @default false */
+                    applyWidgetSettings?: boolean;
+                    /** @default false */
+                    applyDefaultDimensions?: boolean;
+                    /**
+                     * @description ms
+                     * @default 20000
+                     */
+                    timeout?: number;
+                    places?: {
+                        /** @description kg */
+                        weight?: number;
+                        dimensions?: {
+                            /** @description cm */
+                            width?: number;
+                            /** @description cm */
+                            height?: number;
+                            /** @description cm */
+                            length?: number;
+                        };
+                    }[];
+                    /** @description kg */
+                    weight?: number;
+                    /** @description The whole shipment, split evenly over itemCount places */
+                    dimensions?: {
+                        /** @description cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply) */
+                        width?: number;
+                        /** @description cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply) */
+                        height?: number;
+                        /** @description cm, 1 to 999; 0 or empty: not given (the goods' or the widget's sizes apply) */
+                        length?: number;
+                    };
+                    /** @default 1 */
+                    itemCount?: number;
+                    /** @description m3 */
+                    volume?: number;
+                    /**
+                     * @description 1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume
+                     * @default 1
+                     * @enum {unknown}
+                     */
+                    priceMode?: 1 | 2 | 3;
+                    /** @description Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings */
+                    segment?: string;
+                    /**
+                     * @description Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
+                    /** @description Rules to try instead of the saved ones (as you edit) */
+                    rules?: {
+                        name: string;
+                        /** @default true */
+                        enabled?: boolean;
+                        /** @description All given conditions must hold; none given: every offer */
+                        conditions?: {
+                            /** @description From min to max inclusive (the cart's value (declared, less the discount), roubles); either may be left out */
+                            cartValue?: {
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                min?: number;
+                                /** @description the cart's value (declared, less the discount), roubles */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the parcel’s weight, kg); either may be left out */
+                            weight?: {
+                                /** @description the parcel’s weight, kg */
+                                min?: number;
+                                /** @description the parcel’s weight, kg */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the longest side of the cart's parcels, cm); either may be left out */
+                            longestSide?: {
+                                /** @description the longest side of the cart's parcels, cm */
+                                min?: number;
+                                /** @description the longest side of the cart's parcels, cm */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the number of items (the products’ counts)); either may be left out */
+                            itemCount?: {
+                                /** @description the number of items (the products’ counts) */
+                                min?: number;
+                                /** @description the number of items (the products’ counts) */
+                                max?: number;
+                            };
+                            vendorCodes?: {
+                                /** @description holds when the cart has one of these products (vendor codes) */
+                                any?: string[];
+                                /** @description holds when the cart has none of these products */
+                                none?: string[];
+                            };
+                            /** @description the recipient's region codes (GET /v2/lists/localities regionCode) */
+                            regionCodes?: string[];
+                            /** @description the recipient's localities: FIAS ids or names */
+                            localities?: string[];
+                            deliveryTypes?: (1 | 2 | 3)[];
+                            /** @description For pickup: the kinds of point (a courier offer has none and never matches) */
+                            pointKinds?: (1 | 2 | 3)[];
+                            /** @description From min to max inclusive (from the sender’s locality to the recipient’s, km); either may be left out */
+                            distanceKm?: {
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                min?: number;
+                                /** @description from the sender’s locality to the recipient’s, km */
+                                max?: number;
+                            };
+                            companyIds?: (number | string)[];
+                            /** @description tariff names (as the answer gives tariffName), exactly */
+                            tariffs?: string[];
+                            /** @description From min to max inclusive (the offer’s latest delivery day, calendar days from today); either may be left out */
+                            days?: {
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                min?: number;
+                                /** @description the offer’s latest delivery day, calendar days from today */
+                                max?: number;
+                            };
+                            /** @description From min to max inclusive (the offer's price at this rule (after the rules before it), roubles); either may be left out */
+                            price?: {
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                min?: number;
+                                /** @description the offer's price at this rule (after the rules before it), roubles */
+                                max?: number;
+                            };
+                            /** @description prepaid: nothing collected on delivery; cash or card: collected on delivery that way */
+                            payment?: ("prepaid" | "cash" | "card")[];
+                            /** @description 1 Monday … 7 Sunday */
+                            weekdays?: number[];
+                            /** @description From the hour `from` up to (not including) `to`, in the account’s time zone */
+                            hours?: {
+                                from: number;
+                                to: number;
+                            };
+                            dates?: {
+                                from?: string;
+                                to?: string;
+                            };
+                            /** @description the segment the request names (calculator body `segment`) */
+                            segments?: string[];
+                        };
+                        actions: {
+                            /**
+                             * @description What the action does (its fields below say for which types)
+                             * @enum {unknown}
+                             */
+                            type: "hide" | "markup" | "discount" | "fixedPrice" | "freeFrom" | "round" | "addDays" | "rename" | "pin" | "sort" | "keepCheapest" | "keepFastest" | "requireInsurance";
+                            /** @description markup, discount */
+                            percent?: number | null;
+                            /** @description roubles: markup, discount, fixedPrice */
+                            amount?: number | null;
+                            /** @description roubles: markup, discount */
+                            floor?: number | null;
+                            /** @description roubles: markup, discount */
+                            ceiling?: number | null;
+                            /** @description roubles */
+                            cartValue?: number;
+                            /** @description roubles: round */
+                            step?: number;
+                            /**
+                             * @description round
+                             * @enum {unknown}
+                             */
+                            mode?: "up" | "down" | "nearest";
+                            /** @description addDays: working days */
+                            days?: number;
+                            /** @description rename: the offer's tariff name */
+                            name?: string;
+                            /** @description rename: added to the offer's specificity */
+                            description?: string;
+                            /** @description pin: pinned offers come first, lowest first */
+                            position?: number;
+                            /**
+                             * @description sort
+                             * @enum {unknown}
+                             */
+                            by?: "price" | "days";
+                        }[];
+                        /**
+                         * @description No rule after this one applies to an offer it matched
+                         * @default false
+                         */
+                        stop?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description ShippingRulesExplained */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingRulesExplained"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     calculateDelivery: {
         parameters: {
             query?: never;
@@ -11879,6 +13495,13 @@ export interface operations {
                      * @enum {unknown}
                      */
                     priceMode?: 1 | 2 | 3;
+                    /** @description Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings */
+                    segment?: string;
+                    /**
+                     * @description Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                 };
                 "application/x-www-form-urlencoded": {
                     reception?: {
@@ -12031,6 +13654,13 @@ export interface operations {
                      * @enum {unknown}
                      */
                     priceMode?: 1 | 2 | 3;
+                    /** @description Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings */
+                    segment?: string;
+                    /**
+                     * @description Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                 };
             };
         };
@@ -12272,6 +13902,13 @@ export interface operations {
                      * @enum {unknown}
                      */
                     priceMode?: 1 | 2 | 3;
+                    /** @description Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings */
+                    segment?: string;
+                    /**
+                     * @description Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                 };
                 "application/x-www-form-urlencoded": {
                     reception?: {
@@ -12424,6 +14061,13 @@ export interface operations {
                      * @enum {unknown}
                      */
                     priceMode?: 1 | 2 | 3;
+                    /** @description Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings */
+                    segment?: string;
+                    /**
+                     * @description Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                 };
             };
         };

@@ -7,7 +7,8 @@
  * on the Context it makes and never looks at the body again.
  */
 import type { Scope } from '../../platform/auth.js';
-import { todayIn } from '../../platform/clock.js';
+import { todayIn, wallClockNow } from '../../platform/clock.js';
+import { distanceKm } from '../../carriers/geo.js';
 import { AppError, FieldErrorCollector } from '../../platform/errors.js';
 import { toKopecks } from '../../platform/money.js';
 import type { PriceMode } from '../../carriers/types.js';
@@ -15,7 +16,8 @@ import type { ReferenceData } from '../companies/reference.js';
 import type { Locality } from '../localities/source.js';
 import type { Shop } from '../shops/schemas.js';
 import { buildCargo } from './cargo.js';
-import type { Context } from './present.js';
+import type { Context, TracedOffer } from './present.js';
+import { bindRules, type CompiledRules, type RequestFacts } from './shipping-rules.js';
 import type { CalculatorBody, WidgetSettingsFull } from './schemas.js';
 import type { WidgetSettingsService } from './widget-settings.js';
 
@@ -38,7 +40,19 @@ export interface KitLookup {
   }>;
 }
 
+/** What the calculator needs of a shop's shipping rules (shipping-rule-sets.ts). */
+export interface ShippingRulesSource {
+  forShop(accountId: number, shopId: number): Promise<CompiledRules | null>;
+}
+
+/** Explain: rules to try instead of the saved ones (undefined: the saved ones), and where each offer is recorded. */
+export interface ExplainRequest {
+  rules?: CompiledRules;
+  trace: TracedOffer[];
+}
+
 interface GoodsItem {
+  vendorCode?: string;
   weight?: number;
   dimensions?: { width?: number; height?: number; length?: number };
   priceDeclared?: number;
@@ -52,6 +66,7 @@ export class CalculationContexts {
     private readonly reference: ReferenceData,
     private readonly widgetSettings: WidgetSettingsService,
     private readonly kits: KitLookup | null,
+    private readonly shippingRules: ShippingRulesSource | null = null,
   ) {}
 
   /**
@@ -74,7 +89,13 @@ export class CalculationContexts {
   }
 
   /** The context of a calculation; null when the recipient's locality is not one we know (no options, not an error). */
-  async of(scope: Scope, shop: Shop | null, body: CalculatorBody, known?: WidgetSettingsFull): Promise<Context | null> {
+  async of(
+    scope: Scope,
+    shop: Shop | null,
+    body: CalculatorBody,
+    known?: WidgetSettingsFull,
+    explain?: ExplainRequest,
+  ): Promise<Context | null> {
     const problems = new FieldErrorCollector();
     const localities = this.reference.localities;
     let sender: Locality | undefined;
@@ -184,6 +205,33 @@ export class CalculationContexts {
       ...(body.applyWidgetSettings && widget ? widget.defaultServices : []),
     ]);
 
+    const money = {
+      declaredKopecks,
+      codKopecks,
+      clientPriceKopecks: marketplace ? 0 : toKopecks(body.priceClient ?? 0),
+      prePayKopecks: toKopecks(body.pricePrePayClient ?? 0),
+    };
+    const orderKopecks = Math.max(
+      0,
+      (body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared) -
+        toKopecks(body.discount ?? 0),
+    );
+    // the shop's rules come with its widget settings: a call that does not apply those sees neither
+    const appliesRules = shop !== null && body.applyWidgetSettings === true && widget !== null;
+    const compiled = !appliesRules
+      ? null
+      : explain
+        ? (explain.rules ?? (await this.shippingRules?.forShop(scope.accountId, shop.id)) ?? null)
+        : ((await this.shippingRules?.forShop(scope.accountId, shop.id)) ?? null);
+    const rules =
+      appliesRules && (compiled || explain)
+        ? bindRules(
+            widget,
+            compiled,
+            requestFacts(scope, body, { sender, recipient, cargo, goods, money, orderKopecks }),
+          )
+        : null;
+
     return {
       sender,
       recipient,
@@ -193,21 +241,14 @@ export class CalculationContexts {
       dropOffChosen,
       cargo,
       priceMode: (body.priceMode ?? 1) as PriceMode,
-      money: {
-        declaredKopecks,
-        codKopecks,
-        clientPriceKopecks: marketplace ? 0 : toKopecks(body.priceClient ?? 0),
-        prePayKopecks: toKopecks(body.pricePrePayClient ?? 0),
-      },
-      orderKopecks: Math.max(
-        0,
-        (body.priceDeclared !== undefined ? toKopecks(body.priceDeclared) : goodsDeclared) -
-          toKopecks(body.discount ?? 0),
-      ),
+      money,
+      orderKopecks,
       shown,
       required,
       widget: body.applyWidgetSettings ? widget : null,
       hidePointFullInfo: body.hidePointFullInfo === true,
+      rules,
+      trace: rules && explain ? explain.trace : null,
     };
   }
 
@@ -248,4 +289,49 @@ export class CalculationContexts {
     }
     return goods;
   }
+}
+
+/** What the rules' request conditions read, once per calculation. */
+function requestFacts(
+  scope: Scope,
+  body: CalculatorBody,
+  known: {
+    sender: Locality;
+    recipient: Locality;
+    cargo: Context['cargo'];
+    goods: GoodsItem[];
+    money: Context['money'];
+    orderKopecks: number;
+  },
+): RequestFacts {
+  const { sender, recipient, cargo, goods, money } = known;
+  let longestSideCm = 0;
+  for (const place of cargo.places) if (place.sidesCm) longestSideCm = Math.max(longestSideCm, ...place.sidesCm);
+  const vendorCodes = new Set<string>();
+  let itemCount = 0;
+  for (const item of goods) {
+    if (item.vendorCode) vendorCodes.add(item.vendorCode);
+    itemCount += item.count ?? 1;
+  }
+  // the clock in the account's time zone: "add a day on Fridays" is the shop's Friday
+  const now = wallClockNow(scope.timeZone);
+  const date = now.slice(0, 10);
+  const collected = money.codKopecks + money.clientPriceKopecks > 0;
+  return {
+    cartKopecks: known.orderKopecks,
+    weightGrams: cargo.weightGrams,
+    longestSideCm,
+    itemCount: itemCount || body.itemCount || cargo.places.length || 1,
+    vendorCodes,
+    regionCode: recipient.regionCode,
+    localityFias: recipient.fias ?? null,
+    localityName: recipient.name,
+    distanceKm: distanceKm(sender.latitude, sender.longitude, recipient.latitude, recipient.longitude),
+    // collected on delivery and the call did not say how: cash, as the totals assume where the company takes it
+    payment: !collected ? 'prepaid' : body.paymentOnDelivery === 'card' ? 'card' : 'cash',
+    weekday: ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1,
+    hour: Number(now.slice(11, 13)),
+    date,
+    segment: body.segment ?? null,
+  };
 }

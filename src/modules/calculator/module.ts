@@ -9,13 +9,16 @@ import {
   WidgetSettings,
 } from './schemas.js';
 import type { CalculatorTables } from './tables.js';
+import { shippingRules } from './migrations/0099_shipping_rules.js';
+import { ExplainAnswer, ShippingRuleSet } from './shipping-rules-schemas.js';
 
 export const calculatorModule = defineModule<CalculatorRouteServices, CalculatorTables>({
   area: 'calculator',
-  purpose: "Delivery prices and terms across companies, and the shops' widget settings.",
-  offers: ['calculator', 'widgetSettings'],
+  purpose: "Delivery prices and terms across companies, and the shops' widget settings and shipping rules.",
+  offers: ['calculator', 'widgetSettings', 'shippingRules'],
   dependsOn: ['companies', 'shops', 'kits', 'delivery-methods'],
   migrationHistory: ['0002_carriers'],
+  migrations: [shippingRules],
   tags: [{ name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' }],
   schemas: {
     WidgetSettings,
@@ -23,6 +26,14 @@ export const calculatorModule = defineModule<CalculatorRouteServices, Calculator
     CalculatorPickupPoint: CalculatorPoint,
     CalculatorResult,
     DeliveringCompanies: CompanyIdsResult,
+    ShippingRuleSet,
+    ShippingRulesExplained: ExplainAnswer,
   },
   routes: calculatorRoutes,
 });
+
+declare module '../../platform/cache.js' {
+  interface CacheTopics {
+    'shipping-rules': 'a shop’s current shipping rules, compiled for the calculator (calculator/shipping-rule-sets.ts)';
+  }
+}

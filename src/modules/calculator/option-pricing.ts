@@ -9,7 +9,7 @@
 import { distanceKm } from '../../carriers/geo.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
 import type { RegisteredCompany } from '../../carriers/registry.js';
-import { scaled } from '../../carriers/tariff/pricing.js';
+import { commissionKopecks, scaled } from '../../carriers/tariff/pricing.js';
 import type { CarrierQuote } from '../../carriers/types.js';
 import { toRoubles } from '../../platform/money.js';
 import type { ReferenceData } from '../companies/reference.js';
@@ -24,12 +24,32 @@ import {
 } from './present.js';
 import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks } from './rules.js';
 import type { DeliveryCompanyResult } from './schemas.js';
+import { evaluateUnit, marksOf, renamed } from './option-rules.js';
+import type { OfferFacts, OfferOutcome } from './shipping-rules.js';
+import type { TracedOffer } from './present.js';
 
 /** isFar: how many of a company's nearest points to offer, and how far to look. */
 const FAR_POINTS = 5;
 const FAR_WITHIN_KM = 150;
 /** A far point is reached through the network's nearest hub: a working day more. */
 const FAR_EXTRA_DAYS = 1;
+
+const shifted = (days: { min: number; max: number }, more: number) => ({ min: days.min + more, max: days.max + more });
+
+/** The marks of an option every point of which the rules hid (it is not answered; explain still lists its points). */
+const NO_OUTCOME: OfferOutcome = {
+  priceKopecks: 0,
+  hiddenBy: null,
+  addDays: 0,
+  rename: null,
+  descriptions: [],
+  pin: null,
+  sortBy: null,
+  keep: [],
+  insured: false,
+  matched: [],
+  steps: null,
+};
 
 export class OptionPricing {
   private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
@@ -89,18 +109,44 @@ export class OptionPricing {
       specificity: [],
     };
 
+    // the shop's shipping rules (with its widget settings compiled first), per offer: see option-rules.ts
+    const rules = context.rules;
+    const offerOf = (pointKind: number | null, daysMax: number): OfferFacts => ({
+      type: quote.type,
+      companyId: company.id,
+      tariffName: quote.tariffName,
+      pointKind,
+      daysMax,
+      // what insuring the cart's value would add, when the call did not insure it (calcDeclared false, a smaller declared value)
+      insuranceKopecks:
+        context.orderKopecks > 0
+          ? Math.max(0, commissionKopecks(context.orderKopecks, quote.commissions.declared) - commissions.declared)
+          : 0,
+    });
+
     if (quote.type !== 1) {
       base.cashPaymentAvailable = cashAvailable;
       base.cardPaymentAvailable = cardAvailable;
       base.priceDelivery = toRoubles(quote.priceDeliveryKopecks);
-      base.totalPrice = toRoubles(
-        customerPrice(totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable)),
-      );
+      const before = totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable);
+      let marks: CompanyOption['marks'];
+      if (rules) {
+        const { outcome, traced } = evaluateUnit(context, offerOf(null, dates.deliveryDays.max), before, {
+          companyName: company.name,
+          isFar: false,
+          deliveryDays: dates.deliveryDays,
+        });
+        if (outcome.hiddenBy !== null) return null;
+        base.totalPrice = toRoubles(outcome.priceKopecks);
+        if (outcome.addDays > 0) Object.assign(base, this.dates(context, shifted(quote.days, outcome.addDays)));
+        renamed(base, outcome);
+        marks = marksOf(outcome, traced ? [traced] : []);
+      } else base.totalPrice = toRoubles(customerPrice(before));
       if (quote.type === 2) {
         base.isExpress = company.isExpress === true;
         base.timeSelectAvailable = company.timeSelectAvailable === true;
       }
-      return { company: base, points: null, holdDays: 0, idsOnly: false };
+      return { company: base, points: null, holdDays: 0, idsOnly: false, ...(marks ? { marks } : {}) };
     }
 
     const points =
@@ -111,25 +157,66 @@ export class OptionPricing {
       max: quote.days.max + FAR_EXTRA_DAYS,
     });
     // one price per kind of point, way of payment and distance, not one per point
-    const prices = new Map<number, PointPrice>();
-    const presented: PointOption[] = points.map(({ point, isFar }) => {
+    const prices = new Map<number, PointPrice | null>();
+    // with rules: the first outcome not hidden speaks for the option (its name, place in the list, dates)
+    let first: OfferOutcome | null = null;
+    const traced: TracedOffer[] | null = rules && context.trace ? [] : null;
+    const presented: PointOption[] = [];
+    for (const { point, isFar } of points) {
       const cash = point.cashPaymentAvailable;
       const key = point.type * 4 + (cash ? 2 : 0) + (isFar ? 1 : 0);
       let price = prices.get(key);
-      if (!price) {
+      if (price === undefined) {
         const delivery = scaled(quote.priceDeliveryKopecks, quote.pointPriceFactors?.[point.type] ?? 1);
-        price = {
-          isFar,
-          dates: isFar ? farDates : dates,
-          deliveryKopecks: delivery,
-          totalKopecks: customerPrice(totalKopecks(delivery, requiredKopecks, commissions, cash)),
-          codKopecks: cash ? commissions.codCash : commissions.codCard,
-        };
+        const before = totalKopecks(delivery, requiredKopecks, commissions, cash);
+        const pointDates = isFar ? farDates : dates;
+        if (rules) {
+          const unit = evaluateUnit(context, offerOf(point.type, pointDates.deliveryDays.max), before, {
+            companyName: company.name,
+            isFar,
+            deliveryDays: pointDates.deliveryDays,
+          });
+          if (unit.traced) traced?.push(unit.traced);
+          const { outcome } = unit;
+          if (outcome.hiddenBy === null) first ??= outcome;
+          price =
+            outcome.hiddenBy !== null
+              ? null
+              : {
+                  isFar,
+                  dates:
+                    outcome.addDays > 0
+                      ? this.dates(context, shifted(quote.days, outcome.addDays + (isFar ? FAR_EXTRA_DAYS : 0)))
+                      : pointDates,
+                  deliveryKopecks: delivery,
+                  totalKopecks: outcome.priceKopecks,
+                  codKopecks: cash ? commissions.codCash : commissions.codCard,
+                };
+        } else
+          price = {
+            isFar,
+            dates: pointDates,
+            deliveryKopecks: delivery,
+            totalKopecks: customerPrice(before),
+            codKopecks: cash ? commissions.codCash : commissions.codCard,
+          };
         prices.set(key, price);
       }
-      return { point, price };
-    });
-    return { company: base, points: presented, holdDays: company.holdDays ?? 7, idsOnly: context.hidePointFullInfo };
+      if (price) presented.push({ point, price });
+    }
+    if (presented.length === 0) return null;
+    const option: CompanyOption = {
+      company: base,
+      points: presented,
+      holdDays: company.holdDays ?? 7,
+      idsOnly: context.hidePointFullInfo,
+    };
+    if (first) {
+      if (first.addDays > 0) Object.assign(base, this.dates(context, shifted(quote.days, first.addDays)));
+      renamed(base, first);
+      option.marks = marksOf(first, traced ?? []);
+    } else if (rules) option.marks = marksOf(NO_OUTCOME, traced ?? []);
+    return option;
   }
 
   /**

@@ -20,8 +20,11 @@ import {
   type CompanyOption,
   type Context,
   type PointDates,
+  type TracedOffer,
 } from './present.js';
 import { applyPriceRules } from './rules.js';
+import { evaluateUnit, marksOf, renamed } from './option-rules.js';
+import type { OfferOutcome } from './shipping-rules.js';
 import type { DeliveryCompanyResult } from './schemas.js';
 
 /**
@@ -48,14 +51,37 @@ export function ownOptions(
     if (!serves(method, placeOf(context.recipient), placeOf(context.sender))) continue;
     const net = priceKopecksOf(method, context.cargo.weightGrams, context.orderKopecks);
     if (net === null) continue;
-    const total = context.widget
-      ? applyPriceRules(net, priceRulesOf(context.widget), {
+    let methodDates = dates(method.days);
+    let total: number;
+    let outcome: OfferOutcome | null = null;
+    let traced: TracedOffer | null = null;
+    if (context.rules) {
+      ({ outcome, traced } = evaluateUnit(
+        context,
+        {
           type: method.type,
-          companyId: 0,
-          orderKopecks: context.orderKopecks,
-        })
-      : net;
-    const methodDates = dates(method.days);
+          companyId: id,
+          tariffName: null,
+          pointKind: method.type === 1 ? 1 : null,
+          daysMax: methodDates.deliveryDays.max,
+          // the shop collects payment itself: no company insures it
+          insuranceKopecks: 0,
+        },
+        net,
+        { companyName: method.name, isFar: false, deliveryDays: methodDates.deliveryDays },
+      ));
+      if (outcome.hiddenBy !== null) continue;
+      total = outcome.priceKopecks;
+      if (outcome.addDays > 0)
+        methodDates = dates({ min: method.days.min + outcome.addDays, max: method.days.max + outcome.addDays });
+    } else
+      total = context.widget
+        ? applyPriceRules(net, priceRulesOf(context.widget), {
+            type: method.type,
+            companyId: 0,
+            orderKopecks: context.orderKopecks,
+          })
+        : net;
     const company: DeliveryCompanyResult = {
       deliveryCompanyId: id,
       deliveryCompanyName: method.name,
@@ -78,6 +104,8 @@ export function ownOptions(
       isPost: method.type === 3,
       specificity: [],
     };
+    const marks = outcome ? marksOf(outcome, traced ? [traced] : []) : undefined;
+    if (outcome) renamed(company, outcome);
     if (method.type === 1) {
       const near = pointsNear(method, context.recipient);
       if (near.length === 0) continue;
@@ -90,6 +118,7 @@ export function ownOptions(
         holdDays: OWN_HOLD_DAYS,
         idsOnly: context.hidePointFullInfo,
         ownTotalKopecks: total,
+        ...(marks ? { marks } : {}),
       });
       continue;
     }
@@ -101,7 +130,14 @@ export function ownOptions(
       company.isExpress = false;
       company.timeSelectAvailable = false;
     }
-    options.push({ company, points: null, holdDays: 0, idsOnly: false, ownTotalKopecks: total });
+    options.push({
+      company,
+      points: null,
+      holdDays: 0,
+      idsOnly: false,
+      ownTotalKopecks: total,
+      ...(marks ? { marks } : {}),
+    });
   }
   return options;
 }

@@ -9,6 +9,7 @@ import { toKopecks, toRoubles } from '../../platform/money.js';
 import type { Locality } from '../localities/source.js';
 import { OWN_DRIVER, type OwnMethod, type OwnPoint } from '../delivery-methods/rules.js';
 import type { OrderMoney, PriceRules } from './rules.js';
+import type { BoundRules, OfferOutcome } from './shipping-rules.js';
 import type { CalculatorPoint, DeliveryCompanyResult, WidgetSettingsFull } from './schemas.js';
 
 /** Services a point must offer for a required service: 4 inspection, 6 partial buyout, 7 fitting. */
@@ -37,6 +38,36 @@ export interface Context {
   required: Set<number>;
   widget: WidgetSettingsFull | null;
   hidePointFullInfo: boolean;
+  /**
+   * The widget settings and the shop's shipping rules as one list, when the call applies widget
+   * settings and the shop has rules (or explain asks); null: the widget's `applyPriceRules` as before.
+   */
+  rules: BoundRules | null;
+  /** Explain: every offer the rules saw, hidden ones too. */
+  trace: TracedOffer[] | null;
+}
+
+/** One offer as explain shows it: what it cost before the rules and what they made of it. */
+export interface TracedOffer {
+  type: number;
+  companyId: number | string;
+  companyName: string;
+  tariffName: string | null;
+  pointKind: number | null;
+  isFar: boolean;
+  baseKopecks: number;
+  deliveryDays: { min: number; max: number };
+  outcome: OfferOutcome;
+  /** Set when a keepCheapest / keepFastest rule left it out. */
+  keptOutBy: string | null;
+}
+
+/** What the shipping rules ask of an option beside its price: its place in the list, and whether it competes to stay. */
+export interface OptionMarks {
+  pin: number | null;
+  sortBy: 'price' | 'days' | null;
+  keep: OfferOutcome['keep'];
+  traced: TracedOffer[];
 }
 
 /** Days an order waits at a shop's own pickup point (the shop keeps it; the contract's hold days). */
@@ -75,6 +106,8 @@ export interface CompanyOption {
   idsOnly: boolean;
   /** An own method's pickup points come priced in `company.points`; this is their price (onlyCheap). */
   ownTotalKopecks?: number;
+  /** Set only when shipping rules were evaluated. */
+  marks?: OptionMarks;
 }
 
 export function toModel(option: CompanyOption): DeliveryCompanyResult {

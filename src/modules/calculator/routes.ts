@@ -16,6 +16,8 @@ import { errorResponses, IdParams, NoContent } from '../../platform/schemas.js';
 import type { ShopService } from '../shops/service.js';
 import type { CalculatorService } from './service.js';
 import type { WidgetSettingsService } from './widget-settings.js';
+import type { ShippingRuleSets } from './shipping-rule-sets.js';
+import { shippingRuleRoutes } from './shipping-rules-routes.js';
 import type { DeliveryType } from '../../carriers/types.js';
 import {
   CalculatorBody,
@@ -67,8 +69,10 @@ export interface CalculatorRouteServices {
   calculator: CalculatorService;
   shops: ShopService;
   widgetSettings: WidgetSettingsService;
+  shippingRules: ShippingRuleSets;
 }
 export function calculatorRoutes(app: App, services: CalculatorRouteServices): void {
+  shippingRuleRoutes(app, services);
   app.post(
     '/v2/calculator',
     {

@@ -108,6 +108,19 @@ export const CalculatorBody = Type.Object({
       description: '1 by weight (max of actual and volumetric), 2 by actual weight, 3 by volume',
     }),
   ),
+  segment: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "Extension: the buyer's segment as the shop names it (wholesale, vip …), read by the shop's shipping rules with applyWidgetSettings",
+    }),
+  ),
+  paymentOnDelivery: Type.Optional(
+    Type.Enum(['cash', 'card'], {
+      description:
+        "Extension: how the buyer pays what is collected on delivery, for the shop's shipping rules (cash when not given)",
+    }),
+  ),
 });
 export type CalculatorBody = Static<typeof CalculatorBody>;
 

@@ -15,7 +15,16 @@ import type { DeliveryType, QuoteRequest } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { Shop } from '../shops/schemas.js';
 import { AnswerCache, type Answer } from './answer-cache.js';
-import { CalculationContexts, type KitLookup } from './calculation-context.js';
+import {
+  CalculationContexts,
+  type ExplainRequest,
+  type KitLookup,
+  type ShippingRulesSource,
+} from './calculation-context.js';
+import { applyMarks } from './option-rules.js';
+import type { CompiledRules } from './shipping-rules.js';
+import type { ExplainAnswer } from './shipping-rules-schemas.js';
+import { wallClockNow } from '../../platform/clock.js';
 import { quoteAll, type CompanyQuoteObserver } from './company-quotes.js';
 import { applyPriceRules, deliveryCostKopecks } from './rules.js';
 import type {
@@ -34,7 +43,7 @@ import { cheapest, place, placeOf, priceRulesOf, toModel, type CompanyOption } f
 
 /** The widget area filters its map's points as the calculator does. */
 export { pointTakes } from './present.js';
-export type { KitLookup } from './calculation-context.js';
+export type { KitLookup, ShippingRulesSource } from './calculation-context.js';
 export type { CompanyQuoteObserver, CompanyQuoteOutcome } from './company-quotes.js';
 import { ownMethodId, pointsNear, serves, type OwnMethod } from '../delivery-methods/rules.js';
 
@@ -53,6 +62,8 @@ export interface CalculationOptions {
   dropOffChosenFor?: number;
   /** The shop's widget settings when the caller has read them already (an order's quote reads them once). */
   widget?: WidgetSettingsFull;
+  /** Explain: record every offer the rules see (and try these rules instead of the saved ones). */
+  explain?: ExplainRequest;
 }
 
 /** A priced delivery for an order: the calculator's option, and what the shop's free-delivery threshold means for it. */
@@ -84,6 +95,7 @@ export class CalculatorService {
   private readonly warehouseKeys = new WeakMap<Shop, string>();
   private readonly observer: CompanyQuoteObserver | null;
   private readonly ownMethods: OwnMethodSource | null;
+  private readonly shippingRules: ShippingRulesSource | null;
 
   constructor(
     private readonly reference: ReferenceData,
@@ -95,10 +107,12 @@ export class CalculatorService {
       kits?: KitLookup;
       observer?: CompanyQuoteObserver;
       ownMethods?: OwnMethodSource;
+      shippingRules?: ShippingRulesSource;
     } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000, options.cacheBytes);
-    this.contexts = new CalculationContexts(reference, widgetSettings, options.kits ?? null);
+    this.shippingRules = options.shippingRules ?? null;
+    this.contexts = new CalculationContexts(reference, widgetSettings, options.kits ?? null, this.shippingRules);
     this.pricing = new OptionPricing(reference);
     this.observer = options.observer ?? null;
     this.ownMethods = options.ownMethods ?? null;
@@ -165,6 +179,16 @@ export class CalculatorService {
         ? await this.widgetSettings.forShop(scope, shop.id)
         : null;
     const warehouse = shop ? this.warehouseKey(shop) : null;
+    // a change of the shop's rules makes a new version: an answer of the old one is never served again
+    const rules =
+      shop && body.applyWidgetSettings && this.shippingRules
+        ? await this.shippingRules.forShop(scope.accountId, shop.id)
+        : null;
+    const rulesKey = rules
+      ? rules.usesHour
+        ? `${rules.version}@${wallClockNow(scope.timeZone).slice(11, 13)}`
+        : rules.version
+      : 0;
     // a change to an own method bumps its version (every process hears of it through the read cache)
     const own = (await this.ownMethodsOf(scope)).map((method) => `${method.id}:${method.version}`).join(',');
     return JSON.stringify([
@@ -174,6 +198,7 @@ export class CalculatorService {
       todayIn(scope.timeZone),
       warehouse,
       widget,
+      rulesKey,
       options.type ?? null,
       options.companyIds ?? null,
       options.pointId ?? null,
@@ -214,7 +239,7 @@ export class CalculatorService {
     options: CalculationOptions,
   ): Promise<Record<'1' | '2' | '3', CompanyOption[]>> {
     const result: Record<'1' | '2' | '3', CompanyOption[]> = { '1': [], '2': [], '3': [] };
-    const context = await this.contexts.of(scope, shop, body, options.widget);
+    const context = await this.contexts.of(scope, shop, body, options.widget, options.explain);
     if (!context) return result;
 
     const type = options.type ?? (body.type as DeliveryType | undefined);
@@ -286,8 +311,50 @@ export class CalculatorService {
     }
     for (const option of ownMethodOptions)
       result[String(option.company.points ? 1 : option.company.isPost ? 3 : 2) as '1' | '2' | '3'].push(option);
+    if (context.rules) for (const key of ['1', '2', '3'] as const) result[key] = applyMarks(result[key]);
     if (body.onlyCheap) for (const key of ['1', '2', '3'] as const) result[key] = cheapest(result[key]);
     return result;
+  }
+
+  /**
+   * A dry run of the shop's rules (or of `rules`, unsaved, as the dashboard edits them): every
+   * offer the calculation priced, hidden ones too, with the rules that matched and each price
+   * step. Widget settings apply (the rules come with them): the prices are those the calculator
+   * answers with applyWidgetSettings.
+   */
+  async explain(
+    scope: Scope,
+    shop: Shop,
+    body: CalculatorBody,
+    rules: CompiledRules | undefined,
+  ): Promise<ExplainAnswer> {
+    const trace: ExplainRequest['trace'] = [];
+    await this.options(scope, shop, { ...body, applyWidgetSettings: true }, { explain: { rules, trace } });
+    const version = rules ? 0 : ((await this.shippingRules?.forShop(scope.accountId, shop.id))?.version ?? 0);
+    return {
+      version,
+      offers: trace.map((offer) => ({
+        deliveryType: offer.type,
+        companyId: offer.companyId,
+        companyName: offer.companyName,
+        tariffName: offer.tariffName,
+        pointKind: offer.pointKind,
+        isFar: offer.isFar,
+        basePrice: toRoubles(offer.baseKopecks),
+        price: toRoubles(offer.outcome.priceKopecks),
+        hidden: offer.outcome.hiddenBy !== null || offer.keptOutBy !== null,
+        hiddenBy: offer.outcome.hiddenBy ?? offer.keptOutBy,
+        deliveryDays: offer.deliveryDays,
+        matched: offer.outcome.matched,
+        steps: (offer.outcome.steps ?? []).map((step) => ({
+          rule: step.rule,
+          ruleName: step.ruleName,
+          action: step.action,
+          before: toRoubles(step.beforeKopecks),
+          after: toRoubles(step.afterKopecks),
+        })),
+      })),
+    };
   }
 
   /** One company, one type (and one point for pickup points): what orders charge. Null when it cannot deliver. */
