@@ -14,7 +14,7 @@
  */
 import { BoundedMap } from '../../platform/cache.js';
 import { CITY_NICKNAMES, NAME_ABBREVIATIONS, wordMatch, withinOneEdit, TYPO_MIN_LENGTH } from './normalize.js';
-import type { AddressStore, ObjectEntry } from './store.js';
+import { toEntry, type AddressStore, type ObjectEntry, type ObjectRow } from './store.js';
 
 /** Levels of the register's administrative hierarchy, as tables.ts lists them. */
 export const LEVEL = {
@@ -41,6 +41,8 @@ export class LocalityIndex {
   readonly byId = new Map<number, LocalityEntry>();
   readonly byGuid = new Map<string, LocalityEntry>();
   private readonly byKey = new Map<string, LocalityEntry[]>();
+  /** By the key's length: a typo's candidates are the names one letter shorter or longer at most. */
+  private readonly byLength = new Map<number, LocalityEntry[]>();
   /** Sorted by key: the localities a typed start names are one binary search away. */
   private readonly sorted: LocalityEntry[];
   /** The most popular city of each region: its centre (DaData's capital marker, the region left out of `value`). */
@@ -50,6 +52,9 @@ export class LocalityIndex {
     for (const entry of entries) {
       this.byId.set(entry.objectId, entry);
       this.byGuid.set(entry.guid.toLowerCase(), entry);
+      const sameLength = this.byLength.get(entry.searchKey.length);
+      if (sameLength) sameLength.push(entry);
+      else this.byLength.set(entry.searchKey.length, [entry]);
       const same = this.byKey.get(entry.searchKey);
       if (same) same.push(entry);
       else this.byKey.set(entry.searchKey, [entry]);
@@ -90,18 +95,24 @@ export class LocalityIndex {
     return found;
   }
 
-  /** Localities one edit away from `key` (whole, or as a start when `typing`). A scan: used only when nothing matched exactly. */
+  /**
+   * Localities one edit away from `key` (whole, or as a start when `typing`). A scan of the names
+   * of about the same length (a whole name differs by one letter at most), used only when nothing
+   * matched as typed.
+   */
   oneEditFrom(key: string, typing: boolean, limit = 50): LocalityEntry[] {
     if (key.length < TYPO_MIN_LENGTH) return [];
     const found: LocalityEntry[] = [];
-    for (const entry of this.sorted) {
-      const other = entry.searchKey;
-      if (!typing && Math.abs(other.length - key.length) > 1) continue;
-      if (typing ? wordMatch(key, other, true) === 1 : withinOneEdit(key, other)) {
-        found.push(entry);
-        if (found.length >= limit) break;
+    const lengths = typing
+      ? [...this.byLength.keys()].filter((length) => length >= key.length - 1)
+      : [key.length - 1, key.length, key.length + 1];
+    for (const length of lengths)
+      for (const entry of this.byLength.get(length) ?? []) {
+        if (typing ? wordMatch(key, entry.searchKey, true) === 1 : withinOneEdit(key, entry.searchKey)) {
+          found.push(entry);
+          if (found.length >= limit) return found;
+        }
       }
-    }
     return found;
   }
 
@@ -132,6 +143,8 @@ export class LocalityIndex {
 
 export interface StreetEntry extends ObjectEntry {
   words: string[];
+  /** The whole row (ids, codes, coordinates), when the street came from a locality's list. */
+  row?: ObjectRow;
 }
 
 /** The streets of one locality, with an index of their words for exact matches. */
@@ -178,7 +191,8 @@ export class StreetList {
 
   weight(): number {
     let bytes = 200 + this.words.length * 64;
-    for (const street of this.streets) bytes += 160 + 4 * (street.name.length + street.searchKey.length);
+    // the entry, its row (a GUID, codes, coordinates) and the name twice in each
+    for (const street of this.streets) bytes += 520 + 4 * (street.name.length + street.searchKey.length);
     return bytes;
   }
 }
@@ -198,6 +212,8 @@ export class AddressDirectory {
   private checkedAt = 0;
   private readonly streets: BoundedMap<number, StreetList>;
   private readonly streetLoads = new Map<number, Promise<StreetList>>();
+  /** Whole rows of the localities shown lately (a suggestion writes its city's ids and codes): a query saved per answer. */
+  private readonly localityRows = new BoundedMap<number, ObjectRow>(20_000);
 
   constructor(
     private readonly store: AddressStore,
@@ -220,6 +236,7 @@ export class AddressDirectory {
         this.localities = new LocalityIndex(rows.map((row) => ({ ...row, words: wordsOf(row.searchKey) })));
         this.loadedVersion = version;
         this.streets.clear();
+        this.localityRows.clear();
         return this.localities;
       } finally {
         this.loading = null;
@@ -228,11 +245,30 @@ export class AddressDirectory {
     return this.loading;
   }
 
+  /** The whole rows of these objects: remembered ones from memory, the others in one query. */
+  async rowsOf(ids: number[]): Promise<Map<number, ObjectRow>> {
+    const rows = new Map<number, ObjectRow>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const known = this.localityRows.get(id);
+      if (known) rows.set(id, known);
+      else missing.push(id);
+    }
+    if (missing.length > 0)
+      for (const row of await this.store.objectsByIds(missing)) {
+        const id = Number(row.object_id);
+        rows.set(id, row);
+        if (row.level <= 6) this.localityRows.set(id, row);
+      }
+    return rows;
+  }
+
   /** Forgets what was loaded: the next call reads the register again (tests and the importer, after they write). */
   forget(): void {
     this.localities = null;
     this.checkedAt = 0;
     this.streets.clear();
+    this.localityRows.clear();
   }
 
   async streetsOf(parentId: number): Promise<StreetList> {
@@ -243,7 +279,12 @@ export class AddressDirectory {
     const load = (async () => {
       try {
         const rows = await this.store.streetsUnder(parentId);
-        const list = new StreetList(rows.map((row) => ({ ...row, words: wordsOf(row.searchKey) })));
+        const list = new StreetList(
+          rows.map((row) => {
+            const entry = toEntry(row);
+            return { ...entry, words: wordsOf(entry.searchKey), row };
+          }),
+        );
         this.streets.set(parentId, list, list.weight());
         return list;
       } finally {
