@@ -39,6 +39,9 @@ const cpu = process.cpuUsage(cpuBefore);
 const cleanCpuMsPerAddress = Math.round(((cpu.user + cpu.system) / 1000 / cleanCount) * 1000) / 1000;
 const cleanWallMsPerAddress = Math.round(((performance.now() - wallBefore) / cleanCount) * 1000) / 1000;
 
+// RSS counts the pages of SQLite's file read through its map (the kernel's cache); the heap is the process's own
+const memory = process.memoryUsage();
+const heapMb = Math.round(memory.heapUsed / 1048576);
 const app = await buildApp({ config: bench.config, database: bench.runtime.database, services });
 await serveUntilTerm(bench, app, {
   token: account.token,
@@ -50,6 +53,7 @@ await serveUntilTerm(bench, app, {
   cleanCertain: certain,
   cleanCpuMsPerAddress,
   cleanWallMsPerAddress,
+  heapMb,
   samples: register.samples.slice(0, 3000),
   texts: texts.slice(0, 500),
 });

@@ -41,6 +41,7 @@ const info = app.info as {
   cleanCertain: number;
   cleanCpuMsPerAddress: number;
   cleanWallMsPerAddress: number;
+  heapMb: number;
   samples: [string, string, string][];
   texts: string[];
 };
@@ -84,7 +85,7 @@ const clean = await load({
 await app.stop();
 
 printTable(
-  `Address suggestions on ${info.database}: ${info.houses} houses, ${info.streets} streets, ${info.localities} localities (generated in ${info.seedMs} ms), ${connections} connections, ${duration} s; RSS after start ${rssAfterStart} MB`,
+  `Address suggestions on ${info.database}: ${info.houses} houses, ${info.streets} streets, ${info.localities} localities (generated in ${info.seedMs} ms), ${connections} connections, ${duration} s; RSS after start ${rssAfterStart} MB (heap ${info.heapMb} MB)`,
   baseline,
   [sameBytes, ...results, clean],
 );
