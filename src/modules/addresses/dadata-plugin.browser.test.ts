@@ -79,8 +79,8 @@ $('#address').suggestions({
     const shown = await page.locator('.suggestions-suggestion').allTextContents();
     expect(shown[0]).toContain('д 5 к 2');
     await first.click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { selected: unknown }).selected)).not.toBeNull();
-    const selected = (await page.evaluate(() => (window as unknown as { selected: unknown }).selected)) as {
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { selected: unknown }).selected)).not.toBeNull();
+    const selected = (await page.evaluate(() => (globalThis as unknown as { selected: unknown }).selected)) as {
       value: string;
       data: Record<string, unknown>;
     };
@@ -96,7 +96,7 @@ $('#address').suggestions({
     });
     // the plugin leaves a space after a house without a flat, for the buyer to go on typing
     expect((await page.inputValue('#address')).trim()).toBe('г Москва, ул Ленина, д 5 к 2');
-    expect(await page.evaluate(() => (window as unknown as { failures: string[] }).failures)).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as unknown as { failures: string[] }).failures)).toEqual([]);
     expect(calls).toEqual(
       expect.arrayContaining([
         'GET /dadata/suggestions/api/4_1/rs/status/address',
