@@ -360,3 +360,14 @@ describe('the DaData-compatible routes', () => {
     expect(tooMany.statusCode).toBe(400);
   });
 });
+
+describe('refusals in the caller’s language', () => {
+  it('says in Russian what is wrong with a FIAS id and an empty cleaning body', async () => {
+    const ru = { headers: { 'accept-language': 'ru-RU,ru;q=0.9' } };
+    const badId = await owner.get('/v2/addresses/not-a-fias-id', ru);
+    expect(badId.body.errors[0].message).toMatch(/^должно быть идентификатором ФИАС/);
+    const empty = await owner.post('/v2/addresses/clean', {}, ru);
+    expect(empty.body.errors[0].message).toMatch(/^укажите address/);
+    expect(empty.body.message).toMatch(/^Проверьте поле address/);
+  });
+});

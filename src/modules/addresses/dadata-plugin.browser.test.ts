@@ -79,7 +79,9 @@ $('#address').suggestions({
     const shown = await page.locator('.suggestions-suggestion').allTextContents();
     expect(shown[0]).toContain('д 5 к 2');
     await first.click();
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { selected: unknown }).selected)).not.toBeNull();
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { selected: unknown }).selected))
+      .not.toBeNull();
     const selected = (await page.evaluate(() => (globalThis as unknown as { selected: unknown }).selected)) as {
       value: string;
       data: Record<string, unknown>;
