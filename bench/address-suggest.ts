@@ -64,7 +64,17 @@ const run = (name: string, paths: string[]) =>
     durationSeconds: duration,
     server: app,
   });
+// the service's own floor on this machine now: an authenticated answer that reads nothing (the order statuses)
+const floor = await load({
+  name: "GET /v2/lists/order-statuses (the service's per-request floor: authenticated, nothing read)",
+  url: `${app.url}/v2/lists/order-statuses`,
+  headers: auth,
+  connections,
+  durationSeconds: duration,
+  server: app,
+});
 const results = [
+  floor,
   await run('GET /v2/addresses/suggest: a city and the start of a street (3000 queries in turn)', streets),
   await run('GET /v2/addresses/suggest: a city, a street, a house number', houses),
   await run('GET /v2/addresses/suggest: the start of a city', citiesTyped),
