@@ -308,6 +308,25 @@ describe('the DaData-compatible routes', () => {
     expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
   });
 
+  it('answers the status and the IP location its components ask for', async () => {
+    const auth = { authorization: `Token ${widgetKey}`, origin: PAGE };
+    const status = await t.app.inject({
+      method: 'GET',
+      url: '/dadata/suggestions/api/4_1/rs/status/address',
+      headers: auth,
+    });
+    expect(status.statusCode, status.body).toBe(200);
+    expect(JSON.parse(status.body)).toMatchObject({ search: true, enrich: true });
+    const located = await t.app.inject({
+      method: 'GET',
+      url: '/dadata/suggestions/api/4_1/rs/iplocate/address',
+      headers: auth,
+    });
+    expect(JSON.parse(located.body)).toEqual({ location: null });
+    const anonymous = await t.app.inject({ method: 'GET', url: '/dadata/suggestions/api/4_1/rs/status/address' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it("finds by id and geolocates in DaData's shapes", async () => {
     const auth = { authorization: `Token ${ownerToken}` };
     const found = await dadata('/suggestions/api/4_1/rs/findById/address', { query: FIXTURE_IDS.kazan }, auth);
