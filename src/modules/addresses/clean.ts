@@ -58,7 +58,7 @@ export class AddressCleaner {
     let quality: CleanQuality = 'certain';
     const unparsed: string[] = [];
 
-    const streets = await this.walk.streetsAround(index, place.entry);
+    const streets = await this.walk.streetsOf(place.entry);
     const hits = rest.some((token) => token.kind === 'word')
       ? this.walk.matchStreets(streets, rest, parsed, false)
       : [];
@@ -68,7 +68,7 @@ export class AddressCleaner {
       const best = hits[0];
       const typedType = this.walk.typedStreetType(parsed);
       found.street = best.street;
-      found.chain = this.walk.chainOfStreet(index, best.street, chain);
+      found.chain = chain;
       houseParent = best.street.objectId;
       restUsed = best.usedTokens;
       for (const typo of best.typos) changes.push(`street name corrected: ${typo}`);
@@ -95,7 +95,7 @@ export class AddressCleaner {
       if (inner) {
         found.chain = index.chain(inner.entry);
         for (let i = inner.start; i < inner.end; i++) restUsed.add(i);
-        const innerStreets = await this.walk.streetsAround(index, inner.entry);
+        const innerStreets = await this.walk.streetsOf(inner.entry);
         const innerRest = rest.filter((_token, i) => !restUsed.has(i));
         const innerHits = innerRest.some((token) => token.kind === 'word')
           ? this.walk.matchStreets(innerStreets, innerRest, parsed, false)

@@ -193,13 +193,9 @@ export class AddressWalk {
       }
   }
 
-  /** The streets of a locality, and of the planning structures (мкр, СНТ) directly under it. */
-  async streetsAround(_index: LocalityIndex, locality: LocalityEntry): Promise<StreetList> {
+  /** The streets and planning structures (мкр, СНТ) directly under a locality. */
+  streetsOf(locality: LocalityEntry): Promise<StreetList> {
     return this.directory.streetsOf(locality.objectId);
-  }
-
-  chainOfStreet(_index: LocalityIndex, _street: StreetEntry, chain: LocalityEntry[]): LocalityEntry[] {
-    return chain;
   }
 
   /**
