@@ -92,12 +92,16 @@ const clean = await load({
   durationSeconds: duration,
   server: app,
 });
+const afterLoad = app.usage();
 await app.stop();
 
 printTable(
   `Address suggestions on ${info.database}: ${info.houses} houses, ${info.streets} streets, ${info.localities} localities (generated in ${info.seedMs} ms), ${connections} connections, ${duration} s; RSS after start ${rssAfterStart} MB (heap ${info.heapMb} MB)`,
   baseline,
   [sameBytes, ...results, clean],
+);
+console.log(
+  `\nRSS after the load ${afterLoad.rssMb} MB: the process's own ${afterLoad.anonMb} MB, mapped files ${afterLoad.fileMb} MB`,
 );
 console.log(
   `\nCleaning in process: ${info.cleanCpuMsPerAddress} CPU-ms per address (${info.cleanWallMsPerAddress} ms wall), ${info.cleanCount} messy addresses, ${info.cleanCertain} certain; over HTTP: ${clean.cpuMsPerResponse !== undefined ? Math.round((clean.cpuMsPerResponse / 50) * 1000) / 1000 : '?'} server CPU-ms per address`,
