@@ -70,6 +70,8 @@ export async function importReferenceData(
       if (sqlite && cacheSize !== undefined)
         await sql.raw(`pragma cache_size = ${Number(cacheSize)}`).execute(database.db);
     }
+    // the address register's sample (data/addresses/gar-sample) on a first start, after the localities it takes centres from
+    await services.addressImports.loadSampleIfEmpty();
   });
 }
 

@@ -72,6 +72,8 @@ import {
 import { dayEndsOf } from './modules/reports/periods.js';
 import { ReportStore } from './modules/reports/store.js';
 import { readDataFile } from './platform/reference-data.js';
+import { AddressImportService } from './modules/addresses/import-service.js';
+import { AddressImportStore } from './modules/addresses/import-store.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import { ContractCompanies } from './carriers/contracts.js';
@@ -97,6 +99,8 @@ import { DadataClient } from './modules/addresses/dadata-client.js';
 const SHARED_READ_MAX_AGE_MS = 30_000;
 
 export interface Services {
+  /** The federal address register's import (modules/addresses). */
+  addressImports: AddressImportService;
   /** Answers of account-scoped reads, remembered until the account's data changes. */
   readCache: AccountReadCache;
   /** Bearer tokens -> Scope, remembered briefly. */
@@ -262,6 +266,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     accountCompanies: () => carrierIntegrations,
   });
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
+  // the register's localities take our localities' centres and populations; none before the reference data is loaded
+  const addressImports = new AddressImportService(new AddressImportStore(db, database.kind), () => {
+    try {
+      return reference.localities;
+    } catch {
+      return null;
+    }
+  });
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   // products, kits and shops show stock: built after it, handed to it as a declared dependency
@@ -318,6 +330,19 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     observer: metrics,
     ownMethods: deliveryMethods,
   });
+  const addressStore = new AddressStore(db);
+  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
+  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
+  const addressSearch = new AddressSearch(addressDirectory, addressStore);
+  // before orders: a courier order's address is checked against the register as it is made
+  const addresses = new AddressService(
+    addressSearch,
+    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
+    addressStore,
+    addressDirectory,
+    secretBox,
+    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
+  );
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
   const orders = new OrderService(
@@ -331,6 +356,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     readCache,
     stock,
     deliveryMethods,
+    addresses,
   );
   const tracking = new TrackingService(
     orderStore,
@@ -475,19 +501,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   );
   const widget = new WidgetService(new WidgetStore(db), shops, reference, calculator, widgetSettings, orders, accounts);
   const checklist = new ChecklistService(warehouses, shops, carrierIntegrations, widget, orders);
-  const addressStore = new AddressStore(db);
-  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
-  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
-  const addressSearch = new AddressSearch(addressDirectory, addressStore);
-  const addresses = new AddressService(
-    addressSearch,
-    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
-    addressStore,
-    addressDirectory,
-    secretBox,
-    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
-  );
   return {
+    addressImports,
     sessionCsrfKey: secretBox.derive('dashboard-csrf'),
     widget,
     checklist,

@@ -25,6 +25,8 @@ type QuoteAnswer = Json<'quoteWidgetCart', 200>;
 export type Option = QuoteAnswer['options'][number];
 export type Selection = Json<'createWidgetSelection', 201>;
 export type Product = Body<'quoteWidgetCart'>['products'][number];
+export type AddressSuggestion = Json<'suggestWidgetAddresses', 200>['suggestions'][number];
+type AddressQuery = NonNullable<operations['suggestWidgetAddresses']['parameters']['query']>;
 
 /** A refusal or a fault, as the `error` event carries it. */
 export class WidgetError extends Error {
@@ -94,6 +96,13 @@ export class Api {
 
   points(query: string): Promise<PointsAnswer> {
     return this.call(`/points?${query}`);
+  }
+
+  /** Streets or houses of the city as the buyer types them (the query's `key` is the widget's own). */
+  async addresses(query: Omit<AddressQuery, 'key'>): Promise<AddressSuggestion[]> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+    return (await this.call<{ suggestions: AddressSuggestion[] }>(`/addresses/suggest?${search}`)).suggestions;
   }
 
   quotes(body: unknown): Promise<QuoteAnswer> {

@@ -8,6 +8,7 @@
  * also set as the SR_checkoutSessId cookie); the plugin's `update-order` call then makes the order.
  */
 import { Widget, type WidgetOptions } from './index.js';
+import type { CourierAddress } from './address-suggest.js';
 import type { Option, Point, Selection } from './api.js';
 
 interface LegacyProduct {
@@ -74,13 +75,12 @@ function widgetData(
   const quote = selection.quote as Option & { point: Point | null };
   const choice = (selection.choice ?? {}) as {
     contacts?: { fullName?: string; phone?: string; email?: string };
-    address?: { street?: string; house?: string; flat?: string };
+    address?: CourierAddress;
     courier?: { date?: string; intervalId?: number };
   };
   const cod = quote.cashPaymentAvailable || quote.cardPaymentAvailable;
-  const address = [city?.name, choice.address?.street, choice.address?.house, choice.address?.flat]
-    .filter(Boolean)
-    .join(', ');
+  const house = [choice.address?.house, choice.address?.bulk && `к ${choice.address.bulk}`].filter(Boolean).join(' ');
+  const address = [city?.name, choice.address?.street, house, choice.address?.flat].filter(Boolean).join(', ');
   return {
     city: city
       ? { name: city.name, region: city.region, countryIsoCode: 'RU', fias: city.fias, type: city.type }
@@ -92,9 +92,15 @@ function widgetData(
       address: {
         street: choice.address?.street ?? '',
         building: choice.address?.house ?? '',
-        bulk: '',
+        // a house chosen from the suggestions fills the block and the postcode the era's widget left empty
+        bulk: choice.address?.bulk ?? '',
         apartment: choice.address?.flat ?? '',
-        zipCode: quote.mode === 3 ? (quote.point?.zipCode ?? '') : '',
+        zipCode: quote.mode === 3 ? (quote.point?.zipCode ?? '') : (choice.address?.zipCode ?? ''),
+        // new: what the federal address register knows of the house chosen (absent when typed by hand)
+        ...(choice.address?.fiasId ? { fiasId: choice.address.fiasId } : {}),
+        ...(choice.address?.latitude !== undefined
+          ? { latitude: choice.address.latitude, longitude: choice.address.longitude }
+          : {}),
       },
     },
     delivery: {

@@ -7,6 +7,7 @@
  * markup.ts, what a page may pass to it options.ts, the city search search.ts, the list and
  * each tab's choice choice-list.ts.
  */
+import { CourierAddressInput, type CourierAddress } from './address-suggest.js';
 import { Api, WidgetError, type Locality, type Option, type Point, type Selection } from './api.js';
 import { ChoiceList, rowKey } from './choice-list.js';
 import { money, wordsFor, type Words } from './i18n.js';
@@ -48,6 +49,8 @@ export class Widget {
   private points: Point[] = [];
   private view: 'list' | 'map' = 'list';
   private map: MapView | null = null;
+  /** The courier tab's address fields while they are shown. */
+  private courierAddress: CourierAddressInput | null = null;
   private destroyed = false;
   private pointsAsked = 0;
   /** Counts the cities asked: an answer for a city the buyer has since left is dropped. */
@@ -223,6 +226,7 @@ export class Widget {
     this.parts.views.hidden = true;
     this.parts.mapBox.hidden = true;
     this.parts.extra.replaceChildren();
+    this.courierAddress = null;
     this.parts.list.hidden = false;
     this.fillList([]);
     this.setStatus(this.words.cityNotFound(name), true);
@@ -312,6 +316,7 @@ export class Widget {
       button.setAttribute('aria-pressed', String(button.dataset.mode === String(mode)));
     this.parts.views.hidden = !POINT_MODES.includes(mode) || !this.mapOptions();
     this.parts.extra.replaceChildren();
+    this.courierAddress = null;
     // this tab's own choice, or none: a point chosen on the pickup tab is not the courier's
     this.showChoice();
     this.emit('change', { mode, city: this.city, selection: this.choices.of(mode)?.selection ?? null });
@@ -463,13 +468,17 @@ export class Widget {
 
   private renderAddress(): void {
     const courier = this.quotes.find((option) => option.mode === 2 && option.courierIntervals?.length);
-    this.parts.extra.append(...addressFields(this.words, courier));
+    const { elements, inputs } = addressFields(this.words, courier);
+    this.courierAddress = new CourierAddressInput(inputs, this.api, this.city?.fias);
+    const lists = this.courierAddress.lists();
+    inputs.street.after(lists.street);
+    inputs.house.after(lists.house);
+    this.parts.extra.append(...elements);
   }
 
-  private address(): { street?: string; house?: string; flat?: string } {
-    const value = (name: string) =>
-      (this.parts.extra.querySelector(`input[name="${name}"]`) as HTMLInputElement | null)?.value.trim() || undefined;
-    return { street: value('street'), house: value('house'), flat: value('flat') };
+  /** The courier tab's address: typed, or a house chosen from the suggestions with its FIAS id, postcode and coordinates. */
+  private address(): CourierAddress {
+    return this.courierAddress?.value() ?? {};
   }
 
   /** The contacts typed (askContacts), or null when a required one is missing. */

@@ -170,23 +170,29 @@ export function listItem(
   return item;
 }
 
-/** The courier's address fields, and the choice of a time slot when the courier option has slots. */
-export function addressFields(w: Words, courier: Option | undefined): HTMLElement[] {
+/** The courier's address fields (street, house, flat: each in a box its suggestions open under), and the choice of a time slot when the courier option has slots. */
+export function addressFields(
+  w: Words,
+  courier: Option | undefined,
+): { elements: HTMLElement[]; inputs: Record<'street' | 'house' | 'flat', HTMLInputElement> } {
   const row = el('div', { class: 'address' });
+  const inputs = {} as Record<'street' | 'house' | 'flat', HTMLInputElement>;
   for (const [name, label] of [
     ['street', w.street],
     ['house', w.house],
     ['flat', w.flat],
   ] as const) {
-    const input = el('input', { name, placeholder: label, 'aria-label': label, autocomplete: 'off' });
-    row.append(input);
+    const box = el('div', { class: 'field' });
+    inputs[name] = el('input', { name, placeholder: label, 'aria-label': label, autocomplete: 'off' });
+    box.append(inputs[name]);
+    row.append(box);
   }
-  if (!courier?.courierIntervals) return [row];
+  if (!courier?.courierIntervals) return { elements: [row], inputs };
   const select = el('select', { 'aria-label': w.interval });
   for (const interval of courier.courierIntervals) {
     const option = el('option', { value: String(interval.id) }, `${interval.timeFrom}–${interval.timeTo}`);
     if (interval.isDefault) option.selected = true;
     select.append(option);
   }
-  return [row, select];
+  return { elements: [row, select], inputs };
 }

@@ -4697,6 +4697,25 @@ export interface components {
                 bulk: string | null;
                 flat: string | null;
                 zipCode: string | null;
+                /** @description Extension, courier orders (type 2) only: the recipient's address as the federal address register knows it; the contract's fields keep the address as typed */
+                register?: {
+                    /** @description FIAS id of the most exact object found (flat, house, street …) */
+                    fiasId: string | null;
+                    /** @description 8 house, 9 flat; less: 7 street, 65 planning structure, 6 settlement, 4 city, 1 region; -1 none */
+                    fiasLevel: number;
+                    houseFiasId: string | null;
+                    postalCode: string | null;
+                    latitude: number | null;
+                    longitude: number | null;
+                    /** @description How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none */
+                    geoPrecision: number;
+                    /** @description certain, check (a person should look) or unrecognised */
+                    quality: string;
+                    /** @description The address written the register's way */
+                    result: string | null;
+                    /** @description Why a person should look at the address (less than a house, not recognised, not checked); the order is kept as typed and stays confirmable */
+                    finding: string | null;
+                };
             };
             recipient: {
                 fullName: string;
@@ -14564,6 +14583,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -14730,6 +14751,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -15066,6 +15089,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -15232,6 +15257,8 @@ export interface operations {
                         bulk?: string | null;
                         flat?: string | null;
                         zipCode?: string | null;
+                        /** @description Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text */
+                        fiasId?: string | null;
                     };
                     recipient: {
                         fullName: string;
@@ -26479,8 +26506,12 @@ export interface operations {
                     address?: {
                         street?: string;
                         house?: string;
+                        /** @description The block (корпус) of the house */
+                        bulk?: string;
                         flat?: string;
                         zipCode?: string;
+                        /** @description The house's FIAS id when the buyer chose it from the suggestions (GET /widget/v1/api/addresses/suggest): the order's address is then the register's house */
+                        fiasId?: string;
                     };
                     /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
                     contacts?: {
@@ -26533,8 +26564,12 @@ export interface operations {
                     address?: {
                         street?: string;
                         house?: string;
+                        /** @description The block (корпус) of the house */
+                        bulk?: string;
                         flat?: string;
                         zipCode?: string;
+                        /** @description The house's FIAS id when the buyer chose it from the suggestions (GET /widget/v1/api/addresses/suggest): the order's address is then the register's house */
+                        fiasId?: string;
                     };
                     /** @description The buyer's contacts, when the widget asks them (the widget-era compatibility script): POST /v2/widgets/update-order then needs no recipient */
                     contacts?: {

@@ -1,8 +1,11 @@
 /** modules/addresses, the area definition (src/modules.ts lists it): The federal address register: import, suggestions, cleaning, coordinates. */
 import type { Config } from '../../config.js';
 import { defineModule } from '../../platform/module.js';
+import { addressesCommand } from './commands.js';
 import { dadataCors, dadataRoutes, type DadataRouteServices } from './dadata-routes.js';
+import type { AddressImportService } from './import-service.js';
 import { addressRegister } from './migrations/0096_address_register.js';
+import { addressImportStaging } from './migrations/0097_address_import_staging.js';
 import { addressSearch } from './migrations/0098_address_search.js';
 import { addressRoutes, type AddressRouteServices } from './routes.js';
 import { AddressSuggestion, CleanedAddress, StructuredAddress } from './schemas.js';
@@ -10,16 +13,18 @@ import type { AddressSettingsTables } from './settings-tables.js';
 import type { AddressTables } from './tables.js';
 
 export const addressesModule = defineModule<
-  AddressRouteServices & DadataRouteServices & { config: Pick<Config, 'widgetRateLimitPerMinute'> },
+  AddressRouteServices &
+    DadataRouteServices & { addressImports: AddressImportService; config: Pick<Config, 'widgetRateLimitPerMinute'> },
   AddressTables & AddressSettingsTables
 >({
   area: 'addresses',
   purpose:
     'The federal address register (ГАР): its import, suggestions as the buyer types, cleaning of free text, coordinates.',
-  offers: ['addresses'],
+  offers: ['addresses', 'addressImports'],
   dependsOn: ['localities', 'widget', 'accounts'],
   migrationHistory: [],
-  migrations: [addressRegister, addressSearch],
+  migrations: [addressRegister, addressImportStaging, addressSearch],
+  commands: { addresses: addressesCommand },
   tags: [
     {
       name: 'Addresses',

@@ -1,3 +1,5 @@
+import type { Id } from '../../platform/db/column-types.js';
+
 /**
  * The federal address register (ГАР, formerly ФИАС) as the service keeps it: reference data shared by
  * every account (no account_id), read by suggestions, cleaning and order creation. Ids are the
@@ -80,7 +82,7 @@ export interface AddressTables {
   };
   /** Imports run: a region is visible only once whole, and a stopped run resumes from the first region not done. */
   address_imports: {
-    id: number;
+    id: Id;
     source: string;
     /** 'full' | 'delta' | 'osm' */
     kind: string;
@@ -93,5 +95,53 @@ export interface AddressTables {
     message: string | null;
     started_at: string;
     finished_at: string | null;
+  };
+  /** The import's staging (migration 0097): a region's rows as read, before they move into the tables above. */
+  address_stage_objects: {
+    object_id: number;
+    guid: string;
+    name: string;
+    type_short: string;
+    level: number;
+    search_key: string;
+    change_id: number;
+    /** 1 when ISACTUAL and ISACTIVE; a delta's 0 removes the row. */
+    alive: number;
+  };
+  address_stage_houses: {
+    object_id: number;
+    guid: string;
+    house_num: string | null;
+    add_num1: string | null;
+    add_num2: string | null;
+    house_type: number | null;
+    add_type1: number | null;
+    add_type2: number | null;
+    search_key: string;
+    change_id: number;
+    alive: number;
+  };
+  address_stage_flats: {
+    object_id: number;
+    guid: string;
+    number: string;
+    apart_type: number | null;
+    change_id: number;
+    alive: number;
+  };
+  /** Items of the administrative ('adm') and municipal ('mun') hierarchies. */
+  address_stage_hierarchy: {
+    kind: string;
+    object_id: number;
+    parent_id: number | null;
+    change_id: number;
+    alive: number;
+  };
+  /** The parameters kept (postcode, OKATO, OKTMO, KLADR code), current ones only. */
+  address_stage_params: {
+    object_id: number;
+    type_id: number;
+    value: string;
+    change_id: number;
   };
 }

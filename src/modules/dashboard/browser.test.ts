@@ -250,8 +250,8 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       .getByRole('option', { name: /^Санкт-Петербург/ })
       .first()
       .click();
-    await page.getByLabel('Улица').fill('Невский проспект');
-    await page.getByLabel('Дом', { exact: true }).fill('10');
+    await page.getByRole('combobox', { name: 'Улица' }).fill('Невский проспект');
+    await page.getByRole('combobox', { name: 'Дом', exact: true }).fill('10');
     await page.getByLabel('Название').fill('Чай улун');
     // the declared value is asked once, per item on the goods' line; the order's sum is shown under them
     expect(await page.getByLabel(/Объявленная ценность/).count()).toBe(1);
@@ -533,8 +533,18 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       .getByRole('option', { name: /^Москва, Москва/ })
       .first()
       .click({ timeout: 15_000 });
-    await page.getByLabel('Улица').fill('Тверская');
-    await page.getByLabel('Дом', { exact: true }).fill('7');
+    // the street and house from the register's suggestions: a click, then arrows and Enter
+    await page.getByTestId('recipient-street').pressSequentially('Тверск');
+    await page.getByRole('option', { name: 'ул Тверская', exact: true }).click({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('recipient-street').inputValue()).toBe('ул Тверская');
+    await page.getByTestId('recipient-house').pressSequentially('1');
+    await page.getByRole('option').first().waitFor({ timeout: 15_000 });
+    await shot(page, 'order-form-house-suggested');
+    await page.getByTestId('recipient-house').press('ArrowDown');
+    await page.getByTestId('recipient-house').press('Enter');
+    await expect.poll(() => page.getByRole('option').count()).toBe(0);
+    const housePicked = await page.getByTestId('recipient-house').inputValue();
+    expect(housePicked).toMatch(/^1/);
 
     // the product from the catalogue, found by its vendor code: its line carries its price
     await page.getByTestId('catalogue-search').fill('POT-');
@@ -588,6 +598,13 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
       { weight: 0.8, dimensions: { length: 25, width: 15, height: 10 } },
     ]);
     expect(order.delivery).toMatchObject({ type: 2, company: { id: 1 } });
+    // the house picked went as its FIAS id: the register's house, no finding
+    expect(order.deliveryAddress).toMatchObject({
+      street: 'ул Тверская',
+      house: housePicked,
+      register: { fiasLevel: 8, quality: 'certain', finding: null },
+    });
+    expect(order.deliveryAddress.register.houseFiasId).toMatch(/^[0-9a-f-]{36}$/);
     expect(order.clientDeliveryDate).toBe(day);
     const schedule = (
       await owner.get(

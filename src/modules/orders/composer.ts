@@ -20,6 +20,7 @@ import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
 import { closedReason } from '../warehouses/working-days.js';
 import { ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
 import { chooseDropOffPoint, needsDropOffPoint, type DropOffChoice } from './drop-off.js';
+import { checkRecipientAddress, type AddressChecker } from './recipient-address.js';
 import {
   composeOrder,
   declaredValueKopecks,
@@ -73,6 +74,8 @@ export class OrderComposer {
     private readonly calculator: CalculatorService,
     private readonly reference: ReferenceData,
     private readonly ownMethods: OwnMethodLookup = NO_OWN_METHODS,
+    /** The federal address register (addresses area); without it a courier order's address is kept as typed, unchecked. */
+    private readonly addresses: AddressChecker | null = null,
   ) {}
 
   /** Validates a request and prices it: the document of a new (or replaced) order. */
@@ -118,10 +121,16 @@ export class OrderComposer {
     problems.throwIfAny();
 
     const dropOff = company ? this.dropOffPointOf(input, sender, company, shop?.warehouse ?? null) : null;
+    // checked while the delivery is priced: the register's answer costs the order no time of its own
+    const checking =
+      input.delivery.type === 2 && this.addresses
+        ? checkRecipientAddress(this.addresses, input.deliveryAddress, scope.accountId)
+        : undefined;
     // a copy sent the other way has no point yet: a draft asking for one
     const priced = pointMissing
       ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' }
       : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null);
+    const register = await checking;
     // the calculator offers no such company there, so its pricing failed for the same reason: say the fix once
     const pricing = dropOff?.problem ? { ...priced, error: dropOff.problem } : priced;
     const pickup = dropOff?.pointId ? { ...input.pickup, pointId: dropOff.pointId } : input.pickup;
@@ -138,6 +147,7 @@ export class OrderComposer {
       knownPoint: knownPoint && knownPoint.companyId === companyId ? knownPoint : undefined,
       serviceNames: new Map(this.reference.services.map((service) => [service.id, service.name])),
       pricing,
+      ...(register ? { register } : {}),
       now: history[history.length - 1]?.date ?? new Date().toISOString(),
       history,
       testMode:

@@ -11,6 +11,7 @@ import { deliveryCostKopecks, type CodPayment } from '../calculator/rules.js';
 import type { CalculatorPoint } from '../calculator/schemas.js';
 import type { OrderQuote } from '../calculator/service.js';
 import type { Order, OrderInput, OrderPointModel, StatusHistoryItem } from './schemas.js';
+import type { RecipientRegisterEntry } from './recipient-address.js';
 import { paymentTypeOf, RESERVATION, STATUS } from './state.js';
 
 export type OrderDoc = Omit<Order, 'id'> & {
@@ -67,6 +68,8 @@ export interface ComposeInput {
   knownPoint: DeliveryPoint | undefined;
   serviceNames: Map<number, string>;
   pricing: Pricing;
+  /** A courier order's address as the federal address register knows it (recipient-address.ts); absent for other types. */
+  register?: RecipientRegisterEntry;
   now: string;
   history: StatusHistoryItem[];
   /** Through the account's contract in the company's test environment. */
@@ -252,6 +255,8 @@ export function composeOrder(args: ComposeInput): OrderDoc {
       bulk: nn(input.deliveryAddress.bulk),
       flat: nn(input.deliveryAddress.flat),
       zipCode: nn(input.deliveryAddress.zipCode),
+      // only a courier order has it: the document of any other stays as it was, byte for byte
+      ...(args.register ? { register: args.register } : {}),
     },
     recipient: {
       fullName: input.recipient.fullName.trim(),
@@ -354,7 +359,7 @@ export function inputOf(doc: OrderDoc): OrderInput {
       places: doc.dimensions.places,
     },
     deliveryAddress: {
-      ...doc.deliveryAddress,
+      ...withoutRegister(doc.deliveryAddress),
       city: {
         ...doc.deliveryAddress.city,
         countryCode: doc.deliveryAddress.city.countryCode ?? 'RU',
@@ -381,6 +386,12 @@ export function inputOf(doc: OrderDoc): OrderInput {
     commentForAssembly: doc.commentForAssembly,
     documentsForWarehouse: doc.documentsForWarehouse,
   };
+}
+
+/** The address as typed: a copy's address is checked again when it is composed (its register entry is not input). */
+function withoutRegister(address: OrderDoc['deliveryAddress']): Omit<OrderDoc['deliveryAddress'], 'register'> {
+  const { register: _register, ...typed } = address;
+  return typed;
 }
 
 /** The opposite direction: the recipient sends to the old sender (duplicate-back). */

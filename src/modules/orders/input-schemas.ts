@@ -133,6 +133,17 @@ const orderFields = {
     bulk: Text(32),
     flat: Text(32),
     zipCode: Text(16),
+    fiasId: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+          maxLength: 36,
+          'x-message': 'must be a FIAS id (a UUID)',
+          description:
+            'Extension: the FIAS id of the house (or flat) when the address was picked from GET /v2/addresses/suggest; else the address is cleaned from its text',
+        }),
+      ),
+    ),
   }),
   recipient: RecipientInput,
   senderAddress: Type.Optional(

@@ -9,7 +9,17 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
   area: 'orders',
   purpose: 'Orders: creation and pricing, batch operations, the list read model, carrier follow-up (tracking).',
   offers: ['orders', 'tracking'],
-  dependsOn: ['shops', 'products', 'calculator', 'companies', 'lists', 'fulfilment', 'delivery-methods', 'accounts'],
+  dependsOn: [
+    'shops',
+    'products',
+    'calculator',
+    'companies',
+    'lists',
+    'fulfilment',
+    'delivery-methods',
+    'accounts',
+    'addresses',
+  ],
   migrationHistory: [
     '0006_orders',
     '0009_packed_orders',

@@ -18,6 +18,35 @@ const City = Type.Object({
 });
 const Schedule = Nullable(Type.Array(Nullable(Type.Object({ from: Type.String(), to: Type.String() }))));
 
+/** Extension: what the federal address register made of a courier order's address (orders/recipient-address.ts). */
+const RecipientRegister = Type.Object(
+  {
+    fiasId: Nullable(Type.String({ description: 'FIAS id of the most exact object found (flat, house, street …)' })),
+    fiasLevel: Type.Integer({
+      description: '8 house, 9 flat; less: 7 street, 65 planning structure, 6 settlement, 4 city, 1 region; -1 none',
+    }),
+    houseFiasId: NullableString,
+    postalCode: NullableString,
+    latitude: Nullable(Type.Number()),
+    longitude: Nullable(Type.Number()),
+    geoPrecision: Type.Integer({
+      description: 'How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none',
+    }),
+    quality: Type.String({ description: 'certain, check (a person should look) or unrecognised' }),
+    result: Nullable(Type.String({ description: "The address written the register's way" })),
+    finding: Nullable(
+      Type.String({
+        description:
+          'Why a person should look at the address (less than a house, not recognised, not checked); the order is kept as typed and stays confirmable',
+      }),
+    ),
+  },
+  {
+    description:
+      "Extension, courier orders (type 2) only: the recipient's address as the federal address register knows it; the contract's fields keep the address as typed",
+  },
+);
+
 export const StatusHistoryItem = Type.Object({
   code: Type.Integer({ description: 'Status code (GET /v2/lists/order-statuses)' }),
   name: Type.String(),
@@ -137,6 +166,7 @@ export const Order = Type.Object(
       bulk: NullableString,
       flat: NullableString,
       zipCode: NullableString,
+      register: Type.Optional(RecipientRegister),
     }),
     recipient: Type.Object({
       fullName: Type.String(),

@@ -31,6 +31,7 @@ import { afterConfirm, afterUpdate, RESERVATION, refusal, STATUS, stockMoveOf, t
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
 import { describeOrderChange, type OrderChange } from './list-directories.js';
 import { OrderListReadModel, ORDERS_CACHE_TOPIC, type ReportOrderFilter } from './list-read-model.js';
+import type { AddressChecker } from './recipient-address.js';
 import { NO_OWN_METHODS, OrderComposer, type OwnMethodLookup, type ShopHeader } from './composer.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, queueRegistration } from './order-jobs.js';
 import { accessibleOrder, checkAll, raced, stateOf } from './refusals.js';
@@ -84,9 +85,10 @@ export class OrderService {
     private readonly cache: AccountReadCache,
     private readonly fulfilment: OrderFulfilment = NO_FULFILMENT,
     private readonly ownMethods: OwnMethodLookup = NO_OWN_METHODS,
+    addresses: AddressChecker | null = null,
   ) {
     this.reads = new OrderListReadModel(store, cache);
-    this.composer = new OrderComposer(shops, products, calculator, reference, ownMethods);
+    this.composer = new OrderComposer(shops, products, calculator, reference, ownMethods, addresses);
     this.reservations = new OrderReservations(store, jobs, fulfilment);
   }
 

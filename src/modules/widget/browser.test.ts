@@ -343,6 +343,74 @@ try {
     await page.context().close();
   }, 60_000);
 
+  it('an unknown city after the map of another: nothing of it left; then a courier address from the suggestions by keyboard', async () => {
+    const { page } = await open({
+      map: { tiles: `${shopOrigin}/tiles/{z}/{x}/{y}.png`, attribution: '© тестовые тайлы' },
+      defaultLocation: { name: 'Москва' },
+    });
+    await page.locator('.item[data-point]').first().waitFor({ timeout: 20_000 });
+    await page.locator('button[data-view="map"]').click();
+    await page.locator('.map [data-point]').first().waitFor({ timeout: 20_000 });
+    await page.locator('#dw-city').fill('Нетакогогорода');
+    await waitForEvent(page, 'city-not-found');
+    // no Moscow point, price, tab or marker left under the name typed
+    expect(await page.locator('.item, .price, button[data-mode]').count()).toBe(0);
+    expect(await page.locator('.map').isVisible()).toBe(false);
+    expect(await page.locator('.map [data-point]').filter({ visible: true }).count()).toBe(0);
+    await shot(page, 'map-then-city-not-found');
+
+    await page.locator('#dw-city').fill('Москва');
+    await page.locator('.suggest li').first().click();
+    await page.locator('button[data-mode="2"]').click();
+    const street = page.locator('input[name="street"]');
+    const house = page.locator('input[name="house"]');
+    const flat = page.locator('input[name="flat"]');
+    await street.pressSequentially('тверск');
+    const streets = page.locator('.address .suggest li');
+    await streets.first().waitFor();
+    expect(await street.getAttribute('aria-expanded')).toBe('true');
+    await street.press('Escape');
+    expect(await streets.count()).toBe(0);
+    await street.pressSequentially('а');
+    await streets.first().waitFor();
+    await shot(page, 'courier-street-suggested');
+    await street.press('ArrowDown');
+    expect(await page.locator('.address .suggest li[aria-selected="true"]').count()).toBe(1);
+    await street.press('Enter');
+    await expect.poll(() => street.inputValue()).toMatch(/Тверская/);
+    await expect.poll(() => house.evaluate((input) => input.matches(':focus'))).toBe(true);
+    await house.pressSequentially('1');
+    await page.locator('.address .suggest li').first().waitFor();
+    await shot(page, 'courier-house-suggested');
+    await house.press('ArrowDown');
+    await house.press('Enter');
+    await expect.poll(() => flat.evaluate((input) => input.matches(':focus'))).toBe(true);
+    await flat.pressSequentially('15');
+    expect(await house.inputValue()).toMatch(/^1/);
+    await shot(page, 'courier-address-picked');
+    expect(await accessibilityFindings(page)).toEqual([]);
+    await page.locator('.item[data-company]').first().click();
+    const chosen = (await waitForEvent(page, 'select')) as {
+      token: string;
+      choice: { address: Record<string, unknown> };
+    };
+    expect(chosen.choice.address).toMatchObject({
+      street: expect.stringMatching(/Тверская/),
+      house: expect.stringMatching(/^1/),
+      flat: '15',
+      zipCode: expect.stringMatching(/^\d{6}$/),
+      fiasId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      latitude: expect.any(Number),
+      longitude: expect.any(Number),
+    });
+    const order = (await owner.get(`/v2/orders/${await confirm(chosen.token, 'COURIER-SUGGESTED')}`)).body;
+    expect(order.deliveryAddress).toMatchObject({
+      flat: '15',
+      register: { houseFiasId: chosen.choice.address.fiasId, finding: null },
+    });
+    await page.context().close();
+  }, 60_000);
+
   it('in English: every call says so to the service; payment and a city not found in English', async () => {
     const { page, apiLanguages } = await open(
       { locale: 'en', map: 'none', defaultLocation: { name: 'Москва' } },

@@ -198,8 +198,18 @@ export const SelectionInput = Type.Object({
     Type.Object({
       street: Type.Optional(Type.String({ maxLength: 255 })),
       house: Type.Optional(Type.String({ maxLength: 32 })),
+      bulk: Type.Optional(Type.String({ maxLength: 32, description: 'The block (корпус) of the house' })),
       flat: Type.Optional(Type.String({ maxLength: 32 })),
       zipCode: Type.Optional(Type.String({ maxLength: 16 })),
+      fiasId: Type.Optional(
+        Type.String({
+          pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+          maxLength: 36,
+          'x-message': 'must be a FIAS id (a UUID)',
+          description:
+            "The house's FIAS id when the buyer chose it from the suggestions (GET /widget/v1/api/addresses/suggest): the order's address is then the register's house",
+        }),
+      ),
     }),
   ),
   contacts: Type.Optional(

@@ -527,7 +527,9 @@ export class WidgetService {
         },
         street: chosen.address?.street ?? null,
         house: chosen.address?.house ?? null,
+        bulk: chosen.address?.bulk ?? null,
         flat: chosen.address?.flat ?? null,
+        ...(chosen.address?.fiasId ? { fiasId: chosen.address.fiasId } : {}),
         // the post office's index is where a post parcel waits, unless the buyer gave one
         zipCode: chosen.address?.zipCode ?? (chosen.mode === 3 ? (quote.point?.zipCode ?? null) : null),
       },

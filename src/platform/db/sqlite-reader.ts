@@ -145,7 +145,7 @@ export class SqliteReader {
     const worker = sqliteThread(
       WORKER_SOURCE,
       { file: this.options.file, pragmas: [...this.options.pragmas, 'query_only = ON'] },
-      32,
+      16,
     );
     worker.unref();
     worker.on('message', (answer: Answer) => {

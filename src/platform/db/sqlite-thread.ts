@@ -39,7 +39,8 @@ export const PIECES_URL = new URL(`../json-pieces${path.extname(fileURLToPath(im
 
 /**
  * A thread running `source` (which begins with CONNECTION_SOURCE) on `file`, its heap limited to
- * `oldSpaceMb` (it holds one message's work at a time).
+ * `oldSpaceMb` (it holds one message's work at a time) and its young generation to 2 MB: an idle
+ * worker collects nothing, so what its heap grew to under load stays resident (bench/memory.ts).
  */
 export function sqliteThread(
   source: string,
@@ -49,6 +50,6 @@ export function sqliteThread(
   return new Worker(source, {
     eval: true,
     workerData: { file: connection.file, pragmas: connection.pragmas, piecesUrl: connection.piecesUrl ?? PIECES_URL },
-    resourceLimits: { maxOldGenerationSizeMb: oldSpaceMb, maxYoungGenerationSizeMb: 8 },
+    resourceLimits: { maxOldGenerationSizeMb: oldSpaceMb, maxYoungGenerationSizeMb: 2 },
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The checklist's warehouse: its address (the city and street fields are AddressField, the seam
- * for address suggestions), contact, working hours per day and how parcels leave it (the
+ * The checklist's warehouse: its address (the city is AddressField; the street and house are
+ * suggested from the address register, pages/addresses/StreetAndHouse), contact, working hours per day and how parcels leave it (the
  * warehouse's pickup type: to a company's drop-off point, or collected). Checked here before it
  * is sent; the API's own refusals show under the form with their fields.
  */
@@ -8,6 +8,7 @@ import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mant
 import { useState } from 'react';
 import { api, idempotencyKey, ok } from '../../api';
 import { AddressField } from '../../components/AddressField';
+import { StreetAndHouse } from '../addresses/StreetAndHouse';
 import { ApiError } from '../../components/ApiError';
 import { scheduleOf, WeekHoursFields, WORKWEEK_HOURS } from '../../components/WeekHoursFields';
 import { useAction } from '../../hooks/use-action';
@@ -98,17 +99,13 @@ export function WarehouseStep({ done }: { done(): void }) {
           error={message('city')}
           onChange={(city) => set({ city })}
         />
-        <AddressField
-          label={t('clStreet')}
-          required
-          value={draft.street}
-          error={message('street')}
-          onChange={(street) => set({ street })}
-        />
-        <TextInput
-          label={t('clHouse')}
-          value={draft.house}
-          onChange={(event) => set({ house: event.currentTarget.value })}
+        <StreetAndHouse
+          city={draft.city.trim() ? { name: draft.city.trim() } : null}
+          value={{ street: draft.street, house: draft.house, fiasId: null }}
+          onChange={({ street, house }) => set({ street, house })}
+          errors={{ street: message('street') ?? undefined }}
+          streetRequired
+          testIdPrefix="checklist-warehouse"
         />
         <TextInput
           label={t('clContactName')}

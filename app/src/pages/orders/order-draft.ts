@@ -87,6 +87,8 @@ export interface OrderDraft {
   street: string;
   house: string;
   flat: string;
+  /** The house picked from the address suggestions (sent as deliveryAddress.fiasId); absent or null when typed. */
+  addressFiasId?: string | null;
   goods: GoodsLine[];
   places: number;
   /** Sizes per place; as many as `places` once the operator measures them (empty: a count only). */
@@ -197,6 +199,7 @@ export function orderBodyOf(draft: OrderDraft): OrderBody {
       street: blankToNull(draft.street),
       house: blankToNull(draft.house),
       flat: blankToNull(draft.flat),
+      ...(draft.addressFiasId ? { fiasId: draft.addressFiasId } : {}),
     },
     products: draft.goods.map((line) => ({
       ...(line.productId ? { id: line.productId } : {}),

@@ -13,6 +13,7 @@ import { scheduleOf, WeekHoursFields, WORKWEEK_HOURS } from '../../components/We
 import { useText } from '../../i18n';
 import { useAction } from '../../hooks/use-action';
 import { useFulfilmentWarehouses } from '../../hooks/use-fulfilment-warehouses';
+import { StreetAndHouse } from '../addresses/StreetAndHouse';
 import { useList } from '../../hooks/use-list';
 
 type Warehouse = Schemas['Warehouse'];
@@ -126,15 +127,11 @@ function WarehouseForm({ warehouse, done }: { warehouse: Warehouse | null; done(
           value={draft.city}
           onChange={(event) => set({ city: event.currentTarget.value })}
         />
-        <TextInput
-          label={t('street')}
-          value={draft.street}
-          onChange={(event) => set({ street: event.currentTarget.value })}
-        />
-        <TextInput
-          label={t('house')}
-          value={draft.house}
-          onChange={(event) => set({ house: event.currentTarget.value })}
+        <StreetAndHouse
+          city={draft.city.trim() ? { name: draft.city.trim() } : null}
+          value={{ street: draft.street, house: draft.house, fiasId: null }}
+          onChange={({ street, house }) => set({ street, house })}
+          testIdPrefix="warehouse"
         />
         <TextInput
           label={t('contactName')}

@@ -1,6 +1,7 @@
 /**
  * The order form's recipient: name, phone, e-mail, and the address with the city searched in the
- * localities (GET /v2/lists/localities); choosing a city forgets the delivery chosen for another.
+ * localities (GET /v2/lists/localities), its street and house suggested from the address register
+ * (pages/addresses/StreetAndHouse); choosing a city forgets the delivery chosen for another.
  */
 import { Autocomplete, Card, SimpleGrid, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -8,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { operations } from '../../../../../clients/typescript/src/index';
 import { api } from '../../../api';
 import { useText } from '../../../i18n';
+import { StreetAndHouse } from '../../addresses/StreetAndHouse';
 import type { FormPartProps } from './form-part';
 
 type Locality = operations['searchLocalities']['responses'][200]['content']['application/json'][number];
@@ -91,6 +93,8 @@ export function RecipientCard({
                 },
                 option: null,
                 pointId: null,
+                // a house of the city before is no house of this one
+                addressFiasId: null,
               });
             }
           }}
@@ -99,17 +103,14 @@ export function RecipientCard({
           error={err('deliveryAddress.city', 'deliveryAddress.city.name', 'deliveryAddress')}
           data-testid="city"
         />
-        <TextInput
-          label={t('street')}
-          value={draft.street}
-          onChange={(event) => update({ street: event.currentTarget.value })}
-          error={err('deliveryAddress.street')}
-        />
-        <TextInput
-          label={t('house')}
-          value={draft.house}
-          onChange={(event) => update({ house: event.currentTarget.value })}
-          error={err('deliveryAddress.house')}
+        <StreetAndHouse
+          city={draft.city}
+          value={{ street: draft.street, house: draft.house, fiasId: draft.addressFiasId ?? null }}
+          onChange={(address) =>
+            update({ street: address.street, house: address.house, addressFiasId: address.fiasId })
+          }
+          errors={{ street: err('deliveryAddress.street'), house: err('deliveryAddress.house') }}
+          testIdPrefix="recipient"
         />
         <TextInput
           label={t('flat')}
