@@ -27,10 +27,8 @@ export class AddressCleaner {
     const words = nameWords(parsed);
     const place = this.walk.findLocality(index, parsed, words, { localityId: null, regionCode: null }, false);
     if (!place)
-      return this.cleaned(
+      return this.unrecognised(
         source,
-        null,
-        'unrecognised',
         changes,
         words.map((token) => token.text),
       );
@@ -216,18 +214,13 @@ export class AddressCleaner {
     };
   }
 
-  private cleaned(
-    source: string,
-    _found: null,
-    quality: CleanQuality,
-    changes: string[],
-    unparsed: string[],
-  ): CleanedAddress {
+  /** No locality found: nothing else can be (a street is looked for among a locality's), the words kept. */
+  private unrecognised(source: string, changes: string[], unparsed: string[]): CleanedAddress {
     return {
       ...notFoundAddress(),
       source,
       result: null,
-      quality,
+      quality: 'unrecognised',
       changes: [...changes, 'no locality recognised'],
       unparsed: unparsed.length > 0 ? unparsed.join(' ') : null,
     };

@@ -286,7 +286,7 @@ export function present(
   }
   if (data.regionWithType && !(hasCity && cityIsCentre) && data.regionType !== 'г') line.push(data.regionWithType);
   if (data.areaWithType && !hasCity) line.push(data.areaWithType);
-  if (data.cityWithType && (data.regionType !== 'г' || true)) line.push(data.cityWithType);
+  if (data.cityWithType) line.push(data.cityWithType);
   if (data.settlementWithType) line.push(data.settlementWithType);
   if (found.street) {
     const row = rows.get(found.street.objectId);
