@@ -31,6 +31,9 @@ export interface RunningServer {
 export interface ProcessUsage {
   cpuMs: number;
   rssMb: number;
+  /** RSS split: the process's own memory, and pages of files mapped (SQLite's file read through its map: the kernel's to drop). */
+  anonMb?: number;
+  fileMb?: number;
 }
 
 /** Linux only (the bench machine): /proc/<pid>/stat fields 14 and 15 are user and system ticks of 10 ms. */
@@ -38,10 +41,16 @@ export function processUsage(pid: number | undefined): ProcessUsage {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const megabytes = (name: string) => {
+      const found = new RegExp(`${name}:\\s+(\\d+)`).exec(status);
+      return found ? Math.round(Number(found[1]) / 1024) : 0;
+    };
     return {
       cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
-      rssMb: rss ? Math.round(Number(rss[1]) / 1024) : 0,
+      rssMb: megabytes('VmRSS'),
+      anonMb: megabytes('RssAnon'),
+      fileMb: megabytes('RssFile'),
     };
   } catch {
     return { cpuMs: 0, rssMb: 0 };

@@ -212,6 +212,19 @@ const FIELD_MESSAGES_RU: Array<[RegExp, (...groups: string[]) => string]> = [
   [/^must be a date YYYY-MM-DD$/, () => 'должно быть датой ГГГГ-ММ-ДД'],
   [/^give a percent or an amount$/, () => 'укажите процент или сумму'],
   [/^give a name or a description$/, () => 'укажите название или описание'],
+  [
+    /^must be a FIAS id/,
+    () => 'должно быть идентификатором ФИАС (UUID, например 0c5b2444-70a0-4932-980c-b4dc0d3f02b5)',
+  ],
+  [
+    /^must be a region code \(77\) or a region FIAS id$/,
+    () => 'должно быть кодом региона (77) или идентификатором ФИАС региона',
+  ],
+  [
+    /^give address \(one text\) or addresses/,
+    () => 'укажите address (один адрес) или addresses (список до 50 адресов)',
+  ],
+  [/^give address or addresses, not both$/, () => 'укажите address или addresses, но не оба'],
 ];
 
 /** A field error's message in Russian, or as it is when its phrasing is not one the service knows. */

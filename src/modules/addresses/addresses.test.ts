@@ -308,6 +308,25 @@ describe('the DaData-compatible routes', () => {
     expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
   });
 
+  it('answers the status and the IP location its components ask for', async () => {
+    const auth = { authorization: `Token ${widgetKey}`, origin: PAGE };
+    const status = await t.app.inject({
+      method: 'GET',
+      url: '/dadata/suggestions/api/4_1/rs/status/address',
+      headers: auth,
+    });
+    expect(status.statusCode, status.body).toBe(200);
+    expect(JSON.parse(status.body)).toMatchObject({ search: true, enrich: true });
+    const located = await t.app.inject({
+      method: 'GET',
+      url: '/dadata/suggestions/api/4_1/rs/iplocate/address',
+      headers: auth,
+    });
+    expect(JSON.parse(located.body)).toEqual({ location: null });
+    const anonymous = await t.app.inject({ method: 'GET', url: '/dadata/suggestions/api/4_1/rs/status/address' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it("finds by id and geolocates in DaData's shapes", async () => {
     const auth = { authorization: `Token ${ownerToken}` };
     const found = await dadata('/suggestions/api/4_1/rs/findById/address', { query: FIXTURE_IDS.kazan }, auth);
@@ -358,5 +377,16 @@ describe('the DaData-compatible routes', () => {
       },
     );
     expect(tooMany.statusCode).toBe(400);
+  });
+});
+
+describe('refusals in the caller’s language', () => {
+  it('says in Russian what is wrong with a FIAS id and an empty cleaning body', async () => {
+    const ru = { headers: { 'accept-language': 'ru-RU,ru;q=0.9' } };
+    const badId = await owner.get('/v2/addresses/not-a-fias-id', ru);
+    expect(badId.body.errors[0].message).toMatch(/^должно быть идентификатором ФИАС/);
+    const empty = await owner.post('/v2/addresses/clean', {}, ru);
+    expect(empty.body.errors[0].message).toMatch(/^укажите address/);
+    expect(empty.body.message).toMatch(/^Проверьте поле address/);
   });
 });

@@ -27,10 +27,8 @@ export class AddressCleaner {
     const words = nameWords(parsed);
     const place = this.walk.findLocality(index, parsed, words, { localityId: null, regionCode: null }, false);
     if (!place)
-      return this.cleaned(
+      return this.unrecognised(
         source,
-        null,
-        'unrecognised',
         changes,
         words.map((token) => token.text),
       );
@@ -58,7 +56,7 @@ export class AddressCleaner {
     let quality: CleanQuality = 'certain';
     const unparsed: string[] = [];
 
-    const streets = await this.walk.streetsAround(index, place.entry);
+    const streets = await this.walk.streetsOf(place.entry);
     const hits = rest.some((token) => token.kind === 'word')
       ? this.walk.matchStreets(streets, rest, parsed, false)
       : [];
@@ -68,7 +66,7 @@ export class AddressCleaner {
       const best = hits[0];
       const typedType = this.walk.typedStreetType(parsed);
       found.street = best.street;
-      found.chain = this.walk.chainOfStreet(index, best.street, chain);
+      found.chain = chain;
       houseParent = best.street.objectId;
       restUsed = best.usedTokens;
       for (const typo of best.typos) changes.push(`street name corrected: ${typo}`);
@@ -95,7 +93,7 @@ export class AddressCleaner {
       if (inner) {
         found.chain = index.chain(inner.entry);
         for (let i = inner.start; i < inner.end; i++) restUsed.add(i);
-        const innerStreets = await this.walk.streetsAround(index, inner.entry);
+        const innerStreets = await this.walk.streetsOf(inner.entry);
         const innerRest = rest.filter((_token, i) => !restUsed.has(i));
         const innerHits = innerRest.some((token) => token.kind === 'word')
           ? this.walk.matchStreets(innerStreets, innerRest, parsed, false)
@@ -216,18 +214,13 @@ export class AddressCleaner {
     };
   }
 
-  private cleaned(
-    source: string,
-    _found: null,
-    quality: CleanQuality,
-    changes: string[],
-    unparsed: string[],
-  ): CleanedAddress {
+  /** No locality found: nothing else can be (a street is looked for among a locality's), the words kept. */
+  private unrecognised(source: string, changes: string[], unparsed: string[]): CleanedAddress {
     return {
       ...notFoundAddress(),
       source,
       result: null,
-      quality,
+      quality: 'unrecognised',
       changes: [...changes, 'no locality recognised'],
       unparsed: unparsed.length > 0 ? unparsed.join(' ') : null,
     };

@@ -21,6 +21,8 @@ import type { AddressBound, SuggestQuery } from './model.js';
 import {
   DadataCleanAnswer,
   DadataCleanInput,
+  DadataLocation,
+  DadataStatus,
   DadataFindByIdInput,
   DadataGeolocateInput,
   DadataSuggestInput,
@@ -51,7 +53,8 @@ export function dadataCors(): CorsDelegate {
   const options = {
     origin: true,
     methods: ['GET', 'POST'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-Secret', 'X-Request-Id'],
+    // DaData's jQuery plugin sends its version and partner headers with every call
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-Secret', 'X-Request-Id', 'X-Version', 'X-Partner'],
     exposedHeaders: CORS_EXPOSED_HEADERS,
     credentials: false,
     maxAge: 600,
@@ -158,6 +161,37 @@ export function dadataRoutes(app: App, services: DadataRouteServices, settings: 
           );
           return { suggestions: suggestions.map(toDadataSuggestion) };
         },
+      );
+
+      // DaData's front-end components ask once whether the service works for their key, and where the buyer is
+      api.get(
+        '/suggestions/api/4_1/rs/status/address',
+        {
+          config: { public: true },
+          schema: {
+            operation: { id: 'getAddressStatusDadata' },
+            ...common,
+            summary: "DaData-compatible: whether suggestions work for this key (DaData's status/address)",
+            response: { 200: DadataStatus, ...errorResponses() },
+          },
+        },
+        async () => ({ search: true, enrich: true, state: 'ENABLED', count: 0, resources: [] }),
+      );
+      api.get(
+        '/suggestions/api/4_1/rs/iplocate/address',
+        {
+          config: { public: true },
+          schema: {
+            operation: { id: 'locateByAddressDadata' },
+            ...common,
+            summary:
+              "DaData-compatible: the city of the caller's IP address (DaData's iplocate/address): never known here",
+            description:
+              'The service keeps no IP address database: the answer is always `{"location": null}`, which DaData’s components read as "not known" (no city preferred).',
+            response: { 200: DadataLocation, ...errorResponses() },
+          },
+        },
+        async () => ({ location: null }),
       );
 
       api.post(

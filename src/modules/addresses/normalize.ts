@@ -366,6 +366,13 @@ export function parseAddressText(raw: string): ParsedText {
   return { tokens, house, flat, postcode, latinLayout, endsWithSeparator, notes, extras };
 }
 
+/** Whether `x` from `xFrom` equals `y` from `yFrom`, compared in place (no slices: a country's names are scanned). */
+function sameFrom(x: string, xFrom: number, y: string, yFrom: number): boolean {
+  if (x.length - xFrom !== y.length - yFrom) return false;
+  for (let k = 0; xFrom + k < x.length; k++) if (x.charCodeAt(xFrom + k) !== y.charCodeAt(yFrom + k)) return false;
+  return true;
+}
+
 /**
  * Whether `a` and `b` differ by at most one edit: a letter replaced, added, removed, or two
  * neighbours swapped (Damerau). Linear: no matrix for a question with a yes/no answer.
@@ -374,14 +381,17 @@ export function withinOneEdit(a: string, b: string): boolean {
   if (a === b) return true;
   const la = a.length;
   const lb = b.length;
-  if (Math.abs(la - lb) > 1) return false;
+  if (la - lb > 1 || lb - la > 1) return false;
   let i = 0;
-  while (i < la && i < lb && a[i] === b[i]) i++;
-  if (la === lb) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (la === lb)
+    return (
+      sameFrom(a, i + 1, b, i + 1) ||
+      (a.charCodeAt(i) === b.charCodeAt(i + 1) &&
+        a.charCodeAt(i + 1) === b.charCodeAt(i) &&
+        sameFrom(a, i + 2, b, i + 2))
+    );
+  return la > lb ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
 }
 
 /** Short words for a name's first word ("Б. Козихинский": Большой): the start each stands for. */

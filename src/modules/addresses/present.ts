@@ -75,6 +75,26 @@ const OBJECT_TYPES: Record<string, string> = {
   'кв-л': 'квартал',
 };
 
+/**
+ * DaData's `qc_geo` of coordinates whose source the import wrote (`geo_precision`: a house's own
+ * point, or its street's, its locality's, its region's put on it); the object's own level when unsaid.
+ */
+const PRECISION_OF_SOURCE: Record<string, GeoPrecision> = {
+  house: 0,
+  street: 1,
+  settlement: 2,
+  locality: 3,
+  city: 3,
+  region: 4,
+};
+function precisionOf(source: string | null, byLevel: GeoPrecision): GeoPrecision {
+  // a locality's own point is a settlement's (2) or a city's (3); put on a house or a street, a city's at best
+  if (source === 'locality') return byLevel >= 2 ? byLevel : 3;
+  const said = source === null ? undefined : PRECISION_OF_SOURCE[source];
+  // a source coarser than the object's level is what the point is worth; a finer one cannot be
+  return said === undefined ? byLevel : (Math.max(said, byLevel) as GeoPrecision);
+}
+
 export const fullObjectType = (short: string) => OBJECT_TYPES[short] ?? short;
 
 /** "г Москва", but "Московская обл" and "Ленинский пр-кт"? The register writes the type before the name, except for regions' adjectives. */
@@ -202,7 +222,8 @@ export function present(
     okato = row.okato ?? okato;
     oktmo = row.oktmo ?? oktmo;
     postcode = row.postcode ?? postcode;
-    if (row.lat !== null && row.lon !== null) geo = { lat: row.lat, lon: row.lon, precision };
+    if (row.lat !== null && row.lon !== null)
+      geo = { lat: row.lat, lon: row.lon, precision: precisionOf(row.geo_precision, precision) };
   };
   const line: string[] = [];
   let regionLine: string | null = null;
@@ -265,7 +286,7 @@ export function present(
   }
   if (data.regionWithType && !(hasCity && cityIsCentre) && data.regionType !== 'г') line.push(data.regionWithType);
   if (data.areaWithType && !hasCity) line.push(data.areaWithType);
-  if (data.cityWithType && (data.regionType !== 'г' || true)) line.push(data.cityWithType);
+  if (data.cityWithType) line.push(data.cityWithType);
   if (data.settlementWithType) line.push(data.settlementWithType);
   if (found.street) {
     const row = rows.get(found.street.objectId);
@@ -295,7 +316,8 @@ export function present(
     okato = house.okato ?? okato;
     oktmo = house.oktmo ?? oktmo;
     postcode = house.postcode ?? postcode;
-    if (house.lat !== null && house.lon !== null) geo = { lat: house.lat, lon: house.lon, precision: 0 };
+    if (house.lat !== null && house.lon !== null)
+      geo = { lat: house.lat, lon: house.lon, precision: precisionOf(house.geo_precision, 0) };
     line.push(`${short} ${parts.number}${parts.blockType ? ` ${parts.blockType} ${parts.block}` : ''}`);
   } else if (found.typedHouse) {
     // a number the register does not hold: shown as typed, the address stays at the street

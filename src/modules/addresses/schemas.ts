@@ -200,7 +200,7 @@ export const AddressSettings = Type.Object(
 // ---- DaData-compatible shapes ----
 
 /** DaData's `locations` item: any of these restricts suggestions (all within one item must hold). */
-const DadataLocation = Type.Object(
+const DadataLocationFilter = Type.Object(
   {
     country_iso_code: Type.Optional(Type.String({ maxLength: 2 })),
     country: Type.Optional(Type.String({ maxLength: 100 })),
@@ -227,7 +227,7 @@ export const DadataSuggestInput = Type.Object({
   count: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 10 })),
   language: Type.Optional(Type.String({ maxLength: 2 })),
   division: Type.Optional(Type.String({ maxLength: 20 })),
-  locations: Type.Optional(Type.Array(DadataLocation, { maxItems: 50 })),
+  locations: Type.Optional(Type.Array(DadataLocationFilter, { maxItems: 50 })),
   locations_geo: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50 })),
   locations_boost: Type.Optional(
     Type.Array(Type.Object({ kladr_id: Type.Optional(Type.String({ maxLength: 19 })) }), { maxItems: 50 }),
@@ -367,3 +367,17 @@ export const DadataCleanInput = Type.Array(Type.String({ maxLength: 500 }), { mi
 
 /** One answer of DaData's cleaning: the address fields at the top level, with source, result and the quality codes. */
 export const DadataCleanAnswer = Type.Array(DadataAddressData);
+
+/** DaData's status of a key's suggestions, as its components read it (`search: true` or they report an error). */
+export const DadataStatus = Type.Object(
+  {
+    search: Type.Boolean(),
+    enrich: Type.Boolean(),
+    state: Type.String(),
+    count: Type.Integer(),
+    resources: Type.Array(Type.String()),
+  },
+  { description: 'DaData status answer' },
+);
+
+export const DadataLocation = Type.Object({ location: Type.Null() }, { description: 'DaData iplocate answer' });

@@ -82,7 +82,7 @@ export class AddressSearch {
       );
       return inner ? this.walk.write(index, [{ ...found, chain: index.chain(inner.entry) }]) : [];
     }
-    const streets = await this.walk.streetsAround(index, place.entry);
+    const streets = await this.walk.streetsOf(place.entry);
     const hits = this.walk.matchStreets(streets, rest, parsed, true);
     if (hits.length === 0) {
       // a settlement inside the locality may be what is typed
@@ -100,7 +100,7 @@ export class AddressSearch {
     const houseTyped = parsed.house ?? this.walk.unmarkedHouse(rest, best.usedTokens);
     const streetComplete = [...best.usedTokens].every((i) => rest[i]?.complete !== false);
     if (houseTyped && best.whole && streetComplete && to >= BOUND_RANK.house) {
-      const chain = this.walk.chainOfStreet(index, best.street, found.chain);
+      const chain = found.chain;
       const key = houseSearchKey(houseTyped.number, houseTyped.block, houseTyped.building);
       const houses = await this.store.housesByPrefix(best.street.objectId, key, Math.max(count * 3, 30));
       const ordered = rankHouses(houses, key);
@@ -133,7 +133,7 @@ export class AddressSearch {
       index,
       hits.slice(0, count).map((hit) => ({
         ...found,
-        chain: this.walk.chainOfStreet(index, hit.street, found.chain),
+        chain: found.chain,
         street: hit.street,
       })),
     );

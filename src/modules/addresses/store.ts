@@ -41,7 +41,7 @@ const entryColumns = [
   'search_key',
 ] as const;
 
-function toEntry(row: Pick<ObjectRow, (typeof entryColumns)[number]>): ObjectEntry {
+export function toEntry(row: Pick<ObjectRow, (typeof entryColumns)[number]>): ObjectEntry {
   return {
     objectId: Number(row.object_id),
     name: row.name,
@@ -67,15 +67,17 @@ export class AddressStore {
     return rows.map((row) => ({ ...toEntry(row), guid: row.guid }));
   }
 
-  /** Streets and planning structures directly under an object (a city's streets: a few thousand at most). */
-  async streetsUnder(parentId: number): Promise<ObjectEntry[]> {
-    const rows = await this.db
+  /**
+   * Streets and planning structures directly under an object (a city's streets: a few thousand at
+   * most), whole: the directory keeps their rows so that a suggestion of streets reads nothing more.
+   */
+  async streetsUnder(parentId: number): Promise<ObjectRow[]> {
+    return this.db
       .selectFrom('address_objects')
-      .select(entryColumns)
+      .selectAll()
       .where('parent_id', '=', parentId)
       .where('level', '>=', 7)
       .execute();
-    return rows.map(toEntry);
   }
 
   async objectsByIds(ids: number[]): Promise<ObjectRow[]> {

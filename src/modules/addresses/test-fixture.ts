@@ -278,8 +278,14 @@ const EXTRA_HOUSES: { num: string; korpus?: string; stroenie?: string; drop?: bo
   { num: '14', korpus: '2' },
 ];
 
-/** Writes the fixture; returns how many houses and flats it wrote. */
+/**
+ * Writes the fixture in place of whatever register the test's database holds (the sample a first
+ * start loads: its cities share the fixture's real FIAS ids); returns how many houses and flats it wrote.
+ */
 export async function writeAddressFixture(db: Kysely<Tables>): Promise<{ houses: number; flats: number }> {
+  await db.deleteFrom('address_flats').execute();
+  await db.deleteFrom('address_houses').execute();
+  await db.deleteFrom('address_objects').execute();
   const objects = PLACES.map((place) => ({
     object_id: place.id,
     guid: place.guid ?? fixtureGuid('o', place.id),

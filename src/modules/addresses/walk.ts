@@ -86,36 +86,40 @@ export class AddressWalk {
   ): LocalityHit | null {
     const hits: LocalityHit[] = [];
     const contextOf = this.typeContext(parsed, words);
-    for (let start = 0; start < words.length; start++) {
-      if (words[start].kind !== 'word') continue;
-      if (contextOf[start]?.kind === 'street') continue;
-      for (let length = Math.min(3, words.length - start); length >= 1; length--) {
-        const span = words.slice(start, start + length);
-        if (span.some((token) => token.kind !== 'word' || token.segment !== words[start].segment)) continue;
-        if (onlyComplete && span.some((token) => !token.complete)) continue;
-        const key = span.map((token) => token.text).join(' ');
-        let entries = index.exact(key);
-        let how: LocalityHit['how'] =
-          index.exact(key).length > 0 && entries[0]?.searchKey !== key ? 'nickname' : 'exact';
-        let score = 3 * length;
-        if (entries.length === 0 && length === 1) {
-          entries = index.oneEditFrom(key, false);
-          how = 'typo';
-          score = 1;
-        }
-        const typeHint = contextOf[start];
-        for (const entry of entries) {
-          if (!this.allowed(index, entry, restriction)) continue;
-          if (restriction.localityId === entry.objectId) continue;
-          let bonus = 0;
-          if (typeHint && (typeHint.kind === 'locality' || typeHint.kind === 'region' || typeHint.kind === 'area')) {
-            bonus += typeHint.short === entry.typeShort ? 2 : 0.5;
-          }
-          hits.push({ entry, start, end: start + length, score: score + bonus, how });
-        }
-        if (entries.length > 0) break;
+    const add = (entries: LocalityEntry[], start: number, length: number, score: number, how: LocalityHit['how']) => {
+      const typeHint = contextOf[start];
+      for (const entry of entries) {
+        if (!this.allowed(index, entry, restriction)) continue;
+        if (restriction.localityId === entry.objectId) continue;
+        let bonus = 0;
+        if (typeHint && (typeHint.kind === 'locality' || typeHint.kind === 'region' || typeHint.kind === 'area'))
+          bonus += typeHint.short === entry.typeShort ? 2 : 0.5;
+        hits.push({ entry, start, end: start + length, score: score + bonus, how });
       }
-    }
+    };
+    const candidate = (start: number, length: number): string | null => {
+      if (words[start].kind !== 'word' || contextOf[start]?.kind === 'street') return null;
+      const span = words.slice(start, start + length);
+      if (span.some((token) => token.kind !== 'word' || token.segment !== words[start].segment)) return null;
+      if (onlyComplete && span.some((token) => !token.complete)) return null;
+      return span.map((token) => token.text).join(' ');
+    };
+    // names as typed (and nicknames), the longest run of words first
+    for (let start = 0; start < words.length; start++)
+      for (let length = Math.min(3, words.length - start); length >= 1; length--) {
+        const key = candidate(start, length);
+        if (key === null) continue;
+        const entries = index.exact(key);
+        if (entries.length === 0) continue;
+        add(entries, start, length, 3 * length, entries[0].searchKey !== key ? 'nickname' : 'exact');
+        break;
+      }
+    // one typo in a single word, only when nothing matched as typed: a scan, kept off the common path
+    if (hits.length === 0)
+      for (let start = 0; start < words.length; start++) {
+        const key = candidate(start, 1);
+        if (key !== null) add(index.oneEditFrom(key, false), start, 1, 1, 'typo');
+      }
     if (hits.length === 0) return null;
     const named = new Set(hits.map((hit) => hit.entry.objectId));
     let best: LocalityHit | null = null;
@@ -189,13 +193,9 @@ export class AddressWalk {
       }
   }
 
-  /** The streets of a locality, and of the planning structures (мкр, СНТ) directly under it. */
-  async streetsAround(_index: LocalityIndex, locality: LocalityEntry): Promise<StreetList> {
+  /** The streets and planning structures (мкр, СНТ) directly under a locality. */
+  streetsOf(locality: LocalityEntry): Promise<StreetList> {
     return this.directory.streetsOf(locality.objectId);
-  }
-
-  chainOfStreet(_index: LocalityIndex, _street: StreetEntry, chain: LocalityEntry[]): LocalityEntry[] {
-    return chain;
   }
 
   /**
@@ -292,12 +292,14 @@ export class AddressWalk {
   /** Writes the found addresses out, reading the full rows of their objects in one query. */
   async write(index: LocalityIndex, found: FoundAddress[]): Promise<AddressSuggestion[]> {
     const ids = new Set<number>();
+    const known = new Map<number, ObjectRow>();
     for (const each of found) {
       for (const entry of each.chain) ids.add(entry.objectId);
-      if (each.street) ids.add(each.street.objectId);
+      if (each.street?.row) known.set(each.street.objectId, each.street.row);
+      else if (each.street) ids.add(each.street.objectId);
     }
-    const rows = new Map<number, ObjectRow>();
-    for (const row of await this.store.objectsByIds([...ids])) rows.set(Number(row.object_id), row);
+    const rows = await this.directory.rowsOf([...ids]);
+    for (const [id, row] of known) rows.set(id, row);
     return found.map((each) => present(each, rows, index.regionCentres));
   }
 
