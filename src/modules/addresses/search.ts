@@ -129,6 +129,17 @@ export class AddressSearch {
         ordered.slice(0, count).map((house) => ({ chain, street: best.street, house, typedHouse: null, flat: null })),
       );
     }
+    if (from > BOUND_RANK.street) {
+      // houses only (DaData's from_bound "house"): a street typed without a number lists its first houses
+      if (to < BOUND_RANK.house || !best.whole) return [];
+      const houses = await this.store.housesByPrefix(best.street.objectId, '', Math.max(count * 3, 30));
+      return this.walk.write(
+        index,
+        rankHouses(houses, '')
+          .slice(0, count)
+          .map((house) => ({ chain: found.chain, street: best.street, house, typedHouse: null, flat: null })),
+      );
+    }
     return this.walk.write(
       index,
       hits.slice(0, count).map((hit) => ({

@@ -82,6 +82,10 @@ describe('suggestions as the buyer types', () => {
     expect(inYekaterinburg[0]).toBe('г Екатеринбург, пр-кт Ленина, д 1');
     expect(await values({ query: 'каз', region: '66' })).toEqual(['Свердловская обл, с Казанское']);
     expect(await values({ query: 'москва твер', toLevel: 'city' })).toEqual([]);
+    // houses only: a street typed without a number lists its houses, never the street itself
+    const housesOnly = await values({ query: 'москва ленина', fromLevel: 'house' });
+    expect(housesOnly.length).toBeGreaterThan(0);
+    expect(housesOnly.every((value) => value.startsWith('г Москва, ул Ленина, д '))).toBe(true);
     expect((await values({ query: 'хим', toLevel: 'city' }))[0]).toBe('Московская обл, г Химки');
   });
 
