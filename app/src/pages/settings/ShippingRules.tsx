@@ -148,7 +148,7 @@ function RulesEditor({ shopId }: { shopId: number }) {
           </Button>
         </Group>
         {changed && (
-          <Text size="sm" c="orange.9" role="status">
+          <Text size="sm" fw={600} role="status" data-testid="shipping-rules-unsaved">
             {t('rulesUnsaved')}
           </Text>
         )}
