@@ -49,6 +49,9 @@ const SecurityPage = lazy(() => import('./pages/auth/Security').then((module) =>
 const ChecklistPage = lazy(() =>
   import('./pages/checklist/Checklist').then((module) => ({ default: module.ChecklistPage })),
 );
+const ShippingRulesPage = lazy(() =>
+  import('./pages/settings/ShippingRules').then((module) => ({ default: module.ShippingRulesPage })),
+);
 const DeliveryMethodsPage = lazy(() =>
   import('./pages/settings/DeliveryMethods').then((module) => ({ default: module.DeliveryMethodsPage })),
 );
@@ -82,6 +85,7 @@ const SECTIONS: Section[] = [
   { path: '/money', label: 'bills', element: <BillsPage /> },
   { path: '/money/cod', label: 'cod', element: <CodPage /> },
   { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
+  { path: '/settings/shipping-rules', label: 'shippingRules', element: <ShippingRulesPage />, ownersOnly: true },
   { path: '/settings/warehouses', label: 'warehouses', element: <WarehousesPage />, ownersOnly: true },
   { path: '/settings/delivery-methods', label: 'deliveryMethods', element: <DeliveryMethodsPage />, ownersOnly: true },
   { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },

@@ -1,7 +1,8 @@
 /**
  * Settings of the shops: create and edit a shop (its fields and who is notified of what),
  * each shop's API key shown once when re-issued (the old one stops at once), and the checkout
- * widget's settings with their price preview (WidgetSettings.tsx).
+ * widget's settings with their price preview (WidgetSettings.tsx), and a link to its shipping rules
+ * (ShippingRules.tsx).
  */
 import {
   Alert,
@@ -20,6 +21,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { useText } from '../../i18n';
@@ -255,6 +257,16 @@ export function ShopsSettingsPage() {
         {chosenShop && (
           <Button variant="default" onClick={() => setEditing(chosenShop)} data-testid="edit-shop">
             {t('edit')}
+          </Button>
+        )}
+        {chosenShop && (
+          <Button
+            variant="default"
+            component={Link}
+            to={`/settings/shipping-rules?shop=${chosenShop.id}`}
+            data-testid="shop-shipping-rules"
+          >
+            {t('shippingRules')}
           </Button>
         )}
         <Button onClick={() => setEditing('new')} data-testid="new-shop">
