@@ -25,7 +25,7 @@ import {
 import { addWorkingDays, applyPriceRules, calendarDaysBetween, commissionsOf, totalKopecks } from './rules.js';
 import type { DeliveryCompanyResult } from './schemas.js';
 import { evaluateUnit, marksOf, renamed } from './option-rules.js';
-import type { OfferFacts, OfferOutcome } from './shipping-rules.js';
+import { untouchedOutcome, type OfferFacts, type OfferOutcome } from './shipping-rules.js';
 import type { TracedOffer } from './present.js';
 
 /** isFar: how many of a company's nearest points to offer, and how far to look. */
@@ -37,19 +37,7 @@ const FAR_EXTRA_DAYS = 1;
 const shifted = (days: { min: number; max: number }, more: number) => ({ min: days.min + more, max: days.max + more });
 
 /** The marks of an option every point of which the rules hid (it is not answered; explain still lists its points). */
-const NO_OUTCOME: OfferOutcome = {
-  priceKopecks: 0,
-  hiddenBy: null,
-  addDays: 0,
-  rename: null,
-  descriptions: [],
-  pin: null,
-  sortBy: null,
-  keep: [],
-  insured: false,
-  matched: [],
-  steps: null,
-};
+const NO_OUTCOME: OfferOutcome = untouchedOutcome(0);
 
 export class OptionPricing {
   private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();

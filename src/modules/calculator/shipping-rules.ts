@@ -387,10 +387,10 @@ function priced(action: CompiledAction, price: number, offer: OfferFacts, cartKo
   }
 }
 
-/** Every rule in order on one offer: its price, whether it is hidden, and what else the rules asked. */
-export function evaluateOffer(bound: BoundRules, offer: OfferFacts, baseKopecks: number, trace = false): OfferOutcome {
-  const outcome: OfferOutcome = {
-    priceKopecks: baseKopecks,
+/** An offer's outcome before any rule: its price, nothing hidden, added or matched (fresh lists each time). */
+export function untouchedOutcome(priceKopecks: number, trace = false): OfferOutcome {
+  return {
+    priceKopecks,
     hiddenBy: null,
     addDays: 0,
     rename: null,
@@ -402,6 +402,11 @@ export function evaluateOffer(bound: BoundRules, offer: OfferFacts, baseKopecks:
     matched: [],
     steps: trace ? [] : null,
   };
+}
+
+/** Every rule in order on one offer: its price, whether it is hidden, and what else the rules asked. */
+export function evaluateOffer(bound: BoundRules, offer: OfferFacts, baseKopecks: number, trace = false): OfferOutcome {
+  const outcome = untouchedOutcome(baseKopecks, trace);
   for (const rule of bound.rules) {
     let holds = true;
     for (const test of rule.offerTests)
