@@ -614,6 +614,25 @@ describe.skipIf(!BROWSER_TESTS)('the merchant dashboard in Chromium', () => {
     const chosen = schedule.find((item) => `${item.timeFrom}–${item.timeTo}` === intervalText);
     expect(chosen).toBeDefined();
     expect(order.clientCourierTime).toBe(chosen?.id);
+
+    // a courier order sent with a house the register does not know: kept, and its page says to check the address
+    const partial = await owner.post(
+      '/v2/orders',
+      orderBody(
+        { shopId, pointId },
+        {
+          cmsId: 'ADDR-PARTIAL',
+          deliveryAddress: { ...order.deliveryAddress, register: undefined, fiasId: undefined, house: '999' },
+          delivery: { company: { id: 1 }, type: 2 },
+        },
+      ),
+    );
+    expect(partial.status, partial.text).toBe(201);
+    await open(`${origin}/app/orders/${partial.body.id}`, page.getByTestId('address-finding'));
+    expect(await page.getByTestId('address-finding').innerText()).toBe(
+      'ФИАС знает этот адрес только до уровня «улица», без дома: проверьте его до выезда курьера.',
+    );
+    await check('order-address-finding');
     expect(cspViolations).toEqual([]);
   }, 120_000);
 

@@ -145,6 +145,7 @@ export function OrderPage() {
               .filter(Boolean)
               .join(', ')}
           </Text>
+          <AddressFinding register={order.deliveryAddress?.register} />
           <Text size="sm" mt="xs">
             {delivery?.company?.name} {delivery?.company?.tariff ? `· ${delivery.company.tariff}` : ''} ·{' '}
             {t(`type${delivery?.type ?? 1}` as TextKey)}
@@ -242,4 +243,30 @@ export function OrderPage() {
       </SimpleGrid>
     </Stack>
   );
+}
+
+type RegisterEntry = NonNullable<NonNullable<Order['deliveryAddress']>['register']>;
+
+/**
+ * What the federal address register made of a courier order's address, when a person should look
+ * at it (less than a house, not recognised, not checked): the order stays confirmable, so this
+ * line is where staff see it before the courier goes.
+ */
+function AddressFinding({ register }: { register: RegisterEntry | undefined }) {
+  const { t } = useText();
+  if (!register?.finding) return null;
+  const found = register.fiasLevel >= 0 && register.quality !== 'unrecognised';
+  return (
+    <Text size="sm" c="red.9" data-testid="address-finding">
+      {found ? t('addressPartlyFound', { level: t(foundLevelKey(register.fiasLevel)) }) : t('addressNotFound')}
+    </Text>
+  );
+}
+
+/** The most exact level the register found, as DaData's fias_level numbers it (8 the house is no finding). */
+function foundLevelKey(fiasLevel: number): TextKey {
+  if (fiasLevel === 7) return 'addressLevelStreet';
+  if (fiasLevel === 65) return 'addressLevelPlanning';
+  if (fiasLevel >= 4) return 'addressLevelLocality';
+  return 'addressLevelRegion';
 }
