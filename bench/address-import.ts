@@ -1,5 +1,5 @@
 /**
- * The register import's rate and memory on generated data in the register's format (issue 49):
+ * The register import's rate and memory on generated data in the register's format:
  *   npx tsx bench/address-import.ts [--houses 5000000]          SQLite (a file, as `npm start` runs it)
  *   DATABASE_URL=postgres://… npx tsx bench/address-import.ts [--houses N]   PostgreSQL (a fresh database)
  * The country is generated once into $TMPDIR/gar-bench-<N> (bench/support/gar-generator.ts) and
