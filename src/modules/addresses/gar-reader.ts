@@ -17,10 +17,14 @@ export class GarFileError extends Error {
     readonly line: number,
     readonly reasonRu: string,
     readonly reasonEn: string,
+    consequence: { ru: string; en: string } = {
+      ru: 'ничего из этого региона не сохранено',
+      en: 'nothing of this region was kept',
+    },
   ) {
     super(
-      `Файл ${file}, строка ${line}: ${reasonRu}; ничего из этого региона не сохранено. / ` +
-        `File ${file}, line ${line}: ${reasonEn}; nothing of this region was kept.`,
+      `Файл ${file}, строка ${line}: ${reasonRu}; ${consequence.ru}. / ` +
+        `File ${file}, line ${line}: ${reasonEn}; ${consequence.en}.`,
     );
     this.name = 'GarFileError';
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GarRegionWriter, guidOf, writeGarTypeLists } from '../../../bench/support/gar-writer.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
@@ -206,6 +207,34 @@ describe('the register import', () => {
     ).toHaveLength(3);
     const status = await imports.status();
     expect(status.imports[0]).toMatchObject({ state: 'done', kind: 'full' });
+  });
+
+  it('reads the register from its zip archive, one region of it with --region', async () => {
+    const root = path.join(dir, 'zipped');
+    await writeGarTypeLists(root);
+    await writeRegion(root, 96);
+    await writeRegion(root, 97);
+    const files: Record<string, Uint8Array> = {};
+    for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true }))
+      if (entry.isFile())
+        files[path.relative(root, path.join(entry.parentPath, entry.name))] = fs.readFileSync(
+          path.join(entry.parentPath, entry.name),
+        );
+    const archive = path.join(dir, 'gar_xml.zip');
+    fs.writeFileSync(archive, zipSync(files));
+    const result = await imports.importRegister(archive, { region: 97 });
+    expect(result.version).toBe('2024-01-10');
+    expect(Object.keys(result.regions)).toEqual(['97']);
+    expect(
+      await db().selectFrom('address_houses').select('object_id').where('region_code', '=', 97).execute(),
+    ).toHaveLength(3);
+    expect(
+      await db().selectFrom('address_houses').select('object_id').where('region_code', '=', 96).execute(),
+    ).toHaveLength(0);
+    const notZip = await imports
+      .importRegister(path.join(root, '96', fs.readdirSync(path.join(root, '96'))[0]))
+      .catch((caught: unknown) => caught);
+    expect((notZip as Error).message).toMatch(/neither a folder nor a ZIP archive/);
   });
 
   it('gives a house the coordinates of its OpenStreetMap building', async () => {

@@ -179,6 +179,9 @@ interface OsmHandlers {
   close(name: string): void;
 }
 
+/** A refused extract changes nothing: the coordinates are written only after both readings. */
+const NOTHING_CHANGED = { ru: 'координаты не изменены', en: 'no coordinates were changed' };
+
 async function parseOsm(file: string, handlers: OsmHandlers): Promise<void> {
   const parser = new SaxesParser({ position: true });
   let problem: GarFileError | null = null;
@@ -189,6 +192,7 @@ async function parseOsm(file: string, handlers: OsmHandlers): Promise<void> {
       parser.line,
       `повреждённый XML (${error.message})`,
       `broken XML (${error.message})`,
+      NOTHING_CHANGED,
     );
   });
   parser.on('opentag', (tag) => {
@@ -199,6 +203,7 @@ async function parseOsm(file: string, handlers: OsmHandlers): Promise<void> {
         parser.line,
         `корневой элемент ${tag.name}, а не osm: это не выгрузка OpenStreetMap`,
         `the root element is ${tag.name}, not osm: not an OpenStreetMap extract`,
+        NOTHING_CHANGED,
       );
     if (!problem) handlers.open(tag.name, tag.attributes as Record<string, string>);
   });
