@@ -141,7 +141,8 @@ describe.skipIf(!BROWSER_TESTS)('people and access in the dashboard, in Chromium
     await page.getByTestId('forgot-password').click();
     await page.getByLabel('E-mail').fill(COLLEAGUE.email);
     await page.getByTestId('send-link').click();
-    await page.getByTestId('link-sent').waitFor();
+    // on a loaded CI machine the answer once took more than the default 20 s
+    await page.getByTestId('link-sent').waitFor({ timeout: 60_000 });
     await checkPage(page, shot, 'forgot-en');
 
     const link = await linkIn(COLLEAGUE.email, 'reset');
