@@ -10,6 +10,12 @@ import type { ParsedText, Token } from './normalize.js';
 import { present, type FoundAddress } from './present.js';
 import type { AddressStore, ObjectRow } from './store.js';
 
+/** At most this many words of a text are looked up with a typo (an address names its place in fewer). */
+const TYPO_SCANS = 8;
+
+/** At most this many words after the locality are matched against its streets (a street, a house, a flat and their words). */
+const STREET_TOKENS = 24;
+
 export const BOUND_RANK: Record<AddressBound, number> = {
   country: 0,
   region: 1,
@@ -114,11 +120,15 @@ export class AddressWalk {
         add(entries, start, length, 3 * length, entries[0].searchKey !== key ? 'nickname' : 'exact');
         break;
       }
-    // one typo in a single word, only when nothing matched as typed: a scan, kept off the common path
+    // one typo in a single word, only when nothing matched as typed: a scan, kept off the common path,
+    // and for the first TYPO_SCANS words only (a text of 500 characters is ~80 words: each a scan of
+    // thousands of names over the whole country, 50 such texts a request)
     if (hits.length === 0)
-      for (let start = 0; start < words.length; start++) {
+      for (let start = 0, scans = 0; start < words.length && scans < TYPO_SCANS; start++) {
         const key = candidate(start, 1);
-        if (key !== null) add(index.oneEditFrom(key, false), start, 1, 1, 'typo');
+        if (key === null) continue;
+        scans++;
+        add(index.oneEditFrom(key, false), start, 1, 1, 'typo');
       }
     if (hits.length === 0) return null;
     const named = new Set(hits.map((hit) => hit.entry.objectId));
@@ -209,11 +219,10 @@ export class AddressWalk {
       StreetEntry,
       { matched: Map<string, { score: number; token: number; typed: string }> }
     >();
-    words.forEach((token, tokenIndex) => {
+    // a number may be part of a name ("8 Марта", "1-я линия") or the house: both are tried. The first
+    // STREET_TOKENS words only: a word that matches nothing is a scan of the locality's street words
+    words.slice(0, STREET_TOKENS).forEach((token, tokenIndex) => {
       const lastTyping = typing && token.complete === false;
-      if (token.kind === 'number' && parsed.house === null && !lastTyping) {
-        // a number may be part of a name ("8 Марта", "1-я линия") or the house: both are tried
-      }
       const matches = list.wordsMatching(token.text, lastTyping);
       for (const [word, score] of matches) {
         for (const street of list.byWord.get(word) ?? []) {
