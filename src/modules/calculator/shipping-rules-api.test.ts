@@ -123,6 +123,14 @@ describe('shipping rules: storage and versions', () => {
     expect(english.body.errors).toEqual([
       { field: 'rules[0].conditions.weight.max', message: 'must not be less than min' },
     ]);
+    // a date as a person types it in Russia is named, not guessed (07.01.2027: January or July?)
+    const dotted = await owner.put(rulesOf(shopId), {
+      rules: [{ name: 'bad', conditions: { dates: { from: '07.01.2027' } }, actions: [{ type: 'hide' }] }],
+    });
+    expect(dotted.status).toBe(400);
+    expect(dotted.body.errors).toEqual([
+      { field: 'rules[0].conditions.dates.from', message: 'must be a date YYYY-MM-DD' },
+    ]);
     const revert = await owner.post(`${rulesOf(shopId)}/revert`, { version: 'one' });
     expect(revert.status).toBe(400);
     expect(revert.body.errors[0].field).toBe('version');
