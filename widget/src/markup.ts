@@ -187,12 +187,15 @@ export function addressFields(
     box.append(inputs[name]);
     row.append(box);
   }
-  if (!courier?.courierIntervals) return { elements: [row], inputs };
+  // the box the row's width is asked of (styles.css: a narrow one puts the street on a row of its own)
+  const holder = el('div', { class: 'address-box' });
+  holder.append(row);
+  if (!courier?.courierIntervals) return { elements: [holder], inputs };
   const select = el('select', { 'aria-label': w.interval });
   for (const interval of courier.courierIntervals) {
     const option = el('option', { value: String(interval.id) }, `${interval.timeFrom}–${interval.timeTo}`);
     if (interval.isDefault) option.selected = true;
     select.append(option);
   }
-  return { elements: [row, select], inputs };
+  return { elements: [holder, select], inputs };
 }
