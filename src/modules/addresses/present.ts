@@ -7,7 +7,10 @@ import { LEVEL } from './directory.js';
 import type { AddressSuggestion, FiasLevel, GeoPrecision, StructuredAddress } from './model.js';
 import type { FlatRow, HouseRow, ObjectRow } from './store.js';
 
-/** The register's house types (AS_HOUSE_TYPES): short and full names. */
+/**
+ * The register's house types (AS_HOUSE_TYPES, every id of its list): short and full names as DaData
+ * writes them (no dot: "д", where the register's SHORTNAME is "д."), so not read from address_types.
+ */
 const HOUSE_TYPES: Record<number, [string, string]> = {
   1: ['влд', 'владение'],
   2: ['д', 'дом'],
@@ -19,6 +22,10 @@ const HOUSE_TYPES: Record<number, [string, string]> = {
   8: ['соор', 'сооружение'],
   9: ['литера', 'литера'],
   10: ['к', 'корпус'],
+  11: ['подв', 'подвал'],
+  12: ['кот', 'котельная'],
+  13: ['п-б', 'погреб'],
+  14: ['онс', 'объект незавершенного строительства'],
 };
 /** AS_ADDHOUSE_TYPES. */
 export const ADD_HOUSE_TYPES: Record<number, [string, string]> = {
@@ -27,13 +34,20 @@ export const ADD_HOUSE_TYPES: Record<number, [string, string]> = {
   3: ['соор', 'сооружение'],
   4: ['литера', 'литера'],
 };
-/** AS_APARTMENT_TYPES. */
+/** AS_APARTMENT_TYPES, every id of the register's list. */
 const FLAT_TYPES: Record<number, [string, string]> = {
   1: ['пом', 'помещение'],
   2: ['кв', 'квартира'],
   3: ['офис', 'офис'],
   4: ['ком', 'комната'],
+  5: ['раб.уч', 'рабочий участок'],
   6: ['скл', 'склад'],
+  7: ['торг.зал', 'торговый зал'],
+  8: ['цех', 'цех'],
+  9: ['пав', 'павильон'],
+  10: ['подв', 'подвал'],
+  11: ['кот', 'котельная'],
+  12: ['п-б', 'погреб'],
   13: ['гараж', 'гараж'],
 };
 const FLAT_TYPE_BY_SHORT: Record<string, string> = { кв: 'квартира', офис: 'офис', пом: 'помещение', ком: 'комната' };
