@@ -87,7 +87,10 @@ describe.skipIf(!BROWSER_TESTS)('the shipping rules page in Chromium', () => {
     await page.keyboard.press('Escape');
     // the new rule's markup is 10 % by default; the panel explains the unsaved rules
     await expect.poll(courierPrice, POLL).toBeCloseTo(before * 1.1, 1);
-    expect(await courier().getByTestId('explain-step').last().textContent()).toContain('Наценка на курьера');
+    // the unnamed rule (a markup on every type) may have been explained before the name was typed
+    await expect
+      .poll(() => courier().getByTestId('explain-step').last().textContent(), POLL)
+      .toContain('Наценка на курьера');
 
     // a markup with neither percent nor amount: the service's field error beside the rule
     await markup.getByTestId('rule-action-percent').fill('');
