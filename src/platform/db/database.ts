@@ -287,7 +287,11 @@ function sqliteSettings(file: string, synchronous: 'full' | 'normal', cacheSize:
 function openSqlite(file: string, synchronous: 'full' | 'normal', cacheSize: number, seed?: string): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = sqliteCall(() => new DatabaseSync(file));
-  if (seed && file === ':memory:') sqliteCall(() => copySqliteDatabase(connection, seed));
+  if (seed && file === ':memory:') {
+    // the seed is one file many processes read at once: a reader finding another one recovering its WAL waits (it once failed "database is locked")
+    sqliteCall(() => connection.exec('pragma busy_timeout = 10000'));
+    sqliteCall(() => copySqliteDatabase(connection, seed));
+  }
   for (const setting of sqliteSettings(file, synchronous, cacheSize))
     sqliteCall(() => connection.exec(`pragma ${setting}`));
   return connection;
