@@ -41,6 +41,8 @@ export interface Config {
    * quarter for identical calculator answers, a quarter for SQLite's page cache.
    */
   cacheMb: number;
+  /** Delivery promises learnt from arrived parcels on calculator offers, widget quotes and orders (DELIVERY_PROMISES, on). */
+  deliveryPromises: boolean;
   /** Seconds between the simulated steps of a built-in company's parcel (0: no simulation). */
   simulationStepSeconds: number;
   /** Seconds between polls of delivery companies for their parcels' statuses. */
@@ -372,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: readInteger(env, 'AUTH_CACHE_SECONDS', 5, 0, 3600, problems),
     calculatorCacheSeconds: readInteger(env, 'CALCULATOR_CACHE_SECONDS', 30, 0, 3600, problems),
     cacheMb: readInteger(env, 'CACHE_MB', 64, 8, 65536, problems),
+    deliveryPromises: readSwitch(env, 'DELIVERY_PROMISES', true, problems),
     simulationStepSeconds: readInteger(env, 'SIMULATION_STEP_SECONDS', 60, 0, 7 * 86400, problems),
     trackingPollSeconds: readInteger(env, 'TRACKING_POLL_SECONDS', 300, 0, 86400, problems),
     fulfilmentAcceptSeconds: readInteger(env, 'FULFILMENT_ACCEPT_SECONDS', 60, 0, 30 * 86400, problems),

@@ -16,6 +16,7 @@ import { calculatorModule } from './modules/calculator/module.js';
 import { carrierIntegrationsModule } from './modules/carrier-integrations/module.js';
 import { companiesModule } from './modules/companies/module.js';
 import { dashboardModule } from './modules/dashboard/module.js';
+import { deliveryPromisesModule } from './modules/delivery-promises/module.js';
 import { deliveryMethodsModule } from './modules/delivery-methods/module.js';
 import { documentsModule } from './modules/documents/module.js';
 import { eventsModule } from './modules/events/module.js';
@@ -47,6 +48,7 @@ export const MODULES = [
   shopsModule,
   boxesModule,
   companiesModule,
+  deliveryPromisesModule,
   calculatorModule,
   productsModule,
   kitsModule,

@@ -61,6 +61,11 @@ import { IntegrationStore } from './modules/marketplaces/store.js';
 import { MarketplaceOrderService } from './modules/marketplace-orders/service.js';
 import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
 import { marketplaceAdapters } from './marketplaces/registry.js';
+import { DeliveryPromiseService } from './modules/delivery-promises/service.js';
+import { DeliveryPromiseStore } from './modules/delivery-promises/store.js';
+import { OnTimeReports } from './modules/delivery-promises/report.js';
+import { DeliveryHistoryMaker, senderLocalitiesOf } from './modules/delivery-promises/test-history.js';
+import { LateOrders } from './modules/orders/late-orders.js';
 import { AnalyticalReportService } from './modules/reports/analytical-service.js';
 import { BillingService } from './modules/reports/billing-service.js';
 import {
@@ -181,6 +186,11 @@ export interface Services {
   checklist: ChecklistService;
   /** Addresses from the federal address register: suggestions, cleaning, lookups; a shop's own DaData key. */
   addresses: AddressService;
+  /** Delivery promises learnt from arrived parcels; the on-time report; a test account's generated history. */
+  deliveryPromises: DeliveryPromiseService;
+  onTimeReports: OnTimeReports;
+  /** Orders past their promised date found late, hourly. */
+  lateOrders: LateOrders;
 }
 
 export interface ServiceDeps {
@@ -190,6 +200,7 @@ export interface ServiceDeps {
     | 'loginTokenDays'
     | 'authCacheSeconds'
     | 'calculatorCacheSeconds'
+    | 'deliveryPromises'
     | 'cacheMb'
     | 'dataDir'
     | 'publicUrl'
@@ -326,7 +337,13 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     config.carrierPointsImportHours,
   );
   carrierIntegrations.onConnected((companyId, _accountId, trx) => carrierPoints.queueImport(companyId, trx));
+  const deliveryPromises = new DeliveryPromiseService(new DeliveryPromiseStore(db), {
+    enabled: config.deliveryPromises,
+  });
+  const onTimeReports = new OnTimeReports(new DeliveryPromiseStore(db), reference);
+  const deliveryHistory = new DeliveryHistoryMaker(deliveryPromises, reference);
   const calculator = new CalculatorService(reference, widgetSettings, {
+    promises: deliveryPromises,
     cacheSeconds: config.calculatorCacheSeconds,
     cacheBytes: (config.cacheMb / 4) * 1024 * 1024,
     kits,
@@ -374,7 +391,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     },
     accounts,
     pickupCollection(warehouses),
+    deliveryPromises,
   );
+  const lateOrders = new LateOrders(orderStore, orders, accounts);
   const carrierWebhooks = new CarrierWebhooks(carrierIntegrations, tracking, jobs, {
     publicUrl: config.publicUrl,
     secret: secretBox.derive('carrier-webhooks'),
@@ -480,7 +499,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
       new PickupCharges(pickups),
     ],
   );
-  const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations);
+  const sandbox = new SandboxService(billing, pickups, tracking, carrierIntegrations, deliveryHistory, {
+    senderLocalities: (scope) => senderLocalitiesOf(warehouses, reference, scope),
+  });
   const analyticalReports = new AnalyticalReportService(reportStore, files, orders, stock, products, warehouses, jobs, {
     syncRows: config.reportSyncRows,
   });
@@ -511,6 +532,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     widget,
     checklist,
     addresses,
+    deliveryPromises,
+    onTimeReports,
+    lateOrders,
     sandbox,
     webhooks,
     carrierIntegrations,

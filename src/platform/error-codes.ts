@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   not_own_delivery: 'The order is with a delivery company: its statuses come from the company, not the shop.',
   not_simulated: 'The order is not with a built-in (simulated) company, or the simulation is off.',
   live_contract: 'The sandbox is refused to an account with a live delivery company contract.',
+  no_warehouse:
+    'The account has no warehouse whose city is known (a sandbox delivery history leaves from those cities).',
   period_closed: 'The billing period is closed.',
   overpayment: 'The payment is more than what is left to pay of the bill.',
   pickup_exists: 'A pickup is already booked for that warehouse, company and day.',

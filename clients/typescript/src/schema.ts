@@ -1219,6 +1219,28 @@ export interface paths {
         patch: operations["patchBox"];
         trace?: never;
     };
+    "/v2/reports/delivery-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery on time: promised against actual, per company and route
+         * @description The account's parcels that arrived (delivered, or at the pickup point or post office) between dateFrom and dateTo (inclusive, at most 366 days), in business days from hand-over: how many arrived by the date promised when the order was made, beside the share within the company's declared days; per company and delivery type, and for the 100 busiest routes. A sandbox history (POST /v2/sandbox/delivery-history) counts with the promise its parcels would have had then: the declared days. Account tokens only (a shop key: 403).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getDeliveryTimesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/shops/{id}/shipping-rules": {
         parameters: {
             query?: never;
@@ -3035,6 +3057,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/sandbox/delivery-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a history of delivered parcels to learn delivery promises from
+         * @description Writes `parcels` parcels (default 2,000, at most 20,000) delivered over the last `days` days (default 180) by the built-in companies, from the cities of the account's warehouses to the country's 60 biggest localities, each with days from the simulated companies' delay model (route-dependent, a day lost at a hub now and then, Friday hand-overs). They count in the delivery promises at once (calculator `promise`) and in GET /v2/reports/delivery-times; no order is made. The account needs a warehouse (422 no_warehouse). Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["generateSandboxDeliveryHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/sandbox/orders/{id}/advance": {
         parameters: {
             query?: never;
@@ -3831,6 +3875,7 @@ export interface components {
          *     - `not_own_delivery`: The order is with a delivery company: its statuses come from the company, not the shop.
          *     - `not_simulated`: The order is not with a built-in (simulated) company, or the simulation is off.
          *     - `live_contract`: The sandbox is refused to an account with a live delivery company contract.
+         *     - `no_warehouse`: The account has no warehouse whose city is known (a sandbox delivery history leaves from those cities).
          *     - `period_closed`: The billing period is closed.
          *     - `overpayment`: The payment is more than what is left to pay of the bill.
          *     - `pickup_exists`: A pickup is already booked for that warehouse, company and day.
@@ -3866,7 +3911,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -4398,6 +4443,62 @@ export interface components {
             /** @description kg */
             weight: number | null;
         };
+        /** @description Extension: delivery on time per company and route over the period of arrival */
+        OnTimeReport: {
+            dateFrom: string;
+            dateTo: string;
+            total: {
+                parcels: number;
+                /** @description Parcels that had a promise */
+                promised: number;
+                /** @description Parcels that arrived by the promised date */
+                onTime: number;
+                /** @description onTime / promised, null with no promise */
+                onTimeShare: number | null;
+                /** @description Share that arrived within the company's declared days */
+                declaredOnTimeShare: number | null;
+                medianPromisedDays: number | null;
+                medianActualDays: number;
+                meanActualDays: number;
+            };
+            companies: {
+                companyId: number;
+                companyName: string;
+                deliveryType: number;
+                parcels: number;
+                /** @description Parcels that had a promise */
+                promised: number;
+                /** @description Parcels that arrived by the promised date */
+                onTime: number;
+                /** @description onTime / promised, null with no promise */
+                onTimeShare: number | null;
+                /** @description Share that arrived within the company's declared days */
+                declaredOnTimeShare: number | null;
+                medianPromisedDays: number | null;
+                medianActualDays: number;
+                meanActualDays: number;
+            }[];
+            /** @description The 100 routes with the most parcels */
+            routes: {
+                companyId: number;
+                companyName: string;
+                deliveryType: number;
+                from: string;
+                to: string;
+                parcels: number;
+                /** @description Parcels that had a promise */
+                promised: number;
+                /** @description Parcels that arrived by the promised date */
+                onTime: number;
+                /** @description onTime / promised, null with no promise */
+                onTimeShare: number | null;
+                /** @description Share that arrived within the company's declared days */
+                declaredOnTimeShare: number | null;
+                medianPromisedDays: number | null;
+                medianActualDays: number;
+                meanActualDays: number;
+            }[];
+        };
         /** @description A shop's shipping rules (extension): applied after the widget settings when applyWidgetSettings */
         ShippingRuleSet: {
             /** @description 0: never written (no rules) */
@@ -4676,6 +4777,23 @@ export interface components {
             totalPrice?: number;
             isExpress?: boolean;
             timeSelectAvailable?: boolean;
+            /** @description Extension: when the parcel will arrive, learnt from this service's own deliveries of the route (or a coarser fall-back), beside the company's declared deliveryDays */
+            promise?: {
+                /** @description Business days from hand-over within which half of the measured parcels arrived */
+                medianDays: number;
+                /** @description Business days within which 9 in 10 arrived: what is promised */
+                p90Days: number;
+                /** @description The day the parcel is expected to be handed to the company (YYYY-MM-DD) */
+                handOverDate: string;
+                /** @description handOverDate plus medianDays business days */
+                medianDate: string;
+                /** @description "Arrives by": handOverDate plus p90Days business days of the production calendar */
+                byDate: string;
+                /** @description What the days were measured on: route (this company, type, tariff and the two localities), regions (the two regions), distance (a band of distance), company (its every parcel of the type), declared (too few parcels: the company's own days) */
+                basis: string;
+                /** @description Parcels the basis was measured on (0 for declared) */
+                parcels: number;
+            };
             points?: (components["schemas"]["CalculatorPickupPoint"] | number)[];
         };
         /** @description Keys '1' pickup points, '2' courier, '3' national post; three empty arrays when nothing delivers */
@@ -5104,6 +5222,32 @@ export interface components {
                 percentCommissionAcquiring: number;
                 /** @description Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment */
                 testMode?: boolean;
+                /** @description Extension: the promise made when the order was priced; late once byDate passed without arrival */
+                promise?: {
+                    /** @description Business days from hand-over within which half of the measured parcels arrived */
+                    medianDays: number;
+                    /** @description Business days within which 9 in 10 arrived: what is promised */
+                    p90Days: number;
+                    /** @description The day the parcel is expected to be handed to the company (YYYY-MM-DD) */
+                    handOverDate: string;
+                    /** @description handOverDate plus medianDays business days */
+                    medianDate: string;
+                    /** @description "Arrives by": handOverDate plus p90Days business days of the production calendar */
+                    byDate: string;
+                    /** @description What the days were measured on: route (this company, type, tariff and the two localities), regions (the two regions), distance (a band of distance), company (its every parcel of the type), declared (too few parcels: the company's own days) */
+                    basis: string;
+                    /** @description Parcels the basis was measured on (0 for declared) */
+                    parcels: number;
+                    /** @description The company's declared working days when the order was priced (deliveryPlanDays) */
+                    declaredDays?: {
+                        min: number;
+                        max: number;
+                    };
+                    /** @description Found past byDate and not yet delivered (order.late) */
+                    late?: boolean;
+                    /** @description The day it was found late */
+                    lateSince?: string;
+                };
             };
             clientPrice: number;
             clientPrePay: number | null;
@@ -5272,10 +5416,10 @@ export interface components {
             /** @description Position in the account's stream: increasing, never reused; pass the last one as afterId */
             id: number;
             /**
-             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
+             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
              * @enum {unknown}
              */
-            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued";
+            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued";
             /** @description The order; 0 for an event of no order of the orders area (fulfilment.supply_accepted, marketplace_order.created, pickup.status_changed, supply.status_changed, bill.issued) */
             orderId: number;
             shopId: number | null;
@@ -5295,6 +5439,8 @@ export interface components {
                 description?: string | null;
                 error?: string | null;
                 holdDate?: string | null;
+                /** @description order.late: the promised date that passed */
+                promisedBy?: string | null;
                 /**
                  * @description Why the order goes back (order.sent_for_return): status, its company reported the return; requested, the shop asked for it
                  * @enum {unknown}
@@ -5691,7 +5837,7 @@ export interface components {
             kind: "webhook" | "cms";
             url: string;
             shopId: number | null;
-            eventTypes: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+            eventTypes: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
             enabled: boolean;
             description: string;
             /** @description Why the service disabled it (failing for longer than the disable window) */
@@ -12017,6 +12163,87 @@ export interface operations {
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDeliveryTimesReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                dateFrom: string;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                dateTo: string;
+                companyId?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: delivery on time per company and route over the period of arrival */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnTimeReport"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -19584,7 +19811,7 @@ export interface operations {
                 /** @description Events per call, 1 to 1000 */
                 limit?: number;
                 /** @description Only these types (types=a,b or types[]=a) */
-                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                 /** @description Only this shop's orders (a shop API key sees only its own shop anyway) */
                 shopId?: number;
             };
@@ -24107,6 +24334,114 @@ export interface operations {
             };
         };
     };
+    generateSandboxDeliveryHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 2000 */
+                    parcels?: number;
+                    /**
+                     * @description Days back the history spans
+                     * @default 180
+                     */
+                    days?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default 2000 */
+                    parcels?: number;
+                    /**
+                     * @description Days back the history spans
+                     * @default 180
+                     */
+                    days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        parcels: number;
+                        routes: number;
+                        firstDay: string;
+                        lastDay: string;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     advanceSandboxOrder: {
         parameters: {
             query?: never;
@@ -24321,7 +24656,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -24339,7 +24674,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -24515,7 +24850,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -24533,7 +24868,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true

@@ -16,7 +16,7 @@ export const calculatorModule = defineModule<CalculatorRouteServices, Calculator
   area: 'calculator',
   purpose: "Delivery prices and terms across companies, and the shops' widget settings and shipping rules.",
   offers: ['calculator', 'widgetSettings', 'shippingRules'],
-  dependsOn: ['companies', 'shops', 'kits', 'delivery-methods'],
+  dependsOn: ['companies', 'shops', 'kits', 'delivery-methods', 'delivery-promises'],
   migrationHistory: ['0002_carriers'],
   migrations: [shippingRules],
   tags: [{ name: 'Calculator', description: 'Contract 4.12: delivery prices and terms across companies.' }],

@@ -13,6 +13,7 @@ import { commissionKopecks, scaled } from '../../carriers/tariff/pricing.js';
 import type { CarrierQuote } from '../../carriers/types.js';
 import { toRoubles } from '../../platform/money.js';
 import type { ReferenceData } from '../companies/reference.js';
+import type { DeliveryPromiseService } from '../delivery-promises/service.js';
 import {
   pointTakes,
   priceRulesOf,
@@ -42,7 +43,11 @@ const NO_OUTCOME: OfferOutcome = untouchedOutcome(0);
 export class OptionPricing {
   private readonly workingDays = new Map<string, Array<{ date: string; calendarDays: number }>>();
 
-  constructor(private readonly reference: ReferenceData) {}
+  constructor(
+    private readonly reference: ReferenceData,
+    /** Delivery promises (modules/delivery-promises); absent: the options carry none. */
+    private readonly promises?: Pick<DeliveryPromiseService, 'promiseFor'>,
+  ) {}
 
   /** A company's quote of one type as the option the buyer sees; null when it cannot take this call (a required service, payment on delivery, no point). */
   present(entry: RegisteredCompany, quote: CarrierQuote, context: Context, onlyPointId?: number): CompanyOption | null {
@@ -118,6 +123,7 @@ export class OptionPricing {
       base.priceDelivery = toRoubles(quote.priceDeliveryKopecks);
       const before = totalKopecks(quote.priceDeliveryKopecks, requiredKopecks, commissions, cashAvailable);
       let marks: CompanyOption['marks'];
+      let addedDays = 0;
       if (rules) {
         const { outcome, traced } = evaluateUnit(context, offerOf(null, dates.deliveryDays.max), before, {
           companyName: company.name,
@@ -127,6 +133,7 @@ export class OptionPricing {
         if (outcome.hiddenBy !== null) return null;
         base.totalPrice = toRoubles(outcome.priceKopecks);
         if (outcome.addDays > 0) Object.assign(base, this.dates(context, shifted(quote.days, outcome.addDays)));
+        addedDays = outcome.addDays;
         renamed(base, outcome);
         marks = marksOf(outcome, traced ? [traced] : []);
       } else base.totalPrice = toRoubles(customerPrice(before));
@@ -134,6 +141,7 @@ export class OptionPricing {
         base.isExpress = company.isExpress === true;
         base.timeSelectAvailable = company.timeSelectAvailable === true;
       }
+      this.promise(base, quote, context, addedDays);
       return { company: base, points: null, holdDays: 0, idsOnly: false, ...(marks ? { marks } : {}) };
     }
 
@@ -204,6 +212,7 @@ export class OptionPricing {
       renamed(base, first);
       option.marks = marksOf(first, traced ?? []);
     } else if (rules) option.marks = marksOf(NO_OUTCOME, traced ?? []);
+    this.promise(base, quote, context, first?.addDays ?? 0);
     return option;
   }
 
@@ -261,6 +270,27 @@ export class OptionPricing {
         accept,
       )
       .map((point) => ({ point, isFar: true }));
+  }
+
+  /**
+   * The option's delivery promise (an extension, last of its fields): the route's measured days
+   * from the parcel's hand-over, the warehouse's first working day from today (later by the days
+   * a shipping rule adds). Own methods and promises turned off have none.
+   */
+  private promise(base: DeliveryCompanyResult, quote: CarrierQuote, context: Context, addedDays: number): void {
+    if (!this.promises || typeof base.deliveryCompanyId !== 'number') return;
+    const promise = this.promises.promiseFor(
+      {
+        companyId: base.deliveryCompanyId,
+        deliveryType: quote.type,
+        tariff: quote.tariffName,
+        from: context.sender,
+        to: context.recipient,
+      },
+      quote.days,
+      this.calendar(context)(addedDays).date,
+    );
+    if (promise) base.promise = promise;
   }
 
   /** The delivery dates and calendar days of a quote's working days, from today and past the warehouse's holidays. */

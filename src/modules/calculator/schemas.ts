@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from '../delivery-methods/rules.js';
 import { CodeId, Nullable, OverallSideCm, RecordId } from '../../platform/schemas.js';
+import { DeliveryPromiseModel } from '../delivery-promises/schemas.js';
 
 const Text = Type.Optional(Type.String({ maxLength: 255 }));
 const Money = Type.Optional(Type.Number({ minimum: 0, maximum: 100_000_000, description: 'roubles' }));
@@ -221,6 +222,7 @@ export const DeliveryCompanyResult = Type.Object(
     totalPrice: Type.Optional(Type.Number()),
     isExpress: Type.Optional(Type.Boolean()),
     timeSelectAvailable: Type.Optional(Type.Boolean()),
+    promise: Type.Optional(DeliveryPromiseModel),
     points: Type.Optional(Type.Array(Type.Union([CalculatorPoint, Type.Integer()]))),
   },
   { description: 'DeliveryCompany (calculator)' },

@@ -12,6 +12,7 @@ import { toRoubles } from '../../platform/money.js';
 import { distanceKm } from '../../carriers/geo.js';
 import type { RegisteredCompany } from '../../carriers/registry.js';
 import type { DeliveryType, QuoteRequest } from '../../carriers/types.js';
+import type { DeliveryPromiseService } from '../delivery-promises/service.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { Shop } from '../shops/schemas.js';
 import { AnswerCache, type Answer } from './answer-cache.js';
@@ -108,12 +109,14 @@ export class CalculatorService {
       observer?: CompanyQuoteObserver;
       ownMethods?: OwnMethodSource;
       shippingRules?: ShippingRulesSource;
+      /** Delivery promises on every option (modules/delivery-promises). */
+      promises?: Pick<DeliveryPromiseService, 'promiseFor'>;
     } = {},
   ) {
     this.answers = new AnswerCache((options.cacheSeconds ?? 0) * 1000, options.cacheBytes);
     this.shippingRules = options.shippingRules ?? null;
     this.contexts = new CalculationContexts(reference, widgetSettings, options.kits ?? null, this.shippingRules);
-    this.pricing = new OptionPricing(reference);
+    this.pricing = new OptionPricing(reference, options.promises);
     this.observer = options.observer ?? null;
     this.ownMethods = options.ownMethods ?? null;
   }

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'order.problem',
   'order.sent_for_return',
   'order.storage_ending',
+  'order.late',
   'fulfilment.goods_missing',
   'fulfilment.return_received',
   'fulfilment.product_ends',
@@ -26,6 +27,8 @@ export interface EventPayload {
   description?: string | null;
   /** The order's error, for order.problem. */
   error?: string | null;
+  /** order.late: the promised date that passed (YYYY-MM-DD). */
+  promisedBy?: string | null;
   /** Last day of storage at the pickup point (YYYY-MM-DD). */
   holdDate?: string | null;
   /** order.sent_for_return: "status" (the company sends it back) or "requested" (the shop asked). */

@@ -23,6 +23,7 @@ export type AccountNoticeType = 'webhookDisabled';
 export const NOTIFICATION_OF_EVENT: Partial<Record<EventType, NotificationType>> = {
   'order.created': 'newOrder',
   'order.problem': 'newProblemOrder',
+  'order.late': 'newProblemOrder',
   'order.sent_for_return': 'ordersSentForReturn',
   'order.storage_ending': 'ordersExpirationInPickupPoint',
   'fulfilment.return_received': 'fulfillmentReceivedReturns',

@@ -309,6 +309,7 @@ export function composeOrder(args: ComposeInput): OrderDoc {
       percentCommissionCodCard: quote?.percentCommissionCodCard ?? 0,
       priceCommissionAcquiring: quote?.priceCommissionAcquiring ?? 0,
       percentCommissionAcquiring: quote?.percentCommissionAcquiring ?? 0,
+      ...(quote?.promise ? { promise: { ...quote.promise, declaredDays: quote.deliveryPlanDays } } : {}),
     },
     clientPrice: input.clientPrice ?? 0,
     clientPrePay: nn(input.clientPrePay),

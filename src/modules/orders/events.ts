@@ -18,6 +18,7 @@ export interface OrderFacts {
   storagingEnds: boolean;
   returnRequests: number;
   reservation: number;
+  late: boolean;
 }
 
 export function factsOf(doc: OrderDoc): OrderFacts {
@@ -27,6 +28,7 @@ export function factsOf(doc: OrderDoc): OrderFacts {
     storagingEnds: doc.delivery.point?.storagingEnds === true,
     returnRequests: doc.tasks.filter((task) => task.type === 'return').length,
     reservation: doc.reservationStatus.key,
+    late: doc.delivery.promise?.late === true,
   };
 }
 
@@ -60,7 +62,8 @@ export function orderEventsOf(before: { status: number; doc: Buffer } | null, af
     now.error !== null ||
     now.storagingEnds ||
     now.returnRequests > 0 ||
-    now.reservation === RESERVATION.preorder;
+    now.reservation === RESERVATION.preorder ||
+    now.late;
   if (!mayMatter) return events;
   const was = factsOf(parseDoc(before.doc));
   if (was.status !== now.status) {
@@ -96,6 +99,14 @@ export function orderEventsOf(before: { status: number; doc: Buffer } | null, af
       statusFrom: was.status,
       statusTo: now.status,
       payload: { ...base, holdDate: after.delivery.point?.holdDate ?? null },
+    });
+  }
+  if (!was.late && now.late) {
+    events.push({
+      type: 'order.late',
+      statusFrom: was.status,
+      statusTo: now.status,
+      payload: { ...base, promisedBy: after.delivery.promise?.byDate ?? null },
     });
   }
   // an order becomes a preorder only when its goods are missing at the fulfilment warehouse

@@ -4,11 +4,13 @@ import { carrierCommand } from './commands.js';
 import { orderRoutes, trackingRoutes, type OrdersRouteServices } from './routes.js';
 import { DuplicateResult, MissingProducts, Order, PushResult, StatusHistoryItem, TrackingRecord } from './schemas.js';
 import type { OrderTables } from './tables.js';
+import type { LateOrders } from './late-orders.js';
+import { orderPromises } from './migrations/0101_order_promises.js';
 
-export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
+export const ordersModule = defineModule<OrdersRouteServices & { lateOrders: LateOrders }, OrderTables>({
   area: 'orders',
   purpose: 'Orders: creation and pricing, batch operations, the list read model, carrier follow-up (tracking).',
-  offers: ['orders', 'tracking'],
+  offers: ['orders', 'tracking', 'lateOrders'],
   dependsOn: [
     'shops',
     'products',
@@ -17,6 +19,7 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
     'lists',
     'fulfilment',
     'delivery-methods',
+    'delivery-promises',
     'accounts',
     'addresses',
   ],
@@ -28,6 +31,7 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
     '0017_own_delivery_methods',
     '0020_report_indexes',
   ],
+  migrations: [orderPromises],
   tags: [
     {
       name: 'Tracking',
@@ -54,6 +58,9 @@ export const ordersModule = defineModule<OrdersRouteServices, OrderTables>({
   schedules: async (services) => {
     await services.tracking.schedulePolling();
   },
+  hourly: (services) => ({
+    'late orders: past their promised delivery date': () => services.lateOrders.markLate(),
+  }),
   commands: { carrier: carrierCommand },
 });
 

@@ -3,6 +3,7 @@ import { PagingQueryFields } from '../../platform/paging.js';
 import { CodeId, DateText, INT32_MAX, Nullable, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from '../delivery-methods/rules.js';
 import { CommissionFields, CompanyIdOut } from '../calculator/schemas.js';
+import { OrderPromiseModel } from '../delivery-promises/schemas.js';
 
 /** The bodies of create, replace and patch (input-schemas.ts), where routes and other areas have always found them. */
 export { OrderInput, OrderPatch, OrderProductInput } from './input-schemas.js';
@@ -226,6 +227,7 @@ export const Order = Type.Object(
             "Extension: present (true) only when the order travels through the account's contract in the company's test environment (GET /v2/carrier-integrations testMode): its parcel is no real shipment",
         }),
       ),
+      promise: Type.Optional(OrderPromiseModel),
     }),
     clientPrice: Type.Number(),
     clientPrePay: Nullable(Type.Number()),

@@ -91,6 +91,9 @@ const RECORD_COLUMNS = [
   'doc_packed',
 ] as const;
 
+/** The lists of an order on its way (confirmed, ready, in transit): only there can it be late. */
+const LATE_LISTS: ReadonlySet<number> = new Set([2, 3]);
+
 /** The indexed columns, all derived from the document. */
 function columnsOf(doc: OrderDoc) {
   const phoneDigits = doc.recipient.phone.replace(/\D/g, '');
@@ -100,7 +103,10 @@ function columnsOf(doc: OrderDoc) {
     status: doc.status,
     error: doc.error,
     list_code: listOfStatus(doc.status),
-    problem: isProblem(doc.status, doc.error),
+    // a late order on its way is a problem of its own (not an order.problem: order.late says it); arrived, no longer
+    problem:
+      isProblem(doc.status, doc.error) ||
+      (doc.delivery.promise?.late === true && LATE_LISTS.has(listOfStatus(doc.status))),
     // an own delivery method (convention 12) is no company of the service: 0, and the method beside it
     company_id: typeof doc.delivery.company.id === 'number' ? doc.delivery.company.id : 0,
     own_method_id: parseOwnMethodId(doc.delivery.company.id)?.methodId ?? null,
@@ -127,6 +133,8 @@ function columnsOf(doc: OrderDoc) {
     storaging_ends: doc.delivery.point?.storagingEnds === true,
     pickup_type: doc.pickup.type,
     pickup_date: doc.pickup.date?.slice(0, 10) ?? null,
+    promised_by: doc.delivery.promise?.byDate ?? null,
+    late: doc.delivery.promise?.late === true,
   };
 }
 
@@ -365,6 +373,23 @@ export class OrderStore {
   /** How many rows of a list are in the ids `range`. */
   countIn(accountId: number, filter: OrderFilter, range: IdRange): Promise<number> {
     return this.lists.countIn(accountId, filter, range);
+  }
+
+  /**
+   * Process-facing (every account): orders promised before `before`, not yet found late, still
+   * on their way (confirmed, ready or in transit: lists 2 and 3), at most `limit`.
+   */
+  async pastPromises(before: string, limit: number): Promise<Array<{ accountId: number; id: number }>> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(['account_id', 'id'])
+      .where('promised_by', '<', before)
+      .where('late', '=', false)
+      .where('list_code', 'in', [...LATE_LISTS])
+      .orderBy('promised_by')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ accountId: row.account_id, id: Number(row.id) }));
   }
 
   /** Carrier-facing (no account): the orders of a company with this track number. */

@@ -58,6 +58,10 @@ export interface OrderTables {
     pickup_type: number | null;
     /** The day the parcel leaves the warehouse (`pickup.date`): a pickup of that day collects it. */
     pickup_date: DateText | null;
+    /** The promised delivery date (`delivery.promise.byDate`), null without a promise (migration 0101). */
+    promised_by: DateText | null;
+    /** Found past its promised date and not yet arrived (`delivery.promise.late`): in the problems list. */
+    late: Flag;
     /** Optimistic lock: every write checks and bumps it. */
     version: number;
     /** The order without its id, packed. */

@@ -8,7 +8,7 @@ export const sandboxModule = defineModule<SandboxRouteServices & { accounts: Acc
   area: 'sandbox',
   purpose: 'What a test account would wait days for, run now.',
   offers: ['sandbox'],
-  dependsOn: ['reports', 'pickups', 'orders', 'carrier-integrations'],
+  dependsOn: ['reports', 'pickups', 'orders', 'carrier-integrations', 'delivery-promises', 'warehouses'],
   migrationHistory: [],
   tags: [
     {

@@ -7,6 +7,7 @@ export interface SandboxRouteServices {
   sandbox: SandboxService;
 }
 import { AdvancedOrder, ClosedPeriod } from './schemas.js';
+import { HistoryBody, HistoryResult } from '../delivery-promises/schemas.js';
 
 const tags = ['Sandbox (extension)'];
 const WHO =
@@ -49,6 +50,24 @@ export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
       await services.sandbox.collectPickup(request.scope, request.params.id);
       return reply.code(204).send();
     },
+  );
+
+  app.post(
+    '/v2/sandbox/delivery-history',
+    {
+      schema: {
+        operation: { id: 'generateSandboxDeliveryHistory' },
+        tags,
+        summary: 'Make a history of delivered parcels to learn delivery promises from',
+        description:
+          "Writes `parcels` parcels (default 2,000, at most 20,000) delivered over the last `days` days (default 180) by the built-in companies, from the cities of the account's warehouses to the country's 60 biggest localities, each with days from the simulated companies' delay model (route-dependent, a day lost at a hub now and then, Friday hand-overs). " +
+          'They count in the delivery promises at once (calculator `promise`) and in GET /v2/reports/delivery-times; no order is made. The account needs a warehouse (422 no_warehouse). ' +
+          WHO,
+        body: HistoryBody,
+        response: { 200: HistoryResult, ...errorResponses(400, 403, 422) },
+      },
+    },
+    async (request) => services.sandbox.generateDeliveryHistory(request.scope, request.body),
   );
 
   app.post(

@@ -11,6 +11,15 @@ import type { CarrierIntegrationService } from '../carrier-integrations/service.
 import type { TrackingService } from '../orders/tracking.js';
 import type { PickupService } from '../pickups/service.js';
 import type { BillingService } from '../reports/billing-service.js';
+import type { DeliveryHistoryMaker } from '../delivery-promises/test-history.js';
+import type { HistoryBody, HistoryResult } from '../delivery-promises/schemas.js';
+import type { Locality } from '../../carriers/types.js';
+import { todayIn } from '../../platform/clock.js';
+
+/** What the sandbox needs of the warehouses: the cities an account sends from. */
+export interface SenderCities {
+  senderLocalities(scope: Scope): Promise<Locality[]>;
+}
 
 export class SandboxService {
   constructor(
@@ -18,7 +27,26 @@ export class SandboxService {
     private readonly pickups: PickupService,
     private readonly tracking: TrackingService,
     private readonly contracts: Pick<CarrierIntegrationService, 'liveContractNames'>,
+    private readonly history: DeliveryHistoryMaker,
+    private readonly senders: SenderCities,
   ) {}
+
+  /** Delivered parcels of the built-in companies from the account's cities, for the delivery promises to learn from. */
+  async generateDeliveryHistory(scope: Scope, body: HistoryBody): Promise<HistoryResult> {
+    await this.refuseLive(scope, 'make a delivery history');
+    const senders = await this.senders.senderLocalities(scope);
+    if (senders.length === 0)
+      throw new AppError(
+        422,
+        'no_warehouse',
+        'The account has no warehouse whose city is known: add one (POST /v2/warehouses), its city is where the parcels leave from.',
+      );
+    return this.history.generate(scope.accountId, senders, {
+      parcels: body.parcels ?? 2000,
+      days: body.days ?? 180,
+      today: todayIn(scope.timeZone),
+    });
+  }
 
   /** Closes the account's current billing period at the end of today: its bill and agent reports are made now. */
   async closeBillingPeriod(scope: Scope, now = new Date()): Promise<{ start: string; lastDay: string }> {
