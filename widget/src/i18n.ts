@@ -30,6 +30,7 @@ const RU = {
   fitting: 'примерка',
   soonest: 'доставка за',
   options: 'Варианты доставки',
+  arrivesBy: (date: string) => `придёт до ${date}`,
 };
 
 const EN: typeof RU = {
@@ -59,6 +60,7 @@ const EN: typeof RU = {
   fitting: 'fitting',
   soonest: 'delivered in',
   options: 'Delivery options',
+  arrivesBy: (date) => `arrives by ${date}`,
 };
 
 export type Words = typeof RU;
@@ -69,4 +71,13 @@ export function wordsFor(locale: Locale | undefined): Words {
 
 export function money(value: number, locale: Locale | undefined): string {
   return `${new Intl.NumberFormat(locale === 'en' ? 'en-US' : 'ru-RU', { maximumFractionDigits: 2 }).format(value)} ₽`;
+}
+
+/** A day of a promise (`YYYY-MM-DD`) as a buyer reads it: "3 дек." or "3 Dec". */
+export function shortDate(date: string, locale: Locale | undefined): string {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(locale === 'en' ? 'en-GB' : 'ru-RU', {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  });
 }

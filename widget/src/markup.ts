@@ -7,7 +7,7 @@
  * what is shown and when, this file how it looks, so the flow reads without the DOM calls.
  */
 import type { Locality, Option } from './api.js';
-import { money, type Locale, type Words } from './i18n.js';
+import { money, shortDate, type Locale, type Words } from './i18n.js';
 import type { WidgetOptions } from './options.js';
 import { adoptStyles } from './adopt-styles.js';
 import styles from './styles.css';
@@ -151,6 +151,12 @@ export function listItem(
   const details = el('span', { class: 'muted' }, `${subtitle}${subtitle ? ' · ' : ''}`);
   // the days kept on one line: "4–6 дн." broken after the dash reads as two numbers
   details.append(el('span', { class: 'days' }, look.words.days(option.deliveryDays.min, option.deliveryDays.max)));
+  // the date learnt from this service's deliveries of the route: what the buyer plans by
+  if (option.promise)
+    details.append(
+      ' · ',
+      el('span', { class: 'days arrives' }, look.words.arrivesBy(shortDate(option.promise.byDate, look.locale))),
+    );
   text.append(el('b', {}, title), details);
   // an information page lists what there is: nothing to choose
   if (look.kind === 'info') {

@@ -90,6 +90,10 @@ export const en = {
   problemReason: 'Reason',
   addressNotFound:
     'The address is not in the federal address register (or was not checked): check it before the courier goes.',
+  promiseBy: 'Arrives by {date}',
+  promiseLate: 'Late: promised by {date}',
+  promiseDeclared: "the company's declared days (too few parcels of this route yet)",
+  promiseMeasured: 'measured on {parcels} parcels of this route or its fall-back',
   addressPartlyFound:
     'The federal address register knows this address only down to {level}, not the house: check it before the courier goes.',
   addressLevelStreet: 'the street',
@@ -213,6 +217,10 @@ export const ru: Record<keyof typeof en, string> = {
   nextActions: 'Что можно сделать',
   problemReason: 'Причина',
   addressNotFound: 'Адреса нет в ФИАС (или его не удалось проверить): проверьте его до выезда курьера.',
+  promiseBy: 'Придёт до {date}',
+  promiseLate: 'Опаздывает: обещано до {date}',
+  promiseDeclared: 'по срокам службы доставки (посылок по маршруту пока мало)',
+  promiseMeasured: 'по {parcels} доставленным посылкам маршрута или его обобщения',
   addressPartlyFound: 'ФИАС знает этот адрес только до уровня «{level}», без дома: проверьте его до выезда курьера.',
   addressLevelStreet: 'улица',
   addressLevelPlanning: 'планировочная структура',

@@ -26548,6 +26548,23 @@ export interface operations {
                                 timeTo: string;
                                 isDefault: boolean;
                             }[];
+                            /** @description Extension: when the parcel will arrive, learnt from this service's own deliveries of the route (or a coarser fall-back), beside the company's declared deliveryDays */
+                            promise?: {
+                                /** @description Business days from hand-over within which half of the measured parcels arrived */
+                                medianDays: number;
+                                /** @description Business days within which 9 in 10 arrived: what is promised */
+                                p90Days: number;
+                                /** @description The day the parcel is expected to be handed to the company (YYYY-MM-DD) */
+                                handOverDate: string;
+                                /** @description handOverDate plus medianDays business days */
+                                medianDate: string;
+                                /** @description "Arrives by": handOverDate plus p90Days business days of the production calendar */
+                                byDate: string;
+                                /** @description What the days were measured on: route (this company, type, tariff and the two localities), regions (the two regions), distance (a band of distance), company (its every parcel of the type), declared (too few parcels: the company's own days) */
+                                basis: string;
+                                /** @description Parcels the basis was measured on (0 for declared) */
+                                parcels: number;
+                            };
                             point: {
                                 id: number;
                                 companyId: number;
@@ -26658,6 +26675,23 @@ export interface operations {
                                 timeTo: string;
                                 isDefault: boolean;
                             }[];
+                            /** @description Extension: when the parcel will arrive, learnt from this service's own deliveries of the route (or a coarser fall-back), beside the company's declared deliveryDays */
+                            promise?: {
+                                /** @description Business days from hand-over within which half of the measured parcels arrived */
+                                medianDays: number;
+                                /** @description Business days within which 9 in 10 arrived: what is promised */
+                                p90Days: number;
+                                /** @description The day the parcel is expected to be handed to the company (YYYY-MM-DD) */
+                                handOverDate: string;
+                                /** @description handOverDate plus medianDays business days */
+                                medianDate: string;
+                                /** @description "Arrives by": handOverDate plus p90Days business days of the production calendar */
+                                byDate: string;
+                                /** @description What the days were measured on: route (this company, type, tariff and the two localities), regions (the two regions), distance (a band of distance), company (its every parcel of the type), declared (too few parcels: the company's own days) */
+                                basis: string;
+                                /** @description Parcels the basis was measured on (0 for declared) */
+                                parcels: number;
+                            };
                             point: {
                                 id: number;
                                 companyId: number;
@@ -28344,6 +28378,23 @@ export interface operations {
                                 timeTo: string;
                                 isDefault: boolean;
                             }[];
+                            /** @description Extension: when the parcel will arrive, learnt from this service's own deliveries of the route (or a coarser fall-back), beside the company's declared deliveryDays */
+                            promise?: {
+                                /** @description Business days from hand-over within which half of the measured parcels arrived */
+                                medianDays: number;
+                                /** @description Business days within which 9 in 10 arrived: what is promised */
+                                p90Days: number;
+                                /** @description The day the parcel is expected to be handed to the company (YYYY-MM-DD) */
+                                handOverDate: string;
+                                /** @description handOverDate plus medianDays business days */
+                                medianDate: string;
+                                /** @description "Arrives by": handOverDate plus p90Days business days of the production calendar */
+                                byDate: string;
+                                /** @description What the days were measured on: route (this company, type, tariff and the two localities), regions (the two regions), distance (a band of distance), company (its every parcel of the type), declared (too few parcels: the company's own days) */
+                                basis: string;
+                                /** @description Parcels the basis was measured on (0 for declared) */
+                                parcels: number;
+                            };
                         }[];
                     };
                 };
@@ -28602,6 +28653,23 @@ export interface operations {
                                 timeTo: string;
                                 isDefault: boolean;
                             }[];
+                            /** @description Extension: when the parcel will arrive, learnt from this service's own deliveries of the route (or a coarser fall-back), beside the company's declared deliveryDays */
+                            promise?: {
+                                /** @description Business days from hand-over within which half of the measured parcels arrived */
+                                medianDays: number;
+                                /** @description Business days within which 9 in 10 arrived: what is promised */
+                                p90Days: number;
+                                /** @description The day the parcel is expected to be handed to the company (YYYY-MM-DD) */
+                                handOverDate: string;
+                                /** @description handOverDate plus medianDays business days */
+                                medianDate: string;
+                                /** @description "Arrives by": handOverDate plus p90Days business days of the production calendar */
+                                byDate: string;
+                                /** @description What the days were measured on: route (this company, type, tariff and the two localities), regions (the two regions), distance (a band of distance), company (its every parcel of the type), declared (too few parcels: the company's own days) */
+                                basis: string;
+                                /** @description Parcels the basis was measured on (0 for declared) */
+                                parcels: number;
+                            };
                             point: {
                                 id: number;
                                 companyId: number;

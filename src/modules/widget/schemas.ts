@@ -2,6 +2,7 @@
 import Type, { type Static } from 'typebox';
 import { CodeId, INT32_MAX, Nullable, RecordId } from '../../platform/schemas.js';
 import { CompanyIdOut, CompanyRef } from '../calculator/schemas.js';
+import { DeliveryPromiseModel } from '../delivery-promises/schemas.js';
 
 /** An origin as a browser sends it: scheme, host and port, no path. */
 const Origin = Type.String({
@@ -176,6 +177,7 @@ export const WidgetOption = Type.Object({
       Type.Object({ id: Type.Integer(), timeFrom: Type.String(), timeTo: Type.String(), isDefault: Type.Boolean() }),
     ),
   ),
+  promise: Type.Optional(DeliveryPromiseModel),
 });
 export type WidgetOption = Static<typeof WidgetOption>;
 

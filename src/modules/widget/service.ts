@@ -460,6 +460,7 @@ export class WidgetService {
       cashPaymentAvailable: company.cashPaymentAvailable ?? points.some((point) => point.cashPaymentAvailable),
       cardPaymentAvailable: company.cardPaymentAvailable ?? points.some((point) => point.cardPaymentAvailable),
       ...(mode === 2 && card ? { courierIntervals: courierIntervalsIn(card, locality) } : {}),
+      ...(company.promise ? { promise: company.promise } : {}),
     };
   }
 

@@ -154,6 +154,17 @@ export function OrderPage() {
           <Text size="sm">
             {formatDay(delivery?.date?.from, locale)} – {formatDay(delivery?.date?.to, locale)}
           </Text>
+          {delivery?.promise && (
+            <Text size="sm" c={delivery.promise.late ? 'red.9' : undefined} data-testid="order-promise">
+              {t(delivery.promise.late ? 'promiseLate' : 'promiseBy', {
+                date: formatDay(delivery.promise.byDate, locale),
+              })}{' '}
+              ·{' '}
+              {delivery.promise.basis === 'declared'
+                ? t('promiseDeclared')
+                : t('promiseMeasured', { parcels: String(delivery.promise.parcels) })}
+            </Text>
+          )}
         </Card>
         <Card withBorder>
           <Title order={3} size="h5" mb="xs">

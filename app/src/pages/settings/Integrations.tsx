@@ -45,6 +45,7 @@ const OFFERED_EVENTS = {
   'order.problem': true,
   'order.sent_for_return': true,
   'order.storage_ending': true,
+  'order.late': true,
   'fulfilment.goods_missing': true,
   'fulfilment.return_received': true,
   'fulfilment.product_ends': true,
