@@ -42,6 +42,9 @@ const ShopsSettingsPage = lazy(() =>
   import('./pages/settings/Shops').then((module) => ({ default: module.ShopsSettingsPage })),
 );
 const CodPage = lazy(() => import('./pages/money/Cod').then((module) => ({ default: module.CodPage })));
+const DeliveryTimesPage = lazy(() =>
+  import('./pages/money/DeliveryTimes').then((module) => ({ default: module.DeliveryTimesPage })),
+);
 const WarehousesPage = lazy(() =>
   import('./pages/settings/Warehouses').then((module) => ({ default: module.WarehousesPage })),
 );
@@ -84,6 +87,8 @@ const SECTIONS: Section[] = [
   { path: '/marketplaces', label: 'marketplaces', element: <MarketplacesPage />, ownersOnly: true },
   { path: '/money', label: 'bills', element: <BillsPage /> },
   { path: '/money/cod', label: 'cod', element: <CodPage /> },
+  // account-wide figures (the report refuses a shop's scope): owners only
+  { path: '/money/delivery-times', label: 'deliveryTimes', element: <DeliveryTimesPage />, ownersOnly: true },
   { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
   { path: '/settings/shipping-rules', label: 'shippingRules', element: <ShippingRulesPage />, ownersOnly: true },
   { path: '/settings/warehouses', label: 'warehouses', element: <WarehousesPage />, ownersOnly: true },

@@ -15,6 +15,19 @@ export const en = {
   codAmount: 'Cash on delivery',
   codPageSum: 'On this page: {count} orders for {sum}',
   codTotal: 'Orders: {total}',
+  onTimeHint:
+    "Parcels that arrived in the period (delivered, or at the pickup point or post office), in business days from hand-over: how many came by the date promised when the order was priced, beside the share that came within the companies' declared days.",
+  onTimePeriod: '{days} days',
+  onTimeParcels: 'Parcels',
+  onTimeShare: 'On time (promise)',
+  onTimeDeclaredShare: "Within the company's days",
+  onTimePromisedDays: 'Promised, days (median)',
+  onTimeActualDays: 'Took, days (median)',
+  onTimeByCompany: 'By company',
+  onTimeByRoute: 'Busiest routes',
+  onTimeCompany: 'Company',
+  onTimeRoute: 'Route',
+  onTimeMakeHistory: 'Make a test history (sandbox)',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -33,4 +46,17 @@ export const ru: Record<keyof typeof en, string> = {
   codAmount: 'Наложенный платёж',
   codPageSum: 'На странице заказов: {count} на {sum}',
   codTotal: 'Заказов: {total}',
+  onTimeHint:
+    'Посылки, прибывшие за период (доставленные или пришедшие в пункт выдачи или почтовое отделение), в рабочих днях от передачи в службу: сколько пришло к дате, обещанной при расчёте заказа, и сколько — в сроки, заявленные службами.',
+  onTimePeriod: '{days} дн.',
+  onTimeParcels: 'Посылок',
+  onTimeShare: 'В срок (обещание)',
+  onTimeDeclaredShare: 'В срок службы',
+  onTimePromisedDays: 'Обещано, дн. (медиана)',
+  onTimeActualDays: 'Шли, дн. (медиана)',
+  onTimeByCompany: 'По службам',
+  onTimeByRoute: 'Самые частые маршруты',
+  onTimeCompany: 'Служба',
+  onTimeRoute: 'Маршрут',
+  onTimeMakeHistory: 'Создать тестовую историю (песочница)',
 };

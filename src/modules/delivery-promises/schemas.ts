@@ -1,6 +1,6 @@
 /** The delivery promise's models: on calculator offers, widget quotes and orders; the on-time report. */
 import Type, { type Static } from 'typebox';
-import { DateText } from '../../platform/schemas.js';
+import { DateText, INT32_MAX } from '../../platform/schemas.js';
 
 const PromiseFields = {
   medianDays: Type.Integer({
@@ -43,7 +43,7 @@ export type OrderPromise = Static<typeof OrderPromiseModel>;
 export const OnTimeQuery = Type.Object({
   dateFrom: DateText,
   dateTo: DateText,
-  companyId: Type.Optional(Type.Integer({ minimum: 1 })),
+  companyId: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX })),
 });
 export type OnTimeQuery = Static<typeof OnTimeQuery>;
 

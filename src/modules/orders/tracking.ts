@@ -24,18 +24,15 @@ import {
   afterRegistration,
   CARRIER_STATUSES,
   FINAL_STATUSES,
-  handedOverAt,
   paymentTypeAfterDelivery,
   STATUS,
 } from './state.js';
 import type { Db, OrderRecord, OrderStore, RowExtras } from './store.js';
-import { placeOf, type Arrival, type DeliveryPromiseService } from '../delivery-promises/service.js';
+import type { DeliveryPromiseService } from '../delivery-promises/service.js';
+import { arrivalOf } from './arrivals.js';
 
 export const JOURNEY_JOB = 'orders.journey';
 
-/** A courier parcel arrives when delivered; one to a point or post office when it is there (or delivered, if never reported there). */
-const DELIVERED_CODES: readonly number[] = [44, 47];
-const ARRIVAL_CODES: readonly number[] = [42, 44, 47];
 export const POLL_JOB = 'orders.track-poll';
 
 export interface TrackingOptions {
@@ -400,7 +397,13 @@ export class TrackingService {
         task.type === 'return' && task.status === 'requested' ? { ...task, status: 'done' } : task,
       );
     }
-    const arrival = await this.arrivalOf(record, doc, event.statusCode, at);
+    const arrival = this.arrivals?.enabled
+      ? await arrivalOf(record, doc, event.statusCode, at, {
+          localities: this.reference.localities,
+          simulated: this.simulated(record.companyId),
+          timeZone: () => this.accounts.timeZoneOf(record.accountId),
+        })
+      : null;
     const write = arrival
       ? async (trx: Db) => {
           await followUp?.(trx);
@@ -410,60 +413,6 @@ export class TrackingService {
     if (!(await this.orders.writeCarrierStatus(record, doc, extras, write))) return 'raced';
     this.orders.changed(record.accountId, { ids: [record.id] });
     return 'applied';
-  }
-
-  /**
-   * The parcel's first arrival (delivered to the door, or at the pickup point or post office) as
-   * the delivery promises count it: its route and the two days of the account; null when it is
-   * not one (an own method's, not handed over, a locality the directory does not know).
-   */
-  private async arrivalOf(record: OrderRecord, doc: OrderDoc, code: number, at: string): Promise<Arrival | null> {
-    if (!this.arrivals?.enabled || typeof doc.delivery.company.id !== 'number') return null;
-    const arrives = doc.delivery.type === 2 ? DELIVERED_CODES : ARRIVAL_CODES;
-    if (!arrives.includes(code)) return null;
-    // statusHistory[0] is this status: an arrival reported before it already counted
-    if (doc.statusHistory.slice(1).some((item) => ARRIVAL_CODES.includes(item.code))) return null;
-    const handedOver = handedOverAt(doc);
-    if (!handedOver) return null;
-    const localities = this.reference.localities;
-    const placeOfCity = (city: OrderDoc['deliveryAddress']['city']) =>
-      localities.find({
-        countryCode: city.countryCode,
-        fias: city.fias,
-        name: city.name ?? undefined,
-        region: city.region,
-      });
-    const from = placeOfCity(doc.senderAddress.city);
-    const to = placeOfCity(doc.deliveryAddress.city);
-    if (!from || !to) return null;
-    const simulated = this.simulated(record.companyId);
-    const promise = doc.delivery.promise ?? null;
-    const declared =
-      promise?.declaredDays ??
-      (doc.delivery.days.min !== null && doc.delivery.days.max !== null
-        ? { min: doc.delivery.days.min, max: doc.delivery.days.max }
-        : null);
-    // a simulated journey runs in minutes: without declared days there is nothing to model its days on
-    if (simulated && !declared) return null;
-    const zone = await this.accounts.timeZoneOf(record.accountId);
-    return {
-      accountId: record.accountId,
-      orderId: record.id,
-      route: {
-        companyId: doc.delivery.company.id,
-        deliveryType: doc.delivery.type,
-        tariff: doc.delivery.company.tariff,
-        from: placeOf(from),
-        to: placeOf(to),
-      },
-      fromName: from.name,
-      toName: to.name,
-      handedOver: todayIn(zone, new Date(handedOver)),
-      arrived: todayIn(zone, new Date(at)),
-      declared,
-      promise,
-      simulated,
-    };
   }
 
   /**
