@@ -1228,7 +1228,7 @@ export interface paths {
         };
         /**
          * Delivery on time: promised against actual, per company and route
-         * @description The account's parcels that arrived (delivered, or at the pickup point or post office) between dateFrom and dateTo (inclusive, at most 366 days), in business days from hand-over: how many arrived by the date promised when the order was made, beside the share within the company's declared days; per company and delivery type, and for the 100 busiest routes. A sandbox history (POST /v2/sandbox/delivery-history) counts with the promise its parcels would have had then: the declared days. Account tokens only (a shop key: 403).
+         * @description The account's parcels that arrived (delivered, or at the pickup point or post office) between dateFrom and dateTo (inclusive, at most 366 days), in business days from hand-over: how many arrived by the date promised when the order was made, beside the share within the company's declared days; per company and delivery type, and for the 100 busiest routes. A sandbox history (POST /v2/sandbox/delivery-history) counts with the promise each parcel would have had then (what the parcels before it taught). Account tokens only (a shop key: 403).
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -3068,7 +3068,7 @@ export interface paths {
         put?: never;
         /**
          * Make a history of delivered parcels to learn delivery promises from
-         * @description Writes `parcels` parcels (default 2,000, at most 20,000) delivered over the last `days` days (default 180) by the built-in companies, from the cities of the account's warehouses to the country's 60 biggest localities, each with days from the simulated companies' delay model (route-dependent, a day lost at a hub now and then, Friday hand-overs). They count in the delivery promises at once (calculator `promise`) and in GET /v2/reports/delivery-times; no order is made. The account needs a warehouse (422 no_warehouse). Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
+         * @description Writes `parcels` parcels (default 2,000, at most 20,000) delivered over the last `days` days (default 180) by the built-in companies, from the cities of the account's warehouses to the country's 60 biggest localities, each with days from the simulated companies' delay model (route-dependent, a day lost at a hub now and then, Friday hand-overs). They count in the delivery promises at once (calculator `promise`) and in GET /v2/reports/delivery-times, each with the promise the parcels before it taught (the first ones the declaration); no order is made. The account needs a warehouse (422 no_warehouse). Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
          *
          *     Extension: not in the contract (api-v2.md).
          */

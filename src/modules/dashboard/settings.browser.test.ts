@@ -229,6 +229,25 @@ describe.skipIf(!BROWSER_TESTS)('the dashboard settings, marketplaces and money 
     await check('cod');
   }, 60_000);
 
+  it("makes a test delivery history, shows delivery on time per company and route, and an order's promise", async () => {
+    await page.goto(`${origin}/app/money/delivery-times`);
+    await page.getByTestId('make-delivery-history').click();
+    await expect
+      .poll(async () => Number(await page.getByTestId('on-time-parcels').textContent()), POLL)
+      .toBeGreaterThan(1000);
+    expect(await page.getByTestId('on-time-share').count()).toBeGreaterThan(1);
+    await page.getByText('365 дн.', { exact: true }).click();
+    await check('delivery-times');
+    const created = await at.owner.post(
+      '/v2/orders',
+      orderBody({ shopId: at.ownShopId, pointId: at.pointId }, { cmsId: 'PROMISE-PAGE' }),
+    );
+    expect(created.status, created.text).toBe(201);
+    await page.goto(`${origin}/app/orders/${created.body.id}`);
+    await expect.poll(() => page.getByTestId('order-promise').textContent(), POLL).toMatch(/Придёт до .+ · по \d+/);
+    await check('order-promise');
+  }, 60_000);
+
   it('edits a webhook, rotates its secret, shows a delivery’s attempts and sends it again', async () => {
     const created = await at.owner.post('/v2/webhooks', { url: receiver.url });
     expect(created.status, created.text).toBe(201);

@@ -19,7 +19,7 @@ export function deliveryPromiseRoutes(app: App, services: DeliveryPromiseRouteSe
         summary: 'Delivery on time: promised against actual, per company and route',
         description:
           "The account's parcels that arrived (delivered, or at the pickup point or post office) between dateFrom and dateTo (inclusive, at most 366 days), in business days from hand-over: how many arrived by the date promised when the order was made, beside the share within the company's declared days; per company and delivery type, and for the 100 busiest routes. " +
-          'A sandbox history (POST /v2/sandbox/delivery-history) counts with the promise its parcels would have had then: the declared days. Account tokens only (a shop key: 403).',
+          'A sandbox history (POST /v2/sandbox/delivery-history) counts with the promise each parcel would have had then (what the parcels before it taught). Account tokens only (a shop key: 403).',
         querystring: OnTimeQuery,
         response: { 200: OnTimeReport, ...errorResponses(400, 403) },
       },

@@ -10,7 +10,8 @@ import { addDays } from '../../platform/clock.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import type { Scope } from '../../platform/auth.js';
-import { generateHistory, type HistoryParcel, type HistoryRoute } from './history.js';
+import { promiseOf, type DeliveryPromise } from './distribution.js';
+import { generateHistory, HistogramSet, type HistoryParcel, type HistoryRoute } from './history.js';
 import { placeOf, type DeliveryPromiseService } from './service.js';
 import type { Observation } from './store.js';
 
@@ -87,15 +88,25 @@ export class DeliveryHistoryMaker {
       { parcels: options.parcels, firstDay, lastDay, seed: accountId * 7919 + options.parcels },
       this.promises.calendar,
     ).filter((parcel) => parcel.arrivalDate <= lastDay);
-    const observations = parcels.map((parcel) => this.observationOf(accountId, parcel));
+    // each parcel promised what the parcels handed over before it had taught (a new shop's first ones: the declaration)
+    const learnt = new HistogramSet();
+    const observations = parcels.map((parcel) => {
+      const promise = promiseOf(
+        (key) => learnt.get(key),
+        parcel.route,
+        parcel.declared,
+        parcel.handOverDate,
+        this.promises.calendar,
+      );
+      learnt.add(parcel.route, parcel.days);
+      return this.observationOf(accountId, parcel, promise);
+    });
     await this.promises.recordMany(observations);
     await this.promises.refresh();
     return { parcels: observations.length, routes: routes.length, firstDay, lastDay };
   }
 
-  private observationOf(accountId: number, parcel: HistoryParcel): Observation {
-    // what the service would have promised then is unknown: the declaration, as a new shop's first orders had
-    const declaredBy = this.promises.calendar.addBusinessDays(parcel.handOverDate, parcel.declared.max);
+  private observationOf(accountId: number, parcel: HistoryParcel, promise: DeliveryPromise): Observation {
     return {
       accountId,
       orderId: null,
@@ -105,9 +116,9 @@ export class DeliveryHistoryMaker {
       handedOver: parcel.handOverDate,
       arrived: parcel.arrivalDate,
       days: parcel.days,
-      promisedDays: parcel.declared.max,
-      promisedBy: declaredBy,
-      promiseBasis: 'declared',
+      promisedDays: promise.p90Days,
+      promisedBy: promise.byDate,
+      promiseBasis: promise.basis,
       declaredDays: parcel.declared.max,
       generated: true,
     };

@@ -61,7 +61,7 @@ export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
         summary: 'Make a history of delivered parcels to learn delivery promises from',
         description:
           "Writes `parcels` parcels (default 2,000, at most 20,000) delivered over the last `days` days (default 180) by the built-in companies, from the cities of the account's warehouses to the country's 60 biggest localities, each with days from the simulated companies' delay model (route-dependent, a day lost at a hub now and then, Friday hand-overs). " +
-          'They count in the delivery promises at once (calculator `promise`) and in GET /v2/reports/delivery-times; no order is made. The account needs a warehouse (422 no_warehouse). ' +
+          'They count in the delivery promises at once (calculator `promise`) and in GET /v2/reports/delivery-times, each with the promise the parcels before it taught (the first ones the declaration); no order is made. The account needs a warehouse (422 no_warehouse). ' +
           WHO,
         body: HistoryBody,
         response: { 200: HistoryResult, ...errorResponses(400, 403, 422) },
