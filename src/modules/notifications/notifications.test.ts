@@ -201,6 +201,23 @@ describe('notifications', () => {
     ).toEqual(['newOrder', 'newProblemOrder']);
   });
 
+  it('e-mails the customer and tells the shop when an order is late past its promised date', async () => {
+    const shopId = await newShop({ events: ALL_ON, currentAccount: { enabled: true } }, true);
+    const { id } = await preparedOrder(owner, worker, orderBody(shopId, { cmsId: 'LATE-7' }));
+    const promised = (await owner.get(`/v2/orders/${id}`)).body.delivery.promise as { byDate: string };
+    await deliver();
+    const mailsBefore = smtp.mails.length;
+    const dayAfter = new Date(`${promised.byDate}T12:00:00Z`);
+    dayAfter.setUTCDate(dayAfter.getUTCDate() + 1);
+    expect(await t.runtime.services.lateOrders.markLate(dayAfter)).toBeGreaterThanOrEqual(1);
+    await deliver();
+    const customer = smtp.mails.slice(mailsBefore).filter((mail) => mail.to[0] === 'svetlana@buyer.test');
+    expect(customer.map((mail) => mail.subject)).toEqual([expect.stringContaining('заказ № LATE-7 задерживается')]);
+    expect((await mine(owner)).filter((item) => item.orderId === id && item.type === 'newProblemOrder')).toMatchObject([
+      { text: expect.stringContaining(`is late: promised by ${promised.byDate}`) },
+    ]);
+  });
+
   it('retries an e-mail the SMTP server refused, without holding anything up', async () => {
     const shopId = await newShop({ events: { newOrder: true }, currentAccount: { enabled: true } });
     smtp.refuseNext(1);

@@ -113,6 +113,8 @@ export function notificationText(
         ? `New marketplace order ${event.payload.marketplaceOrderId} (${event.payload.cmsId}) in shop "${shopName}".`
         : `New order ${ref} in shop "${shopName}".`;
     case 'newProblemOrder': {
+      if (event.type === 'order.late')
+        return `Order ${ref} of shop "${shopName}" is late: promised by ${event.payload.promisedBy ?? 'a date'} and not yet delivered.`;
       const why =
         event.payload.error ??
         (event.statusTo !== null ? `status ${event.statusTo} ${statusName(event.statusTo)}` : 'a problem');
@@ -154,23 +156,31 @@ function russianDate(date: string): string {
   return `${day}.${month}.${year}`;
 }
 
+/** Whether an event e-mails the customer (shop flag emailNotifications): the statuses above, and a late order. */
+export function mailsCustomer(event: Pick<AccountEvent, 'type' | 'statusTo'>): boolean {
+  if (event.type === 'order.late') return true;
+  return event.type === 'order.status_changed' && CUSTOMER_MAIL_STATUSES.includes(event.statusTo ?? 0);
+}
+
 /**
  * The customer's e-mail (Russian: customers are the shops' buyers in Russia) at an event, or
  * null: at the pickup point or post office (42, with the last day of storage), out for
- * delivery with a courier (43), delivered (44).
+ * delivery with a courier (43), delivered (44); late past the date promised (order.late).
  */
 export function customerMail(event: AccountEvent, order: CustomerOrder): { subject: string; text: string } | null {
-  if (
-    event.type !== 'order.status_changed' ||
-    event.statusTo === null ||
-    !CUSTOMER_MAIL_STATUSES.includes(event.statusTo)
-  )
-    return null;
+  if (!mailsCustomer(event)) return null;
   const number = order.cmsId ?? String(order.id);
   const hello = order.recipientName ? `Здравствуйте, ${order.recipientName}!` : 'Здравствуйте!';
   const track = order.trackNumber ? `\nТрек-номер: ${order.trackNumber}` : '';
   const link = order.trackingUrl ? `\nОтследить: ${order.trackingUrl}` : '';
   const sign = `\n\n${order.brand}`;
+  if (event.type === 'order.late') {
+    const promised = event.payload.promisedBy ? ` к ${russianDate(event.payload.promisedBy)}` : '';
+    return {
+      subject: `${order.brand}: заказ № ${number} задерживается`,
+      text: `${hello}\n\nВаш заказ № ${number} мы обещали доставить${promised}, но он ещё в пути. Просим прощения: мы следим за ним и напишем, когда он прибудет.${track}${link}${sign}`,
+    };
+  }
   switch (event.statusTo) {
     case 42: {
       const place = order.deliveryType === 3 ? 'в почтовом отделении' : 'в пункте выдачи';

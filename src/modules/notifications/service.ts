@@ -18,8 +18,8 @@ import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
 import {
-  CUSTOMER_MAIL_STATUSES,
   customerMail,
+  mailsCustomer,
   notificationText,
   notificationTypeOf,
   recipientsOf,
@@ -134,12 +134,7 @@ export class NotificationService {
       for (const event of accountEvents) {
         const shop = shops.get(event.shopId as number);
         if (!shop) continue;
-        if (
-          shop.emailNotifications &&
-          event.type === 'order.status_changed' &&
-          CUSTOMER_MAIL_STATUSES.includes(event.statusTo ?? 0)
-        )
-          mailOrders.push(event);
+        if (shop.emailNotifications && mailsCustomer(event)) mailOrders.push(event);
         const type = notificationTypeOf(event, shop.notifications);
         if (!type) continue;
         employees ??= await this.accounts.employeesOf(accountId);
