@@ -148,6 +148,39 @@ describe('promises through HTTP', () => {
       byDate: courier.promise.byDate,
     });
     expect(order.delivery.promise.declaredDays).toEqual(expect.objectContaining({ min: expect.any(Number) }));
+
+    // /one says the same (/company answers only the companies' ids)
+    for (const url of ['/v2/calculator/one']) {
+      const one = await a.owner.post(url, quoteBody, {
+        headers: { 'shop-id': String(a.shopId), type: '2', 'company-id': '1' },
+      });
+      expect(one.status, one.text).toBe(200);
+      const option = Array.isArray(one.body) ? one.body[0] : one.body;
+      expect(option.promise, url).toMatchObject({ basis: courier.promise.basis, byDate: courier.promise.byDate });
+    }
+
+    // and the widget's quote of the same route
+    const origin = 'https://shop.example';
+    const key = (await a.owner.post(`/v2/shops/${a.shopId}/widget-key`, { allowedOrigins: [origin] })).body.publicKey;
+    const quoted = await t.app.inject({
+      method: 'POST',
+      url: `/widget/v1/api/quotes?key=${encodeURIComponent(key)}`,
+      headers: { origin, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        city: { name: 'Санкт-Петербург' },
+        products: [{ count: 1, price: 801, weight: 0.5 }],
+        modes: [2],
+      }),
+    });
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    const widgetCourier = (JSON.parse(quoted.body).options as Array<{ companyId: number; promise: unknown }>).find(
+      (option) => option.companyId === 1,
+    );
+    expect(widgetCourier?.promise).toMatchObject({
+      basis: courier.promise.basis,
+      p90Days: courier.promise.p90Days,
+      byDate: courier.promise.byDate,
+    });
   });
 
   it("reports the account's parcels on time per company and route, and refuses a bad period, a shop key and no token", async () => {
