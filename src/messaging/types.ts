@@ -29,7 +29,11 @@ export interface SmsGateway {
   readonly code: 'smsru' | 'smsc';
   send(message: SmsMessage, signal: AbortSignal): Promise<SmsSent>;
   /** Where the gateway says the message is now. */
-  status(gatewayId: string, phone: string, signal: AbortSignal): Promise<{ status: SmsDeliveryStatus; reason?: string }>;
+  status(
+    gatewayId: string,
+    phone: string,
+    signal: AbortSignal,
+  ): Promise<{ status: SmsDeliveryStatus; reason?: string }>;
   /** Checks the credentials (a balance call): throws a MessagingError when refused. */
   check(signal: AbortSignal): Promise<{ balanceRoubles: number | null }>;
 }
