@@ -112,6 +112,10 @@ export interface Config {
   /** DaData's suggestions and cleaning APIs, asked with a shop's own key where the register has no house (tests point them at a loopback fake). */
   dadataSuggestionsUrl: string;
   dadataCleanerUrl: string;
+  /** The buyers' message channels' APIs: SMS.ru, SMSC and Telegram's Bot API (tests point them at loopback fakes). */
+  smsRuUrl: string;
+  smscUrl: string;
+  telegramApiUrl: string;
   /** Longest wait for one call to a real delivery company (each retry waits again, all under the caller's deadline). */
   carrierTimeoutMs: number;
   /** Hours between imports of the real companies' pickup-point directories; 0: only when a contract is connected. */
@@ -422,6 +426,9 @@ export function loadConfig(env: Env = process.env): Config {
       problems,
     ),
     dadataCleanerUrl: readHttpUrl(env, 'DADATA_CLEANER_URL', 'https://cleaner.dadata.ru/api/v1', problems),
+    smsRuUrl: readHttpUrl(env, 'SMSRU_URL', 'https://sms.ru', problems),
+    smscUrl: readHttpUrl(env, 'SMSC_URL', 'https://smsc.ru', problems),
+    telegramApiUrl: readHttpUrl(env, 'TELEGRAM_API_URL', 'https://api.telegram.org', problems),
     carrierCdekUrl: readHttpUrl(env, 'CARRIER_CDEK_URL', 'https://api.cdek.ru/v2', problems),
     carrierCdekTestUrl: readHttpUrl(env, 'CARRIER_CDEK_TEST_URL', 'https://api.edu.cdek.ru/v2', problems),
     carrierBoxberryUrl: readHttpUrl(env, 'CARRIER_BOXBERRY_URL', 'https://api.boxberry.ru/json.php', problems),

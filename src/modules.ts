@@ -10,6 +10,7 @@ import type { ModuleDefinition } from './platform/module.js';
 import type { Services } from './services.js';
 import { accountsModule } from './modules/accounts/module.js';
 import { addressesModule } from './modules/addresses/module.js';
+import { buyerMessagesModule } from './modules/buyer-messages/module.js';
 import { boxesModule } from './modules/boxes/module.js';
 import { checklistModule } from './modules/checklist/module.js';
 import { calculatorModule } from './modules/calculator/module.js';
@@ -56,6 +57,7 @@ export const MODULES = [
   documentsModule,
   eventsModule,
   notificationsModule,
+  buyerMessagesModule,
   trackingPageModule,
   fulfilmentModule,
   pickupsModule,

@@ -66,6 +66,12 @@ import { DeliveryPromiseStore } from './modules/delivery-promises/store.js';
 import { OnTimeReports } from './modules/delivery-promises/report.js';
 import { DeliveryHistoryMaker, senderLocalitiesOf } from './modules/delivery-promises/test-history.js';
 import { LateOrders } from './modules/orders/late-orders.js';
+import { BuyerMessageDispatcher, zoneOfRegion, type MessageChannels } from './modules/buyer-messages/dispatch.js';
+import { BuyerMessageService } from './modules/buyer-messages/service.js';
+import { BuyerMessageStore } from './modules/buyer-messages/store.js';
+import { SmsRuGateway } from './messaging/sms-ru.js';
+import { SmscGateway } from './messaging/smsc.js';
+import { TelegramBotClient } from './messaging/telegram.js';
 import { AnalyticalReportService } from './modules/reports/analytical-service.js';
 import { BillingService } from './modules/reports/billing-service.js';
 import {
@@ -191,6 +197,9 @@ export interface Services {
   onTimeReports: OnTimeReports;
   /** Orders past their promised date found late, hourly. */
   lateOrders: LateOrders;
+  /** What buyers hear of their delivery: settings, templates, the log; the dispatcher that sends. */
+  buyerMessages: BuyerMessageService;
+  buyerMessageDispatcher: BuyerMessageDispatcher;
 }
 
 export interface ServiceDeps {
@@ -201,6 +210,9 @@ export interface ServiceDeps {
     | 'authCacheSeconds'
     | 'calculatorCacheSeconds'
     | 'deliveryPromises'
+    | 'smsRuUrl'
+    | 'smscUrl'
+    | 'telegramApiUrl'
     | 'cacheMb'
     | 'dataDir'
     | 'publicUrl'
@@ -426,6 +438,40 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     mailer,
     { dispatchSeconds: 5 },
   );
+  const buyerChannels: MessageChannels = {
+    mailer,
+    smsGateway: (kind, secrets, sender) => {
+      if (kind === 'smsru')
+        return secrets.smsApiId
+          ? new SmsRuGateway({ apiId: secrets.smsApiId, baseUrl: config.smsRuUrl, sender })
+          : null;
+      return secrets.smsLogin && secrets.smsPassword
+        ? new SmscGateway({ login: secrets.smsLogin, password: secrets.smsPassword, baseUrl: config.smscUrl, sender })
+        : null;
+    },
+    telegramBot: (token) => new TelegramBotClient({ token, baseUrl: config.telegramApiUrl }),
+  };
+  const buyerMessageStore = new BuyerMessageStore(db);
+  const buyerMessages = new BuyerMessageService(
+    buyerMessageStore,
+    shops,
+    orders,
+    accounts,
+    reference,
+    secretBox,
+    buyerChannels,
+    { publicUrl: config.publicUrl, regionZone: zoneOfRegion },
+  );
+  const buyerMessageDispatcher = new BuyerMessageDispatcher(
+    buyerMessageStore,
+    events,
+    buyerMessages,
+    buyerChannels,
+    jobs,
+    {
+      dispatchSeconds: 5,
+    },
+  );
   const supplies = new SupplyService(
     new SupplyStore(db),
     stock,
@@ -455,7 +501,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
       pollSeconds: config.trackingPollSeconds || 300,
     },
   );
-  const trackingPage = new TrackingPageService(trackingLinks, tracking, reference, orderStatuses, accounts);
+  const trackingPage = new TrackingPageService(
+    trackingLinks,
+    tracking,
+    reference,
+    orderStatuses,
+    accounts,
+    (accountId, shopId, orderId) => buyerMessages.telegramLink(accountId, shopId, orderId),
+  );
   const adapters = marketplaceAdapters({
     ozonUrl: config.marketplaceOzonUrl,
     wildberriesUrl: config.marketplaceWildberriesUrl,
@@ -535,6 +588,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     deliveryPromises,
     onTimeReports,
     lateOrders,
+    buyerMessages,
+    buyerMessageDispatcher,
     sandbox,
     webhooks,
     carrierIntegrations,

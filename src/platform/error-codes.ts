@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   not_own_delivery: 'The order is with a delivery company: its statuses come from the company, not the shop.',
   not_simulated: 'The order is not with a built-in (simulated) company, or the simulation is off.',
   live_contract: 'The sandbox is refused to an account with a live delivery company contract.',
+  channel_refused:
+    "A buyer-message channel's credentials were refused by the SMS gateway or Telegram, or could not be checked (errors[] names the field).",
   no_warehouse:
     'The account has no warehouse whose city is known (a sandbox delivery history leaves from those cities).',
   period_closed: 'The billing period is closed.',

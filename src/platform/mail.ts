@@ -13,6 +13,8 @@ export interface MailMessage {
   text: string;
   /** An HTML alternative of the same text (mail programs show one or the other). */
   html?: string;
+  /** Headers of its own (List-Unsubscribe of a buyer's message). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -37,6 +39,7 @@ export function smtpMailer(smtpUrl: string, from: string, options: { timeoutMs?:
         subject: message.subject,
         text: message.text,
         ...(message.html ? { html: message.html } : {}),
+        ...(message.headers ? { headers: message.headers } : {}),
       });
     },
     close(): void {

@@ -2233,6 +2233,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/shops/{id}/buyer-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the shop's buyers hear of their delivery
+         * @description Channels (e-mail, SMS through SMS.ru or SMSC, the shop’s own Telegram bot), the moments each is on for, the language, quiet hours, the brand of e-mails. Credentials are never answered. A shop that never saved any e-mails its buyers as `emailNotifications` says (at the point, out for delivery, delivered, late).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getBuyerMessageSettings"];
+        /**
+         * Change how the shop's buyers hear of their delivery
+         * @description What is left out stays. Credentials given are checked before anything is saved (the SMS gateway’s balance; the bot’s getMe, and its webhook is set to this service): refused, a 422 channel_refused naming the field. Credentials are stored sealed and never answered. Account tokens only (a shop key: 403).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["setBuyerMessageSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/buyer-messages/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's message templates, its own and the defaults, with their variables
+         * @description The shop's message templates, its own and the defaults, with their variables
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getBuyerMessageTemplates"];
+        /**
+         * Replace the shop's own message templates (Liquid)
+         * @description Each is rendered with a sample order before anything is saved: an unknown variable or filter, a syntax error or a text over 4,000 characters is a 400 naming `templates.<moment>.<language>.<part>`. Filters besides Liquid’s: ru_date, en_date, numeric_date, plural (2 forms English, 3 Russian), money. No include or render.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["setBuyerMessageTemplates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/buyer-messages/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A message as a buyer would get it, from a real order or a sample
+         * @description The saved template, or `subject`/`body` to try before saving; an e-mail’s HTML with the brand, an SMS’s parts and encoding.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["previewBuyerMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/orders/{id}/buyer-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the order's buyer was sent, and how it went
+         * @description One line per moment and channel: pending, held (quiet hours: sendAfter), sent, delivered, failed (with the reason), skipped (unsubscribed, a sandbox order, no gateway). Phones are masked.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listOrderBuyerMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/reports/buyer-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Buyer messages per shop and channel: sent, failed, SMS parts and their cost
+         * @description Buyer messages per shop and channel: sent, failed, SMS parts and their cost
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getBuyerMessagesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buyer/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer's unsubscribe page (the link at the foot of every message)
+         * @description The buyer's unsubscribe page (the link at the foot of every message)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getBuyerUnsubscribePage"];
+        put?: never;
+        /**
+         * Unsubscribe (the page’s button, or a mail program’s one click: RFC 8058)
+         * @description Unsubscribe (the page’s button, or a mail program’s one click: RFC 8058)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["unsubscribeBuyer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buyer/telegram/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Telegram's webhook of a shop's bot
+         * @description Set when the bot’s token is saved; Telegram’s secret header is checked (else 401). A buyer’s "/start <payload>" from the tracking page links their chat to the order’s phone.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["receiveTelegramUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/track/{company}/{trackNumber}/{seal}": {
         parameters: {
             query?: never;
@@ -3875,6 +4047,7 @@ export interface components {
          *     - `not_own_delivery`: The order is with a delivery company: its statuses come from the company, not the shop.
          *     - `not_simulated`: The order is not with a built-in (simulated) company, or the simulation is off.
          *     - `live_contract`: The sandbox is refused to an account with a live delivery company contract.
+         *     - `channel_refused`: A buyer-message channel's credentials were refused by the SMS gateway or Telegram, or could not be checked (errors[] names the field).
          *     - `no_warehouse`: The account has no warehouse whose city is known (a sandbox delivery history leaves from those cities).
          *     - `period_closed`: The billing period is closed.
          *     - `overpayment`: The payment is more than what is left to pay of the bill.
@@ -3911,7 +4084,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -5494,6 +5667,54 @@ export interface components {
              * @enum {unknown}
              */
             email: "none" | "pending" | "sent" | "failed";
+        };
+        /** @description Extension: what a shop's buyers hear of their delivery, and how */
+        BuyerMessageSettings: {
+            /** @enum {unknown} */
+            language: "ru" | "en";
+            quietHours: {
+                from: string;
+                to: string;
+            } | null;
+            brand: {
+                logoUrl: string | null;
+                color: string;
+            };
+            sandbox: boolean;
+            email: {
+                enabled: boolean;
+                moments: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+            };
+            sms: {
+                enabled: boolean;
+                moments: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                gateway: string | null;
+                sender: string | null;
+                /** @description The gateway has its credentials */
+                configured: boolean;
+            };
+            telegram: {
+                enabled: boolean;
+                moments: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                /** @description The bot (t.me/<botUsername>) once its token is saved */
+                botUsername: string | null;
+            };
+        };
+        BuyerMessage: {
+            id: number;
+            moment: string;
+            channel: string;
+            /** @description The e-mail, phone (masked) or "Telegram" */
+            address: string;
+            /** @description pending, held (quiet hours), sent, delivered, failed, skipped */
+            status: string;
+            reason: string | null;
+            segments: number | null;
+            /** @description roubles */
+            cost: number | null;
+            sendAfter: string;
+            createdAt: string;
+            sentAt: string | null;
         };
         /** @description Fulfilment supply */
         Supply: {
@@ -20045,6 +20266,1156 @@ export interface operations {
             };
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
             429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBuyerMessageSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension: what a shop's buyers hear of their delivery, and how */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyerMessageSettings"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setBuyerMessageSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    language?: "ru" | "en";
+                    /** @description SMS and Telegram messages due between from and to in the buyer's time zone (their locality's) wait until to; null: any hour */
+                    quietHours?: {
+                        /** @description HH:MM */
+                        from: string;
+                        /** @description HH:MM */
+                        to: string;
+                    } | null;
+                    brand?: {
+                        /** @description The shop's logo in e-mails (https) */
+                        logoUrl?: string | null;
+                        /** @description E-mails' accent colour */
+                        color?: string;
+                    };
+                    /** @description Send for orders of the built-in (simulated) companies and of contracts in test mode too (off: they are recorded as skipped, nothing is sent) */
+                    sandbox?: boolean;
+                    email?: {
+                        enabled: boolean;
+                        moments?: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                    };
+                    sms?: {
+                        enabled: boolean;
+                        moments?: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                        gateway?: ("smsru" | "smsc") | null;
+                        /** @description A sender name the gateway approved */
+                        sender?: string | null;
+                        /** @description SMS.ru: api_id (write-only) */
+                        apiId?: string | null;
+                        /** @description SMSC: login (write-only) */
+                        login?: string | null;
+                        /** @description SMSC: password (write-only) */
+                        password?: string | null;
+                    };
+                    telegram?: {
+                        enabled: boolean;
+                        moments?: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                        /** @description The shop's bot's token from @BotFather (write-only; checked with Telegram when saved) */
+                        botToken?: string | null;
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @enum {unknown} */
+                    language?: "ru" | "en";
+                    /** @description SMS and Telegram messages due between from and to in the buyer's time zone (their locality's) wait until to; null: any hour */
+                    quietHours?: {
+                        /** @description HH:MM */
+                        from: string;
+                        /** @description HH:MM */
+                        to: string;
+                    } | null;
+                    brand?: {
+                        /** @description The shop's logo in e-mails (https) */
+                        logoUrl?: string | null;
+                        /** @description E-mails' accent colour */
+                        color?: string;
+                    };
+                    /** @description Send for orders of the built-in (simulated) companies and of contracts in test mode too (off: they are recorded as skipped, nothing is sent) */
+                    sandbox?: boolean;
+                    email?: {
+                        enabled: boolean;
+                        moments?: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                    };
+                    sms?: {
+                        enabled: boolean;
+                        moments?: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                        gateway?: ("smsru" | "smsc") | null;
+                        /** @description A sender name the gateway approved */
+                        sender?: string | null;
+                        /** @description SMS.ru: api_id (write-only) */
+                        apiId?: string | null;
+                        /** @description SMSC: login (write-only) */
+                        login?: string | null;
+                        /** @description SMSC: password (write-only) */
+                        password?: string | null;
+                    };
+                    telegram?: {
+                        enabled: boolean;
+                        moments?: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
+                        /** @description The shop's bot's token from @BotFather (write-only; checked with Telegram when saved) */
+                        botToken?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Extension: what a shop's buyers hear of their delivery, and how */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyerMessageSettings"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBuyerMessageTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        variables: {
+                            [key: string]: string;
+                        };
+                        filters: string[];
+                        templates: {
+                            moment: string;
+                            language: string;
+                            subject: string;
+                            text: string;
+                            sms: string;
+                            /** @description The parts the shop wrote (the rest are defaults) */
+                            custom: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setBuyerMessageTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Liquid per moment, language and part (subject and text of an e-mail, which Telegram also says; sms); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field. */
+                    templates: {
+                        registered?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        handed_over?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        at_point?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        storage_ending?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        out_for_delivery?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        delivered?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        refused?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        late?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        return_received?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Liquid per moment, language and part (subject and text of an e-mail, which Telegram also says; sms); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field. */
+                    templates: {
+                        registered?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        handed_over?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        at_point?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        storage_ending?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        out_for_delivery?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        delivered?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        refused?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        late?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                        return_received?: {
+                            ru?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                            en?: {
+                                subject?: string;
+                                text?: string;
+                                sms?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        variables: {
+                            [key: string]: string;
+                        };
+                        filters: string[];
+                        templates: {
+                            moment: string;
+                            language: string;
+                            subject: string;
+                            text: string;
+                            sms: string;
+                            /** @description The parts the shop wrote (the rest are defaults) */
+                            custom: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewBuyerMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description registered (the company has the order: track number and link), handed_over, at_point (address, hours, last day of storage), storage_ending (the last day of storage is tomorrow), out_for_delivery (the interval), delivered, refused, late (past the promised date), return_received
+                     * @enum {unknown}
+                     */
+                    moment: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
+                    /** @enum {unknown} */
+                    channel: "email" | "sms" | "telegram";
+                    /** @enum {unknown} */
+                    language?: "ru" | "en";
+                    /** @description A real order's data (else a sample) */
+                    orderId?: number;
+                    /** @description Try this instead of the saved template */
+                    subject?: string;
+                    /** @description Try this instead of the saved template */
+                    body?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description registered (the company has the order: track number and link), handed_over, at_point (address, hours, last day of storage), storage_ending (the last day of storage is tomorrow), out_for_delivery (the interval), delivered, refused, late (past the promised date), return_received
+                     * @enum {unknown}
+                     */
+                    moment: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
+                    /** @enum {unknown} */
+                    channel: "email" | "sms" | "telegram";
+                    /** @enum {unknown} */
+                    language?: "ru" | "en";
+                    /** @description A real order's data (else a sample) */
+                    orderId?: number;
+                    /** @description Try this instead of the saved template */
+                    subject?: string;
+                    /** @description Try this instead of the saved template */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subject: string | null;
+                        text: string;
+                        /** @description E-mail: the HTML the buyer sees (the shop's brand, logo and colour) */
+                        html: string | null;
+                        sms: {
+                            segments: number;
+                            characters: number;
+                            encoding: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrderBuyerMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of BuyerMessage */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyerMessage"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBuyerMessagesReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                dateFrom: string;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2026-12-01
+                 */
+                dateTo: string;
+                shopId?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rows: {
+                            shopId: number;
+                            channel: string;
+                            messages: number;
+                            sent: number;
+                            failed: number;
+                            skipped: number;
+                            segments: number;
+                            /** @description roubles */
+                            cost: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBuyerUnsubscribePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page (text/html) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    unsubscribeBuyer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page (text/html) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    receiveTelegramUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Telegram's sequence number of the update (repeats on a retried delivery) */
+                    update_id: number;
+                    message?: {
+                        chat: {
+                            /** @description The chat to answer in (a private chat: the user id) */
+                            id: number;
+                            /** @description "private", "group", "supergroup" or "channel" */
+                            type: string;
+                        };
+                        from?: {
+                            /** @description IETF language tag of the user's Telegram app, e.g. ru */
+                            language_code?: string;
+                        };
+                        text?: string;
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Telegram's sequence number of the update (repeats on a retried delivery) */
+                    update_id: number;
+                    message?: {
+                        chat: {
+                            /** @description The chat to answer in (a private chat: the user id) */
+                            id: number;
+                            /** @description "private", "group", "supergroup" or "channel" */
+                            type: string;
+                        };
+                        from?: {
+                            /** @description IETF language tag of the user's Telegram app, e.g. ru */
+                            language_code?: string;
+                        };
+                        text?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];

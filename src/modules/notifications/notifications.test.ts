@@ -53,6 +53,7 @@ beforeAll(async () => {
   pointId = pickupPointIn(t);
   worker = orderJobWorker(t);
   t.runtime.services.notifications.registerJobs(worker);
+  t.runtime.services.buyerMessageDispatcher.registerJobs(worker);
 });
 afterAll(async () => {
   await t.close();
@@ -65,6 +66,9 @@ async function newShop(notifications: Record<string, unknown>, emailNotification
     shopBody(warehouseId, { name: `Shop ${Math.random()}`, emailNotifications, notifications }),
   );
   expect(response.status, JSON.stringify(response.body)).toBe(201);
+  // buyers hear of the built-in companies' (sandbox) orders only when the shop asks (modules/buyer-messages)
+  if (emailNotifications)
+    expect((await owner.put(`/v2/shops/${response.body.id}/buyer-messages`, { sandbox: true })).status).toBe(200);
   return response.body.id;
 }
 
@@ -83,6 +87,7 @@ function orderBody(shopId: number, overrides: Record<string, unknown> = {}) {
 /** Dispatches the events, then sends the e-mails queued. */
 async function deliver(): Promise<void> {
   await t.runtime.services.notifications.dispatch();
+  await t.runtime.services.buyerMessageDispatcher.dispatch();
   await worker.runDue();
 }
 

@@ -1,7 +1,7 @@
 /**
  * Notifications: a job reads new order events (as a consumer of the events stream), makes
  * one notification per person the order's shop wants told, and e-mails them when SMTP is
- * configured; customers are e-mailed at key moments when the shop asks for it. E-mails are
+ * configured (buyers hear of their delivery from modules/buyer-messages). E-mails are
  * jobs of their own: a failing SMTP server is retried by the job table and never holds up
  * an order change or the other notifications.
  */
@@ -17,16 +17,7 @@ import type { AccountEvent } from '../events/types.js';
 import type { OrderStatusDirectory } from '../lists/order-statuses.js';
 import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
-import {
-  customerMail,
-  mailsCustomer,
-  notificationText,
-  notificationTypeOf,
-  recipientsOf,
-  type CustomerOrder,
-  type Employee,
-  type AccountNoticeType,
-} from './rules.js';
+import { notificationText, notificationTypeOf, recipientsOf, type Employee, type AccountNoticeType } from './rules.js';
 import type { NotificationListQuery, NotificationView } from './schemas.js';
 import type { NewNotification, NotificationRow, NotificationStore } from './store.js';
 
@@ -72,6 +63,7 @@ export class NotificationService {
       }
     });
     worker.register<{ notificationId: number }>(EMAIL_JOB, (job) => this.emailNotification(job));
+    // a buyer's e-mail queued before buyer-messages made them is still sent
     worker.register<CustomerMailJob>(CUSTOMER_EMAIL_JOB, async (job) => {
       if (this.mailer)
         await this.mailer.send({ to: job.payload.to, subject: job.payload.subject, text: job.payload.text });
@@ -96,30 +88,18 @@ export class NotificationService {
       CONSUMER,
       BATCH,
       (events) => this.plan(events),
-      async ({ notifications, customerMails }, trx) => {
+      async ({ notifications }, trx) => {
         const added = await this.store.insert(notifications, trx);
-        if (this.mailer) {
+        if (this.mailer)
           for (const row of added)
             if (row.email_to) await this.jobs.enqueue(row.account_id, EMAIL_JOB, { notificationId: row.id }, {}, trx);
-          for (const mail of customerMails)
-            await this.jobs.enqueue(
-              mail.accountId,
-              CUSTOMER_EMAIL_JOB,
-              mail.job,
-              { uniqueKey: `customer-mail:${mail.job.eventId}` },
-              trx,
-            );
-        }
       },
     );
   }
 
-  /** The notifications and customer e-mails of a batch of events. */
-  private async plan(
-    events: AccountEvent[],
-  ): Promise<{ notifications: NewNotification[]; customerMails: Array<{ accountId: number; job: CustomerMailJob }> }> {
+  /** The notifications of a batch of events (buyers' messages are modules/buyer-messages). */
+  private async plan(events: AccountEvent[]): Promise<{ notifications: NewNotification[] }> {
     const notifications: NewNotification[] = [];
-    const customerMails: Array<{ accountId: number; job: CustomerMailJob }> = [];
     const byAccount = new Map<number, AccountEvent[]>();
     for (const event of events)
       if (event.shopId !== null) byAccount.set(event.accountId, [...(byAccount.get(event.accountId) ?? []), event]);
@@ -130,11 +110,9 @@ export class NotificationService {
         accountEvents.map((event) => event.shopId as number),
       );
       let employees: Employee[] | null = null;
-      const mailOrders: AccountEvent[] = [];
       for (const event of accountEvents) {
         const shop = shops.get(event.shopId as number);
         if (!shop) continue;
-        if (shop.emailNotifications && mailsCustomer(event)) mailOrders.push(event);
         const type = notificationTypeOf(event, shop.notifications);
         if (!type) continue;
         employees ??= await this.accounts.employeesOf(accountId);
@@ -160,46 +138,8 @@ export class NotificationService {
           });
         }
       }
-      if (mailOrders.length && this.mailer) customerMails.push(...(await this.customerMails(accountId, mailOrders)));
     }
-    return { notifications, customerMails };
-  }
-
-  private async customerMails(
-    accountId: number,
-    events: AccountEvent[],
-  ): Promise<Array<{ accountId: number; job: CustomerMailJob }>> {
-    const scope: Scope = {
-      accountId,
-      timeZone: await this.accounts.timeZoneOf(accountId),
-      kind: 'account',
-      shopKeyShopId: null,
-      employeeId: null,
-    };
-    const orders = await this.orders.getMany(
-      scope,
-      events.map((event) => event.orderId),
-    );
-    const mails: Array<{ accountId: number; job: CustomerMailJob }> = [];
-    for (const event of events) {
-      const order = orders.get(event.orderId);
-      const to = order?.recipient.email?.trim();
-      if (!order || !to) continue;
-      const point = order.delivery.point;
-      const customer: CustomerOrder = {
-        id: order.id,
-        cmsId: order.cmsId,
-        brand: order.brand,
-        trackNumber: order.trackNumber,
-        trackingUrl: order.trackingUrl,
-        recipientName: order.recipient.fullName,
-        deliveryType: order.delivery.type,
-        point: point ? { name: point.name, address: point.address, holdDate: point.holdDate ?? null } : null,
-      };
-      const mail = customerMail(event, customer);
-      if (mail) mails.push({ accountId, job: { orderId: order.id, eventId: event.id, to, ...mail } });
-    }
-    return mails;
+    return { notifications };
   }
 
   private async emailNotification(job: Job<{ notificationId: number }>): Promise<void> {

@@ -52,6 +52,8 @@ export interface TrackingView {
   point: PointView | null;
   /** Roubles the recipient pays on delivery, while unpaid. */
   codToPay: number | null;
+  /** The shop's Telegram bot, started for this order (its news there), when the shop has one. */
+  telegramUrl?: string | null;
 }
 
 /** What a link without a seal (issued before links were sealed) may still show: the status only. */
@@ -88,6 +90,7 @@ const TEXT = {
     allDay: 'круглосуточно',
     days: ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'],
     statusOnly: 'Подробности о доставке — по ссылке из последнего сообщения магазина.',
+    telegram: 'Получать новости о заказе в Telegram',
     missingTitle: 'Посылка не найдена',
     missing: 'По этой ссылке ничего не найдено. Проверьте, что ссылка скопирована целиком, или обратитесь в магазин.',
     logId: 'Код обращения',
@@ -118,6 +121,7 @@ const TEXT = {
     allDay: 'open 24 hours',
     days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
     statusOnly: "For the delivery details, open the link in the shop's latest message.",
+    telegram: 'Get news of this order in Telegram',
     missingTitle: 'Parcel not found',
     missing: 'Nothing is found at this link. Check that the whole link was copied, or ask the shop.',
     logId: 'Reference for support',
@@ -326,7 +330,10 @@ ${view.history
   .join('\n')}
 </ol>
 </section>`;
-  return layout(view.lang, text.title, `${summary}\n${delivery}\n${history}`);
+  const telegram = view.telegramUrl
+    ? `<p class="telegram"><a href="${escapeHtml(view.telegramUrl)}" rel="noopener">${escapeHtml(text.telegram)}</a></p>`
+    : '';
+  return layout(view.lang, text.title, `${summary}\n${telegram}${delivery}\n${history}`);
 }
 
 export function renderStatusOnlyPage(view: StatusOnlyView): string {

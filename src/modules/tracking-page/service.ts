@@ -35,6 +35,12 @@ export class TrackingPageService {
     private readonly reference: ReferenceData,
     private readonly statuses: OrderStatusDirectory,
     private readonly accounts: AccountZones,
+    /** The shop's Telegram bot started for an order (modules/buyer-messages); absent: no link. */
+    private readonly telegramLink?: (
+      accountId: number,
+      shopId: number | null,
+      orderId: number,
+    ) => Promise<string | null>,
   ) {}
 
   /** The page of a sealed link; undefined when the link names no parcel or its seal is not that parcel's. */
@@ -125,6 +131,7 @@ export class TrackingPageService {
       trackNumber,
       orderNumber: doc.cmsId,
       shopName: doc.brand,
+      telegramUrl: (await this.telegramLink?.(parcel.accountId, doc.shopId, parcel.orderId)) ?? null,
       companyName: this.companyName(parcel),
       history,
       deliveryType: doc.delivery.type,
