@@ -134,6 +134,57 @@ export interface Config {
   webhookConcurrency: number;
 }
 
+/** The settings the services are built with (src/services.ts): the rest are the HTTP server's and the CLI's. */
+export type ServiceConfig = Pick<
+  Config,
+  | 'timeZone'
+  | 'loginTokenDays'
+  | 'authCacheSeconds'
+  | 'calculatorCacheSeconds'
+  | 'deliveryPromises'
+  | 'smsRuUrl'
+  | 'smscUrl'
+  | 'telegramApiUrl'
+  | 'cacheMb'
+  | 'dataDir'
+  | 'publicUrl'
+  | 'fileTtlDays'
+  | 'fileLinkHours'
+  | 'fileStore'
+  | 'simulationStepSeconds'
+  | 'trackingPollSeconds'
+  | 'smtpUrl'
+  | 'mailFrom'
+  | 'fulfilmentAcceptSeconds'
+  | 'pickupSimulationSeconds'
+  | 'marketplaceOzonUrl'
+  | 'marketplaceWildberriesUrl'
+  | 'marketplaceYandexUrl'
+  | 'marketplacePollSeconds'
+  | 'marketplaceSandboxOrderSeconds'
+  | 'billingPeriod'
+  | 'reportSyncRows'
+  | 'stickerSyncLabels'
+  | 'carrierCdekUrl'
+  | 'carrierCdekTestUrl'
+  | 'carrierBoxberryUrl'
+  | 'carrierRussianPostUrl'
+  | 'carrierRussianPostTrackingUrl'
+  | 'carrierYandexDeliveryUrl'
+  | 'carrierYandexDeliveryTestUrl'
+  | 'dadataSuggestionsUrl'
+  | 'dadataCleanerUrl'
+  | 'carrierTimeoutMs'
+  | 'carrierPointsImportHours'
+  | 'webhookRetryFirstSeconds'
+  | 'webhookRetryMaxSeconds'
+  | 'webhookDisableAfterHours'
+  | 'webhookAllowPrivateTargets'
+  | 'webhookTimeoutSeconds'
+  | 'webhookSecretGraceHours'
+  | 'signup'
+>;
+
 export const SIGNUP_MODES = ['off', 'invite', 'open'] as const;
 export type SignUpMode = (typeof SIGNUP_MODES)[number];
 

@@ -1,5 +1,5 @@
 /** The services of every area, wired once per process (and per test app). */
-import type { Config } from './config.js';
+import type { ServiceConfig } from './config.js';
 import type { Database } from './platform/db/database.js';
 import path from 'node:path';
 import type { SecretBox } from './platform/crypto.js';
@@ -66,12 +66,9 @@ import { DeliveryPromiseStore } from './modules/delivery-promises/store.js';
 import { OnTimeReports } from './modules/delivery-promises/report.js';
 import { DeliveryHistoryMaker, senderLocalitiesOf } from './modules/delivery-promises/test-history.js';
 import { LateOrders } from './modules/orders/late-orders.js';
-import { BuyerMessageDispatcher, zoneOfRegion, type MessageChannels } from './modules/buyer-messages/dispatch.js';
-import { BuyerMessageService } from './modules/buyer-messages/service.js';
-import { BuyerMessageStore } from './modules/buyer-messages/store.js';
-import { SmsRuGateway } from './messaging/sms-ru.js';
-import { SmscGateway } from './messaging/smsc.js';
-import { TelegramBotClient } from './messaging/telegram.js';
+import { buyerMessaging } from './modules/buyer-messages/compose.js';
+import type { BuyerMessageDispatcher } from './modules/buyer-messages/dispatch.js';
+import type { BuyerMessageService } from './modules/buyer-messages/service.js';
 import { AnalyticalReportService } from './modules/reports/analytical-service.js';
 import { BillingService } from './modules/reports/billing-service.js';
 import {
@@ -203,55 +200,7 @@ export interface Services {
 }
 
 export interface ServiceDeps {
-  config: Pick<
-    Config,
-    | 'timeZone'
-    | 'loginTokenDays'
-    | 'authCacheSeconds'
-    | 'calculatorCacheSeconds'
-    | 'deliveryPromises'
-    | 'smsRuUrl'
-    | 'smscUrl'
-    | 'telegramApiUrl'
-    | 'cacheMb'
-    | 'dataDir'
-    | 'publicUrl'
-    | 'fileTtlDays'
-    | 'fileLinkHours'
-    | 'fileStore'
-    | 'simulationStepSeconds'
-    | 'trackingPollSeconds'
-    | 'smtpUrl'
-    | 'mailFrom'
-    | 'fulfilmentAcceptSeconds'
-    | 'pickupSimulationSeconds'
-    | 'marketplaceOzonUrl'
-    | 'marketplaceWildberriesUrl'
-    | 'marketplaceYandexUrl'
-    | 'marketplacePollSeconds'
-    | 'marketplaceSandboxOrderSeconds'
-    | 'billingPeriod'
-    | 'reportSyncRows'
-    | 'stickerSyncLabels'
-    | 'carrierCdekUrl'
-    | 'carrierCdekTestUrl'
-    | 'carrierBoxberryUrl'
-    | 'carrierRussianPostUrl'
-    | 'carrierRussianPostTrackingUrl'
-    | 'carrierYandexDeliveryUrl'
-    | 'carrierYandexDeliveryTestUrl'
-    | 'dadataSuggestionsUrl'
-    | 'dadataCleanerUrl'
-    | 'carrierTimeoutMs'
-    | 'carrierPointsImportHours'
-    | 'webhookRetryFirstSeconds'
-    | 'webhookRetryMaxSeconds'
-    | 'webhookDisableAfterHours'
-    | 'webhookAllowPrivateTargets'
-    | 'webhookTimeoutSeconds'
-    | 'webhookSecretGraceHours'
-    | 'signup'
-  >;
+  config: ServiceConfig;
   database: Database;
   secretBox: SecretBox;
 }
@@ -438,40 +387,18 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     mailer,
     { dispatchSeconds: 5 },
   );
-  const buyerChannels: MessageChannels = {
-    mailer,
-    smsGateway: (kind, secrets, sender) => {
-      if (kind === 'smsru')
-        return secrets.smsApiId
-          ? new SmsRuGateway({ apiId: secrets.smsApiId, baseUrl: config.smsRuUrl, sender })
-          : null;
-      return secrets.smsLogin && secrets.smsPassword
-        ? new SmscGateway({ login: secrets.smsLogin, password: secrets.smsPassword, baseUrl: config.smscUrl, sender })
-        : null;
-    },
-    telegramBot: (token) => new TelegramBotClient({ token, baseUrl: config.telegramApiUrl }),
-  };
-  const buyerMessageStore = new BuyerMessageStore(db);
-  const buyerMessages = new BuyerMessageService(
-    buyerMessageStore,
+  const { buyerMessages, buyerMessageDispatcher } = buyerMessaging({
+    db,
     shops,
     orders,
     accounts,
     reference,
     secretBox,
-    buyerChannels,
-    { publicUrl: config.publicUrl, regionZone: zoneOfRegion },
-  );
-  const buyerMessageDispatcher = new BuyerMessageDispatcher(
-    buyerMessageStore,
     events,
-    buyerMessages,
-    buyerChannels,
     jobs,
-    {
-      dispatchSeconds: 5,
-    },
-  );
+    mailer,
+    urls: config,
+  });
   const supplies = new SupplyService(
     new SupplyStore(db),
     stock,

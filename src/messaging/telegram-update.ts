@@ -14,11 +14,19 @@ import Type, { type Static } from 'typebox';
 import { startPayloadOf } from './telegram-html.js';
 
 export const TelegramUpdate = Type.Object({
-  update_id: Type.Integer({ description: "Telegram's sequence number of the update (repeats on a retried delivery)" }),
+  update_id: Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: "Telegram's sequence number of the update (repeats on a retried delivery)",
+  }),
   message: Type.Optional(
     Type.Object({
       chat: Type.Object({
-        id: Type.Integer({ description: 'The chat to answer in (a private chat: the user id)' }),
+        id: Type.Integer({
+          minimum: -Number.MAX_SAFE_INTEGER,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: 'The chat to answer in (a private chat: the user id)',
+        }),
         type: Type.String({ maxLength: 32, description: '"private", "group", "supergroup" or "channel"' }),
       }),
       from: Type.Optional(

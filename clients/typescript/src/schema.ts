@@ -2394,7 +2394,7 @@ export interface paths {
         put?: never;
         /**
          * Telegram's webhook of a shop's bot
-         * @description Set when the bot’s token is saved; Telegram’s secret header is checked (else 401). A buyer’s "/start <payload>" from the tracking page links their chat to the order’s phone.
+         * @description Set when the bot’s token is saved; Telegram’s secret header is checked (else 401). A buyer’s `/start <payload>` from the tracking page links their chat to the order’s phone.
          *
          *     Extension: not in the contract (api-v2.md).
          */
@@ -5670,7 +5670,10 @@ export interface components {
         };
         /** @description Extension: what a shop's buyers hear of their delivery, and how */
         BuyerMessageSettings: {
-            /** @enum {unknown} */
+            /**
+             * @description ru Russian, en English
+             * @enum {unknown}
+             */
             language: "ru" | "en";
             quietHours: {
                 from: string;
@@ -5696,7 +5699,7 @@ export interface components {
             telegram: {
                 enabled: boolean;
                 moments: ("registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received")[];
-                /** @description The bot (t.me/<botUsername>) once its token is saved */
+                /** @description The bot (`t.me/<botUsername>`) once its token is saved */
                 botUsername: string | null;
             };
         };
@@ -20376,7 +20379,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {unknown} */
+                    /**
+                     * @description ru Russian, en English
+                     * @enum {unknown}
+                     */
                     language?: "ru" | "en";
                     /** @description SMS and Telegram messages due between from and to in the buyer's time zone (their locality's) wait until to; null: any hour */
                     quietHours?: {
@@ -20418,7 +20424,10 @@ export interface operations {
                     };
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @enum {unknown} */
+                    /**
+                     * @description ru Russian, en English
+                     * @enum {unknown}
+                     */
                     language?: "ru" | "en";
                     /** @description SMS and Telegram messages due between from and to in the buyer's time zone (their locality's) wait until to; null: any hour */
                     quietHours?: {
@@ -20987,9 +20996,15 @@ export interface operations {
                      * @enum {unknown}
                      */
                     moment: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
-                    /** @enum {unknown} */
+                    /**
+                     * @description email, sms or telegram
+                     * @enum {unknown}
+                     */
                     channel: "email" | "sms" | "telegram";
-                    /** @enum {unknown} */
+                    /**
+                     * @description ru Russian, en English
+                     * @enum {unknown}
+                     */
                     language?: "ru" | "en";
                     /** @description A real order's data (else a sample) */
                     orderId?: number;
@@ -21004,9 +21019,15 @@ export interface operations {
                      * @enum {unknown}
                      */
                     moment: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
-                    /** @enum {unknown} */
+                    /**
+                     * @description email, sms or telegram
+                     * @enum {unknown}
+                     */
                     channel: "email" | "sms" | "telegram";
-                    /** @enum {unknown} */
+                    /**
+                     * @description ru Russian, en English
+                     * @enum {unknown}
+                     */
                     language?: "ru" | "en";
                     /** @description A real order's data (else a sample) */
                     orderId?: number;

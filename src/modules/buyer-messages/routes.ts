@@ -213,7 +213,7 @@ export function buyerMessageRoutes(app: App, services: BuyerMessageRouteServices
         tags,
         summary: "Telegram's webhook of a shop's bot",
         description:
-          'Set when the bot’s token is saved; Telegram’s secret header is checked (else 401). A buyer’s "/start <payload>" from the tracking page links their chat to the order’s phone.',
+          'Set when the bot’s token is saved; Telegram’s secret header is checked (else 401). A buyer’s `/start <payload>` from the tracking page links their chat to the order’s phone.',
         security: [],
         params: KeyParams,
         body: TelegramUpdate,

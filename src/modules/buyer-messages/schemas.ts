@@ -7,8 +7,8 @@ const MomentName = Type.Enum([...MOMENTS], {
   description:
     'registered (the company has the order: track number and link), handed_over, at_point (address, hours, last day of storage), storage_ending (the last day of storage is tomorrow), out_for_delivery (the interval), delivered, refused, late (past the promised date), return_received',
 });
-const ChannelName = Type.Enum([...CHANNELS]);
-const LanguageName = Type.Enum([...LANGUAGES]);
+const ChannelName = Type.Enum([...CHANNELS], { description: 'email, sms or telegram' });
+const LanguageName = Type.Enum([...LANGUAGES], { description: 'ru Russian, en English' });
 const Moments = Type.Array(MomentName, { maxItems: MOMENTS.length, uniqueItems: true });
 const ClockTime = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM' });
 
@@ -50,7 +50,7 @@ export const BuyerMessageSettingsInput = Type.Object({
     Type.Object({
       enabled: Type.Boolean(),
       moments: Type.Optional(Moments),
-      gateway: Type.Optional(Nullable(Type.Enum(['smsru', 'smsc']))),
+      gateway: Type.Optional(Nullable(Type.Enum(['smsru', 'smsc'], { description: 'smsru SMS.ru, smsc SMSC.ru' }))),
       sender: Type.Optional(
         Nullable(Type.String({ maxLength: 11, description: 'A sender name the gateway approved' })),
       ),
@@ -93,7 +93,7 @@ export const BuyerMessageSettings = Type.Object(
     telegram: Type.Object({
       enabled: Type.Boolean(),
       moments: Type.Array(MomentName),
-      botUsername: Nullable(Type.String({ description: 'The bot (t.me/<botUsername>) once its token is saved' })),
+      botUsername: Nullable(Type.String({ description: 'The bot (`t.me/<botUsername>`) once its token is saved' })),
     }),
   },
   { description: "Extension: what a shop's buyers hear of their delivery, and how" },

@@ -108,7 +108,7 @@ export function templateOf(
   return overrides[moment]?.[language]?.[part] ?? DEFAULT_TEXTS[language][moment][part];
 }
 
-/** Which part a channel's message body is. */
+/** The template of a channel's message body: an SMS's own, else the e-mail's text (Telegram says it too). */
 export function bodyPartOf(channel: Channel): TemplatePart {
   return channel === 'sms' ? 'sms' : 'text';
 }
