@@ -24,7 +24,11 @@ import type { BuyerMessageStore, MessageRow, NewMessage } from './store.js';
 
 export const BUYER_DISPATCH_JOB = 'buyer-messages.dispatch';
 export const BUYER_SEND_JOB = 'buyer-messages.send';
+export const BUYER_SMS_STATUS_JOB = 'buyer-messages.sms-status';
 export const BUYER_CONSUMER = 'buyer-messages';
+/** An SMS's delivery is asked of its gateway this long after sending, then with the job table's back-off. */
+const SMS_STATUS_AFTER_MS = 5 * 60_000;
+const SMS_STATUS_ATTEMPTS = 6;
 const BATCH = 200;
 
 /** Where the channels come from (the composition root builds them: real gateways, or the tests' fakes by URL). */
@@ -75,6 +79,7 @@ export class BuyerMessageDispatcher {
       }
     });
     worker.register<{ messageId: number }>(BUYER_SEND_JOB, (job, signal) => this.send(job, signal));
+    worker.register<{ messageId: number }>(BUYER_SMS_STATUS_JOB, (job, signal) => this.smsStatus(job, signal));
   }
 
   async scheduleDispatch(at = new Date()): Promise<void> {
@@ -226,6 +231,17 @@ export class BuyerMessageDispatcher {
         sent_at: new Date().toISOString(),
         ...outcome,
       });
+      if (row.channel === 'sms' && outcome.gateway_id)
+        await this.jobs.enqueue(
+          accountId,
+          BUYER_SMS_STATUS_JOB,
+          { messageId: Number(row.id) },
+          {
+            runAt: new Date(Date.now() + SMS_STATUS_AFTER_MS),
+            maxAttempts: SMS_STATUS_ATTEMPTS,
+            uniqueKey: `buyer-sms-status:${row.id}`,
+          },
+        );
     } catch (error) {
       const permanent = error instanceof MessagingError ? error.permanent : false;
       const reason = error instanceof Error ? error.message.slice(0, 500) : String(error);
@@ -235,6 +251,27 @@ export class BuyerMessageDispatcher {
       }
       throw error;
     }
+  }
+
+  /** Asks the gateway whether a sent SMS was delivered: delivered or failed on the message; still on its way, asked again later. */
+  private async smsStatus(job: Job<{ messageId: number }>, signal: AbortSignal): Promise<void> {
+    const accountId = job.accountId as number;
+    const row = await this.store.message(accountId, job.payload.messageId);
+    if (!row || row.status !== 'sent' || !row.gateway_id) return;
+    const shop = (await this.messages.messagingOf(accountId, [Number(row.shop_id)])).get(Number(row.shop_id));
+    const gateway = shop?.settings.sms.gateway
+      ? this.channels.smsGateway(shop.settings.sms.gateway, shop.secrets, shop.settings.sms.sender)
+      : null;
+    if (!gateway || gateway.code !== row.gateway) return;
+    const answer = await gateway.status(row.gateway_id, row.address, signal);
+    if (answer.status === 'delivered') await this.store.updateMessage(accountId, Number(row.id), { status: 'delivered' });
+    else if (answer.status === 'failed')
+      await this.store.updateMessage(accountId, Number(row.id), {
+        status: 'failed',
+        reason: answer.reason ?? 'the gateway could not deliver it',
+      });
+    // on its way still: the job table asks again after its back-off, a few times
+    else if (job.attempts < job.maxAttempts) throw new Error(`SMS ${row.gateway_id} is ${answer.status} at the gateway`);
   }
 
   private async deliver(
