@@ -264,14 +264,16 @@ export class BuyerMessageDispatcher {
       : null;
     if (!gateway || gateway.code !== row.gateway) return;
     const answer = await gateway.status(row.gateway_id, row.address, signal);
-    if (answer.status === 'delivered') await this.store.updateMessage(accountId, Number(row.id), { status: 'delivered' });
+    if (answer.status === 'delivered')
+      await this.store.updateMessage(accountId, Number(row.id), { status: 'delivered' });
     else if (answer.status === 'failed')
       await this.store.updateMessage(accountId, Number(row.id), {
         status: 'failed',
         reason: answer.reason ?? 'the gateway could not deliver it',
       });
     // on its way still: the job table asks again after its back-off, a few times
-    else if (job.attempts < job.maxAttempts) throw new Error(`SMS ${row.gateway_id} is ${answer.status} at the gateway`);
+    else if (job.attempts < job.maxAttempts)
+      throw new Error(`SMS ${row.gateway_id} is ${answer.status} at the gateway`);
   }
 
   private async deliver(

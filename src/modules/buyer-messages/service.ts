@@ -8,6 +8,7 @@ import { processScope, requireAccountWide, type Scope } from '../../platform/aut
 import type { SecretBox } from '../../platform/crypto.js';
 import { badRequest, notFound, unprocessable, type ErrorItem } from '../../platform/errors.js';
 import { fromJson } from '../../platform/db/values.js';
+import { BoundedMap } from '../../platform/cache.js';
 import { MessagingError } from '../../messaging/types.js';
 import { normalisePhone } from '../../messaging/phone.js';
 import { smsSegments } from '../../messaging/sms-text.js';
@@ -62,6 +63,8 @@ export interface AccountZones {
 
 const TEMPLATE_FILTERS = ['ru_date', 'en_date', 'numeric_date', 'plural', 'money'];
 const CHECK_TIMEOUT_MS = 10_000;
+/** A shop's settings are read again this long after (another process's change reaches this one in as long). */
+const MESSAGING_REMEMBERED_MS = 5_000;
 
 export class BuyerMessageService {
   private readonly linkKey: string;
@@ -81,7 +84,31 @@ export class BuyerMessageService {
 
   // ---------------------------------------------------------------- what sending reads
 
+  /** Shops' messaging read lately: every message sent reads its shop's (settings, sealed credentials, zone). */
+  private readonly recent = new BoundedMap<string, { until: number; shop: ShopMessaging }>(10_000);
+
   async messagingOf(accountId: number, shopIds: number[]): Promise<Map<number, ShopMessaging>> {
+    const found = new Map<number, ShopMessaging>();
+    const missing: number[] = [];
+    const now = Date.now();
+    for (const shopId of new Set(shopIds)) {
+      const known = this.recent.get(`${accountId}:${shopId}`);
+      if (known && known.until > now) found.set(shopId, known.shop);
+      else missing.push(shopId);
+    }
+    if (missing.length === 0) return found;
+    for (const [shopId, shop] of await this.readMessaging(accountId, missing)) {
+      found.set(shopId, shop);
+      this.recent.set(`${accountId}:${shopId}`, { until: now + MESSAGING_REMEMBERED_MS, shop });
+    }
+    return found;
+  }
+
+  private forget(accountId: number, shopId: number): void {
+    this.recent.delete(`${accountId}:${shopId}`);
+  }
+
+  private async readMessaging(accountId: number, shopIds: number[]): Promise<Map<number, ShopMessaging>> {
     const unique = [...new Set(shopIds)];
     const shops = await this.shops.notificationSettingsOf(accountId, unique);
     const stored = await this.store.settingsOf(accountId, unique);
@@ -239,6 +266,7 @@ export class BuyerMessageService {
       );
     }
     if (input.telegram?.botToken === null) webhookKey = null;
+    this.forget(scope.accountId, shopId);
     await this.store.saveSettings(scope.accountId, shopId, {
       settings,
       templates: shop.templates,
@@ -284,6 +312,7 @@ export class BuyerMessageService {
         }
     if (problems.length) throw badRequest('A template cannot be used: nothing was saved.', problems);
     const shop = (await this.messagingOf(scope.accountId, [shopId])).get(shopId) as ShopMessaging;
+    this.forget(scope.accountId, shopId);
     await this.store.saveSettings(scope.accountId, shopId, {
       settings: shop.settings,
       templates: overrides,

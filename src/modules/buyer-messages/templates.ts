@@ -5,7 +5,8 @@
  * render or layout). Filters for this market: Russian dates ("3 декабря"), plural forms
  * (`{{ n | plural: "день", "дня", "дней" }}`), numeric dates, money.
  */
-import { Liquid, type FS } from 'liquidjs';
+import { LRUCache } from 'lru-cache';
+import { Liquid, type FS, type Template } from 'liquidjs';
 import { DEFAULT_TEXTS, type MomentTexts } from './default-templates.js';
 import type { Channel, Language, Moment } from './moments.js';
 
@@ -57,6 +58,7 @@ function engine(escape: boolean): Liquid {
     ownPropertyOnly: true,
     fs: NO_FILES,
     dynamicPartials: false,
+    relativeReference: false,
     parseLimit: TEMPLATE_MAX_LENGTH * 4,
     renderLimit: RENDER_LIMIT_MS,
     memoryLimit: 1_000_000,
@@ -113,11 +115,27 @@ export function bodyPartOf(channel: Channel): TemplatePart {
   return channel === 'sms' ? 'sms' : 'text';
 }
 
+/** Templates parsed lately: a shop's few dozen are rendered for every message (a parse is ~10 times a render). */
+const parsed = new LRUCache<string, Template[]>({ max: 2000 });
+
+function parsedOf(liquid: Liquid, template: string): Template[] {
+  // escaping is decided as a template is parsed: the two engines' parses are kept apart
+  const key = `${liquid === ESCAPED ? 'e' : 'p'}${template}`;
+  let templates = parsed.get(key);
+  if (!templates) {
+    templates = liquid.parse(template);
+    parsed.set(key, templates);
+  }
+  return templates;
+}
+
 /** Renders a template; HTML-escaped output for Telegram and an e-mail's HTML. Throws on an unknown variable. */
 export async function renderTemplate(template: string, context: object, escapeHtml = false): Promise<string> {
   const liquid = escapeHtml ? ESCAPED : PLAIN;
-  const rendered = await liquid.parseAndRender(template, context as Record<string, unknown>);
-  return rendered.replace(/[ \t]+\n/g, '\n').trim();
+  const rendered = await liquid.render(parsedOf(liquid, template), context as Record<string, unknown>);
+  return String(rendered)
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
 }
 
 /**
