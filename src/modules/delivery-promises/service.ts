@@ -5,6 +5,7 @@
  * then the parcels that arrived since, every 30 seconds, whichever process recorded them.
  */
 import type { Locality } from '../../carriers/types.js';
+import { BoundedMap } from '../../platform/cache.js';
 import { BusinessCalendar } from './calendar.js';
 import { simulatedTransitDays, unitOf } from './delay-model.js';
 import { promiseOf, type DeliveryPromise, type Place, type Route } from './distribution.js';
@@ -50,6 +51,8 @@ export class DeliveryPromiseService {
   private lastId = 0;
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
+  /** Promises made since the distributions were last read (emptied by each read). */
+  private made = new BoundedMap<string, DeliveryPromise>(50_000);
 
   constructor(
     private readonly store: DeliveryPromiseStore,
@@ -67,7 +70,20 @@ export class DeliveryPromiseService {
   promiseFor(route: Route, declared: { min: number; max: number }, handOverDate: string): DeliveryPromise | null {
     if (!this.options.enabled) return null;
     if (Date.now() - this.loadedAt > REFRESH_MS && !this.loading) void this.refresh().catch(() => undefined);
-    return promiseOf((key) => this.histograms.get(key), route, declared, handOverDate, this.calendar);
+    // a quote asks the same routes again and again between refreshes: four keys and a walk saved
+    const key = `${route.companyId}|${route.deliveryType}|${route.tariff}|${route.from.id}|${route.to.id}|${declared.min}|${declared.max}|${handOverDate}`;
+    let promise = this.made.get(key);
+    if (!promise) {
+      promise = promiseOf(
+        (histogramKey) => this.histograms.get(histogramKey),
+        route,
+        declared,
+        handOverDate,
+        this.calendar,
+      );
+      this.made.set(key, promise);
+    }
+    return promise;
   }
 
   /** Reads the distributions (whole the first time, then the parcels recorded since). */
@@ -96,6 +112,7 @@ export class DeliveryPromiseService {
       }
     }
     this.loadedAt = Date.now();
+    this.made = new BoundedMap<string, DeliveryPromise>(50_000);
   }
 
   /** Counts an arrival, in the transaction of the status that made it. */
