@@ -7,10 +7,24 @@
  * fetch says the network is gone (said once, by one banner).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
-import { DeliveryApiError, ok, type components, type paths } from '../../clients/typescript/src/index';
+import {
+  DeliveryApiError,
+  ok,
+  type components,
+  type operations,
+  type paths,
+  type RequestBody,
+} from '../../clients/typescript/src/index';
 
 export { DeliveryApiError, ok };
+export type { RequestBody };
 export type Schemas = components['schemas'];
+/** The JSON an operation answers when it succeeds (200), by operationId: for answers the document does not name. */
+export type Answer<Id extends keyof operations> = operations[Id] extends {
+  responses: { 200: { content: { 'application/json': infer Body } } };
+}
+  ? Body
+  : never;
 export type Order = Schemas['Order'];
 
 let csrfToken: string | null = null;

@@ -55,6 +55,9 @@ const ChecklistPage = lazy(() =>
 const ShippingRulesPage = lazy(() =>
   import('./pages/settings/ShippingRules').then((module) => ({ default: module.ShippingRulesPage })),
 );
+const BuyerMessagesPage = lazy(() =>
+  import('./pages/settings/BuyerMessages').then((module) => ({ default: module.BuyerMessagesPage })),
+);
 const DeliveryMethodsPage = lazy(() =>
   import('./pages/settings/DeliveryMethods').then((module) => ({ default: module.DeliveryMethodsPage })),
 );
@@ -91,6 +94,7 @@ const SECTIONS: Section[] = [
   { path: '/money/delivery-times', label: 'deliveryTimes', element: <DeliveryTimesPage />, ownersOnly: true },
   { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
   { path: '/settings/shipping-rules', label: 'shippingRules', element: <ShippingRulesPage />, ownersOnly: true },
+  { path: '/settings/buyer-messages', label: 'buyerMessages', element: <BuyerMessagesPage />, ownersOnly: true },
   { path: '/settings/warehouses', label: 'warehouses', element: <WarehousesPage />, ownersOnly: true },
   { path: '/settings/delivery-methods', label: 'deliveryMethods', element: <DeliveryMethodsPage />, ownersOnly: true },
   { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },

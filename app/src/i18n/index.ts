@@ -20,6 +20,7 @@ import * as money from './money';
 import * as settings from './settings';
 import * as warehouse from './warehouse';
 import * as checklist from './checklist';
+import * as buyerMessages from './buyer-messages';
 
 const AREAS = [
   common,
@@ -35,6 +36,7 @@ const AREAS = [
   settings,
   warehouse,
   checklist,
+  buyerMessages,
 ] as const;
 
 /** The English keys given by more than one area (a spread would keep the last one silently). */
@@ -61,6 +63,7 @@ const en = {
   ...settings.en,
   ...warehouse.en,
   ...checklist.en,
+  ...buyerMessages.en,
 };
 
 export type TextKey = keyof typeof en;
@@ -80,6 +83,7 @@ const ru: Record<TextKey, string> = {
   ...settings.ru,
   ...warehouse.ru,
   ...checklist.ru,
+  ...buyerMessages.ru,
 };
 
 export const dictionaries: Record<Locale, Record<TextKey, string>> = { en, ru };

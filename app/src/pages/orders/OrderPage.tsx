@@ -1,6 +1,7 @@
 /**
  * One order: what can be done next (by its status), the status history, tracking, the company's
- * track link and the recipient's tracking page, tasks, the delivery price's breakdown, documents.
+ * track link and the recipient's tracking page, tasks, the delivery price's breakdown, documents,
+ * and the messages its buyer was sent (BuyerMessagesCard.tsx).
  */
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
@@ -11,6 +12,7 @@ import { formatDay, formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
 import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
+import { BuyerMessagesCard } from './BuyerMessagesCard';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
 import { nextActions, type OrderAction } from './order-actions';
 
@@ -252,6 +254,7 @@ export function OrderPage() {
           </Text>
         </Card>
       </SimpleGrid>
+      <BuyerMessagesCard orderId={order.id} />
     </Stack>
   );
 }

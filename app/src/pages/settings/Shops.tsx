@@ -1,8 +1,8 @@
 /**
  * Settings of the shops: create and edit a shop (its fields and who is notified of what),
  * each shop's API key shown once when re-issued (the old one stops at once), and the checkout
- * widget's settings with their price preview (WidgetSettings.tsx), and a link to its shipping rules
- * (ShippingRules.tsx).
+ * widget's settings with their price preview (WidgetSettings.tsx), and links to its shipping rules
+ * (ShippingRules.tsx) and its buyers' messages (BuyerMessages.tsx).
  */
 import {
   Alert,
@@ -267,6 +267,16 @@ export function ShopsSettingsPage() {
             data-testid="shop-shipping-rules"
           >
             {t('shippingRules')}
+          </Button>
+        )}
+        {chosenShop && (
+          <Button
+            variant="default"
+            component={Link}
+            to={`/settings/buyer-messages?shop=${chosenShop.id}`}
+            data-testid="shop-buyer-messages"
+          >
+            {t('buyerMessages')}
           </Button>
         )}
         <Button onClick={() => setEditing('new')} data-testid="new-shop">

@@ -1,0 +1,121 @@
+/**
+ * What a shop's buyers hear of their delivery (GET and PUT /v2/shops/{id}/buyer-messages): the
+ * e-mail, SMS and Telegram channels with their moments and credentials, what they share (language,
+ * quiet hours, the e-mails' brand, sandbox orders), saved with the service's field errors shown
+ * beside their field (buyer-messages/ChannelCards.tsx); and the shop's templates with their live
+ * preview (buyer-messages/TemplateEditor.tsx). The shop comes from ?shop= (the shops page links
+ * here) or is the first one.
+ */
+import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api, ok } from '../../api';
+import { fieldErrorsOf } from '../../batch';
+import { ApiError } from '../../components/ApiError';
+import { useText } from '../../i18n';
+import { useReference } from '../../reference';
+import { ChannelCards, GeneralCard } from './buyer-messages/ChannelCards';
+import { draftOf, type Settings, type SettingsDraft, settingsBody } from './buyer-messages/messages-model';
+import { TemplateEditor } from './buyer-messages/TemplateEditor';
+
+function ShopMessages({ shopId }: { shopId: number }) {
+  const { t } = useText();
+  const [saved, setSaved] = useState<Settings | null>(null);
+  const [draft, setDraft] = useState<SettingsDraft | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [changed, setChanged] = useState(false);
+  const [done, setDone] = useState(false);
+  const show = (settings: Settings) => {
+    setSaved(settings);
+    // the credentials typed are gone with the answer: the service never says them back
+    setDraft(draftOf(settings));
+    setChanged(false);
+  };
+  useEffect(() => {
+    api.GET('/v2/shops/{id}/buyer-messages', { params: { path: { id: shopId } } }).then(
+      (result) => {
+        try {
+          show(ok(result));
+        } catch (caught) {
+          setLoadError(caught);
+        }
+      },
+      () => undefined,
+    );
+  }, [shopId]);
+  if (!saved || !draft) return <ApiError error={loadError} />;
+
+  const change = (next: SettingsDraft) => {
+    setDraft(next);
+    setChanged(true);
+    setDone(false);
+  };
+  const save = async () => {
+    setSaveError(null);
+    try {
+      show(
+        ok(
+          await api.PUT('/v2/shops/{id}/buyer-messages', {
+            params: { path: { id: shopId } },
+            body: settingsBody(draft, saved),
+          }),
+        ),
+      );
+      setDone(true);
+    } catch (caught) {
+      setSaveError(caught);
+    }
+  };
+  const fieldErrors = fieldErrorsOf(saveError);
+  return (
+    <Stack>
+      <ChannelCards draft={draft} saved={saved} fieldErrors={fieldErrors} onChange={change} />
+      <GeneralCard draft={draft} fieldErrors={fieldErrors} onChange={change} />
+      <Group>
+        <Button onClick={() => void save()} disabled={!changed} data-testid="bm-save-settings">
+          {t('bmSaveSettings')}
+        </Button>
+        {changed && (
+          <Text size="sm" fw={600} role="status" data-testid="bm-settings-unsaved">
+            {t('bmUnsaved')}
+          </Text>
+        )}
+        {done && (
+          <Text size="sm" c="teal.9" role="status" data-testid="bm-settings-saved">
+            {t('saved')}
+          </Text>
+        )}
+      </Group>
+      <ApiError error={saveError} />
+      <TemplateEditor shopId={shopId} shopLanguage={saved.language} />
+    </Stack>
+  );
+}
+
+export function BuyerMessagesPage() {
+  const { t, locale } = useText();
+  const reference = useReference(locale);
+  const [params, setParams] = useSearchParams();
+  const shops = reference?.shops ?? [];
+  const chosen = params.get('shop') ?? (shops[0] ? String(shops[0].id) : null);
+  return (
+    <Stack>
+      <Title order={2}>{t('buyerMessages')}</Title>
+      <Text size="sm" c="gray.7">
+        {t('bmHint')}
+      </Text>
+      <Select
+        label={t('shop')}
+        value={chosen}
+        onChange={(shop) => shop && setParams({ shop })}
+        data={shops.map((shop) => ({ value: String(shop.id), label: shop.name }))}
+        allowDeselect={false}
+        w={320}
+        maw="100%"
+        data-testid="bm-shop"
+      />
+      {chosen && <ShopMessages key={chosen} shopId={Number(chosen)} />}
+    </Stack>
+  );
+}
