@@ -454,9 +454,10 @@ describe('hostile input over every operation of the OpenAPI document', () => {
       const problems: string[] = [];
       if (response.statusCode >= 500) problems.push(`status ${response.statusCode}`);
       if (typeof logId !== 'string' || !/^[0-9a-f]{32}$/.test(logId)) problems.push('no x-log-id');
-      // The recipient's tracking page answers its errors as an HTML page (naming the log id), by design.
+      // The recipient's tracking page and a buyer's unsubscribe page answer errors as HTML pages (naming the log id), by design.
       const trackingPage =
-        request.url.startsWith('/track/') && String(response.headers['content-type']).startsWith('text/html');
+        (request.url.startsWith('/track/') || request.url.startsWith('/buyer/unsubscribe/')) &&
+        String(response.headers['content-type']).startsWith('text/html');
       if (trackingPage && response.statusCode >= 400 && !response.body.includes(String(logId)))
         problems.push('an error page without its log id');
       if (response.statusCode >= 400 && !trackingPage) {

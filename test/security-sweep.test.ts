@@ -81,6 +81,8 @@ const BODIES = {
   'PUT /v2/shops/{id}/widget-key': { allowedOrigins: ['https://shop.example'] },
   'PUT /v2/shops/{id}/shipping-rules': { rules: [] },
   'POST /v2/shops/{id}/shipping-rules/revert': { version: 1 },
+  'PUT /v2/shops/{id}/buyer-messages/templates': { templates: {} },
+  'POST /v2/shops/{id}/buyer-messages/preview': { moment: 'delivered', channel: 'email' },
 };
 
 const BODY_FIRST = 'its body is validated before its record is looked up, and a valid one needs records of the caller:';

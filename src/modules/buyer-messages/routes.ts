@@ -201,7 +201,13 @@ export function buyerMessageRoutes(app: App, services: BuyerMessageRouteServices
     async (request, reply) =>
       (await messages.unsubscribe(request.params.token))
         ? page(reply, 200, 'Вы отписались', 'Сообщения по этому каналу больше не придут. / You are unsubscribed.', null)
-        : page(reply, 404, 'Ссылка не найдена', 'Эта ссылка не наша или повреждена. / This link is not known.', null),
+        : page(
+            reply,
+            404,
+            'Ссылка не найдена',
+            `Эта ссылка не наша или повреждена. / This link is not known. Код для поддержки / Log id: ${request.id}`,
+            null,
+          ),
   );
 
   app.post(
