@@ -58,6 +58,8 @@ export async function startBenchService(
     SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
     // SQLITE_SYNCHRONOUS=normal|full: what durability costs (full is the service's default)
     ...(process.env.SQLITE_SYNCHRONOUS ? { SQLITE_SYNCHRONOUS: process.env.SQLITE_SYNCHRONOUS } : {}),
+    // DELIVERY_PROMISES=off: the same run without promises (bench/delivery-promises.ts's figures beside orders')
+    ...(process.env.DELIVERY_PROMISES ? { DELIVERY_PROMISES: process.env.DELIVERY_PROMISES } : {}),
     // one token sends tens of thousands of requests a minute here: measure serving, not 429s
     RATE_LIMIT_PER_MINUTE: '0',
     LOGIN_RATE_LIMIT_PER_MINUTE: '0',
