@@ -128,7 +128,7 @@ export class SmsRuGateway implements SmsGateway {
     gatewayId: string,
     _phone: string,
     signal: AbortSignal,
-  ): Promise<{ status: SmsDeliveryStatus; reason?: string }> {
+  ): Promise<{ status: SmsDeliveryStatus; reason?: string; costRoubles?: number | null }> {
     const answer = await this.#call('sms/status', { sms_id: gatewayId }, signal);
     const entry = entryFor(answer.sms, gatewayId);
     if (!entry) throw new MessagingError('SMS.RU answered without the message', false, 'bad_answer');
@@ -138,7 +138,8 @@ export class SmsRuGateway implements SmsGateway {
       throw new MessagingError(`SMS.RU does not know message ${gatewayId}`, true, 'not_found');
     if (entry.status !== 'OK') throw this.#refusal(entry);
     const known = code === null ? undefined : DELIVERY.get(code);
-    if (known) return { ...known };
+    // the send answer carries no cost: the status does, once the message is priced
+    if (known) return { ...known, costRoubles: numberOf(entry.cost) };
     // a state newer than the table: not final as far as we know, and its text says what it is
     const text = gatewayText(entry.status_text, [this.#apiId]);
     return { status: 'queued', reason: `SMS.RU status ${code ?? '?'}${text ? `: ${text}` : ''}` };

@@ -28,12 +28,12 @@ export type SmsDeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed';
 export interface SmsGateway {
   readonly code: 'smsru' | 'smsc';
   send(message: SmsMessage, signal: AbortSignal): Promise<SmsSent>;
-  /** Where the gateway says the message is now. */
+  /** Where the gateway says the message is now, and what it charged when it says (SMS.ru does only here). */
   status(
     gatewayId: string,
     phone: string,
     signal: AbortSignal,
-  ): Promise<{ status: SmsDeliveryStatus; reason?: string }>;
+  ): Promise<{ status: SmsDeliveryStatus; reason?: string; costRoubles?: number | null }>;
   /** Checks the credentials (a balance call): throws a MessagingError when refused. */
   check(signal: AbortSignal): Promise<{ balanceRoubles: number | null }>;
 }

@@ -66,6 +66,7 @@ const messagesOf = async (id: number) =>
     reason: string | null;
     address: string;
     segments: number | null;
+    cost: number | null;
     sendAfter: string;
   }>;
 const withEmail = (overrides: Record<string, unknown> = {}) =>
@@ -193,7 +194,10 @@ describe('sending', () => {
     ]);
     // the gateway is asked a few minutes later whether it arrived
     await a.worker.runDue(new Date(Date.now() + 6 * 60_000));
-    expect((await messagesOf(id)).find((item) => item.channel === 'sms')?.status).toBe('delivered');
+    const delivered = (await messagesOf(id)).find((item) => item.channel === 'sms');
+    expect(delivered?.status).toBe('delivered');
+    // SMS.ru's price comes with the status
+    expect(delivered?.cost).toBeGreaterThan(0);
   });
 
   it('holds an SMS due in the buyer’s quiet hours until their morning', async () => {

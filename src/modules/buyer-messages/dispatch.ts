@@ -264,12 +264,18 @@ export class BuyerMessageDispatcher {
       : null;
     if (!gateway || gateway.code !== row.gateway) return;
     const answer = await gateway.status(row.gateway_id, row.address, signal);
+    // SMS.ru prices a message in its status, not in its send answer
+    const cost =
+      row.cost_kopecks === null && typeof answer.costRoubles === 'number'
+        ? { cost_kopecks: Math.round(answer.costRoubles * 100) }
+        : {};
     if (answer.status === 'delivered')
-      await this.store.updateMessage(accountId, Number(row.id), { status: 'delivered' });
+      await this.store.updateMessage(accountId, Number(row.id), { status: 'delivered', ...cost });
     else if (answer.status === 'failed')
       await this.store.updateMessage(accountId, Number(row.id), {
         status: 'failed',
         reason: answer.reason ?? 'the gateway could not deliver it',
+        ...cost,
       });
     // on its way still: the job table asks again after its back-off, a few times
     else if (job.attempts < job.maxAttempts)
