@@ -92,8 +92,8 @@ export const en = {
   bmSmsCount: 'Parts: {segments} · characters: {characters} · {encoding}',
   bmEncoding_gsm7: 'Latin letters (GSM, 160 a part)',
   bmEncoding_ucs2: 'Unicode (70 a part)',
-  bmPreviewHtmlNote:
-    'The e-mail goes as HTML with the shop’s logo, colour and an unsubscribe link; its text is shown here.',
+  bmPreviewHtmlNote: 'The e-mail as the buyer sees it',
+  bmPreviewShowHtml: 'Show the e-mail as the buyer sees it',
   bmPreviewRefused: 'Cannot be shown',
   bmOrderMessages: 'Messages to the buyer',
   bmAddress: 'To',
@@ -197,8 +197,8 @@ export const ru: Record<keyof typeof en, string> = {
   bmSmsCount: 'Частей: {segments} · символов: {characters} · {encoding}',
   bmEncoding_gsm7: 'латиница (GSM, 160 в части)',
   bmEncoding_ucs2: 'Юникод (70 в части)',
-  bmPreviewHtmlNote:
-    'Письмо уходит в HTML с логотипом и цветом магазина и ссылкой для отписки; здесь показан его текст.',
+  bmPreviewHtmlNote: 'Письмо, как его увидит покупатель',
+  bmPreviewShowHtml: 'Показать письмо, как его увидит покупатель',
   bmPreviewRefused: 'Не получается показать',
   bmOrderMessages: 'Сообщения покупателю',
   bmAddress: 'Кому',

@@ -2311,6 +2311,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/shops/{id}/buyer-messages/preview.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An e-mail as the buyer sees it: its HTML, to show in a frame
+         * @description The e-mail of a moment as POST .../preview makes it (the saved template, or `subject`/`body` to try), as an HTML page with a policy of its own (the e-mail’s inline styles), which the dashboard shows in a frame of its own origin.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["previewBuyerEmailHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/orders/{id}/buyer-messages": {
         parameters: {
             query?: never;
@@ -21102,6 +21124,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewBuyerEmailHtml: {
+        parameters: {
+            query: {
+                /** @description registered (the company has the order: track number and link), handed_over, at_point (address, hours, last day of storage), storage_ending (the last day of storage is tomorrow), out_for_delivery (the interval), delivered, refused, late (past the promised date), return_received */
+                moment: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
+                /** @description ru Russian, en English */
+                language?: "ru" | "en";
+                orderId?: number;
+                subject?: string;
+                body?: string;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page (text/html) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */

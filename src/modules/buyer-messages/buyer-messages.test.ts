@@ -159,6 +159,22 @@ describe('templates', () => {
       orderId: created.body.id,
     });
     expect(smsPreview.body.text).toContain('заказ PREVIEW-1 ждёт вас в пункте выдачи');
+
+    // the e-mail's HTML as a page of its own, for the dashboard's frame
+    const html = await a.owner.get(
+      `/v2/shops/${a.shopId}/buyer-messages/preview.html?moment=at_point&orderId=${created.body.id}&body=${encodeURIComponent('Привет, {{ recipient.name }}')}`,
+    );
+    expect(html.status, html.text).toBe(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(html.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(html.text).toContain('Привет, Светлана Котова');
+    expect(html.text).toContain('#aa3300');
+    const wrong = await a.owner.get(
+      `/v2/shops/${a.shopId}/buyer-messages/preview.html?moment=at_point&body=${encodeURIComponent('{{ nope }}')}`,
+    );
+    expect(wrong.status).toBe(400);
+    const stranger = (await t.newAccount('Stranger 2')).client;
+    expect((await stranger.get(`/v2/shops/${a.shopId}/buyer-messages/preview.html?moment=at_point`)).status).toBe(404);
     expect(smsPreview.body.sms).toMatchObject({ encoding: 'ucs2', segments: 1 });
   });
 });

@@ -12,6 +12,7 @@ import {
   MessagesReportQuery,
   Preview,
   PreviewBody,
+  PreviewHtmlQuery,
   TemplatesInput,
   TemplatesView,
 } from './schemas.js';
@@ -128,6 +129,35 @@ export function buyerMessageRoutes(app: App, services: BuyerMessageRouteServices
       },
     },
     async (request) => messages.preview(request.scope, request.params.id, request.body),
+  );
+
+  app.get(
+    '/v2/shops/:id/buyer-messages/preview.html',
+    {
+      schema: {
+        operation: { id: 'previewBuyerEmailHtml' },
+        tags,
+        summary: 'An e-mail as the buyer sees it: its HTML, to show in a frame',
+        description:
+          'The e-mail of a moment as POST .../preview makes it (the saved template, or `subject`/`body` to try), as an HTML page with a policy of its own (the e-mail’s inline styles), which the dashboard shows in a frame of its own origin.',
+        params: IdParams,
+        querystring: PreviewHtmlQuery,
+        produces: ['text/html'],
+        response: { 200: HtmlPage, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const preview = await messages.preview(request.scope, request.params.id, { ...request.query, channel: 'email' });
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
+        )
+        .send(preview.html ?? '');
+    },
   );
 
   app.get(

@@ -143,6 +143,15 @@ export const PreviewBody = Type.Object({
 });
 export type PreviewBody = Static<typeof PreviewBody>;
 
+export const PreviewHtmlQuery = Type.Object({
+  moment: MomentName,
+  language: Type.Optional(LanguageName),
+  orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
+  subject: Type.Optional(Type.String({ maxLength: 4000 })),
+  body: Type.Optional(Type.String({ maxLength: 4000 })),
+});
+export type PreviewHtmlQuery = Static<typeof PreviewHtmlQuery>;
+
 export const Preview = Type.Object({
   subject: Nullable(Type.String()),
   text: Type.String(),

@@ -145,6 +145,13 @@ describe.skipIf(!BROWSER_TESTS)('the buyer messages page in Chromium', () => {
     await expect.poll(() => smsText.textContent(), POLL).toContain('заказ MSG-1 ждёт вас в пункте выдачи');
     expect(await preview.getByTestId('bm-preview-subject').textContent()).toContain('MSG-1');
     await checkPage(page, shot, 'buyer-messages-edited');
+    // the e-mail's HTML on demand, in its frame, with the order's number, under the frame page's own policy
+    await preview.getByTestId('bm-preview-show-html').click();
+    const emailFrame = page.frameLocator('[data-testid="bm-preview-html"]');
+    await expect.poll(() => emailFrame.locator('body').textContent(), POLL).toContain('MSG-1');
+    expect(await emailFrame.locator('a', { hasText: 'Отписаться' }).count()).toBe(1);
+    await emailFrame.locator('body').waitFor();
+    await shot(page, 'buyer-messages-email-html');
 
     await page.getByTestId('bm-save-templates').click();
     await page.getByTestId('bm-templates-saved').waitFor();
