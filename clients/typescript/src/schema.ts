@@ -20606,6 +20606,7 @@ export interface operations {
                             subject: string;
                             text: string;
                             sms: string;
+                            telegram: string;
                             /** @description The parts the shop wrote (the rest are defaults) */
                             custom: string[];
                         }[];
@@ -20685,18 +20686,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Liquid per moment, language and part (subject and text of an e-mail, which Telegram also says; sms); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field. */
+                    /** @description Liquid per moment, language and part (subject and text of an e-mail; sms; telegram, which says the e-mail's text when left out); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field. */
                     templates: {
                         registered?: {
                             ru?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         handed_over?: {
@@ -20704,11 +20709,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         at_point?: {
@@ -20716,11 +20725,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         storage_ending?: {
@@ -20728,11 +20741,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         out_for_delivery?: {
@@ -20740,11 +20757,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         delivered?: {
@@ -20752,11 +20773,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         refused?: {
@@ -20764,11 +20789,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         late?: {
@@ -20776,11 +20805,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         return_received?: {
@@ -20788,28 +20821,36 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                     };
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description Liquid per moment, language and part (subject and text of an e-mail, which Telegram also says; sms); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field. */
+                    /** @description Liquid per moment, language and part (subject and text of an e-mail; sms; telegram, which says the e-mail's text when left out); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field. */
                     templates: {
                         registered?: {
                             ru?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         handed_over?: {
@@ -20817,11 +20858,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         at_point?: {
@@ -20829,11 +20874,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         storage_ending?: {
@@ -20841,11 +20890,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         out_for_delivery?: {
@@ -20853,11 +20906,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         delivered?: {
@@ -20865,11 +20922,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         refused?: {
@@ -20877,11 +20938,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         late?: {
@@ -20889,11 +20954,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                         return_received?: {
@@ -20901,11 +20970,15 @@ export interface operations {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                             en?: {
                                 subject?: string;
                                 text?: string;
                                 sms?: string;
+                                /** @description Telegram's message; left out: the e-mail's text */
+                                telegram?: string;
                             };
                         };
                     };
@@ -20932,6 +21005,7 @@ export interface operations {
                             subject: string;
                             text: string;
                             sms: string;
+                            telegram: string;
                             /** @description The parts the shop wrote (the rest are defaults) */
                             custom: string[];
                         }[];

@@ -104,13 +104,16 @@ const Texts = Type.Object({
   subject: Type.Optional(Type.String({ maxLength: 4000 })),
   text: Type.Optional(Type.String({ maxLength: 4000 })),
   sms: Type.Optional(Type.String({ maxLength: 4000 })),
+  telegram: Type.Optional(
+    Type.String({ maxLength: 4000, description: "Telegram's message; left out: the e-mail's text" }),
+  ),
 });
 const ByLanguage = Type.Object({ ru: Type.Optional(Texts), en: Type.Optional(Texts) });
 
 export const TemplatesInput = Type.Object({
   templates: Type.Object(Object.fromEntries(MOMENTS.map((moment) => [moment, Type.Optional(ByLanguage)])), {
     description:
-      'Liquid per moment, language and part (subject and text of an e-mail, which Telegram also says; sms); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field.',
+      'Liquid per moment, language and part (subject and text of an e-mail; sms; telegram, which says the e-mail\'s text when left out); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field.',
   }),
 });
 export type TemplatesInput = Static<typeof TemplatesInput>;
@@ -125,6 +128,7 @@ export const TemplatesView = Type.Object({
       subject: Type.String(),
       text: Type.String(),
       sms: Type.String(),
+      telegram: Type.String(),
       custom: Type.Array(Type.String(), { description: 'The parts the shop wrote (the rest are defaults)' }),
     }),
   ),

@@ -291,6 +291,7 @@ export class BuyerMessageService {
             subject: templateOf(shop.templates, moment, language, 'subject'),
             text: templateOf(shop.templates, moment, language, 'text'),
             sms: templateOf(shop.templates, moment, language, 'sms'),
+            telegram: templateOf(shop.templates, moment, language, 'telegram'),
             custom: Object.keys(own),
           };
         }),

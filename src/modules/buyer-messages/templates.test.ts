@@ -52,6 +52,13 @@ describe('a shop’s own template', () => {
     expect(await templateProblem('Заказ {{ order.number }} придёт {{ promise.date | ru_date }}', sample)).toBeNull();
   });
 
+  it('says the e-mail’s text in Telegram unless the shop wrote Telegram its own', () => {
+    expect(templateOf({}, 'delivered', 'ru', 'telegram')).toBe(templateOf({}, 'delivered', 'ru', 'text'));
+    const own = { delivered: { ru: { text: 'Письмо', telegram: 'Телеграм' } } };
+    expect(templateOf(own, 'delivered', 'ru', 'telegram')).toBe('Телеграм');
+    expect(templateOf({ delivered: { ru: { text: 'Письмо' } } }, 'delivered', 'ru', 'telegram')).toBe('Письмо');
+  });
+
   it('has Russian plural forms and dates', async () => {
     const say = (days: number) => renderTemplate('{{ n | plural: "день", "дня", "дней" }}', { n: days });
     expect(await say(1)).toBe('1 день');

@@ -94,25 +94,33 @@ function engine(escape: boolean): Liquid {
 const PLAIN = engine(false);
 const ESCAPED = engine(true);
 
-/** The parts of a message a template makes. */
-export type TemplatePart = 'subject' | 'text' | 'sms';
+/** The parts of a message a template makes: an e-mail's subject and text, an SMS, a Telegram message. */
+export type TemplatePart = 'subject' | 'text' | 'sms' | 'telegram';
+export const TEMPLATE_PARTS: readonly TemplatePart[] = ['subject', 'text', 'sms', 'telegram'];
 
 /** A shop's own templates: moment → language → part → Liquid. */
-export type TemplateOverrides = Partial<Record<Moment, Partial<Record<Language, Partial<MomentTexts>>>>>;
+export type TemplateOverrides = Partial<
+  Record<Moment, Partial<Record<Language, Partial<MomentTexts & { telegram: string }>>>>
+>;
 
-/** The template of a part: the shop's own, else the default. */
+/**
+ * The template of a part: the shop's own, else the default. Telegram says the e-mail's text
+ * unless the shop wrote it a message of its own (the default has none).
+ */
 export function templateOf(
   overrides: TemplateOverrides,
   moment: Moment,
   language: Language,
   part: TemplatePart,
 ): string {
-  return overrides[moment]?.[language]?.[part] ?? DEFAULT_TEXTS[language][moment][part];
+  const own = overrides[moment]?.[language];
+  if (part === 'telegram') return own?.telegram ?? templateOf(overrides, moment, language, 'text');
+  return own?.[part] ?? DEFAULT_TEXTS[language][moment][part];
 }
 
-/** The template of a channel's message body: an SMS's own, else the e-mail's text (Telegram says it too). */
+/** The template of a channel's message body. */
 export function bodyPartOf(channel: Channel): TemplatePart {
-  return channel === 'sms' ? 'sms' : 'text';
+  return channel === 'sms' ? 'sms' : channel === 'telegram' ? 'telegram' : 'text';
 }
 
 /** Templates parsed lately: a shop's few dozen are rendered for every message (a parse is ~10 times a render). */

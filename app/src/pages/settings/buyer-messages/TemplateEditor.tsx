@@ -28,7 +28,12 @@ import {
 } from './messages-model';
 import { TemplatePreview } from './TemplatePreview';
 
-const PART_LABELS: Record<Part, TextKey> = { subject: 'bmSubject', text: 'bmText', sms: 'bmSms' };
+const PART_LABELS: Record<Part, TextKey> = {
+  subject: 'bmSubject',
+  text: 'bmText',
+  sms: 'bmSms',
+  telegram: 'bmTelegramText',
+};
 
 export function TemplateEditor({ shopId, shopLanguage }: { shopId: number; shopLanguage: Language }) {
   const { t, locale } = useText();
@@ -142,7 +147,7 @@ export function TemplateEditor({ shopId, shopLanguage }: { shopId: number; shopL
                 data-testid="bm-template-language"
               />
             </Group>
-            {(['subject', 'text', 'sms'] as const).map((part) => {
+            {(['subject', 'text', 'sms', 'telegram'] as const).map((part) => {
               const isOwn = ownPart(own, moment, language, part) !== undefined;
               return (
                 <Stack key={part} gap={4}>
@@ -157,7 +162,7 @@ export function TemplateEditor({ shopId, shopLanguage }: { shopId: number; shopL
                         : fieldErrors[templateField(moment, language, part)]
                     }
                     autosize
-                    minRows={part === 'subject' ? 1 : part === 'sms' ? 2 : 5}
+                    minRows={part === 'subject' ? 1 : part === 'sms' ? 2 : part === 'telegram' ? 3 : 5}
                     maxRows={16}
                     data-testid={`bm-template-${part}`}
                     data-own={String(isOwn)}

@@ -64,8 +64,24 @@ describe('the templates', () => {
     variables: { 'order.number': 'the number' },
     filters: ['ru_date'],
     templates: [
-      { moment: 'at_point', language: 'ru', subject: 'Тема', text: 'Текст', sms: 'Своё SMS', custom: ['sms'] },
-      { moment: 'at_point', language: 'en', subject: 'Subject', text: 'Text', sms: 'SMS', custom: [] },
+      {
+        moment: 'at_point',
+        language: 'ru',
+        subject: 'Тема',
+        text: 'Текст',
+        sms: 'Своё SMS',
+        telegram: 'Текст',
+        custom: ['sms'],
+      },
+      {
+        moment: 'at_point',
+        language: 'en',
+        subject: 'Subject',
+        text: 'Text',
+        sms: 'SMS',
+        telegram: 'Text',
+        custom: [],
+      },
     ],
   };
 

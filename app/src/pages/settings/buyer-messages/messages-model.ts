@@ -25,7 +25,7 @@ export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export type Gateway = 'smsru' | 'smsc';
 /** A template's parts: the e-mail's subject, its text (which Telegram says too), the SMS. */
-export const PARTS = ['subject', 'text', 'sms'] as const;
+export const PARTS = ['subject', 'text', 'sms', 'telegram'] as const;
 export type Part = (typeof PARTS)[number];
 
 export type Settings = Schemas['BuyerMessageSettings'];
