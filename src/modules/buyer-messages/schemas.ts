@@ -113,7 +113,7 @@ const ByLanguage = Type.Object({ ru: Type.Optional(Texts), en: Type.Optional(Tex
 export const TemplatesInput = Type.Object({
   templates: Type.Object(Object.fromEntries(MOMENTS.map((moment) => [moment, Type.Optional(ByLanguage)])), {
     description:
-      'Liquid per moment, language and part (subject and text of an e-mail; sms; telegram, which says the e-mail\'s text when left out); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field.',
+      "Liquid per moment, language and part (subject and text of an e-mail; sms; telegram, which says the e-mail's text when left out); a part left out is the default. Variables: GET .../templates; an unknown one is a 400 naming the field.",
   }),
 });
 export type TemplatesInput = Static<typeof TemplatesInput>;

@@ -170,7 +170,8 @@ export function TemplateEditor({ shopId, shopLanguage }: { shopId: number; shopL
                   {isOwn && (
                     <Group>
                       <Button
-                        variant="subtle"
+                        // a subtle button's label on its hover background is 4.3:1 (axe): the default one is dark on grey
+                        variant="default"
                         size="compact-sm"
                         onClick={() => backToDefault(part)}
                         data-testid={`bm-template-${part}-default`}
