@@ -113,7 +113,7 @@ export class Widget {
     return this;
   }
 
-  /** New cart or options (products, cod, declaredValue, modes): prices are asked again. */
+  /** New cart or options (products, cod, declaredValue, modes, segment, paymentOnDelivery): prices are asked again. */
   update(options: Partial<WidgetOptions>): void {
     this.options = { ...this.options, ...options };
     if (this.city) void this.loadQuotes();
@@ -234,12 +234,15 @@ export class Widget {
   }
 
   private cart(): Record<string, unknown> {
-    const { products, declaredValue, cod } = this.options;
+    const { products, declaredValue, cod, segment, paymentOnDelivery } = this.options;
     return {
       city: { fias: this.city?.fias, name: this.city?.name },
       products,
       ...(declaredValue !== undefined ? { declaredValue } : {}),
       cod: cod ?? false,
+      // what the shop's shipping rules read of the buyer: the selection, and the order made of it, keep them
+      ...(segment ? { segment } : {}),
+      ...(paymentOnDelivery ? { paymentOnDelivery } : {}),
     };
   }
 

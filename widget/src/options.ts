@@ -29,6 +29,10 @@ export interface WidgetOptions {
   declaredValue?: number;
   /** The buyer pays on delivery: only points that take cash or card are shown. */
   cod?: boolean;
+  /** How the buyer will pay on delivery, for the shop's shipping rules (cash when not given). */
+  paymentOnDelivery?: 'cash' | 'card';
+  /** The buyer's segment as the shop names it (wholesale, vip …), for the shop's shipping rules; the order keeps it. */
+  segment?: string;
   /** 1 pickup point, 2 courier, 3 post. */
   modes?: Array<1 | 2 | 3>;
   /** A city to start from: its name (and region) or fias. */

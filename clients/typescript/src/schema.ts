@@ -5465,6 +5465,13 @@ export interface components {
             brand?: string;
             /** @description Extension: the goods are kept at a fulfilment warehouse of the service */
             fulfilment?: boolean;
+            /** @description Extension: the buyer's segment the order was priced with (shipping rules) */
+            segment?: string;
+            /**
+             * @description Extension: how the buyer pays on delivery, as the order was priced (shipping rules)
+             * @enum {unknown}
+             */
+            paymentOnDelivery?: "cash" | "card";
         };
         /** @description Extension: the new order of each id */
         DuplicatedOrders: {
@@ -16751,6 +16758,9 @@ export interface operations {
                     applyWidgetSettings?: boolean;
                     /** @default false */
                     applyDefaultDimensions?: boolean;
+                    /** @description Extension: the buyer's segment as the shop passed it to the calculator (wholesale, vip …): the shop's shipping rules price the order as they priced the quote */
+                    segment?: string | null;
+                    paymentOnDelivery?: ("cash" | "card") | null;
                     delivery: {
                         /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
@@ -16919,6 +16929,9 @@ export interface operations {
                     applyWidgetSettings?: boolean;
                     /** @default false */
                     applyDefaultDimensions?: boolean;
+                    /** @description Extension: the buyer's segment as the shop passed it to the calculator (wholesale, vip …): the shop's shipping rules price the order as they priced the quote */
+                    segment?: string | null;
+                    paymentOnDelivery?: ("cash" | "card") | null;
                     delivery: {
                         /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
@@ -17257,6 +17270,9 @@ export interface operations {
                     applyWidgetSettings?: boolean;
                     /** @default false */
                     applyDefaultDimensions?: boolean;
+                    /** @description Extension: the buyer's segment as the shop passed it to the calculator (wholesale, vip …): the shop's shipping rules price the order as they priced the quote */
+                    segment?: string | null;
+                    paymentOnDelivery?: ("cash" | "card") | null;
                     delivery: {
                         /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
@@ -17425,6 +17441,9 @@ export interface operations {
                     applyWidgetSettings?: boolean;
                     /** @default false */
                     applyDefaultDimensions?: boolean;
+                    /** @description Extension: the buyer's segment as the shop passed it to the calculator (wholesale, vip …): the shop's shipping rules price the order as they priced the quote */
+                    segment?: string | null;
+                    paymentOnDelivery?: ("cash" | "card") | null;
                     delivery: {
                         /** @description id: a delivery company's number, or an own delivery method's '{accountId}_{methodId}' (convention 12) */
                         company: {
@@ -29874,6 +29893,13 @@ export interface operations {
                      * @default false
                      */
                     cod?: boolean;
+                    /** @description The buyer's segment as the shop's page names it (wholesale, vip …), for the shop's shipping rules; the order made from the selection keeps it */
+                    segment?: string;
+                    /**
+                     * @description How the buyer will pay on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                     /** @description 1 pickup point, 2 courier, 3 post; all by default */
                     modes?: (1 | 2 | 3)[];
                 };
@@ -29906,6 +29932,13 @@ export interface operations {
                      * @default false
                      */
                     cod?: boolean;
+                    /** @description The buyer's segment as the shop's page names it (wholesale, vip …), for the shop's shipping rules; the order made from the selection keeps it */
+                    segment?: string;
+                    /**
+                     * @description How the buyer will pay on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                     /** @description 1 pickup point, 2 courier, 3 post; all by default */
                     modes?: (1 | 2 | 3)[];
                 };
@@ -30104,6 +30137,13 @@ export interface operations {
                      * @default false
                      */
                     cod?: boolean;
+                    /** @description The buyer's segment as the shop's page names it (wholesale, vip …), for the shop's shipping rules; the order made from the selection keeps it */
+                    segment?: string;
+                    /**
+                     * @description How the buyer will pay on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                     /**
                      * @description 1 pickup point, 2 courier, 3 post
                      * @enum {unknown}
@@ -30162,6 +30202,13 @@ export interface operations {
                      * @default false
                      */
                     cod?: boolean;
+                    /** @description The buyer's segment as the shop's page names it (wholesale, vip …), for the shop's shipping rules; the order made from the selection keeps it */
+                    segment?: string;
+                    /**
+                     * @description How the buyer will pay on delivery, for the shop's shipping rules (cash when not given)
+                     * @enum {unknown}
+                     */
+                    paymentOnDelivery?: "cash" | "card";
                     /**
                      * @description 1 pickup point, 2 courier, 3 post
                      * @enum {unknown}

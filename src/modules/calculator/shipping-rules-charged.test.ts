@@ -43,6 +43,9 @@ function page(path: string, body: unknown) {
 interface Cart {
   products: Array<{ name: string; price: number; count: number; weight: number }>;
   cod: boolean;
+  /** The buyer's segment and way of paying on delivery, as the shop's page tells the widget. */
+  segment?: string;
+  paymentOnDelivery?: 'cash' | 'card';
 }
 
 /** The calculator body the widget makes of a cart (widget/service.ts calculatorBody). */
@@ -56,6 +59,8 @@ function calculatorBody(cart: Cart) {
       weight: product.weight,
     })),
     calcCod: cart.cod,
+    ...(cart.segment ? { segment: cart.segment } : {}),
+    ...(cart.paymentOnDelivery ? { paymentOnDelivery: cart.paymentOnDelivery } : {}),
     applyWidgetSettings: true,
     applyDefaultDimensions: true,
   };
@@ -92,6 +97,7 @@ const conditions: fc.Arbitrary<RuleConditions> = fc.record(
     companyIds: fc.subarray([1, 2, 3, 5, 6, 7], { minLength: 1 }),
     price: range(800),
     payment: fc.subarray(['prepaid', 'cash', 'card'] as const, { minLength: 1 }),
+    segments: fc.subarray(['vip', 'opt'], { minLength: 1 }),
     days: range(10),
   },
   { requiredKeys: [] },
@@ -126,18 +132,23 @@ const rule: fc.Arbitrary<ShippingRule> = fc.record({
   stop: fc.boolean(),
 });
 
-const cart: fc.Arbitrary<Cart> = fc.record({
-  products: fc.array(
-    fc.record({
-      name: fc.constant('Кружка'),
-      price: fc.integer({ min: 100, max: 5000 }),
-      count: fc.integer({ min: 1, max: 3 }),
-      weight: fc.constantFrom(0.2, 0.5, 1, 2.5),
-    }),
-    { minLength: 1, maxLength: 3 },
-  ),
-  cod: fc.boolean(),
-});
+const cart: fc.Arbitrary<Cart> = fc.record(
+  {
+    products: fc.array(
+      fc.record({
+        name: fc.constant('Кружка'),
+        price: fc.integer({ min: 100, max: 5000 }),
+        count: fc.integer({ min: 1, max: 3 }),
+        weight: fc.constantFrom(0.2, 0.5, 1, 2.5),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    cod: fc.boolean(),
+    segment: fc.constantFrom(undefined, 'vip', 'opt'),
+    paymentOnDelivery: fc.constantFrom(undefined, 'card' as const),
+  },
+  { requiredKeys: ['products', 'cod'] },
+);
 
 const widgetSettings = fc.record({
   priceRules: fc.array(
@@ -151,6 +162,46 @@ const widgetSettings = fc.record({
   ),
   freeDeliveryFrom: fc.constantFrom(null, 3000),
   rounding: fc.constantFrom(null, { step: 10, mode: 'up' }),
+});
+
+describe('a segment and a way of paying', () => {
+  it('price an order made through the API as they priced its quote', async () => {
+    await owner.put(`/v2/shops/${shopId}/widget-settings`, {});
+    const vip: ShippingRule = {
+      name: 'VIP',
+      enabled: true,
+      conditions: { segments: ['vip'], deliveryTypes: [2] },
+      actions: [{ type: 'fixedPrice', amount: 7 }],
+      stop: false,
+    };
+    expect((await owner.put(`/v2/shops/${shopId}/shipping-rules`, { rules: [vip] })).status).toBe(200);
+    const items: Cart = { products: [{ name: 'Кружка', price: 900, count: 1, weight: 0.5 }], cod: false };
+    const plain = (await calculate(items))['2'][0];
+    const asVip = (await calculate({ ...items, segment: 'vip' }))['2'].find(
+      (company) => company.deliveryCompanyId === plain.deliveryCompanyId,
+    );
+    expect(asVip?.totalPrice).toBe(7);
+    expect(plain.totalPrice).not.toBe(7);
+    const order = (segment?: string) =>
+      owner.post('/v2/orders', {
+        shopId,
+        cmsId: `SEG-${segment ?? 'none'}`,
+        products: [{ name: 'Кружка', priceDeclared: 900, count: 1, weight: 0.5 }],
+        deliveryAddress: { city: { countryCode: 'RU', name: CITY }, street: 'Невский проспект', house: '1' },
+        recipient: { fullName: 'Анна Покупатель', phone: '+79990001122' },
+        delivery: { company: { id: plain.deliveryCompanyId }, type: 2 },
+        applyWidgetSettings: true,
+        applyDefaultDimensions: true,
+        ...(segment ? { segment } : {}),
+      });
+    const withSegment = await order('vip');
+    expect(withSegment.status, JSON.stringify(withSegment.body)).toBe(201);
+    const read = (await owner.get(`/v2/orders/${withSegment.body.id}`)).body;
+    expect(read).toMatchObject({ segment: 'vip', delivery: { totalPrice: 7 } });
+    const without = (await owner.get(`/v2/orders/${(await order()).body.id}`)).body;
+    expect(without.delivery.totalPrice).toBe(plain.totalPrice);
+    await owner.put(`/v2/shops/${shopId}/shipping-rules`, { rules: [] });
+  });
 });
 
 describe('shown = charged under random shipping rules', () => {

@@ -432,6 +432,9 @@ export class OrderComposer {
       ...(sides(input.dimensions) ? { dimensions: sides(input.dimensions) } : {}),
       ...(input.dimensions?.places ? { itemCount: input.dimensions.places } : {}),
       priceMode: input.priceMode ?? 1,
+      // what the shop's shipping rules read of the buyer: the order is priced as the quote was
+      ...(input.segment ? { segment: input.segment } : {}),
+      ...(input.paymentOnDelivery ? { paymentOnDelivery: input.paymentOnDelivery } : {}),
       applyWidgetSettings: input.applyWidgetSettings === true,
       applyDefaultDimensions: input.applyDefaultDimensions === true,
       timeout: PRICING_TIMEOUT_MS,

@@ -321,6 +321,8 @@ export function composeOrder(args: ComposeInput): OrderDoc {
     tasks: [],
     brand: sender.brand,
     fulfilment: sender.fulfilment,
+    ...(input.segment ? { segment: input.segment } : {}),
+    ...(input.paymentOnDelivery ? { paymentOnDelivery: input.paymentOnDelivery } : {}),
   };
 }
 
@@ -373,6 +375,8 @@ export function inputOf(doc: OrderDoc): OrderInput {
     pickup: strip({ type: doc.pickup.type as 1 | 4 | null, date: doc.pickup.date, pointId: doc.pickup.pointId }),
     priceMode: doc.priceMode as 1 | 2 | 3,
     applyWidgetSettings: doc.applyWidgetSettings,
+    ...(doc.segment ? { segment: doc.segment } : {}),
+    ...(doc.paymentOnDelivery ? { paymentOnDelivery: doc.paymentOnDelivery } : {}),
     delivery: {
       company: { id: doc.delivery.company.id, tariff: doc.delivery.company.tariff },
       type: doc.delivery.type as 1 | 2 | 3,

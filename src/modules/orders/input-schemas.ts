@@ -177,6 +177,23 @@ const orderFields = {
   ),
   applyWidgetSettings: Type.Optional(Type.Boolean({ default: false })),
   applyDefaultDimensions: Type.Optional(Type.Boolean({ default: false })),
+  segment: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 100,
+        description:
+          "Extension: the buyer's segment as the shop passed it to the calculator (wholesale, vip …): the shop's shipping rules price the order as they priced the quote",
+      }),
+    ),
+  ),
+  paymentOnDelivery: Type.Optional(
+    Nullable(
+      Type.Enum(['cash', 'card'], {
+        description:
+          "Extension: how the buyer pays what is collected on delivery, as the calculator was told, for the shop's shipping rules (cash when not given)",
+      }),
+    ),
+  ),
   delivery: DeliveryInput,
   clientPrice: OptionalMoney,
   clientPrePay: OptionalMoney,

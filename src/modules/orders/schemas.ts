@@ -257,6 +257,14 @@ export const Order = Type.Object(
     fulfilment: Type.Optional(
       Type.Boolean({ description: 'Extension: the goods are kept at a fulfilment warehouse of the service' }),
     ),
+    segment: Type.Optional(
+      Type.String({ description: "Extension: the buyer's segment the order was priced with (shipping rules)" }),
+    ),
+    paymentOnDelivery: Type.Optional(
+      Type.Enum(['cash', 'card'], {
+        description: 'Extension: how the buyer pays on delivery, as the order was priced (shipping rules)',
+      }),
+    ),
   },
   { description: 'Order' },
 );

@@ -150,6 +150,18 @@ const cartFields = {
   cod: Type.Optional(
     Type.Boolean({ default: false, description: 'The buyer pays on delivery: points must take cash or card' }),
   ),
+  segment: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "The buyer's segment as the shop's page names it (wholesale, vip …), for the shop's shipping rules; the order made from the selection keeps it",
+    }),
+  ),
+  paymentOnDelivery: Type.Optional(
+    Type.Enum(['cash', 'card'], {
+      description: "How the buyer will pay on delivery, for the shop's shipping rules (cash when not given)",
+    }),
+  ),
 };
 
 export const QuoteInput = Type.Object({

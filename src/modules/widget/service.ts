@@ -435,6 +435,8 @@ export class WidgetService {
       })),
       ...(input.declaredValue !== undefined ? { priceDeclared: input.declaredValue } : {}),
       calcCod: cod,
+      ...(input.segment ? { segment: input.segment } : {}),
+      ...(input.paymentOnDelivery ? { paymentOnDelivery: input.paymentOnDelivery } : {}),
       applyWidgetSettings: true,
       applyDefaultDimensions: true,
       timeout: WIDGET_QUOTE_TIMEOUT_MS,
@@ -541,6 +543,9 @@ export class WidgetService {
       },
       applyWidgetSettings: true,
       applyDefaultDimensions: true,
+      // priced as the buyer's quote was: the shop's rules read the same segment and payment
+      ...(chosen.segment ? { segment: chosen.segment } : {}),
+      ...(chosen.paymentOnDelivery ? { paymentOnDelivery: chosen.paymentOnDelivery } : {}),
       delivery: {
         company: { id: chosen.companyId },
         type: chosen.mode,
