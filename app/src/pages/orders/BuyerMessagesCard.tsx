@@ -65,6 +65,8 @@ export function BuyerMessagesCard({ orderId }: { orderId: number }) {
           {
             key: 'status',
             header: t('status'),
+            // wide enough for "ОТПРАВЛЕНО" whole: the moment's words wrap instead
+            width: 150,
             cell: (message) => (
               <Badge color={STATUS_COLORS[message.status] ?? 'gray.7'} data-testid="order-buyer-message-status">
                 {word('bmStatus_', message.status, message.status in STATUS_COLORS)}
