@@ -21234,9 +21234,9 @@ export interface operations {
     };
     previewBuyerEmailHtml: {
         parameters: {
-            query: {
-                /** @description registered (the company has the order: track number and link), handed_over, at_point (address, hours, last day of storage), storage_ending (the last day of storage is tomorrow), out_for_delivery (the interval), delivered, refused, late (past the promised date), return_received */
-                moment: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
+            query?: {
+                /** @description The moment (delivered by default) */
+                moment?: "registered" | "handed_over" | "at_point" | "storage_ending" | "out_for_delivery" | "delivered" | "refused" | "late" | "return_received";
                 /** @description ru Russian, en English */
                 language?: "ru" | "en";
                 orderId?: number;

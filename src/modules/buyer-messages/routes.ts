@@ -147,7 +147,11 @@ export function buyerMessageRoutes(app: App, services: BuyerMessageRouteServices
       },
     },
     async (request, reply) => {
-      const preview = await messages.preview(request.scope, request.params.id, { ...request.query, channel: 'email' });
+      const preview = await messages.preview(request.scope, request.params.id, {
+        ...request.query,
+        moment: request.query.moment ?? 'delivered',
+        channel: 'email',
+      });
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')

@@ -148,7 +148,9 @@ export const PreviewBody = Type.Object({
 export type PreviewBody = Static<typeof PreviewBody>;
 
 export const PreviewHtmlQuery = Type.Object({
-  moment: MomentName,
+  moment: Type.Optional(
+    Type.Enum([...MOMENTS], { default: 'delivered', description: 'The moment (delivered by default)' }),
+  ),
   language: Type.Optional(LanguageName),
   orderId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
   subject: Type.Optional(Type.String({ maxLength: 4000 })),
