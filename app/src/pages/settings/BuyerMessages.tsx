@@ -8,12 +8,11 @@
  */
 import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { api, ok } from '../../api';
 import { fieldErrorsOf } from '../../batch';
 import { ApiError } from '../../components/ApiError';
 import { useText } from '../../i18n';
-import { useReference } from '../../reference';
+import { ShopSettingsPage } from './ShopSettingsPage';
 import { ChannelCards, GeneralCard } from './buyer-messages/ChannelCards';
 import { draftOf, type Settings, type SettingsDraft, settingsBody } from './buyer-messages/messages-model';
 import { TemplateEditor } from './buyer-messages/TemplateEditor';
@@ -94,28 +93,12 @@ function ShopMessages({ shopId }: { shopId: number }) {
 }
 
 export function BuyerMessagesPage() {
-  const { t, locale } = useText();
-  const reference = useReference(locale);
-  const [params, setParams] = useSearchParams();
-  const shops = reference?.shops ?? [];
-  const chosen = params.get('shop') ?? (shops[0] ? String(shops[0].id) : null);
   return (
-    <Stack>
-      <Title order={2}>{t('buyerMessages')}</Title>
-      <Text size="sm" c="gray.7">
-        {t('bmHint')}
-      </Text>
-      <Select
-        label={t('shop')}
-        value={chosen}
-        onChange={(shop) => shop && setParams({ shop })}
-        data={shops.map((shop) => ({ value: String(shop.id), label: shop.name }))}
-        allowDeselect={false}
-        w={320}
-        maw="100%"
-        data-testid="bm-shop"
-      />
-      {chosen && <ShopMessages key={chosen} shopId={Number(chosen)} />}
-    </Stack>
+    <ShopSettingsPage
+      title="buyerMessages"
+      hint="bmHint"
+      selectTestId="bm-shop"
+      editor={(shopId) => <ShopMessages shopId={shopId} />}
+    />
   );
 }

@@ -7,12 +7,12 @@
  */
 import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { api, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { useList } from '../../hooks/use-list';
 import { useText } from '../../i18n';
 import { useReference } from '../../reference';
+import { ShopSettingsPage } from './ShopSettingsPage';
 import { ExplainPanel } from './shipping-rules/ExplainPanel';
 import { type EditedRule, RuleCard } from './shipping-rules/RuleCard';
 import { RuleVersions } from './shipping-rules/RuleVersions';
@@ -174,27 +174,12 @@ function RulesEditor({ shopId }: { shopId: number }) {
 }
 
 export function ShippingRulesPage() {
-  const { t, locale } = useText();
-  const reference = useReference(locale);
-  const [params, setParams] = useSearchParams();
-  const shops = reference?.shops ?? [];
-  const chosen = params.get('shop') ?? (shops[0] ? String(shops[0].id) : null);
   return (
-    <Stack>
-      <Title order={2}>{t('shippingRules')}</Title>
-      <Text size="sm" c="gray.7">
-        {t('rulesHint')}
-      </Text>
-      <Select
-        label={t('shop')}
-        value={chosen}
-        onChange={(shop) => shop && setParams({ shop })}
-        data={shops.map((shop) => ({ value: String(shop.id), label: shop.name }))}
-        allowDeselect={false}
-        w={320}
-        data-testid="rules-shop"
-      />
-      {chosen && <RulesEditor key={chosen} shopId={Number(chosen)} />}
-    </Stack>
+    <ShopSettingsPage
+      title="shippingRules"
+      hint="rulesHint"
+      selectTestId="rules-shop"
+      editor={(shopId) => <RulesEditor shopId={shopId} />}
+    />
   );
 }
