@@ -130,6 +130,17 @@ describe('templates', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([{ field: 'templates.at_point.ru.sms', message: expect.stringMatching(/numbr/) }]);
+    // nothing written: the shop still has no template of its own
+    const untouched = (await a.owner.get(`/v2/shops/${a.shopId}/buyer-messages/templates`)).body as {
+      templates: Array<{ custom: string[] }>;
+    };
+    expect(untouched.templates.every((row) => row.custom.length === 0)).toBe(true);
+    // a loop over a huge range is stopped by the render limit, and refused
+    const slow = await a.owner.put(`/v2/shops/${a.shopId}/buyer-messages/templates`, {
+      templates: { delivered: { ru: { sms: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' } } },
+    });
+    expect(slow.status).toBe(400);
+    expect(slow.body.errors[0].field).toBe('templates.delivered.ru.sms');
     const unknownFilter = await a.owner.put(`/v2/shops/${a.shopId}/buyer-messages/templates`, {
       templates: { at_point: { en: { subject: 'Order {{ order.number | shout }}' } } },
     });
@@ -316,6 +327,12 @@ describe('sending', () => {
     );
     expect(smsRow?.sent).toBeGreaterThanOrEqual(3);
     expect(smsRow?.segments).toBeGreaterThanOrEqual(3);
+    const typed = await a.owner.get(`/v2/reports/buyer-messages?dateFrom=07.01.2027&dateTo=${today}`);
+    expect(typed.status).toBe(400);
+    expect(typed.body.errors[0].field).toBe('dateFrom');
+    const tooLong = await a.owner.get('/v2/reports/buyer-messages?dateFrom=2025-01-01&dateTo=2026-12-31');
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors[0].field).toBe('dateTo');
     expect((await t.client(a.shopKey).get(`/v2/reports/buyer-messages?dateFrom=${today}&dateTo=${today}`)).status).toBe(
       403,
     );

@@ -65,6 +65,8 @@ const TEMPLATE_FILTERS = ['ru_date', 'en_date', 'numeric_date', 'plural', 'money
 const CHECK_TIMEOUT_MS = 10_000;
 /** A shop's settings are read again this long after (another process's change reaches this one in as long). */
 const MESSAGING_REMEMBERED_MS = 5_000;
+/** The longest period a messages' report covers (as the other reports). */
+const REPORT_DAYS_AT_MOST = 366;
 
 export class BuyerMessageService {
   private readonly linkKey: string;
@@ -369,6 +371,10 @@ export class BuyerMessageService {
     requireAccountWide(scope, "read the buyer messages' report");
     if (query.dateTo < query.dateFrom)
       throw badRequest('dateTo is before dateFrom.', [{ field: 'dateTo', message: 'must be on or after dateFrom' }]);
+    if ((Date.parse(query.dateTo) - Date.parse(query.dateFrom)) / 86_400_000 > REPORT_DAYS_AT_MOST)
+      throw badRequest(`A report covers at most ${REPORT_DAYS_AT_MOST} days.`, [
+        { field: 'dateTo', message: `at most ${REPORT_DAYS_AT_MOST} days after dateFrom` },
+      ]);
     const end = new Date(`${query.dateTo}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
     const rows = await this.store.report(

@@ -12,8 +12,11 @@ import type { Channel, Language, Moment } from './moments.js';
 
 /** A template's longest text: an e-mail's body is a few paragraphs. */
 export const TEMPLATE_MAX_LENGTH = 4000;
-/** Milliseconds a template may take to parse or render (a shop's `for` over a huge range stops here). */
-const RENDER_LIMIT_MS = 50;
+/**
+ * Milliseconds a template may take to render (a shop's `for` over a huge range stops here): a
+ * save checks up to 72 templates, so at most ~1.5 s however they are written.
+ */
+const RENDER_LIMIT_MS = 20;
 
 /** No partials: a template reads nothing but its variables. */
 const NO_FILES: FS = {
