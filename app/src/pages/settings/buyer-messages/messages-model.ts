@@ -17,14 +17,18 @@ export const MOMENTS = [
   'refused',
   'late',
   'return_received',
-] as const;
+] as const satisfies ReadonlyArray<ServiceMoment>;
 export type Moment = (typeof MOMENTS)[number];
+/** The moments the service answers: the list above is theirs (the app cannot import the service's). */
+type ServiceMoment = Schemas['BuyerMessageSettings']['email']['moments'][number];
+/** Compiles only while the list above holds every moment the service has. */
+export const EVERY_MOMENT_LISTED: [Exclude<ServiceMoment, Moment>] extends [never] ? true : never = true;
 export const CHANNELS = ['email', 'sms', 'telegram'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export type Gateway = 'smsru' | 'smsc';
-/** A template's parts: the e-mail's subject, its text (which Telegram says too), the SMS. */
+/** A template's parts: the e-mail's subject and text, the SMS, the Telegram message (the text unless written). */
 export const PARTS = ['subject', 'text', 'sms', 'telegram'] as const;
 export type Part = (typeof PARTS)[number];
 
