@@ -13,21 +13,13 @@ export interface StoredSettings {
   webhookKey: string | null;
 }
 
-export interface NewMessage {
-  account_id: number;
-  shop_id: number;
-  order_id: number;
-  moment: string;
-  channel: string;
-  address: string;
-  language: string;
-  subject: string | null;
-  body: string;
-  link: string | null;
-  status: string;
-  reason: string | null;
-  send_after: string;
-}
+/** A message as the dispatcher makes it: the row without what the store fills (id, times, the gateway's answer). */
+export type NewMessage = Required<
+  Omit<
+    Selectable<Tables['buyer_messages']>,
+    'id' | 'created_at' | 'updated_at' | 'sent_at' | 'gateway' | 'gateway_id' | 'segments' | 'cost_kopecks'
+  >
+>;
 
 export class BuyerMessageStore {
   constructor(readonly db: Kysely<Tables>) {}
