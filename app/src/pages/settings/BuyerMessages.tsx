@@ -6,7 +6,7 @@
  * preview (buyer-messages/TemplateEditor.tsx). The shop comes from ?shop= (the shops page links
  * here) or is the first one.
  */
-import { Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, ok } from '../../api';
 import { fieldErrorsOf } from '../../batch';

@@ -5,7 +5,7 @@
  * a test cart (shipping-rules/ExplainPanel.tsx). The shop comes from ?shop= (the shops page
  * links here) or is the first one.
  */
-import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, ok } from '../../api';
 import { ApiError } from '../../components/ApiError';
