@@ -32,6 +32,25 @@ describe('job queue', () => {
     expect((await jobs.status(id))?.status).toBe('done');
   });
 
+  it('adds a batch of jobs in one call, each run once, a later one only when due', async () => {
+    const jobs = queue();
+    const seen: number[] = [];
+    const worker = new JobWorker(jobs, quietLogger);
+    worker.register<{ n: number }>('test.batch', async (job) => {
+      seen.push(job.payload.n);
+    });
+    const later = new Date(Date.now() + 60_000);
+    await jobs.enqueueMany('test.batch', [
+      { accountId, payload: { n: 1 } },
+      { accountId, payload: { n: 2 }, maxAttempts: 2 },
+      { accountId: null, payload: { n: 3 }, runAt: later },
+    ]);
+    await jobs.enqueueMany('test.batch', []);
+    expect(await worker.runDue()).toBe(2);
+    expect(seen.sort()).toEqual([1, 2]);
+    expect(await worker.runDue()).toBe(0);
+  });
+
   it('retries a failing job after a growing back-off, then gives up', async () => {
     const jobs = queue();
     let calls = 0;
