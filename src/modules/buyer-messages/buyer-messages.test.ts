@@ -227,6 +227,36 @@ describe('sending', () => {
     expect(delivered?.cost).toBeGreaterThan(0);
   });
 
+  it('writes a message in the default words when the shop’s stored template fails at sending, and sends the rest', async () => {
+    const saved = await a.owner.put(`/v2/shops/${a.otherShopId}/buyer-messages`, {
+      sandbox: true,
+      quietHours: null,
+      email: { enabled: true, moments: ['registered'] },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    // a template that passed when saved and fails now (a variable since gone), written as an older version left it
+    await t.runtime.database.db
+      .updateTable('buyer_message_settings')
+      .set({ templates: JSON.stringify({ registered: { ru: { subject: 'Заказ {{ order.gone }}' } } }) })
+      .where('shop_id', '=', a.otherShopId)
+      .execute();
+    const mails = smtp.mails.length;
+    const { id } = await preparedOrder(
+      a.owner,
+      a.worker,
+      orderBody(
+        { shopId: a.otherShopId, pointId: a.pointId },
+        { cmsId: 'FALLBACK-1', recipient: { fullName: 'Анна', phone: '+79215550000', email: 'anna@buyer.test' } },
+      ),
+    );
+    await dispatch();
+    expect((await messagesOf(id)).map((item) => `${item.moment}:${item.channel}:${item.status}`)).toEqual([
+      'registered:email:sent',
+    ]);
+    const mail = smtp.mails.slice(mails).find((item) => item.to[0] === 'anna@buyer.test');
+    expect(mail?.subject).toContain('заказ № FALLBACK-1 оформлен');
+  });
+
   it('holds an SMS due in the buyer’s quiet hours until their morning', async () => {
     await a.owner.put(`/v2/shops/${a.shopId}/buyer-messages`, { quietHours: { from: '21:00', to: '09:00' } });
     const { id, trackNumber } = await preparedOrder(a.owner, a.worker, withEmail({ cmsId: 'NIGHT-1' }));

@@ -17,10 +17,10 @@ import type { AccountEvent } from '../events/types.js';
 import type { EventService } from '../events/service.js';
 import type { OrderDoc } from '../orders/document.js';
 import { emailHtml } from './email-html.js';
-import { momentOf, type Channel, type Language } from './moments.js';
+import { momentOf, type Channel, type Language, type Moment } from './moments.js';
 import type { BuyerMessageService, ShopMessaging } from './service.js';
 import { inQuietHours, type BuyerSecrets } from './settings.js';
-import type { BuyerMessageStore, MessageRow, NewMessage } from './store.js';
+import { unsubscribeKey, type BuyerMessageStore, type MessageRow, type NewMessage } from './store.js';
 
 export const BUYER_DISPATCH_JOB = 'buyer-messages.dispatch';
 export const BUYER_SEND_JOB = 'buyer-messages.send';
@@ -58,6 +58,15 @@ export function quietHoursEnd(quiet: { from: string; to: string } | null, zone: 
     date = next.toISOString().slice(0, 10);
   }
   return new Date(Date.parse(`${date}T${quiet.to}:00Z`) - offsetMs);
+}
+
+/** The buyer's address on a channel: an e-mail, phone digits, a Telegram chat started with the shop's bot. */
+function addressOf(shopId: number, order: OrderDoc, channel: Channel, chats: Map<string, string>): string | null {
+  if (channel === 'email') return order.recipient.email?.trim().toLowerCase() || null;
+  const phone = normalisePhone(order.recipient.phone);
+  if (!phone) return null;
+  if (channel === 'sms') return phone;
+  return chats.get(`${shopId}:${phone}`) ?? null;
 }
 
 export class BuyerMessageDispatcher {
@@ -101,16 +110,18 @@ export class BuyerMessageDispatcher {
       (events) => this.plan(events, now),
       async (planned, trx) => {
         const made = await this.store.insertNew(planned, trx);
-        for (const { id, message } of made) {
-          if (message.status !== 'pending' && message.status !== 'held') continue;
-          await this.jobs.enqueue(
-            message.account_id,
-            BUYER_SEND_JOB,
-            { messageId: id },
-            { runAt: new Date(message.send_after), uniqueKey: `buyer-send:${id}` },
-            trx,
-          );
-        }
+        // each new message's id is new: no job of it can exist, so none is looked for
+        await this.jobs.enqueueMany(
+          BUYER_SEND_JOB,
+          made
+            .filter(({ message }) => message.status === 'pending' || message.status === 'held')
+            .map(({ id, message }) => ({
+              accountId: message.account_id,
+              payload: { messageId: id },
+              runAt: new Date(message.send_after),
+            })),
+          trx,
+        );
       },
     );
   }
@@ -133,6 +144,9 @@ export class BuyerMessageDispatcher {
         accountId,
         accountEvents.map((event) => event.orderId),
       );
+      // what a batch needs of the buyers (Telegram chats, unsubscribes) is read once for all of it
+      const wanted: Array<{ shop: ShopMessaging; order: OrderDoc & { id: number }; moment: Moment; channel: Channel }> =
+        [];
       for (const event of accountEvents) {
         const shop = shops.get(event.shopId as number);
         const order = orders.get(event.orderId);
@@ -140,10 +154,27 @@ export class BuyerMessageDispatcher {
         if (!shop || !order || !moment) continue;
         for (const channel of ['email', 'sms', 'telegram'] as const) {
           const settings = shop.settings[channel];
-          if (!settings.enabled || !settings.moments.includes(moment)) continue;
-          const message = await this.messageOf(accountId, shop, order, channel, moment, now);
-          if (message) planned.push(message);
+          if (settings.enabled && settings.moments.includes(moment)) wanted.push({ shop, order, moment, channel });
         }
+      }
+      const telegramPhones = wanted.flatMap(({ order, channel }) =>
+        channel === 'telegram' ? [normalisePhone(order.recipient.phone) ?? ''] : [],
+      );
+      const chats = await this.store.telegramChats(
+        accountId,
+        telegramPhones.filter((phone) => phone !== ''),
+      );
+      const addressed = wanted.flatMap((message) => {
+        const address = addressOf(message.shop.shopId, message.order, message.channel, chats);
+        return address === null ? [] : [{ ...message, address }];
+      });
+      const unsubscribed = await this.store.unsubscribedAmong(
+        accountId,
+        addressed.map((message) => message.address),
+      );
+      for (const message of addressed) {
+        const isUnsubscribed = unsubscribed.has(unsubscribeKey(message.shop.shopId, message.channel, message.address));
+        planned.push(await this.messageOf(accountId, message, isUnsubscribed, now));
       }
     }
     return planned;
@@ -151,16 +182,26 @@ export class BuyerMessageDispatcher {
 
   private async messageOf(
     accountId: number,
-    shop: ShopMessaging,
-    order: OrderDoc & { id: number },
-    channel: Channel,
-    moment: NonNullable<ReturnType<typeof momentOf>>,
+    {
+      shop,
+      order,
+      moment,
+      channel,
+      address,
+    }: { shop: ShopMessaging; order: OrderDoc & { id: number }; moment: Moment; channel: Channel; address: string },
+    isUnsubscribed: boolean,
     now: Date,
-  ): Promise<NewMessage | null> {
-    const address = await this.addressOf(accountId, shop.shopId, order, channel);
-    if (address === null) return null;
+  ): Promise<NewMessage> {
     const language: Language = shop.settings.language;
-    const rendered = await this.messages.render(accountId, shop, order, moment, channel, language, address);
+    let rendered: { subject: string | null; text: string; link: string | null };
+    let renderProblem: string | null = null;
+    try {
+      rendered = await this.messages.render(accountId, shop, order, moment, channel, language, address);
+    } catch (error) {
+      // one message that cannot be written is recorded as failed; it never holds up the batch's others
+      rendered = { subject: null, text: '', link: null };
+      renderProblem = `the message could not be written: ${error instanceof Error ? error.message : String(error)}`;
+    }
     const base = {
       account_id: accountId,
       shop_id: shop.shopId,
@@ -179,10 +220,11 @@ export class BuyerMessageDispatcher {
       reason,
       send_after: now.toISOString(),
     });
+    if (renderProblem)
+      return { ...base, status: 'failed', reason: renderProblem.slice(0, 500), send_after: now.toISOString() };
     if (!shop.settings.sandbox && this.messages.isSandboxOrder(order))
       return skip('a sandbox order (the shop sends for sandbox orders only when it asks: settings.sandbox)');
-    if (await this.store.isUnsubscribed(accountId, shop.shopId, channel, address))
-      return skip('the buyer unsubscribed from this channel');
+    if (isUnsubscribed) return skip('the buyer unsubscribed from this channel');
     if (channel === 'sms' && !shop.smsReady) return skip('no SMS gateway connected');
     let sendAfter = now;
     if (channel !== 'email')
@@ -195,26 +237,12 @@ export class BuyerMessageDispatcher {
     };
   }
 
-  /** The buyer's address on a channel: an e-mail, phone digits, a Telegram chat started with the shop's bot. */
-  private async addressOf(
-    accountId: number,
-    shopId: number,
-    order: OrderDoc,
-    channel: Channel,
-  ): Promise<string | null> {
-    if (channel === 'email') return order.recipient.email?.trim().toLowerCase() || null;
-    const phone = normalisePhone(order.recipient.phone);
-    if (!phone) return null;
-    if (channel === 'sms') return phone;
-    return (await this.store.telegramChat(accountId, shopId, phone)) ?? null;
-  }
-
   /** Sends one message: its outcome on it; a temporary failure retried by the job table, the last one recorded. */
   private async send(job: Job<{ messageId: number }>, signal: AbortSignal): Promise<void> {
     const accountId = job.accountId as number;
-    const row = await this.store.message(accountId, job.payload.messageId);
+    const row = await this.store.messageToSend(accountId, job.payload.messageId);
     if (!row || (row.status !== 'pending' && row.status !== 'held')) return;
-    if (await this.store.isUnsubscribed(accountId, Number(row.shop_id), row.channel, row.address)) {
+    if (row.unsubscribed) {
       await this.store.updateMessage(accountId, Number(row.id), {
         status: 'skipped',
         reason: 'the buyer unsubscribed from this channel',
@@ -225,23 +253,23 @@ export class BuyerMessageDispatcher {
     if (!shop) return;
     try {
       const outcome = await this.deliver(accountId, shop, row, signal);
-      await this.store.updateMessage(accountId, Number(row.id), {
-        status: 'sent',
-        reason: null,
-        sent_at: new Date().toISOString(),
-        ...outcome,
-      });
-      if (row.channel === 'sms' && outcome.gateway_id)
-        await this.jobs.enqueue(
-          accountId,
+      const askStatus = row.channel === 'sms' && Boolean(outcome.gateway_id);
+      await this.store.transaction(async (trx) => {
+        // the status question is asked only by the call that recorded the sending
+        if (!(await this.store.markSent(accountId, Number(row.id), outcome, trx)) || !askStatus) return;
+        await this.jobs.enqueueMany(
           BUYER_SMS_STATUS_JOB,
-          { messageId: Number(row.id) },
-          {
-            runAt: new Date(Date.now() + SMS_STATUS_AFTER_MS),
-            maxAttempts: SMS_STATUS_ATTEMPTS,
-            uniqueKey: `buyer-sms-status:${row.id}`,
-          },
+          [
+            {
+              accountId,
+              payload: { messageId: Number(row.id) },
+              runAt: new Date(Date.now() + SMS_STATUS_AFTER_MS),
+              maxAttempts: SMS_STATUS_ATTEMPTS,
+            },
+          ],
+          trx,
         );
+      });
     } catch (error) {
       const permanent = error instanceof MessagingError ? error.permanent : false;
       const reason = error instanceof Error ? error.message.slice(0, 500) : String(error);

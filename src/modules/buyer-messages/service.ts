@@ -42,7 +42,14 @@ import {
   type StoredBuyerSettings,
 } from './settings.js';
 import type { BuyerMessageStore, MessageRow } from './store.js';
-import { bodyPartOf, renderTemplate, templateOf, templateProblem, type TemplateOverrides } from './templates.js';
+import {
+  bodyPartOf,
+  renderTemplate,
+  SENDING_RENDER_LIMIT_MS,
+  templateOf,
+  templateProblem,
+  type TemplateOverrides,
+} from './templates.js';
 
 /** What sending needs of a shop: its settings, credentials, templates and names. */
 export interface ShopMessaging {
@@ -179,7 +186,12 @@ export class BuyerMessageService {
       language,
       this.unsubscribeUrl(accountId, shop.shopId, channel, address),
     );
-    return this.renderWith(shop.templates, context, moment, channel, language);
+    try {
+      return await this.renderWith(shop.templates, context, moment, channel, language, {}, SENDING_RENDER_LIMIT_MS);
+    } catch {
+      // a shop's template that fails now (it passed when saved) still leaves the buyer the default words
+      return this.renderWith({}, context, moment, channel, language, {}, SENDING_RENDER_LIMIT_MS);
+    }
   }
 
   private async renderWith(
@@ -189,16 +201,23 @@ export class BuyerMessageService {
     channel: Channel,
     language: Language,
     tried: { subject?: string; body?: string } = {},
+    limitMs?: number,
   ): Promise<{ subject: string | null; text: string; link: string | null }> {
     const subject =
       channel === 'email'
-        ? await renderTemplate(tried.subject ?? templateOf(templates, moment, language, 'subject'), context)
+        ? await renderTemplate(
+            tried.subject ?? templateOf(templates, moment, language, 'subject'),
+            context,
+            false,
+            limitMs,
+          )
         : null;
     // Telegram reads HTML: the buyer's and the shop's text escaped
     const text = await renderTemplate(
       tried.body ?? templateOf(templates, moment, language, bodyPartOf(channel)),
       context,
       channel === 'telegram',
+      limitMs,
     );
     return { subject, text, link: context.order.tracking_url || null };
   }

@@ -21,8 +21,20 @@ export type NewMessage = Required<
   >
 >;
 
+export function unsubscribeKey(shopId: number, channel: string, address: string): string {
+  return `${shopId}:${channel}:${address}`;
+}
+
+function messageKey(message: { order_id: number | string; moment: string; channel: string }): string {
+  return `${message.order_id}:${message.moment}:${message.channel}`;
+}
+
 export class BuyerMessageStore {
   constructor(readonly db: Kysely<Tables>) {}
+
+  transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   async settingsOf(accountId: number, shopIds: number[]): Promise<Map<number, StoredSettings>> {
     if (shopIds.length === 0) return new Map();
@@ -80,20 +92,21 @@ export class BuyerMessageStore {
     };
   }
 
-  /** Writes the messages not made before (one per order, moment and channel); answers the new ones' ids. */
+  /** Writes the messages not made before (one per order, moment and channel) in one statement; answers the new ones' ids. */
   async insertNew(messages: NewMessage[], db: Db = this.db): Promise<Array<{ id: number; message: NewMessage }>> {
-    const made: Array<{ id: number; message: NewMessage }> = [];
+    if (messages.length === 0) return [];
     const now = new Date().toISOString();
-    for (const message of messages) {
-      const row = await db
-        .insertInto('buyer_messages')
-        .values({ ...message, created_at: now, updated_at: now })
-        .onConflict((conflict) => conflict.columns(['account_id', 'order_id', 'moment', 'channel']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (row) made.push({ id: Number(row.id), message });
-    }
-    return made;
+    const rows = await db
+      .insertInto('buyer_messages')
+      .values(messages.map((message) => ({ ...message, created_at: now, updated_at: now })))
+      .onConflict((conflict) => conflict.columns(['account_id', 'order_id', 'moment', 'channel']).doNothing())
+      .returning(['id', 'order_id', 'moment', 'channel'])
+      .execute();
+    const byKey = new Map(messages.map((message) => [messageKey(message), message]));
+    return rows.flatMap((row) => {
+      const message = byKey.get(messageKey(row));
+      return message ? [{ id: Number(row.id), message }] : [];
+    });
   }
 
   async message(accountId: number, id: number): Promise<MessageRow | undefined> {
@@ -103,6 +116,51 @@ export class BuyerMessageStore {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();
+  }
+
+  /** A message about to be sent, with whether its buyer has unsubscribed since it was made (one read). */
+  async messageToSend(accountId: number, id: number): Promise<(MessageRow & { unsubscribed: boolean }) | undefined> {
+    const row = await this.db
+      .selectFrom('buyer_messages as m')
+      .selectAll('m')
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('buyer_unsubscribes as u')
+              .select('u.address')
+              .whereRef('u.account_id', '=', 'm.account_id')
+              .whereRef('u.shop_id', '=', 'm.shop_id')
+              .whereRef('u.channel', '=', 'm.channel')
+              .whereRef('u.address', '=', 'm.address'),
+          )
+          .as('unsubscribed'),
+      )
+      .where('m.account_id', '=', accountId)
+      .where('m.id', '=', id)
+      .executeTakeFirst();
+    return row ? { ...row, unsubscribed: Boolean(row.unsubscribed) } : undefined;
+  }
+
+  /**
+   * Records a message as sent, only if it still waited to be (a send repeated after a crash
+   * changes nothing); true when this call recorded it.
+   */
+  async markSent(
+    accountId: number,
+    id: number,
+    outcome: Partial<Pick<MessageRow, 'gateway' | 'gateway_id' | 'segments' | 'cost_kopecks'>>,
+    db: Db = this.db,
+  ): Promise<boolean> {
+    const now = new Date().toISOString();
+    const result = await db
+      .updateTable('buyer_messages')
+      .set({ ...outcome, status: 'sent', reason: null, sent_at: now, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('status', 'in', ['pending', 'held'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async updateMessage(
@@ -150,16 +208,16 @@ export class BuyerMessageStore {
     return query.execute();
   }
 
-  async isUnsubscribed(accountId: number, shopId: number, channel: string, address: string): Promise<boolean> {
-    const row = await this.db
+  /** Which of these addresses have unsubscribed, as `shop:channel:address` keys (one read for a batch). */
+  async unsubscribedAmong(accountId: number, addresses: string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const rows = await this.db
       .selectFrom('buyer_unsubscribes')
-      .select('address')
+      .select(['shop_id', 'channel', 'address'])
       .where('account_id', '=', accountId)
-      .where('shop_id', '=', shopId)
-      .where('channel', '=', channel)
-      .where('address', '=', address)
-      .executeTakeFirst();
-    return row !== undefined;
+      .where('address', 'in', [...new Set(addresses)])
+      .execute();
+    return new Set(rows.map((row) => unsubscribeKey(Number(row.shop_id), row.channel, row.address)));
   }
 
   async unsubscribe(accountId: number, shopId: number, channel: string, address: string): Promise<void> {
@@ -170,15 +228,16 @@ export class BuyerMessageStore {
       .execute();
   }
 
-  async telegramChat(accountId: number, shopId: number, phone: string): Promise<string | undefined> {
-    const row = await this.db
+  /** The Telegram chats buyers of these phones started with the account's shops' bots, by `shop:phone`. */
+  async telegramChats(accountId: number, phones: string[]): Promise<Map<string, string>> {
+    if (phones.length === 0) return new Map();
+    const rows = await this.db
       .selectFrom('telegram_chats')
-      .select('chat_id')
+      .select(['shop_id', 'phone', 'chat_id'])
       .where('account_id', '=', accountId)
-      .where('shop_id', '=', shopId)
-      .where('phone', '=', phone)
-      .executeTakeFirst();
-    return row?.chat_id;
+      .where('phone', 'in', [...new Set(phones)])
+      .execute();
+    return new Map(rows.map((row) => [`${row.shop_id}:${row.phone}`, row.chat_id]));
   }
 
   async saveTelegramChat(

@@ -17,6 +17,11 @@ export const TEMPLATE_MAX_LENGTH = 4000;
  * save checks up to 72 templates, so at most ~1.5 s however they are written.
  */
 const RENDER_LIMIT_MS = 20;
+/**
+ * The limit when a message is made for sending: its template passed the 20 ms check when it was
+ * saved, so this only stops a runaway; a loaded machine's pause must not cost a buyer a message.
+ */
+export const SENDING_RENDER_LIMIT_MS = 250;
 
 /** No partials: a template reads nothing but its variables. */
 const NO_FILES: FS = {
@@ -141,9 +146,16 @@ function parsedOf(liquid: Liquid, template: string): Template[] {
 }
 
 /** Renders a template; HTML-escaped output for Telegram and an e-mail's HTML. Throws on an unknown variable. */
-export async function renderTemplate(template: string, context: object, escapeHtml = false): Promise<string> {
+export async function renderTemplate(
+  template: string,
+  context: object,
+  escapeHtml = false,
+  limitMs = RENDER_LIMIT_MS,
+): Promise<string> {
   const liquid = escapeHtml ? ESCAPED : PLAIN;
-  const rendered = await liquid.render(parsedOf(liquid, template), context as Record<string, unknown>);
+  const rendered = await liquid.render(parsedOf(liquid, template), context as Record<string, unknown>, {
+    renderLimit: limitMs,
+  });
   return String(rendered)
     .replace(/[ \t]+\n/g, '\n')
     .trim();
