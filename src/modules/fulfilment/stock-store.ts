@@ -20,6 +20,8 @@ export interface StockRow {
   expires: string | null;
   quantity: number;
   reserved: number;
+  /** Returned units found unfit: the defect stock, never available. */
+  defective: number;
 }
 
 /** Who changes stock and why; written on the movement. */
@@ -30,12 +32,22 @@ export interface MovementNote {
   supplyId?: number | null;
   orderId?: number | null;
   marketplaceOrderId?: number | null;
+  /** The inspected line of a returned parcel (return-inspections.ts): a line moves stock once per kind. */
+  inspectionLineId?: number | null;
 }
 
 /** Who holds goods: an order of the orders area or a marketplace order (their ids are of different tables). */
 export type StockHolder = { orderId: number } | { marketplaceOrderId: number };
 
-export type MovementKind = 'supply' | 'reserve' | 'release' | 'ship' | 'return' | 'write_off' | 'correction';
+export type MovementKind =
+  | 'supply'
+  | 'reserve'
+  | 'release'
+  | 'ship'
+  | 'return'
+  | 'defect'
+  | 'write_off'
+  | 'correction';
 
 export interface Allocation {
   id: number;
@@ -52,6 +64,7 @@ const STOCK_COLUMNS = [
   'expires',
   'quantity',
   'reserved',
+  'defective',
 ] as const;
 
 function toRow(row: {
@@ -62,6 +75,7 @@ function toRow(row: {
   expires: string | null;
   quantity: number;
   reserved: number;
+  defective: number;
 }): StockRow {
   return {
     id: row.id,
@@ -71,6 +85,7 @@ function toRow(row: {
     expires: row.expires,
     quantity: Number(row.quantity),
     reserved: Number(row.reserved),
+    defective: Number(row.defective),
   };
 }
 
@@ -274,6 +289,68 @@ export class StockStore {
     await this.setState(db, accountId, allocation.id, 'returned', now);
   }
 
+  /**
+   * A stock row for goods coming back without one of their own (a buyer's return parcel): the
+   * product's row without batch at the warehouse, made on first need.
+   */
+  async plainRow(
+    db: Db,
+    accountId: number,
+    fulfilmentWarehouseId: number,
+    productId: number,
+  ): Promise<Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>> {
+    const now = nowIso();
+    await db
+      .insertInto('stock')
+      .values({
+        account_id: accountId,
+        fulfilment_warehouse_id: fulfilmentWarehouseId,
+        product_id: productId,
+        batch: '',
+        expires: null,
+        quantity: 0,
+        reserved: 0,
+        updated_at: now,
+      })
+      .onConflict((conflict) => conflict.columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch']).doNothing())
+      .execute();
+    const row = await db
+      .selectFrom('stock')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('product_id', '=', productId)
+      .where('batch', '=', '')
+      .executeTakeFirstOrThrow();
+    return { id: Number(row.id), fulfilmentWarehouseId, productId };
+  }
+
+  /**
+   * One inspected line of a returned parcel: back on hand (`stock`), into the row's defect
+   * stock (`defect`), or written off (`write_off`: recorded as come back and written off the
+   * same moment, so the movement report shows both and nothing is on hand). The movements carry
+   * the line's id: the unique key refuses a second movement of the same line and kind.
+   */
+  async inspected(
+    db: Db,
+    accountId: number,
+    stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>,
+    outcome: 'stock' | 'defect' | 'write_off',
+    count: number,
+    note: MovementNote,
+  ): Promise<void> {
+    const now = nowIso();
+    if (outcome === 'defect') {
+      await this.guarded(db, accountId, stock.id, { defective: sql`defective + ${count}` }, sql<boolean>`1 = 1`, now);
+      await this.record(db, accountId, stock, 'defect', 0, 0, note, now, count);
+      return;
+    }
+    if (outcome === 'stock')
+      await this.guarded(db, accountId, stock.id, { quantity: sql`quantity + ${count}` }, sql<boolean>`1 = 1`, now);
+    await this.record(db, accountId, stock, 'return', count, 0, note, now);
+    if (outcome === 'write_off') await this.record(db, accountId, stock, 'write_off', -count, 0, note, now);
+  }
+
   async allocationsOf(
     db: Db,
     accountId: number,
@@ -352,6 +429,7 @@ export class StockStore {
     reservedDelta: number,
     note: MovementNote,
     at: string,
+    defectiveDelta = 0,
   ): Promise<void> {
     await db
       .insertInto('stock_movements')
@@ -370,6 +448,8 @@ export class StockStore {
         actor: note.actor,
         reason: note.reason,
         at,
+        defective_delta: defectiveDelta,
+        inspection_line_id: note.inspectionLineId ?? null,
       })
       .execute();
     // what is available changed: told in the same transaction (a shop's CMS shows the quantity; webhooks carry it)

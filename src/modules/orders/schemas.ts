@@ -98,6 +98,38 @@ export const OrderProduct = Type.Object({
   }),
 });
 
+/** Extension: the delivery ended with some lines bought and the rest refused (status 47). */
+export const PartialBuyout = Type.Object(
+  {
+    date: Type.String({ description: 'RFC 3339: when the recipient took the bought lines' }),
+    lines: Type.Array(
+      Type.Object({
+        index: Type.Integer({ description: "The line's position in products (0-based)" }),
+        id: Nullable(Type.Integer()),
+        vendorCode: Nullable(Type.String()),
+        name: Nullable(Type.String()),
+        count: Type.Integer({ description: 'Units of the line in the order' }),
+        bought: Type.Integer({ description: 'Units the recipient bought' }),
+        refused: Type.Integer({ description: 'Units refused: they travel back with the parcel' }),
+      }),
+      { description: 'Every line of products, in order' },
+    ),
+    priceCod: Type.Number({ description: 'Roubles: the cash on delivery the order asked for (priceCod)' }),
+    collected: Type.Number({
+      description:
+        "Roubles: the cash on delivery collected, for the bought lines only (goods less discounts) plus the buyer's delivery charge; as the company reported it when it did",
+    }),
+    commission: Type.Number({
+      description: "Roubles: the company's commission for collecting it, on the collected sum only (withheld from the remittance)",
+    }),
+  },
+  {
+    description:
+      "Extension: a partial buyout at the point (status 47, where the point's partialBuyoutAvailable and a payment on delivery allow it): which lines were bought, and the sums. The refused lines come back with the parcel (71, then 74).",
+  },
+);
+export type PartialBuyout = Static<typeof PartialBuyout>;
+
 export const Order = Type.Object(
   {
     id: Type.Integer(),
@@ -265,6 +297,7 @@ export const Order = Type.Object(
         description: 'Extension: how the buyer pays on delivery, as the order was priced (shipping rules)',
       }),
     ),
+    partialBuyout: Type.Optional(PartialBuyout),
   },
   { description: 'Order' },
 );
