@@ -522,19 +522,20 @@ export class StockStore {
     from: string,
     to: string,
     pageSize = 5000,
-  ): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number }> {
+  ): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number; defectiveDelta: number }> {
     if (productIds.length === 0) return;
     let after: { productId: number; at: string; id: number } | null = null;
     for (;;) {
       let query = this.db
         .selectFrom('stock_movements')
-        .select(['id', 'product_id', 'at', 'kind', 'quantity_delta'])
+        .select(['id', 'product_id', 'at', 'kind', 'quantity_delta', 'defective_delta'])
         .where('account_id', '=', accountId)
         .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
         .where('product_id', 'in', productIds)
         .where('at', '>=', from)
         .where('at', '<', to)
-        .where('quantity_delta', '!=', 0);
+        // what is on hand changed, or the defect stock did (its own column of the report)
+        .where((eb) => eb.or([eb('quantity_delta', '!=', 0), eb('defective_delta', '!=', 0)]));
       if (after) {
         const { productId, at, id } = after;
         query = query.where((eb) =>
@@ -554,6 +555,7 @@ export class StockStore {
           at: row.at,
           kind: row.kind as MovementKind,
           delta: Number(row.quantity_delta),
+          defectiveDelta: Number(row.defective_delta),
         };
       if (rows.length < pageSize) return;
       const last = rows[rows.length - 1];
