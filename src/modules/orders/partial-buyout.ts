@@ -8,20 +8,23 @@
 import { toKopecks, toRoubles } from '../../platform/money.js';
 import type { CodPayment } from '../calculator/rules.js';
 import { factPriceOf, type OrderDoc } from './document.js';
-import type { PartialBuyout } from './schemas.js';
+import type { BuyoutInput, PartialBuyout } from './schemas.js';
+import type { BuyoutReport } from '../../carriers/types.js';
 
 /** What the recipient bought of one line: by its position in products, or by its vendor code (the company's article). */
-export interface BoughtLine {
-  index?: number;
-  vendorCode?: string;
-  count: number;
-}
+export type BoughtLine = BuyoutReport['lines'][number];
+export type { BuyoutReport };
 
-/** What a company (or the sandbox) says of a partial buyout. */
-export interface BuyoutReport {
-  lines: BoughtLine[];
-  /** The cash the company collected, when it says (CDEK delivery_detail.payment_sum). */
-  collectedKopecks?: number;
+/** A buyout of the API (roubles) as the companies report it (kopecks). */
+export function buyoutReportOf(input: BuyoutInput): BuyoutReport {
+  return {
+    lines: input.lines.map((line) => ({
+      ...(line.index !== undefined ? { index: line.index } : {}),
+      ...(line.vendorCode !== undefined ? { vendorCode: line.vendorCode } : {}),
+      count: line.count,
+    })),
+    ...(input.collected !== undefined ? { collectedKopecks: toKopecks(input.collected) } : {}),
+  };
 }
 
 /** Why the order cannot end in a partial buyout, or null when it can (the point allows it, something is paid on delivery). */

@@ -433,6 +433,40 @@ export const PushParams = Type.Object({ companyId: CodeId() });
 export const PushHeaders = Type.Object({
   'x-carrier-secret': Type.String({ minLength: 1, description: "The company's own secret" }),
 });
+/** With 47: what the recipient bought (extension of the push, the own-status move and the sandbox). */
+export const BuyoutInput = Type.Object(
+  {
+    lines: Type.Array(
+      Type.Object({
+        index: Type.Optional(
+          Type.Integer({ minimum: 0, maximum: 999, description: "The line's position in the order's products (0-based)" }),
+        ),
+        vendorCode: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 255,
+            description: 'Or the article the company was given (the vendor code, else the product id)',
+          }),
+        ),
+        count: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Units of that line bought' }),
+      }),
+      { minItems: 1, maxItems: 1000, description: 'Lines bought (a line left out: nothing of it bought)' },
+    ),
+    collected: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1_000_000_000,
+        description: 'Roubles collected, when the company says (else worked out from the bought lines)',
+      }),
+    ),
+  },
+  {
+    description:
+      "With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted).",
+  },
+);
+export type BuyoutInput = Static<typeof BuyoutInput>;
+
 export const PushBody = Type.Object({
   events: Type.Array(
     Type.Object({
@@ -450,6 +484,7 @@ export const PushBody = Type.Object({
             'With a delivery (44 delivered, 47 partly delivered): how the recipient paid what was collected on delivery. card makes a cash-on-delivery order pay.type 3 (card on delivery); both set delivery.factPrice with that COD commission. Unsaid: cash where the company or point takes cash, else card.',
         }),
       ),
+      buyout: Type.Optional(BuyoutInput),
     }),
     { minItems: 1, maxItems: 1000 },
   ),
@@ -475,5 +510,6 @@ export const OwnStatusBody = Type.Object({
       description: 'With 44 or 47: how the recipient paid what was collected on delivery',
     }),
   ),
+  buyout: Type.Optional(BuyoutInput),
 });
 export type OwnStatusBody = Static<typeof OwnStatusBody>;

@@ -13,7 +13,8 @@ import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, factPriceOf, parseDoc, type OrderDoc } from './document.js';
-import { journeyOf, returnLegStart } from './journey.js';
+import { journeyOf, PARTIAL_RETURN_LEG_START, returnLegStart } from './journey.js';
+import { applyPartialBuyout, boughtPerLine, buyoutReportOf, partialBuyoutRefusal } from './partial-buyout.js';
 import { shipmentCargo, shipmentDetails } from './shipment-request.js';
 import { HoldExtensionJob, type HoldExtension } from './hold-extension.js';
 import { ParcelReads, type PublicParcel } from './parcel-reads.js';
@@ -44,7 +45,8 @@ export interface TrackingOptions {
   secret: string;
 }
 
-const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includes(code) && code !== 44 && code !== 47);
+/** Still moving: not final, not delivered (a partly delivered parcel is: its refused lines travel back, 71 then 74). */
+const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includes(code) && code !== 44);
 /** The zone whose date is ahead of every other (UTC+14): a hold date due anywhere is due by its tomorrow. */
 const EARLIEST_ZONE = 'Etc/GMT-14';
 
@@ -308,6 +310,55 @@ export class TrackingService {
     return (await this.orders.accessibleRecord(scope, orderId)).status;
   }
 
+  /**
+   * The sandbox's partial buyout (modules/sandbox): a built-in company's order waiting at the
+   * point (42) is bought in part now (47) where its point and payment allow it; its journey then
+   * goes on with the refused lines' way back (71, 74). Answers the order's new status.
+   */
+  async partialBuyoutNow(
+    scope: Scope,
+    orderId: number,
+    body: { lines: Array<{ index: number; count: number }>; paymentMethod?: 'cash' | 'card' },
+  ): Promise<number> {
+    const record = await this.orders.accessibleRecord(scope, orderId);
+    if (this.reference.registry.get(record.companyId)?.driver.code !== 'tariff' || !this.simulated(record.companyId))
+      throw new AppError(
+        422,
+        'not_simulated',
+        `Order ${orderId} is not with a built-in company whose journey is simulated: its statuses come from its company.`,
+      );
+    const doc = parseDoc(record.doc);
+    if (record.status !== STATUS.atPoint) {
+      const why = `it is ${record.status}, not waiting at the pickup point (42)`;
+      throw conflict('order_state', `Order ${orderId} cannot be bought in part: ${why}.`, [{ id: orderId, message: why }]);
+    }
+    const refusal = partialBuyoutRefusal(doc);
+    if (refusal)
+      throw conflict('partial_buyout_refused', `Order ${orderId} cannot be bought in part: ${refusal}.`, [
+        { id: orderId, message: refusal },
+      ]);
+    const bought = boughtPerLine(doc.products, body.lines);
+    if (typeof bought === 'string')
+      throw unprocessable('partial_buyout_refused', `Order ${orderId}: ${bought}.`, [{ field: 'lines', message: bought }]);
+    const event: TrackingEvent = {
+      trackNumber: record.trackNumber ?? '',
+      statusCode: STATUS.partlyDelivered,
+      at: new Date().toISOString(),
+      description: 'Partly delivered: the recipient took part of the order, the rest was refused',
+      buyout: { lines: body.lines },
+    };
+    if (body.paymentMethod) event.paymentMethod = body.paymentMethod;
+    const step = PARTIAL_RETURN_LEG_START;
+    const outcome = await this.apply(record, doc, event, { journeyStep: step }, (trx) =>
+      this.scheduleJourney(record.accountId, orderId, step, trx),
+    );
+    if (outcome !== 'applied')
+      throw conflict('order_changed', `Order ${orderId} was changed at the same time; try again.`, [
+        { id: orderId, message: 'changed concurrently' },
+      ]);
+    return STATUS.partlyDelivered;
+  }
+
   /** Applies the journey step the order is at and queues the next one. */
   private async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
     const accountId = record.accountId;
@@ -317,6 +368,8 @@ export class TrackingService {
       cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
       cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
       returnFrom: returnFromOf(doc),
+      partialBuyoutLines: partialBuyoutRefusal(doc) === null ? doc.products.map((line) => line.count) : null,
+      partlyBought: doc.partialBuyout !== undefined,
     });
     const step = steps[record.journeyStep];
     if (!step) return 'none';
@@ -329,6 +382,7 @@ export class TrackingService {
       description: step.description,
     };
     if (step.paymentMethod) event.paymentMethod = step.paymentMethod;
+    if (step.buyout) event.buyout = { lines: step.buyout };
     const outcome = await this.apply(
       record,
       doc,
@@ -369,6 +423,10 @@ export class TrackingService {
     followUp?: (trx: Db) => Promise<void>,
   ): Promise<'applied' | 'refused' | 'raced'> {
     if (!acceptsCarrierStatus(record.status, event.statusCode)) return 'refused';
+    // a partial buyout names lines of this order, some bought and some not (else it is not one)
+    const bought =
+      event.statusCode === STATUS.partlyDelivered && event.buyout ? boughtPerLine(doc.products, event.buyout.lines) : null;
+    if (typeof bought === 'string') return 'refused';
     const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
     doc.status = event.statusCode;
     doc.statusHistory = [
@@ -390,6 +448,16 @@ export class TrackingService {
         extras.codReceived = true;
       }
       doc.delivery.factPrice = factPriceOf(doc.delivery, paid);
+      if (bought) {
+        // only the bought lines are paid for: the collected sum, its commission and the delivery's cost follow
+        const outcome = applyPartialBuyout(doc, bought, paid, at, event.buyout?.collectedKopecks);
+        doc.partialBuyout = outcome.partialBuyout;
+        doc.delivery.factPrice = outcome.factPrice;
+        if (outcome.partialBuyout.collected <= 0 && doc.pay.status.code === 'paid') {
+          doc.pay.status = { code: 'not_paid', date: at };
+          delete extras.codReceived;
+        }
+      }
     }
     if (event.statusCode === STATUS.returned) {
       // the parcel is back: a return the shop asked for is done
@@ -450,6 +518,11 @@ export class TrackingService {
       description: body.description ?? '',
     };
     if (body.paymentMethod) event.paymentMethod = body.paymentMethod;
+    if (body.buyout && body.code === STATUS.partlyDelivered) {
+      event.buyout = buyoutReportOf(body.buyout);
+      const problem = buyoutProblem(record, event);
+      if (problem) throw unprocessable('partial_buyout_refused', `Order ${id}: ${problem}.`, [{ field: 'buyout', message: problem }]);
+    }
     const outcome = await this.apply(record, doc, event);
     if (outcome === 'raced')
       throw conflict(
@@ -491,7 +564,7 @@ export class TrackingService {
       else
         ignored.push({
           trackNumber: event.trackNumber,
-          message: `status ${event.statusCode} does not apply to an order in status ${record.status}`,
+          message: buyoutProblem(record, event) ?? `status ${event.statusCode} does not apply to an order in status ${record.status}`,
         });
     }
     return { applied, ignored };
@@ -524,6 +597,7 @@ export class TrackingService {
         at: event.at ?? new Date().toISOString(),
         description: event.description ?? '',
         ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
+        ...(event.buyout && event.statusCode === STATUS.partlyDelivered ? { buyout: buyoutReportOf(event.buyout) } : {}),
       })),
     );
   }
@@ -588,6 +662,13 @@ export class TrackingService {
   record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
     return this.parcels.record(scope, query);
   }
+}
+
+/** Why a reported partial buyout does not fit the order (its lines), or null. */
+function buyoutProblem(record: OrderRecord, event: TrackingEvent): string | null {
+  if (event.statusCode !== STATUS.partlyDelivered || !event.buyout) return null;
+  const bought = boughtPerLine(parseDoc(record.doc).products, event.buyout.lines);
+  return typeof bought === 'string' ? `the partial buyout does not fit the order: ${bought}` : null;
 }
 
 /** Where a return the shop requested turns the parcel back: after delivery (44 in the history), else at the point. Null without one pending. */
