@@ -14,6 +14,7 @@ import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
 import { BuyerMessagesCard } from './BuyerMessagesCard';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
+import { PartialBuyoutCard } from './PartialBuyoutCard';
 import { nextActions, type OrderAction } from './order-actions';
 
 export function OrderPage() {
@@ -254,6 +255,7 @@ export function OrderPage() {
           </Text>
         </Card>
       </SimpleGrid>
+      {order.partialBuyout && <PartialBuyoutCard buyout={order.partialBuyout} />}
       <BuyerMessagesCard orderId={order.id} />
     </Stack>
   );
