@@ -191,6 +191,13 @@ export function OrderPage() {
                 <Table.Td fw={700}>{t('totalPrice')}</Table.Td>
                 <Table.Td fw={700}>{formatMoney(delivery?.totalPrice, locale)}</Table.Td>
               </Table.Tr>
+              {delivery?.factPrice != null && (
+                // as it turned out on delivery (a partial buyout: the COD commission on the collected sum only)
+                <Table.Tr data-testid="fact-price">
+                  <Table.Td>{t('factPrice')}</Table.Td>
+                  <Table.Td>{formatMoney(delivery.factPrice, locale)}</Table.Td>
+                </Table.Tr>
+              )}
             </Table.Tbody>
           </Table>
         </Card>

@@ -15,29 +15,31 @@ export function PartialBuyoutCard({ buyout }: { buyout: NonNullable<Order['parti
       <Title order={3} size="h5" mb="xs">
         {t('partialBuyout')}
       </Title>
-      <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('product')}</Table.Th>
-            <Table.Th>{t('count')}</Table.Th>
-            <Table.Th>{t('bought')}</Table.Th>
-            <Table.Th>{t('refusedUnits')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {buyout.lines.map((line) => (
-            <Table.Tr key={line.index} data-testid={`buyout-line-${line.index}`}>
-              <Table.Td>
-                {line.vendorCode ? `${line.vendorCode} — ` : ''}
-                {line.name ?? '—'}
-              </Table.Td>
-              <Table.Td>{line.count}</Table.Td>
-              <Table.Td>{line.bought}</Table.Td>
-              <Table.Td c={line.refused > 0 ? 'red.8' : undefined}>{line.refused}</Table.Td>
+      <Table.ScrollContainer minWidth={420}>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('product')}</Table.Th>
+              <Table.Th>{t('count')}</Table.Th>
+              <Table.Th>{t('bought')}</Table.Th>
+              <Table.Th>{t('refusedUnits')}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {buyout.lines.map((line) => (
+              <Table.Tr key={line.index} data-testid={`buyout-line-${line.index}`}>
+                <Table.Td>
+                  {line.vendorCode ? `${line.vendorCode} — ` : ''}
+                  {line.name ?? '—'}
+                </Table.Td>
+                <Table.Td>{line.count}</Table.Td>
+                <Table.Td>{line.bought}</Table.Td>
+                <Table.Td c={line.refused > 0 ? 'red.8' : undefined}>{line.refused}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Group mt="xs" gap="lg">
         <Text size="sm">
           {t('codAsked')}: {formatMoney(buyout.priceCod, locale)}

@@ -13,7 +13,10 @@ import { useText, type TextKey } from '../../i18n';
 
 type Parcel = Schemas['ReturnInspection'];
 type Outcome = 'stock' | 'defect' | 'write_off';
-type Split = Record<number, { stock: number | string; defect: number | string; write_off: number | string; reason: string }>;
+type Split = Record<
+  number,
+  { stock: number | string; defect: number | string; write_off: number | string; reason: string }
+>;
 
 const OUTCOMES: Outcome[] = ['stock', 'defect', 'write_off'];
 
@@ -21,7 +24,10 @@ function Inspection({ parcel, token, done }: { parcel: Parcel; token: string; do
   const { t } = useText();
   const [split, setSplit] = useState<Split>(() =>
     Object.fromEntries(
-      parcel.lines.map((line) => [line.productId, { stock: line.count, defect: 0, write_off: 0, reason: t('defaultReason') }]),
+      parcel.lines.map((line) => [
+        line.productId,
+        { stock: line.count, defect: 0, write_off: 0, reason: t('defaultReason') },
+      ]),
     ),
   );
   const action = useAction();
@@ -57,68 +63,70 @@ function Inspection({ parcel, token, done }: { parcel: Parcel; token: string; do
           № {parcel.orderId}
           {parcel.trackNumber ? ` · ${parcel.trackNumber}` : ''} · {t(`source_${parcel.source}` as TextKey)}
         </Title>
-        <Badge variant="light" color={inspected ? 'green' : 'orange'} data-testid="parcel-status">
+        <Badge variant="filled" color={inspected ? 'teal.9' : 'gray.8'} data-testid="parcel-status">
           {inspected ? t('parcelInspected') : t('parcelWaiting')}
         </Badge>
       </Group>
-      <Table mt="xs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('product')}</Table.Th>
-            <Table.Th>{t('cameBack')}</Table.Th>
-            {inspected ? (
-              <Table.Th>{t('parcelInspected')}</Table.Th>
-            ) : (
-              <>
-                <Table.Th>{t('toStock')}</Table.Th>
-                <Table.Th>{t('toDefect')}</Table.Th>
-                <Table.Th>{t('writeOff')}</Table.Th>
-                <Table.Th>{t('reason')}</Table.Th>
-              </>
-            )}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {parcel.lines.map((line) => (
-            <Table.Tr key={line.productId}>
-              <Table.Td>
-                {line.vendorCode} — {line.name}
-              </Table.Td>
-              <Table.Td>{line.count}</Table.Td>
+      <Table.ScrollContainer minWidth={inspected ? 420 : 680} mt="xs">
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('product')}</Table.Th>
+              <Table.Th>{t('cameBack')}</Table.Th>
               {inspected ? (
-                <Table.Td data-testid={`outcome-${label(line)}`}>
-                  {parcel.outcomes
-                    .filter((item) => item.productId === line.productId)
-                    .map((item) => `${item.count} ${t(`outcome_${item.outcome}` as TextKey)} (${item.reason})`)
-                    .join('; ')}
-                </Table.Td>
+                <Table.Th>{t('parcelInspected')}</Table.Th>
               ) : (
                 <>
-                  {OUTCOMES.map((outcome) => (
-                    <Table.Td key={outcome}>
-                      <NumberInput
-                        aria-label={`${t(outcome === 'stock' ? 'toStock' : outcome === 'defect' ? 'toDefect' : 'writeOff')} ${label(line)}`}
-                        min={0}
-                        max={line.count}
-                        w={80}
-                        value={split[line.productId]?.[outcome]}
-                        onChange={(value) => set(line.productId, outcome, value)}
-                      />
-                    </Table.Td>
-                  ))}
-                  <Table.Td>
-                    <TextInput
-                      aria-label={`${t('reason')} ${label(line)}`}
-                      value={split[line.productId]?.reason}
-                      onChange={(event) => set(line.productId, 'reason', event.currentTarget.value)}
-                    />
-                  </Table.Td>
+                  <Table.Th>{t('toStock')}</Table.Th>
+                  <Table.Th>{t('toDefect')}</Table.Th>
+                  <Table.Th>{t('writeOff')}</Table.Th>
+                  <Table.Th>{t('reason')}</Table.Th>
                 </>
               )}
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {parcel.lines.map((line) => (
+              <Table.Tr key={line.productId}>
+                <Table.Td>
+                  {line.vendorCode} — {line.name}
+                </Table.Td>
+                <Table.Td>{line.count}</Table.Td>
+                {inspected ? (
+                  <Table.Td data-testid={`outcome-${label(line)}`}>
+                    {parcel.outcomes
+                      .filter((item) => item.productId === line.productId)
+                      .map((item) => `${item.count} ${t(`outcome_${item.outcome}` as TextKey)} (${item.reason})`)
+                      .join('; ')}
+                  </Table.Td>
+                ) : (
+                  <>
+                    {OUTCOMES.map((outcome) => (
+                      <Table.Td key={outcome}>
+                        <NumberInput
+                          aria-label={`${t(outcome === 'stock' ? 'toStock' : outcome === 'defect' ? 'toDefect' : 'writeOff')} ${label(line)}`}
+                          min={0}
+                          max={line.count}
+                          w={80}
+                          value={split[line.productId]?.[outcome]}
+                          onChange={(value) => set(line.productId, outcome, value)}
+                        />
+                      </Table.Td>
+                    ))}
+                    <Table.Td>
+                      <TextInput
+                        aria-label={`${t('reason')} ${label(line)}`}
+                        value={split[line.productId]?.reason}
+                        onChange={(event) => set(line.productId, 'reason', event.currentTarget.value)}
+                      />
+                    </Table.Td>
+                  </>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {!inspected && (
         <Group mt="sm">
           <Button onClick={() => void submit()} data-testid="inspect-parcel">
@@ -214,6 +222,15 @@ export function ReturnedParcels({ token }: { token: string }) {
       {waiting.length === 0 && !error && <Text>{t('nothingYet')}</Text>}
       {waiting.length > 0 && (
         <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('parcelNumber')}</Table.Th>
+              <Table.Th>{t('parcelTrack')}</Table.Th>
+              <Table.Th>{t('parcelSource')}</Table.Th>
+              <Table.Th>{t('cameBack')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
           <Table.Tbody>
             {waiting.map((parcel) => (
               <Table.Tr key={parcel.orderId} data-testid={`waiting-${parcel.orderId}`}>
@@ -222,7 +239,12 @@ export function ReturnedParcels({ token }: { token: string }) {
                 <Table.Td>{t(`source_${parcel.source}` as TextKey)}</Table.Td>
                 <Table.Td>{parcel.lines.reduce((sum, line) => sum + line.count, 0)}</Table.Td>
                 <Table.Td>
-                  <Button size="xs" variant="light" onClick={() => setOpened(parcel)}>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => setOpened(parcel)}
+                    aria-label={`${t('open')} № ${parcel.orderId}`}
+                  >
                     {t('open')}
                   </Button>
                 </Table.Td>

@@ -192,12 +192,12 @@ export function WarehouseStaffPage() {
         </Button>
       )}
       <ApiError error={error} />
-      {token && supplies.length === 0 && !error && <Text>{t('nothingYet')}</Text>}
       {token && (
         <Title order={2} size="h4">
           {t('supplies')}
         </Title>
       )}
+      {token && supplies.length === 0 && !error && <Text>{t('nothingYet')}</Text>}
       {token &&
         supplies.map((supply) => (
           <Acceptance key={`${supply.id}-${supply.status}`} supply={supply} token={token} done={() => void load()} />
