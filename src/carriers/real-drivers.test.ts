@@ -388,7 +388,14 @@ describe('CDEK', () => {
       cdek.eventsOfOrder('1', {
         entity: {
           statuses: [{ code: 'DELIVERED', date_time: '2026-01-05T12:00:00+0000' }],
-          packages: [{ items: [{ ware_key: 'A', amount: 3, delivery_amount: 0 }, { ware_key: 'B', amount: 1, delivery_amount: 1 }] }],
+          packages: [
+            {
+              items: [
+                { ware_key: 'A', amount: 3, delivery_amount: 0 },
+                { ware_key: 'B', amount: 1, delivery_amount: 1 },
+              ],
+            },
+          ],
         },
       }),
     ).toEqual([expect.objectContaining({ statusCode: 47, buyout: { lines: [{ vendorCode: 'B', count: 1 }] } })]);

@@ -147,7 +147,9 @@ export async function inspectReturned(
   split: Record<number, Array<['stock' | 'defect' | 'write_off', number]>> = {},
   fulfilmentWarehouseId = FULFILMENT_WAREHOUSE,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const staff = t.client((await t.runtime.services.supplies.createOperatorToken(fulfilmentWarehouseId, 'Приёмка')).token);
+  const staff = t.client(
+    (await t.runtime.services.supplies.createOperatorToken(fulfilmentWarehouseId, 'Приёмка')).token,
+  );
   const parcel = await staff.get(`/v2/fulfilment/operator/return-inspections/${orderId}`);
   expect(parcel.status, JSON.stringify(parcel.body)).toBe(200);
   const lines = (parcel.body.lines as Array<{ productId: number; count: number }>).flatMap((line) =>

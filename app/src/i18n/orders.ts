@@ -132,7 +132,8 @@ export const en = {
   codAsked: 'COD of the order',
   codCollected: 'Collected from the buyer',
   codCommission: 'Collection commission',
-  refusedTravelBack: 'The refused goods travel back with the parcel; at a fulfilment warehouse they are inspected before they go back on the shelf.',
+  refusedTravelBack:
+    'The refused goods travel back with the parcel; at a fulfilment warehouse they are inspected before they go back on the shelf.',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -266,5 +267,6 @@ export const ru: Record<keyof typeof en, string> = {
   codAsked: 'Наложенный платёж заказа',
   codCollected: 'Получено от покупателя',
   codCommission: 'Комиссия за приём',
-  refusedTravelBack: 'Отказанные товары возвращаются с посылкой; на складе фулфилмента их осматривают перед возвратом на полку.',
+  refusedTravelBack:
+    'Отказанные товары возвращаются с посылкой; на складе фулфилмента их осматривают перед возвратом на полку.',
 };

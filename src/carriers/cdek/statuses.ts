@@ -74,7 +74,8 @@ interface CdekOrderEntity {
 export function partialDeliveryOf(entity: CdekOrderEntity | undefined): TrackingEvent['buyout'] | null {
   const items = (entity?.packages ?? []).flatMap((pack) => (Array.isArray(pack?.items) ? pack.items : []));
   const counted = items.filter(
-    (item) => typeof item?.ware_key === 'string' && typeof item.amount === 'number' && typeof item.delivery_amount === 'number',
+    (item) =>
+      typeof item?.ware_key === 'string' && typeof item.amount === 'number' && typeof item.delivery_amount === 'number',
   ) as Array<{ ware_key: string; amount: number; delivery_amount: number }>;
   if (counted.length === 0 || counted.every((item) => item.delivery_amount >= item.amount)) return null;
   const paid = entity?.delivery_detail?.payment_sum;

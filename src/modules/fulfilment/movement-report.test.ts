@@ -41,7 +41,16 @@ beforeAll(async () => {
         { headers: { 'x-carrier-secret': secret } },
       );
   // the staff put 3 back on the shelf and 1 into the defect stock
-  expect((await inspectReturned(t, id, 'stock', { [lamp]: [['stock', 3], ['defect', 1]] })).status).toBe(200);
+  expect(
+    (
+      await inspectReturned(t, id, 'stock', {
+        [lamp]: [
+          ['stock', 3],
+          ['defect', 1],
+        ],
+      })
+    ).status,
+  ).toBe(200);
 });
 afterAll(async () => t.close());
 

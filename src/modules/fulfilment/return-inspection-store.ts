@@ -94,10 +94,7 @@ export class ReturnInspectionStore {
   constructor(readonly db: Kysely<Tables>) {}
 
   /** Adds the parcel to the queue; false when it is there already (the unique key decides, not a read). */
-  async insert(
-    db: Db,
-    parcel: Omit<InspectionRecord, 'id' | 'status' | 'inspectedAt'>,
-  ): Promise<boolean> {
+  async insert(db: Db, parcel: Omit<InspectionRecord, 'id' | 'status' | 'inspectedAt'>): Promise<boolean> {
     const inserted = await db
       .insertInto('return_inspections')
       .values({
@@ -124,7 +121,13 @@ export class ReturnInspectionStore {
     accountId: number,
     orderId: number,
   ): Promise<
-    | { shopId: number | null; trackNumber: string | null; warehouseId: number | null; cmsId: string | null; status: number }
+    | {
+        shopId: number | null;
+        trackNumber: string | null;
+        warehouseId: number | null;
+        cmsId: string | null;
+        status: number;
+      }
     | undefined
   > {
     const row = await db

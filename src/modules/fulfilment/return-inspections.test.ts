@@ -40,7 +40,11 @@ async function refusedParcel(goods: Array<[number, number]>): Promise<{ id: numb
   for (const statusCode of [41, 411, 412, 42, 462, 71, 72]) {
     const pushed = await t
       .client()
-      .post('/v2/tracking/events/1', { events: [{ trackNumber, statusCode }] }, { headers: { 'x-carrier-secret': secret } });
+      .post(
+        '/v2/tracking/events/1',
+        { events: [{ trackNumber, statusCode }] },
+        { headers: { 'x-carrier-secret': secret } },
+      );
     expect(pushed.status).toBe(200);
   }
   return { id, trackNumber };
@@ -52,7 +56,9 @@ async function stockOf(productId: number): Promise<{ quantity: number; available
   return { quantity: rest.quantity, available: rest.available, defective: rest.defective };
 }
 
-async function movementsOf(orderId: number): Promise<Array<{ kind: string; product_id: number; q: number; d: number }>> {
+async function movementsOf(
+  orderId: number,
+): Promise<Array<{ kind: string; product_id: number; q: number; d: number }>> {
   const rows = await t.runtime.database.db
     .selectFrom('stock_movements')
     .select(['kind', 'product_id', 'quantity_delta', 'defective_delta'])
@@ -74,7 +80,14 @@ const inspection = (lines: Array<[number, string, number, string]>) => ({
 
 describe('return inspection rules', () => {
   it('merges lines, checks a body accounts for every unit once, and compares outcomes', () => {
-    expect(mergeLines([{ productId: 2, count: 1 }, { productId: 1, count: 2 }, { productId: 2, count: 3 }, { productId: 3, count: 0 }])).toEqual([
+    expect(
+      mergeLines([
+        { productId: 2, count: 1 },
+        { productId: 1, count: 2 },
+        { productId: 2, count: 3 },
+        { productId: 3, count: 0 },
+      ]),
+    ).toEqual([
       { productId: 1, count: 2 },
       { productId: 2, count: 4 },
     ]);
@@ -86,11 +99,9 @@ describe('return inspection rules', () => {
         { productId: 1, outcome: 'stock', count: 1, reason: 'ok' },
       ]).map((p) => p.field),
     ).toEqual(['lines[1].outcome']);
-    expect(inspectionProblems(parcel, [{ productId: 9, outcome: 'stock', count: 2, reason: ' ' }]).map((p) => p.field)).toEqual([
-      'lines[0].productId',
-      'lines[0].reason',
-      'lines',
-    ]);
+    expect(
+      inspectionProblems(parcel, [{ productId: 9, outcome: 'stock', count: 2, reason: ' ' }]).map((p) => p.field),
+    ).toEqual(['lines[0].productId', 'lines[0].reason', 'lines']);
     expect(
       sameOutcomes(
         [{ id: 1, productId: 1, outcome: 'stock', count: 2, reason: 'ok', at: '' }],
@@ -132,14 +143,18 @@ describe('returned parcels at the warehouse', () => {
     expect((await staff.get(`/v2/fulfilment/operator/return-inspections/${id}`)).body.orderId).toBe(id);
 
     // a repeated arrival adds nothing
-    const again = await t.runtime.database.db
-      .transaction()
-      .execute((trx) =>
-        t.runtime.services.returnInspections.enqueueReturnedParcel(
-          { accountId: a.accountId, orderId: id, source: 'refusal', returnId: null, lines: [{ productId: lamp, count: 2 }] },
-          trx,
-        ),
-      );
+    const again = await t.runtime.database.db.transaction().execute((trx) =>
+      t.runtime.services.returnInspections.enqueueReturnedParcel(
+        {
+          accountId: a.accountId,
+          orderId: id,
+          source: 'refusal',
+          returnId: null,
+          lines: [{ productId: lamp, count: 2 }],
+        },
+        trx,
+      ),
+    );
     expect(again).toBe(false);
 
     // bad input: named fields, nothing written
@@ -149,11 +164,38 @@ describe('returned parcels at the warehouse', () => {
     expect(short.body.code).toBe('validation_failed');
     expect(short.body.errors.map((e: { field: string }) => e.field)).toEqual(['lines', 'lines']);
     expect(short.body.errors[0].message).toContain('2 units came back');
-    const foreign = await staff.post(url, inspection([[lamp, 'stock', 2, 'ok'], [mug, 'stock', 1, 'ok'], [999999, 'stock', 1, 'x']]));
+    const foreign = await staff.post(
+      url,
+      inspection([
+        [lamp, 'stock', 2, 'ok'],
+        [mug, 'stock', 1, 'ok'],
+        [999999, 'stock', 1, 'x'],
+      ]),
+    );
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors[0].field).toBe('lines[2].productId');
-    expect((await staff.post(url, inspection([[lamp, 'lost', 2, 'ok'], [mug, 'stock', 1, 'ok']]))).status).toBe(400);
-    expect((await staff.post(url, inspection([[lamp, 'stock', 2, ''], [mug, 'stock', 1, 'ok']]))).status).toBe(400);
+    expect(
+      (
+        await staff.post(
+          url,
+          inspection([
+            [lamp, 'lost', 2, 'ok'],
+            [mug, 'stock', 1, 'ok'],
+          ]),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await staff.post(
+          url,
+          inspection([
+            [lamp, 'stock', 2, ''],
+            [mug, 'stock', 1, 'ok'],
+          ]),
+        )
+      ).status,
+    ).toBe(400);
     expect((await staff.post(url, { lines: [] })).status).toBe(400);
     expect(await movementsOf(id)).toEqual([]);
 
@@ -192,13 +234,25 @@ describe('returned parcels at the warehouse', () => {
     const repeated = await staff.post(url, { lines: [...body.lines].reverse() });
     expect(repeated.status).toBe(200);
     expect(repeated.body.inspectedAt).toBe(done.body.inspectedAt);
-    const other = await staff.post(url, inspection([[lamp, 'stock', 2, 'ok'], [mug, 'stock', 1, 'ok']]));
+    const other = await staff.post(
+      url,
+      inspection([
+        [lamp, 'stock', 2, 'ok'],
+        [mug, 'stock', 1, 'ok'],
+      ]),
+    );
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('inspection_done');
     expect(await movementsOf(id)).toEqual(once);
     await expectBooksBalance(t, a.accountId);
-    expect((await staff.get('/v2/fulfilment/operator/return-inspections')).body.map((i: { orderId: number }) => i.orderId)).not.toContain(id);
-    expect((await staff.get('/v2/fulfilment/operator/return-inspections?status=done')).body.map((i: { orderId: number }) => i.orderId)).toContain(id);
+    expect(
+      (await staff.get('/v2/fulfilment/operator/return-inspections')).body.map((i: { orderId: number }) => i.orderId),
+    ).not.toContain(id);
+    expect(
+      (await staff.get('/v2/fulfilment/operator/return-inspections?status=done')).body.map(
+        (i: { orderId: number }) => i.orderId,
+      ),
+    ).toContain(id);
 
     // the shop is told once, with what became of each line
     const events = (
@@ -208,7 +262,11 @@ describe('returned parcels at the warehouse', () => {
     expect(events[0]).toMatchObject({
       shopId: a.shopId,
       statusTo: 72,
-      payload: { trackNumber, source: 'refusal', returned: expect.arrayContaining([{ productId: mug, outcome: 'write_off', count: 1, reason: 'нет в коробке' }]) },
+      payload: {
+        trackNumber,
+        source: 'refusal',
+        returned: expect.arrayContaining([{ productId: mug, outcome: 'write_off', count: 1, reason: 'нет в коробке' }]),
+      },
     });
   });
 
@@ -236,7 +294,9 @@ describe('returned parcels at the warehouse', () => {
     expect(list.body.length).toBeGreaterThanOrEqual(2);
     const [first] = list.body;
     expect((await a.owner.get(`/v2/fulfilment/return-inspections/${first.orderId}`)).body.orderId).toBe(first.orderId);
-    expect((await a.owner.withToken(a.shopKey).get('/v2/fulfilment/return-inspections')).body.length).toBe(list.body.length);
+    expect((await a.owner.withToken(a.shopKey).get('/v2/fulfilment/return-inspections')).body.length).toBe(
+      list.body.length,
+    );
     const ownShopKey = a.owner.withToken((await a.owner.get(`/v2/shops/${a.ownShopId}`)).body.apiKey);
     expect((await ownShopKey.get('/v2/fulfilment/return-inspections')).body).toEqual([]);
     expect((await ownShopKey.get(`/v2/fulfilment/return-inspections/${first.orderId}`)).status).toBe(403);

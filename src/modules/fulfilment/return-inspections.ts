@@ -45,10 +45,9 @@ export function mergeLines(lines: ReadonlyArray<{ productId: number; count: numb
   count: number;
 }> {
   const counts = new Map<number, number>();
-  for (const line of lines) if (line.count > 0) counts.set(line.productId, (counts.get(line.productId) ?? 0) + line.count);
-  return [...counts]
-    .sort((a, b) => a[0] - b[0])
-    .map(([productId, count]) => ({ productId, count }));
+  for (const line of lines)
+    if (line.count > 0) counts.set(line.productId, (counts.get(line.productId) ?? 0) + line.count);
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([productId, count]) => ({ productId, count }));
 }
 
 /** Why an inspection body does not account for the parcel exactly (field errors), none when it does. Pure. */
@@ -63,7 +62,10 @@ export function inspectionProblems(
   lines.forEach((line, index) => {
     const key = `${line.productId}:${line.outcome}`;
     if (!expected.has(line.productId))
-      problems.push({ field: `lines[${index}].productId`, message: `product ${line.productId} did not come back in this parcel` });
+      problems.push({
+        field: `lines[${index}].productId`,
+        message: `product ${line.productId} did not come back in this parcel`,
+      });
     else if (seen.has(key))
       problems.push({
         field: `lines[${index}].outcome`,
@@ -181,7 +183,11 @@ export class ReturnInspectionService {
           (item) => item.productId === line.productId && item.fulfilmentWarehouseId === record.fulfilmentWarehouseId,
         );
         const row = allocation
-          ? { id: allocation.stockId, fulfilmentWarehouseId: allocation.fulfilmentWarehouseId, productId: line.productId }
+          ? {
+              id: allocation.stockId,
+              fulfilmentWarehouseId: allocation.fulfilmentWarehouseId,
+              productId: line.productId,
+            }
           : await this.stock.plainRow(trx, record.accountId, record.fulfilmentWarehouseId, line.productId);
         await this.stock.inspected(trx, record.accountId, row, line.outcome, line.count, {
           actor,

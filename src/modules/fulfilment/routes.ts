@@ -261,7 +261,7 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
         description:
           'Every unit that came back gets an outcome and a reason (per product the counts add up to what came back). Recorded once: ' +
           'the stock ledger takes each line a single time however often this is sent; the same outcomes again answer the inspection, ' +
-          'other outcomes after it are 409 inspection_done. Then fulfilment.return_received (the shop\'s fulfillmentReceivedReturns) and, ' +
+          "other outcomes after it are 409 inspection_done. Then fulfilment.return_received (the shop's fulfillmentReceivedReturns) and, " +
           `for goods back in stock, fulfilment.stock_changed (the CMS's product-quantity-update). ${STAFF_AUTH}`,
         params: OrderIdParams,
         body: InspectionBody,

@@ -173,7 +173,8 @@ export const ReturnInspectionLine = Type.Object({
 export const InspectedLine = Type.Object({
   productId: Type.Integer(),
   outcome: Type.Enum([...INSPECTION_OUTCOMES], {
-    description: 'stock: back on the shelf (available again); defect: to the defect stock (kept, never sold); write_off: written off',
+    description:
+      'stock: back on the shelf (available again); defect: to the defect stock (kept, never sold); write_off: written off',
   }),
   count: Type.Integer(),
   reason: Type.String(),
@@ -184,11 +185,14 @@ export const ReturnInspection = Type.Object(
   {
     id: Type.Integer(),
     accountId: Type.Integer(),
-    orderId: Type.Integer({ description: 'The parcel that came back: a refused order, a partly bought one, or a return parcel' }),
+    orderId: Type.Integer({
+      description: 'The parcel that came back: a refused order, a partly bought one, or a return parcel',
+    }),
     shopId: Nullable(Type.Integer()),
     fulfilmentWarehouseId: Type.Integer(),
     source: Type.Enum([...RETURN_SOURCES], {
-      description: 'refusal (the whole parcel came back), partial-buyout (the lines refused at the point), return (a return parcel of the buyer)',
+      description:
+        'refusal (the whole parcel came back), partial-buyout (the lines refused at the point), return (a return parcel of the buyer)',
     }),
     returnId: Nullable(Type.Integer()),
     trackNumber: Nullable(Type.String()),

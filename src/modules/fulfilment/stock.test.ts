@@ -197,7 +197,16 @@ describe('reservations', () => {
     expect((await push(72)).body.applied).toBe(1);
     // back at the warehouse, waiting for the staff: not on hand yet
     expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 1, available: 1 });
-    expect((await inspectReturned(t, id, 'stock', { [lamp]: [['stock', 2], ['defect', 1]] })).status).toBe(200);
+    expect(
+      (
+        await inspectReturned(t, id, 'stock', {
+          [lamp]: [
+            ['stock', 2],
+            ['defect', 1],
+          ],
+        })
+      ).status,
+    ).toBe(200);
     expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 3, reserved: 0, available: 3, defective: 1 });
     await expectBooksBalance(t, a.accountId);
   });

@@ -140,7 +140,8 @@ export function notificationText(
 /** What became of a returned parcel's units at inspection, for the shop owner: "; 2 back in stock, 1 to the defect stock". */
 function returnedSummary(returned: ReadonlyArray<{ outcome: string; count: number }> | undefined): string {
   if (!returned?.length) return '';
-  const sum = (outcome: string) => returned.filter((line) => line.outcome === outcome).reduce((s, line) => s + line.count, 0);
+  const sum = (outcome: string) =>
+    returned.filter((line) => line.outcome === outcome).reduce((s, line) => s + line.count, 0);
   const parts = [
     [sum('stock'), 'back in stock'],
     [sum('defect'), 'to the defect stock'],

@@ -44,7 +44,15 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const goods = [
-  { name: 'Лампа', vendorCode: 'PB-LAMP', priceDeclared: 1234.56, priceCod: 1234.56, discount: 0.17, count: 2, weight: 1 },
+  {
+    name: 'Лампа',
+    vendorCode: 'PB-LAMP',
+    priceDeclared: 1234.56,
+    priceCod: 1234.56,
+    discount: 0.17,
+    count: 2,
+    weight: 1,
+  },
   { name: 'Чайник', vendorCode: 'PB-KETTLE', priceDeclared: 999.99, priceCod: 999.99, count: 1, weight: 1 },
   { name: 'Свеча', vendorCode: 'PB-CANDLE', priceDeclared: 10.01, priceCod: 10.01, count: 3, weight: 0.1 },
 ];
@@ -64,7 +72,10 @@ const advance = (id: number) => a.owner.post(`/v2/sandbox/orders/${id}/advance`)
 const buyOut = (id: number, payload: unknown, client = a.owner) =>
   client.post(`/v2/sandbox/orders/${id}/partial-buyout`, payload);
 
-async function atPoint(point: number, overrides: Record<string, unknown> = {}): Promise<{ id: number; trackNumber: string }> {
+async function atPoint(
+  point: number,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number; trackNumber: string }> {
   const order = await preparedOrder(a.owner, a.worker, body(point, overrides));
   for (const status of [41, 411, 412, 42]) expect((await advance(order.id)).body.status).toBe(status);
   return order;
@@ -83,11 +94,18 @@ describe('partial buyout rules', () => {
     ];
     expect(boughtPerLine(products, [{ index: 0, count: 1 }])).toEqual([1, 0]);
     expect(boughtPerLine(products, [{ vendorCode: '7', count: 1 }])).toEqual([0, 1]);
-    expect(boughtPerLine(products, [{ index: 0, count: 2 }, { index: 1, count: 1 }])).toContain('everything was bought');
+    expect(
+      boughtPerLine(products, [
+        { index: 0, count: 2 },
+        { index: 1, count: 1 },
+      ]),
+    ).toContain('everything was bought');
     expect(boughtPerLine(products, [{ index: 0, count: 0 }])).toContain('nothing was bought');
     expect(boughtPerLine(products, [{ index: 0, count: 3 }])).toContain('3 bought of 2');
     expect(boughtPerLine(products, [{ index: 5, count: 1 }])).toContain('not a line');
-    expect(boughtPerLine(products, [{ vendorCode: 'Z', count: 1 }])).toContain('no line of the order has the article Z');
+    expect(boughtPerLine(products, [{ vendorCode: 'Z', count: 1 }])).toContain(
+      'no line of the order has the article Z',
+    );
     const doc = {
       priceCod: 100,
       delivery: {
@@ -154,11 +172,16 @@ describe('partial buyout at a point with cash on delivery', () => {
       ],
     });
     expect(all.status).toBe(422);
-    expect(all.body.errors[0]).toMatchObject({ field: 'lines', message: expect.stringContaining('everything was bought') });
+    expect(all.body.errors[0]).toMatchObject({
+      field: 'lines',
+      message: expect.stringContaining('everything was bought'),
+    });
     expect((await buyOut(order.id, { lines: [{ index: 9, count: 1 }] })).status).toBe(422);
     expect((await buyOut(order.id, { lines: [{ index: 0, count: -1 }] })).status).toBe(400);
     expect((await buyOut(order.id, { lines: [] })).status).toBe(400);
-    expect((await buyOut(order.id, { lines: [{ index: 0, count: 1 }] }, a.owner.withToken(a.shopKey))).status).toBe(403);
+    expect((await buyOut(order.id, { lines: [{ index: 0, count: 1 }] }, a.owner.withToken(a.shopKey))).status).toBe(
+      403,
+    );
     const stranger = await orderingAccount(t, { name: 'Чужой' });
     expect((await buyOut(order.id, { lines: [{ index: 0, count: 1 }] }, stranger.owner)).status).toBe(404);
     expect((await buyOut(order.id, { lines: [{ index: 0, count: 1 }] }, t.client())).status).toBe(401);
@@ -179,7 +202,9 @@ describe('partial buyout at a point with cash on delivery', () => {
     expect(order.status).toBe(47);
     expect(toKopecks(order.priceCod)).toBe(ASKED);
     expect(order.pay.status.code).toBe('paid');
-    expect(order.partialBuyout.lines.map((line: { bought: number; refused: number }) => [line.bought, line.refused])).toEqual([
+    expect(
+      order.partialBuyout.lines.map((line: { bought: number; refused: number }) => [line.bought, line.refused]),
+    ).toEqual([
       [1, 1],
       [1, 0],
       [0, 3],
@@ -190,7 +215,10 @@ describe('partial buyout at a point with cash on delivery', () => {
     expect(toKopecks(order.partialBuyout.commission)).toBe(commission);
     expect(commission).toBeLessThan(toKopecks(order.delivery.priceCommissionCod) + 1);
     // the carriage in full, the commission on what was collected
-    const services = order.delivery.services.reduce((sum: number, service: { price: number }) => sum + toKopecks(service.price), 0);
+    const services = order.delivery.services.reduce(
+      (sum: number, service: { price: number }) => sum + toKopecks(service.price),
+      0,
+    );
     expect(toKopecks(order.delivery.factPrice)).toBe(
       toKopecks(order.delivery.price) +
         services +
@@ -261,7 +289,9 @@ describe('partial buyout at a point with cash on delivery', () => {
     const header = rows[3] as string[];
     const row = rows.find((cells) => cells[0] === orderId) as unknown[];
     expect(Math.round((row[header.indexOf('Наложенный платёж')] as number) * 100)).toBe(COLLECTED);
-    expect(Math.round((row[header.indexOf('Комиссия')] as number) * 100)).toBe(toKopecks(order.partialBuyout.commission));
+    expect(Math.round((row[header.indexOf('Комиссия')] as number) * 100)).toBe(
+      toKopecks(order.partialBuyout.commission),
+    );
     expect(Math.round((row[header.indexOf('К перечислению')] as number) * 100)).toBe(due(order));
 
     // the agent report of the period: the COD remittance
@@ -289,7 +319,11 @@ describe('partial buyout of a fulfilment order', () => {
         { id: lamp, count: 2, priceCod: 500 },
         { id: mug, count: 1, priceCod: 200 },
       ],
-      deliveryAddress: { city: { countryCode: 'RU', name: 'Санкт-Петербург' }, street: 'Литейный проспект', house: '3' },
+      deliveryAddress: {
+        city: { countryCode: 'RU', name: 'Санкт-Петербург' },
+        street: 'Литейный проспект',
+        house: '3',
+      },
       recipient: { fullName: 'Светлана Котова', phone: '+79215556677' },
       delivery: { company: { id: 1 }, type: 1, point: { id: partialPoint } },
     });
@@ -297,7 +331,8 @@ describe('partial buyout of a fulfilment order', () => {
     const id = created.body.id as number;
     expect((await f.owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
     await f.worker.runDue();
-    for (let step = 0; step < 4; step++) expect((await f.owner.post(`/v2/sandbox/orders/${id}/advance`)).status).toBe(200);
+    for (let step = 0; step < 4; step++)
+      expect((await f.owner.post(`/v2/sandbox/orders/${id}/advance`)).status).toBe(200);
     const bought = await f.owner.post(`/v2/sandbox/orders/${id}/partial-buyout`, { lines: [{ index: 0, count: 1 }] });
     expect(bought.status, JSON.stringify(bought.body)).toBe(200);
     for (let step = 0; step < 2; step++) await f.owner.post(`/v2/sandbox/orders/${id}/advance`);

@@ -48,8 +48,8 @@ export function boughtPerLine(
       // the article a company was given: the vendor code, else the product id, else the position (shipment-request.ts)
       index = products.findIndex(
         (product, position) =>
-          (product.vendorCode ?? (product.id === null ? String(position + 1) : String(product.id))) === line.vendorCode &&
-          bought[position] < product.count,
+          (product.vendorCode ?? (product.id === null ? String(position + 1) : String(product.id))) ===
+            line.vendorCode && bought[position] < product.count,
       );
       if (index < 0) return `no line of the order has the article ${line.vendorCode}`;
     }

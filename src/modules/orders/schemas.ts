@@ -120,7 +120,8 @@ export const PartialBuyout = Type.Object(
         "Roubles: the cash on delivery collected, for the bought lines only (goods less discounts) plus the buyer's delivery charge; as the company reported it when it did",
     }),
     commission: Type.Number({
-      description: "Roubles: the company's commission for collecting it, on the collected sum only (withheld from the remittance)",
+      description:
+        "Roubles: the company's commission for collecting it, on the collected sum only (withheld from the remittance)",
     }),
   },
   {
@@ -439,7 +440,11 @@ export const BuyoutInput = Type.Object(
     lines: Type.Array(
       Type.Object({
         index: Type.Optional(
-          Type.Integer({ minimum: 0, maximum: 999, description: "The line's position in the order's products (0-based)" }),
+          Type.Integer({
+            minimum: 0,
+            maximum: 999,
+            description: "The line's position in the order's products (0-based)",
+          }),
         ),
         vendorCode: Type.Optional(
           Type.String({
@@ -462,7 +467,7 @@ export const BuyoutInput = Type.Object(
   },
   {
     description:
-      "With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted).",
+      'With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted).',
   },
 );
 export type BuyoutInput = Static<typeof BuyoutInput>;

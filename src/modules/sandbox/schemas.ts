@@ -24,7 +24,11 @@ export type AdvancedOrder = Static<typeof AdvancedOrder>;
 export const PartialBuyoutBody = Type.Object({
   lines: Type.Array(
     Type.Object({
-      index: Type.Integer({ minimum: 0, maximum: 999, description: "The line's position in the order's products (0-based)" }),
+      index: Type.Integer({
+        minimum: 0,
+        maximum: 999,
+        description: "The line's position in the order's products (0-based)",
+      }),
       count: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Units of that line the recipient takes' }),
     }),
     { minItems: 1, maxItems: 1000, description: 'Lines the recipient takes; a line left out is refused whole' },
