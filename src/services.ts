@@ -48,6 +48,8 @@ import { smtpMailer } from './platform/mail.js';
 import { TrackingLinks } from './modules/tracking-page/links.js';
 import { TrackingPageService } from './modules/tracking-page/service.js';
 import { StockService } from './modules/fulfilment/stock-service.js';
+import { ReturnInspectionService } from './modules/fulfilment/return-inspections.js';
+import { ReturnInspectionStore } from './modules/fulfilment/return-inspection-store.js';
 import { StockStore } from './modules/fulfilment/stock-store.js';
 import { SupplyService } from './modules/fulfilment/supply-service.js';
 import { MovementReportService } from './modules/fulfilment/movement-report.js';
@@ -159,6 +161,8 @@ export interface Services {
   supplies: SupplyService;
   /** The movement report of fulfilment goods (xlsx). */
   movementReport: MovementReportService;
+  /** Returned parcels at the fulfilment warehouses, inspected line by line by their staff. */
+  returnInspections: ReturnInspectionService;
   /** Pickups: couriers booked to collect a warehouse's orders (contract 4.10). */
   pickups: PickupService;
   /** Marketplaces and the account's integrations with them. */
@@ -251,7 +255,14 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const shops = new ShopService(new ShopStore(db), warehouses, accounts, secretBox, tokens, readCache);
   const boxes = new BoxService(new BoxStore(db));
   // products, kits and shops show stock: built after it, handed to it as a declared dependency
-  const stock: StockService = new StockService(new StockStore(db), warehouses, () => ({ products, kits, shops }));
+  const stockStore = new StockStore(db);
+  const returnInspections = new ReturnInspectionService(new ReturnInspectionStore(db), stockStore, () => products);
+  const stock: StockService = new StockService(
+    stockStore,
+    warehouses,
+    () => ({ products, kits, shops }),
+    returnInspections,
+  );
   const marketplaceDirectory = new MarketplaceDirectory();
   const bindingNamesOf = (marketplaceId: number) => {
     const record = marketplaceDirectory.get(marketplaceId);
@@ -531,6 +542,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     metrics,
     stock,
     supplies,
+    returnInspections,
     pickups,
     movementReport,
     trackingPage,

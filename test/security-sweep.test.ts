@@ -83,6 +83,10 @@ const BODIES = {
   'POST /v2/shops/{id}/shipping-rules/revert': { version: 1 },
   'PUT /v2/shops/{id}/buyer-messages/templates': { templates: {} },
   'POST /v2/shops/{id}/buyer-messages/preview': { moment: 'delivered', channel: 'email' },
+  'POST /v2/sandbox/orders/{id}/partial-buyout': { lines: [{ index: 0, count: 1 }] },
+  'POST /v2/fulfilment/operator/return-inspections/{orderId}': {
+    lines: [{ productId: 1, outcome: 'stock', count: 1, reason: 'цел' }],
+  },
 };
 
 const BODY_FIRST = 'its body is validated before its record is looked up, and a valid one needs records of the caller:';
@@ -102,6 +106,11 @@ const EXEMPTIONS = {
     'POST /v2/fulfilment/operator/supplies/{id}/accepted':
       'an operator token, not a shop key: any other token is a 401',
     'POST /v2/operator/bills/{id}/payments': 'a billing operator token, not a shop key: any other token is a 401',
+    'GET /v2/fulfilment/operator/return-inspections': 'an operator token, not a shop key: any other token is a 401',
+    'GET /v2/fulfilment/operator/return-inspections/{orderId}':
+      'an operator token, not a shop key: any other token is a 401',
+    'POST /v2/fulfilment/operator/return-inspections/{orderId}':
+      'an operator token, not a shop key: any other token is a 401',
     ...Object.fromEntries(
       [
         'POST /dadata/suggestions/api/4_1/rs/suggest/address',
@@ -125,6 +134,10 @@ const EXEMPTIONS = {
     'POST /v2/fulfilment/operator/supplies/{id}/accepted':
       'an operator acts for a fulfilment warehouse of every account: no account of its own (supplies.test.ts)',
     'POST /v2/operator/bills/{id}/payments': 'a billing operator records payments of every account (reports.test.ts)',
+    'GET /v2/fulfilment/operator/return-inspections/{orderId}':
+      "an operator acts for a fulfilment warehouse of every account; another warehouse's parcel is a 404 (return-inspections.test.ts)",
+    'POST /v2/fulfilment/operator/return-inspections/{orderId}':
+      "an operator acts for a fulfilment warehouse of every account; another warehouse's parcel is a 404 (return-inspections.test.ts)",
     'POST /v2/marketplaces/integration/{id}':
       "the id is a marketplace of the service's reference, not an account's record",
     'POST /v2/marketplaces/settings/{id}':

@@ -366,6 +366,40 @@ describe('CDEK', () => {
       ],
     );
   });
+
+  it('reads a partial delivery ("частичная доставка"): DELIVERED with items handed over in part is 47 with the units bought and the cash taken', async () => {
+    const driver = cdekDriver();
+    const order = shipmentRequest('SITE-PARTIAL', 1);
+    const { trackNumber } = await driver.register(order, signal());
+    expect((await driver.track([trackNumber], signal())).map((event) => event.statusCode)).not.toContain(47);
+    fakeCdek.partialDeliveries.set(trackNumber, { handed: { 'TS-001': 1 }, paymentSum: 700.5 });
+    const events = await driver.track([trackNumber], signal());
+    const partial = events.find((event) => event.statusCode === 47);
+    expect(partial).toMatchObject({
+      trackNumber,
+      buyout: { lines: [{ vendorCode: 'TS-001', count: 1 }], collectedKopecks: 70050 },
+    });
+    expect(events.some((event) => event.statusCode === 44)).toBe(false);
+    // everything handed over is an ordinary delivery
+    fakeCdek.partialDeliveries.set(trackNumber, { handed: { 'TS-001': 2 }, paymentSum: 1200 });
+    expect((await driver.track([trackNumber], signal())).map((event) => event.statusCode)).toContain(44);
+    fakeCdek.partialDeliveries.delete(trackNumber);
+    expect(
+      cdek.eventsOfOrder('1', {
+        entity: {
+          statuses: [{ code: 'DELIVERED', date_time: '2026-01-05T12:00:00+0000' }],
+          packages: [
+            {
+              items: [
+                { ware_key: 'A', amount: 3, delivery_amount: 0 },
+                { ware_key: 'B', amount: 1, delivery_amount: 1 },
+              ],
+            },
+          ],
+        },
+      }),
+    ).toEqual([expect.objectContaining({ statusCode: 47, buyout: { lines: [{ vendorCode: 'B', count: 1 }] } })]);
+  });
 });
 
 describe('Boxberry', () => {

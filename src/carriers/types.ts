@@ -187,6 +187,15 @@ export interface TrackingEvent {
   description: string;
   /** With a delivery (44, 47): how the recipient paid on delivery, when the company says. */
   paymentMethod?: PaymentMethod;
+  /** With 47 (partly delivered): what the recipient bought, per line, and the cash collected when the company says. */
+  buyout?: BuyoutReport;
+}
+
+/** A partial buyout as a company reports it: lines by position in the order or by the article it was given. */
+export interface BuyoutReport {
+  lines: Array<{ index?: number; vendorCode?: string; count: number }>;
+  /** Kopecks the company collected (CDEK delivery_detail.payment_sum), when it says. */
+  collectedKopecks?: number;
 }
 
 /** A refusal or failure of a carrier, reported as a message, never a crash of the caller. */

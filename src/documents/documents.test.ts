@@ -291,6 +291,7 @@ describe('movement report workbook', () => {
           shipped: 0,
           returned: 0,
           writtenOff: 0,
+          defective: 0,
           closing: 2,
         };
     }
@@ -311,8 +312,8 @@ describe('movement report workbook', () => {
     workbook.worksheets[1].eachRow((row) => second.push((row.values as unknown[]).slice(1)));
     expect(String(second[0][0])).toContain('лист 2');
     expect(second.slice(2)).toEqual([
-      ['A-1', 'Лампа', 'Итого', 1, 1, 0, 0, 0, 2],
-      ['Итого по складу', undefined, undefined, 1, 1, 0, 0, 0, 2],
+      ['A-1', 'Лампа', 'Итого', 1, 1, 0, 0, 0, 0, 2],
+      ['Итого по складу', undefined, undefined, 1, 1, 0, 0, 0, 0, 2],
     ]);
   });
 });

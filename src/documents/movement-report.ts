@@ -22,6 +22,8 @@ export interface MovementReportRow {
   shipped: number;
   returned: number;
   writtenOff: number;
+  /** Returned units put into the defect stock at inspection (not on hand: the closing balance leaves them out). */
+  defective: number;
   closing: number;
 }
 
@@ -46,14 +48,15 @@ const COLUMNS: XlsxColumn[] = [
   { header: 'Отгружено', width: 11, kind: 'integer' },
   { header: 'Возвращено', width: 11, kind: 'integer' },
   { header: 'Списано', width: 11, kind: 'integer' },
+  { header: 'В брак', width: 11, kind: 'integer' },
   { header: 'Остаток на конец', width: 12, kind: 'integer' },
 ];
 
-const AMOUNTS = ['opening', 'received', 'shipped', 'returned', 'writtenOff', 'closing'] as const;
+const AMOUNTS = ['opening', 'received', 'shipped', 'returned', 'writtenOff', 'defective', 'closing'] as const;
 
 /** Writes one xlsx into `out` and ends it. */
 export async function writeMovementReport(out: NodeJS.WritableStream, sheet: MovementReportSheet): Promise<void> {
-  const grand = { opening: 0, received: 0, shipped: 0, returned: 0, writtenOff: 0, closing: 0 };
+  const grand = { opening: 0, received: 0, shipped: 0, returned: 0, writtenOff: 0, defective: 0, closing: 0 };
   async function* rows(): AsyncGenerator<XlsxRow> {
     for await (const row of sheet.rows) {
       const total = row.date === null;

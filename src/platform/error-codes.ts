@@ -92,6 +92,10 @@ export const ERROR_CODES = {
   no_orders: 'The pickup has no orders to print its act labels for.',
   supply_state: "The supply's status does not allow the operation.",
   supply_changed: 'The supply changed meanwhile; read it again.',
+  inspection_done:
+    'The returned parcel was inspected already, with other outcomes: each line is recorded once (409; the same outcomes again answer the inspection).',
+  partial_buyout_refused:
+    "A partial buyout where the order's point or payment does not allow it, or lines that are not the order's (409/422).",
   selection_not_found: 'No widget selection has this token.',
   selection_expired: 'The widget selection expired before it was confirmed.',
   selection_used: 'The widget selection already made an order.',

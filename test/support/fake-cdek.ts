@@ -178,7 +178,10 @@ export function cdekOrderProblems(body: CdekOrderBody, numberTaken = false): Cde
 export async function startFakeCdek(): Promise<FakeRealCarrier> {
   let sequence = 0;
   let webhookSequence = 0;
-  const byUuid = new Map<string, { number: string; cdekNumber: string; reads: number }>();
+  const byUuid = new Map<
+    string,
+    { number: string; cdekNumber: string; reads: number; items: Array<{ ware_key: string; amount: number }> }
+  >();
   const fake = await startFake(
     (request, self) => {
       const path = request.path.replace(/^\/v2/, '');
@@ -268,7 +271,10 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
         sequence += 1;
         const uuid = `72753031-${String(sequence).padStart(4, '0')}-4f1b-a55d-f0d3b0b5d1c4`;
         const cdekNumber = String(1100000000 + sequence);
-        byUuid.set(uuid, { number, cdekNumber, reads: 0 });
+        const items = (Array.isArray(body.packages) ? body.packages : []).flatMap(
+          (pack: { items?: Array<{ ware_key: string; amount: number }> }) => pack.items ?? [],
+        );
+        byUuid.set(uuid, { number, cdekNumber, reads: 0, items });
         const tariff = CDEK_TARIFFS.find((item) => item.tariff_code === body.tariff_code);
         self.created.set(number, { uuid, track: cdekNumber, tariff: tariff?.tariff_name, price: tariff?.delivery_sum });
         if (self.loseNextCreate) {
@@ -297,6 +303,7 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
               ],
             },
           };
+        const partial = self.partialDeliveries.get(found[1].cdekNumber);
         return {
           status: 200,
           body: {
@@ -304,7 +311,24 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
               uuid: found[0],
               cdek_number: found[1].cdekNumber,
               number: found[1].number,
+              ...(partial
+                ? {
+                    packages: [
+                      {
+                        number: '1',
+                        items: found[1].items.map((item) => ({
+                          ...item,
+                          delivery_amount: partial.handed[item.ware_key] ?? 0,
+                        })),
+                      },
+                    ],
+                    delivery_detail: { date: '2026-01-05', payment_sum: partial.paymentSum, payment_info: [] },
+                  }
+                : {}),
               statuses: [
+                ...(partial
+                  ? [{ code: 'DELIVERED', name: 'Вручен', date_time: '2026-01-05T12:00:00+0000', city: 'Москва' }]
+                  : []),
                 {
                   code: 'ACCEPTED_AT_PICK_UP_POINT',
                   name: 'Принят в пункте выдачи',

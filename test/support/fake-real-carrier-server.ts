@@ -37,6 +37,12 @@ export interface FakeRealCarrier {
   bodies: Map<string, string>;
   /** Webhook subscriptions made with the company (CDEK: POST /v2/webhooks). */
   webhooks: Array<{ uuid: string; type: string; url: string }>;
+  /**
+   * CDEK: parcels handed over in part, by track number: units handed over per article
+   * (`ware_key`; an article left out: none) and the cash taken (roubles). The order then
+   * answers DELIVERED with its items' delivery_amount and delivery_detail.payment_sum.
+   */
+  partialDeliveries: Map<string, { handed: Record<string, number>; paymentSum: number }>;
   close(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export async function startFake(
     calls: [],
     directory: null,
     webhooks: [],
+    partialDeliveries: new Map(),
     bodies: new Map(),
     close: async () => {},
   };

@@ -135,3 +135,30 @@ export async function expectBooksBalance(t: TestApp, accountId: number): Promise
     expect(Number(row.reserved)).toBeLessThanOrEqual(Number(row.quantity));
   }
 }
+
+/**
+ * The staff inspect a returned parcel waiting at the warehouse: every line to `outcome` (or
+ * the split given per product), with a reason. Answers the API's answer.
+ */
+export async function inspectReturned(
+  t: TestApp,
+  orderId: number,
+  outcome: 'stock' | 'defect' | 'write_off' = 'stock',
+  split: Record<number, Array<['stock' | 'defect' | 'write_off', number]>> = {},
+  fulfilmentWarehouseId = FULFILMENT_WAREHOUSE,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const staff = t.client(
+    (await t.runtime.services.supplies.createOperatorToken(fulfilmentWarehouseId, 'Приёмка')).token,
+  );
+  const parcel = await staff.get(`/v2/fulfilment/operator/return-inspections/${orderId}`);
+  expect(parcel.status, JSON.stringify(parcel.body)).toBe(200);
+  const lines = (parcel.body.lines as Array<{ productId: number; count: number }>).flatMap((line) =>
+    (split[line.productId] ?? [[outcome, line.count]]).map(([lineOutcome, count]) => ({
+      productId: line.productId,
+      outcome: lineOutcome,
+      count,
+      reason: lineOutcome === 'stock' ? 'цел' : 'повреждён',
+    })),
+  );
+  return staff.post(`/v2/fulfilment/operator/return-inspections/${orderId}`, { lines });
+}

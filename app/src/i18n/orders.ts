@@ -125,6 +125,15 @@ export const en = {
   place: 'Place',
   noQuote: 'The calculator offers this order no price now: open the order and choose another company.',
   savePoint: 'Save the point',
+  partialBuyout: 'Partial buyout',
+  factPrice: 'Cost as delivered',
+  bought: 'Bought',
+  refusedUnits: 'Refused',
+  codAsked: 'COD of the order',
+  codCollected: 'Collected from the buyer',
+  codCommission: 'Collection commission',
+  refusedTravelBack:
+    'The refused goods travel back with the parcel; at a fulfilment warehouse they are inspected before they go back on the shelf.',
 };
 
 export const ru: Record<keyof typeof en, string> = {
@@ -251,4 +260,13 @@ export const ru: Record<keyof typeof en, string> = {
   place: 'Место',
   noQuote: 'Калькулятор сейчас не даёт цены для этого заказа: откройте заказ и выберите другую службу.',
   savePoint: 'Сохранить пункт',
+  partialBuyout: 'Частичный выкуп',
+  factPrice: 'Стоимость по факту',
+  bought: 'Выкуплено',
+  refusedUnits: 'Отказ',
+  codAsked: 'Наложенный платёж заказа',
+  codCollected: 'Получено от покупателя',
+  codCommission: 'Комиссия за приём',
+  refusedTravelBack:
+    'Отказанные товары возвращаются с посылкой; на складе фулфилмента их осматривают перед возвратом на полку.',
 };

@@ -2659,6 +2659,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/fulfilment/operator/return-inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returned parcels at the staff's warehouse
+         * @description Every account's returned parcels (refused, the refused lines of a partial buyout, buyers' return parcels) at this warehouse; by default those waiting for inspection, oldest first. `search`: a scanned order id or track number. Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listReturnedParcelsAtWarehouse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fulfilment/operator/return-inspections/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A returned parcel at the warehouse (a scan opens it)
+         * @description Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getReturnedParcelAtWarehouse"];
+        put?: never;
+        /**
+         * Inspect a returned parcel: each line back to stock, to the defect stock, or written off
+         * @description Every unit that came back gets an outcome and a reason (per product the counts add up to what came back). Recorded once: the stock ledger takes each line a single time however often this is sent; the same outcomes again answer the inspection, other outcomes after it are 409 inspection_done. Then fulfilment.return_received (the shop's fulfillmentReceivedReturns) and, for goods back in stock, fulfilment.stock_changed (the CMS's product-quantity-update). Send "Authorization: Bearer opr_..." (a token of the warehouse's staff: `npm run cli -- fulfilment operator-token --warehouse ID`); account tokens and shop keys are refused.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["inspectReturnedParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fulfilment/return-inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's returned parcels at fulfilment warehouses and their inspection
+         * @description Oldest first. A shop API key sees its shop's parcels only.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listReturnInspections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/fulfilment/return-inspections/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A returned parcel of the account and its inspection
+         * @description A returned parcel of the account and its inspection
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getReturnInspection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/pickups": {
         parameters: {
             query?: never;
@@ -3289,6 +3383,28 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         post: operations["advanceSandboxOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/sandbox/orders/{id}/partial-buyout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The recipient takes part of an order at the point now (partial buyout)
+         * @description An order of a built-in company waiting at the pickup point (42), whose point allows a partial buyout and which is paid on delivery, becomes 47 (partly delivered) with the lines taken: the cash on delivery is collected for them only (order.partialBuyout), and the refused lines travel back (71, then 74 partly returned; at a fulfilment warehouse they wait for the staff's inspection). Not at the point: 409 order_state; a point or payment that does not allow it: 409 partial_buyout_refused; lines that are not the order's, or all or nothing taken: 422 partial_buyout_refused; another company, or the simulation off: 422 not_simulated. Account tokens only; refused (422 live_contract) for an account with a live contract with a real delivery company. The same from the command line: `npm run cli -- sandbox ...`.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["partialBuyoutSandboxOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4079,6 +4195,8 @@ export interface components {
          *     - `no_orders`: The pickup has no orders to print its act labels for.
          *     - `supply_state`: The supply's status does not allow the operation.
          *     - `supply_changed`: The supply changed meanwhile; read it again.
+         *     - `inspection_done`: The returned parcel was inspected already, with other outcomes: each line is recorded once (409; the same outcomes again answer the inspection).
+         *     - `partial_buyout_refused`: A partial buyout where the order's point or payment does not allow it, or lines that are not the order's (409/422).
          *     - `selection_not_found`: No widget selection has this token.
          *     - `selection_expired`: The widget selection expired before it was confirmed.
          *     - `selection_used`: The widget selection already made an order.
@@ -4106,7 +4224,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "inspection_done" | "partial_buyout_refused" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -5076,6 +5194,8 @@ export interface components {
                 reserved: number;
                 /** @description quantity - reserved */
                 available: number;
+                /** @description Extension: returned units found unfit at inspection (the defect stock): kept there, never available or reserved, not in quantity */
+                defective: number;
                 /** @description Per batch, first-expiring first; empty without batch accounting */
                 batches: {
                     /** @description Batch number */
@@ -5159,6 +5279,8 @@ export interface components {
                     reserved: number;
                     /** @description quantity - reserved */
                     available: number;
+                    /** @description Extension: returned units found unfit at inspection (the defect stock): kept there, never available or reserved, not in quantity */
+                    defective: number;
                     /** @description Per batch, first-expiring first; empty without batch accounting */
                     batches: {
                         /** @description Batch number */
@@ -5472,6 +5594,31 @@ export interface components {
              * @enum {unknown}
              */
             paymentOnDelivery?: "cash" | "card";
+            /** @description Extension: a partial buyout at the point (status 47, where the point's partialBuyoutAvailable and a payment on delivery allow it): which lines were bought, and the sums. The refused lines come back with the parcel (71, then 74). */
+            partialBuyout?: {
+                /** @description RFC 3339: when the recipient took the bought lines */
+                date: string;
+                /** @description Every line of products, in order */
+                lines: {
+                    /** @description The line's position in products (0-based) */
+                    index: number;
+                    id: number | null;
+                    vendorCode: string | null;
+                    name: string | null;
+                    /** @description Units of the line in the order */
+                    count: number;
+                    /** @description Units the recipient bought */
+                    bought: number;
+                    /** @description Units refused: they travel back with the parcel */
+                    refused: number;
+                }[];
+                /** @description Roubles: the cash on delivery the order asked for (priceCod) */
+                priceCod: number;
+                /** @description Roubles: the cash on delivery collected, for the bought lines only (goods less discounts) plus the buyer's delivery charge; as the company reported it when it did */
+                collected: number;
+                /** @description Roubles: the company's commission for collecting it, on the collected sum only (withheld from the remittance) */
+                commission: number;
+            };
         };
         /** @description Extension: the new order of each id */
         DuplicatedOrders: {
@@ -5618,7 +5765,7 @@ export interface components {
             /** @description Position in the account's stream: increasing, never reused; pass the last one as afterId */
             id: number;
             /**
-             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel is back in stock), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
+             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel was inspected at the fulfilment warehouse; payload.source refusal, partial-buyout or return, payload.returned what became of each line: stock, defect or write_off, with the count and reason), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
              * @enum {unknown}
              */
             type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued";
@@ -5660,6 +5807,16 @@ export interface components {
                 marketplaceId?: number;
                 pickupId?: number;
                 billId?: number;
+                /** @description fulfilment.return_received: refusal, partial-buyout or return */
+                source?: string;
+                /** @description fulfilment.return_received: what became of each line at inspection */
+                returned?: {
+                    productId: number;
+                    /** @description stock, defect or write_off */
+                    outcome: string;
+                    count: number;
+                    reason: string;
+                }[];
                 date?: string;
                 /** @description Roubles */
                 sum?: number;
@@ -5796,6 +5953,53 @@ export interface components {
             employeeId: number | null;
             /** @description Extension: the count at acceptance differs from the act */
             hasDiscrepancies: boolean;
+        };
+        /** @description A returned parcel at a fulfilment warehouse and its inspection */
+        ReturnInspection: {
+            id: number;
+            accountId: number;
+            /** @description The parcel that came back: a refused order, a partly bought one, or a return parcel */
+            orderId: number;
+            shopId: number | null;
+            fulfilmentWarehouseId: number;
+            /**
+             * @description refusal (the whole parcel came back), partial-buyout (the lines refused at the point), return (a return parcel of the buyer)
+             * @enum {unknown}
+             */
+            source: "refusal" | "partial-buyout" | "return";
+            returnId: number | null;
+            trackNumber: string | null;
+            /**
+             * @description waiting for the staff, or done
+             * @enum {unknown}
+             */
+            status: "waiting" | "done";
+            /** @description RFC 3339 */
+            arrivedAt: string;
+            /** @description RFC 3339 */
+            inspectedAt: string | null;
+            /** @description What came back, per product */
+            lines: {
+                /** @description A product of the catalogue */
+                productId: number;
+                vendorCode: string | null;
+                name: string | null;
+                /** @description Units the parcel brought back */
+                count: number;
+            }[];
+            /** @description Once done: what became of each line */
+            outcomes: {
+                productId: number;
+                /**
+                 * @description stock: back on the shelf (available again); defect: to the defect stock (kept, never sold); write_off: written off
+                 * @enum {unknown}
+                 */
+                outcome: "stock" | "defect" | "write_off";
+                count: number;
+                reason: string;
+                /** @description RFC 3339 */
+                at: string;
+            }[];
         };
         /** @description Marketplace */
         Marketplace: {
@@ -17727,6 +17931,20 @@ export interface operations {
                      * @enum {unknown}
                      */
                     paymentMethod?: "cash" | "card";
+                    /** @description With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted). */
+                    buyout?: {
+                        /** @description Lines bought (a line left out: nothing of it bought) */
+                        lines: {
+                            /** @description The line's position in the order's products (0-based) */
+                            index?: number;
+                            /** @description Or the article the company was given (the vendor code, else the product id) */
+                            vendorCode?: string;
+                            /** @description Units of that line bought */
+                            count: number;
+                        }[];
+                        /** @description Roubles collected, when the company says (else worked out from the bought lines) */
+                        collected?: number;
+                    };
                 };
                 "application/x-www-form-urlencoded": {
                     /**
@@ -17740,6 +17958,20 @@ export interface operations {
                      * @enum {unknown}
                      */
                     paymentMethod?: "cash" | "card";
+                    /** @description With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted). */
+                    buyout?: {
+                        /** @description Lines bought (a line left out: nothing of it bought) */
+                        lines: {
+                            /** @description The line's position in the order's products (0-based) */
+                            index?: number;
+                            /** @description Or the article the company was given (the vendor code, else the product id) */
+                            vendorCode?: string;
+                            /** @description Units of that line bought */
+                            count: number;
+                        }[];
+                        /** @description Roubles collected, when the company says (else worked out from the bought lines) */
+                        collected?: number;
+                    };
                 };
             };
         };
@@ -19159,6 +19391,20 @@ export interface operations {
                          * @enum {unknown}
                          */
                         paymentMethod?: "cash" | "card";
+                        /** @description With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted). */
+                        buyout?: {
+                            /** @description Lines bought (a line left out: nothing of it bought) */
+                            lines: {
+                                /** @description The line's position in the order's products (0-based) */
+                                index?: number;
+                                /** @description Or the article the company was given (the vendor code, else the product id) */
+                                vendorCode?: string;
+                                /** @description Units of that line bought */
+                                count: number;
+                            }[];
+                            /** @description Roubles collected, when the company says (else worked out from the bought lines) */
+                            collected?: number;
+                        };
                     }[];
                 };
                 "application/x-www-form-urlencoded": {
@@ -19174,6 +19420,20 @@ export interface operations {
                          * @enum {unknown}
                          */
                         paymentMethod?: "cash" | "card";
+                        /** @description With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted). */
+                        buyout?: {
+                            /** @description Lines bought (a line left out: nothing of it bought) */
+                            lines: {
+                                /** @description The line's position in the order's products (0-based) */
+                                index?: number;
+                                /** @description Or the article the company was given (the vendor code, else the product id) */
+                                vendorCode?: string;
+                                /** @description Units of that line bought */
+                                count: number;
+                            }[];
+                            /** @description Roubles collected, when the company says (else worked out from the bought lines) */
+                            collected?: number;
+                        };
                     }[];
                 };
             };
@@ -22676,6 +22936,436 @@ export interface operations {
             };
         };
     };
+    listReturnedParcelsAtWarehouse: {
+        parameters: {
+            query?: {
+                /** @description waiting (default) or done */
+                status?: "waiting" | "done";
+                /** @description A scanned code: the parcel's order id or its track number (exact) */
+                search?: string;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of ReturnInspection */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnInspection"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReturnedParcelAtWarehouse: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description The returned parcel (its order id) */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A returned parcel at a fulfilment warehouse and its inspection */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnInspection"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inspectReturnedParcel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The returned parcel (its order id) */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every unit the parcel brought back, once: per product the counts add up to what came back. A product's units may be split between outcomes. */
+                    lines: {
+                        /** @description A product the parcel brought back */
+                        productId: number;
+                        /**
+                         * @description stock, defect or write_off
+                         * @enum {unknown}
+                         */
+                        outcome: "stock" | "defect" | "write_off";
+                        /** @description Units with this outcome */
+                        count: number;
+                        /** @description Why (what the staff saw) */
+                        reason: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Every unit the parcel brought back, once: per product the counts add up to what came back. A product's units may be split between outcomes. */
+                    lines: {
+                        /** @description A product the parcel brought back */
+                        productId: number;
+                        /**
+                         * @description stock, defect or write_off
+                         * @enum {unknown}
+                         */
+                        outcome: "stock" | "defect" | "write_off";
+                        /** @description Units with this outcome */
+                        count: number;
+                        /** @description Why (what the staff saw) */
+                        reason: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A returned parcel at a fulfilment warehouse and its inspection */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnInspection"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReturnInspections: {
+        parameters: {
+            query?: {
+                /** @description waiting or done; both when absent */
+                status?: "waiting" | "done";
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of ReturnInspection */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnInspection"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReturnInspection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description The returned parcel (its order id) */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A returned parcel at a fulfilment warehouse and its inspection */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnInspection"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPickups: {
         parameters: {
             query?: {
@@ -26056,6 +26746,148 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description The order after its next simulated status */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The order's status now (GET /v2/lists/order-statuses) */
+                        status: number;
+                    };
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    partialBuyoutSandboxOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Lines the recipient takes; a line left out is refused whole */
+                    lines: {
+                        /** @description The line's position in the order's products (0-based) */
+                        index: number;
+                        /** @description Units of that line the recipient takes */
+                        count: number;
+                    }[];
+                    /**
+                     * @description How the recipient pays (unsaid: cash where the point takes cash)
+                     * @enum {unknown}
+                     */
+                    paymentMethod?: "cash" | "card";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Lines the recipient takes; a line left out is refused whole */
+                    lines: {
+                        /** @description The line's position in the order's products (0-based) */
+                        index: number;
+                        /** @description Units of that line the recipient takes */
+                        count: number;
+                    }[];
+                    /**
+                     * @description How the recipient pays (unsaid: cash where the point takes cash)
+                     * @enum {unknown}
+                     */
+                    paymentMethod?: "cash" | "card";
+                };
+            };
+        };
         responses: {
             /** @description The order after its next simulated status */
             200: {

@@ -59,15 +59,48 @@ function statusEvent(trackNumber: string, code: unknown, at: unknown, name: unkn
   };
 }
 
-/** An order's `entity.statuses[]` (newest first in CDEK's answer) as our events, oldest first. */
+interface CdekOrderEntity {
+  statuses?: Array<{ code?: unknown; date_time?: unknown; name?: unknown }>;
+  packages?: Array<{ items?: Array<{ ware_key?: unknown; amount?: unknown; delivery_amount?: unknown }> }>;
+  delivery_detail?: { payment_sum?: unknown };
+}
+
+/**
+ * A partial delivery ("частичная доставка") as CDEK's order answer tells it: the order is
+ * DELIVERED ("Вручен") while some item's `delivery_amount` (units handed over) is below its
+ * `amount`; `delivery_detail.payment_sum` is the cash taken from the recipient for what was
+ * handed over. Null when everything (or nothing said of it) was handed over.
+ */
+export function partialDeliveryOf(entity: CdekOrderEntity | undefined): TrackingEvent['buyout'] | null {
+  const items = (entity?.packages ?? []).flatMap((pack) => (Array.isArray(pack?.items) ? pack.items : []));
+  const counted = items.filter(
+    (item) =>
+      typeof item?.ware_key === 'string' && typeof item.amount === 'number' && typeof item.delivery_amount === 'number',
+  ) as Array<{ ware_key: string; amount: number; delivery_amount: number }>;
+  if (counted.length === 0 || counted.every((item) => item.delivery_amount >= item.amount)) return null;
+  const paid = entity?.delivery_detail?.payment_sum;
+  return {
+    lines: counted
+      .filter((item) => item.delivery_amount > 0)
+      .map((item) => ({ vendorCode: item.ware_key, count: Math.min(item.delivery_amount, item.amount) })),
+    ...(typeof paid === 'number' && Number.isFinite(paid) ? { collectedKopecks: Math.round(paid * 100) } : {}),
+  };
+}
+
+/** An order's `entity.statuses[]` (newest first in CDEK's answer) as our events, oldest first; a partial delivery's DELIVERED is 47 with what was bought. */
 export function eventsOfOrder(trackNumber: string, body: unknown): TrackingEvent[] {
-  const statuses = (
-    body as { entity?: { statuses?: Array<{ code?: unknown; date_time?: unknown; name?: unknown }> } } | null
-  )?.entity?.statuses;
+  const entity = (body as { entity?: CdekOrderEntity } | null)?.entity;
+  const statuses = entity?.statuses;
   if (!Array.isArray(statuses)) return [];
+  const partial = partialDeliveryOf(entity);
   return statuses
     .map((status) => statusEvent(trackNumber, status?.code, status?.date_time, status?.name))
     .filter((event): event is TrackingEvent => event !== null)
+    .map((event) =>
+      partial && event.statusCode === 44 && partial.lines.length > 0
+        ? { ...event, statusCode: 47, buyout: partial }
+        : event,
+    )
     .sort((a, b) => a.at.localeCompare(b.at));
 }
 

@@ -104,6 +104,31 @@ describe('CDEK webhooks', () => {
   });
 });
 
+describe('a CDEK partial delivery', () => {
+  it('a webhook DELIVERED of a parcel handed over in part: the order is read, 47 with the lines bought and the cash taken', async () => {
+    const body = orderBody(
+      { shopId: account.shopId, pointId: account.pointId },
+      {
+        cmsId: 'HOOK-PARTIAL',
+        delivery: { company: { id: CDEK }, type: 2 },
+        products: [
+          { name: 'Лампа', vendorCode: 'HP-LAMP', priceDeclared: 500, priceCod: 500, count: 2, weight: 0.5 },
+          { name: 'Кружка', vendorCode: 'HP-MUG', priceDeclared: 200, priceCod: 200, count: 1, weight: 0.3 },
+        ],
+      },
+    );
+    const { id, trackNumber } = await preparedOrder(account.owner, account.worker, body);
+    const path = pathOf(t.runtime.services.carrierWebhooks.urlOf(account.accountId, CDEK) as string);
+    expect((await send(path, update(trackNumber, 'TAKEN_BY_COURIER'))).json()).toEqual({ applied: 1, ignored: [] });
+    cdek.partialDeliveries.set(trackNumber, { handed: { 'HP-LAMP': 1 }, paymentSum: 500 });
+    expect((await send(path, update(trackNumber, 'DELIVERED'))).json()).toEqual({ applied: 1, ignored: [] });
+    const order = (await account.owner.get(`/v2/orders/${id}`)).body;
+    expect(order.status).toBe(47);
+    expect(order.partialBuyout.collected).toBe(500);
+    expect(order.partialBuyout.lines.map((line: { bought: number }) => line.bought)).toEqual([1, 0]);
+  });
+});
+
 describe('disconnecting a CDEK contract', () => {
   const urlOf = (who: OrderingAccount) => t.runtime.services.carrierWebhooks.urlOf(who.accountId, CDEK) as string;
   const retiredRows = () =>

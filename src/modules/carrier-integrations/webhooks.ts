@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { eventOfWebhook } from '../../carriers/cdek/mapper.js';
 import { CDEK_ID } from '../../carriers/contracts.js';
-import type { TrackingEvent } from '../../carriers/types.js';
+import type { CarrierDriver, TrackingEvent } from '../../carriers/types.js';
 import { notFound } from '../../platform/errors.js';
 import type { Tables } from '../../platform/db/tables.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
@@ -141,10 +141,25 @@ export class CarrierWebhooks implements DisconnectFollowUp {
     const accountId = Number(match[1]);
     const expected = Buffer.from(this.signature(accountId, reader.companyId));
     if (!timingSafeEqual(expected, Buffer.from(match[2]))) throw notFound('Webhook address', token);
-    if (!(await this.integrations.contractDriver(accountId, reader.companyId)))
-      throw notFound('Webhook address', token);
+    const driver = await this.integrations.contractDriver(accountId, reader.companyId);
+    if (!driver) throw notFound('Webhook address', token);
     const event = reader.eventOf(body);
     if (!event) return { applied: 0, ignored: [] };
-    return this.tracking.applyEvents(reader.companyId, [event], accountId);
+    return this.tracking.applyEvents(reader.companyId, [await this.handedOver(event, driver)], accountId);
+  }
+
+  /**
+   * A webhook's "delivered" does not say what was handed over: the order is read from the
+   * company, whose answer tells a partial delivery (47 with the lines bought) from a whole one.
+   * When the company cannot be read now, the webhook's own status stands.
+   */
+  private async handedOver(event: TrackingEvent, driver: Pick<CarrierDriver, 'track'>): Promise<TrackingEvent> {
+    if (event.statusCode !== 44) return event;
+    try {
+      const read = await driver.track([event.trackNumber], AbortSignal.timeout(10_000));
+      return read.find((item) => item.statusCode === 47 && item.trackNumber === event.trackNumber) ?? event;
+    } catch {
+      return event;
+    }
   }
 }

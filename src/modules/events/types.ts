@@ -47,6 +47,9 @@ export interface EventPayload {
   marketplaceId?: number;
   /** pickup.status_changed: the pickup (GET /v2/pickups/{id}). */
   pickupId?: number;
+  /** fulfilment.return_received: where the parcel came from (refusal, partial-buyout, return) and what became of each line at inspection. */
+  source?: string;
+  returned?: Array<{ productId: number; outcome: string; count: number; reason: string }>;
   /** bill.issued: the bill (GET /v2/reports/bills), its date and sum in roubles. */
   billId?: number;
   date?: string;

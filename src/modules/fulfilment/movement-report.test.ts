@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   fulfilmentAccount,
   fulfilmentOrder,
+  inspectReturned,
   newProduct,
   putInStock,
   type FulfilmentAccount,
@@ -39,6 +40,17 @@ beforeAll(async () => {
         { events: [{ trackNumber, statusCode }] },
         { headers: { 'x-carrier-secret': secret } },
       );
+  // the staff put 3 back on the shelf and 1 into the defect stock
+  expect(
+    (
+      await inspectReturned(t, id, 'stock', {
+        [lamp]: [
+          ['stock', 3],
+          ['defect', 1],
+        ],
+      })
+    ).status,
+  ).toBe(200);
 });
 afterAll(async () => t.close());
 
@@ -76,12 +88,13 @@ describe('movement report', () => {
       'Отгружено',
       'Возвращено',
       'Списано',
+      'В брак',
       'Остаток на конец',
     ]);
     expect(rows.slice(2)).toEqual([
-      ['REP-LAMP', 'Лампа', today().split('-').reverse().join('.'), 0, 10, 4, 4, 0, 10],
-      ['REP-LAMP', 'Лампа', 'Итого', 0, 10, 4, 4, 0, 10],
-      ['Итого по складу', undefined, undefined, 0, 10, 4, 4, 0, 10],
+      ['REP-LAMP', 'Лампа', today().split('-').reverse().join('.'), 0, 10, 4, 3, 0, 1, 9],
+      ['REP-LAMP', 'Лампа', 'Итого', 0, 10, 4, 3, 0, 1, 9],
+      ['Итого по складу', undefined, undefined, 0, 10, 4, 3, 0, 1, 9],
     ]);
   });
 
@@ -101,8 +114,8 @@ describe('movement report', () => {
     ]);
     const at102 = await sheetRows([...entries.values()][1]);
     expect(at102.slice(2)).toEqual([
-      ['REP-CHAIR', 'Стул', 'Итого', 3, 0, 0, 0, 0, 3],
-      ['Итого по складу', undefined, undefined, 3, 0, 0, 0, 0, 3],
+      ['REP-CHAIR', 'Стул', 'Итого', 3, 0, 0, 0, 0, 0, 3],
+      ['Итого по складу', undefined, undefined, 3, 0, 0, 0, 0, 0, 3],
     ]);
   });
 

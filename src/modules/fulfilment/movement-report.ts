@@ -25,17 +25,18 @@ import type { MovementKind, StockStore } from './stock-store.js';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MAX_DAYS = 366;
 
-type Totals = Pick<MovementReportRow, 'received' | 'shipped' | 'returned' | 'writtenOff'>;
+type Totals = Pick<MovementReportRow, 'received' | 'shipped' | 'returned' | 'writtenOff' | 'defective'>;
 
-/** Where a movement counts in the report; reservations do not change what is on hand. */
-function addTo(totals: Totals, kind: MovementKind, delta: number): void {
+/** Where a movement counts in the report; reservations do not change what is on hand; the defect stock is a column of its own. */
+function addTo(totals: Totals, kind: MovementKind, delta: number, defectiveDelta: number): void {
   if (kind === 'supply' || (kind === 'correction' && delta > 0)) totals.received += delta;
   else if (kind === 'ship') totals.shipped -= delta;
   else if (kind === 'return') totals.returned += delta;
+  else if (kind === 'defect') totals.defective += defectiveDelta;
   else if (kind === 'write_off' || (kind === 'correction' && delta < 0)) totals.writtenOff -= delta;
 }
 
-const empty = (): Totals => ({ received: 0, shipped: 0, returned: 0, writtenOff: 0 });
+const empty = (): Totals => ({ received: 0, shipped: 0, returned: 0, writtenOff: 0, defective: 0 });
 
 export class MovementReportService {
   constructor(
@@ -135,8 +136,8 @@ export class MovementReportService {
         const dayOpening = balance;
         const dayEnd = starts[dayIndex + 1];
         while (!next.done && next.value.productId === productId && next.value.at < dayEnd) {
-          addTo(day, next.value.kind, next.value.delta);
-          addTo(total, next.value.kind, next.value.delta);
+          addTo(day, next.value.kind, next.value.delta, next.value.defectiveDelta);
+          addTo(total, next.value.kind, next.value.delta, next.value.defectiveDelta);
           balance += next.value.delta;
           next = await movements.next();
         }

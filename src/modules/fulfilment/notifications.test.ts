@@ -5,6 +5,7 @@ import { shopBody } from '../../../test/support/fixtures.js';
 import {
   fulfilmentAccount,
   fulfilmentOrder,
+  inspectReturned,
   newProduct,
   type FulfilmentAccount,
 } from '../../../test/support/fulfilment.js';
@@ -67,6 +68,8 @@ describe('fulfilment notifications', () => {
           { events: [{ trackNumber, statusCode }] },
           { headers: { 'x-carrier-secret': secret } },
         );
+    // the shop hears of the return once the warehouse staff have inspected the parcel
+    expect((await inspectReturned(t, first)).status).toBe(200);
 
     const answer = await a.owner.get(
       `/v2/events?afterId=0&limit=1000&shopId=${shopId}&types[]=fulfilment.supply_accepted&types[]=fulfilment.product_ends&types[]=fulfilment.goods_missing&types[]=fulfilment.return_received`,

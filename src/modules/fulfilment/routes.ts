@@ -4,9 +4,15 @@ import { paging, PAGING_HEADERS, sendPage } from '../../platform/paging.js';
 import { queryAsBody } from '../../platform/read-by-post.js';
 import { errorResponses, IdParams, NoContent, RecordId } from '../../platform/schemas.js';
 import type { SupplyService } from './supply-service.js';
+import type { ReturnInspectionService } from './return-inspections.js';
 import { FileResult } from '../documents/schemas.js';
 import {
   AcceptanceBody,
+  AccountReturnInspectionQuery,
+  InspectionBody,
+  OrderIdParams,
+  ReturnInspection,
+  ReturnInspectionQuery,
   OperatorSupply,
   OperatorSupplyQuery,
   Supply,
@@ -25,6 +31,7 @@ const STAFF_AUTH =
 /** The services these routes use, and no other. */
 export interface FulfilmentRouteServices {
   supplies: SupplyService;
+  returnInspections: ReturnInspectionService;
 }
 export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): void {
   app.get(
@@ -197,5 +204,107 @@ export function fulfilmentRoutes(app: App, services: FulfilmentRouteServices): v
       );
       return reply.code(204).send();
     },
+  );
+
+  // ---------------------------------------------------------------- returned parcels' inspection
+
+  const inspectionTags = ['Fulfilment returns inspection (extension)'];
+
+  app.get(
+    '/v2/fulfilment/operator/return-inspections',
+    {
+      config: { public: true },
+      schema: {
+        operation: { id: 'listReturnedParcelsAtWarehouse' },
+        tags: inspectionTags,
+        summary: "Returned parcels at the staff's warehouse",
+        description: `Every account's returned parcels (refused, the refused lines of a partial buyout, buyers' return parcels) at this warehouse; by default those waiting for inspection, oldest first. \`search\`: a scanned order id or track number. ${STAFF_AUTH}`,
+        querystring: ReturnInspectionQuery,
+        response: { 200: { ...Type.Array(ReturnInspection), headers: PAGING_HEADERS }, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const operator = await services.supplies.operatorOf(request.headers.authorization);
+      const at = paging(request.query);
+      return sendPage(reply, await services.returnInspections.operatorList(operator, request.query, at), at);
+    },
+  );
+
+  app.get(
+    '/v2/fulfilment/operator/return-inspections/:orderId',
+    {
+      config: { public: true },
+      schema: {
+        operation: { id: 'getReturnedParcelAtWarehouse' },
+        tags: inspectionTags,
+        summary: 'A returned parcel at the warehouse (a scan opens it)',
+        description: STAFF_AUTH,
+        params: OrderIdParams,
+        response: { 200: ReturnInspection, ...errorResponses(404) },
+      },
+    },
+    async (request) =>
+      services.returnInspections.operatorGet(
+        await services.supplies.operatorOf(request.headers.authorization),
+        request.params.orderId,
+      ),
+  );
+
+  app.post(
+    '/v2/fulfilment/operator/return-inspections/:orderId',
+    {
+      config: { public: true },
+      schema: {
+        operation: { id: 'inspectReturnedParcel' },
+        tags: inspectionTags,
+        summary: 'Inspect a returned parcel: each line back to stock, to the defect stock, or written off',
+        description:
+          'Every unit that came back gets an outcome and a reason (per product the counts add up to what came back). Recorded once: ' +
+          'the stock ledger takes each line a single time however often this is sent; the same outcomes again answer the inspection, ' +
+          "other outcomes after it are 409 inspection_done. Then fulfilment.return_received (the shop's fulfillmentReceivedReturns) and, " +
+          `for goods back in stock, fulfilment.stock_changed (the CMS's product-quantity-update). ${STAFF_AUTH}`,
+        params: OrderIdParams,
+        body: InspectionBody,
+        response: { 200: ReturnInspection, ...errorResponses(404, 409) },
+      },
+    },
+    async (request) =>
+      services.returnInspections.inspect(
+        await services.supplies.operatorOf(request.headers.authorization),
+        request.params.orderId,
+        request.body,
+      ),
+  );
+
+  app.get(
+    '/v2/fulfilment/return-inspections',
+    {
+      schema: {
+        operation: { id: 'listReturnInspections' },
+        tags: inspectionTags,
+        summary: "The account's returned parcels at fulfilment warehouses and their inspection",
+        description: "Oldest first. A shop API key sees its shop's parcels only.",
+        querystring: AccountReturnInspectionQuery,
+        response: { 200: { ...Type.Array(ReturnInspection), headers: PAGING_HEADERS }, ...errorResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      const at = paging(request.query);
+      return sendPage(reply, await services.returnInspections.list(request.scope, request.query, at), at);
+    },
+  );
+
+  app.get(
+    '/v2/fulfilment/return-inspections/:orderId',
+    {
+      schema: {
+        operation: { id: 'getReturnInspection' },
+        tags: inspectionTags,
+        summary: 'A returned parcel of the account and its inspection',
+        params: OrderIdParams,
+        response: { 200: ReturnInspection, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => services.returnInspections.get(request.scope, request.params.orderId),
   );
 }

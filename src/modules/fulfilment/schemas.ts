@@ -156,3 +156,91 @@ export const SupplyLabelsBody = Type.Object({
   ),
 });
 export type SupplyLabelsBody = Static<typeof SupplyLabelsBody>;
+
+// ---------------------------------------------------------------- returned parcels' inspection (extension)
+
+export const RETURN_SOURCES = ['refusal', 'partial-buyout', 'return'] as const;
+export const INSPECTION_OUTCOMES = ['stock', 'defect', 'write_off'] as const;
+export const INSPECTION_STATUSES = ['waiting', 'done'] as const;
+
+export const ReturnInspectionLine = Type.Object({
+  productId: Type.Integer({ description: 'A product of the catalogue' }),
+  vendorCode: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  count: Type.Integer({ description: 'Units the parcel brought back' }),
+});
+
+export const InspectedLine = Type.Object({
+  productId: Type.Integer(),
+  outcome: Type.Enum([...INSPECTION_OUTCOMES], {
+    description:
+      'stock: back on the shelf (available again); defect: to the defect stock (kept, never sold); write_off: written off',
+  }),
+  count: Type.Integer(),
+  reason: Type.String(),
+  at: Type.String({ description: 'RFC 3339' }),
+});
+
+export const ReturnInspection = Type.Object(
+  {
+    id: Type.Integer(),
+    accountId: Type.Integer(),
+    orderId: Type.Integer({
+      description: 'The parcel that came back: a refused order, a partly bought one, or a return parcel',
+    }),
+    shopId: Nullable(Type.Integer()),
+    fulfilmentWarehouseId: Type.Integer(),
+    source: Type.Enum([...RETURN_SOURCES], {
+      description:
+        'refusal (the whole parcel came back), partial-buyout (the lines refused at the point), return (a return parcel of the buyer)',
+    }),
+    returnId: Nullable(Type.Integer()),
+    trackNumber: Nullable(Type.String()),
+    status: Type.Enum([...INSPECTION_STATUSES], { description: 'waiting for the staff, or done' }),
+    arrivedAt: Type.String({ description: 'RFC 3339' }),
+    inspectedAt: Nullable(Type.String({ description: 'RFC 3339' })),
+    lines: Type.Array(ReturnInspectionLine, { description: 'What came back, per product' }),
+    outcomes: Type.Array(InspectedLine, { description: 'Once done: what became of each line' }),
+  },
+  { description: 'A returned parcel at a fulfilment warehouse and its inspection' },
+);
+export type ReturnInspection = Static<typeof ReturnInspection>;
+
+export const ReturnInspectionQuery = Type.Object({
+  status: Type.Optional(Type.Enum([...INSPECTION_STATUSES], { description: 'waiting (default) or done' })),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "A scanned code: the parcel's order id or its track number (exact)",
+    }),
+  ),
+  ...PagingQueryFields,
+});
+export type ReturnInspectionQuery = Static<typeof ReturnInspectionQuery>;
+
+export const AccountReturnInspectionQuery = Type.Object({
+  status: Type.Optional(Type.Enum([...INSPECTION_STATUSES], { description: 'waiting or done; both when absent' })),
+  ...PagingQueryFields,
+});
+export type AccountReturnInspectionQuery = Static<typeof AccountReturnInspectionQuery>;
+
+export const OrderIdParams = Type.Object({ orderId: RecordId('The returned parcel (its order id)') });
+
+export const InspectionBody = Type.Object({
+  lines: Type.Array(
+    Type.Object({
+      productId: RecordId('A product the parcel brought back'),
+      outcome: Type.Enum([...INSPECTION_OUTCOMES], { description: 'stock, defect or write_off' }),
+      count: Type.Integer({ minimum: 1, maximum: 100_000, description: 'Units with this outcome' }),
+      reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why (what the staff saw)' }),
+    }),
+    {
+      minItems: 1,
+      maxItems: 300,
+      description:
+        "Every unit the parcel brought back, once: per product the counts add up to what came back. A product's units may be split between outcomes.",
+    },
+  ),
+});
+export type InspectionBody = Static<typeof InspectionBody>;

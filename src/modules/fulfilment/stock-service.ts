@@ -15,6 +15,8 @@ import type { ProductService } from '../products/service.js';
 import type { ProductStock } from '../products/stock.js';
 import type { WarehouseService } from '../warehouses/service.js';
 import { demandOf, type Demand } from './rules.js';
+import { refusedGoods } from '../orders/partial-buyout.js';
+import type { ReturnInspectionService } from './return-inspections.js';
 import type { Db, MovementKind, MovementNote, StockHolder, StockRow, StockStore } from './stock-store.js';
 
 /** How often a reservation re-reads a row that others took from meanwhile before giving up on it. */
@@ -29,6 +31,8 @@ export class StockService implements ProductStock, OrderFulfilment {
     readonly store: StockStore,
     private readonly warehouses: WarehouseService,
     private readonly catalogue: () => { products: ProductService; kits: KitService; shops: ShopService },
+    /** Where returned parcels wait for the staff's inspection. */
+    readonly inspections: ReturnInspectionService,
   ) {}
 
   private get products(): ProductService {
@@ -103,6 +107,7 @@ export class StockService implements ProductStock, OrderFulfilment {
           quantity: 0,
           reserved: 0,
           available: 0,
+          defective: 0,
           batches: [],
         };
         entry.rests.push(rest);
@@ -110,6 +115,7 @@ export class StockService implements ProductStock, OrderFulfilment {
       rest.quantity += row.quantity;
       rest.reserved += row.reserved;
       rest.available += row.quantity - row.reserved;
+      rest.defective += row.defective;
       if (row.batch !== '')
         rest.batches.push({
           batch: row.batch,
@@ -342,25 +348,22 @@ export class StockService implements ProductStock, OrderFulfilment {
     }
   }
 
-  async receiveReturn(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<boolean> {
-    const note: MovementNote = { ...actor, orderId, reason: `return of order ${orderId} received` };
-    let any = false;
-    for (const allocation of await this.store.allocationsOf(db, accountId, { orderId })) {
-      if (allocation.state !== 'shipped') continue;
-      await this.store.returnBack(
-        db,
-        accountId,
-        allocation,
-        {
-          id: allocation.stockId,
-          fulfilmentWarehouseId: allocation.fulfilmentWarehouseId,
-          productId: allocation.productId,
-        },
-        note,
-      );
-      any = true;
-    }
-    return any;
+  /**
+   * The returned parcel is back at the warehouse: what came back joins the inspection queue
+   * (return-inspections.ts), and nothing is on hand until the staff have looked at it. What
+   * came back: a partial buyout's refused lines, else everything the order took (kits expanded).
+   */
+  async receiveReturn(db: Db, accountId: number, orderId: number, _actor: StockActor, doc: OrderDoc): Promise<boolean> {
+    const shipped = (await this.store.allocationsOf(db, accountId, { orderId })).filter(
+      (allocation) => allocation.state === 'shipped',
+    );
+    const lines = doc.partialBuyout
+      ? refusedGoods(doc.partialBuyout)
+      : shipped.map((allocation) => ({ productId: allocation.productId, count: allocation.quantity }));
+    return this.inspections.enqueueReturnedParcel(
+      { accountId, orderId, source: doc.partialBuyout ? 'partial-buyout' : 'refusal', returnId: null, lines },
+      db,
+    );
   }
 
   /** What a shop's CMS is told of products at a fulfilment warehouse (product-quantity-update): each one's vendor code and available units. */

@@ -5,11 +5,12 @@
  * can never take more than there is, on SQLite and PostgreSQL alike.
  */
 import { outboxRows, writeOrderEvents } from '../events/outbox.js';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Tables } from '../../platform/db/tables.js';
+import { StockReads, type Db, type MovementKind } from './stock-reads.js';
 import { nowIso } from '../../platform/db/values.js';
 
-export type Db = Kysely<Tables> | Transaction<Tables>;
+export type { Db, MovementKind } from './stock-reads.js';
 
 export interface StockRow {
   id: number;
@@ -20,6 +21,8 @@ export interface StockRow {
   expires: string | null;
   quantity: number;
   reserved: number;
+  /** Returned units found unfit: the defect stock, never available. */
+  defective: number;
 }
 
 /** Who changes stock and why; written on the movement. */
@@ -30,12 +33,12 @@ export interface MovementNote {
   supplyId?: number | null;
   orderId?: number | null;
   marketplaceOrderId?: number | null;
+  /** The inspected line of a returned parcel (return-inspections.ts): a line moves stock once per kind. */
+  inspectionLineId?: number | null;
 }
 
 /** Who holds goods: an order of the orders area or a marketplace order (their ids are of different tables). */
 export type StockHolder = { orderId: number } | { marketplaceOrderId: number };
-
-export type MovementKind = 'supply' | 'reserve' | 'release' | 'ship' | 'return' | 'write_off' | 'correction';
 
 export interface Allocation {
   id: number;
@@ -52,6 +55,7 @@ const STOCK_COLUMNS = [
   'expires',
   'quantity',
   'reserved',
+  'defective',
 ] as const;
 
 function toRow(row: {
@@ -62,6 +66,7 @@ function toRow(row: {
   expires: string | null;
   quantity: number;
   reserved: number;
+  defective: number;
 }): StockRow {
   return {
     id: row.id,
@@ -71,12 +76,12 @@ function toRow(row: {
     expires: row.expires,
     quantity: Number(row.quantity),
     reserved: Number(row.reserved),
+    defective: Number(row.defective),
   };
 }
 
-export class StockStore {
-  constructor(readonly db: Kysely<Tables>) {}
-
+/** Writes of stock (reads of its ledger for reports: stock-reads.ts). */
+export class StockStore extends StockReads {
   transaction<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
   }
@@ -253,25 +258,68 @@ export class StockStore {
     await this.setState(db, accountId, allocation.id, 'shipped', now);
   }
 
-  /** A returned parcel reached the warehouse: its goods are on hand again. */
-  async returnBack(
+  /**
+   * A stock row for goods coming back without one of their own (a buyer's return parcel): the
+   * product's row without batch at the warehouse, made on first need.
+   */
+  async plainRow(
     db: Db,
     accountId: number,
-    allocation: Allocation,
+    fulfilmentWarehouseId: number,
+    productId: number,
+  ): Promise<Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>> {
+    const now = nowIso();
+    await db
+      .insertInto('stock')
+      .values({
+        account_id: accountId,
+        fulfilment_warehouse_id: fulfilmentWarehouseId,
+        product_id: productId,
+        batch: '',
+        expires: null,
+        quantity: 0,
+        reserved: 0,
+        updated_at: now,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['account_id', 'fulfilment_warehouse_id', 'product_id', 'batch']).doNothing(),
+      )
+      .execute();
+    const row = await db
+      .selectFrom('stock')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
+      .where('product_id', '=', productId)
+      .where('batch', '=', '')
+      .executeTakeFirstOrThrow();
+    return { id: Number(row.id), fulfilmentWarehouseId, productId };
+  }
+
+  /**
+   * One inspected line of a returned parcel: back on hand (`stock`), into the row's defect
+   * stock (`defect`), or written off (`write_off`: recorded as come back and written off the
+   * same moment, so the movement report shows both and nothing is on hand). The movements carry
+   * the line's id: the unique key refuses a second movement of the same line and kind.
+   */
+  async inspected(
+    db: Db,
+    accountId: number,
     stock: Pick<StockRow, 'id' | 'fulfilmentWarehouseId' | 'productId'>,
+    outcome: 'stock' | 'defect' | 'write_off',
+    count: number,
     note: MovementNote,
   ): Promise<void> {
     const now = nowIso();
-    await this.guarded(
-      db,
-      accountId,
-      stock.id,
-      { quantity: sql`quantity + ${allocation.quantity}` },
-      sql<boolean>`1 = 1`,
-      now,
-    );
-    await this.record(db, accountId, stock, 'return', allocation.quantity, 0, note, now);
-    await this.setState(db, accountId, allocation.id, 'returned', now);
+    if (outcome === 'defect') {
+      await this.guarded(db, accountId, stock.id, { defective: sql`defective + ${count}` }, sql<boolean>`1 = 1`, now);
+      await this.record(db, accountId, stock, 'defect', 0, 0, note, now, count);
+      return;
+    }
+    if (outcome === 'stock')
+      await this.guarded(db, accountId, stock.id, { quantity: sql`quantity + ${count}` }, sql<boolean>`1 = 1`, now);
+    await this.record(db, accountId, stock, 'return', count, 0, note, now);
+    if (outcome === 'write_off') await this.record(db, accountId, stock, 'write_off', -count, 0, note, now);
   }
 
   async allocationsOf(
@@ -352,6 +400,7 @@ export class StockStore {
     reservedDelta: number,
     note: MovementNote,
     at: string,
+    defectiveDelta = 0,
   ): Promise<void> {
     await db
       .insertInto('stock_movements')
@@ -370,6 +419,8 @@ export class StockStore {
         actor: note.actor,
         reason: note.reason,
         at,
+        defective_delta: defectiveDelta,
+        inspection_line_id: note.inspectionLineId ?? null,
       })
       .execute();
     // what is available changed: told in the same transaction (a shop's CMS shows the quantity; webhooks carry it)
@@ -390,211 +441,6 @@ export class StockStore {
           at,
         ),
       );
-    }
-  }
-
-  /** The fulfilment warehouses that have ever held any of these products, with those products (ascending ids). */
-  async warehousesOf(accountId: number, productIds: number[]): Promise<Map<number, number[]>> {
-    const held = new Map<number, number[]>();
-    if (productIds.length === 0) return held;
-    const rows = await this.db
-      .selectFrom('stock')
-      .select(['fulfilment_warehouse_id', 'product_id'])
-      .distinct()
-      .where('account_id', '=', accountId)
-      .where('product_id', 'in', productIds)
-      .orderBy('fulfilment_warehouse_id')
-      .orderBy('product_id')
-      .execute();
-    for (const row of rows)
-      held.set(row.fulfilment_warehouse_id, [...(held.get(row.fulfilment_warehouse_id) ?? []), row.product_id]);
-    return held;
-  }
-
-  /** On hand per product at a warehouse just before `before` (the sum of the movements until then). */
-  async balancesBefore(
-    accountId: number,
-    fulfilmentWarehouseId: number,
-    productIds: number[],
-    before: string,
-  ): Promise<Map<number, number>> {
-    if (productIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('stock_movements')
-      .select(['product_id', sql<number>`sum(quantity_delta)`.as('quantity')])
-      .where('account_id', '=', accountId)
-      .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
-      .where('product_id', 'in', productIds)
-      .where('at', '<', before)
-      .groupBy('product_id')
-      .execute();
-    return new Map(rows.map((row) => [row.product_id, Number(row.quantity)]));
-  }
-
-  /**
-   * The movements that change what is on hand, product by product in time order, read in
-   * pages (keyset on product, time, id): a year of a large catalogue is never read at once.
-   */
-  async *onHandMovements(
-    accountId: number,
-    fulfilmentWarehouseId: number,
-    productIds: number[],
-    from: string,
-    to: string,
-    pageSize = 5000,
-  ): AsyncGenerator<{ productId: number; at: string; kind: MovementKind; delta: number }> {
-    if (productIds.length === 0) return;
-    let after: { productId: number; at: string; id: number } | null = null;
-    for (;;) {
-      let query = this.db
-        .selectFrom('stock_movements')
-        .select(['id', 'product_id', 'at', 'kind', 'quantity_delta'])
-        .where('account_id', '=', accountId)
-        .where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId)
-        .where('product_id', 'in', productIds)
-        .where('at', '>=', from)
-        .where('at', '<', to)
-        .where('quantity_delta', '!=', 0);
-      if (after) {
-        const { productId, at, id } = after;
-        query = query.where((eb) =>
-          eb.or([
-            eb('product_id', '>', productId),
-            eb.and([
-              eb('product_id', '=', productId),
-              eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]),
-            ]),
-          ]),
-        );
-      }
-      const rows = await query.orderBy('product_id').orderBy('at').orderBy('id').limit(pageSize).execute();
-      for (const row of rows)
-        yield {
-          productId: row.product_id,
-          at: row.at,
-          kind: row.kind as MovementKind,
-          delta: Number(row.quantity_delta),
-        };
-      if (rows.length < pageSize) return;
-      const last = rows[rows.length - 1];
-      after = { productId: last.product_id, at: last.at, id: last.id };
-    }
-  }
-
-  /** On hand per warehouse and product of the account just before `before`, goods with any on hand (a warehouse alone when given). */
-  async onHandBefore(
-    accountId: number,
-    before: string,
-    fulfilmentWarehouseId?: number,
-  ): Promise<Array<{ fulfilmentWarehouseId: number; productId: number; quantity: number }>> {
-    let query = this.db
-      .selectFrom('stock_movements')
-      .select(['fulfilment_warehouse_id', 'product_id', sql<number>`sum(quantity_delta)`.as('quantity')])
-      .where('account_id', '=', accountId)
-      .where('at', '<', before);
-    if (fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId);
-    const rows = await query
-      .groupBy(['fulfilment_warehouse_id', 'product_id'])
-      .orderBy('fulfilment_warehouse_id')
-      .orderBy('product_id')
-      .execute();
-    return rows
-      .map((row) => ({
-        fulfilmentWarehouseId: row.fulfilment_warehouse_id,
-        productId: row.product_id,
-        quantity: Number(row.quantity),
-      }))
-      .filter((row) => row.quantity !== 0);
-  }
-
-  /** The account's on-hand movements in [from, to), only `kinds` and one warehouse when given (one filter for reading and counting). */
-  private movementsIn(
-    accountId: number,
-    from: string,
-    to: string,
-    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number },
-  ) {
-    let query = this.db
-      .selectFrom('stock_movements')
-      .where('account_id', '=', accountId)
-      .where('at', '>=', from)
-      .where('at', '<', to)
-      .where('quantity_delta', '!=', 0);
-    if (options.kinds?.length) query = query.where('kind', 'in', options.kinds);
-    if (options.fulfilmentWarehouseId !== undefined)
-      query = query.where('fulfilment_warehouse_id', '=', options.fulfilmentWarehouseId);
-    return query;
-  }
-
-  /** How many movements `movementsBetween` would read (a report's size before it is written). */
-  async countMovementsBetween(
-    accountId: number,
-    from: string,
-    to: string,
-    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {},
-  ): Promise<number> {
-    const row = await this.movementsIn(accountId, from, to, options)
-      .select(sql<number>`count(*)`.as('count'))
-      .executeTakeFirst();
-    return Number(row?.count ?? 0);
-  }
-
-  /** Stock lines (product × warehouse) the account has, at one warehouse when given: at most the rows of a stock report. */
-  async countStockLines(accountId: number, fulfilmentWarehouseId?: number): Promise<number> {
-    let query = this.db
-      .selectFrom('stock')
-      .select(sql<number>`count(*)`.as('count'))
-      .where('account_id', '=', accountId);
-    if (fulfilmentWarehouseId !== undefined) query = query.where('fulfilment_warehouse_id', '=', fulfilmentWarehouseId);
-    return Number((await query.executeTakeFirst())?.count ?? 0);
-  }
-
-  /** The account's on-hand movements in [from, to) in time order, read in keyset pages; only `kinds` when given. */
-  async *movementsBetween(
-    accountId: number,
-    from: string,
-    to: string,
-    options: { kinds?: MovementKind[]; fulfilmentWarehouseId?: number } = {},
-    pageSize = 5000,
-  ): AsyncGenerator<{
-    fulfilmentWarehouseId: number;
-    productId: number;
-    orderId: number | null;
-    marketplaceOrderId: number | null;
-    kind: MovementKind;
-    delta: number;
-    at: string;
-  }> {
-    let after: { at: string; id: number } | null = null;
-    for (;;) {
-      let query = this.movementsIn(accountId, from, to, options).select([
-        'id',
-        'fulfilment_warehouse_id',
-        'product_id',
-        'order_id',
-        'marketplace_order_id',
-        'kind',
-        'quantity_delta',
-        'at',
-      ]);
-      if (after) {
-        const { at, id } = after;
-        query = query.where((eb) => eb.or([eb('at', '>', at), eb.and([eb('at', '=', at), eb('id', '>', id)])]));
-      }
-      const rows = await query.orderBy('at').orderBy('id').limit(pageSize).execute();
-      for (const row of rows)
-        yield {
-          fulfilmentWarehouseId: row.fulfilment_warehouse_id,
-          productId: row.product_id,
-          orderId: row.order_id,
-          marketplaceOrderId: row.marketplace_order_id ?? null,
-          kind: row.kind as MovementKind,
-          delta: Number(row.quantity_delta),
-          at: row.at,
-        };
-      if (rows.length < pageSize) return;
-      const last = rows[rows.length - 1];
-      after = { at: last.at, id: last.id };
     }
   }
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import {
   expectBooksBalance,
+  inspectReturned,
   FULFILMENT_WAREHOUSE,
   fulfilmentAccount,
   fulfilmentOrder,
@@ -173,7 +174,7 @@ describe('reservations', () => {
     await expectBooksBalance(t, a.accountId);
   });
 
-  it('ships the goods when the parcel is handed over and takes them back when the return reaches the warehouse', async () => {
+  it('ships the goods when the parcel is handed over; the return back at the warehouse is on hand once inspected', async () => {
     const lamp = await newProduct(a.owner, { vendorCode: 'LAMP' });
     await putInStock(t, a.accountId, lamp, 4);
     const id = await order([[lamp, 3]]);
@@ -194,7 +195,19 @@ describe('reservations', () => {
     for (const code of [411, 412, 42, 51, 71]) expect((await push(code)).body.applied).toBe(1);
     expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 1, available: 1 });
     expect((await push(72)).body.applied).toBe(1);
-    expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 4, reserved: 0, available: 4 });
+    // back at the warehouse, waiting for the staff: not on hand yet
+    expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 1, available: 1 });
+    expect(
+      (
+        await inspectReturned(t, id, 'stock', {
+          [lamp]: [
+            ['stock', 2],
+            ['defect', 1],
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await product(lamp)).rests[0]).toMatchObject({ quantity: 3, reserved: 0, available: 3, defective: 1 });
     await expectBooksBalance(t, a.accountId);
   });
 

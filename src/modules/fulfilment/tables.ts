@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { DateText, Id, Instant, Json } from '../../platform/db/column-types.js';
 
 /**
@@ -19,6 +20,8 @@ export interface FulfilmentTables {
     quantity: number;
     /** Held for orders; available = quantity - reserved, never below zero. */
     reserved: number;
+    /** Returned units found unfit (migration 0108): kept apart, never available. */
+    defective: Generated<number>;
     updated_at: Instant;
   };
   /** Every change of a stock row; never rewritten. */
@@ -28,10 +31,14 @@ export interface FulfilmentTables {
     stock_id: number;
     fulfilment_warehouse_id: number;
     product_id: number;
-    /** supply | reserve | release | ship | return | write_off | correction */
+    /** supply | reserve | release | ship | return | defect | write_off | correction */
     kind: string;
     quantity_delta: number;
     reserved_delta: number;
+    /** Change of the defect stock (kind defect). */
+    defective_delta: Generated<number>;
+    /** The inspected line of a returned parcel that made it (unique per kind: a line moves stock once). */
+    inspection_line_id: number | null;
     supply_id: number | null;
     order_id: number | null;
     /** The marketplace order of a reserve/release (order_id is null then). */
@@ -74,6 +81,38 @@ export interface FulfilmentTables {
     file: string | null;
     created_at: Instant;
     updated_at: Instant;
+  };
+  /** Returned parcels at a fulfilment warehouse, waiting for (or done with) their inspection (migration 0107). */
+  return_inspections: {
+    id: Id;
+    account_id: number;
+    order_id: number;
+    shop_id: number | null;
+    fulfilment_warehouse_id: number;
+    /** refusal | partial-buyout | return */
+    source: string;
+    return_id: number | null;
+    track_number: string | null;
+    /** JSON: [{productId, count}] the parcel brought back */
+    lines: Json;
+    /** waiting | done */
+    status: string;
+    arrived_at: Instant;
+    inspected_at: Instant | null;
+    actor: string | null;
+  };
+  /** Each inspected line's outcome, once per parcel, product and outcome. */
+  return_inspection_lines: {
+    id: Id;
+    account_id: number;
+    inspection_id: number;
+    product_id: number;
+    /** stock | defect | write_off */
+    outcome: string;
+    count: number;
+    reason: string;
+    actor: string;
+    at: Instant;
   };
   /** Tokens of fulfilment warehouse staff: they move supplies of every account at their warehouse. */
   operator_tokens: {

@@ -127,7 +127,7 @@ export function notificationText(
     case 'ordersExpirationInPickupPoint':
       return `Order ${ref} of shop "${shopName}": the last day of storage at the pickup point is ${event.payload.holdDate ?? 'tomorrow'}.`;
     case 'fulfillmentReceivedReturns':
-      return `The return of order ${ref} of shop "${shopName}" was received at the fulfilment warehouse; its goods are back in stock.`;
+      return `The return of order ${ref} of shop "${shopName}" was received and inspected at the fulfilment warehouse${returnedSummary(event.payload.returned)}.`;
     case 'productEndsInFulfilment':
       return `Product ${event.payload.vendorCode ?? event.payload.productId} of shop "${shopName}" runs low at the fulfilment warehouse: ${event.payload.available} available (notice at ${event.payload.border}).`;
     case 'orderProductsNotAvailableInFulfilment':
@@ -135,4 +135,19 @@ export function notificationText(
     case 'deliveryAcceptedForFulfillment':
       return `Supply ${event.payload.supplyId} was accepted at the fulfilment warehouse${event.payload.hasDiscrepancies ? ', with discrepancies against its act' : ''} (shop "${shopName}").`;
   }
+}
+
+/** What became of a returned parcel's units at inspection, for the shop owner: "; 2 back in stock, 1 to the defect stock". */
+function returnedSummary(returned: ReadonlyArray<{ outcome: string; count: number }> | undefined): string {
+  if (!returned?.length) return '';
+  const sum = (outcome: string) =>
+    returned.filter((line) => line.outcome === outcome).reduce((s, line) => s + line.count, 0);
+  const parts = [
+    [sum('stock'), 'back in stock'],
+    [sum('defect'), 'to the defect stock'],
+    [sum('write_off'), 'written off'],
+  ]
+    .filter(([count]) => (count as number) > 0)
+    .map(([count, what]) => `${count} ${what}`);
+  return parts.length ? `: ${parts.join(', ')}` : '';
 }

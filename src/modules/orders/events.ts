@@ -4,7 +4,7 @@
  * change can be written without its events.
  */
 import { parseDoc, type OrderDoc } from './document.js';
-import { isProblem, LIST_RETURNS, LIST_STATUSES, RESERVATION, STATUS } from './state.js';
+import { isProblem, LIST_RETURNS, LIST_STATUSES, RESERVATION } from './state.js';
 import type { EventPayload, OrderEventDraft } from '../events/types.js';
 
 const RETURN_STATUSES: readonly number[] = LIST_STATUSES[LIST_RETURNS] ?? [];
@@ -121,9 +121,6 @@ export function orderEventsOf(before: { status: number; doc: Buffer } | null, af
       },
     });
   }
-  // a fulfilment order's goods are back in stock with the parcel (orders/service.ts writeCarrierStatus)
-  if (after.fulfilment && was.status !== STATUS.returned && now.status === STATUS.returned) {
-    events.push({ type: 'fulfilment.return_received', statusFrom: was.status, statusTo: now.status, payload: base });
-  }
+  // fulfilment.return_received is told when the warehouse staff have inspected the parcel (fulfilment/return-inspections.ts), not on its arrival
   return events;
 }

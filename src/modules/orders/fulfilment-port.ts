@@ -54,8 +54,12 @@ export interface OrderFulfilment {
   release(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<void>;
   /** The parcel was handed to the delivery company: what it holds leaves the warehouse. */
   ship(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<void>;
-  /** The returned parcel reached the warehouse: what it took is back on hand. True when anything came back. */
-  receiveReturn(db: Db, accountId: number, orderId: number, actor: StockActor): Promise<boolean>;
+  /**
+   * The returned parcel reached the warehouse: what came back (all it took, or a partial
+   * buyout's refused lines) waits for the staff's inspection; nothing is on hand before it.
+   * True when the parcel joined the queue (false: nothing to inspect, or queued already).
+   */
+  receiveReturn(db: Db, accountId: number, orderId: number, actor: StockActor, doc: OrderDoc): Promise<boolean>;
 }
 
 function everythingMissing(doc: OrderDoc): GoodsShortage[] {

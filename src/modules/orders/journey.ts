@@ -11,6 +11,8 @@ export interface JourneyStep {
   description: string;
   /** On delivery of a COD order: how the recipient paid. */
   paymentMethod?: 'cash' | 'card';
+  /** On a partial buyout (47): units bought per line, by position. */
+  buyout?: Array<{ index: number; count: number }>;
 }
 
 export interface JourneyOptions {
@@ -24,7 +26,17 @@ export interface JourneyOptions {
    * the parcel travels back from there instead of its own ending.
    */
   returnFrom?: 42 | 44 | null;
+  /**
+   * Units per line of the order, when its point allows a partial buyout and something is paid
+   * on delivery (partial-buyout.ts partialBuyoutRefusal): some recipients then take part of it.
+   */
+  partialBuyoutLines?: number[] | null;
+  /** The order was bought in part already (the sandbox, a company): its journey is the partial one, whatever the roll. */
+  partlyBought?: boolean;
 }
+
+/** Percent of the parcels that may be bought in part which are (the roll after the refusals). */
+export const PARTIAL_BUYOUT_PERCENT = 8;
 
 /** Percent of COD recipients who pay by card where a card is taken (the rest pay cash). */
 export const CARD_SHARE_PERCENT = 40;
@@ -59,11 +71,32 @@ function deliveredStep(paymentRoll: number, options: JourneyOptions): JourneySte
     : { code: 44, description: 'Delivered, paid in cash', paymentMethod: 'cash' };
 }
 
+/** The recipient takes all but the last line (or all but one unit of a single line); null when the order cannot be bought in part. */
+function partialStep(options: JourneyOptions, delivered: JourneyStep): JourneyStep | null {
+  const lines = options.partialBuyoutLines;
+  if (!options.cod || !lines || lines.reduce((sum, count) => sum + count, 0) < 2) return null;
+  const last = lines.length - 1;
+  const buyout = lines
+    .map((count, index) => ({ index, count: index === last ? (lines.length === 1 ? count - 1 : 0) : count }))
+    .filter((line) => line.count > 0);
+  if (buyout.length === 0) return null;
+  const paid = delivered.paymentMethod === 'card' ? 'by card' : 'in cash';
+  return {
+    code: 47,
+    description: `Partly delivered: the recipient took part of the order and paid ${paid}, the rest was refused`,
+    ...(delivered.paymentMethod ? { paymentMethod: delivered.paymentMethod } : {}),
+    buyout,
+  };
+}
+
 /** The way to where a return was requested: the happy path up to the point (42) or the delivery (44). */
 function forwardTo(deliveryType: number, returnFrom: 42 | 44, delivered: JourneyStep): JourneyStep[] {
   if (returnFrom === 42) return [...START, atPointStep(deliveryType)];
   return [...START, deliveryType === 2 ? OUT : atPointStep(deliveryType), delivered];
 }
+
+/** The index in a partial buyout's journey of the first step back (71): after 41, 411, 412, 42, 47. */
+export const PARTIAL_RETURN_LEG_START = START.length + 2;
 
 /** The index in `journeyOf(..., {returnFrom})` of the first step back: where an order's journey resumes after the request. */
 export function returnLegStart(deliveryType: number, returnFrom: 42 | 44): number {
@@ -96,6 +129,17 @@ export function journeyOf(
     return [...START, OUT, delivered];
   }
   const atPoint = atPointStep(deliveryType);
+  const partial = options.partlyBought
+    ? { code: 47, description: 'Partly delivered' }
+    : partialStep(options, delivered);
+  if (partial && (options.partlyBought || (roll >= 8 && roll < 8 + PARTIAL_BUYOUT_PERCENT)))
+    return [
+      ...START,
+      atPoint,
+      partial,
+      { code: 71, description: 'The refused lines are returning to the sender' },
+      { code: 74, description: 'The refused lines returned to the sender' },
+    ];
   if (roll < 5) return [...START, atPoint, { code: 51, description: 'Not collected: handed over for return' }, ...BACK];
   if (roll < 8) return [...START, atPoint, { code: 462, description: 'The recipient refused the parcel' }, ...BACK];
   return [...START, atPoint, delivered];

@@ -98,6 +98,39 @@ export const OrderProduct = Type.Object({
   }),
 });
 
+/** Extension: the delivery ended with some lines bought and the rest refused (status 47). */
+export const PartialBuyout = Type.Object(
+  {
+    date: Type.String({ description: 'RFC 3339: when the recipient took the bought lines' }),
+    lines: Type.Array(
+      Type.Object({
+        index: Type.Integer({ description: "The line's position in products (0-based)" }),
+        id: Nullable(Type.Integer()),
+        vendorCode: Nullable(Type.String()),
+        name: Nullable(Type.String()),
+        count: Type.Integer({ description: 'Units of the line in the order' }),
+        bought: Type.Integer({ description: 'Units the recipient bought' }),
+        refused: Type.Integer({ description: 'Units refused: they travel back with the parcel' }),
+      }),
+      { description: 'Every line of products, in order' },
+    ),
+    priceCod: Type.Number({ description: 'Roubles: the cash on delivery the order asked for (priceCod)' }),
+    collected: Type.Number({
+      description:
+        "Roubles: the cash on delivery collected, for the bought lines only (goods less discounts) plus the buyer's delivery charge; as the company reported it when it did",
+    }),
+    commission: Type.Number({
+      description:
+        "Roubles: the company's commission for collecting it, on the collected sum only (withheld from the remittance)",
+    }),
+  },
+  {
+    description:
+      "Extension: a partial buyout at the point (status 47, where the point's partialBuyoutAvailable and a payment on delivery allow it): which lines were bought, and the sums. The refused lines come back with the parcel (71, then 74).",
+  },
+);
+export type PartialBuyout = Static<typeof PartialBuyout>;
+
 export const Order = Type.Object(
   {
     id: Type.Integer(),
@@ -265,6 +298,7 @@ export const Order = Type.Object(
         description: 'Extension: how the buyer pays on delivery, as the order was priced (shipping rules)',
       }),
     ),
+    partialBuyout: Type.Optional(PartialBuyout),
   },
   { description: 'Order' },
 );
@@ -400,6 +434,44 @@ export const PushParams = Type.Object({ companyId: CodeId() });
 export const PushHeaders = Type.Object({
   'x-carrier-secret': Type.String({ minLength: 1, description: "The company's own secret" }),
 });
+/** With 47: what the recipient bought (extension of the push, the own-status move and the sandbox). */
+export const BuyoutInput = Type.Object(
+  {
+    lines: Type.Array(
+      Type.Object({
+        index: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 999,
+            description: "The line's position in the order's products (0-based)",
+          }),
+        ),
+        vendorCode: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 255,
+            description: 'Or the article the company was given (the vendor code, else the product id)',
+          }),
+        ),
+        count: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Units of that line bought' }),
+      }),
+      { minItems: 1, maxItems: 1000, description: 'Lines bought (a line left out: nothing of it bought)' },
+    ),
+    collected: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1_000_000_000,
+        description: 'Roubles collected, when the company says (else worked out from the bought lines)',
+      }),
+    ),
+  },
+  {
+    description:
+      'With 47 (partly delivered): the lines the recipient bought; the rest travel back. Without it a 47 is recorded as before, with no lines (the whole COD counted).',
+  },
+);
+export type BuyoutInput = Static<typeof BuyoutInput>;
+
 export const PushBody = Type.Object({
   events: Type.Array(
     Type.Object({
@@ -417,6 +489,7 @@ export const PushBody = Type.Object({
             'With a delivery (44 delivered, 47 partly delivered): how the recipient paid what was collected on delivery. card makes a cash-on-delivery order pay.type 3 (card on delivery); both set delivery.factPrice with that COD commission. Unsaid: cash where the company or point takes cash, else card.',
         }),
       ),
+      buyout: Type.Optional(BuyoutInput),
     }),
     { minItems: 1, maxItems: 1000 },
   ),
@@ -442,5 +515,6 @@ export const OwnStatusBody = Type.Object({
       description: 'With 44 or 47: how the recipient paid what was collected on delivery',
     }),
   ),
+  buyout: Type.Optional(BuyoutInput),
 });
 export type OwnStatusBody = Static<typeof OwnStatusBody>;

@@ -486,7 +486,7 @@ export class OrderService {
 
   /**
    * Writes a status the company reported; for a fulfilment order the goods move with it in
-   * the same transaction (handover ships them, a return back at the warehouse restocks them).
+   * the same transaction (handover ships them, a return back at the warehouse joins the inspection queue).
    * False when the order changed meanwhile.
    */
   async writeCarrierStatus(
@@ -501,7 +501,7 @@ export class OrderService {
     return this.store.transaction(async (trx) => {
       if (!(await this.store.update(record.accountId, record, doc, extras, trx))) return false;
       if (move === 'ship') await this.fulfilment.ship(trx, record.accountId, record.id, actor);
-      else if (move) await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor);
+      else if (move) await this.fulfilment.receiveReturn(trx, record.accountId, record.id, actor, doc);
       // the jobs the status implies commit with it (an outbox): never a status without its next step
       await followUp?.(trx);
       return true;

@@ -198,11 +198,13 @@ export function afterUpdate(status: number): number {
 /**
  * What a company's status does to the goods of a fulfilment order: leaving Prepared (13) for
  * any status the company reports is the handover, and the goods leave the warehouse; 72
- * (returned to the sender) brings them back into stock.
+ * (returned to the sender) or 74 (a partial buyout's refused lines returned) brings the parcel
+ * back to the warehouse, where it waits for the staff's inspection.
  */
 export function stockMoveOf(from: number, to: number): 'ship' | 'return' | null {
   if (from === STATUS.prepared && to !== from && CARRIER_STATUSES.includes(to)) return 'ship';
-  if (to === STATUS.returned && from !== to) return 'return';
+  if ((to === STATUS.returned || to === STATUS.partlyReturned) && from !== to && !FINAL_STATUSES.includes(from))
+    return 'return';
   return null;
 }
 

@@ -8,15 +8,17 @@ import { CONTRACT_COMPANIES } from '../../carriers/contracts.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
-import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
+import { applyPartialBuyout, boughtPerLine, buyoutReportOf, partialBuyoutRefusal } from './partial-buyout.js';
 import { shipmentCargo, shipmentDetails } from './shipment-request.js';
 import { HoldExtensionJob, type HoldExtension } from './hold-extension.js';
 import { ParcelReads, type PublicParcel } from './parcel-reads.js';
+import { buyoutProblem, StatusMoves, type SandboxBuyout } from './status-moves.js';
 import type { OwnStatusBody, PushBody, PushResult, TrackingQuery, TrackingRecord } from './schemas.js';
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, isOwnMethodOrder, REGISTER_JOB, type OrderService } from './service.js';
 import {
@@ -44,7 +46,8 @@ export interface TrackingOptions {
   secret: string;
 }
 
-const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includes(code) && code !== 44 && code !== 47);
+/** Still moving: not final, not delivered (a partly delivered parcel is: its refused lines travel back, 71 then 74). */
+const ACTIVE_STATUSES = CARRIER_STATUSES.filter((code) => !FINAL_STATUSES.includes(code) && code !== 44);
 /** The zone whose date is ahead of every other (UTC+14): a hold date due anywhere is due by its tomorrow. */
 const EARLIEST_ZONE = 'Etc/GMT-14';
 
@@ -77,7 +80,11 @@ export class TrackingService {
   ) {
     this.holdExtensions = new HoldExtensionJob(store, orders, reference, accounts);
     this.parcels = new ParcelReads(store, reference);
+    this.moves = new StatusMoves(this, orders, reference);
   }
+
+  /** Moves by hand: the sandbox's next status and partial buyout, a shop's own delivery statuses. */
+  private readonly moves: StatusMoves;
 
   /** The job that asks a company for a longer hold and records its answer. */
   private readonly holdExtensions: HoldExtensionJob;
@@ -244,12 +251,13 @@ export class TrackingService {
 
   // ---------------------------------------------------------------- statuses from companies
 
-  private simulated(companyId: number): boolean {
+  /** Whether the company's parcels take simulated journeys (status-moves.ts asks too). */
+  simulated(companyId: number): boolean {
     return this.options.simulationStepSeconds > 0 && this.reference.registry.get(companyId)?.driver.code === 'tariff';
   }
 
   /** The next simulated step, `step` being the journey index it is to apply (a job for another index is stale). */
-  private async scheduleJourney(accountId: number, orderId: number, step: number, db?: Db): Promise<void> {
+  async scheduleJourney(accountId: number, orderId: number, step: number, db?: Db): Promise<void> {
     await this.jobs.enqueue(
       accountId,
       JOURNEY_JOB,
@@ -271,45 +279,18 @@ export class TrackingService {
     await this.stepJourney(record);
   }
 
-  /**
-   * The sandbox's "next status now" (modules/sandbox): a built-in company's parcel takes the
-   * next step of its journey at once; the job waiting for that step then finds it taken.
-   * Answers the order's new status.
-   */
-  async advanceNow(scope: Scope, orderId: number): Promise<number> {
-    const record = await this.orders.accessibleRecord(scope, orderId);
-    if (this.reference.registry.get(record.companyId)?.driver.code !== 'tariff') {
-      throw new AppError(
-        422,
-        'not_simulated',
-        `Order ${orderId} is not with a built-in company: its statuses come from its company.`,
-      );
-    }
-    if (!this.simulated(record.companyId))
-      throw new AppError(
-        422,
-        'not_simulated',
-        'The simulated journeys are off on this service (SIMULATION_STEP_SECONDS=0).',
-      );
-    if (record.journeyStep < 0) {
-      const why =
-        record.status < STATUS.prepared || record.status === STATUS.error
-          ? 'it is not registered yet: confirm it first'
-          : record.status === STATUS.prepared
-            ? 'it waits for its pickup to collect it (POST /v2/sandbox/pickups/{id}/collect)'
-            : 'its journey has ended';
-      throw conflict('order_state', `Order ${orderId} has no next status: ${why}.`, [{ id: orderId, message: why }]);
-    }
-    const outcome = await this.stepJourney(record);
-    if (outcome === 'raced')
-      throw conflict('order_changed', `Order ${orderId} was changed at the same time; try again.`, [
-        { id: orderId, message: 'changed concurrently' },
-      ]);
-    return (await this.orders.accessibleRecord(scope, orderId)).status;
+  /** The sandbox's "next status now" (status-moves.ts). Answers the order's new status. */
+  advanceNow(scope: Scope, orderId: number): Promise<number> {
+    return this.moves.advanceNow(scope, orderId);
+  }
+
+  /** The sandbox's partial buyout at the point (status-moves.ts). Answers the order's new status. */
+  partialBuyoutNow(scope: Scope, orderId: number, body: SandboxBuyout): Promise<number> {
+    return this.moves.partialBuyoutNow(scope, orderId, body);
   }
 
   /** Applies the journey step the order is at and queues the next one. */
-  private async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
+  async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
     const accountId = record.accountId;
     const doc = parseDoc(record.doc);
     const steps = journeyOf(accountId, record.id, doc.delivery.type, {
@@ -317,6 +298,8 @@ export class TrackingService {
       cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
       cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
       returnFrom: returnFromOf(doc),
+      partialBuyoutLines: partialBuyoutRefusal(doc) === null ? doc.products.map((line) => line.count) : null,
+      partlyBought: doc.partialBuyout !== undefined,
     });
     const step = steps[record.journeyStep];
     if (!step) return 'none';
@@ -329,6 +312,7 @@ export class TrackingService {
       description: step.description,
     };
     if (step.paymentMethod) event.paymentMethod = step.paymentMethod;
+    if (step.buyout) event.buyout = { lines: step.buyout };
     const outcome = await this.apply(
       record,
       doc,
@@ -361,7 +345,7 @@ export class TrackingService {
    * One status from the company: appended to the history, with hold dates at points.
    * `followUp` queues the work the status implies, in the transaction that writes it.
    */
-  private async apply(
+  async apply(
     record: OrderRecord,
     doc: OrderDoc,
     event: TrackingEvent,
@@ -369,6 +353,12 @@ export class TrackingService {
     followUp?: (trx: Db) => Promise<void>,
   ): Promise<'applied' | 'refused' | 'raced'> {
     if (!acceptsCarrierStatus(record.status, event.statusCode)) return 'refused';
+    // a partial buyout names lines of this order, some bought and some not (else it is not one)
+    const bought =
+      event.statusCode === STATUS.partlyDelivered && event.buyout
+        ? boughtPerLine(doc.products, event.buyout.lines)
+        : null;
+    if (typeof bought === 'string') return 'refused';
     const at = Number.isNaN(Date.parse(event.at)) ? new Date().toISOString() : new Date(event.at).toISOString();
     doc.status = event.statusCode;
     doc.statusHistory = [
@@ -390,6 +380,16 @@ export class TrackingService {
         extras.codReceived = true;
       }
       doc.delivery.factPrice = factPriceOf(doc.delivery, paid);
+      if (bought) {
+        // only the bought lines are paid for: the collected sum, its commission and the delivery's cost follow
+        const outcome = applyPartialBuyout(doc, bought, paid, at, event.buyout?.collectedKopecks);
+        doc.partialBuyout = outcome.partialBuyout;
+        doc.delivery.factPrice = outcome.factPrice;
+        if (outcome.partialBuyout.collected <= 0 && doc.pay.status.code === 'paid') {
+          doc.pay.status = { code: 'not_paid', date: at };
+          delete extras.codReceived;
+        }
+      }
     }
     if (event.statusCode === STATUS.returned) {
       // the parcel is back: a return the shop asked for is done
@@ -415,49 +415,9 @@ export class TrackingService {
     return 'applied';
   }
 
-  /**
-   * The shop moves an order of its own delivery method (extension): only such orders, only
-   * from Ready for shipment (13) on, along the life a company's statuses follow
-   * (acceptsCarrierStatus), 42 only to a pickup point and 43 only to a door. History, hold
-   * dates, payment, events and fulfilment goods follow as for a company's status.
-   */
-  async setOwnStatus(scope: Scope, id: number, body: OwnStatusBody): Promise<void> {
-    const record = await this.orders.accessibleRecord(scope, id);
-    const doc = parseDoc(record.doc);
-    const refuse = (message: string) =>
-      conflict('order_state', `Order ${id} cannot move to ${body.code}: ${message}.`, [{ id, message }]);
-    if (!isOwnMethodOrder(doc))
-      throw unprocessable(
-        'not_own_delivery',
-        `Order ${id} is delivered by ${doc.delivery.company.name ?? 'a delivery company'}, whose statuses come from the company; a shop sets statuses only of its own delivery methods.`,
-        [{ id, message: 'not an own delivery method' }],
-      );
-    if (body.code === STATUS.atPoint && doc.delivery.type !== 1)
-      throw refuse('only a delivery to a pickup point (type 1) waits at a point');
-    if (body.code === STATUS.outForDelivery && doc.delivery.type === 1)
-      throw refuse('a delivery to a pickup point is not taken out to a door');
-    if (!acceptsCarrierStatus(record.status, body.code)) {
-      throw refuse(
-        record.status < STATUS.prepared || record.status === STATUS.error
-          ? 'confirm it first (it must be ready for shipment, 13)'
-          : `it is ${record.status} now, and that does not lead to ${body.code}`,
-      );
-    }
-    const event: TrackingEvent = {
-      trackNumber: record.trackNumber ?? '',
-      statusCode: body.code,
-      at: new Date().toISOString(),
-      description: body.description ?? '',
-    };
-    if (body.paymentMethod) event.paymentMethod = body.paymentMethod;
-    const outcome = await this.apply(record, doc, event);
-    if (outcome === 'raced')
-      throw conflict(
-        'order_changed',
-        `Order ${id} was changed by another request at the same time; read it again and retry.`,
-        [{ id, message: 'changed concurrently' }],
-      );
-    if (outcome === 'refused') throw refuse(`it is ${record.status} now`);
+  /** The shop moves an order of its own delivery method (status-moves.ts). */
+  setOwnStatus(scope: Scope, id: number, body: OwnStatusBody): Promise<void> {
+    return this.moves.setOwnStatus(scope, id, body);
   }
 
   /**
@@ -491,7 +451,9 @@ export class TrackingService {
       else
         ignored.push({
           trackNumber: event.trackNumber,
-          message: `status ${event.statusCode} does not apply to an order in status ${record.status}`,
+          message:
+            buyoutProblem(record, event) ??
+            `status ${event.statusCode} does not apply to an order in status ${record.status}`,
         });
     }
     return { applied, ignored };
@@ -524,6 +486,9 @@ export class TrackingService {
         at: event.at ?? new Date().toISOString(),
         description: event.description ?? '',
         ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
+        ...(event.buyout && event.statusCode === STATUS.partlyDelivered
+          ? { buyout: buyoutReportOf(event.buyout) }
+          : {}),
       })),
     );
   }

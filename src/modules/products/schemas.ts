@@ -85,6 +85,10 @@ export const ProductRest = Type.Object(
     quantity: Type.Integer({ description: 'On hand there' }),
     reserved: Type.Integer({ description: 'Held there for orders' }),
     available: Type.Integer({ description: 'quantity - reserved' }),
+    defective: Type.Integer({
+      description:
+        'Extension: returned units found unfit at inspection (the defect stock): kept there, never available or reserved, not in quantity',
+    }),
     batches: Type.Array(StockBatch, { description: 'Per batch, first-expiring first; empty without batch accounting' }),
   },
   { description: 'Stock of the product at one fulfilment warehouse' },

@@ -37,7 +37,7 @@ import type { OrderService, ReportOrderFilter } from '../orders/service.js';
 import { LIST_CANCELED, LIST_DELIVERED, LIST_RETURNS, listOfStatus } from '../orders/state.js';
 import type { ProductService } from '../products/service.js';
 import type { WarehouseService } from '../warehouses/service.js';
-import { codCommissionKopecks, deliveredAt, paidBy } from './rules.js';
+import { codCommissionKopecks, collectedKopecks, deliveredAt, paidBy } from './rules.js';
 import type { AnalyticalBody, AnalyticalQuery, AnalyticalReportView } from './schemas.js';
 import type { ReportStore } from './store.js';
 
@@ -341,7 +341,7 @@ export class AnalyticalReportService {
       if (list === LIST_DELIVERED) row.delivered += 1;
       if (list === LIST_RETURNS) row.returned += 1;
       if (list === LIST_CANCELED) row.canceled += 1;
-      row.cod += toKopecks(order.priceCod);
+      row.cod += collectedKopecks(order);
       row.totalPrice += toKopecks(order.delivery.totalPrice ?? 0);
       row.factPrice += toKopecks(order.delivery.factPrice ?? 0);
     }
@@ -354,7 +354,8 @@ export class AnalyticalReportService {
   private async *codRows(scope: Scope, orders: AsyncIterable<OrderDoc & { id: number }>): AsyncGenerator<CodReportRow> {
     for await (const order of orders) {
       const delivered = deliveredAt(order);
-      const cod = toKopecks(order.priceCod);
+      // a partial buyout collected for its bought lines only
+      const cod = collectedKopecks(order);
       const commission = delivered ? codCommissionKopecks(order) : 0;
       yield {
         ...orderIdentity(scope, order),

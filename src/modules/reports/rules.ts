@@ -24,9 +24,15 @@ export function paidBy(doc: Pick<OrderDoc, 'pay' | 'delivery'>): PaidBy {
   return doc.delivery.cashPaymentAvailable || !doc.delivery.cardPaymentAvailable ? 'cash' : 'card';
 }
 
-/** The commission of collecting the cash on delivery: withheld from the cash, so never billed. */
-export function codCommissionKopecks(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod'>): number {
+/** The cash on delivery collected: of a partial buyout only what its bought lines paid (order.partialBuyout), else the order's. */
+export function collectedKopecks(doc: Pick<OrderDoc, 'priceCod' | 'partialBuyout'>): number {
+  return toKopecks(doc.partialBuyout ? doc.partialBuyout.collected : doc.priceCod);
+}
+
+/** The commission of collecting the cash on delivery: withheld from the cash, so never billed (of a partial buyout: on the collected sum). */
+export function codCommissionKopecks(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod' | 'partialBuyout'>): number {
   if (doc.priceCod <= 0) return 0;
+  if (doc.partialBuyout) return toKopecks(doc.partialBuyout.commission);
   return toKopecks(
     paidBy(doc) === 'card' ? (doc.delivery.priceCommissionCodCard ?? 0) : (doc.delivery.priceCommissionCod ?? 0),
   );
@@ -44,7 +50,7 @@ export interface OrderCharges {
  * delivery the net parts of the price are added up (totalPrice would carry the widget's
  * customer price rules). The COD commission is left out: the remittance withholds it.
  */
-export function chargesOf(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod'>): OrderCharges {
+export function chargesOf(doc: Pick<OrderDoc, 'pay' | 'delivery' | 'priceCod' | 'partialBuyout'>): OrderCharges {
   const services = doc.delivery.services.map((service) => ({
     id: service.id,
     name: service.name,
@@ -74,7 +80,7 @@ export interface RemittanceLine {
 }
 
 export function remittanceLineOf(doc: OrderDoc & { id: number }, at: string): RemittanceLine {
-  const collected = toKopecks(doc.priceCod);
+  const collected = collectedKopecks(doc);
   const commission = codCommissionKopecks(doc);
   return {
     orderId: doc.id,

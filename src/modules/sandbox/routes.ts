@@ -6,7 +6,7 @@ import type { SandboxService } from './service.js';
 export interface SandboxRouteServices {
   sandbox: SandboxService;
 }
-import { AdvancedOrder, ClosedPeriod } from './schemas.js';
+import { AdvancedOrder, PartialBuyoutBody, ClosedPeriod } from './schemas.js';
 import { HistoryBody, HistoryResult } from '../delivery-promises/schemas.js';
 
 const tags = ['Sandbox (extension)'];
@@ -88,6 +88,28 @@ export function sandboxRoutes(app: App, services: SandboxRouteServices): void {
     async (request) => ({
       id: request.params.id,
       status: await services.sandbox.advanceOrder(request.scope, request.params.id),
+    }),
+  );
+
+  app.post(
+    '/v2/sandbox/orders/:id/partial-buyout',
+    {
+      schema: {
+        operation: { id: 'partialBuyoutSandboxOrder' },
+        tags,
+        summary: 'The recipient takes part of an order at the point now (partial buyout)',
+        description:
+          "An order of a built-in company waiting at the pickup point (42), whose point allows a partial buyout and which is paid on delivery, becomes 47 (partly delivered) with the lines taken: the cash on delivery is collected for them only (order.partialBuyout), and the refused lines travel back (71, then 74 partly returned; at a fulfilment warehouse they wait for the staff's inspection). " +
+          "Not at the point: 409 order_state; a point or payment that does not allow it: 409 partial_buyout_refused; lines that are not the order's, or all or nothing taken: 422 partial_buyout_refused; another company, or the simulation off: 422 not_simulated. " +
+          WHO,
+        params: IdParams,
+        body: PartialBuyoutBody,
+        response: { 200: AdvancedOrder, ...errorResponses(403, 404, 409, 422) },
+      },
+    },
+    async (request) => ({
+      id: request.params.id,
+      status: await services.sandbox.partialBuyout(request.scope, request.params.id, request.body),
     }),
   );
 }

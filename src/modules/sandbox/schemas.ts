@@ -20,3 +20,21 @@ export const AdvancedOrder = Type.Object(
   { description: 'The order after its next simulated status' },
 );
 export type AdvancedOrder = Static<typeof AdvancedOrder>;
+
+export const PartialBuyoutBody = Type.Object({
+  lines: Type.Array(
+    Type.Object({
+      index: Type.Integer({
+        minimum: 0,
+        maximum: 999,
+        description: "The line's position in the order's products (0-based)",
+      }),
+      count: Type.Integer({ minimum: 0, maximum: 100_000, description: 'Units of that line the recipient takes' }),
+    }),
+    { minItems: 1, maxItems: 1000, description: 'Lines the recipient takes; a line left out is refused whole' },
+  ),
+  paymentMethod: Type.Optional(
+    Type.Enum(['cash', 'card'], { description: 'How the recipient pays (unsaid: cash where the point takes cash)' }),
+  ),
+});
+export type PartialBuyoutBody = Static<typeof PartialBuyoutBody>;

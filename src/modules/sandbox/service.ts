@@ -15,6 +15,7 @@ import type { DeliveryHistoryMaker } from '../delivery-promises/test-history.js'
 import type { HistoryBody, HistoryResult } from '../delivery-promises/schemas.js';
 import type { Locality } from '../../carriers/types.js';
 import { todayIn } from '../../platform/clock.js';
+import type { PartialBuyoutBody } from './schemas.js';
 
 /** What the sandbox needs of the warehouses: the cities an account sends from. */
 export interface SenderCities {
@@ -64,6 +65,12 @@ export class SandboxService {
   async advanceOrder(scope: Scope, orderId: number): Promise<number> {
     await this.refuseLive(scope, 'move an order');
     return this.tracking.advanceNow(scope, orderId);
+  }
+
+  /** A built-in company's order at the point is bought in part now (47); its refused lines travel back. Answers the new status. */
+  async partialBuyout(scope: Scope, orderId: number, body: PartialBuyoutBody): Promise<number> {
+    await this.refuseLive(scope, 'buy an order in part');
+    return this.tracking.partialBuyoutNow(scope, orderId, body);
   }
 
   private async refuseLive(scope: Scope, action: string): Promise<void> {

@@ -14,6 +14,7 @@ import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
 import { BuyerMessagesCard } from './BuyerMessagesCard';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
+import { PartialBuyoutCard } from './PartialBuyoutCard';
 import { nextActions, type OrderAction } from './order-actions';
 
 export function OrderPage() {
@@ -190,6 +191,13 @@ export function OrderPage() {
                 <Table.Td fw={700}>{t('totalPrice')}</Table.Td>
                 <Table.Td fw={700}>{formatMoney(delivery?.totalPrice, locale)}</Table.Td>
               </Table.Tr>
+              {delivery?.factPrice != null && (
+                // as it turned out on delivery (a partial buyout: the COD commission on the collected sum only)
+                <Table.Tr data-testid="fact-price">
+                  <Table.Td>{t('factPrice')}</Table.Td>
+                  <Table.Td>{formatMoney(delivery.factPrice, locale)}</Table.Td>
+                </Table.Tr>
+              )}
             </Table.Tbody>
           </Table>
         </Card>
@@ -254,6 +262,7 @@ export function OrderPage() {
           </Text>
         </Card>
       </SimpleGrid>
+      {order.partialBuyout && <PartialBuyoutCard buyout={order.partialBuyout} />}
       <BuyerMessagesCard orderId={order.id} />
     </Stack>
   );

@@ -1,6 +1,7 @@
 /**
  * The fulfilment warehouse staff's screen (their only one): supplies coming to their warehouse,
- * marked arrived, then accepted with the counted and damaged units per line. Staff have no
+ * marked arrived, then accepted with the counted and damaged units per line; and returned
+ * parcels, scanned and inspected line by line (ReturnedParcels.tsx). Staff have no
  * e-mail login: they paste their operator token (opr_, from the CLI), kept in this page's
  * memory only (gone at reload) and sent as a Bearer token; the API refuses it everywhere else.
  */
@@ -23,6 +24,7 @@ import { ApiError } from '../../components/ApiError';
 import { formatDay } from '../../format';
 import { useText } from '../../i18n';
 import { useAction } from '../../hooks/use-action';
+import { ReturnedParcels } from './ReturnedParcels';
 
 type Supply = Schemas['Supply'];
 type Counts = Record<string, { accepted: number | string; damaged: number | string }>;
@@ -190,11 +192,17 @@ export function WarehouseStaffPage() {
         </Button>
       )}
       <ApiError error={error} />
+      {token && (
+        <Title order={2} size="h4">
+          {t('supplies')}
+        </Title>
+      )}
       {token && supplies.length === 0 && !error && <Text>{t('nothingYet')}</Text>}
       {token &&
         supplies.map((supply) => (
           <Acceptance key={`${supply.id}-${supply.status}`} supply={supply} token={token} done={() => void load()} />
         ))}
+      {token && <ReturnedParcels token={token} />}
     </Stack>
   );
 }
