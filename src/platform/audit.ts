@@ -156,7 +156,7 @@ export function currentAudit(): AuditContext | undefined {
   return contexts.getStore();
 }
 
-const CREDENTIAL = /(api_?key|secret|token|password|hash)$/i;
+const CREDENTIAL = /(api_?key|secret|token|password|hash|cipher)$/i;
 
 /** A copy of `value` with credential-like fields hidden (a settings change must not put a secret in the trail). */
 export function withoutCredentials(value: unknown, depth = 0): unknown {
@@ -178,12 +178,18 @@ export function withoutCredentials(value: unknown, depth = 0): unknown {
 export function declareChange(change: DeclaredChange): void {
   const context = contexts.getStore();
   if (!context) return;
-  context.changes.push({
+  const declared: DeclaredChange = {
     type: change.type,
     ids: change.ids,
     ...(change.before !== undefined ? { before: withoutCredentials(change.before) } : {}),
     ...(change.after !== undefined ? { after: withoutCredentials(change.after) } : {}),
-  });
+  };
+  // a change tried again (a conflict retried) declares itself again: the last declaration stands
+  const same = context.changes.findIndex(
+    (earlier) => earlier.type === change.type && JSON.stringify(earlier.ids) === JSON.stringify(change.ids),
+  );
+  if (same >= 0) context.changes[same] = declared;
+  else context.changes.push(declared);
   context.version++;
 }
 
@@ -224,9 +230,10 @@ function createdId(query: CompiledQuery, result: QueryResult<unknown>): number |
 }
 
 function recordsOf(context: AuditContext, own: RecordRef[]): RecordRef[] {
-  return [...context.records, ...own, ...context.changes.map(({ type, ids }) => ({ type, ids }))].filter(
-    (record) => record.ids.length > 0 || own.length === 0,
-  );
+  const all = [...context.records, ...own, ...context.changes.map(({ type, ids }) => ({ type, ids }))];
+  const named = all.filter((record) => record.ids.length > 0);
+  // a record of no id (a change of many rows, or one whose id is not known) is kept only when it is all there is
+  return named.length > 0 ? named : all.slice(0, 1);
 }
 
 /** ` orders:12 shops:3 `: what the record filter searches (a record with no id yet: ` orders: `). */
@@ -270,7 +277,8 @@ export function auditObserver(db: Kysely<Tables>, enabled: () => boolean): Write
         return;
       }
       const table = tableOf(query);
-      if (table === null || BOOKKEEPING_TABLES.has(table)) return;
+      // a settings change kept in a bookkeeping table (the trail's own retention) is declared: it is written all the same
+      if (table === null || (BOOKKEEPING_TABLES.has(table) && context.changes.length === 0)) return;
       const id = createdId(query, result);
       const own: RecordRef[] = [{ type: table, ids: id === null ? [] : [id] }];
       const inserted = await run(
@@ -319,7 +327,7 @@ function recipeEntry(context: AuditContext, table: string): RecipeStep {
   return {
     sql:
       'insert into audit_entries (account_id, at, actor_kind, actor_id, operation, records, changes, ip, user_agent, record_keys) ' +
-      "values (?, ?, ?, ?, ?, json_insert(?, '$[#]', json_object('type', ?, 'ids', json_array(?))), ?, ?, ?, ? || ? || ':' || ? || ' ')",
+      "values (?, ?, ?, ?, ?, json_insert(?, '$[#]', json_object('type', ?, 'ids', json_array(cast(? as integer)))), ?, ?, ?, ? || ? || ':' || cast(? as integer) || ' ')",
     parameters: [
       values.account_id,
       values.at,
@@ -364,6 +372,21 @@ export function actorOf(scope: Scope | null | undefined, url: string): { account
 }
 
 const ID_PARAM = /^(id|\w+Id)$/;
+
+/** The records a job's payload names: `orderId: 12` → orders 12, `orderIds: [..]` → orders. */
+export function recordsOfPayload(payload: unknown): RecordRef[] {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return [];
+  const records: RecordRef[] = [];
+  for (const [name, value] of Object.entries(payload as Record<string, unknown>)) {
+    const match = /^(\w+)Ids?$/.exec(name);
+    if (!match) continue;
+    const ids = (Array.isArray(value) ? value.slice(0, MAX_BODY_IDS) : [value]).filter(
+      (id): id is number | string => typeof id === 'number' || typeof id === 'string',
+    );
+    if (ids.length > 0) records.push({ type: `${match[1]}s`, ids });
+  }
+  return records;
+}
 const MAX_BODY_IDS = 1000;
 
 /** The records a request names: its path's ids (typed by the path's resource) and a body's `ids`/`orderIds`. */

@@ -21,7 +21,7 @@ import type { Id, Instant, Json } from './db/column-types.js';
 import type { DatabaseKind } from './db/database.js';
 import type { Tables } from './db/tables.js';
 import { fromJson, toJson } from './db/values.js';
-import { newAuditContext, runAudited } from './audit.js';
+import { newAuditContext, recordsOfPayload, runAudited } from './audit.js';
 import { crashPoint } from './crash-points.js';
 
 export interface JobTables {
@@ -371,6 +371,7 @@ export class JobWorker {
           accountId: job.accountId,
           actor: { kind: 'system', id: null },
           operation: `job:${job.kind}`,
+          records: recordsOfPayload(job.payload),
         }),
         () => handler(job, signal),
       );

@@ -133,7 +133,7 @@ export class AuditService {
     if (filter.operation) query = query.where('operation', '=', filter.operation);
     if (filter.record) {
       const [type, id] = filter.record.split(':');
-      if (!type || id === undefined || id === '' || /[%_\s]/.test(filter.record))
+      if (!type || id === undefined || id === '' || /[%\s]/.test(filter.record))
         throw fieldError('record', 'must be a type and an id: orders:12');
       query = query.where('record_keys', 'like', `% ${type}:${id} %`);
     }
