@@ -200,7 +200,11 @@ export function tableOf(query: CompiledQuery): string | null {
     into?: { table?: { identifier?: { name?: string } } };
     table?: { table?: { identifier?: { name?: string } }; node?: { table?: { identifier?: { name?: string } } } };
     from?: { froms?: Array<{ table?: { identifier?: { name?: string } } }> };
+    with?: { expressions?: Array<{ expression?: unknown }> };
   };
+  // `with written as (insert into orders …) insert into order_events …`: the change is the first insert's
+  const first = node.with?.expressions?.[0]?.expression as { kind?: string } | undefined;
+  if (first?.kind === 'InsertQueryNode') return tableOf({ ...query, query: first } as CompiledQuery);
   switch (node.kind) {
     case 'InsertQueryNode':
       return node.into?.table?.identifier?.name ?? null;
@@ -222,7 +226,10 @@ function createdId(query: CompiledQuery, result: QueryResult<unknown>): number |
   if (query.query.kind !== 'InsertQueryNode' && !/^\s*insert/i.test(query.sql)) return null;
   const row = result.rows[0];
   if (row && typeof row === 'object') {
-    const id = (row as Record<string, unknown>).id;
+    const record = row as Record<string, unknown>;
+    // its own id, or (a statement inserting the rows of what a first insert made) the id it returns of that
+    const names = Object.keys(record);
+    const id = record.id ?? (names.length === 1 && names[0]?.endsWith('_id') ? record[names[0]] : undefined);
     if (typeof id === 'number' || typeof id === 'bigint') return Number(id);
   }
   if (result.insertId !== undefined && result.insertId > 0n) return Number(result.insertId);
