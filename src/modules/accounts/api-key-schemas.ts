@@ -65,7 +65,9 @@ export const ApiKeyView = Type.Object(
     createdBy: Type.String({ description: '`employee:<id>` or `account-token`' }),
     lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'Kept to within a minute' })),
     revokedAt: Nullable(Type.String({ format: 'date-time' })),
-    state: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+    state: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')], {
+      description: 'active: works; expired: past its expiresAt; revoked: revoked by an owner',
+    }),
   },
   { description: 'ApiKey' },
 );

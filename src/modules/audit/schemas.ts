@@ -19,7 +19,7 @@ export const AuditEntryView = Type.Object(
       }),
       id: Nullable(Type.String({ description: "The employee's, key's or shop's id; the operator's user name" })),
     }),
-    operation: Type.String({ description: 'The operationId of the route, job:<kind> or cli:<command>' }),
+    operation: Type.String({ description: 'The operationId of the route, `job:<kind>` or `cli:<command>`' }),
     records: Type.Array(RecordRef),
     changes: Nullable(
       Type.Array(
