@@ -168,12 +168,8 @@ export function deriveAccess(facts: RouteFacts): OperationAccess {
   return { read, needs: area === 'read' ? ['read'] : ['read', area], operationId };
 }
 
-/** method → route pattern → what it needs; filled as routes register (every app of the process derives the same). */
-const registry = new Map<string, OperationAccess>();
-
-function registryKey(method: string, routeUrl: string): string {
-  return `${method.toUpperCase()} ${routeUrl}`;
-}
+/** route pattern → method → what it needs; filled as routes register (every app of the process derives the same). */
+const registry = new Map<string, Map<string, OperationAccess>>();
 
 function successAnswers(route: RouteOptions): unknown[] {
   const response = (route.schema?.response ?? {}) as Record<string, unknown>;
@@ -184,7 +180,7 @@ function successAnswers(route: RouteOptions): unknown[] {
 
 /** What this method of this route needs (a route not registered: reads need `read`, changes `settings`). */
 export function accessOf(method: string, routeUrl: string): OperationAccess {
-  const known = registry.get(registryKey(method, routeUrl));
+  const known = registry.get(routeUrl)?.get(method) ?? registry.get(routeUrl)?.get(method.toUpperCase());
   if (known) return known;
   const read = method === 'GET' || method === 'HEAD';
   return { read, needs: read ? ['read'] : ['settings'], operationId: null };
@@ -232,9 +228,14 @@ export function installKeyScopes(app: FastifyInstance): void {
     const schema = route.schema as
       | { tags?: string[]; operation?: { id: string }; operationByMethod?: Record<string, { id: string }> }
       | undefined;
+    let byMethod = registry.get(route.url);
+    if (!byMethod) {
+      byMethod = new Map();
+      registry.set(route.url, byMethod);
+    }
     for (const method of methods) {
-      registry.set(
-        registryKey(method, route.url),
+      byMethod.set(
+        method.toUpperCase(),
         deriveAccess({
           method,
           methods,
