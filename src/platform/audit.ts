@@ -109,7 +109,6 @@ export const BOOKKEEPING_TABLES: ReadonlySet<string> = new Set([
   'jobs',
   'idempotency_keys',
   'audit_entries',
-  'audit_chains',
   'event_consumers',
   'webhook_attempts',
   'webhook_deliveries',
@@ -238,7 +237,13 @@ function createdId(query: CompiledQuery, result: QueryResult<unknown>): number |
 
 function recordsOf(context: AuditContext, own: RecordRef[]): RecordRef[] {
   const all = [...context.records, ...own, ...context.changes.map(({ type, ids }) => ({ type, ids }))];
-  const named = all.filter((record) => record.ids.length > 0);
+  const seen = new Set<string>();
+  const named = all.filter((record) => {
+    const key = `${record.type} ${JSON.stringify(record.ids)}`;
+    if (record.ids.length === 0 || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   // a record of no id (a change of many rows, or one whose id is not known) is kept only when it is all there is
   return named.length > 0 ? named : all.slice(0, 1);
 }
@@ -284,8 +289,7 @@ export function auditObserver(db: Kysely<Tables>, enabled: () => boolean): Write
         return;
       }
       const table = tableOf(query);
-      // a settings change kept in a bookkeeping table (the trail's own retention) is declared: it is written all the same
-      if (table === null || (BOOKKEEPING_TABLES.has(table) && context.changes.length === 0)) return;
+      if (table === null || BOOKKEEPING_TABLES.has(table)) return;
       const id = createdId(query, result);
       const own: RecordRef[] = [{ type: table, ids: id === null ? [] : [id] }];
       const inserted = await run(
@@ -400,7 +404,8 @@ const MAX_BODY_IDS = 1000;
 export function recordsOfRequest(url: string, params: unknown, body: unknown): RecordRef[] {
   const records: RecordRef[] = [];
   const segments = url.split('/').filter((part) => part !== '' && part !== 'v2');
-  const resource = segments[0] ?? 'request';
+  // named as the tables are: /v2/api-keys/7 → api_keys 7
+  const resource = (segments[0] ?? 'request').replaceAll('-', '_');
   if (params && typeof params === 'object')
     for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
       if (!ID_PARAM.test(name) || (typeof value !== 'number' && typeof value !== 'string')) continue;
@@ -427,6 +432,12 @@ export function recordsOfRequest(url: string, params: unknown, body: unknown): R
  * key-scopes.ts (whose registry tells reads) and before the routes.
  */
 export function installAuditContext(app: FastifyInstance): void {
+  // once the answer is on its way the change is over: what the sending writes (an idempotency key's answer) is not part of it
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    const context = contexts.getStore();
+    if (context) context.off = true;
+    return payload;
+  });
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
     const changes = new Map<string, string>();

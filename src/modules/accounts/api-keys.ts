@@ -131,7 +131,7 @@ export class ApiKeyService {
     const view = viewOf({ ...row, id: 0 }, now);
     const inserted = await this.db.transaction().execute(async (trx) => {
       // declared before the write it describes: the audit entry is written with it (its id comes from the insert)
-      declareChange({ type: 'api_keys', ids: [], before: null, after: view });
+      declareChange({ type: 'api_keys', ids: [], before: null, after: { ...view, id: undefined } });
       const created = await trx.insertInto('api_keys').values(row).returning('id').executeTakeFirstOrThrow();
       return Number(created.id);
     });

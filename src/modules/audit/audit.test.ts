@@ -59,6 +59,15 @@ describe('entries', () => {
     expect(system[0]?.operation).toMatch(/^job:/);
   });
 
+  it('write one entry for a change sent with an Idempotency-Key, and none for its replay', async () => {
+    const headers = { 'idempotency-key': `audit-${Date.now()}` };
+    const first = await shop.owner.call('POST', '/v2/warehouses', warehouseBody(), { headers });
+    const again = await shop.owner.call('POST', '/v2/warehouses', warehouseBody(), { headers });
+    expect(again.body).toEqual(first.body);
+    expect(await entries(`&record=warehouses:${first.body.id}`)).toHaveLength(1);
+    expect(JSON.stringify(await entries())).not.toContain('idempotency_keys');
+  });
+
   it('write nothing for a refused change', async () => {
     const before = (await entries()).length;
     expect((await shop.owner.post('/v2/orders', { ...orderBody(shop), shopId: 999999 })).status).toBeGreaterThan(399);

@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { requireOwner, type Scope } from '../../platform/auth.js';
-import { canonicalJson, declareChange } from '../../platform/audit.js';
+import { canonicalJson, declareChange, outsideAudit } from '../../platform/audit.js';
 import type { Tables } from '../../platform/db/tables.js';
 import type { DatabaseKind } from '../../platform/db/database.js';
 import { fromJson } from '../../platform/db/values.js';
@@ -210,8 +210,12 @@ export class AuditService {
       .execute();
   }
 
-  /** Seals the entries written since the last run, every account's; answers how many. */
-  async seal(): Promise<number> {
+  /** Seals the entries written since the last run, every account's; answers how many (no one's change: not audited). */
+  seal(): Promise<number> {
+    return outsideAudit(() => this.sealAll());
+  }
+
+  private async sealAll(): Promise<number> {
     let sealed = 0;
     for (;;) {
       const accounts = await this.db
@@ -328,7 +332,11 @@ export class AuditService {
   }
 
   /** Deletes entries older than each account's retention, from the start of its chain (sealed ones only). */
-  async applyRetention(now = new Date()): Promise<number> {
+  applyRetention(now = new Date()): Promise<number> {
+    return outsideAudit(() => this.deleteExpired(now));
+  }
+
+  private async deleteExpired(now: Date): Promise<number> {
     const chains = await this.db
       .selectFrom('audit_chains')
       .select(['account_id', 'retention_days'])
