@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   forbidden: 'A shop API key reaching outside its shop, or an employee doing what only the account may (403).',
   key_scope_missing:
     'A scoped API key called an operation outside its scopes: the message and errors[].message name the scope it needs (403).',
+  audit_chain_broken:
+    'npm run cli -- audit verify: an entry of the audit trail was removed or edited (the message names the first broken one).',
   key_address_refused: 'A scoped API key used from an address outside its IP allow-list (403).',
   rate_limited: 'Too many requests this minute: retry after Retry-After (429).',
   session_expired: "The dashboard's session cookie names a token that has ended: sign in again (401).",

@@ -1,9 +1,15 @@
 /** `npm run cli -- audit verify [--account N]`: walks the hash chains; a broken one exits 1 naming its first broken entry. */
 import { parseArgs } from 'node:util';
+import { AppError } from '../../platform/errors.js';
 import { CommandUsageError, stringOption, type AreaCommand } from '../../platform/module.js';
 import type { AuditService } from './service.js';
 
-export class AuditChainBroken extends Error {}
+/** Exit code 1 with its message (main.ts prints an AppError's message, without a stack). */
+export class AuditChainBroken extends AppError {
+  constructor(message: string) {
+    super(409, 'audit_chain_broken', message);
+  }
+}
 
 export const auditCommand: AreaCommand<{ audit: AuditService }> = {
   usage: ["audit verify [--account N]     verify the audit trail's hash chains (exit 1 at the first broken entry)"],
