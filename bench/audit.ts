@@ -1,5 +1,5 @@
 /**
- * Figures of the audit trail and the key scopes (issue 54), in one run on one machine:
+ * Figures of the audit trail and the key scopes, in one run on one machine:
  *   - POST /v2/orders (a priced order, 3 products) and GET /v2/orders/{id}, with the audit
  *     trail on (AUDIT_TRAIL=1, the default) and off, in alternated runs (on, off, off, on …)
  *     so that a drift of the machine falls on both sides;
