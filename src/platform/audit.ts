@@ -291,6 +291,8 @@ export function auditObserver(db: Kysely<Tables>, enabled: () => boolean): Write
       const table = tableOf(query);
       if (table === null || BOOKKEEPING_TABLES.has(table)) return;
       const id = createdId(query, result);
+      // an operator's command that makes an account is that account's first change
+      if (context.accountId === null && table === 'accounts' && id !== null) context.accountId = id;
       const own: RecordRef[] = [{ type: table, ids: id === null ? [] : [id] }];
       const inserted = await run(
         db
