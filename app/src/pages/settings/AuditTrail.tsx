@@ -152,7 +152,7 @@ export function AuditTrailPage() {
           { key: 'operation', header: t('auditOperation'), cell: (entry: Entry) => entry.operation },
           {
             key: 'records',
-            header: t('auditRecord'),
+            header: t('auditRecords'),
             cell: (entry: Entry) =>
               entry.records.map((record) => `${record.type} ${record.ids.join(', ')}`.trim()).join('; '),
           },
