@@ -7,7 +7,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
 import type { Database } from './platform/db/database.js';
+import { installAuditContext } from './platform/audit.js';
 import { installAuthentication } from './platform/auth.js';
+import { installKeyScopes } from './platform/key-scopes.js';
 import { fileRoutes } from './platform/file-routes.js';
 import {
   answerClientError,
@@ -142,6 +144,10 @@ export async function buildApp({ config, database, services, logStream }: AppOpt
     linkMailsPerAddressPerHour: config.linkMailsPerAddressPerHour,
   });
   installAuthentication(app, services.tokens);
+  // a scoped key's scopes, checked once per request from what each route needs (worked out as it registers)
+  installKeyScopes(app);
+  // every operation that is not a read runs as an audited change (platform/audit.ts)
+  installAuditContext(app);
   for (const area of AREAS) area.requestHooks?.(app, context);
   installIdempotency(app, database);
 

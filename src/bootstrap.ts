@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
+import { auditObserver } from './platform/audit.js';
 import { createDatabase, type Database } from './platform/db/database.js';
 import { MIGRATIONS, migrateToLatest } from './platform/db/migrate.js';
 import { AREAS } from './modules.js';
@@ -104,6 +105,8 @@ export async function startRuntime(
 ): Promise<Runtime> {
   const database = await openDatabase(config, options.schema, options.sqliteSeed);
   const secret = options.secret ?? loadSecret(config).secret;
+  // every change through any door (HTTP, jobs, the CLI) is written with its audit entry (platform/audit.ts)
+  database.observeWrites(auditObserver(database.db, () => config.auditTrail));
   const services = createServices({ config, database, secretBox: new SecretBox(secret) });
   if (database.messages) {
     // other processes may write the same database: they tell us, we tell them

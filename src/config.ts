@@ -67,6 +67,8 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous;
   /** Origins whose browser pages may call the API (`https://shop.example`); `['*']` any; empty: no CORS headers at all. */
   corsOrigins: string[];
+  /** The audit trail (AUDIT_TRAIL, default on): every change recorded with who made it, in its own transaction. */
+  auditTrail: boolean;
   /** Requests a minute one token (or, without one, one IP address) may make to /v2 in this process (0: no limit). */
   rateLimitPerMinute: number;
   /** POST /v2/auth/login attempts a minute for one IP address and e-mail, in this process (0: no limit). */
@@ -442,6 +444,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceSeconds: readInteger(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600, problems),
     sqliteSynchronous,
     corsOrigins: readCorsOrigins(env, problems),
+    auditTrail: readSwitch(env, 'AUDIT_TRAIL', true, problems),
     rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 1200, 0, 1_000_000, problems),
     loginRateLimitPerMinute: readInteger(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000, problems),
     loginFailuresPerAddressPerMinute: readInteger(

@@ -15,6 +15,8 @@
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { startRuntime, importReferenceData, loadSecret, type Runtime } from './bootstrap.js';
+import os from 'node:os';
+import { newAuditContext, outsideAudit, runAudited } from './platform/audit.js';
 import { AppError } from './platform/errors.js';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { JobWorker } from './platform/jobs.js';
@@ -220,7 +222,20 @@ async function main(argv: string[]): Promise<void> {
         return { ...runtime.services, config };
       };
       try {
-        process.stdout.write(await areaCommand.run(rest, open));
+        // what an operator's command changes is audited as theirs (platform/audit.ts), in the account it names
+        const named = /^--(?:account|id)(?:=(\d+))?$/;
+        const at = rest.findIndex((arg) => named.test(arg));
+        const accountArg = at < 0 ? null : (named.exec(rest[at] as string)?.[1] ?? rest[at + 1] ?? null);
+        const context = newAuditContext({
+          accountId: accountArg !== null && /^\d+$/.test(accountArg) ? Number(accountArg) : null,
+          actor: { kind: 'operator', id: os.userInfo().username },
+          operation: `cli:${[command, ...rest.filter((arg) => !arg.startsWith('-')).slice(0, 1)].join(' ')}`,
+          ip: null,
+          userAgent: 'cli',
+        });
+        // opening (migrations, reference data) is no one's change
+        const unaudited = () => outsideAudit(open);
+        process.stdout.write(await runAudited(context, () => areaCommand.run(rest, unaudited)));
       } finally {
         await (runtime as Runtime | null)?.database.close();
       }

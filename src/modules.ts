@@ -10,6 +10,7 @@ import type { ModuleDefinition } from './platform/module.js';
 import type { Services } from './services.js';
 import { accountsModule } from './modules/accounts/module.js';
 import { addressesModule } from './modules/addresses/module.js';
+import { auditModule } from './modules/audit/module.js';
 import { buyerMessagesModule } from './modules/buyer-messages/module.js';
 import { boxesModule } from './modules/boxes/module.js';
 import { checklistModule } from './modules/checklist/module.js';
@@ -71,6 +72,7 @@ export const MODULES = [
   widgetModule,
   checklistModule,
   dashboardModule,
+  auditModule,
 ] as const;
 
 /** What every area's routes, jobs and schedules are handed: the services and the configuration (each takes only what its type names). */

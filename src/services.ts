@@ -11,6 +11,8 @@ import { AccountStore } from './modules/accounts/store.js';
 import { EmployeeService } from './modules/accounts/employees.js';
 import { AccessService } from './modules/accounts/access.js';
 import { AccessStore } from './modules/accounts/access-store.js';
+import { ApiKeyService } from './modules/accounts/api-keys.js';
+import { AuditService } from './modules/audit/service.js';
 import { LinkMailer } from './modules/accounts/link-mail.js';
 import { SecondFactorService } from './modules/accounts/second-factor.js';
 import { resolveToken } from './modules/accounts/tokens.js';
@@ -127,6 +129,10 @@ export interface Services {
   secondFactor: SecondFactorService;
   /** The links' e-mails (a job each), or the operator's log without SMTP. */
   linkMail: LinkMailer;
+  /** Owners' scoped API keys (platform/key-scopes.ts says what each scope allows). */
+  apiKeys: ApiKeyService;
+  /** The audit trail: reading, sealing, verification, retention (entries are written by platform/audit.ts). */
+  audit: AuditService;
   shops: ShopService;
   warehouses: WarehouseService;
   boxes: BoxService;
@@ -236,6 +242,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     timeZone: config.timeZone,
   });
   const employees = new EmployeeService(accountStore, access, tokens);
+  const apiKeys = new ApiKeyService(db, (accountId) => tokens.revoke(accountId));
+  const audit = new AuditService(db, database.kind);
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
   const reference = new ReferenceData(new ReferenceStore(db), {
     publicUrl: config.publicUrl,
@@ -557,6 +565,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     access,
     secondFactor,
     linkMail,
+    apiKeys,
+    audit,
     shops,
     warehouses,
     boxes,

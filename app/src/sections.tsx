@@ -32,6 +32,10 @@ const MarketplacesPage = lazy(() =>
   import('./pages/marketplaces/Marketplaces').then((module) => ({ default: module.MarketplacesPage })),
 );
 const BillsPage = lazy(() => import('./pages/money/Bills').then((module) => ({ default: module.BillsPage })));
+const ApiKeysPage = lazy(() => import('./pages/settings/ApiKeys').then((module) => ({ default: module.ApiKeysPage })));
+const AuditTrailPage = lazy(() =>
+  import('./pages/settings/AuditTrail').then((module) => ({ default: module.AuditTrailPage })),
+);
 const EmployeesPage = lazy(() =>
   import('./pages/settings/Employees').then((module) => ({ default: module.EmployeesPage })),
 );
@@ -99,6 +103,8 @@ const SECTIONS: Section[] = [
   { path: '/settings/delivery-methods', label: 'deliveryMethods', element: <DeliveryMethodsPage />, ownersOnly: true },
   { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },
   { path: '/settings/employees', label: 'employees', element: <EmployeesPage />, ownersOnly: true },
+  { path: '/settings/api-keys', label: 'apiKeys', element: <ApiKeysPage />, ownersOnly: true },
+  { path: '/settings/audit', label: 'auditTrail', element: <AuditTrailPage />, ownersOnly: true },
   { path: '/security', label: 'security', element: <SecurityPage /> },
 ];
 

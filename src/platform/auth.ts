@@ -6,9 +6,11 @@
  * acts as the key of one of the manager's shops, chosen by the Shop-Id header (default the
  * first given), so every shop-key rule applies to managers unchanged.
  */
+import type { BlockList } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BoundedMap, type AccountReadCache } from './cache.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
+import type { KeyScope } from './key-scopes.js';
 import { checkCsrf, sessionTokenOf } from './session.js';
 
 /** An owner sees the whole account; a manager only the shops given to them. */
@@ -26,8 +28,17 @@ export interface Scope {
   role?: EmployeeRole | null;
   /** A manager's shops, in the order given (the first is the default); absent when not a manager. */
   managedShopIds?: number[];
-  /** When the token stops working (login tokens), ms since the epoch. */
+  /** When the token stops working (login tokens, API keys with an expiry), ms since the epoch. */
   expiresAtMs?: number;
+  /**
+   * A scoped API key's scopes (key-scopes.ts checks each request against them); absent: full
+   * access, as account tokens, shop keys and employees' sessions have always had.
+   */
+  keyScopes?: readonly KeyScope[];
+  /** The scoped API key's id (the audit trail names it). */
+  apiKeyId?: number;
+  /** A scoped API key's IP allow-list; absent: any address. */
+  keyAddresses?: BlockList;
 }
 
 declare module 'fastify' {

@@ -32,6 +32,11 @@ export const ERROR_CODES = {
   invalid_widget_key: 'The publishable widget key is unknown or revoked.',
   origin_not_allowed: "The widget is called from a page whose origin the key's shop does not allow.",
   forbidden: 'A shop API key reaching outside its shop, or an employee doing what only the account may (403).',
+  key_scope_missing:
+    'A scoped API key called an operation outside its scopes: the message and errors[].message name the scope it needs (403).',
+  audit_chain_broken:
+    'npm run cli -- audit verify: an entry of the audit trail was removed or edited (the message names the first broken one).',
+  key_address_refused: 'A scoped API key used from an address outside its IP allow-list (403).',
   rate_limited: 'Too many requests this minute: retry after Retry-After (429).',
   session_expired: "The dashboard's session cookie names a token that has ended: sign in again (401).",
   cross_site_refused: "A sign-in, sign-out or set-up sent by another site's page (login CSRF): refused (403).",

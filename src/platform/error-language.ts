@@ -57,6 +57,9 @@ export const ERROR_SENTENCES_RU: Record<ErrorCode, string> = {
   invalid_widget_key: 'Ключ виджета неизвестен или отозван.',
   origin_not_allowed: 'Этот ключ виджета не разрешён на страницах этого сайта: добавьте сайт в настройках магазина.',
   forbidden: 'Недостаточно прав для этого действия.',
+  key_scope_missing: 'Этому ключу API не разрешена эта операция.',
+  audit_chain_broken: 'Журнал действий нарушен: запись удалена или изменена.',
+  key_address_refused: 'Этот ключ API не работает с этого IP-адреса: добавьте адрес в список разрешённых.',
   rate_limited: 'Слишком много запросов: повторите через несколько секунд.',
   session_expired: 'Сеанс завершён: войдите снова.',
   cross_site_refused: 'Вход и выход со страницы другого сайта запрещены: откройте кабинет по его собственному адресу.',
@@ -230,6 +233,8 @@ const FIELD_MESSAGES_RU: Array<[RegExp, (...groups: string[]) => string]> = [
     /^give address \(one text\) or addresses/,
     () => 'укажите address (один адрес) или addresses (список до 50 адресов)',
   ],
+  [/^needs the (.+) scope$/, (names) => `нужна область доступа ${names.replaceAll(' or ', ' или ')}`],
+  [/^needs an account token or an owner$/, () => 'нужен токен аккаунта или сеанс владельца'],
   [/^give address or addresses, not both$/, () => 'укажите address или addresses, но не оба'],
 ];
 
@@ -259,5 +264,8 @@ export function refusalIn(language: Language, refusal: RefusalText): { message: 
     const more = errors.length > 1 ? ` (и ещё ${errors.length - 1})` : '';
     return { message: `Проверьте поле ${first.field ?? first.id}: ${first.message}${more}.`, errors };
   }
+  // a key's refusal names the scope it needs in Russian too
+  if (refusal.code === 'key_scope_missing' && first)
+    return { message: `${ERROR_SENTENCES_RU[refusal.code].slice(0, -1)}: ${first.message}.`, errors };
   return { message: ERROR_SENTENCES_RU[refusal.code], errors };
 }

@@ -21,6 +21,7 @@ import type { Id, Instant, Json } from './db/column-types.js';
 import type { DatabaseKind } from './db/database.js';
 import type { Tables } from './db/tables.js';
 import { fromJson, toJson } from './db/values.js';
+import { newAuditContext, recordsOfPayload, runAudited } from './audit.js';
 import { crashPoint } from './crash-points.js';
 
 export interface JobTables {
@@ -403,7 +404,16 @@ export class JobWorker {
     this.active.set(job.id, lost);
     this.startHeartbeat();
     try {
-      await handler(job, signal);
+      // what the job changes is the service's own doing: the audit trail names it system, by the job's kind
+      await runAudited(
+        newAuditContext({
+          accountId: job.accountId,
+          actor: { kind: 'system', id: null },
+          operation: `job:${job.kind}`,
+          records: recordsOfPayload(job.payload),
+        }),
+        () => handler(job, signal),
+      );
       await this.queue.complete(job);
     } catch (error) {
       const status = await this.queue.fail(job, error, now);

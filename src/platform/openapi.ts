@@ -9,6 +9,7 @@
  * handler, in its route schema (`schema.operation`, or `schema.operationByMethod` for a route
  * of several methods); `collectOperation` gathers them into the plan as routes register.
  */
+import { scopesNeeded } from './key-scopes.js';
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -274,7 +275,14 @@ export function openapiTransforms(plan: DocumentPlan): {
         describe(operation, doc);
         const authenticated = !(Array.isArray(operation.security) && operation.security.length === 0);
         if (doc?.headers) declareHeaders(operation, doc.headers, true);
-        if (authenticated && path.startsWith('/v2/')) declareHeaders(operation, plan.everyCall);
+        if (authenticated && path.startsWith('/v2/')) {
+          declareHeaders(operation, plan.everyCall);
+          // which scopes of a scoped API key allow it (key-scopes.ts derives them; empty: an account token or an owner only)
+          (operation as Operation & { 'x-key-scopes'?: string[] })['x-key-scopes'] = scopesNeeded(
+            method.toUpperCase(),
+            path.replace(/\{(\w+)\}/g, ':$1'),
+          );
+        }
         if (authenticated && method === 'post') declareHeaders(operation, plan.everyPost);
         if (operation.parameters?.length === 0) delete operation.parameters;
         // the JSON media only: a form body spells nested values in bracket keys

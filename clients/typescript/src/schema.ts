@@ -673,6 +673,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's scoped API keys, revoked ones too, with when each was last used
+         * @description Only the account token and owners (403 for managers, shop keys and scoped keys: a key never makes a wider one). The keys themselves are never shown again: only their first characters.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make a scoped API key: scopes, and optionally shops, an expiry and an IP allow-list
+         * @description Only the account token and owners (403 for managers, shop keys and scoped keys: a key never makes a wider one). The answer holds the key once (`key_…`, sent as `Authorization: Bearer`); only its hash is kept. A call outside its scopes is 403 key_scope_missing naming the scope it needs; from an address outside its allow-list, 403 key_address_refused; after its expiry or revocation, 401.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a scoped API key: it stops working at once on every process
+         * @description Only the account token and owners (403 for managers, shop keys and scoped keys: a key never makes a wider one). The key stays listed as revoked. Revoking a revoked key is 204 again.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/lists/order-statuses": {
         parameters: {
             query?: never;
@@ -3871,6 +3921,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail: who changed what, when and from where, newest first
+         * @description Owners and the account token (and a scoped key with the settings scope); 403 for managers and shop keys. Filters: actor, operation, record, period. Every change through the API, the dashboard, the CLI, an operator or a job is here, written in the change's own transaction; settings changes carry the values before and after.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit trail (the same filters), oldest first, streamed as JSON lines or CSV
+         * @description Owners and the account token (and a scoped key with the settings scope); 403 for managers and shop keys.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["exportAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/audit/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long the audit trail is kept
+         * @description Owners and the account token (and a scoped key with the settings scope); 403 for managers and shop keys.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getAuditSettings"];
+        /**
+         * Set how long the audit trail is kept (days; null: kept)
+         * @description Owners and the account token (and a scoped key with the settings scope); 403 for managers and shop keys. An hourly job deletes older entries from the start of the chain; `npm run cli -- audit verify` still verifies it from the first kept entry.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["setAuditSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/v1/api/addresses/suggest": {
         parameters: {
             query?: never;
@@ -4144,6 +4266,9 @@ export interface components {
          *     - `invalid_widget_key`: The publishable widget key is unknown or revoked.
          *     - `origin_not_allowed`: The widget is called from a page whose origin the key's shop does not allow.
          *     - `forbidden`: A shop API key reaching outside its shop, or an employee doing what only the account may (403).
+         *     - `key_scope_missing`: A scoped API key called an operation outside its scopes: the message and errors[].message name the scope it needs (403).
+         *     - `audit_chain_broken`: npm run cli -- audit verify: an entry of the audit trail was removed or edited (the message names the first broken one).
+         *     - `key_address_refused`: A scoped API key used from an address outside its IP allow-list (403).
          *     - `rate_limited`: Too many requests this minute: retry after Retry-After (429).
          *     - `session_expired`: The dashboard's session cookie names a token that has ended: sign in again (401).
          *     - `cross_site_refused`: A sign-in, sign-out or set-up sent by another site's page (login CSRF): refused (403).
@@ -4224,7 +4349,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "inspection_done" | "partial_buyout_refused" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "key_scope_missing" | "audit_chain_broken" | "key_address_refused" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "inspection_done" | "partial_buyout_refused" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -4345,6 +4470,58 @@ export interface components {
         Created: {
             /** @description Identifier of the created record */
             id: number;
+        };
+        /** @description ApiKey */
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @description The key's first characters, to tell keys apart */
+            hint: string;
+            scopes: ("read" | "orders" | "documents" | "catalogue" | "fulfilment" | "pickups" | "billing" | "settings")[];
+            shopIds: number[] | null;
+            allowedIps: string[] | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description `employee:<id>` or `account-token` */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description Kept to within a minute
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description active: works; expired: past its expiresAt; revoked: revoked by an owner */
+            state: "active" | "expired" | "revoked";
+        };
+        /** @description ApiKeyCreated */
+        ApiKeyCreated: {
+            id: number;
+            name: string;
+            /** @description The key's first characters, to tell keys apart */
+            hint: string;
+            scopes: ("read" | "orders" | "documents" | "catalogue" | "fulfilment" | "pickups" | "billing" | "settings")[];
+            shopIds: number[] | null;
+            allowedIps: string[] | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description `employee:<id>` or `account-token` */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description Kept to within a minute
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description active: works; expired: past its expiresAt; revoked: revoked by an owner */
+            state: "active" | "expired" | "revoked";
+            /** @description The key itself, shown this once: only its hash is kept */
+            key: string;
         };
         /** @description Status names keyed by status code */
         OrderStatuses: {
@@ -6424,6 +6601,43 @@ export interface components {
                     shopId: number | null;
                 };
             };
+        };
+        /** @description AuditEntry */
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            actor: {
+                /** @description employee, api-key, account-token, shop-key, operator (the CLI, an operator token), system (a job), public (a public route) */
+                kind: string;
+                /** @description The employee's, key's or shop's id; the operator's user name */
+                id: string | null;
+            };
+            /** @description The operationId of the route, `job:<kind>` or `cli:<command>` */
+            operation: string;
+            records: {
+                /** @description The kind of record: a table (orders, shops, api_keys…) */
+                type: string;
+                ids: (number | string)[];
+            }[];
+            /** @description Settings: the values before and after (credentials hidden) */
+            changes: {
+                type: string;
+                ids: (number | string)[];
+                before?: unknown;
+                after?: unknown;
+            }[] | null;
+            ip: string | null;
+            userAgent: string | null;
+            /** @description The entry's place in the account's hash chain; null for a few seconds, until sealed */
+            seq: number | null;
+            /** @description sha-256 of the previous hash and the entry */
+            hash: string | null;
+        };
+        /** @description AuditSettings */
+        AuditSettings: {
+            /** @description Entries older than this many days are deleted (the chain stays verifiable); null: kept */
+            retentionDays: number | null;
         };
     };
     responses: never;
@@ -9261,6 +9475,278 @@ export interface operations {
             };
             /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
             409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of ApiKey */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the key is for
+                     * @example Warehouse script
+                     */
+                    name: string;
+                    /**
+                     * @example [
+                     *       "read",
+                     *       "orders"
+                     *     ]
+                     */
+                    scopes: ("read" | "orders" | "documents" | "catalogue" | "fulfilment" | "pickups" | "billing" | "settings")[];
+                    /** @description The shops the key may act for (each request for one: the Shop-Id header, default the first); absent or null: every shop */
+                    shopIds?: number[] | null;
+                    /** @description Addresses or CIDR blocks the key works from (`203.0.113.0/24`, `2001:db8::/32`); absent or null: any */
+                    allowedIps?: string[] | null;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 date and time with offset
+                     */
+                    expiresAt?: string | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description What the key is for
+                     * @example Warehouse script
+                     */
+                    name: string;
+                    /**
+                     * @example [
+                     *       "read",
+                     *       "orders"
+                     *     ]
+                     */
+                    scopes: ("read" | "orders" | "documents" | "catalogue" | "fulfilment" | "pickups" | "billing" | "settings")[];
+                    /** @description The shops the key may act for (each request for one: the Shop-Id header, default the first); absent or null: every shop */
+                    shopIds?: number[] | null;
+                    /** @description Addresses or CIDR blocks the key works from (`203.0.113.0/24`, `2001:db8::/32`); absent or null: any */
+                    allowedIps?: string[] | null;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 date and time with offset
+                     */
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description ApiKeyCreated */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -29431,6 +29917,332 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Checklist"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description A kind, or a kind and id: `employee:3`, `api-key:7`, `system` */
+                actor?: string;
+                /** @description An operationId, `job:<kind>`, `cli:<command>` */
+                operation?: string;
+                /** @description A record: `orders:12` */
+                record?: string;
+                /** @description From this instant (inclusive) */
+                from?: string;
+                /** @description Before this instant */
+                to?: string;
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of AuditEntry */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description A kind, or a kind and id: `employee:3`, `api-key:7`, `system` */
+                actor?: string;
+                /** @description An operationId, `job:<kind>`, `cli:<command>` */
+                operation?: string;
+                /** @description A record: `orders:12` */
+                record?: string;
+                /** @description From this instant (inclusive) */
+                from?: string;
+                /** @description Before this instant */
+                to?: string;
+                /** @description jsonl (default) or csv */
+                format?: "csv" | "jsonl";
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description audit.jsonl or audit.csv */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuditSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AuditSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSettings"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setAuditSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description AuditSettings */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Entries older than this many days are deleted (the chain stays verifiable); null: kept */
+                    retentionDays: number | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Entries older than this many days are deleted (the chain stays verifiable); null: kept */
+                    retentionDays: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description AuditSettings */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSettings"];
                 };
             };
             /** @description Bad input: errors[] names each field ({field, message}). */

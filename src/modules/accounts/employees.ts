@@ -4,6 +4,7 @@
  * Only the account's token and its owners manage employees. A change of role or shops, and a
  * removal, goes through TokenResolver.revoke: no process keeps acting on the old scope.
  */
+import { declareChange } from '../../platform/audit.js';
 import { requireOwner, type Scope, type TokenResolver } from '../../platform/auth.js';
 import { conflict, FieldErrorCollector, notFound } from '../../platform/errors.js';
 import type { EmployeeChange, EmployeeInvite, EmployeeView } from './schemas.js';
@@ -53,6 +54,7 @@ export class EmployeeService {
     const shopIds = await this.checkShops(scope, input.role, input.shopIds ?? []);
     if (current.role === 'owner' && input.role !== 'owner') await this.keepAnOwner(scope, 'made a manager');
     const name = input.name?.trim();
+    declareChange({ type: 'employees', ids: [id], before: current, after: { ...input, shopIds } });
     await this.store.setRole(scope.accountId, id, { role: input.role, shopIds, ...(name ? { name } : {}) });
     this.tokens.revoke(scope.accountId);
     return viewOf(await this.find(scope, id));
@@ -63,6 +65,7 @@ export class EmployeeService {
     requireOwner(scope, 'remove employees');
     const current = await this.find(scope, id);
     if (current.role === 'owner') await this.keepAnOwner(scope, 'removed');
+    declareChange({ type: 'employees', ids: [id], before: current, after: null });
     await this.store.deleteEmployee(scope.accountId, id);
     this.tokens.revoke(scope.accountId);
   }

@@ -1,3 +1,4 @@
+import type { ApiKeyService } from './api-keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http.js';
 import { bearerToken, type Scope, type TokenResolver } from '../../platform/auth.js';
@@ -16,6 +17,7 @@ export interface AccountsRouteServices {
   employees: EmployeeService;
   access: AccessService;
   secondFactor: SecondFactorService;
+  apiKeys: ApiKeyService;
 }
 
 /** What the sessions list shows of a sign-in: the browser and the address it came from. */

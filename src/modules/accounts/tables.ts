@@ -70,4 +70,26 @@ export interface AccountTables {
     user_agent: string | null;
     address: string | null;
   };
+  api_keys: {
+    id: Id;
+    account_id: number;
+    name: string;
+    /** SHA-256 of the key, hex; the key itself is shown once, when made. */
+    key_hash: string;
+    /** The key's first characters, to tell keys apart in a list. */
+    key_hint: string;
+    /** JSON array of KeyScope names. */
+    scopes: Json;
+    /** JSON array of shop ids the key is limited to; null: every shop. */
+    shop_ids: Json | null;
+    /** JSON array of CIDR blocks or addresses; null: any address. */
+    allowed_ips: Json | null;
+    expires_at: Instant | null;
+    created_at: Instant;
+    /** Who made it: "employee:12" or "account-token". */
+    created_by: string;
+    /** Kept to within a minute (written by the token lookup, not per request). */
+    last_used_at: Instant | null;
+    revoked_at: Instant | null;
+  };
 }

@@ -3,13 +3,75 @@ import type { Kysely } from 'kysely';
 import type { Scope } from '../../platform/auth.js';
 import { hashToken } from '../../platform/crypto.js';
 import type { Tables } from '../../platform/db/tables.js';
+import { fromJson } from '../../platform/db/values.js';
+import { addressList, type KeyScope } from '../../platform/key-scopes.js';
 
 /** How stale a session's "last seen" may get before a lookup writes it again. */
 const LAST_SEEN_STEP_MS = 5 * 60_000;
+/** How stale a scoped key's "last used" may get: a lookup (every few seconds at most, the resolver remembers) writes it at most once a minute. */
+const LAST_USED_STEP_MS = 60_000;
+/** The prefix of scoped API keys (api-keys.ts). */
+export const API_KEY_PREFIX = 'key_';
+
+/** The Scope of a scoped API key, or null when it is unknown, revoked or expired. */
+async function resolveApiKey(db: Kysely<Tables>, tokenHash: string, now: Date): Promise<Scope | null> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id as id',
+      'api_keys.account_id as accountId',
+      'api_keys.scopes as scopes',
+      'api_keys.shop_ids as shopIds',
+      'api_keys.allowed_ips as allowedIps',
+      'api_keys.expires_at as expiresAt',
+      'api_keys.last_used_at as lastUsedAt',
+      'accounts.time_zone as timeZone',
+    ])
+    .where('api_keys.key_hash', '=', tokenHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expiresAt !== null && row.expiresAt <= now.toISOString()) return null;
+  if (row.lastUsedAt === null || Date.parse(row.lastUsedAt) < now.getTime() - LAST_USED_STEP_MS)
+    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', row.id).execute();
+  const scope: Scope = {
+    accountId: row.accountId,
+    timeZone: row.timeZone,
+    kind: 'account',
+    shopKeyShopId: null,
+    employeeId: null,
+    role: null,
+    keyScopes: fromJson<KeyScope[]>(row.scopes),
+    apiKeyId: row.id,
+    ...(row.expiresAt !== null ? { expiresAtMs: Date.parse(row.expiresAt) } : {}),
+  };
+  const allowedIps = row.allowedIps === null ? null : fromJson<string[] | null>(row.allowedIps);
+  if (allowedIps) scope.keyAddresses = addressList(allowedIps);
+  const shopIds = row.shopIds === null ? null : fromJson<number[] | null>(row.shopIds);
+  if (shopIds) {
+    // as a manager's request: each acts for one of its shops (the Shop-Id header, default the first still there)
+    const existing = new Set(
+      shopIds.length === 0
+        ? []
+        : (
+            await db
+              .selectFrom('shops')
+              .select('id')
+              .where('account_id', '=', row.accountId)
+              .where('id', 'in', shopIds)
+              .execute()
+          ).map((shop) => Number(shop.id)),
+    );
+    scope.managedShopIds = shopIds.filter((id) => existing.has(id));
+  }
+  return scope;
+}
 
 /** Finds the Scope of a bearer token, or null when the token is unknown or expired. */
 export async function resolveToken(db: Kysely<Tables>, token: string, now = new Date()): Promise<Scope | null> {
   const tokenHash = hashToken(token);
+  if (token.startsWith(API_KEY_PREFIX)) return resolveApiKey(db, tokenHash, now);
   if (token.startsWith('shp_')) {
     const row = await db
       .selectFrom('shops')

@@ -111,6 +111,8 @@ export function addressRoutes(app: App, services: AddressRouteServices, settings
   app.post(
     '/v2/addresses/clean',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: {
           id: 'cleanAddresses',

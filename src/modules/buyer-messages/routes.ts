@@ -117,6 +117,8 @@ export function buyerMessageRoutes(app: App, services: BuyerMessageRouteServices
   app.post(
     '/v2/shops/:id/buyer-messages/preview',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: { id: 'previewBuyerMessage' },
         tags,

@@ -76,6 +76,8 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.post(
     '/v2/calculator',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: { id: 'calculateDelivery', contract: '4.12', examples: { calculator: CALCULATOR_EXAMPLE } },
         tags,
@@ -105,6 +107,8 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.post(
     '/v2/calculator/one',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: {
           id: 'calculateDeliveryByCompany',
@@ -172,6 +176,8 @@ export function calculatorRoutes(app: App, services: CalculatorRouteServices): v
   app.post(
     '/v2/calculator/company',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: {
           id: 'listDeliveringCompanies',

@@ -4,6 +4,7 @@
  * The calculator reads the current rules compiled, from the account read cache, so a
  * calculation with rules costs a map lookup and every process forgets a change at once.
  */
+import { declareChange } from '../../platform/audit.js';
 import type { Kysely } from 'kysely';
 import type { Scope } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
@@ -169,6 +170,12 @@ export class ShippingRuleSets {
         created_by_employee: scope.employeeId,
         created_at: nowIso(),
       };
+      declareChange({
+        type: 'shipping_rules',
+        ids: [shopId],
+        before: current ? { version: current.version, rules: fromJson<ShippingRule[]>(current.rules) } : null,
+        after: { version: row.version, rules, comment, revertedFrom },
+      });
       try {
         await this.store.insert(scope.accountId, shopId, row);
       } catch (error) {

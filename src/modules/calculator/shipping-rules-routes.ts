@@ -90,6 +90,8 @@ export function shippingRuleRoutes(app: App, services: ShippingRuleRouteServices
   app.post(
     '/v2/shops/:id/shipping-rules/explain',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: { id: 'explainShippingRules' },
         tags,

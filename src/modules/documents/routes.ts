@@ -92,6 +92,8 @@ export function documentRoutes(app: App, services: DocumentsRouteServices): void
   app.post(
     '/v2/orders/waybills/check-places-required',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: { id: 'checkWaybillPlacesRequired', contract: '4.5' },
         tags,

@@ -312,6 +312,8 @@ export function orderRoutes(app: App, services: OrdersRouteServices): void {
   app.post(
     '/v2/orders/check-rests',
     {
+      // changes nothing: a read for key scopes and the audit trail (platform/key-scopes.ts)
+      config: { readOnly: true },
       schema: {
         operation: { id: 'checkOrderRests', contract: '4.4' },
         tags,

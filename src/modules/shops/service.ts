@@ -1,4 +1,5 @@
 /** Shops of an account: their settings, their sender warehouse and their API key. */
+import { declareChange } from '../../platform/audit.js';
 import { requireAccountWide, requireShopAccess, type Scope, type TokenResolver } from '../../platform/auth.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { todayIn } from '../../platform/clock.js';
@@ -120,6 +121,7 @@ export class ShopService {
   async create(scope: Scope, input: ShopInput): Promise<number> {
     requireAccountWide(scope, 'create shops');
     const values = await this.validate(scope, input);
+    declareChange({ type: 'shops', ids: [], before: null, after: values });
     const apiKey = newToken('shp');
     const id = await this.store.insert(scope.accountId, values, {
       hash: hashToken(apiKey),
@@ -130,15 +132,17 @@ export class ShopService {
   }
 
   async replace(scope: Scope, id: number, input: ShopInput): Promise<void> {
-    await this.findAccessible(scope, id);
+    const before = await this.findAccessible(scope, id);
     const values = await this.validate(scope, input);
+    declareChange({ type: 'shops', ids: [id], before, after: values });
     await this.store.update(scope.accountId, id, values);
     this.cache.invalidate(scope.accountId, CACHE_TOPIC);
   }
 
   async delete(scope: Scope, id: number): Promise<void> {
-    await this.findAccessible(scope, id);
+    const before = await this.findAccessible(scope, id);
     requireAccountWide(scope, 'delete shops');
+    declareChange({ type: 'shops', ids: [id], before, after: null });
     await this.store.delete(scope.accountId, id);
     this.cache.invalidate(scope.accountId, CACHE_TOPIC);
     this.tokens.revoke(scope.accountId);

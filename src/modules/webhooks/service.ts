@@ -5,6 +5,7 @@
  * shop's CMS callbacks (cms-targets.ts), the dispatcher from the events outbox to deliveries
  * (event-dispatch.ts), the senders walking each endpoint's deliveries in order (delivery-walk.ts).
  */
+import { declareChange } from '../../platform/audit.js';
 import { randomUUID } from 'node:crypto';
 import { requireAccountWide, requireShopAccess, type Scope } from '../../platform/auth.js';
 import type { SecretBox } from '../../platform/crypto.js';
@@ -69,6 +70,7 @@ export class WebhookService {
     input: WebhookInput,
   ): Promise<{ id: number; secret: string; previousSecretValidUntil: null }> {
     const values = await this.validate(scope, input);
+    declareChange({ type: 'webhook_endpoints', ids: [], before: null, after: values });
     const secret = newSigningSecret();
     const now = nowIso();
     const id = await this.store.insertEndpoint({
@@ -102,12 +104,14 @@ export class WebhookService {
     const values = await this.validate(scope, input);
     // enabled again, or another URL: the failures were the old receiver's, start afresh and now
     const afresh = values.enabled && (!flag(endpoint.enabled) || values.url !== endpoint.url);
+    declareChange({ type: 'webhook_endpoints', ids: [id], before: endpoint, after: values });
     await this.store.updateEndpoint(scope.accountId, id, { ...values, ...(afresh ? RECOVERED : {}) });
     if (afresh) await queueTurn(this.jobs, scope.accountId, id, `afresh:${Date.now()}`);
   }
 
   async delete(scope: Scope, id: number): Promise<void> {
-    await this.accessible(scope, id, 'webhook');
+    const before = await this.accessible(scope, id, 'webhook');
+    declareChange({ type: 'webhook_endpoints', ids: [id], before, after: null });
     await this.store.deleteEndpoint(scope.accountId, id);
   }
 

@@ -31,7 +31,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import type { Tables } from './tables.js';
-import { ObservedDialect, type GroupWrite, type WriteObserver } from './driver.js';
+import { ObservedDialect, observersOf, type GroupWrite, type WriteObserver } from './driver.js';
 import { SqliteWriter, WriteTurns } from './sqlite-writer.js';
 import { SqliteReader, attachPageReader } from './sqlite-reader.js';
 import { writeBatcherOf } from './write-batch.js';
@@ -51,7 +51,7 @@ export interface Database {
    * with SQLite, which one process owns).
    */
   readonly messages: DatabaseMessages | null;
-  /** From now on `observer` sees every write, inside its transaction (driver.ts). */
+  /** From now on `observer` sees every write, inside its transaction (driver.ts), beside those given before. */
   observeWrites(observer: WriteObserver): void;
   /** PostgreSQL: the connection pool's occupancy now, for the metrics (null with SQLite, which has one connection). */
   poolStats(): PoolStats | null;
@@ -362,6 +362,11 @@ export class YieldToEventLoop implements KyselyPlugin {
 
 export function createDatabase(options: DatabaseOptions): Database {
   let observer: WriteObserver | null = null;
+  const observers: WriteObserver[] = [];
+  const observe = (next: WriteObserver) => {
+    observers.push(next);
+    observer = observers.length === 1 ? next : observersOf(observers);
+  };
   if (options.url.startsWith('sqlite:')) {
     const file = options.url.slice('sqlite:'.length) || ':memory:';
     const synchronous = options.sqliteSynchronous ?? 'full';
@@ -391,8 +396,11 @@ export function createDatabase(options: DatabaseOptions): Database {
           failure: writerFailure,
         })
       : null;
-    // a write whose idempotency key is marked in its own transaction stays on the event loop (driver.ts)
-    if (writer) batcher.useWriter(writer, () => !observer?.observing());
+    // a write whose idempotency key is marked in its own transaction stays on the event loop (driver.ts); an
+    // observer that adds its own statement to a recipe (the audit trail) lets it go
+    if (writer)
+      batcher.useWriter(writer, () => !observers.some((each) => each.recipeStep === undefined && each.observing()));
+    batcher.useRecipeSteps(observers);
     const reader = turns
       ? new SqliteReader({
           file,
@@ -403,15 +411,7 @@ export function createDatabase(options: DatabaseOptions): Database {
         })
       : null;
     if (reader) attachPageReader(db, reader);
-    return asDatabase(
-      'sqlite',
-      db,
-      (next) => (observer = next),
-      null,
-      () => null,
-      writer,
-      reader,
-    );
+    return asDatabase('sqlite', db, observe, null, () => null, writer, reader);
   }
 
   const pool = new (postgresDriver().Pool)({
@@ -425,13 +425,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   const messages = new PostgresMessages(options.url, pool, options.schema);
   const observed = new ObservedDialect(new PostgresDialect({ pool }), { groupCommit: false, observer: () => observer });
   const stats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  return asDatabase(
-    'postgres',
-    new Kysely<Tables>({ dialect: observed }),
-    (next) => (observer = next),
-    messages,
-    stats,
-  );
+  return asDatabase('postgres', new Kysely<Tables>({ dialect: observed }), observe, messages, stats);
 }
 
 /**

@@ -30,7 +30,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { WriteTurns } from './sqlite-writer.js';
+import type { RecipeStep, WriteTurns } from './sqlite-writer.js';
 
 export type RunStatement = (query: CompiledQuery) => Promise<QueryResult<unknown>>;
 
@@ -42,7 +42,31 @@ export interface WriteObserver {
    * transaction; the same object for every write of it). Statements run through `run` are
    * part of that transaction; throwing undoes the write.
    */
-  afterWrite(run: RunStatement, result: QueryResult<unknown>, transaction: object): Promise<void>;
+  afterWrite(
+    run: RunStatement,
+    result: QueryResult<unknown>,
+    transaction: object,
+    query?: CompiledQuery,
+  ): Promise<void>;
+  /**
+   * A SQLite recipe (statements known whole, sqlite-writer.ts) about to run: one more statement
+   * the observer adds to it instead of observing its writes; null when it adds nothing. An
+   * observer without this keeps recipes on the event loop while it observes.
+   */
+  recipeStep?(firstSql: string): RecipeStep | null;
+  /** Runs `work` unobserved by this observer (a recipe that carries its step). */
+  offContext?<T>(work: () => T): T;
+}
+
+/** Several observers as one: each sees every write. */
+export function observersOf(observers: readonly WriteObserver[]): WriteObserver {
+  return {
+    observing: () => observers.some((observer) => observer.observing()),
+    async afterWrite(run, result, transaction, query) {
+      for (const observer of observers)
+        if (observer.observing()) await observer.afterWrite(run, result, transaction, query);
+    },
+  };
 }
 
 /** Statements that change data, as far as observing writes goes. */
@@ -207,7 +231,7 @@ class ObservedDriver implements Driver {
       const real = connection.real;
       const result = await real.executeQuery(query);
       const observer = write ? this.observer() : null;
-      if (observer) await observer.afterWrite((next) => real.executeQuery(next), result, connection.transaction);
+      if (observer) await observer.afterWrite((next) => real.executeQuery(next), result, connection.transaction, query);
       return result;
     }
     const group = write && this.options.groupCommit ? this.options.group?.() : undefined;
@@ -221,7 +245,7 @@ class ObservedDriver implements Driver {
       await real.executeQuery(BEGIN);
       try {
         const result = await real.executeQuery(query);
-        await observer.afterWrite((next) => real.executeQuery(next), result, {});
+        await observer.afterWrite((next) => real.executeQuery(next), result, {}, query);
         await real.executeQuery(COMMIT);
         return result;
       } catch (error) {

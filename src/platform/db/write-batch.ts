@@ -25,6 +25,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type Kysely, type QueryResult, type Transaction } from 'kysely';
 import { packObject } from '../json-pieces.js';
 import type { DatabaseKind } from './database.js';
+import type { WriteObserver } from './driver.js';
 import { WriterUnavailable, type Recipe, type SqliteWriter } from './sqlite-writer.js';
 import type { Tables } from './tables.js';
 
@@ -98,6 +99,7 @@ export class WriteBatcher {
   private recipes: PendingRecipe[] = [];
   private sendingRecipes = false;
   private offThread: { writer: SqliteWriter; mayLeave: () => boolean } | null = null;
+  private observers: readonly WriteObserver[] = [];
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -118,12 +120,32 @@ export class WriteBatcher {
     this.offThread = { writer, mayLeave };
   }
 
+  /** Observers of writes that may add a statement of their own to each recipe (the audit trail's entry). */
+  useRecipeSteps(observers: readonly WriteObserver[]): void {
+    this.observers = observers;
+  }
+
   /**
    * Statements known whole before they run (sqlite-writer.ts), SQLite only: run in the writer's
    * thread in groups of their own when there is one, else as a write of the group on the event loop.
    * Resolves with the first statement's new rowid, after the group's COMMIT.
    */
-  recipe(recipe: Recipe): Promise<number> {
+  recipe(given: Recipe): Promise<number> {
+    let recipe = given;
+    let unobserved = <R>(work: () => R): R => work();
+    for (const observer of this.observers) {
+      const step = observer.recipeStep && observer.observing() ? observer.recipeStep(given[0]?.sql ?? '') : null;
+      if (!step || !observer.offContext) continue;
+      recipe = [...recipe, step];
+      // the step is the observer's part: it must not also observe the recipe's writes
+      const outer = unobserved;
+      const off = observer.offContext.bind(observer);
+      unobserved = (work) => outer(() => off(work));
+    }
+    return unobserved(() => this.sendRecipe(recipe));
+  }
+
+  private sendRecipe(recipe: Recipe): Promise<number> {
     const offThread = this.offThread;
     if (!offThread?.writer.usable || !offThread.mayLeave()) return this.run((trx) => runRecipe(trx, recipe));
     return new Promise<number>((resolve, reject) => {
