@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BoundedMap, type AccountReadCache } from './cache.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { checkCsrf, sessionTokenOf } from './session.js';
+import type { KeyScope } from './key-scopes.js';
 
 /** An owner sees the whole account; a manager only the shops given to them. */
 export type EmployeeRole = 'owner' | 'manager';
@@ -28,6 +29,8 @@ export interface Scope {
   managedShopIds?: number[];
   /** When the token stops working (login tokens), ms since the epoch. */
   expiresAtMs?: number;
+  /** A scoped key's scopes; absent: full access (account tokens, shop keys, employees). */
+  keyScopes?: readonly KeyScope[]; // stub: the keys branch owns this
 }
 
 declare module 'fastify' {

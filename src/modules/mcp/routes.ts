@@ -1,0 +1,124 @@
+/**
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP, stateless (every request is a
+ * whole exchange; no session is kept between them, so any process of the service answers any
+ * request). Authenticated by the API's own bearer tokens: the tools a caller sees are the ones
+ * its key may call, and each tool call is a request to the API with the same token.
+ */
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import Type from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken, type TokenResolver } from '../../platform/auth.js';
+import { AppError, unauthorized } from '../../platform/errors.js';
+import type { App } from '../../platform/http.js';
+import { ErrorBody } from '../../platform/schemas.js';
+import type { McpCaller } from './operation-call.js';
+import { buildMcpServer } from './server.js';
+
+export const MCP_PATH = '/mcp';
+/** One MCP message at most (a draft order of 1,000 goods is about 300 kB). */
+export const MCP_BODY_LIMIT = 1024 * 1024;
+
+const tags = ['MCP'];
+
+/** The services these routes use, and no other. */
+export interface McpRouteServices {
+  tokens: TokenResolver;
+  config: { publicUrl: string };
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The HTTP caller as its tool calls present themselves to the API. */
+function callerOf(request: FastifyRequest, token: string): McpCaller {
+  return {
+    authorization: `Bearer ${token}`,
+    ip: request.ip,
+    shopId: headerText(request.headers['shop-id']),
+    acceptLanguage: headerText(request.headers['accept-language']),
+    userAgent: headerText(request.headers['user-agent']) ?? 'MCP client',
+  };
+}
+
+/** The Fastify request as the SDK's web-standard transport reads it (the body is already parsed and bounded). */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'content-length') continue;
+    headers.set(name, headerText(value) ?? '');
+  }
+  return new Request(`http://${request.hostname || 'localhost'}${MCP_PATH}`, { method: request.method, headers });
+}
+
+function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): never {
+  reply.header('allow', 'POST');
+  throw new AppError(
+    405,
+    'method_not_allowed',
+    `${request.method} ${MCP_PATH}: this MCP server is stateless and takes POST only (no event stream, no session to end).`,
+  );
+}
+
+export function mcpRoutes(app: App, services: McpRouteServices): void {
+  app.post(
+    MCP_PATH,
+    {
+      bodyLimit: MCP_BODY_LIMIT,
+      schema: {
+        operation: { id: 'callMcp' },
+        tags,
+        summary: 'Model Context Protocol (Streamable HTTP) for AI agents',
+        description:
+          'JSON-RPC messages of the Model Context Protocol (initialize, tools/list, tools/call, resources/list, resources/read), answered as JSON (stateless: no Mcp-Session-Id). ' +
+          'Send `Authorization: Bearer <token>` (any API token or key; a scoped key sees only the tools it may call) and `Accept: application/json, text/event-stream`. ' +
+          'Each tool call is the API operation it names, made with the same token, Shop-Id and address: validated, rate-limited and audited as that operation. At most 1 MB a message.',
+        response: {
+          200: Type.Unsafe<unknown>({ description: 'The JSON-RPC answer(s)' }),
+          202: Type.Unsafe<undefined>({ description: 'Notifications only: accepted, nothing to answer' }),
+          401: ErrorBody,
+          413: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const token = bearerToken(request);
+      if (!token)
+        throw request.headers.authorization
+          ? unauthorized('The Authorization header must be "Bearer <token>".')
+          : unauthorized();
+      const scope = await services.tokens.resolve(token);
+      if (!scope) throw new AppError(401, 'invalid_token', 'The token is unknown, revoked or expired.');
+      const server = buildMcpServer({
+        app,
+        scope,
+        caller: callerOf(request, token),
+        publicUrl: services.config.publicUrl,
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      try {
+        await server.connect(transport);
+        const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+        // the transport's own refusals (406, 415, a JSON-RPC parse error's 400) keep their status
+        (reply as FastifyReply).code(response.status);
+        response.headers.forEach((value, name) => {
+          reply.header(name, value);
+        });
+        const text = await response.text();
+        return reply.send(text === '' ? undefined : text);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+  for (const method of ['GET', 'DELETE'] as const)
+    app.route({
+      method,
+      url: MCP_PATH,
+      schema: { hide: true },
+      handler: async (request, reply) => methodNotAllowed(request, reply),
+    });
+}
