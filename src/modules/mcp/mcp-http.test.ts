@@ -39,7 +39,7 @@ function asReadOnlyKey(app: TestApp): void {
 
 async function listening(app: TestApp): Promise<URL> {
   await app.app.listen({ port: 0, host: '127.0.0.1' });
-  return new URL(`http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}/mcp`);
+  return new URL('/mcp', `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`);
 }
 
 async function connect(token: string, url = mcpUrl, headers: Record<string, string> = {}): Promise<Client> {
