@@ -102,6 +102,8 @@ const EXEMPTIONS = {
     'POST /v2/fulfilment/operator/supplies/{id}/accepted':
       'an operator token, not a shop key: any other token is a 401',
     'POST /v2/operator/bills/{id}/payments': 'a billing operator token, not a shop key: any other token is a 401',
+    'POST /mcp':
+      "MCP reads only the Authorization header (a bearer token), never the session cookie: a cross-site page's cookie is a 401 (src/modules/mcp/mcp-http.test.ts)",
     ...Object.fromEntries(
       [
         'POST /dadata/suggestions/api/4_1/rs/suggest/address',

@@ -271,6 +271,34 @@ describe('MCP over HTTP: the door', () => {
     expect((await json(ru)).message).toMatch(/авторизац/i);
   });
 
+  it("reads no session cookie: a dashboard session (or a cross-site page's use of it) is a 401", async () => {
+    const email = 'mcp-owner@shop.example';
+    const password = 'mcp owner password 7';
+    await t.runtime.services.accounts.addEmployee(shop.accountId, { name: 'Owner', email, password });
+    const signIn = await t.app.inject({ method: 'POST', url: '/v2/auth/session', payload: { email, password } });
+    const cookie = ([] as string[])
+      .concat(signIn.headers['set-cookie'] ?? [])
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    expect(cookie).toMatch(/dashboard_session/);
+    const withCookie = await post({ cookie });
+    expect(withCookie.status).toBe(401);
+    expect((await json(withCookie)).code).toBe('unauthorized');
+  });
+
+  it("answers the transport's refusals in the house error body", async () => {
+    const noAccept = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${shop.owner.token}` },
+      body: JSON.stringify(initialize),
+    });
+    expect(noAccept.status).toBe(406);
+    expect(await json(noAccept)).toMatchObject({ code: 'not_acceptable', errors: [], logId: expect.any(String) });
+    const notRpc = await post({ authorization: `Bearer ${shop.owner.token}` }, { hello: 'world' });
+    expect(notRpc.status).toBe(400);
+    expect((await json(notRpc)).code).toBe('bad_request');
+  });
+
   it('answers a plain JSON request, takes POST only, and bounds the body', async () => {
     const answered = await post({ authorization: `Bearer ${shop.owner.token}` });
     expect(answered.status).toBe(200);

@@ -8,7 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, type TokenResolver } from '../../platform/auth.js';
-import { AppError, unauthorized } from '../../platform/errors.js';
+import { AppError, unauthorized, type ErrorCode } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { ErrorBody } from '../../platform/schemas.js';
 import type { McpCaller } from './operation-call.js';
@@ -51,6 +51,28 @@ function webRequestOf(request: FastifyRequest): Request {
   return new Request(`http://${request.hostname || 'localhost'}${MCP_PATH}`, { method: request.method, headers });
 }
 
+/** The codes of the transport's own refusals (a missing Accept, a body that is no JSON-RPC message). */
+const TRANSPORT_REFUSALS: Record<number, ErrorCode> = { 406: 'not_acceptable', 415: 'unsupported_media_type' };
+
+/**
+ * The transport refuses in JSON-RPC's words (`{jsonrpc, error: {code, message}, id: null}`); the
+ * MCP specification lets an HTTP error carry any body, so it is the house's, with the
+ * transport's sentence (clients read the status; people and logs the house body).
+ */
+function transportRefusal(status: number, text: string): AppError {
+  let said = '';
+  try {
+    said = String((JSON.parse(text) as { error?: { message?: unknown } }).error?.message ?? '');
+  } catch {
+    said = '';
+  }
+  return new AppError(
+    status,
+    TRANSPORT_REFUSALS[status] ?? 'bad_request',
+    `The MCP request was refused: ${said || `status ${status}`}.`,
+  );
+}
+
 function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): never {
   reply.header('allow', 'POST');
   throw new AppError(
@@ -76,8 +98,11 @@ export function mcpRoutes(app: App, services: McpRouteServices): void {
         response: {
           200: Type.Unsafe<unknown>({ description: 'The JSON-RPC answer(s)' }),
           202: Type.Unsafe<undefined>({ description: 'Notifications only: accepted, nothing to answer' }),
+          400: ErrorBody,
           401: ErrorBody,
+          406: { ...ErrorBody, description: 'Accept must name application/json and text/event-stream' },
           413: ErrorBody,
+          415: ErrorBody,
         },
       },
     },
@@ -102,12 +127,12 @@ export function mcpRoutes(app: App, services: McpRouteServices): void {
       try {
         await server.connect(transport);
         const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-        // the transport's own refusals (406, 415, a JSON-RPC parse error's 400) keep their status
+        const text = await response.text();
+        if (response.status >= 400) throw transportRefusal(response.status, text);
         (reply as FastifyReply).code(response.status);
         response.headers.forEach((value, name) => {
           reply.header(name, value);
         });
-        const text = await response.text();
         return reply.send(text === '' ? undefined : text);
       } finally {
         await server.close();
