@@ -315,18 +315,21 @@ describe('MCP over HTTP: the door', () => {
     expect((await json(huge)).code).toBe('body_too_large');
   });
 
-  it("spends the token's API budget on every tool call (RATE_LIMIT_PER_MINUTE)", async () => {
+  it("spends the token's API budget on every tool call, and limits MCP messages alike (RATE_LIMIT_PER_MINUTE)", async () => {
     const limited = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
     try {
       const url = await listening(limited);
       const { token } = await limited.newAccount('Limited');
-      const client = await connect(token, url);
+      const args = { sender: { cityName: 'Москва' }, reception: { cityName: 'Казань' }, pickupType: 1, weight: 1 };
+      // the API budget of the token: three direct calls spend it
+      for (let i = 0; i < 3; i++) expect((await limited.client(token).post('/v2/calculator', args)).status).toBe(200);
+      const client = await connect(token, url); // MCP messages 1 and 2 (initialize, initialized)
       try {
-        const args = { sender: { cityName: 'Москва' }, reception: { cityName: 'Казань' }, pickupType: 1, weight: 1 };
-        for (let i = 0; i < 3; i++) expect((await call(client, 'price_parcel', args)).isError).toBeFalsy();
-        const refused = await call(client, 'price_parcel', args);
+        const refused = await call(client, 'price_parcel', args); // message 3, the API's 4th call
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toMatch(/^HTTP 429 rate_limited/);
+        // the 4th MCP message of the minute: refused at the door, before any work
+        await expect(client.listTools()).rejects.toThrow(/rate_limited/);
       } finally {
         await client.close();
       }

@@ -8,6 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, type TokenResolver } from '../../platform/auth.js';
+import { hashToken } from '../../platform/crypto.js';
 import { AppError, unauthorized, type ErrorCode } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { ErrorBody } from '../../platform/schemas.js';
@@ -23,7 +24,38 @@ const tags = ['MCP'];
 /** The services these routes use, and no other. */
 export interface McpRouteServices {
   tokens: TokenResolver;
-  config: { publicUrl: string };
+  config: { publicUrl: string; rateLimitPerMinute: number };
+}
+
+/**
+ * MCP messages a minute per token (per address without one), as many as the API's per-token
+ * limit: /mcp is outside /v2, whose limit does not count it, and a tools/list or a refused
+ * token costs work too. Each tool call also spends the token's API budget (it is an API call).
+ */
+function mcpRateLimit(
+  app: App,
+  perMinute: number,
+): ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | null {
+  if (perMinute <= 0 || !app.hasDecorator('createRateLimit')) return null;
+  const limiter = app.createRateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => {
+      const token = bearerToken(request);
+      return token ? `mcp:token:${hashToken(token)}` : `mcp:ip:${request.ip}`;
+    },
+  });
+  return async (request, reply) => {
+    const verdict = await limiter(request);
+    if (verdict.isAllowed || !verdict.isExceeded) return;
+    const seconds = Math.max(1, verdict.ttlInSeconds);
+    reply.header('retry-after', String(seconds));
+    throw new AppError(
+      429,
+      'rate_limited',
+      `Too many requests: at most ${verdict.max} MCP messages a minute for one token. Retry in ${seconds} s.`,
+    );
+  };
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -83,10 +115,12 @@ function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): never {
 }
 
 export function mcpRoutes(app: App, services: McpRouteServices): void {
+  const limit = mcpRateLimit(app, services.config.rateLimitPerMinute);
   app.post(
     MCP_PATH,
     {
       bodyLimit: MCP_BODY_LIMIT,
+      ...(limit ? { onRequest: limit } : {}),
       schema: {
         operation: { id: 'callMcp' },
         tags,
@@ -103,6 +137,7 @@ export function mcpRoutes(app: App, services: McpRouteServices): void {
           406: { ...ErrorBody, description: 'Accept must name application/json and text/event-stream' },
           413: ErrorBody,
           415: ErrorBody,
+          429: ErrorBody,
         },
       },
     },

@@ -5,7 +5,7 @@
  * anyway is refused as an unknown tool (a tool error), before anything is sent to the API.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Scope } from '../../platform/auth.js';
 import { errorLanguage, type Language } from '../../platform/error-language.js';
@@ -54,21 +54,41 @@ export function toolInputSchema(tool: ToolDefinition, catalogue: OperationCatalo
   };
 }
 
-/** Each tool's zod schema, made once per app from its operation's JSON Schema (the SDK takes zod). */
-const zodSchemas = new WeakMap<OperationCatalogue, Map<string, z.ZodType>>();
+/** A tool as it is offered: its description, its input's JSON Schema (listed) and zod schema (the SDK validates with it). */
+interface PreparedTool {
+  definition: ToolDefinition;
+  listed: Tool;
+  zodInput: z.ZodType;
+}
 
-function zodInputOf(tool: ToolDefinition, catalogue: OperationCatalogue): z.ZodType {
-  let schemas = zodSchemas.get(catalogue);
-  if (!schemas) {
-    schemas = new Map();
-    zodSchemas.set(catalogue, schemas);
-  }
-  let schema = schemas.get(tool.name);
-  if (!schema) {
-    schema = z.fromJSONSchema(toolInputSchema(tool, catalogue) as Parameters<typeof z.fromJSONSchema>[0]);
-    schemas.set(tool.name, schema);
-  }
-  return schema;
+/** Each tool prepared once per app: converting schemas on every stateless request would cost ~25 ms a tools/list. */
+const preparedTools = new WeakMap<OperationCatalogue, PreparedTool[]>();
+
+function prepareTools(catalogue: OperationCatalogue): PreparedTool[] {
+  let prepared = preparedTools.get(catalogue);
+  if (prepared) return prepared;
+  prepared = TOOLS.map((definition) => {
+    const summary = catalogue.schemasOf(definition.method, definition.url).summary;
+    const inputSchema = toolInputSchema(definition, catalogue);
+    const listed: Tool = {
+      name: definition.name,
+      title: definition.title,
+      description: `${definition.description}${summary ? ` (API: ${definition.method} ${definition.url}, "${summary}")` : ''}`,
+      // the operation's own schema as it is, not a round trip through zod
+      inputSchema: inputSchema as Tool['inputSchema'],
+      annotations: {
+        title: definition.title,
+        readOnlyHint: definition.effect === 'reads',
+        destructiveHint: definition.effect === 'changes',
+        idempotentHint: definition.effect !== 'changes',
+        openWorldHint: definition.reachesCompanies,
+      },
+    };
+    const zodInput = z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+    return { definition, listed, zodInput };
+  });
+  preparedTools.set(catalogue, prepared);
+  return prepared;
 }
 
 function queryValue(value: unknown): string | string[] {
@@ -150,22 +170,17 @@ export function buildMcpServer({ app, scope, caller, publicUrl }: McpServerConte
       capabilities: { tools: {}, resources: {} },
     },
   );
-  for (const tool of TOOLS) {
-    if (!keyAllows(scope, tool.method, tool.url)) continue;
-    const summary = catalogue.schemasOf(tool.method, tool.url).summary;
+  const offered = prepareTools(catalogue).filter(({ definition }) =>
+    keyAllows(scope, definition.method, definition.url),
+  );
+  for (const { definition: tool, listed, zodInput } of offered) {
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
-        description: `${tool.description}${summary ? ` (API: ${tool.method} ${tool.url}, "${summary}")` : ''}`,
-        inputSchema: zodInputOf(tool, catalogue),
-        annotations: {
-          title: tool.title,
-          readOnlyHint: tool.effect === 'reads',
-          destructiveHint: tool.effect === 'changes',
-          idempotentHint: tool.effect !== 'changes',
-          openWorldHint: tool.reachesCompanies,
-        },
+        title: listed.title,
+        description: listed.description,
+        inputSchema: zodInput,
+        annotations: listed.annotations,
       },
       async (args: unknown): Promise<CallToolResult> => {
         // the registration already left out what the key may not call; the API checks again
@@ -180,6 +195,9 @@ export function buildMcpServer({ app, scope, caller, publicUrl }: McpServerConte
       },
     );
   }
+  // tools/list answers the prepared list (the SDK would convert every zod schema back on each request)
+  const listedTools = offered.map(({ listed }) => listed);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools }));
   for (const resource of RESOURCES) {
     if (!keyAllows(scope, 'GET', resource.url)) continue;
     server.registerResource(
