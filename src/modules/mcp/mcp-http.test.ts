@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { nextWorkday, productBody } from '../../../test/support/fixtures.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import type { Scope } from '../../platform/auth.js';
 import { MAX_RESULT_CHARS, boundedJson } from './answers.js';
@@ -239,6 +240,57 @@ describe('MCP over HTTP: the tools call the API', () => {
       // more orders than one call takes: the tool's bound
       const tooMany = await call(client, 'get_stickers', { ids: Array.from({ length: 101 }, (_, i) => i + 1) });
       expect(tooMany.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('MCP over HTTP: the other tools', () => {
+  it('finds pickup points, reads stock, tracks, lists the collecting companies and books a pickup', async () => {
+    const client = await connect(shop.owner.token as string);
+    try {
+      const points = jsonOf(await call(client, 'find_pickup_points', { companyId: 1, perPage: 3 })) as unknown as {
+        id: number;
+      }[];
+      expect(points).toHaveLength(3);
+
+      const productId = (await shop.owner.post('/v2/products', productBody({ shopId: shop.shopId }))).body.id as number;
+      const product = jsonOf(await call(client, 'get_product_stock', { id: productId, asShopId: shop.shopId }));
+      expect(product).toMatchObject({ id: productId, vendorCode: 'TSHIRT-RED' });
+      expect(product).toHaveProperty('quantity');
+
+      const { id: orderId } = await preparedOrder(shop.owner, shop.worker, orderBody(shop, { cmsId: 'MCP-TRACK' }));
+      const tracked = jsonOf(await call(client, 'track_order', { id: orderId }));
+      expect(tracked).toMatchObject({
+        id: orderId,
+        statusHistory: expect.arrayContaining([expect.objectContaining({ code: 13 })]),
+      });
+
+      const companies = await call(client, 'pickup_companies', { warehouseId: shop.warehouseId, type: 4 });
+      expect(companies.isError, textOf(companies)).toBeFalsy();
+      const booked = jsonOf(
+        await call(client, 'book_pickup', {
+          warehouseId: shop.warehouseId,
+          companyId: 1,
+          type: 4,
+          date: nextWorkday(),
+          idempotencyKey: 'mcp-pickup-1',
+        }),
+      );
+      expect(booked.id).toEqual(expect.any(Number));
+      // the same key again: the API's idempotency answers the first pickup, nothing twice
+      const again = jsonOf(
+        await call(client, 'book_pickup', {
+          warehouseId: shop.warehouseId,
+          companyId: 1,
+          type: 4,
+          date: nextWorkday(),
+          idempotencyKey: 'mcp-pickup-1',
+        }),
+      );
+      expect(again.id).toBe(booked.id);
+      expect((await shop.owner.get('/v2/pickups')).headers['x-total-count']).toBe('1');
     } finally {
       await client.close();
     }
