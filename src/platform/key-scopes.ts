@@ -1,10 +1,10 @@
 /**
  * STUB (mcp branch): the keys branch owns this file and replaces it at merge. Same exports as
- * agreed in the helpers' interfaces: a Scope without `keyScopes` (account tokens, shop keys,
+ * agreed between the areas: a Scope without `keyScopes` (account tokens, shop keys,
  * employees' sessions) may do everything; with `keyScopes` ['read'] only reads (GET, and the
- * calculator's POSTs, which price and write nothing). Any other scope list is treated here as
- * allowing everything its reads allow plus nothing else: the real file derives each
- * operation's scopes from the operation itself.
+ * calculator's POSTs, which price and write nothing). The stub treats any other non-empty list
+ * like ['read'] (it knows no other scope); the real file derives each operation's scopes from
+ * the operation itself.
  */
 import type { Scope } from './auth.js';
 

@@ -137,7 +137,10 @@ export function mcpRoutes(app: App, services: McpRouteServices): void {
           406: { ...ErrorBody, description: 'Accept must name application/json and text/event-stream' },
           413: ErrorBody,
           415: { ...ErrorBody, description: 'The body is not application/json' },
-          429: { ...ErrorBody, description: 'Too many MCP messages this minute for the token: retry after Retry-After' },
+          429: {
+            ...ErrorBody,
+            description: 'Too many MCP messages this minute for the token: retry after Retry-After',
+          },
         },
       },
     },
