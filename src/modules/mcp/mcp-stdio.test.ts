@@ -8,6 +8,7 @@
  * A read-only key over stdio is left to the HTTP tests (the same server, the same filter): the
  * child process resolves real tokens only, and scoped keys come with the keys area.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,32 +53,40 @@ function jsonOf(result: CallToolResult): unknown {
   return JSON.parse(first?.type === 'text' ? first.text : '');
 }
 
+/** The SDK's client on a `cli mcp` process for this token; its stderr is collected. */
+async function stdioClient(token: string): Promise<{ client: Client; logged: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/main.ts', 'mcp'],
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: t.config.databaseUrl,
+      DATA_DIR: dataDir,
+      SECRET_KEY: TEST_SECRET,
+      PUBLIC_URL: 'http://delivery.test',
+      LOG_LEVEL: 'info',
+      DELIVERY_API_TOKEN: token,
+      CARRIER_POINTS_IMPORT_HOURS: '0',
+      TRACKING_POLL_SECONDS: '0',
+    },
+    stderr: 'pipe',
+  });
+  let logged = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    logged += chunk.toString();
+  });
+  const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, logged: () => logged };
+}
+
+// With scoped keys merged: a read-only key made by the API, `stdioClient(key)`, and its
+// tools/list holding the read tools only (the child process resolves real keys).
 describe('MCP over stdio (cli mcp)', () => {
   it('lists the tools, prices a parcel and creates a draft order; logs only on stderr', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts', 'mcp'],
-      cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATABASE_URL: t.config.databaseUrl,
-        DATA_DIR: dataDir,
-        SECRET_KEY: TEST_SECRET,
-        PUBLIC_URL: 'http://delivery.test',
-        LOG_LEVEL: 'info',
-        DELIVERY_API_TOKEN: shop.owner.token as string,
-        CARRIER_POINTS_IMPORT_HOURS: '0',
-        TRACKING_POLL_SECONDS: '0',
-      },
-      stderr: 'pipe',
-    });
-    let logged = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      logged += chunk.toString();
-    });
-    const client = new Client({ name: 'mcp-stdio-test', version: '1.0.0' });
     const started = Date.now();
-    await client.connect(transport);
+    const { client, logged } = await stdioClient(shop.owner.token as string);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
@@ -98,7 +107,19 @@ describe('MCP over stdio (cli mcp)', () => {
       await client.close();
     }
     // the API's request lines went to stderr, naming the client and the tool
-    expect(logged).toMatch(/"url":"\/v2\/calculator"/);
+    expect(logged()).toMatch(/"url":"\/v2\/calculator"/);
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
+
+  it('refuses to start without a token, saying how to give one, before opening the database', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'mcp'], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/--token T or the DELIVERY_API_TOKEN environment variable/);
+  }, 30_000);
 });
