@@ -29,7 +29,7 @@ import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
 import { parseArgs } from 'node:util';
 import { stringOption } from './platform/module.js';
-import { MCP_TOKEN_VARIABLE, languageOfLocale, serveMcpOverStdio } from './modules/mcp/stdio.js';
+import { MCP_TOKEN_VARIABLE, languageOfLocale } from './modules/mcp/command.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
 
@@ -171,6 +171,8 @@ async function serveMcp(config: Config, args: string[]): Promise<void> {
   const token = stringOption(values, 'token') ?? process.env[MCP_TOKEN_VARIABLE];
   if (!token)
     throw new UsageError(`mcp needs an API token: --token T or the ${MCP_TOKEN_VARIABLE} environment variable`);
+  // the SDK only for this command (modules/mcp/command.ts says why)
+  const { serveMcpOverStdio } = await import('./modules/mcp/stdio.js');
   await withRuntime(config, async (runtime) => {
     const app = await buildApp({
       config,

@@ -4,7 +4,6 @@
  * request). Authenticated by the API's own bearer tokens: the tools a caller sees are the ones
  * its key may call, and each tool call is a request to the API with the same token.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, type TokenResolver } from '../../platform/auth.js';
@@ -13,7 +12,13 @@ import { AppError, unauthorized, type ErrorCode } from '../../platform/errors.js
 import type { App } from '../../platform/http.js';
 import { ErrorBody } from '../../platform/schemas.js';
 import type { McpCaller } from './operation-call.js';
-import { buildMcpServer } from './server.js';
+
+/** The SDK's part, loaded on the first MCP request (exchange.ts says why). */
+let exchangeModule: Promise<typeof import('./exchange.js')> | undefined;
+const loadExchange = () => {
+  exchangeModule ??= import('./exchange.js');
+  return exchangeModule;
+};
 
 export const MCP_PATH = '/mcp';
 /** One MCP message at most (a draft order of 1,000 goods is about 300 kB). */
@@ -152,29 +157,16 @@ export function mcpRoutes(app: App, services: McpRouteServices): void {
           : unauthorized();
       const scope = await services.tokens.resolve(token);
       if (!scope) throw new AppError(401, 'invalid_token', 'The token is unknown, revoked or expired.');
-      const server = buildMcpServer({
-        app,
-        scope,
-        caller: callerOf(request, token),
-        publicUrl: services.config.publicUrl,
-      });
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      try {
-        await server.connect(transport);
-        const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-        const text = await response.text();
-        if (response.status >= 400) throw transportRefusal(response.status, text);
-        (reply as FastifyReply).code(response.status);
-        response.headers.forEach((value, name) => {
-          reply.header(name, value);
-        });
-        return reply.send(text === '' ? undefined : text);
-      } finally {
-        await server.close();
-      }
+      const { exchange } = await loadExchange();
+      const answer = await exchange(
+        { app, scope, caller: callerOf(request, token), publicUrl: services.config.publicUrl },
+        webRequestOf(request),
+        request.body,
+      );
+      if (answer.status >= 400) throw transportRefusal(answer.status, answer.text);
+      (reply as FastifyReply).code(answer.status);
+      for (const [name, value] of answer.headers) reply.header(name, value);
+      return reply.send(answer.text === '' ? undefined : answer.text);
     },
   );
   for (const method of ['GET', 'DELETE'] as const)

@@ -13,9 +13,6 @@ import type { McpCaller } from './operation-call.js';
 import { MCP_BODY_LIMIT } from './routes.js';
 import { buildMcpServer } from './server.js';
 
-/** The environment variable the token may come from (a command line is visible to every user of the machine). */
-export const MCP_TOKEN_VARIABLE = 'DELIVERY_API_TOKEN';
-
 export interface StdioOptions {
   token: string;
   /** The Shop-Id the tools send when a call names none. */
@@ -25,12 +22,6 @@ export interface StdioOptions {
   acceptLanguage?: string;
   input?: Readable;
   output?: Writable;
-}
-
-/** The Accept-Language a locale such as `ru_RU.UTF-8` means (none for C or an unset LANG). */
-export function languageOfLocale(locale: string | undefined): string | undefined {
-  const match = /^([a-z]{2})(?:[_-][A-Za-z]{2})?/.exec(locale ?? '');
-  return match ? match[1] : undefined;
 }
 
 /** Serves MCP on stdin/stdout until the client closes stdin (or the process is stopped). */
