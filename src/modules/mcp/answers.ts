@@ -44,9 +44,9 @@ export const SENTENCES = {
     ru: `он больше ${limit / 1024 / 1024} МБ; откройте ссылку.`,
   }),
   notReadable: { en: 'it could not be read; open the link.', ru: 'его не удалось прочитать; откройте ссылку.' },
-  notAllowed: (tool: string): Sentence => ({
-    en: `This key may not call ${tool}: ask the account's owner for a key with the scope it needs.`,
-    ru: `Этому ключу нельзя вызывать ${tool}: попросите владельца аккаунта о ключе с нужным правом.`,
+  notAllowed: (tool: string, scopes: readonly string[]): Sentence => ({
+    en: `This key may not call ${tool}${scopes.length > 0 ? ` (it needs the scope ${scopes.join(' or ')})` : ''}: ask the account's owner for a key that may.`,
+    ru: `Этому ключу нельзя вызывать ${tool}${scopes.length > 0 ? ` (нужно право ${scopes.join(' или ')})` : ''}: попросите владельца аккаунта о ключе, которому можно.`,
   }),
 } as const;
 

@@ -136,7 +136,15 @@ describe('MCP over HTTP: who sees which tools', () => {
       const before = seen.length;
       const refused = await call(client, 'create_draft_order', orderBody({ shopId: 1, pointId: 1 }));
       expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toMatch(/create_draft_order/);
+      expect(textOf(refused)).toMatch(/^This key may not call create_draft_order/);
+      const inRussian = await connect(token, mcpUrl, { 'accept-language': 'ru' });
+      try {
+        const ru = await call(inRussian, 'confirm_orders', { ids: [1] });
+        expect(ru.isError).toBe(true);
+        expect(textOf(ru)).toMatch(/^Этому ключу нельзя вызывать confirm_orders/);
+      } finally {
+        await inRussian.close();
+      }
       expect(seen.length).toBe(before); // nothing reached the API
       // its reads work
       const priced = await call(client, 'price_parcel', {

@@ -1,8 +1,8 @@
 /**
  * The MCP server of one caller: the tools and resources its key may call (the key scopes'
  * `keyAllows` on each one's operation), every call made through the API (operation-call.ts).
- * A tool the key may not call is not registered: it is absent from tools/list and a call of it
- * anyway is refused as an unknown tool (a tool error), before anything is sent to the API.
+ * A tool the key may not call is absent from tools/list, and a call of it anyway is refused (a
+ * tool error naming the scope it needs) before anything is sent to the API.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Scope } from '../../platform/auth.js';
 import { errorLanguage, type Language } from '../../platform/error-language.js';
 import type { App } from '../../platform/http.js';
-import { keyAllows } from '../../platform/key-scopes.js';
+import { keyAllows, scopesNeeded } from '../../platform/key-scopes.js';
 import { SENTENCES, answerResult, refusalResult, textResult } from './answers.js';
 import { callOperation, ownFilePath, type McpCaller, type OperationRequest } from './operation-call.js';
 import { operationCatalogueOf, type JsonSchema, type OperationCatalogue } from './operation-schemas.js';
@@ -170,10 +170,8 @@ export function buildMcpServer({ app, scope, caller, publicUrl }: McpServerConte
       capabilities: { tools: {}, resources: {} },
     },
   );
-  const offered = prepareTools(catalogue).filter(({ definition }) =>
-    keyAllows(scope, definition.method, definition.url),
-  );
-  for (const { definition: tool, listed, zodInput } of offered) {
+  const prepared = prepareTools(catalogue);
+  for (const { definition: tool, listed, zodInput } of prepared) {
     server.registerTool(
       tool.name,
       {
@@ -183,9 +181,9 @@ export function buildMcpServer({ app, scope, caller, publicUrl }: McpServerConte
         annotations: listed.annotations,
       },
       async (args: unknown): Promise<CallToolResult> => {
-        // the registration already left out what the key may not call; the API checks again
+        // unlisted for this key (below), and refused here if called anyway: nothing reaches the API
         if (!keyAllows(scope, tool.method, tool.url))
-          return textResult([SENTENCES.notAllowed(tool.name)[language]], true);
+          return textResult([SENTENCES.notAllowed(tool.name, scopesNeeded(tool.method, tool.url))[language]], true);
         const values = (args ?? {}) as Record<string, unknown>;
         // the tool's name in the user agent: the API's log line and the audit trail tell MCP calls apart
         const toolCaller = { ...caller, userAgent: `${caller.userAgent} mcp-tool/${tool.name}` };
@@ -195,7 +193,7 @@ export function buildMcpServer({ app, scope, caller, publicUrl }: McpServerConte
       },
     );
   }
-  // tools/list answers the prepared list (the SDK would convert every zod schema back on each request)
+  const offered = prepared.filter(({ definition }) => keyAllows(scope, definition.method, definition.url));
   const listedTools = offered.map(({ listed }) => listed);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools }));
   for (const resource of RESOURCES) {
