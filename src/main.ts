@@ -9,6 +9,7 @@
  *   fulfilment operator-token --warehouse N [--name S]   a token for the staff of a fulfilment warehouse
  *   billing operator-token [--name S]       a token for the service's billing operators (payments of bills)
  *   sandbox close-period|collect-pickup|advance-order --account N [--id N]   the sandbox (modules/sandbox)
+ *   mcp [--token T] [--shop-id N]           the MCP server on stdin/stdout (modules/mcp; token also from DELIVERY_API_TOKEN)
  * The areas' commands (account, carrier, fulfilment, billing, sandbox) come from their module
  * definitions (`commands`); serve runs every area's jobs, schedules, upkeep and background work.
  */
@@ -28,6 +29,9 @@ import { releaseStartupGarbage } from './platform/heap.js';
 import { runOnJemallocWhenPresent } from './platform/allocator.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
+import { parseArgs } from 'node:util';
+import { stringOption } from './platform/module.js';
+import { MCP_TOKEN_VARIABLE, languageOfLocale } from './modules/mcp/command.js';
 
 const FINISHED_JOBS_KEPT_MS = 7 * 86400_000;
 
@@ -36,6 +40,7 @@ const USAGE = [
   '  serve                                      start the HTTP API (what npm start runs)',
   '  migrate                                    apply database migrations and load reference data',
   '  reference import                           re-import the reference data shipped in data/',
+  `  mcp [--token T] [--shop-id N]              the MCP server on stdin/stdout for an AI agent (token also from ${MCP_TOKEN_VARIABLE})`,
   // the areas' commands, from their module definitions
   ...AREAS.flatMap((area) =>
     Object.values(area.commands ?? {}).flatMap((areaCommand) => areaCommand.usage.map((line) => `  ${line}`)),
@@ -157,6 +162,40 @@ async function serve(config: Config): Promise<void> {
   await createFirstAccount(runtime, config);
 }
 
+/**
+ * The MCP server over stdio: the app is built (not listening) so that every tool call goes
+ * through the API in process; stdout carries only protocol messages, so the log goes to stderr.
+ * Jobs (a confirmation's registration with the company) are run by the `serve` processes on the
+ * same database, as for any other API call.
+ */
+async function serveMcp(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { token: { type: 'string' }, 'shop-id': { type: 'string' } } });
+  const token = stringOption(values, 'token') ?? process.env[MCP_TOKEN_VARIABLE];
+  if (!token)
+    throw new UsageError(`mcp needs an API token: --token T or the ${MCP_TOKEN_VARIABLE} environment variable`);
+  // the SDK only for this command (modules/mcp/command.ts says why)
+  const { serveMcpOverStdio } = await import('./modules/mcp/stdio.js');
+  await withRuntime(config, async (runtime) => {
+    const app = await buildApp({
+      config,
+      database: runtime.database,
+      services: runtime.services,
+      logStream: process.stderr,
+    });
+    try {
+      await app.ready();
+      await serveMcpOverStdio(app, runtime.services.tokens, {
+        token,
+        shopId: stringOption(values, 'shop-id'),
+        publicUrl: config.publicUrl,
+        acceptLanguage: languageOfLocale(process.env.LC_ALL || process.env.LANG),
+      });
+    } finally {
+      await app.close();
+    }
+  });
+}
+
 async function createFirstAccount(runtime: Runtime, config: Config): Promise<void> {
   // processes starting together on an empty database make one account between them
   const created = await underStartLock(runtime.database, async () =>
@@ -205,6 +244,8 @@ async function main(argv: string[]): Promise<void> {
       await withRuntime(config, async () => undefined);
       process.stdout.write('Database is up to date; reference data loaded.\n');
       return;
+    case 'mcp':
+      return serveMcp(config, rest);
     case 'reference':
       if (rest[0] !== 'import') throw new UsageError('usage: reference import');
       await withRuntime(config, (runtime) => importReferenceData(runtime.database, runtime.services, { force: true }));

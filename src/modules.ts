@@ -28,6 +28,7 @@ import { listsModule } from './modules/lists/module.js';
 import { localitiesModule } from './modules/localities/module.js';
 import { marketplaceOrdersModule } from './modules/marketplace-orders/module.js';
 import { marketplacesModule } from './modules/marketplaces/module.js';
+import { mcpModule } from './modules/mcp/module.js';
 import { notificationsModule } from './modules/notifications/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { pickupsModule } from './modules/pickups/module.js';
@@ -73,6 +74,7 @@ export const MODULES = [
   checklistModule,
   dashboardModule,
   auditModule,
+  mcpModule,
 ] as const;
 
 /** What every area's routes, jobs and schedules are handed: the services and the configuration (each takes only what its type names). */

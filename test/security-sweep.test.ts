@@ -111,6 +111,8 @@ const EXEMPTIONS = {
       'an operator token, not a shop key: any other token is a 401',
     'POST /v2/fulfilment/operator/return-inspections/{orderId}':
       'an operator token, not a shop key: any other token is a 401',
+    'POST /mcp':
+      "MCP reads only the Authorization header (a bearer token), never the session cookie: a cross-site page's cookie is a 401 (src/modules/mcp/mcp-http.test.ts)",
     ...Object.fromEntries(
       [
         'POST /dadata/suggestions/api/4_1/rs/suggest/address',

@@ -34,4 +34,29 @@ describe('a start', () => {
     // the check sees packages at all (a CommonJS one every start needs)
     expect(packages.has('fastify')).toBe(true);
   }, 60_000);
+
+  it('loads neither the MCP SDK nor zod (ES modules) until an agent calls', () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    // ES modules are not in require.cache: a resolve hook sees every module as it is imported
+    const script = `
+      const { registerHooks } = await import('node:module');
+      const seen = new Set();
+      registerHooks({ resolve(specifier, context, next) { const result = next(specifier, context); seen.add(result.url); return result; } });
+      await import('./src/bootstrap.ts');
+      await import('./src/app.ts');
+      const atStart = [...seen];
+      await import('./src/modules/mcp/exchange.ts');
+      console.log(JSON.stringify({ atStart, afterFirstCall: [...seen] }));`;
+    const { atStart, afterFirstCall } = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: root,
+        encoding: 'utf8',
+      }),
+    ) as { atStart: string[]; afterFirstCall: string[] };
+    const mcpPackages = (urls: string[]) =>
+      urls.filter((url) => /node_modules\/(@modelcontextprotocol|zod)\//.test(url));
+    expect(mcpPackages(atStart)).toEqual([]);
+    // the hook sees them once the first MCP request loads its part (modules/mcp/exchange.ts)
+    expect(mcpPackages(afterFirstCall).length).toBeGreaterThan(10);
+  }, 60_000);
 });

@@ -23,6 +23,9 @@ export const ERROR_CODES = {
   unsupported_media_type: 'The body is neither JSON nor form-encoded (415).',
   request_timeout: 'The request did not arrive in time (408).',
   route_not_found: 'No operation has this method and path (404).',
+  method_not_allowed: 'The path takes other methods: the Allow header names them (405).',
+  not_acceptable:
+    'The Accept header names no answer the operation gives (406; MCP: application/json and text/event-stream).',
   // who is calling
   unauthorized: 'No token, or a token that is unknown, revoked or expired (401).',
   invalid_token: 'The token is not the one this operation takes (GET /metrics: METRICS_TOKEN).',

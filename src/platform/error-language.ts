@@ -49,6 +49,8 @@ export const ERROR_SENTENCES_RU: Record<ErrorCode, string> = {
   unsupported_media_type: 'Отправьте тело запроса как application/json или application/x-www-form-urlencoded.',
   request_timeout: 'Запрос не пришёл вовремя.',
   route_not_found: 'Такой операции нет.',
+  method_not_allowed: 'Этот адрес принимает другие методы: они перечислены в заголовке Allow.',
+  not_acceptable: 'Заголовок Accept не называет ни одного формата ответа этой операции.',
   unauthorized: 'Нужна авторизация: войдите или отправьте заголовок Authorization: Bearer <токен>.',
   invalid_token: 'Токен не тот, что принимает эта операция.',
   invalid_credentials: 'Неверный e-mail или пароль.',

@@ -3993,6 +3993,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP) for AI agents
+         * @description JSON-RPC messages of the Model Context Protocol (initialize, tools/list, tools/call, resources/list, resources/read), answered as JSON (stateless: no Mcp-Session-Id). Send `Authorization: Bearer <token>` (any API token or key; a scoped key sees only the tools it may call) and `Accept: application/json, text/event-stream`. Each tool call is the API operation it names, made with the same token, Shop-Id and address: validated, rate-limited and audited as that operation. At most 1 MB a message.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["callMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/v1/api/addresses/suggest": {
         parameters: {
             query?: never;
@@ -4258,6 +4280,8 @@ export interface components {
          *     - `unsupported_media_type`: The body is neither JSON nor form-encoded (415).
          *     - `request_timeout`: The request did not arrive in time (408).
          *     - `route_not_found`: No operation has this method and path (404).
+         *     - `method_not_allowed`: The path takes other methods: the Allow header names them (405).
+         *     - `not_acceptable`: The Accept header names no answer the operation gives (406; MCP: application/json and text/event-stream).
          *     - `unauthorized`: No token, or a token that is unknown, revoked or expired (401).
          *     - `invalid_token`: The token is not the one this operation takes (GET /metrics: METRICS_TOKEN).
          *     - `invalid_credentials`: Login: the e-mail and password do not match an employee.
@@ -4349,7 +4373,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "key_scope_missing" | "audit_chain_broken" | "key_address_refused" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "inspection_done" | "partial_buyout_refused" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
+        ErrorCode: "validation_failed" | "bad_request" | "bad_url" | "invalid_json" | "json_too_deep" | "json_sent_as_form" | "form_too_large" | "form_too_deep" | "invalid_file" | "invalid_template" | "import_too_large" | "body_too_large" | "headers_too_large" | "path_parameter_too_long" | "unsupported_media_type" | "request_timeout" | "route_not_found" | "method_not_allowed" | "not_acceptable" | "unauthorized" | "invalid_token" | "invalid_credentials" | "invalid_operator_token" | "invalid_carrier_secret" | "invalid_widget_key" | "origin_not_allowed" | "forbidden" | "key_scope_missing" | "audit_chain_broken" | "key_address_refused" | "rate_limited" | "session_expired" | "cross_site_refused" | "csrf_token_invalid" | "not_a_login" | "last_owner" | "password_too_weak" | "link_invalid" | "signup_closed" | "signup_invite_only" | "second_factor_required" | "second_factor_invalid" | "second_factor_setup_required" | "second_factor_enforced" | "second_factor_set_up" | "account_set_up" | "concurrent_change" | "already_invited" | "shop_id_required" | "unknown_shop" | "invalid_shop_id" | "not_found" | "file_not_ready" | "email_taken" | "duplicate_vendor_code" | "duplicate_binding" | "warehouse_in_use" | "warehouse_not_editable" | "warehouse_type_immutable" | "order_state" | "order_changed" | "insufficient_stock" | "no_fulfilment_stock" | "unknown_company" | "unknown_locality" | "unknown_sender_locality" | "option_unavailable" | "price_changed" | "not_own_delivery" | "not_simulated" | "live_contract" | "channel_refused" | "no_warehouse" | "period_closed" | "overpayment" | "pickup_exists" | "pickup_state" | "pickup_changed" | "no_orders" | "supply_state" | "supply_changed" | "inspection_done" | "partial_buyout_refused" | "selection_not_found" | "selection_expired" | "selection_used" | "preview_selection" | "selection_unavailable" | "order_not_made" | "contacts_missing" | "webhook_disabled" | "cms_callbacks" | "carrier_auth_failed" | "carrier_unavailable" | "marketplace_auth_failed" | "marketplace_unavailable" | "marketplace_not_connected" | "marketplace_without_integration" | "cms_not_answering" | "idempotency_key_reused" | "idempotency_request_in_progress" | "idempotency_outcome_unknown" | "widget_not_built" | "app_not_built" | "shutting_down" | "not_ready" | "internal_error";
         /** @description Error */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -30287,6 +30311,147 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callMcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-RPC answer(s) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Notifications only: accepted, nothing to answer */
+            202: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Accept must name application/json and text/event-stream */
+            406: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
+                };
+            };
+            /** @description Too many MCP messages this minute for the token: retry after Retry-After */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ErrorCode"];
+                        /** @description A sentence to show to the shop owner */
+                        message: string;
+                        errors: {
+                            /** @description Path of the field, e.g. products[2].dimensions.width */
+                            field?: string;
+                            /** @description Id of the record (batch operations) */
+                            id?: number | string;
+                            message: string;
+                        }[];
+                        /** @description Quote it to support; also in the x-log-id header */
+                        logId: string;
+                    };
                 };
             };
         };
