@@ -24,6 +24,8 @@ export interface JourneyOptions {
    * the parcel travels back from there instead of its own ending.
    */
   returnFrom?: 42 | 44 | null;
+  /** A return parcel (modules/returns) travels to the shop, which never refuses its own goods. */
+  returnParcel?: boolean;
 }
 
 /** Percent of COD recipients who pay by card where a card is taken (the rest pay cash). */
@@ -79,6 +81,12 @@ export function journeyOf(
   const rolls = rollsOf(accountId, orderId);
   const roll = rolls.outcome;
   const delivered = deliveredStep(rolls.payment, options);
+  if (options.returnParcel)
+    return [
+      ...START,
+      deliveryType === 2 ? OUT : atPointStep(deliveryType),
+      { code: 44, description: 'Delivered to the shop' },
+    ];
   if (options.returnFrom === 42)
     return [
       ...forwardTo(deliveryType, 42, delivered),

@@ -10,7 +10,7 @@ import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
-import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { CarrierError, type ReturnParcelInfo, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, factPriceOf, parseDoc, type OrderDoc } from './document.js';
 import { journeyOf, returnLegStart } from './journey.js';
@@ -187,6 +187,7 @@ export class TrackingService {
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
       details: shipmentDetails(record.id, doc, await this.pointCodeOf(doc)),
+      ...(doc.returnOf ? { returnParcel: await this.returnParcelInfo(accountId, doc) } : {}),
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
@@ -199,6 +200,17 @@ export class TrackingService {
       if (transient && job.attempts < job.maxAttempts) throw error;
       await this.finishRegistration(record, doc, null, error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** What a company's return product asks of the original: its track number (modules/returns' parcel). */
+  private async returnParcelInfo(accountId: number, doc: OrderDoc): Promise<ReturnParcelInfo> {
+    const originalOrderId = doc.returnOf?.orderId ?? 0;
+    const original = await this.store.get(accountId, originalOrderId);
+    return {
+      code: /^Return (R[0-9A-Z]{10})$/.exec(doc.comment ?? '')?.[1] ?? null,
+      originalOrderId,
+      originalTrackNumber: original?.trackNumber ?? null,
+    };
   }
 
   private async finishRegistration(
@@ -317,6 +329,7 @@ export class TrackingService {
       cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
       cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
       returnFrom: returnFromOf(doc),
+      returnParcel: Boolean(doc.returnOf),
     });
     const step = steps[record.journeyStep];
     if (!step) return 'none';
