@@ -71,6 +71,8 @@ export interface OrderPageView {
   open: boolean;
   lines: PageLine[];
   options: ReturnOption[];
+  /** The shop pays the way back when the reason is its fault (defect, wrong item...). */
+  shopPaysFaults: boolean;
   reasons: readonly ReturnReason[];
   returns: PageReturn[];
   /** The page's own address (the form posts there). */
@@ -216,6 +218,7 @@ export class ReturnPages {
       open: open && some.length > 0,
       lines,
       options: options.filter((option) => option.cost !== null),
+      shopPaysFaults: settings.payer === 'buyer_unless_fault',
       reasons: RETURN_REASONS,
       returns: returns.reverse(),
       action: `/site/returns/${shopToken}/${orderToken}`,

@@ -34,6 +34,7 @@ const TEXT = {
     youPay: 'Оплачиваете вы',
     shopPays: 'Оплачивает магазин',
     submit: '3. Оформить возврат',
+    faults: 'Если товар с браком, повреждён или не тот — доставку возврата оплачивает магазин.',
     noWays: 'Магазин пока не принимает возвраты этим способом: свяжитесь с магазином.',
     yourReturns: 'Ваши возвраты',
     code: 'Код возврата',
@@ -83,6 +84,7 @@ const TEXT = {
     youPay: 'You pay',
     shopPays: 'The shop pays',
     submit: '3. Request the return',
+    faults: 'If the goods are defective, damaged or not what you ordered, the shop pays for the return delivery.',
     noWays: 'The shop takes no returns this way yet: please contact the shop.',
     yourReturns: 'Your returns',
     code: 'Return code',
@@ -141,7 +143,7 @@ button{width:100%;font:inherit;font-weight:600;padding:12px;border:0;border-radi
 .item{border-top:1px solid #e6e9ef;padding:10px 0}
 .item:first-of-type{border-top:0}
 .item .name{font-weight:600;overflow-wrap:anywhere}
-.row{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+.row{display:grid;grid-template-columns:5.5em 1fr;gap:8px}
 .option{border:1px solid #c9cfd9;border-radius:10px;padding:10px;margin:8px 0;display:block}
 .option input[type=radio]{width:auto;min-height:0;margin:0 8px 0 0}
 .option .price{float:right;font-weight:600}
@@ -211,7 +213,7 @@ function returnSection(item: PageReturn, lang: Lang): string {
 <p class="status">${escapeHtml(text.statuses[view.status])}</p>
 <p class="muted">${escapeHtml(text.code)}</p>
 <p class="code">${escapeHtml(view.code)}</p>
-${live ? `<div class="qr" aria-label="${escapeHtml(text.code)}">${item.qrSvg}</div><p>${escapeHtml(text.todo[view.way])}</p>${where}<p class="muted">${escapeHtml(item.companyName)}</p>` : ''}
+${live ? `<div class="qr" role="img" aria-label="${escapeHtml(text.code)}">${item.qrSvg}</div><p>${escapeHtml(text.todo[view.way])}</p>${where}<p class="muted">${escapeHtml(item.companyName)}</p>` : ''}
 ${view.status === 'requested' ? `<p class="muted">${escapeHtml(text.wait)}</p>` : ''}
 ${view.refusalReason ? `<p>${escapeHtml(view.refusalReason)}</p>` : ''}
 <ul>${lines}</ul>
@@ -285,6 +287,7 @@ ${items}
 <section>
 <h2>${escapeHtml(text.way)}</h2>
 ${options}
+${view.shopPaysFaults && view.options.length ? `<p class="muted">${escapeHtml(text.faults)}</p>` : ''}
 </section>
 <p class="error" role="alert" id="form-error"${view.error ? '' : ' hidden'}>${escapeHtml(view.error ?? '')}</p>
 ${view.options.length ? `<button type="submit">${escapeHtml(text.submit)}</button>` : ''}
