@@ -409,7 +409,7 @@ describe('the lookup by order number and phone', () => {
     // another shop's order, even with its phone, is not found under this shop
     const other = await a.owner.post(
       '/v2/orders',
-      orderBody({ shopId: a.otherShopId, pointId: a.pointId, cmsId: 'OTHER-1' }),
+      orderBody({ shopId: a.otherShopId, pointId: a.pointId }, { cmsId: 'OTHER-1' }),
     );
     expect(other.status).toBe(201);
     expect((await ask('OTHER-1', '+79215556677')).text).toBe(unknown.text.replace('NO-SUCH', 'OTHER-1'));
