@@ -5,6 +5,7 @@
  * return the shop requests turns the parcel back from the point or after delivery. Pure.
  */
 import { createHash } from 'node:crypto';
+import type { OrderDoc } from './document.js';
 
 export interface JourneyStep {
   code: number;
@@ -107,4 +108,25 @@ export function journeyOf(
   if (roll < 5) return [...START, atPoint, { code: 51, description: 'Not collected: handed over for return' }, ...BACK];
   if (roll < 8) return [...START, atPoint, { code: 462, description: 'The recipient refused the parcel' }, ...BACK];
   return [...START, atPoint, delivered];
+}
+
+/**
+ * The journey's options for an order: what is collected on delivery and how it may be paid,
+ * where a return the shop requested turns it back (the point, or after delivery), and whether it
+ * is a return parcel (modules/returns).
+ */
+export function journeyOptionsOf(doc: OrderDoc): JourneyOptions {
+  return {
+    cod: doc.priceCod > 0,
+    cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
+    cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
+    returnFrom: returnFromOf(doc),
+    returnParcel: Boolean(doc.returnOf),
+  };
+}
+
+/** Where a requested return turns the parcel back: after delivery if it was delivered, else at the point. */
+function returnFromOf(doc: OrderDoc): 42 | 44 | null {
+  if (!doc.tasks.some((task) => task.type === 'return' && task.status === 'requested')) return null;
+  return doc.statusHistory.some((item) => item.code === 44) ? 44 : 42;
 }

@@ -36,6 +36,9 @@ import { NO_OWN_METHODS, OrderComposer, type OwnMethodLookup, type ShopHeader } 
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, queueRegistration } from './order-jobs.js';
 import { accessibleOrder, checkAll, raced, stateOf } from './refusals.js';
 import { describeShortage, OrderReservations } from './reservations.js';
+import { ReturnParcelOrders } from './return-parcels.js';
+
+export type { ReturnParcelSpec } from './return-parcels.js';
 
 export type { ReportOrderFilter } from './list-read-model.js';
 
@@ -68,17 +71,6 @@ interface Refused {
   code: ErrorCode;
 }
 
-/** What a return parcel is made of (OrderService.composeReturnParcel). */
-export interface ReturnParcelSpec {
-  /** Lines of the source order (index in its products) and how many units come back. */
-  lines: Array<{ line: number; count: number }>;
-  companyId: number;
-  /** 1: the buyer drops it at `pointId`; 4: the company's courier collects it. */
-  pickup: { type: 1 | 4; pointId: number | null };
-  returnOf: { returnId: number; orderId: number } | null;
-  comment: string | null;
-}
-
 export interface OrderServiceOptions {
   /** Seconds between the simulated steps of a built-in company's journey; 0 turns the simulation off. */
   simulationStepSeconds: number;
@@ -101,7 +93,13 @@ export class OrderService {
     this.reads = new OrderListReadModel(store, cache);
     this.composer = new OrderComposer(shops, products, calculator, reference, ownMethods, addresses);
     this.reservations = new OrderReservations(store, jobs, fulfilment);
+    this.returnParcels = new ReturnParcelOrders(store, this.composer, jobs, fulfilment, (code, at, description) =>
+      this.historyItem(code, at, description),
+    );
   }
+
+  /** The parcels of buyers' returns (modules/returns): orders in the reverse direction (return-parcels.ts). */
+  readonly returnParcels: ReturnParcelOrders;
 
   /** The create side: a request made into a priced document. */
   private readonly composer: OrderComposer;
@@ -559,88 +557,6 @@ export class OrderService {
     });
     this.changed(scope.accountId, { created: true });
     return created;
-  }
-
-  // ---------------------------------------------------------------- return parcels (modules/returns)
-
-  /**
-   * The parcel of a return, not written: the delivered order reversed (reversedInputOf: the
-   * buyer sends, the shop's warehouse receives), only the returned lines, with the company and
-   * the way the buyer chose (drop-off at a point: pickup type 1 with its point; the company's
-   * courier: 4), delivered to the warehouse's door. Priced like any order: its price is the
-   * return's cost. The shop's id is kept (its bill carries the parcel), the goods' product ids too.
-   */
-  async composeReturnParcel(scope: Scope, sourceId: number, spec: ReturnParcelSpec): Promise<OrderDoc> {
-    const record = await accessibleOrder(this.store, scope, sourceId);
-    const source = parseDoc(record.doc);
-    const reversed = reversedInputOf(source);
-    const lines = spec.lines.filter((line) => line.count > 0 && source.products[line.line]);
-    const input: OrderInput = {
-      ...reversed,
-      cmsId: source.cmsId ? `${source.cmsId}-R${spec.returnOf?.returnId ?? ''}` : null,
-      products: lines.map((line) => ({
-        ...(reversed.products ?? [])[line.line],
-        count: line.count,
-        priceCod: 0,
-        prePay: 0,
-      })),
-      // the parcel is weighed by its goods: the original's places and overall weight were for every line
-      places: [],
-      dimensions: undefined,
-      priceDeclared: null,
-      discount: 0,
-      pickup: { type: spec.pickup.type, date: null, pointId: spec.pickup.pointId },
-      delivery: { company: { id: spec.companyId }, type: 2, services: [], point: null },
-      comment: spec.comment,
-    };
-    const now = new Date().toISOString();
-    // the buyer sends it, not the shop: composed without a shop (a shop key would name its own), the shop set after
-    const sender: Scope = { ...scope, shopKeyShopId: null };
-    const doc = await this.composer.compose(sender, input, undefined, [this.historyItem(STATUS.draft, now)], false);
-    doc.shopId = source.shopId;
-    doc.brand = source.brand;
-    doc.returnOf = spec.returnOf;
-    lines.forEach((line, index) => {
-      if (doc.products[index]) doc.products[index].id = source.products[line.line].id;
-    });
-    return doc;
-  }
-
-  /** Writes a return parcel composed above, confirmed and queued for registration with its company, in `trx`. */
-  async createReturnParcel(scope: Scope, doc: OrderDoc, trx: Db): Promise<number> {
-    const now = new Date().toISOString();
-    doc.status = STATUS.confirmed;
-    doc.statusHistory = [this.historyItem(STATUS.confirmed, now, 'Return parcel'), ...doc.statusHistory];
-    const id = await this.store.insert(scope.accountId, doc, {}, trx);
-    await queueRegistration(this.jobs, scope.accountId, id, trx);
-    return id;
-  }
-
-  /**
-   * A return parcel brought back every unit a fulfilment order shipped: its goods are on hand
-   * again, as a refused parcel's are (the fulfilment area's receiveReturn, in `trx`). A return
-   * of some units waits for the warehouse's inspection instead. True when anything came back.
-   */
-  restockWholeReturn(accountId: number, orderId: number, trx: Db): Promise<boolean> {
-    return this.fulfilment.receiveReturn(trx, accountId, orderId, { actor: 'process:returns', employeeId: null });
-  }
-
-  /** The order and its document as stored, for the returns area (no shop check: the caller has checked the return's). */
-  async recordOf(accountId: number, id: number): Promise<(OrderDoc & { id: number }) | null> {
-    const record = await this.store.get(accountId, id);
-    return record ? { id: record.id, ...parseDoc(record.doc) } : null;
-  }
-
-  /** An order of the shop by its own number (cmsId) or our id, for the returns page's lookup; null when none. */
-  async byShopNumber(accountId: number, shopId: number, number: string): Promise<(OrderDoc & { id: number }) | null> {
-    const byNumber = await this.store.find(accountId, { cmsId: number }, shopId);
-    const record =
-      byNumber ??
-      (/^\d{1,15}$/.test(number) ? await this.store.find(accountId, { id: Number(number) }, shopId) : undefined);
-    // a return parcel carries the shop's id too: it is no order a buyer returns goods from
-    if (!record) return null;
-    const doc = parseDoc(record.doc);
-    return doc.returnOf ? null : { id: record.id, ...doc };
   }
 
   // ---------------------------------------------------------------- helpers

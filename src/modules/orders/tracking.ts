@@ -10,10 +10,11 @@ import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
-import { CarrierError, type ReturnParcelInfo, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { returnParcelInfo } from './return-parcels.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, factPriceOf, parseDoc, type OrderDoc } from './document.js';
-import { journeyOf, returnLegStart } from './journey.js';
+import { journeyOf, journeyOptionsOf, returnLegStart } from './journey.js';
 import { shipmentCargo, shipmentDetails } from './shipment-request.js';
 import { HoldExtensionJob, type HoldExtension } from './hold-extension.js';
 import { ParcelReads, type PublicParcel } from './parcel-reads.js';
@@ -187,7 +188,7 @@ export class TrackingService {
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
       details: shipmentDetails(record.id, doc, await this.pointCodeOf(doc)),
-      ...(doc.returnOf ? { returnParcel: await this.returnParcelInfo(accountId, doc) } : {}),
+      ...(doc.returnOf ? { returnParcel: await returnParcelInfo(this.store, accountId, doc) } : {}),
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
@@ -200,17 +201,6 @@ export class TrackingService {
       if (transient && job.attempts < job.maxAttempts) throw error;
       await this.finishRegistration(record, doc, null, error instanceof Error ? error.message : String(error));
     }
-  }
-
-  /** What a company's return product asks of the original: its track number (modules/returns' parcel). */
-  private async returnParcelInfo(accountId: number, doc: OrderDoc): Promise<ReturnParcelInfo> {
-    const originalOrderId = doc.returnOf?.orderId ?? 0;
-    const original = await this.store.get(accountId, originalOrderId);
-    return {
-      code: /^Return (R[0-9A-Z]{10})$/.exec(doc.comment ?? '')?.[1] ?? null,
-      originalOrderId,
-      originalTrackNumber: original?.trackNumber ?? null,
-    };
   }
 
   private async finishRegistration(
@@ -324,13 +314,7 @@ export class TrackingService {
   private async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
     const accountId = record.accountId;
     const doc = parseDoc(record.doc);
-    const steps = journeyOf(accountId, record.id, doc.delivery.type, {
-      cod: doc.priceCod > 0,
-      cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
-      cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
-      returnFrom: returnFromOf(doc),
-      returnParcel: Boolean(doc.returnOf),
-    });
+    const steps = journeyOf(accountId, record.id, doc.delivery.type, journeyOptionsOf(doc));
     const step = steps[record.journeyStep];
     if (!step) return 'none';
     const next = record.journeyStep + 1;
@@ -601,12 +585,6 @@ export class TrackingService {
   record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
     return this.parcels.record(scope, query);
   }
-}
-
-/** Where a return the shop requested turns the parcel back: after delivery (44 in the history), else at the point. Null without one pending. */
-function returnFromOf(doc: OrderDoc): 42 | 44 | null {
-  if (!doc.tasks.some((task) => task.type === 'return' && task.status === 'requested')) return null;
-  return doc.statusHistory.some((item) => item.code === STATUS.delivered) ? STATUS.delivered : STATUS.atPoint;
 }
 
 /** Kept here for the callers of before the split. */

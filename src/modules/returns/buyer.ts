@@ -141,7 +141,9 @@ export class ReturnPages {
     const page = this.links.readShop(token);
     if (!page) return null;
     const wanted = phoneDigits(phone);
-    const order = number.trim() ? await this.orders.byShopNumber(page.accountId, page.shopId, number.trim()) : null;
+    const order = number.trim()
+      ? await this.orders.returnParcels.byShopNumber(page.accountId, page.shopId, number.trim())
+      : null;
     const phones = order ? [order.recipient.phone, order.recipient.additionalPhone ?? ''].map(phoneDigits) : [];
     if (!order || wanted.length < 10 || !phones.includes(wanted)) return null;
     return this.links.orderUrl({ ...page, orderId: order.id });
@@ -152,7 +154,7 @@ export class ReturnPages {
     const shop = this.links.readShop(shopToken);
     const page = shop && this.links.readOrder(shop, orderToken);
     if (!page) return null;
-    const order = await this.orders.recordOf(page.accountId, page.orderId);
+    const order = await this.orders.returnParcels.recordOf(page.accountId, page.orderId);
     if (!order || order.shopId !== page.shopId || order.returnOf) return null;
     return { page, order };
   }

@@ -60,6 +60,7 @@ const TEXT = {
     missingTitle: 'Страница не найдена',
     missing: 'По этой ссылке ничего не найдено. Проверьте, что ссылка скопирована целиком, или обратитесь в магазин.',
     tooMany: 'Слишком много попыток. Подождите минуту и попробуйте снова.',
+    logId: 'Код обращения',
     sending: 'Отправляем…',
   },
   en: {
@@ -110,6 +111,7 @@ const TEXT = {
     missingTitle: 'Page not found',
     missing: 'Nothing is found at this link. Check that the whole link was copied, or ask the shop.',
     tooMany: 'Too many attempts. Wait a minute and try again.',
+    logId: 'Reference for support',
     sending: 'Sending…',
   },
 } as const;
@@ -295,14 +297,14 @@ ${view.options.length ? `<button type="submit">${escapeHtml(text.submit)}</butto
   return layout(lang, view.brand, text.title, `${head}${returns}${form}`, true);
 }
 
-export function renderMissingReturnsPage(lang: Lang, status: 404 | 429): string {
+export function renderMissingReturnsPage(lang: Lang, status: 404 | 429, logId: string): string {
   const text = TEXT[lang];
   const brand: Brand = { name: text.title, color: '#2457c5', logoUrl: null };
   return layout(
     lang,
     brand,
     text.missingTitle,
-    `<section><p>${escapeHtml(status === 429 ? text.tooMany : text.missing)}</p></section>`,
+    `<section><p>${escapeHtml(status === 429 ? text.tooMany : text.missing)}</p><p class="muted">${escapeHtml(text.logId)}: ${escapeHtml(logId)}</p></section>`,
     false,
   );
 }

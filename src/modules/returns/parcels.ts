@@ -91,7 +91,7 @@ export class ReturnParcels {
       // an earlier event of the batch moved it already: plan from where it will be
       const planned = moves.filter((move) => Number(move.row.id) === Number(row.id)).at(-1);
       const current = planned ? { ...row, status: planned.to } : row;
-      const order = await this.orders.recordOf(event.accountId, Number(row.order_id));
+      const order = await this.orders.returnParcels.recordOf(event.accountId, Number(row.order_id));
       const lines = fromJson<ReturnLine[]>(row.lines);
       const whole =
         order !== null &&
@@ -123,6 +123,6 @@ export class ReturnParcels {
    */
   async onReturnParcelArrived(move: PlannedMove, trx: Transaction<Tables>): Promise<void> {
     if (move.order?.fulfilment && move.whole)
-      await this.orders.restockWholeReturn(Number(move.row.account_id), Number(move.row.order_id), trx);
+      await this.orders.returnParcels.restockWhole(Number(move.row.account_id), Number(move.row.order_id), trx);
   }
 }

@@ -20,6 +20,25 @@ export interface ReturnRouteServices {
 
 const tags = ['Returns (extension)'];
 
+/** The docs page's examples (the security sweep sends them too). */
+const SETTINGS_EXAMPLE = {
+  enabled: true,
+  windowDays: 14,
+  ways: [
+    { way: 'point', companyIds: [1] },
+    { way: 'courier', companyIds: [1] },
+  ],
+  payer: 'buyer_unless_fault',
+  autoApprove: { reasons: ['defective', 'wrong_item'], maxGoodsValue: 5000, withinDays: 7 },
+};
+const REFUSE_EXAMPLE = { reason: 'Товар был в употреблении' };
+const RETURN_EXAMPLE = {
+  orderId: 1,
+  lines: [{ line: 0, count: 1, reason: 'did_not_fit', comment: 'Мал на размер' }],
+  way: 'courier',
+  companyId: 1,
+};
+
 export function returnRoutes(app: App, services: ReturnRouteServices): void {
   const returns = services.returns;
 
@@ -60,7 +79,10 @@ export function returnRoutes(app: App, services: ReturnRouteServices): void {
     '/v2/returns',
     {
       schema: {
-        operation: { id: 'createReturn' },
+        operation: {
+          id: 'createReturn',
+          examples: { return: { summary: 'One unit of the first line, collected by courier', value: RETURN_EXAMPLE } },
+        },
         tags,
         summary: "The shop's own return of goods of a delivered order (approved at once: its parcel is made)",
         description:
@@ -97,7 +119,10 @@ export function returnRoutes(app: App, services: ReturnRouteServices): void {
     '/v2/returns/:id/refuse',
     {
       schema: {
-        operation: { id: 'refuseReturn' },
+        operation: {
+          id: 'refuseReturn',
+          examples: { refusal: { summary: 'Refuse, saying why', value: REFUSE_EXAMPLE } },
+        },
         tags,
         summary: 'Refuse a requested return, saying why (the buyer reads it)',
         params: IdParams,
@@ -128,7 +153,12 @@ export function returnRoutes(app: App, services: ReturnRouteServices): void {
     '/v2/shops/:id/return-settings',
     {
       schema: {
-        operation: { id: 'setReturnSettings' },
+        operation: {
+          id: 'setReturnSettings',
+          examples: {
+            rules: { summary: 'Points and courier of company 1, auto-approval of faults', value: SETTINGS_EXAMPLE },
+          },
+        },
         tags,
         summary: "Replace the shop's return rules",
         description:

@@ -52,7 +52,11 @@ export const ReturnSchema = Type.Object(
     payer: Type.Enum(['shop', 'buyer'], { description: 'Who pays the delivery cost, by the shop’s return rules' }),
     refundSum: Roubles('What the shop refunds: goodsSum, less the cost when the buyer pays it'),
     createdBy: Type.Enum(['buyer', 'shop'], { description: 'buyer: the returns page; shop: POST /v2/returns' }),
-    approvedBy: Nullable(Type.Enum(['rules', 'shop'])),
+    approvedBy: Nullable(
+      Type.Enum(['rules', 'shop'], {
+        description: 'rules: the shop’s auto-approval rules; shop: the shop (POST …/approve, or its own return)',
+      }),
+    ),
     refusalReason: Nullable(Type.String()),
     parcelOrderId: Nullable(
       Type.Integer({

@@ -13,11 +13,10 @@ import type { FileStore } from '../../platform/files.js';
 import type { Paging, Page } from '../../platform/paging.js';
 import { startOfDay, addDays } from '../../platform/clock.js';
 import type { ReferenceData } from '../companies/reference.js';
-import { outboxRows, writeOrderEvents } from '../events/outbox.js';
-import type { ReturnEventPayload } from '../events/types.js';
 import type { OrderDoc } from '../orders/document.js';
 import type { OrderService, ReturnParcelSpec } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
+import { refundKopecks, writeReturnEvent, type ReturnEventType } from './events.js';
 import type { ReturnLinks } from './links.js';
 import { checkPhoto } from './photos.js';
 import {
@@ -41,9 +40,6 @@ import type { ReturnListQuery, ReturnRequestInput, ReturnView } from './schemas.
 import type { Db, ReturnRow, ReturnStore } from './store.js';
 
 export type Delivered = OrderDoc & { id: number };
-
-/** The `return` part of a return.* event's payload: what a CMS refunds from. */
-export type ReturnEventData = ReturnEventPayload;
 
 /** One way back the buyer may choose, with its price. */
 export interface ReturnOption {
@@ -192,7 +188,7 @@ export class ReturnService {
       goodsSum: roubles(goods),
       cost: roubles(cost),
       payer: row.payer as 'shop' | 'buyer',
-      refundSum: roubles(Math.max(0, goods - (row.payer === 'buyer' ? cost : 0))),
+      refundSum: roubles(refundKopecks(goods, cost, row.payer)),
       createdBy: row.created_by as 'buyer' | 'shop',
       approvedBy: row.approved_by as ReturnView['approvedBy'],
       refusalReason: row.refusal_reason,
@@ -274,7 +270,7 @@ export class ReturnService {
     choice: { way: ReturnWay; companyId: number; pointId: number | null },
   ): Promise<number | null> {
     try {
-      const doc = await this.orders.composeReturnParcel(scope, order.id, this.parcelSpec(lines, choice, null, null));
+      const doc = await this.orders.returnParcels.compose(scope, order.id, this.parcelSpec(lines, choice, null, null));
       return doc.error ? null : doc.delivery.price;
     } catch (error) {
       if (error instanceof AppError && error.statusCode < 500) return null;
@@ -485,7 +481,7 @@ export class ReturnService {
         updated_at: now,
       };
       const id = await this.store.insert(row, trx);
-      await this.event(trx, { ...row, id }, order, 'return.requested');
+      await writeReturnEvent(trx, { ...row, id }, order, 'return.requested');
       return id;
     });
   }
@@ -496,7 +492,7 @@ export class ReturnService {
   async approve(scope: Scope, id: number, by: 'shop' | 'rules' = 'shop'): Promise<ReturnView> {
     const row = await this.accessible(scope, id);
     this.check('approve', row);
-    const order = await this.orders.recordOf(scope.accountId, Number(row.order_id));
+    const order = await this.orders.returnParcels.recordOf(scope.accountId, Number(row.order_id));
     if (!order) throw notFound('Order', Number(row.order_id));
     const lines = fromJson<ReturnLine[]>(row.lines);
     const choice = {
@@ -504,13 +500,13 @@ export class ReturnService {
       companyId: Number(row.company_id),
       pointId: row.point_id === null ? null : Number(row.point_id),
     };
-    const doc = await this.orders.composeReturnParcel(
+    const doc = await this.orders.returnParcels.compose(
       scope,
       order.id,
       this.parcelSpec(lines, choice, { returnId: id, orderId: order.id }, row.code),
     );
     await this.store.transaction(async (trx) => {
-      const parcelId = await this.orders.createReturnParcel(scope, doc, trx);
+      const parcelId = await this.orders.returnParcels.create(scope, doc, trx);
       const changes = {
         status: 'approved',
         approved_by: by,
@@ -518,7 +514,7 @@ export class ReturnService {
         cost_kopecks: kopecks(doc.delivery.price ?? roubles(Number(row.cost_kopecks))),
       };
       if (!(await this.store.update(scope.accountId, id, row.status, changes, trx))) throw raced(id);
-      await this.event(trx, { ...row, ...changes }, order, 'return.approved');
+      await writeReturnEvent(trx, { ...row, ...changes }, order, 'return.approved');
     });
     this.orders.changed(scope.accountId, { created: true });
     return this.get(scope, id);
@@ -549,10 +545,10 @@ export class ReturnService {
   ): Promise<ReturnView> {
     const row = await this.accessible(scope, id);
     this.check(step, row);
-    const order = await this.orders.recordOf(scope.accountId, Number(row.order_id));
+    const order = await this.orders.returnParcels.recordOf(scope.accountId, Number(row.order_id));
     await this.store.transaction(async (trx) => {
       if (!(await this.store.update(scope.accountId, id, row.status, changes, trx))) throw raced(id);
-      await this.event(trx, { ...row, ...changes }, order, type);
+      await writeReturnEvent(trx, { ...row, ...changes }, order, type);
     });
     return this.get(scope, id);
   }
@@ -572,7 +568,12 @@ export class ReturnService {
     if (!allows(to, row.status)) return false;
     if (!(await this.store.update(Number(row.account_id), Number(row.id), row.status, { status: to }, trx)))
       return false;
-    await this.event(trx, { ...row, status: to }, order, to === 'in_transit' ? 'return.in_transit' : 'return.received');
+    await writeReturnEvent(
+      trx,
+      { ...row, status: to },
+      order,
+      to === 'in_transit' ? 'return.in_transit' : 'return.received',
+    );
     return true;
   }
 
@@ -582,65 +583,7 @@ export class ReturnService {
     if (!row || !allows('close', row.status)) return false;
     return this.store.update(accountId, id, row.status, { status: 'closed' }, trx);
   }
-
-  private async event(
-    trx: Db,
-    row: Omit<ReturnRow, 'id' | 'updated_at'> & { id: number | bigint },
-    order: Delivered | null,
-    type: ReturnEventType,
-  ): Promise<void> {
-    const lines = fromJson<ReturnLine[]>(row.lines);
-    const goods = Number(row.goods_kopecks);
-    const cost = Number(row.cost_kopecks);
-    const data: ReturnEventData = {
-      id: Number(row.id),
-      status: row.status,
-      code: row.code,
-      way: row.way,
-      companyId: Number(row.company_id),
-      lines: lines.map((line) => ({
-        line: line.line,
-        productId: line.productId,
-        vendorCode: line.vendorCode,
-        name: line.name,
-        count: line.count,
-        price: roubles(line.priceKopecks),
-        reason: line.reason,
-      })),
-      goodsSum: roubles(goods),
-      cost: roubles(cost),
-      payer: row.payer,
-      refundSum: roubles(Math.max(0, goods - (row.payer === 'buyer' ? cost : 0))),
-      parcelOrderId: row.parcel_order_id === null ? null : Number(row.parcel_order_id),
-      refusalReason: row.refusal_reason,
-    };
-    await writeOrderEvents(
-      trx,
-      outboxRows(
-        Number(row.account_id),
-        Number(row.shop_id),
-        Number(row.order_id),
-        [
-          {
-            type,
-            statusFrom: null,
-            statusTo: null,
-            payload: { cmsId: order?.cmsId ?? null, trackNumber: order?.trackNumber ?? null, return: data },
-          },
-        ],
-        new Date().toISOString(),
-      ),
-    );
-  }
 }
-
-export type ReturnEventType =
-  | 'return.requested'
-  | 'return.approved'
-  | 'return.refused'
-  | 'return.cancelled'
-  | 'return.in_transit'
-  | 'return.received';
 
 const PAST: Record<ReturnStep, string> = {
   approve: 'approved',

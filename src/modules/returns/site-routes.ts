@@ -111,7 +111,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
       const verdict = await (lookup ? lookups : perAddress)(request);
       if (!verdict.isAllowed && verdict.isExceeded) {
         void reply.header('retry-after', String(Math.ceil(verdict.ttlInSeconds)));
-        return sendHtml(reply, 429, renderMissingReturnsPage(languageOf(request), 429));
+        return sendHtml(reply, 429, renderMissingReturnsPage(languageOf(request), 429, request.id));
       }
     });
 
@@ -141,7 +141,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
         const view = await pages.shopPage(request.params.shop, lang);
         return view
           ? sendHtml(reply, 200, renderShopPage(view))
-          : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404));
+          : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404, request.id));
       },
     );
 
@@ -170,7 +170,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
         const view = await pages.shopPage(request.params.shop, lang, { number: request.body.number, notFound: true });
         return view
           ? sendHtml(reply, 200, renderShopPage(view))
-          : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404));
+          : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404, request.id));
       },
     );
 
@@ -196,7 +196,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
         const view = await pages.orderPage(request.params.shop, request.params.order, lang);
         return view
           ? sendHtml(reply, 200, renderOrderPage(view))
-          : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404));
+          : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404, request.id));
       },
     );
 
@@ -224,7 +224,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
         const page = `/site/returns/${shop}/${order}?lang=${lang}`;
         try {
           const made = await pages.submit(shop, order, request.body as PageSubmission, lang);
-          if (!made) return sendHtml(reply, 404, renderMissingReturnsPage(lang, 404));
+          if (!made) return sendHtml(reply, 404, renderMissingReturnsPage(lang, 404, request.id));
           if (json) return reply.code(201).header('cache-control', 'no-store').send({ url: page });
           return reply.code(303).header('location', page).send('');
         } catch (error) {
@@ -235,7 +235,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
           const view = await pages.orderPage(shop, order, lang, message);
           return view
             ? sendHtml(reply, error.statusCode, renderOrderPage(view))
-            : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404));
+            : sendHtml(reply, 404, renderMissingReturnsPage(lang, 404, request.id));
         }
       },
     );
