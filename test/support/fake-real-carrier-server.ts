@@ -37,6 +37,8 @@ export interface FakeRealCarrier {
   bodies: Map<string, string>;
   /** Webhook subscriptions made with the company (CDEK: POST /v2/webhooks). */
   webhooks: Array<{ uuid: string; type: string; url: string }>;
+  /** Track numbers the company reports delivered (a test sets them): only these take a client return. */
+  delivered: Set<string>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startFake(
     calls: [],
     directory: null,
     webhooks: [],
+    delivered: new Set(),
     bodies: new Map(),
     close: async () => {},
   };
