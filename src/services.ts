@@ -451,7 +451,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     (accountId, shopId, orderId) => buyerMessages.telegramLink(accountId, shopId, orderId),
     returnsPageOf,
   );
-  const returns = new ReturnService(new ReturnStore(db), orders, shops, reference, files, returnLinks);
+  const returns = new ReturnService(new ReturnStore(db), orders, shops, reference, files, returnLinks, readCache);
   const returnPages = new ReturnPages(
     returnLinks,
     returns,

@@ -37,3 +37,9 @@ export const returnsModule = defineModule<
     await services.returnParcels.scheduleDispatch();
   },
 });
+
+declare module '../../platform/cache.js' {
+  interface CacheTopics {
+    returns: 'pages and counts of the account’s returns (returns/service.ts)';
+  }
+}

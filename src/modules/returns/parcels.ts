@@ -65,15 +65,20 @@ export class ReturnParcels {
   }
 
   /** Moves the returns of every parcel status not handled yet; the number of events read. */
-  dispatch(): Promise<number> {
-    return this.events.consume(
+  async dispatch(): Promise<number> {
+    const touched = new Set<number>();
+    const read = await this.events.consume(
       RETURNS_CONSUMER,
       BATCH,
       (events) => this.plan(events),
       async (moves, trx) => {
         for (const move of moves) await this.apply(move, trx);
+        for (const move of moves) touched.add(Number(move.row.account_id));
       },
     );
+    // once committed: the accounts' remembered lists of returns are stale
+    for (const accountId of touched) this.returns.changed(accountId);
+    return read;
   }
 
   private async plan(events: AccountEvent[]): Promise<PlannedMove[]> {

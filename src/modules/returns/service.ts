@@ -6,6 +6,7 @@
  * writes a `return.*` event in its transaction, for webhooks and CMS callbacks.
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
+import type { AccountReadCache } from '../../platform/cache.js';
 import { todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, unprocessable } from '../../platform/errors.js';
 import { fromJson, toJson } from '../../platform/db/values.js';
@@ -41,6 +42,8 @@ import type { Db, ReturnRow, ReturnStore } from './store.js';
 
 export type Delivered = OrderDoc & { id: number };
 
+export const RETURNS_CACHE_TOPIC = 'returns';
+
 /** One way back the buyer may choose, with its price. */
 export interface ReturnOption {
   way: ReturnWay;
@@ -72,7 +75,13 @@ export class ReturnService {
     private readonly reference: ReferenceData,
     private readonly files: FileStore,
     private readonly links: ReturnLinks,
+    private readonly cache: AccountReadCache,
   ) {}
+
+  /** Every committed write of an account's returns: its remembered pages and counts are stale. */
+  changed(accountId: number): void {
+    this.cache.invalidate(accountId, RETURNS_CACHE_TOPIC);
+  }
 
   // ---------------------------------------------------------------- settings
 
@@ -129,17 +138,23 @@ export class ReturnService {
   async list(scope: Scope, query: ReturnListQuery, paging: Paging): Promise<Page<ReturnView>> {
     if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);
     const shopId = scope.shopKeyShopId ?? query.shopId;
-    const { rows, total } = await this.store.list(
-      scope.accountId,
-      {
-        ...(query.status ? { status: query.status } : {}),
-        ...(shopId !== undefined ? { shopId } : {}),
-        ...(query.orderId !== undefined ? { orderId: query.orderId } : {}),
-        ...(query.dateFrom ? { from: startOfDay(query.dateFrom, scope.timeZone) } : {}),
-        ...(query.dateTo ? { to: startOfDay(addDays(query.dateTo, 1), scope.timeZone) } : {}),
-      },
-      paging,
-    );
+    const filter = {
+      ...(query.status ? { status: query.status } : {}),
+      ...(shopId !== undefined ? { shopId } : {}),
+      ...(query.orderId !== undefined ? { orderId: query.orderId } : {}),
+      ...(query.dateFrom ? { from: startOfDay(query.dateFrom, scope.timeZone) } : {}),
+      ...(query.dateTo ? { to: startOfDay(addDays(query.dateTo, 1), scope.timeZone) } : {}),
+    };
+    // a count reads the filter's whole index range: remembered until the account's returns change
+    const key = JSON.stringify(filter);
+    const [rows, total] = await Promise.all([
+      this.cache.read(scope.accountId, RETURNS_CACHE_TOPIC, `page:${key}:${paging.offset}:${paging.perPage}`, () =>
+        this.store.page(scope.accountId, filter, paging),
+      ),
+      this.cache.read(scope.accountId, RETURNS_CACHE_TOPIC, `count:${key}`, () =>
+        this.store.count(scope.accountId, filter),
+      ),
+    ]);
     return { items: rows.map((row) => this.view(row)), total };
   }
 
@@ -445,7 +460,7 @@ export class ReturnService {
       names.push(stored.name);
     }
     const now = new Date().toISOString();
-    return this.store.transaction(async (trx) => {
+    const made = await this.store.transaction(async (trx) => {
       // counted again inside the write: two tabs of the same page must not return one unit twice
       const again = returnableCounts(
         order.products,
@@ -484,6 +499,8 @@ export class ReturnService {
       await writeReturnEvent(trx, { ...row, id }, order, 'return.requested');
       return id;
     });
+    this.changed(scope.accountId);
+    return made;
   }
 
   // ---------------------------------------------------------------- steps
@@ -516,6 +533,7 @@ export class ReturnService {
       if (!(await this.store.update(scope.accountId, id, row.status, changes, trx))) throw raced(id);
       await writeReturnEvent(trx, { ...row, ...changes }, order, 'return.approved');
     });
+    this.changed(scope.accountId);
     this.orders.changed(scope.accountId, { created: true });
     return this.get(scope, id);
   }
@@ -550,6 +568,7 @@ export class ReturnService {
       if (!(await this.store.update(scope.accountId, id, row.status, changes, trx))) throw raced(id);
       await writeReturnEvent(trx, { ...row, ...changes }, order, type);
     });
+    this.changed(scope.accountId);
     return this.get(scope, id);
   }
 
@@ -577,7 +596,7 @@ export class ReturnService {
     return true;
   }
 
-  /** The warehouse inspected what came back (the inspection queue's end): the return is closed. */
+  /** The warehouse inspected what came back (the inspection queue's end): the return is closed; the caller calls `changed` once committed. */
   async close(accountId: number, id: number, trx: Db): Promise<boolean> {
     const row = await this.store.get(accountId, id, trx);
     if (!row || !allows('close', row.status)) return false;

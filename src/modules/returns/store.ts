@@ -58,23 +58,33 @@ export class ReturnStore {
       .executeTakeFirst();
   }
 
-  /** Newest first, and the total of the filter. */
-  async list(
-    accountId: number,
-    filter: ReturnFilter,
-    paging: { offset: number; perPage: number },
-  ): Promise<{ rows: ReturnRow[]; total: number }> {
+  private filtered(accountId: number, filter: ReturnFilter) {
     let query = this.db.selectFrom('returns').where('account_id', '=', accountId);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.shopId !== undefined) query = query.where('shop_id', '=', filter.shopId);
     if (filter.orderId !== undefined) query = query.where('order_id', '=', filter.orderId);
     if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
     if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('id', 'desc').limit(paging.perPage).offset(paging.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.total) };
+    return query;
+  }
+
+  /** A page, newest first. */
+  page(accountId: number, filter: ReturnFilter, paging: { offset: number; perPage: number }): Promise<ReturnRow[]> {
+    return this.filtered(accountId, filter)
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(paging.perPage)
+      .offset(paging.offset)
+      .execute();
+  }
+
+  /** How many returns the filter holds. */
+  async count(accountId: number, filter: ReturnFilter): Promise<number> {
+    const row = await this.filtered(accountId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
   }
 
   /** Writes a change if the return is still in `from` (a compare-and-set: two approvals, one wins). */

@@ -35,16 +35,21 @@ export const returnsTable: SchemaMigration = {
       .addColumn('updated_at', t.instant, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('returns_code').unique().on('returns').column('code').execute();
-    await db.schema.createIndex('returns_account_created').on('returns').columns(['account_id', 'id']).execute();
+    // newest first under each filter: the page and its count read one index range
+    await db.schema
+      .createIndex('returns_account_created')
+      .on('returns')
+      .columns(['account_id', 'created_at', 'id'])
+      .execute();
     await db.schema
       .createIndex('returns_account_status')
       .on('returns')
-      .columns(['account_id', 'status', 'id'])
+      .columns(['account_id', 'status', 'created_at', 'id'])
       .execute();
     await db.schema
       .createIndex('returns_account_shop')
       .on('returns')
-      .columns(['account_id', 'shop_id', 'id'])
+      .columns(['account_id', 'shop_id', 'created_at', 'id'])
       .execute();
     await db.schema.createIndex('returns_account_order').on('returns').columns(['account_id', 'order_id']).execute();
     await db.schema
