@@ -368,6 +368,16 @@ describe("the buyer's return by the signed link", () => {
     expect(form.text).toContain('Проверьте количество');
   });
 
+  it("is linked from a delivered order's tracking page, not from one on its way", async () => {
+    const trackingPath = async (id: number) =>
+      new URL((await a.owner.get(`/v2/orders/${id}`)).body.trackingUrl as string).pathname;
+    const page = await t.client().get(await trackingPath(delivered.id));
+    expect(page.text).toContain(`href="http://delivery.test${pageOf()}"`);
+    expect(page.text).toContain('Вернуть товар');
+    const onItsWay = await preparedOrder(a.owner, a.worker, orderBody({ shopId: a.shopId, pointId: a.pointId }));
+    expect((await t.client().get(await trackingPath(onItsWay.id))).text).not.toContain('/site/returns/');
+  });
+
   it('opens nothing with an altered link, another shop, another account or a return parcel', async () => {
     const path = pageOf();
     const altered = path.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
