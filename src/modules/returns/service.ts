@@ -15,10 +15,13 @@ import type { Paging, Page } from '../../platform/paging.js';
 import { startOfDay, addDays } from '../../platform/clock.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { OrderDoc } from '../orders/document.js';
-import type { OrderService, ReturnParcelSpec } from '../orders/service.js';
+import type { OrderService } from '../orders/service.js';
 import type { ShopService } from '../shops/service.js';
 import { refundKopecks, writeReturnEvent, type ReturnEventType } from './events.js';
 import type { ReturnLinks } from './links.js';
+import { parcelSpec, ReturnWays, type ReturnOption } from './ways.js';
+
+export type { ReturnOption } from './ways.js';
 import { checkPhoto } from './photos.js';
 import {
   allows,
@@ -44,20 +47,6 @@ export type Delivered = OrderDoc & { id: number };
 
 export const RETURNS_CACHE_TOPIC = 'returns';
 
-/** One way back the buyer may choose, with its price. */
-export interface ReturnOption {
-  way: ReturnWay;
-  companyId: number;
-  companyName: string;
-  /** Roubles; null: the company cannot carry this parcel from there. */
-  cost: number | null;
-  payer: 'shop' | 'buyer';
-  /** The company's points near the buyer (point and post), nearest first. */
-  points: Array<{ id: number; name: string; address: string }>;
-}
-
-const POINTS_OFFERED = 20;
-
 const kopecks = (roubles: number | null | undefined) => Math.round((roubles ?? 0) * 100);
 const roubles = (value: number) => Math.round(value) / 100;
 
@@ -76,7 +65,12 @@ export class ReturnService {
     private readonly files: FileStore,
     private readonly links: ReturnLinks,
     private readonly cache: AccountReadCache,
-  ) {}
+  ) {
+    this.ways = new ReturnWays(reference, orders);
+  }
+
+  /** The ways back and their prices (ways.ts). */
+  private readonly ways: ReturnWays;
 
   /** Every committed write of an account's returns: its remembered pages and counts are stale. */
   changed(accountId: number): void {
@@ -213,99 +207,14 @@ export class ReturnService {
     };
   }
 
-  // ---------------------------------------------------------------- the ways back
-
-  /** The ways back the shop allows from where the buyer received the order, each priced for these lines. */
-  async options(
+  /** The ways back the shop allows from where the buyer received the order, each priced for these lines (ways.ts). */
+  options(
     scope: Scope,
     order: Delivered,
     settings: ReturnSettings,
     lines: Array<{ line: number; count: number; reason: ReturnReason }>,
   ): Promise<ReturnOption[]> {
-    const options: ReturnOption[] = [];
-    const locality = this.localityOf(order);
-    for (const entry of settings.ways) {
-      for (const companyId of entry.companyIds) {
-        const registered = await this.reference.registry.companyOf(scope.accountId, companyId);
-        if (!registered) continue;
-        const points =
-          entry.way === 'courier' || !locality
-            ? []
-            : this.nearestPoints(companyId, locality.id, order, entry.way === 'post');
-        if (entry.way !== 'courier' && points.length === 0) continue;
-        const cost = await this.priceOf(scope, order, lines, {
-          way: entry.way,
-          companyId,
-          pointId: points[0]?.id ?? null,
-        });
-        options.push({
-          way: entry.way,
-          companyId,
-          companyName: registered.company.name,
-          cost,
-          payer: payerOf(settings.payer, lines),
-          points: points.map((point) => ({ id: point.id, name: point.name, address: point.address })),
-        });
-      }
-    }
-    return options;
-  }
-
-  private localityOf(order: Delivered) {
-    const city = order.deliveryAddress.city;
-    return this.reference.localities.find({
-      countryCode: city.countryCode ?? undefined,
-      fias: city.fias ?? undefined,
-      name: city.name ?? undefined,
-      region: city.region ?? undefined,
-    });
-  }
-
-  private nearestPoints(companyId: number, localityId: number, order: Delivered, post: boolean) {
-    const from =
-      order.delivery.point ?? this.reference.localities.find({ name: order.deliveryAddress.city.name ?? '' });
-    const points = this.reference.registry
-      .pointsIn(companyId, localityId)
-      .filter((point) => (post ? point.type === 3 : point.type !== 3));
-    if (from)
-      points.sort(
-        (a, b) =>
-          (a.latitude - from.latitude) ** 2 +
-          (a.longitude - from.longitude) ** 2 -
-          ((b.latitude - from.latitude) ** 2 + (b.longitude - from.longitude) ** 2),
-      );
-    return points.slice(0, POINTS_OFFERED);
-  }
-
-  /** The return parcel's price (roubles), or null when the company cannot carry it. */
-  private async priceOf(
-    scope: Scope,
-    order: Delivered,
-    lines: Array<{ line: number; count: number }>,
-    choice: { way: ReturnWay; companyId: number; pointId: number | null },
-  ): Promise<number | null> {
-    try {
-      const doc = await this.orders.returnParcels.compose(scope, order.id, this.parcelSpec(lines, choice, null, null));
-      return doc.error ? null : doc.delivery.price;
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return null;
-      throw error;
-    }
-  }
-
-  private parcelSpec(
-    lines: Array<{ line: number; count: number }>,
-    choice: { way: ReturnWay; companyId: number; pointId: number | null },
-    returnOf: ReturnParcelSpec['returnOf'],
-    code: string | null,
-  ): ReturnParcelSpec {
-    return {
-      lines: lines.map(({ line, count }) => ({ line, count })),
-      companyId: choice.companyId,
-      pickup: choice.way === 'courier' ? { type: 4, pointId: null } : { type: 1, pointId: choice.pointId },
-      returnOf,
-      comment: code ? `Return ${code}` : null,
-    };
+    return this.ways.options(scope, order, settings, lines);
   }
 
   // ---------------------------------------------------------------- making a return
@@ -441,7 +350,7 @@ export class ReturnService {
       };
     });
     const choice = { way: body.way, companyId: body.companyId, pointId: body.pointId ?? null };
-    const cost = await this.priceOf(scope, order, lines, choice);
+    const cost = await this.ways.priceOf(scope, order, lines, choice);
     if (cost === null)
       throw unprocessable(
         'option_unavailable',
@@ -520,7 +429,7 @@ export class ReturnService {
     const doc = await this.orders.returnParcels.compose(
       scope,
       order.id,
-      this.parcelSpec(lines, choice, { returnId: id, orderId: order.id }, row.code),
+      parcelSpec(lines, choice, { returnId: id, orderId: order.id }, row.code),
     );
     await this.store.transaction(async (trx) => {
       const parcelId = await this.orders.returnParcels.create(scope, doc, trx);
