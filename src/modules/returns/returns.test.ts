@@ -10,6 +10,8 @@ import { tilePng } from '../../../test/support/browser.js';
 import type { ApiClient } from '../../../test/support/client.js';
 import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from '../../../test/support/orders.js';
 import { deliveredOrder, FAR_FUTURE } from '../../../test/support/returns.js';
+import { startReceiver, type FakeReceiver } from '../../../test/support/webhook-receiver.js';
+import { WebhookPump } from '../webhooks/pump.js';
 import {
   approvedByRules,
   defaultSettings,
@@ -25,15 +27,25 @@ let a: OrderingAccount;
 let shopKey: ApiClient;
 let stranger: ApiClient;
 let delivered: { id: number; cmsId: string };
+let hooks: FakeReceiver;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '60' } });
+  t = await createTestApp({ env: { SIMULATION_STEP_SECONDS: '60', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   a = await orderingAccount(t);
+  hooks = await startReceiver();
+  const hook = await a.owner.post('/v2/webhooks', {
+    url: hooks.url,
+    eventTypes: ['return.approved', 'return.received'],
+  });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
   shopKey = a.owner.withToken(a.shopKey);
   stranger = (await t.newAccount('Stranger')).client;
   delivered = await deliveredOrder(a.owner, a.worker, { shopId: a.shopId, pointId: a.pointId });
 });
-afterAll(async () => t.close());
+afterAll(async () => {
+  await hooks.close();
+  await t.close();
+});
 
 const returnBody = (overrides: Record<string, unknown> = {}) => ({
   orderId: delivered.id,
@@ -259,6 +271,28 @@ describe("the shop's own return and its parcel", () => {
     await t.runtime.services.returnParcels.dispatch();
     expect((await events('return.received')).length).toBe(1);
     expect((await a.owner.post(`/v2/returns/${returnId}/cancel`)).status).toBe(409);
+  });
+
+  it("tells the shop's webhook, with the lines and sums a CMS refunds from", async () => {
+    const quiet = { error: () => undefined, warn: () => undefined };
+    const pump = new WebhookPump(t.runtime.services.webhooks, t.runtime.services.jobs, quiet, {
+      concurrency: 2,
+      pollMs: 20,
+    });
+    await pump.drain();
+    const bodies = hooks.received.map(
+      (call) => JSON.parse(call.body) as { type: string; data: { payload: { return: Record<string, unknown> } } },
+    );
+    expect(bodies.map((body) => body.type)).toEqual(['return.approved', 'return.received']);
+    expect(bodies[1].data.payload.return).toMatchObject({
+      id: returnId,
+      status: 'received',
+      goodsSum: 600,
+      refundSum: 600,
+      payer: 'shop',
+      lines: [{ vendorCode: 'MUG-1', count: 1, price: 600, reason: 'defective' }],
+    });
+    expect(hooks.received[0].headers['webhook-signature']).toBeDefined();
   });
 
   it('lists, filters and scopes the returns', async () => {
