@@ -12,6 +12,7 @@ import { orderBody, orderingAccount, preparedOrder, type OrderingAccount } from 
 import { deliveredOrder, FAR_FUTURE } from '../../../test/support/returns.js';
 import { startReceiver, type FakeReceiver } from '../../../test/support/webhook-receiver.js';
 import { WebhookPump } from '../webhooks/pump.js';
+import { DeliveryCharges } from '../reports/charges.js';
 import {
   approvedByRules,
   defaultSettings,
@@ -267,6 +268,20 @@ describe("the shop's own return and its parcel", () => {
     expect((await events('return.approved'))[0].payload.return?.lines).toEqual([
       { line: 1, productId: null, vendorCode: 'MUG-1', name: 'Кружка', count: 1, price: 600, reason: 'defective' },
     ]);
+    // the shop's bill charges the parcel's delivery like any other, named for what it is
+    const lines = [];
+    for await (const line of new DeliveryCharges(t.runtime.services.orders).chargesIn({
+      accountId: a.accountId,
+      timeZone: 'Europe/Moscow',
+      from: new Date(Date.now() - 86_400_000).toISOString(),
+      to: new Date(Date.now() + 86_400_000).toISOString(),
+      start: '2000-01-01',
+      end: '2100-01-01',
+    }))
+      lines.push(line);
+    const charged = lines.find((line) => line.orderId === parcelId && line.source === 'delivery');
+    expect(charged?.description).toContain(`Доставка возврата ${returnId} по заказу ${delivered.id}`);
+    expect(charged?.amount).toBeGreaterThan(0);
     // nothing moves twice
     await t.runtime.services.returnParcels.dispatch();
     expect((await events('return.received')).length).toBe(1);
