@@ -34,6 +34,7 @@ import { ordersModule } from './modules/orders/module.js';
 import { pickupsModule } from './modules/pickups/module.js';
 import { productsModule } from './modules/products/module.js';
 import { reportsModule } from './modules/reports/module.js';
+import { returnsModule } from './modules/returns/module.js';
 import { sandboxModule } from './modules/sandbox/module.js';
 import { shopsModule } from './modules/shops/module.js';
 import { trackingPageModule } from './modules/tracking-page/module.js';
@@ -61,6 +62,7 @@ export const MODULES = [
   notificationsModule,
   buyerMessagesModule,
   trackingPageModule,
+  returnsModule,
   fulfilmentModule,
   pickupsModule,
   marketplacesModule,

@@ -4,7 +4,7 @@ import type { Database } from './platform/db/database.js';
 import path from 'node:path';
 import type { SecretBox } from './platform/crypto.js';
 import { DatabaseFileStore, FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
-import { TokenResolver } from './platform/auth.js';
+import { processScope, TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
@@ -48,6 +48,11 @@ import { NotificationService } from './modules/notifications/service.js';
 import { NotificationStore } from './modules/notifications/store.js';
 import { smtpMailer } from './platform/mail.js';
 import { TrackingLinks } from './modules/tracking-page/links.js';
+import { ReturnLinks } from './modules/returns/links.js';
+import { ReturnService } from './modules/returns/service.js';
+import { ReturnStore } from './modules/returns/store.js';
+import { ReturnPages } from './modules/returns/buyer.js';
+import { ReturnParcels } from './modules/returns/parcels.js';
 import { TrackingPageService } from './modules/tracking-page/service.js';
 import { StockService } from './modules/fulfilment/stock-service.js';
 import { ReturnInspectionService } from './modules/fulfilment/return-inspections.js';
@@ -207,6 +212,10 @@ export interface Services {
   /** What buyers hear of their delivery: settings, templates, the log; the dispatcher that sends. */
   buyerMessages: BuyerMessageService;
   buyerMessageDispatcher: BuyerMessageDispatcher;
+  /** Returns a buyer (or the shop) starts: rules, approval, their parcels; the buyer's page. */
+  returns: ReturnService;
+  returnPages: ReturnPages;
+  returnParcels: ReturnParcels;
 }
 
 export interface ServiceDeps {
@@ -245,6 +254,10 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const apiKeys = new ApiKeyService(db, (accountId) => tokens.revoke(accountId));
   const audit = new AuditService(db, database.kind);
   const trackingLinks = new TrackingLinks(config.publicUrl, secretBox.derive('tracking-page'));
+  const returnLinks = new ReturnLinks(config.publicUrl, secretBox.derive('returns-page'));
+  /** A delivered order's returns page (its shop's), for the tracking page and the delivered message. */
+  const returnsPageOf = (accountId: number, shopId: number | null, orderId: number) =>
+    shopId === null ? null : returnLinks.orderUrl({ accountId, shopId, orderId });
   const reference = new ReferenceData(new ReferenceStore(db), {
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
@@ -417,6 +430,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     jobs,
     mailer,
     urls: config,
+    returnsPage: returnsPageOf,
   });
   const supplies = new SupplyService(
     new SupplyStore(db),
@@ -454,7 +468,22 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     orderStatuses,
     accounts,
     (accountId, shopId, orderId) => buyerMessages.telegramLink(accountId, shopId, orderId),
+    returnsPageOf,
   );
+  const returns = new ReturnService(new ReturnStore(db), orders, shops, reference, files, returnLinks, readCache);
+  const returnPages = new ReturnPages(
+    returnLinks,
+    returns,
+    orders,
+    shops,
+    accounts,
+    reference,
+    async (accountId, shopId) => {
+      const brand = (await buyerMessages.settings(processScope(accountId), shopId)).brand;
+      return { color: brand.color, logoUrl: brand.logoUrl };
+    },
+  );
+  const returnParcels = new ReturnParcels(new ReturnStore(db), returns, orders, events, jobs, { dispatchSeconds: 5 });
   const adapters = marketplaceAdapters({
     ozonUrl: config.marketplaceOzonUrl,
     wildberriesUrl: config.marketplaceWildberriesUrl,
@@ -536,6 +565,9 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     lateOrders,
     buyerMessages,
     buyerMessageDispatcher,
+    returns,
+    returnPages,
+    returnParcels,
     sandbox,
     webhooks,
     carrierIntegrations,

@@ -439,7 +439,7 @@ describe('hostile input over every operation of the OpenAPI document', () => {
     expect(requests.length).toBeGreaterThan(300);
     // grows with the operations (the own delivery methods took it past 800; the dashboard's, employees' and thermal labels' past 1200;
     // the one-time links, sessions and second factor past 1400; the returned parcels' inspection, the sandbox's partial
-    // buyout, scoped keys and the audit trail past 1700)
+    // buyout, scoped keys, the audit trail and the returns past 1700)
     expect(requests.length).toBeLessThan(2300);
     const failures: string[] = [];
     const statuses: Record<number, number> = {};
@@ -455,9 +455,11 @@ describe('hostile input over every operation of the OpenAPI document', () => {
       const problems: string[] = [];
       if (response.statusCode >= 500) problems.push(`status ${response.statusCode}`);
       if (typeof logId !== 'string' || !/^[0-9a-f]{32}$/.test(logId)) problems.push('no x-log-id');
-      // The recipient's tracking page and a buyer's unsubscribe page answer errors as HTML pages (naming the log id), by design.
+      // The recipient's tracking page, a buyer's unsubscribe and returns pages answer errors as HTML pages (naming the log id), by design.
       const trackingPage =
-        (request.url.startsWith('/track/') || request.url.startsWith('/buyer/unsubscribe/')) &&
+        (request.url.startsWith('/track/') ||
+          request.url.startsWith('/buyer/unsubscribe/') ||
+          request.url.startsWith('/site/returns/')) &&
         String(response.headers['content-type']).startsWith('text/html');
       if (trackingPage && response.statusCode >= 400 && !response.body.includes(String(logId)))
         problems.push('an error page without its log id');

@@ -104,6 +104,19 @@ export interface ShipmentRequest {
   codKopecks: number;
   /** Who and where, for real companies (the simulated ones need only the locality). */
   details?: ShipmentDetails;
+  /**
+   * A buyer's return (modules/returns): the parcel goes from the buyer (`details.sender`) back to the
+   * shop (`details.recipient`); a company with a return product of its own registers it as one.
+   */
+  returnParcel?: ReturnParcelInfo;
+}
+
+export interface ReturnParcelInfo {
+  /** The return's code the buyer shows (our return id is in `orderId`'s order). */
+  code: string | null;
+  /** The delivered order the goods come from, and the number the company registered it under. */
+  originalOrderId: number;
+  originalTrackNumber: string | null;
 }
 
 export interface ShipmentAddress {

@@ -326,7 +326,7 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
                   }
                 : {}),
               statuses: [
-                ...(partial
+                ...(partial || self.delivered.has(found[1].cdekNumber)
                   ? [{ code: 'DELIVERED', name: 'Вручен', date_time: '2026-01-05T12:00:00+0000', city: 'Москва' }]
                   : []),
                 {
@@ -345,6 +345,36 @@ export async function startFakeCdek(): Promise<FakeRealCarrier> {
               ],
             },
           },
+        };
+      }
+      // "Регистрация клиентского возврата": only of an order in its final status DELIVERED, with a tariff back
+      const clientReturn = /^\/orders\/([\w-]+)\/clientReturn$/.exec(path);
+      if (clientReturn && request.method === 'POST') {
+        const original = byUuid.get(clientReturn[1]);
+        if (!original)
+          return {
+            status: 404,
+            body: { requests: [{ state: 'INVALID', errors: [{ code: 'v2_entity_not_found', message: 'Not found' }] }] },
+          };
+        const tariffCode = (JSON.parse(request.body || '{}') as { tariff_code?: unknown }).tariff_code;
+        const problems = [
+          ...(self.delivered.has(original.cdekNumber)
+            ? []
+            : [{ code: 'v2_order_not_delivered', message: 'Client return is possible only for a delivered order' }]),
+          ...(CDEK_TARIFFS.some((tariff) => tariff.tariff_code === tariffCode)
+            ? []
+            : [{ code: 'v2_field_is_empty', message: 'Field tariff_code is empty or unknown' }]),
+        ];
+        if (problems.length > 0)
+          return { status: 400, body: { requests: [{ type: 'CREATE', state: 'INVALID', errors: problems }] } };
+        sequence += 1;
+        const uuid = `72753031-${String(sequence).padStart(4, '0')}-4f1b-a55d-f0d3b0b5d1c4`;
+        const cdekNumber = String(1100000000 + sequence);
+        byUuid.set(uuid, { number: `return-of-${original.number}`, cdekNumber, reads: 0, items: original.items });
+        self.created.set(`return-of-${original.number}`, { uuid, track: cdekNumber });
+        return {
+          status: 202,
+          body: { entity: { uuid }, requests: [{ request_uuid: 'r2', type: 'CREATE', state: 'ACCEPTED' }] },
         };
       }
       const orderMatch = /^\/orders\/([\w-]+)$/.exec(path);

@@ -43,6 +43,8 @@ export interface FakeRealCarrier {
    * answers DELIVERED with its items' delivery_amount and delivery_detail.payment_sum.
    */
   partialDeliveries: Map<string, { handed: Record<string, number>; paymentSum: number }>;
+  /** Track numbers the company reports delivered (a test sets them): only these take a client return. */
+  delivered: Set<string>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startFake(
     directory: null,
     webhooks: [],
     partialDeliveries: new Map(),
+    delivered: new Set(),
     bodies: new Map(),
     close: async () => {},
   };

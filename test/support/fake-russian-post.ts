@@ -227,6 +227,26 @@ export async function startFakeRussianPost(): Promise<FakeRealCarrier> {
         }
         return { status: 200, body: { 'result-ids': [id] } };
       }
+      // "Создание возвратного отправления для уже созданного": only of a parcel that was delivered, as a parcel
+      if (request.path === '/1.0/returns' && request.method === 'PUT') {
+        const body = JSON.parse(request.body || '{}') as { 'direct-barcode'?: unknown; 'mail-type'?: unknown };
+        const direct = String(body['direct-barcode'] ?? '');
+        const known = [...backlog.values()].some((item) => item.barcode === direct);
+        const errors = [
+          ...(known ? [] : [{ code: 'DIRECT_SHIPMENT_NOT_FOUND', description: 'Прямое отправление не найдено' }]),
+          ...(known && !self.delivered.has(direct)
+            ? [{ code: 'DIRECT_SHIPMENT_NOT_DELIVERED', description: 'Прямое отправление не вручено' }]
+            : []),
+          ...(body['mail-type'] === 'POSTAL_PARCEL'
+            ? []
+            : [{ code: 'ILLEGAL_MAIL_TYPE', description: 'Недопустимый вид отправления' }]),
+        ];
+        if (errors.length) return { status: 400, body: { errors } };
+        sequence += 1;
+        const barcode = `8009${String(sequence).padStart(10, '0')}`;
+        self.created.set(`return-of-${direct}`, { uuid: barcode, track: barcode });
+        return { status: 200, body: { 'return-barcode': barcode } };
+      }
       if (request.path === '/1.0/backlog/search') {
         const query = request.query.get('query');
         const found = [...backlog.entries()].find(([, entry]) => entry.number === query || entry.barcode === query);

@@ -2543,6 +2543,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns of goods of delivered orders, newest first
+         * @description Filters: status, shopId, orderId, dateFrom/dateTo (the day each was started, the account’s time zone). A shop API key sees only its shop’s.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["listReturns"];
+        put?: never;
+        /**
+         * The shop's own return of goods of a delivered order (approved at once: its parcel is made)
+         * @description Lines (the order’s line index, units, a reason from the closed list, a comment), the way back (point or post with one of the company’s points near the buyer, or courier), optional photos (base64 JPEG/PNG/WebP/HEIC, at most 5 of 5 MB, checked as pictures). Units are at most those delivered less those in the order’s other returns. The shop’s window and ways bind the buyer’s page, not the shop. The return parcel is an order in the reverse direction (its returnOf names the return), registered with the company, its statuses moving the return (return.in_transit, return.received).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["createReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/returns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A return
+         * @description A return
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/returns/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a requested return: its parcel is made and registered with the company
+         * @description Approve a requested return: its parcel is made and registered with the company
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["approveReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/returns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a return not yet on its way (its parcel is cancelled with the company)
+         * @description Cancel a return not yet on its way (its parcel is cancelled with the company)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["cancelReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/returns/{id}/refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse a requested return, saying why (the buyer reads it)
+         * @description Refuse a requested return, saying why (the buyer reads it)
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["refuseReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shops/{id}/return-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's return rules: window, ways back, who pays, auto-approval
+         * @description A shop that never saved any: returns on, 14 days, the points of the delivered order’s own company, the buyer pays unless the reason is the shop’s fault, the shop approves each.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getReturnSettings"];
+        /**
+         * Replace the shop's return rules
+         * @description Each company must be one the account ships with and fit its way (post: a post company; point: one that takes parcels at its points; courier: one whose courier collects).
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        put: operations["setReturnSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/products/shipments": {
         parameters: {
             query?: never;
@@ -4163,6 +4307,62 @@ export interface paths {
          *     Extension: not in the contract (api-v2.md).
          */
         post: operations["cleanAddressesDadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/site/returns/{shop}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's returns page: find a delivered order by its number and phone
+         * @description The link is the shop’s (GET /v2/shops/{id}/return-settings, pageUrl). An unknown or altered link is a 404 page.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getReturnsLookupPage"];
+        put?: never;
+        /**
+         * Find a delivered order of the shop by its number and the phone given with it
+         * @description A form post: found, a 303 to the order's returns page; otherwise the same page again with one answer for an unknown order and a wrong phone. 10 a minute from one address.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["findReturnableOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/site/returns/{shop}/{order}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivered order's returns page (the tracking page and the delivered message link to it)
+         * @description The goods that may still come back within the shop’s window, quantity and reason per item, photos, the ways back the shop allows with their cost and who pays, then the return’s code and QR code. The signed link is the credential.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        get: operations["getOrderReturnsPage"];
+        put?: never;
+        /**
+         * The buyer's return from the order's returns page
+         * @description The page’s script sends JSON (with photos, base64) and reads a 201 {url}; a plain form post (no photos) is answered with a 303 to the page. Refusals are in the page’s language.
+         *
+         *     Extension: not in the contract (api-v2.md).
+         */
+        post: operations["requestReturnOnPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5820,6 +6020,11 @@ export interface components {
                 /** @description Roubles: the company's commission for collecting it, on the collected sum only (withheld from the remittance) */
                 commission: number;
             };
+            /** @description Extension: this order is the parcel of a return (GET /v2/returns/{returnId}) carrying goods of order orderId back to the shop */
+            returnOf?: {
+                returnId: number;
+                orderId: number;
+            } | null;
         };
         /** @description Extension: the new order of each id */
         DuplicatedOrders: {
@@ -5966,10 +6171,10 @@ export interface components {
             /** @description Position in the account's stream: increasing, never reused; pass the last one as afterId */
             id: number;
             /**
-             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel was inspected at the fulfilment warehouse; payload.source refusal, partial-buyout or return, payload.returned what became of each line: stock, defect or write_off, with the count and reason), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)
+             * @description order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel was inspected at the fulfilment warehouse; payload.source refusal, partial-buyout or return, payload.returned what became of each line: stock, defect or write_off, with the count and reason), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles), return.requested / return.approved / return.refused / return.cancelled / return.in_transit / return.received (a return of goods of the delivered order orderId moved: payload.return carries its lines, sums and costs, GET /v2/returns/{id})
              * @enum {unknown}
              */
-            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued";
+            type: "order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received";
             /** @description The order; 0 for an event of no order of the orders area (fulfilment.supply_accepted, marketplace_order.created, pickup.status_changed, supply.status_changed, bill.issued) */
             orderId: number;
             shopId: number | null;
@@ -6021,6 +6226,34 @@ export interface components {
                 date?: string;
                 /** @description Roubles */
                 sum?: number;
+                /** @description return.*: the return after the step (GET /v2/returns/{id}) */
+                return?: {
+                    id: number;
+                    status: string;
+                    code: string;
+                    way: string;
+                    companyId: number;
+                    lines: {
+                        line: number;
+                        productId: number | null;
+                        vendorCode: string | null;
+                        name: string | null;
+                        count: number;
+                        /** @description Per unit, roubles */
+                        price: number;
+                        reason: string;
+                    }[];
+                    /** @description Roubles */
+                    goodsSum: number;
+                    /** @description The return's delivery cost, roubles */
+                    cost: number;
+                    /** @description shop or buyer: who pays the cost */
+                    payer: string;
+                    /** @description What the shop refunds, roubles */
+                    refundSum: number;
+                    parcelOrderId: number | null;
+                    refusalReason: string | null;
+                };
             };
         };
         /** @description A notification of the caller */
@@ -6105,6 +6338,110 @@ export interface components {
             sendAfter: string;
             createdAt: string;
             sentAt: string | null;
+        };
+        /** @description A return of goods of a delivered order (extension) */
+        Return: {
+            id: number;
+            shopId: number;
+            /** @description The delivered order the goods come back from */
+            orderId: number;
+            /** @description The order's cmsId */
+            orderNumber: string | null;
+            /**
+             * @description requested → approved (the shop, or its rules) / refused / cancelled → in_transit (the return parcel is on its way) → received (it reached the shop) → closed (inspected)
+             * @enum {unknown}
+             */
+            status: "requested" | "approved" | "refused" | "cancelled" | "in_transit" | "received" | "closed";
+            /** @description The return code the buyer shows at the point or to the courier (also as a QR code) */
+            code: string;
+            /**
+             * @description point: the buyer drops the parcel at a point of the company; courier: the company's courier collects it; post: at a post office
+             * @enum {unknown}
+             */
+            way: "point" | "courier" | "post";
+            /** @description The delivery company carrying the return parcel */
+            companyId: number;
+            /** @description The point the buyer drops the parcel at (point, post) */
+            pointId: number | null;
+            lines: {
+                /** @description Index of the line in the order's products (0-based) */
+                line: number;
+                productId: number | null;
+                name: string | null;
+                vendorCode: string | null;
+                count: number;
+                /** @description Per unit, as the buyer paid it (price less discount), roubles */
+                price: number;
+                /**
+                 * @description did_not_fit, changed_mind, defective, damaged_in_delivery, wrong_item, not_as_described (the last four are the shop’s fault: with payer buyer_unless_fault the shop pays the way back), other
+                 * @enum {unknown}
+                 */
+                reason: "did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other";
+                comment: string | null;
+            }[];
+            photos: string[];
+            /** @description The returned lines' prices, roubles */
+            goodsSum: number;
+            /** @description The return's delivery cost (the return parcel's price), roubles */
+            cost: number;
+            /**
+             * @description Who pays the delivery cost, by the shop’s return rules
+             * @enum {unknown}
+             */
+            payer: "shop" | "buyer";
+            /** @description What the shop refunds: goodsSum, less the cost when the buyer pays it, roubles */
+            refundSum: number;
+            /**
+             * @description buyer: the returns page; shop: POST /v2/returns
+             * @enum {unknown}
+             */
+            createdBy: "buyer" | "shop";
+            approvedBy: ("rules" | "shop") | null;
+            refusalReason: string | null;
+            /** @description The return parcel, an order in the reverse direction (GET /v2/orders/{id}, returnOf) */
+            parcelOrderId: number | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 date and time with offset
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 date and time with offset
+             */
+            updatedAt: string;
+        };
+        /** @description A shop's return rules and its returns page (extension) */
+        ReturnSettings: {
+            /** @description Buyers may start returns on the returns page */
+            enabled: boolean;
+            /** @description Days after delivery a buyer may start a return */
+            windowDays: number;
+            /** @description The ways back the shop allows, each with the companies the buyer chooses from */
+            ways: {
+                /**
+                 * @description point: the buyer drops the parcel at a point of the company; courier: the company's courier collects it; post: at a post office
+                 * @enum {unknown}
+                 */
+                way: "point" | "courier" | "post";
+                companyIds: number[];
+            }[];
+            /**
+             * @description Who pays the way back: shop, buyer, or buyer_unless_fault (the shop pays when a reason is its fault)
+             * @enum {unknown}
+             */
+            payer: "shop" | "buyer" | "buyer_unless_fault";
+            /** @description Approve without the shop when every rule holds; null: the shop approves each return */
+            autoApprove: {
+                /** @description Empty: any reason */
+                reasons: ("did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other")[];
+                /** @description Roubles; null: any value */
+                maxGoodsValue: number | null;
+                /** @description Days after delivery; null: the whole window */
+                withinDays: number | null;
+            } | null;
+            /** @description The shop's returns page (buyers find their order by number and phone): link it from the shop's site */
+            pageUrl: string;
         };
         /** @description Fulfilment supply */
         Supply: {
@@ -6495,7 +6832,7 @@ export interface components {
             kind: "webhook" | "cms";
             url: string;
             shopId: number | null;
-            eventTypes: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+            eventTypes: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received")[];
             enabled: boolean;
             description: string;
             /** @description Why the service disabled it (failing for longer than the disable window) */
@@ -20846,7 +21183,7 @@ export interface operations {
                 /** @description Events per call, 1 to 1000 */
                 limit?: number;
                 /** @description Only these types (types=a,b or types[]=a) */
-                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                types?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received")[];
                 /** @description Only this shop's orders (a shop API key sees only its own shop anyway) */
                 shopId?: number;
             };
@@ -22538,6 +22875,895 @@ export interface operations {
             };
             /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
             404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReturns: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (at most 2147483647). */
+                page?: number;
+                /** @description Results per page, 1 to 1000. */
+                perPage?: number;
+                /** @description requested → approved (the shop, or its rules) / refused / cancelled → in_transit (the return parcel is on its way) → received (it reached the shop) → closed (inspected) */
+                status?: "requested" | "approved" | "refused" | "cancelled" | "in_transit" | "received" | "closed";
+                /** @description Only this shop's returns (a shop key sees only its own shop anyway) */
+                shopId?: number;
+                /** @description Only the returns of this order */
+                orderId?: number;
+                /** @description Created on or after this day (YYYY-MM-DD, the account’s time zone) */
+                dateFrom?: string;
+                /** @description Created on or before this day (YYYY-MM-DD) */
+                dateTo?: string;
+            };
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Array of Return */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    /** @description Number of items matching the filters, all pages */
+                    "X-Total-Count"?: number;
+                    /** @description The page returned */
+                    "X-Page"?: number;
+                    /** @description Page size used */
+                    "X-Per-Page"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"][];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The delivered order */
+                    orderId: number;
+                    lines: {
+                        /** @description Index of the line in the order's products (0-based) */
+                        line: number;
+                        /** @description Units returned (0: the line is not returned) */
+                        count: number;
+                        /**
+                         * @description did_not_fit, changed_mind, defective, damaged_in_delivery, wrong_item, not_as_described (the last four are the shop’s fault: with payer buyer_unless_fault the shop pays the way back), other
+                         * @enum {unknown}
+                         */
+                        reason: "did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other";
+                        comment?: string | null;
+                    }[];
+                    /**
+                     * @description point: the buyer drops the parcel at a point of the company; courier: the company's courier collects it; post: at a post office
+                     * @enum {unknown}
+                     */
+                    way: "point" | "courier" | "post";
+                    /** @description The company carrying the parcel back */
+                    companyId: number;
+                    /** @description The point the buyer drops the parcel at: required for point and post, one of the company’s near the buyer */
+                    pointId?: number | null;
+                    /** @description At most 5 */
+                    photos?: {
+                        /** @description The picture, base64 (JPEG, PNG, WebP or HEIC; at most 5 MB) */
+                        data: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The delivered order */
+                    orderId: number;
+                    lines: {
+                        /** @description Index of the line in the order's products (0-based) */
+                        line: number;
+                        /** @description Units returned (0: the line is not returned) */
+                        count: number;
+                        /**
+                         * @description did_not_fit, changed_mind, defective, damaged_in_delivery, wrong_item, not_as_described (the last four are the shop’s fault: with payer buyer_unless_fault the shop pays the way back), other
+                         * @enum {unknown}
+                         */
+                        reason: "did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other";
+                        comment?: string | null;
+                    }[];
+                    /**
+                     * @description point: the buyer drops the parcel at a point of the company; courier: the company's courier collects it; post: at a post office
+                     * @enum {unknown}
+                     */
+                    way: "point" | "courier" | "post";
+                    /** @description The company carrying the parcel back */
+                    companyId: number;
+                    /** @description The point the buyer drops the parcel at: required for point and post, one of the company’s near the buyer */
+                    pointId?: number | null;
+                    /** @description At most 5 */
+                    photos?: {
+                        /** @description The picture, base64 (JPEG, PNG, WebP or HEIC; at most 5 MB) */
+                        data: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A return of goods of a delivered order (extension) */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A return of goods of a delivered order (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A return of goods of a delivered order (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A return of goods of a delivered order (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A business rule refuses it (e.g. a delivery that cannot be priced, an import over 2000 rows). */
+            422: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refuseReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+                /** @description Any string chosen by the caller (a UUID). The first answer is kept 24 hours and replayed for the same key and body; the same key with another body, or while the first request runs, is a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why, for the buyer */
+                    reason: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Why, for the buyer */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A return of goods of a delivered order (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it (errors[] lists each refused id in batch operations), a duplicate, or an Idempotency-Key reused with another body or still running. */
+            409: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReturnSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A shop's return rules and its returns page (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnSettings"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setReturnSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A shop of the account. Where the operation needs a shop it selects it; elsewhere it is still checked (an unknown shop or one a shop API key may not reach is refused). */
+                "Shop-Id"?: number;
+            };
+            path: {
+                /** @description Identifier */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description A shop's return rules (extension) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Buyers may start returns on the returns page */
+                    enabled: boolean;
+                    /** @description Days after delivery a buyer may start a return */
+                    windowDays: number;
+                    /** @description The ways back the shop allows, each with the companies the buyer chooses from */
+                    ways: {
+                        /**
+                         * @description point: the buyer drops the parcel at a point of the company; courier: the company's courier collects it; post: at a post office
+                         * @enum {unknown}
+                         */
+                        way: "point" | "courier" | "post";
+                        companyIds: number[];
+                    }[];
+                    /**
+                     * @description Who pays the way back: shop, buyer, or buyer_unless_fault (the shop pays when a reason is its fault)
+                     * @enum {unknown}
+                     */
+                    payer: "shop" | "buyer" | "buyer_unless_fault";
+                    /** @description Approve without the shop when every rule holds; null: the shop approves each return */
+                    autoApprove: {
+                        /** @description Empty: any reason */
+                        reasons: ("did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other")[];
+                        /** @description Roubles; null: any value */
+                        maxGoodsValue: number | null;
+                        /** @description Days after delivery; null: the whole window */
+                        withinDays: number | null;
+                    } | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Buyers may start returns on the returns page */
+                    enabled: boolean;
+                    /** @description Days after delivery a buyer may start a return */
+                    windowDays: number;
+                    /** @description The ways back the shop allows, each with the companies the buyer chooses from */
+                    ways: {
+                        /**
+                         * @description point: the buyer drops the parcel at a point of the company; courier: the company's courier collects it; post: at a post office
+                         * @enum {unknown}
+                         */
+                        way: "point" | "courier" | "post";
+                        companyIds: number[];
+                    }[];
+                    /**
+                     * @description Who pays the way back: shop, buyer, or buyer_unless_fault (the shop pays when a reason is its fault)
+                     * @enum {unknown}
+                     */
+                    payer: "shop" | "buyer" | "buyer_unless_fault";
+                    /** @description Approve without the shop when every rule holds; null: the shop approves each return */
+                    autoApprove: {
+                        /** @description Empty: any reason */
+                        reasons: ("did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other")[];
+                        /** @description Roubles; null: any value */
+                        maxGoodsValue: number | null;
+                        /** @description Days after delivery; null: the whole window */
+                        withinDays: number | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A shop's return rules and its returns page (extension) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnSettings"];
+                };
+            };
+            /** @description Bad input: errors[] names each field ({field, message}). */
+            400: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A shop API key reaching outside its shop. */
+            403: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (a record of another account is not found either). Batch operations list each missing id in errors[] ({id, message}). */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (or address) this minute: retry after the Retry-After header. */
+            429: {
                 headers: {
                     "x-log-id": components["headers"]["x-log-id"];
                     "x-request-id": components["headers"]["x-request-id"];
@@ -27596,7 +28822,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -27614,7 +28840,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -27790,7 +29016,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -27808,7 +29034,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Only these event types; empty or absent: every type */
-                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued")[];
+                    eventTypes?: ("order.created" | "order.status_changed" | "order.problem" | "order.sent_for_return" | "order.storage_ending" | "order.late" | "fulfilment.goods_missing" | "fulfilment.return_received" | "fulfilment.product_ends" | "fulfilment.stock_changed" | "fulfilment.supply_accepted" | "marketplace_order.created" | "pickup.status_changed" | "supply.status_changed" | "bill.issued" | "return.requested" | "return.approved" | "return.refused" | "return.cancelled" | "return.in_transit" | "return.received")[];
                     /**
                      * @description false: nothing is queued for it; true again clears a disable after failures
                      * @default true
@@ -31374,6 +32600,235 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReturnsLookupPage: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                shop: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page (text/html) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    findReturnableOrder: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                shop: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    number: string;
+                    phone: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    number: string;
+                    phone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An HTML page (text/html) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            303: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    getOrderReturnsPage: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                shop: string;
+                order: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page (text/html) */
+            200: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": unknown;
+                };
+            };
+        };
+    };
+    requestReturnOnPage: {
+        parameters: {
+            query?: {
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                shop: string;
+                order: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines?: {
+                        line: number;
+                        count: number;
+                        /**
+                         * @description did_not_fit, changed_mind, defective, damaged_in_delivery, wrong_item, not_as_described (the last four are the shop’s fault: with payer buyer_unless_fault the shop pays the way back), other
+                         * @enum {unknown}
+                         */
+                        reason: "did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other";
+                        comment?: string | null;
+                    }[];
+                    option?: string;
+                    point?: {
+                        [key: string]: string;
+                    };
+                    photos?: {
+                        /** @description The picture, base64 (JPEG, PNG, WebP or HEIC; at most 5 MB) */
+                        data: string;
+                    }[];
+                };
+                "application/x-www-form-urlencoded": {
+                    lines?: {
+                        line: number;
+                        count: number;
+                        /**
+                         * @description did_not_fit, changed_mind, defective, damaged_in_delivery, wrong_item, not_as_described (the last four are the shop’s fault: with payer buyer_unless_fault the shop pays the way back), other
+                         * @enum {unknown}
+                         */
+                        reason: "did_not_fit" | "changed_mind" | "defective" | "damaged_in_delivery" | "wrong_item" | "not_as_described" | "other";
+                        comment?: string | null;
+                    }[];
+                    option?: string;
+                    point?: {
+                        [key: string]: string;
+                    };
+                    photos?: {
+                        /** @description The picture, base64 (JPEG, PNG, WebP or HEIC; at most 5 MB) */
+                        data: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order's returns page, showing the new return's code */
+                        url: string;
+                    };
+                };
+            };
+            /** @description An HTML page (text/html) */
+            303: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description An HTML page (text/html) */
+            404: {
+                headers: {
+                    "x-log-id": components["headers"]["x-log-id"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
         };

@@ -89,23 +89,9 @@ export class CdekDriver implements ContractDriver {
     if (!details)
       throw new CarrierError(this.remote.companyId, 'CDEK needs the recipient and the address of the order.');
     let info = await this.lookup(`im_number=${encodeURIComponent(mapper.cdekNumberOf(order))}`, signal);
+    if (!info && order.returnParcel) info = await this.clientReturn(order, order.returnParcel, signal);
     if (!info) {
-      const tariffs = await this.remote.run('quote', 'safe', signal, (attempt) =>
-        this.proxy.call(
-          'POST',
-          '/calculator/tarifflist',
-          attempt,
-          mapper.tariffListRequest(mapper.quoteOfShipment(order)),
-        ),
-      );
-      const tariffCode = mapper.tariffCodeFor(
-        tariffs,
-        order.type,
-        details.pointCode ? (details.pointType ?? null) : null,
-        details.tariffName ?? null,
-      );
-      if (tariffCode === null)
-        throw new CarrierError(this.remote.companyId, 'CDEK has no tariff for this route and delivery type.');
+      const tariffCode = await this.tariffOf(order, signal);
       const created = await this.remote.run('register', 'once', signal, (attempt) =>
         this.proxy.call('POST', '/orders', attempt, mapper.orderRequest(order, tariffCode)),
       );
@@ -128,6 +114,66 @@ export class CdekDriver implements ContractDriver {
     if (!info.cdekNumber)
       throw new CarrierError(this.remote.companyId, 'CDEK has accepted the order but not numbered it yet.', true);
     return { trackNumber: info.cdekNumber, trackingUrl: `https://www.cdek.ru/ru/tracking?order_id=${info.cdekNumber}` };
+  }
+
+  /**
+   * A buyer's return of goods CDEK delivered: CDEK's own product, the client return
+   * (POST /v2/orders/{uuid}/clientReturn with the tariff back), which CDEK takes only for an
+   * order in its final status "Вручен" (DELIVERED). The return order it makes is numbered like
+   * any order; the rest of registration reads that number. An original CDEK does not know (a
+   * parcel of another company, or of another contract) is registered as an ordinary order back.
+   */
+  private async clientReturn(
+    order: ShipmentRequest,
+    parcel: NonNullable<ShipmentRequest['returnParcel']>,
+    signal: AbortSignal,
+  ): Promise<mapper.CdekOrderInfo | null> {
+    if (!parcel.originalTrackNumber) return null;
+    const answer = await this.remote.run('lookup', 'safe', signal, (attempt) =>
+      this.proxy.raw('GET', `/orders?cdek_number=${encodeURIComponent(parcel.originalTrackNumber as string)}`, attempt),
+    );
+    if (answer.status === 404 || answer.status === 400) return null;
+    const original = mapper.orderInfo(JSON.parse(answer.text));
+    if (!original) return null;
+    if (!mapper.isDelivered(JSON.parse(answer.text)))
+      throw new CarrierError(
+        this.remote.companyId,
+        `CDEK takes a client return only of an order it has delivered: ${parcel.originalTrackNumber} is not delivered.`,
+      );
+    const tariffCode = await this.tariffOf(order, signal);
+    const made = await this.remote.run('register', 'once', signal, (attempt) =>
+      this.proxy.call('POST', `/orders/${original.uuid}/clientReturn`, attempt, { tariff_code: tariffCode }),
+    );
+    const info = mapper.orderInfo(made);
+    if (!info) throw new CarrierError(this.remote.companyId, 'CDEK answered the client return without its uuid.', true);
+    if (info.state === 'invalid')
+      throw new CarrierError(
+        this.remote.companyId,
+        `CDEK refused the client return: ${mapper.problemText(info.problems)}`,
+      );
+    return info;
+  }
+
+  /** The tariff a parcel registers with: the one it was priced with where CDEK still offers it, else the cheapest of its type. */
+  private async tariffOf(order: ShipmentRequest, signal: AbortSignal): Promise<number> {
+    const details = order.details as NonNullable<ShipmentRequest['details']>;
+    const tariffs = await this.remote.run('quote', 'safe', signal, (attempt) =>
+      this.proxy.call(
+        'POST',
+        '/calculator/tarifflist',
+        attempt,
+        mapper.tariffListRequest(mapper.quoteOfShipment(order)),
+      ),
+    );
+    const tariffCode = mapper.tariffCodeFor(
+      tariffs,
+      order.type,
+      details.pointCode ? (details.pointType ?? null) : null,
+      details.tariffName ?? null,
+    );
+    if (tariffCode === null)
+      throw new CarrierError(this.remote.companyId, 'CDEK has no tariff for this route and delivery type.');
+    return tariffCode;
   }
 
   /** The order by a query of GET /v2/orders (`im_number=` or `cdek_number=`), or null when CDEK has none. */

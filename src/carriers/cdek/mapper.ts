@@ -447,6 +447,12 @@ export interface CdekOrderInfo {
   problems: CdekProblem[];
 }
 
+/** Whether an order's latest status (GET /v2/orders: `entity.statuses`, newest first) is DELIVERED ("Вручен"). */
+export function isDelivered(body: unknown): boolean {
+  const statuses = (body as { entity?: { statuses?: Array<{ code?: unknown }> } } | null)?.entity?.statuses;
+  return Array.isArray(statuses) && statuses[0]?.code === 'DELIVERED';
+}
+
 /** The answer of POST /v2/orders (202) or GET /v2/orders/{uuid} / ?im_number=. */
 export function orderInfo(body: unknown): CdekOrderInfo | null {
   const record = body as {

@@ -65,6 +65,7 @@ export class RussianPostDriver implements ContractDriver {
     const number = order.details?.number;
     if (!number)
       throw new CarrierError(this.remote.companyId, 'Russian Post needs the recipient and the address of the order.');
+    if (order.returnParcel?.originalTrackNumber) return this.returnOf(order.returnParcel.originalTrackNumber, signal);
     let entry = await this.lookup(number, signal);
     if (!entry) {
       // `index-to` is required: said here rather than left to a refusal of index 0
@@ -92,6 +93,24 @@ export class RussianPostDriver implements ContractDriver {
     if (!entry?.barcode)
       throw new CarrierError(this.remote.companyId, 'Russian Post has not given the parcel a barcode yet.', true);
     return { trackNumber: entry.barcode, trackingUrl: `https://www.pochta.ru/tracking?barcode=${entry.barcode}` };
+  }
+
+  /**
+   * A buyer's return of a parcel Russian Post delivered: its own product, the return shipment
+   * of an existing one (PUT /1.0/returns with the direct parcel's barcode), which gives the
+   * return its own barcode; the buyer hands the parcel in at any post office.
+   */
+  private async returnOf(directBarcode: string, signal: AbortSignal): Promise<Registration> {
+    const answer = await this.remote.run('register', 'once', signal, (attempt) =>
+      this.proxy.call('PUT', '/1.0/returns', attempt, {
+        'direct-barcode': directBarcode,
+        'mail-type': 'POSTAL_PARCEL',
+      }),
+    );
+    const made = mapper.returnResult(answer);
+    if ('problems' in made)
+      throw new CarrierError(this.remote.companyId, `Russian Post refused the return: ${made.problems}`);
+    return { trackNumber: made.barcode, trackingUrl: `https://www.pochta.ru/tracking?barcode=${made.barcode}` };
   }
 
   async cancel(trackNumber: string, signal: AbortSignal): Promise<void> {

@@ -341,3 +341,20 @@ export function officeOfPassport(element: unknown): ImportedPoint | null {
     description: text(options.getto) || null,
   };
 }
+
+/**
+ * The answer of PUT /1.0/returns (a return of a registered parcel): its `return-barcode`, or the
+ * errors (each with a code and a description) it refused it with.
+ */
+export function returnResult(body: unknown): { barcode: string } | { problems: string } {
+  const answer = body as {
+    'return-barcode'?: unknown;
+    errors?: Array<{ code?: unknown; description?: unknown }>;
+  } | null;
+  const barcode = answer?.['return-barcode'];
+  if (typeof barcode === 'string' && barcode !== '') return { barcode };
+  const problems = (answer?.errors ?? [])
+    .map((error) => [error.code, error.description].filter((part) => typeof part === 'string').join(': '))
+    .filter(Boolean);
+  return { problems: problems.join('; ') || 'no return barcode in the answer' };
+}

@@ -33,6 +33,8 @@ export function buyerMessaging(deps: {
   jobs: JobQueue;
   mailer: Mailer | null;
   urls: { publicUrl: string; smsRuUrl: string; smscUrl: string; telegramApiUrl: string };
+  /** A delivered order's returns page (modules/returns). */
+  returnsPage?: (accountId: number, shopId: number | null, orderId: number) => string | null;
 }): { buyerMessages: BuyerMessageService; buyerMessageDispatcher: BuyerMessageDispatcher } {
   const { urls } = deps;
   const channels: MessageChannels = {
@@ -55,7 +57,7 @@ export function buyerMessaging(deps: {
     deps.reference,
     deps.secretBox,
     channels,
-    { publicUrl: urls.publicUrl, regionZone: zoneOfRegion },
+    { publicUrl: urls.publicUrl, regionZone: zoneOfRegion, returnsPage: deps.returnsPage },
   );
   const buyerMessageDispatcher = new BuyerMessageDispatcher(store, deps.events, buyerMessages, channels, deps.jobs, {
     dispatchSeconds: DISPATCH_SECONDS,

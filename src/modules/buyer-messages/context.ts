@@ -17,6 +17,8 @@ export interface MessageContext {
     company: string;
     /** point, courier or post */
     type: string;
+    /** The order's returns page (delivered orders of a shop), else empty. */
+    returns_url: string;
   };
   recipient: { name: string };
   point: { name: string; address: string; hours: string; hold_until: string; place: string };
@@ -35,6 +37,8 @@ export const CONTEXT_VARIABLES: Record<string, string> = {
   'order.tracking_url': 'The tracking page',
   'order.company': 'The delivery company',
   'order.type': 'point, courier or post',
+  'order.returns_url':
+    'The returns page of the order, where the buyer returns goods (empty for an order without a shop)',
   'recipient.name': 'The buyer’s name as the order has it',
   'point.name': 'Pickup point or post office',
   'point.address': 'Its address',
@@ -82,6 +86,8 @@ export interface ContextInput {
   /** The courier interval the order chose, as "10:00–14:00" (the companies area reads it). */
   courierInterval: string;
   unsubscribeUrl: string;
+  /** The order's returns page (modules/returns), or empty. */
+  returnsUrl?: string;
 }
 
 export function contextOf(input: ContextInput): MessageContext {
@@ -100,6 +106,7 @@ export function contextOf(input: ContextInput): MessageContext {
       tracking_url: order.trackingUrl ?? '',
       company: order.delivery.company.name ?? '',
       type: order.delivery.type === 2 ? 'courier' : post ? 'post' : 'point',
+      returns_url: input.returnsUrl ?? '',
     },
     recipient: { name },
     point: {
@@ -134,6 +141,7 @@ export function sampleContext(language: Language): MessageContext {
       tracking_url: 'https://delivery.example/t/abc',
       company: 'Пунктир',
       type: 'point',
+      returns_url: 'https://delivery.example/site/returns/1-1-abc/1042-abc',
     },
     recipient: { name: 'Светлана Котова' },
     point: {

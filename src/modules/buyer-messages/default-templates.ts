@@ -41,7 +41,7 @@ const RU: Record<Moment, MomentTexts> = {
   },
   delivered: {
     subject: '{{ shop.brand }}: заказ № {{ order.number }} доставлен',
-    text: '{{ hello }}\n\nВаш заказ № {{ order.number }} доставлен. Спасибо за покупку!{% if order.track != "" %}\nТрек-номер: {{ order.track }}{% endif %}\n\n{{ shop.brand }}',
+    text: '{{ hello }}\n\nВаш заказ № {{ order.number }} доставлен. Спасибо за покупку!{% if order.track != "" %}\nТрек-номер: {{ order.track }}{% endif %}{% if order.returns_url != "" %}\nЕсли товар не подошёл, оформите возврат: {{ order.returns_url }}{% endif %}\n\n{{ shop.brand }}',
     sms: '{{ shop.brand }}: заказ {{ order.number }} доставлен. Спасибо!',
   },
   refused: {
@@ -90,7 +90,7 @@ const EN: Record<Moment, MomentTexts> = {
   },
   delivered: {
     subject: '{{ shop.brand }}: order {{ order.number }} delivered',
-    text: '{{ hello }}\n\nYour order {{ order.number }} was delivered. Thank you for shopping with us!\n\n{{ shop.brand }}',
+    text: '{{ hello }}\n\nYour order {{ order.number }} was delivered. Thank you for shopping with us!{% if order.returns_url != "" %}\nIf something does not suit you, return it here: {{ order.returns_url }}{% endif %}\n\n{{ shop.brand }}',
     sms: '{{ shop.brand }}: order {{ order.number }} delivered. Thank you!',
   },
   refused: {

@@ -86,7 +86,12 @@ export class BuyerMessageService {
     private readonly reference: ReferenceData,
     private readonly secretBox: SecretBox,
     private readonly channels: MessageChannels,
-    private readonly options: { publicUrl: string; regionZone(regionCode: string): string | undefined },
+    private readonly options: {
+      publicUrl: string;
+      regionZone(regionCode: string): string | undefined;
+      /** A delivered order's returns page (modules/returns); absent: no link. */
+      returnsPage?: (accountId: number, shopId: number | null, orderId: number) => string | null;
+    },
   ) {
     this.linkKey = secretBox.derive('buyer-links');
   }
@@ -185,6 +190,7 @@ export class BuyerMessageService {
       shop,
       language,
       this.unsubscribeUrl(accountId, shop.shopId, channel, address),
+      this.options.returnsPage?.(accountId, shop.shopId, order.id) ?? '',
     );
     try {
       return await this.renderWith(shop.templates, context, moment, channel, language, {}, SENDING_RENDER_LIMIT_MS);
@@ -222,9 +228,16 @@ export class BuyerMessageService {
     return { subject, text, link: context.order.tracking_url || null };
   }
 
-  private contextFor(order: OrderDoc & { id: number }, shop: ShopMessaging, language: Language, unsubscribe: string) {
+  private contextFor(
+    order: OrderDoc & { id: number },
+    shop: ShopMessaging,
+    language: Language,
+    unsubscribe: string,
+    returnsUrl = '',
+  ) {
     return contextOf({
       order,
+      returnsUrl,
       shop: { name: shop.name, brand: shop.brand },
       language,
       courierInterval: this.courierInterval(order),

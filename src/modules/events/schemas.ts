@@ -4,7 +4,7 @@ import { EVENT_TYPES } from './types.js';
 
 export const EventTypeSchema = Type.Enum([...EVENT_TYPES], {
   description:
-    "order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel was inspected at the fulfilment warehouse; payload.source refusal, partial-buyout or return, payload.returned what became of each line: stock, defect or write_off, with the count and reason), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles)",
+    "order.created (new order), order.status_changed (every status change), order.problem (the order entered the problems list: 83, 461, 462 or an error), order.sent_for_return (33, 51, 61 or 71 first reached, or a return requested), order.storage_ending (one day of storage left at the pickup point), order.late (the order passed its promised date, delivery.promise.byDate, without arriving; payload.promisedBy; it joins the problems list), fulfilment.goods_missing (a fulfilment order lacks goods: confirmed as a preorder, refused, or still waiting when goods arrived), fulfilment.return_received (a returned parcel was inspected at the fulfilment warehouse; payload.source refusal, partial-buyout or return, payload.returned what became of each line: stock, defect or write_off, with the count and reason), fulfilment.product_ends (a reservation took the available stock of a product to or below the shop's border; orderId is that order), fulfilment.stock_changed (what is available of a product at a fulfilment warehouse changed: received, reserved, released, returned; account-wide, shop null; payload.productId and fulfilmentWarehouseId), fulfilment.supply_accepted (a supply was accepted at the warehouse; orderId 0, the supply in payload.supplyId), marketplace_order.created (a new order read from a marketplace; orderId 0, the order in payload.marketplaceOrderId, its number in cmsId), pickup.status_changed (a pickup moved between statuses 1-5; orderId 0, the pickup in payload.pickupId), supply.status_changed (a supply moved between statuses 1-5; orderId 0, the supply in payload.supplyId), bill.issued (a billing period closed with a bill; orderId 0, payload.billId, date, sum in roubles), return.requested / return.approved / return.refused / return.cancelled / return.in_transit / return.received (a return of goods of the delivered order orderId moved: payload.return carries its lines, sums and costs, GET /v2/returns/{id})",
 });
 
 export const EventListQuery = Type.Object({
@@ -83,6 +83,35 @@ export const EventSchema = Type.Object(
         ),
         date: Type.Optional(Type.String()),
         sum: Type.Optional(Type.Number({ description: 'Roubles' })),
+        return: Type.Optional(
+          Type.Object(
+            {
+              id: Type.Integer(),
+              status: Type.String(),
+              code: Type.String(),
+              way: Type.String(),
+              companyId: Type.Integer(),
+              lines: Type.Array(
+                Type.Object({
+                  line: Type.Integer(),
+                  productId: Nullable(Type.Integer()),
+                  vendorCode: Nullable(Type.String()),
+                  name: Nullable(Type.String()),
+                  count: Type.Integer(),
+                  price: Type.Number({ description: 'Per unit, roubles' }),
+                  reason: Type.String(),
+                }),
+              ),
+              goodsSum: Type.Number({ description: 'Roubles' }),
+              cost: Type.Number({ description: "The return's delivery cost, roubles" }),
+              payer: Type.String({ description: 'shop or buyer: who pays the cost' }),
+              refundSum: Type.Number({ description: 'What the shop refunds, roubles' }),
+              parcelOrderId: Nullable(Type.Integer()),
+              refusalReason: Nullable(Type.String()),
+            },
+            { description: 'return.*: the return after the step (GET /v2/returns/{id})' },
+          ),
+        ),
       },
       { description: 'A few fields of the order at the time of the event' },
     ),

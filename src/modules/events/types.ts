@@ -16,6 +16,12 @@ export const EVENT_TYPES = [
   'pickup.status_changed',
   'supply.status_changed',
   'bill.issued',
+  'return.requested',
+  'return.approved',
+  'return.refused',
+  'return.cancelled',
+  'return.in_transit',
+  'return.received',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -54,6 +60,32 @@ export interface EventPayload {
   billId?: number;
   date?: string;
   sum?: number;
+  /** return.*: the return (GET /v2/returns/{id}) as it is after the step: lines, sums and costs, so a CMS can refund. */
+  return?: ReturnEventPayload;
+}
+
+/** The return in a return.* event (modules/returns). Amounts in roubles. */
+export interface ReturnEventPayload {
+  id: number;
+  status: string;
+  code: string;
+  way: string;
+  companyId: number;
+  lines: Array<{
+    line: number;
+    productId: number | null;
+    vendorCode: string | null;
+    name: string | null;
+    count: number;
+    price: number;
+    reason: string;
+  }>;
+  goodsSum: number;
+  cost: number;
+  payer: string;
+  refundSum: number;
+  parcelOrderId: number | null;
+  refusalReason: string | null;
 }
 
 /** An event of one order change, before it is written. */

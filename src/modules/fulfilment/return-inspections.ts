@@ -36,6 +36,11 @@ export interface ReturnedParcel {
   source: 'refusal' | 'partial-buyout' | 'return';
   /** Set when source === 'return'. */
   returnId: number | null;
+  /**
+   * The order whose goods these are, when not the parcel itself (a return parcel carries goods
+   * of the delivered order): the warehouse they left is found by it.
+   */
+  goodsOrderId?: number;
   lines: { productId: number; count: number }[];
 }
 
@@ -114,12 +119,15 @@ export class ReturnInspectionService {
     if (lines.length === 0) return false;
     const facts = await this.store.orderFacts(trx, parcel.accountId, parcel.orderId);
     if (!facts) return false;
-    const allocations = await this.stock.allocationsOf(trx, parcel.accountId, { orderId: parcel.orderId });
+    const goodsOrderId = parcel.goodsOrderId ?? parcel.orderId;
+    const goodsFacts =
+      goodsOrderId === parcel.orderId ? facts : await this.store.orderFacts(trx, parcel.accountId, goodsOrderId);
+    const allocations = await this.stock.allocationsOf(trx, parcel.accountId, { orderId: goodsOrderId });
     const warehouse =
       allocations[0]?.fulfilmentWarehouseId ??
-      (facts.warehouseId === null
+      (goodsFacts?.warehouseId === null || goodsFacts?.warehouseId === undefined
         ? null
-        : await this.store.fulfilmentWarehouseOf(trx, parcel.accountId, facts.warehouseId));
+        : await this.store.fulfilmentWarehouseOf(trx, parcel.accountId, goodsFacts.warehouseId));
     if (warehouse === null) return false;
     return this.store.insert(trx, {
       accountId: parcel.accountId,

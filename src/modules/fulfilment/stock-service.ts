@@ -366,6 +366,29 @@ export class StockService implements ProductStock, OrderFulfilment {
     );
   }
 
+  async receiveReturnParcel(
+    db: Db,
+    parcel: {
+      accountId: number;
+      parcelOrderId: number;
+      goodsOrderId: number;
+      returnId: number;
+      lines: { productId: number; count: number }[];
+    },
+  ): Promise<boolean> {
+    return this.inspections.enqueueReturnedParcel(
+      {
+        accountId: parcel.accountId,
+        orderId: parcel.parcelOrderId,
+        goodsOrderId: parcel.goodsOrderId,
+        source: 'return',
+        returnId: parcel.returnId,
+        lines: parcel.lines,
+      },
+      db,
+    );
+  }
+
   /** What a shop's CMS is told of products at a fulfilment warehouse (product-quantity-update): each one's vendor code and available units. */
   async quantitiesAt(
     accountId: number,

@@ -19,6 +19,8 @@ export type OrderDoc = Omit<Order, 'id'> & {
   brand: string;
   /** Extension: the goods are kept at a fulfilment warehouse of the service. */
   fulfilment: boolean;
+  /** Extension: a return parcel (modules/returns) carries its return and the order the goods come back from; absent for other orders. */
+  returnOf?: { returnId: number; orderId: number } | null;
 };
 
 /** A product line as the order keeps it (catalogue values already filled in). */

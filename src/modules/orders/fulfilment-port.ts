@@ -60,6 +60,20 @@ export interface OrderFulfilment {
    * True when the parcel joined the queue (false: nothing to inspect, or queued already).
    */
   receiveReturn(db: Db, accountId: number, orderId: number, actor: StockActor, doc: OrderDoc): Promise<boolean>;
+  /**
+   * A return parcel (modules/returns) reached the warehouse with these goods of the delivered
+   * order `goodsOrderId`: they wait for the staff's inspection like a refused parcel's.
+   */
+  receiveReturnParcel(
+    db: Db,
+    parcel: {
+      accountId: number;
+      parcelOrderId: number;
+      goodsOrderId: number;
+      returnId: number;
+      lines: { productId: number; count: number }[];
+    },
+  ): Promise<boolean>;
 }
 
 function everythingMissing(doc: OrderDoc): GoodsShortage[] {
@@ -91,6 +105,9 @@ export const NO_FULFILMENT: OrderFulfilment = {
   async release() {},
   async ship() {},
   async receiveReturn() {
+    return false;
+  },
+  async receiveReturnParcel() {
     return false;
   },
 };

@@ -5,6 +5,8 @@
  * return the shop requests turns the parcel back from the point or after delivery. Pure.
  */
 import { createHash } from 'node:crypto';
+import type { OrderDoc } from './document.js';
+import { partialBuyoutRefusal } from './partial-buyout.js';
 
 export interface JourneyStep {
   code: number;
@@ -33,6 +35,8 @@ export interface JourneyOptions {
   partialBuyoutLines?: number[] | null;
   /** The order was bought in part already (the sandbox, a company): its journey is the partial one, whatever the roll. */
   partlyBought?: boolean;
+  /** A return parcel (modules/returns) travels to the shop, which never refuses its own goods. */
+  returnParcel?: boolean;
 }
 
 /** Percent of the parcels that may be bought in part which are (the roll after the refusals). */
@@ -112,6 +116,12 @@ export function journeyOf(
   const rolls = rollsOf(accountId, orderId);
   const roll = rolls.outcome;
   const delivered = deliveredStep(rolls.payment, options);
+  if (options.returnParcel)
+    return [
+      ...START,
+      deliveryType === 2 ? OUT : atPointStep(deliveryType),
+      { code: 44, description: 'Delivered to the shop' },
+    ];
   if (options.returnFrom === 42)
     return [
       ...forwardTo(deliveryType, 42, delivered),
@@ -143,4 +153,29 @@ export function journeyOf(
   if (roll < 5) return [...START, atPoint, { code: 51, description: 'Not collected: handed over for return' }, ...BACK];
   if (roll < 8) return [...START, atPoint, { code: 462, description: 'The recipient refused the parcel' }, ...BACK];
   return [...START, atPoint, delivered];
+}
+
+/**
+ * The journey's options for an order: what is collected on delivery and how it may be paid,
+ * where a return the shop requested turns it back (the point, or after delivery), and whether it
+ * is a return parcel (modules/returns).
+ */
+export function journeyOptionsOf(doc: OrderDoc): JourneyOptions {
+  return {
+    cod: doc.priceCod > 0,
+    cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
+    cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
+    returnFrom: returnFromOf(doc),
+    returnParcel: Boolean(doc.returnOf),
+    // a return parcel goes to the shop whole
+    partialBuyoutLines:
+      !doc.returnOf && partialBuyoutRefusal(doc) === null ? doc.products.map((line) => line.count) : null,
+    partlyBought: doc.partialBuyout !== undefined,
+  };
+}
+
+/** Where a requested return turns the parcel back: after delivery if it was delivered, else at the point. */
+function returnFromOf(doc: OrderDoc): 42 | 44 | null {
+  if (!doc.tasks.some((task) => task.type === 'return' && task.status === 'requested')) return null;
+  return doc.statusHistory.some((item) => item.code === 44) ? 44 : 42;
 }

@@ -299,6 +299,17 @@ export const Order = Type.Object(
       }),
     ),
     partialBuyout: Type.Optional(PartialBuyout),
+    returnOf: Type.Optional(
+      Nullable(
+        Type.Object(
+          { returnId: Type.Integer(), orderId: Type.Integer() },
+          {
+            description:
+              'Extension: this order is the parcel of a return (GET /v2/returns/{returnId}) carrying goods of order orderId back to the shop',
+          },
+        ),
+      ),
+    ),
   },
   { description: 'Order' },
 );

@@ -36,6 +36,9 @@ import { NO_OWN_METHODS, OrderComposer, type OwnMethodLookup, type ShopHeader } 
 import { CARRIER_CANCEL_JOB, EXTEND_HOLD_JOB, queueRegistration } from './order-jobs.js';
 import { accessibleOrder, checkAll, raced, stateOf } from './refusals.js';
 import { describeShortage, OrderReservations } from './reservations.js';
+import { ReturnParcelOrders } from './return-parcels.js';
+
+export type { ReturnParcelSpec } from './return-parcels.js';
 
 export type { ReportOrderFilter } from './list-read-model.js';
 
@@ -90,7 +93,13 @@ export class OrderService {
     this.reads = new OrderListReadModel(store, cache);
     this.composer = new OrderComposer(shops, products, calculator, reference, ownMethods, addresses);
     this.reservations = new OrderReservations(store, jobs, fulfilment);
+    this.returnParcels = new ReturnParcelOrders(store, this.composer, jobs, fulfilment, (code, at, description) =>
+      this.historyItem(code, at, description),
+    );
   }
+
+  /** The parcels of buyers' returns (modules/returns): orders in the reverse direction (return-parcels.ts). */
+  readonly returnParcels: ReturnParcelOrders;
 
   /** The create side: a request made into a priced document. */
   private readonly composer: OrderComposer;

@@ -11,10 +11,11 @@ import { addDays, todayIn } from '../../platform/clock.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
+import { returnParcelInfo } from './return-parcels.js';
 import type { ReferenceData } from '../companies/reference.js';
 import { codPaymentOf, declaredValueKopecks, factPriceOf, parseDoc, type OrderDoc } from './document.js';
-import { journeyOf, returnLegStart } from './journey.js';
-import { applyPartialBuyout, boughtPerLine, buyoutReportOf, partialBuyoutRefusal } from './partial-buyout.js';
+import { journeyOf, journeyOptionsOf, returnLegStart } from './journey.js';
+import { applyPartialBuyout, boughtPerLine, buyoutReportOf } from './partial-buyout.js';
 import { shipmentCargo, shipmentDetails } from './shipment-request.js';
 import { HoldExtensionJob, type HoldExtension } from './hold-extension.js';
 import { ParcelReads, type PublicParcel } from './parcel-reads.js';
@@ -194,6 +195,7 @@ export class TrackingService {
       declaredKopecks: declaredValueKopecks(doc.products, doc.priceDeclared),
       codKopecks: Math.round(doc.priceCod * 100),
       details: shipmentDetails(record.id, doc, await this.pointCodeOf(doc)),
+      ...(doc.returnOf ? { returnParcel: await returnParcelInfo(this.store, accountId, doc) } : {}),
     };
     try {
       const registration = await entry.driver.register(shipment, signal);
@@ -293,14 +295,7 @@ export class TrackingService {
   async stepJourney(record: OrderRecord): Promise<'applied' | 'refused' | 'raced' | 'none'> {
     const accountId = record.accountId;
     const doc = parseDoc(record.doc);
-    const steps = journeyOf(accountId, record.id, doc.delivery.type, {
-      cod: doc.priceCod > 0,
-      cashPaymentAvailable: doc.delivery.cashPaymentAvailable,
-      cardPaymentAvailable: doc.delivery.cardPaymentAvailable,
-      returnFrom: returnFromOf(doc),
-      partialBuyoutLines: partialBuyoutRefusal(doc) === null ? doc.products.map((line) => line.count) : null,
-      partlyBought: doc.partialBuyout !== undefined,
-    });
+    const steps = journeyOf(accountId, record.id, doc.delivery.type, journeyOptionsOf(doc));
     const step = steps[record.journeyStep];
     if (!step) return 'none';
     const next = record.journeyStep + 1;
@@ -553,12 +548,6 @@ export class TrackingService {
   record(scope: Scope, query: TrackingQuery): Promise<TrackingRecord> {
     return this.parcels.record(scope, query);
   }
-}
-
-/** Where a return the shop requested turns the parcel back: after delivery (44 in the history), else at the point. Null without one pending. */
-function returnFromOf(doc: OrderDoc): 42 | 44 | null {
-  if (!doc.tasks.some((task) => task.type === 'return' && task.status === 'requested')) return null;
-  return doc.statusHistory.some((item) => item.code === STATUS.delivered) ? STATUS.delivered : STATUS.atPoint;
 }
 
 /** Kept here for the callers of before the split. */

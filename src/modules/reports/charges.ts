@@ -59,7 +59,8 @@ export class DeliveryCharges implements ChargeSource {
       const label = order.cmsId ? `${order.id} (${order.cmsId})` : String(order.id);
       yield {
         source: 'delivery',
-        description: `Доставка заказа ${label}, ${order.delivery.company.name ?? `служба ${order.delivery.company.id}`}`,
+        // a return parcel (modules/returns) is billed like any delivery, named for what it is
+        description: `${order.returnOf ? `Доставка возврата ${order.returnOf.returnId} по заказу ${order.returnOf.orderId}: заказ ${label}` : `Доставка заказа ${label}`}, ${order.delivery.company.name ?? `служба ${order.delivery.company.id}`}`,
         orderId: order.id,
         quantity: 1,
         amount: charges.delivery,

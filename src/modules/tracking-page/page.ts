@@ -54,6 +54,8 @@ export interface TrackingView {
   codToPay: number | null;
   /** The shop's Telegram bot, started for this order (its news there), when the shop has one. */
   telegramUrl?: string | null;
+  /** The order's returns page (delivered orders of a shop). */
+  returnsUrl?: string | null;
 }
 
 /** What a link without a seal (issued before links were sealed) may still show: the status only. */
@@ -91,6 +93,7 @@ const TEXT = {
     days: ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'],
     statusOnly: 'Подробности о доставке — по ссылке из последнего сообщения магазина.',
     telegram: 'Получать новости о заказе в Telegram',
+    returns: 'Вернуть товар',
     missingTitle: 'Посылка не найдена',
     missing: 'По этой ссылке ничего не найдено. Проверьте, что ссылка скопирована целиком, или обратитесь в магазин.',
     logId: 'Код обращения',
@@ -122,6 +125,7 @@ const TEXT = {
     days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
     statusOnly: "For the delivery details, open the link in the shop's latest message.",
     telegram: 'Get news of this order in Telegram',
+    returns: 'Return goods',
     missingTitle: 'Parcel not found',
     missing: 'Nothing is found at this link. Check that the whole link was copied, or ask the shop.',
     logId: 'Reference for support',
@@ -333,7 +337,10 @@ ${view.history
   const telegram = view.telegramUrl
     ? `<p class="telegram"><a href="${escapeHtml(view.telegramUrl)}" rel="noopener">${escapeHtml(text.telegram)}</a></p>`
     : '';
-  return layout(view.lang, text.title, `${summary}\n${telegram}${delivery}\n${history}`);
+  const returns = view.returnsUrl
+    ? `<a class="button" href="${escapeHtml(view.returnsUrl)}">${escapeHtml(text.returns)}</a>\n`
+    : '';
+  return layout(view.lang, text.title, `${summary}\n${returns}${telegram}${delivery}\n${history}`);
 }
 
 export function renderStatusOnlyPage(view: StatusOnlyView): string {

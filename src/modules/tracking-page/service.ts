@@ -17,6 +17,9 @@ import type { HistoryEntry, Lang, StatusOnlyView, TrackingView } from './page.js
 /** The shop's own steps (a draft, a registration error): nothing a recipient can act on. */
 const SHOP_ONLY_STATUSES: readonly number[] = [STATUS.draft, STATUS.error];
 
+/** Delivered: the buyer may return goods. */
+const DELIVERED: readonly number[] = [STATUS.delivered, STATUS.partlyDelivered];
+
 /** On its way to the recipient: what is due on delivery is still to pay. */
 const OUTBOUND_STATUSES: readonly number[] = [12, 13, 14, 15, 31, 32, 41, 411, 412, 42, 43, 46];
 
@@ -41,6 +44,8 @@ export class TrackingPageService {
       shopId: number | null,
       orderId: number,
     ) => Promise<string | null>,
+    /** The returns page of a delivered order (modules/returns); absent: no link. */
+    private readonly returnsLink?: (accountId: number, shopId: number | null, orderId: number) => string | null,
   ) {}
 
   /** The page of a sealed link; undefined when the link names no parcel or its seal is not that parcel's. */
@@ -151,6 +156,11 @@ export class TrackingPageService {
           }
         : null,
       codToPay: unpaid ? doc.priceCod : null,
+      // a delivered order's goods may go back; a return parcel itself returns nothing
+      returnsUrl:
+        DELIVERED.includes(doc.status) && !doc.returnOf
+          ? (this.returnsLink?.(parcel.accountId, doc.shopId, parcel.orderId) ?? null)
+          : null,
     };
   }
 }

@@ -55,6 +55,12 @@ const OFFERED_EVENTS = {
   'pickup.status_changed': true,
   'supply.status_changed': true,
   'bill.issued': true,
+  'return.requested': true,
+  'return.approved': true,
+  'return.refused': true,
+  'return.cancelled': true,
+  'return.in_transit': true,
+  'return.received': true,
 } as const satisfies Record<EventType, true>;
 const EVENT_TYPES = Object.keys(OFFERED_EVENTS) as EventType[];
 
