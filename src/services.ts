@@ -4,7 +4,7 @@ import type { Database } from './platform/db/database.js';
 import path from 'node:path';
 import type { SecretBox } from './platform/crypto.js';
 import { DatabaseFileStore, FileCatalog, LocalFileStore, type FileStore } from './platform/files.js';
-import { processScope, TokenResolver } from './platform/auth.js';
+import { TokenResolver } from './platform/auth.js';
 import { AccountReadCache } from './platform/cache.js';
 import { AccountService } from './modules/accounts/service.js';
 import { AccountStore } from './modules/accounts/store.js';
@@ -49,10 +49,10 @@ import { NotificationStore } from './modules/notifications/store.js';
 import { smtpMailer } from './platform/mail.js';
 import { TrackingLinks } from './modules/tracking-page/links.js';
 import { ReturnLinks } from './modules/returns/links.js';
-import { ReturnService } from './modules/returns/service.js';
-import { ReturnStore } from './modules/returns/store.js';
-import { ReturnPages } from './modules/returns/buyer.js';
-import { ReturnParcels } from './modules/returns/parcels.js';
+import { createReturnsArea } from './modules/returns/area.js';
+import type { ReturnService } from './modules/returns/service.js';
+import type { ReturnPages } from './modules/returns/buyer.js';
+import type { ReturnParcels } from './modules/returns/parcels.js';
 import { TrackingPageService } from './modules/tracking-page/service.js';
 import { StockService } from './modules/fulfilment/stock-service.js';
 import { ReturnInspectionService } from './modules/fulfilment/return-inspections.js';
@@ -69,7 +69,6 @@ import { MarketplaceService } from './modules/marketplaces/service.js';
 import { IntegrationStore } from './modules/marketplaces/store.js';
 import { MarketplaceOrderService } from './modules/marketplace-orders/service.js';
 import { MarketplaceOrderStore } from './modules/marketplace-orders/store.js';
-import { marketplaceAdapters } from './marketplaces/registry.js';
 import { DeliveryPromiseService } from './modules/delivery-promises/service.js';
 import { DeliveryPromiseStore } from './modules/delivery-promises/store.js';
 import { OnTimeReports } from './modules/delivery-promises/report.js';
@@ -94,8 +93,8 @@ import { AddressImportService } from './modules/addresses/import-service.js';
 import { AddressImportStore } from './modules/addresses/import-store.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
-import { ContractCompanies } from './carriers/contracts.js';
-import { DEFAULT_REMOTE_POLICY } from './carriers/remote-call.js';
+import type { ContractCompanies } from './carriers/contracts.js';
+import { contractCompaniesFor, marketplaceAdaptersFor } from './service-parts.js';
 import { isContractDriver } from './carriers/types.js';
 import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
@@ -302,19 +301,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const shippingRules = new ShippingRuleSets(new ShippingRuleStore(db), shops, readCache);
   const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
-  const contractCompanies = new ContractCompanies(
-    {
-      cdek: config.carrierCdekUrl,
-      cdekTest: config.carrierCdekTestUrl,
-      boxberry: config.carrierBoxberryUrl,
-      russianPost: config.carrierRussianPostUrl,
-      russianPostTracking: config.carrierRussianPostTrackingUrl,
-      yandexDelivery: config.carrierYandexDeliveryUrl,
-      yandexDeliveryTest: config.carrierYandexDeliveryTestUrl,
-    },
-    { ...DEFAULT_REMOTE_POLICY, timeoutMs: config.carrierTimeoutMs },
-    metrics,
-  );
+  const contractCompanies = contractCompaniesFor(config, metrics);
   const carrierIntegrations: CarrierIntegrationService = new CarrierIntegrationService(
     new CarrierIntegrationStore(db),
     contractCompanies,
@@ -470,26 +457,21 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     (accountId, shopId, orderId) => buyerMessages.telegramLink(accountId, shopId, orderId),
     returnsPageOf,
   );
-  const returns = new ReturnService(new ReturnStore(db), orders, shops, reference, files, returnLinks, readCache);
-  const returnPages = new ReturnPages(
-    returnLinks,
-    returns,
+  const { returns, returnPages, returnParcels } = createReturnsArea({
+    db,
     orders,
     shops,
-    accounts,
     reference,
-    async (accountId, shopId) => {
-      const brand = (await buyerMessages.settings(processScope(accountId), shopId)).brand;
-      return { color: brand.color, logoUrl: brand.logoUrl };
-    },
-  );
-  const returnParcels = new ReturnParcels(new ReturnStore(db), returns, orders, events, jobs, { dispatchSeconds: 5 });
-  const adapters = marketplaceAdapters({
-    ozonUrl: config.marketplaceOzonUrl,
-    wildberriesUrl: config.marketplaceWildberriesUrl,
-    yandexMarketUrl: config.marketplaceYandexUrl,
-    sandboxOrderSeconds: config.marketplaceSandboxOrderSeconds,
+    files,
+    links: returnLinks,
+    readCache,
+    accounts,
+    events,
+    jobs,
+    buyerMessages,
   });
+  const adapters = marketplaceAdaptersFor(config);
+
   const integratedWithWarehouses = async () =>
     new Set((await warehouses.fulfilmentWarehouses()).flatMap((warehouse) => warehouse.integrationMarketplaceIds));
   const marketplaces = new MarketplaceService(

@@ -99,6 +99,9 @@ export const TAG_AREAS: Readonly<Record<string, Area>> = {
   'Checkout widget': 'orders',
   'First-run checklist (extension)': 'read',
   'Returns (extension)': 'orders',
+  'Fulfilment returns inspection (extension)': 'fulfilment',
+  // the door itself is a read; each tool behind it is checked as the operation it calls
+  MCP: 'read',
 };
 
 declare module 'fastify' {
