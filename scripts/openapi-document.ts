@@ -13,6 +13,14 @@ import { loadConfig } from '../src/config.js';
 /** What `npm start` listens on by default: the servers entry of the published document. */
 export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
+/**
+ * The paths by their path: the order routes register in depends on when each area's plugin
+ * finishes loading, which differs between Node lines (a file written on Node 24 was stale on 26).
+ */
+function inPathOrder(paths: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 export async function publishedDocument(publicUrl = DEFAULT_PUBLIC_URL): Promise<Record<string, unknown>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'delivery-openapi-'));
   const config = loadConfig({
@@ -27,7 +35,8 @@ export async function publishedDocument(publicUrl = DEFAULT_PUBLIC_URL): Promise
     try {
       await app.ready();
       // a copy: the app's own is cached and shared
-      return JSON.parse(JSON.stringify(app.swagger())) as Record<string, unknown>;
+      const document = JSON.parse(JSON.stringify(app.swagger())) as Record<string, unknown>;
+      return { ...document, paths: inPathOrder(document.paths as Record<string, unknown>) };
     } finally {
       await app.close();
     }
