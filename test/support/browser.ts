@@ -4,6 +4,7 @@
  * as every dashboard suite wants it and the sign-in, a plain map tile so no third party is asked,
  * axe-core's serious and critical findings, and screenshots kept under artifacts/ (CI keeps them).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -69,9 +70,8 @@ export async function signInAs(page: Page, origin: string, who: { email: string;
   await page.getByTestId('sign-out').waitFor();
 }
 
-/** A plain light tile, so a map test asks nothing of any third party. */
-export function tilePng(): Buffer {
-  const size = 256;
+/** A plain light tile, so a map test asks nothing of any third party (or, noisy, a photo-sized picture). */
+export function tilePng(size = 256, noisy = false): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type), data]);
     const length = Buffer.alloc(4);
@@ -84,8 +84,9 @@ export function tilePng(): Buffer {
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, 0xe8)]);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  // noisy: random pixels do not compress, so the file is as large as a phone's photo
+  const rowOf = () => Buffer.concat([Buffer.from([0]), noisy ? randomBytes(size * 3) : Buffer.alloc(size * 3, 0xe8)]);
+  const pixels = Buffer.concat(Array.from({ length: size }, rowOf));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),

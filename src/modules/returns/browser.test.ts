@@ -86,7 +86,13 @@ describe.skipIf(!BROWSER_TESTS)("the buyer's returns page in Chromium at a phone
     await page.locator('#count-1').selectOption('1');
     await page.locator('#reason-1').selectOption('did_not_fit');
     await page.locator('#comment-1').fill('Слишком маленькая');
-    await page.locator('#photos').setInputFiles({ name: 'mug.png', mimeType: 'image/png', buffer: tilePng() });
+    // and a phone's photo over the 5 MB a photo may weigh: the page makes it smaller before sending
+    const large = tilePng(1400, true);
+    expect(large.length).toBeGreaterThan(5 * 1024 * 1024);
+    await page.locator('#photos').setInputFiles([
+      { name: 'mug.png', mimeType: 'image/png', buffer: tilePng() },
+      { name: 'IMG_2041.png', mimeType: 'image/png', buffer: large },
+    ]);
     expect(await page.locator('input[name=option]:checked').inputValue()).toBe('point:1');
     await shot(page, 'form-filled-phone');
     await page.getByRole('button', { name: '3. Оформить возврат' }).click();
@@ -109,7 +115,7 @@ describe.skipIf(!BROWSER_TESTS)("the buyer's returns page in Chromium at a phone
       approvedBy: 'rules',
       createdBy: 'buyer',
       lines: [{ line: 1, count: 1, reason: 'did_not_fit', comment: 'Слишком маленькая' }],
-      photos: [expect.stringMatching(/\.png$/)],
+      photos: [expect.stringMatching(/\.png$/), expect.stringMatching(/\.jpe?g$/)],
     });
     expect(made.parcelOrderId).toBeGreaterThan(0);
   }, 120_000);

@@ -309,15 +309,31 @@ export function renderMissingReturnsPage(lang: Lang, status: 404 | 429, logId: s
   );
 }
 
+/** A phone's photo above this is made smaller in the page before it is sent (a 12 MP JPEG is 3-5 MB). */
+const SHRINK_ABOVE_BYTES = 1024 * 1024;
+/** Its longer side after: enough to see a scratch or a label. */
+const SHRINK_TO_PX = 2000;
 /**
- * The page's one script: sends the form as JSON with the chosen photos (base64), shows a
+ * What the page's POST may carry: the script sends photos made smaller (a few hundred kB each),
+ * the form's fields are small; a picture the browser cannot redraw (HEIC in Chromium) goes as it is
+ * and meets this limit. Far below the 5 x 5 MB a return may hold, so the public page cannot be made
+ * to read 35 MB bodies.
+ */
+export const PAGE_BODY_LIMIT_BYTES = 12 * 1024 * 1024;
+
+/**
+ * The page's one script: sends the form as JSON with the chosen photos (base64; a large one made
+ * smaller first), shows a
  * refusal in place, and opens the page again with the new return's code. Without it the form
  * still posts (without photos).
  */
 export const PAGE_SCRIPT = `(function(){
 var f=document.getElementById('return-form');if(!f)return;
 var err=document.getElementById('form-error');
-function read(file){return new Promise(function(ok,no){var r=new FileReader();r.onload=function(){ok({data:String(r.result).split(',')[1]||''})};r.onerror=no;r.readAsDataURL(file)})}
+function shrink(file){if(file.size<=${SHRINK_ABOVE_BYTES}||!window.createImageBitmap)return Promise.resolve(file);
+return createImageBitmap(file).then(function(img){var k=Math.min(1,${SHRINK_TO_PX}/Math.max(img.width,img.height)),c=document.createElement('canvas');c.width=Math.round(img.width*k);c.height=Math.round(img.height*k);c.getContext('2d').drawImage(img,0,0,c.width,c.height);
+return new Promise(function(ok){c.toBlob(function(b){ok(b&&b.size<file.size?b:file)},'image/jpeg',0.85)})}).catch(function(){return file})}
+function read(file){return shrink(file).then(function(small){return new Promise(function(ok,no){var r=new FileReader();r.onload=function(){ok({data:String(r.result).split(',')[1]||''})};r.onerror=no;r.readAsDataURL(small)})})}
 f.addEventListener('submit',function(e){e.preventDefault();
 var b=f.querySelector('button');b.disabled=true;b.dataset.label=b.textContent;b.textContent=f.dataset.sending;
 var lines=[].map.call(f.querySelectorAll('[data-line]'),function(d){return{line:+d.dataset.line,count:+d.querySelector('select[name$="[count]"]').value,reason:d.querySelector('select[name$="[reason]"]').value,comment:d.querySelector('textarea').value||null}});

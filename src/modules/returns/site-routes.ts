@@ -10,7 +10,14 @@ import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { pageLanguage } from '../tracking-page/page.js';
 import type { Lang, PageSubmission, ReturnPages } from './buyer.js';
-import { PAGE_SCRIPT, renderMissingReturnsPage, renderOrderPage, renderShopPage, SCRIPT_PATH } from './page.js';
+import {
+  PAGE_BODY_LIMIT_BYTES,
+  PAGE_SCRIPT,
+  renderMissingReturnsPage,
+  renderOrderPage,
+  renderShopPage,
+  SCRIPT_PATH,
+} from './page.js';
 import { PhotoInput, ReturnReasonSchema } from './schemas.js';
 
 /** Lookups a minute from one address: a buyer mistypes a few times; a walk over numbers and phones gets nowhere. */
@@ -204,6 +211,7 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
       '/site/returns/:shop/:order',
       {
         config: { public: true },
+        bodyLimit: PAGE_BODY_LIMIT_BYTES,
         schema: {
           operation: { id: 'requestReturnOnPage' },
           tags: ['Returns (extension)'],
