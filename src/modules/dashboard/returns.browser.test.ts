@@ -159,12 +159,12 @@ describe.skipIf(!BROWSER_TESTS)('returns in the dashboard, in Chromium', () => {
     expect(await page.getByTestId('rt-no-ways').textContent()).toContain('пункты');
     await days.fill('30');
     await page.getByTestId('rt-way-on-courier').check();
-    await page.getByTestId('rt-way-companies-courier').click();
+    await page.getByTestId('rt-way-courier').locator('.mantine-MultiSelect-input').click();
     await page.getByRole('option', { name: companyName, exact: true }).click();
     await page.keyboard.press('Escape');
     await page.getByTestId('rt-payer-shop').check();
     await page.getByTestId('rt-auto-approve').check();
-    await page.getByTestId('rt-auto-reasons').click();
+    await page.getByTestId('rt-auto').locator('.mantine-MultiSelect-input').click();
     await page.getByRole('option', { name: 'Брак', exact: true }).click();
     await page.keyboard.press('Escape');
     await page.getByTestId('rt-auto-max-value').fill('5000');

@@ -48,7 +48,7 @@ export function decisionsFor(status: string): ReturnDecision[] {
 
 /** Dark shades: white badge text stays readable (4.5:1) on each. */
 export const STATUS_COLORS: Record<ReturnStatus, string> = {
-  requested: 'orange.9',
+  requested: 'grape.9',
   approved: 'blue.9',
   refused: 'red.9',
   cancelled: 'gray.7',

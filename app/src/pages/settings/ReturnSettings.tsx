@@ -118,7 +118,7 @@ function ShopReturnSettings({ shopId }: { shopId: number }) {
             data-testid="rt-window-days"
           />
           <Radio.Group
-            label={t('rtPayer')}
+            label={t('rtPayerRule')}
             value={draft.payer}
             onChange={(value) => change({ payer: value as Payer })}
             error={errorAt(fieldErrors, 'payer')}
@@ -168,7 +168,7 @@ function ShopReturnSettings({ shopId }: { shopId: number }) {
           })}
         </SimpleGrid>
         {waysOn(draft).length === 0 && (
-          <Text size="sm" c="orange.9" mt="xs" data-testid="rt-no-ways">
+          <Text size="sm" fw={600} mt="xs" data-testid="rt-no-ways">
             {t('rtNoWays')}
           </Text>
         )}
