@@ -30,7 +30,8 @@ function Filters({ view, go }: { view: ReturnsView; go(view: ReturnsView): void 
   const reference = useReference(locale);
   const set = (patch: Partial<ReturnsView>) => go({ ...view, ...patch, page: 1 });
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="xs" data-testid="return-filters">
+    // four filters: two a row on a phone, so the list starts within the first screen
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs" data-testid="return-filters">
       <Select
         label={t('status')}
         clearable
@@ -103,7 +104,7 @@ export function ReturnsPage() {
       key: 'order',
       header: t('rtOrder'),
       cell: (item) => (
-        <Anchor component={Link} to={`/orders/${item.orderId}`}>
+        <Anchor component={Link} to={`/orders/${item.orderId}`} style={{ whiteSpace: 'nowrap' }}>
           {item.orderNumber ? `${item.orderNumber} (${item.orderId})` : item.orderId}
         </Anchor>
       ),
