@@ -1,7 +1,7 @@
 /**
  * The dashboard's sections in the navigation's order: each one's path, name and page, the
  * owner-only ones left out for a manager; and the routes, with the pages reached from a section
- * (an order, its edit).
+ * (an order, its edit, a return).
  */
 import { lazy, type ReactElement } from 'react';
 import { Route } from 'react-router';
@@ -62,6 +62,12 @@ const ShippingRulesPage = lazy(() =>
 const BuyerMessagesPage = lazy(() =>
   import('./pages/settings/BuyerMessages').then((module) => ({ default: module.BuyerMessagesPage })),
 );
+// returns: their list, a return's page and a shop's return rules
+const ReturnsPage = lazy(() => import('./pages/returns/Returns').then((module) => ({ default: module.ReturnsPage })));
+const ReturnPage = lazy(() => import('./pages/returns/ReturnPage').then((module) => ({ default: module.ReturnPage })));
+const ReturnSettingsPage = lazy(() =>
+  import('./pages/settings/ReturnSettings').then((module) => ({ default: module.ReturnSettingsPage })),
+);
 const DeliveryMethodsPage = lazy(() =>
   import('./pages/settings/DeliveryMethods').then((module) => ({ default: module.DeliveryMethodsPage })),
 );
@@ -82,6 +88,7 @@ const SECTIONS: Section[] = [
   { path: '/orders', label: 'orders', element: <OrdersPage key="orders" /> },
   { path: '/orders/new', label: 'newOrder', element: <OrderForm /> },
   { path: '/problems', label: 'problems', element: <OrdersPage key="problems" problems /> },
+  { path: '/returns', label: 'rtReturns', element: <ReturnsPage /> },
   { path: '/documents', label: 'documents', element: <DocumentsPage /> },
   { path: '/pickups', label: 'pickups', element: <PickupsPage /> },
   { path: '/notifications', label: 'notifications', element: <NotificationsPage /> },
@@ -99,6 +106,7 @@ const SECTIONS: Section[] = [
   { path: '/settings/shops', label: 'shopSettings', element: <ShopsSettingsPage />, ownersOnly: true },
   { path: '/settings/shipping-rules', label: 'shippingRules', element: <ShippingRulesPage />, ownersOnly: true },
   { path: '/settings/buyer-messages', label: 'buyerMessages', element: <BuyerMessagesPage />, ownersOnly: true },
+  { path: '/settings/return-settings', label: 'rtSettings', element: <ReturnSettingsPage />, ownersOnly: true },
   { path: '/settings/warehouses', label: 'warehouses', element: <WarehousesPage />, ownersOnly: true },
   { path: '/settings/delivery-methods', label: 'deliveryMethods', element: <DeliveryMethodsPage />, ownersOnly: true },
   { path: '/settings/integrations', label: 'integrations', element: <IntegrationsPage />, ownersOnly: true },
@@ -121,5 +129,6 @@ export function routesFor(session: SessionView): ReactElement[] {
     )),
     <Route key="/orders/:id" path="/orders/:id" element={<OrderPage />} />,
     <Route key="/orders/:id/edit" path="/orders/:id/edit" element={<OrderForm />} />,
+    <Route key="/returns/:id" path="/returns/:id" element={<ReturnPage />} />,
   ];
 }

@@ -21,6 +21,7 @@ import * as settings from './settings';
 import * as warehouse from './warehouse';
 import * as checklist from './checklist';
 import * as buyerMessages from './buyer-messages';
+import * as returns from './returns';
 
 const AREAS = [
   common,
@@ -37,6 +38,7 @@ const AREAS = [
   warehouse,
   checklist,
   buyerMessages,
+  returns,
 ] as const;
 
 /** The English keys given by more than one area (a spread would keep the last one silently). */
@@ -64,6 +66,7 @@ const en = {
   ...warehouse.en,
   ...checklist.en,
   ...buyerMessages.en,
+  ...returns.en,
 };
 
 export type TextKey = keyof typeof en;
@@ -84,6 +87,7 @@ const ru: Record<TextKey, string> = {
   ...warehouse.ru,
   ...checklist.ru,
   ...buyerMessages.ru,
+  ...returns.ru,
 };
 
 export const dictionaries: Record<Locale, Record<TextKey, string>> = { en, ru };

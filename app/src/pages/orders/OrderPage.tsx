@@ -1,7 +1,8 @@
 /**
  * One order: what can be done next (by its status), the status history, tracking, the company's
  * track link and the recipient's tracking page, tasks, the delivery price's breakdown, documents,
- * and the messages its buyer was sent (BuyerMessagesCard.tsx).
+ * the messages its buyer was sent (BuyerMessagesCard.tsx), and its buyers' returns
+ * (returns/OrderReturnsCard.tsx).
  */
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
@@ -12,6 +13,7 @@ import { formatDay, formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
 import { fileHref, statusNameOf, useReference } from '../../reference';
 import { useSignedIn } from '../../session';
+import { OrderReturnsCard, ReturnParcelNote } from '../returns/OrderReturnsCard';
 import { BuyerMessagesCard } from './BuyerMessagesCard';
 import { ExtendHoldDialog } from './ExtendHoldDialog';
 import { PartialBuyoutCard } from './PartialBuyoutCard';
@@ -84,6 +86,7 @@ export function OrderPage() {
           {status ? statusNameOf(reference, status) : ''}
         </Badge>
       </Group>
+      {order.returnOf && <ReturnParcelNote returnOf={order.returnOf} />}
       {order.error && (
         <Text c="red" data-testid="order-error">
           {t('problemReason')}: {order.error}
@@ -263,6 +266,7 @@ export function OrderPage() {
         </Card>
       </SimpleGrid>
       {order.partialBuyout && <PartialBuyoutCard buyout={order.partialBuyout} />}
+      <OrderReturnsCard orderId={order.id} />
       <BuyerMessagesCard orderId={order.id} />
     </Stack>
   );

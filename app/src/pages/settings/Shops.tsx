@@ -279,6 +279,16 @@ export function ShopsSettingsPage() {
             {t('buyerMessages')}
           </Button>
         )}
+        {chosenShop && (
+          <Button
+            variant="default"
+            component={Link}
+            to={`/settings/return-settings?shop=${chosenShop.id}`}
+            data-testid="shop-return-settings"
+          >
+            {t('rtSettings')}
+          </Button>
+        )}
         <Button onClick={() => setEditing('new')} data-testid="new-shop">
           {t('newShop')}
         </Button>
