@@ -510,11 +510,18 @@ export function recordsOfPayload(payload: unknown): RecordRef[] {
     const ids = (Array.isArray(value) ? value.slice(0, MAX_BODY_IDS) : [value]).filter(
       (id): id is number | string => typeof id === 'number' || typeof id === 'string',
     );
-    if (ids.length > 0) records.push({ type: `${match[1]}s`, ids });
+    if (ids.length > 0) records.push({ type: pluralOf(match[1] as string), ids });
   }
   return records;
 }
 const MAX_BODY_IDS = 1000;
+
+/** A record named as the tables are: orderId → orders, companyId → companies, fiasId → fias. */
+function pluralOf(word: string): string {
+  if (word.endsWith('s')) return word;
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
 
 /** The records a request names: its path's ids (typed by the path's resource) and a body's `ids`/`orderIds`. */
 export function recordsOfRequest(url: string, params: unknown, body: unknown): RecordRef[] {
@@ -525,7 +532,7 @@ export function recordsOfRequest(url: string, params: unknown, body: unknown): R
   if (params && typeof params === 'object')
     for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
       if (!ID_PARAM.test(name) || (typeof value !== 'number' && typeof value !== 'string')) continue;
-      const type = name === 'id' ? resource : name.slice(0, -2);
+      const type = name === 'id' ? resource : pluralOf(name.slice(0, -2));
       records.push({ type, ids: [value] });
     }
   if (body && typeof body === 'object' && !Array.isArray(body)) {
