@@ -190,13 +190,24 @@ export function identifyAuditCaller(caller: { actor?: AuditActor; accountId?: nu
 /**
  * Runs `work`, a change of one account's records, in that account's chain: for a caller that
  * acts for several accounts in one request or job (a carrier's push of several orders, an
- * operator's warehouse). A context of its own (same actor, operation, address), so an entry
- * written for another account in the same transaction is not taken for this one's.
+ * operator's warehouse). A context of its own (same actor, operation, address; `records` added
+ * to the request's: an update by id names no record itself), so an entry written for another
+ * account in the same transaction is not taken for this one's.
  */
-export function inAuditAccount<T>(accountId: number, work: () => T): T {
+export function inAuditAccount<T>(accountId: number, work: () => T, records: RecordRef[] = []): T {
   const context = contexts.getStore();
-  if (!context || context.accountId === accountId) return work();
-  return contexts.run({ ...context, accountId, changes: [], version: 0, entries: new WeakMap() }, work);
+  if (!context) return work();
+  return contexts.run(
+    {
+      ...context,
+      accountId,
+      records: [...context.records, ...records],
+      changes: [],
+      version: 0,
+      entries: new WeakMap(),
+    },
+    work,
+  );
 }
 
 /** Names of fields that hold a credential (a bot's token, a gateway's API id, a password, a DaData secret key, integration credentials). */

@@ -135,9 +135,14 @@ describe('settings before and after', () => {
       after: { dadataApiKey: '[hidden]', dadataSecretKey: '[hidden]' },
     });
 
-    const exported = await a.owner.get('/v2/audit/export?format=jsonl');
-    expect(exported.status).toBe(200);
-    const everything = `${exported.text}${JSON.stringify((await a.owner.get('/v2/audit?perPage=1000')).body)}`;
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: '/v2/audit/export?format=csv',
+      headers: { authorization: `Bearer ${a.owner.token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toContain('changeAddressSettings');
+    const everything = `${exported.body}${JSON.stringify((await a.owner.get('/v2/audit?perPage=1000')).body)}`;
     for (const secret of [BOT_TOKEN, SMSRU_API_ID, DADATA_KEY, DADATA_SECRET, a.shopKey])
       expect(everything).not.toContain(secret);
     // and not in the stored rows either

@@ -446,7 +446,7 @@ export class TrackingService {
           outcome = await this.apply(record, parseDoc(record.doc), event);
         }
         return { outcome, record };
-      });
+      }, [{ type: 'orders', ids: [known.id] }]);
       if (outcome === 'applied') applied++;
       else
         ignored.push({
