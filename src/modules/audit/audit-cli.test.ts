@@ -85,7 +85,8 @@ describe('audit verify, the command', () => {
     const broken = await verify('--account', String(account.accountId));
     expect(broken.code).toBe(1);
     expect(`${broken.stdout}${broken.stderr}`).toContain(`broken at entry ${victim.id}`);
+    // put back, the chain verifies again (in process: each spawn costs seconds)
     await db.updateTable('audit_entries').set({ operation: victim.operation }).where('id', '=', victim.id).execute();
-    expect((await verify()).code).toBe(0);
+    expect((await t.runtime.services.audit.verify()).broken).toBeNull();
   }, 120_000);
 });

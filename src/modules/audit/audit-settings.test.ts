@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { startFakeCdek, type FakeRealCarrier } from '../../../test/support/fake-real-carriers.js';
 import { SMSRU_API_ID, startFakeSmsRu, type FakeSmsGateway } from '../../../test/support/fake-sms-gateways.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../test/support/fake-telegram.js';
 import { orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
@@ -18,13 +19,22 @@ let t: TestApp;
 let a: OrderingAccount;
 let sms: FakeSmsGateway;
 let telegram: FakeTelegram;
+let cdek: FakeRealCarrier;
 
 beforeAll(async () => {
   sms = await startFakeSmsRu();
   telegram = await startFakeTelegram();
   telegram.addBot(BOT_TOKEN, 'audit_shop_bot');
+  cdek = await startFakeCdek();
   t = await createTestApp({
-    env: { SMSRU_URL: sms.url, TELEGRAM_API_URL: telegram.url, PUBLIC_URL: 'http://127.0.0.1:1' },
+    env: {
+      SMSRU_URL: sms.url,
+      TELEGRAM_API_URL: telegram.url,
+      PUBLIC_URL: 'http://127.0.0.1:1',
+      CARRIER_CDEK_URL: `${cdek.baseUrl}/v2`,
+      CARRIER_CDEK_TEST_URL: `${cdek.baseUrl}/v2`,
+      CARRIER_TIMEOUT_MS: '2000',
+    },
   });
   a = await orderingAccount(t, { name: 'Settings shop' });
 });
@@ -32,6 +42,7 @@ afterAll(async () => {
   await t?.close();
   await sms?.close();
   await telegram?.close();
+  await cdek?.close();
 });
 
 async function latest(operation: string): Promise<AuditEntryView> {
@@ -120,6 +131,29 @@ describe('settings before and after', () => {
       before: {},
       after: { at_point: { ru: { sms: 'Заказ {{ order.number }} ждёт' } } },
     });
+  });
+
+  it('a carrier contract: the mode and which credentials, never their values', async () => {
+    const connected = await a.owner.post('/v2/carrier-integrations/1001', {
+      params: { clientId: 'good-id', clientSecret: 'good-secret' },
+    });
+    expect(connected.status, connected.text).toBeLessThan(300);
+    const entry = (await a.owner.get('/v2/audit?record=carrier_integrations:1001')).body[0] as AuditEntryView;
+    expect(entry.changes?.[0]).toMatchObject({
+      before: null,
+      after: {
+        companyId: 1001,
+        testMode: false,
+        credentials: '[hidden]',
+        credentialFields: ['clientId', 'clientSecret'],
+      },
+    });
+    expect((await a.owner.call('DELETE', '/v2/carrier-integrations/1001')).status).toBeLessThan(300);
+    const removed = (await a.owner.get('/v2/audit?record=carrier_integrations:1001')).body[0] as AuditEntryView;
+    expect(removed.changes?.[0]).toMatchObject({ before: { companyId: 1001, testMode: false }, after: null });
+    const all = JSON.stringify((await a.owner.get('/v2/audit?perPage=1000')).body);
+    expect(all).not.toContain('good-secret');
+    expect(all).not.toContain('good-id');
   });
 
   it('the DaData keys: set or not, never their values, in the entry and the export', async () => {
