@@ -538,8 +538,9 @@ function pluralOf(word: string): string {
 export function recordsOfRequest(url: string, params: unknown, body: unknown): RecordRef[] {
   const records: RecordRef[] = [];
   const segments = url.split('/').filter((part) => part !== '' && part !== 'v2');
-  // named as the tables are: /v2/api-keys/7 → api_keys 7
-  const resource = (segments[0] ?? 'request').replaceAll('-', '_');
+  // named as the tables are: /v2/api-keys/7 → api_keys 7; the segment before the id (/v2/operator/bills/:id → bills)
+  const at = segments.indexOf(':id');
+  const resource = ((at > 0 ? segments[at - 1] : segments[0]) ?? 'request').replaceAll('-', '_');
   if (params && typeof params === 'object')
     for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
       if (!ID_PARAM.test(name) || (typeof value !== 'number' && typeof value !== 'string')) continue;
