@@ -67,7 +67,20 @@ export interface AuditTables {
   };
 }
 
-export type ActorKind = 'employee' | 'api-key' | 'account-token' | 'shop-key' | 'operator' | 'system' | 'public';
+export type ActorKind =
+  | 'employee'
+  | 'api-key'
+  | 'account-token'
+  | 'shop-key'
+  | 'operator'
+  | 'system'
+  | 'public'
+  /** A shop's checkout widget (its publishable key): id, the shop. */
+  | 'widget'
+  /** A delivery company's status push or webhook: id, the company. */
+  | 'carrier'
+  /** A buyer on a public page (returns, unsubscribe, a messenger): the entry's ip says from where. */
+  | 'buyer';
 
 export interface AuditActor {
   kind: ActorKind;
@@ -96,10 +109,16 @@ export interface AuditContext {
   changes: DeclaredChange[];
   /** Bumped by every declaration: an entry written before it is brought up to date at the next write. */
   version: number;
-  /** Per transaction (the driver's object): the entry written in it. */
-  entries: WeakMap<object, { id: number; version: number; records: RecordRef[] }>;
+  /** Per transaction (the driver's object), per account: the entry written in it. */
+  entries: WeakMap<object, Map<number, WrittenEntry>>;
   /** Writes are not audited (a recipe that carries its own entry on the event loop). */
   off: boolean;
+}
+
+interface WrittenEntry {
+  id: number;
+  version: number;
+  records: RecordRef[];
 }
 
 const contexts = new AsyncLocalStorage<AuditContext>();
@@ -155,7 +174,44 @@ export function currentAudit(): AuditContext | undefined {
   return contexts.getStore();
 }
 
-const CREDENTIAL = /(api_?key|secret|token|password|hash|cipher)$/i;
+/**
+ * Who a change without a bearer token is, found where the route resolves its caller (a
+ * publishable key, a carrier's secret, a returns link, an operator token), and, when that
+ * caller belongs to one account, that account: the change is then in the account's chain
+ * instead of account 0's. A context that already has an account (a bearer token's) keeps it.
+ */
+export function identifyAuditCaller(caller: { actor?: AuditActor; accountId?: number }): void {
+  const context = contexts.getStore();
+  if (!context) return;
+  if (caller.actor) context.actor = caller.actor;
+  if (caller.accountId !== undefined && context.accountId === null) context.accountId = caller.accountId;
+}
+
+/**
+ * Runs `work`, a change of one account's records, in that account's chain: for a caller that
+ * acts for several accounts in one request or job (a carrier's push of several orders, an
+ * operator's warehouse). A context of its own (same actor, operation, address; `records` added
+ * to the request's: an update by id names no record itself), so an entry written for another
+ * account in the same transaction is not taken for this one's.
+ */
+export function inAuditAccount<T>(accountId: number, work: () => T, records: RecordRef[] = []): T {
+  const context = contexts.getStore();
+  if (!context) return work();
+  return contexts.run(
+    {
+      ...context,
+      accountId,
+      records: [...context.records, ...records],
+      changes: [],
+      version: 0,
+      entries: new WeakMap(),
+    },
+    work,
+  );
+}
+
+/** Names of fields that hold a credential (a bot's token, a gateway's API id, a password, a DaData secret key, integration credentials). */
+const CREDENTIAL = /(api_?key|secret|secret_?key|token|password|hash|cipher|api_?id|login|credentials)$/i;
 
 /** A copy of `value` with credential-like fields hidden (a settings change must not put a secret in the trail). */
 export function withoutCredentials(value: unknown, depth = 0): unknown {
@@ -221,6 +277,64 @@ export function tableOfSql(text: string): string | null {
   return match ? (match[1] as string) : null;
 }
 
+interface AstNode {
+  kind?: string;
+  [field: string]: unknown;
+}
+
+function nameOf(node: unknown): string | undefined {
+  const column = node as { column?: { name?: unknown; column?: { name?: unknown } } } | undefined;
+  const name = column?.column?.name ?? column?.column?.column?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+function accountValue(value: unknown): number | null {
+  const number = typeof value === 'bigint' ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : null;
+}
+
+/** `account_id = ?` in a where clause's conjunction (an or, a subquery: not told). */
+function accountOfWhere(node: AstNode | undefined, depth = 0): number | null {
+  if (!node || depth > 20) return null;
+  if (node.kind === 'AndNode' || node.kind === 'ParensNode')
+    return (
+      accountOfWhere((node.left ?? node.node) as AstNode, depth + 1) ??
+      accountOfWhere(node.right as AstNode | undefined, depth + 1)
+    );
+  if (node.kind !== 'BinaryOperationNode') return null;
+  const operator = (node.operator as { operator?: string } | undefined)?.operator;
+  const right = node.rightOperand as { kind?: string; value?: unknown } | undefined;
+  if (operator !== '=' || right?.kind !== 'ValueNode' || nameOf(node.leftOperand) !== 'account_id') return null;
+  return accountValue(right.value);
+}
+
+/**
+ * The account a write names: an insert's `account_id` value (its first row), an update's or
+ * delete's `where account_id = ?` (every store's query is scoped so). Null when it names none.
+ */
+export function accountOfWrite(query: CompiledQuery): number | null {
+  const node = query.query as unknown as AstNode;
+  if (node.kind === 'InsertQueryNode') {
+    const columns = (node.columns as unknown[] | undefined) ?? [];
+    const at = columns.findIndex((column) => {
+      const name = (column as { column?: { name?: unknown } }).column?.name;
+      return name === 'account_id';
+    });
+    const rows = (node.values as { values?: Array<{ kind?: string; values?: unknown[] }> } | undefined)?.values;
+    const first = rows?.[0];
+    if (at < 0 || !first?.values) return null;
+    const value = first.values[at];
+    return accountValue(
+      first.kind === 'PrimitiveValueListNode'
+        ? value
+        : (value as { kind?: string; value?: unknown } | undefined)?.value,
+    );
+  }
+  if (node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode')
+    return accountOfWhere((node.where as { where?: AstNode } | undefined)?.where);
+  return null;
+}
+
 function createdId(query: CompiledQuery, result: QueryResult<unknown>): number | null {
   if (query.query.kind !== 'InsertQueryNode' && !/^\s*insert/i.test(query.sql)) return null;
   const row = result.rows[0];
@@ -271,25 +385,31 @@ export function auditObserver(db: Kysely<Tables>, enabled: () => boolean): Write
     async afterWrite(run: RunStatement, result: QueryResult<unknown>, transaction: object, query?: CompiledQuery) {
       const context = contexts.getStore();
       if (!context || context.off || !query) return;
-      const written = context.entries.get(transaction);
-      if (written) {
-        if (written.version === context.version) return;
-        written.version = context.version;
+      const table = tableOf(query);
+      const bookkeeping = table === null || BOOKKEEPING_TABLES.has(table);
+      // a caller of no account yet (a public route, an operator token): the account the write itself names;
+      // a write naming none belongs with the transaction's entry, if there is one
+      const named = context.accountId ?? (bookkeeping ? null : accountOfWrite(query));
+      let written = context.entries.get(transaction);
+      const entry = named === null ? written?.values().next().value : written?.get(named);
+      const accountId = named ?? 0;
+      if (entry) {
+        if (entry.version === context.version) return;
+        entry.version = context.version;
         await run(
           db
             .updateTable('audit_entries')
             .set({
-              records: JSON.stringify(recordsOf(context, written.records)),
-              record_keys: recordKeys(recordsOf(context, written.records)),
+              records: JSON.stringify(recordsOf(context, entry.records)),
+              record_keys: recordKeys(recordsOf(context, entry.records)),
               changes: changesOf(context),
             })
-            .where('id', '=', written.id)
+            .where('id', '=', entry.id)
             .compile(),
         );
         return;
       }
-      const table = tableOf(query);
-      if (table === null || BOOKKEEPING_TABLES.has(table)) return;
+      if (bookkeeping) return;
       const id = createdId(query, result);
       // an operator's command that makes an account is that account's first change
       if (context.accountId === null && table === 'accounts' && id !== null) context.accountId = id;
@@ -297,12 +417,17 @@ export function auditObserver(db: Kysely<Tables>, enabled: () => boolean): Write
       const inserted = await run(
         db
           .insertInto('audit_entries')
-          .values(entryValues(context, recordsOf(context, own)))
+          .values(entryValues(context, recordsOf(context, own), context.accountId ?? accountId))
           .returning('id')
           .compile(),
       );
       const entryId = createdId({ query: { kind: 'InsertQueryNode' }, sql: 'insert' } as CompiledQuery, inserted);
-      if (entryId !== null) context.entries.set(transaction, { id: entryId, version: context.version, records: own });
+      if (entryId === null) return;
+      if (!written) {
+        written = new Map();
+        context.entries.set(transaction, written);
+      }
+      written.set(context.accountId ?? accountId, { id: entryId, version: context.version, records: own });
     },
     recipeStep(firstSql: string) {
       const context = contexts.getStore();
@@ -318,9 +443,9 @@ export function auditObserver(db: Kysely<Tables>, enabled: () => boolean): Write
   };
 }
 
-function entryValues(context: AuditContext, records: RecordRef[]) {
+function entryValues(context: AuditContext, records: RecordRef[], accountId = context.accountId ?? 0) {
   return {
-    account_id: context.accountId ?? 0,
+    account_id: accountId,
     at: new Date().toISOString(),
     actor_kind: context.actor.kind,
     actor_id: context.actor.id,
@@ -396,22 +521,30 @@ export function recordsOfPayload(payload: unknown): RecordRef[] {
     const ids = (Array.isArray(value) ? value.slice(0, MAX_BODY_IDS) : [value]).filter(
       (id): id is number | string => typeof id === 'number' || typeof id === 'string',
     );
-    if (ids.length > 0) records.push({ type: `${match[1]}s`, ids });
+    if (ids.length > 0) records.push({ type: pluralOf(match[1] as string), ids });
   }
   return records;
 }
 const MAX_BODY_IDS = 1000;
 
+/** A record named as the tables are: orderId → orders, companyId → companies, fiasId → fias. */
+function pluralOf(word: string): string {
+  if (word.endsWith('s')) return word;
+  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
+
 /** The records a request names: its path's ids (typed by the path's resource) and a body's `ids`/`orderIds`. */
 export function recordsOfRequest(url: string, params: unknown, body: unknown): RecordRef[] {
   const records: RecordRef[] = [];
   const segments = url.split('/').filter((part) => part !== '' && part !== 'v2');
-  // named as the tables are: /v2/api-keys/7 → api_keys 7
-  const resource = (segments[0] ?? 'request').replaceAll('-', '_');
+  // named as the tables are: /v2/api-keys/7 → api_keys 7; the segment before the id (/v2/operator/bills/:id → bills)
+  const at = segments.indexOf(':id');
+  const resource = ((at > 0 ? segments[at - 1] : segments[0]) ?? 'request').replaceAll('-', '_');
   if (params && typeof params === 'object')
     for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
       if (!ID_PARAM.test(name) || (typeof value !== 'number' && typeof value !== 'string')) continue;
-      const type = name === 'id' ? resource : name.slice(0, -2);
+      const type = name === 'id' ? resource : pluralOf(name.slice(0, -2));
       records.push({ type, ids: [value] });
     }
   if (body && typeof body === 'object' && !Array.isArray(body)) {

@@ -6969,9 +6969,9 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: {
-                /** @description employee, api-key, account-token, shop-key, operator (the CLI, an operator token), system (a job), public (a public route) */
+                /** @description employee, api-key, account-token, shop-key, operator (the CLI, an operator token), system (a job), widget (a shop's checkout widget, by its publishable key), carrier (a delivery company's status push or webhook), buyer (a buyer on a public page: returns, unsubscribe, a messenger), public (another public route) */
                 kind: string;
-                /** @description The employee's, key's or shop's id; the operator's user name */
+                /** @description The employee's, key's or shop's id; the operator's user name, a warehouse staff token's id or `billing:<id>` (a billing operator's token); the widget's shop id; the carrier's company id; null for a buyer (see ip) */
                 id: string | null;
             };
             /** @description The operationId of the route, `job:<kind>` or `cli:<command>` */

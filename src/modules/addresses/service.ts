@@ -4,6 +4,7 @@
  * address settings: its DaData keys, sealed at rest, never shown again.
  */
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
+import { declareChange } from '../../platform/audit.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { nowIso } from '../../platform/db/values.js';
 import { maskCredential } from '../../platform/sealed-credentials.js';
@@ -141,16 +142,24 @@ export class AddressService implements AddressLookup {
   ): Promise<AddressSettingsView> {
     requireAccountWide(scope, "change the account's address settings");
     let sealed: string | null = null;
+    let keys: DadataKeys | null = null;
     if (input.dadataApiKey !== null) {
       const previous = await this.keysOf(scope.accountId);
       const secretKey =
         input.dadataSecretKey === undefined ? previous?.secretKey : (input.dadataSecretKey ?? undefined);
-      const keys: DadataKeys = {
+      keys = {
         apiKey: input.dadataApiKey.trim(),
         ...(secretKey ? { secretKey: secretKey.trim() } : {}),
       };
       sealed = this.secretBox.seal(JSON.stringify(keys));
     }
+    // the keys themselves never (their fields are hidden): whether each is set, before and after
+    declareChange({
+      type: 'address_settings',
+      ids: [scope.accountId],
+      before: await this.settings(scope),
+      after: { dadataApiKey: keys?.apiKey ?? null, dadataSecretKey: keys?.secretKey ?? null },
+    });
     await this.store.saveSealedDadataKeys(scope.accountId, sealed, nowIso());
     return this.settings(scope);
   }

@@ -15,9 +15,14 @@ export const AuditEntryView = Type.Object(
     actor: Type.Object({
       kind: Type.String({
         description:
-          'employee, api-key, account-token, shop-key, operator (the CLI, an operator token), system (a job), public (a public route)',
+          "employee, api-key, account-token, shop-key, operator (the CLI, an operator token), system (a job), widget (a shop's checkout widget, by its publishable key), carrier (a delivery company's status push or webhook), buyer (a buyer on a public page: returns, unsubscribe, a messenger), public (another public route)",
       }),
-      id: Nullable(Type.String({ description: "The employee's, key's or shop's id; the operator's user name" })),
+      id: Nullable(
+        Type.String({
+          description:
+            "The employee's, key's or shop's id; the operator's user name, a warehouse staff token's id or `billing:<id>` (a billing operator's token); the widget's shop id; the carrier's company id; null for a buyer (see ip)",
+        }),
+      ),
     }),
     operation: Type.String({ description: 'The operationId of the route, `job:<kind>` or `cli:<command>`' }),
     records: Type.Array(RecordRef),

@@ -126,8 +126,11 @@ export class AuditService {
   private filtered(accountId: number, filter: AuditFilter) {
     let query = this.db.selectFrom('audit_entries').where('account_id', '=', accountId);
     if (filter.actor) {
-      const [kind, id] = filter.actor.split(':');
-      query = query.where('actor_kind', '=', kind as string);
+      // the id may hold a colon itself (`operator:billing:2`)
+      const colon = filter.actor.indexOf(':');
+      const kind = colon < 0 ? filter.actor : filter.actor.slice(0, colon);
+      const id = colon < 0 ? undefined : filter.actor.slice(colon + 1);
+      query = query.where('actor_kind', '=', kind);
       if (id !== undefined && id !== '') query = query.where('actor_id', '=', id);
     }
     if (filter.operation) query = query.where('operation', '=', filter.operation);

@@ -5,6 +5,7 @@
  * Telegram subscription started from the tracking page. Sending is dispatch.ts.
  */
 import { processScope, requireAccountWide, type Scope } from '../../platform/auth.js';
+import { declareChange, identifyAuditCaller } from '../../platform/audit.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { badRequest, notFound, unprocessable, type ErrorItem } from '../../platform/errors.js';
 import { fromJson } from '../../platform/db/values.js';
@@ -300,6 +301,13 @@ export class BuyerMessageService {
       );
     }
     if (input.telegram?.botToken === null) webhookKey = null;
+    // the views hold no credential (a gateway is `configured` or not); the credentials given are named, never shown
+    declareChange({
+      type: 'buyer_message_settings',
+      ids: [shopId],
+      before: settingsView(shop.settings, shop.secrets),
+      after: { ...settingsView(settings, secrets), credentialsGiven: givenCredentials(input) },
+    });
     this.forget(scope.accountId, shopId);
     await this.store.saveSettings(scope.accountId, shopId, {
       settings,
@@ -347,6 +355,7 @@ export class BuyerMessageService {
         }
     if (problems.length) throw badRequest('A template cannot be used: nothing was saved.', problems);
     const shop = (await this.messagingOf(scope.accountId, [shopId])).get(shopId) as ShopMessaging;
+    declareChange({ type: 'buyer_message_templates', ids: [shopId], before: shop.templates, after: overrides });
     this.forget(scope.accountId, shopId);
     await this.store.saveSettings(scope.accountId, shopId, {
       settings: shop.settings,
@@ -443,6 +452,7 @@ export class BuyerMessageService {
   async unsubscribe(token: string): Promise<boolean> {
     const target = readUnsubscribeToken(this.linkKey, token);
     if (!target) return false;
+    identifyAuditCaller({ actor: { kind: 'buyer', id: null }, accountId: target.accountId });
     await this.store.unsubscribe(target.accountId, target.shopId, target.channel, target.address);
     return true;
   }
@@ -467,6 +477,8 @@ export class BuyerMessageService {
   ): Promise<boolean> {
     const found = await this.store.byWebhookKey(key);
     if (!found || secretHeader !== this.webhookSecret(key)) return false;
+    // a buyer's chat linked through the shop's bot: the shop's account's change, by its buyer
+    identifyAuditCaller({ actor: { kind: 'buyer', id: null }, accountId: found.accountId });
     if (!start) return true;
     const target = readTelegramPayload(this.linkKey, start.payload);
     if (!target || target.accountId !== found.accountId) return true;
@@ -528,4 +540,13 @@ function presentMessage(row: MessageRow): BuyerMessage {
     createdAt: row.created_at,
     sentAt: row.sent_at,
   };
+}
+
+/** Which credential fields a settings change gave (set or removed), by name: the trail says they changed, never what to. */
+function givenCredentials(input: BuyerMessageSettingsInput): string[] {
+  const given: string[] = [];
+  for (const field of ['apiId', 'login', 'password'] as const)
+    if (input.sms?.[field] !== undefined) given.push(`sms.${field}`);
+  if (input.telegram?.botToken !== undefined) given.push('telegram.botToken');
+  return given;
 }

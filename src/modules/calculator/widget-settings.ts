@@ -1,6 +1,7 @@
 /** Widget settings of a shop: stored per account and shop (extension of the contract). */
 import type { Kysely } from 'kysely';
 import type { Scope } from '../../platform/auth.js';
+import { declareChange } from '../../platform/audit.js';
 import type { Tables } from '../../platform/db/tables.js';
 import { fromJson, nowIso, toJson } from '../../platform/db/values.js';
 import type { ShopService } from '../shops/service.js';
@@ -62,7 +63,7 @@ export class WidgetSettingsService {
 
   async put(scope: Scope, shopId: number, input: WidgetSettings): Promise<void> {
     await this.shops.get(scope, shopId);
-    await this.store.put(scope.accountId, shopId, {
+    const settings: WidgetSettingsFull = {
       defaultDimensions: input.defaultDimensions ?? null,
       defaultWeight: input.defaultWeight ?? null,
       priceRules: (input.priceRules ?? []).map((rule) => ({
@@ -76,6 +77,13 @@ export class WidgetSettingsService {
       rounding: input.rounding ?? null,
       hiddenCompanyIds: [...new Set(input.hiddenCompanyIds ?? [])],
       defaultServices: [...new Set(input.defaultServices ?? [])],
+    };
+    declareChange({
+      type: 'widget_settings',
+      ids: [shopId],
+      before: await this.store.get(scope.accountId, shopId),
+      after: settings,
     });
+    await this.store.put(scope.accountId, shopId, settings);
   }
 }

@@ -5,6 +5,7 @@
  * (simulated) ones, plus its contracted real ones, each with a driver of its own credentials.
  */
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
+import { declareChange } from '../../platform/audit.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../platform/errors.js';
 import { openCredentials, readCredentials, sealCredentials } from '../../platform/sealed-credentials.js';
@@ -120,6 +121,14 @@ export class CarrierIntegrationService {
       );
     }
     const { sealed, masked } = sealCredentials(this.secretBox, credentials);
+    // the credentials never: which fields were given, and the mode
+    const before = (await this.store.list(scope.accountId)).find((contract) => contract.companyId === companyId);
+    declareChange({
+      type: 'carrier_integrations',
+      ids: [companyId],
+      before: before ? { companyId, testMode: before.testMode, credentials: 'set' } : null,
+      after: { companyId, testMode, credentials: 'set', credentialFields: Object.keys(credentials) },
+    });
     await this.store.save(scope.accountId, companyId, { sealedCredentials: sealed, masked, testMode }, async (trx) => {
       for (const listener of this.connectedListeners) await listener(companyId, scope.accountId, trx);
     });
@@ -194,6 +203,14 @@ export class CarrierIntegrationService {
     const retain = followUp
       ? (retiredId: number, trx: Transaction<Tables>) => followUp.queue({ id: retiredId, accountId, companyId }, trx)
       : null;
+    const before = (await this.store.list(accountId)).find((contract) => contract.companyId === companyId);
+    if (before)
+      declareChange({
+        type: 'carrier_integrations',
+        ids: [companyId],
+        before: { companyId, testMode: before.testMode, credentials: 'set' },
+        after: null,
+      });
     if (!(await this.store.remove(accountId, companyId, retain)))
       throw notFound(`Contract with ${company.file.name}`, companyId);
     this.accounts.delete(accountId);

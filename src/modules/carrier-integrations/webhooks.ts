@@ -12,6 +12,7 @@ import { eventOfWebhook } from '../../carriers/cdek/mapper.js';
 import { CDEK_ID } from '../../carriers/contracts.js';
 import type { CarrierDriver, TrackingEvent } from '../../carriers/types.js';
 import { notFound } from '../../platform/errors.js';
+import { identifyAuditCaller } from '../../platform/audit.js';
 import type { Tables } from '../../platform/db/tables.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import type { TrackingService } from '../orders/tracking.js';
@@ -143,6 +144,7 @@ export class CarrierWebhooks implements DisconnectFollowUp {
     if (!timingSafeEqual(expected, Buffer.from(match[2]))) throw notFound('Webhook address', token);
     const driver = await this.integrations.contractDriver(accountId, reader.companyId);
     if (!driver) throw notFound('Webhook address', token);
+    identifyAuditCaller({ actor: { kind: 'carrier', id: String(reader.companyId) }, accountId });
     const event = reader.eventOf(body);
     if (!event) return { applied: 0, ignored: [] };
     return this.tracking.applyEvents(reader.companyId, [await this.handedOver(event, driver)], accountId);

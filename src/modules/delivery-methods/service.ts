@@ -3,6 +3,7 @@
  * priced by its own brackets. Other areas read them through `methodsOf` / `method`.
  */
 import type { Scope } from '../../platform/auth.js';
+import { declareChange } from '../../platform/audit.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { FieldErrorCollector, forbidden, notFound } from '../../platform/errors.js';
 import { gramsOf } from '../../platform/measures.js';
@@ -78,7 +79,9 @@ export class DeliveryMethodService {
 
   async create(scope: Scope, input: DeliveryMethodInput): Promise<string> {
     this.requireAccountWide(scope);
-    const id = await this.store.insert(scope.accountId, this.validate(input, []));
+    const values = this.validate(input, []);
+    declareChange({ type: 'delivery_methods', ids: [], before: null, after: input });
+    const id = await this.store.insert(scope.accountId, values);
     this.changed(scope.accountId);
     return ownMethodId(scope.accountId, id);
   }
@@ -86,17 +89,12 @@ export class DeliveryMethodService {
   async replace(scope: Scope, idText: string, input: DeliveryMethodInput): Promise<void> {
     this.requireAccountWide(scope);
     const current = await this.found(scope, idText);
-    if (
-      !(await this.store.update(
-        scope.accountId,
-        current.id,
-        this.validate(
-          input,
-          current.points.map((point) => point.id),
-        ),
-      ))
-    )
-      throw notFound('Delivery method', idText);
+    const values = this.validate(
+      input,
+      current.points.map((point) => point.id),
+    );
+    declareChange({ type: 'delivery_methods', ids: [current.id], before: presentMethod(current), after: input });
+    if (!(await this.store.update(scope.accountId, current.id, values))) throw notFound('Delivery method', idText);
     this.changed(scope.accountId);
   }
 
@@ -104,6 +102,7 @@ export class DeliveryMethodService {
   async delete(scope: Scope, idText: string): Promise<void> {
     this.requireAccountWide(scope);
     const current = await this.found(scope, idText);
+    declareChange({ type: 'delivery_methods', ids: [current.id], before: presentMethod(current), after: null });
     if (!(await this.store.delete(scope.accountId, current.id))) throw notFound('Delivery method', idText);
     this.changed(scope.accountId);
   }

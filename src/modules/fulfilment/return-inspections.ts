@@ -13,6 +13,7 @@
  */
 import { processScope, requireShopAccess, type Scope } from '../../platform/auth.js';
 import { conflict, FieldErrorCollector, forbidden, notFound } from '../../platform/errors.js';
+import { identifyAuditCaller } from '../../platform/audit.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import { outboxRows, writeOrderEvents } from '../events/outbox.js';
 import type { ProductService } from '../products/service.js';
@@ -173,6 +174,8 @@ export class ReturnInspectionService {
   async inspect(operator: Operator, orderId: number, body: InspectionBody): Promise<ReturnInspection> {
     const record = await this.store.atWarehouse(operator.fulfilmentWarehouseId, orderId);
     if (!record) throw notFound('Returned parcel', orderId);
+    // the warehouse serves many accounts: the inspection is the returned order's account's change
+    identifyAuditCaller({ accountId: record.accountId });
     const problems = new FieldErrorCollector();
     for (const problem of inspectionProblems(record.lines, body.lines)) problems.add(problem.field, problem.message);
     problems.throwIfAny();

@@ -9,6 +9,7 @@
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import { hashToken, newToken } from '../../platform/crypto.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound } from '../../platform/errors.js';
+import { identifyAuditCaller } from '../../platform/audit.js';
 import type { FileStore } from '../../platform/files.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import type { Page, Paging } from '../../platform/paging.js';
@@ -293,6 +294,7 @@ export class SupplyService {
         'invalid_operator_token',
         'This endpoint is for the staff of a fulfilment warehouse: send "Authorization: Bearer opr_..." (npm run cli -- fulfilment operator-token).',
       );
+    identifyAuditCaller({ actor: { kind: 'operator', id: String(operator.id) } });
     return operator;
   }
 
@@ -517,6 +519,8 @@ export class SupplyService {
   private async atWarehouse(operator: Operator, id: number): Promise<SupplyRecord> {
     const supply = await this.store.atWarehouse(operator.fulfilmentWarehouseId, id);
     if (!supply) throw notFound('Supply', id);
+    // the warehouse serves many accounts: the change is the supply's account's
+    identifyAuditCaller({ accountId: supply.accountId });
     return supply;
   }
 

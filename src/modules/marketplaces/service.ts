@@ -4,6 +4,7 @@
  * shipment settings, and the marketplaces' warehouses.
  */
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
+import { declareChange } from '../../platform/audit.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { AppError, FieldErrorCollector, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.js';
 import { openCredentials, readCredentials, sealCredentials } from '../../platform/sealed-credentials.js';
@@ -130,6 +131,18 @@ export class MarketplaceService {
     }
     const current = await this.store.get(scope.accountId, marketplaceId);
     const { sealed, masked } = sealCredentials(this.secretBox, credentials);
+    // the credentials never: which fields were given, the shop and the modes
+    declareChange({
+      type: 'marketplace_integrations',
+      ids: [marketplaceId],
+      before: current ? { shopId: current.shopId, settings: current.settings, credentials: 'set' } : null,
+      after: {
+        shopId,
+        settings: current?.settings ?? { fbsEnabled: record.fbs, fboEnabled: record.fbo, dbsEnabled: record.dbs },
+        credentials: 'set',
+        credentialFields: Object.keys(credentials),
+      },
+    });
     await this.store.save(scope.accountId, marketplaceId, {
       shopId,
       sealedCredentials: sealed,
@@ -149,7 +162,14 @@ export class MarketplaceService {
   async disconnect(scope: Scope, marketplaceId: number): Promise<void> {
     requireAccountWide(scope, 'disconnect a marketplace');
     const record = this.marketplace(marketplaceId);
-    if (!(await this.store.get(scope.accountId, marketplaceId))) throw notFound(`An integration with ${record.name}`);
+    const current = await this.store.get(scope.accountId, marketplaceId);
+    if (!current) throw notFound(`An integration with ${record.name}`);
+    declareChange({
+      type: 'marketplace_integrations',
+      ids: [marketplaceId],
+      before: { shopId: current.shopId, settings: current.settings, credentials: 'set' },
+      after: null,
+    });
     await this.onDisconnecting(scope.accountId, marketplaceId);
     if (!(await this.store.remove(scope.accountId, marketplaceId)))
       throw notFound(`An integration with ${record.name}`);
@@ -194,6 +214,12 @@ export class MarketplaceService {
     if (body.fbsEnabled !== undefined) settings.fbsEnabled = body.fbsEnabled;
     if (body.fboEnabled !== undefined) settings.fboEnabled = body.fboEnabled;
     if (body.dbsEnabled !== undefined) settings.dbsEnabled = body.dbsEnabled;
+    declareChange({
+      type: 'marketplace_integrations',
+      ids: [marketplaceId],
+      before: { settings: current.settings },
+      after: { settings },
+    });
     await this.store.saveSettings(scope.accountId, marketplaceId, settings);
   }
 

@@ -8,6 +8,7 @@ import { CONTRACT_COMPANIES } from '../../carriers/contracts.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { addDays, todayIn } from '../../platform/clock.js';
+import { identifyAuditCaller, inAuditAccount } from '../../platform/audit.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import type { Job, JobQueue, JobWorker } from '../../platform/jobs.js';
 import { CarrierError, type ShipmentRequest, type TrackingEvent } from '../../carriers/types.js';
@@ -436,12 +437,16 @@ export class TrackingService {
         continue;
       }
       // re-read (an earlier event of the same batch may have changed it), and again if it changes meanwhile
-      let outcome: 'applied' | 'refused' | 'raced' = 'raced';
-      let record = known;
-      for (let attempt = 0; attempt < 3 && outcome === 'raced'; attempt++) {
-        record = (await this.store.get(known.accountId, known.id)) as OrderRecord;
-        outcome = await this.apply(record, parseDoc(record.doc), event);
-      }
+      // each order's change is in its own account's audit chain (a push may name orders of several)
+      const { outcome, record } = await inAuditAccount(known.accountId, async () => {
+        let outcome: 'applied' | 'refused' | 'raced' = 'raced';
+        let record = known;
+        for (let attempt = 0; attempt < 3 && outcome === 'raced'; attempt++) {
+          record = (await this.store.get(known.accountId, known.id)) as OrderRecord;
+          outcome = await this.apply(record, parseDoc(record.doc), event);
+        }
+        return { outcome, record };
+      }, [{ type: 'orders', ids: [known.id] }]);
       if (outcome === 'applied') applied++;
       else
         ignored.push({
@@ -464,6 +469,7 @@ export class TrackingService {
         'invalid_carrier_secret',
         'The X-Carrier-Secret header is not the secret of this company.',
       );
+    identifyAuditCaller({ actor: { kind: 'carrier', id: String(companyId) } });
     const unknown = body.events.filter((event) => !CARRIER_STATUSES.includes(event.statusCode));
     if (unknown.length)
       throw badRequest(

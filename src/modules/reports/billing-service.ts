@@ -14,6 +14,7 @@ import { requireAccountWide, type Scope } from '../../platform/auth.js';
 import { addDays, startOfDay, todayIn, wallClockIn } from '../../platform/clock.js';
 import { hashToken, newToken } from '../../platform/crypto.js';
 import { AppError, fieldError, notFound, unprocessable } from '../../platform/errors.js';
+import { identifyAuditCaller } from '../../platform/audit.js';
 import type { FileStore } from '../../platform/files.js';
 import type { JobQueue, JobWorker } from '../../platform/jobs.js';
 import { toKopecks, toRoubles } from '../../platform/money.js';
@@ -351,6 +352,7 @@ export class BillingService {
         'invalid_operator_token',
         'This endpoint is for the service\'s billing operators: send "Authorization: Bearer opr_..." of the billing scope (npm run cli -- billing operator-token).',
       );
+    identifyAuditCaller({ actor: { kind: 'operator', id: `billing:${operator.id}` } });
     return operator;
   }
 
@@ -364,6 +366,7 @@ export class BillingService {
   async recordPayment(operator: BillingOperator, billId: number, body: BillPaymentBody): Promise<Bill> {
     const bill = await this.store.billById(billId);
     if (!bill) throw notFound('Bill', billId);
+    identifyAuditCaller({ accountId: bill.accountId });
     const sum = toKopecks(body.sum);
     if (Math.abs(sum - body.sum * 100) > 1e-6) throw fieldError('sum', 'must be whole kopecks (at most 2 decimals)');
     const date = body.date ?? todayIn(await this.accounts.timeZoneOf(bill.accountId));

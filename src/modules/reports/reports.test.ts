@@ -229,7 +229,7 @@ describe('the period job: bills and agent reports', () => {
 
   it('records payments by a billing operator: partly, then paid; overpayment and other tokens refused', async () => {
     const [bill] = (await a.owner.get('/v2/reports/bill')).body;
-    const { token } = await t.runtime.services.billing.issueOperatorToken('Бухгалтерия');
+    const { id: operatorId, token } = await t.runtime.services.billing.issueOperatorToken('Бухгалтерия');
     const operator = t.client(token);
     const url = `/v2/operator/bills/${bill.id}/payments`;
     expect((await a.owner.post(url, { sum: 1 })).status).toBe(401);
@@ -242,6 +242,11 @@ describe('the period job: bills and agent reports', () => {
     const partly = await operator.post(url, { sum: 1, date: today }, { form: true });
     expect(partly.status, JSON.stringify(partly.body)).toBe(200);
     expect(partly.body).toMatchObject({ id: bill.id, payStatus: 1, paySum: 1 });
+    // in the bill's account's audit trail, by the operator's token
+    const audited = (await a.owner.get(`/v2/audit?actor=operator:billing:${operatorId}`)).body;
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ actor: { kind: 'operator', id: `billing:${operatorId}` } });
+    expect(audited[0].records).toContainEqual({ type: 'bills', ids: [bill.id] });
     const over = await operator.post(url, { sum: bill.sum });
     expect(over.status).toBe(422);
     expect(over.body.code).toBe('overpayment');

@@ -7,6 +7,7 @@
  */
 import type BwipJs from 'bwip-js';
 import { processScope } from '../../platform/auth.js';
+import { identifyAuditCaller } from '../../platform/audit.js';
 import { onFirstUse } from '../../platform/lazy-require.js';
 import type { ReferenceData } from '../companies/reference.js';
 import type { AccountZones } from '../orders/tracking.js';
@@ -236,6 +237,8 @@ export class ReturnPages {
   async submit(shopToken: string, orderToken: string, form: PageSubmission, lang: Lang): Promise<ReturnView | null> {
     const opened = await this.opened(shopToken, orderToken);
     if (!opened) return null;
+    // the signed link is the buyer's credential: the return is a change of the shop's account, by its buyer
+    identifyAuditCaller({ actor: { kind: 'buyer', id: null }, accountId: opened.page.accountId });
     const [way, company] = (form.option ?? '').split(':');
     const companyId = Number(company);
     const pointId = Number(form.point?.[`${way}-${company}`]);

@@ -6,6 +6,7 @@
  * writes a `return.*` event in its transaction, for webhooks and CMS callbacks.
  */
 import { requireShopAccess, type Scope } from '../../platform/auth.js';
+import { declareChange } from '../../platform/audit.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { todayIn } from '../../platform/clock.js';
 import { AppError, conflict, FieldErrorCollector, forbidden, notFound, unprocessable } from '../../platform/errors.js';
@@ -115,6 +116,12 @@ export class ReturnService {
       }
     }
     problems.throwIfAny();
+    declareChange({
+      type: 'return_settings',
+      ids: [shopId],
+      before: (await this.store.settingsOf(scope.accountId, shopId)) ?? null,
+      after: settings,
+    });
     await this.store.saveSettings(scope.accountId, shopId, settings);
     return { ...settings, pageUrl: this.links.shopUrl({ accountId: scope.accountId, shopId }) };
   }

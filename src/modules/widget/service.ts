@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Scope } from '../../platform/auth.js';
 import { requireAccountWide, requireShopAccess } from '../../platform/auth.js';
+import { identifyAuditCaller } from '../../platform/audit.js';
 import { BoundedMap } from '../../platform/cache.js';
 import type { JsonBody } from '../../platform/compression.js';
 import { hashToken } from '../../platform/crypto.js';
@@ -265,6 +266,11 @@ export class WidgetService {
 
   /** Prices the buyer's choice on the server and keeps it under an opaque, expiring token. */
   async select(caller: WidgetCaller, input: SelectionInput): Promise<SelectionAnswer> {
+    // the publishable key is the page's credential: what the page writes is the key's shop's, by its widget
+    identifyAuditCaller({
+      actor: { kind: 'widget', id: String(caller.key.shopId) },
+      accountId: caller.scope.accountId,
+    });
     if (input.mode === 1 && !input.pointId) throw fieldError('pointId', 'is required for a pickup point (mode 1)');
     if (input.mode === 2 && !input.address?.street)
       throw fieldError('address.street', 'is required for courier delivery (mode 2)');
