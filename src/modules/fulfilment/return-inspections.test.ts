@@ -312,4 +312,69 @@ describe('returned parcels at the warehouse', () => {
     expect(paths['/v2/fulfilment/operator/return-inspections/{orderId}'].post).toBeDefined();
     expect(paths['/v2/fulfilment/return-inspections'].get).toBeDefined();
   });
+
+  it('a return parcel of a delivered order waits with the returned goods only, at the warehouse they left', async () => {
+    const push = async (trackNumber: string, codes: number[]) => {
+      for (const statusCode of codes) {
+        const pushed = await t
+          .client()
+          .post(
+            '/v2/tracking/events/1',
+            { events: [{ trackNumber, statusCode }] },
+            { headers: { 'x-carrier-secret': t.runtime.services.tracking.pushSecret(1) } },
+          );
+        expect(pushed.status).toBe(200);
+      }
+    };
+    // goods of their own: the other tests count the lamp's and the mug's units
+    const vase = await newProduct(a.owner, { vendorCode: 'RI-VASE', name: 'Ваза' });
+    const cup = await newProduct(a.owner, { vendorCode: 'RI-CUP', name: 'Чашка' });
+    await putInStock(t, a.accountId, vase, 5);
+    await putInStock(t, a.accountId, cup, 5);
+    const id = (
+      await a.owner.post(
+        '/v2/orders',
+        fulfilmentOrder(
+          t,
+          a,
+          [
+            [vase, 1],
+            [cup, 2],
+          ],
+          { cmsId: 'RI-RETURN' },
+        ),
+      )
+    ).body.id as number;
+    expect((await a.owner.post('/v2/orders/confirm', { ids: [id] })).status).toBe(204);
+    await a.worker.runDue();
+    await push((await a.owner.get(`/v2/orders/${id}`)).body.trackNumber, [41, 411, 412, 42, 44]);
+    // the shop's own return of one cup, approved at once: its parcel travels back
+    const made = await a.owner.post('/v2/returns', {
+      orderId: id,
+      lines: [{ line: 1, count: 1, reason: 'defective', comment: 'Скол' }],
+      way: 'point',
+      companyId: 1,
+      pointId: a.pointId,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const parcelId = made.body.parcelOrderId as number;
+    await a.worker.runDue();
+    await push((await a.owner.get(`/v2/orders/${parcelId}`)).body.trackNumber, [41, 42, 44]);
+    await t.runtime.services.returnParcels.dispatch();
+    expect((await a.owner.get(`/v2/returns/${made.body.id}`)).body.status).toBe('received');
+
+    const waiting = await staff.get(`/v2/fulfilment/operator/return-inspections/${parcelId}`);
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(200);
+    expect(waiting.body).toMatchObject({
+      source: 'return',
+      returnId: made.body.id,
+      status: 'waiting',
+      lines: [{ productId: cup, count: 1 }],
+    });
+    const before = await stockOf(cup);
+    const url = `/v2/fulfilment/operator/return-inspections/${parcelId}`;
+    for (let attempt = 0; attempt < 2; attempt++)
+      expect((await staff.post(url, inspection([[cup, 'stock', 1, 'цела']]))).status).toBe(200);
+    expect((await stockOf(cup)).quantity).toBe(before.quantity + 1);
+  });
 });
