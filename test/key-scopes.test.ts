@@ -141,9 +141,9 @@ describe('keys', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
-      'allowedIps.0',
+      'allowedIps[0]',
       'expiresAt',
-      'shopIds.0',
+      'shopIds[0]',
     ]);
     expect((await owner.post('/v2/api-keys', { name: 'x', scopes: ['everything'] })).status).toBe(400);
     expect((await owner.post('/v2/api-keys', { name: 'x', scopes: [] })).status).toBe(400);

@@ -97,7 +97,7 @@ export class ApiKeyService {
         ).map((shop) => Number(shop.id)),
       );
       shopIds.forEach((id, index) => {
-        if (!found.has(id)) problems.push({ field: `shopIds.${index}`, message: 'is not a shop of this account' });
+        if (!found.has(id)) problems.push({ field: `shopIds[${index}]`, message: 'is not a shop of this account' });
       });
     }
     const allowedIps = input.allowedIps ? input.allowedIps.map((entry) => entry.trim()) : null;
@@ -105,7 +105,7 @@ export class ApiKeyService {
       try {
         addressList([entry]);
       } catch {
-        problems.push({ field: `allowedIps.${index}`, message: 'must be an IP address or a CIDR block' });
+        problems.push({ field: `allowedIps[${index}]`, message: 'must be an IP address or a CIDR block' });
       }
     });
     const now = nowIso();

@@ -174,6 +174,10 @@ describe('entries', () => {
     expect(Number(page.headers['x-total-count'])).toBeGreaterThan(2);
     expect((await shop.owner.get('/v2/audit?record=orders')).status).toBe(400);
     expect((await shop.owner.get('/v2/audit?perPage=5000')).status).toBe(400);
+    expect((await shop.owner.get('/v2/audit?from=07.01.2027')).body.errors[0].field).toBe('from');
+    const backwards = await shop.owner.get('/v2/audit?from=2027-02-01T00:00:00Z&to=2027-01-01T00:00:00Z');
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors[0].field).toBe('to');
     const other = await t.newAccount('Exporter');
     await other.client.post('/v2/warehouses', warehouseBody());
     const jsonl = await t.app.inject({

@@ -140,6 +140,8 @@ export class AuditService {
         throw fieldError('record', 'must be a type and an id: orders:12');
       query = query.where('record_keys', 'like', `% ${type}:${id} %`);
     }
+    if (filter.from && filter.to && Date.parse(filter.to) < Date.parse(filter.from))
+      throw fieldError('to', 'must not be before from');
     if (filter.from) query = query.where('at', '>=', new Date(filter.from).toISOString());
     if (filter.to) query = query.where('at', '<', new Date(filter.to).toISOString());
     return query;

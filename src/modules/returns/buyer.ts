@@ -151,6 +151,12 @@ export class ReturnPages {
   }
 
   /** The order a pair of tokens opens: of that shop, not a return parcel; null otherwise. */
+  /** Whether the order's link is one we signed: an HMAC, no database (checked before a submission's body is read). */
+  isSignedOrderLink(shopToken: string, orderToken: string): boolean {
+    const shop = this.links.readShop(shopToken);
+    return shop !== null && this.links.readOrder(shop, orderToken) !== null;
+  }
+
   private async opened(shopToken: string, orderToken: string): Promise<{ page: OrderPage; order: Delivered } | null> {
     const shop = this.links.readShop(shopToken);
     const page = shop && this.links.readOrder(shop, orderToken);

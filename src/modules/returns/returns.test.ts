@@ -320,6 +320,12 @@ describe("the shop's own return and its parcel", () => {
     expect((await a.owner.get(`/v2/returns?dateFrom=${today}&dateTo=${today}`)).body.length).toBe(1);
     expect((await a.owner.get('/v2/returns?dateFrom=2020-01-01&dateTo=2020-01-02')).body).toEqual([]);
     expect((await a.owner.get('/v2/returns?status=lost')).status).toBe(400);
+    const typed = await a.owner.get('/v2/returns?dateFrom=07.01.2027');
+    expect(typed.status).toBe(400);
+    expect(typed.body.errors[0].field).toBe('dateFrom');
+    const backwards = await a.owner.get('/v2/returns?dateFrom=2027-02-01&dateTo=2027-01-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors[0].field).toBe('dateTo');
     expect((await shopKey.get(`/v2/returns?shopId=${a.otherShopId}`)).status).toBe(403);
     expect((await stranger.get('/v2/returns')).body).toEqual([]);
     expect((await stranger.get(`/v2/returns/${returnId}`)).status).toBe(404);
@@ -449,6 +455,16 @@ describe("the buyer's return by the signed link", () => {
     expect((await t.client().get(parcel)).status).toBe(404);
     expect((await t.client().get('/site/returns/1-1-AAAAAAAAAAAAAAAA')).status).toBe(404);
     expect((await t.client().post(altered, { lines: [], option: 'point:1' })).status).toBe(404);
+    // a body near the page's limit, built to be slow to parse, under an altered link: refused before it is read
+    const keys = `{${Array.from({ length: 500_000 }, (_, index) => `"k${index}":1`).join(',')}}`;
+    const slow = await t.app.inject({
+      method: 'POST',
+      url: altered,
+      headers: { 'content-type': 'application/json' },
+      payload: keys,
+    });
+    expect(slow.statusCode).toBe(404);
+    expect(slow.headers['content-type']).toMatch(/^text\/html/);
   });
 });
 

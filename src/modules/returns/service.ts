@@ -9,7 +9,15 @@ import { requireShopAccess, type Scope } from '../../platform/auth.js';
 import { declareChange } from '../../platform/audit.js';
 import type { AccountReadCache } from '../../platform/cache.js';
 import { todayIn } from '../../platform/clock.js';
-import { AppError, conflict, FieldErrorCollector, forbidden, notFound, unprocessable } from '../../platform/errors.js';
+import {
+  AppError,
+  conflict,
+  FieldErrorCollector,
+  fieldError,
+  forbidden,
+  notFound,
+  unprocessable,
+} from '../../platform/errors.js';
 import { fromJson, toJson } from '../../platform/db/values.js';
 import type { FileStore } from '../../platform/files.js';
 import type { Paging, Page } from '../../platform/paging.js';
@@ -138,6 +146,8 @@ export class ReturnService {
 
   async list(scope: Scope, query: ReturnListQuery, paging: Paging): Promise<Page<ReturnView>> {
     if (query.shopId !== undefined) requireShopAccess(scope, query.shopId);
+    if (query.dateFrom && query.dateTo && query.dateTo < query.dateFrom)
+      throw fieldError('dateTo', 'must be on or after dateFrom');
     const shopId = scope.shopKeyShopId ?? query.shopId;
     const filter = {
       ...(query.status ? { status: query.status } : {}),

@@ -212,6 +212,13 @@ export function returnPageRoutes(app: App, services: ReturnPageRouteServices): v
       {
         config: { public: true },
         bodyLimit: PAGE_BODY_LIMIT_BYTES,
+        // a body of up to 12 MB is read only for a link we signed: an altered link costs an HMAC, not a parse
+        preParsing: async (request, reply, payload) => {
+          const { shop, order } = request.params as { shop: string; order: string };
+          if (pages.isSignedOrderLink(shop, order)) return payload;
+          request.raw.resume();
+          return sendHtml(reply, 404, renderMissingReturnsPage(languageOf(request), 404, request.id));
+        },
         schema: {
           operation: { id: 'requestReturnOnPage' },
           tags: ['Returns (extension)'],
