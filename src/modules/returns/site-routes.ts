@@ -8,6 +8,7 @@ import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
+import { sendLinkPage } from '../../platform/link-pages.js';
 import { pageLanguage } from '../tracking-page/page.js';
 import type { Lang, PageSubmission, ReturnPages } from './buyer.js';
 import {
@@ -76,22 +77,12 @@ function languageOf(request: FastifyRequest): Lang {
   return pageLanguage((request.query as { lang?: string } | undefined)?.lang, request.headers['accept-language']);
 }
 
+/** The page's script, its form and its pictures (photos as data: while chosen, the shop's logo over https). */
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return (
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      // the link is the credential: no shared cache keeps it, no other site hears of it
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-robots-tag', 'noindex, nofollow')
-      .header('x-content-type-options', 'nosniff')
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-      )
-      .send(html)
-  );
+  return sendLinkPage(reply, status, html, PAGE_POLICY);
 }
 
 /** The services these routes use, and no other. */

@@ -8,6 +8,7 @@ import { notFound } from '../../platform/errors.js';
 import type { App } from '../../platform/http.js';
 import { ErrorBody } from '../../platform/schemas.js';
 import type { TrackingPageService } from './service.js';
+import { sendLinkPage } from '../../platform/link-pages.js';
 import { pageLanguage, renderMissingPage, renderStatusOnlyPage, renderTrackingPage, type Lang } from './page.js';
 
 const LangQuery = Type.Object({
@@ -28,23 +29,12 @@ function languageOf(request: FastifyRequest): Lang {
   return pageLanguage((request.query as { lang?: string } | undefined)?.lang, request.headers['accept-language']);
 }
 
+/** Inline CSS and nothing else: even text that escaped escaping could not run or load anything. */
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return (
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      // the link is the credential: no copy kept by a shared cache, none passed on to the map site
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-robots-tag', 'noindex, nofollow')
-      .header('x-content-type-options', 'nosniff')
-      // inline CSS and nothing else: even text that escaped escaping could not run or load anything
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      )
-      .send(html)
-  );
+  return sendLinkPage(reply, status, html, PAGE_POLICY);
 }
 
 /** The services these routes use, and no other. */

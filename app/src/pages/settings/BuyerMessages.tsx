@@ -7,65 +7,37 @@
  * here) or is the first one.
  */
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import { api, ok } from '../../api';
 import { fieldErrorsOf } from '../../batch';
 import { ApiError } from '../../components/ApiError';
+import { useSettingsForm } from '../../hooks/use-settings-form';
 import { useText } from '../../i18n';
 import { ShopSettingsPage } from './ShopSettingsPage';
 import { ChannelCards, GeneralCard } from './buyer-messages/ChannelCards';
-import { draftOf, type Settings, type SettingsDraft, settingsBody } from './buyer-messages/messages-model';
+import { draftOf, type SettingsDraft, settingsBody } from './buyer-messages/messages-model';
 import { TemplateEditor } from './buyer-messages/TemplateEditor';
 
 function ShopMessages({ shopId }: { shopId: number }) {
   const { t } = useText();
-  const [saved, setSaved] = useState<Settings | null>(null);
-  const [draft, setDraft] = useState<SettingsDraft | null>(null);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [saveError, setSaveError] = useState<unknown>(null);
-  const [changed, setChanged] = useState(false);
-  const [done, setDone] = useState(false);
-  const show = (settings: Settings) => {
-    setSaved(settings);
-    // the credentials typed are gone with the answer: the service never says them back
-    setDraft(draftOf(settings));
-    setChanged(false);
-  };
-  useEffect(() => {
-    api.GET('/v2/shops/{id}/buyer-messages', { params: { path: { id: shopId } } }).then(
-      (result) => {
-        try {
-          show(ok(result));
-        } catch (caught) {
-          setLoadError(caught);
-        }
-      },
-      () => undefined,
-    );
-  }, [shopId]);
-  if (!saved || !draft) return <ApiError error={loadError} />;
+  // the credentials typed are gone with the answer: the service never says them back
+  const form = useSettingsForm(
+    async () => ok(await api.GET('/v2/shops/{id}/buyer-messages', { params: { path: { id: shopId } } })),
+    draftOf,
+    [shopId],
+  );
+  const { saved, draft, saveError, changed, done } = form;
+  if (!saved || !draft) return <ApiError error={form.loadError} />;
 
-  const change = (next: SettingsDraft) => {
-    setDraft(next);
-    setChanged(true);
-    setDone(false);
-  };
-  const save = async () => {
-    setSaveError(null);
-    try {
-      show(
-        ok(
-          await api.PUT('/v2/shops/{id}/buyer-messages', {
-            params: { path: { id: shopId } },
-            body: settingsBody(draft, saved),
-          }),
-        ),
-      );
-      setDone(true);
-    } catch (caught) {
-      setSaveError(caught);
-    }
-  };
+  const change = (next: SettingsDraft) => form.edit(next);
+  const save = () =>
+    form.save(async (sent, before) =>
+      ok(
+        await api.PUT('/v2/shops/{id}/buyer-messages', {
+          params: { path: { id: shopId } },
+          body: settingsBody(sent, before),
+        }),
+      ),
+    );
   const fieldErrors = fieldErrorsOf(saveError);
   return (
     <Stack>

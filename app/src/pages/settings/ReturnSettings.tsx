@@ -19,10 +19,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import { api, ok } from '../../api';
 import { fieldErrorsOf } from '../../batch';
 import { ApiError } from '../../components/ApiError';
+import { useSettingsForm } from '../../hooks/use-settings-form';
 import { CopyValue } from '../../components/CopyValue';
 import { useText } from '../../i18n';
 import { useReference } from '../../reference';
@@ -32,7 +32,6 @@ import {
   errorAt,
   PAYERS,
   type Payer,
-  type ReturnSettings,
   type ReturnSettingsDraft,
   settingsBody,
   wayError,
@@ -43,56 +42,24 @@ import { ShopSettingsPage } from './ShopSettingsPage';
 function ShopReturnSettings({ shopId }: { shopId: number }) {
   const { t, locale } = useText();
   const reference = useReference(locale);
-  const [saved, setSaved] = useState<ReturnSettings | null>(null);
-  const [draft, setDraft] = useState<ReturnSettingsDraft | null>(null);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [saveError, setSaveError] = useState<unknown>(null);
-  const [changed, setChanged] = useState(false);
-  const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const show = (settings: ReturnSettings) => {
-    setSaved(settings);
-    setDraft(draftOf(settings));
-    setChanged(false);
-  };
-  useEffect(() => {
-    api.GET('/v2/shops/{id}/return-settings', { params: { path: { id: shopId } } }).then(
-      (result) => {
-        try {
-          show(ok(result));
-        } catch (caught) {
-          setLoadError(caught);
-        }
-      },
-      () => undefined,
-    );
-  }, [shopId]);
-  if (!saved || !draft) return <ApiError error={loadError} />;
+  const form = useSettingsForm(
+    async () => ok(await api.GET('/v2/shops/{id}/return-settings', { params: { path: { id: shopId } } })),
+    draftOf,
+    [shopId],
+  );
+  const { saved, draft, saveError, changed, done, busy } = form;
+  if (!saved || !draft) return <ApiError error={form.loadError} />;
 
-  const change = (patch: Partial<ReturnSettingsDraft>) => {
-    setDraft({ ...draft, ...patch });
-    setChanged(true);
-    setDone(false);
-  };
-  const save = async () => {
-    setSaveError(null);
-    setBusy(true);
-    try {
-      show(
-        ok(
-          await api.PUT('/v2/shops/{id}/return-settings', {
-            params: { path: { id: shopId } },
-            body: settingsBody(draft),
-          }),
-        ),
-      );
-      setDone(true);
-    } catch (caught) {
-      setSaveError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = (patch: Partial<ReturnSettingsDraft>) => form.edit({ ...draft, ...patch });
+  const save = () =>
+    form.save(async (sent) =>
+      ok(
+        await api.PUT('/v2/shops/{id}/return-settings', {
+          params: { path: { id: shopId } },
+          body: settingsBody(sent),
+        }),
+      ),
+    );
   const fieldErrors = fieldErrorsOf(saveError);
   const companies = (reference?.companies ?? []).map((company) => ({ value: String(company.id), label: company.name }));
 
