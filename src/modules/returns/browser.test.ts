@@ -86,9 +86,9 @@ describe.skipIf(!BROWSER_TESTS)("the buyer's returns page in Chromium at a phone
     await page.locator('#count-1').selectOption('1');
     await page.locator('#reason-1').selectOption('did_not_fit');
     await page.locator('#comment-1').fill('Слишком маленькая');
-    // and a phone's photo over the 5 MB a photo may weigh: the page makes it smaller before sending
-    const large = tilePng(1400, true);
-    expect(large.length).toBeGreaterThan(5 * 1024 * 1024);
+    // and a large photo (over 1 MB): the page makes it smaller (a JPEG) before sending
+    const large = tilePng(800, true);
+    expect(large.length).toBeGreaterThan(1024 * 1024);
     await page.locator('#photos').setInputFiles([
       { name: 'mug.png', mimeType: 'image/png', buffer: tilePng() },
       { name: 'IMG_2041.png', mimeType: 'image/png', buffer: large },
@@ -96,7 +96,8 @@ describe.skipIf(!BROWSER_TESTS)("the buyer's returns page in Chromium at a phone
     expect(await page.locator('input[name=option]:checked').inputValue()).toBe('point:1');
     await shot(page, 'form-filled-phone');
     await page.getByRole('button', { name: '3. Оформить возврат' }).click();
-    await expect.poll(() => page.locator('.return .code').count()).toBe(1);
+    // the photo is redrawn and sent first: on a loaded machine that takes seconds
+    await expect.poll(() => page.locator('.return .code').count(), { timeout: 20_000 }).toBe(1);
     const code = (await page.locator('.return .code').textContent()) as string;
     expect(code).toMatch(/^R[0-9A-Z]{10}$/);
     // approved by the shop's rules at once: the QR code and what to do are on the page
