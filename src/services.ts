@@ -111,6 +111,7 @@ import { AddressDirectory } from './modules/addresses/directory.js';
 import { AddressSearch } from './modules/addresses/search.js';
 import { AddressCleaner } from './modules/addresses/clean.js';
 import { DadataClient } from './modules/addresses/dadata-client.js';
+import { SuggestionAnswers } from './modules/addresses/suggestion-answers.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -228,7 +229,7 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   // Exact only when this process owns the database: the embedded SQLite mode.
   // PostgreSQL: shared with the other processes by bootstrap (shareAcrossProcesses); no answer older than 30 s
   const readCache = new AccountReadCache(true, {
-    maxBytes: ((config.cacheMb * 3) / 8) * 1024 * 1024,
+    maxBytes: ((config.cacheMb * 5) / 16) * 1024 * 1024,
     ...(database.kind === 'postgres' ? { maxAgeMs: SHARED_READ_MAX_AGE_MS } : {}),
   });
   const tokens = new TokenResolver((token) => resolveToken(db, token), config.authCacheSeconds * 1000, readCache);
@@ -343,6 +344,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     addressDirectory,
     secretBox,
     new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
+    // a sixteenth of CACHE_MB (the read cache gave it up): street suggestions gzipped are ~0.9 kB, so ~4,500 by default
+    new SuggestionAnswers((config.cacheMb / 16) * 1024 * 1024),
   );
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);

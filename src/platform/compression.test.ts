@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { JsonBody, takesAssembledGzip } from './compression.js';
 import { gzipObjectArray, packObject } from './json-pieces.js';
@@ -80,6 +80,17 @@ describe('the encoding a body is sent in', () => {
     }
     expect(takesAssembledGzip('*')).toBe(true);
     expect(JsonBody.of(Buffer.from('[]')).encodingFor('gzip, br')).toBeNull();
+  });
+
+  it('sends a small body held only as gzip gzipped to a client that takes gzip, else plain', () => {
+    const small = Buffer.from(JSON.stringify({ suggestions: objects.slice(0, 3) }));
+    const held = JsonBody.ofGzip(gzipSync(small), small.length);
+    expect(held.encodingFor('gzip, deflate, br')).toBe('gzip');
+    expect(held.encodingFor('gzip')).toBe('gzip');
+    // Brotli would be made anew from the unzipped bytes: not worth it for a small body
+    expect(held.encodingFor('br')).toBeNull();
+    expect(held.encodingFor(undefined)).toBeNull();
+    expect(held.body.equals(small)).toBe(true);
   });
 
   it('takes plain bytes made beside an assembled gzip as they are, and weighs both', () => {

@@ -128,7 +128,10 @@ export class JsonBody {
 
   /** The encoding to send to a client with this Accept-Encoding, or null for the plain bytes. */
   encodingFor(acceptEncoding: string | undefined): ContentEncoding | null {
-    if (this.length < GZIP_FROM_BYTES || !acceptEncoding) return null;
+    if (!acceptEncoding) return null;
+    // a small body is not worth compressing, but a gzip already held costs nothing to send and is smaller
+    if (this.length < GZIP_FROM_BYTES)
+      return this.assembled !== null && takesAssembledGzip(acceptEncoding) ? 'gzip' : null;
     return negotiate(acceptEncoding, this.assembled === null ? FROM_PLAIN : FROM_ASSEMBLED);
   }
 

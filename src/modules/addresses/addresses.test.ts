@@ -3,6 +3,7 @@
  * DaData key (sealed, never shown) and DaData asked where the register has no house (a fake DaData
  * from its documentation: 401 wrong key, 403 spent limit, 429 too fast).
  */
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
@@ -170,6 +171,46 @@ describe("the account's DaData key", () => {
       key: DADATA_KEY,
       secret: DADATA_SECRET,
     });
+  });
+
+  it("remembers the register's answer for every caller until the register changes, never one DaData may give", async () => {
+    const path = '/v2/addresses/suggest?query=москва%20тверс&count=5';
+    const first = await other.get(path);
+    expect(first.body.suggestions[0].value).toBe('г Москва, ул Тверская');
+    // the same bytes to another account and another key: the register is the same for everyone
+    expect((await owner.get(path)).text).toBe(first.text);
+    expect((await shopKey.get(path)).text).toBe(first.text);
+    // remembered gzipped: a browser, which takes gzip, is sent those bytes; the others the plain ones
+    const zipped = await t.app.inject({
+      url: `/v2/addresses/suggest?query=${encodeURIComponent('москва тверс')}&count=5`,
+      headers: { authorization: `Bearer ${ownerToken}`, 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(first.text);
+    // each route in its own shape, remembered apart
+    const dadata = await t.app.inject({
+      method: 'POST',
+      url: '/dadata/suggestions/api/4_1/rs/suggest/address',
+      headers: { authorization: `Token ${ownerToken}` },
+      payload: { query: 'москва тверс', count: 5 },
+    });
+    expect(dadata.json().suggestions[0]).toMatchObject({ value: 'г Москва, ул Тверская', data: { fias_level: '7' } });
+    // the register changes (an import makes the directory read it again): the answer is made anew
+    await t.runtime.database.db
+      .updateTable('address_objects')
+      .set({ popularity: 5000 })
+      .where('name', '=', 'Тверской')
+      .execute();
+    t.runtime.services.addresses.forgetLoaded();
+    expect((await other.get(path)).body.suggestions[0].value).toBe('г Москва, б-р Тверской');
+    // a house the register lacks: asked first by an account without a key, then by the owner, whose DaData answers
+    const house = '/v2/addresses/suggest?query=москва%20ленина%2077&count=3';
+    expect(
+      (await other.get(house)).body.suggestions.every(
+        (each: { data: { fiasLevel: number } }) => each.data.fiasLevel < 8,
+      ),
+    ).toBe(true);
+    expect((await owner.get(house)).body.suggestions[0]).toMatchObject({ value: 'г Москва, ул Ленина, д 77' });
   });
 
   it("answers from the register alone when DaData refuses the key, the day's limit or the pace", async () => {

@@ -111,7 +111,13 @@ $('#address').suggestions({
     // DaData's component adds a space after a street, for the house to be typed
     await expect.poll(() => input.inputValue()).toMatch(/Тверская/);
     // "д 1": the register's search reads a bare "1" after a street as a part of a street's name (addr-search)
+    // the list is redrawn as each answer arrives: the house is picked from the answer to the whole "д 1",
+    // else a click can land on the row a late answer put under it (seen on a loaded machine: the street chosen)
+    const lastAnswer = tab.waitForResponse(
+      (response) => response.url().includes('/suggest/address') && /д 1"/.test(response.request().postData() ?? ''),
+    );
     await input.pressSequentially('д 1');
+    await lastAnswer;
     await expect.poll(async () => (await shown.allTextContents()).some((text) => /д 1\d*/.test(text))).toBe(true);
     await shot(tab, 'house-suggested');
     const house = shown.filter({ hasText: /д 1/ }).first();

@@ -11,6 +11,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { TokenResolver } from '../../platform/auth.js';
 import { AppError, unauthorized } from '../../platform/errors.js';
+import { sendJsonBody } from '../../platform/compression.js';
 import type { App } from '../../platform/http.js';
 import { CORS_EXPOSED_HEADERS, type CorsDelegate } from '../../platform/operations.js';
 import { installKeyAndAddressLimit } from '../../platform/rate-limit.js';
@@ -153,14 +154,18 @@ export function dadataRoutes(app: App, services: DadataRouteServices, settings: 
             response: { 200: DadataSuggestions, ...errorResponses() },
           },
         },
-        async (request) => {
-          const suggestions = await addresses.suggest(
-            suggestQueryOfDadata(request.body),
-            accountOf(request),
-            logDadata(request),
-          );
-          return { suggestions: suggestions.map(toDadataSuggestion) };
-        },
+        async (request, reply) =>
+          sendJsonBody(
+            request,
+            reply,
+            await addresses.suggestionAnswer(
+              'dadata',
+              suggestQueryOfDadata(request.body),
+              accountOf(request),
+              logDadata(request),
+              (suggestions) => reply.serialize({ suggestions: suggestions.map(toDadataSuggestion) }),
+            ),
+          ),
       );
 
       // DaData's front-end components ask once whether the service works for their key, and where the buyer is

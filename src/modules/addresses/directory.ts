@@ -252,6 +252,8 @@ export class AddressDirectory {
   private loading: Promise<LocalityIndex> | null = null;
   private loadedVersion = -1;
   private checkedAt = 0;
+  /** Counts the register's changes seen (a reload after an import, a forget): what was made of an older generation is stale. */
+  private changes = 0;
   private readonly streets: BoundedMap<number, StreetList>;
   private readonly streetLoads = new Map<number, Promise<StreetList>>();
   /** Whole rows of the localities shown lately (a suggestion writes its city's ids and codes): a query saved per answer. */
@@ -277,6 +279,7 @@ export class AddressDirectory {
         const rows = await this.store.localities();
         this.localities = new LocalityIndex(rows.map((row) => ({ ...row, words: wordsOf(row.searchKey) })));
         this.loadedVersion = version;
+        this.changes++;
         this.streets.clear();
         this.localityRows.clear();
         return this.localities;
@@ -285,6 +288,15 @@ export class AddressDirectory {
       }
     })();
     return this.loading;
+  }
+
+  /**
+   * The register's generation, checked as `localityIndex` checks it (the import's version at most
+   * once a minute): equal generations, equal answers.
+   */
+  async generation(): Promise<number> {
+    await this.localityIndex();
+    return this.changes;
   }
 
   /** The whole rows of these objects: remembered ones from memory, the others in one query. */
@@ -307,6 +319,7 @@ export class AddressDirectory {
 
   /** Forgets what was loaded: the next call reads the register again (tests and the importer, after they write). */
   forget(): void {
+    this.changes++;
     this.localities = null;
     this.checkedAt = 0;
     this.streets.clear();

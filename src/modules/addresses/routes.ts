@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { sendJsonBody } from '../../platform/compression.js';
 import type { App } from '../../platform/http.js';
 import { fieldError, notFound } from '../../platform/errors.js';
 import { installKeyAndAddressLimit } from '../../platform/rate-limit.js';
@@ -63,9 +64,18 @@ export function addressRoutes(app: App, services: AddressRouteServices, settings
         response: { 200: AddressSuggestions, ...errorResponses() },
       },
     },
-    async (request) => ({
-      suggestions: await addresses.suggest(request.query, request.scope.accountId, logDadata(request)),
-    }),
+    async (request, reply) =>
+      sendJsonBody(
+        request,
+        reply,
+        await addresses.suggestionAnswer(
+          'v2',
+          request.query,
+          request.scope.accountId,
+          logDadata(request),
+          (suggestions) => reply.serialize({ suggestions }),
+        ),
+      ),
   );
 
   app.get(
@@ -206,7 +216,17 @@ export function addressRoutes(app: App, services: AddressRouteServices, settings
           const caller = callers.get(request) as WidgetCaller;
           const { key: _key, ...query } = request.query;
           reply.header('cache-control', 'private, max-age=60');
-          return { suggestions: await addresses.suggest(query, caller.scope.accountId, logDadata(request)) };
+          return sendJsonBody(
+            request,
+            reply,
+            await addresses.suggestionAnswer(
+              'widget',
+              query,
+              caller.scope.accountId,
+              logDadata(request),
+              (suggestions) => reply.serialize({ suggestions }),
+            ),
+          );
         },
       );
     },

@@ -6,6 +6,7 @@
 import { requireAccountWide, type Scope } from '../../platform/auth.js';
 import { declareChange } from '../../platform/audit.js';
 import type { SecretBox } from '../../platform/crypto.js';
+import { JsonBody } from '../../platform/compression.js';
 import { nowIso } from '../../platform/db/values.js';
 import { maskCredential } from '../../platform/sealed-credentials.js';
 import type { DadataClient, DadataKeys } from './dadata-client.js';
@@ -23,9 +24,20 @@ import { notFoundAddress } from './present.js';
 import type { AddressCleaner } from './clean.js';
 import type { AddressSearch } from './search.js';
 import type { AddressStore } from './store.js';
+import type { SuggestionAnswers } from './suggestion-answers.js';
 
 /** How a caller learns that DaData was asked and failed (logged by the route, never shown to the buyer). */
 export type DadataFailureListener = (operation: string, error: Error) => void;
+
+/** What a route's serializer writes (Fastify's `reply.serialize`). */
+export type SerializedAnswer = string | Uint8Array | ArrayBuffer;
+
+const bytesOf = (answer: SerializedAnswer): Buffer =>
+  typeof answer === 'string'
+    ? Buffer.from(answer)
+    : answer instanceof Uint8Array
+      ? Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength)
+      : Buffer.from(answer);
 
 export interface AddressSettingsView {
   dadataApiKey: string | null;
@@ -40,7 +52,32 @@ export class AddressService implements AddressLookup {
     private readonly directory: AddressDirectory,
     private readonly secretBox: SecretBox,
     private readonly dadata: DadataClient,
+    private readonly answers: SuggestionAnswers,
   ) {}
+
+  /**
+   * A suggestion answer as the bytes a route sends: remembered for every caller while the register
+   * is unchanged (suggestion-answers.ts), unless the account's own DaData key may be asked for it.
+   * `shape` names the route's answer (its schema), `write` serializes the suggestions as the route does.
+   */
+  async suggestionAnswer(
+    shape: string,
+    query: SuggestQuery,
+    accountId: number,
+    onDadataFailure: DadataFailureListener,
+    write: (suggestions: AddressSuggestion[]) => SerializedAnswer,
+  ): Promise<JsonBody> {
+    const key = [shape, query.query, query.count, query.locality, query.region, query.fromLevel, query.toLevel].join(
+      '\u0000',
+    );
+    const generation = await this.directory.generation();
+    const known = this.answers.get(key, generation);
+    if (known) return known;
+    const ours = await this.search.suggest(query);
+    if (this.wantsDadataSuggestion(query, ours))
+      return JsonBody.of(bytesOf(write(await this.withDadata(query, ours, accountId, onDadataFailure))));
+    return this.answers.remember(key, generation, bytesOf(write(ours)));
+  }
 
   async suggest(
     query: SuggestQuery,
@@ -49,6 +86,16 @@ export class AddressService implements AddressLookup {
   ): Promise<AddressSuggestion[]> {
     const ours = await this.search.suggest(query);
     if (accountId === undefined || !this.wantsDadataSuggestion(query, ours)) return ours;
+    return this.withDadata(query, ours, accountId, onDadataFailure);
+  }
+
+  /** DaData's answer with the account's own key, where it has one and DaData answers; else ours. */
+  private async withDadata(
+    query: SuggestQuery,
+    ours: AddressSuggestion[],
+    accountId: number,
+    onDadataFailure?: DadataFailureListener,
+  ): Promise<AddressSuggestion[]> {
     const keys = await this.keysOf(accountId);
     if (!keys) return ours;
     try {
@@ -167,6 +214,7 @@ export class AddressService implements AddressLookup {
   /** Reads the register anew on the next call (after an import in this process, or a test's writes). */
   forgetLoaded(): void {
     this.directory.forget();
+    this.answers.clear();
   }
 
   shutdown(): void {
