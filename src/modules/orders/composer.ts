@@ -21,6 +21,7 @@ import { closedReason } from '../warehouses/working-days.js';
 import { ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
 import { chooseDropOffPoint, needsDropOffPoint, type DropOffChoice } from './drop-off.js';
 import { checkRecipientAddress, type AddressChecker } from './recipient-address.js';
+import { exactPosition } from '../addresses/register-check.js';
 import {
   composeOrder,
   declaredValueKopecks,
@@ -233,6 +234,8 @@ export class OrderComposer {
         placeName: city.name,
         centre: locality ? { latitude: locality.latitude, longitude: locality.longitude } : null,
         street: sender.senderAddress.street,
+        // the shop's warehouse as the register placed it when it was saved (an order naming no shop has none)
+        position: exactPosition(warehouse?.address.register),
       },
     });
   }
