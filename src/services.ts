@@ -264,7 +264,23 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     trackingLink: (parcel) => trackingLinks.url(parcel),
     accountCompanies: () => carrierIntegrations,
   });
-  const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry);
+  const metrics = new Metrics({ database, jobs });
+  const addressStore = new AddressStore(db);
+  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
+  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
+  const addressSearch = new AddressSearch(addressDirectory, addressStore);
+  // before warehouses and orders: a warehouse's and a courier order's address are checked against the register as they are made
+  const addresses = new AddressService(
+    addressSearch,
+    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
+    addressStore,
+    addressDirectory,
+    secretBox,
+    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
+    // a sixteenth of CACHE_MB (the read cache gave it up): street suggestions gzipped are ~0.9 kB, so ~4,500 by default
+    new SuggestionAnswers((config.cacheMb / 16) * 1024 * 1024),
+  );
+  const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry, addresses);
   // the register's localities take our localities' centres and populations; none before the reference data is loaded
   const addressImports = new AddressImportService(new AddressImportStore(db, database.kind), () => {
     try {
@@ -300,7 +316,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
   const deliveryCompanies = new DeliveryCompanyService(reference, new ReferenceStore(db), shops);
   const widgetSettings = new WidgetSettingsService(new WidgetSettingsStore(db), shops);
   const shippingRules = new ShippingRuleSets(new ShippingRuleStore(db), shops, readCache);
-  const metrics = new Metrics({ database, jobs });
   const deliveryMethods = new DeliveryMethodService(new DeliveryMethodStore(db), reference, readCache);
   const contractCompanies = contractCompaniesFor(config, metrics);
   const carrierIntegrations: CarrierIntegrationService = new CarrierIntegrationService(
@@ -332,21 +347,6 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     ownMethods: deliveryMethods,
     shippingRules,
   });
-  const addressStore = new AddressStore(db);
-  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
-  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
-  const addressSearch = new AddressSearch(addressDirectory, addressStore);
-  // before orders: a courier order's address is checked against the register as it is made
-  const addresses = new AddressService(
-    addressSearch,
-    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
-    addressStore,
-    addressDirectory,
-    secretBox,
-    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
-    // a sixteenth of CACHE_MB (the read cache gave it up): street suggestions gzipped are ~0.9 kB, so ~4,500 by default
-    new SuggestionAnswers((config.cacheMb / 16) * 1024 * 1024),
-  );
   const orderStatuses = new OrderStatusDirectory();
   const orderStore = new OrderStore(db, database.kind);
   const orders = new OrderService(

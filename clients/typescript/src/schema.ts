@@ -5010,6 +5010,25 @@ export interface components {
                     region: string | null;
                     area: string | null;
                 };
+                /** @description Extension, read-only: the warehouse's address as the federal address register knows it, checked on each POST and PUT (the fields beside it keep the address as typed; never a reason to refuse the warehouse). Where it places the house (geoPrecision 0, or 1 the street), the drop-off point chosen for a company is the one nearest these coordinates, and own courier methods' radiusKm is measured from them to the recipient's house. Absent on warehouses saved before the check, on foreign ones and on the service's fulfilment warehouses. */
+                register?: {
+                    /** @description FIAS id of the most exact object found (flat, house, street …) */
+                    fiasId: string | null;
+                    /** @description 8 house, 9 flat; less: 7 street, 65 planning structure, 6 settlement, 4 city, 1 region; -1 none */
+                    fiasLevel: number;
+                    houseFiasId: string | null;
+                    postalCode: string | null;
+                    latitude: number | null;
+                    longitude: number | null;
+                    /** @description How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none */
+                    geoPrecision: number;
+                    /** @description certain, check (a person should look) or unrecognised */
+                    quality: string;
+                    /** @description The address written the register's way */
+                    result: string | null;
+                    /** @description Why a person should look at the address (less than a house, not recognised, not checked); the warehouse is kept as typed, and its drop-off point and own courier zones are measured from its locality until the register places its house */
+                    finding: string | null;
+                };
             };
             contact: {
                 name: string;

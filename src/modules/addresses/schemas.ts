@@ -31,6 +31,34 @@ export const AddressBound = Type.Union(
 const Text = (maxLength: number, description?: string) =>
   Nullable(Type.String({ maxLength, ...(description ? { description } : {}) }));
 
+/**
+ * A `register` entry (register-check.ts): what the register made of an address typed elsewhere
+ * (an order's recipient, a warehouse). One model, so an order's and a warehouse's read alike;
+ * each area says what its finding means and where the entry appears.
+ */
+export function RegisterEntryModel(words: { description: string; finding: string }) {
+  const NullableString = Nullable(Type.String());
+  return Type.Object(
+    {
+      fiasId: Nullable(Type.String({ description: 'FIAS id of the most exact object found (flat, house, street …)' })),
+      fiasLevel: Type.Integer({
+        description: '8 house, 9 flat; less: 7 street, 65 planning structure, 6 settlement, 4 city, 1 region; -1 none',
+      }),
+      houseFiasId: NullableString,
+      postalCode: NullableString,
+      latitude: Nullable(Type.Number()),
+      longitude: Nullable(Type.Number()),
+      geoPrecision: Type.Integer({
+        description: 'How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none',
+      }),
+      quality: Type.String({ description: 'certain, check (a person should look) or unrecognised' }),
+      result: Nullable(Type.String({ description: "The address written the register's way" })),
+      finding: Nullable(Type.String({ description: words.finding })),
+    },
+    { description: words.description },
+  );
+}
+
 /** model.ts's StructuredAddress. */
 export const StructuredAddress = Type.Object(
   {

@@ -10,6 +10,7 @@ import {
   pointsNear,
   priceKopecksOf,
   serves,
+  type ExactPlaces,
   type OwnMethod,
 } from '../delivery-methods/rules.js';
 import {
@@ -38,6 +39,8 @@ export function ownOptions(
   type: DeliveryType | undefined,
   wantedIds: Array<number | string> | undefined,
   dates: (days: { min: number; max: number }) => PointDates,
+  /** Where the register placed both houses (an order's courier address and its warehouse): the radius is measured between them. */
+  exact: ExactPlaces | null = null,
 ): CompanyOption[] {
   const options: CompanyOption[] = [];
   const onDelivery = context.money.codKopecks + context.money.clientPriceKopecks;
@@ -48,7 +51,7 @@ export function ownOptions(
     // own methods offer no additional services
     if (context.required.size > 0) continue;
     if (onDelivery > 0 && !method.cashPaymentAvailable && !method.cardPaymentAvailable) continue;
-    if (!serves(method, placeOf(context.recipient), placeOf(context.sender))) continue;
+    if (!serves(method, placeOf(context.recipient), placeOf(context.sender), exact)) continue;
     const net = priceKopecksOf(method, context.cargo.weightGrams, context.orderKopecks);
     if (net === null) continue;
     let methodDates = dates(method.days);

@@ -40,6 +40,7 @@ import type { WidgetSettingsService } from './widget-settings.js';
 import { JsonAnswers } from './json-answer.js';
 import { OptionPricing } from './option-pricing.js';
 import { ownOptions } from './own-options.js';
+import { exactPosition, type Position } from '../addresses/register-check.js';
 import { cheapest, place, placeOf, priceRulesOf, toModel, type CompanyOption } from './present.js';
 
 /** The widget area filters its map's points as the calculator does. */
@@ -65,6 +66,11 @@ export interface CalculationOptions {
   widget?: WidgetSettingsFull;
   /** Explain: record every offer the rules see (and try these rules instead of the saved ones). */
   explain?: ExplainRequest;
+  /**
+   * Where the register placed the recipient's house (an order's courier address): own methods'
+   * radius is then measured from the shop's warehouse's house to it, where the warehouse's is known too.
+   */
+  recipientPosition?: Position;
 }
 
 /** A priced delivery for an order: the calculator's option, and what the shop's free-delivery threshold means for it. */
@@ -80,6 +86,8 @@ export interface DeliveryQuoteRequest extends CalculatorBody {
   pointId?: number | null;
   /** The drop-off point the order leaves from (pickup.pointId), when it names or was given one. */
   dropOffPointId?: number | null;
+  /** Where the register placed the recipient's house (a courier order's `deliveryAddress.register`), when it did. */
+  recipientPosition?: Position | null;
 }
 
 /** What the calculator needs of the account's own delivery methods (delivery-methods area). */
@@ -248,8 +256,18 @@ export class CalculatorService {
     const type = options.type ?? (body.type as DeliveryType | undefined);
     const wantedIds = options.companyIds ?? body.companyIds;
     const hidden = new Set(context.widget?.hiddenCompanyIds ?? []);
-    const ownMethodOptions = ownOptions(await this.ownMethodsOf(scope), context, type, wantedIds, (days) =>
-      this.pricing.dates(context, days),
+    // the warehouse's house is in the shop already read: no query of its own
+    const exact =
+      options.recipientPosition && shop
+        ? { sender: exactPosition(shop.warehouse.address.register), recipient: options.recipientPosition }
+        : null;
+    const ownMethodOptions = ownOptions(
+      await this.ownMethodsOf(scope),
+      context,
+      type,
+      wantedIds,
+      (days) => this.pricing.dates(context, days),
+      exact,
     );
     const eligible = (await this.reference.registry.companiesOf(scope.accountId)).filter(({ company }) => {
       if (wantedIds && !wantedIds.includes(company.id)) return false;
@@ -388,6 +406,7 @@ export class CalculatorService {
         pointId,
         dropOffChosenFor,
         widget,
+        ...(request.recipientPosition ? { recipientPosition: request.recipientPosition } : {}),
       },
     );
     const company = result[String(request.deliveryType) as '1' | '2' | '3'][0];

@@ -85,11 +85,39 @@ export interface Place {
   longitude: number;
 }
 
-/** Whether the method serves the recipient's locality: listed by FIAS (or `gn:` id), or within the radius of the sender's. */
-export function serves(method: Pick<OwnMethod, 'localities' | 'radiusKm'>, recipient: Place, sender: Place): boolean {
-  if (method.localities.some((entry) => entry === recipient.fias || entry === `gn:${recipient.id}`)) return true;
+/** Where the register placed the sender's and the recipient's houses (or streets), when it did. */
+export interface ExactPlaces {
+  sender: { latitude: number; longitude: number } | null;
+  recipient: { latitude: number; longitude: number } | null;
+}
+
+/**
+ * Whether the method serves the recipient: its locality listed by FIAS (or `gn:` id), or within
+ * the radius of the sender. The radius is measured between the two houses where the register
+ * placed both (a courier order's address and its warehouse's), else between the localities'
+ * centres: in one city centre to centre is 0 km, so a radius smaller than the city served all of it.
+ */
+export function serves(
+  method: Pick<OwnMethod, 'localities' | 'radiusKm'>,
+  recipient: Place,
+  sender: Place,
+  exact: ExactPlaces | null = null,
+): boolean {
+  if (lists(method, recipient)) return true;
   if (method.radiusKm === null) return false;
-  return distanceKm(sender.latitude, sender.longitude, recipient.latitude, recipient.longitude) <= method.radiusKm;
+  return radiusDistanceKm(recipient, sender, exact) <= method.radiusKm;
+}
+
+/** Whether the method names the locality itself (by FIAS or `gn:` id): served whatever the distance. */
+export function lists(method: Pick<OwnMethod, 'localities'>, locality: Pick<Place, 'id' | 'fias'>): boolean {
+  return method.localities.some((entry) => entry === locality.fias || entry === `gn:${locality.id}`);
+}
+
+/** The distance a radius is measured by: house to house where both are placed, else centre to centre. */
+function radiusDistanceKm(recipient: Place, sender: Place, exact: ExactPlaces | null = null): number {
+  const from = exact?.sender && exact.recipient ? exact.sender : sender;
+  const to = exact?.sender && exact.recipient ? exact.recipient : recipient;
+  return distanceKm(from.latitude, from.longitude, to.latitude, to.longitude);
 }
 
 /** The method's points near the recipient's locality (type 1). */

@@ -8,6 +8,7 @@ import { todayIn } from '../../platform/clock.js';
 import { AppError, FieldErrorCollector } from '../../platform/errors.js';
 import { gramsOf } from '../../platform/measures.js';
 import { toKopecks } from '../../platform/money.js';
+import { distanceKm } from '../../carriers/geo.js';
 import type { DeliveryType } from '../../carriers/types.js';
 import type { Company } from '../../carriers/registry.js';
 import { courierIntervalsIn } from '../companies/courier-intervals.js';
@@ -18,9 +19,10 @@ import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
 import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
 import { closedReason } from '../warehouses/working-days.js';
-import { ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
+import { lists, ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
 import { chooseDropOffPoint, needsDropOffPoint, type DropOffChoice } from './drop-off.js';
 import { checkRecipientAddress, type AddressChecker } from './recipient-address.js';
+import { exactPosition, type Position } from '../addresses/register-check.js';
 import {
   composeOrder,
   declaredValueKopecks,
@@ -126,13 +128,21 @@ export class OrderComposer {
       input.delivery.type === 2 && this.addresses
         ? checkRecipientAddress(this.addresses, input.deliveryAddress, scope.accountId)
         : undefined;
+    // an own courier's radius is measured to the recipient's house: its price waits for the register (a millisecond or two)
+    const recipientPosition =
+      checking && own?.radiusKm !== null && own?.radiusKm !== undefined ? exactPosition(await checking) : null;
     // a copy sent the other way has no point yet: a draft asking for one
     const priced = pointMissing
       ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' }
-      : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null);
+      : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null, recipientPosition);
     const register = await checking;
+    const beyond = priced.quote === null && own ? this.beyondRadius(own, input, shop, recipientPosition) : null;
     // the calculator offers no such company there, so its pricing failed for the same reason: say the fix once
-    const pricing = dropOff?.problem ? { ...priced, error: dropOff.problem } : priced;
+    const pricing = dropOff?.problem
+      ? { ...priced, error: dropOff.problem }
+      : beyond
+        ? { ...priced, error: beyond }
+        : priced;
     const pickup = dropOff?.pointId ? { ...input.pickup, pointId: dropOff.pointId } : input.pickup;
     const pointId = input.delivery.type === 1 || input.delivery.type === 3 ? (input.delivery.point?.id ?? null) : null;
     const known = pointId && company ? this.reference.registry.point(pointId) : undefined;
@@ -233,8 +243,44 @@ export class OrderComposer {
         placeName: city.name,
         centre: locality ? { latitude: locality.latitude, longitude: locality.longitude } : null,
         street: sender.senderAddress.street,
+        // the shop's warehouse as the register placed it when it was saved (an order naming no shop has none)
+        position: exactPosition(warehouse?.address.register),
       },
     });
+  }
+
+  /**
+   * Why an own method did not take a courier order, when it is its radius measured between the
+   * houses the register placed (else null: the calculator's own sentence stands). The distance
+   * is named: a shop whose radius is smaller than its city sees which addresses fall outside.
+   */
+  private beyondRadius(
+    method: OwnMethod,
+    input: OrderInput,
+    shop: Shop | null,
+    recipientPosition: Position | null,
+  ): string | null {
+    const senderPosition = exactPosition(shop?.warehouse.address.register);
+    if (method.radiusKm === null || !recipientPosition || !senderPosition) return null;
+    const city = input.deliveryAddress.city;
+    const locality = this.reference.localities.find({
+      countryCode: city.countryCode,
+      fias: city.fias ?? undefined,
+      name: city.name,
+      region: city.region ?? undefined,
+    });
+    if (locality && lists(method, locality)) return null;
+    const km = distanceKm(
+      senderPosition.latitude,
+      senderPosition.longitude,
+      recipientPosition.latitude,
+      recipientPosition.longitude,
+    );
+    if (km <= method.radiusKm) return null;
+    return (
+      `${method.name} delivers within ${method.radiusKm} km of the warehouse; the recipient's house is ${km.toFixed(1)} km from it ` +
+      `(both as the federal address register places them): choose another delivery method, or widen its radius (PUT /v2/delivery-methods/{id}).`
+    );
   }
 
   /**
@@ -371,6 +417,7 @@ export class OrderComposer {
     products: ProductLine[],
     ownMethodName: string | undefined,
     dropOffPointId: number | null,
+    recipientPosition: Position | null = null,
   ): Promise<Pricing> {
     const city = input.deliveryAddress.city;
     const from = input.senderAddress?.city;
@@ -383,6 +430,7 @@ export class OrderComposer {
       deliveryType: input.delivery.type as DeliveryType,
       pointId: input.delivery.point?.id ?? null,
       dropOffPointId,
+      recipientPosition,
       reception: {
         countryCode: city.countryCode,
         cityName: city.name,

@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { warehouseBody } from '../../../test/support/fixtures.js';
+import { shopBody, warehouseBody } from '../../../test/support/fixtures.js';
+import { MOSCOW_FIAS, placeHouse, sampleHouse } from '../../../test/support/register-houses.js';
+import { distanceKm } from '../../carriers/geo.js';
 import { orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
 import type { DeliveryPoint } from '../../carriers/points.js';
 import { chooseDropOffPoint, nearestToSender, streetKey } from './drop-off.js';
@@ -16,7 +18,12 @@ const point = (id: number, address: string, latitude: number, longitude: number)
 
 describe('the drop-off rule', () => {
   const company = { id: 1, name: 'Пунктир', pickup: { pickupPointRequired: true } };
-  const sender = { placeName: 'Москва', centre: { latitude: 55.75, longitude: 37.61 }, street: 'ул. Ленина' };
+  const sender = {
+    placeName: 'Москва',
+    centre: { latitude: 55.75, longitude: 37.61 },
+    street: 'ул. Ленина',
+    position: null,
+  };
   const far = point(11, 'ул. Мира, 3', 55.9, 37.9);
   const near = point(12, 'ул. Садовая, 1', 55.751, 37.611);
   const onStreet = point(13, 'Ленина улица, 40', 55.8, 37.7);
@@ -41,6 +48,37 @@ describe('the drop-off rule', () => {
       problem: null,
     });
     expect(nearestToSender([far, near], { ...sender, street: null })?.id).toBe(12);
+  });
+
+  it("takes the point nearest the sender's house where the register placed it, whatever its street or the centre", () => {
+    const house = { latitude: 55.899, longitude: 37.899 };
+    expect(nearestToSender([far, near, onStreet], { ...sender, position: house })?.id).toBe(11);
+    expect(
+      chooseDropOffPoint({
+        company,
+        pickupType: 1,
+        givenPointId: null,
+        warehouseDefault: null,
+        candidates: [near, onStreet, far],
+        sender: { ...sender, position: house },
+      }),
+    ).toEqual({ pointId: 11, chosenBy: 'nearest', problem: null });
+    // the warehouse's own choice and the order's point still come first
+    expect(
+      chooseDropOffPoint({
+        company,
+        pickupType: 1,
+        givenPointId: null,
+        warehouseDefault: 98,
+        candidates: [near, far],
+        sender: { ...sender, position: house },
+      }).pointId,
+    ).toBe(98);
+    // two points as near: the lower id, every time
+    const twin = point(10, 'ул. Мира, 5', far.latitude, far.longitude);
+    expect(nearestToSender([far, twin], { ...sender, position: house })?.id).toBe(10);
+    // no centre and no position: the lowest id, as before
+    expect(nearestToSender([far, near], { ...sender, street: null, centre: null })?.id).toBe(11);
   });
 
   it('needs no point for another pickup type or a company that takes parcels at any point', () => {
@@ -186,6 +224,48 @@ describe('orders without a drop-off point, for each company that needs one', () 
     const reversed = (await a.owner.get(`/v2/orders/${back.newId}`)).body;
     // sent from Санкт-Петербург now: a point there (the delivery point is asked for, as before)
     expect(pointsOf(1, 'Санкт-Петербург').map((item) => item.id)).toContain(reversed.pickup.pointId);
+  });
+});
+
+describe("the point nearest the warehouse's house, where the register placed it", () => {
+  it("gets the company's point nearest that house, not the one the street or the city centre gives", async () => {
+    const moscow = t.runtime.services.reference.localities.find({ countryCode: 'RU', name: 'Москва' });
+    if (!moscow) throw new Error('Москва is not in the reference data');
+    const points = pointsOf(1, 'Москва');
+    expect(points.length).toBeGreaterThan(1);
+    const house = await sampleHouse(a.owner, MOSCOW_FIAS, 'ул Пятницкая');
+    const centre = { latitude: moscow.latitude, longitude: moscow.longitude };
+    // what the street-or-centre rule chooses for this warehouse, and the point farthest from the centre
+    const byCentre = nearestToSender(points, { placeName: 'Москва', centre, street: house.street, position: null });
+    const fromCentre = (point: DeliveryPoint) =>
+      distanceKm(centre.latitude, centre.longitude, point.latitude, point.longitude);
+    const target = [...points]
+      .filter((item) => item.id !== byCentre?.id)
+      .sort((x, y) => fromCentre(y) - fromCentre(x))[0];
+    await placeHouse(t, house.houseFiasId, target.latitude + 0.0004, target.longitude + 0.0004);
+
+    const body = warehouseBody({ name: 'Склад на Пятницкой' });
+    const warehouseId = (
+      await a.owner.post('/v2/warehouses', {
+        ...body,
+        address: { ...body.address, street: house.street, house: house.house },
+      })
+    ).body.id as number;
+    expect((await a.owner.get(`/v2/warehouses/${warehouseId}`)).body.address.register).toMatchObject({
+      houseFiasId: house.houseFiasId,
+      geoPrecision: 0,
+    });
+    const shopId = (await a.owner.post('/v2/shops', shopBody(warehouseId, { name: 'Магазин на Пятницкой' }))).body.id;
+    const created = await a.owner.post('/v2/orders', orderOf(1, { shopId, cmsId: 'DROP-HOUSE' }));
+    expect(created.status, created.text).toBe(201);
+    const order = (await a.owner.get(`/v2/orders/${created.body.id}`)).body;
+    expect(order).toMatchObject({ error: null, pickup: { pointId: target.id } });
+    expect(target.id).not.toBe(byCentre?.id);
+
+    // the account's first warehouse (Складская улица, not in the register) keeps the street-or-centre rule
+    const old = (await a.owner.post('/v2/orders', orderOf(1, { cmsId: 'DROP-CENTRE' }))).body.id;
+    const byRule = nearestToSender(points, { placeName: 'Москва', centre, street: 'Складская улица', position: null });
+    expect((await a.owner.get(`/v2/orders/${old}`)).body.pickup.pointId).toBe(byRule?.id);
   });
 });
 

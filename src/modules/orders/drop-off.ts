@@ -4,8 +4,9 @@
  * `pickup.pointId`: the buyer chose a company at checkout and the order must not be lost for
  * it. So the service chooses, in this order: the point the order names; the warehouse's own
  * choice for that company (Warehouse `dropOffPoints`, extension); the company's point in the
- * sender's locality nearest the sender's address. With none there, the order is kept as a
- * draft whose error names the fix (confirm refuses it until then).
+ * sender's locality nearest the sender's address (its house where the federal address register
+ * placed the warehouse, else its street or its locality's centre). With none there, the order is
+ * kept as a draft whose error names the fix (confirm refuses it until then).
  */
 import type { DeliveryPoint } from '../../carriers/points.js';
 import { distanceKm } from '../../carriers/geo.js';
@@ -22,6 +23,11 @@ export interface DropOffSender {
   /** The centre of the sender's locality, when the reference data knows it. */
   centre: { latitude: number; longitude: number } | null;
   street: string | null;
+  /**
+   * Where the register places the sender's house (or its street): the warehouse's
+   * `address.register` at geoPrecision 0 or 1. Null: not checked, or placed no closer than its locality.
+   */
+  position: { latitude: number; longitude: number } | null;
 }
 
 export type DropOffChoice =
@@ -69,23 +75,30 @@ export function chooseDropOffPoint(question: DropOffQuestion): DropOffChoice {
 }
 
 /**
- * The point nearest the sender's address. Addresses are not geocoded, so "nearest" is a point on
- * the sender's own street when there is one, else the point nearest the locality's centre
- * (where a warehouse address without coordinates is most likely); ties go to the lower id, so
- * the same order always gets the same point.
+ * The point nearest the sender's address. Where the register placed the sender's house, the
+ * point nearest that house. Else the address is not geocoded, so "nearest" is a point on the
+ * sender's own street when there is one, else the point nearest the locality's centre (where a
+ * warehouse address without coordinates is most likely). Ties go to the lower id, so the same
+ * order always gets the same point.
  */
 export function nearestToSender(
   candidates: readonly DeliveryPoint[],
   sender: DropOffSender,
 ): DeliveryPoint | undefined {
   if (candidates.length === 0) return undefined;
+  if (sender.position) return nearestTo(candidates, sender.position);
   const street = streetKey(sender.street);
   const onStreet = street ? candidates.filter((point) => streetKey(point.address.split(',')[0]) === street) : [];
   const pool = onStreet.length ? onStreet : candidates;
-  const centre = sender.centre;
-  const distance = (point: DeliveryPoint) =>
-    centre ? distanceKm(centre.latitude, centre.longitude, point.latitude, point.longitude) : 0;
-  return [...pool].sort((a, b) => distance(a) - distance(b) || a.id - b.id)[0];
+  return sender.centre ? nearestTo(pool, sender.centre) : [...pool].sort((a, b) => a.id - b.id)[0];
+}
+
+function nearestTo(
+  points: readonly DeliveryPoint[],
+  from: { latitude: number; longitude: number },
+): DeliveryPoint | undefined {
+  const distance = (point: DeliveryPoint) => distanceKm(from.latitude, from.longitude, point.latitude, point.longitude);
+  return [...points].sort((a, b) => distance(a) - distance(b) || a.id - b.id)[0];
 }
 
 const STREET_WORDS =

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { orderBody, orderingAccount, type OrderingAccount } from '../../../test/support/orders.js';
-import { addressLine } from './recipient-address.js';
+import { addressLine } from '../addresses/register-check.js';
 
 const MOSCOW = { countryCode: 'RU', name: 'Москва', fias: '0c5b2444-70a0-4932-980c-b4dc0d3f02b5' };
 

@@ -4,6 +4,7 @@ import { CodeId, DateText, INT32_MAX, Nullable, RecordId, ZeroOne } from '../../
 import { OWN_METHOD_ID_MAX_LENGTH, OWN_METHOD_ID_PATTERN } from '../delivery-methods/rules.js';
 import { CommissionFields, CompanyIdOut } from '../calculator/schemas.js';
 import { OrderPromiseModel } from '../delivery-promises/schemas.js';
+import { RegisterEntryModel } from '../addresses/schemas.js';
 
 /** The bodies of create, replace and patch (input-schemas.ts), where routes and other areas have always found them. */
 export { OrderInput, OrderPatch, OrderProductInput } from './input-schemas.js';
@@ -20,33 +21,12 @@ const City = Type.Object({
 const Schedule = Nullable(Type.Array(Nullable(Type.Object({ from: Type.String(), to: Type.String() }))));
 
 /** Extension: what the federal address register made of a courier order's address (orders/recipient-address.ts). */
-const RecipientRegister = Type.Object(
-  {
-    fiasId: Nullable(Type.String({ description: 'FIAS id of the most exact object found (flat, house, street …)' })),
-    fiasLevel: Type.Integer({
-      description: '8 house, 9 flat; less: 7 street, 65 planning structure, 6 settlement, 4 city, 1 region; -1 none',
-    }),
-    houseFiasId: NullableString,
-    postalCode: NullableString,
-    latitude: Nullable(Type.Number()),
-    longitude: Nullable(Type.Number()),
-    geoPrecision: Type.Integer({
-      description: 'How exact the coordinates are: 0 house, 1 street, 2 settlement, 3 city, 4 region, 5 none',
-    }),
-    quality: Type.String({ description: 'certain, check (a person should look) or unrecognised' }),
-    result: Nullable(Type.String({ description: "The address written the register's way" })),
-    finding: Nullable(
-      Type.String({
-        description:
-          'Why a person should look at the address (less than a house, not recognised, not checked); the order is kept as typed and stays confirmable',
-      }),
-    ),
-  },
-  {
-    description:
-      "Extension, courier orders (type 2) only: the recipient's address as the federal address register knows it; the contract's fields keep the address as typed",
-  },
-);
+const RecipientRegister = RegisterEntryModel({
+  finding:
+    'Why a person should look at the address (less than a house, not recognised, not checked); the order is kept as typed and stays confirmable',
+  description:
+    "Extension, courier orders (type 2) only: the recipient's address as the federal address register knows it; the contract's fields keep the address as typed",
+});
 
 export const StatusHistoryItem = Type.Object({
   code: Type.Integer({ description: 'Status code (GET /v2/lists/order-statuses)' }),

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { CodeId, CountryCode, DateText, Nullable, Phone, RecordId, ZeroOne } from '../../platform/schemas.js';
 import { PagingQueryFields } from '../../platform/paging.js';
+import { RegisterEntryModel } from '../addresses/schemas.js';
 
 /** Warehouse `type` (ours; the contract leaves the table open). */
 export const WAREHOUSE_TYPE = { own: 1, fulfilment: 2 } as const;
@@ -127,6 +128,16 @@ export const WarehouseInput = Type.Object({
 });
 export type WarehouseInput = Static<typeof WarehouseInput>;
 
+/** Extension: what the federal address register made of a warehouse's address (warehouses/service.ts). */
+const WarehouseRegister = RegisterEntryModel({
+  finding:
+    'Why a person should look at the address (less than a house, not recognised, not checked); the warehouse is kept as typed, and its drop-off point and own courier zones are measured from its locality until the register places its house',
+  description:
+    "Extension, read-only: the warehouse's address as the federal address register knows it, checked on each POST and PUT (the fields beside it keep the address as typed; never a reason to refuse the warehouse). " +
+    'Where it places the house (geoPrecision 0, or 1 the street), the drop-off point chosen for a company is the one nearest these coordinates, ' +
+    "and own courier methods' radiusKm is measured from them to the recipient's house. Absent on warehouses saved before the check, on foreign ones and on the service's fulfilment warehouses.",
+});
+
 export const Warehouse = Type.Object(
   {
     id: Type.Integer(),
@@ -147,6 +158,7 @@ export const Warehouse = Type.Object(
       bulk: Nullable(Type.String()),
       flat: Nullable(Type.String()),
       city: City,
+      register: Type.Optional(WarehouseRegister),
     }),
     contact: Type.Object({ name: Type.String(), position: Nullable(Type.String()), phone: Type.String() }),
     holidays: Type.Array(Type.String({ format: 'date' })),

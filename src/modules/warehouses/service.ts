@@ -4,6 +4,7 @@ import { todayIn } from '../../platform/clock.js';
 import { conflict, FieldErrorCollector, forbidden, notFound } from '../../platform/errors.js';
 import type { Page, Paging } from '../../platform/paging.js';
 import type { CountryDirectory } from '../lists/countries.js';
+import { checkAddress, type AddressChecker } from '../addresses/register-check.js';
 import type { Warehouse, WarehouseInput, WarehouseListQuery } from './schemas.js';
 import { WAREHOUSE_TYPE } from './schemas.js';
 import type {
@@ -39,6 +40,8 @@ export class WarehouseService {
     private readonly store: WarehouseStore,
     private readonly countries: CountryDirectory,
     private readonly dropOffPoints: DropOffPointDirectory,
+    /** The federal address register (addresses area); without it a warehouse's address is kept as typed, unchecked. */
+    private readonly addresses: AddressChecker | null = null,
   ) {}
 
   /** Areas that reference warehouses register here, so a warehouse in use is not deleted. */
@@ -104,7 +107,7 @@ export class WarehouseService {
   async create(scope: Scope, input: WarehouseInput): Promise<number> {
     requireAccountWide(scope, 'create warehouses');
     const values = await this.validate(scope, input, []);
-    return this.store.insert(scope.accountId, values);
+    return this.store.insert(scope.accountId, await this.checked(scope, values));
   }
 
   async replace(scope: Scope, id: number, input: WarehouseInput): Promise<void> {
@@ -123,7 +126,7 @@ export class WarehouseService {
       ]);
     }
     const values = await this.validate(scope, input, existing.dropOffPoints);
-    await this.store.update(scope.accountId, id, values);
+    await this.store.update(scope.accountId, id, await this.checked(scope, values));
     this.changed(scope, id);
   }
 
@@ -231,6 +234,21 @@ export class WarehouseService {
       }
       return model;
     });
+  }
+
+  /**
+   * The values with what the register made of the address (`address.register`), checked again on
+   * every save: the address may have changed, and a check that failed last time may pass now.
+   * Only a Russian address: the register is Russia's, and a foreign one would only get a finding
+   * that it is not in it. Never refuses: a failure or a deadline is a finding (register-check.ts).
+   */
+  private async checked(scope: Scope, values: WarehouseValues): Promise<WarehouseValues> {
+    if (!this.addresses || values.address.city.countryCode !== 'RU') return values;
+    const register = await checkAddress(this.addresses, values.address, scope.accountId, {
+      advice:
+        "until the register places the house, the drop-off point and own courier zones are measured from the locality's centre",
+    });
+    return { ...values, address: { ...values.address, register } };
   }
 
   /** Every rule beyond the schema; all problems are reported together. `keptDropOffPoints`: what a PUT without them keeps. */

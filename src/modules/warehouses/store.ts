@@ -39,7 +39,7 @@ function toRecord(row: WarehouseRow): WarehouseRecord {
     senderOtherEntity: fromJson(row.sender_other_entity),
     fulfilmentWarehouseId: row.fulfilment_warehouse_id,
     fulfilmentAutoReserve: flag(row.fulfilment_auto_reserve),
-    address: fromJson(row.address),
+    address: addressOf(row),
     contact: fromJson(row.contact),
     holidays: fromJson(row.holidays),
     schedule: fromJson(row.schedule),
@@ -48,7 +48,16 @@ function toRecord(row: WarehouseRow): WarehouseRecord {
   };
 }
 
+/** The address as typed, with what the register made of it where it was checked (a warehouse saved before has none). */
+function addressOf(row: WarehouseRow): Warehouse['address'] {
+  const typed = fromJson<Warehouse['address']>(row.address);
+  const register =
+    row.address_register === null ? null : fromJson<Warehouse['address']['register']>(row.address_register);
+  return register ? { ...typed, register } : typed;
+}
+
 function toColumns(values: WarehouseValues) {
+  const { register, ...typed } = values.address;
   return {
     name: values.name,
     search_name: searchText(values.name),
@@ -57,7 +66,8 @@ function toColumns(values: WarehouseValues) {
     fulfilment_warehouse_id: values.fulfilmentWarehouseId,
     fulfilment_auto_reserve: values.fulfilmentAutoReserve,
     sender_other_entity: toJson(values.senderOtherEntity),
-    address: toJson(values.address),
+    address: toJson(typed),
+    address_register: register ? toJson(register) : null,
     contact: toJson(values.contact),
     holidays: toJson(values.holidays),
     schedule: toJson(values.schedule),

@@ -18,6 +18,8 @@ export interface WarehouseTables {
     mark_completed_orders: Flag;
     /** JSON array of {companyId, pointId} (migration 0022). */
     drop_off_points: Json;
+    /** What the federal address register made of `address` (migration 0112); null: not checked. */
+    address_register: Json | null;
     created_at: Instant;
     updated_at: Instant;
   };

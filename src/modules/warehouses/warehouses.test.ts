@@ -46,7 +46,8 @@ describe('warehouses: happy path', () => {
       },
       fulfilmentWarehouseId: null,
       fulfilmentAutoReserve: false,
-      address: body.address,
+      // what the register made of it is beside the address as typed (warehouse-address.test.ts)
+      address: { ...body.address, register: expect.objectContaining({ quality: 'check' }) },
       contact: body.contact,
       holidays: [addDays(today, 3), addDays(today, 10)],
       schedule: body.schedule,
