@@ -1,6 +1,6 @@
 /**
  * An own method's zone: listed localities, else a radius around the sender, measured between the
- * houses the register placed where both are known, else between the localities' centres.
+ * localities' centres or, where the register placed both houses, between them: either suffices.
  */
 import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../carriers/geo.js';
@@ -24,12 +24,16 @@ describe('serves', () => {
     expect(serves(courier, moscow, moscow, { sender: null, recipient: farHouse })).toBe(true);
   });
 
-  it('measures house to house where the register placed both', () => {
+  it('also measures house to house where the register placed both: either within the radius serves', () => {
     expect(distanceKm(warehouse.latitude, warehouse.longitude, farHouse.latitude, farHouse.longitude)).toBeGreaterThan(
       17,
     );
-    expect(serves(courier, moscow, moscow, { sender: warehouse, recipient: farHouse })).toBe(false);
+    // what the centres served before still is: the order says its house is beyond (composer's finding)
+    expect(serves(courier, moscow, moscow, { sender: warehouse, recipient: farHouse })).toBe(true);
     expect(serves(courier, moscow, moscow, { sender: warehouse, recipient: nearHouse })).toBe(true);
+    expect(
+      serves(courier, kazan, moscow, { sender: warehouse, recipient: { latitude: 55.79, longitude: 49.12 } }),
+    ).toBe(false);
     // a recipient's house in another locality, near the warehouse (the localities' centres are 700 km apart)
     expect(serves(courier, kazan, moscow, { sender: warehouse, recipient: nearHouse })).toBe(true);
     expect(serves({ ...courier, radiusKm: 20 }, moscow, moscow, { sender: warehouse, recipient: farHouse })).toBe(true);

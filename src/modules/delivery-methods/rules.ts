@@ -93,9 +93,11 @@ export interface ExactPlaces {
 
 /**
  * Whether the method serves the recipient: its locality listed by FIAS (or `gn:` id), or within
- * the radius of the sender. The radius is measured between the two houses where the register
- * placed both (a courier order's address and its warehouse's), else between the localities'
- * centres: in one city centre to centre is 0 km, so a radius smaller than the city served all of it.
+ * the radius of the sender, measured between the localities' centres or, where the register
+ * placed both houses (a courier order's address and its warehouse's), between them. Either
+ * suffices: a house within the radius in a town beside the city is served, and what centres
+ * served before still is (in one city centre to centre is 0 km, so a radius smaller than the city
+ * serves all of it; the order says when its house is beyond: composer.ts, `beyondRadius`).
  */
 export function serves(
   method: Pick<OwnMethod, 'localities' | 'radiusKm'>,
@@ -105,19 +107,17 @@ export function serves(
 ): boolean {
   if (lists(method, recipient)) return true;
   if (method.radiusKm === null) return false;
-  return radiusDistanceKm(recipient, sender, exact) <= method.radiusKm;
+  if (distanceKm(sender.latitude, sender.longitude, recipient.latitude, recipient.longitude) <= method.radiusKm)
+    return true;
+  return exact?.sender && exact.recipient
+    ? distanceKm(exact.sender.latitude, exact.sender.longitude, exact.recipient.latitude, exact.recipient.longitude) <=
+        method.radiusKm
+    : false;
 }
 
 /** Whether the method names the locality itself (by FIAS or `gn:` id): served whatever the distance. */
 export function lists(method: Pick<OwnMethod, 'localities'>, locality: Pick<Place, 'id' | 'fias'>): boolean {
   return method.localities.some((entry) => entry === locality.fias || entry === `gn:${locality.id}`);
-}
-
-/** The distance a radius is measured by: house to house where both are placed, else centre to centre. */
-function radiusDistanceKm(recipient: Place, sender: Place, exact: ExactPlaces | null = null): number {
-  const from = exact?.sender && exact.recipient ? exact.sender : sender;
-  const to = exact?.sender && exact.recipient ? exact.recipient : recipient;
-  return distanceKm(from.latitude, from.longitude, to.latitude, to.longitude);
 }
 
 /** The method's points near the recipient's locality (type 1). */

@@ -135,14 +135,13 @@ export class OrderComposer {
     const priced = pointMissing
       ? { quote: null, error: 'Choose a pickup point near the recipient (delivery.point.id).' }
       : await this.price(scope, shop, input, products, own?.name, dropOff?.pointId ?? null, recipientPosition);
-    const register = await checking;
-    const beyond = priced.quote === null && own ? this.beyondRadius(own, input, shop, recipientPosition) : null;
+    const checked = await checking;
+    // served because its locality's centre is within the radius, though the house is not: a finding, never a refusal
+    const beyond = priced.quote !== null && own ? this.beyondRadius(own, input, shop, recipientPosition) : null;
+    const register =
+      checked && beyond ? { ...checked, finding: checked.finding ? `${checked.finding} ${beyond}` : beyond } : checked;
     // the calculator offers no such company there, so its pricing failed for the same reason: say the fix once
-    const pricing = dropOff?.problem
-      ? { ...priced, error: dropOff.problem }
-      : beyond
-        ? { ...priced, error: beyond }
-        : priced;
+    const pricing = dropOff?.problem ? { ...priced, error: dropOff.problem } : priced;
     const pickup = dropOff?.pointId ? { ...input.pickup, pointId: dropOff.pointId } : input.pickup;
     const pointId = input.delivery.type === 1 || input.delivery.type === 3 ? (input.delivery.point?.id ?? null) : null;
     const known = pointId && company ? this.reference.registry.point(pointId) : undefined;
@@ -250,9 +249,10 @@ export class OrderComposer {
   }
 
   /**
-   * Why an own method did not take a courier order, when it is its radius measured between the
-   * houses the register placed (else null: the calculator's own sentence stands). The distance
-   * is named: a shop whose radius is smaller than its city sees which addresses fall outside.
+   * Whether an own method took a courier order whose house, as the register places it and the
+   * warehouse's, is beyond its radius: served as before (the localities' centres are within it),
+   * with the distance named, so a shop whose radius is smaller than its city sees which orders
+   * fall outside it. Null when within, or when either house is not placed.
    */
   private beyondRadius(
     method: OwnMethod,
@@ -279,7 +279,7 @@ export class OrderComposer {
     if (km <= method.radiusKm) return null;
     return (
       `${method.name} delivers within ${method.radiusKm} km of the warehouse; the recipient's house is ${km.toFixed(1)} km from it ` +
-      `(both as the federal address register places them): choose another delivery method, or widen its radius (PUT /v2/delivery-methods/{id}).`
+      `(both as the federal address register places them): check that its courier goes there, or choose another delivery method.`
     );
   }
 
