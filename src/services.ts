@@ -94,7 +94,8 @@ import { AddressImportStore } from './modules/addresses/import-store.js';
 import { DeliveryMethodService } from './modules/delivery-methods/service.js';
 import { DeliveryMethodStore } from './modules/delivery-methods/store.js';
 import type { ContractCompanies } from './carriers/contracts.js';
-import { contractCompaniesFor, marketplaceAdaptersFor } from './service-parts.js';
+import type { AddressService } from './modules/addresses/service.js';
+import { addressServiceFor, contractCompaniesFor, marketplaceAdaptersFor } from './service-parts.js';
 import { isContractDriver } from './carriers/types.js';
 import { CarrierIntegrationService } from './modules/carrier-integrations/service.js';
 import { CarrierIntegrationStore } from './modules/carrier-integrations/store.js';
@@ -105,13 +106,6 @@ import { WebhookStore } from './modules/webhooks/store.js';
 import { WidgetService } from './modules/widget/service.js';
 import { ChecklistService } from './modules/checklist/service.js';
 import { WidgetStore } from './modules/widget/store.js';
-import { AddressService } from './modules/addresses/service.js';
-import { AddressStore } from './modules/addresses/store.js';
-import { AddressDirectory } from './modules/addresses/directory.js';
-import { AddressSearch } from './modules/addresses/search.js';
-import { AddressCleaner } from './modules/addresses/clean.js';
-import { DadataClient } from './modules/addresses/dadata-client.js';
-import { SuggestionAnswers } from './modules/addresses/suggestion-answers.js';
 
 /** With PostgreSQL, the longest a remembered answer is served even if no message about a change arrived (a peer died between commit and message). */
 const SHARED_READ_MAX_AGE_MS = 30_000;
@@ -265,21 +259,8 @@ export function createServices({ config, database, secretBox }: ServiceDeps): Se
     accountCompanies: () => carrierIntegrations,
   });
   const metrics = new Metrics({ database, jobs });
-  const addressStore = new AddressStore(db);
-  // an eighth of CACHE_MB: the streets of the localities addresses are typed in (the read cache gave it up)
-  const addressDirectory = new AddressDirectory(addressStore, { cacheBytes: (config.cacheMb / 8) * 1024 * 1024 });
-  const addressSearch = new AddressSearch(addressDirectory, addressStore);
   // before warehouses and orders: a warehouse's and a courier order's address are checked against the register as they are made
-  const addresses = new AddressService(
-    addressSearch,
-    new AddressCleaner(addressDirectory, addressStore, addressSearch.walk),
-    addressStore,
-    addressDirectory,
-    secretBox,
-    new DadataClient({ suggestions: config.dadataSuggestionsUrl, cleaner: config.dadataCleanerUrl }, metrics),
-    // a sixteenth of CACHE_MB (the read cache gave it up): street suggestions gzipped are ~0.9 kB, so ~4,500 by default
-    new SuggestionAnswers((config.cacheMb / 16) * 1024 * 1024),
-  );
+  const addresses = addressServiceFor(config, db, secretBox, metrics);
   const warehouses = new WarehouseService(new WarehouseStore(db), countries, reference.registry, addresses);
   // the register's localities take our localities' centres and populations; none before the reference data is loaded
   const addressImports = new AddressImportService(new AddressImportStore(db, database.kind), () => {
