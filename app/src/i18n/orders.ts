@@ -97,6 +97,9 @@ export const en = {
   addressPartlyFound:
     'The federal address register knows this address only down to {level}, not the house: check it before the courier goes.',
   addressLevelStreet: 'the street',
+  addressBeyondRadius:
+    "The recipient's house is {km} km from the warehouse, beyond your courier's {radius} km: check that the courier goes there.",
+  addressFinding: 'The federal address register: {finding}',
   addressLevelPlanning: 'the planning structure',
   addressLevelLocality: 'the locality',
   addressLevelRegion: 'the region',
@@ -232,6 +235,9 @@ export const ru: Record<keyof typeof en, string> = {
   promiseMeasured: 'по {parcels} доставленным посылкам маршрута или его обобщения',
   addressPartlyFound: 'ФИАС знает этот адрес только до уровня «{level}», без дома: проверьте его до выезда курьера.',
   addressLevelStreet: 'улица',
+  addressBeyondRadius:
+    'Дом получателя в {km} км от склада, дальше радиуса ваших курьеров ({radius} км): уточните, поедет ли курьер.',
+  addressFinding: 'ФИАС: {finding}',
   addressLevelPlanning: 'планировочная структура',
   addressLevelLocality: 'населённый пункт',
   addressLevelRegion: 'регион',

@@ -115,6 +115,18 @@ export function serves(
     : false;
 }
 
+/**
+ * The finding of a courier order an own method serves by its locality's centre though its house,
+ * as the register places it and the warehouse's, is beyond the radius (orders' composer). The
+ * dashboard reads the two distances back from it (app/src/pages/orders/address-finding.ts).
+ */
+export function beyondRadiusFinding(methodName: string, radiusKm: number, houseKm: number): string {
+  return (
+    `${methodName} delivers within ${radiusKm} km of the warehouse; the recipient's house is ${houseKm.toFixed(1)} km from it ` +
+    `(both as the federal address register places them): check that its courier goes there, or choose another delivery method.`
+  );
+}
+
 /** Whether the method names the locality itself (by FIAS or `gn:` id): served whatever the distance. */
 export function lists(method: Pick<OwnMethod, 'localities'>, locality: Pick<Place, 'id' | 'fias'>): boolean {
   return method.localities.some((entry) => entry === locality.fias || entry === `gn:${locality.id}`);

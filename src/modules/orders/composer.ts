@@ -19,7 +19,7 @@ import type { Shop } from '../shops/schemas.js';
 import type { ShopService } from '../shops/service.js';
 import { WAREHOUSE_TYPE, type Warehouse } from '../warehouses/schemas.js';
 import { closedReason } from '../warehouses/working-days.js';
-import { lists, ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
+import { beyondRadiusFinding, lists, ownMethodOf, type OwnMethod } from '../delivery-methods/rules.js';
 import { chooseDropOffPoint, needsDropOffPoint, type DropOffChoice } from './drop-off.js';
 import { checkRecipientAddress, type AddressChecker } from './recipient-address.js';
 import { exactPosition, type Position } from '../addresses/register-check.js';
@@ -277,10 +277,7 @@ export class OrderComposer {
       recipientPosition.longitude,
     );
     if (km <= method.radiusKm) return null;
-    return (
-      `${method.name} delivers within ${method.radiusKm} km of the warehouse; the recipient's house is ${km.toFixed(1)} km from it ` +
-      `(both as the federal address register places them): check that its courier goes there, or choose another delivery method.`
-    );
+    return beyondRadiusFinding(method.name, method.radiusKm, km);
   }
 
   /**

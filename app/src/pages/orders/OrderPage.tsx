@@ -8,6 +8,7 @@ import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Tim
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ok, type Order, type Schemas } from '../../api';
+import { findingWords } from './address-finding';
 import { ApiError } from '../../components/ApiError';
 import { formatDay, formatInstant, formatMoney } from '../../format';
 import { useText, type TextKey } from '../../i18n';
@@ -272,28 +273,26 @@ export function OrderPage() {
   );
 }
 
-type RegisterEntry = NonNullable<NonNullable<Order['deliveryAddress']>['register']>;
-
 /**
  * What the federal address register made of a courier order's address, when a person should look
- * at it (less than a house, not recognised, not checked): the order stays confirmable, so this
- * line is where staff see it before the courier goes.
+ * at it (less than a house, not recognised, not checked, or beyond the shop's own courier's
+ * radius): the order stays confirmable, so this line is where staff see it before the courier goes.
  */
-function AddressFinding({ register }: { register: RegisterEntry | undefined }) {
+function AddressFinding({ register }: { register: Parameters<typeof findingWords>[0] }) {
   const { t } = useText();
-  if (!register?.finding) return null;
-  const found = register.fiasLevel >= 0 && register.quality !== 'unrecognised';
+  const words = findingWords(register);
+  if (!words) return null;
+  const text =
+    words.key === 'addressPartlyFound'
+      ? t(words.key, { level: t(words.level) })
+      : words.key === 'addressBeyondRadius'
+        ? t(words.key, { km: words.km, radius: words.radius })
+        : words.key === 'addressFinding'
+          ? t(words.key, { finding: words.finding })
+          : t(words.key);
   return (
     <Text size="sm" c="red.9" data-testid="address-finding">
-      {found ? t('addressPartlyFound', { level: t(foundLevelKey(register.fiasLevel)) }) : t('addressNotFound')}
+      {text}
     </Text>
   );
-}
-
-/** The most exact level the register found, as DaData's fias_level numbers it (8 the house is no finding). */
-function foundLevelKey(fiasLevel: number): TextKey {
-  if (fiasLevel === 7) return 'addressLevelStreet';
-  if (fiasLevel === 65) return 'addressLevelPlanning';
-  if (fiasLevel >= 4) return 'addressLevelLocality';
-  return 'addressLevelRegion';
 }
