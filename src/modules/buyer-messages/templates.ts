@@ -153,7 +153,11 @@ export async function renderTemplate(
   limitMs = RENDER_LIMIT_MS,
 ): Promise<string> {
   const liquid = escapeHtml ? ESCAPED : PLAIN;
-  const rendered = await liquid.render(parsedOf(liquid, template), context as Record<string, unknown>, {
+  // synchronously: LiquidJS's render limit is a deadline on the clock, and an asynchronous render
+  // yields between tags to other requests, whose work then counted as the template's. On a loaded
+  // machine a 1 ms template failed its 20 ms check (a preview showed an error, a save could be refused).
+  // Our filters are synchronous and a template reads no files, so nothing in it needs to wait.
+  const rendered = liquid.renderSync(parsedOf(liquid, template), context as Record<string, unknown>, {
     renderLimit: limitMs,
   });
   return String(rendered)
