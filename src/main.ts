@@ -25,7 +25,7 @@ import { DatabaseFileStore } from './platform/files.js';
 import { AREAS, type AreaContext } from './modules.js';
 import { CommandUsageError } from './platform/module.js';
 import { closeWithin } from './platform/stopping.js';
-import { releaseStartupGarbage } from './platform/heap.js';
+import { LoadSettler, releaseStartupGarbage } from './platform/heap.js';
 import { runOnJemallocWhenPresent } from './platform/allocator.js';
 import { underStartLock } from './platform/db/start-lock.js';
 import { StartupError, ensureDatabaseAnswers, ensureWritableDataDir, listenProblem } from './startup-checks.js';
@@ -153,6 +153,15 @@ async function serve(config: Config): Promise<void> {
 
   // before the port opens, so no request waits on it
   const settleMs = releaseStartupGarbage();
+  // and again once a load has stopped: the pages V8's heap grew to under it go back
+  const settler = new LoadSettler(releaseStartupGarbage, (tookMs) =>
+    app.log.info({ tookMs }, 'memory given back after a load'),
+  );
+  app.addHook('onResponse', (_request, _reply, done) => {
+    settler.requestServed();
+    done();
+  });
+  settler.start();
   await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
     throw listenProblem(error, config) ?? error;
   });
