@@ -209,7 +209,16 @@ export async function sendJsonBody(
   reply: FastifyReply,
   json: JsonBody,
 ): Promise<FastifyReply> {
-  reply.type('application/json; charset=utf-8').header('vary', 'Accept-Encoding');
+  // added to what is there: a route whose CORS answers by origin has said `Vary: Origin` already
+  const vary = reply.getHeader('vary');
+  const varies =
+    vary === undefined
+      ? []
+      : String(vary)
+          .split(',')
+          .map((name) => name.trim());
+  if (!varies.some((name) => name.toLowerCase() === 'accept-encoding')) varies.push('Accept-Encoding');
+  reply.type('application/json; charset=utf-8').header('vary', varies.filter(Boolean).join(', '));
   const encoding = json.encodingFor(request.headers['accept-encoding']);
   if (encoding) return reply.header('content-encoding', encoding).send(await json.encoded(encoding));
   return reply.send(json.body);

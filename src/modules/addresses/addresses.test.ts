@@ -233,6 +233,8 @@ describe("the widget's suggestions", () => {
     const answer = await t.app.inject({ method: 'GET', url, headers: { origin: PAGE } });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.headers['access-control-allow-origin']).toBe(PAGE);
+    // an answer that differs by origin says so beside its encoding, so no cache hands it to another page
+    expect(answer.headers.vary).toBe('Origin, Accept-Encoding');
     expect(JSON.parse(answer.body).suggestions[0].value).toMatch(/^г Москва, (ул Тверская|б-р Тверской)/);
     const elsewhere = await t.app.inject({ method: 'GET', url, headers: { origin: 'https://evil.example' } });
     expect(elsewhere.statusCode).toBe(403);

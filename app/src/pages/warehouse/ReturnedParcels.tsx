@@ -5,7 +5,7 @@
  * records each line once: scanning or submitting again shows the inspection, never a second one.
  */
 import { Badge, Button, Card, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, idempotencyKey, ok, type Schemas } from '../../api';
 import { ApiError } from '../../components/ApiError';
 import { useAction } from '../../hooks/use-action';
@@ -166,19 +166,23 @@ export function ReturnedParcels({ token }: { token: string }) {
   }, [list]);
   useEffect(() => void load(), [load]);
 
+  // a scanner types fast: the answer to an earlier scan that arrives after a later one's is not shown
+  const scans = useRef(0);
   const scan = async () => {
     const search = code.trim();
     if (!search) return;
+    const mine = ++scans.current;
     setNotFound(false);
     setError(null);
+    setCode('');
     try {
       // a parcel inspected already opens as it was inspected: a second scan never restocks
       const found = (await list({ search }))[0] ?? (await list({ search, status: 'done' }))[0] ?? null;
+      if (mine !== scans.current) return;
       setOpened(found);
       setNotFound(found === null);
-      setCode('');
     } catch (caught) {
-      setError(caught);
+      if (mine === scans.current) setError(caught);
     }
   };
 
