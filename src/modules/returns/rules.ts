@@ -1,10 +1,9 @@
 /**
  * The rules of a return, pure: the closed lists (reasons, ways, statuses), a shop's return
  * settings and their defaults, what of a delivered order may still come back, who pays the way
- * back, whether the shop's rules approve a return by themselves, the return code. No I/O.
+ * back, whether the shop's rules approve a return by themselves, the return code. No I/O and no
+ * Node module (Web Crypto only): the dashboard reads its lists and steps from here too.
  */
-import { randomBytes } from 'node:crypto';
-
 export const RETURN_REASONS = [
   'did_not_fit',
   'changed_mind',
@@ -176,7 +175,7 @@ const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** `R` and 10 random characters (50 bits): printed and shown as a QR code, unique on the instance (an index). */
 export function newReturnCode(): string {
-  const bytes = randomBytes(10);
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(10));
   let code = 'R';
   for (const byte of bytes) code += CODE_ALPHABET[byte & 31];
   return code;

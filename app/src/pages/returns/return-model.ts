@@ -5,45 +5,27 @@
  */
 import type { Schemas } from '../../api';
 import type { TextKey } from '../../i18n';
+import {
+  allows,
+  RETURN_REASONS,
+  RETURN_STATUSES,
+  RETURN_WAYS,
+  type ReturnStep,
+} from '../../../../src/modules/returns/rules';
 
 export type Return = Schemas['Return'];
 export type ReturnStatus = Return['status'];
 export type ReturnReason = Return['lines'][number]['reason'];
 export type ReturnWay = Return['way'];
 
-export const RETURN_STATUSES: readonly ReturnStatus[] = [
-  'requested',
-  'approved',
-  'refused',
-  'cancelled',
-  'in_transit',
-  'received',
-  'closed',
-];
-export const RETURN_REASONS: readonly ReturnReason[] = [
-  'did_not_fit',
-  'changed_mind',
-  'defective',
-  'damaged_in_delivery',
-  'wrong_item',
-  'not_as_described',
-  'other',
-];
-export const RETURN_WAYS: readonly ReturnWay[] = ['point', 'courier', 'post'];
+// the API's closed lists and the steps a status allows, from the service's own rules
+export { RETURN_REASONS, RETURN_STATUSES, RETURN_WAYS };
 
-export type ReturnDecision = 'approve' | 'refuse' | 'cancel';
-
-/** The statuses each decision leaves from, as the service's steps say. */
-const DECIDED_FROM: Record<ReturnDecision, readonly ReturnStatus[]> = {
-  approve: ['requested'],
-  refuse: ['requested'],
-  cancel: ['requested', 'approved'],
-};
+export type ReturnDecision = Extract<ReturnStep, 'approve' | 'refuse' | 'cancel'>;
+const DECISIONS: readonly ReturnDecision[] = ['approve', 'refuse', 'cancel'];
 
 export function decisionsFor(status: string): ReturnDecision[] {
-  return (Object.keys(DECIDED_FROM) as ReturnDecision[]).filter((decision) =>
-    (DECIDED_FROM[decision] as readonly string[]).includes(status),
-  );
+  return DECISIONS.filter((decision) => allows(decision, status));
 }
 
 /** Dark shades: white badge text stays readable (4.5:1) on each. */
